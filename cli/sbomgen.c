@@ -1,0 +1,137 @@
+/*
+ * sbomgen.c - command-line front-end over core/, for benchmarks and tests.
+ *
+ *   sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] LOCKFILE
+ *
+ * Writes the document to stdout through the same producer the server uses,
+ * `BUFSIZE` bytes at a time (default 65536), so tests can check that output
+ * does not depend on the buffer size.
+ */
+#include "../core/arena.h"
+#include "../core/doc.h"
+#include "../core/lock.h"
+#include "../core/model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int read_file(const char *path, char **out, size_t *len)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (NULL == f)
+        return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    while (b) {
+        size_t k = fread(b + n, 1, cap - n, f);
+        n += k;
+        if (n < cap)
+            break;
+        cap *= 2;
+        char *nb = realloc(b, cap);
+        if (NULL == nb) {
+            free(b);
+            b = NULL;
+        }
+        b = nb;
+    }
+    if (f != stdin)
+        fclose(f);
+    if (NULL == b)
+        return -1;
+    *out = b;
+    *len = n;
+    return 0;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] LOCKFILE\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *format = "cyclonedx-1.6";
+    sb_select_opts sel = {0};
+    sb_doc_opts dopts = {0};
+    dopts.pretty = true;
+    dopts.timestamp = 0;
+    size_t bufsize = 65536;
+    int opt;
+    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:")) != -1) {
+        switch (opt) {
+        case 'f': format = optarg; break;
+        case 'e': sel.environment = optarg; break;
+        case 'p': sel.platform = optarg; break;
+        case 't': dopts.timestamp = (time_t)strtoll(optarg, NULL, 10); break;
+        case 'b': bufsize = (size_t)strtoull(optarg, NULL, 10); break;
+        case 'c': dopts.pretty = false; break;
+        case 'n': sel.root_name = optarg; break;
+        default: usage(); return 2;
+        }
+    }
+    if (optind != argc - 1 || bufsize == 0) {
+        usage();
+        return 2;
+    }
+    const sb_doc_ops *ops = sb_doc_find(format);
+    if (NULL == ops) {
+        fprintf(stderr, "sbomgen: unknown format '%s'\n", format);
+        return 2;
+    }
+    char *data;
+    size_t len;
+    if (read_file(argv[optind], &data, &len) != 0) {
+        fprintf(stderr, "sbomgen: cannot read %s: %s\n", argv[optind], strerror(errno));
+        return 1;
+    }
+    const char *base = strrchr(argv[optind], '/');
+    sel.lockfile_name = base ? base + 1 : argv[optind];
+    dopts.input = data;
+    dopts.input_len = len;
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_err_clear(&err);
+    sb_lock *lock = NULL;
+    sb_sbom *sbom = NULL;
+    sb_doc *doc = NULL;
+    int status = 1;
+    char *buf = malloc(bufsize);
+    if (NULL == a || NULL == buf) {
+        fprintf(stderr, "sbomgen: out of memory\n");
+        goto cleanup;
+    }
+    if (sb_lock_read(&lock, a, "auto", data, len, sel.lockfile_name, NULL, &err) != SB_OK ||
+        sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK ||
+        sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK) {
+        if (err.line)
+            fprintf(stderr, "sbomgen: %s:%u:%u: %s\n", argv[optind], err.line, err.column, err.msg);
+        else
+            fprintf(stderr, "sbomgen: %s: %s\n", argv[optind], err.msg);
+        status = err.code == SB_EUNSUPPORTED ? 3 : 1;
+        goto cleanup;
+    }
+    for (;;) {
+        ssize_t n = sb_doc_produce(doc, buf, bufsize);
+        if (n < 0) {
+            fprintf(stderr, "sbomgen: %s\n", doc->err.msg);
+            goto cleanup;
+        }
+        if (n == 0)
+            break;
+        if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n) {
+            fprintf(stderr, "sbomgen: write error\n");
+            goto cleanup;
+        }
+    }
+    status = 0;
+cleanup:
+    sb_doc_free(doc);
+    sb_arena_destroy(a);
+    free(buf);
+    free(data);
+    return status;
+}

@@ -1,0 +1,165 @@
+/*
+ * arena.c - bump allocator over a list of blocks.
+ *
+ * DESIGN: blocks start at 16 KiB and double up to 1 MiB; an object larger than
+ * a quarter of the current block size gets a block of its own so big bodies do
+ * not waste the tail of a shared block. Alignment is that of max_align_t.
+ */
+#include "arena.h"
+#include "alloc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stddef.h>
+
+#define ALIGN_TO (_Alignof(max_align_t))
+#define BLOCK_MIN ((size_t)16 * 1024)
+#define BLOCK_MAX ((size_t)1024 * 1024)
+
+typedef struct block {
+    struct block *next;
+    size_t used, size;
+    _Alignas(max_align_t) unsigned char data[];
+} block;
+
+struct sb_arena {
+    block *head;
+    size_t next_size;
+    size_t used, cap;
+};
+
+sb_arena *sb_arena_new(size_t cap)
+{
+    sb_arena *a = sb_calloc(1, sizeof *a);
+    if (NULL == a)
+        return NULL;
+    a->next_size = BLOCK_MIN;
+    a->cap = cap;
+    return a;
+}
+
+void sb_arena_destroy(sb_arena *a)
+{
+    if (NULL == a)
+        return;
+    block *b = a->head;
+    while (b) {
+        block *n = b->next;
+        sb_free(b);
+        b = n;
+    }
+    sb_free(a);
+}
+
+static size_t align_up(size_t n)
+{
+    return (n + ALIGN_TO - 1) & ~(size_t)(ALIGN_TO - 1);
+}
+
+void *sb_arena_alloc(sb_arena *a, size_t n)
+{
+    if (0 == n)
+        n = 1;
+    if (n > SIZE_MAX / 2)
+        return NULL;
+    n = align_up(n);
+    if (a->cap && (a->used + n > a->cap || a->used + n < a->used))
+        return NULL;
+#ifdef SB_ARENA_DEBUG
+    block *b = sb_malloc(sizeof *b + n);
+    if (NULL == b)
+        return NULL;
+    b->used = b->size = n;
+    b->next = a->head;
+    a->head = b;
+    a->used += n;
+    return b->data;
+#else
+    block *b = a->head;
+    if (b && b->size - b->used >= n) {
+        void *p = b->data + b->used;
+        b->used += n;
+        a->used += n;
+        return p;
+    }
+    size_t bsize = a->next_size;
+    if (n > bsize / 4) {
+        /* own block, linked behind the head so the head keeps its free tail */
+        block *big = sb_malloc(sizeof *big + n);
+        if (NULL == big)
+            return NULL;
+        big->used = big->size = n;
+        if (b) {
+            big->next = b->next;
+            b->next = big;
+        } else {
+            big->next = NULL;
+            a->head = big;
+        }
+        a->used += n;
+        return big->data;
+    }
+    block *nb = sb_malloc(sizeof *nb + bsize);
+    if (NULL == nb)
+        return NULL;
+    nb->size = bsize;
+    nb->used = n;
+    nb->next = b;
+    a->head = nb;
+    if (a->next_size < BLOCK_MAX)
+        a->next_size *= 2;
+    a->used += n;
+    return nb->data;
+#endif
+}
+
+void *sb_arena_calloc(sb_arena *a, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    void *p = sb_arena_alloc(a, count * size);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+
+char *sb_arena_strndup(sb_arena *a, const char *s, size_t len)
+{
+    char *p = sb_arena_alloc(a, len + 1);
+    if (NULL == p)
+        return NULL;
+    if (len)
+        memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+char *sb_arena_strdup(sb_arena *a, const char *s)
+{
+    return s ? sb_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+char *sb_arena_printf(sb_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    char *p = sb_arena_alloc(a, (size_t)n + 1);
+    if (NULL == p)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+size_t sb_arena_used(const sb_arena *a)
+{
+    return a->used;
+}

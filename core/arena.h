@@ -1,0 +1,45 @@
+/*
+ * arena.h - per-request memory: carve many small objects, free them in one call.
+ *
+ * A request's body, its parsed lockfile, the selected model, purls and every
+ * string derived from them live in one sb_arena, destroyed when the request
+ * completes. Core code never frees single objects.
+ *
+ * The arena has a hard cap (bytes handed out); an allocation past it fails
+ * like an out-of-memory and the caller reports SB_ELIMIT/SB_ENOMEM.
+ * Built with -DSB_ARENA_DEBUG every object is its own malloc, so ASan and
+ * valgrind see overruns and use-after-destroy (libgit2 GIT_DEBUG_POOL).
+ */
+#ifndef SB_ARENA_H
+#define SB_ARENA_H
+
+#include <stddef.h>
+
+typedef struct sb_arena sb_arena;
+
+/* New arena; `cap` = most bytes it may hand out (0 = unlimited). NULL on OOM. */
+sb_arena *sb_arena_new(size_t cap);
+
+/* Free everything the arena handed out, and the arena. Accepts NULL. */
+void sb_arena_destroy(sb_arena *a);
+
+/* `n` bytes aligned for any type, or NULL (out of memory or over the cap). */
+void *sb_arena_alloc(sb_arena *a, size_t n);
+
+/* As sb_arena_alloc, zero-filled; checks `count * size` for overflow. */
+void *sb_arena_calloc(sb_arena *a, size_t count, size_t size);
+
+/* Copy of `len` bytes plus a terminating NUL. NULL on failure. */
+char *sb_arena_strndup(sb_arena *a, const char *s, size_t len);
+
+/* Copy of a NUL-terminated string; NULL in gives NULL out. */
+char *sb_arena_strdup(sb_arena *a, const char *s);
+
+/* printf into the arena. */
+char *sb_arena_printf(sb_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Bytes handed out so far (for limits and metrics). */
+size_t sb_arena_used(const sb_arena *a);
+
+#endif

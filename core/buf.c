@@ -1,0 +1,66 @@
+/*
+ * buf.c - sb_buf growth policy: double, at least 256 bytes, never past cap+1.
+ */
+#include "buf.h"
+#include "alloc.h"
+
+#include <string.h>
+
+void sb_buf_init(sb_buf *b, size_t cap)
+{
+    b->data = NULL;
+    b->len = b->alloc = 0;
+    b->cap = cap;
+}
+
+void sb_buf_free(sb_buf *b)
+{
+    sb_free(b->data);
+    b->data = NULL;
+    b->len = b->alloc = 0;
+}
+
+sb_code sb_buf_reserve(sb_buf *b, size_t n)
+{
+    if (b->len + n < b->len)
+        return SB_ELIMIT;
+    if (b->cap && b->len + n > b->cap)
+        return SB_ELIMIT;
+    size_t need = b->len + n + 1;
+    if (need <= b->alloc)
+        return SB_OK;
+    size_t na = b->alloc ? b->alloc : 256;
+    while (na < need)
+        na *= 2;
+    if (b->cap && na > b->cap + 1)
+        na = b->cap + 1;
+    char *p = sb_realloc(b->data, na);
+    if (NULL == p)
+        return SB_ENOMEM;
+    b->data = p;
+    b->alloc = na;
+    return SB_OK;
+}
+
+sb_code sb_buf_append(sb_buf *b, const void *p, size_t n)
+{
+    sb_code rc = sb_buf_reserve(b, n);
+    if (rc != SB_OK)
+        return rc;
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return SB_OK;
+}
+
+void sb_buf_consume(sb_buf *b, size_t n)
+{
+    if (n >= b->len) {
+        sb_buf_reset(b);
+        return;
+    }
+    memmove(b->data, b->data + n, b->len - n);
+    b->len -= n;
+    b->data[b->len] = '\0';
+}

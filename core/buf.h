@@ -1,0 +1,45 @@
+/*
+ * buf.h - growable byte buffer with a hard cap (curl dynbuf style).
+ *
+ * Used for request bodies and the writers' staging area. An append past
+ * `cap` fails with SB_ELIMIT and leaves the buffer as it was; the contents
+ * are always NUL-terminated so text parsers may read them as a C string.
+ */
+#ifndef SB_BUF_H
+#define SB_BUF_H
+
+#include "err.h"
+
+#include <stddef.h>
+
+typedef struct sb_buf {
+    char *data;  /* NULL until the first append */
+    size_t len;
+    size_t alloc;
+    size_t cap;  /* most bytes it may hold; 0 = unlimited */
+} sb_buf;
+
+#define SB_BUF_INIT(capacity) { NULL, 0, 0, (capacity) }
+
+void sb_buf_init(sb_buf *b, size_t cap);
+
+/* Release the storage; the buffer is empty and reusable afterwards. */
+void sb_buf_free(sb_buf *b);
+
+/* SB_OK, SB_ELIMIT (over cap) or SB_ENOMEM. */
+sb_code sb_buf_append(sb_buf *b, const void *p, size_t n);
+
+/* Make room for `n` more bytes without changing len. */
+sb_code sb_buf_reserve(sb_buf *b, size_t n);
+
+/* Drop the first `n` bytes (n <= len). */
+void sb_buf_consume(sb_buf *b, size_t n);
+
+static inline void sb_buf_reset(sb_buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * doc.c - the producer loop shared by every format.
+ *
+ * DESIGN: phases BEGIN, COMPONENTS(i), MIDDLE, RELATIONS(i), END, DONE. When
+ * the staging buffer is drained, the next piece is generated into it; then
+ * as much as fits is copied out. A piece is one component or relation, so
+ * the stage holds one small piece at a time whatever the document's size.
+ */
+#include "doc.h"
+#include "uuid.h"
+#include "version.h"
+
+#include <string.h>
+
+enum { PH_BEGIN, PH_COMPONENTS, PH_MIDDLE, PH_RELATIONS, PH_END, PH_DONE };
+
+static const sb_doc_ops *const formats[] = {
+    &sb_doc_cyclonedx_16,
+    &sb_doc_cyclonedx_17,
+    NULL,
+};
+
+const sb_doc_ops *const *sb_doc_formats(void)
+{
+    return formats;
+}
+
+const sb_doc_ops *sb_doc_find(const char *name)
+{
+    for (size_t i = 0; formats[i]; i++)
+        if (!strcmp(formats[i]->name, name))
+            return formats[i];
+    return NULL;
+}
+
+static int stage_write(void *payload, const char *p, size_t n)
+{
+    return sb_buf_append(payload, p, n) == SB_OK ? 0 : -1;
+}
+
+/* Fixed namespace of sbomd's document identifiers. */
+static const char serial_ns[] = "6b1f7f0a-3d0e-5c3a-9e2b-7f1c2d4e5a60";
+
+static void make_serial(sb_doc *d)
+{
+    unsigned char ns[16];
+    sb_uuid_parse(ns, serial_ns);
+    sb_sha1 c;
+    sb_uuid_v5_begin(&c, ns);
+    static const char nul = '\0';
+    const char *parts[] = {d->sbom->environment, d->sbom->platform, d->ops->ext, SB_VERSION};
+    if (d->opts.input)
+        sb_sha1_update(&c, d->opts.input, d->opts.input_len);
+    sb_sha1_update(&c, &nul, 1);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        sb_sha1_update(&c, parts[i], strlen(parts[i]));
+        sb_sha1_update(&c, &nul, 1);
+    }
+    sb_uuid_v5_finish(&c, d->serial);
+}
+
+sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *sbom,
+                   const sb_doc_opts *opts, sb_err *err)
+{
+    sb_doc *d = sb_arena_calloc(a, 1, sizeof *d);
+    if (NULL == d)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    d->ops = ops;
+    d->sbom = sbom;
+    d->arena = a;
+    d->opts = *opts;
+    sb_buf_init(&d->stage, 0);
+    sb_jw_init(&d->jw, (sb_sink){stage_write, &d->stage}, opts->pretty);
+    struct tm tm;
+    time_t t = opts->timestamp;
+    if (NULL == gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999 || tm.tm_year + 1900 < 1970) {
+        t = 0;
+        gmtime_r(&t, &tm);
+    }
+    strftime(d->timestamp, sizeof d->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    make_serial(d);
+    *out = d;
+    return SB_OK;
+}
+
+void sb_doc_free(sb_doc *d)
+{
+    if (d)
+        sb_buf_free(&d->stage);
+}
+
+/* Generate the next piece into the stage. 0 ok, -1 error. */
+static int next_piece(sb_doc *d)
+{
+    sb_code rc = SB_OK;
+    switch (d->phase) {
+    case PH_BEGIN:
+        rc = d->ops->begin(d);
+        d->phase = PH_COMPONENTS;
+        d->index = 0;
+        break;
+    case PH_COMPONENTS:
+        if (d->index < d->sbom->npkgs) {
+            rc = d->ops->component(d, d->index++);
+        } else {
+            d->phase = PH_MIDDLE;
+        }
+        break;
+    case PH_MIDDLE:
+        rc = d->ops->middle(d);
+        d->phase = PH_RELATIONS;
+        d->index = 0;
+        break;
+    case PH_RELATIONS:
+        if (d->index < d->ops->relation_count(d))
+            rc = d->ops->relation(d, d->index++);
+        else
+            d->phase = PH_END;
+        break;
+    case PH_END:
+        rc = d->ops->end(d);
+        d->phase = PH_DONE;
+        if (rc == SB_OK && !sb_jw_done(&d->jw))
+            rc = SB_EMISUSE;
+        break;
+    default:
+        break;
+    }
+    if (rc == SB_OK)
+        rc = d->jw.status;
+    if (rc != SB_OK) {
+        if (d->err.code == SB_OK)
+            sb_err_set(&d->err, rc, "%s writer failed (%s)", d->ops->name, sb_code_name(rc));
+        return -1;
+    }
+    return 0;
+}
+
+ssize_t sb_doc_produce(sb_doc *d, char *buf, size_t cap)
+{
+    if (d->err.code != SB_OK)
+        return -1;
+    size_t out = 0;
+    while (out < cap) {
+        if (d->stage_off == d->stage.len) {
+            sb_buf_reset(&d->stage);
+            d->stage_off = 0;
+            if (d->phase == PH_DONE)
+                break;
+            if (next_piece(d) != 0)
+                return -1;
+            continue;
+        }
+        size_t avail = d->stage.len - d->stage_off;
+        size_t k = avail < cap - out ? avail : cap - out;
+        memcpy(buf + out, d->stage.data + d->stage_off, k);
+        d->stage_off += k;
+        out += k;
+    }
+    return (ssize_t)out;
+}
+
+static int isalnum_ascii(unsigned c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int isxdigit_ascii(unsigned c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+const char *sb_doc__uri(sb_doc *d, const char *s)
+{
+    static const char allowed[] = "-._~:/?#@!$&'()*+,;=";
+    static const char hx[] = "0123456789ABCDEF";
+    size_t need = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; p[i]; i++) {
+        int ok = (p[i] < 0x80 && (isalnum_ascii(p[i]) || (p[i] && strchr(allowed, p[i])))) ||
+                 (p[i] == '%' && isxdigit_ascii(p[i + 1]) && isxdigit_ascii(p[i + 2]));
+        need += ok ? 1 : 3;
+    }
+    if (need == strlen(s))
+        return s;
+    char *o = sb_arena_alloc(d->arena, need + 1);
+    if (NULL == o)
+        return s;
+    size_t k = 0;
+    for (size_t i = 0; p[i]; i++) {
+        int ok = (p[i] < 0x80 && (isalnum_ascii(p[i]) || (p[i] && strchr(allowed, p[i])))) ||
+                 (p[i] == '%' && isxdigit_ascii(p[i + 1]) && isxdigit_ascii(p[i + 2]));
+        if (ok) {
+            o[k++] = (char)p[i];
+        } else {
+            o[k++] = '%';
+            o[k++] = hx[p[i] >> 4];
+            o[k++] = hx[p[i] & 15];
+        }
+    }
+    o[k] = '\0';
+    return o;
+}

@@ -1,0 +1,86 @@
+/*
+ * doc.h - the one writer interface shared by every output format.
+ *
+ * A document is produced by a resumable producer: sb_doc_produce(doc, buf,
+ * cap) fills the caller's buffer with the next bytes and returns how many;
+ * 0 means the document is complete. The producer keeps only a cursor (phase,
+ * index) and a small staging buffer holding at most one piece (a component,
+ * a relationship) that did not fit yet, so memory does not grow with the
+ * document. Output is identical for any buffer size.
+ *
+ * A format is an sb_doc_ops: callbacks that each emit one bounded piece
+ * through the shared JSON emitter (jsonw). Adding a format is adding one
+ * file with one sb_doc_ops; nothing here changes.
+ */
+#ifndef SB_DOC_H
+#define SB_DOC_H
+
+#include "arena.h"
+#include "buf.h"
+#include "err.h"
+#include "jsonw.h"
+#include "model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+typedef struct sb_doc sb_doc;
+
+typedef struct sb_doc_ops {
+    const char *name;        /* "cyclonedx-1.6" */
+    const char *media_type;  /* Content-Type of the document */
+    const char *ext;         /* ".cdx.json"; part of the serial-number name */
+    sb_code (*begin)(sb_doc *d);                 /* everything before the first component */
+    sb_code (*component)(sb_doc *d, size_t i);   /* package i of the model */
+    sb_code (*middle)(sb_doc *d);                /* between components and relations */
+    size_t (*relation_count)(const sb_doc *d);
+    sb_code (*relation)(sb_doc *d, size_t i);    /* relation piece i */
+    sb_code (*end)(sb_doc *d);                   /* to the end of the document */
+} sb_doc_ops;
+
+typedef struct sb_doc_opts {
+    time_t timestamp;          /* creation time written into the document */
+    bool pretty;               /* indented (default) or compact (NDJSON) */
+    const char *input;         /* the lockfile bytes, for the serial number */
+    size_t input_len;
+} sb_doc_opts;
+
+struct sb_doc {
+    const sb_doc_ops *ops;
+    const sb_sbom *sbom;
+    sb_arena *arena;
+    sb_doc_opts opts;
+    sb_jw jw;                  /* writes into `stage` */
+    sb_buf stage;
+    size_t stage_off;          /* bytes of stage already handed out */
+    int phase;
+    size_t index;
+    char serial[37];           /* UUIDv5 of input + selection + ext + version */
+    char timestamp[24];        /* RFC 3339 UTC, whole seconds */
+    sb_err err;
+};
+
+/* Formats, NULL-terminated. */
+const sb_doc_ops *const *sb_doc_formats(void);
+const sb_doc_ops *sb_doc_find(const char *name);
+
+/* New producer for `sbom` in the named format. The sb_doc lives in the arena
+ * but holds a heap staging buffer: call sb_doc_free() when done. */
+sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *sbom,
+                   const sb_doc_opts *opts, sb_err *err);
+
+/* Fill buf with up to cap bytes: >0 bytes written, 0 = complete, -1 = error
+ * (details in doc->err). */
+ssize_t sb_doc_produce(sb_doc *d, char *buf, size_t cap);
+
+void sb_doc_free(sb_doc *d);
+
+/* Helpers for format files. */
+const char *sb_doc__uri(sb_doc *d, const char *s);   /* percent-encode what a URI may not hold */
+
+extern const sb_doc_ops sb_doc_cyclonedx_16;
+extern const sb_doc_ops sb_doc_cyclonedx_17;
+
+#endif

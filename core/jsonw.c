@@ -1,0 +1,357 @@
+/*
+ * jsonw.c - streaming JSON emitter (see jsonw.h for the contract).
+ *
+ * DESIGN: the stack holds, per open container, its kind and member count;
+ * `want_value` marks "key written". Punctuation is emitted lazily: a container
+ * opened in pretty mode writes its newline only when its first member comes, so
+ * empty containers print as `{}` / `[]` like serde_json. Escaping scans for the
+ * next byte that needs work and hands the clean run to the sink in one call.
+ */
+#include "jsonw.h"
+
+#include <string.h>
+
+static const char indent_spaces[] = "                                                                ";
+
+static int emit(sb_jw *jw, const char *p, size_t n)
+{
+    if (jw->status != SB_OK)
+        return -1;
+    if (n && jw->sink.write(jw->sink.payload, p, n) != 0) {
+        jw->status = SB_EIO;
+        return -1;
+    }
+    return 0;
+}
+
+static void newline_indent(sb_jw *jw, int depth)
+{
+    emit(jw, "\n", 1);
+    size_t n = (size_t)depth * 2;
+    while (n) {
+        size_t k = n < sizeof indent_spaces - 1 ? n : sizeof indent_spaces - 1;
+        emit(jw, indent_spaces, k);
+        n -= k;
+    }
+}
+
+static sb_code misuse(sb_jw *jw)
+{
+    if (jw->status == SB_OK)
+        jw->status = SB_EMISUSE;
+    return jw->status;
+}
+
+/* Called before any value (scalar or container start). */
+static sb_code before_value(sb_jw *jw)
+{
+    if (jw->status != SB_OK)
+        return jw->status;
+    if (jw->depth == 0) {
+        if (jw->want_value)
+            return misuse(jw);
+        return SB_OK; /* top-level value */
+    }
+    char kind = jw->stack[jw->depth - 1].kind;
+    if (kind == '{') {
+        if (!jw->want_value)
+            return misuse(jw); /* keys must come first */
+        jw->want_value = false;
+        return SB_OK;
+    }
+    /* array member */
+    if (jw->stack[jw->depth - 1].count++ > 0)
+        emit(jw, ",", 1);
+    if (jw->pretty)
+        newline_indent(jw, jw->depth);
+    return jw->status;
+}
+
+void sb_jw_init(sb_jw *jw, sb_sink sink, bool pretty)
+{
+    memset(jw, 0, sizeof *jw);
+    jw->sink = sink;
+    jw->pretty = pretty;
+}
+
+static sb_code open_container(sb_jw *jw, char kind)
+{
+    if (before_value(jw) != SB_OK)
+        return jw->status;
+    if (jw->depth >= SB_JW_MAX_DEPTH)
+        return misuse(jw);
+    jw->stack[jw->depth].kind = kind;
+    jw->stack[jw->depth].count = 0;
+    jw->depth++;
+    char c = kind;
+    emit(jw, &c, 1);
+    return jw->status;
+}
+
+static sb_code close_container(sb_jw *jw, char kind)
+{
+    if (jw->status != SB_OK)
+        return jw->status;
+    if (jw->depth == 0 || jw->stack[jw->depth - 1].kind != kind || jw->want_value)
+        return misuse(jw);
+    uint32_t count = jw->stack[jw->depth - 1].count;
+    jw->depth--;
+    if (jw->pretty && count > 0)
+        newline_indent(jw, jw->depth);
+    char c = kind == '{' ? '}' : ']';
+    emit(jw, &c, 1);
+    if (jw->depth == 0 && jw->pretty)
+        emit(jw, "\n", 1);
+    return jw->status;
+}
+
+sb_code sb_jw_obj_begin(sb_jw *jw) { return open_container(jw, '{'); }
+sb_code sb_jw_obj_end(sb_jw *jw) { return close_container(jw, '{'); }
+sb_code sb_jw_arr_begin(sb_jw *jw) { return open_container(jw, '['); }
+sb_code sb_jw_arr_end(sb_jw *jw) { return close_container(jw, '['); }
+
+/* Length of a valid UTF-8 sequence starting at s (n bytes available), 0 if
+ * invalid, or -1 if valid so far but truncated by the end of the input. */
+static int utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    int len;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    unsigned cp = c & (0x3F >> (len - 1));
+    for (int i = 1; i < len; i++) {
+        if ((size_t)i >= n)
+            return -1;
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+/* Escape and write. `carry` holds up to 3 bytes of a UTF-8 sequence cut by
+ * the previous chunk; with `final` a dangling carry becomes U+FFFD. */
+int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carry,
+                    size_t *ncarry, bool final)
+{
+    static const char replacement[] = "\xEF\xBF\xBD";
+    if (carry && *ncarry) {
+        /* complete the sequence cut by the previous chunk */
+        unsigned char tmp[4];
+        size_t oldn = *ncarry, have = oldn, take = 0;
+        memcpy(tmp, carry, have);
+        int len = utf8_seq(tmp, have);
+        while (len == -1 && take < n && have < 4) {
+            tmp[have++] = (unsigned char)str[take++];
+            len = utf8_seq(tmp, have);
+        }
+        *ncarry = 0;
+        if (len == -1 && !final) {
+            memcpy(carry, tmp, have);
+            *ncarry = have;
+            return 0;
+        }
+        if (len > 0) {
+            if (sink.write(sink.payload, (const char *)tmp, (size_t)len))
+                return -1;
+            take = (size_t)len - oldn;
+        } else {
+            if (sink.write(sink.payload, replacement, 3))
+                return -1;
+            take = 0;
+        }
+        str += take;
+        n -= take;
+    }
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0, run = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0x80) {
+            int len = utf8_seq(s + i, n - i);
+            if (len > 0) {
+                i += (size_t)len;
+                continue;
+            }
+            if (i > run && sink.write(sink.payload, (const char *)s + run, i - run))
+                return -1;
+            if (len == -1 && carry && !final) {
+                size_t rest = n - i;
+                memcpy(carry, s + i, rest);
+                *ncarry = rest;
+                return 0;
+            }
+            if (sink.write(sink.payload, replacement, 3))
+                return -1;
+            i++;
+            run = i;
+            continue;
+        }
+        if (i > run && sink.write(sink.payload, (const char *)s + run, i - run))
+            return -1;
+        char esc[6];
+        size_t elen = 2;
+        esc[0] = '\\';
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        default:
+            esc[1] = 'u';
+            esc[2] = '0';
+            esc[3] = '0';
+            esc[4] = hexdig[c >> 4];
+            esc[5] = hexdig[c & 15];
+            elen = 6;
+        }
+        if (sink.write(sink.payload, esc, elen))
+            return -1;
+        i++;
+        run = i;
+    }
+    if (i > run && sink.write(sink.payload, (const char *)s + run, i - run))
+        return -1;
+    return 0;
+}
+
+static sb_code write_string(sb_jw *jw, const char *s, size_t n)
+{
+    emit(jw, "\"", 1);
+    if (jw->status == SB_OK && sb_jw_escape_to(jw->sink, s, n, NULL, NULL, true))
+        jw->status = SB_EIO;
+    emit(jw, "\"", 1);
+    return jw->status;
+}
+
+sb_code sb_jw_key(sb_jw *jw, const char *key)
+{
+    if (jw->status != SB_OK)
+        return jw->status;
+    if (jw->depth == 0 || jw->stack[jw->depth - 1].kind != '{' || jw->want_value)
+        return misuse(jw);
+    if (jw->stack[jw->depth - 1].count++ > 0)
+        emit(jw, ",", 1);
+    if (jw->pretty)
+        newline_indent(jw, jw->depth);
+    write_string(jw, key, strlen(key));
+    if (jw->pretty)
+        emit(jw, ": ", 2);
+    else
+        emit(jw, ":", 1);
+    jw->want_value = true;
+    return jw->status;
+}
+
+static void after_top_scalar(sb_jw *jw)
+{
+    if (jw->depth == 0 && jw->pretty)
+        emit(jw, "\n", 1);
+}
+
+sb_code sb_jw_strn(sb_jw *jw, const char *s, size_t n)
+{
+    if (before_value(jw) != SB_OK)
+        return jw->status;
+    write_string(jw, s, n);
+    after_top_scalar(jw);
+    return jw->status;
+}
+
+sb_code sb_jw_str(sb_jw *jw, const char *s)
+{
+    if (NULL == s)
+        return sb_jw_null(jw);
+    return sb_jw_strn(jw, s, strlen(s));
+}
+
+static sb_code write_atom(sb_jw *jw, const char *p, size_t n)
+{
+    if (before_value(jw) != SB_OK)
+        return jw->status;
+    emit(jw, p, n);
+    after_top_scalar(jw);
+    return jw->status;
+}
+
+sb_code sb_jw_int(sb_jw *jw, long long v)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        tmp[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[--i] = '-';
+    return write_atom(jw, tmp + i, sizeof tmp - i);
+}
+
+sb_code sb_jw_bool(sb_jw *jw, bool v)
+{
+    return v ? write_atom(jw, "true", 4) : write_atom(jw, "false", 5);
+}
+
+sb_code sb_jw_null(sb_jw *jw)
+{
+    return write_atom(jw, "null", 4);
+}
+
+sb_code sb_jw_str_begin(sb_jw *jw)
+{
+    if (before_value(jw) != SB_OK)
+        return jw->status;
+    jw->ncarry = 0;
+    emit(jw, "\"", 1);
+    return jw->status;
+}
+
+sb_code sb_jw_str_chunk(sb_jw *jw, const char *s, size_t n)
+{
+    if (jw->status != SB_OK)
+        return jw->status;
+    if (sb_jw_escape_to(jw->sink, s, n, jw->carry, &jw->ncarry, false))
+        jw->status = SB_EIO;
+    return jw->status;
+}
+
+sb_code sb_jw_str_end(sb_jw *jw)
+{
+    if (jw->status != SB_OK)
+        return jw->status;
+    if (sb_jw_escape_to(jw->sink, "", 0, jw->carry, &jw->ncarry, true))
+        jw->status = SB_EIO;
+    emit(jw, "\"", 1);
+    after_top_scalar(jw);
+    return jw->status;
+}
+
+bool sb_jw_done(const sb_jw *jw)
+{
+    return jw->status == SB_OK && jw->depth == 0 && !jw->want_value;
+}

@@ -1,0 +1,45 @@
+/*
+ * lock.h - the one reader interface: lockfile bytes in, sb_lock out.
+ *
+ * Each input kind is a reader (core/lock_<kind>.c) with a detector and a
+ * read function; sb_lock_read() picks one by name or by content and runs it.
+ * Readers validate fully before returning: a lockfile that reads without
+ * error yields a model every writer can render.
+ */
+#ifndef SB_LOCK_H
+#define SB_LOCK_H
+
+#include "arena.h"
+#include "err.h"
+#include "model.h"
+
+#include <stddef.h>
+
+typedef struct sb_limits {
+    unsigned max_depth;     /* YAML/TOML nesting */
+    size_t max_scalar;      /* bytes in one scalar */
+    size_t max_events;      /* parser events per input (aliases are refused) */
+    size_t max_packages;    /* package records per input */
+} sb_limits;
+
+#define SB_LIMITS_DEFAULT { 64, (size_t)1 << 20, (size_t)50 * 1000 * 1000, 500000 }
+
+typedef struct sb_reader {
+    const char *kind;       /* "pixi.lock" */
+    /* 1 when this reader should take the input (filename may be NULL) */
+    int (*detect)(const char *data, size_t len, const char *filename);
+    sb_code (*read)(sb_lock **out, sb_arena *a, const char *data, size_t len,
+                    const sb_limits *lim, sb_err *err);
+} sb_reader;
+
+/* The registered readers, NULL-terminated, in detection order. */
+const sb_reader *const *sb_lock_readers(void);
+
+/* Read `data` as `kind` ("auto" or NULL = detect). SB_EUNSUPPORTED when the
+ * kind is unknown or nothing claims the input. */
+sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data,
+                     size_t len, const char *filename, const sb_limits *lim, sb_err *err);
+
+extern const sb_reader sb_reader_pixi;
+
+#endif

@@ -1,0 +1,943 @@
+/*
+ * lock_pixi.c - pixi.lock reader, formats 1 to 7.
+ *
+ * DESIGN: one pass over libyaml events. Package records are read into a
+ * version-agnostic raw form (every key any format uses, both shapes of
+ * `dependencies`, flat or nested hashes), because `version:` may come last
+ * (v1 writes it at the end). After the pass the version picks how records
+ * are attached to environments:
+ *   v1-v3: records carry `platform`; one synthesized `default` environment.
+ *   v4+:   environments list references ({conda|pypi|conda_source: loc}),
+ *          matched to records by (kind, location).
+ * Conda fields implied by the archive URL (v6+) are derived here; purls,
+ * properties and the graph are the model's job (model.c).
+ */
+#include "lock.h"
+#include "model.h"
+#include "strmap.h"
+#include "yaml_ev.h"
+
+#include <ctype.h>
+#include <string.h>
+
+typedef enum { REC_UNKNOWN, REC_CONDA, REC_PYPI, REC_CONDA_SOURCE } rec_kind;
+
+typedef struct raw_rec {
+    rec_kind kind;
+    const char *loc;        /* keyed location or url */
+    const char *platform;   /* v1-v3 */
+    sb_pkg *pkg;
+    unsigned line, col;
+} raw_rec;
+
+typedef struct env_ref {
+    rec_kind kind;
+    const char *loc;
+    unsigned line, col;
+} env_ref;
+
+typedef struct ref_list {
+    const char *env, *platform;
+    env_ref *refs;
+    size_t n, cap;
+} ref_list;
+
+typedef struct pixi_ctx {
+    sb_yp y;
+    sb_arena *a;
+    sb_err *err;
+    sb_lock *lock;
+    long long version;
+    unsigned version_line, version_col;
+    int have_version;
+    raw_rec *recs;
+    size_t nrecs, caprecs;
+    ref_list *lists;
+    size_t nlists, caplists;
+    sb_strv meta_channels, meta_platforms;
+} pixi_ctx;
+
+static sb_code oom(pixi_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
+
+/* Grow an arena array of `size`-byte elements to hold n+1. */
+static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return p;
+    size_t nc = *cap ? *cap * 2 : 8;
+    void *np = sb_arena_alloc(a, nc * size);
+    if (NULL == np)
+        return NULL;
+    if (p && n)
+        memcpy(np, p, n * size);
+    *cap = nc;
+    return np;
+}
+
+static int is_hex(const char *s, size_t len)
+{
+    if (NULL == s || strlen(s) != len)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!isxdigit((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+static const char *lower_hex(sb_arena *a, const char *s, size_t len)
+{
+    if (!is_hex(s, len))
+        return NULL;
+    char *d = sb_arena_strdup(a, s);
+    if (d)
+        for (char *p = d; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+    return d;
+}
+
+/* Name part of a conda matchspec ("libzlib >=1.2", "conda-forge::numpy 1.*",
+ * "python_abi 3.11.* *_cp311"), lower-cased. */
+static const char *matchspec_name(sb_arena *a, const char *spec)
+{
+    const char *p = spec;
+    const char *colons = strstr(p, "::");
+    if (colons)
+        p = colons + 2;
+    while (*p == ' ')
+        p++;
+    size_t n = 0;
+    while (p[n] && !strchr(" =<>!~[;,(", p[n]))
+        n++;
+    if (0 == n)
+        return NULL;
+    char *d = sb_arena_strndup(a, p, n);
+    if (d)
+        for (char *q = d; *q; q++)
+            *q = (char)tolower((unsigned char)*q);
+    return d;
+}
+
+/* Name of a PEP 508 requirement ("requests[socks] >=2 ; python_version<'3'"),
+ * PEP 503-normalized. */
+static const char *requirement_name(sb_arena *a, const char *req)
+{
+    const char *p = req;
+    while (*p == ' ')
+        p++;
+    size_t n = 0;
+    while (p[n] && (isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_' || p[n] == '.'))
+        n++;
+    if (0 == n)
+        return NULL;
+    char *raw = sb_arena_strndup(a, p, n);
+    return raw ? sb_model_pep503(a, raw) : NULL;
+}
+
+static sb_code read_str_seq(pixi_ctx *c, sb_strv *out, const char *what,
+                            const char *(*xform)(sb_arena *, const char *))
+{
+    sb_yp *y = &c->y;
+    sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, what);
+    if (rc != SB_OK)
+        return rc;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_SEQUENCE_END_EVENT)
+            return SB_OK;
+        const char *s;
+        if ((rc = sb_yp_str(y, &s, what)) != SB_OK)
+            return rc;
+        if (NULL == s)
+            continue;
+        if (xform) {
+            s = xform(c->a, s);
+            if (NULL == s)
+                continue;
+        }
+        if (sb_strv_push(out, c->a, s) != SB_OK)
+            return oom(c);
+    }
+}
+
+/* v1 `dependencies:` is a map name -> spec; v2/v3 a list of matchspecs. */
+static sb_code read_conda_deps(pixi_ctx *c, sb_pkg *p)
+{
+    sb_yp *y = &c->y;
+    sb_code rc;
+    if (sb_yp_type(y) == YAML_SEQUENCE_START_EVENT)
+        return read_str_seq(c, &p->depends, "dependencies", matchspec_name);
+    if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "dependencies")) != SB_OK)
+        return rc;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        const char *name;
+        if ((rc = sb_yp_str(y, &name, "a dependency name")) != SB_OK)
+            return rc;
+        if ((rc = sb_yp_next(y)) != SB_OK || (rc = sb_yp_skip(y)) != SB_OK)
+            return rc;
+        const char *n = name ? matchspec_name(c->a, name) : NULL;
+        if (n && sb_strv_push(&p->depends, c->a, n) != SB_OK)
+            return oom(c);
+    }
+}
+
+static sb_code read_hash_map(pixi_ctx *c, sb_pkg *p)
+{
+    sb_yp *y = &c->y;
+    sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "hash");
+    if (rc != SB_OK)
+        return rc;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        int is_sha = sb_yp_is(y, "sha256"), is_md5 = sb_yp_is(y, "md5");
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (is_sha || is_md5) {
+            const char *v;
+            if ((rc = sb_yp_str(y, &v, is_sha ? "hash.sha256" : "hash.md5")) != SB_OK)
+                return rc;
+            if (is_sha)
+                p->sha256 = lower_hex(c->a, v, 64);
+            else
+                p->md5 = lower_hex(c->a, v, 32);
+        } else if ((rc = sb_yp_skip(y)) != SB_OK) {
+            return rc;
+        }
+    }
+}
+
+static sb_code add_prop(pixi_ctx *c, sb_pkg *p, const char *name, const char *value)
+{
+    if (NULL == value || !value[0])
+        return SB_OK;
+    if (sb_strv_push(&p->reader_props, c->a, name) != SB_OK ||
+        sb_strv_push(&p->reader_props, c->a, value) != SB_OK)
+        return oom(c);
+    return SB_OK;
+}
+
+/* conda source `source:` map: git (+tag|branch|rev, subdirectory), url
+ * (+sha256) or path. */
+static sb_code read_source(pixi_ctx *c, sb_pkg *p, const char **git, const char **rev,
+                           const char **url, const char **path)
+{
+    sb_yp *y = &c->y;
+    sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "source");
+    if (rc != SB_OK)
+        return rc;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        const char *key;
+        if ((rc = sb_yp_str(y, &key, "a source key")) != SB_OK)
+            return rc;
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) != YAML_SCALAR_EVENT) {
+            if ((rc = sb_yp_skip(y)) != SB_OK)
+                return rc;
+            continue;
+        }
+        const char *v;
+        if ((rc = sb_yp_str(y, &v, "a source value")) != SB_OK)
+            return rc;
+        if (NULL == key || NULL == v)
+            continue;
+        if (!strcmp(key, "git")) {
+            *git = v;
+        } else if (!strcmp(key, "rev")) {
+            *rev = v;
+        } else if (!strcmp(key, "tag")) {
+            rc = add_prop(c, p, "pixi:source-tag", v);
+        } else if (!strcmp(key, "branch")) {
+            rc = add_prop(c, p, "pixi:source-branch", v);
+        } else if (!strcmp(key, "subdirectory")) {
+            rc = add_prop(c, p, "pixi:source-subdirectory", v);
+        } else if (!strcmp(key, "url")) {
+            *url = v;
+        } else if (!strcmp(key, "path")) {
+            *path = v;
+        } else if (!strcmp(key, "sha256")) {
+            if (NULL == p->sha256)
+                p->sha256 = lower_hex(c->a, v, 64);
+        }
+        if (rc != SB_OK)
+            return rc;
+    }
+}
+
+/* Local paths: backslashes -> '/', absolute POSIX -> file://, drive -> file:///. */
+static const char *normalize_location(sb_arena *a, const char *loc)
+{
+    if (NULL == loc || strstr(loc, "://"))
+        return loc;
+    char *d = sb_arena_strdup(a, loc);
+    if (NULL == d)
+        return NULL;
+    for (char *q = d; *q; q++)
+        if (*q == '\\')
+            *q = '/';
+    if (d[0] == '/')
+        return sb_arena_printf(a, "file://%s", d);
+    if (isalpha((unsigned char)d[0]) && d[1] == ':' && d[2] == '/')
+        return sb_arena_printf(a, "file:///%s", d);
+    return d;
+}
+
+static sb_code read_record(pixi_ctx *c)
+{
+    sb_yp *y = &c->y;
+    sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "a package entry");
+    if (rc != SB_OK)
+        return rc;
+    if (c->nrecs >= c->y.lim->max_packages)
+        return sb_yp_fail(y, SB_ELIMIT, "more than %zu package entries", c->y.lim->max_packages);
+    c->recs = grow(c->a, c->recs, &c->caprecs, c->nrecs, sizeof *c->recs);
+    sb_pkg *p = sb_arena_calloc(c->a, 1, sizeof *p);
+    if (NULL == c->recs || NULL == p)
+        return oom(c);
+    raw_rec *r = &c->recs[c->nrecs++];
+    memset(r, 0, sizeof *r);
+    r->pkg = p;
+    r->line = sb_yp_line(y);
+    r->col = sb_yp_col(y);
+    p->build_number = p->size = -1;
+    const char *url = NULL, *path = NULL, *manager = NULL, *kind = NULL, *noarch = NULL;
+    const char *git = NULL, *rev = NULL, *src_url = NULL, *src_path = NULL;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            break;
+        const char *key;
+        if ((rc = sb_yp_str(y, &key, "a package key")) != SB_OK)
+            return rc;
+        if (NULL == key)
+            return sb_yp_fail(y, SB_EPARSE, "a package key is null");
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+#define STR(k, dst)                                        \
+    else if (!strcmp(key, k))                              \
+    {                                                      \
+        if ((rc = sb_yp_str(y, &(dst), k)) != SB_OK)       \
+            return rc;                                     \
+    }
+        if (!strcmp(key, "conda") || !strcmp(key, "pypi") || !strcmp(key, "conda_source")) {
+            r->kind = key[0] == 'p' ? REC_PYPI : key[5] == '_' ? REC_CONDA_SOURCE : REC_CONDA;
+            if ((rc = sb_yp_str(y, &r->loc, key)) != SB_OK)
+                return rc;
+            if (NULL == r->loc)
+                return sb_yp_fail(y, SB_EPARSE, "package '%s' location is empty", key);
+        }
+        STR("kind", kind)
+        STR("manager", manager)
+        STR("platform", r->platform)
+        STR("name", p->name)
+        STR("version", p->version)
+        STR("build", p->build)
+        STR("subdir", p->subdir)
+        STR("url", url)
+        STR("path", path)
+        STR("license", p->license)
+        STR("license_family", p->license_family)
+        STR("requires_python", p->requires_python)
+        STR("noarch", noarch)
+        else if (!strcmp(key, "build_number")) {
+            if ((rc = sb_yp_int(y, &p->build_number, "build_number")) != SB_OK)
+                return rc;
+        } else if (!strcmp(key, "size")) {
+            if ((rc = sb_yp_int(y, &p->size, "size")) != SB_OK)
+                return rc;
+        } else if (!strcmp(key, "sha256") || !strcmp(key, "md5")) {
+            const char *v;
+            if ((rc = sb_yp_str(y, &v, key)) != SB_OK)
+                return rc;
+            if (key[0] == 's')
+                p->sha256 = lower_hex(c->a, v, 64);
+            else
+                p->md5 = lower_hex(c->a, v, 32);
+        } else if (!strcmp(key, "hash")) {
+            if ((rc = read_hash_map(c, p)) != SB_OK)
+                return rc;
+        } else if (!strcmp(key, "depends")) {
+            if ((rc = read_str_seq(c, &p->depends, "depends", matchspec_name)) != SB_OK)
+                return rc;
+        } else if (!strcmp(key, "dependencies")) {
+            if ((rc = read_conda_deps(c, p)) != SB_OK)
+                return rc;
+        } else if (!strcmp(key, "requires_dist")) {
+            if ((rc = read_str_seq(c, &p->depends, "requires_dist", requirement_name)) != SB_OK)
+                return rc;
+        } else if (!strcmp(key, "purls")) {
+            p->has_purls_key = true;
+            if (sb_yp_type(y) == YAML_SCALAR_EVENT) {
+                const char *v;
+                if ((rc = sb_yp_str(y, &v, "purls")) != SB_OK)
+                    return rc;
+                if (v)
+                    return sb_yp_fail(y, SB_EPARSE, "purls must be a sequence");
+            } else if ((rc = read_str_seq(c, &p->lock_purls, "purls", NULL)) != SB_OK) {
+                return rc;
+            }
+        } else if (!strcmp(key, "editable")) {
+            p->editable = sb_yp_truthy(y);
+            if ((rc = sb_yp_skip(y)) != SB_OK)
+                return rc;
+        } else if (!strcmp(key, "source")) {
+            if (sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
+                if ((rc = read_source(c, p, &git, &rev, &src_url, &src_path)) != SB_OK)
+                    return rc;
+            } else if ((rc = sb_yp_skip(y)) != SB_OK) {
+                return rc;
+            }
+        } else if ((rc = sb_yp_skip(y)) != SB_OK) {
+            return rc;
+        }
+#undef STR
+    }
+    /* kind from `kind:` (v4/v5) or `manager:` (v1-v3) when not keyed */
+    if (r->kind == REC_UNKNOWN) {
+        const char *k = kind ? kind : manager;
+        if (k && !strcmp(k, "conda"))
+            r->kind = REC_CONDA;
+        else if (k && (!strcmp(k, "pypi") || !strcmp(k, "pip")))
+            r->kind = REC_PYPI;
+        else
+            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
+                                 "package entry has no kind (conda, pypi or conda_source)");
+        r->loc = url ? url : path;
+    }
+    if (NULL == r->loc || !r->loc[0])
+        return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "package entry has no url");
+    if (noarch && strcmp(noarch, "false") != 0)
+        p->noarch = true;
+
+    if (r->kind == REC_CONDA) {
+        p->kind = SB_KIND_CONDA;
+        p->location = normalize_location(c->a, r->loc);
+        const char *file = strrchr(r->loc, '/');
+        file = file ? file + 1 : r->loc;
+        p->file_name = file;
+        size_t flen = strlen(file), stem_len = flen;
+        if (flen > 6 && !strcmp(file + flen - 6, ".conda")) {
+            p->archive_type = "conda";
+            stem_len = flen - 6;
+        } else if (flen > 8 && !strcmp(file + flen - 8, ".tar.bz2")) {
+            p->archive_type = "tar.bz2";
+            stem_len = flen - 8;
+        }
+        /* name-version-build split from the right */
+        char *stem = sb_arena_strndup(c->a, file, stem_len);
+        if (NULL == stem)
+            return oom(c);
+        char *dash2 = strrchr(stem, '-');
+        if (dash2) {
+            *dash2 = '\0';
+            char *dash1 = strrchr(stem, '-');
+            if (dash1) {
+                *dash1 = '\0';
+                if (NULL == p->name)
+                    p->name = stem;
+                if (NULL == p->version)
+                    p->version = dash1 + 1;
+                if (NULL == p->build)
+                    p->build = dash2 + 1;
+            }
+        }
+        /* subdir and channel from ".../<channel>/<subdir>/<file>" */
+        size_t dir_len = (size_t)(file - r->loc);
+        if (dir_len > 1) {
+            const char *dir_end = r->loc + dir_len - 1; /* the '/' before file */
+            const char *sd = dir_end;
+            while (sd > r->loc && sd[-1] != '/')
+                sd--;
+            if (NULL == p->subdir && dir_end > sd)
+                p->subdir = sb_arena_strndup(c->a, sd, (size_t)(dir_end - sd));
+            if (sd > r->loc) {
+                p->channel_url = sb_arena_strndup(c->a, r->loc, (size_t)(sd - r->loc));
+                const char *ce = sd - 1, *cs = ce;
+                while (cs > r->loc && cs[-1] != '/')
+                    cs--;
+                if (ce > cs && strstr(p->channel_url, "://"))
+                    p->channel = sb_arena_strndup(c->a, cs, (size_t)(ce - cs));
+            }
+        }
+        if (p->subdir && !strcmp(p->subdir, "noarch"))
+            p->noarch = true;
+        if (NULL == p->name || !p->name[0])
+            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
+                                 "conda package '%.120s' has no name", r->loc);
+    } else if (r->kind == REC_CONDA_SOURCE) {
+        p->kind = SB_KIND_CONDA_SOURCE;
+        /* "name[hash] @ location" */
+        const char *s = r->loc;
+        const char *at = strstr(s, " @ ");
+        const char *lb = strchr(s, '[');
+        const char *name_end = lb && (!at || lb < at) ? lb : at ? at : s + strlen(s);
+        if (NULL == p->name)
+            p->name = sb_arena_strndup(c->a, s, (size_t)(name_end - s));
+        if (lb && (!at || lb < at)) {
+            const char *rb = strchr(lb, ']');
+            if (rb)
+                p->identifier_hash = sb_arena_strndup(c->a, lb + 1, (size_t)(rb - lb - 1));
+        }
+        const char *where = at ? at + 3 : NULL;
+        if (git) {
+            if ((rc = add_prop(c, p, "pixi:source-git", git)) != SB_OK ||
+                (rc = add_prop(c, p, "pixi:source-rev", rev)) != SB_OK)
+                return rc;
+            const char *base = strncmp(git, "git+", 4) ? sb_arena_printf(c->a, "git+%s", git) : git;
+            p->location = rev ? sb_arena_printf(c->a, "%s@%s", base, rev) : base;
+        } else if (src_url) {
+            if ((rc = add_prop(c, p, "pixi:source-url", src_url)) != SB_OK)
+                return rc;
+            p->location = src_url;
+        } else {
+            if (src_path && (rc = add_prop(c, p, "pixi:source-path", src_path)) != SB_OK)
+                return rc;
+            if (where && !strncmp(where, "git+", 4)) {
+                /* git+URL?subdirectory=..&branch=..#rev */
+                const char *hash = strchr(where, '#');
+                const char *q = strchr(where, '?');
+                const char *uend = q && (!hash || q < hash) ? q : hash ? hash : where + strlen(where);
+                if ((rc = add_prop(c, p, "pixi:source-git",
+                                   sb_arena_strndup(c->a, where + 4, (size_t)(uend - where - 4)))) != SB_OK ||
+                    (rc = add_prop(c, p, "pixi:source-rev", hash ? hash + 1 : NULL)) != SB_OK)
+                    return rc;
+                p->location = where;
+            } else {
+                const char *path = where ? where : src_path;
+                if (path && !src_path && (rc = add_prop(c, p, "pixi:source-path", path)) != SB_OK)
+                    return rc;
+                p->location = normalize_location(c->a, path);
+            }
+        }
+        if (NULL == p->name || !p->name[0])
+            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "source package has no name");
+    } else {
+        p->kind = SB_KIND_PYPI;
+        const char *loc = r->loc;
+        /* v1-v3 urls carry "#sha256=<hex>" */
+        const char *frag = strstr(loc, "#sha256=");
+        if (frag) {
+            if (NULL == p->sha256)
+                p->sha256 = lower_hex(c->a, frag + 8, 64);
+            loc = sb_arena_strndup(c->a, loc, (size_t)(frag - loc));
+        }
+        p->location = normalize_location(c->a, loc);
+        if (NULL == p->name || !p->name[0])
+            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
+                                 "pypi package '%.120s' has no name", r->loc);
+    }
+    if (NULL == p->location && r->loc)
+        return oom(c);
+    return SB_OK;
+}
+
+static sb_code read_packages(pixi_ctx *c)
+{
+    sb_yp *y = &c->y;
+    sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, "packages");
+    if (rc != SB_OK)
+        return rc;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_SEQUENCE_END_EVENT)
+            return SB_OK;
+        if ((rc = read_record(c)) != SB_OK)
+            return rc;
+    }
+}
+
+static sb_code read_channels(pixi_ctx *c, sb_strv *out)
+{
+    sb_yp *y = &c->y;
+    sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, "channels");
+    if (rc != SB_OK)
+        return rc;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_SEQUENCE_END_EVENT)
+            return SB_OK;
+        const char *url = NULL;
+        if (sb_yp_type(y) == YAML_SCALAR_EVENT) {
+            if ((rc = sb_yp_str(y, &url, "a channel")) != SB_OK)
+                return rc;
+        } else {
+            if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "a channel")) != SB_OK)
+                return rc;
+            for (;;) {
+                if ((rc = sb_yp_next(y)) != SB_OK)
+                    return rc;
+                if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+                    break;
+                int is_url = sb_yp_is(y, "url");
+                if ((rc = sb_yp_next(y)) != SB_OK)
+                    return rc;
+                if (is_url) {
+                    if ((rc = sb_yp_str(y, &url, "channel url")) != SB_OK)
+                        return rc;
+                } else if ((rc = sb_yp_skip(y)) != SB_OK) {
+                    return rc;
+                }
+            }
+        }
+        if (url && sb_strv_push(out, c->a, url) != SB_OK)
+            return oom(c);
+    }
+}
+
+static sb_code read_metadata(pixi_ctx *c)
+{
+    sb_yp *y = &c->y;
+    sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "metadata");
+    if (rc != SB_OK)
+        return rc;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        int ch = sb_yp_is(y, "channels"), pl = sb_yp_is(y, "platforms");
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (ch)
+            rc = read_channels(c, &c->meta_channels);
+        else if (pl)
+            rc = read_str_seq(c, &c->meta_platforms, "metadata.platforms", NULL);
+        else
+            rc = sb_yp_skip(y);
+        if (rc != SB_OK)
+            return rc;
+    }
+}
+
+static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platform)
+{
+    sb_yp *y = &c->y;
+    sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, "an environment's package list");
+    if (rc != SB_OK)
+        return rc;
+    c->lists = grow(c->a, c->lists, &c->caplists, c->nlists, sizeof *c->lists);
+    if (NULL == c->lists)
+        return oom(c);
+    ref_list *l = &c->lists[c->nlists++];
+    memset(l, 0, sizeof *l);
+    l->env = env;
+    l->platform = platform;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_SEQUENCE_END_EVENT)
+            return SB_OK;
+        if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "a package reference")) != SB_OK)
+            return rc;
+        env_ref ref = {REC_UNKNOWN, NULL, sb_yp_line(y), sb_yp_col(y)};
+        for (;;) {
+            if ((rc = sb_yp_next(y)) != SB_OK)
+                return rc;
+            if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+                break;
+            rec_kind k = sb_yp_is(y, "conda") ? REC_CONDA : sb_yp_is(y, "pypi") ? REC_PYPI
+                       : sb_yp_is(y, "conda_source") ? REC_CONDA_SOURCE : REC_UNKNOWN;
+            if ((rc = sb_yp_next(y)) != SB_OK)
+                return rc;
+            if (k != REC_UNKNOWN) {
+                ref.kind = k;
+                if ((rc = sb_yp_str(y, &ref.loc, "a package reference")) != SB_OK)
+                    return rc;
+            } else if ((rc = sb_yp_skip(y)) != SB_OK) {
+                return rc;
+            }
+        }
+        if (ref.kind == REC_UNKNOWN || NULL == ref.loc)
+            return sb_err_set_at(c->err, SB_EPARSE, ref.line, ref.col,
+                                 "package reference needs a conda, pypi or conda_source key");
+        l->refs = grow(c->a, l->refs, &l->cap, l->n, sizeof *l->refs);
+        if (NULL == l->refs)
+            return oom(c);
+        l->refs[l->n++] = ref;
+    }
+}
+
+static sb_code read_environments(pixi_ctx *c)
+{
+    sb_yp *y = &c->y;
+    sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "environments");
+    if (rc != SB_OK)
+        return rc;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        const char *env_name;
+        if ((rc = sb_yp_str(y, &env_name, "an environment name")) != SB_OK)
+            return rc;
+        if (NULL == env_name)
+            return sb_yp_fail(y, SB_EPARSE, "an environment name is empty");
+        if (sb_lock_find_env(c->lock, env_name))
+            return sb_yp_fail(y, SB_EPARSE, "environment '%.64s' is listed twice", env_name);
+        sb_lock_env *env = sb_lock_env_get(c->lock, c->a, env_name);
+        if (NULL == env)
+            return oom(c);
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "an environment")) != SB_OK)
+            return rc;
+        for (;;) {
+            if ((rc = sb_yp_next(y)) != SB_OK)
+                return rc;
+            if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+                break;
+            int ch = sb_yp_is(y, "channels"), ix = sb_yp_is(y, "indexes"), pk = sb_yp_is(y, "packages");
+            if ((rc = sb_yp_next(y)) != SB_OK)
+                return rc;
+            if (ch) {
+                rc = read_channels(c, &env->channels);
+            } else if (ix) {
+                rc = read_str_seq(c, &env->indexes, "indexes", NULL);
+            } else if (pk) {
+                if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "an environment's packages")) != SB_OK)
+                    return rc;
+                for (;;) {
+                    if ((rc = sb_yp_next(y)) != SB_OK)
+                        return rc;
+                    if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+                        break;
+                    const char *plat;
+                    if ((rc = sb_yp_str(y, &plat, "a platform name")) != SB_OK)
+                        return rc;
+                    if (NULL == plat)
+                        return sb_yp_fail(y, SB_EPARSE, "a platform name is empty");
+                    if (sb_lock_find_platform(env, plat))
+                        return sb_yp_fail(y, SB_EPARSE, "platform '%.64s' is listed twice", plat);
+                    if (NULL == sb_lock_platform_get(env, c->a, plat))
+                        return oom(c);
+                    if ((rc = sb_yp_next(y)) != SB_OK)
+                        return rc;
+                    if ((rc = read_env_platform(c, env_name, plat)) != SB_OK)
+                        return rc;
+                }
+            } else {
+                rc = sb_yp_skip(y);
+            }
+            if (rc != SB_OK)
+                return rc;
+        }
+    }
+}
+
+static const char *ref_key(sb_arena *a, rec_kind k, const char *loc, size_t *len)
+{
+    char *s = sb_arena_printf(a, "%d\x1f%s", (int)k, loc);
+    if (s)
+        *len = strlen(s);
+    return s;
+}
+
+/* v4+: attach records to environments through their references. */
+static sb_code link_v4(pixi_ctx *c)
+{
+    sb_strmap m;
+    if (sb_strmap_init(&m, c->a, c->nrecs) != SB_OK)
+        return oom(c);
+    for (size_t i = 0; i < c->nrecs; i++) {
+        size_t len;
+        const char *k = ref_key(c->a, c->recs[i].kind, c->recs[i].loc, &len);
+        if (NULL == k || sb_strmap_put(&m, k, len, i, NULL) < 0)
+            return oom(c);
+    }
+    for (size_t li = 0; li < c->nlists; li++) {
+        ref_list *l = &c->lists[li];
+        sb_lock_env *env = sb_lock_env_get(c->lock, c->a, l->env);
+        sb_lock_platform *plat = env ? sb_lock_platform_get(env, c->a, l->platform) : NULL;
+        if (NULL == plat)
+            return oom(c);
+        for (size_t i = 0; i < l->n; i++) {
+            size_t len, idx;
+            const char *k = ref_key(c->a, l->refs[i].kind, l->refs[i].loc, &len);
+            if (NULL == k)
+                return oom(c);
+            if (!sb_strmap_get(&m, k, len, &idx))
+                return sb_err_set_at(c->err, SB_EPARSE, l->refs[i].line, l->refs[i].col,
+                                     "environment '%.64s' platform '%.64s' refers to a package "
+                                     "that is not in 'packages': %.120s",
+                                     l->env, l->platform, l->refs[i].loc);
+            if (sb_lock_platform_add(plat, c->a, c->recs[idx].pkg) != SB_OK)
+                return oom(c);
+        }
+    }
+    return SB_OK;
+}
+
+/* v1-v3: one `default` environment; each record names its platform. */
+static sb_code link_v1(pixi_ctx *c)
+{
+    sb_lock_env *env = sb_lock_env_get(c->lock, c->a, "default");
+    if (NULL == env)
+        return oom(c);
+    env->channels = c->meta_channels;
+    for (size_t i = 0; i < c->meta_platforms.n; i++)
+        if (NULL == sb_lock_platform_get(env, c->a, c->meta_platforms.v[i]))
+            return oom(c);
+    for (size_t i = 0; i < c->nrecs; i++) {
+        raw_rec *r = &c->recs[i];
+        if (NULL == r->platform)
+            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "package entry has no platform");
+        sb_lock_platform *plat = sb_lock_platform_get(env, c->a, r->platform);
+        if (NULL == plat || sb_lock_platform_add(plat, c->a, r->pkg) != SB_OK)
+            return oom(c);
+    }
+    return SB_OK;
+}
+
+static sb_code read_top(pixi_ctx *c)
+{
+    sb_yp *y = &c->y;
+    sb_code rc;
+    if ((rc = sb_yp_next(y)) != SB_OK)
+        return rc;
+    if ((rc = sb_yp_expect(y, YAML_STREAM_START_EVENT, "the input")) != SB_OK)
+        return rc;
+    if ((rc = sb_yp_next(y)) != SB_OK)
+        return rc;
+    if (sb_yp_type(y) == YAML_STREAM_END_EVENT)
+        return sb_err_set_at(c->err, SB_EPARSE, 1, 1, "the lockfile is empty");
+    if ((rc = sb_yp_next(y)) != SB_OK)
+        return rc;
+    if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
+        return sb_yp_fail(y, SB_EPARSE, "a pixi.lock is a YAML mapping at the top level");
+    int seen_pkgs = 0, seen_envs = 0, seen_meta = 0;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            break;
+        const char *key;
+        if ((rc = sb_yp_str(y, &key, "a top-level key")) != SB_OK)
+            return rc;
+        if (NULL == key)
+            key = "";
+        unsigned kl = sb_yp_line(y), kc = sb_yp_col(y);
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (!strcmp(key, "version")) {
+            if (c->have_version)
+                return sb_err_set_at(c->err, SB_EPARSE, kl, kc, "top-level key 'version' appears twice");
+            if ((rc = sb_yp_int(y, &c->version, "version")) != SB_OK)
+                return rc;
+            c->have_version = 1;
+            c->version_line = sb_yp_line(y);
+            c->version_col = sb_yp_col(y);
+            /* refuse early: later keys may not even have a shape we know */
+            if (c->version < 1 || c->version > 7)
+                return sb_yp_fail(y, SB_EUNSUPPORTED,
+                                  "pixi.lock version %lld is not supported (versions 1 to 7 are)",
+                                  c->version);
+        } else if (!strcmp(key, "package") || !strcmp(key, "packages")) {
+            if (seen_pkgs++)
+                return sb_err_set_at(c->err, SB_EPARSE, kl, kc, "the package list appears twice");
+            if (sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
+                /* `packages: {}` as seen in empty locks */
+                rc = sb_yp_skip(y);
+            } else {
+                rc = read_packages(c);
+            }
+        } else if (!strcmp(key, "environments")) {
+            if (seen_envs++)
+                return sb_err_set_at(c->err, SB_EPARSE, kl, kc, "top-level key 'environments' appears twice");
+            rc = read_environments(c);
+        } else if (!strcmp(key, "metadata")) {
+            if (seen_meta++)
+                return sb_err_set_at(c->err, SB_EPARSE, kl, kc, "top-level key 'metadata' appears twice");
+            rc = read_metadata(c);
+        } else {
+            rc = sb_yp_skip(y);
+        }
+        if (rc != SB_OK)
+            return rc;
+    }
+    /* document end, then anything else is a second document */
+    if ((rc = sb_yp_next(y)) != SB_OK)
+        return rc;
+    if ((rc = sb_yp_next(y)) != SB_OK)
+        return rc;
+    if (sb_yp_type(y) != YAML_STREAM_END_EVENT)
+        return sb_yp_fail(y, SB_EPARSE, "a pixi.lock holds a single YAML document");
+    if (!c->have_version)
+        return sb_err_set_at(c->err, SB_EPARSE, 1, 1, "missing top-level key 'version'");
+    return SB_OK;
+}
+
+static sb_code pixi_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
+                         const sb_limits *lim, sb_err *err)
+{
+    pixi_ctx c;
+    memset(&c, 0, sizeof c);
+    c.a = a;
+    c.err = err;
+    c.lock = sb_arena_calloc(a, 1, sizeof *c.lock);
+    if (NULL == c.lock)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    c.lock->kind = "pixi.lock";
+    sb_code rc = sb_yp_open(&c.y, a, data, len, lim, err);
+    if (rc != SB_OK)
+        return rc;
+    rc = read_top(&c);
+    sb_yp_close(&c.y);
+    if (rc != SB_OK)
+        return rc;
+    if (c.nrecs > lim->max_packages)
+        return sb_err_set(err, SB_ELIMIT, "more than %zu package entries", lim->max_packages);
+    c.lock->version = (int)c.version;
+    c.lock->nrecords = c.nrecs;
+    rc = c.version >= 4 ? link_v4(&c) : link_v1(&c);
+    if (rc != SB_OK)
+        return rc;
+    if (c.version >= 4 && c.lock->nenvs == 0 && c.nrecs > 0)
+        return sb_err_set(err, SB_EPARSE, "pixi.lock version %lld lists packages but no environments",
+                          c.version);
+    *out = c.lock;
+    return SB_OK;
+}
+
+static int pixi_detect(const char *data, size_t len, const char *filename)
+{
+    if (filename) {
+        const char *base = strrchr(filename, '/');
+        base = base ? base + 1 : filename;
+        if (!strcmp(base, "pixi.lock"))
+            return 1;
+    }
+    /* content: a YAML mapping with a top-level `version:` and environments/package(s) */
+    size_t n = len < 65536 ? len : 65536;
+    int has_version = 0, has_body = 0, has_meta = 0;
+    const char *p = data, *end = data + n;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (ll >= 8 && !strncmp(p, "version:", 8))
+            has_version = 1;
+        if ((ll >= 13 && !strncmp(p, "environments:", 13)) || (ll >= 8 && !strncmp(p, "package:", 8)) ||
+            (ll >= 9 && !strncmp(p, "packages:", 9)))
+            has_body = 1;
+        if (ll >= 9 && !strncmp(p, "metadata:", 9))
+            has_meta = 1;
+        p = nl ? nl + 1 : end;
+    }
+    return has_body && (has_version || has_meta);
+}
+
+const sb_reader sb_reader_pixi = {"pixi.lock", pixi_detect, pixi_read};

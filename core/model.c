@@ -1,0 +1,637 @@
+/*
+ * model.c - environment/platform selection: from an sb_lock to one sb_sbom.
+ *
+ * DESIGN: selection copies the records of one environment x platform (each
+ * record once), derives what depends on the selection (PyPI index, purls,
+ * supplier, pixi:* properties), sorts by (kind, name, version), gives every
+ * package a unique id, and resolves dependency names against the packages
+ * present: conda names against conda packages, PyPI requirements against
+ * PyPI then conda packages, plus every PyPI package -> the conda `python`.
+ * Root edges are the packages nothing depends on; if cycles leave packages
+ * unreachable from those, the first unreached package (model order) becomes
+ * a root too, until every package is reachable from the document root.
+ */
+#include "model.h"
+#include "purl.h"
+#include "strmap.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *sb_kind_name(sb_kind k)
+{
+    switch (k) {
+    case SB_KIND_CONDA: return "conda";
+    case SB_KIND_CONDA_SOURCE: return "conda-source";
+    case SB_KIND_PYPI: return "pypi";
+    case SB_KIND_EMBEDDED: return "embedded";
+    case SB_KIND_EXTERNAL: return "external";
+    }
+    return "external";
+}
+
+sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
+{
+    if (sv->n == sv->cap) {
+        size_t nc = sv->cap ? sv->cap * 2 : 4;
+        const char **nv = sb_arena_alloc(a, nc * sizeof *nv);
+        if (NULL == nv)
+            return SB_ENOMEM;
+        if (sv->n)
+            memcpy(nv, sv->v, sv->n * sizeof *nv);
+        sv->v = nv;
+        sv->cap = nc;
+    }
+    sv->v[sv->n++] = s;
+    return SB_OK;
+}
+
+sb_lock_env *sb_lock_env_get(sb_lock *l, sb_arena *a, const char *name)
+{
+    for (size_t i = 0; i < l->nenvs; i++)
+        if (!strcmp(l->envs[i].name, name))
+            return &l->envs[i];
+    if (l->nenvs == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 4;
+        sb_lock_env *ne = sb_arena_calloc(a, nc, sizeof *ne);
+        if (NULL == ne)
+            return NULL;
+        if (l->nenvs)
+            memcpy(ne, l->envs, l->nenvs * sizeof *ne);
+        l->envs = ne;
+        l->cap = nc;
+    }
+    sb_lock_env *e = &l->envs[l->nenvs++];
+    memset(e, 0, sizeof *e);
+    e->name = sb_arena_strdup(a, name);
+    return e->name ? e : NULL;
+}
+
+sb_lock_platform *sb_lock_platform_get(sb_lock_env *e, sb_arena *a, const char *name)
+{
+    for (size_t i = 0; i < e->nplatforms; i++)
+        if (!strcmp(e->platforms[i].name, name))
+            return &e->platforms[i];
+    if (e->nplatforms == e->cap) {
+        size_t nc = e->cap ? e->cap * 2 : 4;
+        sb_lock_platform *np = sb_arena_calloc(a, nc, sizeof *np);
+        if (NULL == np)
+            return NULL;
+        if (e->nplatforms)
+            memcpy(np, e->platforms, e->nplatforms * sizeof *np);
+        e->platforms = np;
+        e->cap = nc;
+    }
+    sb_lock_platform *p = &e->platforms[e->nplatforms++];
+    memset(p, 0, sizeof *p);
+    p->name = sb_arena_strdup(a, name);
+    return p->name ? p : NULL;
+}
+
+sb_code sb_lock_platform_add(sb_lock_platform *p, sb_arena *a, sb_pkg *pkg)
+{
+    if (p->npkgs == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 16;
+        sb_pkg **np = sb_arena_alloc(a, nc * sizeof *np);
+        if (NULL == np)
+            return SB_ENOMEM;
+        if (p->npkgs)
+            memcpy(np, p->pkgs, p->npkgs * sizeof *np);
+        p->pkgs = np;
+        p->cap = nc;
+    }
+    p->pkgs[p->npkgs++] = pkg;
+    return SB_OK;
+}
+
+const sb_lock_env *sb_lock_find_env(const sb_lock *l, const char *name)
+{
+    for (size_t i = 0; i < l->nenvs; i++)
+        if (!strcmp(l->envs[i].name, name))
+            return &l->envs[i];
+    return NULL;
+}
+
+const sb_lock_platform *sb_lock_find_platform(const sb_lock_env *e, const char *name)
+{
+    for (size_t i = 0; i < e->nplatforms; i++)
+        if (!strcmp(e->platforms[i].name, name))
+            return &e->platforms[i];
+    return NULL;
+}
+
+char *sb_model_pep503(sb_arena *a, const char *name)
+{
+    size_t n = strlen(name);
+    char *d = sb_arena_alloc(a, n + 1);
+    if (NULL == d)
+        return NULL;
+    size_t o = 0;
+    int in_sep = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = name[i];
+        if (ch == '-' || ch == '_' || ch == '.') {
+            if (!in_sep)
+                d[o++] = '-';
+            in_sep = 1;
+        } else {
+            d[o++] = (char)tolower((unsigned char)ch);
+            in_sep = 0;
+        }
+    }
+    d[o] = '\0';
+    return d;
+}
+
+/* ---- names listed in error messages ---- */
+
+static const char *join_envs(sb_arena *a, const sb_lock *l)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < l->nenvs; i++)
+        n += strlen(l->envs[i].name) + 2;
+    char *s = sb_arena_alloc(a, n);
+    if (NULL == s)
+        return "";
+    s[0] = '\0';
+    for (size_t i = 0; i < l->nenvs; i++) {
+        if (i)
+            strcat(s, ", ");
+        strcat(s, l->envs[i].name);
+    }
+    return l->nenvs ? s : "(none)";
+}
+
+static const char *join_platforms(sb_arena *a, const sb_lock_env *e)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < e->nplatforms; i++)
+        n += strlen(e->platforms[i].name) + 2;
+    char *s = sb_arena_alloc(a, n);
+    if (NULL == s)
+        return "";
+    s[0] = '\0';
+    for (size_t i = 0; i < e->nplatforms; i++) {
+        if (i)
+            strcat(s, ", ");
+        strcat(s, e->platforms[i].name);
+    }
+    return e->nplatforms ? s : "(none)";
+}
+
+/* ---- per-package derivations ---- */
+
+typedef struct props_b {
+    sb_prop *v;
+    size_t n, cap;
+} props_b;
+
+static sb_code prop(props_b *b, sb_arena *a, const char *name, const char *value)
+{
+    if (NULL == value || !value[0])
+        return SB_OK;
+    if (b->n == b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 16;
+        sb_prop *nv = sb_arena_alloc(a, nc * sizeof *nv);
+        if (NULL == nv)
+            return SB_ENOMEM;
+        if (b->n)
+            memcpy(nv, b->v, b->n * sizeof *nv);
+        b->v = nv;
+        b->cap = nc;
+    }
+    b->v[b->n].name = name;
+    b->v[b->n].value = value;
+    b->n++;
+    return SB_OK;
+}
+
+static int prop_cmp(const void *x, const void *y)
+{
+    return strcmp(((const sb_prop *)x)->name, ((const sb_prop *)y)->name);
+}
+
+static const char *num(sb_arena *a, long long v)
+{
+    return v < 0 ? NULL : sb_arena_printf(a, "%lld", v);
+}
+
+/* host of a URL ("https://pypi.org/simple" -> "pypi.org") */
+static const char *url_host(sb_arena *a, const char *url)
+{
+    const char *p = strstr(url, "://");
+    if (NULL == p)
+        return NULL;
+    p += 3;
+    const char *at = NULL;
+    size_t n = 0;
+    while (p[n] && p[n] != '/' && p[n] != '?' && p[n] != '#') {
+        if (p[n] == '@')
+            at = p + n;
+        n++;
+    }
+    if (at) {
+        n -= (size_t)(at + 1 - p);
+        p = at + 1;
+    }
+    const char *colon = memchr(p, ':', n);
+    if (colon)
+        n = (size_t)(colon - p);
+    return n ? sb_arena_strndup(a, p, n) : NULL;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && 0 == strcmp(s + n - m, suf);
+}
+
+/* owner/repo of a GitHub repository URL, lower-cased, ".git" dropped. */
+static int github_repo(sb_arena *a, const char *repo, const char **owner, const char **name)
+{
+    static const char *prefixes[] = {"https://github.com/", "http://github.com/",
+                                     "https://www.github.com/", "ssh://git@github.com/",
+                                     "git@github.com:", "git://github.com/", NULL};
+    const char *rest = NULL;
+    for (int i = 0; prefixes[i] && !rest; i++)
+        if (!strncasecmp(repo, prefixes[i], strlen(prefixes[i])))
+            rest = repo + strlen(prefixes[i]);
+    if (NULL == rest)
+        return 0;
+    const char *slash = strchr(rest, '/');
+    if (NULL == slash || slash == rest)
+        return 0;
+    const char *nend = slash + 1 + strcspn(slash + 1, "/?#");
+    char *o = sb_arena_strndup(a, rest, (size_t)(slash - rest));
+    char *r = sb_arena_strndup(a, slash + 1, (size_t)(nend - slash - 1));
+    if (NULL == o || NULL == r || !r[0])
+        return 0;
+    if (ends_with(r, ".git"))
+        r[strlen(r) - 4] = '\0';
+    for (char *c = o; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    for (char *c = r; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    *owner = o;
+    *name = r;
+    return 1;
+}
+
+static char *build(sb_arena *a, const char *type, const char *ns, const char *name,
+                   const char *version, sb_prop *q, size_t nq)
+{
+    sb_purl p = {type, ns, name, version, q, nq, NULL};
+    char *out = NULL;
+    return sb_purl_build(&out, a, &p, NULL) == SB_OK ? out : NULL;
+}
+
+static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_env *env)
+{
+    const char *loc = p->location ? p->location : "";
+    sb_code rc = SB_OK;
+    if (!strncmp(loc, "git+", 4)) {
+        const char *hash = strchr(loc, '#');
+        const char *q = strchr(loc, '?');
+        const char *rend = q && (!hash || q < hash) ? q : hash ? hash : loc + strlen(loc);
+        const char *repo = sb_arena_strndup(a, loc + 4, (size_t)(rend - loc - 4));
+        const char *commit = hash && hash[1] ? hash + 1 : NULL;
+        const char *owner, *rname;
+        if (commit && repo && github_repo(a, repo, &owner, &rname)) {
+            p->purl = build(a, "github", owner, rname, commit, NULL, 0);
+        } else {
+            sb_prop vq = {"vcs_url", commit ? sb_arena_printf(a, "git+%s@%s", repo, commit)
+                                            : sb_arena_printf(a, "git+%s", repo)};
+            p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), p->version, &vq, 1);
+        }
+        rc = prop(pb, a, "pixi:direct-url", loc);
+        if (rc == SB_OK)
+            rc = prop(pb, a, "pixi:source-rev", commit);
+        if (rc == SB_OK)
+            rc = prop(pb, a, "pixi:source", "true");
+    } else if (!strncmp(loc, "direct+", 7)) {
+        const char *url = loc + 7;
+        p->location = url;
+        sb_prop dq = {"download_url", url};
+        p->purl = build(a, "generic", NULL, p->name, p->version, &dq, 1);
+        rc = prop(pb, a, "pixi:direct-url", url);
+        if (rc == SB_OK && !ends_with(url, ".whl"))
+            rc = prop(pb, a, "pixi:source", "true");
+    } else if (!strstr(loc, "://") || !strncmp(loc, "file://", 7)) {
+        p->purl = build(a, "generic", NULL, p->name, p->version, NULL, 0);
+        rc = prop(pb, a, "pixi:direct-url", loc);
+        if (rc == SB_OK && p->editable)
+            rc = prop(pb, a, "pixi:editable", "true");
+        if (rc == SB_OK && !ends_with(loc, ".whl"))
+            rc = prop(pb, a, "pixi:source", "true");
+    } else {
+        p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), p->version, NULL, 0);
+        if (env->indexes.n) {
+            p->index_url = env->indexes.v[0];
+            p->supplier_name = url_host(a, p->index_url);
+            p->supplier_url = p->supplier_name ? p->index_url : NULL;
+            rc = prop(pb, a, "pixi:index-url", p->index_url);
+        }
+        if (rc == SB_OK && !ends_with(loc, ".whl"))
+            rc = prop(pb, a, "pixi:source", "true");
+    }
+    if (rc == SB_OK)
+        rc = prop(pb, a, "pixi:requires-python", p->requires_python);
+    return rc;
+}
+
+/* Put the entry's version into a versionless lockfile purl. */
+static const char *complete_purl(sb_arena *a, const char *s, const char *version)
+{
+    sb_purl pu;
+    if (NULL == version || sb_purl_parse(&pu, a, s, NULL) != SB_OK || pu.version)
+        return s;
+    pu.version = version;
+    char *out = NULL;
+    return sb_purl_build(&out, a, &pu, NULL) == SB_OK ? out : s;
+}
+
+static sb_code derive(sb_pkg *p, sb_arena *a, const sb_lock_env *env)
+{
+    props_b pb = {0};
+    sb_code rc = SB_OK;
+    for (size_t i = 0; rc == SB_OK && i + 1 < p->reader_props.n; i += 2)
+        rc = prop(&pb, a, p->reader_props.v[i], p->reader_props.v[i + 1]);
+    switch (p->kind) {
+    case SB_KIND_CONDA:
+        p->purl = sb_purl_conda(a, p->name, p->version, p->build, p->channel, p->subdir,
+                                p->archive_type);
+        p->supplier_name = p->channel;
+        p->supplier_url = p->channel ? p->channel_url : NULL;
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel", p->channel);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel-url", p->channel_url);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", p->subdir);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", p->build);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build-number", num(a, p->build_number));
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:file-name", p->file_name);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:size", num(a, p->size));
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", p->license_family);
+        if (rc == SB_OK && p->noarch) rc = prop(&pb, a, "pixi:noarch", "true");
+        break;
+    case SB_KIND_CONDA_SOURCE:
+        p->purl = p->version ? sb_purl_conda(a, p->name, p->version, p->build, NULL, p->subdir, NULL)
+                             : sb_purl_conda(a, p->name, NULL, NULL, NULL, NULL, NULL);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:identifier-hash", p->identifier_hash);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", p->subdir);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", p->build);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", p->license_family);
+        if (rc == SB_OK && p->noarch) rc = prop(&pb, a, "pixi:noarch", "true");
+        break;
+    case SB_KIND_PYPI:
+        if (rc == SB_OK)
+            rc = derive_pypi(p, a, &pb, env);
+        break;
+    default:
+        break;
+    }
+    if (rc != SB_OK)
+        return rc;
+    if (NULL == p->purl)
+        return SB_EINVAL;
+    memset(&p->extra_purls, 0, sizeof p->extra_purls);
+    for (size_t i = 0; i < p->lock_purls.n; i++) {
+        const char *ep = complete_purl(a, p->lock_purls.v[i], p->version);
+        if (strcmp(ep, p->purl) && sb_strv_push(&p->extra_purls, a, ep) != SB_OK)
+            return SB_ENOMEM;
+    }
+    qsort(pb.v, pb.n, sizeof *pb.v, prop_cmp);
+    /* drop repeated names (a reader prop and a derived one), keep the first */
+    size_t o = 0;
+    for (size_t i = 0; i < pb.n; i++)
+        if (0 == o || strcmp(pb.v[o - 1].name, pb.v[i].name))
+            pb.v[o++] = pb.v[i];
+    p->props = pb.v;
+    p->nprops = o;
+    return SB_OK;
+}
+
+static int pkg_cmp(const void *x, const void *y)
+{
+    const sb_pkg *a = x, *b = y;
+    if (a->kind != b->kind)
+        return (int)a->kind - (int)b->kind;
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    if (!a->version != !b->version)
+        return a->version ? 1 : -1;
+    if (a->version && (c = strcmp(a->version, b->version)))
+        return c;
+    if ((c = strcmp(a->purl, b->purl)))
+        return c;
+    return strcmp(a->location ? a->location : "", b->location ? b->location : "");
+}
+
+
+static int dep_cmp_ctx(const sb_pkg *pkgs, size_t x, size_t y)
+{
+    return strcmp(pkgs[x].id, pkgs[y].id);
+}
+
+/* insertion sort + dedupe of small index lists by id (lists are short) */
+static size_t sort_deps(const sb_pkg *pkgs, size_t *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        size_t t = v[i], j = i;
+        while (j > 0 && dep_cmp_ctx(pkgs, v[j - 1], t) > 0) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = t;
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++)
+        if (0 == o || v[o - 1] != v[i])
+            v[o++] = v[i];
+    return o;
+}
+
+static sb_code resolve_graph(sb_sbom *s, sb_arena *a)
+{
+    sb_strmap conda, pypi;
+    if (sb_strmap_init(&conda, a, s->npkgs) != SB_OK || sb_strmap_init(&pypi, a, s->npkgs) != SB_OK)
+        return SB_ENOMEM;
+    sb_strmap conda503;
+    if (sb_strmap_init(&conda503, a, s->npkgs) != SB_OK)
+        return SB_ENOMEM;
+    size_t python = (size_t)-1;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        sb_pkg *p = &s->pkgs[i];
+        if (p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) {
+            char *lower = sb_arena_strdup(a, p->name);
+            char *n503 = sb_model_pep503(a, p->name);
+            if (NULL == lower || NULL == n503)
+                return SB_ENOMEM;
+            for (char *c = lower; *c; c++)
+                *c = (char)tolower((unsigned char)*c);
+            if (sb_strmap_put(&conda, lower, strlen(lower), i, NULL) < 0 ||
+                sb_strmap_put(&conda503, n503, strlen(n503), i, NULL) < 0)
+                return SB_ENOMEM;
+            if (!strcmp(lower, "python") && python == (size_t)-1)
+                python = i;
+        } else if (p->kind == SB_KIND_PYPI) {
+            char *n503 = sb_model_pep503(a, p->name);
+            if (NULL == n503 || sb_strmap_put(&pypi, n503, strlen(n503), i, NULL) < 0)
+                return SB_ENOMEM;
+        }
+    }
+    size_t *indeg = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, sizeof *indeg);
+    if (NULL == indeg)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        sb_pkg *p = &s->pkgs[i];
+        size_t cap = p->depends.n + 1;
+        p->deps = sb_arena_alloc(a, cap * sizeof *p->deps);
+        if (NULL == p->deps)
+            return SB_ENOMEM;
+        p->ndeps = 0;
+        for (size_t d = 0; d < p->depends.n; d++) {
+            const char *dn = p->depends.v[d];
+            size_t t;
+            int found = 0;
+            if (p->kind == SB_KIND_PYPI) {
+                found = sb_strmap_get(&pypi, dn, strlen(dn), &t) ||
+                        sb_strmap_get(&conda503, dn, strlen(dn), &t);
+            } else if (strncmp(dn, "__", 2) != 0) {
+                found = sb_strmap_get(&conda, dn, strlen(dn), &t);
+            }
+            if (found && t != i)
+                p->deps[p->ndeps++] = t;
+        }
+        if (p->kind == SB_KIND_PYPI && python != (size_t)-1)
+            p->deps[p->ndeps++] = python;
+        p->ndeps = sort_deps(s->pkgs, p->deps, p->ndeps);
+        for (size_t d = 0; d < p->ndeps; d++)
+            indeg[p->deps[d]]++;
+    }
+    /* roots: nothing depends on them; then cover cycles */
+    unsigned char *seen = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, 1);
+    size_t *stack = sb_arena_alloc(a, (s->npkgs + 1) * sizeof *stack);
+    s->root_deps = sb_arena_alloc(a, (s->npkgs + 1) * sizeof *s->root_deps);
+    if (NULL == seen || NULL == stack || NULL == s->root_deps)
+        return SB_ENOMEM;
+    s->nroot = 0;
+    for (size_t i = 0; i < s->npkgs; i++)
+        if (0 == indeg[i])
+            s->root_deps[s->nroot++] = i;
+    size_t next_root = 0;
+    for (size_t scan = 0;;) {
+        while (next_root < s->nroot) {
+            size_t sp = 0;
+            size_t r = s->root_deps[next_root++];
+            if (seen[r])
+                continue;
+            seen[r] = 1;
+            stack[sp++] = r;
+            while (sp) {
+                size_t u = stack[--sp];
+                for (size_t d = 0; d < s->pkgs[u].ndeps; d++) {
+                    size_t v = s->pkgs[u].deps[d];
+                    if (!seen[v]) {
+                        seen[v] = 1;
+                        stack[sp++] = v;
+                    }
+                }
+            }
+        }
+        while (scan < s->npkgs && seen[scan])
+            scan++;
+        if (scan == s->npkgs)
+            break;
+        s->root_deps[s->nroot++] = scan; /* a cycle nothing outside reaches */
+    }
+    /* root edges in model order */
+    for (size_t i = 1; i < s->nroot; i++) {
+        size_t t = s->root_deps[i], j = i;
+        while (j > 0 && s->root_deps[j - 1] > t) {
+            s->root_deps[j] = s->root_deps[j - 1];
+            j--;
+        }
+        s->root_deps[j] = t;
+    }
+    return SB_OK;
+}
+
+sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
+                        const sb_select_opts *opts, sb_err *err)
+{
+    const char *env_name = opts && opts->environment ? opts->environment : "default";
+    const sb_lock_env *env = sb_lock_find_env(lock, env_name);
+    if (NULL == env)
+        return sb_err_set(err, SB_ENOTFOUND, "environment '%.64s' not found in lockfile; available: %.150s",
+                          env_name, join_envs(a, lock));
+    const sb_lock_platform *plat = NULL;
+    if (opts && opts->platform) {
+        plat = sb_lock_find_platform(env, opts->platform);
+        if (NULL == plat)
+            return sb_err_set(err, SB_ENOTFOUND,
+                              "platform '%.64s' is not locked for environment '%.64s'; available: %.120s",
+                              opts->platform, env_name, join_platforms(a, env));
+    } else {
+        static const sb_lock_platform none = {"none", NULL, 0, 0};
+        plat = sb_lock_find_platform(env, "linux-64");
+        if (NULL == plat && env->nplatforms == 1)
+            plat = &env->platforms[0];
+        if (NULL == plat && env->nplatforms == 0)
+            plat = &none; /* an environment that locks nothing: an empty document */
+        if (NULL == plat)
+            return sb_err_set(err, SB_ENOTFOUND,
+                              "environment '%.64s' does not lock linux-64; choose a platform: %.120s",
+                              env_name, join_platforms(a, env));
+    }
+    sb_sbom *s = sb_arena_calloc(a, 1, sizeof *s);
+    if (NULL == s)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    s->environment = env->name;
+    s->platform = plat->name;
+    s->root_name = opts && opts->root_name ? opts->root_name : "workspace";
+    s->root_version = opts ? opts->root_version : NULL;
+    s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name : lock->kind;
+    s->input_kind = lock->kind;
+    s->pkgs = sb_arena_calloc(a, plat->npkgs ? plat->npkgs : 1, sizeof *s->pkgs);
+    if (NULL == s->pkgs)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    /* each record once, even if the environment lists it twice */
+    sb_strmap once;
+    if (sb_strmap_init(&once, a, plat->npkgs) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < plat->npkgs; i++) {
+        const sb_pkg *rec = plat->pkgs[i];
+        int dup = sb_strmap_put(&once, (const char *)&plat->pkgs[i], sizeof rec, i, NULL);
+        if (dup < 0)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        if (dup)
+            continue;
+        sb_pkg *p = &s->pkgs[s->npkgs++];
+        *p = *rec;
+        sb_code rc = derive(p, a, env);
+        if (rc == SB_ENOMEM)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        if (rc != SB_OK)
+            return sb_err_set(err, SB_EINVAL, "package '%.100s' has no valid purl (empty name?)", p->name);
+    }
+    qsort(s->pkgs, s->npkgs, sizeof *s->pkgs, pkg_cmp);
+    /* ids: the purl, suffixed when two packages share one */
+    sb_strmap ids;
+    if (sb_strmap_init(&ids, a, s->npkgs) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const char *id = s->pkgs[i].purl;
+        for (unsigned n = 2; sb_strmap_put(&ids, id, strlen(id), i, NULL) == 1; n++) {
+            id = sb_arena_printf(a, "%s#dup-%u", s->pkgs[i].purl, n);
+            if (NULL == id)
+                return sb_err_set(err, SB_ENOMEM, "out of memory");
+        }
+        s->pkgs[i].id = id;
+    }
+    if (resolve_graph(s, a) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    *out = s;
+    return SB_OK;
+}

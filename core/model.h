@@ -1,0 +1,144 @@
+/*
+ * model.h - the format-agnostic model every reader fills and every writer reads.
+ *
+ * Two levels:
+ *  - sb_lock: a whole parsed lockfile: its environments, each with its
+ *    platforms, each listing package records (sb_pkg) shared between them.
+ *  - sb_sbom: one environment on one platform, selected from an sb_lock by
+ *    sb_model_select(): packages sorted (kind, name, version), purls and ids
+ *    assigned, properties finalized and the dependency graph resolved by name.
+ *
+ * Everything is owned by one sb_arena and freed with it; nothing here is
+ * freed on its own. Strings are NUL-terminated UTF-8; NULL means absent.
+ */
+#ifndef SB_MODEL_H
+#define SB_MODEL_H
+
+#include "arena.h"
+#include "err.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum sb_kind {
+    SB_KIND_CONDA = 0,       /* conda binary from a channel */
+    SB_KIND_CONDA_SOURCE = 1, /* pixi-build source package */
+    SB_KIND_PYPI = 2,
+    SB_KIND_EMBEDDED = 3,
+    SB_KIND_EXTERNAL = 4
+} sb_kind;
+
+/* "conda", "conda-source", "pypi", ... (the pixi:kind value). */
+const char *sb_kind_name(sb_kind k);
+
+typedef struct sb_prop {
+    const char *name;
+    const char *value;
+} sb_prop;
+
+typedef struct sb_strv {
+    const char **v;
+    size_t n, cap;
+} sb_strv;
+
+/* Append to an arena string vector. */
+sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s);
+
+typedef struct sb_pkg {
+    sb_kind kind;
+    const char *name;        /* as spelled in the input */
+    const char *version;     /* NULL for partial source packages */
+    const char *build, *subdir;
+    const char *channel, *channel_url;  /* conda binary */
+    const char *location;    /* URL, path or git+...; NULL when unknown */
+    const char *file_name;   /* archive file name */
+    const char *archive_type; /* "conda" or "tar.bz2" */
+    const char *sha256, *md5; /* lower-case hex, validated */
+    const char *license, *license_family; /* raw as found */
+    const char *requires_python;
+    const char *index_url;   /* PyPI index, when known */
+    const char *identifier_hash; /* conda source [hash] */
+    long long build_number, size; /* -1 when unknown */
+    bool noarch, sdist, editable;
+    bool has_purls_key;      /* the input stated `purls:` at all */
+    sb_strv depends;         /* dependency names, normalized */
+    sb_strv lock_purls;      /* purls the input listed */
+    sb_strv reader_props;    /* extra pixi:* name/value pairs, flattened */
+
+    /* assigned by sb_model_select(): */
+    const char *purl;        /* primary purl */
+    const char *id;          /* unique in the document (bom-ref) */
+    sb_strv extra_purls;
+    const char *supplier_name, *supplier_url;
+    sb_prop *props;          /* sorted by name; pixi:kind is not in here */
+    size_t nprops;
+    size_t *deps;            /* indices into sb_sbom.pkgs, sorted by id */
+    size_t ndeps;
+} sb_pkg;
+
+typedef struct sb_lock_platform {
+    const char *name;
+    sb_pkg **pkgs;
+    size_t npkgs, cap;
+} sb_lock_platform;
+
+typedef struct sb_lock_env {
+    const char *name;
+    sb_strv channels;
+    sb_strv indexes;
+    sb_lock_platform *platforms;
+    size_t nplatforms, cap;
+} sb_lock_env;
+
+typedef struct sb_lock {
+    const char *kind;        /* "pixi.lock", ... */
+    int version;             /* format version as read */
+    sb_lock_env *envs;
+    size_t nenvs, cap;
+    size_t nrecords;         /* package records read */
+} sb_lock;
+
+/* Find or add an environment / a platform of it. NULL on allocation failure. */
+sb_lock_env *sb_lock_env_get(sb_lock *l, sb_arena *a, const char *name);
+sb_lock_platform *sb_lock_platform_get(sb_lock_env *e, sb_arena *a, const char *name);
+sb_code sb_lock_platform_add(sb_lock_platform *p, sb_arena *a, sb_pkg *pkg);
+
+/* Look-ups that do not add; NULL when absent. */
+const sb_lock_env *sb_lock_find_env(const sb_lock *l, const char *name);
+const sb_lock_platform *sb_lock_find_platform(const sb_lock_env *e, const char *name);
+
+typedef struct sb_select_opts {
+    const char *environment;   /* NULL = "default" */
+    const char *platform;      /* NULL = the documented default, see below */
+    const char *root_name;     /* NULL = "workspace" */
+    const char *root_version;  /* optional */
+    const char *lockfile_name; /* file name recorded in the document */
+} sb_select_opts;
+
+typedef struct sb_sbom {
+    const char *root_name, *root_version;
+    const char *environment, *platform;
+    const char *lockfile_name;
+    const char *input_kind;    /* sb_lock.kind */
+    sb_pkg *pkgs;              /* sorted by (kind, name, version) */
+    size_t npkgs;
+    size_t *root_deps;         /* indices, sorted by id */
+    size_t nroot;
+} sb_sbom;
+
+/*
+ * Select one environment x platform. The default platform, since a service
+ * has no host platform: linux-64 when the environment locks it, else the
+ * environment's only platform when it has exactly one; an environment that
+ * locks no platform at all gives an empty document for platform "none";
+ * otherwise
+ * SB_ENOTFOUND naming the choices. An unknown environment or platform is
+ * SB_ENOTFOUND with the available names in the message.
+ */
+sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
+                        const sb_select_opts *opts, sb_err *err);
+
+/* PEP 503 name normalization into the arena. */
+char *sb_model_pep503(sb_arena *a, const char *name);
+
+#endif

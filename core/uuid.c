@@ -1,0 +1,149 @@
+/*
+ * uuid.c - SHA-1 (FIPS 180-4) and UUIDv5 formatting, written for sbomd.
+ */
+#include "uuid.h"
+
+#include <string.h>
+
+static uint32_t rol(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
+
+static void compress(sb_sha1 *c, const unsigned char *b)
+{
+    uint32_t w[80];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 |
+               (uint32_t)b[4 * i + 2] << 8 | b[4 * i + 3];
+    for (int i = 16; i < 80; i++)
+        w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+    uint32_t a = c->h[0], bb = c->h[1], cc = c->h[2], d = c->h[3], e = c->h[4];
+    for (int i = 0; i < 80; i++) {
+        uint32_t f, k;
+        if (i < 20) {
+            f = (bb & cc) | (~bb & d);
+            k = 0x5A827999;
+        } else if (i < 40) {
+            f = bb ^ cc ^ d;
+            k = 0x6ED9EBA1;
+        } else if (i < 60) {
+            f = (bb & cc) | (bb & d) | (cc & d);
+            k = 0x8F1BBCDC;
+        } else {
+            f = bb ^ cc ^ d;
+            k = 0xCA62C1D6;
+        }
+        uint32_t t = rol(a, 5) + f + e + k + w[i];
+        e = d;
+        d = cc;
+        cc = rol(bb, 30);
+        bb = a;
+        a = t;
+    }
+    c->h[0] += a;
+    c->h[1] += bb;
+    c->h[2] += cc;
+    c->h[3] += d;
+    c->h[4] += e;
+}
+
+void sb_sha1_init(sb_sha1 *c)
+{
+    static const uint32_t iv[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
+    memcpy(c->h, iv, sizeof iv);
+    c->total = 0;
+    c->nblock = 0;
+}
+
+void sb_sha1_update(sb_sha1 *c, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    c->total += n;
+    if (c->nblock) {
+        size_t k = 64 - c->nblock < n ? 64 - c->nblock : n;
+        memcpy(c->block + c->nblock, p, k);
+        c->nblock += k;
+        p += k;
+        n -= k;
+        if (c->nblock == 64) {
+            compress(c, c->block);
+            c->nblock = 0;
+        }
+    }
+    while (n >= 64) {
+        compress(c, p);
+        p += 64;
+        n -= 64;
+    }
+    if (n) {
+        memcpy(c->block, p, n);
+        c->nblock = n;
+    }
+}
+
+void sb_sha1_final(sb_sha1 *c, unsigned char out[20])
+{
+    uint64_t bits = c->total * 8;
+    unsigned char pad = 0x80;
+    sb_sha1_update(c, &pad, 1);
+    unsigned char zero = 0;
+    while (c->nblock != 56)
+        sb_sha1_update(c, &zero, 1);
+    unsigned char len[8];
+    for (int i = 0; i < 8; i++)
+        len[i] = (unsigned char)(bits >> (56 - 8 * i));
+    sb_sha1_update(c, len, 8);
+    for (int i = 0; i < 5; i++) {
+        out[4 * i] = (unsigned char)(c->h[i] >> 24);
+        out[4 * i + 1] = (unsigned char)(c->h[i] >> 16);
+        out[4 * i + 2] = (unsigned char)(c->h[i] >> 8);
+        out[4 * i + 3] = (unsigned char)c->h[i];
+    }
+}
+
+static int hexval(char ch)
+{
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+int sb_uuid_parse(unsigned char out[16], const char *t)
+{
+    int n = 0;
+    for (const char *p = t; *p && n < 32; p++) {
+        if (*p == '-')
+            continue;
+        int hi = hexval(*p);
+        if (hi < 0)
+            return -1;
+        if (n % 2 == 0)
+            out[n / 2] = (unsigned char)(hi << 4);
+        else
+            out[n / 2] |= (unsigned char)hi;
+        n++;
+    }
+    return n == 32 ? 0 : -1;
+}
+
+void sb_uuid_v5_begin(sb_sha1 *c, const unsigned char ns[16])
+{
+    sb_sha1_init(c);
+    sb_sha1_update(c, ns, 16);
+}
+
+void sb_uuid_v5_finish(sb_sha1 *c, char out[37])
+{
+    unsigned char h[20];
+    sb_sha1_final(c, h);
+    h[6] = (unsigned char)((h[6] & 0x0F) | 0x50);
+    h[8] = (unsigned char)((h[8] & 0x3F) | 0x80);
+    static const char hx[] = "0123456789abcdef";
+    int o = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out[o++] = '-';
+        out[o++] = hx[h[i] >> 4];
+        out[o++] = hx[h[i] & 15];
+    }
+    out[o] = '\0';
+}

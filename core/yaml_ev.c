@@ -1,0 +1,172 @@
+/*
+ * yaml_ev.c - libyaml event loop with limits (see yaml_ev.h).
+ */
+#include "yaml_ev.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,
+                   const sb_limits *lim, sb_err *err)
+{
+    memset(y, 0, sizeof *y);
+    y->arena = a;
+    y->err = err;
+    y->lim = lim;
+    if (!yaml_parser_initialize(&y->parser))
+        return sb_err_set(err, SB_ENOMEM, "cannot initialize the YAML parser");
+    yaml_parser_set_input_string(&y->parser, (const unsigned char *)data, len);
+    return SB_OK;
+}
+
+void sb_yp_close(sb_yp *y)
+{
+    if (y->have_ev)
+        yaml_event_delete(&y->ev);
+    y->have_ev = 0;
+    yaml_parser_delete(&y->parser);
+}
+
+sb_code sb_yp_fail(sb_yp *y, sb_code code, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    unsigned line = y->have_ev ? sb_yp_line(y) : 0, col = y->have_ev ? sb_yp_col(y) : 0;
+    return sb_err_set_at(y->err, code, line, col, "%s", msg);
+}
+
+sb_code sb_yp_next(sb_yp *y)
+{
+    if (y->have_ev) {
+        yaml_event_delete(&y->ev);
+        y->have_ev = 0;
+    }
+    if (!yaml_parser_parse(&y->parser, &y->ev)) {
+        const char *problem = y->parser.problem ? y->parser.problem : "invalid YAML";
+        yaml_mark_t m = y->parser.problem_mark;
+        if (y->parser.error == YAML_MEMORY_ERROR)
+            return sb_err_set(y->err, SB_ENOMEM, "out of memory parsing YAML");
+        return sb_err_set_at(y->err, SB_EPARSE, (unsigned)m.line + 1, (unsigned)m.column + 1,
+                             "invalid YAML: %s%s%s", problem,
+                             y->parser.context ? " " : "",
+                             y->parser.context ? y->parser.context : "");
+    }
+    y->have_ev = 1;
+    if (++y->events > y->lim->max_events)
+        return sb_yp_fail(y, SB_ELIMIT, "the YAML input has more than %zu events", y->lim->max_events);
+    switch (y->ev.type) {
+    case YAML_ALIAS_EVENT:
+        return sb_yp_fail(y, SB_EUNSUPPORTED, "YAML aliases are not accepted in lockfiles");
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+        if (++y->depth > y->lim->max_depth)
+            return sb_yp_fail(y, SB_ELIMIT, "YAML nesting deeper than %u levels", y->lim->max_depth);
+        break;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        y->depth--;
+        break;
+    case YAML_SCALAR_EVENT:
+        if (y->ev.data.scalar.length > y->lim->max_scalar)
+            return sb_yp_fail(y, SB_ELIMIT, "a YAML scalar is longer than %zu bytes", y->lim->max_scalar);
+        break;
+    default:
+        break;
+    }
+    return SB_OK;
+}
+
+static const char *type_name(yaml_event_type_t t)
+{
+    switch (t) {
+    case YAML_SCALAR_EVENT: return "a scalar";
+    case YAML_SEQUENCE_START_EVENT: return "a sequence";
+    case YAML_MAPPING_START_EVENT: return "a mapping";
+    default: return "something else";
+    }
+}
+
+sb_code sb_yp_expect(sb_yp *y, yaml_event_type_t t, const char *what)
+{
+    if (y->ev.type == t)
+        return SB_OK;
+    return sb_yp_fail(y, SB_EPARSE, "%s must be %s, found %s", what, type_name(t),
+                      type_name(y->ev.type));
+}
+
+static int is_null_scalar(const sb_yp *y)
+{
+    if (y->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return 0;
+    const char *v = (const char *)y->ev.data.scalar.value;
+    size_t n = y->ev.data.scalar.length;
+    return n == 0 || (n == 1 && v[0] == '~') ||
+           (n == 4 && (!strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL")));
+}
+
+sb_code sb_yp_str(sb_yp *y, const char **out, const char *what)
+{
+    sb_code rc = sb_yp_expect(y, YAML_SCALAR_EVENT, what);
+    if (rc != SB_OK)
+        return rc;
+    if (is_null_scalar(y)) {
+        *out = NULL;
+        return SB_OK;
+    }
+    if (memchr(y->ev.data.scalar.value, '\0', y->ev.data.scalar.length))
+        return sb_yp_fail(y, SB_EPARSE, "%s contains a NUL character", what);
+    *out = sb_arena_strndup(y->arena, (const char *)y->ev.data.scalar.value, y->ev.data.scalar.length);
+    if (NULL == *out)
+        return sb_err_set(y->err, SB_ENOMEM, "out of memory");
+    return SB_OK;
+}
+
+sb_code sb_yp_int(sb_yp *y, long long *out, const char *what)
+{
+    sb_code rc = sb_yp_expect(y, YAML_SCALAR_EVENT, what);
+    if (rc != SB_OK)
+        return rc;
+    const char *v = (const char *)y->ev.data.scalar.value;
+    char *end = NULL;
+    if (y->ev.data.scalar.length == 0 || y->ev.data.scalar.length > 20)
+        return sb_yp_fail(y, SB_EPARSE, "%s must be an integer", what);
+    long long n = strtoll(v, &end, 10);
+    if (end == v || *end)
+        return sb_yp_fail(y, SB_EPARSE, "%s must be an integer, found '%.40s'", what, v);
+    *out = n;
+    return SB_OK;
+}
+
+int sb_yp_truthy(const sb_yp *y)
+{
+    if (y->ev.type != YAML_SCALAR_EVENT)
+        return 0;
+    const char *v = (const char *)y->ev.data.scalar.value;
+    return !strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "TRUE");
+}
+
+sb_code sb_yp_skip(sb_yp *y)
+{
+    yaml_event_type_t t = y->ev.type;
+    if (t != YAML_SEQUENCE_START_EVENT && t != YAML_MAPPING_START_EVENT)
+        return SB_OK;
+    unsigned target = y->depth - 1;
+    while (y->depth > target) {
+        sb_code rc = sb_yp_next(y);
+        if (rc != SB_OK)
+            return rc;
+        if (y->ev.type == YAML_STREAM_END_EVENT)
+            return sb_yp_fail(y, SB_EPARSE, "unexpected end of YAML input");
+    }
+    return SB_OK;
+}
+
+int sb_yp_is(const sb_yp *y, const char *s)
+{
+    return y->ev.type == YAML_SCALAR_EVENT && 0 == strcmp((const char *)y->ev.data.scalar.value, s);
+}

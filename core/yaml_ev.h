@@ -1,0 +1,64 @@
+/*
+ * yaml_ev.h - internal to the YAML readers: a bounded pull loop over libyaml
+ * events. Never included outside core/lock_*.c.
+ *
+ * Aliases are refused (no billion-laughs), nesting depth, scalar size and the
+ * number of events are bounded by sb_limits, and every error carries the
+ * line/column of the event that caused it.
+ */
+#ifndef SB_YAML_EV_H
+#define SB_YAML_EV_H
+
+#include "arena.h"
+#include "err.h"
+#include "lock.h"
+
+#include <yaml.h>
+
+typedef struct sb_yp {
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    int have_ev;
+    sb_arena *arena;
+    sb_err *err;
+    const sb_limits *lim;
+    unsigned depth;
+    size_t events;
+} sb_yp;
+
+sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,
+                   const sb_limits *lim, sb_err *err);
+void sb_yp_close(sb_yp *y);
+
+/* Advance to the next event (the "current" one). */
+sb_code sb_yp_next(sb_yp *y);
+
+static inline yaml_event_type_t sb_yp_type(const sb_yp *y) { return y->ev.type; }
+static inline unsigned sb_yp_line(const sb_yp *y) { return (unsigned)y->ev.start_mark.line + 1; }
+static inline unsigned sb_yp_col(const sb_yp *y) { return (unsigned)y->ev.start_mark.column + 1; }
+
+/* Error at the current event. */
+sb_code sb_yp_fail(sb_yp *y, sb_code code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The current event must be of type t; `what` names the expected value. */
+sb_code sb_yp_expect(sb_yp *y, yaml_event_type_t t, const char *what);
+
+/* Current scalar as an arena string; YAML null (plain ~, null, empty) gives
+ * *out = NULL. Fails when the current event is not a scalar. */
+sb_code sb_yp_str(sb_yp *y, const char **out, const char *what);
+
+/* Current scalar must be a (plain) integer. */
+sb_code sb_yp_int(sb_yp *y, long long *out, const char *what);
+
+/* 1 if the current scalar is a YAML true, 0 otherwise. */
+int sb_yp_truthy(const sb_yp *y);
+
+/* Consume the value that starts at the current event (scalar, sequence or
+ * mapping); afterwards the current event is its last event. */
+sb_code sb_yp_skip(sb_yp *y);
+
+/* Current scalar equals `s` (for map keys). */
+int sb_yp_is(const sb_yp *y, const char *s);
+
+#endif
