@@ -62,6 +62,7 @@ const char *sb_code_name(sb_code code)
     case SB_EINVAL: return "invalid";
     case SB_EUPSTREAM: return "upstream";
     case SB_EMISUSE: return "misuse";
+    case SB_EFORMAT: return "format";
     }
     return "unknown";
 }

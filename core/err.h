@@ -22,7 +22,8 @@ typedef enum sb_code {
     SB_ENOTFOUND = -6,    /* a requested choice (environment, platform) is absent */
     SB_EINVAL = -7,       /* a caller-supplied option is not acceptable */
     SB_EUPSTREAM = -8,    /* a network lookup failed */
-    SB_EMISUSE = -9       /* API used out of order (a programming error surfaced) */
+    SB_EMISUSE = -9,      /* API used out of order (a programming error surfaced) */
+    SB_EFORMAT = -10      /* the input is not any kind sbomd reads */
 } sb_code;
 
 typedef struct sb_err {

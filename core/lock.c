@@ -27,13 +27,13 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
             if (0 == strcmp(readers[i]->kind, kind))
                 r = readers[i];
         if (NULL == r)
-            return sb_err_set(err, SB_EUNSUPPORTED, "unknown input kind '%.64s'", kind);
+            return sb_err_set(err, SB_EFORMAT, "unknown input kind '%.64s'", kind);
     } else {
         for (size_t i = 0; readers[i] && !r; i++)
             if (readers[i]->detect(data, len, filename))
                 r = readers[i];
         if (NULL == r)
-            return sb_err_set(err, SB_EUNSUPPORTED, "the input is not a lockfile kind sbomd reads");
+            return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (pixi.lock)");
     }
     return r->read(out, a, data, len, lim, err);
 }

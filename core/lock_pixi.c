@@ -515,10 +515,10 @@ static sb_code read_record(pixi_ctx *c)
                     return rc;
                 p->location = where;
             } else {
-                const char *path = where ? where : src_path;
-                if (path && !src_path && (rc = add_prop(c, p, "pixi:source-path", path)) != SB_OK)
+                const char *spath = where ? where : src_path;
+                if (spath && !src_path && (rc = add_prop(c, p, "pixi:source-path", spath)) != SB_OK)
                     return rc;
-                p->location = normalize_location(c->a, path);
+                p->location = normalize_location(c->a, spath);
             }
         }
         if (NULL == p->name || !p->name[0])

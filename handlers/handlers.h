@@ -1,0 +1,12 @@
+/*
+ * handlers.h - one register call per endpoint file; nothing else is public.
+ */
+#ifndef H_HANDLERS_H
+#define H_HANDLERS_H
+
+#include "../service/router.h"
+
+int h_sbom_register(svc_router *rt);
+int h_health_register(svc_router *rt);
+
+#endif

@@ -1,0 +1,223 @@
+/*
+ * sbom.c - POST /v1/sbom: lockfile in the body, an SBOM streamed back.
+ *
+ * Query: format (cyclonedx-1.6 | cyclonedx-1.7), else the Accept header;
+ * environment (default "default"), platform (default: linux-64 when locked,
+ * else the only platform), kind (auto), filename (for detection and the
+ * recorded lockfile name), name / version (the document root), timestamp
+ * (Unix seconds), pretty (true|false).
+ */
+#include "handlers.h"
+#include "../core/doc.h"
+#include "../core/lock.h"
+#include "../core/model.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* The format an Accept header asks for; NULL when it accepts none of ours. */
+static const sb_doc_ops *negotiate(const char *accept)
+{
+    if (NULL == accept || !accept[0])
+        return &sb_doc_cyclonedx_16;
+    const sb_doc_ops *best = NULL;
+    double best_q = 0.0;
+    const char *p = accept;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char item[256];
+        if (len >= sizeof item)
+            len = sizeof item - 1;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        double q = 1.0;
+        const char *version = NULL;
+        char *semi = strchr(item, ';');
+        char *type = item;
+        if (semi) {
+            *semi = '\0';
+            for (char *param = strtok(semi + 1, ";"); param; param = strtok(NULL, ";")) {
+                while (*param == ' ')
+                    param++;
+                if (!strncasecmp(param, "q=", 2))
+                    q = strtod(param + 2, NULL);
+                else if (!strncasecmp(param, "version=", 8))
+                    version = param + 8;
+            }
+        }
+        while (*type == ' ')
+            type++;
+        size_t tl = strlen(type);
+        while (tl && type[tl - 1] == ' ')
+            type[--tl] = '\0';
+        const sb_doc_ops *cand = NULL;
+        if (!strcasecmp(type, "application/vnd.cyclonedx+json")) {
+            if (NULL == version || !strcmp(version, "1.6"))
+                cand = &sb_doc_cyclonedx_16;
+            else if (!strcmp(version, "1.7"))
+                cand = &sb_doc_cyclonedx_17;
+        } else if (!strcasecmp(type, "application/json") || !strcmp(type, "*/*") ||
+                   !strcasecmp(type, "application/*")) {
+            cand = &sb_doc_cyclonedx_16;
+        }
+        if (cand && q > best_q) {
+            best = cand;
+            best_q = q;
+        }
+        if (NULL == end)
+            break;
+        p = end + 1;
+    }
+    return best;
+}
+
+static int format_choices(svc_req *r, const char ***out)
+{
+    const sb_doc_ops *const *f = sb_doc_formats();
+    size_t n = 0;
+    while (f[n])
+        n++;
+    const char **v = sb_arena_alloc(svc_req_arena(r), (n ? n : 1) * sizeof *v);
+    if (NULL == v)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        v[i] = f[i]->name;
+    *out = v;
+    return (int)n;
+}
+
+static int parse_bool(const char *s, int dflt, int *out)
+{
+    if (NULL == s) {
+        *out = dflt;
+        return 0;
+    }
+    if (!strcmp(s, "true") || !strcmp(s, "1") || !strcmp(s, "")) {
+        *out = 1;
+        return 0;
+    }
+    if (!strcmp(s, "false") || !strcmp(s, "0")) {
+        *out = 0;
+        return 0;
+    }
+    return -1;
+}
+
+/* Names to offer when an environment or platform was not found. */
+static int selection_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out)
+{
+    sb_arena *a = svc_req_arena(r);
+    const sb_lock_env *e = sb_lock_find_env(lock, env ? env : "default");
+    size_t n = e ? e->nplatforms : lock->nenvs;
+    const char **v = sb_arena_alloc(a, (n ? n : 1) * sizeof *v);
+    if (NULL == v)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        v[i] = e ? e->platforms[i].name : lock->envs[i].name;
+    *out = v;
+    return (int)n;
+}
+
+static int bad_param(svc_req *r, const char *name, const char *why)
+{
+    sb_err e;
+    sb_err_set(&e, SB_EINVAL, "query parameter '%s' %s", name, why);
+    return svc_req_error(r, &e, NULL, 0);
+}
+
+static int post_sbom(svc_req *r)
+{
+    sb_arena *a = svc_req_arena(r);
+    const svc_cfg *cfg = svc_req_cfg(r);
+    sb_err err;
+    sb_err_clear(&err);
+
+    const sb_doc_ops *ops;
+    const char *fmt = svc_req_query(r, "format");
+    if (fmt) {
+        ops = sb_doc_find(fmt);
+    } else {
+        ops = negotiate(svc_req_header(r, "Accept"));
+    }
+    if (NULL == ops) {
+        const char **choices = NULL;
+        int n = format_choices(r, &choices);
+        char detail[256];
+        snprintf(detail, sizeof detail, "%s%.64s%s is not a format sbomd writes",
+                 fmt ? "format '" : "Accept: ", fmt ? fmt : svc_req_header(r, "Accept"), fmt ? "'" : "");
+        return svc_req_problem(r, 406, NULL, detail, NULL, choices, (size_t)n);
+    }
+    svc_req_note(r, ops->name, -1);
+
+    int pretty;
+    if (parse_bool(svc_req_query(r, "pretty"), 1, &pretty))
+        return bad_param(r, "pretty", "must be true or false");
+    time_t ts = cfg->source_date_epoch >= 0 ? (time_t)cfg->source_date_epoch : time(NULL);
+    const char *tq = svc_req_query(r, "timestamp");
+    if (tq) {
+        char *end;
+        long long v = strtoll(tq, &end, 10);
+        if (!tq[0] || *end || v < 0 || v > 253402300799LL)
+            return bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799");
+        ts = (time_t)v;
+    }
+
+    size_t len;
+    const char *body = svc_req_body(r, &len);
+    if (0 == len) {
+        sb_err_set(&err, SB_EPARSE, "the request body is empty; send the lockfile as the body");
+        return svc_req_error(r, &err, NULL, 0);
+    }
+    sb_limits lim = SB_LIMITS_DEFAULT;
+    lim.max_depth = (unsigned)cfg->max_depth;
+    lim.max_scalar = (size_t)cfg->max_scalar;
+    lim.max_packages = (size_t)cfg->max_packages;
+
+    const char *filename = svc_req_query(r, "filename");
+    sb_lock *lock = NULL;
+    if (sb_lock_read(&lock, a, svc_req_query(r, "kind"), body, len, filename, &lim, &err) != SB_OK) {
+        if (err.code == SB_EFORMAT) {
+            const sb_reader *const *rd = sb_lock_readers();
+            size_t n = 0;
+            while (rd[n])
+                n++;
+            const char **kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
+            for (size_t i = 0; kinds && i < n; i++)
+                kinds[i] = rd[i]->kind;
+            return svc_req_error(r, &err, kinds, kinds ? n : 0);
+        }
+        return svc_req_error(r, &err, NULL, 0);
+    }
+
+    sb_select_opts sel = {0};
+    sel.environment = svc_req_query(r, "environment");
+    sel.platform = svc_req_query(r, "platform");
+    sel.root_name = svc_req_query(r, "name");
+    sel.root_version = svc_req_query(r, "version");
+    if (filename) {
+        const char *base = strrchr(filename, '/');
+        sel.lockfile_name = base ? base + 1 : filename;
+    }
+    sb_sbom *sbom = NULL;
+    if (sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK) {
+        const char **choices = NULL;
+        int n = err.code == SB_ENOTFOUND ? selection_choices(r, lock, sel.environment, &choices) : 0;
+        return svc_req_error(r, &err, choices, (size_t)n);
+    }
+    svc_req_note(r, NULL, (long)sbom->npkgs);
+
+    sb_doc_opts dopts = {ts, pretty != 0, body, len};
+    sb_doc *doc = NULL;
+    if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
+        return svc_req_error(r, &err, NULL, 0);
+    return svc_req_stream(r, ops->media_type, doc);
+}
+
+int h_sbom_register(svc_router *rt)
+{
+    return svc_router_add(rt, "POST", "/v1/sbom", post_sbom, 1);
+}

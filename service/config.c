@@ -1,0 +1,133 @@
+/*
+ * config.c - the settings table (redis static_configs[] style): name, env
+ * var, bounds, default, help. Adding a setting is adding a line here.
+ */
+#include "config.h"
+#include "../core/version.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { T_LONG, T_STR, T_FLAG } opt_type;
+
+typedef struct cfg_opt {
+    const char *name;   /* --name */
+    const char *env;    /* SBOMD_NAME */
+    opt_type type;
+    size_t offset;
+    long min, max;
+    const char *def;
+    const char *help;
+} cfg_opt;
+
+#define OFF(f) offsetof(svc_cfg, f)
+
+static const cfg_opt opts[] = {
+    {"listen", "SBOMD_LISTEN", T_STR, OFF(listen), 0, 0, "127.0.0.1", "address to bind (0.0.0.0 in containers)"},
+    {"port", "SBOMD_PORT", T_LONG, OFF(port), 0, 65535, "8080", "TCP port (0 = any free port, printed at start)"},
+    {"threads", "SBOMD_THREADS", T_LONG, OFF(threads), 0, 256, "0", "worker threads (0 = one per core)"},
+    {"max-body", "SBOMD_MAX_BODY", T_LONG, OFF(max_body), 1024, 1L << 32, "67108864", "largest accepted request body in bytes"},
+    {"max-connections", "SBOMD_MAX_CONNECTIONS", T_LONG, OFF(max_connections), 1, 100000, "1024", "concurrent connections"},
+    {"conn-timeout", "SBOMD_CONN_TIMEOUT", T_LONG, OFF(conn_timeout), 1, 3600, "30", "idle seconds before a connection is dropped"},
+    {"source-date-epoch", "SOURCE_DATE_EPOCH", T_LONG, OFF(source_date_epoch), -1, 253402300799L, "-1", "fixed document timestamp (Unix seconds; -1 = now)"},
+    {"max-packages", "SBOMD_MAX_PACKAGES", T_LONG, OFF(max_packages), 1, 10000000, "500000", "package records accepted per lockfile"},
+    {"max-depth", "SBOMD_MAX_DEPTH", T_LONG, OFF(max_depth), 4, 1000, "64", "YAML nesting accepted"},
+    {"max-scalar", "SBOMD_MAX_SCALAR", T_LONG, OFF(max_scalar), 1024, 1L << 30, "1048576", "bytes in one YAML scalar"},
+    {"quiet", "SBOMD_QUIET", T_FLAG, OFF(quiet), 0, 1, "0", "do not log one line per request"},
+};
+
+#define NOPTS (sizeof opts / sizeof opts[0])
+
+static int set(svc_cfg *c, const cfg_opt *o, const char *v, const char *origin, char *eb, size_t en)
+{
+    char *base = (char *)c + o->offset;
+    if (o->type == T_STR) {
+        if (strlen(v) >= sizeof c->listen) {
+            snprintf(eb, en, "%s %s: value too long", origin, o->name);
+            return -1;
+        }
+        strcpy(base, v);
+        return 0;
+    }
+    if (o->type == T_FLAG && (!strcmp(v, "true") || !strcmp(v, "yes"))) {
+        *(long *)base = 1;
+        return 0;
+    }
+    if (o->type == T_FLAG && (!strcmp(v, "false") || !strcmp(v, "no"))) {
+        *(long *)base = 0;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || end == v || *end || n < o->min || n > o->max) {
+        snprintf(eb, en, "%s %s: '%s' is not an integer in [%ld, %ld]", origin, o->name, v, o->min, o->max);
+        return -1;
+    }
+    *(long *)base = n;
+    return 0;
+}
+
+static void help(void)
+{
+    printf("usage: sbomd [options]\n\nEvery option is also an environment variable; flags win.\n\n");
+    for (size_t i = 0; i < NOPTS; i++)
+        printf("  --%-20s %-24s %s (default %s)\n", opts[i].name, opts[i].env, opts[i].help, opts[i].def);
+    printf("  --%-20s %-24s %s\n", "help", "", "this text");
+    printf("  --%-20s %-24s %s\n", "version", "", "print the version");
+}
+
+int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < NOPTS; i++)
+        if (set(c, &opts[i], opts[i].def, "default", eb, en))
+            return -1;
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *v = getenv(opts[i].env);
+        if (v && v[0] && set(c, &opts[i], v, opts[i].env, eb, en))
+            return -1;
+    }
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help();
+            return 1;
+        }
+        if (!strcmp(a, "--version")) {
+            printf("%s %s\n", SB_TOOL_NAME, SB_VERSION);
+            return 1;
+        }
+        if (strncmp(a, "--", 2)) {
+            snprintf(eb, en, "unexpected argument '%s' (see --help)", a);
+            return -1;
+        }
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t nl = eq ? (size_t)(eq - name) : strlen(name);
+        const cfg_opt *o = NULL;
+        for (size_t i = 0; i < NOPTS; i++)
+            if (strlen(opts[i].name) == nl && !strncmp(opts[i].name, name, nl))
+                o = &opts[i];
+        if (NULL == o) {
+            snprintf(eb, en, "unknown option '%s' (see --help)", a);
+            return -1;
+        }
+        const char *v;
+        if (eq) {
+            v = eq + 1;
+        } else if (o->type == T_FLAG) {
+            v = "true";
+        } else if (k + 1 < argc) {
+            v = argv[++k];
+        } else {
+            snprintf(eb, en, "option '%s' needs a value", a);
+            return -1;
+        }
+        if (set(c, o, v, "option", eb, en))
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,30 @@
+/*
+ * config.h - sbomd's settings: one table, each a flag and an SBOMD_* variable.
+ *
+ * Loaded once at startup (defaults < environment < command line), validated,
+ * then read-only for the life of the process.
+ */
+#ifndef SVC_CONFIG_H
+#define SVC_CONFIG_H
+
+#include <stddef.h>
+
+typedef struct svc_cfg {
+    char listen[64];          /* address to bind; 127.0.0.1 by default */
+    long port;
+    long threads;             /* MHD thread pool; 0 = number of cores */
+    long max_body;            /* bytes; 413 beyond */
+    long max_connections;
+    long conn_timeout;        /* seconds of inactivity before a connection is closed */
+    long source_date_epoch;   /* fixed document timestamp; -1 = now */
+    long max_packages;        /* package records per lockfile */
+    long max_depth;           /* YAML nesting */
+    long max_scalar;          /* bytes in one YAML scalar */
+    long quiet;               /* 1 = no request log lines */
+} svc_cfg;
+
+/* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when
+ * --help/--version was printed (exit 0), -1 on error (message in errbuf). */
+int svc_cfg_load(svc_cfg *out, int argc, char **argv, char *errbuf, size_t errlen);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * problem.c - RFC 9457 problem details, and the one table from sb_code to
+ * HTTP status.
+ *
+ * Body shape: {"type", "title", "status", "detail", "instance", and when
+ * known "line"/"column" (where in the input) and "choices" (acceptable values)}.
+ */
+#include "request_int.h"
+#include "../core/jsonw.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    sb_code code;
+    unsigned status;
+    const char *slug;
+} status_table[] = {
+    {SB_EPARSE, 400, "malformed-input"},
+    {SB_EINVAL, 400, "invalid-parameter"},
+    {SB_ELIMIT, 413, "limit-exceeded"},
+    {SB_EFORMAT, 415, "unsupported-media-type"},
+    {SB_EUNSUPPORTED, 422, "unsupported-input"},
+    {SB_ENOTFOUND, 422, "unknown-choice"},
+    {SB_ENOMEM, 503, "out-of-memory"},
+    {SB_EUPSTREAM, 502, "upstream-failed"},
+    {SB_EIO, 500, "io-error"},
+    {SB_EMISUSE, 500, "internal-error"},
+};
+
+unsigned svc_status_for(sb_code code)
+{
+    for (size_t i = 0; i < sizeof status_table / sizeof status_table[0]; i++)
+        if (status_table[i].code == code)
+            return status_table[i].status;
+    return 500;
+}
+
+static const char *title_for(unsigned status)
+{
+    switch (status) {
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 406: return "Not Acceptable";
+    case 408: return "Request Timeout";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
+    case 500: return "Internal Server Error";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    }
+    return "Error";
+}
+
+static int to_buf(void *payload, const char *p, size_t n)
+{
+    return sb_buf_append(payload, p, n) == SB_OK ? 0 : -1;
+}
+
+int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail,
+                    const sb_err *err, const char *const *choices, size_t nchoices)
+{
+    sb_buf b = SB_BUF_INIT(1 << 20);
+    sb_jw jw;
+    sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
+    const char *slug = "error";
+    if (err)
+        for (size_t i = 0; i < sizeof status_table / sizeof status_table[0]; i++)
+            if (status_table[i].code == err->code)
+                slug = status_table[i].slug;
+    if (!err) {
+        switch (status) {
+        case 404: slug = "not-found"; break;
+        case 405: slug = "method-not-allowed"; break;
+        case 406: slug = "not-acceptable"; break;
+        case 413: slug = "limit-exceeded"; break;
+        default: break;
+        }
+    }
+    char type[96];
+    snprintf(type, sizeof type, "urn:sbomd:problem:%s", slug);
+    sb_jw_obj_begin(&jw);
+    sb_jw_kstr(&jw, "type", type);
+    sb_jw_kstr(&jw, "title", title ? title : title_for(status));
+    sb_jw_key(&jw, "status");
+    sb_jw_int(&jw, status);
+    sb_jw_kstr(&jw, "detail", detail ? detail : (err ? err->msg : title_for(status)));
+    char inst[80];
+    snprintf(inst, sizeof inst, "urn:sbomd:request:%s", r->id);
+    sb_jw_kstr(&jw, "instance", inst);
+    if (err && err->line) {
+        sb_jw_key(&jw, "line");
+        sb_jw_int(&jw, err->line);
+        sb_jw_key(&jw, "column");
+        sb_jw_int(&jw, err->column);
+    }
+    if (choices && nchoices) {
+        sb_jw_key(&jw, "choices");
+        sb_jw_arr_begin(&jw);
+        for (size_t i = 0; i < nchoices; i++)
+            sb_jw_str(&jw, choices[i]);
+        sb_jw_arr_end(&jw);
+    }
+    sb_jw_obj_end(&jw);
+    sb_buf_append(&b, "\n", 1);
+    int rc;
+    if (jw.status != SB_OK || NULL == b.data) {
+        static const char fallback[] = "{\"type\":\"about:blank\",\"status\":500}\n";
+        rc = svc_req_send(r, 500, "application/problem+json", fallback, sizeof fallback - 1);
+    } else {
+        char *body = sb_arena_strndup(r->arena, b.data, b.len);
+        rc = body ? svc_req_send(r, status, "application/problem+json", body, b.len) : -1;
+    }
+    sb_buf_free(&b);
+    return rc;
+}
+
+int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, size_t nchoices)
+{
+    unsigned status = svc_status_for(err->code);
+    return svc_req_problem(r, status, NULL, err->msg, err, choices, nchoices);
+}

@@ -1,0 +1,99 @@
+/*
+ * request.c - the handler-facing request API over libmicrohttpd.
+ */
+#include "request_int.h"
+
+#include <string.h>
+
+const char *svc_req_method(const svc_req *r) { return r->method; }
+const char *svc_req_path(const svc_req *r) { return r->path; }
+sb_arena *svc_req_arena(svc_req *r) { return r->arena; }
+const svc_cfg *svc_req_cfg(const svc_req *r) { return &r->srv->cfg; }
+const char *svc_req_id(const svc_req *r) { return r->id; }
+
+const char *svc_req_query(svc_req *r, const char *key)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
+}
+
+const char *svc_req_header(svc_req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
+const char *svc_req_body(const svc_req *r, size_t *len)
+{
+    *len = r->body.len;
+    return r->body.data ? r->body.data : "";
+}
+
+void svc_req_note(svc_req *r, const char *format, long packages)
+{
+    if (format)
+        r->format = format;
+    if (packages >= 0)
+        r->packages = packages;
+}
+
+void svc_req_add_header(svc_req *r, const char *name, const char *value)
+{
+    if (r->nheaders < SVC_MAX_EXTRA_HEADERS) {
+        r->headers[r->nheaders].name = name;
+        r->headers[r->nheaders].value = value;
+        r->nheaders++;
+    }
+}
+
+int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp)
+{
+    if (NULL == resp)
+        return -1;
+    MHD_add_response_header(resp, "X-Request-Id", r->id);
+    for (unsigned i = 0; i < r->nheaders; i++)
+        MHD_add_response_header(resp, r->headers[i].name, r->headers[i].value);
+    enum MHD_Result ok = MHD_queue_response(r->conn, status, resp);
+    MHD_destroy_response(resp);
+    if (ok != MHD_YES)
+        return -1;
+    r->status = status;
+    r->responded = 1;
+    return 0;
+}
+
+int svc_req_send(svc_req *r, unsigned status, const char *content_type, const char *body, size_t len)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+    if (NULL == resp)
+        return -1;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+    r->bytes_out += len;
+    return svc_req__queue(r, status, resp);
+}
+
+/* MHD pulls the document through here; the cursor lives in the sb_doc. */
+static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    svc_req *r = cls;
+    ssize_t n = sb_doc_produce(r->doc, buf, max);
+    if (n < 0) {
+        r->stream_failed = 1;
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
+    if (n == 0)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    r->bytes_out += (uint64_t)n;
+    return n;
+}
+
+int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
+{
+    r->doc = doc;
+    struct MHD_Response *resp =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, r, NULL);
+    if (NULL == resp)
+        return -1;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+    return svc_req__queue(r, 200, resp);
+}

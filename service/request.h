@@ -1,0 +1,56 @@
+/*
+ * request.h - what a handler may do with a request (h2o style: handlers
+ * parse, call core, and hand back a response; they never touch MHD).
+ *
+ * Every string returned lives until the request completes. The arena is the
+ * request's: handlers allocate from it and never free.
+ */
+#ifndef SVC_REQUEST_H
+#define SVC_REQUEST_H
+
+#include "../core/arena.h"
+#include "../core/doc.h"
+#include "../core/err.h"
+#include "config.h"
+
+#include <stddef.h>
+
+typedef struct svc_req svc_req;
+
+const char *svc_req_method(const svc_req *r);
+const char *svc_req_path(const svc_req *r);
+/* Query argument or NULL. */
+const char *svc_req_query(svc_req *r, const char *key);
+/* Request header (case-insensitive) or NULL. */
+const char *svc_req_header(svc_req *r, const char *name);
+/* The whole body (NUL-terminated; len excludes the NUL). */
+const char *svc_req_body(const svc_req *r, size_t *len);
+sb_arena *svc_req_arena(svc_req *r);
+const svc_cfg *svc_req_cfg(const svc_req *r);
+const char *svc_req_id(const svc_req *r);
+
+/* Facts for the request log line. */
+void svc_req_note(svc_req *r, const char *format, long packages);
+
+/* Answer with a complete body. */
+int svc_req_send(svc_req *r, unsigned status, const char *content_type, const char *body, size_t len);
+
+/* Answer with an RFC 9457 problem document. `err` (may be NULL) gives the
+ * location in the input; `choices` (may be NULL) lists acceptable values. */
+int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail,
+                    const sb_err *err, const char *const *choices, size_t nchoices);
+
+/* Problem from an sb_err with the status its code maps to. */
+int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, size_t nchoices);
+
+/* Stream a document produced by `doc` (chunked, bounded memory). The request
+ * owns `doc` from here on and frees it on completion. */
+int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc);
+
+/* Add a response header to whatever is sent next. */
+void svc_req_add_header(svc_req *r, const char *name, const char *value);
+
+/* HTTP status an sb_code maps to (one table for the whole service). */
+unsigned svc_status_for(sb_code code);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * request_int.h - svc_req's fields, shared by server.c and request.c only.
+ */
+#ifndef SVC_REQUEST_INT_H
+#define SVC_REQUEST_INT_H
+
+#include "../core/buf.h"
+#include "request.h"
+#include "server.h"
+
+#include <microhttpd.h>
+#include <stdint.h>
+#include <time.h>
+
+#define SVC_MAX_EXTRA_HEADERS 8
+
+struct svc_req {
+    struct MHD_Connection *conn;
+    svc_server *srv;
+    const svc_route *route;
+    sb_arena *arena;
+    sb_buf body;
+    const char *method, *path;
+    char id[48];
+    unsigned status;
+    int responded;
+    int too_large;
+    sb_doc *doc;
+    struct {
+        const char *name, *value;
+    } headers[SVC_MAX_EXTRA_HEADERS];
+    unsigned nheaders;
+    struct timespec start;
+    uint64_t bytes_in, bytes_out;
+    const char *format;
+    long packages;
+    int stream_failed;
+};
+
+/* Queue a finished MHD response with the request's extra headers. */
+int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * router.c - a short linear table; a service with a handful of routes needs
+ * nothing cleverer.
+ */
+#include "router.h"
+
+#include <string.h>
+
+int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn,
+                   int wants_body)
+{
+    if (rt->n >= SVC_MAX_ROUTES)
+        return -1;
+    rt->routes[rt->n++] = (svc_route){method, path, fn, wants_body};
+    return 0;
+}
+
+const svc_route *svc_router_match(const svc_router *rt, const char *method, const char *path,
+                                  int *path_known)
+{
+    *path_known = 0;
+    for (unsigned i = 0; i < rt->n; i++) {
+        const svc_route *r = &rt->routes[i];
+        if (strcmp(r->path, path))
+            continue;
+        *path_known = 1;
+        if (!strcmp(r->method, method) || (!strcmp(method, "HEAD") && !strcmp(r->method, "GET")))
+            return r;
+    }
+    return NULL;
+}
+
+void svc_router_allowed(const svc_router *rt, const char *path, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (unsigned i = 0; i < rt->n; i++) {
+        if (strcmp(rt->routes[i].path, path))
+            continue;
+        if (buf[0])
+            strncat(buf, ", ", n - strlen(buf) - 1);
+        strncat(buf, rt->routes[i].method, n - strlen(buf) - 1);
+        if (!strcmp(rt->routes[i].method, "GET"))
+            strncat(buf, ", HEAD", n - strlen(buf) - 1);
+    }
+}

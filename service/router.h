@@ -1,0 +1,36 @@
+/*
+ * router.h - method + exact path -> handler. Built at startup, read-only after.
+ */
+#ifndef SVC_ROUTER_H
+#define SVC_ROUTER_H
+
+#include "request.h"
+
+typedef int (*svc_handler_fn)(svc_req *r);
+
+typedef struct svc_route {
+    const char *method;
+    const char *path;
+    svc_handler_fn fn;
+    int wants_body;
+} svc_route;
+
+#define SVC_MAX_ROUTES 32
+
+typedef struct svc_router {
+    svc_route routes[SVC_MAX_ROUTES];
+    unsigned n;
+} svc_router;
+
+int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn,
+                   int wants_body);
+
+/* The route for method+path, or NULL; *path_known tells a 405 from a 404.
+ * HEAD matches GET routes. */
+const svc_route *svc_router_match(const svc_router *rt, const char *method, const char *path,
+                                  int *path_known);
+
+/* "GET, HEAD" style list of methods allowed on path, into buf. */
+void svc_router_allowed(const svc_router *rt, const char *path, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,261 @@
+/*
+ * server.c - libmicrohttpd daemon and the request lifecycle.
+ *
+ * DESIGN (three-phase access handler, libmicrohttpd largepost.c pattern):
+ *  1. headers only: create the svc_req (arena, id, clock), route it; a
+ *     declared Content-Length over the limit is answered 413 right away (MHD
+ *     then closes the connection instead of reading the body).
+ *  2. body data: appended to a capped sb_buf; past the cap the rest is
+ *     drained and dropped and the answer will be 413.
+ *  3. final call: the handler runs and queues its answer.
+ * NOTIFY_COMPLETED logs the request and frees everything it owned (arena,
+ * body, document), whatever way the request ended.
+ */
+#include "server.h"
+#include "log.h"
+#include "request_int.h"
+
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+static void make_id(svc_req *r, svc_server *s)
+{
+    const char *given = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Request-Id");
+    if (given) {
+        size_t n = strlen(given);
+        int ok = n > 0 && n < sizeof r->id;
+        for (size_t i = 0; ok && i < n; i++) {
+            char c = given[i];
+            ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                 c == '-' || c == '_' || c == '.';
+        }
+        if (ok) {
+            memcpy(r->id, given, n + 1);
+            return;
+        }
+    }
+    unsigned long long n = atomic_fetch_add(&s->next_id, 1);
+    snprintf(r->id, sizeof r->id, "%012llx-%08llx", s->id_salt & 0xffffffffffffULL, n);
+}
+
+static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *method,
+                        const char *url)
+{
+    svc_req *r = calloc(1, sizeof *r);
+    if (NULL == r)
+        return NULL;
+    r->arena = sb_arena_new(0);
+    if (NULL == r->arena) {
+        free(r);
+        return NULL;
+    }
+    r->conn = conn;
+    r->srv = s;
+    r->packages = -1;
+    clock_gettime(CLOCK_MONOTONIC, &r->start);
+    r->method = sb_arena_strdup(r->arena, method);
+    r->path = sb_arena_strdup(r->arena, url);
+    sb_buf_init(&r->body, (size_t)s->cfg.max_body);
+    make_id(r, s);
+    return r;
+}
+
+static void req_free(svc_req *r)
+{
+    sb_doc_free(r->doc);
+    sb_buf_free(&r->body);
+    sb_arena_destroy(r->arena);
+    free(r);
+}
+
+static int dispatch(svc_req *r)
+{
+    svc_server *s = r->srv;
+    if (r->too_large) {
+        char detail[128];
+        snprintf(detail, sizeof detail, "the request body is larger than %ld bytes", s->cfg.max_body);
+        return svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
+    }
+    if (NULL == r->route) {
+        int known = 0;
+        svc_router_match(&s->router, r->method, r->path, &known);
+        if (known) {
+            char allowed[128];
+            svc_router_allowed(&s->router, r->path, allowed, sizeof allowed);
+            char *a = sb_arena_strdup(r->arena, allowed);
+            svc_req_add_header(r, "Allow", a ? a : "");
+            char detail[200];
+            snprintf(detail, sizeof detail, "%.16s is not allowed here; allowed: %s", r->method, allowed);
+            return svc_req_problem(r, 405, NULL, detail, NULL, NULL, 0);
+        }
+        return svc_req_problem(r, 404, NULL, "no such endpoint", NULL, NULL, 0);
+    }
+    int rc = r->route->fn(r);
+    if (!r->responded) {
+        /* a handler that neither answered nor failed loudly: never leave the client hanging */
+        sb_err e;
+        sb_err_set(&e, SB_EMISUSE, "the request could not be answered");
+        return svc_req_error(r, &e, NULL, 0);
+    }
+    return rc;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size, void **req_cls)
+{
+    (void)version;
+    svc_server *s = cls;
+    svc_req *r = *req_cls;
+    if (NULL == r) {
+        r = req_new(s, conn, method, url);
+        if (NULL == r)
+            return MHD_NO;
+        *req_cls = r;
+        atomic_fetch_add(&s->in_flight, 1);
+        int known;
+        r->route = svc_router_match(&s->router, method, url, &known);
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl) {
+            char *end;
+            unsigned long long n = strtoull(cl, &end, 10);
+            if (*end == '\0' && n > (unsigned long long)s->cfg.max_body) {
+                r->too_large = 1;
+                return dispatch(r) == 0 ? MHD_YES : MHD_NO;
+            }
+        }
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        r->bytes_in += *upload_data_size;
+        if (!r->too_large && !r->responded) {
+            if (r->route && r->route->wants_body) {
+                sb_code rc = sb_buf_append(&r->body, upload_data, *upload_data_size);
+                if (rc == SB_ELIMIT) {
+                    r->too_large = 1;
+                    sb_buf_free(&r->body);
+                } else if (rc != SB_OK) {
+                    return MHD_NO;
+                }
+            } else if (r->bytes_in > (uint64_t)s->cfg.max_body) {
+                r->too_large = 1;
+            }
+        }
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (r->responded)
+        return MHD_YES;
+    return dispatch(r) == 0 ? MHD_YES : MHD_NO;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)conn;
+    svc_server *s = cls;
+    svc_req *r = *req_cls;
+    if (NULL == r)
+        return;
+    *req_cls = NULL;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double ms = (double)(now.tv_sec - r->start.tv_sec) * 1e3 + (double)(now.tv_nsec - r->start.tv_nsec) / 1e6;
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->doc && r->responded)
+        r->stream_failed = r->stream_failed || toe != MHD_REQUEST_TERMINATED_CLIENT_ABORT;
+    if (!s->cfg.quiet) {
+        char client[64] = "";
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        if (ci && ci->client_addr && ci->client_addr->sa_family == AF_INET) {
+            const struct sockaddr_in *sin = (const struct sockaddr_in *)ci->client_addr;
+            const unsigned char *b = (const unsigned char *)&sin->sin_addr;
+            snprintf(client, sizeof client, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+        }
+        svc_log_entry e = {r->id, r->method, r->path, r->format, client[0] ? client : NULL,
+                           r->responded ? r->status : 0, r->packages, r->bytes_in, r->bytes_out, ms,
+                           r->stream_failed};
+        svc_log_request(&e);
+    }
+    atomic_fetch_add(&s->requests, 1);
+    atomic_fetch_sub(&s->in_flight, 1);
+    req_free(r);
+}
+
+static void log_mhd(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char msg[256];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+        msg[--n] = '\0';
+    svc_log_event("libmicrohttpd", msg);
+}
+
+int svc_server_start(svc_server *s, char *eb, size_t en)
+{
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons((uint16_t)s->cfg.port);
+    if (inet_pton(AF_INET, s->cfg.listen, &addr.sin_addr) != 1) {
+        snprintf(eb, en, "--listen '%s' is not an IPv4 address", s->cfg.listen);
+        return -1;
+    }
+    unsigned long long salt = 0;
+    if (getrandom(&salt, sizeof salt, 0) != (ssize_t)sizeof salt)
+        salt = (unsigned long long)getpid() * 2654435761ULL ^ (unsigned long long)time(NULL);
+    s->id_salt = salt;
+    atomic_store(&s->next_id, 1);
+    atomic_store(&s->in_flight, 0);
+    atomic_store(&s->requests, 0);
+    long threads = s->cfg.threads;
+    if (threads <= 0) {
+        threads = sysconf(_SC_NPROCESSORS_ONLN);
+        if (threads < 1)
+            threads = 1;
+    }
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+                              MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+                              MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
+                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout,
+                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                              MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
+                              MHD_OPTION_END);
+    if (NULL == s->mhd) {
+        snprintf(eb, en, "cannot listen on %s:%ld", s->cfg.listen, s->cfg.port);
+        return -1;
+    }
+    return 0;
+}
+
+unsigned svc_server_port(const svc_server *s)
+{
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_BIND_PORT);
+    return di ? di->port : 0;
+}
+
+void svc_server_quiesce(svc_server *s)
+{
+    if (s->mhd) {
+        MHD_socket fd = MHD_quiesce_daemon(s->mhd);
+        if (fd != MHD_INVALID_SOCKET)
+            close(fd);
+    }
+}
+
+void svc_server_stop(svc_server *s)
+{
+    if (s->mhd)
+        MHD_stop_daemon(s->mhd);
+    s->mhd = NULL;
+}

@@ -1,0 +1,38 @@
+/*
+ * server.h - the daemon: libmicrohttpd with a thread pool, the request
+ * lifecycle (three-phase access handler, bounded body, NOTIFY_COMPLETED
+ * cleanup) and the process-wide counters.
+ */
+#ifndef SVC_SERVER_H
+#define SVC_SERVER_H
+
+#include "../core/lock.h"
+#include "config.h"
+#include "router.h"
+
+#include <stdatomic.h>
+
+typedef struct svc_server {
+    svc_cfg cfg;
+    svc_router router;
+    sb_limits limits;
+    struct MHD_Daemon *mhd;
+    atomic_ullong next_id;
+    unsigned long long id_salt;
+    atomic_long in_flight;
+    atomic_ullong requests;
+} svc_server;
+
+/* Start listening. 0 or -1 with a message. */
+int svc_server_start(svc_server *s, char *eb, size_t en);
+
+/* The bound port (useful with --port 0). */
+unsigned svc_server_port(const svc_server *s);
+
+/* Stop accepting new connections; in-flight requests continue. */
+void svc_server_quiesce(svc_server *s);
+
+/* Stop and release everything. */
+void svc_server_stop(svc_server *s);
+
+#endif

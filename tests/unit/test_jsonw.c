@@ -1,0 +1,1 @@
+/* placeholder */ typedef int sb_unused_test_jsonw;
