@@ -74,6 +74,8 @@ sb_code sb_yp_next(sb_yp *y)
     case YAML_SCALAR_EVENT:
         if (y->ev.data.scalar.length > y->lim->max_scalar)
             return sb_yp_fail(y, SB_ELIMIT, "a YAML scalar is longer than %zu bytes", y->lim->max_scalar);
+        if (memchr(y->ev.data.scalar.value, '\0', y->ev.data.scalar.length))
+            return sb_yp_fail(y, SB_EPARSE, "a YAML scalar contains a NUL character");
         break;
     default:
         break;
@@ -118,8 +120,6 @@ sb_code sb_yp_str(sb_yp *y, const char **out, const char *what)
         *out = NULL;
         return SB_OK;
     }
-    if (memchr(y->ev.data.scalar.value, '\0', y->ev.data.scalar.length))
-        return sb_yp_fail(y, SB_EPARSE, "%s contains a NUL character", what);
     *out = sb_arena_strndup(y->arena, (const char *)y->ev.data.scalar.value, y->ev.data.scalar.length);
     if (NULL == *out)
         return sb_err_set(y->err, SB_ENOMEM, "out of memory");

@@ -1,1 +1,118 @@
-/* placeholder */ typedef int sb_unused_test_jsonw;
+/* test_jsonw.c - the streaming JSON emitter: punctuation, escaping, misuse. */
+#include "test.h"
+#include "../../core/buf.h"
+#include "../../core/jsonw.h"
+
+static int to_buf(void *payload, const char *p, size_t n)
+{
+    return sb_buf_append(payload, p, n) == SB_OK ? 0 : -1;
+}
+
+static int refuse(void *payload, const char *p, size_t n)
+{
+    (void)payload;
+    (void)p;
+    (void)n;
+    return 1;
+}
+
+TEST(core_jsonw__pretty_like_serde)
+{
+    sb_buf b = SB_BUF_INIT(0);
+    sb_jw jw;
+    sb_jw_init(&jw, (sb_sink){to_buf, &b}, true);
+    sb_jw_obj_begin(&jw);
+    sb_jw_kstr(&jw, "a", "x");
+    sb_jw_key(&jw, "b");
+    sb_jw_arr_begin(&jw);
+    sb_jw_int(&jw, 1);
+    sb_jw_int(&jw, -22);
+    sb_jw_arr_end(&jw);
+    sb_jw_key(&jw, "c");
+    sb_jw_obj_begin(&jw);
+    sb_jw_obj_end(&jw);
+    sb_jw_key(&jw, "d");
+    sb_jw_arr_begin(&jw);
+    sb_jw_arr_end(&jw);
+    sb_jw_key(&jw, "e");
+    sb_jw_bool(&jw, true);
+    sb_jw_key(&jw, "f");
+    sb_jw_null(&jw);
+    sb_jw_obj_end(&jw);
+    CHECK(sb_jw_done(&jw));
+    CHECK_STR(b.data, "{\n  \"a\": \"x\",\n  \"b\": [\n    1,\n    -22\n  ],\n  \"c\": {},\n  \"d\": [],\n"
+                      "  \"e\": true,\n  \"f\": null\n}\n");
+    sb_buf_free(&b);
+}
+
+TEST(core_jsonw__compact)
+{
+    sb_buf b = SB_BUF_INIT(0);
+    sb_jw jw;
+    sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
+    sb_jw_arr_begin(&jw);
+    sb_jw_str(&jw, "a");
+    sb_jw_obj_begin(&jw);
+    sb_jw_kstr(&jw, "k", "v");
+    sb_jw_obj_end(&jw);
+    sb_jw_arr_end(&jw);
+    CHECK_STR(b.data, "[\"a\",{\"k\":\"v\"}]");
+    sb_buf_free(&b);
+}
+
+TEST(core_jsonw__escaping_and_utf8)
+{
+    sb_buf b = SB_BUF_INIT(0);
+    sb_jw jw;
+    sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
+    sb_jw_arr_begin(&jw);
+    sb_jw_str(&jw, "q\"b\\n\n\t\x01 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+    sb_jw_str(&jw, "bad \xff lead \xc3 cut \xed\xa0\x80 surrogate");
+    sb_jw_arr_end(&jw);
+    CHECK_STR(b.data, "[\"q\\\"b\\\\n\\n\\t\\u0001 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\","
+                      "\"bad \xef\xbf\xbd lead \xef\xbf\xbd cut \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd surrogate\"]");
+    sb_buf_free(&b);
+}
+
+TEST(core_jsonw__chunked_string_keeps_split_utf8)
+{
+    const char *text = "a\xe2\x82\xac" "b\xf0\x9f\x98\x80" "c\"";
+    size_t n = strlen(text);
+    for (size_t step = 1; step <= n; step++) {
+        sb_buf b = SB_BUF_INIT(0);
+        sb_jw jw;
+        sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
+        sb_jw_str_begin(&jw);
+        for (size_t i = 0; i < n; i += step)
+            sb_jw_str_chunk(&jw, text + i, i + step <= n ? step : n - i);
+        sb_jw_str_end(&jw);
+        CHECK_STR(b.data, "\"a\xe2\x82\xac" "b\xf0\x9f\x98\x80" "c\\\"\"");
+        sb_buf_free(&b);
+    }
+}
+
+TEST(core_jsonw__misuse_is_a_status)
+{
+    sb_buf b = SB_BUF_INIT(0);
+    sb_jw jw;
+    sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
+    sb_jw_obj_begin(&jw);
+    CHECK(sb_jw_str(&jw, "value without key") == SB_EMISUSE);
+    CHECK(sb_jw_obj_end(&jw) == SB_EMISUSE); /* sticky */
+    sb_buf_free(&b);
+
+    sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
+    sb_jw_arr_begin(&jw);
+    CHECK(sb_jw_obj_end(&jw) == SB_EMISUSE);
+    sb_buf_free(&b);
+
+    sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
+    for (int i = 0; i < SB_JW_MAX_DEPTH; i++)
+        sb_jw_arr_begin(&jw);
+    CHECK(jw.status == SB_OK);
+    CHECK(sb_jw_arr_begin(&jw) == SB_EMISUSE);
+    sb_buf_free(&b);
+
+    sb_jw_init(&jw, (sb_sink){refuse, NULL}, false);
+    CHECK(sb_jw_str(&jw, "x") == SB_EIO);
+}

@@ -1,1 +1,365 @@
-/* placeholder */ typedef int sb_unused_test_pixi;
+/*
+ * test_pixi.c - the pixi.lock reader and model selection: every format
+ * version, derived conda fields, purls, the graph, and located errors.
+ */
+#include "test.h"
+#include "../../core/arena.h"
+#include "../../core/lock.h"
+#include "../../core/model.h"
+
+#include <stdlib.h>
+
+static sb_code read_str(sb_arena *a, const char *yaml, sb_lock **out, sb_err *err)
+{
+    sb_err_clear(err);
+    return sb_lock_read(out, a, "pixi.lock", yaml, strlen(yaml), NULL, NULL, err);
+}
+
+static const sb_pkg *find(const sb_sbom *s, const char *name)
+{
+    for (size_t i = 0; i < s->npkgs; i++)
+        if (!strcmp(s->pkgs[i].name, name))
+            return &s->pkgs[i];
+    return NULL;
+}
+
+static const char *prop(const sb_pkg *p, const char *name)
+{
+    for (size_t i = 0; i < p->nprops; i++)
+        if (!strcmp(p->props[i].name, name))
+            return p->props[i].value;
+    return NULL;
+}
+
+static const char v6[] =
+    "version: 6\n"
+    "environments:\n"
+    "  default:\n"
+    "    channels:\n"
+    "    - url: https://conda.anaconda.org/conda-forge/\n"
+    "    indexes:\n"
+    "    - https://pypi.org/simple\n"
+    "    packages:\n"
+    "      linux-64:\n"
+    "      - conda: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n"
+    "      - conda: https://conda.anaconda.org/conda-forge/linux-64/libzlib-1.3.1-hb9d3cd8_2.conda\n"
+    "      - conda: https://conda.anaconda.org/conda-forge/noarch/python-3.12.0-h1_0.tar.bz2\n"
+    "      - pypi: https://files.pythonhosted.org/packages/six-1.17.0-py2.py3-none-any.whl\n"
+    "      - pypi: git+https://github.com/Pallets/Flask.git#2579ce9f18e67ec3213c6eceb5240310ccd46af8\n"
+    "      osx-arm64:\n"
+    "      - conda: https://conda.anaconda.org/conda-forge/linux-64/libzlib-1.3.1-hb9d3cd8_2.conda\n"
+    "packages:\n"
+    "- conda: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n"
+    "  sha256: C30DABA32DDEBBB7DED490F0E371EAE90F51E72DB620554089103B4A6934B0D5\n"
+    "  md5: 51a19bba1b8ebfb60df25cde030b7ebc\n"
+    "  depends:\n"
+    "  - __glibc >=2.17\n"
+    "  - libzlib 1.3.1 hb9d3cd8_2\n"
+    "  - zlib\n"
+    "  license: Zlib\n"
+    "  license_family: Other\n"
+    "  purls: []\n"
+    "  size: 92286\n"
+    "- conda: https://conda.anaconda.org/conda-forge/linux-64/libzlib-1.3.1-hb9d3cd8_2.conda\n"
+    "  build_number: 2\n"
+    "  sha256: not-a-hash\n"
+    "- conda: https://conda.anaconda.org/conda-forge/noarch/python-3.12.0-h1_0.tar.bz2\n"
+    "  purls:\n"
+    "  - pkg:pypi/cpython\n"
+    "- pypi: https://files.pythonhosted.org/packages/six-1.17.0-py2.py3-none-any.whl\n"
+    "  name: Six\n"
+    "  version: 1.17.0\n"
+    "  requires_python: '>=2.7'\n"
+    "- pypi: git+https://github.com/Pallets/Flask.git#2579ce9f18e67ec3213c6eceb5240310ccd46af8\n"
+    "  name: flask\n"
+    "  version: 3.2.0.dev0\n"
+    "  requires_dist:\n"
+    "  - six>=1 ; python_version < '4'\n"
+    "  - Missing_Pkg\n";
+
+TEST(core_pixi__v6_fields_purls_graph)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    CHECK(read_str(a, v6, &l, &err) == SB_OK);
+    if (!l) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(l->version == 6);
+    CHECK(l->nenvs == 1);
+    sb_sbom *s = NULL;
+    sb_select_opts o = {0};
+    CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    CHECK_STR(s->platform, "linux-64");
+    CHECK(s->npkgs == 5);
+    /* conda before pypi, then by name */
+    CHECK_STR(s->pkgs[0].name, "libzlib");
+    CHECK_STR(s->pkgs[2].name, "zlib");
+    CHECK_STR(s->pkgs[3].name, "Six");
+    const sb_pkg *z = find(s, "zlib");
+    CHECK_STR(z->purl, "pkg:conda/zlib@1.3.1?build=hb9d3cd8_2&channel=conda-forge&subdir=linux-64&type=conda");
+    CHECK_STR(z->sha256, "c30daba32ddebbb7ded490f0e371eae90f51e72db620554089103b4a6934b0d5");
+    CHECK_STR(prop(z, "pixi:channel-url"), "https://conda.anaconda.org/conda-forge/");
+    CHECK_STR(prop(z, "pixi:file-name"), "zlib-1.3.1-hb9d3cd8_2.conda");
+    CHECK_STR(prop(z, "pixi:size"), "92286");
+    CHECK_STR(prop(z, "pixi:license-family"), "Other");
+    CHECK(z->ndeps == 1); /* __glibc dropped, self edge dropped */
+    CHECK_STR(s->pkgs[z->deps[0]].name, "libzlib");
+    const sb_pkg *lz = find(s, "libzlib");
+    CHECK(lz->sha256 == NULL); /* invalid hash refused */
+    CHECK_STR(prop(lz, "pixi:build-number"), "2");
+    const sb_pkg *py = find(s, "python");
+    CHECK_STR(py->purl, "pkg:conda/python@3.12.0?build=h1_0&channel=conda-forge&subdir=noarch&type=tar.bz2");
+    CHECK_STR(prop(py, "pixi:noarch"), "true");
+    CHECK(py->extra_purls.n == 1);
+    CHECK_STR(py->extra_purls.v[0], "pkg:pypi/cpython@3.12.0");
+    const sb_pkg *six = find(s, "Six");
+    CHECK_STR(six->purl, "pkg:pypi/six@1.17.0");
+    CHECK_STR(six->supplier_name, "pypi.org");
+    CHECK_STR(prop(six, "pixi:index-url"), "https://pypi.org/simple");
+    CHECK_STR(prop(six, "pixi:requires-python"), ">=2.7");
+    CHECK(prop(six, "pixi:source") == NULL);
+    CHECK(six->ndeps == 1 && !strcmp(s->pkgs[six->deps[0]].name, "python"));
+    const sb_pkg *fl = find(s, "flask");
+    CHECK_STR(fl->purl, "pkg:github/pallets/flask@2579ce9f18e67ec3213c6eceb5240310ccd46af8");
+    CHECK_STR(prop(fl, "pixi:source-rev"), "2579ce9f18e67ec3213c6eceb5240310ccd46af8");
+    CHECK(fl->ndeps == 2); /* six + python; Missing_Pkg absent */
+    /* roots: nothing depends on zlib and flask */
+    CHECK(s->nroot == 2);
+    CHECK_STR(s->pkgs[s->root_deps[0]].name, "zlib");
+    CHECK_STR(s->pkgs[s->root_deps[1]].name, "flask");
+
+    sb_select_opts o2 = {.platform = "osx-arm64"};
+    CHECK(sb_model_select(&s, a, l, &o2, &err) == SB_OK);
+    CHECK(s->npkgs == 1);
+    sb_select_opts o3 = {.platform = "win-64"};
+    CHECK(sb_model_select(&s, a, l, &o3, &err) == SB_ENOTFOUND);
+    CHECK(strstr(err.msg, "linux-64, osx-arm64") != NULL);
+    sb_select_opts o4 = {.environment = "dev"};
+    CHECK(sb_model_select(&s, a, l, &o4, &err) == SB_ENOTFOUND);
+    CHECK(strstr(err.msg, "available: default") != NULL);
+    sb_arena_destroy(a);
+}
+
+TEST(core_pixi__v1_map_dependencies_and_version_last)
+{
+    static const char v1[] =
+        "metadata:\n"
+        "  channels:\n"
+        "  - url: https://conda.anaconda.org/conda-forge/\n"
+        "  platforms:\n"
+        "  - linux-64\n"
+        "package:\n"
+        "- name: zlib\n"
+        "  version: 1.3.1\n"
+        "  manager: conda\n"
+        "  platform: linux-64\n"
+        "  dependencies:\n"
+        "    libzlib: 1.3.1 hb9d3cd8_2\n"
+        "  url: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n"
+        "  hash:\n"
+        "    md5: 51a19bba1b8ebfb60df25cde030b7ebc\n"
+        "    sha256: null\n"
+        "  build: hb9d3cd8_2\n"
+        "- name: libzlib\n"
+        "  version: 1.3.1\n"
+        "  manager: conda\n"
+        "  platform: linux-64\n"
+        "  dependencies: {}\n"
+        "  url: https://conda.anaconda.org/conda-forge/linux-64/libzlib-1.3.1-hb9d3cd8_2.conda\n"
+        "  hash:\n"
+        "    md5: 51a19bba1b8ebfb60df25cde030b7ebc\n"
+        "- name: six\n"
+        "  version: 1.17.0\n"
+        "  manager: pip\n"
+        "  platform: linux-64\n"
+        "  url: https://files.pythonhosted.org/six-1.17.0-py2.py3-none-any.whl#sha256=4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274\n"
+        "  hash:\n"
+        "    md5: null\n"
+        "version: 1\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    CHECK(read_str(a, v1, &l, &err) == SB_OK);
+    sb_sbom *s = NULL;
+    sb_select_opts o = {0};
+    if (l)
+        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    if (s) {
+        CHECK(s->npkgs == 3);
+        const sb_pkg *z = find(s, "zlib");
+        CHECK(z && z->ndeps == 1);
+        CHECK(z && z->sha256 == NULL && z->md5 != NULL);
+        const sb_pkg *six = find(s, "six");
+        CHECK_STR(six->location, "https://files.pythonhosted.org/six-1.17.0-py2.py3-none-any.whl");
+        CHECK_STR(six->sha256, "4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274");
+    }
+    sb_arena_destroy(a);
+}
+
+TEST(core_pixi__conda_source_v7)
+{
+    static const char v7[] =
+        "version: 7\n"
+        "platforms:\n"
+        "- name: linux-64\n"
+        "environments:\n"
+        "  default:\n"
+        "    channels:\n"
+        "    - url: https://conda.anaconda.org/conda-forge/\n"
+        "    packages:\n"
+        "      linux-64:\n"
+        "      - conda_source: mylib[abcd1234] @ packages/mylib\n"
+        "      - conda_source: part[ffff0000] @ part\n"
+        "packages:\n"
+        "- conda_source: mylib[abcd1234] @ packages/mylib\n"
+        "  version: 0.1.0\n"
+        "  build: h0\n"
+        "  subdir: linux-64\n"
+        "  source:\n"
+        "    git: https://github.com/example/mylib.git\n"
+        "    tag: v0.1.0\n"
+        "    rev: deadbeef\n"
+        "- conda_source: part[ffff0000] @ part\n"
+        "  depends:\n"
+        "  - mylib\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts o = {0};
+    CHECK(read_str(a, v7, &l, &err) == SB_OK);
+    if (l)
+        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    if (s) {
+        const sb_pkg *m = find(s, "mylib");
+        CHECK_STR(m->purl, "pkg:conda/mylib@0.1.0?build=h0&subdir=linux-64");
+        CHECK_STR(m->location, "git+https://github.com/example/mylib.git@deadbeef");
+        CHECK_STR(prop(m, "pixi:source-tag"), "v0.1.0");
+        CHECK_STR(prop(m, "pixi:identifier-hash"), "abcd1234");
+        const sb_pkg *p = find(s, "part");
+        CHECK_STR(p->purl, "pkg:conda/part");
+        CHECK(p->version == NULL);
+        CHECK(p->ndeps == 1);
+    }
+    sb_arena_destroy(a);
+}
+
+typedef struct bad_case {
+    const char *name, *yaml;
+    sb_code code;
+    unsigned line;
+    const char *needle;
+} bad_case;
+
+TEST(core_pixi__bad_input_is_located)
+{
+    static const bad_case cases[] = {
+        {"future version", "version: 8\nenvironments: {}\npackages: []\n", SB_EUNSUPPORTED, 1, "version 8"},
+        {"version zero", "version: 0\npackages: []\n", SB_EUNSUPPORTED, 1, "not supported"},
+        {"missing version", "environments: {}\npackages: []\n", SB_EPARSE, 1, "missing top-level key 'version'"},
+        {"version not int", "version: seven\n", SB_EPARSE, 1, "integer"},
+        {"truncated flow", "version: 6\npackages: [\n  {conda: x", SB_EPARSE, 4, "invalid YAML"},
+        {"packages wrong type", "version: 6\nenvironments: {}\npackages: 5\n", SB_EPARSE, 3, "sequence"},
+        {"alias", "version: 6\nenvironments: &e {}\nother: *e\npackages: []\n", SB_EUNSUPPORTED, 3, "aliases"},
+        {"top-level list", "- a\n- b\n", SB_EPARSE, 1, "mapping"},
+        {"unknown reference",
+         "version: 6\nenvironments:\n  default:\n    packages:\n      linux-64:\n      - conda: https://x/y/linux-64/a-1-0.conda\npackages: []\n",
+         SB_EPARSE, 6, "not in 'packages'"},
+        {"no kind", "version: 6\nenvironments: {}\npackages:\n- name: x\n", SB_EPARSE, 4, "no kind"},
+        {"nul byte", "version: 6\npackages: []\nx: \"a\\0b\"\n", SB_EPARSE, 3, "NUL"},
+        {"two documents", "version: 6\npackages: []\n---\nversion: 6\n", SB_EPARSE, 3, "single YAML document"},
+        {"duplicate version", "version: 6\nversion: 6\npackages: []\n", SB_EPARSE, 2, "twice"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sb_arena *a = sb_arena_new(0);
+        sb_err err;
+        sb_lock *l = NULL;
+        sb_code rc = read_str(a, cases[i].yaml, &l, &err);
+        char why[400];
+        snprintf(why, sizeof why, "rc=%d line=%u msg=%s", rc, err.line, err.msg);
+        sb_test_subcase(cases[i].name,
+                        rc == cases[i].code && err.line == cases[i].line && strstr(err.msg, cases[i].needle),
+                        why);
+        sb_arena_destroy(a);
+    }
+}
+
+TEST(core_pixi__limits_depth_scalar_events)
+{
+    sb_limits lim = SB_LIMITS_DEFAULT;
+    size_t n = 200000;
+    char *deep = malloc(n * 2 + 64);
+    strcpy(deep, "version: 6\nx: ");
+    size_t o = strlen(deep);
+    for (size_t i = 0; i < n; i++)
+        deep[o++] = '[';
+    deep[o] = '\0';
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    CHECK(sb_lock_read(&l, a, "pixi.lock", deep, strlen(deep), NULL, &lim, &err) == SB_ELIMIT);
+    CHECK(strstr(err.msg, "nesting") != NULL);
+    free(deep);
+
+    size_t big = (1u << 20) + 10;
+    char *s = malloc(big + 64);
+    strcpy(s, "version: 6\nx: ");
+    o = strlen(s);
+    memset(s + o, 'a', big);
+    s[o + big] = '\0';
+    CHECK(sb_lock_read(&l, a, "pixi.lock", s, strlen(s), NULL, &lim, &err) == SB_ELIMIT);
+    CHECK(strstr(err.msg, "scalar") != NULL);
+    free(s);
+
+    lim.max_events = 50;
+    const char *many = "version: 6\nx: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48]\n";
+    CHECK(sb_lock_read(&l, a, "pixi.lock", many, strlen(many), NULL, &lim, &err) == SB_ELIMIT);
+    sb_arena_destroy(a);
+}
+
+TEST(core_pixi__every_fixture_reads)
+{
+    /* every pixi.lock fixture must read, and select at least one environment */
+    FILE *idx = fopen(sb_test_shared("fixtures/SOURCES.tsv"), "r");
+    CHECK(idx != NULL);
+    if (!idx)
+        return;
+    char line[4096];
+    int count = 0;
+    while (fgets(line, sizeof line, idx)) {
+        if (strncmp(line, "pixi/", 5))
+            continue;
+        char *tab = strchr(line, '\t');
+        if (!tab)
+            continue;
+        *tab = '\0';
+        char path[4200];
+        snprintf(path, sizeof path, "fixtures/%s", line);
+        size_t len;
+        char *data = sb_test_read(sb_test_shared(path), &len);
+        sb_arena *a = sb_arena_new(0);
+        sb_err err;
+        sb_err_clear(&err);
+        sb_lock *l = NULL;
+        sb_code rc = data ? sb_lock_read(&l, a, NULL, data, len, "pixi.lock", NULL, &err) : SB_EIO;
+        int ok = rc == SB_OK;
+        for (size_t e = 0; ok && e < l->nenvs; e++)
+            for (size_t p = 0; ok && p < l->envs[e].nplatforms; p++) {
+                sb_sbom *s = NULL;
+                sb_select_opts o = {.environment = l->envs[e].name, .platform = l->envs[e].platforms[p].name};
+                ok = sb_model_select(&s, a, l, &o, &err) == SB_OK;
+            }
+        char why[600];
+        snprintf(why, sizeof why, "%s: %u:%u %s", path, err.line, err.column, err.msg);
+        sb_test_subcase(path, ok, why);
+        count++;
+        free(data);
+        sb_arena_destroy(a);
+    }
+    fclose(idx);
+    CHECK(count >= 100);
+}
