@@ -54,7 +54,8 @@ build: check-deps
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	@echo "  CC [$(PROFILE)] $<"
+	@$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(B)/libsbcore.a: $(CORE_OBJ)
 	ar rcs $@ $^

@@ -400,7 +400,8 @@ static sb_code derive(sb_pkg *p, sb_arena *a, const sb_lock_env *env)
         if (strcmp(ep, p->purl) && sb_strv_push(&p->extra_purls, a, ep) != SB_OK)
             return SB_ENOMEM;
     }
-    qsort(pb.v, pb.n, sizeof *pb.v, prop_cmp);
+    if (pb.n)
+        qsort(pb.v, pb.n, sizeof *pb.v, prop_cmp);
     /* drop repeated names (a reader prop and a derived one), keep the first */
     size_t o = 0;
     for (size_t i = 0; i < pb.n; i++)

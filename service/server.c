@@ -224,12 +224,12 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
     }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+                              MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                               MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-                              MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                               MHD_OPTION_END);
     if (NULL == s->mhd) {
         snprintf(eb, en, "cannot listen on %s:%ld", s->cfg.listen, s->cfg.port);

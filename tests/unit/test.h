@@ -40,7 +40,7 @@ char *sb_test_read(const char *path, size_t *len);
     do {                                                                         \
         const char *sa_ = (a), *sb_ = (b);                                       \
         if (!sa_ || !sb_ || strcmp(sa_, sb_)) {                                  \
-            char m_[512];                                                        \
+            char m_[1024];                                                        \
             snprintf(m_, sizeof m_, "%s == %s (\"%.200s\" vs \"%.200s\")", #a, #b, \
                      sa_ ? sa_ : "(null)", sb_ ? sb_ : "(null)");                \
             sb_test_fail(__FILE__, __LINE__, m_);                                \

@@ -353,7 +353,7 @@ TEST(core_pixi__every_fixture_reads)
                 sb_select_opts o = {.environment = l->envs[e].name, .platform = l->envs[e].platforms[p].name};
                 ok = sb_model_select(&s, a, l, &o, &err) == SB_OK;
             }
-        char why[600];
+        char why[4800];
         snprintf(why, sizeof why, "%s: %u:%u %s", path, err.line, err.column, err.msg);
         sb_test_subcase(path, ok, why);
         count++;

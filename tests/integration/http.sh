@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# http.sh - end-to-end tests against a real sbomd on a free loopback port.
+#   tests/integration/http.sh BUILD_DIR
+# Posts every pixi.lock fixture, validates each document with validate-sbom,
+# checks component counts against an independent count, unique bom-refs and
+# resolvable dependency refs; then bad inputs, each answered with
+# problem+json while the server keeps serving. Ends with "N passed, N failed".
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+bin="${1:-$root/build/release}/sbomd"
+shared="${SB_SHARED:-$root/../shared}"
+validate="$shared/tools/validate-sbom"
+work="$(mktemp -d)"
+pass=0 fail=0
+ok()   { pass=$((pass + 1)); }
+bad()  { fail=$((fail + 1)); echo "  FAIL $*"; }
+check() { local name="$1"; shift; if "$@"; then ok; else bad "$name"; fi; }
+
+log="$work/sbomd.log"
+${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 --source-date-epoch 1700000000 2> "$log" &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+port=""
+for _ in $(seq 1 100); do
+  port="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+if [ -z "$port" ]; then echo "sbomd did not start:"; cat "$log"; echo "0 passed, 1 failed"; exit 1; fi
+base="http://127.0.0.1:$port"
+echo "integration: sbomd on $base"
+
+post() { # post FILE QUERY OUT -> prints "status content-type"
+  curl -sS -o "$3" -w '%{http_code} %{content_type}' --data-binary @"$1" "$base/v1/sbom$2"
+}
+
+# --- every pixi.lock fixture -------------------------------------------------
+docs=()
+while IFS=$'\t' read -r rel kind _rest; do
+  case "$rel" in pixi/*) ;; *) continue ;; esac
+  f="$shared/fixtures/$rel"
+  name="${rel//\//_}"
+  out="$work/$name.json"
+  query="?format=cyclonedx-1.6"
+  res="$(post "$f" "$query" "$out")"
+  if [ "${res%% *}" = 422 ]; then
+    # no default selection: take the first choice the server offers
+    choice="$(jq -r '.choices[0] // empty' "$out")"
+    if grep -q "not found in lockfile" "$out"; then query="$query&environment=$choice"; else query="$query&platform=$choice"; fi
+    res="$(post "$f" "$query" "$out")"
+  fi
+  if [ "${res%% *}" != 200 ]; then bad "$rel: HTTP $res $(head -c 300 "$out")"; continue; fi
+  ok
+  check "$rel content-type" [ "${res#* }" = "application/vnd.cyclonedx+json; version=1.6" ]
+  env="$(jq -r '.metadata.properties[] | select(.name=="pixi:environment") | .value' "$out")"
+  plat="$(jq -r '.metadata.properties[] | select(.name=="pixi:platform") | .value' "$out")"
+  want="$(awk -v env="$env" -v plat="$plat" -f "$here/count-pixi.awk" "$f")"
+  got="$(jq '.components | length' "$out")"
+  check "$rel: $got components, lockfile lists $want for $env/$plat" [ "$got" = "$want" ]
+  dupes="$(jq '[.components[]."bom-ref"] | length - (unique | length)' "$out")"
+  check "$rel: duplicate bom-refs ($dupes)" [ "$dupes" = 0 ]
+  unresolved="$(jq '([.components[]."bom-ref"] + ["root"]) as $r | [.dependencies[] | .ref, .dependsOn[]] | map(select(. as $x | $r | index([$x]) | not)) | length' "$out")"
+  check "$rel: unresolved dependency refs ($unresolved)" [ "$unresolved" = 0 ]
+  docs+=("$out")
+done < "$shared/fixtures/SOURCES.tsv"
+echo "integration: ${#docs[@]} documents from pixi.lock fixtures"
+if "$validate" --format cyclonedx-1.6 "${docs[@]}" > "$work/validate.txt" 2>&1; then
+  pass=$((pass + ${#docs[@]}))
+  echo "integration: validate-sbom: all ${#docs[@]} valid"
+else
+  grep -v ': valid$' "$work/validate.txt" | head -20
+  nvalid="$(grep -c ': valid$' "$work/validate.txt")"
+  pass=$((pass + nvalid)); fail=$((fail + ${#docs[@]} - nvalid))
+fi
+
+# --- cyclonedx 1.7 on one fixture ------------------------------------------
+f="$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock"
+res="$(post "$f" "?format=cyclonedx-1.7" "$work/17.json")"
+check "cyclonedx-1.7 status $res" [ "${res%% *}" = 200 ]
+check "cyclonedx-1.7 validates" "$validate" -q --format cyclonedx-1.7 "$work/17.json"
+res="$(curl -sS -o "$work/acc.json" -w '%{http_code} %{content_type}' -H 'Accept: application/vnd.cyclonedx+json; version=1.7' --data-binary @"$f" "$base/v1/sbom")"
+check "Accept negotiates 1.7 ($res)" [ "$res" = "200 application/vnd.cyclonedx+json; version=1.7" ]
+# same input, same bytes
+post "$f" "" "$work/a.json" >/dev/null; post "$f" "" "$work/b.json" >/dev/null
+check "deterministic output" cmp -s "$work/a.json" "$work/b.json"
+check "chunked transfer" sh -c "curl -sS -D - -o /dev/null --data-binary @'$f' '$base/v1/sbom' | grep -qi '^transfer-encoding: chunked'"
+
+# --- bad inputs: problem+json with the right status, server keeps serving ---
+expect_problem() { # name status file [query]
+  local name="$1" status="$2" file="$3" q="${4:-}"
+  local res
+  res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' --data-binary @"$file" "$base/v1/sbom$q")"
+  check "$name: got $res" [ "$res" = "$status application/problem+json" ]
+  check "$name: problem body" jq -e ".status == $status and (.title|type==\"string\") and (.detail|type==\"string\")" "$work/p.json" >/dev/null
+  check "$name: still serving" sh -c "curl -sS -f '$base/healthz' >/dev/null"
+}
+big="$shared/fixtures/pixi/pixi-examples-jupyterlab-rev-5af4c59/pixi.lock"
+size=$(stat -c %s "$big")
+for eighth in 1 2 3 4 5 6 7; do
+  head -c $((size * eighth / 8)) "$big" > "$work/trunc$eighth.lock"
+  res="$(curl -sS -o "$work/p.json" -w '%{http_code}' --data-binary @"$work/trunc$eighth.lock" "$base/v1/sbom")"
+  # a cut at a line boundary can still be valid YAML; anything else must be a located 400
+  if [ "$res" = 400 ]; then
+    check "truncated at $eighth/8: located" jq -e '.line > 0 and .column > 0' "$work/p.json" >/dev/null
+  else
+    check "truncated at $eighth/8: HTTP $res" [ "$res" = 200 ] || [ "$res" = 422 ]
+  fi
+done
+head -c 65536 /dev/urandom > "$work/garbage.bin"
+expect_problem "binary garbage" 415 "$work/garbage.bin"
+printf 'version: 9\nenvironments: {}\npackages: []\n' > "$work/v9.lock"
+expect_problem "unsupported version" 422 "$work/v9.lock"
+check "unsupported version located" jq -e '.line == 1' "$work/p.json" >/dev/null
+printf 'version: 6\nenvironments:\n  default:\n    packages: [\n' > "$work/broken.lock"
+expect_problem "malformed YAML" 400 "$work/broken.lock"
+printf 'version: 6\na: &x [1]\nb: *x\npackages: []\n' > "$work/alias.lock"
+expect_problem "YAML alias" 422 "$work/alias.lock"
+: > "$work/empty.lock"
+expect_problem "empty body" 400 "$work/empty.lock"
+expect_problem "unknown format" 406 "$f" "?format=cyclonedx-1.2"
+check "406 lists formats" jq -e '.choices | index("cyclonedx-1.6")' "$work/p.json" >/dev/null
+expect_problem "unknown environment" 422 "$f" "?environment=nope"
+check "422 lists environments" jq -e '.choices == ["default"]' "$work/p.json" >/dev/null
+expect_problem "unknown platform" 422 "$f" "?platform=plan9"
+expect_problem "bad timestamp" 400 "$f" "?timestamp=yesterday"
+head -c $((100 * 1024 * 1024)) /dev/zero > "$work/huge.bin"
+expect_problem "100 MB body" 413 "$work/huge.bin"
+res="$(head -c $((70 * 1024 * 1024)) /dev/zero | curl -sS -o "$work/p.json" -w '%{http_code}' -H 'Transfer-Encoding: chunked' --data-binary @- "$base/v1/sbom")"
+check "chunked 70 MB body: $res" [ "$res" = 413 ]
+res="$(curl -sS -o /dev/null -w '%{http_code}' "$base/nope")"
+check "unknown path 404 ($res)" [ "$res" = 404 ]
+res="$(curl -sS -o /dev/null -w '%{http_code}' -X DELETE "$base/v1/sbom")"
+check "wrong method 405 ($res)" [ "$res" = 405 ]
+res="$(curl -sS -o /dev/null -w '%{http_code}' -X POST --data x "$base/healthz")"
+check "POST healthz 405 ($res)" [ "$res" = 405 ]
+
+# --- concurrency: parallel posts all answered ---------------------------------
+pids=()
+for i in $(seq 1 16); do post "$big" "" "$work/par$i.json" > "$work/par$i.st" & pids+=($!); done
+wait "${pids[@]}"
+for i in $(seq 1 16); do check "parallel $i" grep -q '^200' "$work/par$i.st"; done
+check "parallel outputs identical" sh -c "for i in \$(seq 2 16); do cmp -s '$work/par1.json' '$work/par'\$i'.json' || exit 1; done"
+
+check "request log is JSON lines" sh -c "grep '\"msg\":\"request\"' '$log' | head -50 | jq -e . >/dev/null"
+kill -TERM "$pid"; wait "$pid"; st=$?
+check "SIGTERM exits 0 (got $st)" [ "$st" = 0 ]
+echo "integration: $pass passed, $fail failed"
+[ "$fail" = 0 ]

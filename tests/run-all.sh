@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# run-all.sh - every test, for each build profile in SB_PROFILES (default:
+# "release asan"): the unit tests, then the HTTP integration tests against
+# that profile's sbomd. SB_VALGRIND=1 runs the unit tests under valgrind.
+# Closes with one line "N passed, N failed" summing everything.
+set -u
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+export SB_SHARED="${SB_SHARED:-$root/../shared}"
+"$SB_SHARED/tools/setup-validator" --quiet || { echo "validator setup failed"; echo "0 passed, 1 failed"; exit 1; }
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+total_pass=0 total_fail=0
+tally() { # tally LOGFILE EXIT_STATUS
+  local line p f
+  line="$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)"
+  p="$(echo "$line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')"
+  f="$(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')"
+  p=${p:-0}; f=${f:-0}
+  # a crash or sanitizer abort after the counts still counts as a failure
+  if [ "$2" != 0 ] && [ "$f" = 0 ]; then f=1; fi
+  total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+}
+for profile in ${SB_PROFILES:-release asan}; do
+  b="build/$profile"
+  echo "== $profile: unit tests"
+  wrap=""
+  [ "${SB_VALGRIND:-0}" = 1 ] && wrap="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+  $wrap "$b/unit-tests" > "$b/unit.log" 2>&1; st=$?
+  grep -E '^(FAIL|  FAIL)|passed,|==[0-9]+==|runtime error|ERROR' "$b/unit.log" | head -60
+  tally "$b/unit.log" $st
+  echo "== $profile: HTTP integration tests"
+  tests/integration/http.sh "$b" > "$b/integration.log" 2>&1; st=$?
+  grep -E 'FAIL|passed,|integration:' "$b/integration.log" | head -60
+  tally "$b/integration.log" $st
+done
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]
