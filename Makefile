@@ -14,14 +14,15 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CORE_SRC := core/err.c core/arena.c core/buf.c core/jsonw.c core/uuid.c core/strmap.c \
-            core/model.c core/purl.c core/license.c core/lock.c core/yaml_ev.c core/lock_pixi.c \
+            core/model.c core/purl.c core/license.c core/spdx_ids.c core/lock.c core/yaml_ev.c core/lock_pixi.c \
             core/doc.c core/doc_cyclonedx.c
 SVC_SRC  := service/main.c service/config.c service/server.c service/router.c \
             service/request.c service/problem.c service/log.c
 HND_SRC  := handlers/sbom.c handlers/health.c
 CLI_SRC  := cli/sbomgen.c
 TEST_SRC := tests/unit/main.c tests/unit/test_jsonw.c tests/unit/test_purl.c \
-            tests/unit/test_pixi.c tests/unit/test_doc.c tests/unit/test_arena.c
+            tests/unit/test_pixi.c tests/unit/test_doc.c tests/unit/test_arena.c \
+            tests/unit/test_license.c
 
 # profile-specific flags
 release_CFLAGS  := -O2 -g -flto=auto -fvisibility=hidden
@@ -45,7 +46,11 @@ SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all build run test test-one asan valgrind deps clean check-deps
+.PHONY: all build run test test-one asan valgrind deps clean check-deps gen
+
+# Regenerate committed tables from ../shared (a unit test checks they match).
+gen:
+	scripts/gen-spdx-ids ../shared/data/spdx-license-list > core/spdx_ids.c
 
 all: build
 

@@ -12,6 +12,7 @@
  * a root too, until every package is reachable from the document root.
  */
 #include "model.h"
+#include "license.h"
 #include "purl.h"
 #include "strmap.h"
 
@@ -389,6 +390,11 @@ static sb_code derive(sb_pkg *p, sb_arena *a, const sb_lock_env *env)
         break;
     default:
         break;
+    }
+    if (rc == SB_OK && p->license) {
+        sb_lic lic = sb_lic_normalize(a, p->license);
+        if (lic.raw_rewritten)
+            rc = prop(&pb, a, "pixi:license-raw", lic.raw_rewritten);
     }
     if (rc != SB_OK)
         return rc;

@@ -30,7 +30,12 @@ for profile in ${SB_PROFILES:-release asan}; do
   grep -E '^(FAIL|  FAIL)|passed,|==[0-9]+==|runtime error|ERROR' "$b/unit.log" | head -60
   tally "$b/unit.log" $st
   echo "== $profile: HTTP integration tests"
-  tests/integration/http.sh "$b" > "$b/integration.log" 2>&1; st=$?
+  if [ "${SB_VALGRIND:-0}" = 1 ]; then
+    SB_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+      tests/integration/http.sh "$b" > "$b/integration.log" 2>&1; st=$?
+  else
+    tests/integration/http.sh "$b" > "$b/integration.log" 2>&1; st=$?
+  fi
   grep -E 'FAIL|passed,|integration:' "$b/integration.log" | head -60
   tally "$b/integration.log" $st
 done
