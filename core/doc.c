@@ -17,6 +17,8 @@ enum { PH_BEGIN, PH_COMPONENTS, PH_MIDDLE, PH_RELATIONS, PH_END, PH_DONE };
 static const sb_doc_ops *const formats[] = {
     &sb_doc_cyclonedx_16,
     &sb_doc_cyclonedx_17,
+    &sb_doc_spdx_23,
+    &sb_doc_spdx_301,
     NULL,
 };
 
@@ -200,4 +202,39 @@ const char *sb_doc__uri(sb_doc *d, const char *s)
     }
     o[k] = '\0';
     return o;
+}
+
+static int arena_buf_write(void *payload, const char *p, size_t n)
+{
+    return sb_buf_append(payload, p, n) == SB_OK ? 0 : -1;
+}
+
+sb_code sb_doc_formats_json(const char **out, size_t *len, sb_arena *a)
+{
+    sb_buf b = SB_BUF_INIT(1 << 16);
+    sb_jw jw;
+    sb_jw_init(&jw, (sb_sink){arena_buf_write, &b}, true);
+    sb_jw_obj_begin(&jw);
+    sb_jw_key(&jw, "formats");
+    sb_jw_arr_begin(&jw);
+    for (size_t i = 0; formats[i]; i++) {
+        sb_jw_obj_begin(&jw);
+        sb_jw_kstr(&jw, "name", formats[i]->name);
+        sb_jw_kstr(&jw, "media_type", formats[i]->media_type);
+        sb_jw_key(&jw, "default");
+        sb_jw_bool(&jw, i == 0);
+        sb_jw_obj_end(&jw);
+    }
+    sb_jw_arr_end(&jw);
+    sb_jw_kstr(&jw, "default", formats[0]->name);
+    sb_jw_obj_end(&jw);
+    sb_code rc = jw.status;
+    if (rc == SB_OK) {
+        *out = sb_arena_strndup(a, b.data, b.len);
+        *len = b.len;
+        if (NULL == *out)
+            rc = SB_ENOMEM;
+    }
+    sb_buf_free(&b);
+    return rc;
 }

@@ -60,6 +60,8 @@ struct sb_doc {
     char serial[37];           /* UUIDv5 of input + selection + ext + version */
     char timestamp[24];        /* RFC 3339 UTC, whole seconds */
     sb_err err;
+    void *fmt;                 /* a format's own precomputed state (arena) */
+    size_t cur_a, cur_b;       /* a format's own cursor within a phase */
 };
 
 /* Formats, NULL-terminated. */
@@ -77,10 +79,16 @@ ssize_t sb_doc_produce(sb_doc *d, char *buf, size_t cap);
 
 void sb_doc_free(sb_doc *d);
 
+/* The supported formats as a JSON document ({"formats": [{name, media_type,
+ * default}], "default": name}) into the arena. */
+sb_code sb_doc_formats_json(const char **out, size_t *len, sb_arena *a);
+
 /* Helpers for format files. */
 const char *sb_doc__uri(sb_doc *d, const char *s);   /* percent-encode what a URI may not hold */
 
 extern const sb_doc_ops sb_doc_cyclonedx_16;
 extern const sb_doc_ops sb_doc_cyclonedx_17;
+extern const sb_doc_ops sb_doc_spdx_23;
+extern const sb_doc_ops sb_doc_spdx_301;
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * sbom.c - POST /v1/sbom: lockfile in the body, an SBOM streamed back.
  *
- * Query: format (cyclonedx-1.6 | cyclonedx-1.7), else the Accept header;
+ * Query: format (cyclonedx-1.6 | cyclonedx-1.7 | spdx-2.3 | spdx-3.0.1), else
+ * the Accept header (media types with version= and q= parameters);
  * environment (default "default"), platform (default: linux-64 when locked,
  * else the only platform), kind (auto), filename (for detection and the
  * recorded lockfile name), name / version (the document root), timestamp
@@ -60,6 +61,13 @@ static const sb_doc_ops *negotiate(const char *accept)
                 cand = &sb_doc_cyclonedx_16;
             else if (!strcmp(version, "1.7"))
                 cand = &sb_doc_cyclonedx_17;
+        } else if (!strcasecmp(type, "application/spdx+json")) {
+            if (NULL == version || !strcmp(version, "2.3"))
+                cand = &sb_doc_spdx_23;
+            else if (!strcmp(version, "3.0.1") || !strcmp(version, "3.0"))
+                cand = &sb_doc_spdx_301;
+        } else if (!strcasecmp(type, "application/ld+json")) {
+            cand = &sb_doc_spdx_301;
         } else if (!strcasecmp(type, "application/json") || !strcmp(type, "*/*") ||
                    !strcasecmp(type, "application/*")) {
             cand = &sb_doc_cyclonedx_16;

@@ -37,7 +37,7 @@ post() { # post FILE QUERY OUT -> prints "status content-type"
 }
 
 # --- every pixi.lock fixture -------------------------------------------------
-docs=()
+docs=() docs_cyclonedx_1_7=() docs_spdx_2_3=() docs_spdx_3_0_1=()
 while IFS=$'\t' read -r rel kind _rest; do
   case "$rel" in pixi/*) ;; *) continue ;; esac
   f="$shared/fixtures/$rel"
@@ -64,6 +64,27 @@ while IFS=$'\t' read -r rel kind _rest; do
   unresolved="$(jq '([.components[]."bom-ref"] + ["root"]) as $r | [.dependencies[] | .ref, .dependsOn[]] | map(select(. as $x | $r | index([$x]) | not)) | length' "$out")"
   check "$rel: unresolved dependency refs ($unresolved)" [ "$unresolved" = 0 ]
   docs+=("$out")
+  sel="${query#?format=cyclonedx-1.6}"
+  for fmt in cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+    o2="$work/$name.$fmt.json"
+    res="$(post "$f" "?format=$fmt$sel" "$o2")"
+    if [ "${res%% *}" != 200 ]; then bad "$rel $fmt: HTTP $res"; continue; fi
+    eval "docs_${fmt//[.-]/_}+=(\"\$o2\")"
+  done
+  o2="$work/$name.spdx-2.3.json"
+  if [ -f "$o2" ]; then
+    np="$(jq '.packages | length' "$o2")"
+    check "$rel spdx-2.3: $np packages for $got components" [ "$np" = $((got + 1)) ]
+    un="$(jq '([.packages[].SPDXID] + ["SPDXRef-DOCUMENT"]) as $ids | [.relationships[] | .spdxElementId, .relatedSpdxElement] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o2")"
+    check "$rel spdx-2.3: unresolved relationship ids ($un)" [ "$un" = 0 ]
+  fi
+  o3="$work/$name.spdx-3.0.1.json"
+  if [ -f "$o3" ]; then
+    un="$(jq '[."@graph"[] | .spdxId // empty] as $ids | [."@graph"[] | select(.type=="Relationship") | .from, .to[]] + [."@graph"[] | select(.type=="software_Sbom") | .element[]] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o3")"
+    check "$rel spdx-3.0.1: unresolved element ids ($un)" [ "$un" = 0 ]
+    np="$(jq '[."@graph"[] | select(.type=="software_Package")] | length' "$o3")"
+    check "$rel spdx-3.0.1: $np packages for $got components" [ "$np" = $((got + 1)) ]
+  fi
 done < "$shared/fixtures/SOURCES.tsv"
 echo "integration: ${#docs[@]} documents from pixi.lock fixtures"
 if "$validate" --format cyclonedx-1.6 "${docs[@]}" > "$work/validate.txt" 2>&1; then
@@ -74,6 +95,31 @@ else
   nvalid="$(grep -c ': valid$' "$work/validate.txt")"
   pass=$((pass + nvalid)); fail=$((fail + ${#docs[@]} - nvalid))
 fi
+
+for fmt in cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+  eval "set -- \"\${docs_${fmt//[.-]/_}[@]}\""
+  if "$validate" --format "$fmt" "$@" > "$work/validate-$fmt.txt" 2>&1; then
+    pass=$((pass + $#)); echo "integration: validate-sbom $fmt: all $# valid"
+  else
+    grep -v ': valid$' "$work/validate-$fmt.txt" | head -20
+    nvalid="$(grep -c ': valid$' "$work/validate-$fmt.txt")"
+    pass=$((pass + nvalid)); fail=$((fail + $# - nvalid))
+  fi
+done
+res="$(curl -sS -o "$work/formats.json" -w '%{http_code}' "$base/v1/formats")"
+check "GET /v1/formats ($res)" [ "$res" = 200 ]
+check "formats lists four" jq -e '[.formats[].name] == ["cyclonedx-1.6","cyclonedx-1.7","spdx-2.3","spdx-3.0.1"]' "$work/formats.json" >/dev/null
+for pair in "application/spdx+json|spdx-2.3|application/spdx+json; version=2.3" \
+            "application/spdx+json; version=3.0.1|spdx-3.0.1|application/spdx+json; version=3.0.1" \
+            "text/html;q=0.9, application/spdx+json;version=2.3;q=0.5, application/vnd.cyclonedx+json;version=1.7;q=0.8|cyclonedx-1.7|application/vnd.cyclonedx+json; version=1.7" \
+            "*/*|cyclonedx-1.6|application/vnd.cyclonedx+json; version=1.6"; do
+  IFS='|' read -r acc _name ctype <<< "$pair"
+  res="$(curl -sS -o /dev/null -w '%{http_code} %{content_type}' -H "Accept: $acc" --data-binary @"$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock" "$base/v1/sbom")"
+  check "Accept '$acc' -> $res" [ "$res" = "200 $ctype" ]
+done
+res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' -H 'Accept: text/html' --data-binary @"$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock" "$base/v1/sbom")"
+check "Accept text/html -> 406 ($res)" [ "$res" = "406 application/problem+json" ]
+check "406 lists four formats" jq -e '.choices | length == 4' "$work/p.json" >/dev/null
 
 # --- cyclonedx 1.7 on one fixture ------------------------------------------
 f="$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock"

@@ -102,7 +102,8 @@ static void check_structure(const char *name, const char *doc, const sb_sbom *s)
 TEST(core_doc__identical_for_any_buffer_size)
 {
     static const size_t sizes[] = {1, 7, 4096, 65536};
-    const sb_doc_ops *formats[] = {&sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17};
+    const sb_doc_ops *formats[] = {&sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23,
+                                   &sb_doc_spdx_301};
     for (int f = 0; fixtures[f]; f++) {
         size_t len;
         char *in = sb_test_read(sb_test_shared(fixtures[f]), &len);
@@ -121,7 +122,7 @@ TEST(core_doc__identical_for_any_buffer_size)
             rc = sb_model_select(&s, a, l, &o, &err);
         }
         sb_test_subcase(fixtures[f], rc == SB_OK, err.msg);
-        for (int k = 0; rc == SB_OK && k < 2; k++) {
+        for (int k = 0; rc == SB_OK && k < 4; k++) {
             size_t ref_len = 0;
             char *ref = produce_all(formats[k], s, in, len, 65536, &ref_len);
             sb_test_subcase(fixtures[f], ref != NULL, "produce failed");
@@ -135,7 +136,16 @@ TEST(core_doc__identical_for_any_buffer_size)
                 sb_test_subcase(name, other && n == ref_len && !memcmp(ref, other, n), "bytes differ");
                 free(other);
             }
-            check_structure(fixtures[f], ref, s);
+            if (k < 2) {
+                check_structure(fixtures[f], ref, s);
+            } else {
+                json_t *j = json_loads(ref, 0, NULL);
+                sb_test_subcase(fixtures[f], j != NULL, "SPDX output is JSON");
+                if (j && k == 2)
+                    sb_test_subcase(fixtures[f], json_array_size(json_object_get(j, "packages")) == s->npkgs + 1,
+                                    "SPDX 2.3 packages = model + root");
+                json_decref(j);
+            }
             free(ref);
         }
         sb_arena_destroy(a);

@@ -1,0 +1,386 @@
+/*
+ * doc_spdx3.c - SPDX 3.0.1 JSON-LD, written piece by piece.
+ *
+ * Graph order (spec/pixi-sbom.md section 8): CreationInfo, SoftwareAgent,
+ * Tool, the root package; per package its not-yet-seen supplier Organization
+ * and license element, then the package; the Relationships; the software_Sbom
+ * listing every element; the data license; the SpdxDocument. Ids are
+ * <namespace>#<fragment>, stable within the document.
+ *
+ * Relation pieces: one per package (its license and dependsOn relationships),
+ * the root's dependsOn, then the Sbom node split into an opening, one piece
+ * per package (its element ids) and a closing piece, so no piece grows with
+ * the document.
+ */
+#include "doc_spdx_common.h"
+#include "strmap.h"
+#include "version.h"
+
+#include <string.h>
+
+typedef struct spdx3 {
+    sb_spdx *x;
+    const char **sup_iri;    /* per package: supplier IRI or NULL */
+    unsigned char *sup_new;  /* per package: emit the Organization here */
+    const char **lic_iri;    /* per package: license element IRI or NULL */
+    unsigned char *lic_new;
+    const char **lic_list;   /* distinct license element IRIs, by value order */
+    size_t nlic;
+    int cc0_emitted;
+} spdx3;
+
+static const char *iri(sb_doc *d, const char *frag)
+{
+    spdx3 *s3 = d->fmt;
+    const char *r = sb_arena_printf(d->arena, "%s#%s", s3->x->ns, frag);
+    return r ? r : "urn:invalid";
+}
+
+static void common(sb_doc *d, const char *type, const char *frag_or_iri, int is_iri)
+{
+    sb_jw *jw = &d->jw;
+    sb_jw_kstr(jw, "type", type);
+    sb_jw_kstr(jw, "spdxId", is_iri ? frag_or_iri : iri(d, frag_or_iri));
+    sb_jw_kstr(jw, "creationInfo", "_:creationinfo");
+}
+
+static sb_code prepare3(sb_doc *d)
+{
+    sb_code rc = sb_spdx__prepare(d);
+    if (rc != SB_OK)
+        return rc;
+    sb_arena *a = d->arena;
+    const sb_sbom *s = d->sbom;
+    spdx3 *s3 = sb_arena_calloc(a, 1, sizeof *s3);
+    size_t n = s->npkgs ? s->npkgs : 1;
+    if (NULL == s3)
+        return SB_ENOMEM;
+    s3->x = d->fmt;
+    d->fmt = s3;
+    s3->sup_iri = sb_arena_calloc(a, n, sizeof *s3->sup_iri);
+    s3->sup_new = sb_arena_calloc(a, n, 1);
+    s3->lic_iri = sb_arena_calloc(a, n, sizeof *s3->lic_iri);
+    s3->lic_new = sb_arena_calloc(a, n, 1);
+    s3->lic_list = sb_arena_calloc(a, n, sizeof *s3->lic_list);
+    sb_strmap sups, lic_by_value, lic_ids;
+    if (!s3->sup_iri || !s3->sup_new || !s3->lic_iri || !s3->lic_new || !s3->lic_list ||
+        sb_strmap_init(&sups, a, n) != SB_OK || sb_strmap_init(&lic_by_value, a, n) != SB_OK ||
+        sb_strmap_init(&lic_ids, a, n + 1) != SB_OK)
+        return SB_ENOMEM;
+    sb_strmap_put(&lic_ids, "license-CC0-1.0", 15, 0, NULL); /* the data license */
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const sb_pkg *p = &s->pkgs[i];
+        if (p->supplier_name) {
+            size_t at;
+            int dup = sb_strmap_put(&sups, p->supplier_name, strlen(p->supplier_name), i, &at);
+            if (dup < 0)
+                return SB_ENOMEM;
+            if (dup) {
+                s3->sup_iri[i] = s3->sup_iri[at];
+            } else {
+                s3->sup_iri[i] = iri(d, sb_arena_printf(a, "supplier-%s", sb_spdx__frag(a, p->supplier_name)));
+                s3->sup_new[i] = 1;
+            }
+        }
+        const sb_lic *l = &s3->x->lics[i];
+        if (l->kind == SB_LIC_NONE)
+            continue;
+        size_t at;
+        int dup = sb_strmap_put(&lic_by_value, l->value, strlen(l->value), i, &at);
+        if (dup < 0)
+            return SB_ENOMEM;
+        if (dup) {
+            s3->lic_iri[i] = s3->lic_iri[at];
+            continue;
+        }
+        const char *base = sb_arena_printf(a, "%s%s", l->kind == SB_LIC_EXPR ? "license-" : "license-text-",
+                                           sb_spdx__frag(a, l->value));
+        const char *frag = base;
+        if (l->kind == SB_LIC_EXPR && !strcmp(l->value, "CC0-1.0")) {
+            s3->cc0_emitted = 1; /* this package's element is the data license too */
+        } else {
+            for (unsigned k = 2; frag && sb_strmap_put(&lic_ids, frag, strlen(frag), i, NULL) == 1; k++)
+                frag = sb_arena_printf(a, "%s-%u", base, k);
+        }
+        if (NULL == frag)
+            return SB_ENOMEM;
+        s3->lic_iri[i] = iri(d, frag);
+        s3->lic_new[i] = 1;
+        s3->lic_list[s3->nlic++] = s3->lic_iri[i];
+    }
+    return SB_OK;
+}
+
+static sb_code begin(sb_doc *d)
+{
+    sb_code rc = prepare3(d);
+    if (rc != SB_OK)
+        return rc;
+    spdx3 *s3 = d->fmt;
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "@context", "https://spdx.org/rdf/3.0.1/spdx-context.jsonld");
+    sb_jw_key(jw, "@graph");
+    sb_jw_arr_begin(jw);
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "@id", "_:creationinfo");
+    sb_jw_kstr(jw, "type", "CreationInfo");
+    const char *c = sb_arena_printf(d->arena, "Generated from the lockfile %s (%s, environment %s, platform %s) before any build",
+                                    s->lockfile_name, s->input_kind, s->environment, s->platform);
+    sb_jw_kstr_opt(jw, "comment", c);
+    sb_jw_kstr(jw, "specVersion", "3.0.1");
+    sb_jw_kstr(jw, "created", d->timestamp);
+    sb_jw_key(jw, "createdBy");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, iri(d, "agent-" SB_TOOL_NAME));
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "createdUsing");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, iri(d, "tool-" SB_TOOL_NAME));
+    sb_jw_arr_end(jw);
+    sb_jw_obj_end(jw);
+
+    sb_jw_obj_begin(jw);
+    common(d, "SoftwareAgent", "agent-" SB_TOOL_NAME, 0);
+    sb_jw_kstr(jw, "name", SB_TOOL_NAME " " SB_VERSION);
+    sb_jw_obj_end(jw);
+    sb_jw_obj_begin(jw);
+    common(d, "Tool", "tool-" SB_TOOL_NAME, 0);
+    sb_jw_kstr(jw, "name", SB_TOOL_NAME);
+    sb_jw_kstr(jw, "description", SB_TOOL_NAME " " SB_VERSION);
+    sb_jw_obj_end(jw);
+
+    sb_jw_obj_begin(jw);
+    common(d, "software_Package", "package-root", 0);
+    sb_jw_kstr(jw, "name", s->root_name);
+    sb_jw_kstr_opt(jw, "software_packageVersion", s->root_version);
+    sb_jw_kstr(jw, "software_primaryPurpose", "application");
+    sb_jw_kstr(jw, "software_sourceInfo", sb_spdx__source_info(d));
+    sb_jw_obj_end(jw);
+    (void)s3;
+    return jw->status;
+}
+
+static void license_element(sb_doc *d, const char *elem_iri, const sb_lic *l)
+{
+    sb_jw *jw = &d->jw;
+    sb_jw_obj_begin(jw);
+    if (l->kind == SB_LIC_EXPR) {
+        common(d, "simplelicensing_LicenseExpression", elem_iri, 1);
+        sb_jw_kstr(jw, "simplelicensing_licenseExpression", l->value);
+    } else {
+        common(d, "simplelicensing_SimpleLicensingText", elem_iri, 1);
+        sb_jw_kstr(jw, "name", l->value);
+        sb_jw_kstr(jw, "simplelicensing_licenseText", l->value);
+    }
+    sb_jw_obj_end(jw);
+}
+
+static sb_code component(sb_doc *d, size_t i)
+{
+    spdx3 *s3 = d->fmt;
+    sb_jw *jw = &d->jw;
+    const sb_pkg *p = &d->sbom->pkgs[i];
+    if (s3->sup_new[i]) {
+        sb_jw_obj_begin(jw);
+        common(d, "Organization", s3->sup_iri[i], 1);
+        sb_jw_kstr(jw, "name", p->supplier_name);
+        if (p->supplier_url) {
+            sb_jw_key(jw, "externalIdentifier");
+            sb_jw_arr_begin(jw);
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "type", "ExternalIdentifier");
+            sb_jw_kstr(jw, "externalIdentifierType", "urlScheme");
+            sb_jw_kstr(jw, "identifier", p->supplier_url);
+            sb_jw_obj_end(jw);
+            sb_jw_arr_end(jw);
+        }
+        sb_jw_obj_end(jw);
+    }
+    if (s3->lic_new[i])
+        license_element(d, s3->lic_iri[i], &s3->x->lics[i]);
+    sb_jw_obj_begin(jw);
+    common(d, "software_Package", s3->x->pkg_ids[i], 0);
+    sb_jw_kstr(jw, "name", p->name);
+    sb_jw_kstr_opt(jw, "comment", sb_spdx__comment(d, p));
+    sb_jw_kstr_opt(jw, "software_packageVersion", p->version);
+    if (p->location && strstr(p->location, "://")) {
+        sb_jw_kstr(jw, "software_downloadLocation", sb_doc__uri(d, p->location));
+    } else if (p->location && p->location[0]) {
+        sb_jw_kstr_opt(jw, "software_sourceInfo", sb_arena_printf(d->arena, "built from source at %s", p->location));
+    }
+    sb_jw_kstr(jw, "software_packageUrl", p->purl);
+    sb_jw_kstr(jw, "software_primaryPurpose", "library");
+    if (s3->sup_iri[i])
+        sb_jw_kstr(jw, "suppliedBy", s3->sup_iri[i]);
+    if (p->extra_purls.n) {
+        sb_jw_key(jw, "externalIdentifier");
+        sb_jw_arr_begin(jw);
+        for (size_t k = 0; k < p->extra_purls.n; k++) {
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "type", "ExternalIdentifier");
+            sb_jw_kstr(jw, "externalIdentifierType", "packageUrl");
+            sb_jw_kstr(jw, "identifier", p->extra_purls.v[k]);
+            sb_jw_obj_end(jw);
+        }
+        sb_jw_arr_end(jw);
+    }
+    if (p->sha256 || p->md5) {
+        sb_jw_key(jw, "verifiedUsing");
+        sb_jw_arr_begin(jw);
+        for (int k = 0; k < 2; k++) {
+            const char *v = k ? p->md5 : p->sha256;
+            if (!v)
+                continue;
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "type", "Hash");
+            sb_jw_kstr(jw, "algorithm", k ? "md5" : "sha256");
+            sb_jw_kstr(jw, "hashValue", v);
+            sb_jw_obj_end(jw);
+        }
+        sb_jw_arr_end(jw);
+    }
+    sb_jw_obj_end(jw);
+    return jw->status;
+}
+
+static sb_code middle(sb_doc *d)
+{
+    return d->jw.status;
+}
+
+static size_t relation_count(const sb_doc *d)
+{
+    return 2 * d->sbom->npkgs + 4;
+}
+
+static const char *rel_frag(sb_doc *d, const char *pkg_id, const char *what)
+{
+    const char *f = sb_arena_printf(d->arena, "relationship-%s-%s", pkg_id, what);
+    return f ? f : "relationship";
+}
+
+static sb_code relation(sb_doc *d, size_t i)
+{
+    spdx3 *s3 = d->fmt;
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    size_t n = s->npkgs;
+    if (i < n) {
+        const sb_pkg *p = &s->pkgs[i];
+        const char *from = iri(d, s3->x->pkg_ids[i]);
+        if (s3->lic_iri[i]) {
+            sb_jw_obj_begin(jw);
+            common(d, "Relationship", rel_frag(d, s3->x->pkg_ids[i], "license"), 0);
+            sb_jw_kstr(jw, "from", from);
+            sb_jw_kstr(jw, "relationshipType", "hasDeclaredLicense");
+            sb_jw_key(jw, "to");
+            sb_jw_arr_begin(jw);
+            sb_jw_str(jw, s3->lic_iri[i]);
+            sb_jw_arr_end(jw);
+            sb_jw_obj_end(jw);
+        }
+        if (p->ndeps) {
+            sb_jw_obj_begin(jw);
+            common(d, "Relationship", rel_frag(d, s3->x->pkg_ids[i], "depends"), 0);
+            sb_jw_kstr(jw, "from", from);
+            sb_jw_kstr(jw, "relationshipType", "dependsOn");
+            sb_jw_key(jw, "to");
+            sb_jw_arr_begin(jw);
+            for (size_t k = 0; k < p->ndeps; k++)
+                sb_jw_str(jw, iri(d, s3->x->pkg_ids[p->deps[k]]));
+            sb_jw_arr_end(jw);
+            sb_jw_obj_end(jw);
+        }
+    } else if (i == n) {
+        if (s->nroot) {
+            sb_jw_obj_begin(jw);
+            common(d, "Relationship", "relationship-root-depends", 0);
+            sb_jw_kstr(jw, "from", iri(d, "package-root"));
+            sb_jw_kstr(jw, "relationshipType", "dependsOn");
+            sb_jw_key(jw, "to");
+            sb_jw_arr_begin(jw);
+            for (size_t k = 0; k < s->nroot; k++)
+                sb_jw_str(jw, iri(d, s3->x->pkg_ids[s->root_deps[k]]));
+            sb_jw_arr_end(jw);
+            sb_jw_obj_end(jw);
+        }
+    } else if (i == n + 1) {
+        sb_jw_obj_begin(jw);
+        common(d, "software_Sbom", "sbom", 0);
+        sb_jw_kstr(jw, "name", s3->x->doc_name);
+        sb_jw_key(jw, "profileConformance");
+        sb_jw_arr_begin(jw);
+        sb_jw_str(jw, "core");
+        sb_jw_str(jw, "software");
+        sb_jw_str(jw, "simpleLicensing");
+        sb_jw_arr_end(jw);
+        sb_jw_key(jw, "rootElement");
+        sb_jw_arr_begin(jw);
+        sb_jw_str(jw, iri(d, "package-root"));
+        sb_jw_arr_end(jw);
+        sb_jw_key(jw, "element");
+        sb_jw_arr_begin(jw);
+        sb_jw_str(jw, iri(d, "package-root"));
+    } else if (i < 2 * n + 2) {
+        size_t k = i - n - 2;
+        const sb_pkg *p = &s->pkgs[k];
+        sb_jw_str(jw, iri(d, s3->x->pkg_ids[k]));
+        if (s3->lic_iri[k])
+            sb_jw_str(jw, iri(d, rel_frag(d, s3->x->pkg_ids[k], "license")));
+        if (p->ndeps)
+            sb_jw_str(jw, iri(d, rel_frag(d, s3->x->pkg_ids[k], "depends")));
+    } else if (i == 2 * n + 2) {
+        if (s->nroot)
+            sb_jw_str(jw, iri(d, "relationship-root-depends"));
+        for (size_t k = 0; k < s3->nlic; k++)
+            sb_jw_str(jw, s3->lic_list[k]);
+    } else {
+        sb_jw_arr_end(jw);
+        sb_jw_key(jw, "software_sbomType");
+        sb_jw_arr_begin(jw);
+        sb_jw_str(jw, "build");
+        sb_jw_arr_end(jw);
+        sb_jw_obj_end(jw);
+    }
+    return jw->status;
+}
+
+static sb_code end(sb_doc *d)
+{
+    spdx3 *s3 = d->fmt;
+    sb_jw *jw = &d->jw;
+    const char *cc0 = iri(d, "license-CC0-1.0");
+    if (!s3->cc0_emitted) {
+        sb_lic l = {SB_LIC_EXPR, "CC0-1.0", true, false, NULL, NULL};
+        license_element(d, cc0, &l);
+    }
+    sb_jw_obj_begin(jw);
+    common(d, "SpdxDocument", "document", 0);
+    sb_jw_kstr(jw, "name", s3->x->doc_name);
+    sb_jw_key(jw, "profileConformance");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, "core");
+    sb_jw_str(jw, "software");
+    sb_jw_str(jw, "simpleLicensing");
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "rootElement");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, iri(d, "sbom"));
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "element");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, iri(d, "sbom"));
+    sb_jw_arr_end(jw);
+    sb_jw_kstr(jw, "dataLicense", cc0);
+    sb_jw_obj_end(jw);
+    sb_jw_arr_end(jw);
+    sb_jw_obj_end(jw);
+    return jw->status;
+}
+
+const sb_doc_ops sb_doc_spdx_301 = {
+    "spdx-3.0.1", "application/spdx+json; version=3.0.1", ".spdx.json",
+    begin, component, middle, relation_count, relation, end,
+};
