@@ -78,6 +78,14 @@ while IFS=$'\t' read -r rel kind _rest; do
     un="$(jq '([.packages[].SPDXID] + ["SPDXRef-DOCUMENT"]) as $ids | [.relationships[] | .spdxElementId, .relatedSpdxElement] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o2")"
     check "$rel spdx-2.3: unresolved relationship ids ($un)" [ "$un" = 0 ]
   fi
+  if [ -f "$o2" ]; then
+    # the SPDX relationships and the CycloneDX dependencies describe one graph
+    jq -r '(.components | map({key: ."bom-ref", value: .purl}) | from_entries + {root: "root"}) as $m
+           | .dependencies[] | .ref as $r | .dependsOn[] | "\($m[$r]) \($m[.])"' "$out" | sort > "$work/g.cdx"
+    jq -r '(.packages | map({key: .SPDXID, value: ((.externalRefs // [])[0].referenceLocator // "root")}) | from_entries) as $m
+           | .relationships[] | select(.relationshipType=="DEPENDS_ON") | "\($m[.spdxElementId]) \($m[.relatedSpdxElement])"' "$o2" | sort > "$work/g.spdx"
+    check "$rel: SPDX 2.3 and CycloneDX graphs are the same" cmp -s "$work/g.cdx" "$work/g.spdx"
+  fi
   o3="$work/$name.spdx-3.0.1.json"
   if [ -f "$o3" ]; then
     un="$(jq '[."@graph"[] | .spdxId // empty] as $ids | [."@graph"[] | select(.type=="Relationship") | .from, .to[]] + [."@graph"[] | select(.type=="software_Sbom") | .element[]] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o3")"
@@ -120,6 +128,14 @@ done
 res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' -H 'Accept: text/html' --data-binary @"$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock" "$base/v1/sbom")"
 check "Accept text/html -> 406 ($res)" [ "$res" = "406 application/problem+json" ]
 check "406 lists four formats" jq -e '.choices | length == 4' "$work/p.json" >/dev/null
+
+# --- a run to the socket equals a run to a file (the CLI over the same core)
+for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+  f="$shared/fixtures/pixi/pixi-examples-jupyterlab-rev-5af4c59/pixi.lock"
+  post "$f" "?format=$fmt" "$work/sock.json" >/dev/null
+  "$(dirname "$bin")/sbomgen" -f "$fmt" -t 1700000000 "$f" > "$work/file.json"
+  check "$fmt: socket and file runs are byte-identical" cmp -s "$work/sock.json" "$work/file.json"
+done
 
 # --- cyclonedx 1.7 on one fixture ------------------------------------------
 f="$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock"

@@ -3,6 +3,8 @@
 #include "../../core/buf.h"
 #include "../../core/jsonw.h"
 
+#include <stdlib.h>
+
 static int to_buf(void *payload, const char *p, size_t n)
 {
     return sb_buf_append(payload, p, n) == SB_OK ? 0 : -1;
@@ -115,4 +117,48 @@ TEST(core_jsonw__misuse_is_a_status)
 
     sb_jw_init(&jw, (sb_sink){refuse, NULL}, false);
     CHECK(sb_jw_str(&jw, "x") == SB_EIO);
+}
+
+TEST(core_jsonw__long_strings_every_control_char)
+{
+    /* 1 MiB of mixed text: control characters, quotes, multi-byte UTF-8 */
+    size_t n = 1 << 20;
+    char *in = malloc(n + 1);
+    for (size_t i = 0; i < n; i++)
+        in[i] = i % 7 == 0 ? (char)((i / 7) % 32) : "ab\"\\cd"[i % 6];
+    for (size_t i = 0; i < n; i++)
+        if (in[i] == 0)
+            in[i] = 'z';
+    in[n] = '\0';
+    sb_buf b = SB_BUF_INIT(0);
+    sb_jw jw;
+    sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
+    CHECK(sb_jw_str(&jw, in) == SB_OK);
+    /* decode our own escapes back and compare */
+    size_t o = 0, bad = 0;
+    for (size_t i = 1; i + 1 < b.len; i++) {
+        char c = b.data[i];
+        if (c == '\\') {
+            char e = b.data[++i];
+            if (e == 'u') {
+                unsigned v = 0;
+                for (int k = 0; k < 4; k++) {
+                    char h = b.data[++i];
+                    v = v * 16 + (unsigned)(h <= '9' ? h - '0' : h - 'a' + 10);
+                }
+                c = (char)v;
+            } else {
+                c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
+            }
+        } else if ((unsigned char)c < 0x20) {
+            bad++;
+        }
+        if (o < n && in[o] != c)
+            bad++;
+        o++;
+    }
+    CHECK(o == n);
+    CHECK(bad == 0);
+    sb_buf_free(&b);
+    free(in);
 }
