@@ -46,7 +46,7 @@ SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all build run test test-one asan valgrind deps clean check-deps gen
+.PHONY: all build run test test-one asan valgrind deps clean check-deps gen fuzz print-core-src
 
 # Regenerate committed tables from ../shared (a unit test checks they match).
 gen:
@@ -100,6 +100,13 @@ asan:
 valgrind:
 	@$(MAKE) --no-print-directory PROFILE=debug build
 	@SB_PROFILES=debug SB_VALGRIND=1 tests/run-all.sh
+
+# libFuzzer targets (clang), each run FUZZ_SECONDS (default 60).
+fuzz:
+	@tests/fuzz/run.sh $${FUZZ_SECONDS:-60}
+
+print-core-src:
+	@echo $(CORE_SRC)
 
 clean:
 	rm -rf build

@@ -1,0 +1,47 @@
+/*
+ * fuzz_pixi.c - libFuzzer target: any bytes through the pixi.lock reader, the
+ * selection of every environment x platform, and all four writers with a
+ * small producer buffer. Must never crash, leak or loop.
+ */
+#include "../../core/arena.h"
+#include "../../core/doc.h"
+#include "../../core/lock.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    sb_arena *a = sb_arena_new((size_t)256 << 20);
+    if (!a)
+        return 0;
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_limits lim = SB_LIMITS_DEFAULT;
+    lim.max_events = 200000;
+    if (sb_lock_read(&l, a, "pixi.lock", (const char *)data, size, NULL, &lim, &err) == SB_OK) {
+        for (size_t e = 0; e < l->nenvs && e < 4; e++) {
+            for (size_t p = 0; p <= l->envs[e].nplatforms && p < 4; p++) {
+                sb_select_opts o = {.environment = l->envs[e].name,
+                                    .platform = p < l->envs[e].nplatforms ? l->envs[e].platforms[p].name : NULL};
+                sb_sbom *s = NULL;
+                if (sb_model_select(&s, a, l, &o, &err) != SB_OK)
+                    continue;
+                for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++) {
+                    sb_doc_opts dopts = {0, true, (const char *)data, size};
+                    sb_doc *d = NULL;
+                    if (sb_doc_new(&d, a, *f, s, &dopts, &err) != SB_OK)
+                        continue;
+                    char buf[777];
+                    while (sb_doc_produce(d, buf, sizeof buf) > 0)
+                        ;
+                    sb_doc_free(d);
+                }
+            }
+        }
+    }
+    sb_arena_destroy(a);
+    return 0;
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# run.sh - build the libFuzzer targets with clang (ASan+UBSan) and run each for
+# FUZZ_SECONDS (default 60) on a seed corpus made from ../shared/fixtures.
+# Crashers are kept in build/fuzz/crashes-<target>/ and fail the run.
+#   tests/fuzz/run.sh [SECONDS]
+set -u
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+secs="${1:-${FUZZ_SECONDS:-60}}"
+shared="${SB_SHARED:-$root/../shared}"
+out=build/fuzz
+mkdir -p "$out"
+CC=${FUZZ_CC:-clang}
+if ! command -v "$CC" >/dev/null; then echo "fuzz: $CC not found"; echo "0 passed, 1 failed"; exit 1; fi
+flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DSB_NO_MIMALLOC -D_GNU_SOURCE -std=c11 $(pkg-config --cflags yaml-0.1)"
+core=$(make -s --no-print-directory print-core-src)
+pass=0 fail=0
+for t in pixi license; do
+  if ! $CC $flags -o "$out/fuzz_$t" "tests/fuzz/fuzz_$t.c" $core $(pkg-config --libs yaml-0.1) 2> "$out/build-$t.log"; then
+    cat "$out/build-$t.log"; fail=$((fail + 1)); continue
+  fi
+  corpus="$out/corpus-$t"; crashes="$out/crashes-$t"
+  mkdir -p "$corpus" "$crashes"
+  if [ "$t" = pixi ]; then
+    find "$shared/fixtures/pixi" "$shared/fixtures/edge" -name 'pixi.lock*' -size -64k -exec cp -n {} "$corpus/" \; 2>/dev/null
+    i=0; for f in $(find "$shared/fixtures/pixi" -name pixi.lock -size -64k); do cp "$f" "$corpus/seed$i"; i=$((i+1)); done
+  else
+    printf 'MIT/Apache-2.0' > "$corpus/l1"; printf 'GPL-2.0-or-later WITH Classpath-exception-2.0' > "$corpus/l2"
+    printf 'pkg:conda/zlib@1.3.1?build=h1&channel=conda-forge&subdir=linux-64&type=conda' > "$corpus/p1"
+    printf 'pkg:github/Package-url/purl-Spec@244fd47e07d1004f0aed9c#a/b' > "$corpus/p2"
+  fi
+  echo "fuzz: $t for ${secs}s"
+  if "$out/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+       -artifact_prefix="$crashes/" "$corpus" > "$out/run-$t.log" 2>&1; then
+    pass=$((pass + 1)); grep -E '^#[0-9]+.*DONE|Done [0-9]+ runs' "$out/run-$t.log" | tail -1
+  else
+    fail=$((fail + 1)); tail -40 "$out/run-$t.log"
+  fi
+done
+echo "fuzz: $pass passed, $fail failed"
+[ "$fail" = 0 ]
