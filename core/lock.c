@@ -6,6 +6,8 @@
 #include <string.h>
 
 static const sb_reader *const readers[] = {
+    &sb_reader_explicit,
+    &sb_reader_condalock,
     &sb_reader_pixi,
     NULL,
 };
@@ -33,7 +35,7 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
             if (readers[i]->detect(data, len, filename))
                 r = readers[i];
         if (NULL == r)
-            return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (pixi.lock)");
+            return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (pixi.lock, conda-lock.yml, explicit conda spec)");
     }
     return r->read(out, a, data, len, lim, err);
 }

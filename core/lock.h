@@ -41,5 +41,7 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
                      size_t len, const char *filename, const sb_limits *lim, sb_err *err);
 
 extern const sb_reader sb_reader_pixi;
+extern const sb_reader sb_reader_condalock;
+extern const sb_reader sb_reader_explicit;
 
 #endif

@@ -13,6 +13,7 @@
  * properties and the graph are the model's job (model.c).
  */
 #include "lock.h"
+#include "lock_int.h"
 #include "model.h"
 #include "strmap.h"
 #include "yaml_ev.h"
@@ -276,7 +277,7 @@ static sb_code read_source(pixi_ctx *c, sb_pkg *p, const char **git, const char 
 }
 
 /* Local paths: backslashes -> '/', absolute POSIX -> file://, drive -> file:///. */
-static const char *normalize_location(sb_arena *a, const char *loc)
+const char *sb_lock__location(sb_arena *a, const char *loc)
 {
     if (NULL == loc || strstr(loc, "://"))
         return loc;
@@ -291,6 +292,62 @@ static const char *normalize_location(sb_arena *a, const char *loc)
     if (isalpha((unsigned char)d[0]) && d[1] == ':' && d[2] == '/')
         return sb_arena_printf(a, "file:///%s", d);
     return d;
+}
+
+sb_code sb_lock__conda_from_url(sb_arena *a, sb_pkg *p, const char *url)
+{
+    p->kind = SB_KIND_CONDA;
+    p->location = sb_lock__location(a, url);
+    const char *file = strrchr(url, '/');
+    file = file ? file + 1 : url;
+    p->file_name = file;
+    size_t flen = strlen(file), stem_len = flen;
+    if (flen > 6 && !strcmp(file + flen - 6, ".conda")) {
+        p->archive_type = "conda";
+        stem_len = flen - 6;
+    } else if (flen > 8 && !strcmp(file + flen - 8, ".tar.bz2")) {
+        p->archive_type = "tar.bz2";
+        stem_len = flen - 8;
+    }
+    /* name-version-build split from the right */
+    char *stem = sb_arena_strndup(a, file, stem_len);
+    if (NULL == stem)
+        return SB_ENOMEM;
+    char *dash2 = strrchr(stem, '-');
+    if (dash2) {
+        *dash2 = '\0';
+        char *dash1 = strrchr(stem, '-');
+        if (dash1) {
+            *dash1 = '\0';
+            if (NULL == p->name)
+                p->name = stem;
+            if (NULL == p->version)
+                p->version = dash1 + 1;
+            if (NULL == p->build)
+                p->build = dash2 + 1;
+        }
+    }
+    /* subdir and channel from ".../<channel>/<subdir>/<file>" */
+    size_t dir_len = (size_t)(file - url);
+    if (dir_len > 1) {
+        const char *dir_end = url + dir_len - 1; /* the '/' before file */
+        const char *sd = dir_end;
+        while (sd > url && sd[-1] != '/')
+            sd--;
+        if (NULL == p->subdir && dir_end > sd)
+            p->subdir = sb_arena_strndup(a, sd, (size_t)(dir_end - sd));
+        if (sd > url) {
+            p->channel_url = sb_arena_strndup(a, url, (size_t)(sd - url));
+            const char *ce = sd - 1, *cs = ce;
+            while (cs > url && cs[-1] != '/')
+                cs--;
+            if (ce > cs && strstr(p->channel_url, "://"))
+                p->channel = sb_arena_strndup(a, cs, (size_t)(ce - cs));
+        }
+    }
+    if (p->subdir && !strcmp(p->subdir, "noarch"))
+        p->noarch = true;
+    return SB_OK;
 }
 
 static sb_code read_record(pixi_ctx *c)
@@ -422,57 +479,8 @@ static sb_code read_record(pixi_ctx *c)
         p->noarch = true;
 
     if (r->kind == REC_CONDA) {
-        p->kind = SB_KIND_CONDA;
-        p->location = normalize_location(c->a, r->loc);
-        const char *file = strrchr(r->loc, '/');
-        file = file ? file + 1 : r->loc;
-        p->file_name = file;
-        size_t flen = strlen(file), stem_len = flen;
-        if (flen > 6 && !strcmp(file + flen - 6, ".conda")) {
-            p->archive_type = "conda";
-            stem_len = flen - 6;
-        } else if (flen > 8 && !strcmp(file + flen - 8, ".tar.bz2")) {
-            p->archive_type = "tar.bz2";
-            stem_len = flen - 8;
-        }
-        /* name-version-build split from the right */
-        char *stem = sb_arena_strndup(c->a, file, stem_len);
-        if (NULL == stem)
+        if (sb_lock__conda_from_url(c->a, p, r->loc) != SB_OK)
             return oom(c);
-        char *dash2 = strrchr(stem, '-');
-        if (dash2) {
-            *dash2 = '\0';
-            char *dash1 = strrchr(stem, '-');
-            if (dash1) {
-                *dash1 = '\0';
-                if (NULL == p->name)
-                    p->name = stem;
-                if (NULL == p->version)
-                    p->version = dash1 + 1;
-                if (NULL == p->build)
-                    p->build = dash2 + 1;
-            }
-        }
-        /* subdir and channel from ".../<channel>/<subdir>/<file>" */
-        size_t dir_len = (size_t)(file - r->loc);
-        if (dir_len > 1) {
-            const char *dir_end = r->loc + dir_len - 1; /* the '/' before file */
-            const char *sd = dir_end;
-            while (sd > r->loc && sd[-1] != '/')
-                sd--;
-            if (NULL == p->subdir && dir_end > sd)
-                p->subdir = sb_arena_strndup(c->a, sd, (size_t)(dir_end - sd));
-            if (sd > r->loc) {
-                p->channel_url = sb_arena_strndup(c->a, r->loc, (size_t)(sd - r->loc));
-                const char *ce = sd - 1, *cs = ce;
-                while (cs > r->loc && cs[-1] != '/')
-                    cs--;
-                if (ce > cs && strstr(p->channel_url, "://"))
-                    p->channel = sb_arena_strndup(c->a, cs, (size_t)(ce - cs));
-            }
-        }
-        if (p->subdir && !strcmp(p->subdir, "noarch"))
-            p->noarch = true;
         if (NULL == p->name || !p->name[0])
             return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
                                  "conda package '%.120s' has no name", r->loc);
@@ -518,7 +526,7 @@ static sb_code read_record(pixi_ctx *c)
                 const char *spath = where ? where : src_path;
                 if (spath && !src_path && (rc = add_prop(c, p, "pixi:source-path", spath)) != SB_OK)
                     return rc;
-                p->location = normalize_location(c->a, spath);
+                p->location = sb_lock__location(c->a, spath);
             }
         }
         if (NULL == p->name || !p->name[0])
@@ -533,7 +541,7 @@ static sb_code read_record(pixi_ctx *c)
                 p->sha256 = lower_hex(c->a, frag + 8, 64);
             loc = sb_arena_strndup(c->a, loc, (size_t)(frag - loc));
         }
-        p->location = normalize_location(c->a, loc);
+        p->location = sb_lock__location(c->a, loc);
         if (NULL == p->name || !p->name[0])
             return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
                                  "pypi package '%.120s' has no name", r->loc);
@@ -881,8 +889,8 @@ static sb_code read_top(pixi_ctx *c)
     return SB_OK;
 }
 
-static sb_code pixi_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                         const sb_limits *lim, sb_err *err)
+sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len,
+                                 const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
 {
     pixi_ctx c;
     memset(&c, 0, sizeof c);
@@ -891,7 +899,7 @@ static sb_code pixi_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     c.lock = sb_arena_calloc(a, 1, sizeof *c.lock);
     if (NULL == c.lock)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
-    c.lock->kind = "pixi.lock";
+    c.lock->kind = kind;
     sb_code rc = sb_yp_open(&c.y, a, data, len, lim, err);
     if (rc != SB_OK)
         return rc;
@@ -901,6 +909,9 @@ static sb_code pixi_read(sb_lock **out, sb_arena *a, const char *data, size_t le
         return rc;
     if (c.nrecs > lim->max_packages)
         return sb_err_set(err, SB_ELIMIT, "more than %zu package entries", lim->max_packages);
+    if (only_v1 && c.version != 1)
+        return sb_err_set_at(err, SB_EUNSUPPORTED, c.version_line, c.version_col,
+                             "%s version %lld is not supported (version 1 is)", kind, c.version);
     c.lock->version = (int)c.version;
     c.lock->nrecords = c.nrecs;
     rc = c.version >= 4 ? link_v4(&c) : link_v1(&c);
@@ -911,6 +922,12 @@ static sb_code pixi_read(sb_lock **out, sb_arena *a, const char *data, size_t le
                           c.version);
     *out = c.lock;
     return SB_OK;
+}
+
+static sb_code pixi_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
+                         const sb_limits *lim, sb_err *err)
+{
+    return sb_lock__read_pixi_shape(out, a, data, len, lim, err, "pixi.lock", 0);
 }
 
 static int pixi_detect(const char *data, size_t len, const char *filename)

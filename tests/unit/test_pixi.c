@@ -363,3 +363,64 @@ TEST(core_pixi__every_fixture_reads)
     fclose(idx);
     CHECK(count >= 100);
 }
+
+TEST(core_explicit__fragments_platform_errors)
+{
+    static const char spec[] =
+        "# This file may be used to create an environment using:\n"
+        "# platform: linux-64\n"
+        "@EXPLICIT\n"
+        "https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda#51a19bba1b8ebfb60df25cde030b7ebc\n"
+        "https://conda.anaconda.org/conda-forge/noarch/tzdata-2024a-h0c530f3_0.conda#sha256:C30DABA32DDEBBB7DED490F0E371EAE90F51E72DB620554089103B4A6934B0D5\n"
+        "\n"
+        "https://conda.anaconda.org/conda-forge/linux-64/libzlib-1.3.1-hb9d3cd8_2.tar.bz2\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts o = {0};
+    CHECK(sb_lock_read(&l, a, NULL, spec, strlen(spec), NULL, NULL, &err) == SB_OK);
+    if (l) {
+        CHECK_STR(l->kind, "conda explicit spec");
+        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    }
+    if (s) {
+        CHECK_STR(s->platform, "linux-64");
+        CHECK(s->npkgs == 3);
+        const sb_pkg *z = find(s, "zlib");
+        CHECK_STR(z->md5, "51a19bba1b8ebfb60df25cde030b7ebc");
+        CHECK_STR(z->location, "https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda");
+        CHECK_STR(find(s, "tzdata")->sha256, "c30daba32ddebbb7ded490f0e371eae90f51e72db620554089103b4a6934b0d5");
+        CHECK_STR(find(s, "libzlib")->purl,
+                  "pkg:conda/libzlib@1.3.1?build=hb9d3cd8_2&channel=conda-forge&subdir=linux-64&type=tar.bz2");
+        CHECK(s->nroot == 3);
+    }
+    static const char bad[] = "@EXPLICIT\nnumpy==1.0\n";
+    CHECK(sb_lock_read(&l, a, NULL, bad, strlen(bad), NULL, NULL, &err) == SB_EPARSE);
+    CHECK(err.line == 2 && strstr(err.msg, "not a package URL"));
+    static const char nofrag[] = "@EXPLICIT\nhttps://x.org/c/osx-arm64/a-1-0.conda#zz\n";
+    CHECK(sb_lock_read(&l, a, NULL, nofrag, strlen(nofrag), NULL, NULL, &err) == SB_EPARSE);
+    static const char noplat[] = "@EXPLICIT\nhttps://x.org/c/noarch/a-1-0.conda\nhttps://x.org/c/osx-arm64/b-1-0.conda\n";
+    CHECK(sb_lock_read(&l, a, NULL, noplat, strlen(noplat), NULL, NULL, &err) == SB_OK);
+    CHECK(l && l->envs[0].nplatforms == 1 && !strcmp(l->envs[0].platforms[0].name, "osx-arm64"));
+    sb_arena_destroy(a);
+}
+
+TEST(core_condalock__by_name_and_version)
+{
+    static const char cl[] =
+        "version: 2\nmetadata:\n  platforms: [linux-64]\npackage: []\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    CHECK(sb_lock_read(&l, a, NULL, cl, strlen(cl), "env/conda-lock.yml", NULL, &err) == SB_EUNSUPPORTED);
+    CHECK(err.line == 1);
+    static const char ok[] =
+        "version: 1\nmetadata:\n  platforms: [linux-64]\npackage:\n"
+        "- name: zlib\n  version: 1.3.1\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
+        "  url: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n"
+        "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: main\n  optional: false\n";
+    CHECK(sb_lock_read(&l, a, NULL, ok, strlen(ok), "conda-lock.yml", NULL, &err) == SB_OK);
+    CHECK(l && !strcmp(l->kind, "conda-lock.yml"));
+    sb_arena_destroy(a);
+}

@@ -1,0 +1,36 @@
+/*
+ * lock_condalock.c - conda-lock.yml (unified format, version 1).
+ *
+ * The unified conda-lock format is the YAML shape pixi.lock v1 grew from:
+ * `metadata`, a flat `package:` list whose entries carry `platform`,
+ * `manager: conda|pip`, a `dependencies` map, `url` and `hash`. The pixi
+ * parser reads it (sb_lock__read_pixi_shape) and records the kind; only
+ * version 1 is accepted. Conda name/version/build/subdir come from the record
+ * or, where absent, from the archive URL. The file has no environments: one
+ * `default` environment with the locked platforms.
+ */
+#include "lock.h"
+#include "lock_int.h"
+
+#include <string.h>
+
+static int condalock_detect(const char *data, size_t len, const char *filename)
+{
+    (void)data;
+    (void)len;
+    if (NULL == filename)
+        return 0;
+    const char *base = strrchr(filename, '/');
+    base = base ? base + 1 : filename;
+    size_t n = strlen(base);
+    int yml = (n > 4 && !strcmp(base + n - 4, ".yml")) || (n > 5 && !strcmp(base + n - 5, ".yaml"));
+    return yml && strstr(base, "conda-lock") != NULL;
+}
+
+static sb_code condalock_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
+                              const sb_limits *lim, sb_err *err)
+{
+    return sb_lock__read_pixi_shape(out, a, data, len, lim, err, "conda-lock.yml", 1);
+}
+
+const sb_reader sb_reader_condalock = {"conda-lock.yml", condalock_detect, condalock_read};
