@@ -261,6 +261,30 @@ static const char *rel_frag(sb_doc *d, const char *pkg_id, const char *what)
     return f ? f : "relationship";
 }
 
+/* An Sbom or SpdxDocument up to and including the first member of its open
+ * `element` array: both list their root first. */
+static void collection_open(sb_doc *d, const char *type, const char *frag, const char *root_frag)
+{
+    spdx3 *s3 = d->fmt;
+    sb_jw *jw = &d->jw;
+    sb_jw_obj_begin(jw);
+    common(d, type, frag, 0);
+    sb_jw_kstr(jw, "name", s3->x->doc_name);
+    sb_jw_key(jw, "profileConformance");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, "core");
+    sb_jw_str(jw, "software");
+    sb_jw_str(jw, "simpleLicensing");
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "rootElement");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, iri(d, root_frag));
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "element");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, iri(d, root_frag));
+}
+
 static sb_code relation(sb_doc *d, size_t i)
 {
     spdx3 *s3 = d->fmt;
@@ -307,22 +331,7 @@ static sb_code relation(sb_doc *d, size_t i)
             sb_jw_obj_end(jw);
         }
     } else if (i == n + 1) {
-        sb_jw_obj_begin(jw);
-        common(d, "software_Sbom", "sbom", 0);
-        sb_jw_kstr(jw, "name", s3->x->doc_name);
-        sb_jw_key(jw, "profileConformance");
-        sb_jw_arr_begin(jw);
-        sb_jw_str(jw, "core");
-        sb_jw_str(jw, "software");
-        sb_jw_str(jw, "simpleLicensing");
-        sb_jw_arr_end(jw);
-        sb_jw_key(jw, "rootElement");
-        sb_jw_arr_begin(jw);
-        sb_jw_str(jw, iri(d, "package-root"));
-        sb_jw_arr_end(jw);
-        sb_jw_key(jw, "element");
-        sb_jw_arr_begin(jw);
-        sb_jw_str(jw, iri(d, "package-root"));
+        collection_open(d, "software_Sbom", "sbom", "package-root");
     } else if (i < 2 * n + 2) {
         size_t k = i - n - 2;
         const sb_pkg *p = &s->pkgs[k];
@@ -356,22 +365,7 @@ static sb_code end(sb_doc *d)
         sb_lic l = {SB_LIC_EXPR, "CC0-1.0", true, false, NULL, NULL};
         license_element(d, cc0, &l);
     }
-    sb_jw_obj_begin(jw);
-    common(d, "SpdxDocument", "document", 0);
-    sb_jw_kstr(jw, "name", s3->x->doc_name);
-    sb_jw_key(jw, "profileConformance");
-    sb_jw_arr_begin(jw);
-    sb_jw_str(jw, "core");
-    sb_jw_str(jw, "software");
-    sb_jw_str(jw, "simpleLicensing");
-    sb_jw_arr_end(jw);
-    sb_jw_key(jw, "rootElement");
-    sb_jw_arr_begin(jw);
-    sb_jw_str(jw, iri(d, "sbom"));
-    sb_jw_arr_end(jw);
-    sb_jw_key(jw, "element");
-    sb_jw_arr_begin(jw);
-    sb_jw_str(jw, iri(d, "sbom"));
+    collection_open(d, "SpdxDocument", "document", "sbom");
     sb_jw_arr_end(jw);
     sb_jw_kstr(jw, "dataLicense", cc0);
     sb_jw_obj_end(jw);
