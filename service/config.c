@@ -37,6 +37,8 @@ static const cfg_opt opts[] = {
     {"max-depth", "SBOMD_MAX_DEPTH", T_LONG, OFF(max_depth), 4, 1000, "64", "YAML nesting accepted"},
     {"max-scalar", "SBOMD_MAX_SCALAR", T_LONG, OFF(max_scalar), 1024, 1L << 30, "1048576", "bytes in one YAML scalar"},
     {"quiet", "SBOMD_QUIET", T_FLAG, OFF(quiet), 0, 1, "0", "do not log one line per request"},
+    {"max-requests", "SBOMD_MAX_REQUESTS", T_LONG, OFF(max_requests), 1, 100000, "256", "requests in flight before 503 with Retry-After"},
+    {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
 };
 
 #define NOPTS (sizeof opts / sizeof opts[0])

@@ -21,6 +21,8 @@ typedef struct svc_cfg {
     long max_depth;           /* YAML nesting */
     long max_scalar;          /* bytes in one YAML scalar */
     long quiet;               /* 1 = no request log lines */
+    long max_requests;        /* requests in flight before 503 + Retry-After */
+    long shutdown_delay;      /* seconds /readyz says 503 before the listener closes */
 } svc_cfg;
 
 /* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when

@@ -2,6 +2,7 @@
  * main.c - wiring only, in a fixed order: config, routes, server start, wait
  * for a signal, quiesce, drain in-flight requests (bounded), stop.
  */
+#include "../core/doc.h"
 #include "../handlers/handlers.h"
 #include "config.h"
 #include "log.h"
@@ -31,10 +32,15 @@ int main(int argc, char **argv)
 #ifndef SB_NO_MIMALLOC
     json_set_alloc_funcs(mi_malloc, mi_free);
 #endif
-    if (h_health_register(&srv.router) || h_sbom_register(&srv.router) || h_formats_register(&srv.router)) {
+    if (h_health_register(&srv.router) || h_sbom_register(&srv.router) || h_formats_register(&srv.router) ||
+        h_metrics_register(&srv.router)) {
         fprintf(stderr, "sbomd: too many routes\n");
         return 1;
     }
+    for (unsigned i = 0; i < srv.router.n; i++)
+        svc_metrics_route(&srv.metrics, srv.router.routes[i].path);
+    for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++)
+        svc_metrics_format(&srv.metrics, (*f)->name);
     /* signals are taken synchronously by this thread only */
     sigset_t set;
     sigemptyset(&set);
@@ -52,6 +58,11 @@ int main(int argc, char **argv)
     int sig = 0;
     sigwait(&set, &sig);
     svc_log_event("stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    atomic_store(&srv.ready, 0);
+    for (long i = 0; i < srv.cfg.shutdown_delay * 10; i++) {
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     svc_server_quiesce(&srv);
     for (int i = 0; i < DRAIN_SECONDS * 10 && atomic_load(&srv.in_flight) > 0; i++) {
         struct timespec ts = {0, 100 * 1000 * 1000};

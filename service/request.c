@@ -97,3 +97,22 @@ int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
     return svc_req__queue(r, 200, resp);
 }
+
+int svc_req_server_ready(const svc_req *r)
+{
+    return atomic_load(&r->srv->ready);
+}
+
+int svc_req_metrics_text(svc_req *r, const char **out, size_t *len)
+{
+    sb_buf b = SB_BUF_INIT(1 << 20);
+    int rc = svc_metrics_render(&r->srv->metrics, &b, atomic_load(&r->srv->in_flight),
+                                atomic_load(&r->srv->ready));
+    if (rc == 0) {
+        *out = sb_arena_strndup(r->arena, b.data ? b.data : "", b.len);
+        *len = b.len;
+        rc = *out ? 0 : -1;
+    }
+    sb_buf_free(&b);
+    return rc;
+}

@@ -50,6 +50,12 @@ int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc);
 /* Add a response header to whatever is sent next. */
 void svc_req_add_header(svc_req *r, const char *name, const char *value);
 
+/* 1 while the server accepts work (for /readyz). */
+int svc_req_server_ready(const svc_req *r);
+
+/* The server's metrics in Prometheus text format, in the request's arena. */
+int svc_req_metrics_text(svc_req *r, const char **out, size_t *len);
+
 /* HTTP status an sb_code maps to (one table for the whole service). */
 unsigned svc_status_for(sb_code code);
 

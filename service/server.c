@@ -119,9 +119,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (NULL == r)
             return MHD_NO;
         *req_cls = r;
-        atomic_fetch_add(&s->in_flight, 1);
+        long now_in = atomic_fetch_add(&s->in_flight, 1) + 1;
         int known;
         r->route = svc_router_match(&s->router, method, url, &known);
+        /* probes and metrics are never refused: a busy replica is not a dead one */
+        if (now_in > s->cfg.max_requests && r->route && r->route->wants_body) {
+            atomic_fetch_add(&s->metrics.rejected_busy, 1);
+            svc_req_add_header(r, "Retry-After", "1");
+            return svc_req_problem(r, 503, NULL, "sbomd is at its concurrent request limit; retry shortly",
+                                   NULL, NULL, 0) == 0 ? MHD_YES : MHD_NO;
+        }
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl) {
             char *end;
@@ -183,6 +190,10 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
                            r->stream_failed};
         svc_log_request(&e);
     }
+    unsigned slot = r->route ? (unsigned)(r->route - s->router.routes) : SVC_METRICS_ROUTES - 1;
+    svc_metrics_request(&s->metrics, slot, r->responded ? r->status : 0, r->format, ms / 1e3, r->bytes_in,
+                        r->bytes_out, r->packages, r->stream_failed,
+                        r->route && !strcmp(r->route->path, "/v1/sbom"));
     atomic_fetch_add(&s->requests, 1);
     atomic_fetch_sub(&s->in_flight, 1);
     req_free(r);
@@ -216,6 +227,7 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
     atomic_store(&s->next_id, 1);
     atomic_store(&s->in_flight, 0);
     atomic_store(&s->requests, 0);
+    atomic_store(&s->ready, 1);
     long threads = s->cfg.threads;
     if (threads <= 0) {
         threads = sysconf(_SC_NPROCESSORS_ONLN);

@@ -8,6 +8,7 @@
 
 #include "../core/lock.h"
 #include "config.h"
+#include "metrics.h"
 #include "router.h"
 
 #include <stdatomic.h>
@@ -21,6 +22,8 @@ typedef struct svc_server {
     unsigned long long id_salt;
     atomic_long in_flight;
     atomic_ullong requests;
+    atomic_int ready;          /* 1 while accepting; 0 once shutdown began */
+    svc_metrics metrics;
 } svc_server;
 
 /* Start listening. 0 or -1 with a message. */

@@ -208,6 +208,45 @@ wait "${pids[@]}"
 for i in $(seq 1 16); do check "parallel $i" grep -q '^200' "$work/par$i.st"; done
 check "parallel outputs identical" sh -c "for i in \$(seq 2 16); do cmp -s '$work/par1.json' '$work/par'\$i'.json' || exit 1; done"
 
+# --- readiness and metrics ----------------------------------------------------
+res="$(curl -sS -o /dev/null -w '%{http_code}' "$base/readyz")"
+check "readyz 200 ($res)" [ "$res" = 200 ]
+curl -sS -D "$work/mh" -o "$work/metrics.txt" "$base/metrics"
+check "metrics content type" grep -qi '^content-type: text/plain; version=0.0.4' "$work/mh"
+for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+  check "metrics count $fmt documents" sh -c "grep -E '^sbomd_documents_total\{format=\"$fmt\"\} [1-9]' '$work/metrics.txt' >/dev/null"
+done
+check "metrics count 413s" grep -q 'sbomd_requests_total{route="/v1/sbom",status="413"}' "$work/metrics.txt"
+check "metrics histogram" grep -q '^sbomd_sbom_duration_seconds_count [1-9]' "$work/metrics.txt"
+check "metrics rss" grep -q '^sbomd_resident_memory_bytes [1-9]' "$work/metrics.txt"
+
+# --- a second server: concurrency limit and graceful shutdown -----------------
+log2="$work/sbomd2.log"
+${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 --max-requests 1 --shutdown-delay 2 2> "$log2" &
+pid2=$!
+port2=""
+for _ in $(seq 1 100); do
+  port2="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$log2" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port2" ] && break; sleep 0.1
+done
+base2="http://127.0.0.1:$port2"
+curl -sS -o "$work/slow.json" -w '%{http_code}' --limit-rate 100k --data-binary @"$big" "$base2/v1/sbom" > "$work/slow.st" &
+slow=$!
+sleep 1
+res="$(curl -sS -D "$work/bh" -o "$work/p.json" -w '%{http_code}' --data-binary @"$f" "$base2/v1/sbom")"
+check "busy server answers 503 ($res)" [ "$res" = 503 ]
+check "503 carries Retry-After" grep -qi '^retry-after: ' "$work/bh"
+check "503 is problem+json" jq -e '.status == 503' "$work/p.json" >/dev/null
+res="$(curl -sS -o /dev/null -w '%{http_code}' "$base2/healthz")"
+check "healthz still 200 when busy ($res)" [ "$res" = 200 ]
+wait "$slow"
+check "the slow upload still completed" grep -q 200 "$work/slow.st"
+kill -TERM "$pid2"; sleep 0.5
+res="$(curl -sS -o /dev/null -w '%{http_code}' "$base2/readyz")"
+check "readyz 503 while draining ($res)" [ "$res" = 503 ]
+wait "$pid2"; st=$?
+check "second server exits 0 after the drain (got $st)" [ "$st" = 0 ]
+
 check "request log is JSON lines" sh -c "grep '\"msg\":\"request\"' '$log' | head -50 | jq -e . >/dev/null"
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "SIGTERM exits 0 (got $st)" [ "$st" = 0 ]

@@ -1,0 +1,149 @@
+/*
+ * metrics.c - counters behind GET /metrics (Prometheus text format 0.0.4).
+ *
+ * DESIGN: fixed tables of atomics indexed by route slot, a small status list
+ * and a format slot, so recording a request is a handful of relaxed atomic
+ * adds and no lock; labels are registered once at startup.
+ */
+#include "metrics.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const unsigned statuses[SVC_METRICS_STATUSES] = {200, 400, 401, 404, 405, 406, 408, 413,
+                                                        415, 422, 500, 502, 503, 504, 0, 0};
+static const double bucket_le[SVC_METRICS_BUCKETS] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                                      0.1, 0.25, 0.5, 1, 2.5, 10};
+
+unsigned svc_metrics_route(svc_metrics *m, const char *label)
+{
+    for (unsigned i = 0; i < m->nroutes; i++)
+        if (!strcmp(m->route_names[i], label))
+            return i;
+    if (m->nroutes >= SVC_METRICS_ROUTES - 1)
+        return SVC_METRICS_ROUTES - 1;
+    m->route_names[m->nroutes] = label;
+    return m->nroutes++;
+}
+
+void svc_metrics_format(svc_metrics *m, const char *name)
+{
+    if (m->nformats < SVC_METRICS_FORMATS)
+        m->format_names[m->nformats++] = name;
+}
+
+static unsigned status_slot(unsigned status)
+{
+    for (unsigned i = 0; i < SVC_METRICS_STATUSES - 2; i++)
+        if (statuses[i] == status)
+            return i;
+    return SVC_METRICS_STATUSES - 1; /* other */
+}
+
+void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const char *format,
+                         double seconds, uint64_t bytes_in, uint64_t bytes_out, long packages,
+                         int stream_failed, int timed)
+{
+    if (route >= SVC_METRICS_ROUTES)
+        route = SVC_METRICS_ROUTES - 1;
+    atomic_fetch_add_explicit(&m->by_route_status[route][status_slot(status)], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->bytes_in, bytes_in, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->bytes_out, bytes_out, memory_order_relaxed);
+    if (stream_failed)
+        atomic_fetch_add_explicit(&m->stream_failures, 1, memory_order_relaxed);
+    if (status == 200 && format) {
+        for (unsigned i = 0; i < m->nformats; i++)
+            if (!strcmp(m->format_names[i], format))
+                atomic_fetch_add_explicit(&m->documents[i], 1, memory_order_relaxed);
+        if (packages > 0)
+            atomic_fetch_add_explicit(&m->packages, (unsigned long long)packages, memory_order_relaxed);
+    }
+    if (timed) {
+        unsigned b = 0;
+        while (b < SVC_METRICS_BUCKETS && seconds > bucket_le[b])
+            b++;
+        if (b < SVC_METRICS_BUCKETS)
+            atomic_fetch_add_explicit(&m->duration_buckets[b], 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&m->duration_count, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&m->duration_us_sum, (unsigned long long)(seconds * 1e6), memory_order_relaxed);
+    }
+}
+
+static int put(sb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int put(sb_buf *b, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return -1;
+    return sb_buf_append(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) == SB_OK ? 0 : -1;
+}
+
+static long rss_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, rss = 0;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
+            rss = 0;
+        fclose(f);
+    }
+    return rss * sysconf(_SC_PAGESIZE);
+}
+
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+
+int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int ready)
+{
+    svc_metrics *m = (svc_metrics *)cm; /* atomics are read, never written, here */
+    int rc = 0;
+    rc |= put(b, "# HELP sbomd_requests_total Requests answered, by route and status.\n"
+                 "# TYPE sbomd_requests_total counter\n");
+    for (unsigned r = 0; r < SVC_METRICS_ROUTES; r++) {
+        const char *name = r < m->nroutes ? m->route_names[r] : (r == SVC_METRICS_ROUTES - 1 ? "unmatched" : NULL);
+        if (!name)
+            continue;
+        for (unsigned s = 0; s < SVC_METRICS_STATUSES; s++) {
+            unsigned long long v = LOAD(m->by_route_status[r][s]);
+            if (!v)
+                continue;
+            if (s == SVC_METRICS_STATUSES - 1)
+                rc |= put(b, "sbomd_requests_total{route=\"%s\",status=\"other\"} %llu\n", name, v);
+            else
+                rc |= put(b, "sbomd_requests_total{route=\"%s\",status=\"%u\"} %llu\n", name, statuses[s], v);
+        }
+    }
+    rc |= put(b, "# HELP sbomd_documents_total Documents streamed, by format.\n"
+                 "# TYPE sbomd_documents_total counter\n");
+    for (unsigned i = 0; i < m->nformats; i++)
+        rc |= put(b, "sbomd_documents_total{format=\"%s\"} %llu\n", m->format_names[i], LOAD(m->documents[i]));
+    rc |= put(b, "# HELP sbomd_sbom_duration_seconds Time from request start to completion for /v1/sbom.\n"
+                 "# TYPE sbomd_sbom_duration_seconds histogram\n");
+    unsigned long long cum = 0;
+    for (unsigned i = 0; i < SVC_METRICS_BUCKETS; i++) {
+        cum += LOAD(m->duration_buckets[i]);
+        rc |= put(b, "sbomd_sbom_duration_seconds_bucket{le=\"%g\"} %llu\n", bucket_le[i], cum);
+    }
+    unsigned long long count = LOAD(m->duration_count);
+    rc |= put(b, "sbomd_sbom_duration_seconds_bucket{le=\"+Inf\"} %llu\n", count);
+    rc |= put(b, "sbomd_sbom_duration_seconds_sum %.6f\n", (double)LOAD(m->duration_us_sum) / 1e6);
+    rc |= put(b, "sbomd_sbom_duration_seconds_count %llu\n", count);
+    rc |= put(b, "# TYPE sbomd_bytes_received_total counter\nsbomd_bytes_received_total %llu\n", LOAD(m->bytes_in));
+    rc |= put(b, "# TYPE sbomd_bytes_sent_total counter\nsbomd_bytes_sent_total %llu\n", LOAD(m->bytes_out));
+    rc |= put(b, "# TYPE sbomd_packages_total counter\nsbomd_packages_total %llu\n", LOAD(m->packages));
+    rc |= put(b, "# HELP sbomd_stream_failures_total Documents cut short mid-stream.\n"
+                 "# TYPE sbomd_stream_failures_total counter\nsbomd_stream_failures_total %llu\n",
+              LOAD(m->stream_failures));
+    rc |= put(b, "# HELP sbomd_rejected_busy_total Requests refused with 503 at the concurrency limit.\n"
+                 "# TYPE sbomd_rejected_busy_total counter\nsbomd_rejected_busy_total %llu\n",
+              LOAD(m->rejected_busy));
+    rc |= put(b, "# TYPE sbomd_in_flight gauge\nsbomd_in_flight %ld\n", in_flight);
+    rc |= put(b, "# TYPE sbomd_ready gauge\nsbomd_ready %d\n", ready);
+    rc |= put(b, "# TYPE sbomd_resident_memory_bytes gauge\nsbomd_resident_memory_bytes %ld\n", rss_bytes());
+    return rc ? -1 : 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * metrics.h - process counters (atomics only, safe from any worker thread)
+ * and their Prometheus text rendering for GET /metrics.
+ */
+#ifndef SVC_METRICS_H
+#define SVC_METRICS_H
+
+#include "../core/buf.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SVC_METRICS_ROUTES 16   /* route slots; the last one is "unmatched" */
+#define SVC_METRICS_STATUSES 16
+#define SVC_METRICS_FORMATS 8
+#define SVC_METRICS_BUCKETS 12
+
+typedef struct svc_metrics {
+    const char *route_names[SVC_METRICS_ROUTES];
+    unsigned nroutes;
+    atomic_ullong by_route_status[SVC_METRICS_ROUTES][SVC_METRICS_STATUSES];
+    const char *format_names[SVC_METRICS_FORMATS];
+    unsigned nformats;
+    atomic_ullong documents[SVC_METRICS_FORMATS];
+    atomic_ullong duration_buckets[SVC_METRICS_BUCKETS]; /* /v1/sbom seconds, cumulative at render */
+    atomic_ullong duration_count;
+    atomic_ullong duration_us_sum;
+    atomic_ullong bytes_in, bytes_out;
+    atomic_ullong stream_failures;
+    atomic_ullong rejected_busy;
+    atomic_ullong packages;
+} svc_metrics;
+
+/* Register a route label (at startup only); returns its slot. */
+unsigned svc_metrics_route(svc_metrics *m, const char *label);
+/* Register a format label (at startup only). */
+void svc_metrics_format(svc_metrics *m, const char *name);
+
+/* One finished request. `route` is a slot from svc_metrics_route or
+ * SVC_METRICS_ROUTES-1 for unmatched paths; `format` may be NULL. */
+void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const char *format,
+                         double seconds, uint64_t bytes_in, uint64_t bytes_out, long packages,
+                         int stream_failed, int timed);
+
+/* Prometheus text exposition into b (in_flight and ready are gauges the
+ * server passes in). */
+int svc_metrics_render(const svc_metrics *m, sb_buf *b, long in_flight, int ready);
+
+#endif
