@@ -220,6 +220,12 @@ check "metrics count 413s" grep -q 'sbomd_requests_total{route="/v1/sbom",status
 check "metrics histogram" grep -q '^sbomd_sbom_duration_seconds_count [1-9]' "$work/metrics.txt"
 check "metrics rss" grep -q '^sbomd_resident_memory_bytes [1-9]' "$work/metrics.txt"
 
+# --- every path the OpenAPI contract names is served (and nothing 404s) ------
+for path in $(grep -E '^  /' "$root/openapi/openapi.yaml" | tr -d ' :'); do
+  res="$(curl -sS -o /dev/null -w '%{http_code}' -X OPTIONS "$base$path")"
+  check "openapi path $path is routed ($res)" [ "$res" = 405 ]
+done
+
 # --- a second server: concurrency limit and graceful shutdown -----------------
 log2="$work/sbomd2.log"
 ${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 --max-requests 1 --shutdown-delay 2 2> "$log2" &
