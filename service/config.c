@@ -78,6 +78,7 @@ static void help(void)
     printf("usage: sbomd [options]\n\nEvery option is also an environment variable; flags win.\n\n");
     for (size_t i = 0; i < NOPTS; i++)
         printf("  --%-20s %-24s %s (default %s)\n", opts[i].name, opts[i].env, opts[i].help, opts[i].def);
+    printf("  --%-20s %-24s %s\n", "check-config", "", "validate the settings, print them, exit 0 (2 if invalid)");
     printf("  --%-20s %-24s %s\n", "help", "", "this text");
     printf("  --%-20s %-24s %s\n", "version", "", "print the version");
 }
@@ -98,6 +99,10 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             help();
             return 1;
+        }
+        if (!strcmp(a, "--check-config")) {
+            c->check_only = 1;
+            continue;
         }
         if (!strcmp(a, "--version")) {
             printf("%s %s\n", SB_TOOL_NAME, SB_VERSION);
@@ -132,4 +137,15 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
             return -1;
     }
     return 0;
+}
+
+void svc_cfg_print(const svc_cfg *c)
+{
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *base = (const char *)c + opts[i].offset;
+        if (opts[i].type == T_STR)
+            printf("%s=%s\n", opts[i].name, base);
+        else
+            printf("%s=%ld\n", opts[i].name, *(const long *)base);
+    }
 }

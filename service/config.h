@@ -23,10 +23,14 @@ typedef struct svc_cfg {
     long quiet;               /* 1 = no request log lines */
     long max_requests;        /* requests in flight before 503 + Retry-After */
     long shutdown_delay;      /* seconds /readyz says 503 before the listener closes */
+    long check_only;          /* --check-config: validate, print, exit */
 } svc_cfg;
 
 /* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when
  * --help/--version was printed (exit 0), -1 on error (message in errbuf). */
 int svc_cfg_load(svc_cfg *out, int argc, char **argv, char *errbuf, size_t errlen);
+
+/* Print every setting as name=value (for --check-config). */
+void svc_cfg_print(const svc_cfg *c);
 
 #endif

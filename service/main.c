@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 #include <mimalloc.h>
+#include <arpa/inet.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +29,16 @@ int main(int argc, char **argv)
     if (rc < 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
         return 2;
+    }
+    if (srv.cfg.check_only) {
+        struct in_addr probe;
+        if (inet_pton(AF_INET, srv.cfg.listen, &probe) != 1) {
+            fprintf(stderr, "sbomd: --listen '%s' is not an IPv4 address\n", srv.cfg.listen);
+            return 2;
+        }
+        svc_cfg_print(&srv.cfg);
+        printf("config ok\n");
+        return 0;
     }
 #ifndef SB_NO_MIMALLOC
     json_set_alloc_funcs(mi_malloc, mi_free);

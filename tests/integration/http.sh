@@ -220,6 +220,20 @@ check "metrics count 413s" grep -q 'sbomd_requests_total{route="/v1/sbom",status
 check "metrics histogram" grep -q '^sbomd_sbom_duration_seconds_count [1-9]' "$work/metrics.txt"
 check "metrics rss" grep -q '^sbomd_resident_memory_bytes [1-9]' "$work/metrics.txt"
 
+# --- configuration is validated at start ---------------------------------------
+check "--check-config accepts the defaults" sh -c "'$bin' --check-config | grep -q '^config ok$'"
+check "--check-config shows env settings" sh -c "SBOMD_MAX_BODY=2048 '$bin' --check-config | grep -q '^max-body=2048$'"
+"$bin" --check-config --port 70000 > /dev/null 2> "$work/cfg.err"; st=$?
+check "bad port refused with 2 (got $st)" [ "$st" = 2 ]
+check "bad port message names the option" grep -q "port" "$work/cfg.err"
+SBOMD_THREADS=many "$bin" --check-config > /dev/null 2> "$work/cfg.err"; st=$?
+check "bad env value refused with 2 (got $st)" [ "$st" = 2 ]
+check "bad env message names the variable" grep -q "SBOMD_THREADS" "$work/cfg.err"
+"$bin" --check-config --listen nowhere > /dev/null 2>&1; st=$?
+check "bad listen address refused with 2 (got $st)" [ "$st" = 2 ]
+"$bin" --bogus > /dev/null 2>&1; st=$?
+check "unknown option refused with 2 (got $st)" [ "$st" = 2 ]
+
 # --- every path the OpenAPI contract names is served (and nothing 404s) ------
 for path in $(grep -E '^  /' "$root/openapi/openapi.yaml" | tr -d ' :'); do
   res="$(curl -sS -o /dev/null -w '%{http_code}' -X OPTIONS "$base$path")"
