@@ -36,17 +36,23 @@ static void emit(sb_buf *b)
     sb_buf_free(b);
 }
 
+/* Open a log line: {"time", "level", "msg", ... */
+static void line_begin(sb_jw *jw, sb_buf *b, const char *level, const char *msg)
+{
+    sb_jw_init(jw, (sb_sink){to_buf, b}, false);
+    char ts[32];
+    now_rfc3339(ts);
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "time", ts);
+    sb_jw_kstr(jw, "level", level);
+    sb_jw_kstr(jw, "msg", msg);
+}
+
 void svc_log_request(const svc_log_entry *e)
 {
     sb_buf b = SB_BUF_INIT(16384);
     sb_jw jw;
-    sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
-    char ts[32];
-    now_rfc3339(ts);
-    sb_jw_obj_begin(&jw);
-    sb_jw_kstr(&jw, "time", ts);
-    sb_jw_kstr(&jw, "level", e->status >= 500 || e->stream_failed ? "error" : "info");
-    sb_jw_kstr(&jw, "msg", "request");
+    line_begin(&jw, &b, e->status >= 500 || e->stream_failed ? "error" : "info", "request");
     sb_jw_kstr(&jw, "request_id", e->id);
     sb_jw_kstr(&jw, "method", e->method);
     sb_jw_kstr(&jw, "path", e->path);
@@ -78,13 +84,7 @@ void svc_log_event(const char *event, const char *detail)
 {
     sb_buf b = SB_BUF_INIT(4096);
     sb_jw jw;
-    sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
-    char ts[32];
-    now_rfc3339(ts);
-    sb_jw_obj_begin(&jw);
-    sb_jw_kstr(&jw, "time", ts);
-    sb_jw_kstr(&jw, "level", "info");
-    sb_jw_kstr(&jw, "msg", event);
+    line_begin(&jw, &b, "info", event);
     if (detail)
         sb_jw_kstr(&jw, "detail", detail);
     sb_jw_obj_end(&jw);
