@@ -439,7 +439,7 @@ static const char *canonical(sb_arena *a, const node *n)
 static char *rewrite_exceptions(sb_arena *a, const char *s, int *changed)
 {
     size_t n = strlen(s);
-    char *out = sb_arena_alloc(a, n * 2 + 16);
+    char *out = sb_arena_alloc(a, n * 3 + 16); /* "with x" (6 bytes) grows by 12 */
     if (NULL == out)
         return NULL;
     size_t o = 0;
