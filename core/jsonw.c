@@ -8,6 +8,7 @@
  * next byte that needs work and hands the clean run to the sink in one call.
  */
 #include "jsonw.h"
+#include "utf8.h"
 
 #include <string.h>
 
@@ -110,40 +111,6 @@ sb_code sb_jw_obj_end(sb_jw *jw) { return close_container(jw, '{'); }
 sb_code sb_jw_arr_begin(sb_jw *jw) { return open_container(jw, '['); }
 sb_code sb_jw_arr_end(sb_jw *jw) { return close_container(jw, '['); }
 
-/* Length of a valid UTF-8 sequence starting at s (n bytes available), 0 if
- * invalid, or -1 if valid so far but truncated by the end of the input. */
-static int utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    int len;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-        min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    unsigned cp = c & (0x3F >> (len - 1));
-    for (int i = 1; i < len; i++) {
-        if ((size_t)i >= n)
-            return -1;
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
 static const char hexdig[] = "0123456789abcdef";
 
 /* Escape and write. `carry` holds up to 3 bytes of a UTF-8 sequence cut by
@@ -157,10 +124,10 @@ int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carr
         unsigned char tmp[4];
         size_t oldn = *ncarry, have = oldn, take = 0;
         memcpy(tmp, carry, have);
-        int len = utf8_seq(tmp, have);
+        int len = sb_utf8_seq(tmp, have);
         while (len == -1 && take < n && have < 4) {
             tmp[have++] = (unsigned char)str[take++];
-            len = utf8_seq(tmp, have);
+            len = sb_utf8_seq(tmp, have);
         }
         *ncarry = 0;
         if (len == -1 && !final) {
@@ -189,7 +156,7 @@ int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carr
             continue;
         }
         if (c >= 0x80) {
-            int len = utf8_seq(s + i, n - i);
+            int len = sb_utf8_seq(s + i, n - i);
             if (len > 0) {
                 i += (size_t)len;
                 continue;
