@@ -2,12 +2,14 @@
  * lock.c - reader registry and dispatch by kind or by content.
  */
 #include "lock.h"
+#include "lock_int.h"
 
 #include <string.h>
 
 static const sb_reader *const readers[] = {
     &sb_reader_explicit,
     &sb_reader_condalock,
+    &sb_reader_uv,
     &sb_reader_pixi,
     NULL,
 };
@@ -31,11 +33,28 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
         if (NULL == r)
             return sb_err_set(err, SB_EFORMAT, "unknown input kind '%.64s'", kind);
     } else {
-        for (size_t i = 0; readers[i] && !r; i++)
-            if (readers[i]->detect(data, len, filename))
+        int best = 0;
+        for (size_t i = 0; readers[i]; i++) {
+            int score = readers[i]->detect(data, len, filename);
+            if (score > best) {
+                best = score;
                 r = readers[i];
+            }
+        }
         if (NULL == r)
-            return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (pixi.lock, conda-lock.yml, explicit conda spec)");
+            return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (pixi.lock, uv.lock, conda-lock.yml, explicit conda spec)");
     }
     return r->read(out, a, data, len, lim, err);
+}
+
+int sb_lock__has_line(const char *data, size_t n, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    for (const char *p = data, *end = data + n; p < end;) {
+        if ((size_t)(end - p) >= pl && !memcmp(p, prefix, pl))
+            return 1;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return 0;
 }

@@ -26,7 +26,9 @@ typedef struct sb_limits {
 
 typedef struct sb_reader {
     const char *kind;       /* "pixi.lock" */
-    /* 1 when this reader should take the input (filename may be NULL) */
+    /* How sure this reader is that it should take the input (filename may be
+     * NULL): 0 no, 1 by content, 2 by file name, 3 by a marker that wins over
+     * any name (@EXPLICIT). The highest score wins; ties go to the earlier. */
     int (*detect)(const char *data, size_t len, const char *filename);
     sb_code (*read)(sb_lock **out, sb_arena *a, const char *data, size_t len,
                     const sb_limits *lim, sb_err *err);
@@ -43,5 +45,6 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
 extern const sb_reader sb_reader_pixi;
 extern const sb_reader sb_reader_condalock;
 extern const sb_reader sb_reader_explicit;
+extern const sb_reader sb_reader_uv;
 
 #endif

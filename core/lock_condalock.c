@@ -16,15 +16,21 @@
 
 static int condalock_detect(const char *data, size_t len, const char *filename)
 {
-    (void)data;
-    (void)len;
-    if (NULL == filename)
-        return 0;
-    const char *base = strrchr(filename, '/');
-    base = base ? base + 1 : filename;
-    size_t n = strlen(base);
-    int yml = (n > 4 && !strcmp(base + n - 4, ".yml")) || (n > 5 && !strcmp(base + n - 5, ".yaml"));
-    return yml && strstr(base, "conda-lock") != NULL;
+    if (filename) {
+        const char *base = strrchr(filename, '/');
+        base = base ? base + 1 : filename;
+        size_t n = strlen(base);
+        int yml = (n > 4 && !strcmp(base + n - 4, ".yml")) || (n > 5 && !strcmp(base + n - 5, ".yaml"));
+        if (yml && strstr(base, "conda-lock") != NULL)
+            return 2;
+    }
+    /* content: conda-lock's metadata block (content_hash per platform) and
+     * `manager:` on its package entries, which pixi.lock never writes */
+    size_t n = len < 65536 ? len : 65536;
+    return sb_lock__has_line(data, n, "metadata:") && sb_lock__has_line(data, n, "  content_hash:") &&
+                   sb_lock__has_line(data, n, "  manager: ")
+               ? 1
+               : 0;
 }
 
 static sb_code condalock_read(sb_lock **out, sb_arena *a, const char *data, size_t len,

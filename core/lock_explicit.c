@@ -25,7 +25,7 @@ static int explicit_detect(const char *data, size_t len, const char *filename)
         while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
             n--;
         if (n == 9 && !memcmp(p, "@EXPLICIT", 9))
-            return 1;
+            return 3;
         p = nl ? nl + 1 : end;
     }
     return 0;

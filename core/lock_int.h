@@ -23,4 +23,7 @@ const char *sb_lock__location(sb_arena *a, const char *loc);
 sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len,
                                  const sb_limits *lim, sb_err *err, const char *kind, int only_v1);
 
+/* 1 when some line of data[0..n) starts with `prefix` (content detection). */
+int sb_lock__has_line(const char *data, size_t n, const char *prefix);
+
 #endif

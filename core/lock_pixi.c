@@ -936,7 +936,7 @@ static int pixi_detect(const char *data, size_t len, const char *filename)
         const char *base = strrchr(filename, '/');
         base = base ? base + 1 : filename;
         if (!strcmp(base, "pixi.lock"))
-            return 1;
+            return 2;
     }
     /* content: a YAML mapping with a top-level `version:` and environments/package(s) */
     size_t n = len < 65536 ? len : 65536;

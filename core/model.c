@@ -319,7 +319,7 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
         rc = prop(pb, a, "pixi:direct-url", url);
         if (rc == SB_OK && !ends_with(url, ".whl"))
             rc = prop(pb, a, "pixi:source", "true");
-    } else if (!strstr(loc, "://") || !strncmp(loc, "file://", 7)) {
+    } else if (p->location && (!strstr(loc, "://") || !strncmp(loc, "file://", 7))) {
         p->purl = build(a, "generic", NULL, p->name, p->version, NULL, 0);
         rc = prop(pb, a, "pixi:direct-url", loc);
         if (rc == SB_OK && p->editable)
@@ -327,14 +327,17 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
         if (rc == SB_OK && !ends_with(loc, ".whl"))
             rc = prop(pb, a, "pixi:source", "true");
     } else {
+        /* an index package; readers that know no URL (poetry, pdm) leave location NULL */
+        const char *artifact = p->location ? p->location : p->file_name;
         p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), p->version, NULL, 0);
-        if (env->indexes.n) {
+        if (NULL == p->index_url && env->indexes.n)
             p->index_url = env->indexes.v[0];
+        if (p->index_url) {
             p->supplier_name = url_host(a, p->index_url);
             p->supplier_url = p->supplier_name ? p->index_url : NULL;
             rc = prop(pb, a, "pixi:index-url", p->index_url);
         }
-        if (rc == SB_OK && !ends_with(loc, ".whl"))
+        if (rc == SB_OK && artifact && !ends_with(artifact, ".whl"))
             rc = prop(pb, a, "pixi:source", "true");
     }
     if (rc == SB_OK)
@@ -459,7 +462,7 @@ static size_t sort_deps(const sb_pkg *pkgs, size_t *v, size_t n)
     return o;
 }
 
-static sb_code resolve_graph(sb_sbom *s, sb_arena *a)
+static sb_code resolve_graph(sb_sbom *s, sb_arena *a, const sb_strv *declared)
 {
     sb_strmap conda, pypi;
     if (sb_strmap_init(&conda, a, s->npkgs) != SB_OK || sb_strmap_init(&pypi, a, s->npkgs) != SB_OK)
@@ -517,18 +520,32 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a)
         for (size_t d = 0; d < p->ndeps; d++)
             indeg[p->deps[d]]++;
     }
-    /* roots: nothing depends on them; then cover cycles */
+    /* roots: what the input declares (uv's workspace root, ...), else what
+     * nothing depends on; then whatever is still unreached, cycles last */
     unsigned char *seen = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, 1);
+    unsigned char *is_root = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, 1);
     size_t *stack = sb_arena_alloc(a, (s->npkgs + 1) * sizeof *stack);
     s->root_deps = sb_arena_alloc(a, (s->npkgs + 1) * sizeof *s->root_deps);
-    if (NULL == seen || NULL == stack || NULL == s->root_deps)
+    if (NULL == seen || NULL == is_root || NULL == stack || NULL == s->root_deps)
         return SB_ENOMEM;
     s->nroot = 0;
-    for (size_t i = 0; i < s->npkgs; i++)
-        if (0 == indeg[i])
-            s->root_deps[s->nroot++] = i;
+    if (declared) {
+        for (size_t d = 0; d < declared->n; d++) {
+            const char *dn = declared->v[d];
+            size_t t;
+            if ((sb_strmap_get(&pypi, dn, strlen(dn), &t) || sb_strmap_get(&conda503, dn, strlen(dn), &t)) &&
+                !is_root[t]) {
+                is_root[t] = 1;
+                s->root_deps[s->nroot++] = t;
+            }
+        }
+    } else {
+        for (size_t i = 0; i < s->npkgs; i++)
+            if (0 == indeg[i])
+                s->root_deps[s->nroot++] = i;
+    }
     size_t next_root = 0;
-    for (size_t scan = 0;;) {
+    for (size_t scan = 0, scan0 = 0;;) {
         while (next_root < s->nroot) {
             size_t sp = 0;
             size_t r = s->root_deps[next_root++];
@@ -546,6 +563,12 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a)
                     }
                 }
             }
+        }
+        while (scan0 < s->npkgs && (seen[scan0] || indeg[scan0]))
+            scan0++;
+        if (scan0 < s->npkgs) {
+            s->root_deps[s->nroot++] = scan0; /* unreached from the declared roots */
+            continue;
         }
         while (scan < s->npkgs && seen[scan])
             scan++;
@@ -581,7 +604,7 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
                               "platform '%.64s' is not locked for environment '%.64s'; available: %.120s",
                               opts->platform, env_name, join_platforms(a, env));
     } else {
-        static const sb_lock_platform none = {"none", NULL, 0, 0};
+        static const sb_lock_platform none = {.name = "none"};
         plat = sb_lock_find_platform(env, "linux-64");
         if (NULL == plat && env->nplatforms == 1)
             plat = &env->platforms[0];
@@ -597,8 +620,8 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     s->environment = env->name;
     s->platform = plat->name;
-    s->root_name = opts && opts->root_name ? opts->root_name : "workspace";
-    s->root_version = opts ? opts->root_version : NULL;
+    s->root_name = opts && opts->root_name ? opts->root_name : lock->root_name ? lock->root_name : "workspace";
+    s->root_version = opts && opts->root_version ? opts->root_version : opts && opts->root_name ? NULL : lock->root_version;
     s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name : lock->kind;
     s->input_kind = lock->kind;
     s->pkgs = sb_arena_calloc(a, plat->npkgs ? plat->npkgs : 1, sizeof *s->pkgs);
@@ -637,7 +660,7 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
         }
         s->pkgs[i].id = id;
     }
-    if (resolve_graph(s, a) != SB_OK)
+    if (resolve_graph(s, a, plat->has_root_names ? &plat->root_names : NULL) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     *out = s;
     return SB_OK;

@@ -80,6 +80,11 @@ typedef struct sb_lock_platform {
     const char *name;
     sb_pkg **pkgs;
     size_t npkgs, cap;
+    /* what the document root depends on, when the input says (uv's workspace
+     * root, poetry's main group...): PEP 503 names. Otherwise the root edges
+     * go to every package nothing else depends on. */
+    bool has_root_names;
+    sb_strv root_names;
 } sb_lock_platform;
 
 typedef struct sb_lock_env {
@@ -96,6 +101,7 @@ typedef struct sb_lock {
     sb_lock_env *envs;
     size_t nenvs, cap;
     size_t nrecords;         /* package records read */
+    const char *root_name, *root_version; /* the project, when the input names it */
 } sb_lock;
 
 /* Find or add an environment / a platform of it. NULL on allocation failure. */

@@ -1,0 +1,79 @@
+/*
+ * lock_py.h - the shared back half of the Python lockfile readers (uv.lock,
+ * pylock.toml, poetry.lock, pdm.lock, requirements.txt).
+ *
+ * Each reader only turns its syntax into an sb_pyl: packages with their
+ * artifacts, markers and dependency edges. sb_pyl_build() then does what
+ * they have in common: for each of the seven platforms, evaluate markers at
+ * the Python floor, decide which packages are installed (a reachability walk
+ * from the workspace members, or each package's own marker), choose the one
+ * artifact the platform installs, and emit sb_pkg records into one
+ * environment of an sb_lock.
+ */
+#ifndef SB_LOCK_PY_H
+#define SB_LOCK_PY_H
+
+#include "lock.h"
+#include "model.h"
+
+typedef struct sb_py_dep {
+    const char *name;    /* PEP 503-normalized */
+    const char *marker;  /* NULL = always */
+    const char *extras;  /* extras requested on the target, comma-separated */
+    const char *version; /* pins a target among same-named packages (uv forks) */
+} sb_py_dep;
+
+typedef struct sb_py_deps {
+    const char *group;   /* extra or dependency-group name; NULL for the base list */
+    sb_py_dep *v;
+    size_t n, cap;
+} sb_py_deps;
+
+typedef struct sb_py_art {
+    const char *file;    /* file name */
+    const char *url;     /* NULL when the lockfile records none */
+    const char *sha256;  /* lower-case hex or NULL */
+    bool sdist;
+} sb_py_art;
+
+typedef struct sb_py_pkg {
+    sb_pkg rec;          /* template: kind, name, version, location (non-index), index_url, ... */
+    const char *marker;  /* the package's own marker (pylock, poetry, pdm) */
+    sb_py_art *arts;
+    size_t narts, acap;
+    sb_py_deps *groups;  /* [0] = base dependencies, then one per extra / group */
+    size_t ngroups, gcap;
+    sb_strv resolution_markers;
+    bool member;         /* workspace member: a walk starts here */
+    bool root;           /* the project itself: becomes the document root */
+    bool index;          /* comes from an index: gets the artifact as location */
+} sb_py_pkg;
+
+typedef struct sb_pyl {
+    const char *kind;             /* "uv.lock" */
+    const char *requires_python;  /* for the Python floor */
+    const char *python_default;   /* floor when requires-python names none */
+    bool walk;                    /* include what the members reach (uv); else each marker decides */
+    bool marker_all_extras;       /* markers naming an extra are true (poetry) */
+    bool file_only;               /* artifacts have no URL: file name + hash, no location */
+    sb_strv root_names;           /* declared root edges when not walking (requirements) */
+    bool has_root_names;
+    sb_py_pkg *pkgs;
+    size_t npkgs, pcap;
+} sb_pyl;
+
+/* New package / dependency group / dependency / artifact; NULL on allocation failure. */
+sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a);
+sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group);
+sb_py_dep *sb_pyl_dep(sb_py_deps *g, sb_arena *a);
+sb_py_art *sb_pyl_art(sb_py_pkg *p, sb_arena *a);
+
+/* "sha256:<hex>" (any case) -> lower-case hex, NULL for other algorithms or bad hex. */
+const char *sb_pyl_sha256(sb_arena *a, const char *hash);
+
+/* File name of a URL or path (after the last '/', before '?' / '#'). */
+const char *sb_pyl_basename(sb_arena *a, const char *url);
+
+sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *lim, sb_err *err);
+
+#endif
