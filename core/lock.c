@@ -4,15 +4,29 @@
 #include "lock.h"
 #include "lock_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const sb_reader *const readers[] = {
     &sb_reader_explicit,
     &sb_reader_condalock,
     &sb_reader_uv,
+    &sb_reader_pylock,
     &sb_reader_pixi,
     NULL,
 };
+
+/* "pixi.lock, uv.lock, ..." for messages; fixed once the table is. */
+static const char *kinds_list(void)
+{
+    static char buf[256];
+    if (!buf[0]) {
+        size_t o = 0;
+        for (size_t i = 0; readers[i] && o < sizeof buf; i++)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", i ? ", " : "", readers[i]->kind);
+    }
+    return buf;
+}
 
 const sb_reader *const *sb_lock_readers(void)
 {
@@ -42,7 +56,7 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
             }
         }
         if (NULL == r)
-            return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (pixi.lock, uv.lock, conda-lock.yml, explicit conda spec)");
+            return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)", kinds_list());
     }
     return r->read(out, a, data, len, lim, err);
 }

@@ -46,5 +46,6 @@ extern const sb_reader sb_reader_pixi;
 extern const sb_reader sb_reader_condalock;
 extern const sb_reader sb_reader_explicit;
 extern const sb_reader sb_reader_uv;
+extern const sb_reader sb_reader_pylock;
 
 #endif
