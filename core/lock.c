@@ -12,6 +12,8 @@ static const sb_reader *const readers[] = {
     &sb_reader_condalock,
     &sb_reader_uv,
     &sb_reader_pylock,
+    &sb_reader_poetry,
+    &sb_reader_pdm,
     &sb_reader_pixi,
     NULL,
 };

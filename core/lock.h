@@ -47,5 +47,7 @@ extern const sb_reader sb_reader_condalock;
 extern const sb_reader sb_reader_explicit;
 extern const sb_reader sb_reader_uv;
 extern const sb_reader sb_reader_pylock;
+extern const sb_reader sb_reader_poetry;
+extern const sb_reader sb_reader_pdm;
 
 #endif

@@ -223,7 +223,11 @@ static int pylock_detect(const char *data, size_t len, const char *filename)
         }
     }
     size_t n = len < 16384 ? len : 16384;
-    return sb_lock__has_line(data, n, "lock-version = ") || sb_lock__has_line(data, n, "lock-version=") ? 1 : 0;
+    /* a top-level lock-version; poetry.lock has one too, but inside [metadata] */
+    return (sb_lock__has_line(data, n, "lock-version = ") || sb_lock__has_line(data, n, "lock-version=")) &&
+                   !sb_lock__has_line(data, len, "[metadata]")
+               ? 1
+               : 0;
 }
 
 const sb_reader sb_reader_pylock = {"pylock.toml", pylock_detect, pylock_read};

@@ -369,8 +369,9 @@ void sb_marker_python_floor(const char *rp, const char *fallback, char out[16])
             p++;
         const char *st = p;
         int ok = !strncmp(p, ">=", 2) || !strncmp(p, "~=", 2) || !strncmp(p, "==", 2);
-        int gt = !ok && *p == '>' && p[1] != '=';
-        if (ok || gt) {
+        /* Poetry's ^X.Y and ~X.Y, and a bare >X.Y, start at X.Y too */
+        int one = !ok && (*p == '^' || *p == '~' || (*p == '>' && p[1] != '='));
+        if (ok || one) {
             p += ok ? 2 : 1;
             while (*p == ' ')
                 p++;

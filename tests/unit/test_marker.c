@@ -63,6 +63,8 @@ TEST(marker_python_floor)
     sb_marker_python_floor("<4, >=3.8.1", NULL, out);
     CHECK_STR(out, "3.8");
     sb_marker_python_floor("^3.10", "3.14", out);
+    CHECK_STR(out, "3.10");
+    sb_marker_python_floor("<3.13", "3.14", out);
     CHECK_STR(out, "3.14");
     sb_marker_python_floor(NULL, NULL, out);
     CHECK_STR(out, "3.14");

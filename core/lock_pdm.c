@@ -1,0 +1,233 @@
+/*
+ * lock_pdm.c - pdm.lock (lock_version 4.x) into an sb_pyl.
+ *
+ * Paths read: metadata.{lock_version, requires_python},
+ * metadata.targets[0].requires_python, package[i].{name, version,
+ * requires_python, marker, extras[], dependencies[] (PEP 508 strings),
+ * files[j].{file | url, hash}, git, revision, path, url, editable}.
+ * An entry with `extras` is the same package with those extras on: it is
+ * folded into the base entry and its requirements become the base's
+ * dependencies. Each dependency's own marker gates the edge.
+ */
+#include "lock_int.h"
+#include "lock_py.h"
+#include "marker.h"
+#include "toml.h"
+
+#include <string.h>
+
+typedef struct pd_src {
+    const char *git, *revision, *path, *url;
+    bool editable, extras_entry;
+} pd_src;
+
+typedef struct pd_ctx {
+    sb_arena *a;
+    sb_pyl pl;
+    const char *lock_version;
+    size_t pkg; /* +1 */
+    pd_src *src;
+    size_t scap;
+    int static_urls;
+} pd_ctx;
+
+static sb_code oom(sb_err *err) { return sb_err_set(err, SB_ENOMEM, "out of memory"); }
+
+static sb_code on_package(pd_ctx *c, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
+                          sb_err *err)
+{
+    if (depth == 2) {
+        if (v->type != SB_TOML_TABLE)
+            return sb_err_set(err, SB_EPARSE, "package entries must be tables");
+        if (NULL == sb_pyl_add(&c->pl, c->a))
+            return oom(err);
+        if (c->pl.npkgs > c->scap) {
+            size_t nc = c->scap ? c->scap * 2 : 64;
+            pd_src *ns = sb_arena_calloc(c->a, nc, sizeof *ns);
+            if (NULL == ns)
+                return oom(err);
+            if (c->src)
+                memcpy(ns, c->src, c->scap * sizeof *ns);
+            c->src = ns;
+            c->scap = nc;
+        }
+        c->pkg = c->pl.npkgs;
+        return SB_OK;
+    }
+    if (0 == c->pkg || NULL == path[2].key)
+        return SB_OK;
+    sb_py_pkg *p = &c->pl.pkgs[c->pkg - 1];
+    pd_src *s = &c->src[c->pkg - 1];
+    const char *k = path[2].key;
+    if (depth == 3 && v->type == SB_TOML_STRING) {
+        if (!strcmp(k, "name")) p->rec.name = v->str;
+        else if (!strcmp(k, "version")) p->rec.version = v->str;
+        else if (!strcmp(k, "marker")) p->marker = v->str;
+        else if (!strcmp(k, "requires_python") && v->str[0]) p->rec.requires_python = v->str;
+        else if (!strcmp(k, "git")) s->git = v->str;
+        else if (!strcmp(k, "revision")) s->revision = v->str;
+        else if (!strcmp(k, "path")) s->path = v->str;
+        else if (!strcmp(k, "url")) s->url = v->str;
+        return SB_OK;
+    }
+    if (depth == 3 && v->type == SB_TOML_BOOL && !strcmp(k, "editable")) {
+        s->editable = v->b;
+    } else if (!strcmp(k, "extras") && depth == 4) {
+        s->extras_entry = true;
+    } else if (!strcmp(k, "dependencies") && depth == 4 && NULL == path[3].key && v->type == SB_TOML_STRING) {
+        sb_req r;
+        sb_code rc = sb_req_parse(&r, c->a, v->str, err);
+        if (rc != SB_OK)
+            return rc;
+        sb_py_dep *d = sb_pyl_dep(&p->groups[0], c->a);
+        if (NULL == d || NULL == (d->name = sb_model_pep503(c->a, r.name)))
+            return oom(err);
+        d->marker = r.marker;
+        d->extras = r.extras;
+    } else if (!strcmp(k, "files")) {
+        if (depth == 4 && v->type == SB_TOML_TABLE)
+            return sb_pyl_art(p, c->a) ? SB_OK : oom(err);
+        if (depth == 5 && p->narts && v->type == SB_TOML_STRING) {
+            sb_py_art *art = &p->arts[p->narts - 1];
+            if (sb_toml_key_is(path, depth, 4, "file") || sb_toml_key_is(path, depth, 4, "url")) {
+                if (sb_toml_key_is(path, depth, 4, "url")) {
+                    art->url = v->str;
+                    c->static_urls = 1;
+                }
+                art->file = sb_pyl_basename(c->a, v->str);
+                size_t n = art->file ? strlen(art->file) : 0;
+                art->sdist = !(n > 4 && !strcmp(art->file + n - 4, ".whl"));
+            } else if (sb_toml_key_is(path, depth, 4, "hash")) {
+                art->sha256 = sb_pyl_sha256(c->a, v->str);
+            }
+        }
+    }
+    return SB_OK;
+}
+
+static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
+                        sb_err *err)
+{
+    pd_ctx *c = ud;
+    if (depth >= 2 && sb_toml_key_is(path, depth, 0, "metadata")) {
+        if (depth == 2 && v->type == SB_TOML_STRING && sb_toml_key_is(path, depth, 1, "lock_version"))
+            c->lock_version = v->str;
+        else if (v->type == SB_TOML_STRING && path[depth - 1].key && !strcmp(path[depth - 1].key, "requires_python") &&
+                 NULL == c->pl.requires_python)
+            c->pl.requires_python = v->str;
+    } else if (depth >= 2 && sb_toml_key_is(path, depth, 0, "package") && NULL == path[1].key) {
+        return on_package(c, path, depth, v, err);
+    } else if (depth == 1 && sb_toml_key_is(path, depth, 0, "package") && v->type != SB_TOML_ARRAY) {
+        return sb_err_set(err, SB_EPARSE, "package must be an array of tables ([[package]])");
+    }
+    return SB_OK;
+}
+
+/* Move each `name[extra]` entry's requirements onto the base entry, then drop it. */
+static sb_code fold_extras(pd_ctx *c, sb_err *err)
+{
+    size_t n = c->pl.npkgs;
+    const char **names = sb_arena_alloc(c->a, (n + 1) * sizeof *names);
+    if (NULL == names)
+        return oom(err);
+    for (size_t i = 0; i < n; i++)
+        if (NULL == (names[i] = sb_model_pep503(c->a, c->pl.pkgs[i].rec.name)))
+            return oom(err);
+    for (size_t i = 0; i < n; i++) {
+        const sb_py_pkg *p = &c->pl.pkgs[i];
+        if (!c->src[i].extras_entry)
+            continue;
+        size_t base = (size_t)-1;
+        for (size_t j = 0; j < n && base == (size_t)-1; j++)
+            if (!c->src[j].extras_entry && !strcmp(names[j], names[i]) &&
+                (!p->rec.version || !c->pl.pkgs[j].rec.version || !strcmp(p->rec.version, c->pl.pkgs[j].rec.version)))
+                base = j;
+        if (base == (size_t)-1) { /* no base entry: this one is the package */
+            c->src[i].extras_entry = false;
+            continue;
+        }
+        for (size_t d = 0; d < p->groups[0].n; d++) {
+            sb_py_dep *nd = sb_pyl_dep(&c->pl.pkgs[base].groups[0], c->a);
+            if (NULL == nd)
+                return oom(err);
+            *nd = p->groups[0].v[d];
+        }
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (c->src[i].extras_entry)
+            continue;
+        c->src[o] = c->src[i];
+        c->pl.pkgs[o++] = c->pl.pkgs[i];
+    }
+    c->pl.npkgs = o;
+    return SB_OK;
+}
+
+static sb_code finish(pd_ctx *c, sb_err *err)
+{
+    for (size_t i = 0; i < c->pl.npkgs; i++)
+        if (NULL == c->pl.pkgs[i].rec.name || !c->pl.pkgs[i].rec.name[0])
+            return sb_err_set(err, SB_EPARSE, "package %zu has no name", i + 1);
+    sb_code rc = fold_extras(c, err);
+    if (rc != SB_OK)
+        return rc;
+    for (size_t i = 0; i < c->pl.npkgs; i++) {
+        sb_py_pkg *p = &c->pl.pkgs[i];
+        const pd_src *s = &c->src[i];
+        if (s->git) {
+            p->rec.location = s->revision ? sb_arena_printf(c->a, "git+%s#%s", s->git, s->revision)
+                                          : sb_arena_printf(c->a, "git+%s", s->git);
+        } else if (s->path) {
+            p->rec.location = sb_lock__location(c->a, s->path);
+            p->rec.editable = s->editable;
+        } else if (s->url) {
+            p->rec.location = sb_arena_printf(c->a, "direct+%s", s->url);
+        } else {
+            p->index = true;
+        }
+        if (!p->index && NULL == p->rec.location)
+            return oom(err);
+    }
+    c->pl.file_only = !c->static_urls;
+    return SB_OK;
+}
+
+static sb_code pdm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                        sb_err *err)
+{
+    pd_ctx c = {0};
+    c.a = a;
+    c.pl.kind = "pdm.lock";
+    sb_code rc = sb_toml_parse(a, data, len, lim, on_event, &c, err);
+    if (rc != SB_OK)
+        return rc;
+    if (NULL == c.lock_version)
+        return c.pl.npkgs ? sb_err_set(err, SB_EUNSUPPORTED, "pdm.lock without metadata.lock_version (a format "
+                                                             "before 4.x) is not supported; run `pdm lock` with a current PDM")
+                          : sb_err_set(err, SB_EPARSE, "not a pdm.lock: no metadata.lock_version");
+    if (c.lock_version[0] != '4' || (c.lock_version[1] && c.lock_version[1] != '.'))
+        return sb_err_set(err, SB_EUNSUPPORTED,
+                          "pdm.lock lock_version %.32s is not supported (only 4.x); run `pdm lock` with a current PDM",
+                          c.lock_version);
+    if ((rc = finish(&c, err)) != SB_OK)
+        return rc;
+    return sb_pyl_build(out, a, &c.pl, lim, err);
+}
+
+static int pdm_detect(const char *data, size_t len, const char *filename)
+{
+    if (filename) {
+        const char *base = strrchr(filename, '/');
+        base = base ? base + 1 : filename;
+        if (!strcmp(base, "pdm.lock"))
+            return 2;
+    }
+    size_t n = len < 65536 ? len : 65536;
+    return sb_lock__has_line(data, n, "# This file is @generated by PDM") ||
+                   (sb_lock__has_line(data, n, "lock_version = ") && sb_lock__has_line(data, n, "[[package]]"))
+               ? 1
+               : 0;
+}
+
+const sb_reader sb_reader_pdm = {"pdm.lock", pdm_detect, pdm_read};
