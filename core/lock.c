@@ -14,6 +14,7 @@ static const sb_reader *const readers[] = {
     &sb_reader_pylock,
     &sb_reader_poetry,
     &sb_reader_pdm,
+    &sb_reader_requirements,
     &sb_reader_pixi,
     NULL,
 };

@@ -49,5 +49,6 @@ extern const sb_reader sb_reader_uv;
 extern const sb_reader sb_reader_pylock;
 extern const sb_reader sb_reader_poetry;
 extern const sb_reader sb_reader_pdm;
+extern const sb_reader sb_reader_requirements;
 
 #endif

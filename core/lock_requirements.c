@@ -1,0 +1,352 @@
+/*
+ * lock_requirements.c - a fully pinned requirements.txt (pip-compile or
+ * `uv pip compile` output) read as a lock into an sb_pyl.
+ *
+ * Each requirement pins one version with == or ===; ranges, URLs, paths and
+ * -e lines are refused with a hint to produce a real lock. `\` continuations
+ * are joined, --hash=sha256: values kept, -i/--index-url sets the index,
+ * markers are evaluated per platform at the Python the pip-compile header
+ * names (else 3.14). The graph comes from `# via` comments: `# via a` is an
+ * edge a -> this package, `# via -r file` makes it a root edge. A service
+ * has no file system to follow -r/-c includes in; they are skipped.
+ */
+#include "lock_int.h"
+#include "lock_py.h"
+#include "marker.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct rq_ctx {
+    sb_arena *a;
+    sb_pyl pl;
+    sb_err *err;
+    const char *index;
+    sb_strv *via;        /* parallel to pl.pkgs: names from `# via` */
+    size_t vcap;
+    size_t last;         /* package the via comments belong to, +1 */
+    unsigned includes;   /* -r / -c lines skipped */
+    int in_via;
+    char python[16];
+} rq_ctx;
+
+static sb_code oom(sb_err *err) { return sb_err_set(err, SB_ENOMEM, "out of memory"); }
+
+#define NOT_PINNED_HINT                                                                      \
+    "; sbomd reads only fully pinned requirements (name==version), as pip-compile "           \
+    "--generate-hashes or `uv pip compile ... -o pylock.toml` write them"
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+static sb_code add_via(rq_ctx *c, const char *name)
+{
+    if (0 == c->last)
+        return SB_OK;
+    return sb_strv_push(&c->via[c->last - 1], c->a, name) == SB_OK ? SB_OK : oom(c->err);
+}
+
+/* A comment line: only `# via` bookkeeping matters. */
+static sb_code comment(rq_ctx *c, const char *t)
+{
+    const char *b = t + 1;
+    if (!strncmp(b, " via", 4) && (b[4] == '\0' || b[4] == ' ')) {
+        const char *rest = b + 4;
+        while (*rest == ' ')
+            rest++;
+        c->in_via = !*rest;
+        return *rest ? add_via(c, sb_arena_strdup(c->a, rest)) : SB_OK;
+    }
+    if (c->in_via && !strncmp(b, "   ", 3)) {
+        const char *rest = b;
+        while (*rest == ' ')
+            rest++;
+        if (*rest)
+            return add_via(c, sb_arena_strdup(c->a, rest));
+        return SB_OK;
+    }
+    c->in_via = 0;
+    return SB_OK;
+}
+
+static sb_code requirement(rq_ctx *c, char *t, unsigned line)
+{
+    /* split off options that follow the requirement (--hash=...) */
+    const char *hash = NULL;
+    int nhash = 0;
+    char *opt = strstr(t, " -");
+    if (NULL == opt)
+        opt = strstr(t, "\t-");
+    if (opt) {
+        for (char *o = opt; (o = strstr(o, "--hash")) != NULL; o += 6) {
+            const char *v = o + 6;
+            while (*v == '=' || *v == ' ')
+                v++;
+            nhash++;
+            if (1 == nhash) {
+                size_t n = strcspn(v, " \t");
+                char *h = sb_arena_strndup(c->a, v, n);
+                hash = h ? sb_pyl_sha256(c->a, h) : NULL;
+            }
+        }
+        *opt = '\0';
+        t = trim(t);
+    }
+    if (strstr(t, "://") || t[0] == '.' || t[0] == '/' || t[0] == '~')
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u is a URL or path, not a pinned requirement: %.80s" NOT_PINNED_HINT,
+                             line, t);
+    sb_req r;
+    sb_code rc = sb_req_parse(&r, c->a, t, c->err);
+    if (rc != SB_OK) {
+        c->err->line = line;
+        c->err->column = 1;
+        return rc;
+    }
+    if (r.url)
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u names a URL for '%.60s', not a pinned version" NOT_PINNED_HINT,
+                             line, r.name);
+    const char *spec = r.spec ? r.spec : "";
+    const char *ver = NULL;
+    if (!strncmp(spec, "===", 3))
+        ver = spec + 3;
+    else if (!strncmp(spec, "==", 2))
+        ver = spec + 2;
+    while (ver && *ver == ' ')
+        ver++;
+    if (NULL == ver || !*ver || strpbrk(ver, "*,<>!=~ "))
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u: '%.60s' is not pinned to one version (%.40s)" NOT_PINNED_HINT,
+                             line, r.name, spec[0] ? spec : "no version");
+    char *n503 = sb_model_pep503(c->a, r.name);
+    if (NULL == n503)
+        return oom(c->err);
+    for (size_t i = 0; i < c->pl.npkgs; i++) /* later duplicates of a name are ignored */
+        if (!strcmp(sb_model_pep503(c->a, c->pl.pkgs[i].rec.name), n503)) {
+            c->last = 0;
+            return SB_OK;
+        }
+    sb_py_pkg *p = sb_pyl_add(&c->pl, c->a);
+    if (NULL == p)
+        return oom(c->err);
+    if (c->pl.npkgs > c->vcap) {
+        size_t nc = c->vcap ? c->vcap * 2 : 64;
+        sb_strv *nv = sb_arena_calloc(c->a, nc, sizeof *nv);
+        if (NULL == nv)
+            return oom(c->err);
+        if (c->via)
+            memcpy(nv, c->via, c->vcap * sizeof *nv);
+        c->via = nv;
+        c->vcap = nc;
+    }
+    p->rec.name = r.name;
+    p->rec.version = sb_arena_strdup(c->a, ver);
+    p->rec.sha256 = 1 == nhash ? hash : NULL;
+    p->marker = r.marker;
+    p->index = true;
+    c->last = c->pl.npkgs;
+    c->in_via = 0;
+    return p->rec.version ? SB_OK : oom(c->err);
+}
+
+static sb_code option(rq_ctx *c, char *t, unsigned line)
+{
+    char *arg = t + strcspn(t, " =\t");
+    if (*arg)
+        *arg++ = '\0';
+    arg = trim(arg);
+    if (!strcmp(t, "-i") || !strcmp(t, "--index-url")) {
+        c->index = sb_arena_strdup(c->a, arg);
+        return c->index ? SB_OK : oom(c->err);
+    }
+    if (!strcmp(t, "-e") || !strcmp(t, "--editable"))
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u is an editable install (-e), not a pinned requirement" NOT_PINNED_HINT,
+                             line);
+    if (!strcmp(t, "-r") || !strcmp(t, "--requirement") || !strcmp(t, "-c") || !strcmp(t, "--constraint"))
+        c->includes++;
+    return SB_OK; /* -r/-c (no file system here), --extra-index-url, --hash on its own, ... */
+}
+
+static sb_code parse(rq_ctx *c, const char *data, size_t len)
+{
+    char *logical = NULL;
+    size_t cap = 0;
+    unsigned line = 0;
+    for (const char *p = data, *end = data + len; p < end;) {
+        unsigned start_line = line + 1;
+        size_t ln = 0;
+        /* join `\` continuations into one logical line */
+        for (;;) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            line++;
+            size_t keep = n;
+            while (keep && (p[keep - 1] == '\r'))
+                keep--;
+            int cont = keep && p[keep - 1] == '\\';
+            if (cont)
+                keep--;
+            if (ln + keep + 2 > cap) {
+                size_t nc = (ln + keep + 2) * 2;
+                char *nb = sb_arena_alloc(c->a, nc);
+                if (NULL == nb)
+                    return oom(c->err);
+                if (ln)
+                    memcpy(nb, logical, ln);
+                logical = nb;
+                cap = nc;
+            }
+            memcpy(logical + ln, p, keep);
+            ln += keep;
+            logical[ln] = '\0';
+            p = nl ? nl + 1 : end;
+            /* a continued line followed by a comment: pip-compile writes `name==1 \` then `# via` */
+            if (!cont || p >= end)
+                break;
+            const char *q = p;
+            while (q < end && (*q == ' ' || *q == '\t'))
+                q++;
+            if (q < end && *q == '#')
+                break;
+        }
+        if (memchr(logical, '\0', ln))
+            return sb_err_set_at(c->err, SB_EPARSE, start_line, 1, "NUL byte on line %u", start_line);
+        char *t = trim(logical);
+        sb_code rc = SB_OK;
+        if (!*t) {
+            c->in_via = 0;
+        } else if (*t == '#') {
+            if (start_line <= 10 && strstr(t, "autogenerated by pip-compile with Python ")) {
+                unsigned maj, min;
+                if (2 == sscanf(strstr(t, "with Python ") + 12, "%u.%u", &maj, &min))
+                    snprintf(c->python, sizeof c->python, "%u.%u", maj % 100, min % 100);
+            }
+            rc = comment(c, t);
+        } else {
+            /* strip a trailing comment */
+            char *hash = strstr(t, " #");
+            if (hash)
+                *hash = '\0';
+            t = trim(t);
+            rc = *t == '-' ? option(c, t, start_line) : requirement(c, t, start_line);
+        }
+        if (rc != SB_OK)
+            return rc;
+    }
+    return SB_OK;
+}
+
+/* `# via` names become edges into each package; `-r`/`-c` ones root edges. */
+static sb_code link(rq_ctx *c)
+{
+    for (size_t i = 0; i < c->pl.npkgs; i++) {
+        const char *me = sb_model_pep503(c->a, c->pl.pkgs[i].rec.name);
+        if (NULL == me)
+            return oom(c->err);
+        for (size_t k = 0; k < c->via[i].n; k++) {
+            const char *v = c->via[i].v[k];
+            if (v[0] == '-') {
+                c->pl.has_root_names = true;
+                if (sb_strv_push(&c->pl.root_names, c->a, me) != SB_OK)
+                    return oom(c->err);
+                continue;
+            }
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(v, " ([;"), v);
+            char *from = sb_model_pep503(c->a, name);
+            for (size_t j = 0; from && j < c->pl.npkgs; j++) {
+                if (strcmp(sb_model_pep503(c->a, c->pl.pkgs[j].rec.name), from))
+                    continue;
+                sb_py_dep *d = sb_pyl_dep(&c->pl.pkgs[j].groups[0], c->a);
+                if (NULL == d)
+                    return oom(c->err);
+                d->name = me;
+                break;
+            }
+        }
+    }
+    return SB_OK;
+}
+
+static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
+                                 const sb_limits *lim, sb_err *err)
+{
+    rq_ctx c = {0};
+    c.a = a;
+    c.err = err;
+    c.pl.kind = "requirements.txt";
+    snprintf(c.python, sizeof c.python, "3.14");
+    sb_code rc = parse(&c, data, len);
+    if (rc == SB_OK && 0 == c.pl.npkgs && c.includes)
+        rc = sb_err_set(err, SB_EUNSUPPORTED, "the file only includes other files (-r/-c), which sbomd cannot "
+                                              "follow; upload the compiled requirements instead");
+    else if (rc == SB_OK && 0 == c.pl.npkgs)
+        rc = sb_err_set(err, SB_EPARSE, "no pinned requirement found");
+    if (rc == SB_OK)
+        rc = link(&c);
+    if (rc != SB_OK)
+        return rc;
+    c.pl.python_default = sb_arena_strdup(a, c.python);
+    for (size_t i = 0; i < c.pl.npkgs; i++)
+        c.pl.pkgs[i].rec.index_url = c.index ? c.index : "https://pypi.org/simple";
+    return sb_pyl_build(out, a, &c.pl, lim, err);
+}
+
+/* A line a requirements file may hold: blank, comment, option, or `name...`
+ * followed by a version operator, extras, a marker or nothing. */
+static int requirement_like(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t'))
+        i++;
+    if (i == n || p[i] == '#' || p[i] == '-' || p[i] == '\r')
+        return 1;
+    size_t st = i;
+    while (i < n && (isalnum((unsigned char)p[i]) || p[i] == '-' || p[i] == '_' || p[i] == '.'))
+        i++;
+    if (i == st)
+        return 0;
+    while (i < n && p[i] == ' ')
+        i++;
+    if (i == n || p[i] == '\r' || p[i] == '[' || p[i] == ';' || p[i] == '@' || p[i] == '\\')
+        return 1;
+    return (p[i] == '=' && i + 1 < n && p[i + 1] == '=') || p[i] == '<' || p[i] == '>' || p[i] == '~' ||
+           (p[i] == '!' && i + 1 < n && p[i + 1] == '=');
+}
+
+static int requirements_detect(const char *data, size_t len, const char *filename)
+{
+    int named = 0;
+    if (filename) {
+        const char *base = strrchr(filename, '/');
+        base = base ? base + 1 : filename;
+        size_t n = strlen(base);
+        named = (n > 4 && (!strcmp(base + n - 4, ".txt") || !strcmp(base + n - 3, ".in"))) ||
+                strstr(base, "requirements") != NULL;
+    }
+    int pins = 0;
+    const char *p = data, *end = data + len;
+    for (int line = 0; line < 200 && p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if ((n >= 9 && !memcmp(p, "@EXPLICIT", 9)) || (n && (p[0] == '[' || p[0] == '{')) ||
+            (n >= 3 && !memcmp(p, "---", 3)))
+            return 0;
+        if (!named && !requirement_like(p, n))
+            return 0;
+        if (memmem(p, n, "==", 2) && p[0] != '#')
+            pins = 1;
+        p = nl ? nl + 1 : end;
+    }
+    if (named)
+        return 2;
+    return pins ? 1 : 0;
+}
+
+const sb_reader sb_reader_requirements = {"requirements.txt", requirements_detect, requirements_read};
