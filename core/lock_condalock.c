@@ -24,13 +24,12 @@ static int condalock_detect(const char *data, size_t len, const char *filename)
         if (yml && strstr(base, "conda-lock") != NULL)
             return 2;
     }
-    /* content: conda-lock's metadata block (content_hash per platform) and
-     * `manager:` on its package entries, which pixi.lock never writes */
-    size_t n = len < 65536 ? len : 65536;
-    return sb_lock__has_line(data, n, "metadata:") && sb_lock__has_line(data, n, "  content_hash:") &&
-                   sb_lock__has_line(data, n, "  manager: ")
-               ? 1
-               : 0;
+    /* No content rule: pixi.lock v1 is conda-lock's own unified format, byte
+     * for byte the same shape, so content alone cannot tell them apart and
+     * pixi.lock (whose reader also reads this shape) takes it. */
+    (void)data;
+    (void)len;
+    return 0;
 }
 
 static sb_code condalock_read(sb_lock **out, sb_arena *a, const char *data, size_t len,

@@ -36,14 +36,30 @@ post() { # post FILE QUERY OUT -> prints "status content-type"
   curl -sS -o "$3" -w '%{http_code} %{content_type}' --data-binary @"$1" "$base/v1/sbom$2"
 }
 
-# --- every pixi.lock fixture -------------------------------------------------
+# --- every lockfile fixture ---------------------------------------------------
+# Python kinds are counted independently by count-py.py (tomllib + packaging).
+python=/usr/bin/python3
+refused=0
 docs=() docs_cyclonedx_1_7=() docs_spdx_2_3=() docs_spdx_3_0_1=()
 while IFS=$'\t' read -r rel kind _rest; do
-  case "$rel" in pixi/*|explicit/*|conda-lock/*) ;; *) continue ;; esac
+  case "$rel" in pixi/*|explicit/*|conda-lock/*|uv/*|pylock/*|poetry/*|pdm/*|requirements/*) ;; *) continue ;; esac
   f="$shared/fixtures/$rel"
   name="${rel//\//_}"
   out="$work/$name.json"
   query="?format=cyclonedx-1.6&filename=$(basename "$rel")"
+  pykind=""
+  case "$rel" in uv/*|pylock/*|poetry/*|pdm/*|requirements/*) pykind="${rel%%/*}" ;; esac
+  if [ -n "$pykind" ]; then
+    want="$("$python" "$here/count-py.py" "$pykind" "$f" 2>&1)"
+    if [ "$want" = refused ]; then
+      # the spec refuses it (old format version, unpinned requirement): a 422 naming why
+      res="$(post "$f" "$query" "$out")"
+      check "$rel: refused with 422 problem+json (got $res)" [ "$res" = "422 application/problem+json" ]
+      check "$rel: the refusal says why" jq -e '.detail | test("not supported|not pinned|URL or path|editable|includes")' "$out" >/dev/null
+      refused=$((refused + 1))
+      continue
+    fi
+  fi
   res="$(post "$f" "$query" "$out")"
   if [ "${res%% *}" = 422 ]; then
     # no default selection: take the first choice the server offers
@@ -58,6 +74,7 @@ while IFS=$'\t' read -r rel kind _rest; do
   plat="$(jq -r '.metadata.properties[] | select(.name=="pixi:platform") | .value' "$out")"
   case "$rel" in
     explicit/*) want="$(grep -v '^ *#' "$f" | grep -c '://')" ;;
+    uv/*|pylock/*|poetry/*|pdm/*|requirements/*) want="$("$python" "$here/count-py.py" "$pykind" "$f" "$plat" 2>&1)" ;;
     *) want="$(awk -v env="$env" -v plat="$plat" -f "$here/count-pixi.awk" "$f")" ;;
   esac
   got="$(jq '.components | length' "$out")"
@@ -97,7 +114,7 @@ while IFS=$'\t' read -r rel kind _rest; do
     check "$rel spdx-3.0.1: $np packages for $got components" [ "$np" = $((got + 1)) ]
   fi
 done < "$shared/fixtures/SOURCES.tsv"
-echo "integration: ${#docs[@]} documents from pixi.lock, conda-lock.yml and explicit-spec fixtures"
+echo "integration: ${#docs[@]} documents from pixi.lock, conda-lock.yml, explicit, uv.lock, pylock.toml, poetry.lock, pdm.lock and requirements fixtures; $refused refused as the spec says"
 if "$validate" --format cyclonedx-1.6 "${docs[@]}" > "$work/validate.txt" 2>&1; then
   pass=$((pass + ${#docs[@]}))
   echo "integration: validate-sbom: all ${#docs[@]} valid"
