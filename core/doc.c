@@ -85,6 +85,37 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
     return SB_OK;
 }
 
+sb_code sb_doc_new_seq(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *const *sboms,
+                       size_t n, const sb_doc_opts *opts, sb_err *err)
+{
+    if (0 == n)
+        return sb_err_set(err, SB_EMISUSE, "a document sequence needs at least one document");
+    sb_doc_opts compact = *opts;
+    compact.pretty = false; /* one document per line */
+    sb_code rc = sb_doc_new(out, a, ops, sboms[0], &compact, err);
+    if (rc == SB_OK) {
+        (*out)->seq = sboms;
+        (*out)->nseq = n;
+    }
+    return rc;
+}
+
+/* NDJSON: end the line, and start the next document if there is one. */
+static sb_code next_in_seq(sb_doc *d)
+{
+    sb_code rc = sb_buf_append(&d->stage, "\n", 1);
+    if (rc != SB_OK || ++d->iseq >= d->nseq)
+        return rc;
+    d->sbom = d->seq[d->iseq];
+    d->phase = PH_BEGIN;
+    d->index = 0;
+    d->fmt = NULL;
+    d->cur_a = d->cur_b = 0;
+    sb_jw_init(&d->jw, (sb_sink){stage_write, &d->stage}, false);
+    make_serial(d);
+    return SB_OK;
+}
+
 void sb_doc_free(sb_doc *d)
 {
     if (d)
@@ -124,6 +155,8 @@ static int next_piece(sb_doc *d)
         d->phase = PH_DONE;
         if (rc == SB_OK && !sb_jw_done(&d->jw))
             rc = SB_EMISUSE;
+        if (rc == SB_OK && d->nseq)
+            rc = next_in_seq(d);
         break;
     default:
         break;

@@ -62,6 +62,8 @@ struct sb_doc {
     sb_err err;
     void *fmt;                 /* a format's own precomputed state (arena) */
     size_t cur_a, cur_b;       /* a format's own cursor within a phase */
+    const sb_sbom *const *seq; /* NDJSON: the documents after this one */
+    size_t nseq, iseq;
 };
 
 /* Formats, NULL-terminated. */
@@ -76,6 +78,12 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
 /* Fill buf with up to cap bytes: >0 bytes written, 0 = complete, -1 = error
  * (details in doc->err). */
 ssize_t sb_doc_produce(sb_doc *d, char *buf, size_t cap);
+
+/* A sequence of documents as NDJSON: each compact, each followed by "\n",
+ * produced one after the other through the same sb_doc_produce() (only one
+ * is ever staged, so memory does not grow with their number). n >= 1. */
+sb_code sb_doc_new_seq(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *const *sboms,
+                       size_t n, const sb_doc_opts *opts, sb_err *err);
 
 void sb_doc_free(sb_doc *d);
 

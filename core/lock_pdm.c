@@ -25,6 +25,7 @@ typedef struct pd_ctx {
     sb_arena *a;
     sb_pyl pl;
     const char *lock_version;
+    unsigned vline, vcol;
     size_t pkg; /* +1 */
     pd_src *src;
     size_t scap;
@@ -110,9 +111,11 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
 {
     pd_ctx *c = ud;
     if (depth >= 2 && sb_toml_key_is(path, depth, 0, "metadata")) {
-        if (depth == 2 && v->type == SB_TOML_STRING && sb_toml_key_is(path, depth, 1, "lock_version"))
+        if (depth == 2 && v->type == SB_TOML_STRING && sb_toml_key_is(path, depth, 1, "lock_version")) {
             c->lock_version = v->str;
-        else if (v->type == SB_TOML_STRING && path[depth - 1].key && !strcmp(path[depth - 1].key, "requires_python") &&
+            c->vline = v->line;
+            c->vcol = v->column;
+        } else if (v->type == SB_TOML_STRING && path[depth - 1].key && !strcmp(path[depth - 1].key, "requires_python") &&
                  NULL == c->pl.requires_python)
             c->pl.requires_python = v->str;
     } else if (depth >= 2 && sb_toml_key_is(path, depth, 0, "package") && NULL == path[1].key) {
@@ -207,9 +210,9 @@ static sb_code pdm_read(sb_lock **out, sb_arena *a, const char *data, size_t len
                                                              "before 4.x) is not supported; run `pdm lock` with a current PDM")
                           : sb_err_set(err, SB_EPARSE, "not a pdm.lock: no metadata.lock_version");
     if (c.lock_version[0] != '4' || (c.lock_version[1] && c.lock_version[1] != '.'))
-        return sb_err_set(err, SB_EUNSUPPORTED,
-                          "pdm.lock lock_version %.32s is not supported (only 4.x); run `pdm lock` with a current PDM",
-                          c.lock_version);
+        return sb_err_set_at(err, SB_EUNSUPPORTED, c.vline, c.vcol,
+                             "pdm.lock lock_version %.32s is not supported (only 4.x); run `pdm lock` with a current PDM",
+                             c.lock_version);
     if ((rc = finish(&c, err)) != SB_OK)
         return rc;
     return sb_pyl_build(out, a, &c.pl, lim, err);

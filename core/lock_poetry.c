@@ -24,6 +24,7 @@ typedef struct po_ctx {
     sb_arena *a;
     sb_pyl pl;
     const char *lock_version;
+    unsigned vline, vcol;
     int has_metadata;
     size_t pkg;          /* +1 */
     po_src *src;
@@ -124,8 +125,11 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
     if (depth >= 1 && sb_toml_key_is(path, depth, 0, "metadata")) {
         c->has_metadata = 1;
         if (depth == 2 && v->type == SB_TOML_STRING && sb_toml_key_is(path, depth, 1, "lock-version"))
+        {
             c->lock_version = v->str;
-        else if (depth == 2 && v->type == SB_TOML_STRING && sb_toml_key_is(path, depth, 1, "python-versions"))
+            c->vline = v->line;
+            c->vcol = v->column;
+        } else if (depth == 2 && v->type == SB_TOML_STRING && sb_toml_key_is(path, depth, 1, "python-versions"))
             c->pl.requires_python = v->str;
     } else if (depth >= 2 && sb_toml_key_is(path, depth, 0, "package") && NULL == path[1].key) {
         return on_package(c, path, depth, v, err);
@@ -177,10 +181,10 @@ static sb_code poetry_read(sb_lock **out, sb_arena *a, const char *data, size_t 
     if (NULL == c.lock_version)
         return sb_err_set(err, SB_EPARSE, "not a poetry.lock: no [metadata] lock-version");
     if (c.lock_version[0] != '2' || (c.lock_version[1] && c.lock_version[1] != '.'))
-        return sb_err_set(err, SB_EUNSUPPORTED,
-                          "poetry.lock lock-version %.32s is not supported (only 2.x, Poetry >= 1.5); "
-                          "run `poetry lock` with a current Poetry",
-                          c.lock_version);
+        return sb_err_set_at(err, SB_EUNSUPPORTED, c.vline, c.vcol,
+                             "poetry.lock lock-version %.32s is not supported (only 2.x, Poetry >= 1.5); "
+                             "run `poetry lock` with a current Poetry",
+                             c.lock_version);
     if ((rc = finish(&c, err)) != SB_OK)
         return rc;
     return sb_pyl_build(out, a, &c.pl, lim, err);

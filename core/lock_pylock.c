@@ -18,6 +18,7 @@ typedef struct pl_ctx {
     sb_arena *a;
     sb_pyl pl;
     const char *lock_version;
+    unsigned vline, vcol;
     size_t pkg;      /* +1 */
     size_t art;      /* +1, into the current package's arts */
 } pl_ctx;
@@ -145,6 +146,8 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
         if (v->type != SB_TOML_STRING)
             return sb_err_set(err, SB_EPARSE, "lock-version must be a string");
         s->c.lock_version = v->str;
+        s->c.vline = v->line;
+        s->c.vcol = v->column;
     } else if (depth == 1 && sb_toml_key_is(path, depth, 0, "requires-python") && v->type == SB_TOML_STRING) {
         s->c.pl.requires_python = v->str;
     } else if (depth >= 2 && sb_toml_key_is(path, depth, 0, "packages") && NULL == path[1].key) {
@@ -202,8 +205,8 @@ static sb_code pylock_read(sb_lock **out, sb_arena *a, const char *data, size_t 
     if (NULL == s.c.lock_version)
         return sb_err_set(err, SB_EPARSE, "not a pylock.toml: no lock-version");
     if (s.c.lock_version[0] != '1' || (s.c.lock_version[1] && s.c.lock_version[1] != '.'))
-        return sb_err_set(err, SB_EUNSUPPORTED, "pylock.toml lock-version %.32s is not supported (only 1.x)",
-                          s.c.lock_version);
+        return sb_err_set_at(err, SB_EUNSUPPORTED, s.c.vline, s.c.vcol,
+                             "pylock.toml lock-version %.32s is not supported (only 1.x)", s.c.lock_version);
     if ((rc = finish(&s, err)) != SB_OK)
         return rc;
     return sb_pyl_build(out, a, &s.c.pl, lim, err);

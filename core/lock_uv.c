@@ -27,6 +27,7 @@ typedef struct uv_ctx {
     size_t src_cap;
     long long version;
     int has_version;
+    unsigned vline, vcol;  /* where the version is, for errors */
     sb_strv members;
     size_t pkg;         /* index of the package being read, +1 (0 = none) */
     sb_py_deps *group;  /* the dependency list being read */
@@ -170,6 +171,8 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
             return sb_err_set(err, SB_EPARSE, "version must be an integer");
         c->version = v->i;
         c->has_version = 1;
+        c->vline = v->line;
+        c->vcol = v->column;
     } else if (depth == 1 && sb_toml_key_is(path, depth, 0, "requires-python") && v->type == SB_TOML_STRING) {
         c->pl.requires_python = v->str;
     } else if (depth == 3 && sb_toml_key_is(path, depth, 0, "manifest") &&
@@ -251,8 +254,8 @@ static sb_code uv_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
     if (!c.has_version)
         return sb_err_set(err, SB_EPARSE, "not a uv.lock: no top-level version");
     if (c.version != 1)
-        return sb_err_set(err, SB_EUNSUPPORTED, "uv.lock version %lld is not supported (only version 1)",
-                          c.version);
+        return sb_err_set_at(err, SB_EUNSUPPORTED, c.vline, c.vcol,
+                             "uv.lock version %lld is not supported (only version 1)", c.version);
     if ((rc = finish(&c, err)) != SB_OK)
         return rc;
     return sb_pyl_build(out, a, &c.pl, lim, err);

@@ -6,7 +6,11 @@
  * environment (default "default"), platform (default: linux-64 when locked,
  * else the only platform), kind (auto), filename (for detection and the
  * recorded lockfile name), name / version (the document root), timestamp
- * (Unix seconds), pretty (true|false).
+ * (Unix seconds), pretty (true|false), all-environments / all-platforms
+ * (true: one compact document per environment x platform as NDJSON).
+ * The lockfile is the raw body, or the `lockfile` field of a
+ * multipart/form-data upload; its name comes from filename=, else the
+ * Content-Disposition of the body or of the part.
  */
 #include "handlers.h"
 #include "../core/doc.h"
@@ -137,6 +141,94 @@ static int bad_param(svc_req *r, const char *name, const char *why)
     return svc_req_error(r, &e, NULL, 0);
 }
 
+static int env_order(const void *a, const void *b)
+{
+    const sb_lock_env *x = *(const sb_lock_env *const *)a, *y = *(const sb_lock_env *const *)b;
+    int xd = !strcmp(x->name, "default"), yd = !strcmp(y->name, "default");
+    if (xd != yd)
+        return yd - xd;
+    return strcmp(x->name, y->name);
+}
+
+static int name_order(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* all-environments / all-platforms: one document per selection, in a stable
+ * order (default first, then environments and platforms by name), as NDJSON. */
+static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, const sb_select_opts *base,
+                       int all_envs, int all_plats, time_t ts, const char *body, size_t len)
+{
+    sb_arena *a = svc_req_arena(r);
+    const svc_cfg *cfg = svc_req_cfg(r);
+    sb_err err;
+    sb_err_clear(&err);
+    size_t nenv = 0;
+    const sb_lock_env **envs = sb_arena_alloc(a, (lock->nenvs + 1) * sizeof *envs);
+    if (NULL == envs)
+        return -1;
+    for (size_t i = 0; i < lock->nenvs; i++)
+        if (all_envs || !strcmp(lock->envs[i].name, base->environment ? base->environment : "default"))
+            envs[nenv++] = &lock->envs[i];
+    if (0 == nenv) {
+        sb_select_opts probe = *base;
+        sb_sbom *none = NULL;
+        sb_model_select(&none, a, lock, &probe, &err); /* names the environments */
+        const char **choices = NULL;
+        int n = selection_choices(r, lock, base->environment, &choices);
+        return svc_req_error(r, &err, choices, (size_t)n);
+    }
+    qsort(envs, nenv, sizeof *envs, env_order);
+    size_t cap = 0;
+    for (size_t e = 0; e < nenv; e++)
+        cap += all_plats ? envs[e]->nplatforms : 1;
+    if (cap > (size_t)cfg->max_documents) {
+        sb_err_set(&err, SB_ELIMIT, "the request asks for %zu documents; this server writes at most %ld per request",
+                   cap, cfg->max_documents);
+        return svc_req_error(r, &err, NULL, 0);
+    }
+    const sb_sbom **docs = sb_arena_alloc(a, (cap + 1) * sizeof *docs);
+    const char **plats = sb_arena_alloc(a, (cap + 1) * sizeof *plats);
+    if (NULL == docs || NULL == plats)
+        return -1;
+    size_t nd = 0;
+    long total = 0;
+    for (size_t e = 0; e < nenv; e++) {
+        sb_select_opts sel = *base;
+        sel.environment = envs[e]->name;
+        size_t np = 0;
+        if (all_plats) {
+            for (size_t k = 0; k < envs[e]->nplatforms; k++)
+                plats[np++] = envs[e]->platforms[k].name;
+            qsort(plats, np, sizeof *plats, name_order);
+        } else {
+            plats[np++] = base->platform;
+        }
+        for (size_t k = 0; k < np; k++) {
+            sel.platform = plats[k];
+            sb_sbom *s = NULL;
+            if (sb_model_select(&s, a, lock, &sel, &err) != SB_OK) {
+                const char **choices = NULL;
+                int n = err.code == SB_ENOTFOUND ? selection_choices(r, lock, sel.environment, &choices) : 0;
+                return svc_req_error(r, &err, choices, (size_t)n);
+            }
+            docs[nd++] = s;
+            total += (long)s->npkgs;
+        }
+    }
+    if (0 == nd) {
+        sb_err_set(&err, SB_ENOTFOUND, "the lockfile locks no platform for the chosen environments");
+        return svc_req_error(r, &err, NULL, 0);
+    }
+    svc_req_note(r, NULL, total);
+    sb_doc_opts dopts = {ts, false, body, len};
+    sb_doc *doc = NULL;
+    if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
+        return svc_req_error(r, &err, NULL, 0);
+    return svc_req_stream(r, "application/x-ndjson", doc);
+}
+
 static int post_sbom(svc_req *r)
 {
     sb_arena *a = svc_req_arena(r);
@@ -175,7 +267,9 @@ static int post_sbom(svc_req *r)
     }
 
     size_t len;
-    const char *body = svc_req_body(r, &len);
+    const char *body = NULL, *upload_name = NULL;
+    if (svc_upload_lockfile(r, &body, &len, &upload_name, &err) != 0)
+        return svc_req_error(r, &err, NULL, 0);
     if (0 == len) {
         sb_err_set(&err, SB_EPARSE, "the request body is empty; send the lockfile as the body");
         return svc_req_error(r, &err, NULL, 0);
@@ -186,6 +280,8 @@ static int post_sbom(svc_req *r)
     lim.max_packages = (size_t)cfg->max_packages;
 
     const char *filename = svc_req_query(r, "filename");
+    if (NULL == filename)
+        filename = upload_name;
     sb_lock *lock = NULL;
     if (sb_lock_read(&lock, a, svc_req_query(r, "kind"), body, len, filename, &lim, &err) != SB_OK) {
         if (err.code == SB_EFORMAT) {
@@ -201,6 +297,12 @@ static int post_sbom(svc_req *r)
         return svc_req_error(r, &err, NULL, 0);
     }
 
+    int all_envs, all_plats;
+    if (parse_bool(svc_req_query(r, "all-environments"), 0, &all_envs))
+        return bad_param(r, "all-environments", "must be true or false");
+    if (parse_bool(svc_req_query(r, "all-platforms"), 0, &all_plats))
+        return bad_param(r, "all-platforms", "must be true or false");
+
     sb_select_opts sel = {0};
     sel.environment = svc_req_query(r, "environment");
     sel.platform = svc_req_query(r, "platform");
@@ -210,6 +312,8 @@ static int post_sbom(svc_req *r)
         const char *base = strrchr(filename, '/');
         sel.lockfile_name = base ? base + 1 : filename;
     }
+    if (all_envs || all_plats)
+        return stream_many(r, ops, lock, &sel, all_envs, all_plats, ts, body, len);
     sb_sbom *sbom = NULL;
     if (sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK) {
         const char **choices = NULL;

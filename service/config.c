@@ -34,6 +34,7 @@ static const cfg_opt opts[] = {
     {"conn-timeout", "SBOMD_CONN_TIMEOUT", T_LONG, OFF(conn_timeout), 1, 3600, "30", "idle seconds before a connection is dropped"},
     {"source-date-epoch", "SOURCE_DATE_EPOCH", T_LONG, OFF(source_date_epoch), -1, 253402300799L, "-1", "fixed document timestamp (Unix seconds; -1 = now)"},
     {"max-packages", "SBOMD_MAX_PACKAGES", T_LONG, OFF(max_packages), 1, 10000000, "500000", "package records accepted per lockfile"},
+    {"max-documents", "SBOMD_MAX_DOCUMENTS", T_LONG, OFF(max_documents), 1, 100000, "256", "environment x platform documents per request (all-environments / all-platforms)"},
     {"max-depth", "SBOMD_MAX_DEPTH", T_LONG, OFF(max_depth), 4, 1000, "64", "YAML nesting accepted"},
     {"max-scalar", "SBOMD_MAX_SCALAR", T_LONG, OFF(max_scalar), 1024, 1L << 30, "1048576", "bytes in one YAML scalar"},
     {"quiet", "SBOMD_QUIET", T_FLAG, OFF(quiet), 0, 1, "0", "do not log one line per request"},

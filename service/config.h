@@ -18,6 +18,7 @@ typedef struct svc_cfg {
     long conn_timeout;        /* seconds of inactivity before a connection is closed */
     long source_date_epoch;   /* fixed document timestamp; -1 = now */
     long max_packages;        /* package records per lockfile */
+    long max_documents;       /* documents in one NDJSON response */
     long max_depth;           /* YAML nesting */
     long max_scalar;          /* bytes in one YAML scalar */
     long quiet;               /* 1 = no request log lines */

@@ -26,6 +26,10 @@ const char *svc_req_header(svc_req *r, const char *name);
 /* The whole body (NUL-terminated; len excludes the NUL). */
 const char *svc_req_body(const svc_req *r, size_t *len);
 sb_arena *svc_req_arena(svc_req *r);
+/* The uploaded lockfile: the raw body, or the `lockfile` field of a
+ * multipart/form-data body; *filename from a Content-Disposition (NULL when
+ * none). 0, or -1 with err set for a malformed multipart body. */
+int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char **filename, sb_err *err);
 const svc_cfg *svc_req_cfg(const svc_req *r);
 const char *svc_req_id(const svc_req *r);
 

@@ -201,6 +201,75 @@ printf 'version: 6\na: &x [1]\nb: *x\npackages: []\n' > "$work/alias.lock"
 expect_problem "YAML alias" 422 "$work/alias.lock"
 : > "$work/empty.lock"
 expect_problem "empty body" 400 "$work/empty.lock"
+# each TOML reader: malformed input is a located 400, an unsupported version a located 422
+printf 'version = 1\n[[package]]\nname = "a"\nversion = "1"\nsource = { registry = "https://pypi.org/simple" \n' > "$work/uv.lock"
+expect_problem "uv.lock: unclosed inline table" 400 "$work/uv.lock" "?filename=uv.lock"
+check "uv.lock: located at line 5" jq -e '.line == 5 and .column > 0' "$work/p.json" >/dev/null
+printf 'version = 2\nrevision = 1\n' > "$work/uv2.lock"
+expect_problem "uv.lock version 2" 422 "$work/uv2.lock" "?filename=uv.lock"
+check "uv.lock version 2: located" jq -e '.line == 1 and (.detail|test("version 2"))' "$work/p.json" >/dev/null
+printf 'lock-version = "1.0"\n[[packages]]\nname = "x"\nname = "y"\n' > "$work/pylock.toml"
+expect_problem "pylock.toml: duplicate key" 400 "$work/pylock.toml" "?filename=pylock.toml"
+check "pylock.toml: located at line 4" jq -e '.line == 4' "$work/p.json" >/dev/null
+printf '[[package]]\nname = "a"\nversion = "1"\nmarkers = "python_version >"\n[metadata]\nlock-version = "2.1"\n' > "$work/poetry.lock"
+expect_problem "poetry.lock: bad marker" 400 "$work/poetry.lock" "?filename=poetry.lock"
+check "poetry.lock: marker named" jq -e '.detail | test("marker")' "$work/p.json" >/dev/null
+printf '[metadata]\nlock_version = "4.5"\n[[package]]\nname = "a"\nversion = "1"\ndependencies = ["[oops"]\n' > "$work/pdm.lock"
+expect_problem "pdm.lock: bad requirement" 400 "$work/pdm.lock" "?filename=pdm.lock"
+check "pdm.lock: located at line 6" jq -e '.line == 6' "$work/p.json" >/dev/null
+printf 'requests>=2\n' > "$work/requirements.txt"
+expect_problem "requirements.txt: range" 422 "$work/requirements.txt" "?filename=requirements.txt"
+check "requirements.txt: located, with the hint" jq -e '.line == 1 and (.detail|test("pinned"))' "$work/p.json" >/dev/null
+uvbig="$shared/fixtures/uv/rerun/uv.lock"
+usize=$(stat -c %s "$uvbig")
+for eighth in 1 2 3 4 5 6 7; do
+  head -c $((usize * eighth / 8)) "$uvbig" > "$work/utrunc$eighth.lock"
+  res="$(curl -sS -o "$work/p.json" -w '%{http_code}' --data-binary @"$work/utrunc$eighth.lock" "$base/v1/sbom?filename=uv.lock")"
+  if [ "$res" = 400 ]; then
+    check "uv.lock truncated at $eighth/8: located" jq -e '.line > 0 and .column > 0' "$work/p.json" >/dev/null
+  else
+    check "uv.lock truncated at $eighth/8: HTTP $res" [ "$res" = 200 ]
+  fi
+done
+printf 'hello world\nthis is not a lockfile\n' > "$work/prose.txt"
+expect_problem "undetectable input" 415 "$work/prose.txt"
+check "415 names the kinds" jq -e '(.choices | index("uv.lock")) and (.choices | index("requirements.txt"))' "$work/p.json" >/dev/null
+
+# --- uploads: multipart/form-data and Content-Disposition --------------------
+pf="$shared/fixtures/pdm/pdm/pdm.lock"
+res="$(curl -sS -o "$work/mp.json" -w '%{http_code}' -F "lockfile=@$pf" "$base/v1/sbom")"
+check "multipart upload: $res" [ "$res" = 200 ]
+check "multipart upload: read as pdm.lock" jq -e '[.metadata.properties[] | select(.name=="pixi:lockfile") | .value] == ["pdm.lock"]' "$work/mp.json" >/dev/null
+curl -sS -o "$work/raw.json" --data-binary @"$pf" "$base/v1/sbom?filename=pdm.lock"
+check "multipart and raw body give the same document" cmp -s "$work/mp.json" "$work/raw.json"
+res="$(curl -sS -o "$work/p.json" -w '%{http_code}' -F "other=@$pf" "$base/v1/sbom")"
+check "multipart without a lockfile field: 400 ($res)" [ "$res" = 400 ]
+res="$(curl -sS -o "$work/p.json" -w '%{http_code}' -H 'Content-Type: multipart/form-data; boundary=XyZ' --data-binary $'--XyZ\r\nContent-Disposition: form-data; name="lockfile"\r\n\r\nversion: 6\n' "$base/v1/sbom")"
+check "truncated multipart: 400 ($res)" [ "$res" = 400 ]
+res="$(curl -sS -o "$work/cd.json" -w '%{http_code}' -H 'Content-Disposition: attachment; filename="../../etc/uv.lock"' --data-binary @"$shared/fixtures/uv/rerun/uv.lock" "$base/v1/sbom")"
+check "Content-Disposition filename: $res" [ "$res" = 200 ]
+check "Content-Disposition: only the last path part is used" jq -e '[.metadata.properties[] | select(.name=="pixi:lockfile") | .value] == ["uv.lock"]' "$work/cd.json" >/dev/null
+
+# --- many documents in one request (NDJSON) -----------------------------------
+mf="$shared/fixtures/pixi/pixi-examples-polarify-rev-79ad23c/pixi.lock"
+res="$(curl -sS -o "$work/nd.json" -w '%{http_code} %{content_type}' --data-binary @"$mf" "$base/v1/sbom?all-environments=true&all-platforms=true&format=spdx-2.3")"
+check "NDJSON: $res" [ "$res" = "200 application/x-ndjson" ]
+i=0
+while IFS= read -r line; do
+  i=$((i + 1))
+  printf '%s\n' "$line" > "$work/nd$i.json"
+  check "NDJSON document $i validates" "$validate" -q --format spdx-2.3 "$work/nd$i.json"
+done < "$work/nd.json"
+# environment x platform pairs: as many as the lockfile locks, default first, then by name
+jq -r '.packages[0].sourceInfo' "$work/nd.json" | sed 's/.*environment \([^;]*\); platform \(.*\)/\1 \2/' > "$work/order.txt"
+{ grep '^default ' "$work/order.txt" | sort; grep -v '^default ' "$work/order.txt" | sort; } > "$work/order.want"
+check "NDJSON: stable order, default first ($(wc -l < "$work/order.txt") documents)" cmp -s "$work/order.txt" "$work/order.want"
+check "NDJSON: more than one environment" [ "$(cut -d' ' -f1 "$work/order.txt" | sort -u | wc -l)" -gt 1 ]
+curl -sS -o "$work/nd2.json" --data-binary @"$mf" "$base/v1/sbom?all-environments=true&all-platforms=true&format=spdx-2.3"
+check "NDJSON: deterministic" cmp -s "$work/nd.json" "$work/nd2.json"
+res="$(curl -sS -o "$work/ndu.json" -w '%{http_code}' --data-binary @"$shared/fixtures/uv/pydantic/uv.lock" "$base/v1/sbom?all-platforms=true")"
+check "NDJSON uv.lock: seven platforms ($res, $(wc -l < "$work/ndu.json"))" [ "$(wc -l < "$work/ndu.json")" = 7 ]
+
 expect_problem "unknown format" 406 "$f" "?format=cyclonedx-1.2"
 check "406 lists formats" jq -e '.choices | index("cyclonedx-1.6")' "$work/p.json" >/dev/null
 expect_problem "unknown environment" 422 "$f" "?environment=nope"
