@@ -43,6 +43,8 @@ static int stage_write(void *payload, const char *p, size_t n)
 /* Fixed namespace of sbomd's document identifiers. */
 static const char serial_ns[] = "6b1f7f0a-3d0e-5c3a-9e2b-7f1c2d4e5a60";
 
+/* UUIDv5 over the input's digest (hashed once per request, however many
+ * documents it yields) and the selection. */
 static void make_serial(sb_doc *d)
 {
     unsigned char ns[16];
@@ -51,8 +53,7 @@ static void make_serial(sb_doc *d)
     sb_uuid_v5_begin(&c, ns);
     static const char nul = '\0';
     const char *parts[] = {d->sbom->environment, d->sbom->platform, d->ops->ext, SB_VERSION};
-    if (d->opts.input)
-        sb_sha1_update(&c, d->opts.input, d->opts.input_len);
+    sb_sha1_update(&c, d->input_digest, sizeof d->input_digest);
     sb_sha1_update(&c, &nul, 1);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         sb_sha1_update(&c, parts[i], strlen(parts[i]));
@@ -80,6 +81,11 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
         gmtime_r(&t, &tm);
     }
     strftime(d->timestamp, sizeof d->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    sb_sha1 ic;
+    sb_sha1_init(&ic);
+    if (opts->input)
+        sb_sha1_update(&ic, opts->input, opts->input_len);
+    sb_sha1_final(&ic, d->input_digest);
     make_serial(d);
     *out = d;
     return SB_OK;

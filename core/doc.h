@@ -58,6 +58,7 @@ struct sb_doc {
     int phase;
     size_t index;
     char serial[37];           /* UUIDv5 of input + selection + ext + version */
+    unsigned char input_digest[20]; /* SHA-1 of the input, once per request */
     char timestamp[24];        /* RFC 3339 UTC, whole seconds */
     sb_err err;
     void *fmt;                 /* a format's own precomputed state (arena) */

@@ -439,7 +439,9 @@ static const char *canonical(sb_arena *a, const node *n)
 static char *rewrite_exceptions(sb_arena *a, const char *s, int *changed)
 {
     size_t n = strlen(s);
-    char *out = sb_arena_alloc(a, n * 3 + 16); /* "with x" (6 bytes) grows by 12 */
+    /* every rewrite adds 12 bytes and needs a "with " keyword (5 bytes) before it,
+     * and "with with with ..." rewrites each one: at most n/5 + 1 rewrites */
+    char *out = sb_arena_alloc(a, n + 12 * (n / 5 + 1) + 16);
     if (NULL == out)
         return NULL;
     size_t o = 0;

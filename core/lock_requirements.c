@@ -13,6 +13,7 @@
 #include "lock_int.h"
 #include "lock_py.h"
 #include "marker.h"
+#include "strmap.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ typedef struct rq_ctx {
     sb_err *err;
     const char *index;
     sb_strv *via;        /* parallel to pl.pkgs: names from `# via` */
+    sb_strmap names;     /* PEP 503 name -> package index */
     size_t vcap;
     size_t last;         /* package the via comments belong to, +1 */
     unsigned includes;   /* -r / -c lines skipped */
@@ -127,11 +129,13 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
     char *n503 = sb_model_pep503(c->a, r.name);
     if (NULL == n503)
         return oom(c->err);
-    for (size_t i = 0; i < c->pl.npkgs; i++) /* later duplicates of a name are ignored */
-        if (!strcmp(sb_model_pep503(c->a, c->pl.pkgs[i].rec.name), n503)) {
-            c->last = 0;
-            return SB_OK;
-        }
+    int dup = sb_strmap_put(&c->names, n503, strlen(n503), c->pl.npkgs, NULL);
+    if (dup < 0)
+        return oom(c->err);
+    if (dup) { /* later duplicates of a name are ignored */
+        c->last = 0;
+        return SB_OK;
+    }
     sb_py_pkg *p = sb_pyl_add(&c->pl, c->a);
     if (NULL == p)
         return oom(c->err);
@@ -260,14 +264,12 @@ static sb_code link(rq_ctx *c)
             char name[256];
             snprintf(name, sizeof name, "%.*s", (int)strcspn(v, " ([;"), v);
             char *from = sb_model_pep503(c->a, name);
-            for (size_t j = 0; from && j < c->pl.npkgs; j++) {
-                if (strcmp(sb_model_pep503(c->a, c->pl.pkgs[j].rec.name), from))
-                    continue;
+            size_t j;
+            if (from && sb_strmap_get(&c->names, from, strlen(from), &j)) {
                 sb_py_dep *d = sb_pyl_dep(&c->pl.pkgs[j].groups[0], c->a);
                 if (NULL == d)
                     return oom(c->err);
                 d->name = me;
-                break;
             }
         }
     }
@@ -282,6 +284,8 @@ static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, s
     c.err = err;
     c.pl.kind = "requirements.txt";
     snprintf(c.python, sizeof c.python, "3.14");
+    if (sb_strmap_init(&c.names, a, 64) != SB_OK)
+        return oom(err);
     sb_code rc = parse(&c, data, len);
     if (rc == SB_OK && 0 == c.pl.npkgs && c.includes)
         rc = sb_err_set(err, SB_EUNSUPPORTED, "the file only includes other files (-r/-c), which sbomd cannot "

@@ -15,19 +15,35 @@ if ! command -v "$CC" >/dev/null; then echo "fuzz: $CC not found"; echo "0 passe
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DSB_NO_MIMALLOC -D_GNU_SOURCE -std=c11 $(pkg-config --cflags yaml-0.1)"
 core=$(make -s --no-print-directory print-core-src)
 pass=0 fail=0
-for t in pixi license; do
-  if ! $CC $flags -o "$out/fuzz_$t" "tests/fuzz/fuzz_$t.c" $core $(pkg-config --libs yaml-0.1) 2> "$out/build-$t.log"; then
+# target name, source, extra flags, seed corpus (directories of fixtures)
+targets=(
+  "pixi fuzz_reader.c -DFUZZ_KIND_RAW=pixi.lock pixi conda-lock"
+  "uv fuzz_reader.c -DFUZZ_KIND_RAW=uv.lock uv"
+  "pylock fuzz_reader.c -DFUZZ_KIND_RAW=pylock.toml pylock"
+  "poetry fuzz_reader.c -DFUZZ_KIND_RAW=poetry.lock poetry"
+  "pdm fuzz_reader.c -DFUZZ_KIND_RAW=pdm.lock pdm"
+  "requirements fuzz_reader.c -DFUZZ_KIND_RAW=requirements.txt requirements explicit"
+  "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
+  "license fuzz_license.c -DFUZZ_LICENSE=1"
+)
+only="${FUZZ_ONLY:-}"
+for spec in "${targets[@]}"; do
+  read -r t src def seeds <<< "$spec"
+  [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
+  if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $core $(pkg-config --libs yaml-0.1) 2> "$out/build-$t.log"; then
     cat "$out/build-$t.log"; fail=$((fail + 1)); continue
   fi
   corpus="$out/corpus-$t"; crashes="$out/crashes-$t"
   mkdir -p "$corpus" "$crashes"
-  if [ "$t" = pixi ]; then
-    find "$shared/fixtures/pixi" "$shared/fixtures/edge" -name 'pixi.lock*' -size -64k -exec cp -n {} "$corpus/" \; 2>/dev/null
-    i=0; for f in $(find "$shared/fixtures/pixi" -name pixi.lock -size -64k); do cp "$f" "$corpus/seed$i"; i=$((i+1)); done
-  else
+  if [ "$t" = license ]; then
     printf 'MIT/Apache-2.0' > "$corpus/l1"; printf 'GPL-2.0-or-later WITH Classpath-exception-2.0' > "$corpus/l2"
     printf 'pkg:conda/zlib@1.3.1?build=h1&channel=conda-forge&subdir=linux-64&type=conda' > "$corpus/p1"
     printf 'pkg:github/Package-url/purl-Spec@244fd47e07d1004f0aed9c#a/b' > "$corpus/p2"
+  else
+    i=0
+    for d in $seeds; do
+      for f in $(find "$shared/fixtures/$d" -type f -size -64k); do cp "$f" "$corpus/seed-$d-$i"; i=$((i + 1)); done
+    done
   fi
   echo "fuzz: $t for ${secs}s"
   if "$out/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \

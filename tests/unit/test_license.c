@@ -89,3 +89,32 @@ TEST(core_license__generated_table_matches_list)
     CHECK(sb_spdx_nlicenses > 700);
     CHECK(sb_spdx_nexceptions > 80);
 }
+
+/* Regressions from fuzz_license: the exception rewrite once wrote past its
+ * buffer for long chains of WITH (each word after a WITH gets a 12-byte
+ * AdditionRef- prefix). Under ASan an overflow here fails the run. */
+TEST(license_with_chains_do_not_overflow)
+{
+    sb_arena *a = sb_arena_new(0);
+    char s[4096];
+    size_t o = 0;
+    while (o + 6 < sizeof s - 2) {
+        memcpy(s + o, "with ", 5);
+        o += 5;
+    }
+    s[o++] = 'x';
+    s[o] = '\0';
+    sb_lic l = sb_lic_normalize(a, s);
+    /* not an expression: kept as text, unchanged */
+    CHECK(l.kind == SB_LIC_TEXT);
+    CHECK(l.value && !strncmp(l.value, "with with with", 14));
+    o = 0;
+    while (o + 8 < sizeof s - 2) {
+        memcpy(s + o, "x with a ", 9);
+        o += 9;
+    }
+    s[o] = '\0';
+    l = sb_lic_normalize(a, s);
+    CHECK(l.value != NULL);
+    sb_arena_destroy(a);
+}

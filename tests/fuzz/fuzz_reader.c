@@ -1,6 +1,7 @@
 /*
- * fuzz_pixi.c - libFuzzer target: any bytes through the pixi.lock reader, the
- * selection of every environment x platform, and all four writers with a
+ * fuzz_reader.c - libFuzzer target: any bytes through one reader (FUZZ_KIND,
+ * set when building: "pixi.lock", "uv.lock", ... or "auto" for detection),
+ * the selection of every environment x platform, and all four writers with a
  * small producer buffer. Must never crash, leak or loop.
  */
 #include "../../core/arena.h"
@@ -9,6 +10,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* -DFUZZ_KIND_RAW=uv.lock: a bare token, so no shell quoting is involved */
+#define FUZZ_STR2(x) #x
+#define FUZZ_STR(x) FUZZ_STR2(x)
+#ifdef FUZZ_KIND_RAW
+#define FUZZ_KIND FUZZ_STR(FUZZ_KIND_RAW)
+#else
+#define FUZZ_KIND "pixi.lock"
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sb_lock *l = NULL;
     sb_limits lim = SB_LIMITS_DEFAULT;
     lim.max_events = 200000;
-    if (sb_lock_read(&l, a, "pixi.lock", (const char *)data, size, NULL, &lim, &err) == SB_OK) {
+    if (sb_lock_read(&l, a, FUZZ_KIND, (const char *)data, size, NULL, &lim, &err) == SB_OK) {
         for (size_t e = 0; e < l->nenvs && e < 4; e++) {
             for (size_t p = 0; p <= l->envs[e].nplatforms && p < 4; p++) {
                 sb_select_opts o = {.environment = l->envs[e].name,
@@ -30,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (sb_model_select(&s, a, l, &o, &err) != SB_OK)
                     continue;
                 for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++) {
-                    sb_doc_opts dopts = {0, true, (const char *)data, size};
+                    sb_doc_opts dopts = {0, true, NULL, 0}; /* the serial number is not under test here */
                     sb_doc *d = NULL;
                     if (sb_doc_new(&d, a, *f, s, &dopts, &err) != SB_OK)
                         continue;
