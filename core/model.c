@@ -339,6 +339,8 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
         }
         if (rc == SB_OK && artifact && !ends_with(artifact, ".whl"))
             rc = prop(pb, a, "pixi:source", "true");
+        if (rc == SB_OK && NULL == p->location) /* poetry/pdm: the chosen artifact by name */
+            rc = prop(pb, a, "pixi:file-name", p->file_name);
     }
     if (rc == SB_OK)
         rc = prop(pb, a, "pixi:requires-python", p->requires_python);

@@ -1,0 +1,209 @@
+/*
+ * test_pyreaders.c - the Python lockfile readers on small inline inputs:
+ * what each puts into the model (roots, edges, markers per platform,
+ * artifact choice, properties) and how each refuses bad input.
+ */
+#include "test.h"
+#include "../../core/arena.h"
+#include "../../core/lock.h"
+#include "../../core/model.h"
+
+static sb_sbom *sel(sb_arena *a, const char *kind, const char *text, const char *platform, sb_err *err)
+{
+    sb_lock *l = NULL;
+    if (sb_lock_read(&l, a, kind, text, strlen(text), NULL, NULL, err) != SB_OK)
+        return NULL;
+    sb_select_opts o = {.platform = platform};
+    sb_sbom *s = NULL;
+    return sb_model_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
+}
+
+static const sb_pkg *find(const sb_sbom *s, const char *name)
+{
+    for (size_t i = 0; s && i < s->npkgs; i++)
+        if (!strcmp(s->pkgs[i].name, name))
+            return &s->pkgs[i];
+    return NULL;
+}
+
+static const char *prop(const sb_pkg *p, const char *name)
+{
+    for (size_t i = 0; p && i < p->nprops; i++)
+        if (!strcmp(p->props[i].name, name))
+            return p->props[i].value;
+    return NULL;
+}
+
+static int depends_on(const sb_sbom *s, const sb_pkg *p, const char *name)
+{
+    for (size_t i = 0; p && i < p->ndeps; i++)
+        if (!strcmp(s->pkgs[p->deps[i]].name, name))
+            return 1;
+    return 0;
+}
+
+static const char uv_lock[] =
+    "version = 1\n"
+    "revision = 2\n"
+    "requires-python = \">=3.10\"\n"
+    "[[package]]\n"
+    "name = \"app\"\n"
+    "version = \"0.1.0\"\n"
+    "source = { editable = \".\" }\n"
+    "dependencies = [\n"
+    "    { name = \"colorama\", marker = \"sys_platform == 'win32'\" },\n"
+    "    { name = \"requests\", extra = [\"socks\"] },\n"
+    "]\n"
+    "[[package]]\n"
+    "name = \"colorama\"\n"
+    "version = \"0.4.6\"\n"
+    "source = { registry = \"https://pypi.org/simple\" }\n"
+    "wheels = [{ url = \"https://files/colorama-0.4.6-py2.py3-none-any.whl\", hash = \"sha256:4f1d9991f5acc0ca119f9d443620b77f9d6b33703e51011c16baf57afb285fc6\" }]\n"
+    "[[package]]\n"
+    "name = \"requests\"\n"
+    "version = \"2.32.3\"\n"
+    "source = { registry = \"https://pypi.org/simple\" }\n"
+    "dependencies = [{ name = \"idna\" }]\n"
+    "sdist = { url = \"https://files/requests-2.32.3.tar.gz\", hash = \"sha256:55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760\" }\n"
+    "[package.optional-dependencies]\n"
+    "socks = [{ name = \"pysocks\" }]\n"
+    "[[package]]\n"
+    "name = \"idna\"\n"
+    "version = \"3.10\"\n"
+    "source = { registry = \"https://pypi.org/simple\" }\n"
+    "[[package]]\n"
+    "name = \"pysocks\"\n"
+    "version = \"1.7.1\"\n"
+    "source = { registry = \"https://pypi.org/simple\" }\n"
+    "[[package]]\n"
+    "name = \"unused\"\n"
+    "version = \"1\"\n"
+    "source = { registry = \"https://pypi.org/simple\" }\n";
+
+TEST(uv_walk_root_markers_extras)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "uv.lock", uv_lock, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK_STR(s->root_name, "app");
+    CHECK_STR(s->root_version, "0.1.0");
+    CHECK_STR(s->platform, "linux-64");
+    CHECK(s->npkgs == 3);                 /* requests, idna, pysocks: not colorama (win32), not unused */
+    CHECK(find(s, "colorama") == NULL && find(s, "unused") == NULL);
+    const sb_pkg *rq = find(s, "requests");
+    CHECK(rq && depends_on(s, rq, "idna") && depends_on(s, rq, "pysocks")); /* the extra is followed */
+    CHECK_STR(prop(rq, "pixi:direct"), "true");
+    CHECK(prop(find(s, "idna"), "pixi:direct") == NULL);
+    CHECK_STR(prop(rq, "pixi:source"), "true"); /* only an sdist: the source is installed */
+    CHECK_STR(rq ? rq->purl : NULL, "pkg:pypi/requests@2.32.3");
+    CHECK(s->nroot == 1 && !strcmp(s->pkgs[s->root_deps[0]].name, "requests"));
+    s = sel(a, "uv.lock", uv_lock, "win-64", &err);
+    const sb_pkg *co = find(s, "colorama");
+    CHECK(co != NULL);
+    CHECK_STR(co ? co->location : NULL, "https://files/colorama-0.4.6-py2.py3-none-any.whl");
+    CHECK_STR(co ? co->sha256 : NULL, "4f1d9991f5acc0ca119f9d443620b77f9d6b33703e51011c16baf57afb285fc6");
+    CHECK(sel(a, "uv.lock", "version = 3\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED && err.line == 1);
+    CHECK(sel(a, "uv.lock", "version = 1\n[[package]]\nversion = \"1\"\nsource = { registry = \"x\" }\n", NULL, &err) == NULL &&
+          err.code == SB_EPARSE);
+    sb_arena_destroy(a);
+}
+
+TEST(poetry_file_only_and_markers)
+{
+    static const char lock[] =
+        "[[package]]\nname = \"Typing_Extensions\"\nversion = \"4.12.2\"\npython-versions = \">=3.8\"\n"
+        "files = [\n  {file = \"typing_extensions-4.12.2.tar.gz\", hash = \"sha256:1a7ead55c7e559dd4dee8856e3a88b41225abfe1ce8df57b7c13915fe121ffb8\"},\n"
+        "  {file = \"typing_extensions-4.12.2-py3-none-any.whl\", hash = \"sha256:04e5ca0351e0f3f85c6853954072df659d0d13fac324d0072316b67d7794700d\"},\n]\n"
+        "[[package]]\nname = \"pywin32\"\nversion = \"306\"\nmarkers = \"sys_platform == \\\"win32\\\"\"\nfiles = []\n"
+        "[[package]]\nname = \"extra-only\"\nversion = \"1\"\nmarkers = {main = \"extra == \\\"fancy\\\"\"}\nfiles = []\n"
+        "[package.dependencies]\nTyping-Extensions = \">=4\"\n"
+        "[metadata]\nlock-version = \"2.1\"\npython-versions = \"^3.9\"\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "poetry.lock", lock, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(s->npkgs == 2); /* pywin32 only on Windows; extra-only with every extra on */
+    const sb_pkg *te = find(s, "Typing_Extensions");
+    CHECK(te && te->location == NULL);
+    CHECK_STR(te ? te->file_name : NULL, "typing_extensions-4.12.2-py3-none-any.whl");
+    CHECK_STR(prop(te, "pixi:file-name"), "typing_extensions-4.12.2-py3-none-any.whl");
+    CHECK_STR(te ? te->purl : NULL, "pkg:pypi/typing-extensions@4.12.2");
+    CHECK(depends_on(s, find(s, "extra-only"), "Typing_Extensions"));
+    CHECK(sel(a, "poetry.lock", "[metadata]\nlock-version = \"1.1\"\n", NULL, &err) == NULL &&
+          err.code == SB_EUNSUPPORTED && strstr(err.msg, "poetry lock"));
+    sb_arena_destroy(a);
+}
+
+TEST(pdm_extras_folded)
+{
+    static const char lock[] =
+        "[metadata]\nlock_version = \"4.5.0\"\n"
+        "[[package]]\nname = \"requests\"\nversion = \"2.32.3\"\ndependencies = [\"idna>=2.5\"]\nfiles = []\n"
+        "[[package]]\nname = \"requests\"\nversion = \"2.32.3\"\nextras = [\"socks\"]\n"
+        "dependencies = [\"requests==2.32.3\", \"PySocks!=1.5.7,>=1.5.6\", \"win-inet-pton; sys_platform == \\\"win32\\\"\"]\nfiles = []\n"
+        "[[package]]\nname = \"idna\"\nversion = \"3.10\"\nfiles = []\n"
+        "[[package]]\nname = \"pysocks\"\nversion = \"1.7.1\"\nfiles = []\n"
+        "[[package]]\nname = \"win-inet-pton\"\nversion = \"1.1.0\"\nfiles = []\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pdm.lock", lock, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(s->npkgs == 4); /* the extras entry is not a package of its own */
+    const sb_pkg *rq = find(s, "requests");
+    CHECK(depends_on(s, rq, "idna") && depends_on(s, rq, "pysocks"));
+    CHECK(!depends_on(s, rq, "win-inet-pton")); /* its marker is false on linux-64 */
+    s = sel(a, "pdm.lock", lock, "win-64", &err);
+    CHECK(depends_on(s, find(s, "requests"), "win-inet-pton"));
+    sb_arena_destroy(a);
+}
+
+TEST(requirements_via_graph_and_refusals)
+{
+    static const char txt[] =
+        "#\n# This file is autogenerated by pip-compile with Python 3.9\n#\n"
+        "certifi==2024.8.30 \\\n    --hash=sha256:922820b53db7a7257ffbda3f597266d435245903d80737e34f8a45ff3e3230d8\n"
+        "    # via requests\n"
+        "requests==2.32.3\n    # via -r requirements.in\n"
+        "tomli==2.0.1 ; python_version < \"3.11\"\n    # via\n    #   -r requirements.in\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "requirements.txt", txt, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(s->npkgs == 3); /* tomli: python 3.9 from the header */
+    CHECK(depends_on(s, find(s, "requests"), "certifi"));
+    CHECK_STR(find(s, "certifi") ? find(s, "certifi")->sha256 : NULL,
+              "922820b53db7a7257ffbda3f597266d435245903d80737e34f8a45ff3e3230d8");
+    CHECK(s->nroot == 2); /* requests and tomli come from -r */
+    CHECK(sel(a, "requirements.txt", "six>=1\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED && err.line == 1);
+    CHECK(sel(a, "requirements.txt", "ok==1\n-e ./src\n", NULL, &err) == NULL && err.line == 2);
+    sb_arena_destroy(a);
+}
+
+TEST(pylock_markers_and_root)
+{
+    static const char lock[] =
+        "lock-version = '1.0'\nrequires-python = '>=3.12'\ncreated-by = 'test'\n"
+        "[[packages]]\nname = 'proj'\nversion = '1'\ndirectory = { path = '.', editable = true }\n"
+        "[[packages]]\nname = 'numpy'\nversion = '2.2.3'\nmarker = 'sys_platform == \"linux\"'\n"
+        "wheels = [\n {name = 'numpy-2.2.3-cp312-cp312-win_amd64.whl', url = 'https://f/numpy-2.2.3-cp312-cp312-win_amd64.whl', hashes = {sha256 = '83807d445817326b4bcdaaaf8e8e9f1753da04341eceec705c001ff342002e5d'}},\n"
+        " {name = 'numpy-2.2.3-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl', url = 'https://f/numpy-linux.whl', hashes = {sha256 = '5f1d9991f5acc0ca119f9d443620b77f9d6b33703e51011c16baf57afb285fc6'}},\n]\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pylock.toml", lock, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK_STR(s->root_name, "proj");
+    CHECK(s->npkgs == 1);
+    const sb_pkg *np = find(s, "numpy");
+    CHECK_STR(np ? np->location : NULL, "https://f/numpy-linux.whl");
+    CHECK_STR(prop(np, "pixi:marker"), "sys_platform == \"linux\"");
+    s = sel(a, "pylock.toml", lock, "win-64", &err);
+    CHECK(s && s->npkgs == 0);
+    CHECK(sel(a, "pylock.toml", "lock-version = '2.0'\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED);
+    sb_arena_destroy(a);
+}
