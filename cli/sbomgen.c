@@ -49,7 +49,8 @@ static int read_file(const char *path, char **out, size_t *len)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] LOCKFILE\n");
+    fprintf(stderr, "usage: sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] [-n ROOT]\n"
+                    "               [-C PACKAGE_CACHE] [-L (license texts)] [-F FILE_MAX] [-T TEXTS_MAX] LOCKFILE\n");
 }
 
 int main(int argc, char **argv)
@@ -61,7 +62,7 @@ int main(int argc, char **argv)
     dopts.timestamp = 0;
     size_t bufsize = 65536;
     int opt;
-    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:")) != -1) {
+    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:")) != -1) {
         switch (opt) {
         case 'f': format = optarg; break;
         case 'e': sel.environment = optarg; break;
@@ -70,6 +71,10 @@ int main(int argc, char **argv)
         case 'b': bufsize = (size_t)strtoull(optarg, NULL, 10); break;
         case 'c': dopts.pretty = false; break;
         case 'n': sel.root_name = optarg; break;
+        case 'C': sel.package_cache = optarg; break;
+        case 'L': sel.license_texts = true; break;
+        case 'F': sel.license_file_max = strtoll(optarg, NULL, 10); break;
+        case 'T': sel.license_texts_max = strtoll(optarg, NULL, 10); break;
         default: usage(); return 2;
         }
     }

@@ -14,6 +14,7 @@
 #include "license.h"
 #include "version.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int is17(const sb_doc *d) { return d->ops == &sb_doc_cyclonedx_17; }
@@ -28,25 +29,99 @@ static void prop(sb_jw *jw, const char *name, const char *value)
     sb_jw_obj_end(jw);
 }
 
-static void licenses(sb_doc *d, const char *raw)
+/* A license file's text, streamed from the file into the JSON string in
+ * bounded reads (the writer replaces invalid UTF-8, so the decode is lossy
+ * as the spec asks). At most text_len bytes: the budget was decided for
+ * that size. */
+static void text_object(sb_doc *d, const sb_licfile *f)
 {
-    sb_lic l = sb_lic_normalize(d->arena, raw);
-    if (l.kind == SB_LIC_NONE)
+    sb_jw *jw = &d->jw;
+    sb_jw_key(jw, "text");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "contentType", "text/plain");
+    sb_jw_key(jw, "content");
+    sb_jw_str_begin(jw);
+    FILE *fp = fopen(f->path, "rb");
+    long long left = f->text_len;
+    char buf[16384];
+    while (fp && left > 0 && jw->status == SB_OK) {
+        size_t want = left < (long long)sizeof buf ? (size_t)left : sizeof buf;
+        size_t got = fread(buf, 1, want, fp);
+        if (0 == got)
+            break;
+        sb_jw_str_chunk(jw, buf, got);
+        left -= (long long)got;
+    }
+    if (fp)
+        fclose(fp);
+    sb_jw_str_end(jw);
+    sb_jw_obj_end(jw);
+}
+
+static void named_file(sb_doc *d, const sb_licfile *f)
+{
+    sb_jw *jw = &d->jw;
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "license");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "name", f->name);
+    text_object(d, f);
+    sb_jw_obj_end(jw);
+    sb_jw_obj_end(jw);
+}
+
+/* licenses[]: without texts one entry (expression, or a named license);
+ * with texts the shapes of the spec's table 6.4. */
+static void licenses(sb_doc *d, const sb_pkg *p)
+{
+    sb_lic l = sb_lic_normalize(d->arena, p->license);
+    const sb_licfile *with_text[64];
+    size_t nt = 0;
+    for (size_t k = 0; k < p->nlicfiles && nt < 64; k++)
+        if (p->licfiles[k].text_len >= 0)
+            with_text[nt++] = &p->licfiles[k];
+    if (l.kind == SB_LIC_NONE && 0 == nt)
         return;
     sb_jw *jw = &d->jw;
     sb_jw_key(jw, "licenses");
     sb_jw_arr_begin(jw);
-    sb_jw_obj_begin(jw);
-    if (l.kind == SB_LIC_EXPR) {
+    size_t first_named = 0;
+    /* only a bare id (no WITH) can be a license.id; anything else stays an expression */
+    int bare = l.kind == SB_LIC_EXPR && l.single_id && !strchr(l.value, ' ');
+    if (l.kind == SB_LIC_EXPR && !(bare && nt)) {
+        sb_jw_obj_begin(jw);
         sb_jw_kstr(jw, "expression", l.value);
-    } else {
+        sb_jw_obj_end(jw);
+        nt = 0; /* a compound expression: file names go to properties only */
+    } else if (l.kind != SB_LIC_NONE) {
+        sb_jw_obj_begin(jw);
         sb_jw_key(jw, "license");
         sb_jw_obj_begin(jw);
-        sb_jw_kstr(jw, "name", l.value);
+        if (l.kind == SB_LIC_EXPR && !l.is_ref)
+            sb_jw_kstr(jw, "id", l.value);
+        else
+            sb_jw_kstr(jw, "name", l.value);
+        if (nt) {
+            text_object(d, with_text[0]);
+            sb_jw_kstr(jw, "acknowledgement", "declared");
+            first_named = 1;
+        }
+        sb_jw_obj_end(jw);
         sb_jw_obj_end(jw);
     }
-    sb_jw_obj_end(jw);
+    for (size_t k = first_named; k < nt; k++)
+        named_file(d, with_text[k]);
     sb_jw_arr_end(jw);
+}
+
+static void ext_ref(sb_jw *jw, sb_doc *d, const char *type, const char *url)
+{
+    if (NULL == url || !url[0])
+        return;
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "type", type);
+    sb_jw_kstr(jw, "url", sb_doc__uri(d, url));
+    sb_jw_obj_end(jw);
 }
 
 static sb_code begin(sb_doc *d)
@@ -98,6 +173,11 @@ static sb_code begin(sb_doc *d)
     prop(jw, "pixi:environment", s->environment);
     prop(jw, "pixi:platform", s->platform);
     prop(jw, "pixi:lockfile", s->lockfile_name);
+    const char *steps = sb_incomplete_steps(&s->incomplete, d->arena);
+    if (steps) {
+        prop(jw, "pixi:incomplete", steps);
+        prop(jw, "pixi:incomplete-detail", sb_incomplete_details(&s->incomplete, d->arena));
+    }
     sb_jw_arr_end(jw);
     sb_jw_obj_end(jw);
     sb_jw_key(jw, "components");
@@ -114,6 +194,7 @@ static sb_code component(sb_doc *d, size_t i)
     sb_jw_kstr(jw, "bom-ref", p->id);
     sb_jw_kstr(jw, "name", p->name);
     sb_jw_kstr_opt(jw, "version", p->version);
+    sb_jw_kstr_opt(jw, "description", p->summary);
     if (p->supplier_name) {
         sb_jw_key(jw, "supplier");
         sb_jw_obj_begin(jw);
@@ -144,14 +225,16 @@ static sb_code component(sb_doc *d, size_t i)
         }
         sb_jw_arr_end(jw);
     }
-    licenses(d, p->license);
-    if (p->location && p->location[0]) {
+    licenses(d, p);
+    int has_loc = p->location && p->location[0];
+    if (has_loc || p->homepage || p->repository || p->documentation) {
         sb_jw_key(jw, "externalReferences");
         sb_jw_arr_begin(jw);
-        sb_jw_obj_begin(jw);
-        sb_jw_kstr(jw, "type", strncmp(p->location, "git+", 4) ? "distribution" : "vcs");
-        sb_jw_kstr(jw, "url", sb_doc__uri(d, p->location));
-        sb_jw_obj_end(jw);
+        if (has_loc)
+            ext_ref(jw, d, strncmp(p->location, "git+", 4) ? "distribution" : "vcs", p->location);
+        ext_ref(jw, d, "website", p->homepage);
+        ext_ref(jw, d, "vcs", p->repository);
+        ext_ref(jw, d, "documentation", p->documentation);
         sb_jw_arr_end(jw);
     }
     sb_jw_key(jw, "properties");
@@ -161,6 +244,8 @@ static sb_code component(sb_doc *d, size_t i)
     prop(jw, "pixi:kind", sb_kind_name(p->kind));
     for (size_t k = 0; k < p->extra_purls.n; k++)
         prop(jw, "pixi:purl", p->extra_purls.v[k]);
+    for (size_t k = 0; k < p->nlicfiles; k++)
+        prop(jw, "pixi:license-file", p->licfiles[k].name);
     sb_jw_arr_end(jw);
     sb_jw_obj_end(jw);
     return jw->status;

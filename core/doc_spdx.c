@@ -69,6 +69,7 @@ static sb_code begin(sb_doc *d)
     str_field(jw, "copyrightText", "NOASSERTION");
     str_field(jw, "primaryPackagePurpose", "APPLICATION");
     str_field(jw, "sourceInfo", sb_spdx__source_info(d));
+    sb_jw_kstr_opt(jw, "comment", sb_spdx__root_comment(d));
     sb_jw_obj_end(jw);
     return jw->status;
 }
@@ -131,6 +132,9 @@ static sb_code component(sb_doc *d, size_t i)
         const char *si = sb_arena_printf(d->arena, "built from source at %s", p->location);
         sb_jw_kstr_opt(jw, "sourceInfo", si);
     }
+    sb_jw_kstr_opt(jw, "summary", p->summary);
+    if (p->homepage && strstr(p->homepage, "://"))
+        sb_jw_kstr(jw, "homepage", sb_doc__uri(d, p->homepage));
     sb_jw_kstr_opt(jw, "comment", sb_spdx__comment(d, p));
     sb_jw_obj_end(jw);
     return jw->status;

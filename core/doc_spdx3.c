@@ -157,6 +157,7 @@ static sb_code begin(sb_doc *d)
     sb_jw_kstr_opt(jw, "software_packageVersion", s->root_version);
     sb_jw_kstr(jw, "software_primaryPurpose", "application");
     sb_jw_kstr(jw, "software_sourceInfo", sb_spdx__source_info(d));
+    sb_jw_kstr_opt(jw, "comment", sb_spdx__root_comment(d));
     sb_jw_obj_end(jw);
     (void)s3;
     return jw->status;
@@ -203,8 +204,11 @@ static sb_code component(sb_doc *d, size_t i)
     sb_jw_obj_begin(jw);
     common(d, "software_Package", s3->x->pkg_ids[i], 0);
     sb_jw_kstr(jw, "name", p->name);
+    sb_jw_kstr_opt(jw, "summary", p->summary);
     sb_jw_kstr_opt(jw, "comment", sb_spdx__comment(d, p));
     sb_jw_kstr_opt(jw, "software_packageVersion", p->version);
+    if (p->homepage && strstr(p->homepage, "://"))
+        sb_jw_kstr(jw, "software_homePage", sb_doc__uri(d, p->homepage));
     if (p->location && strstr(p->location, "://")) {
         sb_jw_kstr(jw, "software_downloadLocation", sb_doc__uri(d, p->location));
     } else if (p->location && p->location[0]) {

@@ -106,3 +106,12 @@ const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p)
     out[o] = '\0';
     return out;
 }
+
+const char *sb_spdx__root_comment(sb_doc *d)
+{
+    const char *steps = sb_incomplete_steps(&d->sbom->incomplete, d->arena);
+    if (NULL == steps)
+        return NULL;
+    return sb_arena_printf(d->arena, "pixi:incomplete=%s\npixi:incomplete-detail=%s", steps,
+                           sb_incomplete_details(&d->sbom->incomplete, d->arena));
+}

@@ -32,4 +32,7 @@ const char *sb_spdx__source_info(sb_doc *d);
 /* "key=value" lines of a package's properties incl. pixi:kind, joined by \n. */
 const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p);
 
+/* The root package's comment: pixi:incomplete lines, or NULL when complete. */
+const char *sb_spdx__root_comment(sb_doc *d);
+
 #endif

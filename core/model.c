@@ -12,6 +12,7 @@
  * a root too, until every package is reachable from the document root.
  */
 #include "model.h"
+#include "enrich.h"
 #include "license.h"
 #include "purl.h"
 #include "strmap.h"
@@ -590,6 +591,38 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, const sb_strv *declared)
     return SB_OK;
 }
 
+/* What the document will lack, in a fixed step order. */
+static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, size_t ncache_conda,
+                         size_t ncache_found)
+{
+    size_t nohash = 0, nolic = 0, text = 0;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const sb_pkg *p = &s->pkgs[i];
+        nohash += NULL == p->sha256 && NULL == p->md5;
+        if (NULL == p->license) {
+            nolic++;
+        } else {
+            sb_lic l = sb_lic_normalize(a, p->license);
+            nolic += l.kind == SB_LIC_NONE;
+            text += l.kind == SB_LIC_TEXT;
+        }
+    }
+    sb_code rc = SB_OK;
+    if (nohash)
+        rc = sb_incomplete_add(&s->incomplete, a, "hashes", "%zu of %zu package(s) without a hash", nohash, s->npkgs);
+    if (rc == SB_OK && (nolic || text))
+        rc = sb_incomplete_add(&s->incomplete, a, "licenses",
+                               "%zu of %zu package(s) without a license, %zu not an SPDX expression", nolic,
+                               s->npkgs, text);
+    if (rc == SB_OK && opts && opts->package_cache && ncache_found < ncache_conda)
+        rc = sb_incomplete_add(&s->incomplete, a, "package-cache", "%zu of %zu conda package(s) not in the package cache",
+                               ncache_conda - ncache_found, ncache_conda);
+    if (rc == SB_OK)
+        rc = sb_enrich_budget(s, a, opts && opts->license_texts, opts ? opts->license_file_max : 0,
+                              opts ? opts->license_texts_max : 0);
+    return rc;
+}
+
 sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
                         const sb_select_opts *opts, sb_err *err)
 {
@@ -629,6 +662,7 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
     s->pkgs = sb_arena_calloc(a, plat->npkgs ? plat->npkgs : 1, sizeof *s->pkgs);
     if (NULL == s->pkgs)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
+    size_t ncache_conda = 0, ncache_found = 0;
     /* each record once, even if the environment lists it twice */
     sb_strmap once;
     if (sb_strmap_init(&once, a, plat->npkgs) != SB_OK)
@@ -642,7 +676,15 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
             continue;
         sb_pkg *p = &s->pkgs[s->npkgs++];
         *p = *rec;
-        sb_code rc = derive(p, a, env);
+        sb_code rc = SB_OK;
+        if (opts && opts->package_cache && p->kind == SB_KIND_CONDA) {
+            int found = 0;
+            rc = sb_enrich_from_cache(p, a, opts->package_cache, &found);
+            ncache_conda++;
+            ncache_found += found;
+        }
+        if (rc == SB_OK)
+            rc = derive(p, a, env);
         if (rc == SB_ENOMEM)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         if (rc != SB_OK)
@@ -663,6 +705,8 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
         s->pkgs[i].id = id;
     }
     if (resolve_graph(s, a, plat->has_root_names ? &plat->root_names : NULL) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (note_gaps(s, a, opts, ncache_conda, ncache_found) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     *out = s;
     return SB_OK;

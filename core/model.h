@@ -44,6 +44,28 @@ typedef struct sb_strv {
 /* Append to an arena string vector. */
 sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s);
 
+/* A license file of a package (from the package cache). */
+typedef struct sb_licfile {
+    const char *name;        /* relative to info/licenses/, '/' separators */
+    const char *path;        /* where to read it */
+    long long text_len;      /* bytes of text the document embeds; -1 = listed by name only */
+} sb_licfile;
+
+/* What a document lacks: steps that did not finish, each with a detail.
+ * Collected per request by the model and enrichment; rendered by writers
+ * as pixi:incomplete / pixi:incomplete-detail. */
+typedef struct sb_incomplete {
+    const char **step, **detail;
+    size_t n, cap;
+} sb_incomplete;
+
+/* Record that `step` is incomplete ("license-texts", "3 file(s) listed by name only"). */
+sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* "a, b" and "a: x; b: y", or NULL when nothing is missing. */
+const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a);
+const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a);
+
 typedef struct sb_pkg {
     sb_kind kind;
     const char *name;        /* as spelled in the input */
@@ -64,6 +86,10 @@ typedef struct sb_pkg {
     sb_strv depends;         /* dependency names, normalized */
     sb_strv lock_purls;      /* purls the input listed */
     sb_strv reader_props;    /* extra pixi:* name/value pairs, flattened */
+    /* enrichment (package cache): */
+    const char *summary, *homepage, *repository, *documentation;
+    sb_licfile *licfiles;
+    size_t nlicfiles;
 
     /* assigned by sb_model_select(): */
     const char *purl;        /* primary purl */
@@ -115,6 +141,10 @@ const sb_lock_platform *sb_lock_find_platform(const sb_lock_env *e, const char *
 
 typedef struct sb_select_opts {
     const char *environment;   /* NULL = "default" */
+    const char *package_cache; /* conda package cache root (has pkgs/), NULL = none */
+    bool license_texts;        /* embed license file texts */
+    long long license_file_max;  /* bytes of text per file (<= 0: 1 MiB) */
+    long long license_texts_max; /* bytes of text per document (<= 0: 64 MiB) */
     const char *platform;      /* NULL = the documented default, see below */
     const char *root_name;     /* NULL = "workspace" */
     const char *root_version;  /* optional */
@@ -130,6 +160,9 @@ typedef struct sb_sbom {
     size_t npkgs;
     size_t *root_deps;         /* indices, sorted by id */
     size_t nroot;
+    sb_incomplete incomplete;  /* this document's own gaps */
+    bool license_texts;        /* texts were asked for */
+    long long license_text_bytes; /* total embedded */
 } sb_sbom;
 
 /*

@@ -7,7 +7,9 @@
  * else the only platform), kind (auto), filename (for detection and the
  * recorded lockfile name), name / version (the document root), timestamp
  * (Unix seconds), pretty (true|false), all-environments / all-platforms
- * (true: one compact document per environment x platform as NDJSON).
+ * (true: one compact document per environment x platform as NDJSON),
+ * license-texts (true: embed license file texts from the package cache),
+ * license-file-max / license-texts-max (lower the server's text budget).
  * The lockfile is the raw body, or the `lockfile` field of a
  * multipart/form-data upload; its name comes from filename=, else the
  * Content-Disposition of the body or of the part.
@@ -134,11 +136,41 @@ static int selection_choices(svc_req *r, const sb_lock *lock, const char *env, c
     return (int)n;
 }
 
+/* A request may lower a budget, never raise it: -1 for a bad value (out set to -1). */
+static int budget_param(svc_req *r, const char *name, long max, long long *out)
+{
+    const char *v = svc_req_query(r, name);
+    if (NULL == v)
+        return 0;
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    if (!v[0] || *end || n < 0 || n > max) {
+        *out = -1;
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
 static int bad_param(svc_req *r, const char *name, const char *why)
 {
     sb_err e;
     sb_err_set(&e, SB_EINVAL, "query parameter '%s' %s", name, why);
     return svc_req_error(r, &e, NULL, 0);
+}
+
+/* Texts left out of the budget are worth a header: the body may be read by
+ * a tool that never looks at pixi:incomplete. */
+static void warn_incomplete(svc_req *r, const sb_sbom *s)
+{
+    for (size_t i = 0; i < s->incomplete.n; i++) {
+        if (strcmp(s->incomplete.step[i], "license-texts"))
+            continue;
+        const char *w = sb_arena_printf(svc_req_arena(r), "299 sbomd \"%s (%s/%s)\"", s->incomplete.detail[i],
+                                        s->environment, s->platform);
+        if (w)
+            svc_req_add_header(r, "Warning", w);
+    }
 }
 
 static int env_order(const void *a, const void *b)
@@ -215,6 +247,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
             }
             docs[nd++] = s;
             total += (long)s->npkgs;
+            warn_incomplete(r, s);
         }
     }
     if (0 == nd) {
@@ -304,7 +337,19 @@ static int post_sbom(svc_req *r)
         return bad_param(r, "all-platforms", "must be true or false");
 
     sb_select_opts sel = {0};
-    sel.environment = svc_req_query(r, "environment");
+    int texts;
+    if (parse_bool(svc_req_query(r, "license-texts"), 0, &texts))
+        return bad_param(r, "license-texts", "must be true or false");
+    sel.license_texts = texts != 0;
+    sel.package_cache = cfg->package_cache[0] ? cfg->package_cache : NULL;
+    sel.license_file_max = cfg->license_file_max;
+    sel.license_texts_max = cfg->license_texts_max;
+    if (budget_param(r, "license-file-max", cfg->license_file_max, &sel.license_file_max))
+        return bad_param(r, "license-file-max", "must be a byte count no larger than the server's --license-file-max");
+    if (budget_param(r, "license-texts-max", cfg->license_texts_max, &sel.license_texts_max))
+        return bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max");
+    if (0 == sel.license_file_max || 0 == sel.license_texts_max)
+        sel.license_texts = false; /* a zero budget: names only */
     sel.platform = svc_req_query(r, "platform");
     sel.root_name = svc_req_query(r, "name");
     sel.root_version = svc_req_query(r, "version");
@@ -321,6 +366,7 @@ static int post_sbom(svc_req *r)
         return svc_req_error(r, &err, choices, (size_t)n);
     }
     svc_req_note(r, NULL, (long)sbom->npkgs);
+    warn_incomplete(r, sbom);
 
     sb_doc_opts dopts = {ts, pretty != 0, body, len};
     sb_doc *doc = NULL;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef enum { T_LONG, T_STR, T_FLAG } opt_type;
 
@@ -26,7 +27,7 @@ typedef struct cfg_opt {
 #define OFF(f) offsetof(svc_cfg, f)
 
 static const cfg_opt opts[] = {
-    {"listen", "SBOMD_LISTEN", T_STR, OFF(listen), 0, 0, "127.0.0.1", "address to bind (0.0.0.0 in containers)"},
+    {"listen", "SBOMD_LISTEN", T_STR, OFF(listen), 0, 64, "127.0.0.1", "address to bind (0.0.0.0 in containers)"},
     {"port", "SBOMD_PORT", T_LONG, OFF(port), 0, 65535, "8080", "TCP port (0 = any free port, printed at start)"},
     {"threads", "SBOMD_THREADS", T_LONG, OFF(threads), 0, 256, "0", "worker threads (0 = one per core)"},
     {"max-body", "SBOMD_MAX_BODY", T_LONG, OFF(max_body), 1024, 1L << 32, "67108864", "largest accepted request body in bytes"},
@@ -39,6 +40,9 @@ static const cfg_opt opts[] = {
     {"max-scalar", "SBOMD_MAX_SCALAR", T_LONG, OFF(max_scalar), 1024, 1L << 30, "1048576", "bytes in one YAML scalar"},
     {"quiet", "SBOMD_QUIET", T_FLAG, OFF(quiet), 0, 1, "0", "do not log one line per request"},
     {"max-requests", "SBOMD_MAX_REQUESTS", T_LONG, OFF(max_requests), 1, 100000, "256", "requests in flight before 503 with Retry-After"},
+    {"package-cache", "SBOMD_PACKAGE_CACHE", T_STR, OFF(package_cache), 0, 1024, "", "conda package cache directory (with pkgs/) for licenses, about.json and license files; empty = none"},
+    {"license-file-max", "SBOMD_LICENSE_FILE_MAX", T_LONG, OFF(license_file_max), 0, 1L << 30, "1048576", "bytes of text embedded per license file (larger files are listed by name)"},
+    {"license-texts-max", "SBOMD_LICENSE_TEXTS_MAX", T_LONG, OFF(license_texts_max), 0, 1L << 34, "67108864", "bytes of license text per document (past it, files are listed by name)"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
 };
 
@@ -48,7 +52,7 @@ static int set(svc_cfg *c, const cfg_opt *o, const char *v, const char *origin, 
 {
     char *base = (char *)c + o->offset;
     if (o->type == T_STR) {
-        if (strlen(v) >= sizeof c->listen) {
+        if (strlen(v) >= (size_t)o->max) { /* max is the field's size for strings */
             snprintf(eb, en, "%s %s: value too long", origin, o->name);
             return -1;
         }
@@ -136,6 +140,11 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         }
         if (set(c, o, v, "option", eb, en))
             return -1;
+    }
+    struct stat st;
+    if (c->package_cache[0] && (stat(c->package_cache, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        snprintf(eb, en, "package-cache '%.200s' is not a directory", c->package_cache);
+        return -1;
     }
     return 0;
 }

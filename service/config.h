@@ -25,6 +25,9 @@ typedef struct svc_cfg {
     long max_requests;        /* requests in flight before 503 + Retry-After */
     long shutdown_delay;      /* seconds /readyz says 503 before the listener closes */
     long check_only;          /* --check-config: validate, print, exit */
+    char package_cache[1024]; /* conda package cache root (holds pkgs/); "" = none */
+    long license_file_max;    /* bytes of license text per file a request may embed */
+    long license_texts_max;   /* bytes of license text per document */
 } svc_cfg;
 
 /* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when

@@ -30,7 +30,7 @@ only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
   read -r t src def seeds <<< "$spec"
   [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
-  if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $core $(pkg-config --libs yaml-0.1) 2> "$out/build-$t.log"; then
+  if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $core $(pkg-config --libs yaml-0.1 jansson) 2> "$out/build-$t.log"; then
     cat "$out/build-$t.log"; fail=$((fail + 1)); continue
   fi
   corpus="$out/corpus-$t"; crashes="$out/crashes-$t"

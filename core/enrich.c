@@ -1,0 +1,286 @@
+/*
+ * enrich.c - what a conda package cache adds to the model, the per-request
+ * license-text budget, and the pixi:incomplete collector.
+ *
+ * Cache: <root>/pkgs/<file name without .conda/.tar.bz2>/ with
+ * info/index.json (else an incomplete extraction, ignored), info/about.json
+ * (license, license_family, summary, home, dev_url, doc_url: each fills only
+ * what the lockfile left empty) and everything under info/licenses/ (names sorted; texts
+ * are not read here, only sized: writers stream them from the files).
+ * Directory names come from the uploaded lockfile, so they are checked to
+ * be one plain path component before anything is opened.
+ */
+#include "enrich.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_LICENSE_FILES 256 /* per package */
+#define MAX_LICENSE_DEPTH 8
+#define MAX_ABOUT_BYTES (1 << 20)
+
+sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, const char *fmt, ...)
+{
+    if (inc->n == inc->cap) {
+        size_t nc = inc->cap ? inc->cap * 2 : 4;
+        const char **ns = sb_arena_alloc(a, nc * sizeof *ns);
+        const char **nd = sb_arena_alloc(a, nc * sizeof *nd);
+        if (NULL == ns || NULL == nd)
+            return SB_ENOMEM;
+        if (inc->n) {
+            memcpy(ns, inc->step, inc->n * sizeof *ns);
+            memcpy(nd, inc->detail, inc->n * sizeof *nd);
+        }
+        inc->step = ns;
+        inc->detail = nd;
+        inc->cap = nc;
+    }
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    inc->step[inc->n] = step;
+    inc->detail[inc->n] = sb_arena_printf(a, "%s: %s", step, buf);
+    if (NULL == inc->detail[inc->n])
+        return SB_ENOMEM;
+    inc->n++;
+    return SB_OK;
+}
+
+static const char *join(const char *const *v, size_t n, const char *sep, sb_arena *a)
+{
+    if (0 == n)
+        return NULL;
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(v[i]) + strlen(sep);
+    char *out = sb_arena_alloc(a, len);
+    if (NULL == out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i) {
+            memcpy(out + o, sep, strlen(sep));
+            o += strlen(sep);
+        }
+        memcpy(out + o, v[i], strlen(v[i]));
+        o += strlen(v[i]);
+    }
+    out[o] = '\0';
+    return out;
+}
+
+const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a)
+{
+    return join(inc->step, inc->n, ", ", a);
+}
+
+const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a)
+{
+    return join(inc->detail, inc->n, "; ", a);
+}
+
+/* ---- the package cache ---- */
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return 0 == stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* One plain path component: no separators, not . or .., not hidden. */
+static int plain_component(const char *s, size_t n)
+{
+    if (0 == n || s[0] == '.')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '/' || s[i] == '\\' || s[i] == '\0')
+            return 0;
+    return 1;
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    return s && s[strspn(s, " \t\r\n")] ? s : NULL;
+}
+
+typedef struct files {
+    sb_licfile *v;
+    size_t n, cap;
+} files;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const sb_licfile *)a)->name, ((const sb_licfile *)b)->name);
+}
+
+static sb_code list_files(files *f, sb_arena *a, const char *dir, const char *rel, int depth)
+{
+    if (depth > MAX_LICENSE_DEPTH)
+        return SB_OK;
+    DIR *d = opendir(dir);
+    if (NULL == d)
+        return SB_OK;
+    sb_code rc = SB_OK;
+    struct dirent *e;
+    while (rc == SB_OK && (e = readdir(d)) != NULL && f->n < MAX_LICENSE_FILES) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char *path = sb_arena_printf(a, "%s/%s", dir, e->d_name);
+        char *name = rel ? sb_arena_printf(a, "%s/%s", rel, e->d_name) : sb_arena_strdup(a, e->d_name);
+        struct stat st;
+        if (NULL == path || NULL == name) {
+            rc = SB_ENOMEM;
+        } else if (lstat(path, &st) != 0 || S_ISLNK(st.st_mode)) {
+            continue; /* symlinks could lead out of the cache */
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = list_files(f, a, path, name, depth + 1);
+        } else if (S_ISREG(st.st_mode)) {
+            if (f->n == f->cap) {
+                size_t nc = f->cap ? f->cap * 2 : 4;
+                sb_licfile *nv = sb_arena_alloc(a, nc * sizeof *nv);
+                if (NULL == nv) {
+                    rc = SB_ENOMEM;
+                    break;
+                }
+                if (f->n)
+                    memcpy(nv, f->v, f->n * sizeof *nv);
+                f->v = nv;
+                f->cap = nc;
+            }
+            f->v[f->n++] = (sb_licfile){name, path, (long long)st.st_size};
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+static sb_code push_prop(sb_pkg *p, sb_arena *a, const char *name, const char *value)
+{
+    /* records are shared between selections: copy before adding */
+    sb_strv n = {0};
+    for (size_t i = 0; i < p->reader_props.n; i++)
+        if (sb_strv_push(&n, a, p->reader_props.v[i]) != SB_OK)
+            return SB_ENOMEM;
+    if (sb_strv_push(&n, a, name) != SB_OK || sb_strv_push(&n, a, value) != SB_OK)
+        return SB_ENOMEM;
+    p->reader_props = n;
+    return SB_OK;
+}
+
+sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *found)
+{
+    *found = 0;
+    if (p->kind != SB_KIND_CONDA || NULL == p->file_name)
+        return SB_OK;
+    size_t n = strlen(p->file_name);
+    if (n > 6 && !strcmp(p->file_name + n - 6, ".conda"))
+        n -= 6;
+    else if (n > 8 && !strcmp(p->file_name + n - 8, ".tar.bz2"))
+        n -= 8;
+    if (!plain_component(p->file_name, n))
+        return SB_OK;
+    char *dir = sb_arena_printf(a, "%s/pkgs/%.*s/info", root, (int)n, p->file_name);
+    char *index = dir ? sb_arena_printf(a, "%s/index.json", dir) : NULL;
+    char *about = dir ? sb_arena_printf(a, "%s/about.json", dir) : NULL;
+    char *lic = dir ? sb_arena_printf(a, "%s/licenses", dir) : NULL;
+    if (NULL == lic)
+        return SB_ENOMEM;
+    if (!is_file(index))
+        return SB_OK; /* not extracted (or not completely) */
+    *found = 1;
+    struct stat st;
+    if (0 == stat(about, &st) && S_ISREG(st.st_mode) && st.st_size <= MAX_ABOUT_BYTES) {
+        json_error_t je;
+        json_t *j = json_load_file(about, 0, &je);
+        if (json_is_object(j)) {
+            const char *v;
+            if (NULL == p->license && (v = jstr(j, "license"))) {
+                p->license = sb_arena_strdup(a, v);
+                if (push_prop(p, a, "pixi:license-source", "package-cache") != SB_OK) {
+                    json_decref(j);
+                    return SB_ENOMEM;
+                }
+            }
+            if (NULL == p->license_family && (v = jstr(j, "license_family")))
+                p->license_family = sb_arena_strdup(a, v);
+            if (NULL == p->summary && (v = jstr(j, "summary")))
+                p->summary = sb_arena_strdup(a, v);
+            if (NULL == p->homepage && (v = jstr(j, "home")))
+                p->homepage = sb_arena_strdup(a, v);
+            if (NULL == p->repository && (v = jstr(j, "dev_url")))
+                p->repository = sb_arena_strdup(a, v);
+            if (NULL == p->documentation && (v = jstr(j, "doc_url")))
+                p->documentation = sb_arena_strdup(a, v);
+        }
+        json_decref(j); /* unparsable about.json: treated as empty */
+    }
+    if (0 == p->nlicfiles) {
+        files f = {0};
+        sb_code rc = list_files(&f, a, lic, NULL, 0);
+        if (rc != SB_OK)
+            return rc;
+        if (f.n) {
+            qsort(f.v, f.n, sizeof *f.v, by_name);
+            p->licfiles = f.v;
+            p->nlicfiles = f.n;
+            if (push_prop(p, a, "pixi:license-files-source", "package-cache") != SB_OK)
+                return SB_ENOMEM;
+        }
+    }
+    return SB_OK;
+}
+
+sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, long long file_max, long long total_max)
+{
+    if (file_max <= 0)
+        file_max = SB_LICENSE_FILE_MAX;
+    if (total_max <= 0)
+        total_max = SB_LICENSE_TEXTS_MAX;
+    s->license_texts = texts;
+    long long used = 0, name_only = 0, too_big = 0;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        sb_pkg *p = &s->pkgs[i];
+        if (0 == p->nlicfiles)
+            continue;
+        /* the files are shared with other selections: decide on a copy */
+        sb_licfile *v = sb_arena_alloc(a, p->nlicfiles * sizeof *v);
+        if (NULL == v)
+            return SB_ENOMEM;
+        memcpy(v, p->licfiles, p->nlicfiles * sizeof *v);
+        p->licfiles = v;
+        for (size_t k = 0; k < p->nlicfiles; k++) {
+            long long size = v[k].text_len;
+            if (!texts) {
+                v[k].text_len = -1;
+            } else if (size > file_max) {
+                v[k].text_len = -1;
+                too_big++;
+            } else if (used + size > total_max) {
+                v[k].text_len = -1;
+                name_only++;
+            } else {
+                used += size;
+            }
+        }
+    }
+    s->license_text_bytes = used;
+    if (name_only + too_big > 0) {
+        if (too_big && name_only)
+            return sb_incomplete_add(&s->incomplete, a, "license-texts",
+                                     "%lld file(s) listed by name only (%lld over the %lld-byte file limit, %lld past the %lld-byte document budget)",
+                                     name_only + too_big, too_big, file_max, name_only, total_max);
+        return sb_incomplete_add(&s->incomplete, a, "license-texts", "%lld file(s) listed by name only (%s)",
+                                 name_only + too_big,
+                                 too_big ? "over the per-file limit" : "past the document's license-text budget");
+    }
+    return SB_OK;
+}

@@ -1,0 +1,24 @@
+/*
+ * enrich.h - fill in what a lockfile does not carry from local sources
+ * (the conda package cache), and decide each request's license-text budget.
+ */
+#ifndef SB_ENRICH_H
+#define SB_ENRICH_H
+
+#include "arena.h"
+#include "err.h"
+#include "model.h"
+
+#define SB_LICENSE_FILE_MAX ((long long)1 << 20)   /* bytes of text per license file */
+#define SB_LICENSE_TEXTS_MAX ((long long)64 << 20) /* bytes of license text per document */
+
+/* Look the conda binary `p` up under root/pkgs/ (about.json, info/licenses/).
+ * Only fills what is empty; *found says whether the package was there. */
+sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *found);
+
+/* Decide, in document order, which license files get their text embedded:
+ * none unless `texts`; files over file_max and files past total_max are
+ * listed by name only and counted in the document's license-texts marker. */
+sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, long long file_max, long long total_max);
+
+#endif
