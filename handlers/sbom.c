@@ -350,6 +350,7 @@ static int post_sbom(svc_req *r)
         return bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max");
     if (0 == sel.license_file_max || 0 == sel.license_texts_max)
         sel.license_texts = false; /* a zero budget: names only */
+    sel.environment = svc_req_query(r, "environment");
     sel.platform = svc_req_query(r, "platform");
     sel.root_name = svc_req_query(r, "name");
     sel.root_version = svc_req_query(r, "version");

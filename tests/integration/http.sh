@@ -353,6 +353,75 @@ check "readyz 503 while draining ($res)" [ "$res" = 503 ]
 wait "$pid2"; st=$?
 check "second server exits 0 after the drain (got $st)" [ "$st" = 0 ]
 
+# --- a third server: package cache, license texts, budgets, isolation --------
+cache="$work/cache"
+lf="$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock"
+"$here/make-cache.sh" "$lf" "$cache"
+log3="$work/sbomd3.log"
+${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 --package-cache "$cache" --source-date-epoch 1700000000 2> "$log3" &
+pid3=$!
+port3=""
+for _ in $(seq 1 100); do
+  port3="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$log3" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port3" ] && break; sleep 0.1
+done
+base3="http://127.0.0.1:$port3"
+first="$(grep -o 'https://[^ "]*\.\(conda\|tar\.bz2\)' "$lf" | sort -u | head -1)"
+first_stem="$(basename "$first")"; first_stem="${first_stem%.conda}"; first_stem="${first_stem%.tar.bz2}"
+first_name="$(grep -A3 "$first" "$lf" | head -1 >/dev/null; echo "$first_stem" | sed 's/-[^-]*-[^-]*$//')"
+for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+  res="$(curl -sS -D "$work/th.$fmt" -o "$work/t.$fmt.json" -w '%{http_code}' --data-binary @"$lf" "$base3/v1/sbom?format=$fmt&license-texts=true")"
+  check "license texts $fmt: $res" [ "$res" = 200 ]
+  check "license texts $fmt: validates" "$validate" -q --format "$fmt" "$work/t.$fmt.json"
+done
+t="$work/t.cyclonedx-1.6.json"
+lic_of() { jq -r --arg n "$1" '.components[] | select(.name == $n)' "$t"; }
+check "package cache: about.json fills the summary" sh -c "jq -e '[.components[] | select((.description // \"\") | startswith(\"Summary of\"))] | length > 10' '$t' >/dev/null"
+check "package cache: website, vcs and documentation references" \
+  jq -e --arg n "$first_name" '[.components[] | select(.name == $n) | .externalReferences[].type] == ["distribution","website","vcs","documentation"]' "$t" >/dev/null
+check "license texts: LICENSE.txt embedded in full (2000 bytes)" \
+  jq -e --arg n "$first_name" '[.components[] | select(.name == $n) | .licenses[] | .license.text.content // empty | length] | index(2000) != null' "$t" >/dev/null
+check "license texts: a file under a subdirectory keeps its relative name" \
+  jq -e --arg n "$first_name" '[.components[] | select(.name == $n) | .properties[] | select(.name == "pixi:license-file") | .value] == ["BIG.txt","LICENSE.txt","extra/NOTICE"]' "$t" >/dev/null
+check "license texts: the 1.5 MiB file has no text" \
+  jq -e '[.components[].licenses[]? | .license.text.content // "" | length] | max < 1048577' "$t" >/dev/null
+check "license texts: the marker counts it" \
+  jq -e '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value | test("license-texts: 1 file\\(s\\) listed by name only")' "$t" >/dev/null
+check "license texts: Warning header" grep -qi '^warning: 299 sbomd "license-texts: 1 file' "$work/th.cyclonedx-1.6"
+check "SPDX 2.3 root comment carries pixi:incomplete" \
+  jq -e '.packages[] | select(.SPDXID == "SPDXRef-Package-root") | .comment | test("pixi:incomplete=.*license-texts")' "$work/t.spdx-2.3.json" >/dev/null
+check "incomplete extraction (no index.json) is ignored" \
+  jq -e '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value | test("package-cache: 1 of [0-9]+ conda package")' "$t" >/dev/null
+check "symlinks under licenses/ are not followed" sh -c "! grep -q 'root:x:0' '$t'"
+ntext="$(jq '[.components[].licenses[]? | select(.license.text)] | length' "$t")"
+res="$(curl -sS -D "$work/sh" -o "$work/small.json" -w '%{http_code}' --data-binary @"$lf" "$base3/v1/sbom?license-texts=true&license-texts-max=5000")"
+check "small budget: $res" [ "$res" = 200 ]
+# in document order: 2000 (LICENSE.txt) + 41 (extra/NOTICE) + 2000 fit in 5000, the next 2000 does not
+check "small budget: three texts fit in 5000 bytes" [ "$(jq '[.components[].licenses[]? | select(.license.text)] | length' "$work/small.json")" = 3 ]
+check "small budget: every file still listed by name" \
+  [ "$(jq '[.components[].properties[] | select(.name == "pixi:license-file")] | length' "$work/small.json")" = "$(jq '[.components[].properties[] | select(.name == "pixi:license-file")] | length' "$t")" ]
+check "small budget: the marker says how many and why" \
+  jq -e '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value | test("license-texts: [0-9]+ file\\(s\\) listed by name only \\(1 over the 1048576-byte file limit, [0-9]+ past the 5000-byte document budget\\)")' "$work/small.json" >/dev/null
+check "small budget: validates" "$validate" -q --format cyclonedx-1.6 "$work/small.json"
+curl -sS -o "$work/notext.json" --data-binary @"$lf" "$base3/v1/sbom"
+check "without license-texts: no text, names as properties, no license-texts marker" \
+  jq -e '([.components[].licenses[]? | select(.license.text)] | length == 0) and ([.components[].properties[] | select(.name == "pixi:license-file")] | length > 20) and ([.metadata.properties[] | select(.name == "pixi:incomplete") | .value | test("license-texts")] | any | not)' "$work/notext.json" >/dev/null
+res="$(curl -sS -o "$work/p.json" -w '%{http_code}' --data-binary @"$lf" "$base3/v1/sbom?license-texts=true&license-file-max=999999999")"
+check "a request cannot raise the per-file limit: $res" [ "$res" = 400 ]
+# two different budgets in flight at once, repeatedly: each sees only its own
+iso_ok=1
+for k in 1 2 3 4 5 6; do
+  curl -sS -o "$work/iso-a$k.json" --data-binary @"$lf" "$base3/v1/sbom?license-texts=true&license-texts-max=5000" &
+  pa=$!
+  curl -sS -o "$work/iso-b$k.json" --data-binary @"$lf" "$base3/v1/sbom?license-texts=true" &
+  pb=$!
+  wait "$pa" "$pb"
+  cmp -s "$work/iso-a$k.json" "$work/small.json" || iso_ok=0
+  cmp -s "$work/iso-b$k.json" "$t" || iso_ok=0
+done
+check "concurrent requests keep their own budgets and markers (6 pairs, $ntext vs 3 texts)" [ "$iso_ok" = 1 ]
+kill -TERM "$pid3"; wait "$pid3"
+
 check "request log is JSON lines" sh -c "grep '\"msg\":\"request\"' '$log' | head -50 | jq -e . >/dev/null"
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "SIGTERM exits 0 (got $st)" [ "$st" = 0 ]
