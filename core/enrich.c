@@ -11,6 +11,7 @@
  * be one plain path component before anything is opened.
  */
 #include "enrich.h"
+#include "license.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -251,6 +252,10 @@ sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, long long file_max
         sb_pkg *p = &s->pkgs[i];
         if (0 == p->nlicfiles)
             continue;
+        /* a compound expression (or one WITH an exception) is written as the
+         * expression alone, its files by name: no text to budget for */
+        sb_lic l = sb_lic_normalize(a, p->license);
+        int embeds = l.kind != SB_LIC_EXPR || (l.single_id && !strchr(l.value, ' '));
         /* the files are shared with other selections: decide on a copy */
         sb_licfile *v = sb_arena_alloc(a, p->nlicfiles * sizeof *v);
         if (NULL == v)
@@ -259,7 +264,7 @@ sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, long long file_max
         p->licfiles = v;
         for (size_t k = 0; k < p->nlicfiles; k++) {
             long long size = v[k].text_len;
-            if (!texts) {
+            if (!texts || !embeds) {
                 v[k].text_len = -1;
             } else if (size > file_max) {
                 v[k].text_len = -1;
