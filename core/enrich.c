@@ -79,7 +79,17 @@ static const char *join(const char *const *v, size_t n, const char *sep, sb_aren
 
 const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a)
 {
-    return join(inc->step, inc->n, ", ", a);
+    /* each step once, in the order first seen */
+    const char **u = inc->n ? sb_arena_alloc(a, inc->n * sizeof *u) : NULL;
+    size_t nu = 0;
+    for (size_t i = 0; u && i < inc->n; i++) {
+        size_t k = 0;
+        while (k < nu && strcmp(u[k], inc->step[i]))
+            k++;
+        if (k == nu)
+            u[nu++] = inc->step[i];
+    }
+    return join(u, nu, ", ", a);
 }
 
 const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a)

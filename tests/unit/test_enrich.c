@@ -1,0 +1,102 @@
+/*
+ * test_enrich.c - the package cache lookup (fills only what is empty, never
+ * leaves the cache, ignores incomplete extractions), the license-text budget
+ * and the pixi:incomplete collector.
+ */
+#include "test.h"
+#include "../../core/arena.h"
+#include "../../core/enrich.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static char root[64];
+
+static void make_pkg(const char *stem, int with_index)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/pkgs/%s", root, stem);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/pkgs/%s/info", root, stem);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/pkgs/%s/info/licenses", root, stem);
+    mkdir(p, 0700);
+    if (with_index) {
+        snprintf(p, sizeof p, "%s/pkgs/%s/info/index.json", root, stem);
+        write_file(p, "{}");
+    }
+    snprintf(p, sizeof p, "%s/pkgs/%s/info/about.json", root, stem);
+    write_file(p, "{\"license\": \"Zlib\", \"summary\": \"compression\", \"home\": \"https://zlib.net\"}");
+    snprintf(p, sizeof p, "%s/pkgs/%s/info/licenses/LICENSE", root, stem);
+    write_file(p, "zlib license text");
+}
+
+TEST(enrich_package_cache)
+{
+    snprintf(root, sizeof root, "/tmp/sbomd-cache-XXXXXX");
+    CHECK(mkdtemp(root) != NULL);
+    char pk[600];
+    snprintf(pk, sizeof pk, "%s/pkgs", root);
+    mkdir(pk, 0700);
+    make_pkg("zlib-1.3.1-hb9d3cd8_2", 1);
+    make_pkg("partial-1-h0", 0);
+    sb_arena *a = sb_arena_new(0);
+    int found = 0;
+    sb_pkg p = {.kind = SB_KIND_CONDA, .name = "zlib", .file_name = "zlib-1.3.1-hb9d3cd8_2.conda"};
+    CHECK(sb_enrich_from_cache(&p, a, root, &found) == SB_OK && found);
+    CHECK_STR(p.license, "Zlib");
+    CHECK_STR(p.summary, "compression");
+    CHECK_STR(p.homepage, "https://zlib.net");
+    CHECK(p.nlicfiles == 1 && !strcmp(p.licfiles[0].name, "LICENSE") && p.licfiles[0].text_len == 17);
+    sb_pkg q = {.kind = SB_KIND_CONDA, .name = "zlib", .license = "MIT", .file_name = "zlib-1.3.1-hb9d3cd8_2.tar.bz2"};
+    CHECK(sb_enrich_from_cache(&q, a, root, &found) == SB_OK && found);
+    CHECK_STR(q.license, "MIT"); /* the lockfile's license is never overwritten */
+    sb_pkg r = {.kind = SB_KIND_CONDA, .name = "partial", .file_name = "partial-1-h0.conda"};
+    CHECK(sb_enrich_from_cache(&r, a, root, &found) == SB_OK && !found && r.license == NULL);
+    const char *hostile[] = {"../zlib-1.3.1-hb9d3cd8_2.conda", "..conda", ".hidden.conda", "a/b.conda"};
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        sb_pkg h = {.kind = SB_KIND_CONDA, .name = "x", .file_name = hostile[i]};
+        CHECK(sb_enrich_from_cache(&h, a, pk, &found) == SB_OK && !found && h.license == NULL);
+    }
+    sb_pkg py = {.kind = SB_KIND_PYPI, .name = "zlib", .file_name = "zlib-1.3.1-hb9d3cd8_2.conda"};
+    CHECK(sb_enrich_from_cache(&py, a, root, &found) == SB_OK && !found); /* conda binaries only */
+
+    /* budget: texts off -> names only, no marker; a tiny budget -> marker */
+    sb_pkg pk2[2] = {p, p};
+    sb_sbom s = {.pkgs = pk2, .npkgs = 2};
+    CHECK(sb_enrich_budget(&s, a, false, 0, 0) == SB_OK);
+    CHECK(s.pkgs[0].licfiles[0].text_len == -1 && s.incomplete.n == 0);
+    sb_pkg pk3[2] = {p, p};
+    sb_sbom t = {.pkgs = pk3, .npkgs = 2};
+    CHECK(sb_enrich_budget(&t, a, true, 0, 20) == SB_OK);
+    CHECK(t.pkgs[0].licfiles[0].text_len == 17 && t.pkgs[1].licfiles[0].text_len == -1);
+    CHECK(p.licfiles[0].text_len == 17); /* the shared record is untouched */
+    CHECK_STR(sb_incomplete_steps(&t.incomplete, a), "license-texts");
+    CHECK(strstr(sb_incomplete_details(&t.incomplete, a), "1 file(s) listed by name only") != NULL);
+    sb_arena_destroy(a);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+}
+
+TEST(enrich_incomplete_collector)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_incomplete inc = {0};
+    CHECK(sb_incomplete_steps(&inc, a) == NULL && sb_incomplete_details(&inc, a) == NULL);
+    for (int i = 0; i < 6; i++)
+        CHECK(sb_incomplete_add(&inc, a, i % 2 ? "hashes" : "licenses", "%d thing(s)", i) == SB_OK);
+    CHECK_STR(sb_incomplete_steps(&inc, a), "licenses, hashes"); /* each step once */
+    CHECK(strstr(sb_incomplete_details(&inc, a), "licenses: 0 thing(s); hashes: 1 thing(s)") != NULL);
+    sb_arena_destroy(a);
+}
