@@ -18,7 +18,7 @@ CORE_SRC := core/err.c core/arena.c core/buf.c core/jsonw.c core/uuid.c core/str
             core/doc.c core/doc_cyclonedx.c core/doc_spdx_common.c core/doc_spdx.c core/doc_spdx3.c
 SVC_SRC  := service/main.c service/config.c service/server.c service/router.c \
             service/request.c service/upload.c service/problem.c service/log.c service/metrics.c
-HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metrics.c
+HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metrics.c handlers/openapi.c
 CLI_SRC  := cli/sbomgen.c
 TEST_SRC := tests/unit/main.c tests/unit/test_jsonw.c tests/unit/test_purl.c \
             tests/unit/test_pixi.c tests/unit/test_doc.c tests/unit/test_arena.c \
@@ -42,7 +42,7 @@ CFLAGS_ALL  = $(WARN) $(DEFS) $(PKG_CFLAGS) $($(PROFILE)_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $($(PROFILE)_LDFLAGS) $(LDFLAGS)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
-SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o)
+SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o) $(B)/gen/openapi_yaml.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
@@ -61,6 +61,14 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [$(PROFILE)] $<"
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+# the API contract, served at /openapi.yaml from inside the binary
+$(B)/gen/openapi_yaml.c: openapi/openapi.yaml scripts/embed
+	@mkdir -p $(dir $@)
+	scripts/embed $< sb_openapi_yaml > $@
+
+$(B)/gen/openapi_yaml.o: $(B)/gen/openapi_yaml.c
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(B)/libsbcore.a: $(CORE_OBJ)
 	ar rcs $@ $^

@@ -10,5 +10,6 @@ int h_sbom_register(svc_router *rt);
 int h_health_register(svc_router *rt);
 int h_formats_register(svc_router *rt);
 int h_metrics_register(svc_router *rt);
+int h_openapi_register(svc_router *rt);
 
 #endif

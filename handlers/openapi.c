@@ -1,0 +1,19 @@
+/*
+ * openapi.c - GET /openapi.yaml: the API contract, embedded in the binary at
+ * build time from openapi/openapi.yaml, so the server always serves the
+ * contract it was built with.
+ */
+#include "handlers.h"
+
+extern const char sb_openapi_yaml[];
+extern const unsigned long sb_openapi_yaml_len;
+
+static int get_openapi(svc_req *r)
+{
+    return svc_req_send(r, 200, "application/yaml", sb_openapi_yaml, (size_t)sb_openapi_yaml_len);
+}
+
+int h_openapi_register(svc_router *rt)
+{
+    return svc_router_add(rt, "GET", "/openapi.yaml", get_openapi, 0);
+}
