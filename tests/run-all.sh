@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-all.sh - every test, for each build profile in SB_PROFILES (default:
 # "release asan"): the unit tests, then the HTTP integration tests against
-# that profile's sbomd. SB_VALGRIND=1 runs the unit tests under valgrind.
+# that profile's sbomd (and for release, the OpenAPI lint + contract test).
+# SB_VALGRIND=1 runs the unit tests under valgrind.
 # Closes with one line "N passed, N failed" summing everything.
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -38,6 +39,12 @@ for profile in ${SB_PROFILES:-release asan}; do
   fi
   grep -E 'FAIL|passed,|integration:' "$b/integration.log" | head -60
   tally "$b/integration.log" $st
+  if [ "$profile" = release ] && [ "${SB_VALGRIND:-0}" != 1 ]; then
+    echo "== $profile: OpenAPI lint and contract test"
+    tests/contract/run.sh "$b" > "$b/contract.log" 2>&1; st=$?
+    grep -E 'FAIL|passed,|contract:' "$b/contract.log" | head -40
+    tally "$b/contract.log" $st
+  fi
 done
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ]
