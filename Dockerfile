@@ -1,0 +1,34 @@
+# sbomd container image: build on Debian bookworm with the -dev packages, run
+# on bookworm-slim with only the runtime libraries, as a non-root user.
+# No registry is reachable on our build machines: deploy/build-image creates
+# the two FROM images locally (debootstrap) and then builds this file as is.
+FROM debian:bookworm AS build
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      build-essential pkg-config libmicrohttpd-dev libyaml-dev libjansson-dev \
+      libcurl4-openssl-dev libmimalloc-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Makefile ./
+COPY core core
+COPY service service
+COPY handlers handlers
+COPY cli cli
+COPY scripts scripts
+COPY openapi openapi
+COPY tests/unit tests/unit
+RUN make PROFILE=release build/release/sbomd \
+ && strip build/release/sbomd
+
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      libmicrohttpd12 libyaml-0-2 libjansson4 libcurl4 libmimalloc2.0 \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /usr/share/doc/* /usr/share/man/* \
+ && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin sbomd
+COPY --from=build /src/build/release/sbomd /usr/local/bin/sbomd
+USER 10001:10001
+EXPOSE 8080
+# inside the container only: the pod network is the boundary
+ENV SBOMD_LISTEN=0.0.0.0 SBOMD_PORT=8080
+ENTRYPOINT ["/usr/local/bin/sbomd"]

@@ -1,0 +1,42 @@
+// validate.mjs FILE - every object in a rendered multi-document YAML
+// (kubectl kustomize output) validated with the kubernetes-models class for
+// its apiVersion/kind (the Kubernetes OpenAPI schemas), plus the rules our
+// deployment promises. Closes with "deploy: N passed, N failed".
+import fs from 'node:fs';
+import YAML from 'yaml';
+
+const docs = YAML.parseAllDocuments(fs.readFileSync(process.argv[2], 'utf8')).map((d) => d.toJSON()).filter(Boolean);
+let pass = 0, fail = 0;
+const ok = (c, what) => { if (c) pass++; else { fail++; console.log(`  FAIL ${what}`); } };
+const byKind = {};
+for (const o of docs) {
+  const [group, version] = o.apiVersion.includes('/') ? o.apiVersion.split('/') : ['', o.apiVersion];
+  const mod = group === '' ? `kubernetes-models/${version}` : `kubernetes-models/${group.replace(/\.k8s\.io$/, '') === group ? group : group}/${version}`;
+  let Model;
+  try { Model = (await import(mod))[o.kind]; } catch (e) { Model = undefined; }
+  ok(Model, `${o.kind} ${o.apiVersion}: a schema exists (${mod})`);
+  if (!Model) continue;
+  try { new Model(o).validate(); ok(true); } catch (e) { ok(false, `${o.kind}/${o.metadata?.name}: ${String(e.message).slice(0, 400)}`); }
+  byKind[o.kind] = o;
+}
+for (const k of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ConfigMap', 'NetworkPolicy'])
+  ok(byKind[k], `${k} is rendered`);
+const d = byKind.Deployment;
+if (d) {
+  const pod = d.spec.template.spec, c = pod.containers[0];
+  ok(d.spec.replicas === 2, 'two replicas');
+  ok(c.readinessProbe?.httpGet?.path === '/readyz' && c.livenessProbe?.httpGet?.path === '/healthz', 'probes on /readyz and /healthz');
+  ok(pod.securityContext?.runAsNonRoot === true && pod.securityContext?.seccompProfile?.type === 'RuntimeDefault', 'non-root, seccomp RuntimeDefault');
+  ok(c.securityContext?.readOnlyRootFilesystem === true && c.securityContext?.capabilities?.drop?.includes('ALL') && c.securityContext?.allowPrivilegeEscalation === false, 'read-only root, no capabilities, no escalation');
+  ok(c.resources?.requests?.memory && c.resources?.limits?.memory, 'memory requests and limits');
+  const delay = Number(byKind.ConfigMap?.data?.SBOMD_SHUTDOWN_DELAY || 0);
+  ok(pod.terminationGracePeriodSeconds > delay, `grace period ${pod.terminationGracePeriodSeconds}s covers the ${delay}s drain`);
+  const sel = d.spec.selector.matchLabels;
+  const matches = (m) => m && Object.entries(m).every(([k, v]) => d.spec.template.metadata.labels[k] === v);
+  ok(matches(byKind.Service?.spec?.selector), 'Service selects the pods');
+  ok(matches(byKind.PodDisruptionBudget?.spec?.selector?.matchLabels), 'PodDisruptionBudget selects the pods');
+  ok(matches(byKind.NetworkPolicy?.spec?.podSelector?.matchLabels), 'NetworkPolicy selects the pods');
+  ok(sel && matches(sel), 'Deployment selector matches its template');
+}
+console.log(`deploy: ${pass} passed, ${fail} failed`);
+process.exit(fail ? 1 : 0);
