@@ -46,7 +46,7 @@ SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o) $(B)/gen/openapi_yam
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all build run test test-one asan valgrind deps clean check-deps gen fuzz print-core-src
+.PHONY: all build run test test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test
 
 # Regenerate committed tables from ../shared (a unit test checks they match).
 gen:
@@ -110,6 +110,13 @@ valgrind:
 	@SB_PROFILES=debug SB_VALGRIND=1 tests/run-all.sh
 
 # libFuzzer targets (clang), each run FUZZ_SECONDS (default 60).
+# container image (root; buildah/podman/debootstrap): build, or build and run
+image:
+	deploy/build-image
+
+image-test:
+	deploy/build-image --test
+
 fuzz:
 	@tests/fuzz/run.sh $${FUZZ_SECONDS:-60}
 

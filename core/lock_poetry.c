@@ -49,16 +49,9 @@ static sb_code on_package(po_ctx *c, const sb_toml_seg *path, size_t depth, cons
             return sb_err_set(err, SB_EPARSE, "package entries must be tables");
         if (NULL == sb_pyl_add(&c->pl, c->a))
             return oom(err);
-        if (c->pl.npkgs > c->scap) {
-            size_t nc = c->scap ? c->scap * 2 : 64;
-            po_src *ns = sb_arena_calloc(c->a, nc, sizeof *ns);
-            if (NULL == ns)
-                return oom(err);
-            if (c->src)
-                memcpy(ns, c->src, c->scap * sizeof *ns);
-            c->src = ns;
-            c->scap = nc;
-        }
+        c->src = sb_pyl_parallel(c->a, c->src, &c->scap, c->pl.npkgs, sizeof *c->src);
+        if (NULL == c->src)
+            return oom(err);
         c->pkg = c->pl.npkgs;
         return SB_OK;
     }

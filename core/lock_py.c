@@ -24,6 +24,21 @@ static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
     return np;
 }
 
+void *sb_pyl_parallel(sb_arena *a, void *arr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return arr;
+    size_t nc = *cap ? *cap * 2 : 64;
+    while (nc < need)
+        nc *= 2;
+    void *n = sb_arena_calloc(a, nc, size);
+    if (n && arr && *cap)
+        memcpy(n, arr, *cap * size);
+    if (n)
+        *cap = nc;
+    return n;
+}
+
 sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a)
 {
     sb_py_pkg *v = grow(a, pl->pkgs, &pl->pcap, pl->npkgs, sizeof *v);

@@ -68,6 +68,10 @@ sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group);
 sb_py_dep *sb_pyl_dep(sb_py_deps *g, sb_arena *a);
 sb_py_art *sb_pyl_art(sb_py_pkg *p, sb_arena *a);
 
+/* Grow a reader's own array kept parallel to pl->pkgs (zero-filled) so it
+ * holds `need` elements; NULL on allocation failure. */
+void *sb_pyl_parallel(sb_arena *a, void *arr, size_t *cap, size_t need, size_t size);
+
 /* "sha256:<hex>" (any case) -> lower-case hex, NULL for other algorithms or bad hex. */
 const char *sb_pyl_sha256(sb_arena *a, const char *hash);
 

@@ -74,16 +74,9 @@ static sb_code on_package(pl_state *s, const sb_toml_seg *path, size_t depth, co
         sb_py_pkg *p = sb_pyl_add(&c->pl, c->a);
         if (NULL == p)
             return oom(err);
-        if (c->pl.npkgs > s->scap) {
-            size_t nc = s->scap ? s->scap * 2 : 64;
-            pl_src *ns = sb_arena_calloc(c->a, nc, sizeof *ns);
-            if (NULL == ns)
-                return oom(err);
-            if (s->src)
-                memcpy(ns, s->src, s->scap * sizeof *ns);
-            s->src = ns;
-            s->scap = nc;
-        }
+        s->src = sb_pyl_parallel(c->a, s->src, &s->scap, c->pl.npkgs, sizeof *s->src);
+        if (NULL == s->src)
+            return oom(err);
         c->pkg = c->pl.npkgs;
         c->art = 0;
         return SB_OK;

@@ -139,16 +139,9 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
     sb_py_pkg *p = sb_pyl_add(&c->pl, c->a);
     if (NULL == p)
         return oom(c->err);
-    if (c->pl.npkgs > c->vcap) {
-        size_t nc = c->vcap ? c->vcap * 2 : 64;
-        sb_strv *nv = sb_arena_calloc(c->a, nc, sizeof *nv);
-        if (NULL == nv)
-            return oom(c->err);
-        if (c->via)
-            memcpy(nv, c->via, c->vcap * sizeof *nv);
-        c->via = nv;
-        c->vcap = nc;
-    }
+    c->via = sb_pyl_parallel(c->a, c->via, &c->vcap, c->pl.npkgs, sizeof *c->via);
+    if (NULL == c->via)
+        return oom(c->err);
     p->rec.name = r.name;
     p->rec.version = sb_arena_strdup(c->a, ver);
     p->rec.sha256 = 1 == nhash ? hash : NULL;

@@ -86,15 +86,8 @@ static sb_code on_package(uv_ctx *c, const sb_toml_seg *path, size_t depth, cons
         if (v->type != SB_TOML_TABLE)
             return sb_err_set(err, SB_EPARSE, "package entries must be tables");
         sb_py_pkg *p = sb_pyl_add(&c->pl, c->a);
-        uv_src *s = NULL;
-        if (p && c->pl.npkgs > c->src_cap) {
-            size_t nc = c->src_cap ? c->src_cap * 2 : 64;
-            s = sb_arena_calloc(c->a, nc, sizeof *s);
-            if (s && c->src)
-                memcpy(s, c->src, c->src_cap * sizeof *s);
-            c->src = s;
-            c->src_cap = nc;
-        }
+        if (p)
+            c->src = sb_pyl_parallel(c->a, c->src, &c->src_cap, c->pl.npkgs, sizeof *c->src);
         if (NULL == p || NULL == c->src)
             return oom(err);
         c->pkg = c->pl.npkgs;
