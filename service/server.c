@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -107,6 +108,15 @@ static int dispatch(svc_req *r)
     return rc;
 }
 
+static enum MHD_Result count_content_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    if (key && !strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
+        ++*(int *)cls;
+    return MHD_YES;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_data_size, void **req_cls)
@@ -129,6 +139,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return svc_req_problem(r, 503, NULL, "sbomd is at its concurrent request limit; retry shortly",
                                    NULL, NULL, 0) == 0 ? MHD_YES : MHD_NO;
         }
+        /* two Content-Length headers are a request-smuggling shape (RFC 9112
+         * 6.3): refuse rather than pick one, as a proxy in front may pick the other */
+        int ncl = 0;
+        MHD_get_connection_values(conn, MHD_HEADER_KIND, count_content_length, &ncl);
+        if (ncl > 1)
+            return svc_req_problem(r, 400, NULL, "the request has more than one Content-Length header", NULL, NULL,
+                                   0) == 0 ? MHD_YES : MHD_NO;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl) {
             char *end;

@@ -44,6 +44,10 @@ for profile in ${SB_PROFILES:-release asan}; do
     tests/contract/run.sh "$b" > "$b/contract.log" 2>&1; st=$?
     grep -E 'FAIL|passed,|contract:' "$b/contract.log" | head -40
     tally "$b/contract.log" $st
+    echo "== hostile inputs"
+    tests/hostile/run.sh "$b" > "$b/hostile.log" 2>&1; st=$?
+    grep -E 'FAIL|passed,|hostile:' "$b/hostile.log" | head -40
+    tally "$b/hostile.log" $st
     echo "== Kubernetes manifests"
     tests/deploy/run.sh > "$b/deploy.log" 2>&1; st=$?
     grep -E 'FAIL|passed,|deploy:' "$b/deploy.log" | head -40

@@ -1,0 +1,42 @@
+#!/usr/bin/python3
+"""make-inputs.py DIR - write the hostile-input corpus into DIR: one file per
+case, named <expected status>-<case>.<ext>[.<kind>] (the kind, when given, is
+sent as ?kind=). Generated, so the repository holds no large blobs and each
+case's construction is readable here."""
+import os
+import sys
+
+d = sys.argv[1]
+os.makedirs(d, exist_ok=True)
+
+
+def put(name, data):
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+pixi_head = "version: 6\nenvironments:\n  default:\n    channels: []\n    packages: {}\npackages:\n"
+put("400-invalid-utf8.pixi.lock", pixi_head.encode() + b"- conda: https://x/\xff\xfe-1-0.conda\n")
+put("400-nul-byte.pixi.lock", pixi_head.encode() + b"- conda: https://x/a\x00b-1-0.conda\n")
+put("400-invalid-utf8.uv.lock", b'version = 1\n[[package]]\nname = "\xc3\x28"\n')
+put("400-nul-byte.uv.lock", b'version = 1\n[[package]]\nname = "a\x00"\n')
+put("400-nul-byte.requirements.txt", b"six==1.16.0\x00\n")
+put("413-nested-flows.pixi.lock", "version: 6\nenvironments: {}\nextra: " + "[" * 1000000 + "\npackages: []\n")
+put("413-nested-arrays.uv.lock", "version = 1\na = " + "[" * 1000000 + "\n")
+put("413-nested-inline-tables.uv.lock", "version = 1\na = " + "{b = " * 200000 + "\n")
+bomb = "version: 6\na: &a [x, x, x, x, x, x, x, x, x]\n"
+for i in range(1, 9):
+    bomb += "%s: &%s [%s]\n" % (chr(97 + i), chr(97 + i), ", ".join(["*" + chr(96 + i)] * 9))
+put("422-alias-bomb.pixi.lock", bomb + "packages: []\n")
+put("400-duplicate-keys.pixi.lock", pixi_head + "environments: {}\n")
+put("400-duplicate-keys.uv.lock", 'version = 1\nversion = 1\n')
+put("400-duplicate-table.poetry.lock", '[metadata]\nlock-version = "2.1"\n[metadata]\n')
+put("413-huge-scalar.pixi.lock", pixi_head + "- conda: https://x/" + "a" * (2 << 20) + "-1-0.conda\n")
+put("413-huge-string.uv.lock", 'version = 1\nx = "' + "a" * (2 << 20) + '"\n')
+put("422-unsupported-version.pixi.lock", "version: 99\nenvironments: {}\npackages: []\n")
+put("422-unsupported-version.uv.lock", "version = 7\n")
+put("422-unsupported-version.pdm.lock", '[metadata]\nlock_version = "9.0"\n')
+put("422-unsupported-version.pylock.toml", 'lock-version = "2.0"\n')
+put("415-binary-garbage.bin", bytes((i * 7919 + 13) % 256 for i in range(65536)))
+put("415-html.html", "<!doctype html><html><body>not a lockfile</body></html>\n")
+put("400-empty.bin", b"")
