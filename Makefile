@@ -46,6 +46,8 @@ SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o) $(B)/gen/openapi_yam
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
+.DEFAULT_GOAL := all
+
 .PHONY: all build run test test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test
 
 # Regenerate committed tables from ../shared (a unit test checks they match).

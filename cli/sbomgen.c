@@ -95,6 +95,7 @@ int main(int argc, char **argv)
     }
     const char *base = strrchr(argv[optind], '/');
     sel.lockfile_name = base ? base + 1 : argv[optind];
+    sel.text_shape = ops->text_shape;
     dopts.input = data;
     dopts.input_len = len;
     sb_arena *a = sb_arena_new(0);

@@ -10,6 +10,7 @@
 #include "uuid.h"
 #include "version.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum { PH_BEGIN, PH_COMPONENTS, PH_MIDDLE, PH_RELATIONS, PH_END, PH_DONE };
@@ -276,4 +277,49 @@ sb_code sb_doc_formats_json(const char **out, size_t *len, sb_arena *a)
     }
     sb_buf_free(&b);
     return rc;
+}
+
+/* Call fn on each bounded read of the first f->text_len bytes of f. */
+static void each_read(const sb_licfile *f, void (*fn)(void *, const char *, size_t), void *ctx,
+                      const sb_code *status)
+{
+    FILE *fp = fopen(f->path, "rb");
+    if (NULL == fp)
+        return;
+    long long left = f->text_len;
+    char buf[16384];
+    while (left > 0 && *status == SB_OK) {
+        size_t want = left < (long long)sizeof buf ? (size_t)left : sizeof buf;
+        size_t got = fread(buf, 1, want, fp);
+        if (0 == got)
+            break;
+        fn(ctx, buf, got);
+        left -= (long long)got;
+    }
+    fclose(fp);
+}
+
+static void text_chunk(void *jw, const char *p, size_t n) { sb_jw_str_chunk(jw, p, n); }
+
+void sb_doc__file_text(sb_doc *d, const sb_licfile *f)
+{
+    sb_jw_str_begin(&d->jw);
+    each_read(f, text_chunk, &d->jw, &d->jw.status);
+    sb_jw_str_end(&d->jw);
+}
+
+static void hash_chunk(void *c, const char *p, size_t n) { sb_sha1_update(c, p, n); }
+
+const char *sb_doc__text_h8(sb_doc *d, const sb_licfile *f)
+{
+    static const char oid_ns[] = "6ba7b812-9dad-11d1-80b4-00c04fd430c8";
+    unsigned char ns[16];
+    sb_uuid_parse(ns, oid_ns);
+    sb_sha1 c;
+    sb_uuid_v5_begin(&c, ns);
+    const sb_code ok = SB_OK;
+    each_read(f, hash_chunk, &c, &ok);
+    char u[37];
+    sb_uuid_v5_finish(&c, u);
+    return sb_arena_strndup(d->arena, u, 8);
 }

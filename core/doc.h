@@ -32,6 +32,7 @@ typedef struct sb_doc_ops {
     const char *name;        /* "cyclonedx-1.6" */
     const char *media_type;  /* Content-Type of the document */
     const char *ext;         /* ".cdx.json"; part of the serial-number name */
+    sb_text_shape text_shape; /* which license files it can embed a text for */
     sb_code (*begin)(sb_doc *d);                 /* everything before the first component */
     sb_code (*component)(sb_doc *d, size_t i);   /* package i of the model */
     sb_code (*middle)(sb_doc *d);                /* between components and relations */
@@ -94,6 +95,15 @@ sb_code sb_doc_formats_json(const char **out, size_t *len, sb_arena *a);
 
 /* Helpers for format files. */
 const char *sb_doc__uri(sb_doc *d, const char *s);   /* percent-encode what a URI may not hold */
+
+/* A license file's text as one JSON string value, streamed from the file in
+ * bounded reads (invalid UTF-8 replaced by the writer: the spec's lossy
+ * decode). At most f->text_len bytes: the budget was decided for that size. */
+void sb_doc__file_text(sb_doc *d, const sb_licfile *f);
+
+/* The first 8 hex digits of UUIDv5(OID namespace, the file's embedded bytes),
+ * naming an SPDX element for that text (spec 7.2); "00000000" if unreadable. */
+const char *sb_doc__text_h8(sb_doc *d, const sb_licfile *f);
 
 extern const sb_doc_ops sb_doc_cyclonedx_16;
 extern const sb_doc_ops sb_doc_cyclonedx_17;

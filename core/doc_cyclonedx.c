@@ -29,10 +29,7 @@ static void prop(sb_jw *jw, const char *name, const char *value)
     sb_jw_obj_end(jw);
 }
 
-/* A license file's text, streamed from the file into the JSON string in
- * bounded reads (the writer replaces invalid UTF-8, so the decode is lossy
- * as the spec asks). At most text_len bytes: the budget was decided for
- * that size. */
+/* {"contentType": "text/plain", "content": <the file's text>} */
 static void text_object(sb_doc *d, const sb_licfile *f)
 {
     sb_jw *jw = &d->jw;
@@ -40,21 +37,7 @@ static void text_object(sb_doc *d, const sb_licfile *f)
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "contentType", "text/plain");
     sb_jw_key(jw, "content");
-    sb_jw_str_begin(jw);
-    FILE *fp = fopen(f->path, "rb");
-    long long left = f->text_len;
-    char buf[16384];
-    while (fp && left > 0 && jw->status == SB_OK) {
-        size_t want = left < (long long)sizeof buf ? (size_t)left : sizeof buf;
-        size_t got = fread(buf, 1, want, fp);
-        if (0 == got)
-            break;
-        sb_jw_str_chunk(jw, buf, got);
-        left -= (long long)got;
-    }
-    if (fp)
-        fclose(fp);
-    sb_jw_str_end(jw);
+    sb_doc__file_text(d, f);
     sb_jw_obj_end(jw);
 }
 
@@ -320,11 +303,11 @@ static sb_code end(sb_doc *d)
 }
 
 const sb_doc_ops sb_doc_cyclonedx_16 = {
-    "cyclonedx-1.6", "application/vnd.cyclonedx+json; version=1.6", ".cdx.json",
+    "cyclonedx-1.6", "application/vnd.cyclonedx+json; version=1.6", ".cdx.json", SB_TEXTS_CYCLONEDX,
     begin, component, middle, relation_count, relation, end,
 };
 
 const sb_doc_ops sb_doc_cyclonedx_17 = {
-    "cyclonedx-1.7", "application/vnd.cyclonedx+json; version=1.7", ".cdx.json",
+    "cyclonedx-1.7", "application/vnd.cyclonedx+json; version=1.7", ".cdx.json", SB_TEXTS_CYCLONEDX,
     begin, component, middle, relation_count, relation, end,
 };

@@ -1,13 +1,15 @@
 /*
  * doc_spdx.c - SPDX 2.3 JSON, written piece by piece.
  *
- * Key order follows spec/pixi-sbom.md 7.1-7.3. Licenses: an SPDX expression
- * goes to licenseDeclared as is; free text, and expressions naming
- * LicenseRef-/AdditionRef- elements (which SPDX 2.3 cannot define from a
- * lockfile), become LicenseRef-pixi-<frag> with a hasExtractedLicensingInfos
- * entry holding the text. licenseConcluded is always NOASSERTION.
+ * Key order follows spec/pixi-sbom.md 7.1-7.3. Licenses: licenseDeclared as
+ * doc_spdx_common derives it; each LicenseRef-pixi-* id gets one
+ * hasExtractedLicensingInfos entry holding the text (the license file's,
+ * streamed, when one stands for it), sorted by id. License file names go to
+ * licenseComments. licenseConcluded is always NOASSERTION.
  *
- * Relation pieces: DESCRIBES, one per root edge, one per package edge.
+ * Relation pieces: DESCRIBES, one per root edge, one per package edge, then
+ * one per extracted licensing entry (the first closes `relationships`), so a
+ * document full of license texts still stages one text at a time.
  */
 #include "doc_spdx_common.h"
 #include "strmap.h"
@@ -16,24 +18,61 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *declared(sb_doc *d, const sb_lic *l)
-{
-    if (l->kind == SB_LIC_NONE)
-        return "NOASSERTION";
-    if (l->kind == SB_LIC_EXPR && !strstr(l->value, "Ref-"))
-        return l->value;
-    const char *id = sb_arena_printf(d->arena, "LicenseRef-pixi-%s", sb_spdx__frag(d->arena, l->value));
-    return id ? id : "NOASSERTION";
-}
-
 static void str_field(sb_jw *jw, const char *k, const char *v) { sb_jw_kstr(jw, k, v); }
 
-static sb_code begin(sb_doc *d)
+/* One hasExtractedLicensingInfos entry: the id, and the package whose
+ * license (and license file, if one stands for it) gives the text. */
+typedef struct extracted {
+    const char *id;
+    size_t pkg;
+} extracted;
+
+typedef struct spdx23 {
+    sb_spdx *x;
+    extracted *ex;      /* distinct LicenseRef-pixi-* ids, sorted */
+    size_t nex;
+} spdx23;
+
+static int ex_cmp(const void *a, const void *b)
+{
+    return strcmp(((const extracted *)a)->id, ((const extracted *)b)->id);
+}
+
+static sb_code prepare23(sb_doc *d)
 {
     sb_code rc = sb_spdx__prepare(d);
     if (rc != SB_OK)
         return rc;
-    sb_spdx *x = d->fmt;
+    const sb_sbom *s = d->sbom;
+    spdx23 *f = sb_arena_calloc(d->arena, 1, sizeof *f);
+    sb_strmap seen;
+    if (NULL == f || sb_strmap_init(&seen, d->arena, s->npkgs) != SB_OK)
+        return SB_ENOMEM;
+    f->x = d->fmt;
+    f->ex = sb_arena_calloc(d->arena, s->npkgs ? s->npkgs : 1, sizeof *f->ex);
+    if (NULL == f->ex)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const char *id = f->x->declared[i];
+        if (strncmp(id, "LicenseRef-pixi-", 16))
+            continue;
+        int dup = sb_strmap_put(&seen, id, strlen(id), i, NULL);
+        if (dup < 0)
+            return SB_ENOMEM;
+        if (0 == dup)
+            f->ex[f->nex++] = (extracted){id, i};
+    }
+    qsort(f->ex, f->nex, sizeof *f->ex, ex_cmp);
+    d->fmt = f;
+    return SB_OK;
+}
+
+static sb_code begin(sb_doc *d)
+{
+    sb_code rc = prepare23(d);
+    if (rc != SB_OK)
+        return rc;
+    const sb_spdx *x = ((const spdx23 *)d->fmt)->x;
     sb_jw *jw = &d->jw;
     const sb_sbom *s = d->sbom;
     sb_jw_obj_begin(jw);
@@ -76,7 +115,7 @@ static sb_code begin(sb_doc *d)
 
 static sb_code component(sb_doc *d, size_t i)
 {
-    sb_spdx *x = d->fmt;
+    const sb_spdx *x = ((const spdx23 *)d->fmt)->x;
     sb_jw *jw = &d->jw;
     const sb_pkg *p = &d->sbom->pkgs[i];
     sb_jw_obj_begin(jw);
@@ -95,11 +134,15 @@ static sb_code component(sb_doc *d, size_t i)
     }
     int remote = p->location && strstr(p->location, "://");
     str_field(jw, "downloadLocation", remote ? sb_doc__uri(d, p->location) : "NOASSERTION");
+    if (p->homepage && strstr(p->homepage, "://"))
+        sb_jw_kstr(jw, "homepage", sb_doc__uri(d, p->homepage));
     sb_jw_key(jw, "filesAnalyzed");
     sb_jw_bool(jw, false);
     str_field(jw, "licenseConcluded", "NOASSERTION");
-    str_field(jw, "licenseDeclared", declared(d, &x->lics[i]));
+    str_field(jw, "licenseDeclared", x->declared[i]);
+    sb_jw_kstr_opt(jw, "licenseComments", sb_spdx__license_files(d, p, "License files: ", ", "));
     str_field(jw, "copyrightText", "NOASSERTION");
+    sb_jw_kstr_opt(jw, "summary", p->summary);
     str_field(jw, "primaryPackagePurpose", "LIBRARY");
     if (p->sha256 || p->md5) {
         sb_jw_key(jw, "checksums");
@@ -132,9 +175,6 @@ static sb_code component(sb_doc *d, size_t i)
         const char *si = sb_arena_printf(d->arena, "built from source at %s", p->location);
         sb_jw_kstr_opt(jw, "sourceInfo", si);
     }
-    sb_jw_kstr_opt(jw, "summary", p->summary);
-    if (p->homepage && strstr(p->homepage, "://"))
-        sb_jw_kstr(jw, "homepage", sb_doc__uri(d, p->homepage));
     sb_jw_kstr_opt(jw, "comment", sb_spdx__comment(d, p));
     sb_jw_obj_end(jw);
     return jw->status;
@@ -151,10 +191,9 @@ static sb_code middle(sb_doc *d)
 
 static size_t relation_count(const sb_doc *d)
 {
-    const sb_spdx *x = d->fmt;
-    return 1 + d->sbom->nroot + x->total_deps;
+    const spdx23 *f = d->fmt;
+    return 1 + d->sbom->nroot + f->x->total_deps + f->nex;
 }
-
 static void rel(sb_doc *d, const char *from_prefix, const char *from, const char *type,
                 const char *to_prefix, const char *to)
 {
@@ -174,10 +213,37 @@ static void rel(sb_doc *d, const char *from_prefix, const char *from, const char
     sb_jw_obj_end(jw);
 }
 
+static void extracted_entry(sb_doc *d, const extracted *e)
+{
+    const spdx23 *f = d->fmt;
+    sb_jw *jw = &d->jw;
+    const char *value = f->x->lics[e->pkg].value;
+    sb_jw_obj_begin(jw);
+    str_field(jw, "licenseId", e->id);
+    sb_jw_key(jw, "extractedText");
+    if (f->x->text_file[e->pkg])
+        sb_doc__file_text(d, f->x->text_file[e->pkg]);
+    else
+        sb_jw_str(jw, value);
+    str_field(jw, "name", value);
+    sb_jw_obj_end(jw);
+}
+
 static sb_code relation(sb_doc *d, size_t i)
 {
-    sb_spdx *x = d->fmt;
+    const spdx23 *f = d->fmt;
+    const sb_spdx *x = f->x;
     const sb_sbom *s = d->sbom;
+    size_t nrel = 1 + s->nroot + x->total_deps;
+    if (i >= nrel) {
+        if (i == nrel) {
+            sb_jw_arr_end(&d->jw);
+            sb_jw_key(&d->jw, "hasExtractedLicensingInfos");
+            sb_jw_arr_begin(&d->jw);
+        }
+        extracted_entry(d, &f->ex[i - nrel]);
+        return d->jw.status;
+    }
     if (i == 0) {
         rel(d, "", "SPDXRef-DOCUMENT", "DESCRIBES", "", "SPDXRef-Package-root");
     } else if (i <= s->nroot) {
@@ -197,52 +263,14 @@ static sb_code relation(sb_doc *d, size_t i)
     return d->jw.status;
 }
 
-typedef struct extracted {
-    const char *id, *text;
-} extracted;
-
-static int ex_cmp(const void *a, const void *b)
-{
-    return strcmp(((const extracted *)a)->id, ((const extracted *)b)->id);
-}
-
 static sb_code end(sb_doc *d)
 {
-    sb_spdx *x = d->fmt;
-    sb_jw *jw = &d->jw;
-    sb_jw_arr_end(jw);
-    extracted *ex = sb_arena_calloc(d->arena, x->nlic_values ? x->nlic_values : 1, sizeof *ex);
-    sb_strmap seen;
-    if (NULL == ex || sb_strmap_init(&seen, d->arena, x->nlic_values) != SB_OK)
-        return SB_ENOMEM;
-    size_t n = 0;
-    for (size_t i = 0; i < x->nlic_values; i++) {
-        sb_lic l = {x->lic_kinds[i], x->lic_values[i], false, false, NULL, NULL};
-        const char *id = declared(d, &l);
-        if (strncmp(id, "LicenseRef-pixi-", 16) || sb_strmap_put(&seen, id, strlen(id), i, NULL) != 0)
-            continue;
-        ex[n].id = id;
-        ex[n].text = x->lic_values[i];
-        n++;
-    }
-    if (n) {
-        qsort(ex, n, sizeof *ex, ex_cmp);
-        sb_jw_key(jw, "hasExtractedLicensingInfos");
-        sb_jw_arr_begin(jw);
-        for (size_t i = 0; i < n; i++) {
-            sb_jw_obj_begin(jw);
-            str_field(jw, "licenseId", ex[i].id);
-            str_field(jw, "extractedText", ex[i].text);
-            str_field(jw, "name", ex[i].text);
-            sb_jw_obj_end(jw);
-        }
-        sb_jw_arr_end(jw);
-    }
-    sb_jw_obj_end(jw);
-    return jw->status;
+    sb_jw_arr_end(&d->jw); /* relationships, or the extracted entries */
+    sb_jw_obj_end(&d->jw);
+    return d->jw.status;
 }
 
 const sb_doc_ops sb_doc_spdx_23 = {
-    "spdx-2.3", "application/spdx+json; version=2.3", ".spdx.json",
+    "spdx-2.3", "application/spdx+json; version=2.3", ".spdx.json", SB_TEXTS_SPDX,
     begin, component, middle, relation_count, relation, end,
 };

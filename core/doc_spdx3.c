@@ -16,7 +16,17 @@
 #include "strmap.h"
 #include "version.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+typedef struct lic_elem {
+    const char *key, *iri;   /* the expression or text (+ file hash) */
+} lic_elem;
+
+static int lic_cmp(const void *a, const void *b)
+{
+    return strcmp(((const lic_elem *)a)->key, ((const lic_elem *)b)->key);
+}
 
 typedef struct spdx3 {
     sb_spdx *x;
@@ -24,7 +34,7 @@ typedef struct spdx3 {
     unsigned char *sup_new;  /* per package: emit the Organization here */
     const char **lic_iri;    /* per package: license element IRI or NULL */
     unsigned char *lic_new;
-    const char **lic_list;   /* distinct license element IRIs, by value order */
+    lic_elem *lic_list;      /* distinct license elements, by value order */
     size_t nlic;
     int cc0_emitted;
 } spdx3;
@@ -85,16 +95,19 @@ static sb_code prepare3(sb_doc *d)
         const sb_lic *l = &s3->x->lics[i];
         if (l->kind == SB_LIC_NONE)
             continue;
+        /* a free text whose license file stands for it is its own element */
+        const char *h8 = s3->x->text_h8[i];
+        const char *key = h8 ? sb_arena_printf(a, "%s%c%s", l->value, 1, h8) : l->value;
         size_t at;
-        int dup = sb_strmap_put(&lic_by_value, l->value, strlen(l->value), i, &at);
+        int dup = key ? sb_strmap_put(&lic_by_value, key, strlen(key), i, &at) : -1;
         if (dup < 0)
             return SB_ENOMEM;
         if (dup) {
             s3->lic_iri[i] = s3->lic_iri[at];
             continue;
         }
-        const char *base = sb_arena_printf(a, "%s%s", l->kind == SB_LIC_EXPR ? "license-" : "license-text-",
-                                           sb_spdx__frag(a, l->value));
+        const char *base = sb_arena_printf(a, "%s%s%s%s", l->kind == SB_LIC_EXPR ? "license-" : "license-text-",
+                                           sb_spdx__frag(a, l->value), h8 ? "-" : "", h8 ? h8 : "");
         const char *frag = base;
         if (l->kind == SB_LIC_EXPR && !strcmp(l->value, "CC0-1.0")) {
             s3->cc0_emitted = 1; /* this package's element is the data license too */
@@ -106,8 +119,9 @@ static sb_code prepare3(sb_doc *d)
             return SB_ENOMEM;
         s3->lic_iri[i] = iri(d, frag);
         s3->lic_new[i] = 1;
-        s3->lic_list[s3->nlic++] = s3->lic_iri[i];
+        s3->lic_list[s3->nlic++] = (lic_elem){key, s3->lic_iri[i]};
     }
+    qsort(s3->lic_list, s3->nlic, sizeof *s3->lic_list, lic_cmp); /* by expression/text */
     return SB_OK;
 }
 
@@ -163,7 +177,7 @@ static sb_code begin(sb_doc *d)
     return jw->status;
 }
 
-static void license_element(sb_doc *d, const char *elem_iri, const sb_lic *l)
+static void license_element(sb_doc *d, const char *elem_iri, const sb_lic *l, const sb_licfile *text)
 {
     sb_jw *jw = &d->jw;
     sb_jw_obj_begin(jw);
@@ -173,7 +187,11 @@ static void license_element(sb_doc *d, const char *elem_iri, const sb_lic *l)
     } else {
         common(d, "simplelicensing_SimpleLicensingText", elem_iri, 1);
         sb_jw_kstr(jw, "name", l->value);
-        sb_jw_kstr(jw, "simplelicensing_licenseText", l->value);
+        sb_jw_key(jw, "simplelicensing_licenseText");
+        if (text)
+            sb_doc__file_text(d, text);
+        else
+            sb_jw_str(jw, l->value);
     }
     sb_jw_obj_end(jw);
 }
@@ -200,12 +218,16 @@ static sb_code component(sb_doc *d, size_t i)
         sb_jw_obj_end(jw);
     }
     if (s3->lic_new[i])
-        license_element(d, s3->lic_iri[i], &s3->x->lics[i]);
+        license_element(d, s3->lic_iri[i], &s3->x->lics[i], s3->x->text_file[i]);
     sb_jw_obj_begin(jw);
     common(d, "software_Package", s3->x->pkg_ids[i], 0);
     sb_jw_kstr(jw, "name", p->name);
     sb_jw_kstr_opt(jw, "summary", p->summary);
-    sb_jw_kstr_opt(jw, "comment", sb_spdx__comment(d, p));
+    const char *comment = sb_spdx__comment(d, p);
+    const char *files = sb_spdx__license_files(d, p, "pixi:license-files=", ";");
+    if (comment && files)
+        comment = sb_arena_printf(d->arena, "%s\n%s", comment, files);
+    sb_jw_kstr_opt(jw, "comment", comment);
     sb_jw_kstr_opt(jw, "software_packageVersion", p->version);
     if (p->homepage && strstr(p->homepage, "://"))
         sb_jw_kstr(jw, "software_homePage", sb_doc__uri(d, p->homepage));
@@ -348,7 +370,7 @@ static sb_code relation(sb_doc *d, size_t i)
         if (s->nroot)
             sb_jw_str(jw, iri(d, "relationship-root-depends"));
         for (size_t k = 0; k < s3->nlic; k++)
-            sb_jw_str(jw, s3->lic_list[k]);
+            sb_jw_str(jw, s3->lic_list[k].iri);
     } else {
         sb_jw_arr_end(jw);
         sb_jw_key(jw, "software_sbomType");
@@ -367,7 +389,7 @@ static sb_code end(sb_doc *d)
     const char *cc0 = iri(d, "license-CC0-1.0");
     if (!s3->cc0_emitted) {
         sb_lic l = {SB_LIC_EXPR, "CC0-1.0", true, false, NULL, NULL};
-        license_element(d, cc0, &l);
+        license_element(d, cc0, &l, NULL);
     }
     collection_open(d, "SpdxDocument", "document", "sbom");
     sb_jw_arr_end(jw);
@@ -379,6 +401,6 @@ static sb_code end(sb_doc *d)
 }
 
 const sb_doc_ops sb_doc_spdx_301 = {
-    "spdx-3.0.1", "application/spdx+json; version=3.0.1", ".spdx.json",
+    "spdx-3.0.1", "application/spdx+json; version=3.0.1", ".spdx.json", SB_TEXTS_SPDX,
     begin, component, middle, relation_count, relation, end,
 };

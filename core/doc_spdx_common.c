@@ -21,9 +21,19 @@ const char *sb_spdx__frag(sb_arena *a, const char *s)
     return d;
 }
 
-static int str_cmp(const void *x, const void *y)
+/* licenseDeclared: an expression as is; free text, and expressions naming
+ * LicenseRef-/AdditionRef- elements (which SPDX 2.3 cannot define from a
+ * lockfile), become LicenseRef-pixi-<frag>, with -<h8> when a file's text
+ * stands for it. */
+static const char *declared(sb_arena *a, const sb_lic *l, const char *h8)
 {
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
+    if (l->kind == SB_LIC_NONE)
+        return "NOASSERTION";
+    if (l->kind == SB_LIC_EXPR && !strstr(l->value, "Ref-"))
+        return l->value;
+    const char *id = h8 ? sb_arena_printf(a, "LicenseRef-pixi-%s-%s", sb_spdx__frag(a, l->value), h8)
+                        : sb_arena_printf(a, "LicenseRef-pixi-%s", sb_spdx__frag(a, l->value));
+    return id ? id : "NOASSERTION";
 }
 
 sb_code sb_spdx__prepare(sb_doc *d)
@@ -39,14 +49,15 @@ sb_code sb_spdx__prepare(sb_doc *d)
     size_t n = s->npkgs ? s->npkgs : 1;
     x->pkg_ids = sb_arena_calloc(a, n, sizeof *x->pkg_ids);
     x->lics = sb_arena_calloc(a, n, sizeof *x->lics);
-    const char **vals = sb_arena_calloc(a, n, sizeof *vals);
-    if (!x->doc_name || !x->ns || !x->pkg_ids || !x->lics || !vals)
+    x->text_file = sb_arena_calloc(a, n, sizeof *x->text_file);
+    x->text_h8 = sb_arena_calloc(a, n, sizeof *x->text_h8);
+    x->declared = sb_arena_calloc(a, n, sizeof *x->declared);
+    if (!x->doc_name || !x->ns || !x->pkg_ids || !x->lics || !x->text_file || !x->text_h8 || !x->declared)
         return SB_ENOMEM;
-    sb_strmap ids, seen;
-    if (sb_strmap_init(&ids, a, s->npkgs + 1) != SB_OK || sb_strmap_init(&seen, a, s->npkgs) != SB_OK)
+    sb_strmap ids;
+    if (sb_strmap_init(&ids, a, s->npkgs + 1) != SB_OK)
         return SB_ENOMEM;
     sb_strmap_put(&ids, "Package-root", 12, 0, NULL);
-    size_t nv = 0;
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_pkg *p = &s->pkgs[i];
         const char *base = p->version ? sb_arena_printf(a, "Package-%s-%s", sb_kind_name(p->kind),
@@ -62,18 +73,13 @@ sb_code sb_spdx__prepare(sb_doc *d)
         x->pkg_ids[i] = id;
         x->lics[i] = sb_lic_normalize(a, p->license);
         x->total_deps += p->ndeps;
-        const char *v = x->lics[i].value;
-        if (v && sb_strmap_put(&seen, v, strlen(v), i, NULL) == 0)
-            vals[nv++] = v;
+        /* the budget left at most the first file embeddable for SPDX */
+        if (x->lics[i].kind == SB_LIC_TEXT && p->nlicfiles && p->licfiles[0].text_len >= 0) {
+            x->text_file[i] = &p->licfiles[0];
+            x->text_h8[i] = sb_doc__text_h8(d, x->text_file[i]);
+        }
+        x->declared[i] = declared(a, &x->lics[i], x->text_h8[i]);
     }
-    qsort(vals, nv, sizeof *vals, str_cmp);
-    x->lic_values = vals;
-    x->nlic_values = nv;
-    x->lic_kinds = sb_arena_calloc(a, nv ? nv : 1, sizeof *x->lic_kinds);
-    if (NULL == x->lic_kinds)
-        return SB_ENOMEM;
-    for (size_t i = 0; i < nv; i++)
-        x->lic_kinds[i] = sb_lic_normalize(a, vals[i]).kind;
     d->fmt = x;
     return SB_OK;
 }
@@ -105,6 +111,24 @@ const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p)
         o += (size_t)sprintf(out + o, "\npixi:purl=%s", p->extra_purls.v[i]);
     out[o] = '\0';
     return out;
+}
+
+const char *sb_spdx__license_files(sb_doc *d, const sb_pkg *p, const char *prefix, const char *sep)
+{
+    if (0 == p->nlicfiles)
+        return NULL;
+    sb_buf b;
+    sb_buf_init(&b, 0);
+    sb_code rc = sb_buf_append(&b, prefix, strlen(prefix));
+    for (size_t k = 0; rc == SB_OK && k < p->nlicfiles; k++) {
+        if (k)
+            rc = sb_buf_append(&b, sep, strlen(sep));
+        if (rc == SB_OK)
+            rc = sb_buf_append(&b, p->licfiles[k].name, strlen(p->licfiles[k].name));
+    }
+    char *r = rc == SB_OK && b.data ? sb_arena_strndup(d->arena, b.data, b.len) : NULL;
+    sb_buf_free(&b);
+    return r;
 }
 
 const char *sb_spdx__root_comment(sb_doc *d)

@@ -14,9 +14,10 @@ typedef struct sb_spdx {
     const char *ns;            /* https://spdx.org/spdxdocs/sbomd/<frag(name)>/<uuid> */
     const char **pkg_ids;      /* "Package-<kind>-<frag>" per package, unique */
     sb_lic *lics;              /* normalized license per package */
-    const char **lic_values;   /* distinct license values (expr or text), sorted */
-    sb_lic_kind *lic_kinds;
-    size_t nlic_values;
+    const sb_licfile **text_file; /* per package: the file whose text stands for
+                                   * its free-text license, or NULL */
+    const char **text_h8;      /* per package: sb_doc__text_h8 of text_file */
+    const char **declared;     /* per package: SPDX 2.3 licenseDeclared */
     size_t total_deps;
 } sb_spdx;
 
@@ -31,6 +32,9 @@ const char *sb_spdx__source_info(sb_doc *d);
 
 /* "key=value" lines of a package's properties incl. pixi:kind, joined by \n. */
 const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p);
+
+/* "License files: A, B" (SPDX 2.3 licenseComments), or NULL without files. */
+const char *sb_spdx__license_files(sb_doc *d, const sb_pkg *p, const char *prefix, const char *sep);
 
 /* The root package's comment: pixi:incomplete lines, or NULL when complete. */
 const char *sb_spdx__root_comment(sb_doc *d);

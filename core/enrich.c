@@ -250,7 +250,8 @@ sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *foun
     return SB_OK;
 }
 
-sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, long long file_max, long long total_max)
+sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, sb_text_shape shape, long long file_max,
+                         long long total_max)
 {
     if (file_max <= 0)
         file_max = SB_LICENSE_FILE_MAX;
@@ -265,7 +266,8 @@ sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, long long file_max
         /* a compound expression (or one WITH an exception) is written as the
          * expression alone, its files by name: no text to budget for */
         sb_lic l = sb_lic_normalize(a, p->license);
-        int embeds = l.kind != SB_LIC_EXPR || (l.single_id && !strchr(l.value, ' '));
+        int embeds = shape == SB_TEXTS_SPDX ? l.kind == SB_LIC_TEXT
+                                            : l.kind != SB_LIC_EXPR || (l.single_id && !strchr(l.value, ' '));
         /* the files are shared with other selections: decide on a copy */
         sb_licfile *v = sb_arena_alloc(a, p->nlicfiles * sizeof *v);
         if (NULL == v)
@@ -274,7 +276,7 @@ sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, long long file_max
         p->licfiles = v;
         for (size_t k = 0; k < p->nlicfiles; k++) {
             long long size = v[k].text_len;
-            if (!texts || !embeds) {
+            if (!texts || !embeds || (shape == SB_TEXTS_SPDX && k > 0)) {
                 v[k].text_len = -1;
             } else if (size > file_max) {
                 v[k].text_len = -1;

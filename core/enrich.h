@@ -17,8 +17,10 @@
 sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *found);
 
 /* Decide, in document order, which license files get their text embedded:
- * none unless `texts`; files over file_max and files past total_max are
- * listed by name only and counted in the document's license-texts marker. */
-sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, long long file_max, long long total_max);
+ * none unless `texts`; of those the format can embed (`shape`), files over
+ * file_max and files past total_max are listed by name only and counted in
+ * the document's license-texts marker. */
+sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, sb_text_shape shape, long long file_max,
+                         long long total_max);
 
 #endif

@@ -618,7 +618,8 @@ static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, si
         rc = sb_incomplete_add(&s->incomplete, a, "package-cache", "%zu of %zu conda package(s) not in the package cache",
                                ncache_conda - ncache_found, ncache_conda);
     if (rc == SB_OK)
-        rc = sb_enrich_budget(s, a, opts && opts->license_texts, opts ? opts->license_file_max : 0,
+        rc = sb_enrich_budget(s, a, opts && opts->license_texts, opts ? opts->text_shape : SB_TEXTS_CYCLONEDX,
+                              opts ? opts->license_file_max : 0,
                               opts ? opts->license_texts_max : 0);
     return rc;
 }

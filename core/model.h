@@ -139,10 +139,17 @@ sb_code sb_lock_platform_add(sb_lock_platform *p, sb_arena *a, sb_pkg *pkg);
 const sb_lock_env *sb_lock_find_env(const sb_lock *l, const char *name);
 const sb_lock_platform *sb_lock_find_platform(const sb_lock_env *e, const char *name);
 
+/* Which license files a format can embed a text for. CycloneDX: every file
+ * of a package with a single id, a free text or no license (spec 6.4).
+ * SPDX: only the first file of a package whose license is free text (the
+ * extracted-licensing / SimpleLicensingText element); the rest by name. */
+typedef enum sb_text_shape { SB_TEXTS_CYCLONEDX, SB_TEXTS_SPDX } sb_text_shape;
+
 typedef struct sb_select_opts {
     const char *environment;   /* NULL = "default" */
     const char *package_cache; /* conda package cache root (has pkgs/), NULL = none */
     bool license_texts;        /* embed license file texts */
+    sb_text_shape text_shape;  /* which files the output format can embed */
     long long license_file_max;  /* bytes of text per file (<= 0: 1 MiB) */
     long long license_texts_max; /* bytes of text per document (<= 0: 64 MiB) */
     const char *platform;      /* NULL = the documented default, see below */

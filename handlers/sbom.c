@@ -341,6 +341,7 @@ static int post_sbom(svc_req *r)
     if (parse_bool(svc_req_query(r, "license-texts"), 0, &texts))
         return bad_param(r, "license-texts", "must be true or false");
     sel.license_texts = texts != 0;
+    sel.text_shape = ops->text_shape;
     sel.package_cache = cfg->package_cache[0] ? cfg->package_cache : NULL;
     sel.license_file_max = cfg->license_file_max;
     sel.license_texts_max = cfg->license_texts_max;

@@ -13,7 +13,8 @@ shared="${SB_SHARED:-$root/../shared}"
 work="$(mktemp -d)"
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "  FAIL $*"; }
+# to stderr: a check whose command is redirected (jq ... >/dev/null) redirects this too
+bad() { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
 trap 'kill $pid 2>/dev/null; rm -rf "$work"' EXIT
 /usr/bin/python3 "$here/make-inputs.py" "$work/in"
 "$bin" --listen 127.0.0.1 --port 0 --quiet > /dev/null 2> "$work/log" &

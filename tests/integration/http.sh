@@ -14,7 +14,8 @@ validate="$shared/tools/validate-sbom"
 work="$(mktemp -d)"
 pass=0 fail=0
 ok()   { pass=$((pass + 1)); }
-bad()  { fail=$((fail + 1)); echo "  FAIL $*"; }
+# to stderr: a check whose command is redirected (jq ... >/dev/null) redirects this too
+bad()  { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
 check() { local name="$1"; shift; if "$@"; then ok; else bad "$name"; fi; }
 
 log="$work/sbomd.log"
@@ -421,6 +422,62 @@ for k in 1 2 3 4 5 6; do
 done
 check "concurrent requests keep their own budgets and markers (6 pairs, $ntext vs 3 texts)" [ "$iso_ok" = 1 ]
 kill -TERM "$pid3"; wait "$pid3"
+
+# --- a fourth server: SPDX license texts (spec 7.2, 8) ----------------------
+# An explicit spec carries no licenses, so the cache's about.json gives them:
+# one free text (its LICENSE.txt stands for it), one compound, the rest MIT.
+xf="$shared/fixtures/explicit/rattler-test-data-python/explicit-env-osx-arm64.txt"
+xcache="$work/xcache"
+MIXED_LICENSES=1 "$here/make-cache.sh" "$xf" "$xcache"
+log4="$work/sbomd4.log"
+${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 --package-cache "$xcache" --source-date-epoch 1700000000 2> "$log4" &
+pid4=$!
+port4=""
+for _ in $(seq 1 100); do
+  port4="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$log4" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port4" ] && break; sleep 0.1
+done
+base4="http://127.0.0.1:$port4"
+ctext="$(grep -l 'Custom License' "$xcache"/pkgs/*/info/about.json | head -1)"
+ctext="$(dirname "$ctext")/licenses/LICENSE.txt"
+h8="$("$python" -c 'import sys, uuid; print(uuid.uuid5(uuid.NAMESPACE_OID, open(sys.argv[1], "rb").read().decode()).hex[:8])' "$ctext")"
+for fmt in spdx-2.3 spdx-3.0.1; do
+  res="$(curl -sS -o "$work/x.$fmt.json" -w '%{http_code}' --data-binary @"$xf" "$base4/v1/sbom?format=$fmt&license-texts=true")"
+  check "SPDX license texts $fmt: $res" [ "$res" = 200 ]
+  check "SPDX license texts $fmt: validates" "$validate" -q --format "$fmt" "$work/x.$fmt.json"
+done
+x23="$work/x.spdx-2.3.json" x3="$work/x.spdx-3.0.1.json"
+check "SPDX 2.3: the free text's id carries the file text's h8 ($h8)" \
+  jq -e --arg id "LicenseRef-pixi-Custom-License--see-LICENSE.txt-$h8" '[.packages[].licenseDeclared] | index($id) != null' "$x23" >/dev/null
+check "SPDX 2.3: extractedText is the license file, name the declared text" \
+  jq -e --rawfile t "$ctext" --arg id "LicenseRef-pixi-Custom-License--see-LICENSE.txt-$h8" \
+  '.hasExtractedLicensingInfos[] | select(.licenseId == $id) | .extractedText == $t and .name == "Custom License: see LICENSE.txt"' "$x23" >/dev/null
+check "SPDX 2.3: extracted entries sorted by licenseId" \
+  jq -e '[.hasExtractedLicensingInfos[].licenseId] as $a | $a == ($a | sort)' "$x23" >/dev/null
+check "SPDX 2.3: known ids keep the expression and name their files in licenseComments" \
+  jq -e '[.packages[] | select(.licenseDeclared == "MIT") | .licenseComments] | length > 5 and all(test("^License files: (.*, )?LICENSE.txt(, .*)?$"))' "$x23" >/dev/null
+check "SPDX 2.3: a compound expression stays as is" \
+  jq -e '[.packages[].licenseDeclared] | index("MIT OR Apache-2.0") != null' "$x23" >/dev/null
+check "SPDX 2.3: package key order (homepage after downloadLocation, summary after copyrightText)" \
+  jq -e '[.packages[] | select(.licenseDeclared == "MIT")][0] | keys_unsorted | (index("downloadLocation") < index("homepage")) and (index("homepage") < index("filesAnalyzed")) and (index("licenseDeclared") < index("licenseComments")) and (index("copyrightText") < index("summary")) and (index("summary") < index("primaryPackagePurpose"))' "$x23" >/dev/null
+check "SPDX 3.0.1: a SimpleLicensingText holds the license file's text" \
+  jq -e --rawfile t "$ctext" --arg h "-$h8" '[."@graph"[] | select(.type == "simplelicensing_SimpleLicensingText" and (.spdxId | endswith($h)))] | length == 1 and .[0].simplelicensing_licenseText == $t and .[0].name == "Custom License: see LICENSE.txt"' "$x3" >/dev/null
+check "SPDX 3.0.1: the package declares that element" \
+  jq -e --arg h "-$h8" '[."@graph"[] | select(.type == "simplelicensing_SimpleLicensingText") | .spdxId] as $ids | [."@graph"[] | select(.type == "Relationship" and .relationshipType == "hasDeclaredLicense") | .to[0]] | any(. as $t | $ids | index($t) != null)' "$x3" >/dev/null
+check "SPDX 3.0.1: license files named in the package comment" \
+  jq -e '[."@graph"[] | select(.type == "software_Package") | .comment // "" | select(test("pixi:license-files=LICENSE.txt"))] | length > 5' "$x3" >/dev/null
+res="$(curl -sS -D "$work/xh" -o "$work/xs.json" -w '%{http_code}' --data-binary @"$xf" "$base4/v1/sbom?format=spdx-2.3&license-texts=true&license-texts-max=100")"
+check "SPDX 2.3 over budget: $res" [ "$res" = 200 ]
+check "SPDX 2.3 over budget: the declared text stands in, no h8" \
+  jq -e '[.hasExtractedLicensingInfos[] | select(.licenseId == "LicenseRef-pixi-Custom-License--see-LICENSE.txt")] | length == 1 and .[0].extractedText == "Custom License: see LICENSE.txt"' "$work/xs.json" >/dev/null
+check "SPDX 2.3 over budget: the marker counts the one file SPDX could embed" \
+  jq -e '.packages[0].comment | test("license-texts: 1 file\\(s\\) listed by name only")' "$work/xs.json" >/dev/null
+check "SPDX 2.3 over budget: Warning header" grep -qi '^warning: 299 sbomd "license-texts: 1 file' "$work/xh"
+check "SPDX 2.3 over budget: validates" "$validate" -q --format spdx-2.3 "$work/xs.json"
+res="$(curl -sS -o "$work/xn.json" -w '%{http_code}' --data-binary @"$xf" "$base4/v1/sbom?format=spdx-2.3")"
+check "SPDX 2.3 without texts: the declared text, no license-texts marker" \
+  jq -e '(.hasExtractedLicensingInfos[0].extractedText == "Custom License: see LICENSE.txt") and (.packages[0].comment | test("license-texts") | not)' "$work/xn.json" >/dev/null
+kill -TERM "$pid4"; wait "$pid4"
 
 check "request log is JSON lines" sh -c "grep '\"msg\":\"request\"' '$log' | head -50 | jq -e . >/dev/null"
 kill -TERM "$pid"; wait "$pid"; st=$?

@@ -74,11 +74,11 @@ TEST(enrich_package_cache)
     /* budget: texts off -> names only, no marker; a tiny budget -> marker */
     sb_pkg pk2[2] = {p, p};
     sb_sbom s = {.pkgs = pk2, .npkgs = 2};
-    CHECK(sb_enrich_budget(&s, a, false, 0, 0) == SB_OK);
+    CHECK(sb_enrich_budget(&s, a, false, SB_TEXTS_CYCLONEDX, 0, 0) == SB_OK);
     CHECK(s.pkgs[0].licfiles[0].text_len == -1 && s.incomplete.n == 0);
     sb_pkg pk3[2] = {p, p};
     sb_sbom t = {.pkgs = pk3, .npkgs = 2};
-    CHECK(sb_enrich_budget(&t, a, true, 0, 20) == SB_OK);
+    CHECK(sb_enrich_budget(&t, a, true, SB_TEXTS_CYCLONEDX, 0, 20) == SB_OK);
     CHECK(t.pkgs[0].licfiles[0].text_len == 17 && t.pkgs[1].licfiles[0].text_len == -1);
     CHECK(p.licfiles[0].text_len == 17); /* the shared record is untouched */
     CHECK_STR(sb_incomplete_steps(&t.incomplete, a), "license-texts");
