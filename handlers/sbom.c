@@ -18,76 +18,13 @@
 #include "../core/doc.h"
 #include "../core/lock.h"
 #include "../core/model.h"
+#include "../service/params.h"
 
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-
-/* The format an Accept header asks for; NULL when it accepts none of ours. */
-static const sb_doc_ops *negotiate(const char *accept)
-{
-    if (NULL == accept || !accept[0])
-        return &sb_doc_cyclonedx_16;
-    const sb_doc_ops *best = NULL;
-    double best_q = 0.0;
-    const char *p = accept;
-    while (*p) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        char item[256];
-        if (len >= sizeof item)
-            len = sizeof item - 1;
-        memcpy(item, p, len);
-        item[len] = '\0';
-        double q = 1.0;
-        const char *version = NULL;
-        char *semi = strchr(item, ';');
-        char *type = item;
-        if (semi) {
-            *semi = '\0';
-            for (char *param = strtok(semi + 1, ";"); param; param = strtok(NULL, ";")) {
-                while (*param == ' ')
-                    param++;
-                if (!strncasecmp(param, "q=", 2))
-                    q = strtod(param + 2, NULL);
-                else if (!strncasecmp(param, "version=", 8))
-                    version = param + 8;
-            }
-        }
-        while (*type == ' ')
-            type++;
-        size_t tl = strlen(type);
-        while (tl && type[tl - 1] == ' ')
-            type[--tl] = '\0';
-        const sb_doc_ops *cand = NULL;
-        if (!strcasecmp(type, "application/vnd.cyclonedx+json")) {
-            if (NULL == version || !strcmp(version, "1.6"))
-                cand = &sb_doc_cyclonedx_16;
-            else if (!strcmp(version, "1.7"))
-                cand = &sb_doc_cyclonedx_17;
-        } else if (!strcasecmp(type, "application/spdx+json")) {
-            if (NULL == version || !strcmp(version, "2.3"))
-                cand = &sb_doc_spdx_23;
-            else if (!strcmp(version, "3.0.1") || !strcmp(version, "3.0"))
-                cand = &sb_doc_spdx_301;
-        } else if (!strcasecmp(type, "application/ld+json")) {
-            cand = &sb_doc_spdx_301;
-        } else if (!strcasecmp(type, "application/json") || !strcmp(type, "*/*") ||
-                   !strcasecmp(type, "application/*")) {
-            cand = &sb_doc_cyclonedx_16;
-        }
-        if (cand && q > best_q) {
-            best = cand;
-            best_q = q;
-        }
-        if (NULL == end)
-            break;
-        p = end + 1;
-    }
-    return best;
-}
 
 static int format_choices(svc_req *r, const char ***out)
 {
@@ -102,23 +39,6 @@ static int format_choices(svc_req *r, const char ***out)
         v[i] = f[i]->name;
     *out = v;
     return (int)n;
-}
-
-static int parse_bool(const char *s, int dflt, int *out)
-{
-    if (NULL == s) {
-        *out = dflt;
-        return 0;
-    }
-    if (!strcmp(s, "true") || !strcmp(s, "1") || !strcmp(s, "")) {
-        *out = 1;
-        return 0;
-    }
-    if (!strcmp(s, "false") || !strcmp(s, "0")) {
-        *out = 0;
-        return 0;
-    }
-    return -1;
 }
 
 /* Names to offer when an environment or platform was not found. */
@@ -139,17 +59,10 @@ static int selection_choices(svc_req *r, const sb_lock *lock, const char *env, c
 /* A request may lower a budget, never raise it: -1 for a bad value (out set to -1). */
 static int budget_param(svc_req *r, const char *name, long max, long long *out)
 {
-    const char *v = svc_req_query(r, name);
-    if (NULL == v)
+    if (svc_param_count(svc_req_query(r, name), max, out) == 0)
         return 0;
-    char *end;
-    long long n = strtoll(v, &end, 10);
-    if (!v[0] || *end || n < 0 || n > max) {
-        *out = -1;
-        return -1;
-    }
-    *out = n;
-    return 0;
+    *out = -1;
+    return -1;
 }
 
 static int bad_param(svc_req *r, const char *name, const char *why)
@@ -274,7 +187,7 @@ static int post_sbom(svc_req *r)
     if (fmt) {
         ops = sb_doc_find(fmt);
     } else {
-        ops = negotiate(svc_req_header(r, "Accept"));
+        ops = svc_negotiate_format(svc_req_header(r, "Accept"));
     }
     if (NULL == ops) {
         const char **choices = NULL;
@@ -287,14 +200,13 @@ static int post_sbom(svc_req *r)
     svc_req_note(r, ops->name, -1);
 
     int pretty;
-    if (parse_bool(svc_req_query(r, "pretty"), 1, &pretty))
+    if (svc_param_bool(svc_req_query(r, "pretty"), 1, &pretty))
         return bad_param(r, "pretty", "must be true or false");
     time_t ts = cfg->source_date_epoch >= 0 ? (time_t)cfg->source_date_epoch : time(NULL);
     const char *tq = svc_req_query(r, "timestamp");
     if (tq) {
-        char *end;
-        long long v = strtoll(tq, &end, 10);
-        if (!tq[0] || *end || v < 0 || v > 253402300799LL)
+        long long v;
+        if (svc_param_count(tq, 253402300799LL, &v))
             return bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799");
         ts = (time_t)v;
     }
@@ -331,14 +243,14 @@ static int post_sbom(svc_req *r)
     }
 
     int all_envs, all_plats;
-    if (parse_bool(svc_req_query(r, "all-environments"), 0, &all_envs))
+    if (svc_param_bool(svc_req_query(r, "all-environments"), 0, &all_envs))
         return bad_param(r, "all-environments", "must be true or false");
-    if (parse_bool(svc_req_query(r, "all-platforms"), 0, &all_plats))
+    if (svc_param_bool(svc_req_query(r, "all-platforms"), 0, &all_plats))
         return bad_param(r, "all-platforms", "must be true or false");
 
     sb_select_opts sel = {0};
     int texts;
-    if (parse_bool(svc_req_query(r, "license-texts"), 0, &texts))
+    if (svc_param_bool(svc_req_query(r, "license-texts"), 0, &texts))
         return bad_param(r, "license-texts", "must be true or false");
     sel.license_texts = texts != 0;
     sel.text_shape = ops->text_shape;

@@ -25,12 +25,14 @@ targets=(
   "requirements fuzz_reader.c -DFUZZ_KIND_RAW=requirements.txt requirements explicit"
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
   "license fuzz_license.c -DFUZZ_LICENSE=1"
+  "params fuzz_params.c -DFUZZ_PARAMS=1"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
   read -r t src def seeds <<< "$spec"
   [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
-  if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $core $(pkg-config --libs yaml-0.1 jansson) 2> "$out/build-$t.log"; then
+  extra=""; [ "$t" = params ] && extra=service/params.c
+  if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra $core $(pkg-config --libs yaml-0.1 jansson) 2> "$out/build-$t.log"; then
     cat "$out/build-$t.log"; fail=$((fail + 1)); continue
   fi
   corpus="$out/corpus-$t"; crashes="$out/crashes-$t"
@@ -39,6 +41,9 @@ for spec in "${targets[@]}"; do
     printf 'MIT/Apache-2.0' > "$corpus/l1"; printf 'GPL-2.0-or-later WITH Classpath-exception-2.0' > "$corpus/l2"
     printf 'pkg:conda/zlib@1.3.1?build=h1&channel=conda-forge&subdir=linux-64&type=conda' > "$corpus/p1"
     printf 'pkg:github/Package-url/purl-Spec@244fd47e07d1004f0aed9c#a/b' > "$corpus/p2"
+  elif [ "$t" = params ]; then
+    printf 'application/spdx+json;version=3.0.1;q=0.9, application/vnd.cyclonedx+json; version="1.7"' > "$corpus/a1"
+    printf 'text/plain;q=0.5, */*;q=0.1' > "$corpus/a2"; printf '67108864' > "$corpus/n1"; printf 'true' > "$corpus/b1"
   else
     i=0
     for d in $seeds; do
