@@ -168,6 +168,8 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
         return svc_req_error(r, &err, NULL, 0);
     }
     svc_req_note(r, NULL, total);
+    if (svc_req_expired(r))
+        return svc_req_timeout(r);
     sb_doc_opts dopts = {ts, false, body, len};
     sb_doc *doc = NULL;
     if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
@@ -280,6 +282,8 @@ static int post_sbom(svc_req *r)
         return svc_req_error(r, &err, choices, (size_t)n);
     }
     svc_req_note(r, NULL, (long)sbom->npkgs);
+    if (svc_req_expired(r))
+        return svc_req_timeout(r);
     warn_incomplete(r, sbom);
 
     sb_doc_opts dopts = {ts, pretty != 0, body, len};

@@ -43,6 +43,13 @@ static const cfg_opt opts[] = {
     {"package-cache", "SBOMD_PACKAGE_CACHE", T_STR, OFF(package_cache), 0, 1024, "", "conda package cache directory (with pkgs/) for licenses, about.json and license files; empty = none"},
     {"license-file-max", "SBOMD_LICENSE_FILE_MAX", T_LONG, OFF(license_file_max), 0, 1L << 30, "1048576", "bytes of text embedded per license file (larger files are listed by name)"},
     {"license-texts-max", "SBOMD_LICENSE_TEXTS_MAX", T_LONG, OFF(license_texts_max), 0, 1L << 34, "67108864", "bytes of license text per document (past it, files are listed by name)"},
+    {"request-timeout", "SBOMD_REQUEST_TIMEOUT", T_LONG, OFF(request_timeout), 1, 86400, "120", "seconds a request may take from its headers to its last byte: 408 while uploading, 504 before the document starts, a visibly truncated stream after"},
+    {"min-upload-rate", "SBOMD_MIN_UPLOAD_RATE", T_LONG, OFF(min_upload_rate), 0, 1L << 30, "1024", "bytes per second an upload must average once upload-grace has passed, else 408 (0 = off)"},
+    {"upload-grace", "SBOMD_UPLOAD_GRACE", T_LONG, OFF(upload_grace), 1, 3600, "5", "seconds of upload before its rate is judged"},
+    {"tokens-file", "SBOMD_TOKENS_FILE", T_STR, OFF(tokens_file), 0, 1024, "", "bearer tokens, one per line (# comments); set = every request needs one; reloaded on SIGHUP"},
+    {"auth-open", "SBOMD_AUTH_OPEN", T_STR, OFF(auth_open), 0, 256, "/healthz,/readyz,/metrics", "comma-separated paths served without a token when tokens-file is set"},
+    {"tls-cert", "SBOMD_TLS_CERT", T_STR, OFF(tls_cert), 0, 1024, "", "PEM certificate chain: serve HTTPS (with tls-key)"},
+    {"tls-key", "SBOMD_TLS_KEY", T_STR, OFF(tls_key), 0, 1024, "", "PEM private key for tls-cert"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
 };
 
@@ -140,6 +147,21 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         }
         if (set(c, o, v, "option", eb, en))
             return -1;
+    }
+    if (!c->tls_cert[0] != !c->tls_key[0]) {
+        snprintf(eb, en, "tls-cert and tls-key go together: set both or neither");
+        return -1;
+    }
+    const char *files[] = {c->tokens_file, c->tls_cert, c->tls_key};
+    const char *names[] = {"tokens-file", "tls-cert", "tls-key"};
+    for (size_t i = 0; i < 3; i++) {
+        FILE *f = files[i][0] ? fopen(files[i], "r") : NULL;
+        if (files[i][0] && NULL == f) {
+            snprintf(eb, en, "%s '%.200s' cannot be read: %s", names[i], files[i], strerror(errno));
+            return -1;
+        }
+        if (f)
+            fclose(f);
     }
     struct stat st;
     if (c->package_cache[0] && (stat(c->package_cache, &st) != 0 || !S_ISDIR(st.st_mode))) {

@@ -28,6 +28,13 @@ typedef struct svc_cfg {
     char package_cache[1024]; /* conda package cache root (holds pkgs/); "" = none */
     long license_file_max;    /* bytes of license text per file a request may embed */
     long license_texts_max;   /* bytes of license text per document */
+    long request_timeout;     /* seconds from a request's headers to its last byte */
+    long min_upload_rate;     /* bytes/s an upload must average after upload_grace; 0 = off */
+    long upload_grace;        /* seconds before the upload rate is judged */
+    char tokens_file[1024];   /* bearer tokens, one per line; "" = no auth */
+    char auth_open[256];      /* comma-separated paths served without a token */
+    char tls_cert[1024];      /* PEM certificate (chain); with tls_key: HTTPS */
+    char tls_key[1024];       /* PEM private key */
 } svc_cfg;
 
 /* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when

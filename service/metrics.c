@@ -142,6 +142,12 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
     rc |= put(b, "# HELP sbomd_rejected_busy_total Requests refused with 503 at the concurrency limit.\n"
                  "# TYPE sbomd_rejected_busy_total counter\nsbomd_rejected_busy_total %llu\n",
               LOAD(m->rejected_busy));
+    rc |= put(b, "# HELP sbomd_timeouts_total Requests cut short by the request deadline or the minimum upload rate.\n"
+                 "# TYPE sbomd_timeouts_total counter\nsbomd_timeouts_total %llu\n",
+              LOAD(m->timeouts));
+    rc |= put(b, "# HELP sbomd_auth_failures_total Requests answered 401 (missing or unknown bearer token).\n"
+                 "# TYPE sbomd_auth_failures_total counter\nsbomd_auth_failures_total %llu\n",
+              LOAD(m->auth_failures));
     rc |= put(b, "# TYPE sbomd_in_flight gauge\nsbomd_in_flight %ld\n", in_flight);
     rc |= put(b, "# TYPE sbomd_ready gauge\nsbomd_ready %d\n", ready);
     rc |= put(b, "# TYPE sbomd_resident_memory_bytes gauge\nsbomd_resident_memory_bytes %ld\n", rss_bytes());

@@ -29,6 +29,8 @@ typedef struct svc_metrics {
     atomic_ullong bytes_in, bytes_out;
     atomic_ullong stream_failures;
     atomic_ullong rejected_busy;
+    atomic_ullong timeouts;        /* requests cut short by the deadline or upload rate */
+    atomic_ullong auth_failures;   /* 401 answers */
     atomic_ullong packages;
 } svc_metrics;
 

@@ -3,6 +3,7 @@
  */
 #include "request_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *svc_req_method(const svc_req *r) { return r->method; }
@@ -71,11 +72,40 @@ int svc_req_send(svc_req *r, unsigned status, const char *content_type, const ch
     return svc_req__queue(r, status, resp);
 }
 
-/* MHD pulls the document through here; the cursor lives in the sb_doc. */
+double svc_req__elapsed(const svc_req *r)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - r->start.tv_sec) + (double)(now.tv_nsec - r->start.tv_nsec) / 1e9;
+}
+
+int svc_req_expired(const svc_req *r)
+{
+    return svc_req__elapsed(r) > (double)r->srv->cfg.request_timeout;
+}
+
+int svc_req_timeout(svc_req *r)
+{
+    char detail[128];
+    snprintf(detail, sizeof detail, "the document could not be started within the %ld-second request deadline",
+             r->srv->cfg.request_timeout);
+    r->timed_out = 1;
+    return svc_req_problem(r, 504, NULL, detail, NULL, NULL, 0);
+}
+
+/* MHD pulls the document through here; the cursor lives in the sb_doc. Past
+ * the deadline the stream ends with an error: MHD closes the connection
+ * without the last chunk, so the client sees a truncated transfer and an
+ * unterminated JSON text, never a short document that parses. */
 static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     svc_req *r = cls;
+    if (svc_req_expired(r)) {
+        r->timed_out = 1;
+        r->stream_failed = 1;
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
     ssize_t n = sb_doc_produce(r->doc, buf, max);
     if (n < 0) {
         r->stream_failed = 1;

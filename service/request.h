@@ -57,6 +57,12 @@ void svc_req_add_header(svc_req *r, const char *name, const char *value);
 /* 1 while the server accepts work (for /readyz). */
 int svc_req_server_ready(const svc_req *r);
 
+/* Whether the request is past its deadline (--request-timeout); a handler
+ * checks before starting a response and answers 504 through
+ * svc_req_timeout(). */
+int svc_req_expired(const svc_req *r);
+int svc_req_timeout(svc_req *r);
+
 /* The server's metrics in Prometheus text format, in the request's arena. */
 int svc_req_metrics_text(svc_req *r, const char **out, size_t *len);
 

@@ -35,7 +35,12 @@ struct svc_req {
     const char *format;
     long packages;
     int stream_failed;
+    int timed_out;             /* the deadline cut the request short */
+    int dropped;               /* connection closed mid-upload (status says why) */
 };
+
+/* Seconds since the request's headers arrived. */
+double svc_req__elapsed(const svc_req *r);
 
 /* Queue a finished MHD response with the request's extra headers. */
 int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp);

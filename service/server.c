@@ -76,9 +76,34 @@ static void req_free(svc_req *r)
     free(r);
 }
 
+/* Whether the upload outlived the deadline or trickles below the minimum
+ * rate; the reason goes to detail. */
+static int upload_too_slow(svc_req *r, char *detail, size_t cap)
+{
+    svc_server *s = r->srv;
+    double t = svc_req__elapsed(r);
+    if (t > (double)s->cfg.request_timeout)
+        snprintf(detail, cap, "the request was not received within the %ld-second request deadline",
+                 s->cfg.request_timeout);
+    else if (s->cfg.min_upload_rate > 0 && t > (double)s->cfg.upload_grace &&
+             (double)r->bytes_in / t < (double)s->cfg.min_upload_rate)
+        snprintf(detail, cap, "the upload averaged %.0f bytes/s, below the server's minimum of %ld",
+                 (double)r->bytes_in / t, s->cfg.min_upload_rate);
+    else
+        return 0;
+    r->timed_out = 1;
+    atomic_fetch_add(&s->metrics.timeouts, 1);
+    return 1;
+}
+
 static int dispatch(svc_req *r)
 {
     svc_server *s = r->srv;
+    char why[160];
+    if (upload_too_slow(r, why, sizeof why)) {
+        sb_buf_free(&r->body);
+        return svc_req_problem(r, 408, NULL, why, NULL, NULL, 0);
+    }
     if (r->too_large) {
         char detail[128];
         snprintf(detail, sizeof detail, "the request body is larger than %ld bytes", s->cfg.max_body);
@@ -159,6 +184,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (*upload_data_size) {
         r->bytes_in += *upload_data_size;
+        char why[160];
+        if (!r->responded && upload_too_slow(r, why, sizeof why)) {
+            /* libmicrohttpd queues no answer mid-body: drop the connection, so a
+             * trickling client holds neither a thread's time nor its memory */
+            svc_log_event("upload dropped", why);
+            r->status = 408;
+            r->dropped = 1;
+            return MHD_NO;
+        }
         if (!r->too_large && !r->responded) {
             if (r->route && r->route->wants_body) {
                 sb_code rc = sb_buf_append(&r->body, upload_data, *upload_data_size);
@@ -194,6 +228,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     double ms = (double)(now.tv_sec - r->start.tv_sec) * 1e3 + (double)(now.tv_nsec - r->start.tv_nsec) / 1e6;
     if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->doc && r->responded)
         r->stream_failed = r->stream_failed || toe != MHD_REQUEST_TERMINATED_CLIENT_ABORT;
+    if (r->timed_out && r->status != 408)
+        atomic_fetch_add(&s->metrics.timeouts, 1);
     if (!s->cfg.quiet) {
         char client[64] = "";
         const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -203,12 +239,12 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
             snprintf(client, sizeof client, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
         }
         svc_log_entry e = {r->id, r->method, r->path, r->format, client[0] ? client : NULL,
-                           r->responded ? r->status : 0, r->packages, r->bytes_in, r->bytes_out, ms,
+                           r->responded || r->dropped ? r->status : 0, r->packages, r->bytes_in, r->bytes_out, ms,
                            r->stream_failed};
         svc_log_request(&e);
     }
     unsigned slot = r->route ? (unsigned)(r->route - s->router.routes) : SVC_METRICS_ROUTES - 1;
-    svc_metrics_request(&s->metrics, slot, r->responded ? r->status : 0, r->format, ms / 1e3, r->bytes_in,
+    svc_metrics_request(&s->metrics, slot, r->responded || r->dropped ? r->status : 0, r->format, ms / 1e3, r->bytes_in,
                         r->bytes_out, r->packages, r->stream_failed,
                         r->route && !strcmp(r->route->path, "/v1/sbom"));
     atomic_fetch_add(&s->requests, 1);

@@ -15,7 +15,8 @@ pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
 # to stderr: a check whose command is redirected (jq ... >/dev/null) redirects this too
 bad() { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
-trap 'kill $pid 2>/dev/null; rm -rf "$work"' EXIT
+pid2=
+trap 'kill $pid $pid2 2>/dev/null; rm -rf "$work"' EXIT
 /usr/bin/python3 "$here/make-inputs.py" "$work/in"
 "$bin" --listen 127.0.0.1 --port 0 --quiet > /dev/null 2> "$work/log" &
 pid=$!
@@ -70,6 +71,76 @@ res="$(curl -sS -o "$work/t.json" -w '%{http_code}' --data-binary @"$good" "$bas
 [ "$res" = 415 ] && ok || bad "kind=../../etc/passwd: $res"
 res="$(curl -sS -o "$work/t.json" -w '%{http_code}' --data-binary @"$good" "$base/v1/sbom?environment=../../etc&platform=%00")"
 [ "$res" = 422 ] && ok || bad "environment=../../etc: $res"
+# slow clients, against a second server with short limits: a trickling upload
+# is dropped once its rate is judged; a document still streaming at the
+# deadline ends as a visibly truncated transfer, never a short valid JSON
+"$bin" --listen 127.0.0.1 --port 0 --request-timeout 3 --upload-grace 1 --min-upload-rate 2000 2> "$work/log2" &
+pid2=$!
+for _ in $(seq 100); do
+  port2="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log2" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port2" ] && break; sleep 0.1
+done
+got="$(/usr/bin/python3 - "$port2" <<'PY'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"POST /v1/sbom HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+t0 = time.time()
+try:
+    for _ in range(100):  # 10 bytes every 0.1 s: 100 bytes/s
+        s.sendall(b"a" * 10)
+        time.sleep(0.1)
+    print("still open after %.1f s" % (time.time() - t0))
+except OSError:
+    print("dropped after %.1f s" % (time.time() - t0))
+PY
+)"
+case "$got" in "dropped after "[12].*) ok ;; *) bad "trickling upload: $got" ;; esac
+grep -q '"status":408' "$work/log2" && ok || bad "the dropped upload is logged as 408"
+big="$work/big-explicit.txt"
+{ echo "@EXPLICIT"; for i in $(seq 20000); do echo "https://conda.anaconda.org/conda-forge/linux-64/pkg$i-1.0-h0_0.conda#0123456789abcdef0123456789abcdef"; done; } > "$big"
+# upload at full speed, then read slowly (a small receive buffer, 64 KiB per 0.1 s)
+got="$(/usr/bin/python3 - "$port2" "$big" <<'PY'
+import socket, sys, time, json
+body = open(sys.argv[2], "rb").read()
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+s.connect(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"POST /v1/sbom?filename=big.txt HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+s.settimeout(20)
+data = b""
+while True:
+    d = s.recv(65536)
+    if not d:
+        break
+    data += d
+    time.sleep(0.1)
+head, _, chunked = data.partition(b"\r\n\r\n")
+# de-chunk what arrived; a complete response ends with the zero-size chunk
+doc, rest, complete = b"", chunked, False
+while rest:
+    size_line, sep, rest = rest.partition(b"\r\n")
+    if not sep:
+        break
+    n = int(size_line.split(b";")[0] or b"0", 16)
+    if n == 0:
+        complete = True
+        break
+    doc += rest[:n]
+    rest = rest[n + 2:]
+try:
+    json.loads(doc)
+    parses = "parses"
+except ValueError:
+    parses = "invalid JSON"
+print("%s %s %d bytes %s" % (head.split(b"\r\n")[0].decode(), "complete" if complete else "truncated", len(doc), parses))
+PY
+)"
+case "$got" in "HTTP/1.1 200 OK truncated "*" invalid JSON") ok; echo "hostile: deadline mid-stream: $got" ;; *) bad "deadline mid-stream: $got" ;; esac
+res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "http://127.0.0.1:$port2/v1/sbom")"
+[ "$res" = 200 ] && ok || bad "a normal request on the short-deadline server: $res"
+timeouts="$(curl -sS "http://127.0.0.1:$port2/metrics" | awk '/^sbomd_timeouts_total/{print $2}')"
+[ "${timeouts:-0}" -ge 2 ] && ok || bad "sbomd_timeouts_total counts both ($timeouts)"
+kill "$pid2"; wait "$pid2" 2>/dev/null
 # still serving, and memory back near where it started
 res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "$base/v1/sbom")"
 [ "$res" = 200 ] && ok || bad "a valid request after the hostile ones: $res"
