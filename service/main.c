@@ -52,11 +52,16 @@ int main(int argc, char **argv)
         svc_metrics_route(&srv.metrics, srv.router.routes[i].path);
     for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++)
         svc_metrics_format(&srv.metrics, (*f)->name);
+    if (svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, eb, sizeof eb) != 0) {
+        fprintf(stderr, "sbomd: %s\n", eb);
+        return 2;
+    }
     /* signals are taken synchronously by this thread only */
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
     if (svc_server_start(&srv, eb, sizeof eb) != 0) {
@@ -64,10 +69,19 @@ int main(int argc, char **argv)
         return 1;
     }
     char detail[128];
-    snprintf(detail, sizeof detail, "http://%s:%u", srv.cfg.listen, svc_server_port(&srv));
+    snprintf(detail, sizeof detail, "%s://%s:%u", srv.cfg.tls_cert[0] ? "https" : "http", srv.cfg.listen,
+             svc_server_port(&srv));
     svc_log_event("listening", detail);
     int sig = 0;
-    sigwait(&set, &sig);
+    while (sigwait(&set, &sig) == 0 && sig == SIGHUP) {
+        size_t n = 0;
+        if (svc_auth_reload(&srv.auth, &n, eb, sizeof eb) == 0) {
+            snprintf(detail, sizeof detail, "%zu token(s)%s", n, srv.auth.enabled ? "" : " (no tokens-file)");
+            svc_log_event("tokens reloaded", detail);
+        } else {
+            svc_log_event("tokens reload failed, keeping the previous set", eb);
+        }
+    }
     svc_log_event("stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
     atomic_store(&srv.ready, 0);
     for (long i = 0; i < srv.cfg.shutdown_delay * 10; i++) {
@@ -80,6 +94,7 @@ int main(int argc, char **argv)
         nanosleep(&ts, NULL);
     }
     svc_server_stop(&srv);
+    svc_auth_free(&srv.auth);
     svc_log_event("stopped", NULL);
     return 0;
 }

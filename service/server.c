@@ -157,6 +157,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         long now_in = atomic_fetch_add(&s->in_flight, 1) + 1;
         int known;
         r->route = svc_router_match(&s->router, method, url, &known);
+        if (s->auth.enabled && !svc_auth_is_open(&s->auth, url)) {
+            int ok = svc_auth_check(&s->auth, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                                          MHD_HTTP_HEADER_AUTHORIZATION));
+            if (ok != 1) {
+                atomic_fetch_add(&s->metrics.auth_failures, 1);
+                svc_req_add_header(r, "WWW-Authenticate",
+                                   ok < 0 ? "Bearer realm=\"sbomd\", error=\"invalid_token\"" : "Bearer realm=\"sbomd\"");
+                return svc_req_problem(r, 401, NULL,
+                                       ok < 0 ? "the bearer token is not one this server accepts"
+                                              : "this endpoint needs an Authorization: Bearer <token> header",
+                                       NULL, NULL, 0) == 0 ? MHD_YES : MHD_NO;
+            }
+        }
         /* probes and metrics are never refused: a busy replica is not a dead one */
         if (now_in > s->cfg.max_requests && r->route && r->route->wants_body) {
             atomic_fetch_add(&s->metrics.rejected_busy, 1);
@@ -263,6 +276,30 @@ static void log_mhd(void *cls, const char *fmt, va_list ap)
     svc_log_event("libmicrohttpd", msg);
 }
 
+/* A PEM file, whole, NUL-terminated (libmicrohttpd takes them in memory). */
+static int read_pem(const char *path, char **out, char *eb, size_t en)
+{
+    FILE *f = fopen(path, "rb");
+    if (NULL == f) {
+        snprintf(eb, en, "cannot read '%.200s'", path);
+        return -1;
+    }
+    sb_buf b = SB_BUF_INIT(1 << 20);
+    char chunk[4096];
+    size_t got;
+    int rc = 0;
+    while (rc == 0 && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        rc = sb_buf_append(&b, chunk, got) == SB_OK ? 0 : -1;
+    fclose(f);
+    if (rc || !b.len || sb_buf_append(&b, "", 1) != SB_OK) {
+        sb_buf_free(&b);
+        snprintf(eb, en, "'%.200s' is empty or larger than 1 MiB", path);
+        return -1;
+    }
+    *out = b.data;
+    return 0;
+}
+
 int svc_server_start(svc_server *s, char *eb, size_t en)
 {
     struct sockaddr_in addr;
@@ -288,6 +325,18 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
             threads = 1;
     }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    struct MHD_OptionItem tls[3] = {{MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL}};
+    if (s->cfg.tls_cert[0]) {
+        if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+            snprintf(eb, en, "this libmicrohttpd was built without TLS; tls-cert cannot be used");
+            return -1;
+        }
+        if (read_pem(s->cfg.tls_cert, &s->tls_cert_pem, eb, en) || read_pem(s->cfg.tls_key, &s->tls_key_pem, eb, en))
+            return -1;
+        flags |= MHD_USE_TLS;
+        tls[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, s->tls_cert_pem};
+        tls[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, s->tls_key_pem};
+    }
     s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
                               MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
@@ -295,6 +344,7 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                              MHD_OPTION_ARRAY, tls,
                               MHD_OPTION_END);
     if (NULL == s->mhd) {
         snprintf(eb, en, "cannot listen on %s:%ld", s->cfg.listen, s->cfg.port);
@@ -323,4 +373,7 @@ void svc_server_stop(svc_server *s)
     if (s->mhd)
         MHD_stop_daemon(s->mhd);
     s->mhd = NULL;
+    free(s->tls_cert_pem);
+    free(s->tls_key_pem);
+    s->tls_cert_pem = s->tls_key_pem = NULL;
 }

@@ -7,6 +7,7 @@
 #define SVC_SERVER_H
 
 #include "../core/lock.h"
+#include "auth.h"
 #include "config.h"
 #include "metrics.h"
 #include "router.h"
@@ -24,6 +25,8 @@ typedef struct svc_server {
     atomic_ullong requests;
     atomic_int ready;          /* 1 while accepting; 0 once shutdown began */
     svc_metrics metrics;
+    svc_auth auth;             /* bearer tokens (off unless --tokens-file) */
+    char *tls_cert_pem, *tls_key_pem; /* held for the daemon's lifetime */
 } svc_server;
 
 /* Start listening. 0 or -1 with a message. */

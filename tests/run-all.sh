@@ -39,6 +39,12 @@ for profile in ${SB_PROFILES:-release asan}; do
   fi
   grep -E 'FAIL|passed,|integration:' "$b/integration.log" | head -60
   tally "$b/integration.log" $st
+  if [ "${SB_VALGRIND:-0}" != 1 ]; then
+    echo "== $profile: auth, TLS and drain"
+    tests/integration/auth-tls.sh "$b" > "$b/auth-tls.log" 2>&1; st=$?
+    grep -E 'FAIL|passed,|auth-tls:' "$b/auth-tls.log" | head -40
+    tally "$b/auth-tls.log" $st
+  fi
   if [ "$profile" = release ] && [ "${SB_VALGRIND:-0}" != 1 ]; then
     echo "== $profile: OpenAPI lint and contract test"
     tests/contract/run.sh "$b" > "$b/contract.log" 2>&1; st=$?

@@ -10,7 +10,8 @@ bin="${1:-$root/build/release}/sbomd"
 shared="${SB_SHARED:-$root/../shared}"
 work="$(mktemp -d)"
 pass=0 fail=0
-trap 'kill $p1 $p2 2>/dev/null; rm -rf "$work"' EXIT
+p3=
+trap 'kill $p1 $p2 $p3 2>/dev/null; rm -rf "$work"' EXIT
 if [ ! -d "$here/node_modules/@redocly" ]; then
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) > "$work/npm.log" 2>&1 || { cat "$work/npm.log"; echo "0 passed, 1 failed"; exit 1; }
 fi
@@ -31,7 +32,9 @@ start() { # start LOG ARGS... -> prints the base URL
 }
 b1="$(start "$work/a.log")"; p1="$(cat "$work/a.log.pid")"
 b2="$(start "$work/b.log" --max-requests 1)"; p2="$(cat "$work/b.log.pid")"
-node "$here/contract.mjs" "$b1" "$b2" "$shared" > "$work/contract.txt" 2>&1
+printf 'contract-token\n' > "$work/tokens"
+b3="$(start "$work/c.log" --tokens-file "$work/tokens")"; p3="$(cat "$work/c.log.pid")"
+node "$here/contract.mjs" "$b1" "$b2" "$shared" "$b3" > "$work/contract.txt" 2>&1
 cat "$work/contract.txt" | grep -v '^contract: [0-9]* passed' || true
 line="$(grep -o 'contract: [0-9]* passed, [0-9]* failed' "$work/contract.txt")"
 if [ -n "$line" ]; then

@@ -1,0 +1,151 @@
+/*
+ * auth.c - bearer tokens from a file, compared in constant time (see auth.h).
+ */
+#include "auth.h"
+#include "../core/uuid.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_TOKEN 4096
+
+/* Read the file into a fresh digest array. */
+static int load(const char *path, unsigned char (**out)[20], size_t *nout, char *eb, size_t en)
+{
+    FILE *f = fopen(path, "r");
+    if (NULL == f) {
+        snprintf(eb, en, "tokens-file '%.200s': %s", path, strerror(errno));
+        return -1;
+    }
+    unsigned char (*v)[20] = NULL;
+    size_t n = 0, cap = 0;
+    char line[MAX_TOKEN + 2];
+    unsigned lineno = 0;
+    int rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            snprintf(eb, en, "tokens-file '%.200s' line %u: longer than %d bytes", path, lineno, MAX_TOKEN);
+            rc = -1;
+            break;
+        }
+        char *b = line, *e = line + len;
+        while (b < e && (*b == ' ' || *b == '\t'))
+            b++;
+        while (e > b && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (b == e || *b == '#')
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 8;
+            void *nv = realloc(v, nc * sizeof *v);
+            if (NULL == nv) {
+                snprintf(eb, en, "out of memory reading tokens");
+                rc = -1;
+                break;
+            }
+            v = nv;
+            cap = nc;
+        }
+        sb_sha1 c;
+        sb_sha1_init(&c);
+        sb_sha1_update(&c, b, (size_t)(e - b));
+        sb_sha1_final(&c, v[n++]);
+    }
+    fclose(f);
+    if (rc) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    *nout = n;
+    return 0;
+}
+
+int svc_auth_init(svc_auth *a, const char *path, const char *open_paths, char *eb, size_t en)
+{
+    memset(a, 0, sizeof *a);
+    pthread_rwlock_init(&a->lock, NULL);
+    snprintf(a->open, sizeof a->open, "%s", open_paths ? open_paths : "");
+    if (NULL == path || !path[0])
+        return 0;
+    snprintf(a->path, sizeof a->path, "%s", path);
+    a->enabled = 1;
+    return load(a->path, &a->digests, &a->n, eb, en);
+}
+
+int svc_auth_reload(svc_auth *a, size_t *count, char *eb, size_t en)
+{
+    if (!a->enabled) {
+        *count = 0;
+        return 0;
+    }
+    unsigned char (*v)[20] = NULL;
+    size_t n = 0;
+    if (load(a->path, &v, &n, eb, en))
+        return -1;
+    pthread_rwlock_wrlock(&a->lock);
+    unsigned char (*old)[20] = a->digests;
+    a->digests = v;
+    a->n = n;
+    pthread_rwlock_unlock(&a->lock);
+    free(old);
+    *count = n;
+    return 0;
+}
+
+int svc_auth_is_open(const svc_auth *a, const char *path)
+{
+    size_t pl = strlen(path);
+    for (const char *p = a->open; *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == pl && !memcmp(p, path, n))
+            return 1;
+        if (NULL == end)
+            break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+int svc_auth_check(svc_auth *a, const char *authorization)
+{
+    if (NULL == authorization || strncasecmp(authorization, "Bearer ", 7))
+        return 0;
+    const char *tok = authorization + 7;
+    while (*tok == ' ')
+        tok++;
+    size_t len = strlen(tok);
+    while (len && tok[len - 1] == ' ')
+        len--;
+    if (0 == len || len > MAX_TOKEN)
+        return len ? -1 : 0;
+    unsigned char d[20];
+    sb_sha1 c;
+    sb_sha1_init(&c);
+    sb_sha1_update(&c, tok, len);
+    sb_sha1_final(&c, d);
+    unsigned found = 0;
+    pthread_rwlock_rdlock(&a->lock);
+    for (size_t i = 0; i < a->n; i++) {
+        unsigned diff = 0;
+        for (size_t k = 0; k < 20; k++)
+            diff |= (unsigned)(a->digests[i][k] ^ d[k]);
+        found |= ((diff - 1) >> 8) & 1; /* 1 iff diff == 0, without a branch */
+    }
+    pthread_rwlock_unlock(&a->lock);
+    return found ? 1 : -1;
+}
+
+void svc_auth_free(svc_auth *a)
+{
+    free(a->digests);
+    a->digests = NULL;
+    a->n = 0;
+    pthread_rwlock_destroy(&a->lock);
+}
