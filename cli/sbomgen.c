@@ -2,6 +2,7 @@
  * sbomgen.c - command-line front-end over core/, for benchmarks and tests.
  *
  *   sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] LOCKFILE
+ *   sbomgen -r packages|licenses|python|tree [-o json|text] ... LOCKFILE   (a report)
  *
  * Writes the document to stdout through the same producer the server uses,
  * `BUFSIZE` bytes at a time (default 65536), so tests can check that output
@@ -11,6 +12,7 @@
 #include "../core/doc.h"
 #include "../core/lock.h"
 #include "../core/model.h"
+#include "../core/report.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,19 +52,20 @@ static int read_file(const char *path, char **out, size_t *len)
 static void usage(void)
 {
     fprintf(stderr, "usage: sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] [-n ROOT]\n"
-                    "               [-C PACKAGE_CACHE] [-L (license texts)] [-F FILE_MAX] [-T TEXTS_MAX] LOCKFILE\n");
+                    "               [-C PACKAGE_CACHE] [-L (license texts)] [-F FILE_MAX] [-T TEXTS_MAX]\n"
+                    "               [-r REPORT [-o json|text]] LOCKFILE\n");
 }
 
 int main(int argc, char **argv)
 {
-    const char *format = "cyclonedx-1.6";
+    const char *format = "cyclonedx-1.6", *report = NULL, *output = "json";
     sb_select_opts sel = {0};
     sb_doc_opts dopts = {0};
     dopts.pretty = true;
     dopts.timestamp = 0;
     size_t bufsize = 65536;
     int opt;
-    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:")) != -1) {
+    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:")) != -1) {
         switch (opt) {
         case 'f': format = optarg; break;
         case 'e': sel.environment = optarg; break;
@@ -75,6 +78,8 @@ int main(int argc, char **argv)
         case 'L': sel.license_texts = true; break;
         case 'F': sel.license_file_max = strtoll(optarg, NULL, 10); break;
         case 'T': sel.license_texts_max = strtoll(optarg, NULL, 10); break;
+        case 'r': report = optarg; break;
+        case 'o': output = optarg; break;
         default: usage(); return 2;
         }
     }
@@ -82,9 +87,10 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
-    const sb_doc_ops *ops = sb_doc_find(format);
+    const sb_doc_ops *ops = report ? sb_report_find(report, strcmp(output, "text") ? SB_REPORT_JSON : SB_REPORT_TEXT)
+                                   : sb_doc_find(format);
     if (NULL == ops) {
-        fprintf(stderr, "sbomgen: unknown format '%s'\n", format);
+        fprintf(stderr, "sbomgen: unknown %s '%s'\n", report ? "report" : "format", report ? report : format);
         return 2;
     }
     char *data;

@@ -18,6 +18,7 @@
 #include "../core/doc.h"
 #include "../core/lock.h"
 #include "../core/model.h"
+#include "../service/intake.h"
 #include "../service/params.h"
 
 #include <stdlib.h>
@@ -39,37 +40,6 @@ static int format_choices(svc_req *r, const char ***out)
         v[i] = f[i]->name;
     *out = v;
     return (int)n;
-}
-
-/* Names to offer when an environment or platform was not found. */
-static int selection_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out)
-{
-    sb_arena *a = svc_req_arena(r);
-    const sb_lock_env *e = sb_lock_find_env(lock, env ? env : "default");
-    size_t n = e ? e->nplatforms : lock->nenvs;
-    const char **v = sb_arena_alloc(a, (n ? n : 1) * sizeof *v);
-    if (NULL == v)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        v[i] = e ? e->platforms[i].name : lock->envs[i].name;
-    *out = v;
-    return (int)n;
-}
-
-/* A request may lower a budget, never raise it: -1 for a bad value (out set to -1). */
-static int budget_param(svc_req *r, const char *name, long max, long long *out)
-{
-    if (svc_param_count(svc_req_query(r, name), max, out) == 0)
-        return 0;
-    *out = -1;
-    return -1;
-}
-
-static int bad_param(svc_req *r, const char *name, const char *why)
-{
-    sb_err e;
-    sb_err_set(&e, SB_EINVAL, "query parameter '%s' %s", name, why);
-    return svc_req_error(r, &e, NULL, 0);
 }
 
 /* Texts left out of the budget are worth a header: the body may be read by
@@ -121,7 +91,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
         sb_sbom *none = NULL;
         sb_model_select(&none, a, lock, &probe, &err); /* names the environments */
         const char **choices = NULL;
-        int n = selection_choices(r, lock, base->environment, &choices);
+        int n = svc_intake_choices(r, lock, base->environment, &choices);
         return svc_req_error(r, &err, choices, (size_t)n);
     }
     qsort(envs, nenv, sizeof *envs, env_order);
@@ -155,7 +125,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
             sb_sbom *s = NULL;
             if (sb_model_select(&s, a, lock, &sel, &err) != SB_OK) {
                 const char **choices = NULL;
-                int n = err.code == SB_ENOTFOUND ? selection_choices(r, lock, sel.environment, &choices) : 0;
+                int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, sel.environment, &choices) : 0;
                 return svc_req_error(r, &err, choices, (size_t)n);
             }
             docs[nd++] = s;
@@ -180,7 +150,6 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
 static int post_sbom(svc_req *r)
 {
     sb_arena *a = svc_req_arena(r);
-    const svc_cfg *cfg = svc_req_cfg(r);
     sb_err err;
     sb_err_clear(&err);
 
@@ -201,92 +170,18 @@ static int post_sbom(svc_req *r)
     }
     svc_req_note(r, ops->name, -1);
 
-    int pretty;
-    if (svc_param_bool(svc_req_query(r, "pretty"), 1, &pretty))
-        return bad_param(r, "pretty", "must be true or false");
-    time_t ts = cfg->source_date_epoch >= 0 ? (time_t)cfg->source_date_epoch : time(NULL);
-    const char *tq = svc_req_query(r, "timestamp");
-    if (tq) {
-        long long v;
-        if (svc_param_count(tq, 253402300799LL, &v))
-            return bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799");
-        ts = (time_t)v;
-    }
-
-    size_t len;
-    const char *body = NULL, *upload_name = NULL;
-    if (svc_upload_lockfile(r, &body, &len, &upload_name, &err) != 0)
-        return svc_req_error(r, &err, NULL, 0);
-    if (0 == len) {
-        sb_err_set(&err, SB_EPARSE, "the request body is empty; send the lockfile as the body");
-        return svc_req_error(r, &err, NULL, 0);
-    }
-    sb_limits lim = SB_LIMITS_DEFAULT;
-    lim.max_depth = (unsigned)cfg->max_depth;
-    lim.max_scalar = (size_t)cfg->max_scalar;
-    lim.max_packages = (size_t)cfg->max_packages;
-
-    const char *filename = svc_req_query(r, "filename");
-    if (NULL == filename)
-        filename = upload_name;
-    sb_lock *lock = NULL;
-    if (sb_lock_read(&lock, a, svc_req_query(r, "kind"), body, len, filename, &lim, &err) != SB_OK) {
-        if (err.code == SB_EFORMAT) {
-            const sb_reader *const *rd = sb_lock_readers();
-            size_t n = 0;
-            while (rd[n])
-                n++;
-            const char **kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
-            for (size_t i = 0; kinds && i < n; i++)
-                kinds[i] = rd[i]->kind;
-            return svc_req_error(r, &err, kinds, kinds ? n : 0);
-        }
-        return svc_req_error(r, &err, NULL, 0);
-    }
-
-    int all_envs, all_plats;
-    if (svc_param_bool(svc_req_query(r, "all-environments"), 0, &all_envs))
-        return bad_param(r, "all-environments", "must be true or false");
-    if (svc_param_bool(svc_req_query(r, "all-platforms"), 0, &all_plats))
-        return bad_param(r, "all-platforms", "must be true or false");
-
-    sb_select_opts sel = {0};
-    int texts;
-    if (svc_param_bool(svc_req_query(r, "license-texts"), 0, &texts))
-        return bad_param(r, "license-texts", "must be true or false");
-    sel.license_texts = texts != 0;
-    sel.text_shape = ops->text_shape;
-    sel.package_cache = cfg->package_cache[0] ? cfg->package_cache : NULL;
-    sel.license_file_max = cfg->license_file_max;
-    sel.license_texts_max = cfg->license_texts_max;
-    if (budget_param(r, "license-file-max", cfg->license_file_max, &sel.license_file_max))
-        return bad_param(r, "license-file-max", "must be a byte count no larger than the server's --license-file-max");
-    if (budget_param(r, "license-texts-max", cfg->license_texts_max, &sel.license_texts_max))
-        return bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max");
-    if (0 == sel.license_file_max || 0 == sel.license_texts_max)
-        sel.license_texts = false; /* a zero budget: names only */
-    sel.environment = svc_req_query(r, "environment");
-    sel.platform = svc_req_query(r, "platform");
-    sel.root_name = svc_req_query(r, "name");
-    sel.root_version = svc_req_query(r, "version");
-    if (filename) {
-        const char *base = strrchr(filename, '/');
-        sel.lockfile_name = base ? base + 1 : filename;
-    }
-    if (all_envs || all_plats)
-        return stream_many(r, ops, lock, &sel, all_envs, all_plats, ts, body, len);
+    svc_intake in;
+    int rc;
+    if (svc_intake_read(r, ops->text_shape, &in, &rc))
+        return rc;
+    if (in.all_envs || in.all_plats)
+        return stream_many(r, ops, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.body, in.len);
     sb_sbom *sbom = NULL;
-    if (sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK) {
-        const char **choices = NULL;
-        int n = err.code == SB_ENOTFOUND ? selection_choices(r, lock, sel.environment, &choices) : 0;
-        return svc_req_error(r, &err, choices, (size_t)n);
-    }
-    svc_req_note(r, NULL, (long)sbom->npkgs);
-    if (svc_req_expired(r))
-        return svc_req_timeout(r);
+    if (svc_intake_select(r, &in, &sbom, &rc))
+        return rc;
     warn_incomplete(r, sbom);
 
-    sb_doc_opts dopts = {ts, pretty != 0, body, len};
+    sb_doc_opts dopts = {in.ts, in.pretty != 0, in.body, in.len};
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);

@@ -1,0 +1,139 @@
+/*
+ * intake.c - the lockfile and selection parameters of a request (intake.h).
+ */
+#include "intake.h"
+#include "params.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* queue the answer, hand its result to the handler */
+#define ANSWER(expr)    \
+    do {                \
+        *rc = (expr);   \
+        return 1;       \
+    } while (0)
+
+/* Names to offer when an environment or platform was not found. */
+int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out)
+{
+    sb_arena *a = svc_req_arena(r);
+    const sb_lock_env *e = sb_lock_find_env(lock, env ? env : "default");
+    size_t n = e ? e->nplatforms : lock->nenvs;
+    const char **v = sb_arena_alloc(a, (n ? n : 1) * sizeof *v);
+    if (NULL == v)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        v[i] = e ? e->platforms[i].name : lock->envs[i].name;
+    *out = v;
+    return (int)n;
+}
+
+/* A request may lower a budget, never raise it: -1 for a bad value (out set to -1). */
+static int budget_param(svc_req *r, const char *name, long max, long long *out)
+{
+    if (svc_param_count(svc_req_query(r, name), max, out) == 0)
+        return 0;
+    *out = -1;
+    return -1;
+}
+
+int svc_bad_param(svc_req *r, const char *name, const char *why)
+{
+    sb_err e;
+    sb_err_set(&e, SB_EINVAL, "query parameter '%s' %s", name, why);
+    return svc_req_error(r, &e, NULL, 0);
+}
+
+int svc_intake_read(svc_req *r, sb_text_shape shape, svc_intake *in, int *rc)
+{
+    sb_arena *a = svc_req_arena(r);
+    const svc_cfg *cfg = svc_req_cfg(r);
+    sb_err err;
+    sb_err_clear(&err);
+    memset(in, 0, sizeof *in);
+    if (svc_param_bool(svc_req_query(r, "pretty"), 1, &in->pretty))
+        ANSWER(svc_bad_param(r, "pretty", "must be true or false"));
+    in->ts = cfg->source_date_epoch >= 0 ? (time_t)cfg->source_date_epoch : time(NULL);
+    const char *tq = svc_req_query(r, "timestamp");
+    if (tq) {
+        long long v;
+        if (svc_param_count(tq, 253402300799LL, &v))
+            ANSWER(svc_bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799"));
+        in->ts = (time_t)v;
+    }
+    if (svc_param_bool(svc_req_query(r, "all-environments"), 0, &in->all_envs))
+        ANSWER(svc_bad_param(r, "all-environments", "must be true or false"));
+    if (svc_param_bool(svc_req_query(r, "all-platforms"), 0, &in->all_plats))
+        ANSWER(svc_bad_param(r, "all-platforms", "must be true or false"));
+    sb_select_opts *sel = &in->sel;
+    int texts;
+    if (svc_param_bool(svc_req_query(r, "license-texts"), 0, &texts))
+        ANSWER(svc_bad_param(r, "license-texts", "must be true or false"));
+    sel->license_texts = texts != 0;
+    sel->text_shape = shape;
+    sel->package_cache = cfg->package_cache[0] ? cfg->package_cache : NULL;
+    sel->license_file_max = cfg->license_file_max;
+    sel->license_texts_max = cfg->license_texts_max;
+    if (budget_param(r, "license-file-max", cfg->license_file_max, &sel->license_file_max))
+        ANSWER(svc_bad_param(r, "license-file-max", "must be a byte count no larger than the server's --license-file-max"));
+    if (budget_param(r, "license-texts-max", cfg->license_texts_max, &sel->license_texts_max))
+        ANSWER(svc_bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max"));
+    if (0 == sel->license_file_max || 0 == sel->license_texts_max)
+        sel->license_texts = false; /* a zero budget: names only */
+    sel->environment = svc_req_query(r, "environment");
+    sel->platform = svc_req_query(r, "platform");
+    sel->root_name = svc_req_query(r, "name");
+    sel->root_version = svc_req_query(r, "version");
+
+    const char *upload_name = NULL;
+    if (svc_upload_lockfile(r, &in->body, &in->len, &upload_name, &err) != 0)
+        ANSWER(svc_req_error(r, &err, NULL, 0));
+    if (0 == in->len) {
+        sb_err_set(&err, SB_EPARSE, "the request body is empty; send the lockfile as the body");
+        ANSWER(svc_req_error(r, &err, NULL, 0));
+    }
+    sb_limits lim = SB_LIMITS_DEFAULT;
+    lim.max_depth = (unsigned)cfg->max_depth;
+    lim.max_scalar = (size_t)cfg->max_scalar;
+    lim.max_packages = (size_t)cfg->max_packages;
+    const char *filename = svc_req_query(r, "filename");
+    if (NULL == filename)
+        filename = upload_name;
+    if (filename) {
+        const char *base = strrchr(filename, '/');
+        sel->lockfile_name = base ? base + 1 : filename;
+    }
+    if (sb_lock_read(&in->lock, a, svc_req_query(r, "kind"), in->body, in->len, filename, &lim, &err) != SB_OK) {
+        if (err.code == SB_EFORMAT) {
+            const sb_reader *const *rd = sb_lock_readers();
+            size_t n = 0;
+            while (rd[n])
+                n++;
+            const char **kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
+            for (size_t i = 0; kinds && i < n; i++)
+                kinds[i] = rd[i]->kind;
+            ANSWER(svc_req_error(r, &err, kinds, kinds ? n : 0));
+        }
+        ANSWER(svc_req_error(r, &err, NULL, 0));
+    }
+    return 0;
+}
+
+int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc)
+{
+    sb_err err;
+    sb_err_clear(&err);
+    if (sb_model_select(out, svc_req_arena(r), in->lock, &in->sel, &err) != SB_OK) {
+        const char **choices = NULL;
+        int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, in->lock, in->sel.environment, &choices) : 0;
+        *rc = svc_req_error(r, &err, choices, (size_t)n);
+        return 1;
+    }
+    svc_req_note(r, NULL, (long)(*out)->npkgs);
+    if (svc_req_expired(r)) {
+        *rc = svc_req_timeout(r);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,41 @@
+/*
+ * intake.h - what every endpoint that takes a lockfile does first: the body
+ * (raw or multipart), detection and reading, and the selection parameters
+ * (environment, platform, name, version, timestamp, pretty, all-*, license
+ * texts and their budget), each refused with a located problem answer.
+ */
+#ifndef SVC_INTAKE_H
+#define SVC_INTAKE_H
+
+#include "../core/lock.h"
+#include "../core/model.h"
+#include "request.h"
+
+#include <time.h>
+
+typedef struct svc_intake {
+    const char *body;
+    size_t len;
+    sb_lock *lock;
+    sb_select_opts sel;
+    time_t ts;                 /* document timestamp */
+    int pretty;
+    int all_envs, all_plats;
+} svc_intake;
+
+/* Parse parameters and read the lockfile. 0 when ready; otherwise the
+ * answer (400/413/415/422...) has been queued and *rc holds what the handler
+ * returns. `shape`: which license files the output can embed. */
+int svc_intake_read(svc_req *r, sb_text_shape shape, svc_intake *in, int *rc);
+
+/* Select one environment x platform (in->sel). 0 when ready; otherwise the
+ * answer (422 naming the choices, or 504 past the deadline) is queued. */
+int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc);
+
+/* Environments or platforms to offer when a selection was not found. */
+int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out);
+
+/* 400 for a query parameter: "query parameter 'NAME' WHY". */
+int svc_bad_param(svc_req *r, const char *name, const char *why);
+
+#endif
