@@ -18,11 +18,11 @@ CORE_SRC := core/err.c core/arena.c core/buf.c core/jsonw.c core/uuid.c core/str
             core/doc.c core/doc_cyclonedx.c core/doc_spdx_common.c core/doc_spdx.c core/doc_spdx3.c core/report.c
 SVC_SRC  := service/main.c service/config.c service/server.c service/router.c \
             service/request.c service/params.c service/intake.c service/auth.c service/upload.c service/problem.c service/log.c service/metrics.c
-HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metrics.c handlers/openapi.c
+HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metrics.c handlers/openapi.c handlers/report.c handlers/page.c
 CLI_SRC  := cli/sbomgen.c
 TEST_SRC := tests/unit/main.c tests/unit/test_jsonw.c tests/unit/test_purl.c \
             tests/unit/test_pixi.c tests/unit/test_doc.c tests/unit/test_arena.c \
-            tests/unit/test_license.c tests/unit/test_toml.c tests/unit/test_marker.c tests/unit/test_pyreaders.c tests/unit/test_enrich.c tests/unit/test_params.c
+            tests/unit/test_license.c tests/unit/test_toml.c tests/unit/test_marker.c tests/unit/test_pyreaders.c tests/unit/test_enrich.c tests/unit/test_params.c tests/unit/test_report.c
 
 # profile-specific flags
 release_CFLAGS  := -O2 -g -flto=auto -fvisibility=hidden
@@ -42,7 +42,7 @@ CFLAGS_ALL  = $(WARN) $(DEFS) $(PKG_CFLAGS) $($(PROFILE)_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $($(PROFILE)_LDFLAGS) $(LDFLAGS)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
-SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o) $(B)/gen/openapi_yaml.o
+SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o) $(B)/gen/openapi_yaml.o $(B)/gen/page_html.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
@@ -68,6 +68,14 @@ $(B)/%.o: %.c
 $(B)/gen/openapi_yaml.c: openapi/openapi.yaml scripts/embed
 	@mkdir -p $(dir $@)
 	scripts/embed $< sb_openapi_yaml > $@
+
+# the browser page, served at /
+$(B)/gen/page_html.c: handlers/page.html scripts/embed
+	@mkdir -p $(dir $@)
+	scripts/embed $< sb_page_html > $@
+
+$(B)/gen/page_html.o: $(B)/gen/page_html.c
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(B)/gen/openapi_yaml.o: $(B)/gen/openapi_yaml.c
 	@$(CC) $(CFLAGS_ALL) -c $< -o $@

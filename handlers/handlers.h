@@ -11,5 +11,7 @@ int h_health_register(svc_router *rt);
 int h_formats_register(svc_router *rt);
 int h_metrics_register(svc_router *rt);
 int h_openapi_register(svc_router *rt);
+int h_report_register(svc_router *rt);
+int h_page_register(svc_router *rt);
 
 #endif

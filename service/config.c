@@ -47,9 +47,10 @@ static const cfg_opt opts[] = {
     {"min-upload-rate", "SBOMD_MIN_UPLOAD_RATE", T_LONG, OFF(min_upload_rate), 0, 1L << 30, "1024", "bytes per second an upload must average once upload-grace has passed, else 408 (0 = off)"},
     {"upload-grace", "SBOMD_UPLOAD_GRACE", T_LONG, OFF(upload_grace), 1, 3600, "5", "seconds of upload before its rate is judged"},
     {"tokens-file", "SBOMD_TOKENS_FILE", T_STR, OFF(tokens_file), 0, 1024, "", "bearer tokens, one per line (# comments); set = every request needs one; reloaded on SIGHUP"},
-    {"auth-open", "SBOMD_AUTH_OPEN", T_STR, OFF(auth_open), 0, 256, "/healthz,/readyz,/metrics", "comma-separated paths served without a token when tokens-file is set"},
+    {"auth-open", "SBOMD_AUTH_OPEN", T_STR, OFF(auth_open), 0, 256, "/,/healthz,/readyz,/metrics", "comma-separated paths served without a token when tokens-file is set (/ is the static page; its API calls still need the token)"},
     {"tls-cert", "SBOMD_TLS_CERT", T_STR, OFF(tls_cert), 0, 1024, "", "PEM certificate chain: serve HTTPS (with tls-key)"},
     {"tls-key", "SBOMD_TLS_KEY", T_STR, OFF(tls_key), 0, 1024, "", "PEM private key for tls-cert"},
+    {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
 };
 

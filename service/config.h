@@ -35,6 +35,7 @@ typedef struct svc_cfg {
     char auth_open[256];      /* comma-separated paths served without a token */
     char tls_cert[1024];      /* PEM certificate (chain); with tls_key: HTTPS */
     char tls_key[1024];       /* PEM private key */
+    char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
 } svc_cfg;
 
 /* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when

@@ -50,6 +50,11 @@ int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp)
     if (NULL == resp)
         return -1;
     MHD_add_response_header(resp, "X-Request-Id", r->id);
+    if (r->cors_origin) {
+        MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->cors_origin);
+        MHD_add_response_header(resp, "Access-Control-Expose-Headers", "X-Request-Id, Warning, Retry-After");
+        MHD_add_response_header(resp, "Vary", "Origin");
+    }
     for (unsigned i = 0; i < r->nheaders; i++)
         MHD_add_response_header(resp, r->headers[i].name, r->headers[i].value);
     enum MHD_Result ok = MHD_queue_response(r->conn, status, resp);

@@ -37,6 +37,7 @@ struct svc_req {
     int stream_failed;
     int timed_out;             /* the deadline cut the request short */
     int dropped;               /* connection closed mid-upload (status says why) */
+    const char *cors_origin;   /* Access-Control-Allow-Origin to send, or NULL */
 };
 
 /* Seconds since the request's headers arrived. */

@@ -133,6 +133,42 @@ static int dispatch(svc_req *r)
     return rc;
 }
 
+/* The Origin to allow for this request under --cors-origins, or NULL. */
+static const char *cors_origin(svc_req *r, const char *origin)
+{
+    const char *list = r->srv->cfg.cors_origins;
+    if (!list[0] || NULL == origin || !origin[0])
+        return NULL;
+    size_t ol = strlen(origin);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        while (n && *p == ' ')
+            p++, n--;
+        while (n && p[n - 1] == ' ')
+            n--;
+        if ((n == 1 && *p == '*') || (n == ol && !strncasecmp(p, origin, n)))
+            return sb_arena_strdup(r->arena, origin);
+        if (NULL == end)
+            break;
+        p = end + 1;
+    }
+    return NULL;
+}
+
+/* A CORS preflight: 204 with what a browser may send. */
+static int preflight(svc_req *r)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    if (NULL == resp)
+        return -1;
+    MHD_add_response_header(resp, "Access-Control-Allow-Methods", "GET, POST");
+    MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                            "Authorization, Content-Type, Content-Disposition, Accept, X-Request-Id");
+    MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
+    return svc_req__queue(r, 204, resp);
+}
+
 static enum MHD_Result count_content_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     (void)kind;
@@ -157,6 +193,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         long now_in = atomic_fetch_add(&s->in_flight, 1) + 1;
         int known;
         r->route = svc_router_match(&s->router, method, url, &known);
+        r->cors_origin = cors_origin(r, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"));
+        /* a preflight carries no credentials: answer it before auth */
+        if (r->cors_origin && !strcmp(method, "OPTIONS") &&
+            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method") && known)
+            return preflight(r) == 0 ? MHD_YES : MHD_NO;
         if (s->auth.enabled && !svc_auth_is_open(&s->auth, url)) {
             int ok = svc_auth_check(&s->auth, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
                                                                           MHD_HTTP_HEADER_AUTHORIZATION));

@@ -1,0 +1,63 @@
+/*
+ * report.c - POST /v1/report/{packages,licenses,python,tree}: the same body
+ * and selection parameters as /v1/sbom, a report streamed back as JSON or as
+ * an aligned text table (?output=json|text, else Accept).
+ */
+#include "handlers.h"
+#include "../core/report.h"
+#include "../service/intake.h"
+#include "../service/params.h"
+
+#include <string.h>
+
+#define PREFIX "/v1/report/"
+
+static int post_report(svc_req *r)
+{
+    const char *kind = svc_req_path(r) + strlen(PREFIX);
+    const char *output = svc_req_query(r, "output");
+    sb_report_output out;
+    if (output) {
+        if (!strcmp(output, "json"))
+            out = SB_REPORT_JSON;
+        else if (!strcmp(output, "text"))
+            out = SB_REPORT_TEXT;
+        else
+            return svc_bad_param(r, "output", "must be json or text");
+    } else {
+        static const char *const types[] = {"application/json", "text/plain"};
+        int t = svc_negotiate_type(svc_req_header(r, "Accept"), types, 2);
+        if (t < 0) {
+            static const char *const choices[] = {"application/json", "text/plain"};
+            return svc_req_problem(r, 406, NULL, "a report is application/json or text/plain", NULL, choices, 2);
+        }
+        out = t == 1 ? SB_REPORT_TEXT : SB_REPORT_JSON;
+    }
+    const sb_doc_ops *ops = sb_report_find(kind, out);
+    svc_intake in;
+    int rc;
+    if (svc_intake_read(r, SB_TEXTS_CYCLONEDX, &in, &rc))
+        return rc;
+    if (in.all_envs || in.all_plats)
+        return svc_bad_param(r, in.all_envs ? "all-environments" : "all-platforms",
+                             "is not supported by reports: a report covers one environment x platform");
+    sb_sbom *sbom = NULL;
+    if (svc_intake_select(r, &in, &sbom, &rc))
+        return rc;
+    sb_doc_opts dopts = {in.ts, in.pretty != 0, in.body, in.len};
+    sb_doc *doc = NULL;
+    sb_err err;
+    sb_err_clear(&err);
+    if (sb_doc_new(&doc, svc_req_arena(r), ops, sbom, &dopts, &err) != SB_OK)
+        return svc_req_error(r, &err, NULL, 0);
+    return svc_req_stream(r, ops->media_type, doc);
+}
+
+int h_report_register(svc_router *rt)
+{
+    static const char *const paths[] = {PREFIX "packages", PREFIX "licenses", PREFIX "python", PREFIX "tree"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        if (svc_router_add(rt, "POST", paths[i], post_report, 1))
+            return -1;
+    return 0;
+}

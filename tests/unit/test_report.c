@@ -1,0 +1,190 @@
+/*
+ * test_report.c - the reports against the spec's golden texts (section
+ * 10.1 tree, 10.2 licenses, built from the spec's sample model by hand),
+ * the python ceilings of 10.3, table alignment with non-ASCII and long names,
+ * and JSON that parses with the documented keys, for any buffer size.
+ */
+#include "test.h"
+#include "../../core/report.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+static char *run(const sb_doc_ops *ops, const sb_sbom *s, size_t bufsize)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_doc_opts o = {0};
+    sb_doc *d = NULL;
+    sb_err err;
+    sb_err_clear(&err);
+    char *out = NULL;
+    size_t n = 0;
+    if (sb_doc_new(&d, a, ops, s, &o, &err) == SB_OK) {
+        char *buf = malloc(bufsize);
+        for (;;) {
+            ssize_t k = sb_doc_produce(d, buf, bufsize);
+            if (k <= 0)
+                break;
+            out = realloc(out, n + (size_t)k + 1);
+            memcpy(out + n, buf, (size_t)k);
+            n += (size_t)k;
+        }
+        free(buf);
+        sb_doc_free(d);
+    }
+    if (out)
+        out[n] = '\0';
+    sb_arena_destroy(a);
+    return out;
+}
+
+static sb_licfile files[2] = {{"LICENSE", "/nonexistent", -1}, {"NOTICE", "/nonexistent", -1}};
+
+static sb_pkg pkg(sb_kind k, const char *name, const char *version, const char *license, size_t nfiles)
+{
+    sb_pkg p = {.kind = k, .name = name, .version = version, .license = license, .licfiles = files,
+                .nlicfiles = nfiles, .purl = "pkg:generic/x"};
+    return p;
+}
+
+TEST(report_golden_tree)
+{
+    /* spec 10.1: root -> mylib, other, six; mylib -> zlib -> libzlib; other -> zlib */
+    sb_pkg p[5] = {pkg(SB_KIND_CONDA, "libzlib", "1.3.1", "Zlib", 1),
+                   pkg(SB_KIND_CONDA, "zlib", "1.3.1", "MIT OR Apache-2.0", 2),
+                   pkg(SB_KIND_CONDA_SOURCE, "mylib", NULL, "Proprietary", 1),
+                   pkg(SB_KIND_CONDA_SOURCE, "other", "0.2.0", "MIT", 0),
+                   pkg(SB_KIND_PYPI, "six", "1.17.0", NULL, 0)};
+    size_t zlib_deps[] = {0}, mylib_deps[] = {1}, other_deps[] = {1}, roots[] = {2, 3, 4};
+    p[1].deps = zlib_deps, p[1].ndeps = 1;
+    p[2].deps = mylib_deps, p[2].ndeps = 1;
+    p[3].deps = other_deps, p[3].ndeps = 1;
+    sb_sbom s = {.root_name = "workspace", .environment = "default", .platform = "linux-64", .pkgs = p, .npkgs = 5,
+                 .root_deps = roots, .nroot = 3};
+    char *t = run(sb_report_find("tree", SB_REPORT_TEXT), &s, 7);
+    CHECK_STR(t, "Package          Version  Kind          License\n"
+                 "---------------------------------------------------------\n"
+                 "mylib            -        conda-source  Proprietary\n"
+                 "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 zlib         1.3.1    conda         MIT OR Apache-2.0\n"
+                 "    \xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 libzlib  1.3.1    conda         Zlib\n"
+                 "other            0.2.0    conda-source  MIT\n"
+                 "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 zlib (*)     1.3.1    conda         MIT OR Apache-2.0\n"
+                 "six              1.17.0   pypi          -\n");
+    free(t);
+    char *j = run(sb_report_find("tree", SB_REPORT_JSON), &s, 1);
+    json_t *doc = j ? json_loads(j, 0, NULL) : NULL;
+    CHECK(doc != NULL);
+    json_t *rows = json_object_get(doc, "tree");
+    CHECK(json_array_size(rows) == 6);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(rows, 4), "name")), "zlib");
+    CHECK(json_is_true(json_object_get(json_array_get(rows, 4), "repeat")));
+    CHECK_STR(json_string_value(json_object_get(json_array_get(rows, 2), "parent")), "zlib");
+    CHECK(json_integer_value(json_object_get(json_array_get(rows, 2), "depth")) == 2);
+    CHECK(json_is_null(json_object_get(json_array_get(rows, 0), "parent")));
+    json_decref(doc);
+    free(j);
+}
+
+TEST(report_golden_licenses)
+{
+    sb_pkg p[4] = {pkg(SB_KIND_CONDA, "libzlib", "1.3.1", "Zlib", 1),
+                   pkg(SB_KIND_CONDA, "zlib", "1.3.1", "MIT OR Apache-2.0", 2),
+                   pkg(SB_KIND_CONDA_SOURCE, "mylib", NULL, "Proprietary", 1),
+                   pkg(SB_KIND_PYPI, "six", "1.17.0", NULL, 0)};
+    sb_sbom s = {.root_name = "workspace", .environment = "default", .platform = "linux-64", .pkgs = p, .npkgs = 4};
+    char *t = run(sb_report_find("licenses", SB_REPORT_TEXT), &s, 4096);
+    CHECK_STR(t, "Name     Version  Kind          License            Family  Source    Files\n"
+                 "-------  -------  ------------  -----------------  ------  --------  -----\n"
+                 "libzlib  1.3.1    conda         Zlib               -       lockfile  1\n"
+                 "zlib     1.3.1    conda         MIT OR Apache-2.0  -       lockfile  2\n"
+                 "mylib    -        conda-source  Proprietary        -       lockfile  1\n"
+                 "six      1.17.0   pypi          -                  -       -         0\n"
+                 "\n"
+                 "Summary: 4 packages, 3 distinct licenses\n"
+                 "License            Packages\n"
+                 "-----------------  --------\n"
+                 "MIT OR Apache-2.0  1\n"
+                 "Proprietary        1\n"
+                 "Zlib               1\n"
+                 "\n"
+                 "No license (1): six\n"
+                 "Not an SPDX expression (1): mylib (unknown term: 'Proprietary')\n");
+    free(t);
+    for (size_t bs = 1; bs <= 65536; bs *= 16) {
+        char *j = run(sb_report_find("licenses", SB_REPORT_JSON), &s, bs);
+        json_t *doc = j ? json_loads(j, 0, NULL) : NULL;
+        CHECK(doc != NULL);
+        json_t *sum = json_object_get(doc, "summary");
+        CHECK(json_array_size(json_object_get(doc, "licenses")) == 4);
+        CHECK(json_integer_value(json_object_get(sum, "distinct_licenses")) == 3);
+        CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(sum, "by_license"), 0), "license")),
+                  "MIT OR Apache-2.0");
+        CHECK_STR(json_string_value(json_array_get(json_object_get(sum, "no_license"), 0)), "six");
+        CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(sum, "not_spdx"), 0), "reason")),
+                  "unknown term: 'Proprietary'");
+        CHECK(json_is_false(json_object_get(json_array_get(json_object_get(doc, "licenses"), 2), "spdx")));
+        json_decref(doc);
+        free(j);
+    }
+}
+
+TEST(report_python_ceilings)
+{
+    sb_pkg p[6] = {pkg(SB_KIND_CONDA, "python", "3.12.4", NULL, 0), pkg(SB_KIND_PYPI, "bounded", "1", NULL, 0),
+                   pkg(SB_KIND_PYPI, "exact", "1", NULL, 0),        pkg(SB_KIND_PYPI, "major", "1", NULL, 0),
+                   pkg(SB_KIND_PYPI, "silent", "1", NULL, 0),       pkg(SB_KIND_PYPI, "tooold", "1", NULL, 0)};
+    p[1].requires_python = ">=3.8,<3.13";
+    p[2].requires_python = "==3.10.*";
+    p[3].requires_python = ">=3.7, <4";
+    p[5].requires_python = "<=3.11";
+    sb_sbom s = {.root_name = "w", .environment = "default", .platform = "linux-64", .pkgs = p, .npkgs = 6};
+    char *t = run(sb_report_find("python", SB_REPORT_TEXT), &s, 4096);
+    CHECK(t && strstr(t, "exact    1        ==3.10.*         no         3.10\n"));
+    CHECK(t && strstr(t, "tooold   1        <=3.11           no         3.11\n"));
+    CHECK(t && strstr(t, "bounded  1        >=3.8,<3.13      yes        3.12\n"));
+    CHECK(t && strstr(t, "major    1        >=3.7, <4        yes        -\n"));
+    CHECK(t && strstr(t, "Summary: interpreter 3.12, highest Python these packages allow: 3.10\n"));
+    CHECK(t && strstr(t, "Holding the ceiling (1): exact ==3.10.*\n"));
+    CHECK(t && strstr(t, "Not satisfied by this interpreter (2): exact ==3.10.*, tooold <=3.11\n"));
+    CHECK(t && strstr(t, "Saying nothing about Python: 1\n"));
+    /* lowest ceiling first, no ceiling last */
+    CHECK(t && strstr(t, "exact") < strstr(t, "tooold") && strstr(t, "tooold") < strstr(t, "bounded") &&
+          strstr(t, "bounded") < strstr(t, "major"));
+    free(t);
+}
+
+TEST(report_alignment_non_ascii_and_long)
+{
+    char longname[301];
+    memset(longname, 'n', 300);
+    longname[300] = '\0';
+    sb_pkg p[3] = {pkg(SB_KIND_CONDA, "p\xc3\xa2t\xc3\xa9-\xc3\xbcnic\xc3\xb8" "de", "1", "MIT", 0),
+                   pkg(SB_KIND_CONDA, longname, "2", "MIT", 0), pkg(SB_KIND_CONDA, "bad\nname\x01", "3", "MIT", 0)};
+    sb_sbom s = {.root_name = "w", .environment = "default", .platform = "linux-64", .pkgs = p, .npkgs = 3};
+    char *t = run(sb_report_find("licenses", SB_REPORT_TEXT), &s, 13);
+    CHECK(t != NULL);
+    CHECK(t && !strchr(t, '\x01') && strstr(t, "bad?name?")); /* control characters shown as '?' */
+    /* every table line puts the Version column at the same display column */
+    size_t col = (size_t)-1, lines = 0;
+    for (char *line = t; t && line && *line && lines < 5; lines++) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        char *v = lines == 0 ? strstr(line, "Version") : lines == 1 ? NULL : strstr(line, "  ") + 2;
+        while (v && *v == ' ')
+            v++;
+        if (v) {
+            char save = *v;
+            *v = '\0';
+            size_t w = sb_report_width(line);
+            *v = save;
+            if (col == (size_t)-1)
+                col = w;
+            CHECK(w == col);
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    CHECK(col == 302); /* the 300-column name plus the two-space gap */
+    free(t);
+    CHECK(sb_report_width("p\xc3\xa2t\xc3\xa9") == 4);
+}
