@@ -40,6 +40,10 @@ for profile in ${SB_PROFILES:-release asan}; do
   grep -E 'FAIL|passed,|integration:' "$b/integration.log" | head -60
   tally "$b/integration.log" $st
   if [ "${SB_VALGRIND:-0}" != 1 ]; then
+    echo "== $profile: reports, page and CORS"
+    tests/integration/reports.sh "$b" > "$b/reports.log" 2>&1; st=$?
+    grep -E 'FAIL|passed,|reports:' "$b/reports.log" | head -40
+    tally "$b/reports.log" $st
     echo "== $profile: auth, TLS and drain"
     tests/integration/auth-tls.sh "$b" > "$b/auth-tls.log" 2>&1; st=$?
     grep -E 'FAIL|passed,|auth-tls:' "$b/auth-tls.log" | head -40
