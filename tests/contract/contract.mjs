@@ -27,6 +27,16 @@ function ok(cond, what) {
   else { fail++; console.log(`  FAIL ${what}`); }
 }
 
+// A server answering early (413 at the headers) closes while a body is still
+// being written; node can surface that EPIPE outside any request's handlers.
+// It is the expected shape of an early answer, not a test failure.
+process.on('uncaughtException', (e) => {
+  if (e && (e.code === 'EPIPE' || e.code === 'ECONNRESET')) return;
+  console.error(e);
+  console.log(`contract: ${pass} passed, ${fail + 1} failed`);
+  process.exit(1);
+});
+
 const framing = new Set(['date', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
 // One request over node:http. init.declare sends that many bytes of zeros;
@@ -53,9 +63,12 @@ async function send(url, method, init) {
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => done({ status: res.statusCode, headers: new Headers(Object.entries(res.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks) }));
     });
-    req.on('error', (e) => { if (!answered) failed(e); });
-    if (init.declare) body = Buffer.alloc(init.declare);
-    if (body) req.write(body, () => {});
+    // a server that answers early (413, 401) may close before the body is
+    // written: a write error is only a failure if no answer follows
+    req.on('error', (e) => { if (!answered) setTimeout(() => { if (!answered) failed(e); }, 2000); });
+    // a declared size is only announced: the server must answer from the
+    // headers alone, and writing megabytes into a closed socket proves nothing
+    if (body && !init.declare) req.write(body, () => {});
     req.end();
   });
 }
@@ -139,6 +152,18 @@ await call('sbom busy', sbom, 'POST', { body: lock }, 503, slowBase);
 await call('sbom without a token', sbom, 'POST', { body: lock }, 401, authBase);
 await call('formats without a token', '/v1/formats', 'GET', {}, 401, authBase);
 held.req.end(lock.subarray(100));
+// reports: each kind in both outputs, and the refusals
+for (const kind of ['packages', 'licenses', 'python', 'tree']) {
+  const rp = `/v1/report/${kind}`;
+  await call(`report ${kind} json`, rp, 'POST', { body: lock }, 200);
+  await call(`report ${kind} text`, rp, 'POST', { headers: { Accept: 'text/plain' }, body: lock }, 200);
+  await call(`report ${kind} bad output`, rp, 'POST', { query: '?output=xml', body: lock }, 400);
+  await call(`report ${kind} wrong method`, rp, 'GET', {}, 405, base, 'POST');
+  await call(`report ${kind} not acceptable`, rp, 'POST', { headers: { Accept: 'image/png' }, body: lock }, 406);
+  await call(`report ${kind} not a lockfile`, rp, 'POST', { body: 'hello\nworld\n' }, 415);
+  await call(`report ${kind} unknown environment`, rp, 'POST', { query: '?environment=nope', body: lock }, 422);
+  await call(`report ${kind} without a token`, rp, 'POST', { body: lock }, 401, authBase);
+}
 for (const [p, op] of Object.entries(spec.paths)) {
   if (!op.get) continue;
   await call(`GET ${p}`, p, 'GET', {}, 200);
