@@ -103,7 +103,8 @@ run: check-deps
 	./build/release/sbomd --listen 127.0.0.1 --port $${PORT:-8080}
 
 # The whole suite, release build then the ASan/UBSan build.
-test: check-deps
+test:
+	@scripts/install-deps --check-or-install --with-browser
 	@$(MAKE) --no-print-directory PROFILE=release build
 	@$(MAKE) --no-print-directory PROFILE=asan build
 	@tests/run-all.sh

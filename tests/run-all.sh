@@ -54,6 +54,10 @@ for profile in ${SB_PROFILES:-release asan}; do
     tests/contract/run.sh "$b" > "$b/contract.log" 2>&1; st=$?
     grep -E 'FAIL|passed,|contract:' "$b/contract.log" | head -40
     tally "$b/contract.log" $st
+    echo "== the page in headless Chromium"
+    tests/browser/run.sh "$b" > "$b/browser.log" 2>&1; st=$?
+    grep -E 'FAIL|passed,|browser:' "$b/browser.log" | head -40
+    tally "$b/browser.log" $st
     echo "== hostile inputs"
     tests/hostile/run.sh "$b" > "$b/hostile.log" 2>&1; st=$?
     grep -E 'FAIL|passed,|hostile:' "$b/hostile.log" | head -40

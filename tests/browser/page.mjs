@@ -1,0 +1,93 @@
+// page.mjs BASE SHARED OUTDIR - drive the page at / in Debian's headless
+// Chromium (playwright-core, executablePath /usr/bin/chromium): upload a
+// fixture through the file input, show the reports, check the licenses
+// table's rows against the server's own licenses report, download an SBOM and
+// validate it, and check the page made no request to any other origin.
+// Prints "browser: N passed, N failed"; writes OUTDIR/page.png.
+import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [base, shared, outdir] = process.argv.slice(2);
+let pass = 0, fail = 0;
+const ok = (c, what) => { if (c) pass++; else { fail++; console.log(`  FAIL ${what}`); } };
+fs.mkdirSync(outdir, { recursive: true });
+const fixture = path.join(shared, 'fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock');
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
+try {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 1100 } });
+  const page = await context.newPage();
+  const foreign = [];
+  page.on('request', (r) => { if (!r.url().startsWith(base)) foreign.push(r.url()); });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(base + '/');
+  ok((await page.title()) === 'sbomd', 'the page is served at /');
+  // the format list comes from /v1/formats
+  await page.waitForFunction(() => document.querySelectorAll('#format option').length === 4);
+  ok(true, 'the format list is filled from /v1/formats');
+
+  // a file that is not a lockfile: the problem's detail is shown
+  const junk = path.join(outdir, 'notes.txt');
+  fs.writeFileSync(junk, 'hello\nworld\n');
+  await page.setInputFiles('#file', junk);
+  await page.waitForFunction(() => !document.getElementById('reports').disabled);
+  await page.click('#reports');
+  await page.waitForFunction(() => document.getElementById('status').className === 'error');
+  const err = await page.textContent('#status');
+  // notes.txt reads as a requirements file: the located refusal is shown
+  ok(/^Unprocessable Content: line 1: 'hello' is not pinned/.test(err), `a file that is not a lockfile shows the server's problem (${err.slice(0, 80)})`);
+
+  // the fixture: reports as tables
+  await page.setInputFiles('#file', fixture);
+  await page.waitForFunction(() => document.getElementById('chosen').textContent.startsWith('pixi.lock'));
+  await page.click('#reports');
+  await page.waitForSelector('#licenses-section:not([hidden]) tbody tr');
+  const rows = await page.$$eval('#licenses tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const want = JSON.parse(execFileSync('curl', ['-sS', '--data-binary', '@' + fixture, base + '/v1/report/licenses?filename=pixi.lock']));
+  const expected = want.summary.by_license.map((c) => [c.license, c.spdx ? 'yes' : 'no', String(c.count), c.packages.join(', ')]);
+  ok(rows.length === expected.length && rows.length > 5, `license table has ${rows.length} rows (report: ${expected.length})`);
+  ok(JSON.stringify(rows) === JSON.stringify(expected), 'license table rows equal the licenses report, in its order');
+  ok(rows[0][0] === 'BSD-3-Clause' && rows[0][2] === '4', `the most common license first (${rows[0]})`);
+  const notes = await page.textContent('#licenses-notes');
+  ok(notes.includes('No license (22)') && notes.includes("_libgcc_mutex (unknown term: 'None')"), 'unknowns are flagged');
+  const pkgRows = await page.$$eval('#packages tbody tr', (trs) => trs.length);
+  ok(pkgRows === want.summary.packages, `packages table has a row per package (${pkgRows})`);
+  const status = await page.textContent('#status');
+  ok(status.includes('46 packages') && status.includes('linux-64'), `status line (${status})`);
+  await page.screenshot({ path: path.join(outdir, 'page.png'), fullPage: false });
+
+  // download an SPDX 2.3 document and validate it
+  await page.selectOption('#format', 'spdx-2.3');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const saved = path.join(outdir, download.suggestedFilename());
+  await download.saveAs(saved);
+  ok(download.suggestedFilename() === 'pixi.lock.spdx.json', `download name (${download.suggestedFilename()})`);
+  let valid = false;
+  try {
+    execFileSync(path.join(shared, 'tools/validate-sbom'), ['-q', '--format', 'spdx-2.3', saved], { stdio: 'pipe' });
+    valid = true;
+  } catch (e) { console.log(String(e.stdout || e)); }
+  ok(valid, 'the downloaded SBOM validates (spdx-2.3)');
+  const doc = JSON.parse(fs.readFileSync(saved, 'utf8'));
+  ok(doc.packages.length === want.summary.packages + 1, 'the SBOM holds every package and the root');
+
+  // environment selection reaches the server, and its refusal is shown
+  await page.fill('#environment', 'nope');
+  await page.click('#reports');
+  await page.waitForFunction(() => document.getElementById('status').className === 'error');
+  ok((await page.textContent('#status')).includes('default'), 'an unknown environment names the choices');
+
+  ok(foreign.length === 0, `no request left this server (${foreign.join(', ')})`);
+  ok(errors.length === 0, `no script errors (${errors.join('; ')})`);
+} finally {
+  await browser.close();
+}
+console.log(`browser: ${pass} passed, ${fail} failed`);
+process.exit(fail ? 1 : 0);
