@@ -47,7 +47,7 @@ res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -H 'Authorization: Bearer al
 check "known token (trimmed in the file): 200 ($res)" [ "$res" = 200 ]
 res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'authorization: bearer beta-token-2' "$base/v1/formats")"
 check "scheme and header name are case-insensitive ($res)" [ "$res" = 200 ]
-for path in /healthz /readyz /metrics; do
+for path in / /healthz /readyz /metrics; do
   res="$(curl -sS -o /dev/null -w '%{http_code}' "$base$path")"
   check "$path is open by default ($res)" [ "$res" = 200 ]
 done
