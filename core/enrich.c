@@ -187,6 +187,14 @@ static sb_code push_prop(sb_pkg *p, sb_arena *a, const char *name, const char *v
     return SB_OK;
 }
 
+sb_code sb_enrich_set_license(sb_pkg *p, sb_arena *a, const char *license, const char *source)
+{
+    p->license = sb_arena_strdup(a, license);
+    if (NULL == p->license)
+        return SB_ENOMEM;
+    return push_prop(p, a, "pixi:license-source", source);
+}
+
 sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *found)
 {
     *found = 0;

@@ -16,6 +16,10 @@
  * Only fills what is empty; *found says whether the package was there. */
 sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *found);
 
+/* Set a license the lockfile lacked, recording where it came from
+ * (pixi:license-source=`source`). The package must be a selection's copy. */
+sb_code sb_enrich_set_license(sb_pkg *p, sb_arena *a, const char *license, const char *source);
+
 /* Decide, in document order, which license files get their text embedded:
  * none unless `texts`; of those the format can embed (`shape`), files over
  * file_max and files past total_max are listed by name only and counted in

@@ -677,15 +677,21 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
             continue;
         sb_pkg *p = &s->pkgs[s->npkgs++];
         *p = *rec;
-        sb_code rc = SB_OK;
         if (opts && opts->package_cache && p->kind == SB_KIND_CONDA) {
             int found = 0;
-            rc = sb_enrich_from_cache(p, a, opts->package_cache, &found);
+            if (sb_enrich_from_cache(p, a, opts->package_cache, &found) != SB_OK)
+                return sb_err_set(err, SB_ENOMEM, "out of memory");
             ncache_conda++;
             ncache_found += found;
         }
-        if (rc == SB_OK)
-            rc = derive(p, a, env);
+    }
+    /* lookups see every package at once, so they can run together */
+    sb_lookup_stats looked = {0};
+    if (opts && opts->lookup && opts->lookup(opts->lookup_ctx, s->pkgs, s->npkgs, a, &looked) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < s->npkgs; i++) {
+        sb_pkg *p = &s->pkgs[i];
+        sb_code rc = derive(p, a, env);
         if (rc == SB_ENOMEM)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         if (rc != SB_OK)
@@ -708,6 +714,14 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
     if (resolve_graph(s, a, plat->has_root_names ? &plat->root_names : NULL) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     if (note_gaps(s, a, opts, ncache_conda, ncache_found) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    sb_code lrc = SB_OK;
+    if (looked.failed)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) failed", looked.failed);
+    if (lrc == SB_OK && looked.offline)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (this server makes no network lookups)",
+                                looked.offline);
+    if (lrc != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     *out = s;
     return SB_OK;

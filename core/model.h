@@ -145,6 +145,20 @@ const sb_lock_platform *sb_lock_find_platform(const sb_lock_env *e, const char *
  * extracted-licensing / SimpleLicensingText element); the rest by name. */
 typedef enum sb_text_shape { SB_TEXTS_CYCLONEDX, SB_TEXTS_SPDX } sb_text_shape;
 
+/* What a license lookup pass did (see sb_select_opts.lookup). */
+typedef struct sb_lookup_stats {
+    size_t asked;      /* packages that wanted a license */
+    size_t filled;     /* of those, filled in */
+    size_t failed;     /* lookups that failed or missed the deadline */
+    size_t offline;    /* not asked: the server makes no lookups */
+} sb_lookup_stats;
+
+/* Fill licenses the lockfile lacks from the package indexes: called once per
+ * selection with every package (copies owned by the selection), before
+ * properties are derived. Set with sb_enrich_set_license(). The network
+ * lives in the service; core only calls this. */
+typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
+
 typedef struct sb_select_opts {
     const char *environment;   /* NULL = "default" */
     const char *package_cache; /* conda package cache root (has pkgs/), NULL = none */
@@ -156,6 +170,8 @@ typedef struct sb_select_opts {
     const char *root_name;     /* NULL = "workspace" */
     const char *root_version;  /* optional */
     const char *lockfile_name; /* file name recorded in the document */
+    sb_lookup_fn lookup;       /* NULL = no lookups */
+    void *lookup_ctx;
 } sb_select_opts;
 
 typedef struct sb_sbom {

@@ -50,6 +50,14 @@ static const cfg_opt opts[] = {
     {"auth-open", "SBOMD_AUTH_OPEN", T_STR, OFF(auth_open), 0, 256, "/,/healthz,/readyz,/metrics", "comma-separated paths served without a token when tokens-file is set (/ is the static page; its API calls still need the token)"},
     {"tls-cert", "SBOMD_TLS_CERT", T_STR, OFF(tls_cert), 0, 1024, "", "PEM certificate chain: serve HTTPS (with tls-key)"},
     {"tls-key", "SBOMD_TLS_KEY", T_STR, OFF(tls_key), 0, 1024, "", "PEM private key for tls-cert"},
+    {"lookups", "SBOMD_LOOKUPS", T_FLAG, OFF(lookups), 0, 1, "0", "let ?fetch-licenses=true ask the package index for licenses the lockfile lacks (off: no network at all)"},
+    {"pypi-url", "SBOMD_PYPI_URL", T_STR, OFF(pypi_url), 0, 512, "https://pypi.org/pypi", "PyPI JSON API base (<base>/<name>/<version>/json); the only host lookups reach"},
+    {"concurrency", "SBOMD_CONCURRENCY", T_LONG, OFF(concurrency), 1, 1000, "10", "lookup transfers at once, for the whole process"},
+    {"lookup-timeout", "SBOMD_LOOKUP_TIMEOUT", T_LONG, OFF(lookup_timeout), 1, 600, "10", "seconds one lookup transfer may take"},
+    {"lookup-deadline", "SBOMD_LOOKUP_DEADLINE", T_LONG, OFF(lookup_deadline), 1, 3600, "20", "seconds a request waits for its lookups before writing without them"},
+    {"lookup-cache", "SBOMD_LOOKUP_CACHE", T_LONG, OFF(lookup_cache), 1, 10000000, "100000", "lookup answers kept in memory"},
+    {"lookup-ttl", "SBOMD_LOOKUP_TTL", T_LONG, OFF(lookup_ttl), 0, 31536000, "86400", "seconds a license answer is reused"},
+    {"lookup-negative-ttl", "SBOMD_LOOKUP_NEGATIVE_TTL", T_LONG, OFF(lookup_negative_ttl), 0, 86400, "300", "seconds a 'no such release' answer is reused (failures are not kept)"},
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
 };
@@ -148,6 +156,10 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         }
         if (set(c, o, v, "option", eb, en))
             return -1;
+    }
+    if (strncmp(c->pypi_url, "http://", 7) && strncmp(c->pypi_url, "https://", 8)) {
+        snprintf(eb, en, "pypi-url '%.200s' must be an http:// or https:// URL", c->pypi_url);
+        return -1;
     }
     if (!c->tls_cert[0] != !c->tls_key[0]) {
         snprintf(eb, en, "tls-cert and tls-key go together: set both or neither");

@@ -35,6 +35,14 @@ typedef struct svc_cfg {
     char auth_open[256];      /* comma-separated paths served without a token */
     char tls_cert[1024];      /* PEM certificate (chain); with tls_key: HTTPS */
     char tls_key[1024];       /* PEM private key */
+    long lookups;             /* 1: ?fetch-licenses=true may query the package index */
+    char pypi_url[512];       /* PyPI JSON API base */
+    long concurrency;         /* lookup transfers at once */
+    long lookup_timeout;      /* seconds per transfer */
+    long lookup_deadline;     /* seconds a request waits for its lookups */
+    long lookup_cache;        /* cached answers kept */
+    long lookup_ttl;          /* seconds an answer stays fresh */
+    long lookup_negative_ttl; /* seconds "no such release" stays fresh */
     char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
 } svc_cfg;
 

@@ -2,6 +2,7 @@
  * intake.c - the lockfile and selection parameters of a request (intake.h).
  */
 #include "intake.h"
+#include "lookup.h"
 #include "params.h"
 
 #include <stdio.h>
@@ -81,6 +82,30 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, svc_intake *in, int *rc)
         ANSWER(svc_bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max"));
     if (0 == sel->license_file_max || 0 == sel->license_texts_max)
         sel->license_texts = false; /* a zero budget: names only */
+    int fetch;
+    if (svc_param_bool(svc_req_query(r, "fetch-licenses"), 0, &fetch))
+        ANSWER(svc_bad_param(r, "fetch-licenses", "must be true or false"));
+    if (fetch) {
+        svc_lookup_ctx *lc = sb_arena_calloc(a, 1, sizeof *lc);
+        if (NULL == lc) {
+            sb_err_set(&err, SB_ENOMEM, "out of memory");
+            ANSWER(svc_req_error(r, &err, NULL, 0));
+        }
+        /* lookups end in time for the document to be written within the request deadline */
+        double wait = (double)cfg->lookup_deadline, left = svc_req_time_left(r) - 1.0;
+        if (left < wait)
+            wait = left > 0 ? left : 0;
+        clock_gettime(CLOCK_MONOTONIC, &lc->deadline);
+        lc->deadline.tv_sec += (time_t)wait;
+        lc->deadline.tv_nsec += (long)((wait - (double)(time_t)wait) * 1e9);
+        if (lc->deadline.tv_nsec >= 1000000000L) {
+            lc->deadline.tv_sec++;
+            lc->deadline.tv_nsec -= 1000000000L;
+        }
+        lc->engine = svc_req_lookups(r);
+        sel->lookup = svc_lookup_fill;
+        sel->lookup_ctx = lc;
+    }
     sel->environment = svc_req_query(r, "environment");
     sel->platform = svc_req_query(r, "platform");
     sel->root_name = svc_req_query(r, "name");

@@ -5,9 +5,11 @@
 #include "../core/doc.h"
 #include "../handlers/handlers.h"
 #include "config.h"
+#include "lookup.h"
 #include "log.h"
 #include "server.h"
 
+#include <curl/curl.h>
 #include <jansson.h>
 #include <mimalloc.h>
 #include <arpa/inet.h>
@@ -53,6 +55,11 @@ int main(int argc, char **argv)
         svc_metrics_route(&srv.metrics, srv.router.routes[i].path);
     for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++)
         svc_metrics_format(&srv.metrics, (*f)->name);
+    curl_global_init(CURL_GLOBAL_DEFAULT); /* before any thread */
+    if (srv.cfg.lookups && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
+        fprintf(stderr, "sbomd: %s\n", eb);
+        return 1;
+    }
     if (svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, eb, sizeof eb) != 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
         return 2;
@@ -95,6 +102,8 @@ int main(int argc, char **argv)
         nanosleep(&ts, NULL);
     }
     svc_server_stop(&srv);
+    svc_lookup_stop(srv.lookup);
+    curl_global_cleanup();
     svc_auth_free(&srv.auth);
     svc_log_event("stopped", NULL);
     return 0;

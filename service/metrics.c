@@ -148,6 +148,17 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
     rc |= put(b, "# HELP sbomd_auth_failures_total Requests answered 401 (missing or unknown bearer token).\n"
                  "# TYPE sbomd_auth_failures_total counter\nsbomd_auth_failures_total %llu\n",
               LOAD(m->auth_failures));
+    rc |= put(b, "# HELP sbomd_lookups_total License lookup transfers made.\n"
+                 "# TYPE sbomd_lookups_total counter\nsbomd_lookups_total %llu\n", LOAD(m->lookups));
+    rc |= put(b, "# HELP sbomd_lookup_cache_hits_total Lookups answered from the cache or by a transfer already in flight.\n"
+                 "# TYPE sbomd_lookup_cache_hits_total counter\nsbomd_lookup_cache_hits_total %llu\n",
+              LOAD(m->lookup_hits));
+    rc |= put(b, "# HELP sbomd_lookup_failures_total Lookup transfers that failed (error, timeout, bad answer).\n"
+                 "# TYPE sbomd_lookup_failures_total counter\nsbomd_lookup_failures_total %llu\n",
+              LOAD(m->lookup_failures));
+    rc |= put(b, "# HELP sbomd_lookup_seconds_total Time spent in lookup transfers.\n"
+                 "# TYPE sbomd_lookup_seconds_total counter\nsbomd_lookup_seconds_total %.6f\n",
+              (double)LOAD(m->lookup_us) / 1e6);
     rc |= put(b, "# TYPE sbomd_in_flight gauge\nsbomd_in_flight %ld\n", in_flight);
     rc |= put(b, "# TYPE sbomd_ready gauge\nsbomd_ready %d\n", ready);
     rc |= put(b, "# TYPE sbomd_resident_memory_bytes gauge\nsbomd_resident_memory_bytes %ld\n", rss_bytes());

@@ -31,6 +31,10 @@ typedef struct svc_metrics {
     atomic_ullong rejected_busy;
     atomic_ullong timeouts;        /* requests cut short by the deadline or upload rate */
     atomic_ullong auth_failures;   /* 401 answers */
+    atomic_ullong lookups;         /* license lookup transfers made */
+    atomic_ullong lookup_hits;     /* lookups answered by the cache or a transfer in flight */
+    atomic_ullong lookup_failures; /* transfers that failed */
+    atomic_ullong lookup_us;       /* time spent in transfers */
     atomic_ullong packages;
 } svc_metrics;
 

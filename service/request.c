@@ -89,6 +89,13 @@ int svc_req_expired(const svc_req *r)
     return svc_req__elapsed(r) > (double)r->srv->cfg.request_timeout;
 }
 
+struct svc_lookup *svc_req_lookups(const svc_req *r) { return r->srv->lookup; }
+
+double svc_req_time_left(const svc_req *r)
+{
+    return (double)r->srv->cfg.request_timeout - svc_req__elapsed(r);
+}
+
 int svc_req_timeout(svc_req *r)
 {
     char detail[128];

@@ -63,6 +63,12 @@ int svc_req_server_ready(const svc_req *r);
 int svc_req_expired(const svc_req *r);
 int svc_req_timeout(svc_req *r);
 
+/* The process's license lookup engine, NULL when the server makes none. */
+struct svc_lookup *svc_req_lookups(const svc_req *r);
+
+/* Seconds left before the request's deadline (may be negative). */
+double svc_req_time_left(const svc_req *r);
+
 /* The server's metrics in Prometheus text format, in the request's arena. */
 int svc_req_metrics_text(svc_req *r, const char **out, size_t *len);
 

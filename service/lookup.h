@@ -1,0 +1,42 @@
+/*
+ * lookup.h - license lookups over the network, shared by every request of
+ * the process (issue: --fetch-licenses inside a server).
+ *
+ * One thread drives a libcurl multi handle: at most `concurrency` transfers
+ * at once, connections kept alive and reused. Results live in a bounded
+ * in-process cache (positive answers for --lookup-ttl, "the index has no
+ * such release" for --lookup-negative-ttl, failures not kept); a release
+ * asked for while its transfer runs waits for that transfer (single flight).
+ * URLs are only ever built from the configured index base plus a package's
+ * encoded name and version, never taken from the lockfile (no SSRF), and
+ * redirects are not followed.
+ */
+#ifndef SVC_LOOKUP_H
+#define SVC_LOOKUP_H
+
+#include "../core/model.h"
+#include "config.h"
+#include "metrics.h"
+
+#include <time.h>
+
+typedef struct svc_lookup svc_lookup;
+
+/* Start the engine (the caller made sure lookups are enabled). 0 or -1. */
+int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en);
+
+/* Stop the thread, abandon transfers, free everything. */
+void svc_lookup_stop(svc_lookup *L);
+
+/* One request's view: the engine (NULL when the server makes no lookups)
+ * and the absolute CLOCK_MONOTONIC deadline of its lookups. */
+typedef struct svc_lookup_ctx {
+    svc_lookup *engine;
+    struct timespec deadline;
+} svc_lookup_ctx;
+
+/* An sb_lookup_fn: PyPI packages without a license are looked up together;
+ * blocks until all are answered or the deadline passes. */
+sb_code svc_lookup_fill(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
+
+#endif

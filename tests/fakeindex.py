@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""fakeindex.py - a PyPI JSON API stand-in for the lookup tests, on 127.0.0.1.
+
+GET /pypi/<name>/<version>/json answers a release document whose license
+depends on the name (license_expression, a short license, classifiers only,
+or nothing). Behaviour is steered by the name:
+  missing*  -> 404            fail*  -> 500
+  reset*    -> the connection is closed without an answer
+  slow*     -> answered after --slow-ms
+Every answer waits --delay-ms first. GET /_count returns
+{"requests": N, "connections": N, "paths": {path: n}}; POST /_zero zeroes them.
+Prints "port N" on stdout once listening. HTTP/1.1 with keep-alive.
+"""
+import argparse, json, socket, sys, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+lock = threading.Lock()
+counts = {"requests": 0, "connections": 0, "paths": {}}
+
+
+def release(name, version):
+    h = sum(name.encode()) % 4
+    info = {"name": name, "version": version, "license": None, "license_expression": None, "classifiers": []}
+    if h == 0:
+        info["license_expression"] = "MIT"
+    elif h == 1:
+        info["license"] = "Apache 2.0"
+    elif h == 2:
+        info["classifiers"] = ["License :: OSI Approved :: BSD License", "Programming Language :: Python"]
+    return {"info": info, "urls": [], "vulnerabilities": []}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()
+        with lock:
+            counts["connections"] += 1
+
+    def log_message(self, *a):
+        pass
+
+    def answer(self, status, obj):
+        body = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        if self.path == "/_zero":
+            with lock:
+                counts.update(requests=0, connections=0, paths={})
+            self.answer(200, {"ok": True})
+        else:
+            self.answer(404, {})
+
+    def do_GET(self):
+        if self.path == "/_count":
+            with lock:
+                self.answer(200, counts)
+            return
+        with lock:
+            counts["requests"] += 1
+            counts["paths"][self.path] = counts["paths"].get(self.path, 0) + 1
+        parts = self.path.strip("/").split("/")
+        if len(parts) != 4 or parts[0] != "pypi" or parts[3] != "json":
+            self.answer(404, {"message": "Not Found"})
+            return
+        name, version = parts[1], parts[2]
+        time.sleep(args.delay_ms / 1000.0)
+        if name.startswith("slow"):
+            time.sleep(args.slow_ms / 1000.0)
+        if name.startswith("missing"):
+            self.answer(404, {"message": "Not Found"})
+        elif name.startswith("fail"):
+            self.answer(500, {"message": "boom"})
+        elif name.startswith("reset"):
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            self.close_connection = True
+            self.connection.close()
+        else:
+            self.answer(200, release(name, version))
+
+
+p = argparse.ArgumentParser()
+p.add_argument("--port", type=int, default=0)
+p.add_argument("--delay-ms", type=float, default=0)
+p.add_argument("--slow-ms", type=float, default=3000)
+args = p.parse_args()
+srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+srv.daemon_threads = True
+print("port %d" % srv.server_address[1], flush=True)
+srv.serve_forever()
