@@ -90,6 +90,7 @@ p.add_argument("--port", type=int, default=0)
 p.add_argument("--delay-ms", type=float, default=0)
 p.add_argument("--slow-ms", type=float, default=3000)
 args = p.parse_args()
+ThreadingHTTPServer.request_queue_size = 256  # socketserver's 5 drops SYNs under a burst of connects
 srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
 srv.daemon_threads = True
 print("port %d" % srv.server_address[1], flush=True)

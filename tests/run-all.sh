@@ -39,6 +39,15 @@ for profile in ${SB_PROFILES:-release asan}; do
   fi
   grep -E 'FAIL|passed,|integration:' "$b/integration.log" | head -60
   tally "$b/integration.log" $st
+  echo "== $profile: license lookups against a fake index"
+  if [ "${SB_VALGRIND:-0}" = 1 ]; then
+    SB_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+      tests/integration/lookups.sh "$b" > "$b/lookups.log" 2>&1; st=$?
+  else
+    tests/integration/lookups.sh "$b" > "$b/lookups.log" 2>&1; st=$?
+  fi
+  grep -E 'FAIL|passed,|lookups:' "$b/lookups.log" | head -40
+  tally "$b/lookups.log" $st
   if [ "${SB_VALGRIND:-0}" != 1 ]; then
     echo "== $profile: reports, page and CORS"
     tests/integration/reports.sh "$b" > "$b/reports.log" 2>&1; st=$?
