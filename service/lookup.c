@@ -266,11 +266,15 @@ static void *engine(void *cls)
         int running = 0;
         curl_multi_perform(L->multi, &running);
         CURLMsg *msg;
-        int left;
+        int left, finished = 0;
         while ((msg = curl_multi_info_read(L->multi, &left)))
-            if (msg->msg == CURLMSG_DONE)
+            if (msg->msg == CURLMSG_DONE) {
                 finish(L, msg);
-        curl_multi_poll(L->multi, NULL, 0, 200, NULL);
+                finished++;
+            }
+        /* a finished transfer frees a slot: refill it now, not after the poll times out */
+        if (0 == finished)
+            curl_multi_poll(L->multi, NULL, 0, 200, NULL);
     }
     return NULL;
 }
