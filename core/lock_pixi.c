@@ -58,6 +58,19 @@ typedef struct pixi_ctx {
     sb_strv meta_channels, meta_platforms;
 } pixi_ctx;
 
+
+/* Platform names are subdir-like words (linux-64, osx-arm64, emscripten-wasm32):
+ * rattler refuses anything else, and so do we. */
+static int platform_name_ok(const char *s)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9') ||
+              s[n] == '-' || s[n] == '_' || s[n] == '.'))
+            return 0;
+    return n > 0 && n <= 64;
+}
+
 static sb_code oom(pixi_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
 
 /* Grow an arena array of `size`-byte elements to hold n+1. */
@@ -729,6 +742,9 @@ static sb_code read_environments(pixi_ctx *c)
                         return rc;
                     if (NULL == plat)
                         return sb_yp_fail(y, SB_EPARSE, "a platform name is empty");
+                    if (!platform_name_ok(plat))
+                        return sb_yp_fail(y, SB_EPARSE,
+                                          "'%.64s' is not a platform name (letters, digits, '-', '_', '.')", plat);
                     if (sb_lock_find_platform(env, plat))
                         return sb_yp_fail(y, SB_EPARSE, "platform '%.64s' is listed twice", plat);
                     if (NULL == sb_lock_platform_get(env, c->a, plat))

@@ -289,6 +289,32 @@ static char *build(sb_arena *a, const char *type, const char *ns, const char *na
     return sb_purl_build(&out, a, &p, NULL) == SB_OK ? out : NULL;
 }
 
+/* A URL without its user:password@ part: credentials in a lockfile's URLs
+ * (private channels, authenticated indexes) never reach a document. */
+static const char *no_userinfo(sb_arena *a, const char *url)
+{
+    if (NULL == url)
+        return NULL;
+    const char *auth = strstr(url, "://");
+    if (NULL == auth)
+        return url;
+    auth += 3;
+    size_t span = strcspn(auth, "/?#");
+    const char *at = memchr(auth, '@', span);
+    if (NULL == at)
+        return url;
+    const char *last;
+    while ((last = memchr(at + 1, '@', span - (size_t)(at + 1 - auth))))
+        at = last; /* the host follows the last '@' of the authority */
+    char *o = sb_arena_alloc(a, strlen(url) + 1);
+    if (NULL == o)
+        return url;
+    size_t k = (size_t)(auth - url);
+    memcpy(o, url, k);
+    strcpy(o + k, at + 1);
+    return o;
+}
+
 static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_env *env)
 {
     const char *loc = p->location ? p->location : "";
@@ -332,7 +358,7 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
         const char *artifact = p->location ? p->location : p->file_name;
         p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), p->version, NULL, 0);
         if (NULL == p->index_url && env->indexes.n)
-            p->index_url = env->indexes.v[0];
+            p->index_url = no_userinfo(a, env->indexes.v[0]);
         if (p->index_url) {
             p->supplier_name = url_host(a, p->index_url);
             p->supplier_url = p->supplier_name ? p->index_url : NULL;
@@ -677,6 +703,9 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
             continue;
         sb_pkg *p = &s->pkgs[s->npkgs++];
         *p = *rec;
+        p->location = no_userinfo(a, p->location);
+        p->channel_url = no_userinfo(a, p->channel_url);
+        p->index_url = no_userinfo(a, p->index_url);
         if (opts && opts->package_cache && p->kind == SB_KIND_CONDA) {
             int found = 0;
             if (sb_enrich_from_cache(p, a, opts->package_cache, &found) != SB_OK)
