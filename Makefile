@@ -48,7 +48,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
 .DEFAULT_GOAL := all
 
-.PHONY: all build run test test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test
+.PHONY: bench all build run test test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test
 
 # Regenerate committed tables from ../shared (a unit test checks they match).
 gen:
@@ -89,6 +89,9 @@ $(B)/sbomd: $(SVC_OBJ) $(B)/libsbcore.a
 $(B)/sbomgen: $(CLI_OBJ) $(B)/libsbcore.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $($(PROFILE)_LIBS)
 
+$(B)/bench: $(B)/cli/bench.o $(B)/libsbcore.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $($(PROFILE)_LIBS) -lpthread
+
 $(B)/unit-tests: $(TEST_OBJ) $(B)/service/params.o $(B)/libsbcore.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $($(PROFILE)_LIBS)
 
@@ -127,6 +130,11 @@ image:
 
 image-test:
 	deploy/build-image --test
+
+# core micro-benchmarks (figures only, never a pass/fail on time)
+bench: check-deps
+	@$(MAKE) --no-print-directory PROFILE=release build build/release/bench
+	@loadtest/bench.sh
 
 fuzz:
 	@tests/fuzz/run.sh $${FUZZ_SECONDS:-60}

@@ -31,7 +31,7 @@ typedef struct sb_doc sb_doc;
 typedef struct sb_doc_ops {
     const char *name;        /* "cyclonedx-1.6" */
     const char *media_type;  /* Content-Type of the document */
-    const char *ext;         /* ".cdx.json"; part of the serial-number name */
+    const char *ext;         /* ".cdx.json"; part of the serial-number name; NULL: no identifier (reports) */
     sb_text_shape text_shape; /* which license files it can embed a text for */
     sb_code (*begin)(sb_doc *d);                 /* everything before the first component */
     sb_code (*component)(sb_doc *d, size_t i);   /* package i of the model */

@@ -916,7 +916,7 @@ static sb_code end(sb_doc *d)
 }
 
 #define REPORT_OPS(var, name, type)                                                                  \
-    static const sb_doc_ops var = {name, type, ".report", SB_TEXTS_CYCLONEDX, begin, nothing, middle, \
+    static const sb_doc_ops var = {name, type, NULL, SB_TEXTS_CYCLONEDX, begin, nothing, middle, \
                                    piece_count, piece, end}
 
 REPORT_OPS(packages_json, "packages", "application/json");
