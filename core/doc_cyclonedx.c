@@ -57,7 +57,7 @@ static void named_file(sb_doc *d, const sb_licfile *f)
  * with texts the shapes of the spec's table 6.4. */
 static void licenses(sb_doc *d, const sb_pkg *p)
 {
-    sb_lic l = sb_lic_normalize(d->arena, p->license);
+    sb_lic l = sb_pkg_lic(p, d->arena);
     const sb_licfile *with_text[64];
     size_t nt = 0;
     for (size_t k = 0; k < p->nlicfiles && nt < 64; k++)

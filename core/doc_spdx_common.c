@@ -71,7 +71,7 @@ sb_code sb_spdx__prepare(sb_doc *d)
             if (NULL == (id = sb_arena_printf(a, "%s-%u", base, k)))
                 return SB_ENOMEM;
         x->pkg_ids[i] = id;
-        x->lics[i] = sb_lic_normalize(a, p->license);
+        x->lics[i] = sb_pkg_lic(p, a);
         x->total_deps += p->ndeps;
         /* the budget left at most the first file embeddable for SPDX */
         if (x->lics[i].kind == SB_LIC_TEXT && p->nlicfiles && p->licfiles[0].text_len >= 0) {

@@ -273,7 +273,7 @@ sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, sb_text_shape shap
             continue;
         /* a compound expression (or one WITH an exception) is written as the
          * expression alone, its files by name: no text to budget for */
-        sb_lic l = sb_lic_normalize(a, p->license);
+        sb_lic l = sb_pkg_lic(p, a);
         int embeds = shape == SB_TEXTS_SPDX ? l.kind == SB_LIC_TEXT
                                             : l.kind != SB_LIC_EXPR || (l.single_id && !strchr(l.value, ' '));
         /* the files are shared with other selections: decide on a copy */

@@ -289,6 +289,11 @@ static char *build(sb_arena *a, const char *type, const char *ns, const char *na
     return sb_purl_build(&out, a, &p, NULL) == SB_OK ? out : NULL;
 }
 
+sb_lic sb_pkg_lic(const sb_pkg *p, sb_arena *a)
+{
+    return p->lic ? *p->lic : sb_lic_normalize(a, p->license);
+}
+
 /* A URL without its user:password@ part: credentials in a lockfile's URLs
  * (private channels, authenticated indexes) never reach a document. */
 static const char *no_userinfo(sb_arena *a, const char *url)
@@ -424,7 +429,7 @@ static sb_code derive(sb_pkg *p, sb_arena *a, const sb_lock_env *env)
         break;
     }
     if (rc == SB_OK && p->license) {
-        sb_lic lic = sb_lic_normalize(a, p->license);
+        sb_lic lic = sb_pkg_lic(p, a);
         if (lic.raw_rewritten)
             rc = prop(&pb, a, "pixi:license-raw", lic.raw_rewritten);
     }
@@ -628,7 +633,7 @@ static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, si
         if (NULL == p->license) {
             nolic++;
         } else {
-            sb_lic l = sb_lic_normalize(a, p->license);
+            sb_lic l = sb_pkg_lic(p, a);
             nolic += l.kind == SB_LIC_NONE;
             text += l.kind == SB_LIC_TEXT;
         }
@@ -718,6 +723,28 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
     sb_lookup_stats looked = {0};
     if (opts && opts->lookup && opts->lookup(opts->lookup_ctx, s->pkgs, s->npkgs, a, &looked) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
+    /* normalize each distinct license string once: packages share a handful */
+    sb_strmap lics;
+    if (sb_strmap_init(&lics, a, s->npkgs) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < s->npkgs; i++) {
+        sb_pkg *p = &s->pkgs[i];
+        if (NULL == p->license)
+            continue;
+        size_t at;
+        int dup = sb_strmap_put(&lics, p->license, strlen(p->license), i, &at);
+        if (dup < 0)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        if (dup) {
+            p->lic = s->pkgs[at].lic;
+            continue;
+        }
+        sb_lic *l = sb_arena_alloc(a, sizeof *l);
+        if (NULL == l)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        *l = sb_lic_normalize(a, p->license);
+        p->lic = l;
+    }
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
         sb_code rc = derive(p, a, env);

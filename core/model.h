@@ -16,6 +16,7 @@
 
 #include "arena.h"
 #include "err.h"
+#include "license.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -100,7 +101,11 @@ typedef struct sb_pkg {
     size_t nprops;
     size_t *deps;            /* indices into sb_sbom.pkgs, sorted by id */
     size_t ndeps;
+    const sb_lic *lic;       /* `license` normalized once per selection (shared by equal strings) */
 } sb_pkg;
+
+/* A package's normalized license: the selection's, else normalized now. */
+sb_lic sb_pkg_lic(const sb_pkg *p, sb_arena *a);
 
 typedef struct sb_lock_platform {
     const char *name;

@@ -417,7 +417,7 @@ static sb_code prepare(sb_doc *d)
     if (NULL == r->lics)
         return SB_ENOMEM;
     for (size_t i = 0; i < s->npkgs; i++)
-        r->lics[i] = sb_lic_normalize(a, s->pkgs[i].license);
+        r->lics[i] = sb_pkg_lic(&s->pkgs[i], a);
     sb_code rc = SB_OK;
     if (r->kind == R_TREE) {
         rc = walk_tree(d, r);
