@@ -71,6 +71,10 @@ for profile in ${SB_PROFILES:-release asan}; do
     tests/hostile/run.sh "$b" > "$b/hostile.log" 2>&1; st=$?
     grep -E 'FAIL|passed,|hostile:' "$b/hostile.log" | head -40
     tally "$b/hostile.log" $st
+    echo "== perf gate logic"
+    python3 loadtest/test_perf.py > "$b/perf-gate.log" 2>&1; st=$?
+    grep -E 'FAIL|passed,' "$b/perf-gate.log" | head -20
+    tally "$b/perf-gate.log" $st
     echo "== Kubernetes manifests"
     tests/deploy/run.sh > "$b/deploy.log" 2>&1; st=$?
     grep -E 'FAIL|passed,|deploy:' "$b/deploy.log" | head -40
