@@ -46,6 +46,7 @@ typedef struct sb_doc_opts {
     bool pretty;               /* indented (default) or compact (NDJSON) */
     const char *input;         /* the lockfile bytes, for the serial number */
     size_t input_len;
+    unsigned tree_levels;      /* tree report: levels shown (1 = direct only), 0 = all */
 } sb_doc_opts;
 
 struct sb_doc {

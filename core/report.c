@@ -274,8 +274,8 @@ static sb_code walk_tree(sb_doc *d, report *r)
             continue;
         expanded[pkg] = 1;
         const sb_pkg *p = &s->pkgs[pkg];
-        if (0 == p->ndeps)
-            continue;
+        if (0 == p->ndeps || (d->opts.tree_levels && w->depth + 1 >= d->opts.tree_levels))
+            continue; /* a leaf, or as deep as the request asked */
         size_t *kids = sb_arena_alloc(a, p->ndeps * sizeof *kids);
         if (NULL == kids)
             return SB_ENOMEM;

@@ -44,7 +44,12 @@ static int post_report(svc_req *r)
     sb_sbom *sbom = NULL;
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
-    sb_doc_opts dopts = {in.ts, in.pretty != 0, in.body, in.len};
+    sb_doc_opts dopts = {in.ts, in.pretty != 0, in.body, in.len, 0};
+    long long depth = -1;
+    if (svc_param_count(svc_req_query(r, "depth"), 100000, &depth))
+        return svc_bad_param(r, "depth", "must be a level count (0 = the root's direct dependencies only)");
+    if (depth >= 0)
+        dopts.tree_levels = (unsigned)depth + 1;
     sb_doc *doc = NULL;
     sb_err err;
     sb_err_clear(&err);

@@ -140,7 +140,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
     svc_req_note(r, NULL, total);
     if (svc_req_expired(r))
         return svc_req_timeout(r);
-    sb_doc_opts dopts = {ts, false, body, len};
+    sb_doc_opts dopts = {ts, false, body, len, 0};
     sb_doc *doc = NULL;
     if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
@@ -181,7 +181,7 @@ static int post_sbom(svc_req *r)
         return rc;
     warn_incomplete(r, sbom);
 
-    sb_doc_opts dopts = {in.ts, in.pretty != 0, in.body, in.len};
+    sb_doc_opts dopts = {in.ts, in.pretty != 0, in.body, in.len, 0};
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (sb_model_select(&s, a, l, &o, &err) != SB_OK)
                     continue;
                 for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++) {
-                    sb_doc_opts dopts = {0, true, NULL, 0}; /* the serial number is not under test here */
+                    sb_doc_opts dopts = {0, true, NULL, 0, 0}; /* the serial number is not under test here */
                     sb_doc *d = NULL;
                     if (sb_doc_new(&d, a, *f, s, &dopts, &err) != SB_OK)
                         continue;

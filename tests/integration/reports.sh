@@ -94,6 +94,15 @@ check "unknown report: 404 ($res)" [ "$res" = 404 ]
 res="$(curl -sS -o "$work/e.json" -w '%{http_code}' --data-binary @"$f" "$base/v1/report/licenses?environment=default&platform=osx-arm64")"
 check "platform selection works on reports ($res)" sh -c "[ $res = 200 ] && jq -e '.summary.platform == \"osx-arm64\"' '$work/e.json' >/dev/null"
 
+ref="$shared/fixtures/pixi/pixi-examples-pypi-rev-ced2118/pixi.lock"
+curl -sS -o "$work/t0.json" --data-binary @"$ref" "$base/v1/report/tree?depth=0"
+check "tree depth=0: only the root's direct dependencies" \
+  jq -e --slurpfile all "$golden/pixi-pypi.tree.json" '([.tree[].depth] | max) == 0 and (.tree | length) == ([$all[0].tree[] | select(.depth == 0)] | length)' "$work/t0.json" >/dev/null
+curl -sS -o "$work/t1.txt" --data-binary @"$ref" "$base/v1/report/tree?depth=1&output=text"
+check "tree depth=1 (text): two levels, no deeper branch" sh -c "grep -q '^\\S.*' '$work/t1.txt' && ! grep -q '^    [├└]' '$work/t1.txt' && grep -q '^[├└]' '$work/t1.txt'"
+res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$ref" "$base/v1/report/tree?depth=-1")"
+check "tree depth=-1: 400 ($res)" [ "$res" = 400 ]
+
 # --- the page and CORS ----------------------------------------------------------
 res="$(curl -sS -D "$work/ph" -o "$work/page.html" -w '%{http_code} %{content_type}' "$base/")"
 check "GET /: the page ($res)" [ "$res" = "200 text/html; charset=utf-8" ]
