@@ -22,63 +22,35 @@ tally() { # tally LOGFILE EXIT_STATUS
   if [ "$2" != 0 ] && [ "$f" = 0 ]; then f=1; fi
   total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
 }
+# suite TITLE LOG CMD... - run one suite, show its failures and closing line, tally it
+suite() {
+  local title="$1" log="$2" st; shift 2
+  echo "== $title"
+  "$@" > "$log" 2>&1; st=$?
+  grep -E 'FAIL|passed,|==[0-9]+==|runtime error|ERROR|^[a-z-]+: ' "$log" | head -60
+  tally "$log" $st
+}
+vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 for profile in ${SB_PROFILES:-release asan}; do
   b="build/$profile"
-  echo "== $profile: unit tests"
-  wrap=""
-  [ "${SB_VALGRIND:-0}" = 1 ] && wrap="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
-  $wrap "$b/unit-tests" > "$b/unit.log" 2>&1; st=$?
-  grep -E '^(FAIL|  FAIL)|passed,|==[0-9]+==|runtime error|ERROR' "$b/unit.log" | head -60
-  tally "$b/unit.log" $st
-  echo "== $profile: HTTP integration tests"
   if [ "${SB_VALGRIND:-0}" = 1 ]; then
-    SB_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
-      tests/integration/http.sh "$b" > "$b/integration.log" 2>&1; st=$?
-  else
-    tests/integration/http.sh "$b" > "$b/integration.log" 2>&1; st=$?
+    # under valgrind: the unit tests and the suites that start servers through SB_WRAP
+    suite "$profile: unit tests (valgrind)" "$b/unit.log" $vg "$b/unit-tests"
+    suite "$profile: HTTP integration tests (valgrind)" "$b/integration.log" env SB_WRAP="$vg" tests/integration/http.sh "$b"
+    suite "$profile: license lookups (valgrind)" "$b/lookups.log" env SB_WRAP="$vg" tests/integration/lookups.sh "$b"
+    continue
   fi
-  grep -E 'FAIL|passed,|integration:' "$b/integration.log" | head -60
-  tally "$b/integration.log" $st
-  echo "== $profile: license lookups against a fake index"
-  if [ "${SB_VALGRIND:-0}" = 1 ]; then
-    SB_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
-      tests/integration/lookups.sh "$b" > "$b/lookups.log" 2>&1; st=$?
-  else
-    tests/integration/lookups.sh "$b" > "$b/lookups.log" 2>&1; st=$?
-  fi
-  grep -E 'FAIL|passed,|lookups:' "$b/lookups.log" | head -40
-  tally "$b/lookups.log" $st
-  if [ "${SB_VALGRIND:-0}" != 1 ]; then
-    echo "== $profile: reports, page and CORS"
-    tests/integration/reports.sh "$b" > "$b/reports.log" 2>&1; st=$?
-    grep -E 'FAIL|passed,|reports:' "$b/reports.log" | head -40
-    tally "$b/reports.log" $st
-    echo "== $profile: auth, TLS and drain"
-    tests/integration/auth-tls.sh "$b" > "$b/auth-tls.log" 2>&1; st=$?
-    grep -E 'FAIL|passed,|auth-tls:' "$b/auth-tls.log" | head -40
-    tally "$b/auth-tls.log" $st
-  fi
-  if [ "$profile" = release ] && [ "${SB_VALGRIND:-0}" != 1 ]; then
-    echo "== $profile: OpenAPI lint and contract test"
-    tests/contract/run.sh "$b" > "$b/contract.log" 2>&1; st=$?
-    grep -E 'FAIL|passed,|contract:' "$b/contract.log" | head -40
-    tally "$b/contract.log" $st
-    echo "== the page in headless Chromium"
-    tests/browser/run.sh "$b" > "$b/browser.log" 2>&1; st=$?
-    grep -E 'FAIL|passed,|browser:' "$b/browser.log" | head -40
-    tally "$b/browser.log" $st
-    echo "== hostile inputs"
-    tests/hostile/run.sh "$b" > "$b/hostile.log" 2>&1; st=$?
-    grep -E 'FAIL|passed,|hostile:' "$b/hostile.log" | head -40
-    tally "$b/hostile.log" $st
-    echo "== perf gate logic"
-    python3 loadtest/test_perf.py > "$b/perf-gate.log" 2>&1; st=$?
-    grep -E 'FAIL|passed,' "$b/perf-gate.log" | head -20
-    tally "$b/perf-gate.log" $st
-    echo "== Kubernetes manifests"
-    tests/deploy/run.sh > "$b/deploy.log" 2>&1; st=$?
-    grep -E 'FAIL|passed,|deploy:' "$b/deploy.log" | head -40
-    tally "$b/deploy.log" $st
+  suite "$profile: unit tests" "$b/unit.log" "$b/unit-tests"
+  suite "$profile: HTTP integration tests" "$b/integration.log" tests/integration/http.sh "$b"
+  suite "$profile: license lookups against a fake index" "$b/lookups.log" tests/integration/lookups.sh "$b"
+  suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
+  suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
+  if [ "$profile" = release ]; then
+    suite "OpenAPI lint and contract test" "$b/contract.log" tests/contract/run.sh "$b"
+    suite "the page in headless Chromium" "$b/browser.log" tests/browser/run.sh "$b"
+    suite "hostile inputs" "$b/hostile.log" tests/hostile/run.sh "$b"
+    suite "perf gate logic" "$b/perf-gate.log" python3 loadtest/test_perf.py
+    suite "Kubernetes manifests" "$b/deploy.log" tests/deploy/run.sh
   fi
 done
 echo "$total_pass passed, $total_fail failed"

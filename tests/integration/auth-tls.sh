@@ -4,29 +4,11 @@
 # --tls-key over libmicrohttpd's GnuTLS) against live servers on loopback;
 # then a drain: requests in flight at SIGTERM all complete. Ends with
 # "auth-tls: N passed, N failed".
-set -u
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-bin="${1:-$root/build/release}/sbomd"
-shared="${SB_SHARED:-$root/../shared}"
-work="$(mktemp -d)"
-pass=0 fail=0 pids=""
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
-check() { local name="$1"; shift; if "$@"; then ok; else bad "$name"; fi; }
-trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$work"' EXIT
+. "$here/../lib.sh"
 good="$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock"
 
-# start LOG ARGS... -> sets $pid and $port (the scheme is in the log line)
-start() {
-  local log="$1"; shift
-  ${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 "$@" 2> "$log" &
-  pid=$!; pids="$pids $pid"; port=""
-  for _ in $(seq 1 150); do
-    port="$(grep -o '"detail":"https\?://127.0.0.1:[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
-    [ -n "$port" ] && break; sleep 0.1
-  done
-}
+start() { sb_start "$@"; } # the scheme follows the log line
 
 # --- bearer tokens -------------------------------------------------------------
 printf '# CI tokens\n  alpha-token-1  \n\nbeta-token-2\n' > "$work/tokens"
@@ -120,5 +102,4 @@ wait "$pid"; st=$?
 check "drain: $done_ok of $n requests in flight at SIGTERM ($inflight counted by /metrics) completed whole" [ "$done_ok" = "$n" ]
 check "drain: exit 0 after the drain ($st)" [ "$st" = 0 ]
 echo "auth-tls: drain: $done_ok/$n in-flight requests completed after SIGTERM (in flight at the signal: ${inflight:-?})"
-echo "auth-tls: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+sb_done auth-tls

@@ -5,32 +5,15 @@
 # still gives a document within the deadline with the marker, failures are
 # counted, no transfer to a host the lockfile names, offline costs nothing.
 # SB_WRAP (valgrind) wraps the server. Ends with "lookups: N passed, N failed".
-set -u
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-bin="${1:-$root/build/release}/sbomd"
-work="$(mktemp -d)"
-pass=0 fail=0 pids=""
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
-check() { local name="$1"; shift; if "$@"; then ok; else bad "$name"; fi; }
-trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$work"' EXIT
+. "$here/../lib.sh"
 
 fake() { # fake NAME ARGS... -> sets $fport
   python3 "$root/tests/fakeindex.py" "${@:2}" > "$work/$1.out" 2>&1 &
   pids="$pids $!"
   for _ in $(seq 50); do fport="$(awk '/^port/{print $2}' "$work/$1.out")"; [ -n "$fport" ] && break; sleep 0.1; done
 }
-start() { # start LOG ARGS... -> sets $pid $base
-  local log="$1"; shift
-  ${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 --source-date-epoch 1700000000 "$@" 2> "$log" &
-  pid=$!; pids="$pids $pid"; port=""
-  for _ in $(seq 300); do
-    port="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
-    [ -n "$port" ] && break; sleep 0.1
-  done
-  base="http://127.0.0.1:$port"
-}
+start() { sb_start "$1" --source-date-epoch 1700000000 "${@:2}"; }
 count() { curl -sS "http://127.0.0.1:$1/_count" | jq "$2"; }
 zero() { curl -sS -X POST "http://127.0.0.1:$1/_zero" > /dev/null; }
 reqs() { # reqs FIRST LAST [PREFIX] -> pinned requirements
@@ -134,5 +117,4 @@ kill -TERM "$pid"; wait "$pid"; st=$?
 check "offline server exits 0 ($st)" [ "$st" = 0 ]
 "$bin" --check-config --pypi-url file:///etc > /dev/null 2>&1; st=$?
 check "a non-http pypi-url is a config error ($st)" [ "$st" = 2 ]
-echo "lookups: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+sb_done lookups

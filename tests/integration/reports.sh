@@ -4,25 +4,10 @@
 # figures cross-checked with the CycloneDX document of the same request,
 # every fixture's four reports as parseable JSON, negotiation and refusals,
 # the page at / and CORS. Ends with "reports: N passed, N failed".
-set -u
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-bin="${1:-$root/build/release}/sbomd"
-shared="${SB_SHARED:-$root/../shared}"
+. "$here/../lib.sh"
 golden="$root/tests/golden/reports"
-work="$(mktemp -d)"
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
-check() { local name="$1"; shift; if "$@"; then ok; else bad "$name"; fi; }
-${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 --source-date-epoch 1700000000 --cors-origins 'https://dash.example, http://127.0.0.1:9' 2> "$work/log" &
-pid=$!
-trap 'kill $pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 1 150); do
-  port="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
-  [ -n "$port" ] && break; sleep 0.1
-done
-base="http://127.0.0.1:$port"
+sb_start "$work/log" --source-date-epoch 1700000000 --cors-origins 'https://dash.example, http://127.0.0.1:9'
 
 # --- goldens, both outputs ---------------------------------------------------
 while read -r name rel; do
@@ -122,5 +107,4 @@ res="$(curl -sS -o /dev/null -w '%{http_code}' -X OPTIONS -H 'Origin: https://ev
 check "CORS preflight from another origin is not granted ($res)" [ "$res" = 405 ]
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "exit 0 ($st)" [ "$st" = 0 ]
-echo "reports: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+sb_done reports

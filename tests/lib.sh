@@ -1,0 +1,38 @@
+# lib.sh - what the shell suites share; source it after setting $here:
+#   here="$(cd "$(dirname "$0")" && pwd)"; . "$here/../lib.sh"
+# Gives root, bin (BUILD_DIR/sbomd from $1), shared, work (removed at exit,
+# with every server started through sb_start), the pass/fail tally (ok, bad,
+# check) and sb_start. FAIL lines go to stderr: a check whose command is
+# redirected (jq ... >/dev/null) redirects its own stdout too.
+set -u
+root="$(cd "$here/../.." && pwd)"
+bin="${1:-$root/build/release}/sbomd"
+shared="${SB_SHARED:-$root/../shared}"
+validate="$shared/tools/validate-sbom"
+work="$(mktemp -d)"
+pass=0 fail=0 pids=""
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
+check() { local name="$1"; shift; if "$@"; then ok; else bad "$name"; fi; }
+trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$work"' EXIT
+
+# sb_start LOG ARGS... - sbomd on a free loopback port (under $SB_WRAP, e.g.
+# valgrind, when set); sets pid, port and base (http or https, as it logs).
+sb_start() {
+  local log="$1"; shift
+  ${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 "$@" 2> "$log" &
+  pid=$!; pids="$pids $pid"; port=""
+  for _ in $(seq 1 300); do
+    port="$(grep -o '"detail":"https\?://127.0.0.1:[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+    [ -n "$port" ] && break; sleep 0.1
+  done
+  base="http://127.0.0.1:$port"
+  grep -q '"detail":"https://' "$log" 2>/dev/null && base="https://127.0.0.1:$port"
+  [ -n "$port" ] || { echo "sbomd did not start:" >&2; cat "$log" >&2; }
+}
+
+# sb_done NAME - the closing line and the exit status
+sb_done() {
+  echo "$1: $pass passed, $fail failed"
+  [ "$fail" = 0 ]
+}
