@@ -133,29 +133,29 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
     rc |= put(b, "sbomd_sbom_duration_seconds_bucket{le=\"+Inf\"} %llu\n", count);
     rc |= put(b, "sbomd_sbom_duration_seconds_sum %.6f\n", (double)LOAD(m->duration_us_sum) / 1e6);
     rc |= put(b, "sbomd_sbom_duration_seconds_count %llu\n", count);
-    rc |= put(b, "# TYPE sbomd_bytes_received_total counter\nsbomd_bytes_received_total %llu\n", LOAD(m->bytes_in));
-    rc |= put(b, "# TYPE sbomd_bytes_sent_total counter\nsbomd_bytes_sent_total %llu\n", LOAD(m->bytes_out));
-    rc |= put(b, "# TYPE sbomd_packages_total counter\nsbomd_packages_total %llu\n", LOAD(m->packages));
-    rc |= put(b, "# HELP sbomd_stream_failures_total Documents cut short mid-stream.\n"
-                 "# TYPE sbomd_stream_failures_total counter\nsbomd_stream_failures_total %llu\n",
-              LOAD(m->stream_failures));
-    rc |= put(b, "# HELP sbomd_rejected_busy_total Requests refused with 503 at the concurrency limit.\n"
-                 "# TYPE sbomd_rejected_busy_total counter\nsbomd_rejected_busy_total %llu\n",
-              LOAD(m->rejected_busy));
-    rc |= put(b, "# HELP sbomd_timeouts_total Requests cut short by the request deadline or the minimum upload rate.\n"
-                 "# TYPE sbomd_timeouts_total counter\nsbomd_timeouts_total %llu\n",
-              LOAD(m->timeouts));
-    rc |= put(b, "# HELP sbomd_auth_failures_total Requests answered 401 (missing or unknown bearer token).\n"
-                 "# TYPE sbomd_auth_failures_total counter\nsbomd_auth_failures_total %llu\n",
-              LOAD(m->auth_failures));
-    rc |= put(b, "# HELP sbomd_lookups_total License lookup transfers made.\n"
-                 "# TYPE sbomd_lookups_total counter\nsbomd_lookups_total %llu\n", LOAD(m->lookups));
-    rc |= put(b, "# HELP sbomd_lookup_cache_hits_total Lookups answered from the cache or by a transfer already in flight.\n"
-                 "# TYPE sbomd_lookup_cache_hits_total counter\nsbomd_lookup_cache_hits_total %llu\n",
-              LOAD(m->lookup_hits));
-    rc |= put(b, "# HELP sbomd_lookup_failures_total Lookup transfers that failed (error, timeout, bad answer).\n"
-                 "# TYPE sbomd_lookup_failures_total counter\nsbomd_lookup_failures_total %llu\n",
-              LOAD(m->lookup_failures));
+    /* the plain counters: name, help, value */
+    const struct {
+        const char *name, *help;
+        unsigned long long v;
+    } counters[] = {
+        {"sbomd_bytes_received_total", "Request body bytes received.", LOAD(m->bytes_in)},
+        {"sbomd_bytes_sent_total", "Response bytes sent.", LOAD(m->bytes_out)},
+        {"sbomd_packages_total", "Packages in the documents written.", LOAD(m->packages)},
+        {"sbomd_stream_failures_total", "Documents cut short mid-stream.", LOAD(m->stream_failures)},
+        {"sbomd_rejected_busy_total", "Requests refused with 503 at the concurrency limit.", LOAD(m->rejected_busy)},
+        {"sbomd_timeouts_total", "Requests cut short by the request deadline or the minimum upload rate.",
+         LOAD(m->timeouts)},
+        {"sbomd_auth_failures_total", "Requests answered 401 (missing or unknown bearer token).",
+         LOAD(m->auth_failures)},
+        {"sbomd_lookups_total", "License lookup transfers made.", LOAD(m->lookups)},
+        {"sbomd_lookup_cache_hits_total", "Lookups answered from the cache or by a transfer already in flight.",
+         LOAD(m->lookup_hits)},
+        {"sbomd_lookup_failures_total", "Lookup transfers that failed (error, timeout, bad answer).",
+         LOAD(m->lookup_failures)},
+    };
+    for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
+        rc |= put(b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", counters[i].name, counters[i].help, counters[i].name,
+                  counters[i].name, counters[i].v);
     rc |= put(b, "# HELP sbomd_lookup_seconds_total Time spent in lookup transfers.\n"
                  "# TYPE sbomd_lookup_seconds_total counter\nsbomd_lookup_seconds_total %.6f\n",
               (double)LOAD(m->lookup_us) / 1e6);
