@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # largest.sh - one figure per format for the largest pixi.lock fixture:
-# output size, client-side time (median of N posts), and the server's RSS /
+# output size, server-side time (the request log's duration, median of N
+# posts) beside the client's, and the server's RSS /
 # peak RSS (VmRSS/VmHWM from /proc). A benchmark: prints figures, never fails
 # on a duration. Loopback only, bounded: N posts per format (default 5).
 #   loadtest/largest.sh [BUILD_DIR] [N]
@@ -11,7 +12,7 @@ n="${2:-5}"
 shared="${SB_SHARED:-$root/../shared}"
 f="$(ls -S "$shared"/fixtures/pixi/*/pixi.lock | head -1)"
 log="$(mktemp)"
-"$bin" --port 0 --quiet 2> "$log" &
+"$bin" --port 0 2> "$log" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -f "$log"' EXIT
 for _ in $(seq 50); do port="$(grep -o '127.0.0.1:[0-9]*' "$log" | head -1 | cut -d: -f2)"; [ -n "$port" ] && break; sleep 0.1; done
@@ -23,7 +24,8 @@ for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
     times+=("${t%% *}"); size="${t#* }"
   done
   med="$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
-  printf '%-12s %9s bytes  median %6.1f ms  RSS %s  peak %s\n' "$fmt" "$size" "$(awk -v m="$med" "BEGIN{print m*1000}")" \
+  srv="$(grep "\"format\":\"$fmt\"" "$log" | grep -o '"duration_us":[0-9]*' | cut -d: -f2 | sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)] / 1000}')"
+  printf '%-12s %9s bytes  server median %6s ms  client %6.1f ms  RSS %s  peak %s\n' "$fmt" "$size" "$srv" "$(awk -v m="$med" "BEGIN{print m*1000}")" \
     "$(awk '/VmRSS/{print $2" kB"}' /proc/$pid/status)" "$(awk '/VmHWM/{print $2" kB"}' /proc/$pid/status)"
 done
 rm -f /tmp/largest.$$
