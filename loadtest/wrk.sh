@@ -20,7 +20,7 @@ trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$work"' EXIT
 command -v wrk > /dev/null || { echo "wrk not installed (apt-get install wrk)"; exit 1; }
 cc -O2 -o "$work/floor" "$root/loadtest/floor.c" $(pkg-config --cflags --libs libmicrohttpd) || exit 1
 ref="$(ls -S "$shared"/fixtures/pixi/*/pixi.lock | head -1)"
-small="$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock"
+small="$shared/fixtures/explicit/rattler-test-data-python/explicit-env-osx-arm64.txt" # 15 packages: many requests per second
 "$root/loadtest/gen-lockfile" 2000 > "$work/s2000.lock"
 "$root/loadtest/gen-lockfile" 10000 > "$work/s10000.lock"
 
