@@ -582,6 +582,21 @@ static void text_row(sb_doc *d, const report *r, size_t i)
     put_line(d, cv, r->width, nc);
 }
 
+/* A row whose ceiling is the lowest of the report's. */
+static int holds_ceiling(const report *r, const row *w)
+{
+    return w->ceil_major >= 0 && w->ceil_major == r->min_major && w->ceil_minor == r->min_minor;
+}
+
+/* The interpreter as MAJOR.MINOR, or NULL when unknown. */
+static const char *interp_minor(sb_doc *d, const report *r)
+{
+    pyver iv;
+    if (r->interp && parse_ver(r->interp, &iv) && iv.n >= 2)
+        return sb_arena_printf(d->arena, "%ld.%ld", iv.v[0], iv.v[1]);
+    return NULL;
+}
+
 /* "No license (2): a, b" / "...: none" */
 static void name_list(sb_doc *d, const report *r, const char *label, int want_text)
 {
@@ -620,17 +635,13 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
         puts_(d, t ? t : "\n");
     } else if (r->kind == R_PYTHON) {
         const char *ceil = ceiling_text(d, r->min_major, r->min_minor);
-        pyver iv;
-        const char *interp = NULL;
-        if (r->interp && parse_ver(r->interp, &iv) && iv.n >= 2)
-            interp = sb_arena_printf(d->arena, "%ld.%ld", iv.v[0], iv.v[1]);
+        const char *interp = interp_minor(d, r);
         const char *t = sb_arena_printf(d->arena, "\nSummary: interpreter %s, highest Python these packages allow: %s\n",
                                         interp ? interp : "unknown", ceil ? ceil : "no ceiling");
         puts_(d, t ? t : "\n");
         size_t hold = 0, unsat = 0;
         for (size_t i = 0; i < r->nrows; i++) {
-            hold += r->rows[i].ceil_major >= 0 && r->rows[i].ceil_major == r->min_major &&
-                    r->rows[i].ceil_minor == r->min_minor;
+            hold += holds_ceiling(r, &r->rows[i]);
             unsat += r->rows[i].satisfied == 0;
         }
         for (int pass = 0; pass < 2; pass++) {
@@ -646,8 +657,7 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
             size_t m = 0;
             for (size_t i = 0; i < r->nrows; i++) {
                 const row *w = &r->rows[i];
-                int in = pass ? w->satisfied == 0
-                              : w->ceil_major >= 0 && w->ceil_major == r->min_major && w->ceil_minor == r->min_minor;
+                int in = pass ? w->satisfied == 0 : holds_ceiling(r, w);
                 if (!in)
                     continue;
                 if (m++)
@@ -774,17 +784,12 @@ static void json_summary_open(sb_doc *d, const report *r)
         sb_jw_key(jw, "roots");
         sb_jw_int(jw, (long long)s->nroot);
     } else if (r->kind == R_PYTHON) {
-        pyver iv;
-        const char *interp = NULL;
-        if (r->interp && parse_ver(r->interp, &iv) && iv.n >= 2)
-            interp = sb_arena_printf(d->arena, "%ld.%ld", iv.v[0], iv.v[1]);
-        kopt(jw, "interpreter", interp);
+        kopt(jw, "interpreter", interp_minor(d, r));
         kopt(jw, "ceiling", ceiling_text(d, r->min_major, r->min_minor));
         sb_jw_key(jw, "holding_ceiling");
         sb_jw_arr_begin(jw);
         for (size_t i = 0; i < r->nrows; i++)
-            if (r->rows[i].ceil_major >= 0 && r->rows[i].ceil_major == r->min_major &&
-                r->rows[i].ceil_minor == r->min_minor)
+            if (holds_ceiling(r, &r->rows[i]))
                 sb_jw_str(jw, s->pkgs[r->rows[i].pkg].name);
         sb_jw_arr_end(jw);
         sb_jw_key(jw, "not_satisfied");
