@@ -208,9 +208,17 @@ sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *foun
     if (!plain_component(p->file_name, n))
         return SB_OK;
     char *dir = sb_arena_printf(a, "%s/pkgs/%.*s/info", root, (int)n, p->file_name);
-    char *index = dir ? sb_arena_printf(a, "%s/index.json", dir) : NULL;
-    char *about = dir ? sb_arena_printf(a, "%s/about.json", dir) : NULL;
-    char *lic = dir ? sb_arena_printf(a, "%s/licenses", dir) : NULL;
+    if (NULL == dir)
+        return SB_ENOMEM;
+    return sb_enrich_from_info(p, a, dir, "package-cache", found);
+}
+
+sb_code sb_enrich_from_info(sb_pkg *p, sb_arena *a, const char *dir, const char *source, int *found)
+{
+    *found = 0;
+    char *index = sb_arena_printf(a, "%s/index.json", dir);
+    char *about = index ? sb_arena_printf(a, "%s/about.json", dir) : NULL;
+    char *lic = about ? sb_arena_printf(a, "%s/licenses", dir) : NULL;
     if (NULL == lic)
         return SB_ENOMEM;
     if (!is_file(index))
@@ -224,7 +232,7 @@ sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *foun
             const char *v;
             if (NULL == p->license && (v = jstr(j, "license"))) {
                 p->license = sb_arena_strdup(a, v);
-                if (push_prop(p, a, "pixi:license-source", "package-cache") != SB_OK) {
+                if (push_prop(p, a, "pixi:license-source", source) != SB_OK) {
                     json_decref(j);
                     return SB_ENOMEM;
                 }
@@ -251,7 +259,7 @@ sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *foun
             qsort(f.v, f.n, sizeof *f.v, by_name);
             p->licfiles = f.v;
             p->nlicfiles = f.n;
-            if (push_prop(p, a, "pixi:license-files-source", "package-cache") != SB_OK)
+            if (push_prop(p, a, "pixi:license-files-source", source) != SB_OK)
                 return SB_ENOMEM;
         }
     }

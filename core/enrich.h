@@ -16,6 +16,10 @@
  * Only fills what is empty; *found says whether the package was there. */
 sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *found);
 
+/* The same from one extracted info/ directory (a package cache's, or one a
+ * lookup stored), with provenance `source` ("package-cache", "conda-archive"). */
+sb_code sb_enrich_from_info(sb_pkg *p, sb_arena *a, const char *info_dir, const char *source, int *found);
+
 /* Set a license the lockfile lacked, recording where it came from
  * (pixi:license-source=`source`). The package must be a selection's copy. */
 sb_code sb_enrich_set_license(sb_pkg *p, sb_arena *a, const char *license, const char *source);
