@@ -9,6 +9,7 @@
  */
 #include "archive.h"
 #include "buf.h"
+#include "pypi.h"
 
 #include <bzlib.h>
 #include <errno.h>
@@ -28,6 +29,70 @@
 #define MAX_KEPT 258 /* index.json, about.json and 256 license files */
 #define MAX_DEPTH 10
 #define MAX_META (64 * 1024) /* a pax or GNU long-name header's data */
+
+/* ---- where to fetch ---------------------------------------------------- */
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static char *decoded(sb_arena *a, const char *s, size_t n)
+{
+    char *o = sb_arena_alloc(a, n + 1);
+    if (NULL == o)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+            char c = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+            if (c == '\0' || c == '/')
+                return NULL;
+            o[k++] = c;
+            i += 2;
+        } else {
+            o[k++] = s[i];
+        }
+    }
+    o[k] = '\0';
+    return o;
+}
+
+const char *sb_conda_archive_url(sb_arena *a, const char *base, const char *location, sb_archive_kind *kind)
+{
+    if (!base || !location)
+        return NULL;
+    const char *p = strstr(location, "://");
+    p = p ? strchr(p + 3, '/') : location;
+    if (NULL == p)
+        return NULL;
+    size_t end = strcspn(p, "?#");
+    const char *segs[3];
+    int n = 0;
+    for (size_t e = end; n < 3 && e > 0;) {
+        size_t b = e;
+        while (b > 0 && p[b - 1] != '/')
+            b--;
+        if (b == e) { /* an empty segment (a doubled or trailing slash) */
+            e = b - 1;
+            continue;
+        }
+        if (NULL == (segs[2 - n] = decoded(a, p + b, e - b)))
+            return NULL;
+        n++;
+        e = b ? b - 1 : 0;
+    }
+    if (n < 3)
+        return NULL;
+    size_t fl = strlen(segs[2]);
+    if (fl > 6 && !strcmp(segs[2] + fl - 6, ".conda"))
+        *kind = SB_ARCHIVE_CONDA;
+    else if (fl > 8 && !strcmp(segs[2] + fl - 8, ".tar.bz2"))
+        *kind = SB_ARCHIVE_TARBZ2;
+    else
+        return NULL;
+    return sb_index_url(a, base, segs, 3, "");
+}
 
 /* ---- zip ---------------------------------------------------------------- */
 

@@ -14,6 +14,7 @@
 #ifndef SB_ARCHIVE_H
 #define SB_ARCHIVE_H
 
+#include "arena.h"
 #include "err.h"
 
 #include <stddef.h>
@@ -24,6 +25,12 @@
 #define SB_ARCHIVE_FILE_MAX (16LL << 20)          /* bytes kept per file */
 
 typedef enum sb_archive_kind { SB_ARCHIVE_CONDA, SB_ARCHIVE_TARBZ2 } sb_archive_kind;
+
+/* Where a lockfile's archive URL is fetched from: `base` (configuration)
+ * plus the URL's last three path segments, channel/subdir/file, decoded and
+ * re-encoded; so no lockfile can name the host. NULL when the URL has fewer
+ * segments or the file is neither .conda nor .tar.bz2. *kind says which. */
+const char *sb_conda_archive_url(sb_arena *a, const char *base, const char *location, sb_archive_kind *kind);
 
 typedef struct sb_zip_member {
     long long header_offset; /* the member's local header, from the archive's start */

@@ -141,6 +141,29 @@ static int append_enc(char *o, size_t *k, const char *s)
     return 0;
 }
 
+const char *sb_index_url(sb_arena *a, const char *base, const char *const *segs, size_t n, const char *suffix)
+{
+    size_t bl = strlen(base), need = 0;
+    while (bl && base[bl - 1] == '/')
+        bl--;
+    for (size_t i = 0; i < n; i++) {
+        if (!segs[i][0] || !strcmp(segs[i], ".") || !strcmp(segs[i], "..") || strlen(segs[i]) > 400)
+            return NULL; /* a dot segment would climb the index's own paths */
+        need += 1 + 3 * strlen(segs[i]);
+    }
+    char *o = sb_arena_alloc(a, bl + need + strlen(suffix) + 1);
+    if (NULL == o)
+        return NULL;
+    memcpy(o, base, bl);
+    size_t k = bl;
+    for (size_t i = 0; i < n; i++) {
+        o[k++] = '/';
+        append_enc(o, &k, segs[i]);
+    }
+    strcpy(o + k, suffix);
+    return o;
+}
+
 const char *sb_pypi_url(sb_arena *a, const char *base, const char *name, const char *version)
 {
     if (!base || !name || !version || !name[0] || !version[0] || strlen(name) > 200 || strlen(version) > 100)
@@ -148,18 +171,6 @@ const char *sb_pypi_url(sb_arena *a, const char *base, const char *name, const c
     char *norm = pep503(a, name);
     if (NULL == norm || !norm[0])
         return NULL;
-    size_t bl = strlen(base);
-    while (bl && base[bl - 1] == '/')
-        bl--;
-    char *o = sb_arena_alloc(a, bl + 3 * (strlen(norm) + strlen(version)) + 8);
-    if (NULL == o)
-        return NULL;
-    memcpy(o, base, bl);
-    size_t k = bl;
-    o[k++] = '/';
-    append_enc(o, &k, norm);
-    o[k++] = '/';
-    append_enc(o, &k, version);
-    memcpy(o + k, "/json", 6);
-    return o;
+    const char *segs[] = {norm, version};
+    return sb_index_url(a, base, segs, 2, "/json");
 }

@@ -21,4 +21,9 @@ sb_code sb_pypi_license(sb_arena *a, const char *json, size_t len, const char **
  * both parts percent-encoded; NULL when name or version is unusable. */
 const char *sb_pypi_url(sb_arena *a, const char *base, const char *name, const char *version);
 
+/* base + "/" + each segment percent-encoded (only unreserved name
+ * characters pass) + suffix; NULL for an empty, "." or ".." segment. Every
+ * lookup URL is built here, from configuration and encoded parts only. */
+const char *sb_index_url(sb_arena *a, const char *base, const char *const *segs, size_t n, const char *suffix);
+
 #endif

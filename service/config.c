@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 typedef enum { T_LONG, T_STR, T_FLAG } opt_type;
 
@@ -52,6 +53,8 @@ static const cfg_opt opts[] = {
     {"tls-key", "SBOMD_TLS_KEY", T_STR, OFF(tls_key), 0, 1024, "", "PEM private key for tls-cert"},
     {"lookups", "SBOMD_LOOKUPS", T_FLAG, OFF(lookups), 0, 1, "0", "let ?fetch-licenses=true ask the package index for licenses the lockfile lacks (off: no network at all)"},
     {"pypi-url", "SBOMD_PYPI_URL", T_STR, OFF(pypi_url), 0, 512, "https://pypi.org/pypi", "PyPI JSON API base (<base>/<name>/<version>/json); the only host lookups reach"},
+    {"conda-url", "SBOMD_CONDA_URL", T_STR, OFF(conda_url), 0, 512, "https://conda.anaconda.org", "conda channel host: an archive is fetched from <base>/<channel>/<subdir>/<file>, the last three segments of its lockfile URL"},
+    {"cache-dir", "SBOMD_CACHE_DIR", T_STR, OFF(cache_dir), 0, 1024, "", "directory where lookup answers (PyPI licenses, conda archives' info/) are kept across restarts; empty = a private temporary directory removed at exit"},
     {"concurrency", "SBOMD_CONCURRENCY", T_LONG, OFF(concurrency), 1, 1000, "10", "lookup transfers at once, for the whole process"},
     {"lookup-timeout", "SBOMD_LOOKUP_TIMEOUT", T_LONG, OFF(lookup_timeout), 1, 600, "10", "seconds one lookup transfer may take"},
     {"lookup-deadline", "SBOMD_LOOKUP_DEADLINE", T_LONG, OFF(lookup_deadline), 1, 3600, "20", "seconds a request waits for its lookups before writing without them"},
@@ -157,10 +160,12 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (set(c, o, v, "option", eb, en))
             return -1;
     }
-    if (strncmp(c->pypi_url, "http://", 7) && strncmp(c->pypi_url, "https://", 8)) {
-        snprintf(eb, en, "pypi-url '%.200s' must be an http:// or https:// URL", c->pypi_url);
-        return -1;
-    }
+    const char *bases[] = {c->pypi_url, c->conda_url}, *base_names[] = {"pypi-url", "conda-url"};
+    for (size_t i = 0; i < 2; i++)
+        if (strncmp(bases[i], "http://", 7) && strncmp(bases[i], "https://", 8)) {
+            snprintf(eb, en, "%s '%.200s' must be an http:// or https:// URL", base_names[i], bases[i]);
+            return -1;
+        }
     if (!c->tls_cert[0] != !c->tls_key[0]) {
         snprintf(eb, en, "tls-cert and tls-key go together: set both or neither");
         return -1;
@@ -179,6 +184,10 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
     struct stat st;
     if (c->package_cache[0] && (stat(c->package_cache, &st) != 0 || !S_ISDIR(st.st_mode))) {
         snprintf(eb, en, "package-cache '%.200s' is not a directory", c->package_cache);
+        return -1;
+    }
+    if (c->cache_dir[0] && (stat(c->cache_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(c->cache_dir, W_OK) != 0)) {
+        snprintf(eb, en, "cache-dir '%.200s' is not a writable directory", c->cache_dir);
         return -1;
     }
     return 0;

@@ -37,6 +37,8 @@ typedef struct svc_cfg {
     char tls_key[1024];       /* PEM private key */
     long lookups;             /* 1: ?fetch-licenses=true may query the package index */
     char pypi_url[512];       /* PyPI JSON API base */
+    char conda_url[512];      /* conda channel host: base of every archive lookup */
+    char cache_dir[1024];     /* lookup answers kept across restarts; "" = a private temp dir */
     long concurrency;         /* lookup transfers at once */
     long lookup_timeout;      /* seconds per transfer */
     long lookup_deadline;     /* seconds a request waits for its lookups */

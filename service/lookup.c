@@ -9,29 +9,49 @@
  * completion parses the body (outside the lock), stores the answer and
  * broadcasts. A waiter that gives up leaves the transfer running: the next
  * request for the release gets the answer from the cache.
+ *
+ * Conda archives take up to two range requests (the tail, then the info
+ * member when the tail does not hold it); a small .tar.bz2 is fetched whole.
+ * Their info/ is stored under <cache>/conda-info/<id>/ and read from there
+ * like a package cache; PyPI answers go to <cache>/pypi/<id>. <id> is the
+ * UUIDv5 of the URL fetched (the configured host's, so a lockfile cannot
+ * plant an answer for a package under another's name). Entries not in
+ * memory are looked for on disk first: a restart keeps what was learned.
  */
 #include "lookup.h"
 #include "log.h"
+#include "../core/archive.h"
 #include "../core/buf.h"
 #include "../core/enrich.h"
 #include "../core/pypi.h"
+#include "../core/uuid.h"
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
 #include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define MAX_BODY (8u << 20) /* spec 9.4: response cap */
+#define MAX_BODY (8u << 20)          /* spec 9.4: response cap */
+#define MAX_MEMBER_BODY (32u << 20)  /* a conda info member fetched by range */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
+enum { K_PYPI, K_CONDA, K_TARBZ2 };
+enum { X_WHOLE, X_TAIL, X_MEMBER };
 
 typedef struct entry {
     char *url;
+    int kind;
     int state;
-    char *license;            /* answered: the license, or NULL (none / no such release) */
+    char *license;            /* PyPI answer: the license, or NULL (none / no such release) */
+    char *info_dir;           /* conda answer: the stored info/, or NULL (the archive has none) */
     double expires;           /* monotonic seconds */
     unsigned refs;            /* waiters holding it: never evicted while > 0 */
     struct entry *hnext, *qnext, *older, *newer;
@@ -43,6 +63,9 @@ typedef struct xfer {
     CURL *h;
     sb_buf body;
     int too_big;
+    int phase;
+    long long body_off, total; /* from Content-Range: where the body sits in the archive */
+    sb_zip_member member;
     double started;
     struct xfer *prev, *next; /* the running transfers (engine thread only) */
 } xfer;
@@ -62,7 +85,9 @@ struct svc_lookup {
     size_t active;
     xfer *running;
     svc_metrics *m;
-    char base[512];
+    char base[512], conda_base[512];
+    char cache[PATH_MAX];
+    int own_cache; /* a private temp dir: removed at stop */
 };
 
 static double now_s(void)
@@ -127,6 +152,7 @@ static void drop(svc_lookup *L, entry *e)
     lru_unlink(L, e);
     free(e->url);
     free(e->license);
+    free(e->info_dir);
     free(e);
     L->count--;
 }
@@ -148,30 +174,50 @@ static size_t on_body(char *p, size_t size, size_t n, void *cls)
 {
     xfer *x = cls;
     size_t k = size * n;
-    if (x->body.len + k > MAX_BODY) {
+    if (x->body.len + k > x->body.cap) {
         x->too_big = 1;
         return 0; /* aborts the transfer */
     }
     return sb_buf_append(&x->body, p, k) == SB_OK ? k : 0;
 }
 
-static int start_xfer(svc_lookup *L, entry *e)
+/* "Content-Range: bytes A-B/TOTAL" places a range answer in the archive */
+static size_t on_header(char *p, size_t size, size_t n, void *cls)
+{
+    xfer *x = cls;
+    size_t k = size * n;
+    long long a, b, t;
+    if (k > 20 && !strncasecmp(p, "Content-Range:", 14) && sscanf(p + 14, " bytes %lld-%lld/%lld", &a, &b, &t) == 3 &&
+        a >= 0 && b >= a && t > b) {
+        x->body_off = a;
+        x->total = t;
+    }
+    return k;
+}
+
+/* A transfer for entry e (engine thread); range "A-B" or "-N", or NULL for
+ * the whole body. NULL when it cannot start. */
+static xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, size_t cap)
 {
     xfer *x = calloc(1, sizeof *x);
     CURL *h = curl_easy_init();
     if (!x || !h) {
         free(x);
         curl_easy_cleanup(h);
-        return -1;
+        return NULL;
     }
-    sb_buf_init(&x->body, MAX_BODY);
+    sb_buf_init(&x->body, cap);
     x->e = e;
     x->h = h;
+    x->phase = phase;
+    x->total = -1;
     x->started = now_s();
     curl_easy_setopt(h, CURLOPT_URL, e->url);
     curl_easy_setopt(h, CURLOPT_PRIVATE, x);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, L->timeout_ms);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, L->timeout_ms);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
@@ -179,39 +225,165 @@ static int start_xfer(svc_lookup *L, entry *e)
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_USERAGENT, "sbomd");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    /* archives are compressed already; and a range must count the archive's own bytes */
+    if (e->kind == K_PYPI)
+        curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    if (range)
+        curl_easy_setopt(h, CURLOPT_RANGE, range);
     if (curl_multi_add_handle(L->multi, h) != CURLM_OK) {
         sb_buf_free(&x->body);
         curl_easy_cleanup(h);
         free(x);
-        return -1;
+        return NULL;
     }
     x->next = L->running;
     if (L->running)
         L->running->prev = x;
     L->running = x;
+    return x;
+}
+
+static void url_id(const char *url, char out[37])
+{
+    static const unsigned char url_ns[16] = {0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1,
+                                             0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8};
+    sb_sha1 c;
+    sb_uuid_v5_begin(&c, url_ns);
+    sb_sha1_update(&c, url, strlen(url));
+    sb_uuid_v5_finish(&c, out);
+}
+
+static void cache_path(const svc_lookup *L, const entry *e, char *out, size_t n)
+{
+    char id[37];
+    url_id(e->url, id);
+    snprintf(out, n, "%s/%s/%s", L->cache, e->kind == K_PYPI ? "pypi" : "conda-info", id);
+}
+
+/* A PyPI answer on disk: "1\n<license>" or "0\n" (the release names none),
+ * written to a temporary name and renamed so readers never see half. */
+static void pypi_store(const svc_lookup *L, const entry *e, const char *license)
+{
+    char path[PATH_MAX], tmp[PATH_MAX + 16];
+    cache_path(L, e, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return; /* the disk cache is best effort: memory still has the answer */
+    const char *head = license ? "1\n" : "0\n";
+    size_t ll = license ? strlen(license) : 0;
+    int ok = write(fd, head, 2) == 2 && (0 == ll || write(fd, license, ll) == (ssize_t)ll);
+    ok &= 0 == fchmod(fd, 0644);
+    close(fd);
+    if (!ok || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+/* Look for e's answer on disk (called with the lock held: a stat and at
+ * most one small read, far cheaper than a transfer). 1 = answered. */
+static int disk_answer(svc_lookup *L, entry *e)
+{
+    char path[PATH_MAX], probe[PATH_MAX + 32];
+    cache_path(L, e, path, sizeof path);
+    struct stat st;
+    if (e->kind != K_PYPI) { /* archives do not change: no TTL */
+        snprintf(probe, sizeof probe, "%s/info/index.json", path);
+        if (stat(probe, &st) != 0)
+            return 0;
+        snprintf(probe, sizeof probe, "%s/info", path);
+        free(e->info_dir);
+        e->info_dir = strdup(probe);
+        return e->info_dir != NULL;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char buf[4096];
+    ssize_t n = fstat(fd, &st) == 0 && (double)st.st_mtime + L->ttl > (double)time(NULL) ? read(fd, buf, sizeof buf - 1) : -1;
+    close(fd);
+    if (n < 2 || buf[1] != '\n' || (buf[0] != '0' && buf[0] != '1'))
+        return 0;
+    buf[n] = '\0';
+    free(e->license);
+    e->license = buf[0] == '1' ? strdup(buf + 2) : NULL;
+    return buf[0] == '0' || e->license != NULL;
+}
+
+/* What a finished archive transfer leaves: 1 = a follow-up range was
+ * started (the entry stays running), else *ok and e->info_dir are set. */
+static int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, int *negative)
+{
+    entry *e = x->e;
+    *ok = 0;
+    if (result != CURLE_OK)
+        return 0;
+    if (status == 404) {
+        *ok = *negative = 1; /* no such archive on the configured host */
+        return 0;
+    }
+    if (status == 200) { /* the whole archive: a server that ignores ranges, or a .tar.bz2 */
+        x->body_off = 0;
+        x->total = (long long)x->body.len;
+    } else if (status != 206 || x->total < 0) {
+        return 0;
+    }
+    const unsigned char *body = (const unsigned char *)(x->body.data ? x->body.data : "");
+    sb_err err;
+    const unsigned char *data = body;
+    size_t len = x->body.len;
+    unsigned method = 0;
+    sb_archive_kind kind = e->kind == K_TARBZ2 ? SB_ARCHIVE_TARBZ2 : SB_ARCHIVE_CONDA;
+    if (kind == SB_ARCHIVE_CONDA) {
+        if (x->phase != X_MEMBER) {
+            if (x->body_off + (long long)len != x->total) /* a tail must end the archive */
+                return 0;
+            sb_code rc = sb_zip_find_info(body, len, x->total, &x->member, &err);
+            if (rc == SB_ENOTFOUND && x->body_off == 0) {
+                *ok = *negative = 1; /* the whole archive, and no info member in it */
+                return 0;
+            }
+            if (rc != SB_OK)
+                return 0;
+        }
+        sb_code rc = sb_zip_member_data(body, len, x->body_off, &x->member, &data, &err);
+        if (rc == SB_ENOTFOUND && x->phase == X_TAIL) {
+            long long off, n;
+            sb_zip_member_span(&x->member, x->total, &off, &n);
+            char range[64];
+            snprintf(range, sizeof range, "%lld-%lld", off, off + n - 1);
+            xfer *next = start_xfer(L, e, X_MEMBER, range, MAX_MEMBER_BODY);
+            if (next)
+                next->member = x->member;
+            return next != NULL;
+        }
+        if (rc != SB_OK)
+            return 0;
+        len = (size_t)x->member.csize;
+        method = x->member.method;
+    }
+    char dir[PATH_MAX];
+    cache_path(L, e, dir, sizeof dir);
+    sb_code rc = sb_archive_store(dir, kind, data, len, method, &err);
+    if (rc == SB_ENOTFOUND) {
+        *ok = *negative = 1;
+        return 0;
+    }
+    if (rc != SB_OK) {
+        svc_log_event("lookup-store-failed", err.msg);
+        return 0;
+    }
+    char info[PATH_MAX + 8];
+    snprintf(info, sizeof info, "%s/info", dir);
+    pthread_mutex_lock(&L->mu);
+    free(e->info_dir);
+    e->info_dir = strdup(info);
+    pthread_mutex_unlock(&L->mu);
+    *ok = e->info_dir != NULL;
     return 0;
 }
 
-static void finish(svc_lookup *L, CURLMsg *msg)
+static void unlink_xfer(svc_lookup *L, xfer *x)
 {
-    xfer *x = NULL;
-    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
-    long status = 0;
-    curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
-    int ok = msg->data.result == CURLE_OK && (status == 200 || status == 404);
-    char *license = NULL;
-    if (ok && status == 200) {
-        sb_arena *a = sb_arena_new(0);
-        const char *lic = NULL;
-        if (a && sb_pypi_license(a, x->body.data ? x->body.data : "", x->body.len, &lic) == SB_OK) {
-            license = lic ? strdup(lic) : NULL;
-        } else {
-            ok = 0; /* an answer that is not a release document */
-        }
-        sb_arena_destroy(a);
-    }
-    double spent = now_s() - x->started;
     if (x->prev)
         x->prev->next = x->next;
     else
@@ -221,22 +393,55 @@ static void finish(svc_lookup *L, CURLMsg *msg)
     curl_multi_remove_handle(L->multi, x->h);
     curl_easy_cleanup(x->h);
     sb_buf_free(&x->body);
-    pthread_mutex_lock(&L->mu);
+    free(x);
+}
+
+static void finish(svc_lookup *L, CURLMsg *msg)
+{
+    xfer *x = NULL;
+    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+    long status = 0;
+    curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
     entry *e = x->e;
+    int ok = 0, negative = 0, follows = 0;
+    char *license = NULL;
+    if (e->kind == K_PYPI) {
+        ok = msg->data.result == CURLE_OK && (status == 200 || status == 404);
+        negative = status == 404;
+        if (ok && status == 200) {
+            sb_arena *a = sb_arena_new(0);
+            const char *lic = NULL;
+            if (a && sb_pypi_license(a, x->body.data ? x->body.data : "", x->body.len, &lic) == SB_OK) {
+                license = lic ? strdup(lic) : NULL;
+                pypi_store(L, e, license);
+            } else {
+                ok = 0; /* an answer that is not a release document */
+            }
+            sb_arena_destroy(a);
+        }
+    } else {
+        follows = conda_step(L, x, msg->data.result, status, &ok, &negative);
+    }
+    double spent = now_s() - x->started;
+    unlink_xfer(L, x);
+    atomic_fetch_add(&L->m->lookups, 1);
+    atomic_fetch_add(&L->m->lookup_us, (unsigned long long)(spent * 1e6));
+    if (follows)
+        return; /* the entry's next range is running */
+    pthread_mutex_lock(&L->mu);
     e->state = ok ? E_ANSWERED : E_FAILED;
-    free(e->license);
-    e->license = license;
-    e->expires = now_s() + (ok ? (status == 200 ? L->ttl : L->neg_ttl) : 0.0);
+    if (e->kind == K_PYPI) {
+        free(e->license);
+        e->license = license;
+    }
+    e->expires = now_s() + (ok ? (negative ? L->neg_ttl : L->ttl) : 0.0);
     L->active--;
     lru_push(L, e);
     evict(L);
     pthread_cond_broadcast(&L->answered);
     pthread_mutex_unlock(&L->mu);
-    atomic_fetch_add(&L->m->lookups, 1);
-    atomic_fetch_add(&L->m->lookup_us, (unsigned long long)(spent * 1e6));
     if (!ok)
         atomic_fetch_add(&L->m->lookup_failures, 1);
-    free(x);
 }
 
 static void *engine(void *cls)
@@ -252,7 +457,10 @@ static void *engine(void *cls)
                 L->qtail = NULL;
             e->qnext = NULL;
             e->state = E_RUNNING;
-            if (start_xfer(L, e) == 0) {
+            int phase = e->kind == K_CONDA ? X_TAIL : X_WHOLE;
+            char tail[32];
+            snprintf(tail, sizeof tail, "-%d", SB_ARCHIVE_TAIL);
+            if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL, e->kind == K_PYPI ? MAX_BODY : MAX_MEMBER_BODY)) {
                 L->active++;
             } else {
                 e->state = E_FAILED;
@@ -302,6 +510,26 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     L->neg_ttl = (double)cfg->lookup_negative_ttl;
     L->m = m;
     snprintf(L->base, sizeof L->base, "%s", cfg->pypi_url);
+    snprintf(L->conda_base, sizeof L->conda_base, "%s", cfg->conda_url);
+    if (cfg->cache_dir[0]) {
+        snprintf(L->cache, sizeof L->cache, "%s", cfg->cache_dir);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(L->cache, sizeof L->cache, "%s/sbomd-cache-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+        L->own_cache = NULL != mkdtemp(L->cache);
+        if (!L->own_cache) {
+            snprintf(eb, en, "cannot create a lookup cache directory: %s", strerror(errno));
+            curl_multi_cleanup(L->multi);
+            free(L->buckets);
+            free(L);
+            return -1;
+        }
+    }
+    char sub[PATH_MAX + 16];
+    snprintf(sub, sizeof sub, "%s/pypi", L->cache);
+    mkdir(sub, 0755);
+    snprintf(sub, sizeof sub, "%s/conda-info", L->cache);
+    mkdir(sub, 0755);
     curl_multi_setopt(L->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, cfg->concurrency);
     curl_multi_setopt(L->multi, CURLMOPT_MAX_HOST_CONNECTIONS, cfg->concurrency);
     pthread_mutex_init(&L->mu, NULL);
@@ -321,6 +549,13 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     return 0;
 }
 
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st, (void)flag, (void)f;
+    remove(p);
+    return 0;
+}
+
 void svc_lookup_stop(svc_lookup *L)
 {
     if (NULL == L)
@@ -331,22 +566,20 @@ void svc_lookup_stop(svc_lookup *L)
     curl_multi_wakeup(L->multi);
     pthread_join(L->thread, NULL);
     /* abandon what still runs */
-    for (xfer *x = L->running, *next; x; x = next) {
-        next = x->next;
-        curl_multi_remove_handle(L->multi, x->h);
-        curl_easy_cleanup(x->h);
-        sb_buf_free(&x->body);
-        free(x);
-    }
+    while (L->running)
+        unlink_xfer(L, L->running);
     curl_multi_cleanup(L->multi);
     for (size_t i = 0; i < L->nbuckets; i++)
         for (entry *e = L->buckets[i], *next; e; e = next) {
             next = e->hnext;
             free(e->url);
             free(e->license);
+            free(e->info_dir);
             free(e);
         }
     free(L->buckets);
+    if (L->own_cache)
+        nftw(L->cache, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     pthread_cond_destroy(&L->answered);
     pthread_mutex_destroy(&L->mu);
     free(L);
@@ -354,7 +587,7 @@ void svc_lookup_stop(svc_lookup *L)
 
 /* The entry for url, queued for a transfer unless a fresh answer or a
  * running transfer already covers it. Called with the lock held. */
-static entry *want(svc_lookup *L, const char *url, int *queued, int *hit)
+static entry *want(svc_lookup *L, const char *url, int kind, int *queued, int *hit)
 {
     entry *e = find(L, url);
     double t = now_s();
@@ -371,10 +604,19 @@ static entry *want(svc_lookup *L, const char *url, int *queued, int *hit)
                 free(e);
                 return NULL;
             }
+            e->kind = kind;
             size_t b = hash(url) % L->nbuckets;
             e->hnext = L->buckets[b];
             L->buckets[b] = e;
             L->count++;
+        }
+        if (disk_answer(L, e)) {
+            e->state = E_ANSWERED;
+            e->expires = t + L->ttl;
+            lru_push(L, e);
+            *hit = 1;
+            e->refs++;
+            return e;
         }
         e->state = E_QUEUED;
         if (L->qtail)
@@ -388,27 +630,56 @@ static entry *want(svc_lookup *L, const char *url, int *queued, int *hit)
     return e;
 }
 
+/* Which lookup, if any, a package wants: PyPI releases without a license;
+ * conda binaries lacking a license or license files (their archive has
+ * both), a .tar.bz2 only when small enough to fetch whole. */
+static int wanted(const sb_pkg *p, sb_arena *a, const char *conda_base, const char **url)
+{
+    *url = NULL;
+    if (p->kind == SB_KIND_PYPI) {
+        if ((p->license && p->license[0]) || NULL == p->version)
+            return -1;
+        return K_PYPI; /* its URL needs the PyPI base: built by the caller */
+    }
+    if (p->kind != SB_KIND_CONDA || NULL == p->location || ((p->license && p->license[0]) && p->nlicfiles))
+        return -1;
+    sb_archive_kind ak;
+    const char *u = sb_conda_archive_url(a, conda_base, p->location, &ak);
+    if (NULL == u || (ak == SB_ARCHIVE_TARBZ2 && (p->size <= 0 || p->size > SB_ARCHIVE_TARBZ2_MAX)))
+        return -1;
+    *url = u;
+    return ak == SB_ARCHIVE_TARBZ2 ? K_TARBZ2 : K_CONDA;
+}
+
 sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
 {
     svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx->engine;
     size_t *idx = sb_arena_alloc(a, (n ? n : 1) * sizeof *idx);
     const char **urls = sb_arena_alloc(a, (n ? n : 1) * sizeof *urls);
+    const char **dirs = sb_arena_calloc(a, n ? n : 1, sizeof *dirs);
+    int *kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
     entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
-    if (!idx || !urls || !es)
+    if (!idx || !urls || !dirs || !kinds || !es)
         return SB_ENOMEM;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         const sb_pkg *p = &pkgs[i];
-        if (p->kind != SB_KIND_PYPI || (p->license && p->license[0]) || NULL == p->version)
+        const char *u;
+        int kind = wanted(p, a, L ? L->conda_base : "http://offline", &u);
+        if (kind < 0)
             continue;
         idx[m] = i;
-        urls[m] = ctx->engine ? sb_pypi_url(a, ctx->engine->base, p->name, p->version) : NULL;
+        kinds[m] = kind;
+        if (kind == K_PYPI)
+            urls[m] = L ? sb_pypi_url(a, L->base, p->name, p->version) : NULL;
+        else
+            urls[m] = L ? u : NULL;
         m++;
     }
     st->asked = m;
     if (0 == m)
         return SB_OK;
-    svc_lookup *L = ctx->engine;
     if (NULL == L) {
         st->offline = m;
         return SB_OK;
@@ -419,7 +690,7 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
         if (NULL == urls[k])
             continue;
         int queued = 0, hit = 0;
-        es[k] = want(L, urls[k], &queued, &hit);
+        es[k] = want(L, urls[k], kinds[k], &queued, &hit);
         hits += hit;
         queued_any |= (size_t)queued;
     }
@@ -445,9 +716,13 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
             continue;
         }
         if (e->state == E_ANSWERED) {
-            if (e->license && rc == SB_OK) {
+            if (e->kind == K_PYPI && e->license && rc == SB_OK) {
                 rc = sb_enrich_set_license(&pkgs[idx[k]], a, e->license, "pypi");
                 st->filled += rc == SB_OK;
+            } else if (e->kind != K_PYPI && e->info_dir && rc == SB_OK) {
+                /* the entry may be evicted once released: keep the path */
+                dirs[k] = sb_arena_strdup(a, e->info_dir);
+                rc = dirs[k] ? SB_OK : SB_ENOMEM;
             }
         } else {
             st->failed++; /* failed, or still running at the deadline */
@@ -456,5 +731,15 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
     }
     evict(L);
     pthread_mutex_unlock(&L->mu);
+    /* the stored archives are read like a package cache, outside the lock */
+    for (size_t k = 0; k < m && rc == SB_OK; k++) {
+        if (NULL == dirs[k])
+            continue;
+        int found = 0;
+        sb_pkg *p = &pkgs[idx[k]];
+        int had = p->license && p->license[0];
+        rc = sb_enrich_from_info(p, a, dirs[k], "conda-archive", &found);
+        st->filled += rc == SB_OK && !had && p->license;
+    }
     return rc;
 }

@@ -7,11 +7,14 @@ or nothing). Behaviour is steered by the name:
   missing*  -> 404            fail*  -> 500
   reset*    -> the connection is closed without an answer
   slow*     -> answered after --slow-ms
+GET /conda/<path> serves the file <path> under --conda-dir with HTTP range
+support (bytes=A-B, bytes=A-, bytes=-N), except files named norange* (whole
+body, 200), the way a plain static server would.
 Every answer waits --delay-ms first. GET /_count returns
 {"requests": N, "connections": N, "paths": {path: n}}; POST /_zero zeroes them.
 Prints "port N" on stdout once listening. HTTP/1.1 with keep-alive.
 """
-import argparse, json, socket, sys, threading, time
+import argparse, json, os, re, socket, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 lock = threading.Lock()
@@ -52,6 +55,38 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def archive(self, rel):
+        time.sleep(args.delay_ms / 1000.0)
+        path = os.path.realpath(os.path.join(args.conda_dir, rel))
+        if not path.startswith(os.path.realpath(args.conda_dir) + os.sep) or not os.path.isfile(path):
+            self.answer(404, {"message": "Not Found"})
+            return
+        data = open(path, "rb").read()
+        rng = self.headers.get("Range")
+        m = re.fullmatch(r"bytes=(\d*)-(\d*)", rng or "")
+        if m and not os.path.basename(path).startswith("norange"):
+            a, b = m.group(1), m.group(2)
+            if a == "":
+                start, end = max(0, len(data) - int(b)), len(data) - 1
+            else:
+                start, end = int(a), min(int(b) if b else len(data) - 1, len(data) - 1)
+            if start > end:
+                self.send_response(416)
+                self.send_header("Content-Range", "bytes */%d" % len(data))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            body = data[start:end + 1]
+            self.send_response(206)
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(data)))
+        else:
+            body = data
+            self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_POST(self):
         if self.path == "/_zero":
             with lock:
@@ -68,6 +103,9 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             counts["requests"] += 1
             counts["paths"][self.path] = counts["paths"].get(self.path, 0) + 1
+        if self.path.startswith("/conda/") and args.conda_dir:
+            self.archive(self.path[len("/conda/"):])
+            return
         parts = self.path.strip("/").split("/")
         if len(parts) != 4 or parts[0] != "pypi" or parts[3] != "json":
             self.answer(404, {"message": "Not Found"})
@@ -92,6 +130,7 @@ p = argparse.ArgumentParser()
 p.add_argument("--port", type=int, default=0)
 p.add_argument("--delay-ms", type=float, default=0)
 p.add_argument("--slow-ms", type=float, default=3000)
+p.add_argument("--conda-dir")
 args = p.parse_args()
 ThreadingHTTPServer.request_queue_size = 256  # socketserver's 5 drops SYNs under a burst of connects
 srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)

@@ -38,11 +38,13 @@ for profile in ${SB_PROFILES:-release asan}; do
     suite "$profile: unit tests (valgrind)" "$b/unit.log" $vg "$b/unit-tests"
     suite "$profile: HTTP integration tests (valgrind)" "$b/integration.log" env SB_WRAP="$vg" tests/integration/http.sh "$b"
     suite "$profile: license lookups (valgrind)" "$b/lookups.log" env SB_WRAP="$vg" tests/integration/lookups.sh "$b"
+    suite "$profile: conda archive lookups (valgrind)" "$b/archives.log" env SB_WRAP="$vg" tests/integration/archives.sh "$b"
     continue
   fi
   suite "$profile: unit tests" "$b/unit.log" "$b/unit-tests"
   suite "$profile: HTTP integration tests" "$b/integration.log" tests/integration/http.sh "$b"
   suite "$profile: license lookups against a fake index" "$b/lookups.log" tests/integration/lookups.sh "$b"
+  suite "$profile: conda archive lookups against a fake channel" "$b/archives.log" tests/integration/archives.sh "$b"
   suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
   suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
   if [ "$profile" = release ]; then

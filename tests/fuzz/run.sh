@@ -26,13 +26,14 @@ targets=(
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
   "license fuzz_license.c -DFUZZ_LICENSE=1"
   "params fuzz_params.c -DFUZZ_PARAMS=1"
+  "archive fuzz_archive.c -DFUZZ_ARCHIVE=1"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
   read -r t src def seeds <<< "$spec"
   [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
   extra=""; [ "$t" = params ] && extra=service/params.c
-  if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra $core $(pkg-config --libs yaml-0.1 jansson) 2> "$out/build-$t.log"; then
+  if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra $core $(pkg-config --libs yaml-0.1 jansson libzstd zlib) -lbz2 2> "$out/build-$t.log"; then
     cat "$out/build-$t.log"; fail=$((fail + 1)); continue
   fi
   corpus="$out/corpus-$t"; crashes="$out/crashes-$t"
@@ -44,6 +45,21 @@ for spec in "${targets[@]}"; do
   elif [ "$t" = params ]; then
     printf 'application/spdx+json;version=3.0.1;q=0.9, application/vnd.cyclonedx+json; version="1.7"' > "$corpus/a1"
     printf 'text/plain;q=0.5, */*;q=0.1' > "$corpus/a2"; printf '67108864' > "$corpus/n1"; printf 'true' > "$corpus/b1"
+  elif [ "$t" = archive ]; then
+    # the test channel's archives, tagged with the mode byte fuzz_archive.c reads
+    python3 tests/make-conda.py "$out/archive-seeds" > /dev/null
+    i=0
+    for f in "$out"/archive-seeds/conda-forge/linux-64/*.conda; do
+      [ "$(stat -c %s "$f")" -lt 65000 ] || continue
+      { printf '\000'; cat "$f"; } > "$corpus/conda-$i"; i=$((i + 1))
+    done
+    for f in "$out"/archive-seeds/conda-forge/linux-64/*.tar.bz2; do { printf '\002'; cat "$f"; } > "$corpus/bz2-$i"; i=$((i + 1)); done
+    python3 -c 'import io,sys,tarfile
+b = io.BytesIO()
+with tarfile.open(fileobj=b, mode="w", format=tarfile.PAX_FORMAT) as t:
+    for n in ["info/index.json", "info/licenses/" + "x" * 120, "info/../up"]:
+        i = tarfile.TarInfo(n); i.size = 2; t.addfile(i, io.BytesIO(b"{}"))
+sys.stdout.buffer.write(b"\x03" + b.getvalue())' > "$corpus/tar-0"
   else
     i=0
     for d in $seeds; do

@@ -375,3 +375,25 @@ TEST(archive_store)
     sb_buf_free(&tarb);
     sb_buf_free(&zst);
 }
+
+TEST(archive_url_from_the_configured_host)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_archive_kind k = SB_ARCHIVE_TARBZ2;
+    const char *base = "http://127.0.0.1:9/conda/";
+    CHECK_STR(sb_conda_archive_url(a, base, "https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda", &k),
+              "http://127.0.0.1:9/conda/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda");
+    CHECK(k == SB_ARCHIVE_CONDA);
+    /* another host, credentials, a query: only the last three segments travel */
+    CHECK_STR(sb_conda_archive_url(a, base, "https://user:pw@evil.example:8443/a/b/main/noarch/x-1-0.tar.bz2?t=1#f", &k),
+              "http://127.0.0.1:9/conda/main/noarch/x-1-0.tar.bz2");
+    CHECK(k == SB_ARCHIVE_TARBZ2);
+    CHECK_STR(sb_conda_archive_url(a, base, "https://h/c%2Bx/linux-64//y%20z.conda", &k),
+              "http://127.0.0.1:9/conda/c+x/linux-64/y%20z.conda");
+    CHECK(sb_conda_archive_url(a, base, "https://h/../linux-64/x.conda", &k) == NULL);
+    CHECK(sb_conda_archive_url(a, base, "https://h/c/%2e%2e/x.conda", &k) == NULL);
+    CHECK(sb_conda_archive_url(a, base, "https://h/c/linux-64%2fx.conda", &k) == NULL);
+    CHECK(sb_conda_archive_url(a, base, "https://h/linux-64/x.conda", &k) == NULL);
+    CHECK(sb_conda_archive_url(a, base, "https://h/c/linux-64/x.whl", &k) == NULL);
+    sb_arena_destroy(a);
+}
