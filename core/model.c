@@ -655,6 +655,28 @@ static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, si
     return rc;
 }
 
+/* The platform a selection means: the one named, else the documented
+ * default (linux-64, else an environment's only platform, else "none" for
+ * an environment that locks nothing). NULL when there is none. */
+static const sb_lock_platform *pick_platform(const sb_lock_env *env, const char *platform)
+{
+    static const sb_lock_platform none = {.name = "none"};
+    if (platform)
+        return sb_lock_find_platform(env, platform);
+    const sb_lock_platform *plat = sb_lock_find_platform(env, "linux-64");
+    if (NULL == plat && env->nplatforms == 1)
+        plat = &env->platforms[0];
+    if (NULL == plat && env->nplatforms == 0)
+        plat = &none; /* an empty document */
+    return plat;
+}
+
+const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_opts *opts)
+{
+    const sb_lock_env *env = sb_lock_find_env(lock, opts && opts->environment ? opts->environment : "default");
+    return env ? pick_platform(env, opts ? opts->platform : NULL) : NULL;
+}
+
 sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
                         const sb_select_opts *opts, sb_err *err)
 {
@@ -663,25 +685,13 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
     if (NULL == env)
         return sb_err_set(err, SB_ENOTFOUND, "environment '%.64s' not found in lockfile; available: %.150s",
                           env_name, join_envs(a, lock));
-    const sb_lock_platform *plat = NULL;
-    if (opts && opts->platform) {
-        plat = sb_lock_find_platform(env, opts->platform);
-        if (NULL == plat)
-            return sb_err_set(err, SB_ENOTFOUND,
-                              "platform '%.64s' is not locked for environment '%.64s'; available: %.120s",
-                              opts->platform, env_name, join_platforms(a, env));
-    } else {
-        static const sb_lock_platform none = {.name = "none"};
-        plat = sb_lock_find_platform(env, "linux-64");
-        if (NULL == plat && env->nplatforms == 1)
-            plat = &env->platforms[0];
-        if (NULL == plat && env->nplatforms == 0)
-            plat = &none; /* an environment that locks nothing: an empty document */
-        if (NULL == plat)
-            return sb_err_set(err, SB_ENOTFOUND,
-                              "environment '%.64s' does not lock linux-64; choose a platform: %.120s",
-                              env_name, join_platforms(a, env));
-    }
+    const sb_lock_platform *plat = pick_platform(env, opts ? opts->platform : NULL);
+    if (NULL == plat && opts && opts->platform)
+        return sb_err_set(err, SB_ENOTFOUND, "platform '%.64s' is not locked for environment '%.64s'; available: %.120s",
+                          opts->platform, env_name, join_platforms(a, env));
+    if (NULL == plat)
+        return sb_err_set(err, SB_ENOTFOUND, "environment '%.64s' does not lock linux-64; choose a platform: %.120s",
+                          env_name, join_platforms(a, env));
     sb_sbom *s = sb_arena_calloc(a, 1, sizeof *s);
     if (NULL == s)
         return sb_err_set(err, SB_ENOMEM, "out of memory");

@@ -193,6 +193,10 @@ typedef struct sb_sbom {
     long long license_text_bytes; /* total embedded */
 } sb_sbom;
 
+/* The records a selection would read (see sb_model_select for the default
+ * platform); NULL when environment or platform is not in the lockfile. */
+const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_opts *opts);
+
 /*
  * Select one environment x platform. The default platform, since a service
  * has no host platform: linux-64 when the environment locks it, else the

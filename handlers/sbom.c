@@ -19,6 +19,7 @@
 #include "../core/lock.h"
 #include "../core/model.h"
 #include "../service/intake.h"
+#include "../service/lookup.h"
 #include "../service/params.h"
 
 #include <stdlib.h>
@@ -109,6 +110,8 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
         return -1;
     size_t nd = 0;
     long total = 0;
+    /* pass 0 queues every selection's lookups at once; pass 1 writes */
+    for (int pass = base->lookup ? 0 : 1; pass < 2; pass++)
     for (size_t e = 0; e < nenv; e++) {
         sb_select_opts sel = *base;
         sel.environment = envs[e]->name;
@@ -122,6 +125,10 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
         }
         for (size_t k = 0; k < np; k++) {
             sel.platform = plats[k];
+            if (0 == pass) {
+                svc_lookup_prefetch(sel.lookup_ctx, sb_model_platform(lock, &sel), sel.package_cache, a);
+                continue;
+            }
             sb_sbom *s = NULL;
             if (sb_model_select(&s, a, lock, &sel, &err) != SB_OK) {
                 const char **choices = NULL;

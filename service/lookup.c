@@ -651,6 +651,45 @@ static int wanted(const sb_pkg *p, sb_arena *a, const char *conda_base, const ch
     return ak == SB_ARCHIVE_TARBZ2 ? K_TARBZ2 : K_CONDA;
 }
 
+void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *package_cache, sb_arena *a)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx ? ctx->engine : NULL;
+    if (NULL == L || NULL == plat || 0 == plat->npkgs)
+        return;
+    const char **urls = sb_arena_alloc(a, plat->npkgs * sizeof *urls);
+    int *kinds = sb_arena_alloc(a, plat->npkgs * sizeof *kinds);
+    if (!urls || !kinds)
+        return; /* only an optimization: the documents' own passes still look up */
+    size_t m = 0;
+    for (size_t i = 0; i < plat->npkgs; i++) {
+        sb_pkg p = *plat->pkgs[i]; /* a copy: the package cache may fill it, as the selection will */
+        int found = 0;
+        if (package_cache && p.kind == SB_KIND_CONDA && sb_enrich_from_cache(&p, a, package_cache, &found) != SB_OK)
+            return;
+        const char *u;
+        int kind = wanted(&p, a, L->conda_base, &u);
+        if (kind == K_PYPI)
+            u = sb_pypi_url(a, L->base, p.name, p.version);
+        if (kind < 0 || NULL == u)
+            continue;
+        urls[m] = u;
+        kinds[m++] = kind;
+    }
+    int queued_any = 0;
+    pthread_mutex_lock(&L->mu);
+    for (size_t k = 0; k < m; k++) {
+        int queued = 0, hit = 0;
+        entry *e = want(L, urls[k], kinds[k], &queued, &hit);
+        if (e)
+            e->refs--; /* nobody waits yet: the document's pass will */
+        queued_any |= queued;
+    }
+    pthread_mutex_unlock(&L->mu);
+    if (queued_any)
+        curl_multi_wakeup(L->multi);
+}
+
 sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
 {
     svc_lookup_ctx *ctx = cls;

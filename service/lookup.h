@@ -39,4 +39,10 @@ typedef struct svc_lookup_ctx {
  * blocks until all are answered or the deadline passes. */
 sb_code svc_lookup_fill(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
 
+/* Queue, without waiting, the lookups a selection's records will want (a
+ * multi-document request calls this for every selection before writing the
+ * first, so all of their transfers share the pool; each document's own
+ * svc_lookup_fill then finds them answered or in flight). */
+void svc_lookup_prefetch(void *ctx, const sb_lock_platform *plat, const char *package_cache, sb_arena *a);
+
 #endif

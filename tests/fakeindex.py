@@ -11,14 +11,15 @@ GET /conda/<path> serves the file <path> under --conda-dir with HTTP range
 support (bytes=A-B, bytes=A-, bytes=-N), except files named norange* (whole
 body, 200), the way a plain static server would.
 Every answer waits --delay-ms first. GET /_count returns
-{"requests": N, "connections": N, "paths": {path: n}}; POST /_zero zeroes them.
+{"requests": N, "connections": N, "paths": {path: n}, "max_inflight": N}
+(max_inflight: the most requests answered at once); POST /_zero zeroes them.
 Prints "port N" on stdout once listening. HTTP/1.1 with keep-alive.
 """
 import argparse, json, os, re, socket, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 lock = threading.Lock()
-counts = {"requests": 0, "connections": 0, "paths": {}}
+counts = {"requests": 0, "connections": 0, "paths": {}, "inflight": 0, "max_inflight": 0}
 
 
 def release(name, version):
@@ -90,7 +91,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         if self.path == "/_zero":
             with lock:
-                counts.update(requests=0, connections=0, paths={})
+                counts.update(requests=0, connections=0, paths={}, max_inflight=0)
             self.answer(200, {"ok": True})
         else:
             self.answer(404, {})
@@ -103,6 +104,15 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             counts["requests"] += 1
             counts["paths"][self.path] = counts["paths"].get(self.path, 0) + 1
+            counts["inflight"] += 1
+            counts["max_inflight"] = max(counts["max_inflight"], counts["inflight"])
+        try:
+            self.route()
+        finally:
+            with lock:
+                counts["inflight"] -= 1
+
+    def route(self):
         if self.path.startswith("/conda/") and args.conda_dir:
             self.archive(self.path[len("/conda/"):])
             return

@@ -109,6 +109,29 @@ check "the same conda document after the restart" cmp -s "$work/a.json" "$work/b
 check "the same PyPI document after the restart" cmp -s "$work/r.json" "$work/r2.json"
 kill -TERM "$pid"; wait "$pid"
 
+# a multi-document request looks up every document's packages together
+fake slow --conda-dir "$work/channel" --delay-ms 400
+slow="$fport"
+python3 - "$work/pixi.lock" > "$work/two.lock" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+head, pk = t.split("packages:\n- ", 1)
+env = head.split("    packages:\n", 1)[1]
+other = env.replace("-h0_0", "-h0_2")
+head = head + "  other:\n    channels:\n    - url: https://conda.anaconda.org/conda-forge/\n    packages:\n" + other
+recs = "- " + pk
+print(head + "packages:\n" + recs + recs.replace("-h0_0", "-h0_2"), end="")
+PY
+for f in "$work"/channel/conda-forge/linux-64/*-h0_0.*; do cp "$f" "${f/-h0_0/-h0_2}"; done
+mkdir -p "$work/cache2"
+sb_start "$work/s4.log" "${args[@]}" --conda-url "http://127.0.0.1:$slow/conda" --cache-dir "$work/cache2" --concurrency 16
+res="$(curl -sS -o "$work/two.ndjson" -w '%{http_code}' --data-binary @"$work/two.lock" "$base/v1/sbom?$q&all-environments=true")"
+check "two environments, one request: 200 ($res), 2 documents" sh -c "[ '$res' = 200 ] && [ \"\$(wc -l < '$work/two.ndjson')\" = 2 ]"
+check "both documents filled" sh -c "jq -se 'map([.components[] | select(.licenses)] | length) == [5, 5]' '$work/two.ndjson' > /dev/null"
+mx="$(count "$slow" .max_inflight)"
+check "the 14 archives of both documents were asked for at once (max in flight $mx)" [ "$mx" = 14 ]
+kill -TERM "$pid"; wait "$pid"
+
 # without --cache-dir: a private directory, removed at exit
 TMPDIR="$work/tmp" sb_start "$work/s3.log" "${args[@]}"
 curl -sS -o "$work/c.json" --data-binary @"$work/pixi.lock" "$base/v1/sbom?$q"
