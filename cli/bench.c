@@ -228,6 +228,7 @@ int main(int argc, char **argv)
         sb_arena *a = sb_arena_new(0);
         sb_lock *lock = NULL;
         read_lock(&c, a, &lock);
+        size_t parsed = sb_arena_used(a);
         sb_select_opts o = {0};
         sb_sbom *s = NULL;
         sb_err err;
@@ -238,6 +239,8 @@ int main(int argc, char **argv)
             return 1;
         }
         t[r] = now_ms() - t0;
+        if (r == 0)
+            printf("arena: %zu bytes after parse, %zu after the selection\n", parsed, sb_arena_used(a));
         sb_arena_destroy(a);
     }
     record("model (sb_model_select)", t, runs, 0);

@@ -54,19 +54,15 @@ void sb_arena_destroy(sb_arena *a)
     sb_free(a);
 }
 
-static size_t align_up(size_t n)
-{
-    return (n + ALIGN_TO - 1) & ~(size_t)(ALIGN_TO - 1);
-}
-
-void *sb_arena_alloc(sb_arena *a, size_t n)
+/* Bump-allocate n bytes at a multiple of align (a power of two up to
+ * ALIGN_TO): strings take align 1, so they do not pad to 16 bytes each. */
+static void *bump(sb_arena *a, size_t n, size_t align)
 {
     if (0 == n)
         n = 1;
     if (n > SIZE_MAX / 2)
         return NULL;
-    n = align_up(n);
-    if (a->cap && (a->used + n > a->cap || a->used + n < a->used))
+    if (a->cap && (a->used + n + align > a->cap || a->used + n < a->used))
         return NULL;
 #ifdef SB_ARENA_DEBUG
     block *b = sb_malloc(sizeof *b + n);
@@ -79,11 +75,13 @@ void *sb_arena_alloc(sb_arena *a, size_t n)
     return b->data;
 #else
     block *b = a->head;
-    if (b && b->size - b->used >= n) {
-        void *p = b->data + b->used;
-        b->used += n;
-        a->used += n;
-        return p;
+    if (b) {
+        size_t off = (b->used + align - 1) & ~(align - 1);
+        if (off <= b->size && b->size - off >= n) {
+            a->used += off - b->used + n;
+            b->used = off + n;
+            return b->data + off;
+        }
     }
     size_t bsize = a->next_size;
     if (n > bsize / 4) {
@@ -116,6 +114,11 @@ void *sb_arena_alloc(sb_arena *a, size_t n)
 #endif
 }
 
+void *sb_arena_alloc(sb_arena *a, size_t n)
+{
+    return bump(a, n, ALIGN_TO);
+}
+
 void *sb_arena_calloc(sb_arena *a, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
@@ -128,7 +131,7 @@ void *sb_arena_calloc(sb_arena *a, size_t count, size_t size)
 
 char *sb_arena_strndup(sb_arena *a, const char *s, size_t len)
 {
-    char *p = sb_arena_alloc(a, len + 1);
+    char *p = bump(a, len + 1, 1);
     if (NULL == p)
         return NULL;
     if (len)
@@ -150,7 +153,7 @@ char *sb_arena_printf(sb_arena *a, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return NULL;
-    char *p = sb_arena_alloc(a, (size_t)n + 1);
+    char *p = bump(a, (size_t)n + 1, 1);
     if (NULL == p)
         return NULL;
     va_start(ap, fmt);

@@ -36,11 +36,6 @@ const sb_doc_ops *sb_doc_find(const char *name)
     return NULL;
 }
 
-static int stage_write(void *payload, const char *p, size_t n)
-{
-    return sb_buf_append(payload, p, n) == SB_OK ? 0 : -1;
-}
-
 /* Fixed namespace of sbomd's document identifiers. */
 static const char serial_ns[] = "6b1f7f0a-3d0e-5c3a-9e2b-7f1c2d4e5a60";
 
@@ -74,7 +69,7 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
     d->arena = a;
     d->opts = *opts;
     sb_buf_init(&d->stage, 0);
-    sb_jw_init(&d->jw, (sb_sink){stage_write, &d->stage}, opts->pretty);
+    sb_jw_init_buf(&d->jw, &d->stage, opts->pretty);
     struct tm tm;
     time_t t = opts->timestamp;
     if (NULL == gmtime_r(&t, &tm) || tm.tm_year + 1900 > 9999 || tm.tm_year + 1900 < 1970) {
@@ -120,7 +115,7 @@ static sb_code next_in_seq(sb_doc *d)
     d->index = 0;
     d->fmt = NULL;
     d->cur_a = d->cur_b = 0;
-    sb_jw_init(&d->jw, (sb_sink){stage_write, &d->stage}, false);
+    sb_jw_init_buf(&d->jw, &d->stage, false);
     make_serial(d);
     return SB_OK;
 }

@@ -12,13 +12,30 @@
 
 #include <string.h>
 
-static const char indent_spaces[] = "                                                                ";
+/* a newline and then up to 64 spaces of indent, in one write */
+static const char newline_spaces[] = "\n                                                                ";
+
+/* One write: appended in place when the buffer has room (the common case),
+ * else through the buffer's growth or the sink. 0 or -1. */
+static inline int put(sb_buf *b, sb_sink sink, const char *p, size_t n)
+{
+    if (b) {
+        if (b->len + n < b->alloc) {
+            memcpy(b->data + b->len, p, n);
+            b->len += n;
+            b->data[b->len] = '\0';
+            return 0;
+        }
+        return sb_buf_append(b, p, n) == SB_OK ? 0 : -1;
+    }
+    return n ? sink.write(sink.payload, p, n) : 0;
+}
 
 static int emit(sb_jw *jw, const char *p, size_t n)
 {
     if (jw->status != SB_OK)
         return -1;
-    if (n && jw->sink.write(jw->sink.payload, p, n) != 0) {
+    if (put(jw->buf, jw->sink, p, n) != 0) {
         jw->status = SB_EIO;
         return -1;
     }
@@ -27,11 +44,11 @@ static int emit(sb_jw *jw, const char *p, size_t n)
 
 static void newline_indent(sb_jw *jw, int depth)
 {
-    emit(jw, "\n", 1);
-    size_t n = (size_t)depth * 2;
-    while (n) {
-        size_t k = n < sizeof indent_spaces - 1 ? n : sizeof indent_spaces - 1;
-        emit(jw, indent_spaces, k);
+    size_t n = (size_t)depth * 2 + 1;
+    emit(jw, newline_spaces, n < sizeof newline_spaces - 1 ? n : sizeof newline_spaces - 1);
+    for (n = n < sizeof newline_spaces - 1 ? 0 : n - (sizeof newline_spaces - 1); n;) {
+        size_t k = n < sizeof newline_spaces - 2 ? n : sizeof newline_spaces - 2;
+        emit(jw, newline_spaces + 1, k);
         n -= k;
     }
 }
@@ -75,6 +92,13 @@ void sb_jw_init(sb_jw *jw, sb_sink sink, bool pretty)
     jw->pretty = pretty;
 }
 
+void sb_jw_init_buf(sb_jw *jw, sb_buf *b, bool pretty)
+{
+    memset(jw, 0, sizeof *jw);
+    jw->buf = b;
+    jw->pretty = pretty;
+}
+
 static sb_code open_container(sb_jw *jw, char kind)
 {
     if (before_value(jw) != SB_OK)
@@ -115,8 +139,8 @@ static const char hexdig[] = "0123456789abcdef";
 
 /* Escape and write. `carry` holds up to 3 bytes of a UTF-8 sequence cut by
  * the previous chunk; with `final` a dangling carry becomes U+FFFD. */
-int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carry,
-                    size_t *ncarry, bool final)
+static int escape(sb_buf *b, sb_sink sink, const char *str, size_t n, unsigned char *carry, size_t *ncarry,
+                  bool final)
 {
     static const char replacement[] = "\xEF\xBF\xBD";
     if (carry && *ncarry) {
@@ -136,11 +160,11 @@ int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carr
             return 0;
         }
         if (len > 0) {
-            if (sink.write(sink.payload, (const char *)tmp, (size_t)len))
+            if (put(b, sink, (const char *)tmp, (size_t)len))
                 return -1;
             take = (size_t)len - oldn;
         } else {
-            if (sink.write(sink.payload, replacement, 3))
+            if (put(b, sink, replacement, 3))
                 return -1;
             take = 0;
         }
@@ -161,7 +185,7 @@ int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carr
                 i += (size_t)len;
                 continue;
             }
-            if (i > run && sink.write(sink.payload, (const char *)s + run, i - run))
+            if (i > run && put(b, sink, (const char *)s + run, i - run))
                 return -1;
             if (len == -1 && carry && !final) {
                 size_t rest = n - i;
@@ -169,13 +193,13 @@ int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carr
                 *ncarry = rest;
                 return 0;
             }
-            if (sink.write(sink.payload, replacement, 3))
+            if (put(b, sink, replacement, 3))
                 return -1;
             i++;
             run = i;
             continue;
         }
-        if (i > run && sink.write(sink.payload, (const char *)s + run, i - run))
+        if (i > run && put(b, sink, (const char *)s + run, i - run))
             return -1;
         char esc[6];
         size_t elen = 2;
@@ -196,20 +220,25 @@ int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carr
             esc[5] = hexdig[c & 15];
             elen = 6;
         }
-        if (sink.write(sink.payload, esc, elen))
+        if (put(b, sink, esc, elen))
             return -1;
         i++;
         run = i;
     }
-    if (i > run && sink.write(sink.payload, (const char *)s + run, i - run))
+    if (i > run && put(b, sink, (const char *)s + run, i - run))
         return -1;
     return 0;
+}
+
+int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carry, size_t *ncarry, bool final)
+{
+    return escape(NULL, sink, str, n, carry, ncarry, final);
 }
 
 static sb_code write_string(sb_jw *jw, const char *s, size_t n)
 {
     emit(jw, "\"", 1);
-    if (jw->status == SB_OK && sb_jw_escape_to(jw->sink, s, n, NULL, NULL, true))
+    if (jw->status == SB_OK && escape(jw->buf, jw->sink, s, n, NULL, NULL, true))
         jw->status = SB_EIO;
     emit(jw, "\"", 1);
     return jw->status;
@@ -302,7 +331,7 @@ sb_code sb_jw_str_chunk(sb_jw *jw, const char *s, size_t n)
 {
     if (jw->status != SB_OK)
         return jw->status;
-    if (sb_jw_escape_to(jw->sink, s, n, jw->carry, &jw->ncarry, false))
+    if (escape(jw->buf, jw->sink, s, n, jw->carry, &jw->ncarry, false))
         jw->status = SB_EIO;
     return jw->status;
 }
@@ -311,7 +340,7 @@ sb_code sb_jw_str_end(sb_jw *jw)
 {
     if (jw->status != SB_OK)
         return jw->status;
-    if (sb_jw_escape_to(jw->sink, "", 0, jw->carry, &jw->ncarry, true))
+    if (escape(jw->buf, jw->sink, "", 0, jw->carry, &jw->ncarry, true))
         jw->status = SB_EIO;
     emit(jw, "\"", 1);
     after_top_scalar(jw);

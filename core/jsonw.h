@@ -19,6 +19,7 @@
 #ifndef SB_JSONW_H
 #define SB_JSONW_H
 
+#include "buf.h"
 #include "err.h"
 
 #include <stdbool.h>
@@ -34,6 +35,7 @@ typedef struct sb_sink {
 
 typedef struct sb_jw {
     sb_sink sink;
+    sb_buf *buf;          /* set by sb_jw_init_buf: output appended here directly */
     bool pretty;          /* 2-space indent, "key": value, like serde_json pretty */
     int depth;            /* open containers */
     sb_code status;       /* first failure, sticky */
@@ -47,6 +49,11 @@ typedef struct sb_jw {
 } sb_jw;
 
 void sb_jw_init(sb_jw *jw, sb_sink sink, bool pretty);
+
+/* The same, writing straight into `b` (the writers' staging buffer): no
+ * call through a sink per token, which is most of a writer's cost. An
+ * append past the buffer's cap fails like a sink (SB_EIO). */
+void sb_jw_init_buf(sb_jw *jw, sb_buf *b, bool pretty);
 
 sb_code sb_jw_obj_begin(sb_jw *jw);
 sb_code sb_jw_obj_end(sb_jw *jw);

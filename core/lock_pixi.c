@@ -46,6 +46,7 @@ typedef struct ref_list {
 typedef struct pixi_ctx {
     sb_yp y;
     sb_arena *a;
+    sb_arena *scratch; /* what only the reading needs (record list, references): freed after */
     sb_err *err;
     sb_lock *lock;
     long long version;
@@ -102,7 +103,7 @@ static const char *lower_hex(sb_arena *a, const char *s, size_t len)
 {
     if (!is_hex(s, len))
         return NULL;
-    char *d = sb_arena_strdup(a, s);
+    char *d = sb_arena_strndup(a, s, len);
     if (d)
         for (char *p = d; *p; p++)
             *p = (char)tolower((unsigned char)*p);
@@ -159,8 +160,8 @@ static sb_code read_str_seq(pixi_ctx *c, sb_strv *out, const char *what,
             return rc;
         if (sb_yp_type(y) == YAML_SEQUENCE_END_EVENT)
             return SB_OK;
-        const char *s;
-        if ((rc = sb_yp_str(y, &s, what)) != SB_OK)
+        const char *s; /* the transform copies what it keeps */
+        if ((rc = (xform ? sb_yp_peek : sb_yp_str)(y, &s, what)) != SB_OK)
             return rc;
         if (NULL == s)
             continue;
@@ -371,7 +372,7 @@ static sb_code read_record(pixi_ctx *c)
         return rc;
     if (c->nrecs >= c->y.lim->max_packages)
         return sb_yp_fail(y, SB_ELIMIT, "more than %zu package entries", c->y.lim->max_packages);
-    c->recs = grow(c->a, c->recs, &c->caprecs, c->nrecs, sizeof *c->recs);
+    c->recs = grow(c->scratch, c->recs, &c->caprecs, c->nrecs, sizeof *c->recs);
     sb_pkg *p = sb_arena_calloc(c->a, 1, sizeof *p);
     if (NULL == c->recs || NULL == p)
         return oom(c);
@@ -388,11 +389,9 @@ static sb_code read_record(pixi_ctx *c)
             return rc;
         if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
             break;
-        const char *key;
-        if ((rc = sb_yp_str(y, &key, "a package key")) != SB_OK)
+        char key[SB_YP_KEY_MAX];
+        if ((rc = sb_yp_key(y, key, "a package key")) != SB_OK)
             return rc;
-        if (NULL == key)
-            return sb_yp_fail(y, SB_EPARSE, "a package key is null");
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
 #define STR(k, dst)                                        \
@@ -428,8 +427,8 @@ static sb_code read_record(pixi_ctx *c)
             if ((rc = sb_yp_int(y, &p->size, "size")) != SB_OK)
                 return rc;
         } else if (!strcmp(key, "sha256") || !strcmp(key, "md5")) {
-            const char *v;
-            if ((rc = sb_yp_str(y, &v, key)) != SB_OK)
+            const char *v; /* lower_hex copies what it keeps */
+            if ((rc = sb_yp_peek(y, &v, key)) != SB_OK)
                 return rc;
             if (key[0] == 's')
                 p->sha256 = lower_hex(c->a, v, 64);
@@ -650,7 +649,7 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
     sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, "an environment's package list");
     if (rc != SB_OK)
         return rc;
-    c->lists = grow(c->a, c->lists, &c->caplists, c->nlists, sizeof *c->lists);
+    c->lists = grow(c->scratch, c->lists, &c->caplists, c->nlists, sizeof *c->lists);
     if (NULL == c->lists)
         return oom(c);
     ref_list *l = &c->lists[c->nlists++];
@@ -676,8 +675,12 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
                 return rc;
             if (k != REC_UNKNOWN) {
                 ref.kind = k;
-                if ((rc = sb_yp_str(y, &ref.loc, "a package reference")) != SB_OK)
+                const char *v;
+                if ((rc = sb_yp_peek(y, &v, "a package reference")) != SB_OK)
                     return rc;
+                ref.loc = v ? sb_arena_strdup(c->scratch, v) : NULL;
+                if (v && NULL == ref.loc)
+                    return oom(c);
             } else if ((rc = sb_yp_skip(y)) != SB_OK) {
                 return rc;
             }
@@ -685,7 +688,7 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
         if (ref.kind == REC_UNKNOWN || NULL == ref.loc)
             return sb_err_set_at(c->err, SB_EPARSE, ref.line, ref.col,
                                  "package reference needs a conda, pypi or conda_source key");
-        l->refs = grow(c->a, l->refs, &l->cap, l->n, sizeof *l->refs);
+        l->refs = grow(c->scratch, l->refs, &l->cap, l->n, sizeof *l->refs);
         if (NULL == l->refs)
             return oom(c);
         l->refs[l->n++] = ref;
@@ -763,24 +766,17 @@ static sb_code read_environments(pixi_ctx *c)
     }
 }
 
-static const char *ref_key(sb_arena *a, rec_kind k, const char *loc, size_t *len)
-{
-    char *s = sb_arena_printf(a, "%d\x1f%s", (int)k, loc);
-    if (s)
-        *len = strlen(s);
-    return s;
-}
-
-/* v4+: attach records to environments through their references. */
+/* v4+: attach records to environments through their references (one map
+ * per record kind, keyed by location). */
 static sb_code link_v4(pixi_ctx *c)
 {
-    sb_strmap m;
-    if (sb_strmap_init(&m, c->a, c->nrecs) != SB_OK)
-        return oom(c);
+    sb_strmap m[REC_CONDA_SOURCE + 1];
+    for (int k = 0; k <= REC_CONDA_SOURCE; k++)
+        if (sb_strmap_init(&m[k], c->scratch, k == REC_UNKNOWN ? 1 : c->nrecs) != SB_OK)
+            return oom(c);
     for (size_t i = 0; i < c->nrecs; i++) {
-        size_t len;
-        const char *k = ref_key(c->a, c->recs[i].kind, c->recs[i].loc, &len);
-        if (NULL == k || sb_strmap_put(&m, k, len, i, NULL) < 0)
+        const raw_rec *r = &c->recs[i];
+        if (sb_strmap_put(&m[r->kind], r->loc, strlen(r->loc), i, NULL) < 0)
             return oom(c);
     }
     for (size_t li = 0; li < c->nlists; li++) {
@@ -790,15 +786,13 @@ static sb_code link_v4(pixi_ctx *c)
         if (NULL == plat)
             return oom(c);
         for (size_t i = 0; i < l->n; i++) {
-            size_t len, idx;
-            const char *k = ref_key(c->a, l->refs[i].kind, l->refs[i].loc, &len);
-            if (NULL == k)
-                return oom(c);
-            if (!sb_strmap_get(&m, k, len, &idx))
-                return sb_err_set_at(c->err, SB_EPARSE, l->refs[i].line, l->refs[i].col,
+            size_t idx;
+            const env_ref *ref = &l->refs[i];
+            if (!sb_strmap_get(&m[ref->kind], ref->loc, strlen(ref->loc), &idx))
+                return sb_err_set_at(c->err, SB_EPARSE, ref->line, ref->col,
                                      "environment '%.64s' platform '%.64s' refers to a package "
                                      "that is not in 'packages': %.120s",
-                                     l->env, l->platform, l->refs[i].loc);
+                                     l->env, l->platform, ref->loc);
             if (sb_lock_platform_add(plat, c->a, c->recs[idx].pkg) != SB_OK)
                 return oom(c);
         }
@@ -905,13 +899,10 @@ static sb_code read_top(pixi_ctx *c)
     return SB_OK;
 }
 
-sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                                 const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
+static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *data, size_t len,
+                          const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
 {
-    pixi_ctx c;
-    memset(&c, 0, sizeof c);
-    c.a = a;
-    c.err = err;
+    pixi_ctx c = *cp;
     c.lock = sb_arena_calloc(a, 1, sizeof *c.lock);
     if (NULL == c.lock)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
@@ -938,6 +929,21 @@ sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, s
                           c.version);
     *out = c.lock;
     return SB_OK;
+}
+
+sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len,
+                                 const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
+{
+    pixi_ctx c;
+    memset(&c, 0, sizeof c);
+    c.a = a;
+    c.err = err;
+    c.scratch = sb_arena_new(0);
+    if (NULL == c.scratch)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    sb_code rc = read_shape(&c, out, a, data, len, lim, err, kind, only_v1);
+    sb_arena_destroy(c.scratch);
+    return rc;
 }
 
 static sb_code pixi_read(sb_lock **out, sb_arena *a, const char *data, size_t len,

@@ -185,18 +185,21 @@ static const char *join_platforms(sb_arena *a, const sb_lock_env *e)
 
 /* ---- per-package derivations ---- */
 
+/* properties collected in scratch memory, kept at their exact count */
 typedef struct props_b {
     sb_prop *v;
     size_t n, cap;
+    sb_arena *scratch;
 } props_b;
 
 static sb_code prop(props_b *b, sb_arena *a, const char *name, const char *value)
 {
+    (void)a; /* the values live in the caller's arena already */
     if (NULL == value || !value[0])
         return SB_OK;
     if (b->n == b->cap) {
         size_t nc = b->cap ? b->cap * 2 : 16;
-        sb_prop *nv = sb_arena_alloc(a, nc * sizeof *nv);
+        sb_prop *nv = sb_arena_alloc(b->scratch, nc * sizeof *nv);
         if (NULL == nv)
             return SB_ENOMEM;
         if (b->n)
@@ -390,9 +393,9 @@ static const char *complete_purl(sb_arena *a, const char *s, const char *version
     return sb_purl_build(&out, a, &pu, NULL) == SB_OK ? out : s;
 }
 
-static sb_code derive(sb_pkg *p, sb_arena *a, const sb_lock_env *env)
+static sb_code derive(sb_pkg *p, sb_arena *a, sb_arena *scratch, const sb_lock_env *env)
 {
-    props_b pb = {0};
+    props_b pb = {.scratch = scratch};
     sb_code rc = SB_OK;
     for (size_t i = 0; rc == SB_OK && i + 1 < p->reader_props.n; i += 2)
         rc = prop(&pb, a, p->reader_props.v[i], p->reader_props.v[i + 1]);
@@ -450,7 +453,11 @@ static sb_code derive(sb_pkg *p, sb_arena *a, const sb_lock_env *env)
     for (size_t i = 0; i < pb.n; i++)
         if (0 == o || strcmp(pb.v[o - 1].name, pb.v[i].name))
             pb.v[o++] = pb.v[i];
-    p->props = pb.v;
+    p->props = o ? sb_arena_alloc(a, o * sizeof *p->props) : NULL;
+    if (o && NULL == p->props)
+        return SB_ENOMEM;
+    if (o)
+        memcpy(p->props, pb.v, o * sizeof *p->props);
     p->nprops = o;
     return SB_OK;
 }
@@ -496,20 +503,20 @@ static size_t sort_deps(const sb_pkg *pkgs, size_t *v, size_t n)
     return o;
 }
 
-static sb_code resolve_graph(sb_sbom *s, sb_arena *a, const sb_strv *declared)
+static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_strv *declared)
 {
     sb_strmap conda, pypi;
-    if (sb_strmap_init(&conda, a, s->npkgs) != SB_OK || sb_strmap_init(&pypi, a, s->npkgs) != SB_OK)
+    if (sb_strmap_init(&conda, scratch, s->npkgs) != SB_OK || sb_strmap_init(&pypi, scratch, s->npkgs) != SB_OK)
         return SB_ENOMEM;
     sb_strmap conda503;
-    if (sb_strmap_init(&conda503, a, s->npkgs) != SB_OK)
+    if (sb_strmap_init(&conda503, scratch, s->npkgs) != SB_OK)
         return SB_ENOMEM;
     size_t python = (size_t)-1;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
         if (p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) {
-            char *lower = sb_arena_strdup(a, p->name);
-            char *n503 = sb_model_pep503(a, p->name);
+            char *lower = sb_arena_strdup(scratch, p->name);
+            char *n503 = sb_model_pep503(scratch, p->name);
             if (NULL == lower || NULL == n503)
                 return SB_ENOMEM;
             for (char *c = lower; *c; c++)
@@ -520,12 +527,12 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, const sb_strv *declared)
             if (!strcmp(lower, "python") && python == (size_t)-1)
                 python = i;
         } else if (p->kind == SB_KIND_PYPI) {
-            char *n503 = sb_model_pep503(a, p->name);
+            char *n503 = sb_model_pep503(scratch, p->name);
             if (NULL == n503 || sb_strmap_put(&pypi, n503, strlen(n503), i, NULL) < 0)
                 return SB_ENOMEM;
         }
     }
-    size_t *indeg = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, sizeof *indeg);
+    size_t *indeg = sb_arena_calloc(scratch, s->npkgs ? s->npkgs : 1, sizeof *indeg);
     if (NULL == indeg)
         return SB_ENOMEM;
     for (size_t i = 0; i < s->npkgs; i++) {
@@ -556,9 +563,9 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, const sb_strv *declared)
     }
     /* roots: what the input declares (uv's workspace root, ...), else what
      * nothing depends on; then whatever is still unreached, cycles last */
-    unsigned char *seen = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, 1);
-    unsigned char *is_root = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, 1);
-    size_t *stack = sb_arena_alloc(a, (s->npkgs + 1) * sizeof *stack);
+    unsigned char *seen = sb_arena_calloc(scratch, s->npkgs ? s->npkgs : 1, 1);
+    unsigned char *is_root = sb_arena_calloc(scratch, s->npkgs ? s->npkgs : 1, 1);
+    size_t *stack = sb_arena_alloc(scratch, (s->npkgs + 1) * sizeof *stack);
     s->root_deps = sb_arena_alloc(a, (s->npkgs + 1) * sizeof *s->root_deps);
     if (NULL == seen || NULL == is_root || NULL == stack || NULL == s->root_deps)
         return SB_ENOMEM;
@@ -677,8 +684,10 @@ const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_o
     return env ? pick_platform(env, opts ? opts->platform : NULL) : NULL;
 }
 
-sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
-                        const sb_select_opts *opts, sb_err *err)
+/* `scratch` holds what only the selection itself needs (the lookup maps),
+ * freed when it returns so the writers can reuse the memory. */
+static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const sb_lock *lock,
+                           const sb_select_opts *opts, sb_err *err)
 {
     const char *env_name = opts && opts->environment ? opts->environment : "default";
     const sb_lock_env *env = sb_lock_find_env(lock, env_name);
@@ -707,7 +716,7 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
     size_t ncache_conda = 0, ncache_found = 0;
     /* each record once, even if the environment lists it twice */
     sb_strmap once;
-    if (sb_strmap_init(&once, a, plat->npkgs) != SB_OK)
+    if (sb_strmap_init(&once, scratch, plat->npkgs) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < plat->npkgs; i++) {
         const sb_pkg *rec = plat->pkgs[i];
@@ -735,7 +744,7 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     /* normalize each distinct license string once: packages share a handful */
     sb_strmap lics;
-    if (sb_strmap_init(&lics, a, s->npkgs) != SB_OK)
+    if (sb_strmap_init(&lics, scratch, s->npkgs) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
@@ -757,7 +766,7 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
     }
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
-        sb_code rc = derive(p, a, env);
+        sb_code rc = derive(p, a, scratch, env);
         if (rc == SB_ENOMEM)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         if (rc != SB_OK)
@@ -766,7 +775,7 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
     qsort(s->pkgs, s->npkgs, sizeof *s->pkgs, pkg_cmp);
     /* ids: the purl, suffixed when two packages share one */
     sb_strmap ids;
-    if (sb_strmap_init(&ids, a, s->npkgs) != SB_OK)
+    if (sb_strmap_init(&ids, scratch, s->npkgs) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < s->npkgs; i++) {
         const char *id = s->pkgs[i].purl;
@@ -777,7 +786,7 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
         }
         s->pkgs[i].id = id;
     }
-    if (resolve_graph(s, a, plat->has_root_names ? &plat->root_names : NULL) != SB_OK)
+    if (resolve_graph(s, a, scratch, plat->has_root_names ? &plat->root_names : NULL) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     if (note_gaps(s, a, opts, ncache_conda, ncache_found) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
@@ -791,4 +800,14 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     *out = s;
     return SB_OK;
+}
+
+sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err)
+{
+    sb_arena *scratch = sb_arena_new(0);
+    if (NULL == scratch)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    sb_code rc = select_into(out, a, scratch, lock, opts, err);
+    sb_arena_destroy(scratch);
+    return rc;
 }

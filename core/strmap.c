@@ -5,12 +5,12 @@
 
 #include <string.h>
 
-static unsigned long long fnv(const char *s, size_t n)
+static uint32_t fnv(const char *s, size_t n)
 {
-    unsigned long long h = 1469598103934665603ULL;
+    uint32_t h = 2166136261u;
     for (size_t i = 0; i < n; i++) {
         h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
+        h *= 16777619u;
     }
     return h;
 }
@@ -27,15 +27,14 @@ static sb_code alloc_slots(sb_strmap *m, size_t n)
 sb_code sb_strmap_init(sb_strmap *m, sb_arena *a, size_t expected)
 {
     size_t n = 16;
-    while (n < expected * 2 + 1)
+    while (n < expected + expected / 2 + 1) /* at most 2/3 full */
         n *= 2;
     m->arena = a;
     m->count = 0;
     return alloc_slots(m, n);
 }
 
-static struct sb_strmap_slot *find(const sb_strmap *m, const char *key, size_t klen,
-                                   unsigned long long h)
+static struct sb_strmap_slot *find(const sb_strmap *m, const char *key, size_t klen, uint32_t h)
 {
     size_t mask = m->nslots - 1;
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
@@ -61,9 +60,11 @@ static sb_code grow(sb_strmap *m)
 
 int sb_strmap_put(sb_strmap *m, const char *key, size_t klen, size_t value, size_t *existing)
 {
-    if ((m->count + 1) * 2 > m->nslots && grow(m) != SB_OK)
+    if (klen > UINT32_MAX)
+        return SB_ELIMIT;
+    if ((m->count + 1) * 3 > m->nslots * 2 && grow(m) != SB_OK)
         return SB_ENOMEM;
-    unsigned long long h = fnv(key, klen);
+    uint32_t h = fnv(key, klen);
     struct sb_strmap_slot *s = find(m, key, klen, h);
     if (s->key) {
         if (existing)
@@ -71,7 +72,7 @@ int sb_strmap_put(sb_strmap *m, const char *key, size_t klen, size_t value, size
         return 1;
     }
     s->key = key;
-    s->klen = klen;
+    s->klen = (uint32_t)klen;
     s->hash = h;
     s->value = value;
     m->count++;

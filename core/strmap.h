@@ -12,14 +12,15 @@
 #include "err.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct sb_strmap {
     sb_arena *arena;
-    struct sb_strmap_slot {
+    struct sb_strmap_slot { /* 24 bytes: maps of every package are many */
         const char *key;
-        size_t klen;
+        uint32_t klen;
+        uint32_t hash;
         size_t value;
-        unsigned long long hash;
     } *slots;
     size_t nslots, count;
 } sb_strmap;

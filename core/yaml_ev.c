@@ -111,6 +111,30 @@ static int is_null_scalar(const sb_yp *y)
            (n == 4 && (!strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL")));
 }
 
+sb_code sb_yp_peek(sb_yp *y, const char **out, const char *what)
+{
+    sb_code rc = sb_yp_expect(y, YAML_SCALAR_EVENT, what);
+    if (rc != SB_OK)
+        return rc;
+    *out = is_null_scalar(y) ? NULL : (const char *)y->ev.data.scalar.value;
+    return SB_OK;
+}
+
+sb_code sb_yp_key(sb_yp *y, char key[SB_YP_KEY_MAX], const char *what)
+{
+    const char *k;
+    sb_code rc = sb_yp_peek(y, &k, what);
+    if (rc != SB_OK)
+        return rc;
+    if (NULL == k)
+        return sb_yp_fail(y, SB_EPARSE, "%s is null", what);
+    /* a key this long is none the readers know: keep a prefix for messages */
+    snprintf(key, SB_YP_KEY_MAX, "%s", k);
+    if (y->ev.data.scalar.length >= SB_YP_KEY_MAX || strlen(k) != y->ev.data.scalar.length)
+        key[0] = '\x01';
+    return SB_OK;
+}
+
 sb_code sb_yp_str(sb_yp *y, const char **out, const char *what)
 {
     sb_code rc = sb_yp_expect(y, YAML_SCALAR_EVENT, what);

@@ -48,6 +48,16 @@ sb_code sb_yp_expect(sb_yp *y, yaml_event_type_t t, const char *what);
  * *out = NULL. Fails when the current event is not a scalar. */
 sb_code sb_yp_str(sb_yp *y, const char **out, const char *what);
 
+/* The current scalar without copying: valid until the next sb_yp_next();
+ * NULL for a YAML null. For values the reader transforms anyway. */
+sb_code sb_yp_peek(sb_yp *y, const char **out, const char *what);
+
+/* A mapping key, copied into the caller's buffer (keys are compared, not
+ * kept: copying each into the arena cost a tenth of a parse). A null key is
+ * an error; one too long to be any known key reads as "\x01...". */
+#define SB_YP_KEY_MAX 64
+sb_code sb_yp_key(sb_yp *y, char key[SB_YP_KEY_MAX], const char *what);
+
 /* Current scalar must be a (plain) integer. */
 sb_code sb_yp_int(sb_yp *y, long long *out, const char *what);
 
