@@ -42,6 +42,19 @@ sb_code sb_buf_reserve(sb_buf *b, size_t n)
     return SB_OK;
 }
 
+void sb_buf_expect(sb_buf *b, size_t n)
+{
+    if (n + 1 <= b->alloc || (b->cap && n > b->cap) || n + 1 < n)
+        return;
+    char *p = sb_realloc(b->data, n + 1);
+    if (NULL == p)
+        return;
+    if (NULL == b->data)
+        p[0] = '\0';
+    b->data = p;
+    b->alloc = n + 1;
+}
+
 sb_code sb_buf_append(sb_buf *b, const void *p, size_t n)
 {
     sb_code rc = sb_buf_reserve(b, n);

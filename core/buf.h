@@ -32,6 +32,11 @@ sb_code sb_buf_append(sb_buf *b, const void *p, size_t n);
 /* Make room for `n` more bytes without changing len. */
 sb_code sb_buf_reserve(sb_buf *b, size_t n);
 
+/* Allocate room for exactly `n` bytes in all, when the buffer has less and
+ * n is within the cap: for a size known in advance (a declared body). A
+ * hint: failure leaves the buffer as it was and later appends still grow it. */
+void sb_buf_expect(sb_buf *b, size_t n);
+
 /* Drop the first `n` bytes (n <= len). */
 void sb_buf_consume(sb_buf *b, size_t n);
 

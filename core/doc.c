@@ -78,11 +78,15 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
     }
     strftime(d->timestamp, sizeof d->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
     if (ops->ext) { /* a document, with an identifier (reports have none) */
-        sb_sha1 ic;
-        sb_sha1_init(&ic);
-        if (opts->input)
-            sb_sha1_update(&ic, opts->input, opts->input_len);
-        sb_sha1_final(&ic, d->input_digest);
+        if (opts->input_sha1) {
+            memcpy(d->input_digest, opts->input_sha1, sizeof d->input_digest);
+        } else {
+            sb_sha1 ic;
+            sb_sha1_init(&ic);
+            if (opts->input)
+                sb_sha1_update(&ic, opts->input, opts->input_len);
+            sb_sha1_final(&ic, d->input_digest);
+        }
         make_serial(d);
     }
     *out = d;

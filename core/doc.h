@@ -47,6 +47,7 @@ typedef struct sb_doc_opts {
     const char *input;         /* the lockfile bytes, for the serial number */
     size_t input_len;
     unsigned tree_levels;      /* tree report: levels shown (1 = direct only), 0 = all */
+    const unsigned char *input_sha1; /* the input's SHA-1 when known: `input` is not read */
 } sb_doc_opts;
 
 struct sb_doc {

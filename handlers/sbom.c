@@ -74,7 +74,7 @@ static int name_order(const void *a, const void *b)
 /* all-environments / all-platforms: one document per selection, in a stable
  * order (default first, then environments and platforms by name), as NDJSON. */
 static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, const sb_select_opts *base,
-                       int all_envs, int all_plats, time_t ts, const char *body, size_t len)
+                       int all_envs, int all_plats, time_t ts, const unsigned char *sha1)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
@@ -147,7 +147,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
     svc_req_note(r, NULL, total);
     if (svc_req_expired(r))
         return svc_req_timeout(r);
-    sb_doc_opts dopts = {ts, false, body, len, 0};
+    sb_doc_opts dopts = {ts, false, NULL, 0, 0, sha1};
     sb_doc *doc = NULL;
     if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
@@ -179,16 +179,16 @@ static int post_sbom(svc_req *r)
 
     svc_intake in;
     int rc;
-    if (svc_intake_read(r, ops->text_shape, &in, &rc))
+    if (svc_intake_read(r, ops->text_shape, 1, &in, &rc))
         return rc;
     if (in.all_envs || in.all_plats)
-        return stream_many(r, ops, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.body, in.len);
+        return stream_many(r, ops, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.sha1);
     sb_sbom *sbom = NULL;
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
     warn_incomplete(r, sbom);
 
-    sb_doc_opts dopts = {in.ts, in.pretty != 0, in.body, in.len, 0};
+    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1};
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);

@@ -4,6 +4,7 @@
 #include "intake.h"
 #include "lookup.h"
 #include "params.h"
+#include "../core/uuid.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +47,7 @@ int svc_bad_param(svc_req *r, const char *name, const char *why)
     return svc_req_error(r, &e, NULL, 0);
 }
 
-int svc_intake_read(svc_req *r, sb_text_shape shape, svc_intake *in, int *rc)
+int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
@@ -142,6 +143,15 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, svc_intake *in, int *rc)
         }
         ANSWER(svc_req_error(r, &err, NULL, 0));
     }
+    /* the lock holds copies of all it needs: keep only the digest */
+    if (digest) {
+        sb_sha1 c;
+        sb_sha1_init(&c);
+        sb_sha1_update(&c, in->body, in->len);
+        sb_sha1_final(&c, in->sha1);
+    }
+    in->body = NULL;
+    svc_req_drop_body(r);
     return 0;
 }
 

@@ -14,8 +14,9 @@
 #include <time.h>
 
 typedef struct svc_intake {
-    const char *body;
+    const char *body;          /* NULL once read: the request's body is freed */
     size_t len;
+    unsigned char sha1[20];    /* of the lockfile, for the documents' serial numbers */
     sb_lock *lock;
     sb_select_opts sel;
     time_t ts;                 /* document timestamp */
@@ -25,8 +26,9 @@ typedef struct svc_intake {
 
 /* Parse parameters and read the lockfile. 0 when ready; otherwise the
  * answer (400/413/415/422...) has been queued and *rc holds what the handler
- * returns. `shape`: which license files the output can embed. */
-int svc_intake_read(svc_req *r, sb_text_shape shape, svc_intake *in, int *rc);
+ * returns. `shape`: which license files the output can embed; `digest`:
+ * fill in->sha1 (documents need it, reports do not). */
+int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc);
 
 /* Select one environment x platform (in->sel). 0 when ready; otherwise the
  * answer (422 naming the choices, or 504 past the deadline) is queued. */

@@ -9,6 +9,7 @@
 const char *svc_req_method(const svc_req *r) { return r->method; }
 const char *svc_req_path(const svc_req *r) { return r->path; }
 sb_arena *svc_req_arena(svc_req *r) { return r->arena; }
+void svc_req_drop_body(svc_req *r) { sb_buf_free(&r->body); }
 const svc_cfg *svc_req_cfg(const svc_req *r) { return &r->srv->cfg; }
 const char *svc_req_id(const svc_req *r) { return r->id; }
 

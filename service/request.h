@@ -25,6 +25,9 @@ const char *svc_req_query(svc_req *r, const char *key);
 const char *svc_req_header(svc_req *r, const char *name);
 /* The whole body (NUL-terminated; len excludes the NUL). */
 const char *svc_req_body(const svc_req *r, size_t *len);
+/* Free the body once it has been read (the readers copy what they keep):
+ * a large lockfile's bytes need not stay while its document streams. */
+void svc_req_drop_body(svc_req *r);
 sb_arena *svc_req_arena(svc_req *r);
 /* The uploaded lockfile: the raw body, or the `lockfile` field of a
  * multipart/form-data body; *filename from a Content-Disposition (NULL when

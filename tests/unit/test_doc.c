@@ -17,7 +17,7 @@ static char *produce_all(const sb_doc_ops *ops, const sb_sbom *s, const char *in
 {
     sb_arena *a = sb_arena_new(0);
     sb_doc *d = NULL;
-    sb_doc_opts o = {1700000000, true, in, inlen, 0};
+    sb_doc_opts o = {1700000000, true, in, inlen, 0, NULL};
     sb_err err;
     sb_buf out = SB_BUF_INIT(0);
     char *buf = malloc(bufsize);
