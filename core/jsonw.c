@@ -10,6 +10,7 @@
 #include "jsonw.h"
 #include "utf8.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* a newline and then up to 64 spaces of indent, in one write */
@@ -137,6 +138,19 @@ sb_code sb_jw_arr_end(sb_jw *jw) { return close_container(jw, '['); }
 
 static const char hexdig[] = "0123456789abcdef";
 
+/* Does any of these 8 bytes need escaping or UTF-8 checking (a control
+ * byte, '"', '\\', or >= 0x80)? Word-at-a-time zero-byte tests. */
+static inline int needs_work8(const unsigned char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    uint64_t lt20 = (x - ones * 0x20) & ~x;   /* high bit set where a byte < 0x20 (or x >= 0x80) */
+    uint64_t zq = (q - ones) & ~q, zb = (b - ones) & ~b;
+    return ((lt20 | zq | zb) & highs) != 0 || (x & highs) != 0;
+}
+
 /* Escape and write. `carry` holds up to 3 bytes of a UTF-8 sequence cut by
  * the previous chunk; with `final` a dangling carry becomes U+FFFD. */
 static int escape(sb_buf *b, sb_sink sink, const char *str, size_t n, unsigned char *carry, size_t *ncarry,
@@ -174,6 +188,11 @@ static int escape(sb_buf *b, sb_sink sink, const char *str, size_t n, unsigned c
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0, run = 0;
     while (i < n) {
+        /* eight plain bytes at a time: most of a document needs no escaping */
+        while (i + 8 <= n && !needs_work8(s + i))
+            i += 8;
+        if (i >= n)
+            break;
         unsigned c = s[i];
         if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
             i++;

@@ -162,3 +162,53 @@ TEST(core_jsonw__long_strings_every_control_char)
     sb_buf_free(&b);
     free(in);
 }
+
+/* the word-at-a-time skip must find every byte that needs work, wherever it
+ * sits in an 8-byte word: each special byte at each offset of a 24-byte run,
+ * through the buffer path and the sink path, against a byte-by-byte rule */
+TEST(core_jsonw__escape_at_every_offset)
+{
+    static const unsigned char specials[] = {'"', '\\', 0x00, 0x01, 0x1f, '\n', 0x7f, 0x20, 0xc3, 0xff};
+    for (size_t k = 0; k < sizeof specials; k++) {
+        for (size_t at = 0; at < 24; at++) {
+            char in[32];
+            memset(in, 'a', 24);
+            in[at] = (char)specials[k];
+            if (specials[k] == 0xc3 && at + 1 < 24)
+                in[at + 1] = (char)0xa9; /* a valid "é" */
+            char want[64];
+            size_t w = 0;
+            for (size_t i = 0; i < 24; i++) {
+                unsigned char c = (unsigned char)in[i];
+                if (c == 0xc3 && i + 1 < 24) {
+                    want[w++] = (char)c;
+                    want[w++] = in[++i];
+                } else if (c >= 0x80) {
+                    memcpy(want + w, "\xEF\xBF\xBD", 3);
+                    w += 3;
+                } else if (c == '"' || c == '\\') {
+                    want[w++] = '\\';
+                    want[w++] = (char)c;
+                } else if (c == '\n') {
+                    memcpy(want + w, "\\n", 2);
+                    w += 2;
+                } else if (c < 0x20) {
+                    w += (size_t)snprintf(want + w, 7, "\\u%04x", c);
+                } else {
+                    want[w++] = (char)c;
+                }
+            }
+            sb_buf b = SB_BUF_INIT(0), direct = SB_BUF_INIT(0);
+            CHECK(sb_jw_escape_to((sb_sink){to_buf, &b}, in, 24, NULL, NULL, true) == 0);
+            sb_jw jw;
+            sb_jw_init_buf(&jw, &direct, false);
+            sb_jw_strn(&jw, in, 24);
+            int ok = b.len == w && !memcmp(b.data, want, w) && direct.len == w + 2 && !memcmp(direct.data + 1, want, w);
+            if (!ok)
+                printf("  special 0x%02x at %zu: got '%s'\n", specials[k], at, b.data);
+            CHECK(ok);
+            sb_buf_free(&b);
+            sb_buf_free(&direct);
+        }
+    }
+}
