@@ -6,6 +6,7 @@
 #include "params.h"
 #include "../core/uuid.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,24 @@ int svc_bad_param(svc_req *r, const char *name, const char *why)
     sb_err e;
     sb_err_set(&e, SB_EINVAL, "query parameter '%s' %s", name, why);
     return svc_req_error(r, &e, NULL, 0);
+}
+
+#define DIGEST_THREAD_MIN (512 * 1024) /* below this a thread costs more than it saves */
+
+typedef struct digest_job {
+    const char *data;
+    size_t len;
+    unsigned char sha1[20];
+} digest_job;
+
+static void *digest_run(void *cls)
+{
+    digest_job *j = cls;
+    sb_sha1 c;
+    sb_sha1_init(&c);
+    sb_sha1_update(&c, j->data, j->len);
+    sb_sha1_final(&c, j->sha1);
+    return NULL;
 }
 
 int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc)
@@ -130,7 +149,17 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
         const char *base = strrchr(filename, '/');
         sel->lockfile_name = base ? base + 1 : filename;
     }
-    if (sb_lock_read(&in->lock, a, svc_req_query(r, "kind"), in->body, in->len, filename, &lim, &err) != SB_OK) {
+    /* a large lockfile is hashed on a second thread while it is parsed */
+    digest_job job = {in->body, in->len, {0}};
+    pthread_t hasher;
+    int threaded = digest && in->len >= DIGEST_THREAD_MIN && 0 == pthread_create(&hasher, NULL, digest_run, &job);
+    sb_code read_rc = sb_lock_read(&in->lock, a, svc_req_query(r, "kind"), in->body, in->len, filename, &lim, &err);
+    if (threaded)
+        pthread_join(hasher, NULL);
+    else if (digest && read_rc == SB_OK)
+        digest_run(&job);
+    memcpy(in->sha1, job.sha1, sizeof in->sha1);
+    if (read_rc != SB_OK) {
         if (err.code == SB_EFORMAT) {
             const sb_reader *const *rd = sb_lock_readers();
             size_t n = 0;
@@ -144,12 +173,6 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
         ANSWER(svc_req_error(r, &err, NULL, 0));
     }
     /* the lock holds copies of all it needs: keep only the digest */
-    if (digest) {
-        sb_sha1 c;
-        sb_sha1_init(&c);
-        sb_sha1_update(&c, in->body, in->len);
-        sb_sha1_final(&c, in->sha1);
-    }
     in->body = NULL;
     svc_req_drop_body(r);
     return 0;
