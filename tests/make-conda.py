@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make-conda.py OUT - conda channel archives for the archive lookup tests.
+"""make-conda.py OUT [--many N] - conda channel archives for the archive lookup tests.
 
 Writes OUT/conda-forge/linux-64/*.conda and *.tar.bz2 (zip + zstd tarballs,
 built with zipfile, tarfile and the zstd command) and prints a pixi.lock v6
@@ -11,10 +11,13 @@ naming them, licenses left out so the lookups have something to fill:
   noinfo     an archive without info/index.json: an answer, nothing filled
   evil       license paths climbing out of info/ and a symlink: not stored
   missing    not on the index: a 404 answer
+With --many N: instead, N plain archives bulk-NNNNN-1.0-h0_0.conda (for
+loadtest/lookups.sh).
 """
 import io, os, subprocess, sys, tarfile, zipfile
 
 out = sys.argv[1]
+many = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--many" else 0
 chan = os.path.join(out, "conda-forge", "linux-64")
 os.makedirs(chan, exist_ok=True)
 
@@ -56,6 +59,27 @@ def conda(stem, files, info_first=False, pkg_size=4096):
     return path
 
 
+def lockfile(made, extra=()):
+    names = sorted(list(made) + list(extra))
+    url = "https://conda.anaconda.org/conda-forge/linux-64/"
+    print("version: 6\nenvironments:\n  default:\n    channels:\n    - url: https://conda.anaconda.org/conda-forge/\n"
+          "    packages:\n      linux-64:")
+    for n in names:
+        print("      - conda: %s%s" % (url, n))
+    print("packages:")
+    for n in names:
+        size = os.path.getsize(made[n]) if n in made else 1000
+        print("- conda: %s%s\n  sha256: %s\n  md5: %s\n  size: %d\n  timestamp: 1700000000000" % (url, n, "0" * 64, "0" * 32, size))
+
+
+if many:
+    made = {}
+    for i in range(many):
+        stem = "bulk-%05d-1.0-h0_0" % i
+        made[stem + ".conda"] = conda(stem, info_files("bulk-%05d" % i, ["MIT", "BSD-3-Clause", "Apache-2.0"][i % 3]))
+    lockfile(made)
+    sys.exit(0)
+
 made = {
     "alpha-1.0-h0_0.conda": conda("alpha-1.0-h0_0", info_files("alpha", "BSD-3-Clause")),
     "beta-2.0-h0_0.conda": conda("beta-2.0-h0_0", info_files("beta", "Apache-2.0"), info_first=True, pkg_size=600 * 1024),
@@ -69,13 +93,4 @@ with open(gamma, "wb") as f:
     f.write(tar_bytes(info_files("gamma", "LGPL-2.1-or-later") + [("lib/libgamma.so", b"\0" * 1000)], "w:bz2"))
 made["gamma-3.0-h0_0.tar.bz2"] = gamma
 
-names = sorted(list(made) + ["missing-1.0-h0_0.conda"])
-url = "https://conda.anaconda.org/conda-forge/linux-64/"
-print("version: 6\nenvironments:\n  default:\n    channels:\n    - url: https://conda.anaconda.org/conda-forge/\n"
-      "    packages:\n      linux-64:")
-for n in names:
-    print("      - conda: %s%s" % (url, n))
-print("packages:")
-for n in names:
-    size = os.path.getsize(made[n]) if n in made else 1000
-    print("- conda: %s%s\n  sha256: %s\n  md5: %s\n  size: %d\n  timestamp: 1700000000000" % (url, n, "0" * 64, "0" * 32, size))
+lockfile(made, ["missing-1.0-h0_0.conda"])
