@@ -9,6 +9,7 @@
  */
 #include "archive.h"
 #include "buf.h"
+#include "purl.h"
 #include "pypi.h"
 
 #include <bzlib.h>
@@ -32,30 +33,14 @@
 
 /* ---- where to fetch ---------------------------------------------------- */
 
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
+/* A path segment of a lockfile URL, decoded; NULL when it hides a '/' or a
+ * NUL behind an escape (it would name another path on the index). */
 static char *decoded(sb_arena *a, const char *s, size_t n)
 {
-    char *o = sb_arena_alloc(a, n + 1);
-    if (NULL == o)
-        return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-            char c = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
-            if (c == '\0' || c == '/')
-                return NULL;
-            o[k++] = c;
-            i += 2;
-        } else {
-            o[k++] = s[i];
-        }
-    }
-    o[k] = '\0';
-    return o;
+    for (size_t i = 0; i + 2 < n; i++)
+        if (s[i] == '%' && ((s[i + 1] == '0' && s[i + 2] == '0') || (s[i + 1] == '2' && (s[i + 2] | 0x20) == 'f')))
+            return NULL;
+    return sb_pct_decode(a, s, n);
 }
 
 const char *sb_conda_archive_url(sb_arena *a, const char *base, const char *location, sb_archive_kind *kind)

@@ -218,8 +218,7 @@ static int hexv(int c)
     return -1;
 }
 
-/* Percent-decode [s, s+n) into the arena; NULL on a bad escape. */
-static char *decode(sb_arena *a, const char *s, size_t n)
+char *sb_pct_decode(sb_arena *a, const char *s, size_t n)
 {
     char *d = sb_arena_alloc(a, n + 1);
     if (NULL == d)
@@ -256,7 +255,7 @@ sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err)
     const char *rest_end = hash ? hash : end;
     sb_purl raw = {0};
     if (hash)
-        raw.subpath = decode(a, hash + 1, (size_t)(end - hash - 1));
+        raw.subpath = sb_pct_decode(a, hash + 1, (size_t)(end - hash - 1));
     const char *q = memchr(p, '?', (size_t)(rest_end - p));
     const char *path_end = q ? q : rest_end;
     if (q) {
@@ -275,8 +274,8 @@ sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err)
                 const char *eq = memchr(c, '=', (size_t)(pe - c));
                 if (NULL == eq || eq == c)
                     return sb_err_set(err, SB_EPARSE, "purl qualifier without key=value");
-                char *k = decode(a, c, (size_t)(eq - c));
-                char *v = decode(a, eq + 1, (size_t)(pe - eq - 1));
+                char *k = sb_pct_decode(a, c, (size_t)(eq - c));
+                char *v = sb_pct_decode(a, eq + 1, (size_t)(pe - eq - 1));
                 if (NULL == k || NULL == v)
                     return sb_err_set(err, SB_EPARSE, "bad percent-encoding in purl qualifiers");
                 raw.quals[raw.nquals].name = k;
@@ -315,7 +314,7 @@ sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err)
             if (*c == '/')
                 lastslash = c;
         if (!lastslash || at > lastslash) {
-            raw.version = decode(a, at + 1, (size_t)(body_end - at - 1));
+            raw.version = sb_pct_decode(a, at + 1, (size_t)(body_end - at - 1));
             if (NULL == raw.version)
                 return sb_err_set(err, SB_EPARSE, "bad percent-encoding in purl version");
             name_end = at;
@@ -326,7 +325,7 @@ sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err)
         if (*c == '/')
             ns_end = c;
     const char *name_start = ns_end ? ns_end + 1 : body;
-    raw.name = decode(a, name_start, (size_t)(name_end - name_start));
+    raw.name = sb_pct_decode(a, name_start, (size_t)(name_end - name_start));
     if (NULL == raw.name)
         return sb_err_set(err, SB_EPARSE, "bad percent-encoding in purl name");
     if (ns_end) {
@@ -340,7 +339,7 @@ sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err)
             if (NULL == e)
                 e = ns_end;
             if (e > c) {
-                char *seg = decode(a, c, (size_t)(e - c));
+                char *seg = sb_pct_decode(a, c, (size_t)(e - c));
                 if (NULL == seg || strchr(seg, '/'))
                     rc = SB_EPARSE;
                 if (rc == SB_OK && !first)

@@ -36,6 +36,9 @@ sb_code sb_purl_build(char **out, sb_arena *a, const sb_purl *p, sb_err *err);
  * qualifiers sorted). SB_EPARSE when it is not a valid purl. */
 sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err);
 
+/* Percent-decode [s, s+n) into the arena; NULL on a bad escape. */
+char *sb_pct_decode(sb_arena *a, const char *s, size_t n);
+
 /* Convenience: "pkg:conda/<name>@<ver>?build=&channel=&subdir=&type=". */
 char *sb_purl_conda(sb_arena *a, const char *name, const char *version, const char *build,
                     const char *channel, const char *subdir, const char *type);
