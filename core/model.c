@@ -393,9 +393,12 @@ static const char *complete_purl(sb_arena *a, const char *s, const char *version
     return sb_purl_build(&out, a, &pu, NULL) == SB_OK ? out : s;
 }
 
-static sb_code derive(sb_pkg *p, sb_arena *a, sb_arena *scratch, const sb_lock_env *env)
+/* `pbuf` is one builder reused for every package: only the exact-size copy
+ * stays in the arena. */
+static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *env)
 {
-    props_b pb = {.scratch = scratch};
+    props_b pb = *pbuf;
+    pb.n = 0;
     sb_code rc = SB_OK;
     for (size_t i = 0; rc == SB_OK && i + 1 < p->reader_props.n; i += 2)
         rc = prop(&pb, a, p->reader_props.v[i], p->reader_props.v[i + 1]);
@@ -453,6 +456,7 @@ static sb_code derive(sb_pkg *p, sb_arena *a, sb_arena *scratch, const sb_lock_e
     for (size_t i = 0; i < pb.n; i++)
         if (0 == o || strcmp(pb.v[o - 1].name, pb.v[i].name))
             pb.v[o++] = pb.v[i];
+    *pbuf = pb; /* keep what it grew to */
     p->props = o ? sb_arena_alloc(a, o * sizeof *p->props) : NULL;
     if (o && NULL == p->props)
         return SB_ENOMEM;
@@ -764,9 +768,10 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
         *l = sb_lic_normalize(a, p->license);
         p->lic = l;
     }
+    props_b props = {.scratch = scratch};
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
-        sb_code rc = derive(p, a, scratch, env);
+        sb_code rc = derive(p, a, &props, env);
         if (rc == SB_ENOMEM)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         if (rc != SB_OK)
