@@ -32,6 +32,9 @@ asan_CFLAGS     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
                    -fno-sanitize-recover=undefined -DSB_NO_MIMALLOC -DSB_ARENA_DEBUG
 asan_LDFLAGS    := -fsanitize=address,undefined
 asan_LIBS       :=
+nomi_CFLAGS     := $(release_CFLAGS) -DSB_NO_MIMALLOC
+nomi_LDFLAGS    := $(release_LDFLAGS)
+nomi_LIBS       :=
 debug_CFLAGS    := -O0 -g -DSB_NO_MIMALLOC -DSB_ARENA_DEBUG
 debug_LDFLAGS   :=
 debug_LIBS      :=
