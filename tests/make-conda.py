@@ -12,12 +12,14 @@ naming them, licenses left out so the lookups have something to fill:
   evil       license paths climbing out of info/ and a symlink: not stored
   missing    not on the index: a 404 answer
 With --many N: instead, N plain archives bulk-NNNNN-1.0-h0_0.conda (for
-loadtest/lookups.sh).
+loadtest/lookups.sh). With --bomb: instead, one archive whose info member
+unpacks to 300 MiB (a 300 MiB license file of zeros): past the reader's cap.
 """
 import io, os, subprocess, sys, tarfile, zipfile
 
 out = sys.argv[1]
 many = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--many" else 0
+bomb = len(sys.argv) > 2 and sys.argv[2] == "--bomb"
 chan = os.path.join(out, "conda-forge", "linux-64")
 os.makedirs(chan, exist_ok=True)
 
@@ -71,6 +73,42 @@ def lockfile(made, extra=()):
         size = os.path.getsize(made[n]) if n in made else 1000
         print("- conda: %s%s\n  sha256: %s\n  md5: %s\n  size: %d\n  timestamp: 1700000000000" % (url, n, "0" * 64, "0" * 32, size))
 
+
+class Zeros(io.RawIOBase):
+    def __init__(self, n):
+        self.left = n
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        k = min(len(b), self.left)
+        b[:k] = bytes(k)
+        self.left -= k
+        return k
+
+
+if bomb:
+    # the tarball streams through zstd: 300 MiB never sit in memory here
+    # zstd's output (about 10 KB for zeros) fits the pipe while the input streams
+    z = subprocess.Popen(["zstd", "-q", "-c", "-3"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    with tarfile.open(fileobj=z.stdin, mode="w|", format=tarfile.PAX_FORMAT) as t:
+        for name, data in info_files("bomb", "MIT"):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+        info = tarfile.TarInfo("info/licenses/BIG")
+        info.size = 300 << 20
+        t.addfile(info, io.BufferedReader(Zeros(info.size)))
+    z.stdin.close()
+    packed = z.stdout.read()
+    z.wait()
+    path = os.path.join(chan, "bomb-1.0-h0_0.conda")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as zf:
+        zf.writestr("metadata.json", b'{"conda_pkg_format_version": 2}')
+        zf.writestr("info-bomb-1.0-h0_0.tar.zst", packed)
+    lockfile({"bomb-1.0-h0_0.conda": path})
+    sys.exit(0)
 
 if many:
     made = {}

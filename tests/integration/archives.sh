@@ -132,6 +132,27 @@ mx="$(count "$slow" .max_inflight)"
 check "the 14 archives of both documents were asked for at once (max in flight $mx)" [ "$mx" = 14 ]
 kill -TERM "$pid"; wait "$pid"
 
+# an archive whose info member unpacks past the cap: the lookup fails, the
+# document does not, nothing is stored and memory stays bounded (not under
+# valgrind: decompressing 256 MiB there takes minutes)
+if [ -z "${SB_WRAP:-}" ]; then
+  python3 "$root/tests/make-conda.py" "$work/bombs" --bomb > "$work/bomb.lock"
+  fake bombs --conda-dir "$work/bombs"
+  mkdir -p "$work/cache3"
+  sb_start "$work/s5.log" "${args[@]}" --conda-url "http://127.0.0.1:$fport/conda" --cache-dir "$work/cache3"
+  rss0="$(awk '/VmHWM/{print $2}' /proc/$pid/status)"
+  res="$(curl -sS -o "$work/bomb.json" -w '%{http_code}' --data-binary @"$work/bomb.lock" "$base/v1/sbom?$q")"
+  check "a decompression bomb: still 200 ($res)" [ "$res" = 200 ]
+  check "its lookup counts as failed" \
+    jq -e '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value | test("licenses: 1 lookup\\(s\\) failed")' "$work/bomb.json" > /dev/null
+  check "nothing of it stored" [ -z "$(ls "$work/cache3/conda-info")" ]
+  rss1="$(awk '/VmHWM/{print $2}' /proc/$pid/status)"
+  check "peak RSS stayed bounded ($rss0 -> $rss1 kB)" [ "$((rss1 - rss0))" -lt 65536 ]
+  check "refused for its size, not for anything else" grep -q 'archive unpacks to more than 268435456 bytes' "$work/s5.log"
+  check "and the server still answers" sh -c "[ \"\$(curl -sS -o /dev/null -w '%{http_code}' '$base/healthz')\" = 200 ]"
+  kill -TERM "$pid"; wait "$pid"
+fi
+
 # without --cache-dir: a private directory, removed at exit
 TMPDIR="$work/tmp" sb_start "$work/s3.log" "${args[@]}"
 curl -sS -o "$work/c.json" --data-binary @"$work/pixi.lock" "$base/v1/sbom?$q"
