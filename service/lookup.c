@@ -632,22 +632,25 @@ static entry *want(svc_lookup *L, const char *url, int kind, int *queued, int *h
 
 /* Which lookup, if any, a package wants: PyPI releases without a license;
  * conda binaries lacking a license or license files (their archive has
- * both), a .tar.bz2 only when small enough to fetch whole. */
-static int wanted(const sb_pkg *p, sb_arena *a, const char *conda_base, const char **url)
+ * both), a .tar.bz2 only when small enough to fetch whole. *url is where
+ * (NULL without an engine, or when the name or version is unusable). */
+static int wanted(const sb_pkg *p, sb_arena *a, const svc_lookup *L, const char **url)
 {
     *url = NULL;
     if (p->kind == SB_KIND_PYPI) {
         if ((p->license && p->license[0]) || NULL == p->version)
             return -1;
-        return K_PYPI; /* its URL needs the PyPI base: built by the caller */
+        *url = L ? sb_pypi_url(a, L->base, p->name, p->version) : NULL;
+        return K_PYPI;
     }
     if (p->kind != SB_KIND_CONDA || NULL == p->location || ((p->license && p->license[0]) && p->nlicfiles))
         return -1;
+    /* an offline server still counts the archive as a lookup not made */
     sb_archive_kind ak;
-    const char *u = sb_conda_archive_url(a, conda_base, p->location, &ak);
+    const char *u = sb_conda_archive_url(a, L ? L->conda_base : "http://offline", p->location, &ak);
     if (NULL == u || (ak == SB_ARCHIVE_TARBZ2 && (p->size <= 0 || p->size > SB_ARCHIVE_TARBZ2_MAX)))
         return -1;
-    *url = u;
+    *url = L ? u : NULL;
     return ak == SB_ARCHIVE_TARBZ2 ? K_TARBZ2 : K_CONDA;
 }
 
@@ -668,9 +671,7 @@ void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *pa
         if (package_cache && p.kind == SB_KIND_CONDA && sb_enrich_from_cache(&p, a, package_cache, &found) != SB_OK)
             return;
         const char *u;
-        int kind = wanted(&p, a, L->conda_base, &u);
-        if (kind == K_PYPI)
-            u = sb_pypi_url(a, L->base, p.name, p.version);
+        int kind = wanted(&p, a, L, &u);
         if (kind < 0 || NULL == u)
             continue;
         urls[m] = u;
@@ -705,15 +706,12 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
     for (size_t i = 0; i < n; i++) {
         const sb_pkg *p = &pkgs[i];
         const char *u;
-        int kind = wanted(p, a, L ? L->conda_base : "http://offline", &u);
+        int kind = wanted(p, a, L, &u);
         if (kind < 0)
             continue;
         idx[m] = i;
         kinds[m] = kind;
-        if (kind == K_PYPI)
-            urls[m] = L ? sb_pypi_url(a, L->base, p->name, p->version) : NULL;
-        else
-            urls[m] = L ? u : NULL;
+        urls[m] = u;
         m++;
     }
     st->asked = m;
