@@ -45,12 +45,12 @@ static int emit(sb_jw *jw, const char *p, size_t n)
 
 static void newline_indent(sb_jw *jw, int depth)
 {
-    size_t n = (size_t)depth * 2 + 1;
-    emit(jw, newline_spaces, n < sizeof newline_spaces - 1 ? n : sizeof newline_spaces - 1);
-    for (n = n < sizeof newline_spaces - 1 ? 0 : n - (sizeof newline_spaces - 1); n;) {
-        size_t k = n < sizeof newline_spaces - 2 ? n : sizeof newline_spaces - 2;
+    const size_t spaces = sizeof newline_spaces - 2; /* after the newline */
+    size_t n = (size_t)depth * 2, k = n < spaces ? n : spaces;
+    emit(jw, newline_spaces, 1 + k);
+    for (n -= k; n; n -= k) { /* deeper than 32 levels: more spaces */
+        k = n < spaces ? n : spaces;
         emit(jw, newline_spaces + 1, k);
-        n -= k;
     }
 }
 
