@@ -46,6 +46,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: license lookups against a fake index" "$b/lookups.log" tests/integration/lookups.sh "$b"
   suite "$profile: conda archive lookups against a fake channel" "$b/archives.log" tests/integration/archives.sh "$b"
   suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
+  suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
   suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
   if [ "$profile" = release ]; then
     suite "OpenAPI lint and contract test" "$b/contract.log" tests/contract/run.sh "$b"

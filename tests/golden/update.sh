@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# update.sh [BUILD_DIR] - regenerate the report goldens (tests/golden/reports/)
-# with sbomgen. Review the diff before committing: these files are what the
-# reports are held to (tests/integration/reports.sh compares the server's
+# update.sh [BUILD_DIR] - regenerate the goldens with sbomgen: the reports
+# (tests/golden/reports/, both outputs) and the documents
+# (tests/golden/documents/, CycloneDX 1.6 and SPDX 2.3 at a fixed timestamp).
+# Review the diff before committing: these files are what the service is held
+# to (tests/integration/reports.sh and goldens.sh compare the server's
 # answers with them byte for byte).
 set -eu
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -13,3 +15,8 @@ while read -r name rel; do
     "$b/sbomgen" -r "$kind" -o text "$shared/fixtures/$rel" > "$root/tests/golden/reports/$name.$kind.txt"
   done
 done < "$root/tests/golden/reports/FIXTURES"
+docs="$root/tests/golden/documents"
+grep -v '^#' "$docs/FIXTURES" | while read -r name rel; do
+  "$b/sbomgen" -t 1700000000 -f cyclonedx-1.6 "$shared/fixtures/$rel" > "$docs/$name.cdx.json"
+  "$b/sbomgen" -t 1700000000 -f spdx-2.3 "$shared/fixtures/$rel" > "$docs/$name.spdx.json"
+done

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# goldens.sh [BUILD_DIR] - the golden documents (tests/golden/documents/):
+# for each fixture listed in FIXTURES, the server's CycloneDX 1.6 and SPDX 2.3
+# answers (file name sent as ?filename=, timestamp fixed by
+# --source-date-epoch) must equal the committed files byte for byte, and each
+# golden must be schema-valid. Regenerate with tests/golden/update.sh.
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../lib.sh"
+docs="$root/tests/golden/documents"
+sb_start "$work/server.log" --source-date-epoch 1700000000
+n=0
+while read -r name rel; do
+  case "$name" in ''|'#'*) continue ;; esac
+  n=$((n + 1))
+  f="$shared/fixtures/$rel"
+  for fmt in cyclonedx-1.6:cdx spdx-2.3:spdx; do
+    want="$docs/$name.${fmt#*:}.json"
+    curl -sS -o "$work/got.json" --data-binary @"$f" \
+      "$base/v1/sbom?format=${fmt%%:*}&filename=$(basename "$rel")"
+    check "$name ${fmt%%:*}: equals the golden" cmp -s "$work/got.json" "$want"
+    if ! cmp -s "$work/got.json" "$want"; then diff <(jq -S . "$want") <(jq -S . "$work/got.json") | head -20 >&2; fi
+    check "$name ${fmt%%:*}: the golden is schema-valid" "$validate" --auto "$want" > /dev/null
+  done
+done < "$docs/FIXTURES"
+check "at least 12 golden fixtures ($n)" [ "$n" -ge 12 ]
+sb_done goldens
