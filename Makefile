@@ -3,6 +3,7 @@
 #   make            release build: build/release/{sbomd,sbomgen}
 #   make run        install missing deps, build, start sbomd on 127.0.0.1:8080
 #   make test       install missing deps, build, run every test (release + ASan/UBSan)
+#   make check      the fast tier: release build, unit tests, golden documents and reports
 #   make asan       sanitizer build in build/asan
 #   make valgrind   the unit tests under valgrind
 
@@ -51,7 +52,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
 .DEFAULT_GOAL := all
 
-.PHONY: bench all build run test test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test
+.PHONY: bench all build run test check test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test
 
 # Regenerate committed tables from ../shared (a unit test checks they match).
 gen:
@@ -114,6 +115,12 @@ test:
 	@$(MAKE) --no-print-directory PROFILE=release build
 	@$(MAKE) --no-print-directory PROFILE=asan build
 	@tests/run-all.sh
+
+# The fast tier (minutes, not the full suite's half hour): release build, unit
+# tests, the golden documents and the reports against a real server.
+check: check-deps
+	@$(MAKE) --no-print-directory PROFILE=release build
+	@SB_PROFILES=release SB_FAST=1 tests/run-all.sh
 
 # One profile only (PROFILE=release|asan|debug).
 test-one: build

@@ -2,7 +2,8 @@
 # run-all.sh - every test, for each build profile in SB_PROFILES (default:
 # "release asan"): the unit tests, then the HTTP integration tests against
 # that profile's sbomd (and for release, the OpenAPI lint + contract test).
-# SB_VALGRIND=1 runs the unit tests under valgrind.
+# SB_VALGRIND=1 runs the unit tests under valgrind; SB_FAST=1 is make check's
+# fast tier (unit tests, golden documents, reports).
 # Closes with one line "N passed, N failed" summing everything.
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -42,6 +43,13 @@ for profile in ${SB_PROFILES:-release asan}; do
     continue
   fi
   suite "$profile: unit tests" "$b/unit.log" "$b/unit-tests"
+  if [ "${SB_FAST:-0}" = 1 ]; then
+    # make check: the fast tier - unit tests, the golden documents and reports
+    # (end-to-end requests against a real server), nothing slow
+    suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
+    suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
+    continue
+  fi
   suite "$profile: HTTP integration tests" "$b/integration.log" tests/integration/http.sh "$b"
   suite "$profile: license lookups against a fake index" "$b/lookups.log" tests/integration/lookups.sh "$b"
   suite "$profile: conda archive lookups against a fake channel" "$b/archives.log" tests/integration/archives.sh "$b"
