@@ -3,6 +3,7 @@
  */
 #include "params.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -186,4 +187,135 @@ int svc_negotiate_type(const char *accept, const char *const *types, size_t n)
                 best_q = it.q;
             }
     return best;
+}
+
+/* --- the table of query parameters ---------------------------------------- */
+
+#define SB_R (SVC_EP_SBOM | SVC_EP_REPORT)
+
+static const svc_qparam qparams[] = {
+    {"format", SVC_Q_STRING, 0, SVC_EP_SBOM},
+    {"output", SVC_Q_STRING, 0, SVC_EP_REPORT},
+    {"environment", SVC_Q_STRING, 0, SB_R},
+    {"platform", SVC_Q_STRING, 0, SB_R},
+    {"all-environments", SVC_Q_BOOL, 0, SVC_EP_SBOM},
+    {"all-platforms", SVC_Q_BOOL, 0, SVC_EP_SBOM},
+    {"kind", SVC_Q_STRING, 0, SB_R},
+    {"filename", SVC_Q_STRING, 0, SB_R},
+    {"name", SVC_Q_STRING, 0, SB_R},
+    {"version", SVC_Q_STRING, 0, SB_R},
+    {"timestamp", SVC_Q_COUNT, 253402300799LL, SB_R},
+    {"pretty", SVC_Q_BOOL, 0, SB_R},
+    {"license-texts", SVC_Q_BOOL, 0, SB_R},
+    {"license-file-max", SVC_Q_COUNT, 1LL << 40, SB_R},
+    {"license-texts-max", SVC_Q_COUNT, 1LL << 40, SB_R},
+    {"fetch-licenses", SVC_Q_BOOL, 0, SB_R},
+    {"depth", SVC_Q_COUNT, 100000, SVC_EP_TREE},
+    {NULL, SVC_Q_STRING, 0, 0},
+};
+
+const svc_qparam *svc_qparams(void) { return qparams; }
+
+/* Reports take every SVC_EP_REPORT row; the tree report its own rows too. */
+static int takes(const svc_qparam *p, unsigned ep)
+{
+    if (p->endpoints & ep)
+        return 1;
+    return (ep & SVC_EP_TREE) && (p->endpoints & SVC_EP_REPORT);
+}
+
+const svc_qparam *svc_qparam_find(const char *name, unsigned ep)
+{
+    for (const svc_qparam *p = qparams; p->name; p++)
+        if (!strcmp(p->name, name) && takes(p, ep))
+            return p;
+    return NULL;
+}
+
+static char fold(char c)
+{
+    if (c == '_')
+        return '-';
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Levenshtein distance, folded, of two short strings (longer input is capped:
+ * a 64-byte parameter name is no typo of ours). */
+static size_t distance(const char *a, const char *b)
+{
+    enum { CAP = 64 };
+    size_t la = strnlen(a, CAP), lb = strnlen(b, CAP);
+    size_t row[CAP + 1];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (fold(a[i - 1]) != fold(b[j - 1]));
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *svc_qparam_closest(const char *name, unsigned ep)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    for (const svc_qparam *p = qparams; p->name; p++) {
+        if (!takes(p, ep))
+            continue;
+        size_t d = distance(name, p->name);
+        if (d < best_d) {
+            best = p->name;
+            best_d = d;
+        }
+    }
+    size_t len = strnlen(name, 64);
+    return (best && best_d * 3 <= (len > 3 ? len : 3)) ? best : NULL;
+}
+
+int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why, size_t n)
+{
+    const svc_qparam *p = svc_qparam_find(name, ep);
+    if (NULL == p) {
+        const char *close = svc_qparam_closest(name, ep);
+        const svc_qparam *other = NULL;
+        for (const svc_qparam *q = qparams; q->name && !other; q++)
+            if (!strcmp(q->name, name))
+                other = q;
+        if (other)
+            snprintf(why, n, "query parameter '%.64s' is not taken by this endpoint", name);
+        else if (close)
+            snprintf(why, n, "unknown query parameter '%.64s' (did you mean '%s'?)", name, close);
+        else
+            snprintf(why, n, "unknown query parameter '%.64s'", name);
+        return -1;
+    }
+    int b;
+    long long c;
+    switch (p->type) {
+    case SVC_Q_BOOL:
+        if (svc_param_bool(value ? value : "", 0, &b)) {
+            snprintf(why, n, "query parameter '%s' must be true or false", name);
+            return -1;
+        }
+        break;
+    case SVC_Q_COUNT:
+        if (NULL == value || svc_param_count(value, p->max, &c)) {
+            snprintf(why, n, "query parameter '%s' must be a whole number from 0 to %lld", name, p->max);
+            return -1;
+        }
+        break;
+    case SVC_Q_STRING:
+        break;
+    }
+    return 0;
 }

@@ -37,4 +37,42 @@ const sb_doc_ops *svc_negotiate_format(const char *accept);
  * absent or empty -> 0; -1 when none is acceptable. Ties go to the earlier. */
 int svc_negotiate_type(const char *accept, const char *const *types, size_t n);
 
+/* The query parameters of the API, one row each: what the strict check
+ * (svc_query_check) accepts and a unit test holds openapi/openapi.yaml to. */
+typedef enum svc_qtype {
+    SVC_Q_STRING,  /* free text (names, file names) */
+    SVC_Q_BOOL,    /* true|false|1|0|"" */
+    SVC_Q_COUNT    /* a decimal count in [0, max] */
+} svc_qtype;
+
+/* Which endpoints take a parameter. */
+enum {
+    SVC_EP_SBOM = 1u << 0,   /* POST /v1/sbom */
+    SVC_EP_REPORT = 1u << 1, /* POST /v1/report/{kind} */
+    SVC_EP_TREE = 1u << 2    /* POST /v1/report/tree only */
+};
+
+typedef struct svc_qparam {
+    const char *name;
+    svc_qtype type;
+    long long max;           /* SVC_Q_COUNT only */
+    unsigned endpoints;      /* SVC_EP_* bits */
+} svc_qparam;
+
+/* The table, terminated by a row whose name is NULL. */
+const svc_qparam *svc_qparams(void);
+
+/* The row for `name` when endpoint `ep` takes it, else NULL. */
+const svc_qparam *svc_qparam_find(const char *name, unsigned ep);
+
+/* The parameter of endpoint `ep` closest to a misspelled `name` (edit
+ * distance after folding case and '_' to '-'), or NULL when none is within
+ * a third of the name's length (then a suggestion would only confuse). */
+const char *svc_qparam_closest(const char *name, unsigned ep);
+
+/* Check one query argument against the table: 0 when fine; otherwise -1 and
+ * a sentence for the problem detail in why[n] ("unknown query parameter
+ * 'plaform' (did you mean 'platform'?)", "... must be true or false"). */
+int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why, size_t n);
+
 #endif

@@ -18,6 +18,27 @@ const char *svc_req_query(svc_req *r, const char *key)
     return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
 }
 
+typedef struct query_walk {
+    int (*fn)(void *cls, const char *key, const char *value);
+    void *cls;
+    int rc;
+} query_walk;
+
+static enum MHD_Result query_step(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    query_walk *w = cls;
+    w->rc = w->fn(w->cls, key, value);
+    return w->rc ? MHD_NO : MHD_YES;
+}
+
+int svc_req_query_each(svc_req *r, int (*fn)(void *cls, const char *key, const char *value), void *cls)
+{
+    query_walk w = {fn, cls, 0};
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_step, &w);
+    return w.rc;
+}
+
 const char *svc_req_header(svc_req *r, const char *name)
 {
     return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);

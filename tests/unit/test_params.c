@@ -5,6 +5,7 @@
 #include "test.h"
 #include "../../service/params.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 TEST(params_bool_and_count)
@@ -56,4 +57,69 @@ TEST(params_negotiate_type)
     CHECK(svc_negotiate_type("*/*", types, 2) == 0);
     CHECK(svc_negotiate_type("text/plain;q=0.4, application/json;q=0.8", types, 2) == 0);
     CHECK(svc_negotiate_type("image/png", types, 2) == -1);
+}
+
+TEST(params_table_strict_check)
+{
+    char why[256];
+    CHECK(svc_qparam_check("platform", "linux-64", SVC_EP_SBOM, why, sizeof why) == 0);
+    CHECK(svc_qparam_check("plaform", "linux-64", SVC_EP_SBOM, why, sizeof why) == -1);
+    CHECK(strstr(why, "did you mean 'platform'") != NULL);
+    CHECK(svc_qparam_check("License_Texts", "true", SVC_EP_SBOM, why, sizeof why) == -1);
+    CHECK(strstr(why, "did you mean 'license-texts'") != NULL);
+    CHECK(svc_qparam_check("zzzzzzzz", "1", SVC_EP_SBOM, why, sizeof why) == -1);
+    CHECK(strstr(why, "did you mean") == NULL);
+    /* endpoint rules: depth is the tree report's, format the document's */
+    CHECK(svc_qparam_check("depth", "2", SVC_EP_TREE, why, sizeof why) == 0);
+    CHECK(svc_qparam_check("depth", "2", SVC_EP_REPORT, why, sizeof why) == -1);
+    CHECK(strstr(why, "not taken by this endpoint") != NULL);
+    CHECK(svc_qparam_check("format", "spdx-2.3", SVC_EP_REPORT, why, sizeof why) == -1);
+    CHECK(svc_qparam_check("output", "text", SVC_EP_TREE, why, sizeof why) == 0);
+    CHECK(svc_qparam_check("all-platforms", "true", SVC_EP_REPORT, why, sizeof why) == -1);
+    /* types and bounds from the table */
+    CHECK(svc_qparam_check("pretty", "maybe", SVC_EP_SBOM, why, sizeof why) == -1);
+    CHECK(svc_qparam_check("pretty", NULL, SVC_EP_SBOM, why, sizeof why) == 0); /* bare ?pretty = true */
+    CHECK(svc_qparam_check("timestamp", "253402300800", SVC_EP_SBOM, why, sizeof why) == -1);
+    CHECK(svc_qparam_check("timestamp", NULL, SVC_EP_SBOM, why, sizeof why) == -1);
+    CHECK(svc_qparam_check("depth", "100001", SVC_EP_TREE, why, sizeof why) == -1);
+    /* a name of 10 kB is cut in the sentence, never overflows it */
+    static char huge[10000];
+    memset(huge, 'a', sizeof huge - 1);
+    CHECK(svc_qparam_check(huge, "1", SVC_EP_SBOM, why, sizeof why) == -1 && strlen(why) < sizeof why);
+    CHECK(svc_qparam_closest("", SVC_EP_SBOM) == NULL || strlen(svc_qparam_closest("", SVC_EP_SBOM)) <= 3);
+}
+
+/* The table and openapi/openapi.yaml name the same query parameters (run
+ * from the repository root, as tests/run-all.sh does). */
+TEST(params_table_matches_openapi)
+{
+    size_t len = 0;
+    char *y = sb_test_read("openapi/openapi.yaml", &len);
+    CHECK(y != NULL);
+    if (NULL == y)
+        return;
+    for (const svc_qparam *p = svc_qparams(); p->name; p++) {
+        char pat[96];
+        snprintf(pat, sizeof pat, "{name: %s, in: query", p->name);
+        if (!strstr(y, pat))
+            sb_test_subcase(p->name, 0, "in the table, not in openapi.yaml");
+        else
+            sb_test_subcase(p->name, 1, NULL);
+    }
+    for (const char *q = y; (q = strstr(q, "{name: ")); q += 7) {
+        const char *e = strchr(q + 7, ',');
+        if (NULL == e || strncmp(e, ", in: query", 11))
+            continue;
+        char name[64];
+        size_t n = (size_t)(e - (q + 7));
+        if (n >= sizeof name)
+            n = sizeof name - 1;
+        memcpy(name, q + 7, n);
+        name[n] = '\0';
+        int found = 0;
+        for (const svc_qparam *p = svc_qparams(); p->name; p++)
+            found |= !strcmp(p->name, name);
+        sb_test_subcase(name, found, "in openapi.yaml, not in the table");
+    }
+    free(y);
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# params.sh [BUILD_DIR] - the strict query check (service/params.c's table):
+# an unknown or misspelled parameter, one given twice, one an endpoint does
+# not take, a selection beside its all-* form and a mistyped value are each a
+# 400 problem naming the parameter (and the closest known one), before the
+# body is read; every known parameter still works.
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../lib.sh"
+sb_start "$work/server.log"
+f="$shared/fixtures/uv/pydantic-pydantic-core/uv.lock"
+# refused NAME PATH_AND_QUERY DETAIL_REGEX
+refused() {
+  local st
+  st="$(curl -sS -o "$work/p.json" -w '%{http_code}' --data-binary @"$f" "$base$2")"
+  check "$1: 400 (got $st)" [ "$st" = 400 ]
+  check "$1: problem+json names it" jq -e --arg re "$3" '.status == 400 and (.detail | test($re))' "$work/p.json" > /dev/null
+}
+refused "misspelled" "/v1/sbom?plaform=linux-64" "unknown query parameter 'plaform' \\(did you mean 'platform'\\?\\)"
+refused "underscore and case" "/v1/sbom?License_Texts=true" "did you mean 'license-texts'"
+refused "unknown, nothing close" "/v1/sbom?qqqqqqqq=1" "^unknown query parameter 'qqqqqqqq'$"
+refused "given twice" "/v1/sbom?format=spdx-2.3&format=cyclonedx-1.6" "'format' is given more than once"
+refused "platform with all-platforms" "/v1/sbom?platform=linux-64&all-platforms=true" "'platform' and 'all-platforms' exclude each other"
+refused "environment with all-environments" "/v1/sbom?environment=default&all-environments=1" "'environment' and 'all-environments' exclude each other"
+refused "depth on the document" "/v1/sbom?depth=1" "'depth' is not taken by this endpoint"
+refused "depth on the packages report" "/v1/report/packages?depth=1" "'depth' is not taken by this endpoint"
+refused "format on a report" "/v1/report/licenses?format=spdx-2.3" "'format' is not taken"
+refused "mistyped boolean" "/v1/sbom?pretty=maybe" "'pretty' must be true or false"
+refused "count out of bounds" "/v1/sbom?timestamp=99999999999999" "'timestamp' must be a whole number"
+# every known parameter of each endpoint is accepted
+ok_st() { local st; st="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$f" "$base$2")"; check "$1 (got $st)" [ "$st" = 200 ]; }
+ok_st "document with every parameter" "/v1/sbom?format=spdx-2.3&environment=default&platform=linux-64&kind=uv.lock&filename=uv.lock&name=x&version=1&timestamp=1&pretty=false&license-texts=false&license-file-max=1&license-texts-max=1&fetch-licenses=false"
+ok_st "all-* without a selection" "/v1/sbom?all-environments=true&all-platforms=true&filename=uv.lock"
+ok_st "all-platforms=false beside platform" "/v1/sbom?platform=linux-64&all-platforms=false&filename=uv.lock"
+ok_st "tree report with depth and output" "/v1/report/tree?depth=0&output=text&filename=uv.lock"
+ok_st "bare flag" "/v1/sbom?pretty&filename=uv.lock"
+check "the server answers after all of them" curl -fsS -o /dev/null "$base/healthz"
+sb_done params
