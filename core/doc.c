@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 enum { PH_BEGIN, PH_COMPONENTS, PH_MIDDLE, PH_RELATIONS, PH_END, PH_DONE };
 
@@ -28,11 +29,35 @@ const sb_doc_ops *const *sb_doc_formats(void)
     return formats;
 }
 
+static bool in_list(const char *const *list, const char *s)
+{
+    for (size_t i = 0; list && list[i]; i++)
+        if (!strcasecmp(list[i], s))
+            return true;
+    return false;
+}
+
 const sb_doc_ops *sb_doc_find(const char *name)
 {
     for (size_t i = 0; formats[i]; i++)
-        if (!strcmp(formats[i]->name, name))
+        if (!strcasecmp(formats[i]->name, name) || in_list(formats[i]->aliases, name))
             return formats[i];
+    return NULL;
+}
+
+const sb_doc_ops *sb_doc_find_media(const char *type, const char *version)
+{
+    if (!strcasecmp(type, "application/json") || !strcmp(type, "*/*") || !strcasecmp(type, "application/*"))
+        return formats[0];
+    for (size_t i = 0; formats[i]; i++) {
+        const sb_doc_ops *f = formats[i];
+        if (in_list(f->media_aliases, type))
+            return f;
+        if (!f->media_base || strcasecmp(f->media_base, type))
+            continue;
+        if (version ? in_list(f->versions, version) : f->family_default)
+            return f;
+    }
     return NULL;
 }
 
@@ -264,6 +289,12 @@ sb_code sb_doc_formats_json(const char **out, size_t *len, sb_arena *a)
         sb_jw_kstr(&jw, "media_type", formats[i]->media_type);
         sb_jw_key(&jw, "default");
         sb_jw_bool(&jw, i == 0);
+        sb_jw_key(&jw, "aliases");
+        sb_jw_arr_begin(&jw);
+        for (size_t k = 0; formats[i]->aliases && formats[i]->aliases[k]; k++)
+            sb_jw_str(&jw, formats[i]->aliases[k]);
+        sb_jw_arr_end(&jw);
+        sb_jw_kstr(&jw, "extension", formats[i]->ext);
         sb_jw_obj_end(&jw);
     }
     sb_jw_arr_end(&jw);

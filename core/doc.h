@@ -28,11 +28,19 @@
 
 typedef struct sb_doc sb_doc;
 
+/* One output: its descriptor (what clients call it, how it is negotiated,
+ * what it can hold) beside the writer's phases. Defined next to each writer
+ * with designated initializers; sb_doc_formats() lists the documents. */
 typedef struct sb_doc_ops {
     const char *name;        /* "cyclonedx-1.6" */
     const char *media_type;  /* Content-Type of the document */
     const char *ext;         /* ".cdx.json"; part of the serial-number name; NULL: no identifier (reports) */
     sb_text_shape text_shape; /* which license files it can embed a text for */
+    const char *const *aliases;   /* other names format= takes ("cyclonedx", "cdx"); NULL-terminated or NULL */
+    const char *media_base;       /* Accept type without parameters ("application/vnd.cyclonedx+json") */
+    const char *const *versions;  /* Accept version= values that pick it, canonical first */
+    const char *const *media_aliases; /* other Accept types that pick it ("application/ld+json") */
+    bool family_default;          /* picked by media_base without version= */
     sb_code (*begin)(sb_doc *d);                 /* everything before the first component */
     sb_code (*component)(sb_doc *d, size_t i);   /* package i of the model */
     sb_code (*middle)(sb_doc *d);                /* between components and relations */
@@ -70,9 +78,14 @@ struct sb_doc {
     size_t nseq, iseq;
 };
 
-/* Formats, NULL-terminated. */
+/* Formats, NULL-terminated; the first is the default (format= and Accept
+ * absent, application/json, wildcards). */
 const sb_doc_ops *const *sb_doc_formats(void);
+/* By name or alias, case-insensitive; NULL when none. */
 const sb_doc_ops *sb_doc_find(const char *name);
+/* By an Accept media range's type (no parameters) and version= (NULL when
+ * absent); wildcards and application/json pick the default. NULL: none. */
+const sb_doc_ops *sb_doc_find_media(const char *type, const char *version);
 
 /* New producer for `sbom` in the named format. The sb_doc lives in the arena
  * but holds a heap staging buffer: call sb_doc_free() when done. */

@@ -302,12 +302,28 @@ static sb_code end(sb_doc *d)
     return jw->status;
 }
 
+#define CDX_PHASES \
+    .begin = begin, .component = component, .middle = middle, .relation_count = relation_count, \
+    .relation = relation, .end = end
+
 const sb_doc_ops sb_doc_cyclonedx_16 = {
-    "cyclonedx-1.6", "application/vnd.cyclonedx+json; version=1.6", ".cdx.json", SB_TEXTS_CYCLONEDX,
-    begin, component, middle, relation_count, relation, end,
+    .name = "cyclonedx-1.6",
+    .media_type = "application/vnd.cyclonedx+json; version=1.6",
+    .ext = ".cdx.json",
+    .text_shape = SB_TEXTS_CYCLONEDX,
+    .aliases = (const char *const[]){"cyclonedx", "cyclonedx-json", "cdx", "cdx-json", NULL},
+    .media_base = "application/vnd.cyclonedx+json",
+    .versions = (const char *const[]){"1.6", NULL},
+    .family_default = true,
+    CDX_PHASES,
 };
 
 const sb_doc_ops sb_doc_cyclonedx_17 = {
-    "cyclonedx-1.7", "application/vnd.cyclonedx+json; version=1.7", ".cdx.json", SB_TEXTS_CYCLONEDX,
-    begin, component, middle, relation_count, relation, end,
+    .name = "cyclonedx-1.7",
+    .media_type = "application/vnd.cyclonedx+json; version=1.7",
+    .ext = ".cdx.json",
+    .text_shape = SB_TEXTS_CYCLONEDX,
+    .media_base = "application/vnd.cyclonedx+json",
+    .versions = (const char *const[]){"1.7", NULL},
+    CDX_PHASES,
 };

@@ -271,6 +271,14 @@ static sb_code end(sb_doc *d)
 }
 
 const sb_doc_ops sb_doc_spdx_23 = {
-    "spdx-2.3", "application/spdx+json; version=2.3", ".spdx.json", SB_TEXTS_SPDX,
-    begin, component, middle, relation_count, relation, end,
+    .name = "spdx-2.3",
+    .media_type = "application/spdx+json; version=2.3",
+    .ext = ".spdx.json",
+    .text_shape = SB_TEXTS_SPDX,
+    .aliases = (const char *const[]){"spdx", "spdx-json", NULL},
+    .media_base = "application/spdx+json",
+    .versions = (const char *const[]){"2.3", NULL},
+    .family_default = true,
+    .begin = begin, .component = component, .middle = middle, .relation_count = relation_count,
+    .relation = relation, .end = end,
 };

@@ -401,6 +401,14 @@ static sb_code end(sb_doc *d)
 }
 
 const sb_doc_ops sb_doc_spdx_301 = {
-    "spdx-3.0.1", "application/spdx+json; version=3.0.1", ".spdx.json", SB_TEXTS_SPDX,
-    begin, component, middle, relation_count, relation, end,
+    .name = "spdx-3.0.1",
+    .media_type = "application/spdx+json; version=3.0.1",
+    .ext = ".spdx.json",
+    .text_shape = SB_TEXTS_SPDX,
+    .aliases = (const char *const[]){"spdx-3", "spdx-3.0", NULL},
+    .media_base = "application/spdx+json",
+    .versions = (const char *const[]){"3.0.1", "3.0", NULL},
+    .media_aliases = (const char *const[]){"application/ld+json", NULL},
+    .begin = begin, .component = component, .middle = middle, .relation_count = relation_count,
+    .relation = relation, .end = end,
 };

@@ -920,9 +920,10 @@ static sb_code end(sb_doc *d)
     return d->jw.status;
 }
 
-#define REPORT_OPS(var, name, type)                                                                  \
-    static const sb_doc_ops var = {name, type, NULL, SB_TEXTS_CYCLONEDX, begin, nothing, middle, \
-                                   piece_count, piece, end}
+#define REPORT_OPS(var, kind_name, mtype)                                                            \
+    static const sb_doc_ops var = {.name = kind_name, .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = begin, .component = nothing, .middle = middle,             \
+                                   .relation_count = piece_count, .relation = piece, .end = end}
 
 REPORT_OPS(packages_json, "packages", "application/json");
 REPORT_OPS(licenses_json, "licenses", "application/json");

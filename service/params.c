@@ -120,33 +120,17 @@ int svc_accept_next(const char *accept, size_t *pos, svc_accept_item *item)
     return 1;
 }
 
-/* Which format one media range names (NULL: none of ours). */
+/* Which format one media range names (NULL: none of ours): the formats'
+ * own descriptors decide (core/doc.h). */
 static const sb_doc_ops *format_of(const svc_accept_item *it)
 {
-    const char *v = it->version[0] ? it->version : NULL;
-    if (!strcasecmp(it->type, "application/vnd.cyclonedx+json")) {
-        if (NULL == v || !strcmp(v, "1.6"))
-            return &sb_doc_cyclonedx_16;
-        if (!strcmp(v, "1.7"))
-            return &sb_doc_cyclonedx_17;
-    } else if (!strcasecmp(it->type, "application/spdx+json")) {
-        if (NULL == v || !strcmp(v, "2.3"))
-            return &sb_doc_spdx_23;
-        if (!strcmp(v, "3.0.1") || !strcmp(v, "3.0"))
-            return &sb_doc_spdx_301;
-    } else if (!strcasecmp(it->type, "application/ld+json")) {
-        return &sb_doc_spdx_301;
-    } else if (!strcasecmp(it->type, "application/json") || !strcmp(it->type, "*/*") ||
-               !strcasecmp(it->type, "application/*")) {
-        return &sb_doc_cyclonedx_16;
-    }
-    return NULL;
+    return sb_doc_find_media(it->type, it->version[0] ? it->version : NULL);
 }
 
 const sb_doc_ops *svc_negotiate_format(const char *accept)
 {
     if (NULL == accept || !accept[0])
-        return &sb_doc_cyclonedx_16;
+        return sb_doc_formats()[0];
     const sb_doc_ops *best = NULL;
     double best_q = 0.0;
     size_t pos = 0;

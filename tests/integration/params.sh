@@ -33,5 +33,12 @@ ok_st "all-* without a selection" "/v1/sbom?all-environments=true&all-platforms=
 ok_st "all-platforms=false beside platform" "/v1/sbom?platform=linux-64&all-platforms=false&filename=uv.lock"
 ok_st "tree report with depth and output" "/v1/report/tree?depth=0&output=text&filename=uv.lock"
 ok_st "bare flag" "/v1/sbom?pretty&filename=uv.lock"
+# format names users type map to the defaults (the formats' descriptors)
+for a in cyclonedx:cyclonedx-1.6 cyclonedx-json:cyclonedx-1.6 cdx:cyclonedx-1.6 spdx:spdx-2.3 spdx-json:spdx-2.3 SPDX-3:spdx-3.0.1; do
+  ct="$(curl -sS -o "$work/d.json" -w '%{content_type}' --data-binary @"$f" "$base/v1/sbom?format=${a%%:*}&filename=uv.lock")"
+  want="$(curl -sS "$base/v1/formats" | jq -r --arg n "${a#*:}" '.formats[] | select(.name == $n) | .media_type')"
+  check "format=${a%%:*} writes ${a#*:} ($ct)" [ "$ct" = "$want" ]
+done
+check "/v1/formats lists the aliases" sh -c "curl -sS '$base/v1/formats' | jq -e '.formats[] | select(.name == \"spdx-2.3\") | .aliases | index(\"spdx\")' > /dev/null"
 check "the server answers after all of them" curl -fsS -o /dev/null "$base/healthz"
 sb_done params

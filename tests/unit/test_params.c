@@ -123,3 +123,26 @@ TEST(params_table_matches_openapi)
     }
     free(y);
 }
+
+/* Format names clients type, and the media types, come from the formats'
+ * own descriptors (core/doc.h). */
+TEST(params_format_aliases)
+{
+    CHECK(sb_doc_find("cyclonedx") == &sb_doc_cyclonedx_16);
+    CHECK(sb_doc_find("CycloneDX-JSON") == &sb_doc_cyclonedx_16);
+    CHECK(sb_doc_find("cdx") == &sb_doc_cyclonedx_16);
+    CHECK(sb_doc_find("spdx") == &sb_doc_spdx_23);
+    CHECK(sb_doc_find("spdx-json") == &sb_doc_spdx_23);
+    CHECK(sb_doc_find("spdx-3") == &sb_doc_spdx_301);
+    CHECK(sb_doc_find("cyclonedx-1.7") == &sb_doc_cyclonedx_17);
+    CHECK(sb_doc_find("cyclonedx-1.5") == NULL);
+    CHECK(sb_doc_find("json") == NULL);
+    CHECK(sb_doc_formats()[0] == &sb_doc_cyclonedx_16);
+    CHECK(sb_doc_find_media("application/vnd.cyclonedx+json", NULL) == &sb_doc_cyclonedx_16);
+    CHECK(sb_doc_find_media("application/vnd.cyclonedx+json", "1.7") == &sb_doc_cyclonedx_17);
+    CHECK(sb_doc_find_media("application/vnd.cyclonedx+json", "1.5") == NULL);
+    CHECK(sb_doc_find_media("application/spdx+json", "3.0") == &sb_doc_spdx_301);
+    CHECK(sb_doc_find_media("application/ld+json", NULL) == &sb_doc_spdx_301);
+    CHECK(sb_doc_find_media("application/*", NULL) == &sb_doc_cyclonedx_16);
+    CHECK(sb_doc_find_media("text/html", NULL) == NULL);
+}
