@@ -165,7 +165,13 @@ static int post_sbom(svc_req *r)
     if (fmt) {
         ops = sb_doc_find(fmt);
     } else {
-        ops = svc_negotiate_format(svc_req_header(r, "Accept"));
+        /* all-* answers NDJSON: Accept may name that container */
+        int many = 0, b;
+        if (0 == svc_param_bool(svc_req_query(r, "all-environments"), 0, &b))
+            many |= b;
+        if (0 == svc_param_bool(svc_req_query(r, "all-platforms"), 0, &b))
+            many |= b;
+        ops = svc_negotiate_format_for(svc_req_header(r, "Accept"), many);
     }
     if (NULL == ops) {
         const char **choices = NULL;

@@ -120,28 +120,80 @@ int svc_accept_next(const char *accept, size_t *pos, svc_accept_item *item)
     return 1;
 }
 
-/* Which format one media range names (NULL: none of ours): the formats'
- * own descriptors decide (core/doc.h). */
-static const sb_doc_ops *format_of(const svc_accept_item *it)
+/* How specifically one media range names format f: 4 its type and one of
+ * its versions, 3 its type without version= (every version of the family)
+ * or one of its media aliases, 1 application/json or application/ANY, 0 the
+ * full wildcard; -1 not at all. The most specific range decides a format's q
+ * (RFC 9110 12.5.1), so a CycloneDX range with q=0 beside the full wildcard
+ * excludes CycloneDX rather than letting the wildcard pick it. */
+static int specificity(const svc_accept_item *it, const sb_doc_ops *f)
 {
-    return sb_doc_find_media(it->type, it->version[0] ? it->version : NULL);
+    if (f->media_base && !strcasecmp(it->type, f->media_base)) {
+        if (!it->version[0])
+            return 3;
+        for (size_t k = 0; f->versions && f->versions[k]; k++)
+            if (!strcmp(f->versions[k], it->version))
+                return 4;
+        return -1;
+    }
+    for (size_t k = 0; f->media_aliases && f->media_aliases[k]; k++)
+        if (!strcasecmp(f->media_aliases[k], it->type))
+            return 3;
+    if (!strcasecmp(it->type, "application/json") || !strcasecmp(it->type, "application/*"))
+        return 1;
+    return strcmp(it->type, "*/*") ? -1 : 0;
 }
 
 const sb_doc_ops *svc_negotiate_format(const char *accept)
 {
+    return svc_negotiate_format_for(accept, 0);
+}
+
+const sb_doc_ops *svc_negotiate_format_for(const char *accept, int seq)
+{
+    const sb_doc_ops *const *fmts = sb_doc_formats();
     if (NULL == accept || !accept[0])
-        return sb_doc_formats()[0];
-    const sb_doc_ops *best = NULL;
-    double best_q = 0.0;
-    size_t pos = 0;
+        return fmts[0];
+    enum { MAXF = 16 };
+    double q[MAXF];
+    int spec[MAXF];
+    size_t first[MAXF];
+    size_t nf = 0;
+    while (fmts[nf] && nf < MAXF) {
+        spec[nf] = -1;
+        nf++;
+    }
+    int ndjson = 0;
+    size_t pos = 0, idx = 0;
     svc_accept_item it;
-    while (svc_accept_next(accept, &pos, &it)) {
-        const sb_doc_ops *cand = format_of(&it);
-        if (cand && it.q > best_q) {
-            best = cand;
-            best_q = it.q;
+    for (; svc_accept_next(accept, &pos, &it); idx++) {
+        if (seq && !strcasecmp(it.type, "application/x-ndjson") && it.q > 0)
+            ndjson = 1; /* the container of all-*: any format inside it */
+        for (size_t i = 0; i < nf; i++) {
+            int sp = specificity(&it, fmts[i]);
+            if (sp > spec[i] || (sp == spec[i] && sp >= 0 && it.q > q[i])) {
+                spec[i] = sp;
+                q[i] = it.q;
+                first[i] = idx;
+            }
         }
     }
+    const sb_doc_ops *best = NULL;
+    double best_q = 0.0;
+    size_t best_first = 0;
+    for (size_t i = 0; i < nf; i++) {
+        if (spec[i] < 0 || q[i] <= 0.0)
+            continue;
+        /* higher q wins; a tie goes to the range named first, then to the
+         * formats' order (each family's default before its other versions) */
+        if (NULL == best || q[i] > best_q || (q[i] == best_q && first[i] < best_first)) {
+            best = fmts[i];
+            best_q = q[i];
+            best_first = first[i];
+        }
+    }
+    if (NULL == best && ndjson)
+        return fmts[0];
     return best;
 }
 

@@ -32,6 +32,10 @@ int svc_accept_next(const char *accept, size_t *pos, svc_accept_item *item);
 /* The document format an Accept header prefers (q-values, version=, the
  * wildcards); absent or empty -> CycloneDX 1.6; NULL when none is ours. */
 const sb_doc_ops *svc_negotiate_format(const char *accept);
+/* The same for a request of several documents (all-*), whose answer is
+ * NDJSON: `application/x-ndjson` is then acceptable and, when no format is
+ * named, means the default format. */
+const sb_doc_ops *svc_negotiate_format_for(const char *accept, int seq);
 
 /* Of `n` media types (no parameters), the index the Accept header prefers;
  * absent or empty -> 0; -1 when none is acceptable. Ties go to the earlier. */

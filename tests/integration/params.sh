@@ -40,5 +40,13 @@ for a in cyclonedx:cyclonedx-1.6 cyclonedx-json:cyclonedx-1.6 cdx:cyclonedx-1.6 
   check "format=${a%%:*} writes ${a#*:} ($ct)" [ "$ct" = "$want" ]
 done
 check "/v1/formats lists the aliases" sh -c "curl -sS '$base/v1/formats' | jq -e '.formats[] | select(.name == \"spdx-2.3\") | .aliases | index(\"spdx\")' > /dev/null"
+# Accept: the container of all-* answers, and q=0 excluding what a wildcard would pick
+st="$(curl -sS -o "$work/n.ndjson" -w '%{http_code} %{content_type}' -H 'Accept: application/x-ndjson' --data-binary @"$f" "$base/v1/sbom?all-platforms=true&filename=uv.lock")"
+check "Accept: application/x-ndjson with all-platforms: 200 NDJSON ($st)" [ "$st" = "200 application/x-ndjson" ]
+check "  each line a CycloneDX 1.6 document" sh -c "jq -e -s 'length > 1 and all(.specVersion == \"1.6\")' '$work/n.ndjson' > /dev/null"
+st="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Accept: application/x-ndjson' --data-binary @"$f" "$base/v1/sbom?filename=uv.lock")"
+check "Accept: application/x-ndjson for one document: 406 ($st)" [ "$st" = 406 ]
+curl -sS -o "$work/q0.json" -H 'Accept: application/vnd.cyclonedx+json;q=0, */*' --data-binary @"$f" "$base/v1/sbom?filename=uv.lock"
+check "q=0 excludes CycloneDX even beside */*" jq -e '.spdxVersion == "SPDX-2.3"' "$work/q0.json" > /dev/null
 check "the server answers after all of them" curl -fsS -o /dev/null "$base/healthz"
 sb_done params

@@ -146,3 +146,19 @@ TEST(params_format_aliases)
     CHECK(sb_doc_find_media("application/*", NULL) == &sb_doc_cyclonedx_16);
     CHECK(sb_doc_find_media("text/html", NULL) == NULL);
 }
+
+/* The most specific range decides each format's q; q=0 excludes even when a
+ * wildcard would pick it; all-* answers take application/x-ndjson. */
+TEST(params_negotiate_exclusion_and_ndjson)
+{
+    CHECK(svc_negotiate_format("application/vnd.cyclonedx+json;q=0, */*") == &sb_doc_spdx_23);
+    CHECK(svc_negotiate_format("*/*, application/vnd.cyclonedx+json;version=1.6;q=0") == &sb_doc_cyclonedx_17);
+    CHECK(svc_negotiate_format("application/vnd.cyclonedx+json;q=0, application/spdx+json;q=0, */*") == NULL);
+    CHECK(svc_negotiate_format("application/spdx+json, */*;q=0") == &sb_doc_spdx_23);
+    CHECK(svc_negotiate_format("application/json;q=0.1, application/spdx+json;version=3.0.1;q=0.2") == &sb_doc_spdx_301);
+    CHECK(svc_negotiate_format("application/vnd.cyclonedx+json") == &sb_doc_cyclonedx_16);
+    CHECK(svc_negotiate_format("application/x-ndjson") == NULL);
+    CHECK(svc_negotiate_format_for("application/x-ndjson", 1) == &sb_doc_cyclonedx_16);
+    CHECK(svc_negotiate_format_for("application/x-ndjson, application/spdx+json", 1) == &sb_doc_spdx_23);
+    CHECK(svc_negotiate_format_for("application/x-ndjson;q=0", 1) == NULL);
+}
