@@ -19,7 +19,7 @@ CORE_SRC := core/err.c core/arena.c core/buf.c core/jsonw.c core/uuid.c core/str
             core/doc.c core/doc_cyclonedx.c core/doc_spdx_common.c core/doc_spdx.c core/doc_spdx3.c core/report.c core/pypi.c core/archive.c
 SVC_SRC  := service/main.c service/config.c service/server.c service/router.c \
             service/request.c service/params.c service/intake.c service/auth.c service/lookup.c service/upload.c service/problem.c service/log.c service/metrics.c
-HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metrics.c handlers/openapi.c handlers/report.c handlers/page.c
+HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metrics.c handlers/openapi.c handlers/report.c handlers/page.c handlers/version.c
 CLI_SRC  := cli/sbomgen.c
 TEST_SRC := tests/unit/main.c tests/unit/test_jsonw.c tests/unit/test_purl.c \
             tests/unit/test_pixi.c tests/unit/test_doc.c tests/unit/test_arena.c \

@@ -13,5 +13,6 @@ int h_metrics_register(svc_router *rt);
 int h_openapi_register(svc_router *rt);
 int h_report_register(svc_router *rt);
 int h_page_register(svc_router *rt);
+int h_version_register(svc_router *rt);
 
 #endif

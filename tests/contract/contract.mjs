@@ -151,6 +151,7 @@ await call('sbom busy', sbom, 'POST', { body: lock }, 503, slowBase);
 // 401: the auth server needs a bearer token
 await call('sbom without a token', sbom, 'POST', { body: lock }, 401, authBase);
 await call('formats without a token', '/v1/formats', 'GET', {}, 401, authBase);
+await call('version without a token', '/v1/version', 'GET', {}, 401, authBase);
 held.req.end(lock.subarray(100));
 // reports: each kind in both outputs, and the refusals
 for (const kind of ['packages', 'licenses', 'python', 'tree']) {
