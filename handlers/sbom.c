@@ -57,6 +57,23 @@ static void warn_incomplete(svc_req *r, const sb_sbom *s)
     }
 }
 
+/* Content-Disposition: the file name a browser or `curl -OJ` saves under,
+ * from the selection (characters outside [A-Za-z0-9._-] become '_'). */
+static void disposition(svc_req *r, const char *env, const char *plat, const char *ext)
+{
+    char name[160];
+    int n = snprintf(name, sizeof name, "sbom-%.60s-%.60s%s", env, plat, ext);
+    if (n < 0)
+        return;
+    for (char *c = name + 5; *c && c < name + sizeof name; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' ||
+              *c == '-' || *c == '_'))
+            *c = '_';
+    const char *v = sb_arena_printf(svc_req_arena(r), "attachment; filename=\"%s\"", name);
+    if (v)
+        svc_req_add_header(r, "Content-Disposition", v);
+}
+
 static int env_order(const void *a, const void *b)
 {
     const sb_lock_env *x = *(const sb_lock_env *const *)a, *y = *(const sb_lock_env *const *)b;
@@ -151,6 +168,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
     sb_doc *doc = NULL;
     if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
+    disposition(r, all_envs ? "all" : docs[0]->environment, all_plats ? "all" : docs[0]->platform, ".ndjson");
     return svc_req_stream(r, "application/x-ndjson", doc);
 }
 
@@ -198,6 +216,7 @@ static int post_sbom(svc_req *r)
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
+    disposition(r, sbom->environment, sbom->platform, ops->ext);
     return svc_req_stream(r, ops->media_type, doc);
 }
 

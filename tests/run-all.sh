@@ -56,7 +56,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
   suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
   suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
-  suite "$profile: strict query parameters" "$b/params.log" tests/integration/params.sh "$b"
+  suite "$profile: query parameters, negotiation, headers" "$b/params.log" tests/integration/params.sh "$b"
   if [ "$profile" = release ]; then
     suite "OpenAPI lint and contract test" "$b/contract.log" tests/contract/run.sh "$b"
     suite "the page in headless Chromium" "$b/browser.log" tests/browser/run.sh "$b"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# params.sh [BUILD_DIR] - the strict query check (service/params.c's table):
+# params.sh [BUILD_DIR] - HTTP conventions of the API: the strict query check (service/params.c's table):
 # an unknown or misspelled parameter, one given twice, one an endpoint does
 # not take, a selection beside its all-* form and a mistyped value are each a
 # 400 problem naming the parameter (and the closest known one), before the
-# body is read; every known parameter still works.
+# body is read; every known parameter still works; format aliases, Accept
+# (q=0, NDJSON) and Content-Disposition.
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
 sb_start "$work/server.log"
@@ -48,5 +49,9 @@ st="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Accept: application/x-ndjson' 
 check "Accept: application/x-ndjson for one document: 406 ($st)" [ "$st" = 406 ]
 curl -sS -o "$work/q0.json" -H 'Accept: application/vnd.cyclonedx+json;q=0, */*' --data-binary @"$f" "$base/v1/sbom?filename=uv.lock"
 check "q=0 excludes CycloneDX even beside */*" jq -e '.spdxVersion == "SPDX-2.3"' "$work/q0.json" > /dev/null
+# Content-Disposition names the file after the selection
+cd_of() { curl -sS -D - -o /dev/null --data-binary @"$f" "$base$1" | tr -d '\r' | sed -n 's/^[Cc]ontent-[Dd]isposition: //p'; }
+check "Content-Disposition of an SPDX document" [ "$(cd_of "/v1/sbom?format=spdx-2.3&filename=uv.lock&platform=osx-arm64")" = 'attachment; filename="sbom-default-osx-arm64.spdx.json"' ]
+check "Content-Disposition of NDJSON" [ "$(cd_of "/v1/sbom?all-platforms=true&filename=uv.lock")" = 'attachment; filename="sbom-default-all.ndjson"' ]
 check "the server answers after all of them" curl -fsS -o /dev/null "$base/healthz"
 sb_done params
