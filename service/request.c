@@ -2,6 +2,7 @@
  * request.c - the handler-facing request API over libmicrohttpd.
  */
 #include "request_int.h"
+#include "gzip.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -140,7 +141,7 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
         r->stream_failed = 1;
         return MHD_CONTENT_READER_END_WITH_ERROR;
     }
-    ssize_t n = sb_doc_produce(r->doc, buf, max);
+    ssize_t n = r->gz ? svc_gzip_read(r->gz, buf, max) : sb_doc_produce(r->doc, buf, max);
     if (n < 0) {
         r->stream_failed = 1;
         return MHD_CONTENT_READER_END_WITH_ERROR;
@@ -154,11 +155,17 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
 int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
 {
     r->doc = doc;
+    /* compressed when asked: chunk by chunk, like the plain stream */
+    if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
+        r->gz = svc_gzip_new(r->arena, doc, SVC_GZIP_LEVEL);
     struct MHD_Response *resp =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, r, NULL);
     if (NULL == resp)
         return -1;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+    if (r->gz)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     return svc_req__queue(r, 200, resp);
 }
 

@@ -26,6 +26,7 @@ struct svc_req {
     int responded;
     int too_large;
     sb_doc *doc;
+    struct svc_gzip *gz;       /* the document is sent gzip-compressed through this */
     struct {
         const char *name, *value;
     } headers[SVC_MAX_EXTRA_HEADERS];

@@ -1,0 +1,32 @@
+/*
+ * gzip.h - response compression for streamed documents: a deflate stream
+ * (gzip framing) between the document producer and libmicrohttpd's buffer,
+ * so a compressed answer is still written chunk by chunk from the model,
+ * never whole. Its state lives in the request's arena (freed with it).
+ */
+#ifndef SVC_GZIP_H
+#define SVC_GZIP_H
+
+#include "../core/arena.h"
+#include "../core/doc.h"
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct svc_gzip svc_gzip;
+
+/* The level streamed documents are compressed at (see gzip.c). */
+#define SVC_GZIP_LEVEL 1
+
+/* Whether an Accept-Encoding header asks for gzip (q > 0 for gzip, x-gzip or
+ * "*" when gzip is not itself refused). NULL -> no. */
+int svc_gzip_wanted(const char *accept_encoding);
+
+/* New compressor over `doc` (level 1-9); NULL when the arena is exhausted. */
+svc_gzip *svc_gzip_new(sb_arena *a, sb_doc *doc, int level);
+
+/* Fill buf with up to max compressed bytes: > 0 bytes written, 0 at the end
+ * of the stream, -1 on a producer or zlib failure. */
+ssize_t svc_gzip_read(svc_gzip *g, char *buf, size_t max);
+
+#endif
