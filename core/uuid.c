@@ -94,11 +94,10 @@ void sb_sha1_update(sb_sha1 *c, const void *data, size_t n)
 void sb_sha1_final(sb_sha1 *c, unsigned char out[20])
 {
     uint64_t bits = c->total * 8;
-    unsigned char pad = 0x80;
-    sb_sha1_update(c, &pad, 1);
-    unsigned char zero = 0;
-    while (c->nblock != 56)
-        sb_sha1_update(c, &zero, 1);
+    /* padding: 0x80, zeros up to 56 mod 64, then the bit length */
+    static const unsigned char zeros[64] = {0x80};
+    size_t padlen = c->nblock < 56 ? 56 - c->nblock : 120 - c->nblock;
+    sb_sha1_update(c, zeros, padlen);
     unsigned char len[8];
     for (int i = 0; i < 8; i++)
         len[i] = (unsigned char)(bits >> (56 - 8 * i));

@@ -155,11 +155,11 @@ const sb_doc_ops *svc_negotiate_format_for(const char *accept, int seq)
     if (NULL == accept || !accept[0])
         return fmts[0];
     enum { MAXF = 16 };
-    double q[MAXF];
+    double q[MAXF] = {0};
     int spec[MAXF];
-    size_t first[MAXF];
+    size_t first[MAXF] = {0};
     size_t nf = 0;
-    while (fmts[nf] && nf < MAXF) {
+    while (nf < MAXF && fmts[nf]) {
         spec[nf] = -1;
         nf++;
     }

@@ -15,7 +15,9 @@
 static const char *header_param(sb_arena *a, const char *value, const char *name)
 {
     size_t nl = strlen(name);
-    for (const char *p = value; p && *p;) {
+    if (NULL == value)
+        return NULL;
+    for (const char *p = value; *p;) {
         p = strchr(p, ';');
         if (NULL == p)
             return NULL;
