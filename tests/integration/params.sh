@@ -47,15 +47,15 @@ check "Accept: application/x-ndjson with all-platforms: 200 NDJSON ($st)" [ "$st
 check "  each line a CycloneDX 1.6 document" sh -c "jq -e -s 'length > 1 and all(.specVersion == \"1.6\")' '$work/n.ndjson' > /dev/null"
 st="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Accept: application/x-ndjson' --data-binary @"$f" "$base/v1/sbom?filename=uv.lock")"
 check "Accept: application/x-ndjson for one document: 406 ($st)" [ "$st" = 406 ]
-curl -sS -o "$work/q0.json" -H 'Accept: application/vnd.cyclonedx+json;q=0, */*' --data-binary @"$f" "$base/v1/sbom?filename=uv.lock"
+curl -sS -o "$work/q0.json" -H 'Accept: application/vnd.cyclonedx+json;q=0, */*' --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&timestamp=1700000000"
 check "q=0 excludes CycloneDX even beside */*" jq -e '.spdxVersion == "SPDX-2.3"' "$work/q0.json" > /dev/null
 # Content-Disposition names the file after the selection
 cd_of() { curl -sS -D - -o /dev/null --data-binary @"$f" "$base$1" | tr -d '\r' | sed -n 's/^[Cc]ontent-[Dd]isposition: //p'; }
 check "Content-Disposition of an SPDX document" [ "$(cd_of "/v1/sbom?format=spdx-2.3&filename=uv.lock&platform=osx-arm64")" = 'attachment; filename="sbom-default-osx-arm64.spdx.json"' ]
 check "Content-Disposition of NDJSON" [ "$(cd_of "/v1/sbom?all-platforms=true&filename=uv.lock")" = 'attachment; filename="sbom-default-all.ndjson"' ]
 # gzip: asked for, the document is streamed compressed and inflates to the plain one
-curl -sS -D "$work/gz.h" -o "$work/doc.gz" -H 'Accept-Encoding: gzip' --data-binary @"$f" "$base/v1/sbom?filename=uv.lock"
-curl -sS -D "$work/id.h" -o "$work/doc.json" --data-binary @"$f" "$base/v1/sbom?filename=uv.lock"
+curl -sS -D "$work/gz.h" -o "$work/doc.gz" -H 'Accept-Encoding: gzip' --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&timestamp=1700000000"
+curl -sS -D "$work/id.h" -o "$work/doc.json" --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&timestamp=1700000000"
 check "Accept-Encoding: gzip -> Content-Encoding: gzip" grep -qi '^content-encoding: gzip' "$work/gz.h"
 check "  chunked, not buffered to a length" grep -qi '^transfer-encoding: chunked' "$work/gz.h"
 check "  inflates to the plain document" sh -c "gzip -dc '$work/doc.gz' | cmp -s - '$work/doc.json'"
@@ -63,7 +63,7 @@ check "  smaller by at least 4x" [ "$(stat -c %s "$work/doc.gz")" -lt "$(( $(sta
 check "Vary: Accept-Encoding on both" sh -c "grep -qi '^vary: accept-encoding' '$work/gz.h' && grep -qi '^vary: accept-encoding' '$work/id.h'"
 check "no Accept-Encoding: plain" sh -c "! grep -qi '^content-encoding' '$work/id.h'"
 for ae in 'gzip;q=0' 'br' 'identity' '*;q=0'; do
-  curl -sS -D "$work/ae.h" -o /dev/null -H "Accept-Encoding: $ae" --data-binary @"$f" "$base/v1/sbom?filename=uv.lock"
+  curl -sS -D "$work/ae.h" -o /dev/null -H "Accept-Encoding: $ae" --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&timestamp=1700000000"
   check "Accept-Encoding: $ae -> plain" sh -c "! grep -qi '^content-encoding' '$work/ae.h'"
 done
 curl -sS -o "$work/nd.gz" -H 'Accept-Encoding: *' --data-binary @"$f" "$base/v1/sbom?all-platforms=true&filename=uv.lock"
