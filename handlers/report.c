@@ -36,14 +36,17 @@ static int post_report(svc_req *r)
     const sb_doc_ops *ops = sb_report_find(kind, out);
     svc_intake in;
     int rc;
+    svc_req_mark(r, "upload");
     if (svc_intake_read(r, SB_TEXTS_CYCLONEDX, 0, &in, &rc))
         return rc;
+    svc_req_mark(r, "parse");
     if (in.all_envs || in.all_plats)
         return svc_bad_param(r, in.all_envs ? "all-environments" : "all-platforms",
                              "is not supported by reports: a report covers one environment x platform");
     sb_sbom *sbom = NULL;
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
+    svc_req_mark(r, "model");
     sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1};
     long long depth = -1;
     if (svc_param_count(svc_req_query(r, "depth"), 100000, &depth))

@@ -162,6 +162,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
         return svc_req_error(r, &err, NULL, 0);
     }
     svc_req_note(r, NULL, total);
+    svc_req_mark(r, "model");
     if (svc_req_expired(r))
         return svc_req_timeout(r);
     sb_doc_opts dopts = {ts, false, NULL, 0, 0, sha1};
@@ -203,13 +204,16 @@ static int post_sbom(svc_req *r)
 
     svc_intake in;
     int rc;
+    svc_req_mark(r, "upload");
     if (svc_intake_read(r, ops->text_shape, 1, &in, &rc))
         return rc;
+    svc_req_mark(r, "parse");
     if (in.all_envs || in.all_plats)
         return stream_many(r, ops, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.sha1);
     sb_sbom *sbom = NULL;
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
+    svc_req_mark(r, "model");
     warn_incomplete(r, sbom);
 
     sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1};

@@ -152,6 +152,33 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
     return n;
 }
 
+void svc_req_mark(svc_req *r, const char *phase)
+{
+    if (r->nmarks < sizeof r->marks / sizeof r->marks[0]) {
+        r->marks[r->nmarks].name = phase;
+        r->marks[r->nmarks].at = svc_req__elapsed(r);
+        r->nmarks++;
+    }
+}
+
+/* "upload;dur=1.2, parse;dur=30.5, model;dur=4.0" in milliseconds */
+static void server_timing(svc_req *r, struct MHD_Response *resp)
+{
+    char v[256];
+    size_t n = 0;
+    double prev = 0;
+    for (unsigned i = 0; i < r->nmarks && n < sizeof v; i++) {
+        int w = snprintf(v + n, sizeof v - n, "%s%s;dur=%.1f", i ? ", " : "", r->marks[i].name,
+                         (r->marks[i].at - prev) * 1000.0);
+        if (w < 0 || (size_t)w >= sizeof v - n)
+            break;
+        n += (size_t)w;
+        prev = r->marks[i].at;
+    }
+    if (n)
+        MHD_add_response_header(resp, "Server-Timing", v);
+}
+
 int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
 {
     r->doc = doc;
@@ -164,6 +191,7 @@ int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
         return -1;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
     MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+    server_timing(r, resp);
     if (r->gz)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     return svc_req__queue(r, 200, resp);

@@ -23,6 +23,10 @@ const char *svc_req_path(const svc_req *r);
 const char *svc_req_query(svc_req *r, const char *key);
 /* Call fn for every query argument in order (repeats included; value NULL
  * for a bare `?flag`); stops at the first nonzero return and returns it. */
+/* End of a phase ("upload", "parse", "model"): streamed answers carry
+ * Server-Timing with each phase's duration (from the previous mark). */
+void svc_req_mark(svc_req *r, const char *phase);
+
 int svc_req_query_each(svc_req *r, int (*fn)(void *cls, const char *key, const char *value), void *cls);
 /* Request header (case-insensitive) or NULL. */
 const char *svc_req_header(svc_req *r, const char *name);

@@ -28,6 +28,11 @@ struct svc_req {
     sb_doc *doc;
     struct svc_gzip *gz;       /* the document is sent gzip-compressed through this */
     struct {
+        const char *name;
+        double at;             /* seconds since the head arrived */
+    } marks[6];                /* phases for Server-Timing (svc_req_mark) */
+    unsigned nmarks;
+    struct {
         const char *name, *value;
     } headers[SVC_MAX_EXTRA_HEADERS];
     unsigned nheaders;

@@ -70,5 +70,8 @@ curl -sS -o "$work/nd.gz" -H 'Accept-Encoding: *' --data-binary @"$f" "$base/v1/
 check "NDJSON compressed under *" sh -c "gzip -dc '$work/nd.gz' | jq -e -s 'length > 1' > /dev/null"
 curl -sS -o "$work/rep.gz" -H 'Accept-Encoding: gzip' --data-binary @"$f" "$base/v1/report/licenses?output=text&filename=uv.lock"
 check "reports compressed too" sh -c "gzip -dc '$work/rep.gz' | grep -q ."
+# Server-Timing: each phase before the first byte, in milliseconds
+st="$(curl -sS -D - -o /dev/null --data-binary @"$f" "$base/v1/sbom?filename=uv.lock" | tr -d '\r' | sed -n 's/^[Ss]erver-[Tt]iming: //p')"
+check "Server-Timing names upload, parse and model ($st)" sh -c "echo '$st' | grep -Eq '^upload;dur=[0-9.]+, parse;dur=[0-9.]+, model;dur=[0-9.]+$'"
 check "the server answers after all of them" curl -fsS -o /dev/null "$base/healthz"
 sb_done params
