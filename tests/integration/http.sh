@@ -258,6 +258,12 @@ check "pdm.lock: located at line 6" jq -e '.line == 6' "$work/p.json" >/dev/null
 printf 'requests>=2\n' > "$work/requirements.txt"
 expect_problem "requirements.txt: range" 422 "$work/requirements.txt" "?filename=requirements.txt"
 check "requirements.txt: located, with the hint" jq -e '.line == 1 and (.detail|test("pinned"))' "$work/p.json" >/dev/null
+# several --hash per line: the first SHA-256 is the component's, the rest pixi:hashes (issue 18 item 6)
+f="$shared/fixtures/requirements/warehouse-requirements/tests.txt"
+post "$f" "?filename=tests.txt" "$work/req-hashes.json" > /dev/null
+check "requirements.txt: 48 components, each with a SHA-256" jq -e '(.components | length) == 48 and ([.components[] | select(.hashes[0].alg == "SHA-256")] | length) == 48' "$work/req-hashes.json" >/dev/null
+nh="$(grep -c -- '--hash=' "$f")"
+check "requirements.txt: all $nh --hash values kept" jq -e --argjson n "$nh" '48 + ([.components[].properties[]? | select(.name == "pixi:hashes") | .value | split(",")[]] | length) == $n' "$work/req-hashes.json" >/dev/null
 uvbig="$shared/fixtures/uv/rerun/uv.lock"
 usize=$(stat -c %s "$uvbig")
 for eighth in 1 2 3 4 5 6 7; do
