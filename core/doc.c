@@ -64,21 +64,65 @@ const sb_doc_ops *sb_doc_find_media(const char *type, const char *version)
 /* Fixed namespace of sbomd's document identifiers. */
 static const char serial_ns[] = "6b1f7f0a-3d0e-5c3a-9e2b-7f1c2d4e5a60";
 
-/* UUIDv5 over the input's digest (hashed once per request, however many
- * documents it yields) and the selection. */
+/* One named part of the serial's name: "key=value" and a NUL, or "key"
+ * and a NUL when absent, so an absent value differs from an empty one and
+ * no two parts can run into each other. */
+static void serial_part(sb_sha1 *c, const char *key, const char *value)
+{
+    static const char nul = '\0';
+    sb_sha1_update(c, key, strlen(key));
+    if (value) {
+        sb_sha1_update(c, "=", 1);
+        sb_sha1_update(c, value, strlen(value));
+    }
+    sb_sha1_update(c, &nul, 1);
+}
+
+static void serial_num(sb_sha1 *c, const char *key, long long v)
+{
+    char num[24];
+    snprintf(num, sizeof num, "%lld", v);
+    serial_part(c, key, num);
+}
+
+/*
+ * The serial number (CycloneDX serialNumber, SPDX namespaces and ids) names
+ * one document: a UUIDv5 over the input's digest (hashed once per request,
+ * however many documents it yields) and everything else that changes the
+ * document's bytes - the format and its version, the input kind and the
+ * recorded file name, the selection, the root's name and version, the
+ * timestamp, indentation, the license-text request and its budget, and
+ * whether a package cache and index lookups filled the records. Identical
+ * requests get identical serials; two documents that differ anywhere do
+ * not share one. (Spec 11 lets CycloneDX 1.6 and 1.7 of one input share an
+ * identifier; issue 18 item 10 asks that they do not.)
+ */
 static void make_serial(sb_doc *d)
 {
+    const sb_sbom *s = d->sbom;
     unsigned char ns[16];
     sb_uuid_parse(ns, serial_ns);
     sb_sha1 c;
     sb_uuid_v5_begin(&c, ns);
     static const char nul = '\0';
-    const char *parts[] = {d->sbom->environment, d->sbom->platform, d->ops->ext, SB_VERSION};
     sb_sha1_update(&c, d->input_digest, sizeof d->input_digest);
     sb_sha1_update(&c, &nul, 1);
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        sb_sha1_update(&c, parts[i], strlen(parts[i]));
-        sb_sha1_update(&c, &nul, 1);
+    serial_part(&c, "sbomd", SB_VERSION);
+    serial_part(&c, "format", d->ops->name);
+    serial_part(&c, "kind", s->input_kind);
+    serial_part(&c, "lockfile", s->lockfile_name);
+    serial_part(&c, "environment", s->environment);
+    serial_part(&c, "platform", s->platform);
+    serial_part(&c, "name", s->root_name);
+    serial_part(&c, "version", s->root_version);
+    serial_part(&c, "timestamp", d->timestamp);
+    serial_part(&c, "pretty", d->opts.pretty ? "true" : "false");
+    serial_part(&c, "package-cache", s->package_cache ? "true" : "false");
+    serial_part(&c, "lookups", s->lookups ? "true" : "false");
+    serial_part(&c, "license-texts", s->license_texts ? "true" : "false");
+    if (s->license_texts) { /* the budget matters only when texts are written */
+        serial_num(&c, "license-file-max", s->license_file_max);
+        serial_num(&c, "license-texts-max", s->license_texts_max);
     }
     sb_uuid_v5_finish(&c, d->serial);
 }

@@ -34,7 +34,7 @@ typedef struct sb_doc sb_doc;
 typedef struct sb_doc_ops {
     const char *name;        /* "cyclonedx-1.6" */
     const char *media_type;  /* Content-Type of the document */
-    const char *ext;         /* ".cdx.json"; part of the serial-number name; NULL: no identifier (reports) */
+    const char *ext;         /* ".cdx.json"; NULL: no identifier (reports) */
     sb_text_shape text_shape; /* which license files it can embed a text for */
     const char *const *aliases;   /* other names format= takes ("cyclonedx", "cdx"); NULL-terminated or NULL */
     const char *media_base;       /* Accept type without parameters ("application/vnd.cyclonedx+json") */
@@ -68,7 +68,7 @@ struct sb_doc {
     size_t stage_off;          /* bytes of stage already handed out */
     int phase;
     size_t index;
-    char serial[37];           /* UUIDv5 of input + selection + ext + version */
+    char serial[37];           /* UUIDv5 of the input and all else that shapes the bytes (doc.c) */
     unsigned char input_digest[20]; /* SHA-1 of the input, once per request */
     char timestamp[24];        /* RFC 3339 UTC, whole seconds */
     sb_err err;

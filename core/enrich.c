@@ -274,6 +274,8 @@ sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, sb_text_shape shap
     if (total_max <= 0)
         total_max = SB_LICENSE_TEXTS_MAX;
     s->license_texts = texts;
+    s->license_file_max = file_max;
+    s->license_texts_max = total_max;
     long long used = 0, name_only = 0, too_big = 0;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];

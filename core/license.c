@@ -7,9 +7,20 @@
  *    spells them (deprecated ids allowed), LicenseRef-/DocumentRef-/AdditionRef-,
  *    a '+' suffix. Success keeps the input verbatim.
  *  - lenient: operators in any case, '/' as OR, ids in any case, multi-word
- *    operands ("MIT License", "Apache 2.0", "GPLv3+") mapped through a small
- *    alias table that never invents a version. Success re-emits canonically:
- *    single spaces, parentheses only around an OR that is an operand of AND.
+ *    operands mapped without ever inventing a version: an operand is split
+ *    into a name, fill words ("the", "license"/"licence", "version") and a
+ *    trailing version ("v2", "2.0", "3+", glued as in "LGPL3"/"MPLv2.0");
+ *    the name (through a table of long and family names) plus the version
+ *    must be an SPDX id ("JasPer 2.0" -> JasPer-2.0, "Ubuntu Font Licence
+ *    1.0" -> Ubuntu-font-1.0), GNU families taking -only / -or-later
+ *    ("LGPL 2" -> LGPL-2.0-only, "GPLv3+" -> GPL-3.0-or-later). A name with
+ *    no version maps only when it alone is an id ("MIT License" -> MIT);
+ *    "GPL", "BSD License" stay free text. A few names that state a variant
+ *    in words ("New BSD", "Expat") are aliases. Success re-emits
+ *    canonically: single spaces, parentheses only around an OR that is an
+ *    operand of AND.
+ * A literal "None", "UNKNOWN" or "NOASSERTION" (any case) states no license:
+ * it is treated as absent, not as a license called "None".
  * Failing both, a WITH naming an unknown exception is rewritten to
  * AdditionRef-<word> and the lenient parse tried again; otherwise the string
  * is free text. The SPDX ids come from the generated table in spdx_ids.c.
@@ -62,6 +73,33 @@ static const char *find_id(const sb_spdx_id *tab, unsigned long n, const char *w
     return hit ? hit->id : NULL;
 }
 
+/* Names that state one license in words rather than by name + version
+ * (lower-case, single spaces). Versionless names (GPL, LGPL, BSD, "BSD
+ * License") are absent on purpose: they must stay free text. Names with a
+ * version ("Apache 2.0", "GPLv3+") need no entry: map_parts() reads them. */
+static const struct {
+    const char *name, *id;
+} aliases[] = {
+    {"bsd 2-clause", "BSD-2-Clause"}, {"bsd-2", "BSD-2-Clause"}, {"2-clause bsd", "BSD-2-Clause"},
+    {"simplified bsd", "BSD-2-Clause"}, {"bsd 3-clause", "BSD-3-Clause"}, {"bsd-3", "BSD-3-Clause"},
+    {"3-clause bsd", "BSD-3-Clause"}, {"new bsd", "BSD-3-Clause"}, {"bsd 3 clause", "BSD-3-Clause"},
+    {"apache license, version 2.0", "Apache-2.0"}, {"mit/x11", "MIT"}, {"expat", "MIT"},
+    {"zlib/libpng", "Zlib"},
+};
+
+/* An alias spelled with '/' ("MIT/X11") is one word, not an OR: the length
+ * of such a word at p, else 0. */
+static size_t slash_alias_len(const char *p)
+{
+    size_t n = 0;
+    while (p[n] && !isspace((unsigned char)p[n]) && p[n] != '(' && p[n] != ')')
+        n++;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strchr(aliases[i].name, '/') && strlen(aliases[i].name) == n && !strncasecmp(p, aliases[i].name, n))
+            return n;
+    return 0;
+}
+
 /* ---- tokenizer ---- */
 
 static int is_word_char(char c)
@@ -90,7 +128,7 @@ static size_t tokenize(const char *s, tok *out, size_t max)
             t.slash = 1;
             p++;
         } else {
-            const char *e = p;
+            const char *e = p + slash_alias_len(p);
             while (is_word_char(*e))
                 e++;
             t.n = (size_t)(e - p);
@@ -138,31 +176,136 @@ static int is_license_ref(const char *w)
     return 0;
 }
 
-/* Imprecise names that state a license unambiguously (lower-case, single
- * spaces). Versionless names (GPL, LGPL, BSD, "BSD License") are absent on
- * purpose: they must stay free text. */
+/* Long and family names -> the stem of their SPDX ids (lower-case, words
+ * joined by '-' as map_parts() joins them). `gnu`: the id takes -only or
+ * -or-later after the version. A name not listed is its own stem
+ * ("jasper" -> JasPer-2.0, "ubuntu-font" -> Ubuntu-font-1.0). */
 static const struct {
-    const char *name, *id;
-} aliases[] = {
-    {"apache 2", "Apache-2.0"}, {"apache 2.0", "Apache-2.0"}, {"apache-2", "Apache-2.0"},
-    {"apache v2", "Apache-2.0"}, {"apache license 2.0", "Apache-2.0"},
-    {"apache license version 2.0", "Apache-2.0"}, {"apache license, version 2.0", "Apache-2.0"},
-    {"apache software license 2.0", "Apache-2.0"}, {"asl 2.0", "Apache-2.0"},
-    {"bsd 2-clause", "BSD-2-Clause"}, {"bsd-2", "BSD-2-Clause"}, {"2-clause bsd", "BSD-2-Clause"},
-    {"simplified bsd", "BSD-2-Clause"}, {"bsd 3-clause", "BSD-3-Clause"}, {"bsd-3", "BSD-3-Clause"},
-    {"3-clause bsd", "BSD-3-Clause"}, {"new bsd", "BSD-3-Clause"}, {"bsd 3 clause", "BSD-3-Clause"},
-    {"gplv2", "GPL-2.0-only"}, {"gpl v2", "GPL-2.0-only"}, {"gpl-2", "GPL-2.0-only"},
-    {"gplv2+", "GPL-2.0-or-later"}, {"gpl v2+", "GPL-2.0-or-later"}, {"gpl-2+", "GPL-2.0-or-later"},
-    {"gplv3", "GPL-3.0-only"}, {"gpl v3", "GPL-3.0-only"}, {"gpl-3", "GPL-3.0-only"},
-    {"gplv3+", "GPL-3.0-or-later"}, {"gpl v3+", "GPL-3.0-or-later"}, {"gpl-3+", "GPL-3.0-or-later"},
-    {"lgplv2", "LGPL-2.0-only"}, {"lgplv2+", "LGPL-2.0-or-later"}, {"lgplv2.1", "LGPL-2.1-only"},
-    {"lgplv2.1+", "LGPL-2.1-or-later"}, {"lgpl-2.1", "LGPL-2.1-only"}, {"lgpl-2.1+", "LGPL-2.1-or-later"},
-    {"lgplv3", "LGPL-3.0-only"}, {"lgplv3+", "LGPL-3.0-or-later"}, {"lgpl-3", "LGPL-3.0-only"},
-    {"lgpl-3+", "LGPL-3.0-or-later"}, {"agplv3", "AGPL-3.0-only"}, {"agplv3+", "AGPL-3.0-or-later"},
-    {"mpl 2.0", "MPL-2.0"}, {"mpl-2", "MPL-2.0"}, {"mpl v2", "MPL-2.0"},
-    {"mozilla public license 2.0", "MPL-2.0"}, {"the mit license", "MIT"}, {"mit/x11", "MIT"},
-    {"expat", "MIT"}, {"zlib/libpng", "Zlib"},
+    const char *name, *stem;
+    int gnu;
+} families[] = {
+    {"gpl", "GPL", 1}, {"gnu-gpl", "GPL", 1}, {"gnu-general-public", "GPL", 1},
+    {"lgpl", "LGPL", 1}, {"gnu-lgpl", "LGPL", 1}, {"gnu-lesser-general-public", "LGPL", 1},
+    {"gnu-library-general-public", "LGPL", 1}, {"agpl", "AGPL", 1}, {"gnu-agpl", "AGPL", 1},
+    {"gnu-affero-general-public", "AGPL", 1}, {"gfdl", "GFDL", 1}, {"gnu-fdl", "GFDL", 1},
+    {"gnu-free-documentation", "GFDL", 1}, {"apache-software", "Apache", 0}, {"asl", "Apache", 0},
+    {"mozilla-public", "MPL", 0}, {"mozilla", "MPL", 0}, {"eclipse-public", "EPL", 0},
+    {"sil-open-font", "OFL", 0}, {"open-font", "OFL", 0}, {"academic-free", "AFL", 0},
+    {"boost-software", "BSL", 0}, {"python-software-foundation", "PSF", 0}, {"zope-public", "ZPL", 0},
 };
+
+static int is_fill(const char *w)
+{
+    return !strcmp(w, "license") || !strcmp(w, "licence") || !strcmp(w, "version") || !strcmp(w, "the");
+}
+
+/* Length of a version at the end of w ("2", "2.1", "v3", "1.0.6"), with
+ * *plus set for a trailing '+'; 0 when w does not end in one. */
+static size_t version_tail(const char *w, size_t n, int *plus)
+{
+    *plus = n && w[n - 1] == '+';
+    size_t e = n - (size_t)*plus, b = e;
+    while (b && (isdigit((unsigned char)w[b - 1]) || w[b - 1] == '.'))
+        b--;
+    if (b == e || !isdigit((unsigned char)w[b]) || w[e - 1] == '.')
+        return 0;
+    return e - b;
+}
+
+/* Look up stem-version, trying "2" as "2.0" too. */
+static const char *versioned_id(parser *ps, const char *stem, int gnu, const char *ver, int plus)
+{
+    const char *forms[2] = {ver, strchr(ver, '.') ? NULL : sb_arena_printf(ps->a, "%s.0", ver)};
+    for (int f = 0; f < 2; f++) {
+        if (NULL == forms[f])
+            continue;
+        char *cand = gnu ? sb_arena_printf(ps->a, "%s-%s-%s", stem, forms[f], plus ? "or-later" : "only")
+                         : sb_arena_printf(ps->a, "%s-%s", stem, forms[f]);
+        const char *id = cand ? find_id(sb_spdx_licenses, sb_spdx_nlicenses, cand) : NULL;
+        if (id)
+            return plus && !gnu ? sb_arena_printf(ps->a, "%s+", id) : id;
+    }
+    return NULL;
+}
+
+/* `core` (lower-case, fill words gone, single spaces) read as a name and a
+ * version: the last word carries the version, alone ("gpl 2", "gpl v3+")
+ * or glued ("lgpl3", "mplv2.0", "ofl-1.1"). NULL when it has none or the
+ * name and version are no SPDX id: a version is never guessed. */
+static const char *map_parts(parser *ps, const char *core)
+{
+    size_t n = strlen(core);
+    const char *last = strrchr(core, ' ');
+    last = last ? last + 1 : core;
+    size_t ln = (size_t)(core + n - last);
+    int plus;
+    size_t vn = version_tail(last, ln, &plus);
+    if (0 == vn)
+        return NULL;
+    const char *ver = sb_arena_strndup(ps->a, last + ln - (size_t)plus - vn, vn);
+    /* the name: everything before the version, less a 'v' and a separator glued to it */
+    size_t keep = (size_t)(last - core) + ln - (size_t)plus - vn;
+    if (keep && core[keep - 1] == 'v')
+        keep--;
+    while (keep && (core[keep - 1] == '-' || core[keep - 1] == '_' || core[keep - 1] == ' '))
+        keep--;
+    char *stem = sb_arena_strndup(ps->a, core, keep);
+    if (NULL == ver || NULL == stem || 0 == keep)
+        return NULL;
+    for (char *c = stem; *c; c++)
+        if (*c == ' ')
+            *c = '-';
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (!strcmp(stem, families[i].name))
+            return versioned_id(ps, families[i].stem, families[i].gnu, ver, plus);
+    return versioned_id(ps, stem, 0, ver, plus);
+}
+
+/* `lower` without fill words ("the", "license", "version"), single spaces. */
+static char *drop_fill(sb_arena *a, const char *lower)
+{
+    char *out = sb_arena_alloc(a, strlen(lower) + 1);
+    if (NULL == out)
+        return NULL;
+    size_t o = 0;
+    for (const char *p = lower; *p;) {
+        size_t wn = strcspn(p, " ");
+        char *w = sb_arena_strndup(a, p, wn);
+        if (NULL == w)
+            return NULL;
+        if (!is_fill(w)) {
+            if (o)
+                out[o++] = ' ';
+            memcpy(out + o, w, wn);
+            o += wn;
+        }
+        p += wn;
+        while (*p == ' ')
+            p++;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* One word as an id in any case, with an optional '+'. */
+static const char *lone_id(parser *ps, const char *word)
+{
+    size_t n = strlen(word);
+    int plus = n > 1 && word[n - 1] == '+';
+    char *base = sb_arena_strndup(ps->a, word, plus ? n - 1 : n);
+    const char *id = base ? find_id(sb_spdx_licenses, sb_spdx_nlicenses, base) : NULL;
+    if (id && plus)
+        return sb_arena_printf(ps->a, "%s+", id);
+    return id;
+}
+
+static const char *alias_of(const char *lower)
+{
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (!strcmp(lower, aliases[i].name))
+            return aliases[i].id;
+    return NULL;
+}
 
 /* Map one operand (a phrase of one or more words) to a canonical id. */
 static const char *map_operand(parser *ps, const char *phrase)
@@ -182,11 +325,6 @@ static const char *map_operand(parser *ps, const char *phrase)
         return phrase;
     }
     /* lenient */
-    char *lower = sb_arena_strdup(ps->a, phrase);
-    if (NULL == lower)
-        return NULL;
-    for (char *c = lower; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
     if (!strncasecmp(phrase, "licenseref-", 11) || !strncasecmp(phrase, "documentref-", 12)) {
         /* normalize the prefix's case only */
         char *fixed = sb_arena_strdup(ps->a, phrase);
@@ -194,25 +332,25 @@ static const char *map_operand(parser *ps, const char *phrase)
             memcpy(fixed, "LicenseRef-", 11);
         return fixed && is_license_ref(fixed) ? fixed : NULL;
     }
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (!strcmp(lower, aliases[i].name))
-            return aliases[i].id;
-    if (!strchr(phrase, ' ')) {
-        int plus = n > 1 && phrase[n - 1] == '+';
-        char *base = sb_arena_strndup(ps->a, phrase, plus ? n - 1 : n);
-        id = base ? find_id(sb_spdx_licenses, sb_spdx_nlicenses, base) : NULL;
-        if (id)
-            return plus ? sb_arena_printf(ps->a, "%s+", id) : id;
+    char *lower = sb_arena_strdup(ps->a, phrase);
+    if (NULL == lower)
         return NULL;
-    }
-    /* "MIT License": drop a trailing word "license" when the rest is one id */
-    size_t ln = strlen(lower);
-    if (ln > 8 && !strcmp(lower + ln - 8, " license")) {
-        char *rest = sb_arena_strndup(ps->a, phrase, ln - 8);
-        if (rest && !strchr(rest, ' '))
-            return find_id(sb_spdx_licenses, sb_spdx_nlicenses, rest);
-    }
-    return NULL;
+    for (char *c = lower; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    /* an id as written wins ("LGPL-2.1" stays the deprecated id, as strict keeps it) */
+    if (!strchr(lower, ' ') && (id = lone_id(ps, lower)) != NULL)
+        return id;
+    if ((id = alias_of(lower)) != NULL)
+        return id;
+    char *core = drop_fill(ps->a, lower);
+    if (NULL == core || !*core)
+        return NULL;
+    /* "MIT License", "the Zlib licence": a lone id once the fill is gone */
+    if (!strchr(core, ' ') && (id = lone_id(ps, core)) != NULL)
+        return id;
+    if ((id = alias_of(core)) != NULL)
+        return id;
+    return map_parts(ps, core);
 }
 
 static const char *map_exception(parser *ps, const char *word)
@@ -485,6 +623,16 @@ static void fill(sb_lic *l, parser *ps, node *n)
     l->is_ref = l->single_id && lic->type == N_LIC && strstr(lic->id, "LicenseRef-") != NULL;
 }
 
+/* Words a packager writes for "no license stated": not a license named so. */
+static int states_none(const char *s, size_t n)
+{
+    static const char *const none[] = {"none", "unknown", "noassertion"};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        if (strlen(none[i]) == n && !strncasecmp(s, none[i], n))
+            return 1;
+    return 0;
+}
+
 sb_lic sb_lic_normalize(sb_arena *a, const char *raw)
 {
     sb_lic l = {0};
@@ -499,6 +647,10 @@ sb_lic sb_lic_normalize(sb_arena *a, const char *raw)
         n--;
     if (0 == n) {
         l.reason = "empty";
+        return l;
+    }
+    if (states_none(raw, n)) {
+        l.reason = "stated as none";
         return l;
     }
     char *s = sb_arena_strndup(a, raw, n);

@@ -3,7 +3,8 @@
  *
  * sb_lic_normalize() classifies a raw declared license: an SPDX expression
  * (kept verbatim when it already is one, re-emitted canonically when only a
- * lenient reading succeeds), free text, or no license at all.
+ * lenient reading succeeds), free text, or no license at all (blank, or a
+ * literal "None" / "UNKNOWN" / "NOASSERTION" in any case).
  */
 #ifndef SB_LICENSE_H
 #define SB_LICENSE_H
@@ -20,7 +21,7 @@ typedef struct sb_lic {
     bool single_id;      /* EXPR that is one license (optionally WITH exception) */
     bool is_ref;         /* single id that is a LicenseRef-/DocumentRef- */
     const char *raw_rewritten; /* original when a non-SPDX WITH was rewritten */
-    const char *reason;  /* why TEXT: "unknown term: 'X'", "empty" */
+    const char *reason;  /* why TEXT or NONE: "unknown term: 'X'", "empty", "stated as none" */
 } sb_lic;
 
 /* Classify `raw` (may be NULL). Strings live in the arena. Never fails:

@@ -4,7 +4,8 @@
  *
  * Each requirement pins one version with == or ===; ranges, URLs, paths and
  * -e lines are refused with a hint to produce a real lock. `\` continuations
- * are joined, --hash=sha256: values kept, -i/--index-url sets the index,
+ * are joined, every --hash kept (the first SHA-256 as the package's hash,
+ * the rest in `pixi:hashes`), -i/--index-url sets the index,
  * markers are evaluated per platform at the Python the pip-compile header
  * names (else 3.14). The graph comes from `# via` comments: `# via a` is an
  * edge a -> this package, `# via -r file` makes it a root edge. A service
@@ -79,26 +80,94 @@ static sb_code comment(rq_ctx *c, const char *t)
     return SB_OK;
 }
 
+/* One --hash value as "alg:hex", both lower-cased; NULL when malformed. */
+static char *hash_value(sb_arena *a, const char *v, size_t n)
+{
+    const char *colon = memchr(v, ':', n);
+    if (NULL == colon || colon == v || colon + 1 == v + n)
+        return NULL;
+    char *out = sb_arena_strndup(a, v, n);
+    if (NULL == out)
+        return NULL;
+    size_t alg = (size_t)(colon - v);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)out[i];
+        if (i == alg)
+            continue;
+        if (i < alg ? !isalnum(ch) : !isxdigit(ch))
+            return NULL;
+        out[i] = (char)tolower(ch);
+    }
+    return out;
+}
+
+/* 1 when out[0..o), values joined by ',', holds the n bytes of v. */
+static int listed(const char *out, size_t o, const char *v, size_t n)
+{
+    for (size_t i = 0; i < o;) {
+        size_t k = i;
+        while (k < o && out[k] != ',')
+            k++;
+        if (k - i == n && !memcmp(out + i, v, n))
+            return 1;
+        i = k + 1;
+    }
+    return 0;
+}
+
+/*
+ * The --hash options of a requirement. pip-compile --generate-hashes lists
+ * one per artifact of the release (each wheel, the sdist) without saying
+ * which is which, and CycloneDX holds one hash per algorithm: the first
+ * SHA-256 becomes the package's hash, every other value (other artifacts,
+ * other algorithms) is kept in *rest as "alg:hex" joined by ',' in file
+ * order, repeats dropped, for the `pixi:hashes` property (NULL when none).
+ */
+static sb_code collect_hashes(rq_ctx *c, const char *opts, const char **sha256, const char **rest)
+{
+    *sha256 = NULL;
+    *rest = NULL;
+    /* the joined values never outgrow the options they came from */
+    char *out = sb_arena_alloc(c->a, strlen(opts) + 1);
+    if (NULL == out)
+        return oom(c->err);
+    size_t o = 0;
+    for (const char *h = opts; (h = strstr(h, "--hash")) != NULL;) {
+        const char *v = h + 6;
+        while (*v == '=' || *v == ' ' || *v == '\t')
+            v++;
+        size_t n = strcspn(v, " \t");
+        h = v + n;
+        char *hv = hash_value(c->a, v, n);
+        if (NULL == hv)
+            continue; /* not "alg:hex": nothing to keep */
+        if (NULL == *sha256 && !strncmp(hv, "sha256:", 7) && strlen(hv + 7) == 64) {
+            *sha256 = hv + 7;
+            continue;
+        }
+        if ((*sha256 && !strncmp(hv, "sha256:", 7) && !strcmp(hv + 7, *sha256)) || listed(out, o, hv, n))
+            continue; /* a repeat */
+        if (o)
+            out[o++] = ',';
+        memcpy(out + o, hv, n);
+        o += n;
+    }
+    out[o] = '\0';
+    *rest = o ? out : NULL;
+    return SB_OK;
+}
+
 static sb_code requirement(rq_ctx *c, char *t, unsigned line)
 {
     /* split off options that follow the requirement (--hash=...) */
-    const char *hash = NULL;
-    int nhash = 0;
+    const char *hash = NULL, *more = NULL;
     char *opt = strstr(t, " -");
     if (NULL == opt)
         opt = strstr(t, "\t-");
     if (opt) {
-        for (char *o = opt; (o = strstr(o, "--hash")) != NULL; o += 6) {
-            const char *v = o + 6;
-            while (*v == '=' || *v == ' ')
-                v++;
-            nhash++;
-            if (1 == nhash) {
-                size_t n = strcspn(v, " \t");
-                char *h = sb_arena_strndup(c->a, v, n);
-                hash = h ? sb_pyl_sha256(c->a, h) : NULL;
-            }
-        }
+        sb_code hrc = collect_hashes(c, opt, &hash, &more);
+        if (hrc != SB_OK)
+            return hrc;
         *opt = '\0';
         t = trim(t);
     }
@@ -144,7 +213,10 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
         return oom(c->err);
     p->rec.name = r.name;
     p->rec.version = sb_arena_strdup(c->a, ver);
-    p->rec.sha256 = 1 == nhash ? hash : NULL;
+    p->rec.sha256 = hash;
+    if (more && (sb_strv_push(&p->rec.reader_props, c->a, "pixi:hashes") != SB_OK ||
+                 sb_strv_push(&p->rec.reader_props, c->a, more) != SB_OK))
+        return oom(c->err);
     p->marker = r.marker;
     p->index = true;
     c->last = c->pl.npkgs;

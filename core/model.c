@@ -714,6 +714,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     s->root_version = opts && opts->root_version ? opts->root_version : opts && opts->root_name ? NULL : lock->root_version;
     s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name : lock->kind;
     s->input_kind = lock->kind;
+    s->package_cache = opts && opts->package_cache;
+    s->lookups = opts && opts->lookup;
     s->pkgs = sb_arena_calloc(a, plat->npkgs ? plat->npkgs : 1, sizeof *s->pkgs);
     if (NULL == s->pkgs)
         return sb_err_set(err, SB_ENOMEM, "out of memory");

@@ -191,6 +191,10 @@ typedef struct sb_sbom {
     sb_incomplete incomplete;  /* this document's own gaps */
     bool license_texts;        /* texts were asked for */
     long long license_text_bytes; /* total embedded */
+    /* what else shaped the document, for its serial number */
+    long long license_file_max, license_texts_max; /* the text budget applied (bytes) */
+    bool package_cache;        /* records were enriched from a package cache */
+    bool lookups;              /* missing licenses were looked up in the indexes */
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

@@ -258,6 +258,12 @@ check "pdm.lock: located at line 6" jq -e '.line == 6' "$work/p.json" >/dev/null
 printf 'requests>=2\n' > "$work/requirements.txt"
 expect_problem "requirements.txt: range" 422 "$work/requirements.txt" "?filename=requirements.txt"
 check "requirements.txt: located, with the hint" jq -e '.line == 1 and (.detail|test("pinned"))' "$work/p.json" >/dev/null
+# several --hash per line: the first SHA-256 is the component's, the rest pixi:hashes (issue 18 item 6)
+f="$shared/fixtures/requirements/warehouse-requirements/tests.txt"
+post "$f" "?filename=tests.txt" "$work/req-hashes.json" > /dev/null
+check "requirements.txt: 48 components, each with a SHA-256" jq -e '(.components | length) == 48 and ([.components[] | select(.hashes[0].alg == "SHA-256")] | length) == 48' "$work/req-hashes.json" >/dev/null
+nh="$(grep -c -- '--hash=' "$f")"
+check "requirements.txt: all $nh --hash values kept" jq -e --argjson n "$nh" '48 + ([.components[].properties[]? | select(.name == "pixi:hashes") | .value | split(",")[]] | length) == $n' "$work/req-hashes.json" >/dev/null
 uvbig="$shared/fixtures/uv/rerun/uv.lock"
 usize=$(stat -c %s "$uvbig")
 for eighth in 1 2 3 4 5 6 7; do
@@ -307,6 +313,41 @@ curl -sS -o "$work/nd2.json" --data-binary @"$mf" "$base/v1/sbom?all-environment
 check "NDJSON: deterministic" cmp -s "$work/nd.json" "$work/nd2.json"
 res="$(curl -sS -o "$work/ndu.json" -w '%{http_code}' --data-binary @"$shared/fixtures/uv/pydantic/uv.lock" "$base/v1/sbom?all-platforms=true")"
 check "NDJSON uv.lock: seven platforms ($res, $(wc -l < "$work/ndu.json"))" [ "$(wc -l < "$work/ndu.json")" = 7 ]
+
+# --- the serial names one document (issue 18 item 10) -------------------------
+# Each request differs from the first in one option that changes the bytes;
+# the identifier (CycloneDX serialNumber, SPDX namespace) must differ too, and
+# must not for an identical request.
+sf="$shared/fixtures/pixi/pixi-docs-source_files-pixi_workspaces-introduction-multi_env/pixi.lock"
+serial_of() { # serial_of QUERY -> the document's identifier
+  curl -sS -o "$work/serial.json" --data-binary @"$sf" "$base/v1/sbom$1"
+  jq -r '.serialNumber // .documentNamespace // ([."@graph"[] | select(.type == "SpdxDocument") | .spdxId][0])' "$work/serial.json"
+}
+s0="$(serial_of "?environment=default&platform=linux-64")"
+check "serial: identical requests, identical serial" [ "$(serial_of "?environment=default&platform=linux-64")" = "$s0" ]
+check "serial: a serial at all ($s0)" sh -c "echo '$s0' | grep -q '^urn:uuid:'"
+seen="$s0"
+for q in "format=cyclonedx-1.7" "format=spdx-2.3" "format=spdx-3.0.1" "environment=py312&platform=linux-64" \
+         "platform=win-64" "name=demo" "version=1.2.3" "timestamp=1700000001" "pretty=false" \
+         "filename=other.lock" "license-texts=true" "license-texts=true&license-file-max=1000"; do
+  case "$q" in *environment=*) qq="?$q" ;; *platform=*) qq="?environment=default&$q" ;; *) qq="?environment=default&platform=linux-64&$q" ;; esac
+  sq="$(serial_of "$qq")"
+  id="${sq##*/}"; id="${id#urn:uuid:}"; id="${id%%#*}"
+  check "serial: '$q' gives its own serial ($id)" sh -c "[ -n '$id' ] && ! printf '%s\n' $seen | grep -q -- '$id'"
+  seen="$seen $id"
+done
+# SOURCE_DATE_EPOCH is the server's timestamp: another one, another serial
+log5="$work/sbomd5.log"
+${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 --source-date-epoch 1700000999 2> "$log5" &
+pid5=$!
+port5=""
+for _ in $(seq 1 100); do
+  port5="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$log5" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port5" ] && break; sleep 0.1
+done
+s5="$(curl -sS --data-binary @"$sf" "http://127.0.0.1:$port5/v1/sbom?environment=default&platform=linux-64" | jq -r .serialNumber)"
+check "serial: another SOURCE_DATE_EPOCH, another serial" sh -c "[ '$s5' != null ] && [ '$s5' != '$s0' ]"
+kill -TERM "$pid5"; wait "$pid5"
 
 expect_problem "unknown format" 406 "$f" "?format=cyclonedx-1.2"
 check "406 lists formats" jq -e '.choices | index("cyclonedx-1.6")' "$work/p.json" >/dev/null
@@ -426,8 +467,12 @@ check "license texts: the 1.5 MiB file has no text" \
 check "license texts: the marker counts it" \
   jq -e '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value | test("license-texts: 1 file\\(s\\) listed by name only")' "$t" >/dev/null
 check "license texts: Warning header" grep -qi '^warning: 299 sbomd "license-texts: 1 file' "$work/th.cyclonedx-1.6"
+# _libgcc_mutex (the first package, with BIG.txt) says `license: None`: no license,
+# so SPDX embeds no text for it (only a free text's file is embedded) and lists its files
 check "SPDX 2.3 root comment carries pixi:incomplete" \
-  jq -e '.packages[] | select(.SPDXID == "SPDXRef-Package-root") | .comment | test("pixi:incomplete=.*license-texts")' "$work/t.spdx-2.3.json" >/dev/null
+  jq -e '.packages[] | select(.SPDXID == "SPDXRef-Package-root") | .comment | test("pixi:incomplete=.*package-cache")' "$work/t.spdx-2.3.json" >/dev/null
+check "SPDX 2.3: license None is NOASSERTION, its files named" \
+  jq -e --arg n "$first_name" '.packages[] | select(.name == $n) | .licenseDeclared == "NOASSERTION" and (.licenseComments | test("BIG.txt"))' "$work/t.spdx-2.3.json" >/dev/null
 check "incomplete extraction (no index.json) is ignored" \
   jq -e '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value | test("package-cache: 1 of [0-9]+ conda package")' "$t" >/dev/null
 check "symlinks under licenses/ are not followed" sh -c "! grep -q 'root:x:0' '$t'"

@@ -172,11 +172,11 @@ TEST(core_doc__deterministic_serial_and_timestamp)
     char *d2 = produce_all(&sb_doc_cyclonedx_16, s, in, len, 4096, &n2);
     CHECK(d1 && d2 && n1 == n2 && !memcmp(d1, d2, n1));
     CHECK(d1 && strstr(d1, "\"timestamp\": \"2023-11-14T22:13:20Z\""));
-    /* 1.6 and 1.7 share the serial; a changed input changes it */
+    /* 1.6 and 1.7 are two documents: two serials (issue 18 item 10); a changed input changes it */
     char *d3 = produce_all(&sb_doc_cyclonedx_17, s, in, len, 4096, &n3);
     json_t *j1 = json_loads(d1, 0, NULL), *j3 = json_loads(d3, 0, NULL);
-    CHECK_STR(json_string_value(json_object_get(j1, "serialNumber")),
-              json_string_value(json_object_get(j3, "serialNumber")));
+    CHECK(strcmp(json_string_value(json_object_get(j1, "serialNumber")),
+                 json_string_value(json_object_get(j3, "serialNumber"))) != 0);
     CHECK_STR(json_string_value(json_object_get(j3, "specVersion")), "1.7");
     in[len - 1] = in[len - 1] == '\n' ? ' ' : '\n';
     char *d4 = produce_all(&sb_doc_cyclonedx_16, s, in, len, 4096, &n3);
@@ -192,4 +192,111 @@ TEST(core_doc__deterministic_serial_and_timestamp)
     free(d4);
     free(in);
     sb_arena_destroy(a);
+}
+
+/* ---- the serial names one document (issue 18 item 10) ---- */
+
+static sb_code no_lookup(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
+{
+    (void)ctx, (void)pkgs, (void)n, (void)a, (void)st;
+    return SB_OK;
+}
+
+typedef struct serial_case {
+    const char *what;
+    const sb_doc_ops *ops;
+    sb_select_opts sel;
+    time_t ts;
+    bool pretty;
+} serial_case;
+
+/* The serial of the document one request would get: the lockfile read,
+ * the selection made and the producer started, as the handler does. */
+static void serial_of(char out[37], const char *in, size_t len, const serial_case *c)
+{
+    out[0] = '\0';
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_doc *d = NULL;
+    sb_doc_opts o = {c->ts, c->pretty, in, len, 0, NULL};
+    if (sb_lock_read(&l, a, NULL, in, len, "pixi.lock", NULL, &err) == SB_OK &&
+        sb_model_select(&s, a, l, &c->sel, &err) == SB_OK && sb_doc_new(&d, a, c->ops, s, &o, &err) == SB_OK)
+        memcpy(out, d->serial, 37);
+    sb_doc_free(d);
+    sb_arena_destroy(a);
+}
+
+TEST(core_doc__serial_names_one_document)
+{
+    size_t len;
+    char *in = sb_test_read(sb_test_shared("fixtures/pixi/pixi-docs-source_files-pixi_workspaces-introduction-multi_env/pixi.lock"), &len);
+    CHECK(in != NULL);
+    if (!in)
+        return;
+    const sb_select_opts base = {.environment = "default", .platform = "linux-64"};
+    const serial_case ref = {"reference", &sb_doc_cyclonedx_16, base, 1700000000, true};
+    /* each differs from the reference in one thing that changes the bytes */
+    serial_case cases[] = {
+        {"format version", &sb_doc_cyclonedx_17, base, 1700000000, true},
+        {"format", &sb_doc_spdx_23, base, 1700000000, true},
+        {"SPDX version", &sb_doc_spdx_301, base, 1700000000, true},
+        {"environment", &sb_doc_cyclonedx_16, base, 1700000000, true},
+        {"platform", &sb_doc_cyclonedx_16, base, 1700000000, true},
+        {"root name", &sb_doc_cyclonedx_16, base, 1700000000, true},
+        {"root version", &sb_doc_cyclonedx_16, base, 1700000000, true},
+        {"recorded file name", &sb_doc_cyclonedx_16, base, 1700000000, true},
+        {"timestamp", &sb_doc_cyclonedx_16, base, 1700000001, true},
+        {"compact", &sb_doc_cyclonedx_16, base, 1700000000, false},
+        {"license texts", &sb_doc_cyclonedx_16, base, 1700000000, true},
+        {"package cache", &sb_doc_cyclonedx_16, base, 1700000000, true},
+        {"license lookups", &sb_doc_cyclonedx_16, base, 1700000000, true},
+    };
+    cases[3].sel.environment = "py312";
+    cases[4].sel.platform = "win-64";
+    cases[5].sel.root_name = "demo";
+    cases[6].sel.root_version = "1.2.3";
+    cases[7].sel.lockfile_name = "other.lock";
+    cases[10].sel.license_texts = true;
+    cases[11].sel.package_cache = "/nonexistent-sbomd-cache";
+    cases[12].sel.lookup = no_lookup;
+    size_t n = sizeof cases / sizeof cases[0];
+    char r1[37], r2[37], got[37 * 16];
+    serial_of(r1, in, len, &ref);
+    serial_of(r2, in, len, &ref);
+    CHECK(r1[0] != '\0');
+    CHECK_STR(r1, r2); /* identical requests, identical serials */
+    for (size_t i = 0; i < n; i++) {
+        serial_of(got + 37 * i, in, len, &cases[i]);
+        char name[120];
+        snprintf(name, sizeof name, "serial differs by %s", cases[i].what);
+        sb_test_subcase(name, got[37 * i] && strcmp(got + 37 * i, r1) != 0, got + 37 * i);
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(got + 37 * i, got + 37 * k))
+                sb_test_subcase(name, 0, "shared with another case");
+    }
+    /* the text budget counts when texts are written, and only then */
+    serial_case t1 = cases[10], t2 = cases[10], off = ref;
+    t2.sel.license_file_max = 1000;
+    off.sel.license_file_max = 1000;
+    char a1[37], a2[37], a3[37];
+    serial_of(a1, in, len, &t1);
+    serial_of(a2, in, len, &t2);
+    serial_of(a3, in, len, &off);
+    CHECK(strcmp(a1, a2) != 0);
+    CHECK_STR(a3, r1);
+    /* the SPDX namespace carries the serial */
+    size_t dn;
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    CHECK(sb_lock_read(&l, a, NULL, in, len, "pixi.lock", NULL, &err) == SB_OK);
+    CHECK(sb_model_select(&s, a, l, &base, &err) == SB_OK);
+    char *doc = s ? produce_all(&sb_doc_spdx_23, s, in, len, 4096, &dn) : NULL;
+    CHECK(doc && strstr(doc, got + 37 * 1));
+    free(doc);
+    sb_arena_destroy(a);
+    free(in);
 }

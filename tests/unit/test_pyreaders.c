@@ -8,6 +8,8 @@
 #include "../../core/lock.h"
 #include "../../core/model.h"
 
+#include <stdlib.h>
+
 static sb_sbom *sel(sb_arena *a, const char *kind, const char *text, const char *platform, sb_err *err)
 {
     sb_lock *l = NULL;
@@ -182,6 +184,67 @@ TEST(requirements_via_graph_and_refusals)
     CHECK(sel(a, "requirements.txt", "six>=1\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED && err.line == 1);
     CHECK(sel(a, "requirements.txt", "ok==1\n-e ./src\n", NULL, &err) == NULL && err.line == 2);
     sb_arena_destroy(a);
+}
+
+/* Issue 18 item 6: a line with several --hash kept none. The first SHA-256
+ * is the package's hash, every other value rides in pixi:hashes. */
+TEST(requirements_every_hash_kept)
+{
+    static const char txt[] =
+        "attrs==24.2.0 \\\n"
+        "    --hash=sha256:5CFB1B9148B5B086569BAEC03F20D7B6BF3BCACC9A42BEBF87FFAAEC5C9A6D2E \\\n"
+        "    --hash=sha256:81921eb96de3191c8258c199618104dd27ac608d9366f5e35d011eae1867ede2 \\\n"
+        "    --hash=sha512:00ff \\\n"
+        "    --hash=sha256:81921eb96de3191c8258c199618104dd27ac608d9366f5e35d011eae1867ede2 \\\n"
+        "    --hash sha256:1111111111111111111111111111111111111111111111111111111111111111\n"
+        "    # via -r requirements.in\n"
+        "six==1.16.0 --hash=sha512:abcd --hash=bogus --hash=sha256:zz\n"
+        "idna==3.10 --hash=sha256:12f65c9b470abda6dc35cf8e63cc574b1c52b11df2c86030af0ac09b01b13ea9\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "requirements.txt", txt, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    const sb_pkg *attrs = find(s, "attrs"), *six = find(s, "six"), *idna = find(s, "idna");
+    CHECK_STR(attrs ? attrs->sha256 : NULL, "5cfb1b9148b5b086569baec03f20d7b6bf3bcacc9a42bebf87ffaaec5c9a6d2e");
+    CHECK_STR(prop(attrs, "pixi:hashes"),
+              "sha256:81921eb96de3191c8258c199618104dd27ac608d9366f5e35d011eae1867ede2,sha512:00ff,"
+              "sha256:1111111111111111111111111111111111111111111111111111111111111111");
+    CHECK(six && NULL == six->sha256); /* no well-formed SHA-256: no package hash */
+    CHECK_STR(prop(six, "pixi:hashes"), "sha512:abcd");
+    CHECK_STR(idna ? idna->sha256 : NULL, "12f65c9b470abda6dc35cf8e63cc574b1c52b11df2c86030af0ac09b01b13ea9");
+    CHECK(NULL == prop(idna, "pixi:hashes")); /* one hash: nothing more to say */
+    sb_arena_destroy(a);
+}
+
+/* The fixture the issue names: 48 pins, 417 --hash values, today 0 kept. */
+TEST(requirements_fixture_hashes)
+{
+    size_t len = 0;
+    char *txt = sb_test_read(sb_test_shared("fixtures/requirements/warehouse-requirements/tests.txt"), &len);
+    CHECK(txt != NULL);
+    if (!txt)
+        return;
+    size_t want = 0;
+    for (const char *h = txt; (h = strstr(h, "--hash=")) != NULL; h += 7)
+        want++;
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "requirements.txt", txt, NULL, &err);
+    CHECK(s != NULL);
+    size_t hashed = 0, kept = 0;
+    for (size_t i = 0; s && i < s->npkgs; i++) {
+        const sb_pkg *p = &s->pkgs[i];
+        hashed += p->sha256 != NULL;
+        kept += p->sha256 != NULL;
+        for (const char *v = prop(p, "pixi:hashes"); v; v = strchr(v, ',') ? strchr(v, ',') + 1 : NULL)
+            kept++;
+    }
+    CHECK(s && s->npkgs == 48);
+    CHECK(hashed == 48);
+    CHECK(want == 417 && kept == want);
+    sb_arena_destroy(a);
+    free(txt);
 }
 
 TEST(pylock_markers_and_root)
