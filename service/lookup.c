@@ -2,13 +2,16 @@
  * lookup.c - the shared lookup engine (see lookup.h).
  *
  * DESIGN: entries keyed by URL in a chained hash table under one mutex.
- * Requesting threads enqueue missing or expired entries, wake the engine
- * (curl_multi_wakeup) and wait on a condition variable until their entries
- * are answered or their deadline passes. The engine thread moves queued
- * entries onto transfers while fewer than `concurrency` run, and on
- * completion parses the body (outside the lock), stores the answer and
- * broadcasts. A waiter that gives up leaves the transfer running: the next
- * request for the release gets the answer from the cache.
+ * Requesting threads claim missing or expired entries for their request
+ * (lookup_sched.c: one queue per request, a per-request limit), wake the
+ * engine (curl_multi_wakeup) and wait on a condition variable until their
+ * entries are answered, their deadline passes or their client goes. The
+ * engine thread starts transfers while fewer than `concurrency` run, taking
+ * requests in turn, and on completion parses the body (outside the lock),
+ * stores the answer and broadcasts. A request that gives up (deadline,
+ * client gone) or ends drops its claims: an entry nobody else claims leaves
+ * the queue, and its transfer, if running, is aborted on the engine's next
+ * pass, so a departed client costs the index nothing more.
  *
  * Conda archives take up to two range requests (the tail, then the info
  * member when the tail does not hold it); a small .tar.bz2 is fetched whole.
@@ -20,6 +23,7 @@
  */
 #include "lookup.h"
 #include "log.h"
+#include "lookup_sched.h"
 #include "../core/archive.h"
 #include "../core/buf.h"
 #include "../core/enrich.h"
@@ -31,7 +35,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -41,12 +47,14 @@
 
 #define MAX_BODY (8u << 20)          /* spec 9.4: response cap */
 #define MAX_MEMBER_BODY (32u << 20)  /* a conda info member fetched by range */
+#define GONE_CHECK_NS 100000000L     /* how often a waiting request looks at its client */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
 enum { K_PYPI, K_CONDA, K_TARBZ2 };
 enum { X_WHOLE, X_TAIL, X_MEMBER };
 
 typedef struct entry {
+    svc_sched_item it;        /* claims, queue and owner (lookup_sched.h) */
     char *url;
     int kind;
     int state;
@@ -54,7 +62,7 @@ typedef struct entry {
     char *info_dir;           /* conda answer: the stored info/, or NULL (the archive has none) */
     double expires;           /* monotonic seconds */
     unsigned refs;            /* waiters holding it: never evicted while > 0 */
-    struct entry *hnext, *qnext, *older, *newer;
+    struct entry *hnext, *older, *newer;
     int in_lru;
 } entry;
 
@@ -75,7 +83,8 @@ struct svc_lookup {
     pthread_cond_t answered;
     entry **buckets;
     size_t nbuckets, count, max_entries;
-    entry *qhead, *qtail;
+    svc_sched sched;
+    size_t per_request;       /* claims one request may make */
     entry *lru_old, *lru_new;
     CURLM *multi;
     pthread_t thread;
@@ -89,6 +98,11 @@ struct svc_lookup {
     char cache[PATH_MAX];
     int own_cache; /* a private temp dir: removed at stop */
 };
+
+static entry *entry_of(svc_sched_item *it)
+{
+    return (entry *)(void *)((char *)it - offsetof(entry, it));
+}
 
 static double now_s(void)
 {
@@ -164,7 +178,7 @@ static void evict(svc_lookup *L)
     entry *e = L->lru_old;
     while (L->count > L->max_entries && e) {
         entry *next = e->newer;
-        if (0 == e->refs && (e->state == E_ANSWERED || e->state == E_FAILED))
+        if (0 == e->refs && 0 == e->it.wanters && (e->state == E_ANSWERED || e->state == E_FAILED))
             drop(L, e);
         e = next;
     }
@@ -436,6 +450,7 @@ static void finish(svc_lookup *L, CURLMsg *msg)
     }
     e->expires = now_s() + (ok ? (negative ? L->neg_ttl : L->ttl) : 0.0);
     L->active--;
+    svc_sched_done(&L->sched, &e->it);
     lru_push(L, e);
     evict(L);
     pthread_cond_broadcast(&L->answered);
@@ -444,29 +459,57 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         atomic_fetch_add(&L->m->lookup_failures, 1);
 }
 
+/* Abort the transfers no request claims any more (their clients went, or
+ * their deadlines passed). Engine thread, lock held. */
+static void drop_abandoned(svc_lookup *L)
+{
+    for (xfer *x = L->running, *next; x; x = next) {
+        next = x->next;
+        entry *e = x->e;
+        if (e->it.wanters)
+            continue;
+        unlink_xfer(L, x); /* closes its connection: the index stops working for nobody */
+        e->state = E_FAILED;
+        e->expires = 0;
+        L->active--;
+        svc_sched_done(&L->sched, &e->it);
+        lru_push(L, e);
+        atomic_fetch_add(&L->m->lookups_cancelled, 1);
+        pthread_cond_broadcast(&L->answered);
+    }
+}
+
+/* Fill the free slots, requests taking turns. Engine thread, lock held. */
+static void start_turns(svc_lookup *L)
+{
+    svc_sched_item *it;
+    while (L->active < (size_t)L->concurrency && (it = svc_sched_next(&L->sched))) {
+        entry *e = entry_of(it);
+        e->state = E_RUNNING;
+        int phase = e->kind == K_CONDA ? X_TAIL : X_WHOLE;
+        char tail[32];
+        snprintf(tail, sizeof tail, "-%d", SB_ARCHIVE_TAIL);
+        if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL, e->kind == K_PYPI ? MAX_BODY : MAX_MEMBER_BODY)) {
+            L->active++;
+        } else {
+            e->state = E_FAILED;
+            e->expires = 0;
+            svc_sched_done(&L->sched, it);
+            lru_push(L, e);
+            pthread_cond_broadcast(&L->answered);
+        }
+    }
+}
+
 static void *engine(void *cls)
 {
     svc_lookup *L = cls;
     for (;;) {
         pthread_mutex_lock(&L->mu);
         int stop = L->stop;
-        while (!stop && L->active < (size_t)L->concurrency && L->qhead) {
-            entry *e = L->qhead;
-            L->qhead = e->qnext;
-            if (NULL == L->qhead)
-                L->qtail = NULL;
-            e->qnext = NULL;
-            e->state = E_RUNNING;
-            int phase = e->kind == K_CONDA ? X_TAIL : X_WHOLE;
-            char tail[32];
-            snprintf(tail, sizeof tail, "-%d", SB_ARCHIVE_TAIL);
-            if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL, e->kind == K_PYPI ? MAX_BODY : MAX_MEMBER_BODY)) {
-                L->active++;
-            } else {
-                e->state = E_FAILED;
-                e->expires = 0;
-                pthread_cond_broadcast(&L->answered);
-            }
+        if (!stop) {
+            drop_abandoned(L);
+            start_turns(L);
         }
         pthread_mutex_unlock(&L->mu);
         if (stop)
@@ -505,6 +548,8 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
         return -1;
     }
     L->concurrency = cfg->concurrency;
+    L->per_request = (size_t)cfg->lookup_max_per_request;
+    svc_sched_init(&L->sched, (size_t)cfg->concurrency);
     L->timeout_ms = cfg->lookup_timeout * 1000;
     L->ttl = (double)cfg->lookup_ttl;
     L->neg_ttl = (double)cfg->lookup_negative_ttl;
@@ -565,9 +610,13 @@ void svc_lookup_stop(svc_lookup *L)
     pthread_mutex_unlock(&L->mu);
     curl_multi_wakeup(L->multi);
     pthread_join(L->thread, NULL);
-    /* abandon what still runs */
-    while (L->running)
+    /* abandon what still runs (their requests have all ended: the last
+     * transfer of each frees it) */
+    while (L->running) {
+        svc_sched_done(&L->sched, &L->running->e->it);
         unlink_xfer(L, L->running);
+    }
+    svc_sched_free_all(&L->sched);
     curl_multi_cleanup(L->multi);
     for (size_t i = 0; i < L->nbuckets; i++)
         for (entry *e = L->buckets[i], *next; e; e = next) {
@@ -585,49 +634,104 @@ void svc_lookup_stop(svc_lookup *L)
     free(L);
 }
 
-/* The entry for url, queued for a transfer unless a fresh answer or a
- * running transfer already covers it. Called with the lock held. */
-static entry *want(svc_lookup *L, const char *url, int kind, int *queued, int *hit)
+/* What one want of a request came to. */
+enum { W_HIT, W_WAIT, W_CAPPED, W_FAILED };
+
+/* The request's queue, opened on its first want (lock held); NULL when out
+ * of memory. */
+static svc_sched_req *ticket(svc_lookup *L, svc_lookup_ctx *ctx)
+{
+    if (NULL == ctx->ticket)
+        ctx->ticket = svc_sched_open(&L->sched, L->per_request);
+    return ctx->ticket;
+}
+
+/* An entry for url, new and idle (failed, not kept), or NULL. */
+static entry *add_entry(svc_lookup *L, const char *url, int kind)
+{
+    entry *e = calloc(1, sizeof *e);
+    if (e)
+        e->url = strdup(url);
+    if (!e || !e->url) {
+        free(e);
+        return NULL;
+    }
+    e->kind = kind;
+    e->state = E_FAILED;
+    size_t b = hash(url) % L->nbuckets;
+    e->hnext = L->buckets[b];
+    L->buckets[b] = e;
+    L->count++;
+    return e;
+}
+
+/* The entry for url, claimed for request q and queued for a transfer
+ * unless a fresh answer (memory or disk) or a running transfer covers it;
+ * *res says which (W_*). Pinned (refs) when returned; NULL when capped or
+ * failed. Called with the lock held. */
+static entry *want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res)
 {
     entry *e = find(L, url);
     double t = now_s();
-    if (e && (e->state == E_QUEUED || e->state == E_RUNNING)) {
-        *hit = 1; /* single flight: wait for the transfer in progress */
-    } else if (e && e->expires > t) {
-        *hit = 1;
-    } else {
-        if (NULL == e) {
-            e = calloc(1, sizeof *e);
-            if (e)
-                e->url = strdup(url);
-            if (!e || !e->url) {
-                free(e);
-                return NULL;
-            }
-            e->kind = kind;
-            size_t b = hash(url) % L->nbuckets;
-            e->hnext = L->buckets[b];
-            L->buckets[b] = e;
-            L->count++;
-        }
-        if (disk_answer(L, e)) {
-            e->state = E_ANSWERED;
-            e->expires = t + L->ttl;
-            lru_push(L, e);
-            *hit = 1;
-            e->refs++;
-            return e;
-        }
-        e->state = E_QUEUED;
-        if (L->qtail)
-            L->qtail->qnext = e;
-        else
-            L->qhead = e;
-        L->qtail = e;
-        *queued = 1;
+    if (e && e->state == E_ANSWERED && e->expires > t) {
+        *res = W_HIT;
+        e->refs++;
+        return e;
     }
-    e->refs++;
-    return e;
+    if (NULL == e && NULL == (e = add_entry(L, url, kind))) {
+        *res = W_FAILED;
+        return NULL;
+    }
+    int busy = e->state == E_QUEUED || e->state == E_RUNNING;
+    if (!busy && disk_answer(L, e)) {
+        e->state = E_ANSWERED;
+        e->expires = t + L->ttl;
+        lru_push(L, e);
+        *res = W_HIT;
+        e->refs++;
+        return e;
+    }
+    /* single flight: a queued or running entry is joined, not fetched again */
+    svc_claim c = q ? svc_sched_claim(&L->sched, q, &e->it, e->state != E_RUNNING) : SVC_CLAIM_ENOMEM;
+    if (c == SVC_CLAIM_NEW || c == SVC_CLAIM_HELD) {
+        if (e->state != E_RUNNING)
+            e->state = E_QUEUED;
+        *res = busy ? W_HIT : W_WAIT;
+        e->refs++;
+        return e;
+    }
+    if (!busy)
+        lru_push(L, e); /* idle: evictable like a failure */
+    *res = c == SVC_CLAIM_CAPPED ? W_CAPPED : W_FAILED;
+    return NULL;
+}
+
+/* An entry whose last claim went (lookup_sched.h): out of the queue now;
+ * a running one is aborted by the engine's next pass. Lock held. */
+static void orphaned(svc_sched_item *it, int was_waiting, void *cls)
+{
+    svc_lookup *L = cls;
+    entry *e = entry_of(it);
+    if (!was_waiting)
+        return;
+    e->state = E_FAILED;
+    e->expires = 0;
+    lru_push(L, e);
+    atomic_fetch_add(&L->m->lookups_cancelled, 1);
+}
+
+void svc_lookup_end(void *cls)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx ? ctx->engine : NULL;
+    if (NULL == L || NULL == ctx->ticket)
+        return;
+    pthread_mutex_lock(&L->mu);
+    svc_sched_close(&L->sched, ctx->ticket, orphaned, L);
+    ctx->ticket = NULL;
+    evict(L);
+    pthread_mutex_unlock(&L->mu);
+    curl_multi_wakeup(L->multi);
 }
 
 /* Which lookup, if any, a package wants: PyPI releases without a license;
@@ -679,16 +783,43 @@ void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *pa
     }
     int queued_any = 0;
     pthread_mutex_lock(&L->mu);
+    svc_sched_req *q = ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
-        int queued = 0, hit = 0;
-        entry *e = want(L, urls[k], kinds[k], &queued, &hit);
+        int res;
+        entry *e = want(L, q, urls[k], kinds[k], &res);
         if (e)
-            e->refs--; /* nobody waits yet: the document's pass will */
-        queued_any |= queued;
+            e->refs--; /* nobody waits yet: the document's pass will (the claim keeps it) */
+        queued_any |= res == W_WAIT;
     }
     pthread_mutex_unlock(&L->mu);
     if (queued_any)
         curl_multi_wakeup(L->multi);
+}
+
+/* Wait (lock held) until none of es[] is queued or running, the deadline
+ * passes or the client goes. 1 when something is still pending. */
+static int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m)
+{
+    for (;;) {
+        size_t pending = 0;
+        for (size_t k = 0; k < m; k++)
+            pending += es[k] && (es[k]->state == E_QUEUED || es[k]->state == E_RUNNING);
+        if (0 == pending)
+            return 0;
+        if (ctx->gone && ctx->gone(ctx->gone_cls))
+            return 1;
+        /* wake now and then to look at the client, never past the deadline */
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        t.tv_nsec += GONE_CHECK_NS;
+        if (t.tv_nsec >= 1000000000L) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000L;
+        }
+        int last = t.tv_sec > ctx->deadline.tv_sec || (t.tv_sec == ctx->deadline.tv_sec && t.tv_nsec >= ctx->deadline.tv_nsec);
+        if (pthread_cond_timedwait(&L->answered, &L->mu, last ? &ctx->deadline : &t) == ETIMEDOUT && last)
+            return 1;
+    }
 }
 
 sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
@@ -699,8 +830,9 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
     const char **urls = sb_arena_alloc(a, (n ? n : 1) * sizeof *urls);
     const char **dirs = sb_arena_calloc(a, n ? n : 1, sizeof *dirs);
     int *kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
+    int *results = sb_arena_calloc(a, n ? n : 1, sizeof *results);
     entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
-    if (!idx || !urls || !dirs || !kinds || !es)
+    if (!idx || !urls || !dirs || !kinds || !results || !es)
         return SB_ENOMEM;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -723,33 +855,32 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
     }
     size_t hits = 0, queued_any = 0;
     pthread_mutex_lock(&L->mu);
+    svc_sched_req *q = ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
+        results[k] = W_FAILED; /* no usable URL for this name/version */
         if (NULL == urls[k])
             continue;
-        int queued = 0, hit = 0;
-        es[k] = want(L, urls[k], kinds[k], &queued, &hit);
-        hits += hit;
-        queued_any |= (size_t)queued;
+        es[k] = want(L, q, urls[k], kinds[k], &results[k]);
+        hits += results[k] == W_HIT;
+        queued_any |= (size_t)(results[k] == W_WAIT);
     }
     pthread_mutex_unlock(&L->mu);
     atomic_fetch_add(&L->m->lookup_hits, hits);
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);
-    for (;;) {
-        size_t pending = 0;
-        for (size_t k = 0; k < m; k++)
-            pending += es[k] && (es[k]->state == E_QUEUED || es[k]->state == E_RUNNING);
-        if (0 == pending)
-            break;
-        if (pthread_cond_timedwait(&L->answered, &L->mu, &ctx->deadline) == ETIMEDOUT)
-            break;
+    int gave_up = await(L, ctx, es, m);
+    if (gave_up && q) {
+        /* the deadline is the request's, for every document: nothing it still
+         * waits for will be read, so none of it is fetched any more */
+        svc_sched_cancel(&L->sched, q, orphaned, L);
     }
     sb_code rc = SB_OK;
     for (size_t k = 0; k < m; k++) {
         entry *e = es[k];
         if (NULL == e) {
-            st->failed++; /* no usable URL for this name/version */
+            st->capped += results[k] == W_CAPPED;
+            st->failed += results[k] != W_CAPPED;
             continue;
         }
         if (e->state == E_ANSWERED) {
@@ -768,6 +899,8 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
     }
     evict(L);
     pthread_mutex_unlock(&L->mu);
+    if (gave_up)
+        curl_multi_wakeup(L->multi); /* abort what no one claims now */
     /* the stored archives are read like a package cache, outside the lock */
     for (size_t k = 0; k < m && rc == SB_OK; k++) {
         if (NULL == dirs[k])
