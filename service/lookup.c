@@ -15,31 +15,24 @@
  *
  * Conda archives take up to two range requests (the tail, then the info
  * member when the tail does not hold it); a small .tar.bz2 is fetched whole.
- * Their info/ is stored under <cache>/conda-info/<id>/ and read from there
- * like a package cache; PyPI answers go to <cache>/pypi/<id>. <id> is the
- * UUIDv5 of the URL fetched (the configured host's, so a lockfile cannot
- * plant an answer for a package under another's name). Entries not in
- * memory are looked for on disk first: a restart keeps what was learned.
+ * Answers are kept on disk (lookup_store.c: conda info/ directories read
+ * from there like a package cache, PyPI licenses); entries not in memory
+ * are looked for on disk first: a restart keeps what was learned.
  */
 #include "lookup.h"
 #include "log.h"
 #include "lookup_sched.h"
+#include "lookup_store.h"
 #include "../core/archive.h"
 #include "../core/buf.h"
 #include "../core/enrich.h"
 #include "../core/pypi.h"
-#include "../core/uuid.h"
 
 #include <curl/curl.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stddef.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,70 +250,23 @@ static xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, s
     return x;
 }
 
-static void url_id(const char *url, char out[37])
-{
-    static const unsigned char url_ns[16] = {0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1,
-                                             0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8};
-    sb_sha1 c;
-    sb_uuid_v5_begin(&c, url_ns);
-    sb_sha1_update(&c, url, strlen(url));
-    sb_uuid_v5_finish(&c, out);
-}
-
-static void cache_path(const svc_lookup *L, const entry *e, char *out, size_t n)
-{
-    char id[37];
-    url_id(e->url, id);
-    snprintf(out, n, "%s/%s/%s", L->cache, e->kind == K_PYPI ? "pypi" : "conda-info", id);
-}
-
-/* A PyPI answer on disk: "1\n<license>" or "0\n" (the release names none),
- * written to a temporary name and renamed so readers never see half. */
-static void pypi_store(const svc_lookup *L, const entry *e, const char *license)
-{
-    char path[PATH_MAX], tmp[PATH_MAX + 16];
-    cache_path(L, e, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return; /* the disk cache is best effort: memory still has the answer */
-    const char *head = license ? "1\n" : "0\n";
-    size_t ll = license ? strlen(license) : 0;
-    int ok = write(fd, head, 2) == 2 && (0 == ll || write(fd, license, ll) == (ssize_t)ll);
-    ok &= 0 == fchmod(fd, 0644);
-    close(fd);
-    if (!ok || rename(tmp, path) != 0)
-        unlink(tmp);
-}
-
-/* Look for e's answer on disk (called with the lock held: a stat and at
- * most one small read, far cheaper than a transfer). 1 = answered. */
+/* Look for e's answer on disk (lock held). 1 = answered. */
 static int disk_answer(svc_lookup *L, entry *e)
 {
-    char path[PATH_MAX], probe[PATH_MAX + 32];
-    cache_path(L, e, path, sizeof path);
-    struct stat st;
-    if (e->kind != K_PYPI) { /* archives do not change: no TTL */
-        snprintf(probe, sizeof probe, "%s/info/index.json", path);
-        if (stat(probe, &st) != 0)
+    if (e->kind != K_PYPI) {
+        char *dir = NULL;
+        if (!svc_store_conda_get(L->cache, e->url, &dir))
             return 0;
-        snprintf(probe, sizeof probe, "%s/info", path);
         free(e->info_dir);
-        e->info_dir = strdup(probe);
-        return e->info_dir != NULL;
+        e->info_dir = dir;
+        return 1;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    char *license = NULL;
+    if (!svc_store_pypi_get(L->cache, e->url, L->ttl, &license))
         return 0;
-    char buf[4096];
-    ssize_t n = fstat(fd, &st) == 0 && (double)st.st_mtime + L->ttl > (double)time(NULL) ? read(fd, buf, sizeof buf - 1) : -1;
-    close(fd);
-    if (n < 2 || buf[1] != '\n' || (buf[0] != '0' && buf[0] != '1'))
-        return 0;
-    buf[n] = '\0';
     free(e->license);
-    e->license = buf[0] == '1' ? strdup(buf + 2) : NULL;
-    return buf[0] == '0' || e->license != NULL;
+    e->license = license;
+    return 1;
 }
 
 /* What a finished archive transfer leaves: 1 = a follow-up range was
@@ -376,7 +322,7 @@ static int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int 
         method = x->member.method;
     }
     char dir[PATH_MAX];
-    cache_path(L, e, dir, sizeof dir);
+    svc_store_path(L->cache, e->url, 1, dir, sizeof dir);
     sb_code rc = sb_archive_store(dir, kind, data, len, method, &err);
     if (rc == SB_ENOTFOUND) {
         *ok = *negative = 1;
@@ -427,7 +373,7 @@ static void finish(svc_lookup *L, CURLMsg *msg)
             const char *lic = NULL;
             if (a && sb_pypi_license(a, x->body.data ? x->body.data : "", x->body.len, &lic) == SB_OK) {
                 license = lic ? strdup(lic) : NULL;
-                pypi_store(L, e, license);
+                svc_store_pypi_put(L->cache, e->url, license);
             } else {
                 ok = 0; /* an answer that is not a release document */
             }
@@ -556,25 +502,12 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     L->m = m;
     snprintf(L->base, sizeof L->base, "%s", cfg->pypi_url);
     snprintf(L->conda_base, sizeof L->conda_base, "%s", cfg->conda_url);
-    if (cfg->cache_dir[0]) {
-        snprintf(L->cache, sizeof L->cache, "%s", cfg->cache_dir);
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(L->cache, sizeof L->cache, "%s/sbomd-cache-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-        L->own_cache = NULL != mkdtemp(L->cache);
-        if (!L->own_cache) {
-            snprintf(eb, en, "cannot create a lookup cache directory: %s", strerror(errno));
-            curl_multi_cleanup(L->multi);
-            free(L->buckets);
-            free(L);
-            return -1;
-        }
+    if (svc_store_open(L->cache, sizeof L->cache, cfg->cache_dir, &L->own_cache, eb, en) != 0) {
+        curl_multi_cleanup(L->multi);
+        free(L->buckets);
+        free(L);
+        return -1;
     }
-    char sub[PATH_MAX + 16];
-    snprintf(sub, sizeof sub, "%s/pypi", L->cache);
-    mkdir(sub, 0755);
-    snprintf(sub, sizeof sub, "%s/conda-info", L->cache);
-    mkdir(sub, 0755);
     curl_multi_setopt(L->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, cfg->concurrency);
     curl_multi_setopt(L->multi, CURLMOPT_MAX_HOST_CONNECTIONS, cfg->concurrency);
     pthread_mutex_init(&L->mu, NULL);
@@ -591,13 +524,6 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
         return -1;
     }
     *out = L;
-    return 0;
-}
-
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st, (void)flag, (void)f;
-    remove(p);
     return 0;
 }
 
@@ -628,7 +554,7 @@ void svc_lookup_stop(svc_lookup *L)
         }
     free(L->buckets);
     if (L->own_cache)
-        nftw(L->cache, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        svc_store_remove(L->cache);
     pthread_cond_destroy(&L->answered);
     pthread_mutex_destroy(&L->mu);
     free(L);
