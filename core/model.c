@@ -803,6 +803,9 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     if (lrc == SB_OK && looked.offline)
         lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (this server makes no network lookups)",
                                 looked.offline);
+    if (lrc == SB_OK && looked.capped)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses",
+                                "%zu lookup(s) not made (past the server's per-request lookup limit)", looked.capped);
     if (lrc != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     *out = s;

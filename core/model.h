@@ -156,6 +156,7 @@ typedef struct sb_lookup_stats {
     size_t filled;     /* of those, filled in */
     size_t failed;     /* lookups that failed or missed the deadline */
     size_t offline;    /* not asked: the server makes no lookups */
+    size_t capped;     /* not asked: past the request's lookup limit */
 } sb_lookup_stats;
 
 /* Fill licenses the lockfile lacks from the package indexes: called once per

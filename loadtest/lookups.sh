@@ -15,7 +15,7 @@ pids=""
 trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$work"' EXIT
 for i in $(seq 1 "$n"); do printf 'bench-pkg-%05d==2.0.%d\n' "$i" "$i"; done > "$work/requirements.txt"
 python3 "$root/tests/fakeindex.py" --delay-ms "$delay" > "$work/fake.out" 2>&1 &
-pids="$pids $!"
+fake1=$!; pids="$pids $fake1"
 for _ in $(seq 50); do fport="$(awk '/^port/{print $2}' "$work/fake.out")"; [ -n "$fport" ] && break; sleep 0.1; done
 printf '%-12s %10s %10s %12s %14s\n' concurrency "wall (s)" transfers connections "ideal (s)"
 for c in 1 10 24; do
@@ -37,7 +37,7 @@ done
 # at concurrency 10, then the same request on a restarted server sharing the
 # first one's --cache-dir (answers from disk, no transfer)
 python3 "$root/tests/make-conda.py" "$work/channel" --many "$n" > "$work/conda.lock"
-pkill -f "fakeindex.py --delay-ms $delay" 2>/dev/null
+kill "$fake1" 2>/dev/null # its own fake only: others may run the same command line
 python3 "$root/tests/fakeindex.py" --delay-ms "$delay" --conda-dir "$work/channel" > "$work/fake2.out" 2>&1 &
 pids="$pids $!"
 fport=""; for _ in $(seq 50); do fport="$(awk '/^port/{print $2}' "$work/fake2.out")"; [ -n "$fport" ] && break; sleep 0.1; done

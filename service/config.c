@@ -60,6 +60,7 @@ static const cfg_opt opts[] = {
     {"lookup-deadline", "SBOMD_LOOKUP_DEADLINE", T_LONG, OFF(lookup_deadline), 1, 3600, "20", "seconds a request waits for its lookups before writing without them"},
     {"lookup-cache", "SBOMD_LOOKUP_CACHE", T_LONG, OFF(lookup_cache), 1, 10000000, "100000", "lookup answers kept in memory"},
     {"lookup-ttl", "SBOMD_LOOKUP_TTL", T_LONG, OFF(lookup_ttl), 0, 31536000, "86400", "seconds a license answer is reused"},
+    {"lookup-max-per-request", "SBOMD_LOOKUP_MAX_PER_REQUEST", T_LONG, OFF(lookup_max_per_request), 1, 10000000, "1000", "lookups (PyPI releases, conda archives) one request may ask the network for; past it, packages are left out and counted in pixi:incomplete"},
     {"lookup-negative-ttl", "SBOMD_LOOKUP_NEGATIVE_TTL", T_LONG, OFF(lookup_negative_ttl), 0, 86400, "300", "seconds a 'no such release' answer is reused (failures are not kept)"},
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},

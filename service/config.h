@@ -45,6 +45,7 @@ typedef struct svc_cfg {
     long lookup_cache;        /* cached answers kept */
     long lookup_ttl;          /* seconds an answer stays fresh */
     long lookup_negative_ttl; /* seconds "no such release" stays fresh */
+    long lookup_max_per_request; /* lookups one request may make; past it, counted in pixi:incomplete */
     char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
 } svc_cfg;
 

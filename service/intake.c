@@ -101,6 +101,11 @@ static int check_query(svc_req *r, int *rc)
     return 0;
 }
 
+static int client_gone(void *r)
+{
+    return svc_req_client_gone(r);
+}
+
 #define DIGEST_THREAD_MIN (512 * 1024) /* below this a thread costs more than it saves */
 
 typedef struct digest_job {
@@ -178,6 +183,9 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
             lc->deadline.tv_nsec -= 1000000000L;
         }
         lc->engine = svc_req_lookups(r);
+        lc->gone = client_gone;
+        lc->gone_cls = r;
+        svc_req_on_done(r, svc_lookup_end, lc); /* its queued lookups go with it */
         sel->lookup = svc_lookup_fill;
         sel->lookup_ctx = lc;
     }

@@ -2,38 +2,37 @@
  * lookup.c - the shared lookup engine (see lookup.h).
  *
  * DESIGN: entries keyed by URL in a chained hash table under one mutex.
- * Requesting threads enqueue missing or expired entries, wake the engine
- * (curl_multi_wakeup) and wait on a condition variable until their entries
- * are answered or their deadline passes. The engine thread moves queued
- * entries onto transfers while fewer than `concurrency` run, and on
- * completion parses the body (outside the lock), stores the answer and
- * broadcasts. A waiter that gives up leaves the transfer running: the next
- * request for the release gets the answer from the cache.
+ * Requesting threads claim missing or expired entries for their request
+ * (lookup_sched.c: one queue per request, a per-request limit), wake the
+ * engine (curl_multi_wakeup) and wait on a condition variable until their
+ * entries are answered, their deadline passes or their client goes. The
+ * engine thread starts transfers while fewer than `concurrency` run, taking
+ * requests in turn, and on completion parses the body (outside the lock),
+ * stores the answer and broadcasts. A request that gives up (deadline,
+ * client gone) or ends drops its claims: an entry nobody else claims leaves
+ * the queue, and its transfer, if running, is aborted on the engine's next
+ * pass, so a departed client costs the index nothing more.
  *
  * Conda archives take up to two range requests (the tail, then the info
  * member when the tail does not hold it); a small .tar.bz2 is fetched whole.
- * Their info/ is stored under <cache>/conda-info/<id>/ and read from there
- * like a package cache; PyPI answers go to <cache>/pypi/<id>. <id> is the
- * UUIDv5 of the URL fetched (the configured host's, so a lockfile cannot
- * plant an answer for a package under another's name). Entries not in
- * memory are looked for on disk first: a restart keeps what was learned.
+ * Answers are kept on disk (lookup_store.c: conda info/ directories read
+ * from there like a package cache, PyPI licenses); entries not in memory
+ * are looked for on disk first: a restart keeps what was learned.
  */
 #include "lookup.h"
 #include "log.h"
+#include "lookup_sched.h"
+#include "lookup_store.h"
 #include "../core/archive.h"
 #include "../core/buf.h"
 #include "../core/enrich.h"
 #include "../core/pypi.h"
-#include "../core/uuid.h"
 
 #include <curl/curl.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,12 +40,14 @@
 
 #define MAX_BODY (8u << 20)          /* spec 9.4: response cap */
 #define MAX_MEMBER_BODY (32u << 20)  /* a conda info member fetched by range */
+#define GONE_CHECK_NS 100000000L     /* how often a waiting request looks at its client */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
 enum { K_PYPI, K_CONDA, K_TARBZ2 };
 enum { X_WHOLE, X_TAIL, X_MEMBER };
 
 typedef struct entry {
+    svc_sched_item it;        /* claims, queue and owner (lookup_sched.h) */
     char *url;
     int kind;
     int state;
@@ -54,7 +55,7 @@ typedef struct entry {
     char *info_dir;           /* conda answer: the stored info/, or NULL (the archive has none) */
     double expires;           /* monotonic seconds */
     unsigned refs;            /* waiters holding it: never evicted while > 0 */
-    struct entry *hnext, *qnext, *older, *newer;
+    struct entry *hnext, *older, *newer;
     int in_lru;
 } entry;
 
@@ -75,7 +76,8 @@ struct svc_lookup {
     pthread_cond_t answered;
     entry **buckets;
     size_t nbuckets, count, max_entries;
-    entry *qhead, *qtail;
+    svc_sched sched;
+    size_t per_request;       /* claims one request may make */
     entry *lru_old, *lru_new;
     CURLM *multi;
     pthread_t thread;
@@ -89,6 +91,11 @@ struct svc_lookup {
     char cache[PATH_MAX];
     int own_cache; /* a private temp dir: removed at stop */
 };
+
+static entry *entry_of(svc_sched_item *it)
+{
+    return (entry *)(void *)((char *)it - offsetof(entry, it));
+}
 
 static double now_s(void)
 {
@@ -164,7 +171,7 @@ static void evict(svc_lookup *L)
     entry *e = L->lru_old;
     while (L->count > L->max_entries && e) {
         entry *next = e->newer;
-        if (0 == e->refs && (e->state == E_ANSWERED || e->state == E_FAILED))
+        if (0 == e->refs && 0 == e->it.wanters && (e->state == E_ANSWERED || e->state == E_FAILED))
             drop(L, e);
         e = next;
     }
@@ -243,70 +250,23 @@ static xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, s
     return x;
 }
 
-static void url_id(const char *url, char out[37])
-{
-    static const unsigned char url_ns[16] = {0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1,
-                                             0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8};
-    sb_sha1 c;
-    sb_uuid_v5_begin(&c, url_ns);
-    sb_sha1_update(&c, url, strlen(url));
-    sb_uuid_v5_finish(&c, out);
-}
-
-static void cache_path(const svc_lookup *L, const entry *e, char *out, size_t n)
-{
-    char id[37];
-    url_id(e->url, id);
-    snprintf(out, n, "%s/%s/%s", L->cache, e->kind == K_PYPI ? "pypi" : "conda-info", id);
-}
-
-/* A PyPI answer on disk: "1\n<license>" or "0\n" (the release names none),
- * written to a temporary name and renamed so readers never see half. */
-static void pypi_store(const svc_lookup *L, const entry *e, const char *license)
-{
-    char path[PATH_MAX], tmp[PATH_MAX + 16];
-    cache_path(L, e, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return; /* the disk cache is best effort: memory still has the answer */
-    const char *head = license ? "1\n" : "0\n";
-    size_t ll = license ? strlen(license) : 0;
-    int ok = write(fd, head, 2) == 2 && (0 == ll || write(fd, license, ll) == (ssize_t)ll);
-    ok &= 0 == fchmod(fd, 0644);
-    close(fd);
-    if (!ok || rename(tmp, path) != 0)
-        unlink(tmp);
-}
-
-/* Look for e's answer on disk (called with the lock held: a stat and at
- * most one small read, far cheaper than a transfer). 1 = answered. */
+/* Look for e's answer on disk (lock held). 1 = answered. */
 static int disk_answer(svc_lookup *L, entry *e)
 {
-    char path[PATH_MAX], probe[PATH_MAX + 32];
-    cache_path(L, e, path, sizeof path);
-    struct stat st;
-    if (e->kind != K_PYPI) { /* archives do not change: no TTL */
-        snprintf(probe, sizeof probe, "%s/info/index.json", path);
-        if (stat(probe, &st) != 0)
+    if (e->kind != K_PYPI) {
+        char *dir = NULL;
+        if (!svc_store_conda_get(L->cache, e->url, &dir))
             return 0;
-        snprintf(probe, sizeof probe, "%s/info", path);
         free(e->info_dir);
-        e->info_dir = strdup(probe);
-        return e->info_dir != NULL;
+        e->info_dir = dir;
+        return 1;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    char *license = NULL;
+    if (!svc_store_pypi_get(L->cache, e->url, L->ttl, &license))
         return 0;
-    char buf[4096];
-    ssize_t n = fstat(fd, &st) == 0 && (double)st.st_mtime + L->ttl > (double)time(NULL) ? read(fd, buf, sizeof buf - 1) : -1;
-    close(fd);
-    if (n < 2 || buf[1] != '\n' || (buf[0] != '0' && buf[0] != '1'))
-        return 0;
-    buf[n] = '\0';
     free(e->license);
-    e->license = buf[0] == '1' ? strdup(buf + 2) : NULL;
-    return buf[0] == '0' || e->license != NULL;
+    e->license = license;
+    return 1;
 }
 
 /* What a finished archive transfer leaves: 1 = a follow-up range was
@@ -362,7 +322,7 @@ static int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int 
         method = x->member.method;
     }
     char dir[PATH_MAX];
-    cache_path(L, e, dir, sizeof dir);
+    svc_store_path(L->cache, e->url, 1, dir, sizeof dir);
     sb_code rc = sb_archive_store(dir, kind, data, len, method, &err);
     if (rc == SB_ENOTFOUND) {
         *ok = *negative = 1;
@@ -413,7 +373,7 @@ static void finish(svc_lookup *L, CURLMsg *msg)
             const char *lic = NULL;
             if (a && sb_pypi_license(a, x->body.data ? x->body.data : "", x->body.len, &lic) == SB_OK) {
                 license = lic ? strdup(lic) : NULL;
-                pypi_store(L, e, license);
+                svc_store_pypi_put(L->cache, e->url, license);
             } else {
                 ok = 0; /* an answer that is not a release document */
             }
@@ -436,6 +396,7 @@ static void finish(svc_lookup *L, CURLMsg *msg)
     }
     e->expires = now_s() + (ok ? (negative ? L->neg_ttl : L->ttl) : 0.0);
     L->active--;
+    svc_sched_done(&L->sched, &e->it);
     lru_push(L, e);
     evict(L);
     pthread_cond_broadcast(&L->answered);
@@ -444,29 +405,57 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         atomic_fetch_add(&L->m->lookup_failures, 1);
 }
 
+/* Abort the transfers no request claims any more (their clients went, or
+ * their deadlines passed). Engine thread, lock held. */
+static void drop_abandoned(svc_lookup *L)
+{
+    for (xfer *x = L->running, *next; x; x = next) {
+        next = x->next;
+        entry *e = x->e;
+        if (e->it.wanters)
+            continue;
+        unlink_xfer(L, x); /* closes its connection: the index stops working for nobody */
+        e->state = E_FAILED;
+        e->expires = 0;
+        L->active--;
+        svc_sched_done(&L->sched, &e->it);
+        lru_push(L, e);
+        atomic_fetch_add(&L->m->lookups_cancelled, 1);
+        pthread_cond_broadcast(&L->answered);
+    }
+}
+
+/* Fill the free slots, requests taking turns. Engine thread, lock held. */
+static void start_turns(svc_lookup *L)
+{
+    svc_sched_item *it;
+    while (L->active < (size_t)L->concurrency && (it = svc_sched_next(&L->sched))) {
+        entry *e = entry_of(it);
+        e->state = E_RUNNING;
+        int phase = e->kind == K_CONDA ? X_TAIL : X_WHOLE;
+        char tail[32];
+        snprintf(tail, sizeof tail, "-%d", SB_ARCHIVE_TAIL);
+        if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL, e->kind == K_PYPI ? MAX_BODY : MAX_MEMBER_BODY)) {
+            L->active++;
+        } else {
+            e->state = E_FAILED;
+            e->expires = 0;
+            svc_sched_done(&L->sched, it);
+            lru_push(L, e);
+            pthread_cond_broadcast(&L->answered);
+        }
+    }
+}
+
 static void *engine(void *cls)
 {
     svc_lookup *L = cls;
     for (;;) {
         pthread_mutex_lock(&L->mu);
         int stop = L->stop;
-        while (!stop && L->active < (size_t)L->concurrency && L->qhead) {
-            entry *e = L->qhead;
-            L->qhead = e->qnext;
-            if (NULL == L->qhead)
-                L->qtail = NULL;
-            e->qnext = NULL;
-            e->state = E_RUNNING;
-            int phase = e->kind == K_CONDA ? X_TAIL : X_WHOLE;
-            char tail[32];
-            snprintf(tail, sizeof tail, "-%d", SB_ARCHIVE_TAIL);
-            if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL, e->kind == K_PYPI ? MAX_BODY : MAX_MEMBER_BODY)) {
-                L->active++;
-            } else {
-                e->state = E_FAILED;
-                e->expires = 0;
-                pthread_cond_broadcast(&L->answered);
-            }
+        if (!stop) {
+            drop_abandoned(L);
+            start_turns(L);
         }
         pthread_mutex_unlock(&L->mu);
         if (stop)
@@ -505,31 +494,20 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
         return -1;
     }
     L->concurrency = cfg->concurrency;
+    L->per_request = (size_t)cfg->lookup_max_per_request;
+    svc_sched_init(&L->sched, (size_t)cfg->concurrency);
     L->timeout_ms = cfg->lookup_timeout * 1000;
     L->ttl = (double)cfg->lookup_ttl;
     L->neg_ttl = (double)cfg->lookup_negative_ttl;
     L->m = m;
     snprintf(L->base, sizeof L->base, "%s", cfg->pypi_url);
     snprintf(L->conda_base, sizeof L->conda_base, "%s", cfg->conda_url);
-    if (cfg->cache_dir[0]) {
-        snprintf(L->cache, sizeof L->cache, "%s", cfg->cache_dir);
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(L->cache, sizeof L->cache, "%s/sbomd-cache-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-        L->own_cache = NULL != mkdtemp(L->cache);
-        if (!L->own_cache) {
-            snprintf(eb, en, "cannot create a lookup cache directory: %s", strerror(errno));
-            curl_multi_cleanup(L->multi);
-            free(L->buckets);
-            free(L);
-            return -1;
-        }
+    if (svc_store_open(L->cache, sizeof L->cache, cfg->cache_dir, &L->own_cache, eb, en) != 0) {
+        curl_multi_cleanup(L->multi);
+        free(L->buckets);
+        free(L);
+        return -1;
     }
-    char sub[PATH_MAX + 16];
-    snprintf(sub, sizeof sub, "%s/pypi", L->cache);
-    mkdir(sub, 0755);
-    snprintf(sub, sizeof sub, "%s/conda-info", L->cache);
-    mkdir(sub, 0755);
     curl_multi_setopt(L->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, cfg->concurrency);
     curl_multi_setopt(L->multi, CURLMOPT_MAX_HOST_CONNECTIONS, cfg->concurrency);
     pthread_mutex_init(&L->mu, NULL);
@@ -549,13 +527,6 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     return 0;
 }
 
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st, (void)flag, (void)f;
-    remove(p);
-    return 0;
-}
-
 void svc_lookup_stop(svc_lookup *L)
 {
     if (NULL == L)
@@ -565,9 +536,13 @@ void svc_lookup_stop(svc_lookup *L)
     pthread_mutex_unlock(&L->mu);
     curl_multi_wakeup(L->multi);
     pthread_join(L->thread, NULL);
-    /* abandon what still runs */
-    while (L->running)
+    /* abandon what still runs (their requests have all ended: the last
+     * transfer of each frees it) */
+    while (L->running) {
+        svc_sched_done(&L->sched, &L->running->e->it);
         unlink_xfer(L, L->running);
+    }
+    svc_sched_free_all(&L->sched);
     curl_multi_cleanup(L->multi);
     for (size_t i = 0; i < L->nbuckets; i++)
         for (entry *e = L->buckets[i], *next; e; e = next) {
@@ -579,55 +554,110 @@ void svc_lookup_stop(svc_lookup *L)
         }
     free(L->buckets);
     if (L->own_cache)
-        nftw(L->cache, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        svc_store_remove(L->cache);
     pthread_cond_destroy(&L->answered);
     pthread_mutex_destroy(&L->mu);
     free(L);
 }
 
-/* The entry for url, queued for a transfer unless a fresh answer or a
- * running transfer already covers it. Called with the lock held. */
-static entry *want(svc_lookup *L, const char *url, int kind, int *queued, int *hit)
+/* What one want of a request came to. */
+enum { W_HIT, W_WAIT, W_CAPPED, W_FAILED };
+
+/* The request's queue, opened on its first want (lock held); NULL when out
+ * of memory. */
+static svc_sched_req *ticket(svc_lookup *L, svc_lookup_ctx *ctx)
+{
+    if (NULL == ctx->ticket)
+        ctx->ticket = svc_sched_open(&L->sched, L->per_request);
+    return ctx->ticket;
+}
+
+/* An entry for url, new and idle (failed, not kept), or NULL. */
+static entry *add_entry(svc_lookup *L, const char *url, int kind)
+{
+    entry *e = calloc(1, sizeof *e);
+    if (e)
+        e->url = strdup(url);
+    if (!e || !e->url) {
+        free(e);
+        return NULL;
+    }
+    e->kind = kind;
+    e->state = E_FAILED;
+    size_t b = hash(url) % L->nbuckets;
+    e->hnext = L->buckets[b];
+    L->buckets[b] = e;
+    L->count++;
+    return e;
+}
+
+/* The entry for url, claimed for request q and queued for a transfer
+ * unless a fresh answer (memory or disk) or a running transfer covers it;
+ * *res says which (W_*). Pinned (refs) when returned; NULL when capped or
+ * failed. Called with the lock held. */
+static entry *want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res)
 {
     entry *e = find(L, url);
     double t = now_s();
-    if (e && (e->state == E_QUEUED || e->state == E_RUNNING)) {
-        *hit = 1; /* single flight: wait for the transfer in progress */
-    } else if (e && e->expires > t) {
-        *hit = 1;
-    } else {
-        if (NULL == e) {
-            e = calloc(1, sizeof *e);
-            if (e)
-                e->url = strdup(url);
-            if (!e || !e->url) {
-                free(e);
-                return NULL;
-            }
-            e->kind = kind;
-            size_t b = hash(url) % L->nbuckets;
-            e->hnext = L->buckets[b];
-            L->buckets[b] = e;
-            L->count++;
-        }
-        if (disk_answer(L, e)) {
-            e->state = E_ANSWERED;
-            e->expires = t + L->ttl;
-            lru_push(L, e);
-            *hit = 1;
-            e->refs++;
-            return e;
-        }
-        e->state = E_QUEUED;
-        if (L->qtail)
-            L->qtail->qnext = e;
-        else
-            L->qhead = e;
-        L->qtail = e;
-        *queued = 1;
+    if (e && e->state == E_ANSWERED && e->expires > t) {
+        *res = W_HIT;
+        e->refs++;
+        return e;
     }
-    e->refs++;
-    return e;
+    if (NULL == e && NULL == (e = add_entry(L, url, kind))) {
+        *res = W_FAILED;
+        return NULL;
+    }
+    int busy = e->state == E_QUEUED || e->state == E_RUNNING;
+    if (!busy && disk_answer(L, e)) {
+        e->state = E_ANSWERED;
+        e->expires = t + L->ttl;
+        lru_push(L, e);
+        *res = W_HIT;
+        e->refs++;
+        return e;
+    }
+    /* single flight: a queued or running entry is joined, not fetched again */
+    svc_claim c = q ? svc_sched_claim(&L->sched, q, &e->it, e->state != E_RUNNING) : SVC_CLAIM_ENOMEM;
+    if (c == SVC_CLAIM_NEW || c == SVC_CLAIM_HELD) {
+        if (e->state != E_RUNNING)
+            e->state = E_QUEUED;
+        *res = busy ? W_HIT : W_WAIT;
+        e->refs++;
+        return e;
+    }
+    if (!busy)
+        lru_push(L, e); /* idle: evictable like a failure */
+    *res = c == SVC_CLAIM_CAPPED ? W_CAPPED : W_FAILED;
+    return NULL;
+}
+
+/* An entry whose last claim went (lookup_sched.h): out of the queue now;
+ * a running one is aborted by the engine's next pass. Lock held. */
+static void orphaned(svc_sched_item *it, int was_waiting, void *cls)
+{
+    svc_lookup *L = cls;
+    entry *e = entry_of(it);
+    if (!was_waiting)
+        return;
+    e->state = E_FAILED;
+    e->expires = 0;
+    lru_push(L, e);
+    atomic_fetch_add(&L->m->lookups_cancelled, 1);
+}
+
+void svc_lookup_end(void *cls)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx ? ctx->engine : NULL;
+    if (NULL == L || NULL == ctx->ticket)
+        return;
+    pthread_mutex_lock(&L->mu);
+    svc_sched_close(&L->sched, ctx->ticket, orphaned, L);
+    ctx->ticket = NULL;
+    evict(L);
+    pthread_mutex_unlock(&L->mu);
+    curl_multi_wakeup(L->multi);
 }
 
 /* Which lookup, if any, a package wants: PyPI releases without a license;
@@ -679,16 +709,43 @@ void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *pa
     }
     int queued_any = 0;
     pthread_mutex_lock(&L->mu);
+    svc_sched_req *q = ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
-        int queued = 0, hit = 0;
-        entry *e = want(L, urls[k], kinds[k], &queued, &hit);
+        int res;
+        entry *e = want(L, q, urls[k], kinds[k], &res);
         if (e)
-            e->refs--; /* nobody waits yet: the document's pass will */
-        queued_any |= queued;
+            e->refs--; /* nobody waits yet: the document's pass will (the claim keeps it) */
+        queued_any |= res == W_WAIT;
     }
     pthread_mutex_unlock(&L->mu);
     if (queued_any)
         curl_multi_wakeup(L->multi);
+}
+
+/* Wait (lock held) until none of es[] is queued or running, the deadline
+ * passes or the client goes. 1 when something is still pending. */
+static int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m)
+{
+    for (;;) {
+        size_t pending = 0;
+        for (size_t k = 0; k < m; k++)
+            pending += es[k] && (es[k]->state == E_QUEUED || es[k]->state == E_RUNNING);
+        if (0 == pending)
+            return 0;
+        if (ctx->gone && ctx->gone(ctx->gone_cls))
+            return 1;
+        /* wake now and then to look at the client, never past the deadline */
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        t.tv_nsec += GONE_CHECK_NS;
+        if (t.tv_nsec >= 1000000000L) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000L;
+        }
+        int last = t.tv_sec > ctx->deadline.tv_sec || (t.tv_sec == ctx->deadline.tv_sec && t.tv_nsec >= ctx->deadline.tv_nsec);
+        if (pthread_cond_timedwait(&L->answered, &L->mu, last ? &ctx->deadline : &t) == ETIMEDOUT && last)
+            return 1;
+    }
 }
 
 sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
@@ -699,8 +756,9 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
     const char **urls = sb_arena_alloc(a, (n ? n : 1) * sizeof *urls);
     const char **dirs = sb_arena_calloc(a, n ? n : 1, sizeof *dirs);
     int *kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
+    int *results = sb_arena_calloc(a, n ? n : 1, sizeof *results);
     entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
-    if (!idx || !urls || !dirs || !kinds || !es)
+    if (!idx || !urls || !dirs || !kinds || !results || !es)
         return SB_ENOMEM;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -723,33 +781,32 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
     }
     size_t hits = 0, queued_any = 0;
     pthread_mutex_lock(&L->mu);
+    svc_sched_req *q = ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
+        results[k] = W_FAILED; /* no usable URL for this name/version */
         if (NULL == urls[k])
             continue;
-        int queued = 0, hit = 0;
-        es[k] = want(L, urls[k], kinds[k], &queued, &hit);
-        hits += hit;
-        queued_any |= (size_t)queued;
+        es[k] = want(L, q, urls[k], kinds[k], &results[k]);
+        hits += results[k] == W_HIT;
+        queued_any |= (size_t)(results[k] == W_WAIT);
     }
     pthread_mutex_unlock(&L->mu);
     atomic_fetch_add(&L->m->lookup_hits, hits);
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);
-    for (;;) {
-        size_t pending = 0;
-        for (size_t k = 0; k < m; k++)
-            pending += es[k] && (es[k]->state == E_QUEUED || es[k]->state == E_RUNNING);
-        if (0 == pending)
-            break;
-        if (pthread_cond_timedwait(&L->answered, &L->mu, &ctx->deadline) == ETIMEDOUT)
-            break;
+    int gave_up = await(L, ctx, es, m);
+    if (gave_up && q) {
+        /* the deadline is the request's, for every document: nothing it still
+         * waits for will be read, so none of it is fetched any more */
+        svc_sched_cancel(&L->sched, q, orphaned, L);
     }
     sb_code rc = SB_OK;
     for (size_t k = 0; k < m; k++) {
         entry *e = es[k];
         if (NULL == e) {
-            st->failed++; /* no usable URL for this name/version */
+            st->capped += results[k] == W_CAPPED;
+            st->failed += results[k] != W_CAPPED;
             continue;
         }
         if (e->state == E_ANSWERED) {
@@ -768,6 +825,8 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
     }
     evict(L);
     pthread_mutex_unlock(&L->mu);
+    if (gave_up)
+        curl_multi_wakeup(L->multi); /* abort what no one claims now */
     /* the stored archives are read like a package cache, outside the lock */
     for (size_t k = 0; k < m && rc == SB_OK; k++) {
         if (NULL == dirs[k])

@@ -7,6 +7,9 @@
  * in-process cache (positive answers for --lookup-ttl, "the index has no
  * such release" for --lookup-negative-ttl, failures not kept); a release
  * asked for while its transfer runs waits for that transfer (single flight).
+ * Requests take turns for the transfer slots, each with its own queue and a
+ * cap on its lookups (lookup_sched.h); a request whose client goes or whose
+ * deadline passes stops costing transfers.
  * URLs are only ever built from the configured index base plus a package's
  * encoded name and version, never taken from the lockfile (no SSRF), and
  * redirects are not followed.
@@ -28,15 +31,24 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
 /* Stop the thread, abandon transfers, free everything. */
 void svc_lookup_stop(svc_lookup *L);
 
-/* One request's view: the engine (NULL when the server makes no lookups)
- * and the absolute CLOCK_MONOTONIC deadline of its lookups. */
+/* One request's view: the engine (NULL when the server makes no lookups),
+ * the absolute CLOCK_MONOTONIC deadline of its lookups, and how to tell that
+ * its client has gone (NULL: never asked). The engine keeps the request's
+ * queue in `ticket` from its first lookup until svc_lookup_end(). */
 typedef struct svc_lookup_ctx {
     svc_lookup *engine;
     struct timespec deadline;
+    int (*gone)(void *gone_cls);
+    void *gone_cls;
+    struct svc_sched_req *ticket;
 } svc_lookup_ctx;
 
 /* An sb_lookup_fn: PyPI packages without a license are looked up together;
- * blocks until all are answered or the deadline passes. */
+ * blocks until all are answered, the deadline passes or the client goes
+ * (checked every 100 ms). Past the request's --lookup-max-per-request
+ * lookups, packages are counted in st->capped and not looked up. When it
+ * gives up, the request's queued lookups are dropped and transfers no other
+ * request waits for are aborted; later calls for the request look up nothing. */
 sb_code svc_lookup_fill(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
 
 /* Queue, without waiting, the lookups a selection's records will want (a
@@ -44,5 +56,9 @@ sb_code svc_lookup_fill(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
  * first, so all of their transfers share the pool; each document's own
  * svc_lookup_fill then finds them answered or in flight). */
 void svc_lookup_prefetch(void *ctx, const sb_lock_platform *plat, const char *package_cache, sb_arena *a);
+
+/* The request is over (a svc_lookup_ctx *, for svc_req_on_done): its claims
+ * are dropped as when it gives up. Safe without an engine or a lookup made. */
+void svc_lookup_end(void *ctx);
 
 #endif

@@ -152,6 +152,9 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
          LOAD(m->lookup_hits)},
         {"sbomd_lookup_failures_total", "Lookup transfers that failed (error, timeout, bad answer).",
          LOAD(m->lookup_failures)},
+        {"sbomd_lookups_cancelled_total",
+         "Lookups dropped from the queue or aborted mid-transfer because no request waited for them any more.",
+         LOAD(m->lookups_cancelled)},
     };
     for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
         rc |= put(b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", counters[i].name, counters[i].help, counters[i].name,

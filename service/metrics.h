@@ -34,6 +34,7 @@ typedef struct svc_metrics {
     atomic_ullong lookups;         /* license lookup transfers made */
     atomic_ullong lookup_hits;     /* lookups answered by the cache or a transfer in flight */
     atomic_ullong lookup_failures; /* transfers that failed */
+    atomic_ullong lookups_cancelled; /* queued lookups dropped, transfers aborted: nobody waits any more */
     atomic_ullong lookup_us;       /* time spent in transfers */
     atomic_ullong packages;
 } svc_metrics;

@@ -4,6 +4,7 @@
 #include "request_int.h"
 #include "gzip.h"
 
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,6 +114,25 @@ int svc_req_expired(const svc_req *r)
 }
 
 struct svc_lookup *svc_req_lookups(const svc_req *r) { return r->srv->lookup; }
+
+int svc_req_client_gone(svc_req *r)
+{
+    /* the handler runs on the connection's own thread: MHD is not reading
+     * the socket meanwhile, so a peek at its state is safe. A client that
+     * only half-closes (FIN, still reading) counts as gone: HTTP clients
+     * waiting for an answer do not. */
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (NULL == ci || ci->connect_fd == MHD_INVALID_SOCKET)
+        return 0;
+    struct pollfd p = {.fd = ci->connect_fd, .events = POLLRDHUP};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}
+
+void svc_req_on_done(svc_req *r, void (*fn)(void *), void *cls)
+{
+    r->on_done = fn;
+    r->on_done_cls = cls;
+}
 
 double svc_req_time_left(const svc_req *r)
 {

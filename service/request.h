@@ -76,6 +76,14 @@ int svc_req_timeout(svc_req *r);
 /* The process's license lookup engine, NULL when the server makes none. */
 struct svc_lookup *svc_req_lookups(const svc_req *r);
 
+/* 1 when the client has closed its end of the connection (or it broke):
+ * checked without blocking, for a handler waiting on something else. */
+int svc_req_client_gone(svc_req *r);
+
+/* Run fn(cls) once when the request ends, whatever way, before its arena
+ * goes (one hook per request; a second replaces the first). */
+void svc_req_on_done(svc_req *r, void (*fn)(void *), void *cls);
+
 /* Seconds left before the request's deadline (may be negative). */
 double svc_req_time_left(const svc_req *r);
 

@@ -44,6 +44,8 @@ struct svc_req {
     int timed_out;             /* the deadline cut the request short */
     int dropped;               /* connection closed mid-upload (status says why) */
     const char *cors_origin;   /* Access-Control-Allow-Origin to send, or NULL */
+    void (*on_done)(void *);   /* svc_req_on_done: run when the request is freed */
+    void *on_done_cls;
 };
 
 /* Seconds since the request's headers arrived. */

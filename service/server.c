@@ -70,6 +70,8 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
 
 static void req_free(svc_req *r)
 {
+    if (r->on_done)
+        r->on_done(r->on_done_cls);
     sb_doc_free(r->doc);
     sb_buf_free(&r->body);
     sb_arena_destroy(r->arena);

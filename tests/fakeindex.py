@@ -7,19 +7,24 @@ or nothing). Behaviour is steered by the name:
   missing*  -> 404            fail*  -> 500
   reset*    -> the connection is closed without an answer
   slow*     -> answered after --slow-ms
+  stall*    -> never answered: held until the client closes the connection
+               (counted in "stall_aborted") or --stall-ms passes
 GET /conda/<path> serves the file <path> under --conda-dir with HTTP range
 support (bytes=A-B, bytes=A-, bytes=-N), except files named norange* (whole
 body, 200), the way a plain static server would.
 Every answer waits --delay-ms first. GET /_count returns
-{"requests": N, "connections": N, "paths": {path: n}, "max_inflight": N}
-(max_inflight: the most requests answered at once); POST /_zero zeroes them.
+{"requests": N, "connections": N, "paths": {path: n}, "max_inflight": N,
+"stall_requests": N, "stall_open": N, "stall_aborted": N} (max_inflight: the
+most requests answered at once; stall_open: stalled requests whose client
+is still connected); POST /_zero zeroes them (stall_open excepted).
 Prints "port N" on stdout once listening. HTTP/1.1 with keep-alive.
 """
-import argparse, json, os, re, socket, sys, threading, time
+import argparse, json, os, re, select, socket, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 lock = threading.Lock()
-counts = {"requests": 0, "connections": 0, "paths": {}, "inflight": 0, "max_inflight": 0}
+counts = {"requests": 0, "connections": 0, "paths": {}, "inflight": 0, "max_inflight": 0,
+          "stall_requests": 0, "stall_open": 0, "stall_aborted": 0}
 
 
 def release(name, version):
@@ -91,7 +96,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         if self.path == "/_zero":
             with lock:
-                counts.update(requests=0, connections=0, paths={}, max_inflight=0)
+                counts.update(requests=0, connections=0, paths={}, max_inflight=0, stall_requests=0, stall_aborted=0)
             self.answer(200, {"ok": True})
         else:
             self.answer(404, {})
@@ -112,6 +117,30 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 counts["inflight"] -= 1
 
+    def client_closed(self):
+        r, _, _ = select.select([self.connection], [], [], 0)
+        if not r:
+            return False
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
+    def stall(self):
+        """Hold the request unanswered; note when the client gives up on it."""
+        with lock:
+            counts["stall_requests"] += 1
+            counts["stall_open"] += 1
+        end = time.time() + args.stall_ms / 1000.0
+        closed = False
+        while time.time() < end and not closed:
+            time.sleep(0.02)
+            closed = self.client_closed()
+        with lock:
+            counts["stall_open"] -= 1
+            counts["stall_aborted"] += closed
+        self.close_connection = True
+
     def route(self):
         if self.path.startswith("/conda/") and args.conda_dir:
             self.archive(self.path[len("/conda/"):])
@@ -124,6 +153,9 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(args.delay_ms / 1000.0)
         if name.startswith("slow"):
             time.sleep(args.slow_ms / 1000.0)
+        if name.startswith("stall"):
+            self.stall()
+            return
         if name.startswith("missing"):
             self.answer(404, {"message": "Not Found"})
         elif name.startswith("fail"):
@@ -140,6 +172,7 @@ p = argparse.ArgumentParser()
 p.add_argument("--port", type=int, default=0)
 p.add_argument("--delay-ms", type=float, default=0)
 p.add_argument("--slow-ms", type=float, default=3000)
+p.add_argument("--stall-ms", type=float, default=60000)
 p.add_argument("--conda-dir")
 args = p.parse_args()
 ThreadingHTTPServer.request_queue_size = 256  # socketserver's 5 drops SYNs under a burst of connects

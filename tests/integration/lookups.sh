@@ -3,7 +3,10 @@
 # loopback: licenses filled as the index says, single flight across two
 # concurrent requests, a repeated request makes no transfer, a slow index
 # still gives a document within the deadline with the marker, failures are
-# counted, no transfer to a host the lockfile names, offline costs nothing.
+# counted, no transfer to a host the lockfile names, one request's 300 stalled
+# names neither starve another request nor cost the index anything once its
+# client has left, the per-request cap and the deadline's cancellation,
+# offline costs nothing.
 # SB_WRAP (valgrind) wraps the server. Ends with "lookups: N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
@@ -102,6 +105,71 @@ looked="$(count "$index" '.paths | keys | map(select(test("pkg050|pkg0600"))) | 
 check "those packages were looked up at the configured index ($looked of 7)" [ "$looked" = 7 ]
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "exit 0 after lookups ($st)" [ "$st" = 0 ]
+
+# --- fairness and cancellation: 300 stalled names in one request -------------------------
+# A stalled name is never answered. The first client asks for 300 of them and
+# leaves after 4 s; meanwhile a second client's one-package requests get their
+# license (4 s: longer under SB_WRAP); once the first has left, its queued lookups are dropped and its
+# transfers aborted: the index sees no further fetch and no stalled connection.
+fake stalls --delay-ms 5
+stalls="$fport"
+# the stalled transfers must outlast the first client's stay (else they time
+# out and the next ones start, as they should); valgrind: everything slower
+stay=4 lt=10; [ -n "${SB_WRAP:-}" ] && stay=30 lt=60
+start "$work/fair.log" --lookups --pypi-url "http://127.0.0.1:$stalls/pypi" --concurrency 4 --lookup-timeout "$lt" \
+  --lookup-deadline $((lt + 30))
+reqs 1 300 stall > "$work/stall.txt"
+curl -sS -o /dev/null --max-time "$stay" --data-binary @"$work/stall.txt" "$base/v1/sbom?filename=requirements.txt&fetch-licenses=true" 2>/dev/null &
+first=$!
+for _ in $(seq 100); do [ "$(count "$stalls" .stall_open)" -ge 3 ] && break; sleep 0.1; done
+check "the first request's lookups hold the index ($(count "$stalls" .stall_open) stalled)" [ "$(count "$stalls" .stall_open)" -ge 3 ]
+filled=0
+for name in fair0002 fair0003 fair0004; do
+  printf '%s==1.0\n' "$name" > "$work/one.txt"
+  res="$(curl -sS -o "$work/one.json" -w '%{http_code}' --max-time 20 --data-binary @"$work/one.txt" "$base/v1/sbom?filename=requirements.txt&fetch-licenses=true")"
+  [ "$res" = 200 ] && jq -e '.components[0].licenses | length == 1' "$work/one.json" > /dev/null && filled=$((filled + 1))
+done
+check "meanwhile a second client's one-package requests have their license ($filled of 3)" [ "$filled" = 3 ]
+check "the first client was still there then" kill -0 "$first"
+wait "$first"
+for _ in $(seq 100); do [ "$(count "$stalls" .stall_open)" = 0 ] && break; sleep 0.1; done
+check "once it left, its transfers were aborted ($(count "$stalls" .stall_open) still open)" [ "$(count "$stalls" .stall_open)" = 0 ]
+n1="$(count "$stalls" .stall_requests)"
+sleep 3
+n2="$(count "$stalls" .stall_requests)"
+check "the index got $n1 stalled fetches in all (at most the 4 slots), none after the client left (+$((n2 - n1)))" \
+  sh -c "[ '$n1' -le 4 ] && [ '$n2' = '$n1' ]"
+cancelled="$(curl -sS "$base/metrics" | awk '/^sbomd_lookups_cancelled_total/{print $2}')"
+check "its 300 lookups were cancelled, queued or running ($cancelled)" [ "${cancelled:-0}" -ge 297 ]
+kill -TERM "$pid"; wait "$pid"; st=$?
+check "exit 0 after cancelled lookups ($st)" [ "$st" = 0 ]
+
+# --- the per-request cap, and the deadline cancels what is left -------------------------
+zero "$stalls"
+start "$work/cap.log" --lookups --pypi-url "http://127.0.0.1:$stalls/pypi" --concurrency 4 --lookup-timeout 10 --lookup-deadline 2 \
+  --lookup-max-per-request 5
+reqs 1 8 cap > "$work/cap.txt"
+res="$(curl -sS -o "$work/cap.json" -w '%{http_code}' --data-binary @"$work/cap.txt" "$base/v1/sbom?filename=requirements.txt&fetch-licenses=true")"
+check "8 packages, a cap of 5: 200 ($res)" [ "$res" = 200 ]
+check "5 lookups made ($(count "$stalls" .requests))" [ "$(count "$stalls" .requests)" = 5 ]
+check "the marker counts the 3 past the cap" \
+  jq -e '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value | test("licenses: 3 lookup\\(s\\) not made \\(past the server.s per-request lookup limit\\)")' "$work/cap.json" >/dev/null
+check "the 5 looked up have the index's license (one of them has none there)" \
+  jq -e '[.components[] | select(.properties // [] | any(.name == "pixi:license-source"))] | length == 4' "$work/cap.json" >/dev/null
+zero "$stalls"
+reqs 1 5 stall > "$work/st5.txt"
+res="$(curl -sS -o "$work/st5.json" -w '%{http_code}' --data-binary @"$work/st5.txt" "$base/v1/sbom?filename=requirements.txt&fetch-licenses=true")"
+check "5 stalled names, a 2 s lookup deadline: 200 all the same ($res)" [ "$res" = 200 ]
+check "the marker counts them failed" \
+  jq -e '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value | test("licenses: 5 lookup\\(s\\) failed")' "$work/st5.json" >/dev/null
+for _ in $(seq 100); do [ "$(count "$stalls" .stall_open)" = 0 ] && break; sleep 0.1; done
+n1="$(count "$stalls" .stall_requests)"
+sleep 2
+n2="$(count "$stalls" .stall_requests)"
+check "past the deadline: transfers aborted ($(count "$stalls" .stall_open) open), the 2 queued never fetched ($n1 then $n2 of 5)" \
+  sh -c "[ '$(count "$stalls" .stall_open)' = 0 ] && [ '$n1' = 3 ] && [ '$n2' = 3 ]"
+kill -TERM "$pid"; wait "$pid"; st=$?
+check "exit 0 after the cap test ($st)" [ "$st" = 0 ]
 
 # --- offline (the default) costs nothing ---------------------------------------------
 zero "$index"
