@@ -15,6 +15,7 @@
 
 #include "lock.h"
 #include "model.h"
+#include "strmap.h"
 
 typedef struct sb_py_dep {
     const char *name;    /* PEP 503-normalized */
@@ -43,6 +44,7 @@ typedef struct sb_py_pkg {
     size_t narts, acap;
     sb_py_deps *groups;  /* [0] = base dependencies, then one per extra / group */
     size_t ngroups, gcap;
+    sb_strmap *gmap;     /* group name -> index, once there are many (sb_pyl_group) */
     sb_strv resolution_markers;
     bool member;         /* workspace member: a walk starts here */
     bool root;           /* the project itself: becomes the document root */
@@ -66,6 +68,10 @@ typedef struct sb_pyl {
 sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a);
 sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group);
 sb_py_dep *sb_pyl_dep(sb_py_deps *g, sb_arena *a);
+
+/* Index of the group named `group` (PEP 503-normalized; NULL = the base
+ * list, 0), or (size_t)-1. */
+size_t sb_pyl_find_group(const sb_py_pkg *p, const char *group);
 sb_py_art *sb_pyl_art(sb_py_pkg *p, sb_arena *a);
 
 /* Grow a reader's own array kept parallel to pl->pkgs (zero-filled) so it

@@ -10,6 +10,7 @@
  * edge a -> this package, `# via -r file` makes it a root edge. A service
  * has no file system to follow -r/-c includes in; they are skipped.
  */
+#include "deadline.h"
 #include "lock_int.h"
 #include "lock_py.h"
 #include "marker.h"
@@ -29,6 +30,7 @@ typedef struct rq_ctx {
     size_t vcap;
     size_t last;         /* package the via comments belong to, +1 */
     unsigned includes;   /* -r / -c lines skipped */
+    sb_deadline dl;
     int in_via;
     char python[16];
 } rq_ctx;
@@ -176,6 +178,8 @@ static sb_code parse(rq_ctx *c, const char *data, size_t len)
     size_t cap = 0;
     unsigned line = 0;
     for (const char *p = data, *end = data + len; p < end;) {
+        if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
+            return SB_ETIMEOUT;
         unsigned start_line = line + 1;
         size_t ln = 0;
         /* join `\` continuations into one logical line */
@@ -276,6 +280,7 @@ static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, s
     c.a = a;
     c.err = err;
     c.pl.kind = "requirements.txt";
+    c.dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
     snprintf(c.python, sizeof c.python, "3.14");
     if (sb_strmap_init(&c.names, a, 64) != SB_OK)
         return oom(err);
