@@ -11,11 +11,14 @@
 #include <ctype.h>
 #include <string.h>
 
-static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
+/* Room for element n; an empty array starts at `first`. Every regrowth
+ * leaves the old copy in the arena: large arrays are sized up front
+ * (sb_pyl_reserve) so this doubling is for the small ones. */
+static void *grow_from(sb_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t first)
 {
     if (n < *cap)
         return p;
-    size_t nc = *cap ? *cap * 2 : 4;
+    size_t nc = *cap ? *cap * 2 : first;
     void *np = sb_arena_calloc(a, nc, size);
     if (np && p && n)
         memcpy(np, p, n * size);
@@ -24,11 +27,16 @@ static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
     return np;
 }
 
+static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
+{
+    return grow_from(a, p, cap, n, size, 4);
+}
+
 void *sb_pyl_parallel(sb_arena *a, void *arr, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return arr;
-    size_t nc = *cap ? *cap * 2 : 64;
+    size_t nc = *cap ? *cap * 2 : need > 64 ? need : 64;
     while (nc < need)
         nc *= 2;
     void *n = sb_arena_calloc(a, nc, size);
@@ -36,6 +44,32 @@ void *sb_pyl_parallel(sb_arena *a, void *arr, size_t *cap, size_t need, size_t s
         memcpy(n, arr, *cap * size);
     if (n)
         *cap = nc;
+    return n;
+}
+
+sb_code sb_pyl_reserve(sb_pyl *pl, sb_arena *a, size_t n)
+{
+    if (n <= pl->pcap)
+        return SB_OK;
+    sb_py_pkg *v = sb_arena_calloc(a, n, sizeof *v);
+    if (NULL == v)
+        return SB_ENOMEM;
+    if (pl->npkgs)
+        memcpy(v, pl->pkgs, pl->npkgs * sizeof *v);
+    pl->pkgs = v;
+    pl->pcap = n;
+    return SB_OK;
+}
+
+size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size_t max)
+{
+    size_t n = 0, k = strlen(prefix);
+    for (const char *p = data, *end = data + len; p < end && n < max;) {
+        if ((size_t)(end - p) >= k && !memcmp(p, prefix, k))
+            n++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
     return n;
 }
 
@@ -93,7 +127,7 @@ sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group)
     size_t at = p->ngroups ? sb_pyl_find_group(p, name) : (size_t)-1;
     if (at != (size_t)-1)
         return &p->groups[at];
-    sb_py_deps *v = grow(a, p->groups, &p->gcap, p->ngroups, sizeof *v);
+    sb_py_deps *v = grow_from(a, p->groups, &p->gcap, p->ngroups, sizeof *v, group ? 4 : 1);
     if (NULL == v)
         return NULL;
     p->groups = v;
@@ -185,6 +219,7 @@ typedef struct build_ctx {
     sb_strv *edges;       /* per package: target names for this platform */
     sb_strv root_edges;
     bool has_root;
+    bool once;            /* one platform is built: records are the templates, not copies */
     work *queue;
     size_t nq, qcap;
 } build_ctx;
@@ -403,10 +438,12 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
             return rc;
         if (!c->included[i] || src->root)
             continue;
-        sb_pkg *p = sb_arena_alloc(c->a, sizeof *p);
+        /* built once: the template itself becomes the record */
+        sb_pkg *p = c->once ? &pl->pkgs[i].rec : sb_arena_alloc(c->a, sizeof *p);
         if (NULL == p)
             return SB_ENOMEM;
-        *p = src->rec;
+        if (!c->once)
+            *p = src->rec;
         p->depends = c->edges[i];
         if ((rc = choose_artifact(c, src, p, python)) != SB_OK || (rc = clone_strv(&p->reader_props, c->a)) != SB_OK)
             return rc;
@@ -536,6 +573,8 @@ sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *li
     char python[16];
     sb_marker_python_floor(pl->requires_python, pl->python_default, python);
     const char *only = lim ? lim->platform : NULL;
+    for (size_t k = 0; only && sb_marker_platforms[k]; k++)
+        c.once |= !strcmp(only, sb_marker_platforms[k]);
     for (size_t k = 0; sb_marker_platforms[k]; k++) {
         const char *plat = sb_marker_platforms[k];
         if (only && strcmp(only, plat)) { /* listed, not built: the caller selects another */

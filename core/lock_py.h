@@ -64,6 +64,14 @@ typedef struct sb_pyl {
     size_t npkgs, pcap;
 } sb_pyl;
 
+/* Room for n packages in one array (n: what the reader counted in its
+ * input, an upper bound): regrowing a large array by doubling leaves as much
+ * again behind in the arena. More than n still works. */
+sb_code sb_pyl_reserve(sb_pyl *pl, sb_arena *a, size_t n);
+
+/* Lines of data[0..len) that start with `prefix`, counting up to `max`. */
+size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size_t max);
+
 /* New package / dependency group / dependency / artifact; NULL on allocation failure. */
 sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a);
 sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group);
@@ -84,6 +92,8 @@ const char *sb_pyl_sha256(sb_arena *a, const char *hash);
 /* File name of a URL or path (after the last '/', before '?' / '#'). */
 const char *sb_pyl_basename(sb_arena *a, const char *url);
 
+/* Consumes pl: with one platform built (lim->platform), the package
+ * templates become the records. */
 sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *lim, sb_err *err);
 
 #endif

@@ -247,6 +247,10 @@ static sb_code uv_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
     c.a = a;
     c.pl.kind = "uv.lock";
     c.pl.walk = true;
+    size_t guess = sb_pyl_count_lines(data, len, "[[package]]", lim->max_packages + 1);
+    if (sb_pyl_reserve(&c.pl, a, guess) != SB_OK ||
+        (guess && NULL == (c.src = sb_pyl_parallel(a, NULL, &c.src_cap, guess, sizeof *c.src))))
+        return oom(err);
     sb_code rc = sb_toml_parse(a, data, len, lim, on_event, &c, err);
     if (rc != SB_OK)
         return rc;
