@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""make-bounds.py DIR [SCALE] - write the size and shape attacks on the Python
+"""make-bounds.py DIR [SCALE [NAME...]] - write the size and shape attacks on the Python
 readers (issue 19, items 1 and 2) into DIR, generated so the repository holds
 no large blobs. SCALE (default 1) divides every count: 1 gives the inputs the
-issue measured, 100 small versions for the fuzz seed corpus.
+issue measured, 100 small versions for the fuzz seed corpus. NAMEs limit
+the output to those files.
 
   req-100k.requirements.txt   100,000 `pN==1.0` pins (1.19 MB)
   req-490k.requirements.txt   490,000 pins (6.26 MB), under the package limit
@@ -85,8 +86,11 @@ def root_uv(n):
             i, i, H, 4000 + i)
 
 
-write("req-100k.requirements.txt", requirements(100000 // scale))
-write("req-490k.requirements.txt", requirements(490000 // scale))
-write("big.uv.lock", big_uv(22200 // scale))
-write("samename.uv.lock", samename_uv(32000 // scale))
-write("root150k.uv.lock", root_uv(150000 // scale))
+only = set(sys.argv[3:])
+for name, gen, n in [("req-100k.requirements.txt", requirements, 100000),
+                     ("req-490k.requirements.txt", requirements, 490000),
+                     ("big.uv.lock", big_uv, 22200),
+                     ("samename.uv.lock", samename_uv, 32000),
+                     ("root150k.uv.lock", root_uv, 150000)]:
+    if not only or name in only:
+        write(name, gen(n // scale))
