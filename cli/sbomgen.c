@@ -116,7 +116,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbomgen: out of memory\n");
         goto cleanup;
     }
-    if (sb_lock_read(&lock, a, "auto", data, len, sel.lockfile_name, NULL, &err) != SB_OK ||
+    sb_limits lim = SB_LIMITS_DEFAULT;
+    lim.platform = sel.platform ? sel.platform : "linux-64"; /* the one document's platform */
+    if (sb_lock_read(&lock, a, "auto", data, len, sel.lockfile_name, &lim, &err) != SB_OK ||
         sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK ||
         sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK) {
         if (err.line)

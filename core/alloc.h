@@ -11,18 +11,24 @@
 
 #include <stddef.h>
 
+/* sb_alloc_release(): give what this thread freed back to the system.
+ * Called after a request that held many megabytes, so one large upload does
+ * not keep a replica's RSS up for the rest of its life (issue 19). */
 #ifdef SB_NO_MIMALLOC
+#include <malloc.h>
 #include <stdlib.h>
 #define sb_malloc(n) malloc(n)
 #define sb_calloc(c, n) calloc((c), (n))
 #define sb_realloc(p, n) realloc((p), (n))
 #define sb_free(p) free(p)
+static inline void sb_alloc_release(void) { malloc_trim(0); }
 #else
 #include <mimalloc.h>
 #define sb_malloc(n) mi_malloc(n)
 #define sb_calloc(c, n) mi_calloc((c), (n))
 #define sb_realloc(p, n) mi_realloc((p), (n))
 #define sb_free(p) mi_free(p)
+static inline void sb_alloc_release(void) { mi_collect(true); }
 #endif
 
 #endif

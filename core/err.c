@@ -63,6 +63,7 @@ const char *sb_code_name(sb_code code)
     case SB_EUPSTREAM: return "upstream";
     case SB_EMISUSE: return "misuse";
     case SB_EFORMAT: return "format";
+    case SB_ETIMEOUT: return "timeout";
     }
     return "unknown";
 }

@@ -23,7 +23,8 @@ typedef enum sb_code {
     SB_EINVAL = -7,       /* a caller-supplied option is not acceptable */
     SB_EUPSTREAM = -8,    /* a network lookup failed */
     SB_EMISUSE = -9,      /* API used out of order (a programming error surfaced) */
-    SB_EFORMAT = -10      /* the input is not any kind sbomd reads */
+    SB_EFORMAT = -10,     /* the input is not any kind sbomd reads */
+    SB_ETIMEOUT = -11     /* the caller's deadline passed (sb_limits / sb_select_opts) */
 } sb_code;
 
 typedef struct sb_err {

@@ -20,9 +20,14 @@ typedef struct sb_limits {
     size_t max_scalar;      /* bytes in one scalar */
     size_t max_events;      /* parser events per input (aliases are refused) */
     size_t max_packages;    /* package records per input */
+    /* The one platform the caller will select (NULL = any): readers that
+     * build records per platform (the Python ones) build only this one and
+     * list the others as unbuilt, so memory and time do not grow sevenfold. */
+    const char *platform;
+    long long deadline_ns;  /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
 } sb_limits;
 
-#define SB_LIMITS_DEFAULT { 64, (size_t)1 << 20, (size_t)50 * 1000 * 1000, 500000 }
+#define SB_LIMITS_DEFAULT { 64, (size_t)1 << 20, (size_t)50 * 1000 * 1000, 500000, NULL, 0 }
 
 typedef struct sb_reader {
     const char *kind;       /* "pixi.lock" */

@@ -10,6 +10,7 @@
  * environment; the format records no dependencies, so there are no edges.
  */
 #include "lock.h"
+#include "deadline.h"
 #include "lock_int.h"
 
 #include <ctype.h>
@@ -62,7 +63,10 @@ static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_
     sb_pkg **pkgs = NULL;
     size_t n = 0, cap = 0;
     const char *p = data, *end = data + len;
+    sb_deadline dl = {lim->deadline_ns, 0, "reading the lockfile"};
     for (unsigned line = 1; p < end; line++) {
+        if (sb_deadline_tick(&dl, err) != SB_OK)
+            return SB_ETIMEOUT;
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
         const char *s = p;

@@ -11,6 +11,7 @@
  */
 #include "lock_int.h"
 #include "lock_py.h"
+#include "strmap.h"
 #include "marker.h"
 #include "toml.h"
 
@@ -119,6 +120,63 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
     return SB_OK;
 }
 
+/* The base entry an extras entry folds into: the first of its name whose
+ * version matches or is unstated on either side. Three maps, so each entry
+ * is found in O(1) however many entries share a name. */
+typedef struct pd_bases {
+    sb_strmap any;         /* name -> first base entry */
+    sb_strmap unversioned; /* name -> first base entry without a version */
+    sb_strmap exact;       /* "name\0version" -> first base entry */
+} pd_bases;
+
+static const char *name_version(sb_arena *a, const char *name, const char *version, size_t *klen)
+{
+    size_t n = strlen(name), v = strlen(version);
+    char *k = sb_arena_alloc(a, n + v + 2);
+    if (k) {
+        memcpy(k, name, n + 1);
+        memcpy(k + n + 1, version, v + 1);
+    }
+    *klen = n + 1 + v;
+    return k;
+}
+
+static sb_code add_base(pd_ctx *c, const char *name, size_t i, pd_bases *b)
+{
+    const char *v = c->pl.pkgs[i].rec.version;
+    size_t klen;
+    const char *k = v ? name_version(c->a, name, v, &klen) : NULL;
+    if (sb_strmap_put(&b->any, name, strlen(name), i, NULL) < 0 || (v && NULL == k) ||
+        (v && sb_strmap_put(&b->exact, k, klen, i, NULL) < 0) ||
+        (!v && sb_strmap_put(&b->unversioned, name, strlen(name), i, NULL) < 0))
+        return SB_ENOMEM;
+    return SB_OK;
+}
+
+static sb_code index_bases(pd_ctx *c, const char **names, pd_bases *b)
+{
+    size_t n = c->pl.npkgs;
+    if (sb_strmap_init(&b->any, c->a, n) != SB_OK || sb_strmap_init(&b->unversioned, c->a, 16) != SB_OK ||
+        sb_strmap_init(&b->exact, c->a, n) != SB_OK)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (!c->src[i].extras_entry && add_base(c, names[i], i, b) != SB_OK)
+            return SB_ENOMEM;
+    return SB_OK;
+}
+
+static size_t find_base(pd_ctx *c, const pd_bases *b, const char *name, const char *version)
+{
+    size_t any = (size_t)-1, loose = (size_t)-1, exact = (size_t)-1, klen;
+    if (!sb_strmap_get(&b->any, name, strlen(name), &any) || NULL == version)
+        return any;
+    sb_strmap_get(&b->unversioned, name, strlen(name), &loose);
+    const char *k = name_version(c->a, name, version, &klen);
+    if (k)
+        sb_strmap_get(&b->exact, k, klen, &exact);
+    return loose < exact ? loose : exact;
+}
+
 /* Move each `name[extra]` entry's requirements onto the base entry, then drop it. */
 static sb_code fold_extras(pd_ctx *c, sb_err *err)
 {
@@ -129,17 +187,18 @@ static sb_code fold_extras(pd_ctx *c, sb_err *err)
     for (size_t i = 0; i < n; i++)
         if (NULL == (names[i] = sb_model_pep503(c->a, c->pl.pkgs[i].rec.name)))
             return oom(err);
+    pd_bases b;
+    if (index_bases(c, names, &b) != SB_OK)
+        return oom(err);
     for (size_t i = 0; i < n; i++) {
         const sb_py_pkg *p = &c->pl.pkgs[i];
         if (!c->src[i].extras_entry)
             continue;
-        size_t base = (size_t)-1;
-        for (size_t j = 0; j < n && base == (size_t)-1; j++)
-            if (!c->src[j].extras_entry && !strcmp(names[j], names[i]) &&
-                (!p->rec.version || !c->pl.pkgs[j].rec.version || !strcmp(p->rec.version, c->pl.pkgs[j].rec.version)))
-                base = j;
-        if (base == (size_t)-1) { /* no base entry: this one is the package */
+        size_t base = find_base(c, &b, names[i], p->rec.version);
+        if (base == (size_t)-1) { /* no base entry: this one is the package, and the base of later ones */
             c->src[i].extras_entry = false;
+            if (add_base(c, names[i], i, &b) != SB_OK)
+                return oom(err);
             continue;
         }
         for (size_t d = 0; d < p->groups[0].n; d++) {
@@ -195,6 +254,10 @@ static sb_code pdm_read(sb_lock **out, sb_arena *a, const char *data, size_t len
     pd_ctx c = {0};
     c.a = a;
     c.pl.kind = "pdm.lock";
+    size_t guess = sb_pyl_count_lines(data, len, "[[package]]", lim->max_packages + 1);
+    if (sb_pyl_reserve(&c.pl, a, guess) != SB_OK ||
+        (guess && NULL == (c.src = sb_pyl_parallel(a, NULL, &c.scap, guess, sizeof *c.src))))
+        return oom(err);
     sb_code rc = sb_toml_parse(a, data, len, lim, on_event, &c, err);
     if (rc != SB_OK)
         return rc;

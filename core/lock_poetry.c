@@ -166,6 +166,10 @@ static sb_code poetry_read(sb_lock **out, sb_arena *a, const char *data, size_t 
     c.pl.kind = "poetry.lock";
     c.pl.marker_all_extras = true;
     c.pl.file_only = true;
+    size_t guess = sb_pyl_count_lines(data, len, "[[package]]", lim->max_packages + 1);
+    if (sb_pyl_reserve(&c.pl, a, guess) != SB_OK ||
+        (guess && NULL == (c.src = sb_pyl_parallel(a, NULL, &c.scap, guess, sizeof *c.src))))
+        return oom(err);
     sb_code rc = sb_toml_parse(a, data, len, lim, on_event, &c, err);
     if (rc != SB_OK)
         return rc;

@@ -4,18 +4,21 @@
  * per-platform package records (see lock_py.h).
  */
 #include "lock_py.h"
+#include "deadline.h"
 #include "lock_int.h"
 #include "marker.h"
-#include "strmap.h"
 
 #include <ctype.h>
 #include <string.h>
 
-static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
+/* Room for element n; an empty array starts at `first`. Every regrowth
+ * leaves the old copy in the arena: large arrays are sized up front
+ * (sb_pyl_reserve) so this doubling is for the small ones. */
+static void *grow_from(sb_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t first)
 {
     if (n < *cap)
         return p;
-    size_t nc = *cap ? *cap * 2 : 4;
+    size_t nc = *cap ? *cap * 2 : first;
     void *np = sb_arena_calloc(a, nc, size);
     if (np && p && n)
         memcpy(np, p, n * size);
@@ -24,11 +27,16 @@ static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
     return np;
 }
 
+static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
+{
+    return grow_from(a, p, cap, n, size, 4);
+}
+
 void *sb_pyl_parallel(sb_arena *a, void *arr, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return arr;
-    size_t nc = *cap ? *cap * 2 : 64;
+    size_t nc = *cap ? *cap * 2 : need > 64 ? need : 64;
     while (nc < need)
         nc *= 2;
     void *n = sb_arena_calloc(a, nc, size);
@@ -36,6 +44,32 @@ void *sb_pyl_parallel(sb_arena *a, void *arr, size_t *cap, size_t need, size_t s
         memcpy(n, arr, *cap * size);
     if (n)
         *cap = nc;
+    return n;
+}
+
+sb_code sb_pyl_reserve(sb_pyl *pl, sb_arena *a, size_t n)
+{
+    if (n <= pl->pcap)
+        return SB_OK;
+    sb_py_pkg *v = sb_arena_calloc(a, n, sizeof *v);
+    if (NULL == v)
+        return SB_ENOMEM;
+    if (pl->npkgs)
+        memcpy(v, pl->pkgs, pl->npkgs * sizeof *v);
+    pl->pkgs = v;
+    pl->pcap = n;
+    return SB_OK;
+}
+
+size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size_t max)
+{
+    size_t n = 0, k = strlen(prefix);
+    for (const char *p = data, *end = data + len; p < end && n < max;) {
+        if ((size_t)(end - p) >= k && !memcmp(p, prefix, k))
+            n++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
     return n;
 }
 
@@ -52,21 +86,55 @@ sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a)
     return sb_pyl_group(p, a, NULL) ? p : NULL;
 }
 
+/* Packages with many extras or groups get a name index: looking one up per
+ * dependency or extra must not scan them all. */
+#define GROUPS_SCANNED 8
+
+size_t sb_pyl_find_group(const sb_py_pkg *p, const char *group)
+{
+    if (NULL == group)
+        return 0;
+    size_t at;
+    if (p->gmap)
+        return sb_strmap_get(p->gmap, group, strlen(group), &at) ? at : (size_t)-1;
+    for (size_t i = 1; i < p->ngroups; i++)
+        if (p->groups[i].group && !strcmp(p->groups[i].group, group))
+            return i;
+    return (size_t)-1;
+}
+
+static sb_code index_group(sb_py_pkg *p, sb_arena *a, size_t g)
+{
+    if (NULL == p->gmap && p->ngroups > GROUPS_SCANNED) {
+        p->gmap = sb_arena_alloc(a, sizeof *p->gmap);
+        if (NULL == p->gmap || sb_strmap_init(p->gmap, a, 2 * GROUPS_SCANNED) != SB_OK)
+            return SB_ENOMEM;
+        for (size_t i = 1; i < p->ngroups; i++)
+            if (sb_strmap_put(p->gmap, p->groups[i].group, strlen(p->groups[i].group), i, NULL) < 0)
+                return SB_ENOMEM;
+        return SB_OK;
+    }
+    if (p->gmap && sb_strmap_put(p->gmap, p->groups[g].group, strlen(p->groups[g].group), g, NULL) < 0)
+        return SB_ENOMEM;
+    return SB_OK;
+}
+
 sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group)
 {
-    for (size_t i = 0; i < p->ngroups; i++) {
-        const char *g = p->groups[i].group;
-        if ((NULL == g && NULL == group) || (g && group && !strcmp(g, group)))
-            return &p->groups[i];
-    }
-    sb_py_deps *v = grow(a, p->groups, &p->gcap, p->ngroups, sizeof *v);
+    const char *name = group ? sb_model_pep503(a, group) : NULL;
+    if (group && NULL == name)
+        return NULL;
+    size_t at = p->ngroups ? sb_pyl_find_group(p, name) : (size_t)-1;
+    if (at != (size_t)-1)
+        return &p->groups[at];
+    sb_py_deps *v = grow_from(a, p->groups, &p->gcap, p->ngroups, sizeof *v, group ? 4 : 1);
     if (NULL == v)
         return NULL;
     p->groups = v;
     sb_py_deps *g = &v[p->ngroups++];
     memset(g, 0, sizeof *g);
-    g->group = group ? sb_model_pep503(a, group) : NULL;
-    return group && NULL == g->group ? NULL : g;
+    g->group = name;
+    return group && index_group(p, a, p->ngroups - 1) != SB_OK ? NULL : g;
 }
 
 sb_py_dep *sb_pyl_dep(sb_py_deps *g, sb_arena *a)
@@ -119,7 +187,16 @@ const char *sb_pyl_basename(sb_arena *a, const char *url)
     return sb_arena_strndup(a, url + b, n - b);
 }
 
-/* ---- the build ---- */
+/* ---- the build ----
+ *
+ * Time O((packages + edges) log) and memory linear in the input, whatever
+ * its shape: names index the packages (same-name chains with a tail, a
+ * (name, version) index for the names locked more than once), the choice
+ * resolution markers make is cached per name and platform, the root's
+ * direct dependencies are flags, not a list searched per package. */
+
+#define NONE ((size_t)-1)
+#define UNPICKED ((size_t)-2)
 
 typedef struct work {
     size_t pkg, group;
@@ -129,13 +206,20 @@ typedef struct build_ctx {
     sb_arena *a;
     sb_pyl *pl;
     sb_err *err;
+    sb_deadline dl;
     sb_marker_env env;
-    sb_strmap byname;     /* pep503 name -> first index; `next` chains the rest */
-    size_t *next;
+    sb_strmap byname;     /* pep503 name -> first package of that name */
+    sb_strmap byversion;  /* "name\0version" -> first such package, for names locked more than once */
+    size_t *head;         /* per package: the first package of its name */
+    size_t *next;         /* per package: the next one of its name, NONE at the end */
+    size_t *pick;         /* per name head: what resolution markers choose on this platform */
     unsigned char *included;
+    unsigned char *direct;  /* per name head: the root depends on that name */
     unsigned char **active; /* per package: groups already followed */
     sb_strv *edges;       /* per package: target names for this platform */
     sb_strv root_edges;
+    bool has_root;
+    bool once;            /* one platform is built: records are the templates, not copies */
     work *queue;
     size_t nq, qcap;
 } build_ctx;
@@ -148,24 +232,55 @@ static int marker_true(build_ctx *c, const char *marker, int *bad)
     return v > 0;
 }
 
-/* The package a dependency names on this platform. */
+/* "name\0version" in `buf` when it fits, else in the arena; NULL on OOM. */
+static const char *version_key(sb_arena *a, const char *name, const char *version, char *buf, size_t cap,
+                               size_t *klen)
+{
+    size_t n = strlen(name), v = strlen(version);
+    *klen = n + 1 + v;
+    char *k = *klen < cap ? buf : sb_arena_alloc(a, *klen + 1);
+    if (NULL == k)
+        return NULL;
+    memcpy(k, name, n + 1);
+    memcpy(k + n + 1, version, v + 1);
+    return k;
+}
+
+/* Among the packages of one name, the one the resolution markers choose on
+ * this platform (else the first): it depends on the name alone, so each
+ * name's chain is evaluated once per platform. */
+static size_t pick_by_markers(build_ctx *c, size_t first, int *bad)
+{
+    if (c->pick[first] != UNPICKED)
+        return c->pick[first];
+    size_t got = NONE;
+    for (size_t i = first; i != NONE && got == NONE; i = c->next[i]) {
+        const sb_strv *rm = &c->pl->pkgs[i].resolution_markers;
+        for (size_t k = 0; k < rm->n && got == NONE; k++)
+            if (marker_true(c, rm->v[k], bad))
+                got = i;
+    }
+    c->pick[first] = got == NONE ? first : got;
+    return c->pick[first];
+}
+
+/* The package a dependency names on this platform: its pinned version
+ * among same-named packages (uv forks), else the resolution markers' pick. */
 static size_t resolve(build_ctx *c, const sb_py_dep *d, int *bad)
 {
     size_t first;
     if (!sb_strmap_get(&c->byname, d->name, strlen(d->name), &first))
-        return (size_t)-1;
-    if (c->next[first] == (size_t)-1)
+        return NONE;
+    if (c->next[first] == NONE)
         return first;
-    for (size_t i = first; i != (size_t)-1; i = c->next[i])
-        if (d->version && c->pl->pkgs[i].rec.version && !strcmp(d->version, c->pl->pkgs[i].rec.version))
-            return i;
-    for (size_t i = first; i != (size_t)-1; i = c->next[i]) {
-        const sb_strv *rm = &c->pl->pkgs[i].resolution_markers;
-        for (size_t k = 0; k < rm->n; k++)
-            if (marker_true(c, rm->v[k], bad))
-                return i;
+    if (d->version) {
+        char buf[256];
+        size_t klen, at;
+        const char *k = version_key(c->a, d->name, d->version, buf, sizeof buf, &klen);
+        if (k && sb_strmap_get(&c->byversion, k, klen, &at))
+            return at;
     }
-    return first;
+    return pick_by_markers(c, first, bad);
 }
 
 static sb_code push(build_ctx *c, size_t pkg, size_t group)
@@ -181,25 +296,27 @@ static sb_code push(build_ctx *c, size_t pkg, size_t group)
     return SB_OK;
 }
 
+/* Include package t and the groups its comma-separated `extras` name. */
 static sb_code include(build_ctx *c, size_t t, const char *extras)
 {
     c->included[t] = 1;
     sb_code rc = push(c, t, 0);
-    if (rc != SB_OK || NULL == extras)
-        return rc;
     const sb_py_pkg *tp = &c->pl->pkgs[t];
-    char *ex = sb_arena_strdup(c->a, extras);
-    if (NULL == ex)
-        return SB_ENOMEM;
-    for (char *e = strtok(ex, ","); e && rc == SB_OK; e = strtok(NULL, ",")) {
-        while (*e == ' ')
-            e++;
-        char *n = sb_model_pep503(c->a, e);
+    for (const char *e = extras; rc == SB_OK && e && *e;) {
+        size_t len = strcspn(e, ",");
+        const char *one = e;
+        e = one[len] ? one + len + 1 : one + len;
+        while (len && *one == ' ') {
+            one++;
+            len--;
+        }
+        char *raw = sb_arena_strndup(c->a, one, len);
+        char *n = raw ? sb_model_pep503(c->a, raw) : NULL;
         if (NULL == n)
             return SB_ENOMEM;
-        for (size_t g = 1; g < tp->ngroups && rc == SB_OK; g++)
-            if (!strcmp(tp->groups[g].group, n))
-                rc = push(c, t, g);
+        size_t g = sb_pyl_find_group(tp, n);
+        if (g != NONE && g > 0)
+            rc = push(c, t, g);
     }
     return rc;
 }
@@ -208,6 +325,9 @@ static sb_code follow(build_ctx *c, size_t i, const sb_py_deps *g, int *bad)
 {
     for (size_t d = 0; d < g->n; d++) {
         const sb_py_dep *dep = &g->v[d];
+        sb_code rc = sb_deadline_tick(&c->dl, c->err);
+        if (rc != SB_OK)
+            return rc;
         if (!marker_true(c, dep->marker, bad)) {
             if (*bad)
                 return SB_EPARSE;
@@ -216,16 +336,17 @@ static sb_code follow(build_ctx *c, size_t i, const sb_py_deps *g, int *bad)
         size_t t = resolve(c, dep, bad);
         if (*bad)
             return SB_EPARSE;
-        if (t == (size_t)-1 || t == i)
+        if (t == NONE || t == i)
             continue;
         if (c->pl->walk) {
-            sb_code rc = include(c, t, dep->extras);
-            if (rc != SB_OK)
+            if ((rc = include(c, t, dep->extras)) != SB_OK)
                 return rc;
         } else if (!c->included[t]) {
             continue;
         }
         sb_strv *e = c->pl->pkgs[i].root ? &c->root_edges : &c->edges[i];
+        if (c->pl->pkgs[i].root)
+            c->direct[c->head[t]] = 1;
         if (sb_strv_push(e, c->a, dep->name) != SB_OK)
             return SB_ENOMEM;
     }
@@ -250,17 +371,17 @@ static sb_code choose_artifact(build_ctx *c, const sb_py_pkg *src, sb_pkg *p, co
     size_t *map = sb_arena_alloc(c->a, src->narts * sizeof *map);
     if (NULL == names || NULL == map)
         return SB_ENOMEM;
-    size_t nw = 0, sdist = (size_t)-1;
+    size_t nw = 0, sdist = NONE;
     for (size_t k = 0; k < src->narts; k++) {
         if (src->arts[k].sdist) {
-            if (sdist == (size_t)-1)
+            if (sdist == NONE)
                 sdist = k;
         } else {
             map[nw] = k;
             names[nw++] = src->arts[k].file ? src->arts[k].file : "";
         }
     }
-    int pick = sb_marker_choose_wheel(names, nw, sdist != (size_t)-1, c->env.platform, python);
+    int pick = sb_marker_choose_wheel(names, nw, sdist != NONE, c->env.platform, python);
     if (pick == -2)
         return SB_OK;
     const sb_py_art *art = &src->arts[pick == -1 ? sdist : map[pick]];
@@ -270,6 +391,68 @@ static sb_code choose_artifact(build_ctx *c, const sb_py_pkg *src, sb_pkg *p, co
         p->file_name = art->file;
     } else if (src->index) {
         p->location = art->url;
+    }
+    return SB_OK;
+}
+
+/* Which packages this platform installs, and their edges: a walk from the
+ * members (uv), else each package's own marker. */
+static sb_code walk_platform(build_ctx *c, int *bad)
+{
+    sb_pyl *pl = c->pl;
+    size_t n = pl->npkgs;
+    sb_code rc = SB_OK;
+    if (pl->walk) {
+        for (size_t i = 0; i < n && rc == SB_OK; i++) {
+            if (!pl->pkgs[i].member)
+                continue;
+            c->included[i] = 1;
+            for (size_t g = 0; g < pl->pkgs[i].ngroups && rc == SB_OK; g++)
+                rc = push(c, i, g);
+        }
+        for (size_t q = 0; q < c->nq && rc == SB_OK; q++)
+            rc = follow(c, c->queue[q].pkg, &pl->pkgs[c->queue[q].pkg].groups[c->queue[q].group], bad);
+        return rc;
+    }
+    for (size_t i = 0; i < n && rc == SB_OK; i++) {
+        c->included[i] = marker_true(c, pl->pkgs[i].marker, bad) || pl->pkgs[i].root;
+        if (*bad)
+            return SB_EPARSE;
+        rc = sb_deadline_tick(&c->dl, c->err);
+    }
+    for (size_t i = 0; i < n && rc == SB_OK; i++)
+        if (c->included[i])
+            for (size_t g = 0; g < pl->pkgs[i].ngroups && rc == SB_OK; g++)
+                rc = follow(c, i, &pl->pkgs[i].groups[g], bad);
+    return rc;
+}
+
+/* One sb_pkg per included package, with its edges and artifact. */
+static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *python)
+{
+    sb_pyl *pl = c->pl;
+    for (size_t i = 0; i < pl->npkgs; i++) {
+        const sb_py_pkg *src = &pl->pkgs[i];
+        sb_code rc = sb_deadline_tick(&c->dl, c->err);
+        if (rc != SB_OK)
+            return rc;
+        if (!c->included[i] || src->root)
+            continue;
+        /* built once: the template itself becomes the record */
+        sb_pkg *p = c->once ? &pl->pkgs[i].rec : sb_arena_alloc(c->a, sizeof *p);
+        if (NULL == p)
+            return SB_ENOMEM;
+        if (!c->once)
+            *p = src->rec;
+        p->depends = c->edges[i];
+        if ((rc = choose_artifact(c, src, p, python)) != SB_OK || (rc = clone_strv(&p->reader_props, c->a)) != SB_OK)
+            return rc;
+        if (c->has_root && c->direct[c->head[i]] &&
+            (sb_strv_push(&p->reader_props, c->a, "pixi:direct") != SB_OK ||
+             sb_strv_push(&p->reader_props, c->a, "true") != SB_OK))
+            return SB_ENOMEM;
+        if (sb_lock_platform_add(lp, c->a, p) != SB_OK)
+            return SB_ENOMEM;
     }
     return SB_OK;
 }
@@ -284,75 +467,89 @@ static sb_code build_platform(build_ctx *c, sb_lock_env *env, const char *platfo
         return sb_err_set(c->err, SB_EINVAL, "unknown platform %s", platform);
     c->env.all_extras = pl->marker_all_extras;
     memset(c->included, 0, n);
+    memset(c->direct, 0, n);
     memset(&c->root_edges, 0, sizeof c->root_edges);
     c->nq = 0;
     for (size_t i = 0; i < n; i++) {
         memset(c->active[i], 0, pl->pkgs[i].ngroups);
         memset(&c->edges[i], 0, sizeof c->edges[i]);
+        c->pick[i] = UNPICKED;
     }
-    if (pl->walk) {
-        for (size_t i = 0; i < n && rc == SB_OK; i++) {
-            if (!pl->pkgs[i].member)
-                continue;
-            c->included[i] = 1;
-            for (size_t g = 0; g < pl->pkgs[i].ngroups && rc == SB_OK; g++)
-                rc = push(c, i, g);
-        }
-        for (size_t q = 0; q < c->nq && rc == SB_OK; q++)
-            rc = follow(c, c->queue[q].pkg, &pl->pkgs[c->queue[q].pkg].groups[c->queue[q].group], &bad);
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            c->included[i] = marker_true(c, pl->pkgs[i].marker, &bad) || pl->pkgs[i].root;
-            if (bad)
-                return SB_EPARSE;
-        }
-        for (size_t i = 0; i < n && rc == SB_OK; i++)
-            if (c->included[i])
-                for (size_t g = 0; g < pl->pkgs[i].ngroups && rc == SB_OK; g++)
-                    rc = follow(c, i, &pl->pkgs[i].groups[g], &bad);
-    }
+    rc = walk_platform(c, &bad);
     if (bad)
         return SB_EPARSE;
-    if (rc != SB_OK)
-        return rc == SB_ENOMEM ? sb_err_set(c->err, rc, "out of memory") : rc;
-    sb_lock_platform *lp = sb_lock_platform_get(env, c->a, platform);
-    if (NULL == lp)
-        return sb_err_set(c->err, SB_ENOMEM, "out of memory");
-    int has_root = 0;
-    for (size_t i = 0; i < n; i++)
-        has_root |= pl->pkgs[i].root;
-    if (has_root) {
-        lp->has_root_names = true;
-        lp->root_names = c->root_edges;
-    } else if (pl->has_root_names) {
-        lp->has_root_names = true;
-        lp->root_names = pl->root_names;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const sb_py_pkg *src = &pl->pkgs[i];
-        if (!c->included[i] || src->root)
-            continue;
-        sb_pkg *p = sb_arena_alloc(c->a, sizeof *p);
-        if (NULL == p)
+    if (rc == SB_OK) {
+        sb_lock_platform *lp = sb_lock_platform_get(env, c->a, platform);
+        if (NULL == lp)
             return sb_err_set(c->err, SB_ENOMEM, "out of memory");
-        *p = src->rec;
-        p->depends = c->edges[i];
-        if ((rc = choose_artifact(c, src, p, python)) != SB_OK || (rc = clone_strv(&p->reader_props, c->a)) != SB_OK)
-            return sb_err_set(c->err, SB_ENOMEM, "out of memory");
-        if (has_root) {
-            char *n503 = sb_model_pep503(c->a, p->name);
-            for (size_t k = 0; n503 && k < c->root_edges.n; k++)
-                if (!strcmp(c->root_edges.v[k], n503)) {
-                    if (sb_strv_push(&p->reader_props, c->a, "pixi:direct") != SB_OK ||
-                        sb_strv_push(&p->reader_props, c->a, "true") != SB_OK)
-                        return sb_err_set(c->err, SB_ENOMEM, "out of memory");
-                    break;
-                }
+        if (c->has_root) {
+            lp->has_root_names = true;
+            lp->root_names = c->root_edges;
+        } else if (pl->has_root_names) {
+            lp->has_root_names = true;
+            lp->root_names = pl->root_names;
         }
-        if (sb_lock_platform_add(lp, c->a, p) != SB_OK)
-            return sb_err_set(c->err, SB_ENOMEM, "out of memory");
+        rc = emit_platform(c, lp, python);
+    }
+    return rc == SB_ENOMEM ? sb_err_set(c->err, rc, "out of memory") : rc;
+}
+
+/* The name chains and the (name, version) index of names locked more than once. */
+static sb_code index_names(build_ctx *c, sb_lock *l)
+{
+    sb_pyl *pl = c->pl;
+    size_t n = pl->npkgs;
+    size_t *tail = sb_arena_alloc(c->a, (n + 1) * sizeof *tail);
+    if (NULL == tail || sb_strmap_init(&c->byname, c->a, n) != SB_OK)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        sb_py_pkg *p = &pl->pkgs[i];
+        c->next[i] = NONE;
+        c->active[i] = sb_arena_alloc(c->a, p->ngroups + 1);
+        char *n503 = p->rec.name ? sb_model_pep503(c->a, p->rec.name) : NULL;
+        if (NULL == c->active[i] || NULL == n503)
+            return SB_ENOMEM;
+        size_t first;
+        int dup = sb_strmap_put(&c->byname, n503, strlen(n503), i, &first);
+        if (dup < 0)
+            return SB_ENOMEM;
+        c->head[i] = dup ? first : i;
+        if (dup)
+            c->next[tail[first]] = i;
+        tail[c->head[i]] = i;
+        if (p->root) {
+            l->root_name = p->rec.name;
+            l->root_version = p->rec.version;
+            c->has_root = true;
+        }
+    }
+    size_t nchained = 0;
+    for (size_t i = 0; i < n; i++)
+        nchained += c->next[c->head[i]] != NONE && pl->pkgs[i].rec.version;
+    if (sb_strmap_init(&c->byversion, c->a, nchained) != SB_OK)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (c->next[c->head[i]] == NONE || NULL == pl->pkgs[i].rec.version)
+            continue;
+        size_t klen;
+        const char *k = version_key(c->a, sb_model_pep503(c->a, pl->pkgs[i].rec.name), pl->pkgs[i].rec.version,
+                                    NULL, 0, &klen);
+        if (NULL == k || sb_strmap_put(&c->byversion, k, klen, i, NULL) < 0)
+            return SB_ENOMEM;
     }
     return SB_OK;
+}
+
+static sb_code alloc_ctx(build_ctx *c, size_t n)
+{
+    c->head = sb_arena_alloc(c->a, (n + 1) * sizeof *c->head);
+    c->next = sb_arena_alloc(c->a, (n + 1) * sizeof *c->next);
+    c->pick = sb_arena_alloc(c->a, (n + 1) * sizeof *c->pick);
+    c->included = sb_arena_alloc(c->a, n + 1);
+    c->direct = sb_arena_alloc(c->a, n + 1);
+    c->active = sb_arena_alloc(c->a, (n + 1) * sizeof *c->active);
+    c->edges = sb_arena_alloc(c->a, (n + 1) * sizeof *c->edges);
+    return c->head && c->next && c->pick && c->included && c->direct && c->active && c->edges ? SB_OK : SB_ENOMEM;
 }
 
 sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *lim, sb_err *err)
@@ -364,45 +561,30 @@ sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *li
     c.a = a;
     c.pl = pl;
     c.err = err;
-    size_t n = pl->npkgs;
-    c.next = sb_arena_alloc(a, (n + 1) * sizeof *c.next);
-    c.included = sb_arena_alloc(a, n + 1);
-    c.active = sb_arena_alloc(a, (n + 1) * sizeof *c.active);
-    c.edges = sb_arena_alloc(a, (n + 1) * sizeof *c.edges);
-    if (NULL == l || NULL == c.next || NULL == c.included || NULL == c.active || NULL == c.edges ||
-        sb_strmap_init(&c.byname, a, n) != SB_OK)
+    c.dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "resolving the lockfile"};
+    if (NULL == l || alloc_ctx(&c, pl->npkgs) != SB_OK || index_names(&c, l) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        sb_py_pkg *p = &pl->pkgs[i];
-        c.next[i] = (size_t)-1;
-        c.active[i] = sb_arena_alloc(a, p->ngroups + 1);
-        char *n503 = p->rec.name ? sb_model_pep503(a, p->rec.name) : NULL;
-        if (NULL == c.active[i] || NULL == n503)
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
-        size_t first;
-        if (sb_strmap_get(&c.byname, n503, strlen(n503), &first)) {
-            size_t k = first;
-            while (c.next[k] != (size_t)-1)
-                k = c.next[k];
-            c.next[k] = i;
-        } else if (sb_strmap_put(&c.byname, n503, strlen(n503), i, NULL) < 0) {
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
-        }
-        if (p->root) {
-            l->root_name = p->rec.name;
-            l->root_version = p->rec.version;
-        }
-    }
     l->kind = pl->kind;
     l->version = 1;
-    l->nrecords = n;
+    l->nrecords = pl->npkgs;
     sb_lock_env *env = sb_lock_env_get(l, a, "default");
     if (NULL == env)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     char python[16];
     sb_marker_python_floor(pl->requires_python, pl->python_default, python);
+    const char *only = lim ? lim->platform : NULL;
+    for (size_t k = 0; only && sb_marker_platforms[k]; k++)
+        c.once |= !strcmp(only, sb_marker_platforms[k]);
     for (size_t k = 0; sb_marker_platforms[k]; k++) {
-        sb_code rc = build_platform(&c, env, sb_marker_platforms[k], python);
+        const char *plat = sb_marker_platforms[k];
+        if (only && strcmp(only, plat)) { /* listed, not built: the caller selects another */
+            sb_lock_platform *lp = sb_lock_platform_get(env, a, plat);
+            if (NULL == lp)
+                return sb_err_set(err, SB_ENOMEM, "out of memory");
+            lp->unbuilt = true;
+            continue;
+        }
+        sb_code rc = build_platform(&c, env, plat, python);
         if (rc != SB_OK)
             return rc;
     }

@@ -15,6 +15,7 @@
 
 #include "lock.h"
 #include "model.h"
+#include "strmap.h"
 
 typedef struct sb_py_dep {
     const char *name;    /* PEP 503-normalized */
@@ -43,6 +44,7 @@ typedef struct sb_py_pkg {
     size_t narts, acap;
     sb_py_deps *groups;  /* [0] = base dependencies, then one per extra / group */
     size_t ngroups, gcap;
+    sb_strmap *gmap;     /* group name -> index, once there are many (sb_pyl_group) */
     sb_strv resolution_markers;
     bool member;         /* workspace member: a walk starts here */
     bool root;           /* the project itself: becomes the document root */
@@ -62,10 +64,22 @@ typedef struct sb_pyl {
     size_t npkgs, pcap;
 } sb_pyl;
 
+/* Room for n packages in one array (n: what the reader counted in its
+ * input, an upper bound): regrowing a large array by doubling leaves as much
+ * again behind in the arena. More than n still works. */
+sb_code sb_pyl_reserve(sb_pyl *pl, sb_arena *a, size_t n);
+
+/* Lines of data[0..len) that start with `prefix`, counting up to `max`. */
+size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size_t max);
+
 /* New package / dependency group / dependency / artifact; NULL on allocation failure. */
 sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a);
 sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group);
 sb_py_dep *sb_pyl_dep(sb_py_deps *g, sb_arena *a);
+
+/* Index of the group named `group` (PEP 503-normalized; NULL = the base
+ * list, 0), or (size_t)-1. */
+size_t sb_pyl_find_group(const sb_py_pkg *p, const char *group);
 sb_py_art *sb_pyl_art(sb_py_pkg *p, sb_arena *a);
 
 /* Grow a reader's own array kept parallel to pl->pkgs (zero-filled) so it
@@ -78,6 +92,8 @@ const char *sb_pyl_sha256(sb_arena *a, const char *hash);
 /* File name of a URL or path (after the last '/', before '?' / '#'). */
 const char *sb_pyl_basename(sb_arena *a, const char *url);
 
+/* Consumes pl: with one platform built (lim->platform), the package
+ * templates become the records. */
 sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *lim, sb_err *err);
 
 #endif

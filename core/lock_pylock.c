@@ -192,6 +192,10 @@ static sb_code pylock_read(sb_lock **out, sb_arena *a, const char *data, size_t 
     s.c.a = a;
     s.c.pl.kind = "pylock.toml";
     s.c.pl.marker_all_extras = true;
+    size_t guess = sb_pyl_count_lines(data, len, "[[packages]]", lim->max_packages + 1);
+    if (sb_pyl_reserve(&s.c.pl, a, guess) != SB_OK ||
+        (guess && NULL == (s.src = sb_pyl_parallel(a, NULL, &s.scap, guess, sizeof *s.src))))
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     sb_code rc = sb_toml_parse(a, data, len, lim, on_event, &s, err);
     if (rc != SB_OK)
         return rc;

@@ -11,6 +11,7 @@
  * edge a -> this package, `# via -r file` makes it a root edge. A service
  * has no file system to follow -r/-c includes in; they are skipped.
  */
+#include "deadline.h"
 #include "lock_int.h"
 #include "lock_py.h"
 #include "marker.h"
@@ -30,6 +31,7 @@ typedef struct rq_ctx {
     size_t vcap;
     size_t last;         /* package the via comments belong to, +1 */
     unsigned includes;   /* -r / -c lines skipped */
+    sb_deadline dl;
     int in_via;
     char python[16];
 } rq_ctx;
@@ -248,6 +250,8 @@ static sb_code parse(rq_ctx *c, const char *data, size_t len)
     size_t cap = 0;
     unsigned line = 0;
     for (const char *p = data, *end = data + len; p < end;) {
+        if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
+            return SB_ETIMEOUT;
         unsigned start_line = line + 1;
         size_t ln = 0;
         /* join `\` continuations into one logical line */
@@ -311,6 +315,21 @@ static sb_code parse(rq_ctx *c, const char *data, size_t len)
     return SB_OK;
 }
 
+/* Lines that start with a name: at least as many as the packages, so the
+ * arrays are sized once (see sb_pyl_reserve). */
+static size_t count_pins(const char *data, size_t len, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = data, *end = data + len; p < end && n < max;) {
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        n += p < end && isalnum((unsigned char)*p);
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return n;
+}
+
 /* `# via` names become edges into each package; `-r`/`-c` ones root edges. */
 static sb_code link(rq_ctx *c)
 {
@@ -348,8 +367,11 @@ static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, s
     c.a = a;
     c.err = err;
     c.pl.kind = "requirements.txt";
+    c.dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
     snprintf(c.python, sizeof c.python, "3.14");
-    if (sb_strmap_init(&c.names, a, 64) != SB_OK)
+    size_t guess = count_pins(data, len, lim->max_packages + 1);
+    if (sb_strmap_init(&c.names, a, guess) != SB_OK || sb_pyl_reserve(&c.pl, a, guess) != SB_OK ||
+        (guess && NULL == (c.via = sb_pyl_parallel(a, NULL, &c.vcap, guess, sizeof *c.via))))
         return oom(err);
     sb_code rc = parse(&c, data, len);
     if (rc == SB_OK && 0 == c.pl.npkgs && c.includes)

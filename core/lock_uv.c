@@ -12,6 +12,7 @@
  */
 #include "lock_int.h"
 #include "lock_py.h"
+#include "strmap.h"
 #include "toml.h"
 
 #include <string.h>
@@ -184,6 +185,12 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
 /* Turn each package's source into the model's location and roles. */
 static sb_code finish(uv_ctx *c, sb_err *err)
 {
+    sb_strmap members; /* a member list as long as the packages must not be scanned per package */
+    if (sb_strmap_init(&members, c->a, c->members.n) != SB_OK)
+        return oom(err);
+    for (size_t m = 0; m < c->members.n; m++)
+        if (sb_strmap_put(&members, c->members.v[m], strlen(c->members.v[m]), m, NULL) < 0)
+            return oom(err);
     for (size_t i = 0; i < c->pl.npkgs; i++) {
         sb_py_pkg *p = &c->pl.pkgs[i];
         const uv_src *s = &c->src[i];
@@ -194,9 +201,8 @@ static sb_code finish(uv_ctx *c, sb_err *err)
         char *n503 = sb_model_pep503(c->a, p->rec.name);
         if (NULL == n503)
             return oom(err);
-        int listed = 0;
-        for (size_t m = 0; m < c->members.n; m++)
-            listed |= !strcmp(c->members.v[m], n503);
+        size_t at;
+        int listed = sb_strmap_get(&members, n503, strlen(n503), &at);
         if (!strcmp(kind, "registry")) {
             p->index = true;
             p->rec.index_url = val;
@@ -241,6 +247,10 @@ static sb_code uv_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
     c.a = a;
     c.pl.kind = "uv.lock";
     c.pl.walk = true;
+    size_t guess = sb_pyl_count_lines(data, len, "[[package]]", lim->max_packages + 1);
+    if (sb_pyl_reserve(&c.pl, a, guess) != SB_OK ||
+        (guess && NULL == (c.src = sb_pyl_parallel(a, NULL, &c.src_cap, guess, sizeof *c.src))))
+        return oom(err);
     sb_code rc = sb_toml_parse(a, data, len, lim, on_event, &c, err);
     if (rc != SB_OK)
         return rc;

@@ -453,7 +453,7 @@ bool sb_marker_wheel_fits(const char *wheel, const char *platform)
     if (!plat[0])
         return false;
     /* compressed tag sets: manylinux2014_x86_64.manylinux_2_17_x86_64 */
-    for (char *t = strtok(plat, "."); t; t = strtok(NULL, "."))
+    for (char *save = NULL, *t = strtok_r(plat, ".", &save); t; t = strtok_r(NULL, ".", &save))
         if (tag_fits(t, platform))
             return true;
     return false;

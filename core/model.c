@@ -12,6 +12,7 @@
  * a root too, until every package is reachable from the document root.
  */
 #include "model.h"
+#include "deadline.h"
 #include "enrich.h"
 #include "license.h"
 #include "purl.h"
@@ -484,31 +485,62 @@ static int pkg_cmp(const void *x, const void *y)
 }
 
 
-static int dep_cmp_ctx(const sb_pkg *pkgs, size_t x, size_t y)
+static int size_cmp(const void *x, const void *y)
 {
-    return strcmp(pkgs[x].id, pkgs[y].id);
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return a < b ? -1 : a > b;
 }
 
-/* insertion sort + dedupe of small index lists by id (lists are short) */
-static size_t sort_deps(const sb_pkg *pkgs, size_t *v, size_t n)
+typedef struct id_at {
+    const char *id;
+    size_t i;
+} id_at;
+
+static int id_cmp(const void *x, const void *y)
 {
-    for (size_t i = 1; i < n; i++) {
-        size_t t = v[i], j = i;
-        while (j > 0 && dep_cmp_ctx(pkgs, v[j - 1], t) > 0) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = t;
+    return strcmp(((const id_at *)x)->id, ((const id_at *)y)->id);
+}
+
+/* rank[i] = where package i's id sorts; byrank inverts it. Edge lists are
+ * then sorted as integers, O(d log d) however long, never by strcmp. */
+static sb_code rank_ids(const sb_sbom *s, sb_arena *scratch, size_t **rank, size_t **byrank)
+{
+    id_at *v = sb_arena_alloc(scratch, (s->npkgs + 1) * sizeof *v);
+    *rank = sb_arena_alloc(scratch, (s->npkgs + 1) * sizeof **rank);
+    *byrank = sb_arena_alloc(scratch, (s->npkgs + 1) * sizeof **byrank);
+    if (NULL == v || NULL == *rank || NULL == *byrank)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < s->npkgs; i++)
+        v[i] = (id_at){s->pkgs[i].id, i};
+    qsort(v, s->npkgs, sizeof *v, id_cmp);
+    for (size_t r = 0; r < s->npkgs; r++) {
+        (*rank)[v[r].i] = r;
+        (*byrank)[r] = v[r].i;
     }
+    return SB_OK;
+}
+
+/* sort an index list by id and drop repeats */
+static size_t sort_deps(const size_t *rank, const size_t *byrank, size_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = rank[v[i]];
+    qsort(v, n, sizeof *v, size_cmp);
     size_t o = 0;
     for (size_t i = 0; i < n; i++)
         if (0 == o || v[o - 1] != v[i])
             v[o++] = v[i];
+    for (size_t i = 0; i < o; i++)
+        v[i] = byrank[v[i]];
     return o;
 }
 
-static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_strv *declared)
+static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_strv *declared, sb_deadline *dl,
+                             sb_err *err)
 {
+    size_t *rank, *byrank;
+    if (rank_ids(s, scratch, &rank, &byrank) != SB_OK)
+        return SB_ENOMEM;
     sb_strmap conda, pypi;
     if (sb_strmap_init(&conda, scratch, s->npkgs) != SB_OK || sb_strmap_init(&pypi, scratch, s->npkgs) != SB_OK)
         return SB_ENOMEM;
@@ -561,7 +593,9 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
         }
         if (p->kind == SB_KIND_PYPI && python != (size_t)-1)
             p->deps[p->ndeps++] = python;
-        p->ndeps = sort_deps(s->pkgs, p->deps, p->ndeps);
+        p->ndeps = sort_deps(rank, byrank, p->deps, p->ndeps);
+        if (sb_deadline_tick(dl, err) != SB_OK)
+            return SB_ETIMEOUT;
         for (size_t d = 0; d < p->ndeps; d++)
             indeg[p->deps[d]]++;
     }
@@ -600,6 +634,8 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
             stack[sp++] = r;
             while (sp) {
                 size_t u = stack[--sp];
+                if (sb_deadline_tick(dl, err) != SB_OK)
+                    return SB_ETIMEOUT;
                 for (size_t d = 0; d < s->pkgs[u].ndeps; d++) {
                     size_t v = s->pkgs[u].deps[d];
                     if (!seen[v]) {
@@ -622,14 +658,7 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
         s->root_deps[s->nroot++] = scan; /* a cycle nothing outside reaches */
     }
     /* root edges in model order */
-    for (size_t i = 1; i < s->nroot; i++) {
-        size_t t = s->root_deps[i], j = i;
-        while (j > 0 && s->root_deps[j - 1] > t) {
-            s->root_deps[j] = s->root_deps[j - 1];
-            j--;
-        }
-        s->root_deps[j] = t;
-    }
+    qsort(s->root_deps, s->nroot, sizeof *s->root_deps, size_cmp);
     return SB_OK;
 }
 
@@ -705,6 +734,10 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     if (NULL == plat)
         return sb_err_set(err, SB_ENOTFOUND, "environment '%.64s' does not lock linux-64; choose a platform: %.120s",
                           env_name, join_platforms(a, env));
+    if (plat->unbuilt)
+        return sb_err_set(err, SB_EMISUSE, "platform '%.64s' was not built: the lockfile was read for another platform",
+                          plat->name);
+    sb_deadline dl = {opts ? opts->deadline_ns : 0, 0, "selecting the packages"};
     sb_sbom *s = sb_arena_calloc(a, 1, sizeof *s);
     if (NULL == s)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
@@ -731,6 +764,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         if (dup)
             continue;
+        if (sb_deadline_tick(&dl, err) != SB_OK)
+            return SB_ETIMEOUT;
         sb_pkg *p = &s->pkgs[s->npkgs++];
         *p = *rec;
         p->location = no_userinfo(a, p->location);
@@ -748,6 +783,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     sb_lookup_stats looked = {0};
     if (opts && opts->lookup && opts->lookup(opts->lookup_ctx, s->pkgs, s->npkgs, a, &looked) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (sb_deadline_check(&dl, err) != SB_OK)
+        return SB_ETIMEOUT;
     /* normalize each distinct license string once: packages share a handful */
     sb_strmap lics;
     if (sb_strmap_init(&lics, scratch, s->npkgs) != SB_OK)
@@ -774,6 +811,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
         sb_code rc = derive(p, a, &props, env);
+        if (rc == SB_OK && sb_deadline_tick(&dl, err) != SB_OK)
+            return SB_ETIMEOUT;
         if (rc == SB_ENOMEM)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         if (rc != SB_OK)
@@ -784,17 +823,26 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     sb_strmap ids;
     if (sb_strmap_init(&ids, scratch, s->npkgs) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
+    /* equal purls sort together: a run of them continues its suffixes
+     * rather than trying #dup-2, #dup-3, ... again for each */
+    unsigned next = 2;
     for (size_t i = 0; i < s->npkgs; i++) {
         const char *id = s->pkgs[i].purl;
-        for (unsigned n = 2; sb_strmap_put(&ids, id, strlen(id), i, NULL) == 1; n++) {
+        if (0 == i || strcmp(id, s->pkgs[i - 1].purl))
+            next = 2;
+        for (unsigned n = next; sb_strmap_put(&ids, id, strlen(id), i, NULL) == 1; n++) {
             id = sb_arena_printf(a, "%s#dup-%u", s->pkgs[i].purl, n);
             if (NULL == id)
                 return sb_err_set(err, SB_ENOMEM, "out of memory");
+            next = n + 1;
         }
         s->pkgs[i].id = id;
     }
-    if (resolve_graph(s, a, scratch, plat->has_root_names ? &plat->root_names : NULL) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (sb_deadline_check(&dl, err) != SB_OK)
+        return SB_ETIMEOUT;
+    sb_code grc = resolve_graph(s, a, scratch, plat->has_root_names ? &plat->root_names : NULL, &dl, err);
+    if (grc != SB_OK)
+        return grc == SB_ETIMEOUT ? grc : sb_err_set(err, SB_ENOMEM, "out of memory");
     if (note_gaps(s, a, opts, ncache_conda, ncache_found) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     sb_code lrc = SB_OK;

@@ -116,6 +116,10 @@ typedef struct sb_lock_platform {
      * go to every package nothing else depends on. */
     bool has_root_names;
     sb_strv root_names;
+    /* the reader was asked for another platform only (sb_limits.platform):
+     * the name is listed, the records were never built; selecting it is
+     * SB_EMISUSE */
+    bool unbuilt;
 } sb_lock_platform;
 
 typedef struct sb_lock_env {
@@ -178,6 +182,7 @@ typedef struct sb_select_opts {
     const char *lockfile_name; /* file name recorded in the document */
     sb_lookup_fn lookup;       /* NULL = no lookups */
     void *lookup_ctx;
+    long long deadline_ns;     /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
 } sb_select_opts;
 
 typedef struct sb_sbom {

@@ -9,6 +9,7 @@
  * arrays are closed once written, [[array]] appends only to arrays of tables.
  */
 #include "toml.h"
+#include "deadline.h"
 #include "utf8.h"
 
 #include <errno.h>
@@ -46,6 +47,7 @@ typedef struct parser {
     void *ud;
     sb_err *err;
     size_t nevents;
+    sb_deadline dl; /* ticked per value and per line */
     unsigned depth; /* value nesting */
     /* key hash: open addressing over (parent, name) */
     tnode **slots;
@@ -162,6 +164,8 @@ static sb_code emit(parser *ps, sb_toml_value *v, const char *at)
 {
     if (++ps->nevents > ps->lim->max_events)
         return FAIL_AT(ps, at, SB_ELIMIT, "more than %zu values", ps->lim->max_events);
+    if (sb_deadline_tick(&ps->dl, ps->err) != SB_OK)
+        return SB_ETIMEOUT;
     v->line = ps->line;
     v->column = col_of(ps, at);
     if (NULL == ps->cb)
@@ -976,6 +980,7 @@ sb_code sb_toml_parse(sb_arena *a, const char *data, size_t len, const sb_limits
     ps.cb = cb;
     ps.ud = ud;
     ps.err = err;
+    ps.dl = (sb_deadline){ps.lim->deadline_ns, 0, "reading the lockfile"};
     /* UTF-8 first, so every later message can quote the input */
     for (size_t i = 0; i < len;) {
         int n = sb_utf8_seq((const unsigned char *)data + i, len - i);
@@ -998,7 +1003,7 @@ sb_code sb_toml_parse(sb_arena *a, const char *data, size_t len, const sb_limits
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     tnode *cur = root;
     sb_code rc = SB_OK;
-    while (rc == SB_OK) {
+    while (rc == SB_OK && (rc = sb_deadline_tick(&ps.dl, err)) == SB_OK) {
         skip_ws(&ps);
         if (at_end(&ps))
             break;

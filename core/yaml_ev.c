@@ -15,6 +15,7 @@ sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,
     y->arena = a;
     y->err = err;
     y->lim = lim;
+    y->dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
     if (!yaml_parser_initialize(&y->parser))
         return sb_err_set(err, SB_ENOMEM, "cannot initialize the YAML parser");
     yaml_parser_set_input_string(&y->parser, (const unsigned char *)data, len);
@@ -57,6 +58,8 @@ sb_code sb_yp_next(sb_yp *y)
                              y->parser.context ? y->parser.context : "");
     }
     y->have_ev = 1;
+    if (sb_deadline_tick(&y->dl, y->err) != SB_OK)
+        return SB_ETIMEOUT;
     if (++y->events > y->lim->max_events)
         return sb_yp_fail(y, SB_ELIMIT, "the YAML input has more than %zu events", y->lim->max_events);
     switch (y->ev.type) {

@@ -10,6 +10,7 @@
 #define SB_YAML_EV_H
 
 #include "arena.h"
+#include "deadline.h"
 #include "err.h"
 #include "lock.h"
 
@@ -24,6 +25,7 @@ typedef struct sb_yp {
     const sb_limits *lim;
     unsigned depth;
     size_t events;
+    sb_deadline dl;      /* lim->deadline_ns, ticked per event */
 } sb_yp;
 
 sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,

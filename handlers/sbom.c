@@ -148,6 +148,8 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
             }
             sb_sbom *s = NULL;
             if (sb_model_select(&s, a, lock, &sel, &err) != SB_OK) {
+                if (err.code == SB_ETIMEOUT)
+                    return svc_req_timeout(r);
                 const char **choices = NULL;
                 int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, sel.environment, &choices) : 0;
                 return svc_req_error(r, &err, choices, (size_t)n);

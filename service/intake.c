@@ -4,6 +4,7 @@
 #include "intake.h"
 #include "lookup.h"
 #include "params.h"
+#include "../core/deadline.h"
 #include "../core/uuid.h"
 
 #include <pthread.h>
@@ -124,6 +125,11 @@ static void *digest_run(void *cls)
     return NULL;
 }
 
+long long svc_intake_deadline(const svc_req *r)
+{
+    return sb_deadline_now_ns() + (long long)(svc_req_time_left(r) * 1e9);
+}
+
 int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
@@ -205,6 +211,10 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
     lim.max_depth = (unsigned)cfg->max_depth;
     lim.max_scalar = (size_t)cfg->max_scalar;
     lim.max_packages = (size_t)cfg->max_packages;
+    /* one document's platform is all a Python lockfile needs building for */
+    lim.platform = in->all_plats ? NULL : sel->platform ? sel->platform : "linux-64";
+    lim.deadline_ns = svc_intake_deadline(r);
+    sel->deadline_ns = lim.deadline_ns;
     const char *filename = svc_req_query(r, "filename");
     if (NULL == filename)
         filename = upload_name;
@@ -223,6 +233,8 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
         digest_run(&job);
     memcpy(in->sha1, job.sha1, sizeof in->sha1);
     if (read_rc != SB_OK) {
+        if (err.code == SB_ETIMEOUT)
+            ANSWER(svc_req_timeout(r));
         if (err.code == SB_EFORMAT) {
             const sb_reader *const *rd = sb_lock_readers();
             size_t n = 0;
@@ -246,6 +258,10 @@ int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc)
     sb_err err;
     sb_err_clear(&err);
     if (sb_model_select(out, svc_req_arena(r), in->lock, &in->sel, &err) != SB_OK) {
+        if (err.code == SB_ETIMEOUT) {
+            *rc = svc_req_timeout(r);
+            return 1;
+        }
         const char **choices = NULL;
         int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, in->lock, in->sel.environment, &choices) : 0;
         *rc = svc_req_error(r, &err, choices, (size_t)n);

@@ -34,6 +34,10 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
  * answer (422 naming the choices, or 504 past the deadline) is queued. */
 int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc);
 
+/* The request's deadline (--request-timeout from its start) as core takes
+ * it: absolute CLOCK_MONOTONIC nanoseconds (core/deadline.h). */
+long long svc_intake_deadline(const svc_req *r);
+
 /* Environments or platforms to offer when a selection was not found. */
 int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out);
 

@@ -24,6 +24,7 @@ static const struct {
     {SB_ENOTFOUND, 422, "unknown-choice"},
     {SB_ENOMEM, 503, "out-of-memory"},
     {SB_EUPSTREAM, 502, "upstream-failed"},
+    {SB_ETIMEOUT, 504, "timeout"},
     {SB_EIO, 500, "io-error"},
     {SB_EMISUSE, 500, "internal-error"},
 };

@@ -14,6 +14,7 @@
 #include "server.h"
 #include "log.h"
 #include "request_int.h"
+#include "../core/alloc.h"
 
 #include <microhttpd.h>
 #include <stdio.h>
@@ -68,14 +69,21 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
     return r;
 }
 
+/* A request that held this much gives it back to the system when it ends;
+ * smaller ones leave it to the allocator's caches. */
+#define RELEASE_AFTER ((size_t)16 << 20)
+
 static void req_free(svc_req *r)
 {
     if (r->on_done)
         r->on_done(r->on_done_cls);
+    size_t held = sb_arena_used(r->arena) + r->body.alloc;
     sb_doc_free(r->doc);
     sb_buf_free(&r->body);
     sb_arena_destroy(r->arena);
     free(r);
+    if (held >= RELEASE_AFTER)
+        sb_alloc_release();
 }
 
 /* Whether the upload outlived the deadline or trickles below the minimum

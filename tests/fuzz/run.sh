@@ -65,6 +65,16 @@ sys.stdout.buffer.write(b"\x03" + b.getvalue())' > "$corpus/tar-0"
     for d in $seeds; do
       for f in $(find "$shared/fixtures/$d" -type f -size -64k); do cp "$f" "$corpus/seed-$d-$i"; i=$((i + 1)); done
     done
+    # issue 19's size and shape attacks, small enough for the harness (make-bounds.py at 1/1000, 1/10000)
+    case "$t" in uv|toml) bext=uv.lock ;; requirements) bext=requirements.txt ;; *) bext= ;; esac
+    if [ -n "$bext" ]; then
+      for sc in 1000 10000; do
+        python3 tests/hostile/make-bounds.py "$out/bounds-$sc" "$sc"
+        for f in "$out/bounds-$sc"/*."$bext"; do
+          [ "$(stat -c %s "$f")" -lt 65000 ] && cp "$f" "$corpus/bounds-$sc-$(basename "$f")"
+        done
+      done
+    fi
   fi
   echo "fuzz: $t for ${secs}s"
   if "$out/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \

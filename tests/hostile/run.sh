@@ -15,8 +15,8 @@ pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
 # to stderr: a check whose command is redirected (jq ... >/dev/null) redirects this too
 bad() { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
-pid2=
-trap 'kill $pid $pid2 2>/dev/null; rm -rf "$work"' EXIT
+pid2= pid3=
+trap 'kill $pid $pid2 $pid3 2>/dev/null; rm -rf "$work"' EXIT
 /usr/bin/python3 "$here/make-inputs.py" "$work/in"
 "$bin" --listen 127.0.0.1 --port 0 --quiet > /dev/null 2> "$work/log" &
 pid=$!
@@ -71,6 +71,61 @@ res="$(curl -sS -o "$work/t.json" -w '%{http_code}' --data-binary @"$good" "$bas
 [ "$res" = 415 ] && ok || bad "kind=../../etc/passwd: $res"
 res="$(curl -sS -o "$work/t.json" -w '%{http_code}' --data-binary @"$good" "$base/v1/sbom?environment=../../etc&platform=%00")"
 [ "$res" = 422 ] && ok || bad "environment=../../etc: $res"
+# issue 19, the Python readers' size and shape attacks (make-bounds.py at half
+# scale), each against a fresh server: 200, /healthz answering all along, and
+# a peak RSS (VmHWM) under 64 MiB + 8 x input + 2 KiB per package over the
+# server's start. Figures, never durations (loadtest/bounds.sh prints those).
+/usr/bin/python3 "$here/make-bounds.py" "$work/bounds" 2
+for spec in "req-100k.requirements.txt /v1/report/packages 50000" "req-490k.requirements.txt /v1/report/packages 245000" \
+            "big.uv.lock /v1/sbom 11100" "samename.uv.lock /v1/sbom 16001" "root150k.uv.lock /v1/sbom 75000"; do
+  read -r name path npk <<< "$spec"
+  f="$work/bounds/$name"; size="$(stat -c %s "$f")"
+  "$bin" --listen 127.0.0.1 --port 0 --quiet > /dev/null 2> "$work/log3" &
+  pid3=$!
+  port3=
+  for _ in $(seq 100); do
+    port3="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log3" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+    [ -n "$port3" ] && break; sleep 0.1
+  done
+  rss0="$(awk '/VmRSS/{print $2}' /proc/$pid3/status)"
+  curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$f" "http://127.0.0.1:$port3$path?filename=$name" > "$work/st" &
+  cpid=$!
+  hz=0 hzbad=0
+  while :; do
+    h="$(curl -sS -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port3/healthz")"
+    if [ "$h" = 200 ]; then hz=$((hz + 1)); else hzbad=$((hzbad + 1)); fi
+    kill -0 "$cpid" 2>/dev/null || break
+    sleep 0.2
+  done
+  wait "$cpid"
+  st="$(cat "$work/st")"
+  peak="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
+  bound=$((rss0 + 65536 + size * 8 / 1024 + npk * 2))
+  [ "$st" = 200 ] && ok || bad "$name: status $st"
+  [ "$peak" -lt "$bound" ] && ok || bad "$name: peak RSS $peak kB, over $bound kB"
+  [ "$hzbad" = 0 ] && [ "$hz" -ge 1 ] && ok || bad "$name: /healthz failed $hzbad time(s), answered $hz"
+  echo "hostile: $name ($size bytes, $npk packages): $st, peak RSS $peak kB (bound $bound kB), /healthz answered $hz time(s) meanwhile"
+  kill "$pid3"; wait "$pid3" 2>/dev/null
+done
+# a big input against a 1-second deadline: the reader stops with 504 problem+json
+# (not a document started late), the server stays up and counts the timeout
+/usr/bin/python3 "$here/make-bounds.py" "$work/bounds1" 1 req-490k.requirements.txt
+"$bin" --listen 127.0.0.1 --port 0 --quiet --request-timeout 1 > /dev/null 2> "$work/log3" &
+pid3=$!
+port3=
+for _ in $(seq 100); do
+  port3="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log3" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port3" ] && break; sleep 0.1
+done
+res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' --data-binary @"$work/bounds1/req-490k.requirements.txt" "http://127.0.0.1:$port3/v1/report/packages")"
+if [ "$res" = "504 application/problem+json" ] && jq -e '.status == 504 and (.detail|length > 0)' "$work/p.json" >/dev/null; then ok
+else bad "490k pins with --request-timeout 1: $res $(head -c 200 "$work/p.json")"; fi
+res="$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port3/healthz")"
+[ "$res" = 200 ] && ok || bad "/healthz after the 504: $res"
+timeouts="$(curl -sS "http://127.0.0.1:$port3/metrics" | awk '/^sbomd_timeouts_total/{print $2}')"
+[ "${timeouts:-0}" -ge 1 ] && ok || bad "sbomd_timeouts_total counts the 504 ($timeouts)"
+kill "$pid3"; wait "$pid3" 2>/dev/null
+pid3=
 # slow clients, against a second server with short limits: a trickling upload
 # is dropped once its rate is judged; a document still streaming at the
 # deadline ends as a visibly truncated transfer, never a short valid JSON

@@ -1,0 +1,35 @@
+/*
+ * deadline.h - the caller's deadline as core sees it: an absolute
+ * CLOCK_MONOTONIC time in nanoseconds (0 = none), checked by every loop whose
+ * work grows with the input (parser events, records, graph edges).
+ *
+ * Core has no HTTP and no clock of its own to answer to: the service puts the
+ * request's deadline into sb_limits / sb_select_opts, core stops with
+ * SB_ETIMEOUT and the service answers 504. Reading the clock costs ~20 ns, so
+ * a tick reads it only every SB_DEADLINE_EVERY calls: far under a
+ * millisecond of work between two looks.
+ */
+#ifndef SB_DEADLINE_H
+#define SB_DEADLINE_H
+
+#include "err.h"
+
+#define SB_DEADLINE_EVERY 256
+
+typedef struct sb_deadline {
+    long long at_ns;   /* absolute CLOCK_MONOTONIC ns; 0 = no deadline */
+    unsigned calls;    /* ticks since the clock was last read */
+    const char *what;  /* the stage, for the message ("reading the lockfile") */
+} sb_deadline;
+
+/* Now, on the clock deadlines are measured with. */
+long long sb_deadline_now_ns(void);
+
+/* SB_OK, or SB_ETIMEOUT (message set) when the deadline has passed: reads
+ * the clock every SB_DEADLINE_EVERY calls. */
+sb_code sb_deadline_tick(sb_deadline *d, sb_err *err);
+
+/* As sb_deadline_tick, reading the clock now (before a costly step). */
+sb_code sb_deadline_check(sb_deadline *d, sb_err *err);
+
+#endif
