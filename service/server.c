@@ -169,20 +169,58 @@ static int preflight(svc_req *r)
     return svc_req__queue(r, 204, resp);
 }
 
-static enum MHD_Result count_content_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+typedef struct header_count {
+    const char *name;
+    int n;
+} header_count;
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     (void)kind;
     (void)value;
-    if (key && !strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
-        ++*(int *)cls;
+    header_count *c = cls;
+    if (key && !strcasecmp(key, c->name))
+        c->n++;
     return MHD_YES;
+}
+
+static int header_times(struct MHD_Connection *conn, const char *name)
+{
+    header_count c = {name, 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_header, &c);
+    return c.n;
+}
+
+/* Why a request head is refused before anything else looks at it, or NULL.
+ * Each is a shape where two parsers (a proxy in front, and us) could read
+ * the same bytes as different requests (RFC 9112 6.1, 6.3, 3.2), or where
+ * one header could be checked while another is acted on. */
+static const char *head_defect(struct MHD_Connection *conn, const char *version)
+{
+    if (header_times(conn, MHD_HTTP_HEADER_CONTENT_LENGTH) > 1)
+        return "the request has more than one Content-Length header";
+    if (header_times(conn, MHD_HTTP_HEADER_TRANSFER_ENCODING) > 0 &&
+        header_times(conn, MHD_HTTP_HEADER_CONTENT_LENGTH) > 0)
+        return "the request has both Content-Length and Transfer-Encoding; send one";
+    if (header_times(conn, MHD_HTTP_HEADER_AUTHORIZATION) > 1)
+        return "the request has more than one Authorization header";
+    if (version && !strcmp(version, MHD_HTTP_VERSION_1_1) && header_times(conn, MHD_HTTP_HEADER_HOST) != 1)
+        return "an HTTP/1.1 request needs exactly one Host header";
+    return NULL;
+}
+
+/* 400 and close: after a malformed head, where the next request begins on
+ * this connection is not known, so nothing more is read from it. */
+static int refuse_head(svc_req *r, const char *why)
+{
+    svc_req_add_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    return svc_req_problem(r, 400, NULL, why, NULL, NULL, 0);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_data_size, void **req_cls)
 {
-    (void)version;
     svc_server *s = cls;
     svc_req *r = *req_cls;
     if (NULL == r) {
@@ -193,6 +231,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         long now_in = atomic_fetch_add(&s->in_flight, 1) + 1;
         int known;
         r->route = svc_router_match(&s->router, method, url, &known);
+        const char *defect = head_defect(conn, version);
+        if (defect)
+            return refuse_head(r, defect) == 0 ? MHD_YES : MHD_NO;
         r->cors_origin = cors_origin(r, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"));
         /* a preflight carries no credentials: answer it before auth */
         if (r->cors_origin && !strcmp(method, "OPTIONS") &&
@@ -218,13 +259,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return svc_req_problem(r, 503, NULL, "sbomd is at its concurrent request limit; retry shortly",
                                    NULL, NULL, 0) == 0 ? MHD_YES : MHD_NO;
         }
-        /* two Content-Length headers are a request-smuggling shape (RFC 9112
-         * 6.3): refuse rather than pick one, as a proxy in front may pick the other */
-        int ncl = 0;
-        MHD_get_connection_values(conn, MHD_HEADER_KIND, count_content_length, &ncl);
-        if (ncl > 1)
-            return svc_req_problem(r, 400, NULL, "the request has more than one Content-Length header", NULL, NULL,
-                                   0) == 0 ? MHD_YES : MHD_NO;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl) {
             char *end;

@@ -29,6 +29,10 @@ res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -H 'Authorization: Bearer al
 check "known token (trimmed in the file): 200 ($res)" [ "$res" = 200 ]
 res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'authorization: bearer beta-token-2' "$base/v1/formats")"
 check "scheme and header name are case-insensitive ($res)" [ "$res" = 200 ]
+res="$(curl -sS -D "$work/h3" -o "$work/p3.json" -w '%{http_code}' -H 'Authorization: Bearer alpha-token-1' -H 'Authorization: Bearer wrong' "$base/v1/formats")"
+check "two Authorization headers (a good one first): 400, not a check of the first only ($res)" [ "$res" = 400 ]
+check "two Authorization headers: the connection is closed" grep -qi '^connection: close' "$work/h3"
+check "two Authorization headers: the body says why" jq -e '.detail | test("Authorization")' "$work/p3.json" >/dev/null
 for path in / /healthz /readyz /metrics; do
   res="$(curl -sS -o /dev/null -w '%{http_code}' "$base$path")"
   check "$path is open by default ($res)" [ "$res" = 200 ]
