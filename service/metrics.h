@@ -27,7 +27,8 @@ typedef struct svc_metrics {
     atomic_ullong duration_count;
     atomic_ullong duration_us_sum;
     atomic_ullong bytes_in, bytes_out;
-    atomic_ullong stream_failures;
+    atomic_ullong stream_failures;    /* responses the server cut short */
+    atomic_ullong client_disconnects; /* responses the client left before their end */
     atomic_ullong rejected_busy;
     atomic_ullong timeouts;        /* requests cut short by the deadline or upload rate */
     atomic_ullong auth_failures;   /* 401 answers */

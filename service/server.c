@@ -319,8 +319,19 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     double ms = (double)(now.tv_sec - r->start.tv_sec) * 1e3 + (double)(now.tv_nsec - r->start.tv_nsec) / 1e6;
-    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->doc && r->responded)
-        r->stream_failed = r->stream_failed || toe != MHD_REQUEST_TERMINATED_CLIENT_ABORT;
+    /* an answer that did not go out whole: the server's doing when the
+     * producer or the deadline cut it (stream_failed already set) or the
+     * daemon stopped; otherwise the client went (closed, reset, stopped
+     * reading), which is no failure of ours and is counted apart */
+    int client_left = 0;
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->responded && !r->stream_failed) {
+        if (toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN)
+            r->stream_failed = r->doc != NULL;
+        else
+            client_left = 1;
+    }
+    if (client_left)
+        atomic_fetch_add(&s->metrics.client_disconnects, 1);
     if (r->timed_out && r->status != 408)
         atomic_fetch_add(&s->metrics.timeouts, 1);
     if (!s->cfg.quiet) {
@@ -333,7 +344,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
         }
         svc_log_entry e = {r->id, r->method, r->path, r->format, client[0] ? client : NULL,
                            r->responded || r->dropped ? r->status : 0, r->packages, r->bytes_in, r->bytes_out, ms,
-                           r->stream_failed};
+                           r->stream_failed, client_left};
         svc_log_request(&e);
     }
     unsigned slot = r->route ? (unsigned)(r->route - s->router.routes) : SVC_METRICS_ROUTES - 1;
