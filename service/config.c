@@ -63,6 +63,8 @@ static const cfg_opt opts[] = {
     {"lookup-negative-ttl", "SBOMD_LOOKUP_NEGATIVE_TTL", T_LONG, OFF(lookup_negative_ttl), 0, 86400, "300", "seconds a 'no such release' answer is reused (failures are not kept)"},
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
+    {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
+    {"max-connections-per-ip", "SBOMD_MAX_CONNECTIONS_PER_IP", T_LONG, OFF(max_connections_per_ip), 0, 100000, "256", "connections one client address may hold open (0 = no cap); behind a proxy every client is the proxy's address"},
 };
 
 #define NOPTS (sizeof opts / sizeof opts[0])

@@ -46,6 +46,8 @@ typedef struct svc_cfg {
     long lookup_ttl;          /* seconds an answer stays fresh */
     long lookup_negative_ttl; /* seconds "no such release" stays fresh */
     char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
+    long head_timeout;        /* seconds a request head may take to arrive, trickle or not */
+    long max_connections_per_ip; /* open connections per client address; 0 = no cap */
 } svc_cfg;
 
 /* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when

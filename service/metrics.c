@@ -148,6 +148,8 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
         {"sbomd_rejected_busy_total", "Requests refused with 503 at the concurrency limit.", LOAD(m->rejected_busy)},
         {"sbomd_timeouts_total", "Requests cut short by the request deadline or the minimum upload rate.",
          LOAD(m->timeouts)},
+        {"sbomd_head_timeouts_total", "Connections closed because their request head was not complete within --head-timeout.",
+         LOAD(m->head_timeouts)},
         {"sbomd_auth_failures_total", "Requests answered 401 (missing or unknown bearer token).",
          LOAD(m->auth_failures)},
         {"sbomd_lookups_total", "License lookup transfers made.", LOAD(m->lookups)},

@@ -31,6 +31,7 @@ typedef struct svc_metrics {
     atomic_ullong client_disconnects; /* responses the client left before their end */
     atomic_ullong rejected_busy;
     atomic_ullong timeouts;        /* requests cut short by the deadline or upload rate */
+    atomic_ullong head_timeouts;   /* connections closed with their request head late */
     atomic_ullong auth_failures;   /* 401 answers */
     atomic_ullong lookups;         /* license lookup transfers made */
     atomic_ullong lookup_hits;     /* lookups answered by the cache or a transfer in flight */

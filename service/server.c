@@ -12,6 +12,7 @@
  * body, document), whatever way the request ended.
  */
 #include "server.h"
+#include "guard.h"
 #include "log.h"
 #include "request_int.h"
 
@@ -224,6 +225,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     svc_server *s = cls;
     svc_req *r = *req_cls;
     if (NULL == r) {
+        svc_guard_head_done(s->guard, conn);
         r = req_new(s, conn, method, url);
         if (NULL == r)
             return MHD_NO;
@@ -312,6 +314,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 {
     (void)conn;
     svc_server *s = cls;
+    svc_guard_head_wait(s->guard, conn);
     svc_req *r = *req_cls;
     if (NULL == r)
         return;
@@ -428,6 +431,9 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
         tls[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, s->tls_cert_pem};
         tls[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, s->tls_key_pem};
     }
+    s->guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, eb, en);
+    if (NULL == s->guard)
+        return -1;
     s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
                               MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
@@ -435,10 +441,14 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                              MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->guard,
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections_per_ip,
                               MHD_OPTION_ARRAY, tls,
                               MHD_OPTION_END);
     if (NULL == s->mhd) {
         snprintf(eb, en, "cannot listen on %s:%ld", s->cfg.listen, s->cfg.port);
+        svc_guard_stop(s->guard);
+        s->guard = NULL;
         return -1;
     }
     return 0;
@@ -464,6 +474,8 @@ void svc_server_stop(svc_server *s)
     if (s->mhd)
         MHD_stop_daemon(s->mhd);
     s->mhd = NULL;
+    svc_guard_stop(s->guard); /* after the daemon: no more notifications */
+    s->guard = NULL;
     free(s->tls_cert_pem);
     free(s->tls_key_pem);
     s->tls_cert_pem = s->tls_key_pem = NULL;

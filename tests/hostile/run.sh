@@ -16,7 +16,8 @@ ok()  { pass=$((pass + 1)); }
 # to stderr: a check whose command is redirected (jq ... >/dev/null) redirects this too
 bad() { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
 pid2=
-trap 'kill $pid $pid2 2>/dev/null; rm -rf "$work"' EXIT
+pid3=
+trap 'kill $pid $pid2 $pid3 2>/dev/null; rm -rf "$work"' EXIT
 /usr/bin/python3 "$here/make-inputs.py" "$work/in"
 "$bin" --listen 127.0.0.1 --port 0 --quiet > /dev/null 2> "$work/log" &
 pid=$!
@@ -215,6 +216,69 @@ PY
 )"
 case "$got" in *" 0 invalid, 2 fields cut, leaver at info, deadline cut at error") ok ;; *) bad "log lines: $got" ;; esac
 kill "$pid2"; wait "$pid2" 2>/dev/null
+# request heads that trickle (a header line every 0.5 s, which resets an idle
+# timeout each time), from another loopback address: past --max-connections-per-ip
+# they are refused at once, and those accepted are closed once --head-timeout
+# passes; /healthz from 127.0.0.1 answers all along
+"$bin" --listen 127.0.0.1 --port 0 --head-timeout 2 --max-connections-per-ip 20 2> "$work/log3" &
+pid3=$!
+for _ in $(seq 100); do
+  port3="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log3" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port3" ] && break; sleep 0.1
+done
+got="$(/usr/bin/python3 - "$port3" <<'PY'
+import http.client, socket, sys, time
+port = int(sys.argv[1])
+conns = []
+for _ in range(30):
+    s = socket.socket()
+    s.bind(("127.0.0.2", 0))
+    s.connect(("127.0.0.1", port))
+    s.setblocking(False)
+    conns.append(s)
+open_ = set(range(30))
+refused = closed = 0
+health = []
+t0 = time.time()
+def gone(s):
+    try:
+        return s.recv(4096) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+time.sleep(0.2)
+for i in list(open_):  # refused at the cap: closed before anything is sent
+    if gone(conns[i]):
+        open_.discard(i)
+        refused += 1
+for i in open_:
+    conns[i].send(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+while open_ and time.time() - t0 < 8:  # a bound for the script, not an assertion
+    for i in list(open_):
+        try:
+            conns[i].send(b"X-Trickle: 1\r\n")
+        except OSError:
+            pass
+        if gone(conns[i]):
+            open_.discard(i)
+            closed += 1
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        c.request("GET", "/healthz")
+        health.append(c.getresponse().status)
+    except OSError as e:
+        health.append(str(e))
+    c.close()
+    time.sleep(0.5)
+print("refused %d, closed %d, still open %d, healthz %s" % (refused, closed, len(open_),
+      "all 200" if health and all(h == 200 for h in health) else health))
+PY
+)"
+case "$got" in "refused 10, closed 20, still open 0, healthz all 200") ok; echo "hostile: head trickle: $got" ;; *) bad "head trickle: $got" ;; esac
+ht="$(curl -sS "http://127.0.0.1:$port3/metrics" | awk '/^sbomd_head_timeouts_total/{print $2}')"
+[ "${ht:-0}" -ge 20 ] && ok || bad "sbomd_head_timeouts_total counts the trickling heads ($ht)"
+kill "$pid3"; wait "$pid3" 2>/dev/null
 # still serving, and memory back near where it started
 res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "$base/v1/sbom")"
 [ "$res" = 200 ] && ok || bad "a valid request after the hostile ones: $res"
