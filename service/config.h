@@ -12,7 +12,7 @@
 typedef struct svc_cfg {
     char listen[64];          /* address to bind; 127.0.0.1 by default */
     long port;
-    long threads;             /* MHD thread pool; 0 = number of cores */
+    long threads;             /* MHD thread pool; 0 = the cgroup CPU quota, else the cores */
     long max_body;            /* bytes; 413 beyond */
     long max_connections;
     long conn_timeout;        /* seconds of inactivity before a connection is closed */
@@ -46,6 +46,7 @@ typedef struct svc_cfg {
     long lookup_ttl;          /* seconds an answer stays fresh */
     long lookup_negative_ttl; /* seconds "no such release" stays fresh */
     char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
+    long memory_budget;       /* bytes bodies and their parsing may hold; 0 = derived at load */
     long head_timeout;        /* seconds a request head may take to arrive, trickle or not */
     long max_connections_per_ip; /* open connections per client address; 0 = no cap */
 } svc_cfg;

@@ -12,6 +12,7 @@
  * body, document), whatever way the request ended.
  */
 #include "server.h"
+#include "cgroup.h"
 #include "guard.h"
 #include "log.h"
 #include "request_int.h"
@@ -71,6 +72,7 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
 
 static void req_free(svc_req *r)
 {
+    svc_budget_release(&r->srv->budget, r->charged);
     sb_doc_free(r->doc);
     sb_buf_free(&r->body);
     sb_arena_destroy(r->arena);
@@ -97,6 +99,34 @@ static int upload_too_slow(svc_req *r, char *detail, size_t cap)
     return 1;
 }
 
+/* 503 for a request the memory budget cannot hold now: another is
+ * being parsed; retrying shortly will likely succeed. */
+static int refuse_memory(svc_req *r)
+{
+    atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
+    svc_req_add_header(r, "Retry-After", "2");
+    return svc_req_problem(r, 503, NULL,
+                           "sbomd's memory budget is taken by requests in flight; retry shortly", NULL, NULL, 0);
+}
+
+/* Charge the request for a body of `len` bytes (its arena estimate
+ * included), in whole MiB so a growing body is charged rarely. 0, or -1
+ * when the budget cannot hold it (nothing more charged). */
+static int charge_body(svc_req *r, uint64_t len)
+{
+    uint64_t mib = 1u << 20;
+    unsigned long long want = svc_budget_cost((len + mib - 1) / mib * mib);
+    unsigned long long cap = svc_budget_cost((uint64_t)r->srv->cfg.max_body);
+    if (want > cap)
+        want = cap; /* never more than a max-body request, which the budget holds */
+    if (want <= r->charged)
+        return 0;
+    if (!svc_budget_charge(&r->srv->budget, want - r->charged))
+        return -1;
+    r->charged = want;
+    return 0;
+}
+
 static int dispatch(svc_req *r)
 {
     svc_server *s = r->srv;
@@ -105,6 +135,8 @@ static int dispatch(svc_req *r)
         sb_buf_free(&r->body);
         return svc_req_problem(r, 408, NULL, why, NULL, NULL, 0);
     }
+    if (r->over_budget)
+        return refuse_memory(r);
     if (r->too_large) {
         char detail[128];
         snprintf(detail, sizeof detail, "the request body is larger than %ld bytes", s->cfg.max_body);
@@ -269,6 +301,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                 r->too_large = 1;
                 return dispatch(r) == 0 ? MHD_YES : MHD_NO;
             }
+            /* the whole declared body at once, before a byte of it is read */
+            if (*end == '\0' && n > 0 && r->route && r->route->wants_body && charge_body(r, n) != 0)
+                return refuse_memory(r) == 0 ? MHD_YES : MHD_NO;
             /* the declared size at once: growing by doubling would copy the
              * body repeatedly and leave up to twice its size allocated. Not
              * past 32 MiB on a client's word alone: beyond, it grows as it arrives. */
@@ -289,7 +324,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_NO;
         }
         if (!r->too_large && !r->responded) {
-            if (r->route && r->route->wants_body) {
+            if (r->over_budget) {
+                /* drained: the 503 goes out once the body is over */
+            } else if (r->route && r->route->wants_body && charge_body(r, r->body.len + *upload_data_size) != 0) {
+                /* a chunked body grew past what the budget holds: drop it */
+                r->over_budget = 1;
+                sb_buf_free(&r->body);
+                svc_budget_release(&s->budget, r->charged);
+                r->charged = 0;
+            } else if (r->route && r->route->wants_body) {
                 sb_code rc = sb_buf_append(&r->body, upload_data, *upload_data_size);
                 if (rc == SB_ELIMIT) {
                     r->too_large = 1;
@@ -412,9 +455,15 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
     atomic_store(&s->in_flight, 0);
     atomic_store(&s->requests, 0);
     atomic_store(&s->ready, 1);
+    svc_budget_init(&s->budget, (unsigned long long)s->cfg.memory_budget);
     long threads = s->cfg.threads;
     if (threads <= 0) {
+        /* the container's CPU quota, not the node's core count: a pod
+         * limited to 2 CPUs on a 64-core node gets 2 workers, not 64 */
         threads = sysconf(_SC_NPROCESSORS_ONLN);
+        long quota = svc_cgroup_cpus(SVC_CGROUP_ROOT, SVC_CGROUP_SELF);
+        if (quota > 0 && quota < threads)
+            threads = quota;
         if (threads < 1)
             threads = 1;
     }

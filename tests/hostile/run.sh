@@ -279,6 +279,36 @@ case "$got" in "refused 10, closed 20, still open 0, healthz all 200") ok; echo 
 ht="$(curl -sS "http://127.0.0.1:$port3/metrics" | awk '/^sbomd_head_timeouts_total/{print $2}')"
 [ "${ht:-0}" -ge 20 ] && ok || bad "sbomd_head_timeouts_total counts the trickling heads ($ht)"
 kill "$pid3"; wait "$pid3" 2>/dev/null
+# eight 8 MiB uploads at once against a budget that holds one (8 MiB x 5 =
+# 40 MiB): each is answered (415 for the one read, 503 + Retry-After before
+# the body for the rest, chunked ones once drained), and the peak RSS stays
+# near one body's worth instead of eight
+"$bin" --listen 127.0.0.1 --port 0 --max-body 8388608 --memory-budget 41943040 --quiet 2> "$work/log4" &
+pid3=$!
+for _ in $(seq 100); do
+  port4="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log4" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port4" ] && break; sleep 0.1
+done
+head -c 8388608 /dev/urandom > "$work/8m.bin"
+hwm0="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
+for i in 1 2 3 4 5 6; do
+  curl -sS -o /dev/null -D "$work/bh$i" -w '%{http_code}\n' --data-binary @"$work/8m.bin" "http://127.0.0.1:$port4/v1/sbom" > "$work/b$i" &
+done
+for i in 7 8; do
+  curl -sS -o /dev/null -w '%{http_code}\n' -H 'Transfer-Encoding: chunked' --data-binary @"$work/8m.bin" "http://127.0.0.1:$port4/v1/sbom" > "$work/b$i" &
+done
+wait $(jobs -p | grep -v "^$pid\$" | grep -v "^$pid3\$") 2>/dev/null
+codes="$(cat "$work"/b[1-8] | sort | uniq -c | tr -s ' ' | tr '\n' ',')"
+n415="$(cat "$work"/b[1-8] | grep -c '^415$')"; n503="$(cat "$work"/b[1-8] | grep -c '^503$')"
+[ $((n415 + n503)) = 8 ] && [ "$n503" -ge 1 ] && ok || bad "uploads past the memory budget: $codes"
+grep -l '^HTTP/1.1 503' "$work"/bh* 2>/dev/null | head -1 | xargs -r grep -qi '^retry-after: 2' && ok || bad "a 503 for the budget carries Retry-After"
+hwm1="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
+# the bound: three bodies' worth (8 MiB each) over the peak before, not eight
+[ $((hwm1 - hwm0)) -lt 24576 ] && ok || bad "peak RSS grew by $((hwm1 - hwm0)) kB for 8 x 8 MiB uploads"
+echo "hostile: 8 x 8 MiB uploads against a 40 MiB budget: $codes peak RSS +$((hwm1 - hwm0)) kB"
+res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "http://127.0.0.1:$port4/v1/sbom")"
+[ "$res" = 200 ] && ok || bad "a request after the budget was released: $res"
+kill "$pid3"; wait "$pid3" 2>/dev/null
 # still serving, and memory back near where it started
 res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "$base/v1/sbom")"
 [ "$res" = 200 ] && ok || bad "a valid request after the hostile ones: $res"
