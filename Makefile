@@ -96,7 +96,7 @@ $(B)/sbomgen: $(CLI_OBJ) $(B)/libsbcore.a
 $(B)/bench: $(B)/cli/bench.o $(B)/libsbcore.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $($(PROFILE)_LIBS) -lpthread
 
-$(B)/unit-tests: $(TEST_OBJ) $(B)/service/params.o $(B)/service/cgroup.o $(B)/service/budget.o $(B)/libsbcore.a
+$(B)/unit-tests: $(TEST_OBJ) $(B)/service/params.o $(B)/service/cgroup.o $(B)/service/budget.o $(B)/service/config.o $(B)/libsbcore.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $($(PROFILE)_LIBS)
 
 check-deps:

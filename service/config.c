@@ -113,14 +113,20 @@ static void help(void)
 }
 
 /* --memory-budget 0: a share of the cgroup memory limit, or a fixed value.
- * Either way it must hold one request of --max-body, or such a request
- * could never be served. */
-static int resolve_budget(svc_cfg *c, char *eb, size_t en)
+ * The budget must hold one request of --max-body, or such a request could
+ * never be served: a budget set too small is an error; one derived from a
+ * small container lowers max-body to fit (max_body_lowered says so), as
+ * refusing to start in a 256Mi pod at default settings helps nobody. */
+int svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, char *eb, size_t en)
 {
-    if (0 == c->memory_budget)
-        c->memory_budget = (long)svc_budget_default(svc_cgroup_memory_limit(SVC_CGROUP_ROOT, SVC_CGROUP_SELF));
+    int derived = 0 == c->memory_budget;
+    if (derived)
+        c->memory_budget = (long)svc_budget_default(cgroup_limit);
     unsigned long long need = svc_budget_cost((unsigned long long)c->max_body);
-    if (need > (unsigned long long)c->memory_budget) {
+    if (need > (unsigned long long)c->memory_budget && derived) {
+        c->max_body = c->memory_budget / (long)svc_budget_cost(1);
+        c->max_body_lowered = 1;
+    } else if (need > (unsigned long long)c->memory_budget) {
         snprintf(eb, en,
                  "memory-budget %ld cannot hold one request of max-body %ld (charged %llu: the body and %llux for "
                  "its parsing); raise memory-budget or lower max-body",
@@ -204,7 +210,7 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (f)
             fclose(f);
     }
-    if (resolve_budget(c, eb, en))
+    if (svc_cfg_fit_budget(c, svc_cgroup_memory_limit(SVC_CGROUP_ROOT, SVC_CGROUP_SELF), eb, en))
         return -1;
     struct stat st;
     if (c->package_cache[0] && (stat(c->package_cache, &st) != 0 || !S_ISDIR(st.st_mode))) {

@@ -87,6 +87,11 @@ int main(int argc, char **argv)
     snprintf(detail, sizeof detail, "%s://%s:%u", srv.cfg.tls_cert[0] ? "https" : "http", srv.cfg.listen,
              svc_server_port(&srv));
     svc_log_event("listening", detail);
+    if (srv.cfg.max_body_lowered) {
+        snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds", srv.cfg.max_body,
+                 srv.cfg.memory_budget);
+        svc_log_event("max-body lowered to fit the memory budget derived from the cgroup memory limit", detail);
+    }
     int sig = 0;
     while (sigwait(&set, &sig) == 0 && sig == SIGHUP) {
         size_t n = 0;

@@ -311,6 +311,13 @@ echo "hostile: 8 x 8 MiB uploads against a 40 MiB budget: $codes peak RSS +$((hw
 res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "http://127.0.0.1:$port4/v1/sbom")"
 [ "$res" = 200 ] && ok || bad "a request after the budget was released: $res"
 kill "$pid3"; wait "$pid3" 2>/dev/null
+# the budget must hold one max-body request (5x the body): else a config error
+"$bin" --check-config --memory-budget 1000000 > /dev/null 2> "$work/cc.err"; st=$?
+[ "$st" = 2 ] && grep -q 'memory-budget 1000000 cannot hold one request of max-body' "$work/cc.err" && ok || bad "a budget below 5 x max-body: exit $st"
+mb="$(SBOMD_MEMORY_BUDGET=41943040 "$bin" --check-config --max-body 8388608 | awk -F= '/^memory-budget=/{print $2}')"
+[ "$mb" = 41943040 ] && ok || bad "SBOMD_MEMORY_BUDGET is the budget ($mb)"
+mb="$("$bin" --check-config | awk -F= '/^memory-budget=/{print $2}')"
+[ "${mb:-0}" -ge $((5 * 67108864)) ] && ok || bad "the derived budget holds one default max-body request ($mb)"
 # still serving, and memory back near where it started
 res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "$base/v1/sbom")"
 [ "$res" = 200 ] && ok || bad "a valid request after the hostile ones: $res"

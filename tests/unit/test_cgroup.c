@@ -8,6 +8,7 @@
 #include "test.h"
 #include "../../service/budget.h"
 #include "../../service/cgroup.h"
+#include "../../service/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,4 +132,25 @@ TEST(budget_charge_release)
     CHECK(svc_budget_charge(&b, ~0ULL) == 0); /* no overflow past the total */
     CHECK(svc_budget_default(0) == SVC_BUDGET_DEFAULT);
     CHECK(svc_budget_default(536870912ULL) == 536870912ULL / 100 * SVC_BUDGET_CGROUP_PERCENT);
+}
+
+TEST(budget_fits_max_body)
+{
+    char eb[256];
+    svc_cfg c;
+    memset(&c, 0, sizeof c);
+    c.max_body = 64L << 20;
+    CHECK(svc_cfg_fit_budget(&c, 512ULL << 20, eb, sizeof eb) == 0); /* a 512Mi pod: 70% holds 5 x 64 MiB */
+    CHECK(c.memory_budget == (long)((512ULL << 20) / 100 * 70) && c.max_body == 64L << 20 && !c.max_body_lowered);
+    memset(&c, 0, sizeof c);
+    c.max_body = 64L << 20;
+    CHECK(svc_cfg_fit_budget(&c, 0, eb, sizeof eb) == 0 && c.memory_budget == (long)SVC_BUDGET_DEFAULT);
+    memset(&c, 0, sizeof c);
+    c.max_body = 64L << 20;
+    CHECK(svc_cfg_fit_budget(&c, 256ULL << 20, eb, sizeof eb) == 0); /* derived, too small: max-body fits it */
+    CHECK(c.max_body_lowered && c.max_body == c.memory_budget / 5 && svc_budget_cost((unsigned long long)c.max_body) <= (unsigned long long)c.memory_budget);
+    memset(&c, 0, sizeof c);
+    c.max_body = 64L << 20;
+    c.memory_budget = 1000000; /* set too small: an error naming both */
+    CHECK(svc_cfg_fit_budget(&c, 0, eb, sizeof eb) == -1 && strstr(eb, "memory-budget 1000000") && strstr(eb, "max-body"));
 }
