@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #define MAX_TOKEN 4096
 
@@ -18,6 +19,14 @@ static int load(const char *path, unsigned char (**out)[20], size_t *nout, char 
     FILE *f = fopen(path, "r");
     if (NULL == f) {
         snprintf(eb, en, "tokens-file '%.200s': %s", path, strerror(errno));
+        return -1;
+    }
+    /* a directory opens for reading on Linux and reads as nothing: it must
+     * not pass for a file with no tokens */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(eb, en, "tokens-file '%.200s' is not a regular file", path);
+        fclose(f);
         return -1;
     }
     unsigned char (*v)[20] = NULL;
@@ -55,6 +64,15 @@ static int load(const char *path, unsigned char (**out)[20], size_t *nout, char 
         sb_sha1_init(&c);
         sb_sha1_update(&c, b, (size_t)(e - b));
         sb_sha1_final(&c, v[n++]);
+    }
+    if (0 == rc && ferror(f)) {
+        snprintf(eb, en, "tokens-file '%.200s': read error", path);
+        rc = -1;
+    }
+    /* no token at all would refuse every request: a mistake, never a setting */
+    if (0 == rc && 0 == n) {
+        snprintf(eb, en, "tokens-file '%.200s' holds no token", path);
+        rc = -1;
     }
     fclose(f);
     if (rc) {

@@ -6,7 +6,9 @@
  * hashes the presented token and compares it with every stored digest
  * without an early exit, so the time taken says nothing about which token,
  * or how much of one, matched. Reloading (SIGHUP) swaps the set under a
- * write lock; a failed reload keeps the previous set.
+ * write lock; a failed reload keeps the previous set. A file that is not a
+ * regular file, cannot be read whole, or holds no token is an error, at
+ * start (a configuration error) and on reload (the previous set stays).
  */
 #ifndef SVC_AUTH_H
 #define SVC_AUTH_H

@@ -3,6 +3,8 @@
  * var, bounds, default, help. Adding a setting is adding a line here.
  */
 #include "config.h"
+#include "budget.h"
+#include "cgroup.h"
 #include "../core/version.h"
 
 #include <errno.h>
@@ -30,7 +32,7 @@ typedef struct cfg_opt {
 static const cfg_opt opts[] = {
     {"listen", "SBOMD_LISTEN", T_STR, OFF(listen), 0, 64, "127.0.0.1", "address to bind (0.0.0.0 in containers)"},
     {"port", "SBOMD_PORT", T_LONG, OFF(port), 0, 65535, "8080", "TCP port (0 = any free port, printed at start)"},
-    {"threads", "SBOMD_THREADS", T_LONG, OFF(threads), 0, 256, "0", "worker threads (0 = one per core)"},
+    {"threads", "SBOMD_THREADS", T_LONG, OFF(threads), 0, 256, "0", "worker threads (0 = one per core the cgroup CPU quota allows, else per core)"},
     {"max-body", "SBOMD_MAX_BODY", T_LONG, OFF(max_body), 1024, 1L << 32, "67108864", "largest accepted request body in bytes"},
     {"max-connections", "SBOMD_MAX_CONNECTIONS", T_LONG, OFF(max_connections), 1, 100000, "1024", "concurrent connections"},
     {"conn-timeout", "SBOMD_CONN_TIMEOUT", T_LONG, OFF(conn_timeout), 1, 3600, "30", "idle seconds before a connection is dropped"},
@@ -64,6 +66,9 @@ static const cfg_opt opts[] = {
     {"lookup-negative-ttl", "SBOMD_LOOKUP_NEGATIVE_TTL", T_LONG, OFF(lookup_negative_ttl), 0, 86400, "300", "seconds a 'no such release' answer is reused (failures are not kept)"},
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
+    {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
+    {"memory-budget", "SBOMD_MEMORY_BUDGET", T_LONG, OFF(memory_budget), 0, 1L << 42, "0", "bytes request bodies and their parsing (5x the body, estimated) may hold at once; a request past it gets 503 + Retry-After before its body is read (0 = 70% of the cgroup memory limit, else 1 GiB); must hold one max-body request"},
+    {"max-connections-per-ip", "SBOMD_MAX_CONNECTIONS_PER_IP", T_LONG, OFF(max_connections_per_ip), 0, 100000, "256", "connections one client address may hold open (0 = no cap); behind a proxy every client is the proxy's address"},
 };
 
 #define NOPTS (sizeof opts / sizeof opts[0])
@@ -106,6 +111,30 @@ static void help(void)
     printf("  --%-20s %-24s %s\n", "check-config", "", "validate the settings, print them, exit 0 (2 if invalid)");
     printf("  --%-20s %-24s %s\n", "help", "", "this text");
     printf("  --%-20s %-24s %s\n", "version", "", "print the version");
+}
+
+/* --memory-budget 0: a share of the cgroup memory limit, or a fixed value.
+ * The budget must hold one request of --max-body, or such a request could
+ * never be served: a budget set too small is an error; one derived from a
+ * small container lowers max-body to fit (max_body_lowered says so), as
+ * refusing to start in a 256Mi pod at default settings helps nobody. */
+int svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, char *eb, size_t en)
+{
+    int derived = 0 == c->memory_budget;
+    if (derived)
+        c->memory_budget = (long)svc_budget_default(cgroup_limit);
+    unsigned long long need = svc_budget_cost((unsigned long long)c->max_body);
+    if (need > (unsigned long long)c->memory_budget && derived) {
+        c->max_body = c->memory_budget / (long)svc_budget_cost(1);
+        c->max_body_lowered = 1;
+    } else if (need > (unsigned long long)c->memory_budget) {
+        snprintf(eb, en,
+                 "memory-budget %ld cannot hold one request of max-body %ld (charged %llu: the body and %llux for "
+                 "its parsing); raise memory-budget or lower max-body",
+                 c->memory_budget, c->max_body, need, SVC_BUDGET_ARENA_FACTOR);
+        return -1;
+    }
+    return 0;
 }
 
 int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
@@ -182,6 +211,8 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (f)
             fclose(f);
     }
+    if (svc_cfg_fit_budget(c, svc_cgroup_memory_limit(SVC_CGROUP_ROOT, SVC_CGROUP_SELF), eb, en))
+        return -1;
     struct stat st;
     if (c->package_cache[0] && (stat(c->package_cache, &st) != 0 || !S_ISDIR(st.st_mode))) {
         snprintf(eb, en, "package-cache '%.200s' is not a directory", c->package_cache);

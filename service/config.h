@@ -12,7 +12,7 @@
 typedef struct svc_cfg {
     char listen[64];          /* address to bind; 127.0.0.1 by default */
     long port;
-    long threads;             /* MHD thread pool; 0 = number of cores */
+    long threads;             /* MHD thread pool; 0 = the cgroup CPU quota, else the cores */
     long max_body;            /* bytes; 413 beyond */
     long max_connections;
     long conn_timeout;        /* seconds of inactivity before a connection is closed */
@@ -47,11 +47,20 @@ typedef struct svc_cfg {
     long lookup_negative_ttl; /* seconds "no such release" stays fresh */
     long lookup_max_per_request; /* lookups one request may make; past it, counted in pixi:incomplete */
     char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
+    long memory_budget;       /* bytes bodies and their parsing may hold; 0 = derived at load */
+    long max_body_lowered;    /* 1: max_body was lowered to fit a derived memory_budget */
+    long head_timeout;        /* seconds a request head may take to arrive, trickle or not */
+    long max_connections_per_ip; /* open connections per client address; 0 = no cap */
 } svc_cfg;
 
 /* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when
  * --help/--version was printed (exit 0), -1 on error (message in errbuf). */
 int svc_cfg_load(svc_cfg *out, int argc, char **argv, char *errbuf, size_t errlen);
+
+/* Resolve memory_budget (0: derived from `cgroup_limit`, 0 = none) and fit
+ * it to max_body: -1 with a message when a set budget cannot hold one
+ * max-body request; a derived one lowers max_body (max_body_lowered). */
+int svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, char *errbuf, size_t errlen);
 
 /* Print every setting as name=value (for --check-config). */
 void svc_cfg_print(const svc_cfg *c);

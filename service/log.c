@@ -2,12 +2,16 @@
  * log.c - request and event log lines. Each line is assembled in a local
  * buffer through jsonw (so client-controlled strings are escaped) and
  * written with one write(2), so lines from worker threads never interleave.
+ * Every string field is cut at LOG_FIELD_MAX bytes with a marker, so a line
+ * always fits its buffer and stays one valid JSON text, whatever a client
+ * sent as its method or path.
  */
 #include "log.h"
 #include "../core/buf.h"
 #include "../core/jsonw.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,14 +30,41 @@ static void now_rfc3339(char out[32])
     snprintf(out + n, 32 - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
-static void emit(sb_buf *b)
+/* Bytes of one string field kept in a line: escaped, at most 6x this, and a
+ * request line's few such fields stay far below LOG_LINE_MAX. */
+#define LOG_FIELD_MAX 1024
+#define LOG_LINE_MAX 65536
+
+/* Write the line, or if it could not be built whole (no memory), a short
+ * line that says so: never a cut one. */
+static void emit(sb_jw *jw, sb_buf *b)
 {
-    sb_buf_append(b, "\n", 1);
-    if (b->data) {
-        ssize_t w = write(2, b->data, b->len);
-        (void)w;
-    }
+    static const char fallback[] = "{\"level\":\"error\",\"msg\":\"log line could not be built\"}\n";
+    int whole = jw->status == SB_OK && sb_buf_append(b, "\n", 1) == SB_OK && b->data;
+    ssize_t w = whole ? write(2, b->data, b->len) : write(2, fallback, sizeof fallback - 1);
+    (void)w;
     sb_buf_free(b);
+}
+
+/* "key": value, cut at LOG_FIELD_MAX bytes (backed off to a UTF-8 sequence
+ * start) and ended with a marker saying how many bytes were left out. */
+static void kstr_capped(sb_jw *jw, const char *key, const char *v)
+{
+    size_t n = strlen(v);
+    if (n <= LOG_FIELD_MAX) {
+        sb_jw_kstr(jw, key, v);
+        return;
+    }
+    size_t cut = LOG_FIELD_MAX;
+    while (cut > 0 && ((unsigned char)v[cut] & 0xC0) == 0x80)
+        cut--;
+    char marker[64];
+    int ml = snprintf(marker, sizeof marker, "\u2026[truncated %zu bytes]", n - cut);
+    sb_jw_key(jw, key);
+    sb_jw_str_begin(jw);
+    sb_jw_str_chunk(jw, v, cut);
+    sb_jw_str_chunk(jw, marker, (size_t)ml);
+    sb_jw_str_end(jw);
 }
 
 /* Open a log line: {"time", "level", "msg", ... */
@@ -45,21 +76,21 @@ static void line_begin(sb_jw *jw, sb_buf *b, const char *level, const char *msg)
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "time", ts);
     sb_jw_kstr(jw, "level", level);
-    sb_jw_kstr(jw, "msg", msg);
+    kstr_capped(jw, "msg", msg);
 }
 
 void svc_log_request(const svc_log_entry *e)
 {
-    sb_buf b = SB_BUF_INIT(16384);
+    sb_buf b = SB_BUF_INIT(LOG_LINE_MAX);
     sb_jw jw;
     line_begin(&jw, &b, e->status >= 500 || e->stream_failed ? "error" : "info", "request");
-    sb_jw_kstr(&jw, "request_id", e->id);
-    sb_jw_kstr(&jw, "method", e->method);
-    sb_jw_kstr(&jw, "path", e->path);
+    kstr_capped(&jw, "request_id", e->id);
+    kstr_capped(&jw, "method", e->method ? e->method : "");
+    kstr_capped(&jw, "path", e->path ? e->path : "");
     sb_jw_key(&jw, "status");
     sb_jw_int(&jw, e->status);
     if (e->format)
-        sb_jw_kstr(&jw, "format", e->format);
+        kstr_capped(&jw, "format", e->format);
     if (e->packages >= 0) {
         sb_jw_key(&jw, "packages");
         sb_jw_int(&jw, e->packages);
@@ -71,22 +102,36 @@ void svc_log_request(const svc_log_entry *e)
     sb_jw_key(&jw, "duration_us");
     sb_jw_int(&jw, (long long)(e->duration_ms * 1000.0));
     if (e->client)
-        sb_jw_kstr(&jw, "client", e->client);
+        kstr_capped(&jw, "client", e->client);
     if (e->stream_failed) {
         sb_jw_key(&jw, "stream_failed");
         sb_jw_bool(&jw, 1);
     }
+    if (e->client_left) {
+        sb_jw_key(&jw, "client_left");
+        sb_jw_bool(&jw, 1);
+    }
     sb_jw_obj_end(&jw);
-    emit(&b);
+    emit(&jw, &b);
+}
+
+static void event_line(const char *level, const char *event, const char *detail)
+{
+    sb_buf b = SB_BUF_INIT(LOG_LINE_MAX);
+    sb_jw jw;
+    line_begin(&jw, &b, level, event);
+    if (detail)
+        kstr_capped(&jw, "detail", detail);
+    sb_jw_obj_end(&jw);
+    emit(&jw, &b);
 }
 
 void svc_log_event(const char *event, const char *detail)
 {
-    sb_buf b = SB_BUF_INIT(4096);
-    sb_jw jw;
-    line_begin(&jw, &b, "info", event);
-    if (detail)
-        sb_jw_kstr(&jw, "detail", detail);
-    sb_jw_obj_end(&jw);
-    emit(&b);
+    event_line("info", event, detail);
+}
+
+void svc_log_error(const char *event, const char *detail)
+{
+    event_line("error", event, detail);
 }

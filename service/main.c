@@ -38,6 +38,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "sbomd: --listen '%s' is not an IPv4 address\n", srv.cfg.listen);
             return 2;
         }
+        /* the tokens too: a file with none is as wrong as a missing one */
+        int tokens_bad = svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, eb, sizeof eb);
+        svc_auth_free(&srv.auth);
+        if (tokens_bad) {
+            fprintf(stderr, "sbomd: %s\n", eb);
+            return 2;
+        }
         svc_cfg_print(&srv.cfg);
         printf("config ok\n");
         return 0;
@@ -80,6 +87,11 @@ int main(int argc, char **argv)
     snprintf(detail, sizeof detail, "%s://%s:%u", srv.cfg.tls_cert[0] ? "https" : "http", srv.cfg.listen,
              svc_server_port(&srv));
     svc_log_event("listening", detail);
+    if (srv.cfg.max_body_lowered) {
+        snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds", srv.cfg.max_body,
+                 srv.cfg.memory_budget);
+        svc_log_event("max-body lowered to fit the memory budget derived from the cgroup memory limit", detail);
+    }
     int sig = 0;
     while (sigwait(&set, &sig) == 0 && sig == SIGHUP) {
         size_t n = 0;
@@ -87,7 +99,7 @@ int main(int argc, char **argv)
             snprintf(detail, sizeof detail, "%zu token(s)%s", n, srv.auth.enabled ? "" : " (no tokens-file)");
             svc_log_event("tokens reloaded", detail);
         } else {
-            svc_log_event("tokens reload failed, keeping the previous set", eb);
+            svc_log_error("tokens reload failed, keeping the previous set", eb);
         }
     }
     svc_log_event("stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");

@@ -98,7 +98,8 @@ static long rss_bytes(void)
 
 #define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 
-int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int ready)
+int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int ready,
+                       unsigned long long budget, unsigned long long charged)
 {
     svc_metrics *m = (svc_metrics *)cm; /* atomics are read, never written, here */
     int rc = 0;
@@ -141,10 +142,17 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
         {"sbomd_bytes_received_total", "Request body bytes received.", LOAD(m->bytes_in)},
         {"sbomd_bytes_sent_total", "Response bytes sent.", LOAD(m->bytes_out)},
         {"sbomd_packages_total", "Packages in the documents written.", LOAD(m->packages)},
-        {"sbomd_stream_failures_total", "Documents cut short mid-stream.", LOAD(m->stream_failures)},
+        {"sbomd_stream_failures_total", "Responses the server cut short (deadline, producer error, shutdown).",
+         LOAD(m->stream_failures)},
+        {"sbomd_client_disconnects_total", "Responses the client left before their end (not stream failures).",
+         LOAD(m->client_disconnects)},
         {"sbomd_rejected_busy_total", "Requests refused with 503 at the concurrency limit.", LOAD(m->rejected_busy)},
+        {"sbomd_rejected_memory_total", "Requests refused with 503 because the memory budget could not hold their body.",
+         LOAD(m->rejected_memory)},
         {"sbomd_timeouts_total", "Requests cut short by the request deadline or the minimum upload rate.",
          LOAD(m->timeouts)},
+        {"sbomd_head_timeouts_total", "Connections closed because their request head was not complete within --head-timeout.",
+         LOAD(m->head_timeouts)},
         {"sbomd_auth_failures_total", "Requests answered 401 (missing or unknown bearer token).",
          LOAD(m->auth_failures)},
         {"sbomd_lookups_total", "License lookup transfers made.", LOAD(m->lookups)},
@@ -164,6 +172,10 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
               (double)LOAD(m->lookup_us) / 1e6);
     rc |= put(b, "# TYPE sbomd_in_flight gauge\nsbomd_in_flight %ld\n", in_flight);
     rc |= put(b, "# TYPE sbomd_ready gauge\nsbomd_ready %d\n", ready);
+    rc |= put(b, "# HELP sbomd_memory_budget_bytes The memory budget (--memory-budget).\n"
+                 "# TYPE sbomd_memory_budget_bytes gauge\nsbomd_memory_budget_bytes %llu\n", budget);
+    rc |= put(b, "# HELP sbomd_memory_charged_bytes What requests in flight hold of the budget.\n"
+                 "# TYPE sbomd_memory_charged_bytes gauge\nsbomd_memory_charged_bytes %llu\n", charged);
     rc |= put(b, "# TYPE sbomd_resident_memory_bytes gauge\nsbomd_resident_memory_bytes %ld\n", rss_bytes());
     return rc ? -1 : 0;
 }

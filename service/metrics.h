@@ -27,9 +27,12 @@ typedef struct svc_metrics {
     atomic_ullong duration_count;
     atomic_ullong duration_us_sum;
     atomic_ullong bytes_in, bytes_out;
-    atomic_ullong stream_failures;
+    atomic_ullong stream_failures;    /* responses the server cut short */
+    atomic_ullong client_disconnects; /* responses the client left before their end */
     atomic_ullong rejected_busy;
+    atomic_ullong rejected_memory; /* 503: the memory budget could not hold the body */
     atomic_ullong timeouts;        /* requests cut short by the deadline or upload rate */
+    atomic_ullong head_timeouts;   /* connections closed with their request head late */
     atomic_ullong auth_failures;   /* 401 answers */
     atomic_ullong lookups;         /* license lookup transfers made */
     atomic_ullong lookup_hits;     /* lookups answered by the cache or a transfer in flight */
@@ -52,6 +55,7 @@ void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const 
 
 /* Prometheus text exposition into b (in_flight and ready are gauges the
  * server passes in). */
-int svc_metrics_render(const svc_metrics *m, sb_buf *b, long in_flight, int ready);
+int svc_metrics_render(const svc_metrics *m, sb_buf *b, long in_flight, int ready,
+                       unsigned long long budget, unsigned long long charged);
 
 #endif

@@ -226,7 +226,7 @@ int svc_req_metrics_text(svc_req *r, const char **out, size_t *len)
 {
     sb_buf b = SB_BUF_INIT(1 << 20);
     int rc = svc_metrics_render(&r->srv->metrics, &b, atomic_load(&r->srv->in_flight),
-                                atomic_load(&r->srv->ready));
+                                atomic_load(&r->srv->ready), r->srv->budget.total, svc_budget_used(&r->srv->budget));
     if (rc == 0) {
         *out = sb_arena_strndup(r->arena, b.data ? b.data : "", b.len);
         *len = b.len;

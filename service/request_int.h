@@ -43,6 +43,8 @@ struct svc_req {
     int stream_failed;
     int timed_out;             /* the deadline cut the request short */
     int dropped;               /* connection closed mid-upload (status says why) */
+    int over_budget;           /* the body outgrew the memory budget: drained, answered 503 */
+    unsigned long long charged; /* bytes of the memory budget this request holds */
     const char *cors_origin;   /* Access-Control-Allow-Origin to send, or NULL */
     void (*on_done)(void *);   /* svc_req_on_done: run when the request is freed */
     void *on_done_cls;

@@ -12,6 +12,8 @@
  * body, document), whatever way the request ended.
  */
 #include "server.h"
+#include "cgroup.h"
+#include "guard.h"
 #include "log.h"
 #include "request_int.h"
 #include "../core/alloc.h"
@@ -77,6 +79,7 @@ static void req_free(svc_req *r)
 {
     if (r->on_done)
         r->on_done(r->on_done_cls);
+    svc_budget_release(&r->srv->budget, r->charged);
     size_t held = sb_arena_used(r->arena) + r->body.alloc;
     sb_doc_free(r->doc);
     sb_buf_free(&r->body);
@@ -106,6 +109,34 @@ static int upload_too_slow(svc_req *r, char *detail, size_t cap)
     return 1;
 }
 
+/* 503 for a request the memory budget cannot hold now: another is
+ * being parsed; retrying shortly will likely succeed. */
+static int refuse_memory(svc_req *r)
+{
+    atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
+    svc_req_add_header(r, "Retry-After", "2");
+    return svc_req_problem(r, 503, NULL,
+                           "sbomd's memory budget is taken by requests in flight; retry shortly", NULL, NULL, 0);
+}
+
+/* Charge the request for a body of `len` bytes (its arena estimate
+ * included), in whole MiB so a growing body is charged rarely. 0, or -1
+ * when the budget cannot hold it (nothing more charged). */
+static int charge_body(svc_req *r, uint64_t len)
+{
+    uint64_t mib = 1u << 20;
+    unsigned long long want = svc_budget_cost((len + mib - 1) / mib * mib);
+    unsigned long long cap = svc_budget_cost((uint64_t)r->srv->cfg.max_body);
+    if (want > cap)
+        want = cap; /* never more than a max-body request, which the budget holds */
+    if (want <= r->charged)
+        return 0;
+    if (!svc_budget_charge(&r->srv->budget, want - r->charged))
+        return -1;
+    r->charged = want;
+    return 0;
+}
+
 static int dispatch(svc_req *r)
 {
     svc_server *s = r->srv;
@@ -114,6 +145,8 @@ static int dispatch(svc_req *r)
         sb_buf_free(&r->body);
         return svc_req_problem(r, 408, NULL, why, NULL, NULL, 0);
     }
+    if (r->over_budget)
+        return refuse_memory(r);
     if (r->too_large) {
         char detail[128];
         snprintf(detail, sizeof detail, "the request body is larger than %ld bytes", s->cfg.max_body);
@@ -179,23 +212,62 @@ static int preflight(svc_req *r)
     return svc_req__queue(r, 204, resp);
 }
 
-static enum MHD_Result count_content_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+typedef struct header_count {
+    const char *name;
+    int n;
+} header_count;
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     (void)kind;
     (void)value;
-    if (key && !strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
-        ++*(int *)cls;
+    header_count *c = cls;
+    if (key && !strcasecmp(key, c->name))
+        c->n++;
     return MHD_YES;
+}
+
+static int header_times(struct MHD_Connection *conn, const char *name)
+{
+    header_count c = {name, 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_header, &c);
+    return c.n;
+}
+
+/* Why a request head is refused before anything else looks at it, or NULL.
+ * Each is a shape where two parsers (a proxy in front, and us) could read
+ * the same bytes as different requests (RFC 9112 6.1, 6.3, 3.2), or where
+ * one header could be checked while another is acted on. */
+static const char *head_defect(struct MHD_Connection *conn, const char *version)
+{
+    if (header_times(conn, MHD_HTTP_HEADER_CONTENT_LENGTH) > 1)
+        return "the request has more than one Content-Length header";
+    if (header_times(conn, MHD_HTTP_HEADER_TRANSFER_ENCODING) > 0 &&
+        header_times(conn, MHD_HTTP_HEADER_CONTENT_LENGTH) > 0)
+        return "the request has both Content-Length and Transfer-Encoding; send one";
+    if (header_times(conn, MHD_HTTP_HEADER_AUTHORIZATION) > 1)
+        return "the request has more than one Authorization header";
+    if (version && !strcmp(version, MHD_HTTP_VERSION_1_1) && header_times(conn, MHD_HTTP_HEADER_HOST) != 1)
+        return "an HTTP/1.1 request needs exactly one Host header";
+    return NULL;
+}
+
+/* 400 and close: after a malformed head, where the next request begins on
+ * this connection is not known, so nothing more is read from it. */
+static int refuse_head(svc_req *r, const char *why)
+{
+    svc_req_add_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    return svc_req_problem(r, 400, NULL, why, NULL, NULL, 0);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_data_size, void **req_cls)
 {
-    (void)version;
     svc_server *s = cls;
     svc_req *r = *req_cls;
     if (NULL == r) {
+        svc_guard_head_done(s->guard, conn);
         r = req_new(s, conn, method, url);
         if (NULL == r)
             return MHD_NO;
@@ -203,6 +275,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         long now_in = atomic_fetch_add(&s->in_flight, 1) + 1;
         int known;
         r->route = svc_router_match(&s->router, method, url, &known);
+        const char *defect = head_defect(conn, version);
+        if (defect)
+            return refuse_head(r, defect) == 0 ? MHD_YES : MHD_NO;
         r->cors_origin = cors_origin(r, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"));
         /* a preflight carries no credentials: answer it before auth */
         if (r->cors_origin && !strcmp(method, "OPTIONS") &&
@@ -228,13 +303,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return svc_req_problem(r, 503, NULL, "sbomd is at its concurrent request limit; retry shortly",
                                    NULL, NULL, 0) == 0 ? MHD_YES : MHD_NO;
         }
-        /* two Content-Length headers are a request-smuggling shape (RFC 9112
-         * 6.3): refuse rather than pick one, as a proxy in front may pick the other */
-        int ncl = 0;
-        MHD_get_connection_values(conn, MHD_HEADER_KIND, count_content_length, &ncl);
-        if (ncl > 1)
-            return svc_req_problem(r, 400, NULL, "the request has more than one Content-Length header", NULL, NULL,
-                                   0) == 0 ? MHD_YES : MHD_NO;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl) {
             char *end;
@@ -243,6 +311,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                 r->too_large = 1;
                 return dispatch(r) == 0 ? MHD_YES : MHD_NO;
             }
+            /* the whole declared body at once, before a byte of it is read */
+            if (*end == '\0' && n > 0 && r->route && r->route->wants_body && charge_body(r, n) != 0)
+                return refuse_memory(r) == 0 ? MHD_YES : MHD_NO;
             /* the declared size at once: growing by doubling would copy the
              * body repeatedly and leave up to twice its size allocated. Not
              * past 32 MiB on a client's word alone: beyond, it grows as it arrives. */
@@ -263,7 +334,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_NO;
         }
         if (!r->too_large && !r->responded) {
-            if (r->route && r->route->wants_body) {
+            if (r->over_budget) {
+                /* drained: the 503 goes out once the body is over */
+            } else if (r->route && r->route->wants_body && charge_body(r, r->body.len + *upload_data_size) != 0) {
+                /* a chunked body grew past what the budget holds: drop it */
+                r->over_budget = 1;
+                sb_buf_free(&r->body);
+                svc_budget_release(&s->budget, r->charged);
+                r->charged = 0;
+            } else if (r->route && r->route->wants_body) {
                 sb_code rc = sb_buf_append(&r->body, upload_data, *upload_data_size);
                 if (rc == SB_ELIMIT) {
                     r->too_large = 1;
@@ -288,6 +367,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 {
     (void)conn;
     svc_server *s = cls;
+    svc_guard_head_wait(s->guard, conn);
     svc_req *r = *req_cls;
     if (NULL == r)
         return;
@@ -295,8 +375,19 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     double ms = (double)(now.tv_sec - r->start.tv_sec) * 1e3 + (double)(now.tv_nsec - r->start.tv_nsec) / 1e6;
-    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->doc && r->responded)
-        r->stream_failed = r->stream_failed || toe != MHD_REQUEST_TERMINATED_CLIENT_ABORT;
+    /* an answer that did not go out whole: the server's doing when the
+     * producer or the deadline cut it (stream_failed already set) or the
+     * daemon stopped; otherwise the client went (closed, reset, stopped
+     * reading), which is no failure of ours and is counted apart */
+    int client_left = 0;
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->responded && !r->stream_failed) {
+        if (toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN)
+            r->stream_failed = r->doc != NULL;
+        else
+            client_left = 1;
+    }
+    if (client_left)
+        atomic_fetch_add(&s->metrics.client_disconnects, 1);
     if (r->timed_out && r->status != 408)
         atomic_fetch_add(&s->metrics.timeouts, 1);
     if (!s->cfg.quiet) {
@@ -309,7 +400,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
         }
         svc_log_entry e = {r->id, r->method, r->path, r->format, client[0] ? client : NULL,
                            r->responded || r->dropped ? r->status : 0, r->packages, r->bytes_in, r->bytes_out, ms,
-                           r->stream_failed};
+                           r->stream_failed, client_left};
         svc_log_request(&e);
     }
     unsigned slot = r->route ? (unsigned)(r->route - s->router.routes) : SVC_METRICS_ROUTES - 1;
@@ -374,9 +465,15 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
     atomic_store(&s->in_flight, 0);
     atomic_store(&s->requests, 0);
     atomic_store(&s->ready, 1);
+    svc_budget_init(&s->budget, (unsigned long long)s->cfg.memory_budget);
     long threads = s->cfg.threads;
     if (threads <= 0) {
+        /* the container's CPU quota, not the node's core count: a pod
+         * limited to 2 CPUs on a 64-core node gets 2 workers, not 64 */
         threads = sysconf(_SC_NPROCESSORS_ONLN);
+        long quota = svc_cgroup_cpus(SVC_CGROUP_ROOT, SVC_CGROUP_SELF);
+        if (quota > 0 && quota < threads)
+            threads = quota;
         if (threads < 1)
             threads = 1;
     }
@@ -393,6 +490,9 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
         tls[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, s->tls_cert_pem};
         tls[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, s->tls_key_pem};
     }
+    s->guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, eb, en);
+    if (NULL == s->guard)
+        return -1;
     s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
                               MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
@@ -400,10 +500,14 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                              MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->guard,
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections_per_ip,
                               MHD_OPTION_ARRAY, tls,
                               MHD_OPTION_END);
     if (NULL == s->mhd) {
         snprintf(eb, en, "cannot listen on %s:%ld", s->cfg.listen, s->cfg.port);
+        svc_guard_stop(s->guard);
+        s->guard = NULL;
         return -1;
     }
     return 0;
@@ -429,6 +533,8 @@ void svc_server_stop(svc_server *s)
     if (s->mhd)
         MHD_stop_daemon(s->mhd);
     s->mhd = NULL;
+    svc_guard_stop(s->guard); /* after the daemon: no more notifications */
+    s->guard = NULL;
     free(s->tls_cert_pem);
     free(s->tls_key_pem);
     s->tls_cert_pem = s->tls_key_pem = NULL;

@@ -8,6 +8,7 @@
 
 #include "../core/lock.h"
 #include "auth.h"
+#include "budget.h"
 #include "config.h"
 #include "metrics.h"
 #include "router.h"
@@ -28,6 +29,8 @@ typedef struct svc_server {
     svc_auth auth;             /* bearer tokens (off unless --tokens-file) */
     char *tls_cert_pem, *tls_key_pem; /* held for the daemon's lifetime */
     struct svc_lookup *lookup; /* license lookups (NULL unless --lookups) */
+    struct svc_guard *guard;   /* the request-head deadline (guard.h) */
+    svc_budget budget;         /* --memory-budget: what bodies and their parsing hold */
 } svc_server;
 
 /* Start listening. 0 or -1 with a message. */

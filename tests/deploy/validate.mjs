@@ -29,6 +29,15 @@ if (d) {
   ok(pod.securityContext?.runAsNonRoot === true && pod.securityContext?.seccompProfile?.type === 'RuntimeDefault', 'non-root, seccomp RuntimeDefault');
   ok(c.securityContext?.readOnlyRootFilesystem === true && c.securityContext?.capabilities?.drop?.includes('ALL') && c.securityContext?.allowPrivilegeEscalation === false, 'read-only root, no capabilities, no escalation');
   ok(c.resources?.requests?.memory && c.resources?.limits?.memory, 'memory requests and limits');
+  // the memory budget (70% of the limit unless SBOMD_MEMORY_BUDGET sets it)
+  // must hold one SBOMD_MAX_BODY request, charged 5x its body, and stay
+  // below the limit; the request reserves what the budget hands out
+  const bytes = (q) => { const m = /^([0-9]+)(Ki|Mi|Gi)?$/.exec(String(q)); return m ? Number(m[1]) * ({ Ki: 1024, Mi: 1048576, Gi: 1073741824 }[m[2]] || 1) : NaN; };
+  const limit = bytes(c.resources?.limits?.memory), cm = byKind.ConfigMap?.data || {};
+  const budget = Number(cm.SBOMD_MEMORY_BUDGET || 0) || Math.floor(limit / 100) * 70;
+  const body = Number(cm.SBOMD_MAX_BODY || 67108864);
+  ok(budget < limit && 5 * body <= budget, `memory budget ${budget} holds one ${body}-byte body (x5) under the ${limit}-byte limit`);
+  ok(bytes(c.resources?.requests?.memory) === limit, 'memory request equals the limit the budget is derived from');
   const delay = Number(byKind.ConfigMap?.data?.SBOMD_SHUTDOWN_DELAY || 0);
   ok(pod.terminationGracePeriodSeconds > delay, `grace period ${pod.terminationGracePeriodSeconds}s covers the ${delay}s drain`);
   const sel = d.spec.selector.matchLabels;

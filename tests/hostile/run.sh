@@ -39,24 +39,46 @@ for f in "$work"/in/*; do
   if [ "$res" = "$want application/problem+json" ] && jq -e ".status == $want and (.detail|length > 0)" "$work/p.json" >/dev/null; then ok
   else bad "$name: got $res $(head -c 200 "$work/p.json")"; fi
 done
-# raw HTTP: each case sends bytes, the first status line must be the expected one
+# raw HTTP: each case sends bytes, the first status line must be the expected one;
+# "400 close" cases must also end the connection after that one answer, so a
+# request pipelined behind a malformed head is never served (smuggling shape)
 while IFS='|' read -r want label req; do
   got="$(/usr/bin/python3 - "$port" "$req" <<'PY'
-import socket, sys
+import re, socket, sys
 port, req = int(sys.argv[1]), sys.argv[2].encode().decode("unicode_escape").encode("latin-1")
 s = socket.create_connection(("127.0.0.1", port))
 s.settimeout(10)
 s.sendall(req)
+data = b""
 try:
-    print(s.recv(200).split(b"\r\n")[0].decode())
+    while True:
+        d = s.recv(65536)
+        if not d:
+            break
+        data += d
+        if b"HTTP/1.1 200" in data:  # the pipelined request was answered: stop waiting
+            break
 except Exception as e:
-    print("no answer: %s" % e)
+    if not data:
+        print("no answer: %s" % e)
+        sys.exit()
+line = data.split(b"\r\n")[0].decode()
+answers = len(re.findall(rb"(?:^|\n)HTTP/1\.1 [0-9]{3} ", data))  # status lines, not a body's words
+print(line, "answers=%d" % answers, "closed" if not d else "open")
 PY
 )"
-  case "$got" in "HTTP/1.1 $want"*) ok ;; *) bad "$label: $got" ;; esac
+  case "$want" in
+    *close) case "$got" in "HTTP/1.1 ${want% close}"*" answers=1 closed") ok ;; *) bad "$label: $got" ;; esac ;;
+    *) case "$got" in "HTTP/1.1 $want"*) ok ;; *) bad "$label: $got" ;; esac ;;
+  esac
 done <<'EOF2'
-400|two Content-Length headers|POST /v1/sbom HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhello
-400|Content-Length with Transfer-Encoding|POST /v1/sbom HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n
+400 close|two Content-Length headers|POST /v1/sbom HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhelloGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n
+400 close|Content-Length with Transfer-Encoding|POST /v1/sbom HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n
+400 close|Transfer-Encoding with Content-Length (order swapped)|POST /v1/report/packages HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 0\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n
+400 close|HTTP/1.1 without Host|GET /healthz HTTP/1.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n
+400 close|HTTP/1.1 with two Host headers|GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n
+400 close|two Authorization headers|GET /healthz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n
+200|HTTP/1.0 without Host is fine|GET /healthz HTTP/1.0\r\n\r\n
 413|1 GB declared, short body|POST /v1/sbom HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\n\r\nshort
 405|PUT on /v1/sbom|PUT /v1/sbom HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n
 405|GET on /v1/sbom|GET /v1/sbom HTTP/1.1\r\nHost: x\r\n\r\n
@@ -196,6 +218,160 @@ res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "http://12
 timeouts="$(curl -sS "http://127.0.0.1:$port2/metrics" | awk '/^sbomd_timeouts_total/{print $2}')"
 [ "${timeouts:-0}" -ge 2 ] && ok || bad "sbomd_timeouts_total counts both ($timeouts)"
 kill "$pid2"; wait "$pid2" 2>/dev/null
+# request heads that trickle (a header line every 0.5 s, which resets an idle
+# timeout each time), from another loopback address: past --max-connections-per-ip
+# they are refused at once, and those accepted are closed once --head-timeout
+# passes; /healthz from 127.0.0.1 answers all along
+"$bin" --listen 127.0.0.1 --port 0 --head-timeout 2 --max-connections-per-ip 20 2> "$work/log3" &
+pid3=$!
+for _ in $(seq 100); do
+  port3="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log3" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port3" ] && break; sleep 0.1
+done
+got="$(/usr/bin/python3 - "$port3" <<'PY'
+import http.client, socket, sys, time
+port = int(sys.argv[1])
+conns = []
+for _ in range(30):
+    s = socket.socket()
+    s.bind(("127.0.0.2", 0))
+    s.connect(("127.0.0.1", port))
+    s.setblocking(False)
+    conns.append(s)
+open_ = set(range(30))
+refused = closed = 0
+health = []
+t0 = time.time()
+def gone(s):
+    try:
+        return s.recv(4096) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+time.sleep(0.2)
+for i in list(open_):  # refused at the cap: closed before anything is sent
+    if gone(conns[i]):
+        open_.discard(i)
+        refused += 1
+for i in open_:
+    conns[i].send(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+while open_ and time.time() - t0 < 8:  # a bound for the script, not an assertion
+    for i in list(open_):
+        try:
+            conns[i].send(b"X-Trickle: 1\r\n")
+        except OSError:
+            pass
+        if gone(conns[i]):
+            open_.discard(i)
+            closed += 1
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        c.request("GET", "/healthz")
+        health.append(c.getresponse().status)
+    except OSError as e:
+        health.append(str(e))
+    c.close()
+    time.sleep(0.5)
+print("refused %d, closed %d, still open %d, healthz %s" % (refused, closed, len(open_),
+      "all 200" if health and all(h == 200 for h in health) else health))
+PY
+)"
+case "$got" in "refused 10, closed 20, still open 0, healthz all 200") ok; echo "hostile: head trickle: $got" ;; *) bad "head trickle: $got" ;; esac
+ht="$(curl -sS "http://127.0.0.1:$port3/metrics" | awk '/^sbomd_head_timeouts_total/{print $2}')"
+[ "${ht:-0}" -ge 20 ] && ok || bad "sbomd_head_timeouts_total counts the trickling heads ($ht)"
+# on the same server (no short deadline, so a slow sanitizer build streams too):
+# a client that leaves mid-download is info and counted apart from stream failures
+/usr/bin/python3 - "$port3" "$big" <<'PY'
+import socket, sys, time
+body = open(sys.argv[2], "rb").read()
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.connect(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"POST /v1/sbom?filename=leaver.txt HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+s.recv(4096)
+time.sleep(0.3)
+s.close()
+PY
+sleep 1
+m="$(curl -sS "http://127.0.0.1:$port3/metrics")"
+left="$(echo "$m" | awk '/^sbomd_client_disconnects_total/{print $2}')"
+failed="$(echo "$m" | awk '/^sbomd_stream_failures_total/{print $2}')"
+[ "${left:-0}" -ge 1 ] && ok || bad "sbomd_client_disconnects_total counts the client that left ($left)"
+[ "${failed:-x}" = 0 ] && ok || bad "sbomd_stream_failures_total does not count the client that left ($failed)"
+# huge method and path fields: the log lines stay valid JSON, cut with a marker
+/usr/bin/python3 - "$port3" <<'PY'
+import socket, sys
+for line in (b"X" * 20000 + b" /healthz", b"GET /" + b'a"\\\x01\xc3\xa9' * 4000):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.settimeout(5)
+    s.sendall(line + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    try:
+        while s.recv(65536):
+            pass
+    except OSError:
+        pass
+PY
+sleep 0.5
+# every line of both logs parses; a cut stream (the short-deadline server's) is at level error
+got="$(/usr/bin/python3 - "$work/log3" "$work/log2" <<'PY'
+import json, sys
+lines = [(f, l) for f in sys.argv[1:] for l in open(f, "rb").read().split(b"\n")[:-1]]
+bad, cut, left, deadline = 0, 0, None, None
+for f, l in lines:
+    try:
+        d = json.loads(l)
+    except ValueError:
+        bad += 1
+        continue
+    if d.get("msg") == "request":
+        cut += sum("\u2026[truncated " in d.get(k, "") and len(d[k]) < 1100 for k in ("method", "path"))
+        if f == sys.argv[1] and d.get("packages") == 20000:  # the only large document on this server
+            left = d["level"] + ("/client_left" if d.get("client_left") else "/not marked")
+        if d.get("stream_failed") and deadline != "info":
+            deadline = d["level"]
+print("%d invalid, %d fields cut, leaver at %s, cut streams at %s" % (bad, cut, left, deadline or "error"))
+PY
+)"
+case "$got" in "0 invalid, 2 fields cut, leaver at info/client_left, cut streams at error") ok ;; *) bad "log lines: $got" ;; esac
+kill "$pid3"; wait "$pid3" 2>/dev/null
+# eight 8 MiB uploads at once against a budget that holds one (8 MiB x 5 =
+# 40 MiB): each is answered (415 for the one read, 503 + Retry-After before
+# the body for the rest, chunked ones once drained), and the peak RSS stays
+# near one body's worth instead of eight
+"$bin" --listen 127.0.0.1 --port 0 --max-body 8388608 --memory-budget 41943040 --quiet 2> "$work/log4" &
+pid3=$!
+for _ in $(seq 100); do
+  port4="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log4" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+  [ -n "$port4" ] && break; sleep 0.1
+done
+head -c 8388608 /dev/urandom > "$work/8m.bin"
+hwm0="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
+for i in 1 2 3 4 5 6; do
+  curl -sS -o /dev/null -D "$work/bh$i" -w '%{http_code}\n' --data-binary @"$work/8m.bin" "http://127.0.0.1:$port4/v1/sbom" > "$work/b$i" &
+done
+for i in 7 8; do
+  curl -sS -o /dev/null -w '%{http_code}\n' -H 'Transfer-Encoding: chunked' --data-binary @"$work/8m.bin" "http://127.0.0.1:$port4/v1/sbom" > "$work/b$i" &
+done
+wait $(jobs -p | grep -v "^$pid\$" | grep -v "^$pid3\$") 2>/dev/null
+codes="$(cat "$work"/b[1-8] | sort | uniq -c | tr -s ' ' | tr '\n' ',')"
+n415="$(cat "$work"/b[1-8] | grep -c '^415$')"; n503="$(cat "$work"/b[1-8] | grep -c '^503$')"
+[ $((n415 + n503)) = 8 ] && [ "$n503" -ge 1 ] && ok || bad "uploads past the memory budget: $codes"
+grep -l '^HTTP/1.1 503' "$work"/bh* 2>/dev/null | head -1 | xargs -r grep -qi '^retry-after: 2' && ok || bad "a 503 for the budget carries Retry-After"
+hwm1="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
+# the bound: three bodies' worth (8 MiB each) over the peak before, not eight
+[ $((hwm1 - hwm0)) -lt 24576 ] && ok || bad "peak RSS grew by $((hwm1 - hwm0)) kB for 8 x 8 MiB uploads"
+echo "hostile: 8 x 8 MiB uploads against a 40 MiB budget: $codes peak RSS +$((hwm1 - hwm0)) kB"
+res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "http://127.0.0.1:$port4/v1/sbom")"
+[ "$res" = 200 ] && ok || bad "a request after the budget was released: $res"
+kill "$pid3"; wait "$pid3" 2>/dev/null
+# the budget must hold one max-body request (5x the body): else a config error
+"$bin" --check-config --memory-budget 1000000 > /dev/null 2> "$work/cc.err"; st=$?
+[ "$st" = 2 ] && grep -q 'memory-budget 1000000 cannot hold one request of max-body' "$work/cc.err" && ok || bad "a budget below 5 x max-body: exit $st"
+mb="$(SBOMD_MEMORY_BUDGET=41943040 "$bin" --check-config --max-body 8388608 | awk -F= '/^memory-budget=/{print $2}')"
+[ "$mb" = 41943040 ] && ok || bad "SBOMD_MEMORY_BUDGET is the budget ($mb)"
+mb="$("$bin" --check-config | awk -F= '/^memory-budget=/{print $2}')"
+[ "${mb:-0}" -ge $((5 * 67108864)) ] && ok || bad "the derived budget holds one default max-body request ($mb)"
 # still serving, and memory back near where it started
 res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "$base/v1/sbom")"
 [ "$res" = 200 ] && ok || bad "a valid request after the hostile ones: $res"

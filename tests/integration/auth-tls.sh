@@ -29,6 +29,10 @@ res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -H 'Authorization: Bearer al
 check "known token (trimmed in the file): 200 ($res)" [ "$res" = 200 ]
 res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'authorization: bearer beta-token-2' "$base/v1/formats")"
 check "scheme and header name are case-insensitive ($res)" [ "$res" = 200 ]
+res="$(curl -sS -D "$work/h3" -o "$work/p3.json" -w '%{http_code}' -H 'Authorization: Bearer alpha-token-1' -H 'Authorization: Bearer wrong' "$base/v1/formats")"
+check "two Authorization headers (a good one first): 400, not a check of the first only ($res)" [ "$res" = 400 ]
+check "two Authorization headers: the connection is closed" grep -qi '^connection: close' "$work/h3"
+check "two Authorization headers: the body says why" jq -e '.detail | test("Authorization")' "$work/p3.json" >/dev/null
 for path in / /healthz /readyz /metrics; do
   res="$(curl -sS -o /dev/null -w '%{http_code}' "$base$path")"
   check "$path is open by default ($res)" [ "$res" = 200 ]
@@ -49,6 +53,19 @@ kill -HUP "$pid"; sleep 0.5
 res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer gamma-token-3' "$base/v1/formats")"
 check "a failed reload keeps the previous tokens ($res)" [ "$res" = 200 ]
 check "a failed reload is logged" grep -q 'tokens reload failed' "$work/a.log"
+# a directory in the file's place, then an empty file: both fail the reload
+# (at level error) and the previous token keeps working
+mkdir "$work/tokens"; kill -HUP "$pid"; sleep 0.5
+res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer gamma-token-3' "$base/v1/formats")"
+check "tokens-file replaced by a directory: the previous tokens stay ($res)" [ "$res" = 200 ]
+check "tokens-file replaced by a directory: logged at level error" \
+  grep -q '"level":"error","msg":"tokens reload failed, keeping the previous set","detail":"[^"]*not a regular file' "$work/a.log"
+rmdir "$work/tokens"; printf '# nothing but a comment\n\n' > "$work/tokens"; kill -HUP "$pid"; sleep 0.5
+res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer gamma-token-3' "$base/v1/formats")"
+check "an empty tokens-file on reload: the previous tokens stay ($res)" [ "$res" = 200 ]
+check "an empty tokens-file on reload: logged at level error" \
+  grep -q '"level":"error","msg":"tokens reload failed, keeping the previous set","detail":"[^"]*holds no token' "$work/a.log"
+check "no reload ever logged 0 tokens" sh -c "! grep -q '\"detail\":\"0 token' '$work/a.log'"
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "the auth server exits 0 ($st)" [ "$st" = 0 ]
 printf 'x\n' > "$work/t2"
@@ -58,6 +75,11 @@ check "--auth-open without /metrics closes it ($res)" [ "$res" = 401 ]
 kill -TERM "$pid"; wait "$pid"
 "$bin" --check-config --tokens-file "$work/missing" > "$work/cc.out" 2>&1; st=$?
 check "a missing tokens-file is a config error (exit $st)" sh -c "[ $st = 2 ] && grep -q 'tokens-file' '$work/cc.out'"
+printf '# no tokens yet\n' > "$work/empty-tokens"
+"$bin" --check-config --tokens-file "$work/empty-tokens" > "$work/cc3.out" 2>&1; st=$?
+check "an empty tokens-file is a config error under --check-config (exit $st)" sh -c "[ $st = 2 ] && grep -q 'holds no token' '$work/cc3.out'"
+"$bin" --listen 127.0.0.1 --port 0 --tokens-file "$work/empty-tokens" > /dev/null 2> "$work/cc4.out"; st=$?
+check "starting with an empty tokens-file exits 2 ($st)" sh -c "[ $st = 2 ] && grep -q 'holds no token' '$work/cc4.out'"
 
 # --- TLS -----------------------------------------------------------------------
 if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key.pem" -out "$work/cert.pem" -days 2 \

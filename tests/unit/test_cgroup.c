@@ -1,0 +1,156 @@
+/*
+ * test_cgroup.c - the cgroup limits sbomd's defaults follow (--memory-budget,
+ * --threads 0), read from cgroup trees written into a temporary directory:
+ * v2 and v1, nested limits (the smallest wins), "max"/-1/huge for none, and
+ * a container whose cgroup path does not exist under its mount; and the
+ * budget those limits size (charge, refuse, release).
+ */
+#include "test.h"
+#include "../../service/budget.h"
+#include "../../service/cgroup.h"
+#include "../../service/config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[256];
+
+static void put(const char *rel, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    for (char *p = path + strlen(root) + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0700);
+            *p = '/';
+        }
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* A path under root; two calls may share one expression (two buffers). */
+static const char *at(const char *rel)
+{
+    static char path[2][512];
+    static int k;
+    k ^= 1;
+    snprintf(path[k], sizeof path[k], "%s/%s", root, rel);
+    return path[k];
+}
+
+static void fresh(void)
+{
+    char cmd[300];
+    if (root[0]) {
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+        CHECK(system(cmd) == 0);
+    }
+    snprintf(root, sizeof root, "/tmp/sbomd-cgroup-XXXXXX");
+    CHECK(mkdtemp(root) != NULL);
+}
+
+TEST(cgroup_v2_nested_limits)
+{
+    fresh();
+    put("self", "0::/kubepods/pod1/ctr\n");
+    put("fs/kubepods/memory.max", "max\n");
+    put("fs/kubepods/pod1/memory.max", "536870912\n");
+    put("fs/kubepods/pod1/ctr/memory.max", "max\n");
+    put("fs/kubepods/pod1/cpu.max", "max 100000\n");
+    put("fs/kubepods/pod1/ctr/cpu.max", "150000 100000\n");
+    CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 536870912ULL);
+    CHECK(svc_cgroup_cpus(at("fs"), at("self")) == 2); /* 1.5 rounds up */
+    put("fs/kubepods/memory.max", "268435456\n"); /* a smaller one above wins */
+    CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 268435456ULL);
+}
+
+TEST(cgroup_v2_none_set)
+{
+    fresh();
+    put("self", "0::/user.slice\n");
+    put("fs/user.slice/memory.max", "max\n");
+    put("fs/user.slice/cpu.max", "max 100000\n");
+    CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 0);
+    CHECK(svc_cgroup_cpus(at("fs"), at("self")) == 0);
+    CHECK(svc_cgroup_memory_limit(at("fs"), at("missing")) == 0);
+    CHECK(svc_cgroup_cpus(at("nowhere"), at("self")) == 0);
+    put("self", "garbage without colons\n");
+    CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 0);
+}
+
+TEST(cgroup_v2_container_namespace)
+{
+    /* cgroupns: the process sees "/" and the mount is its own cgroup */
+    fresh();
+    put("self", "0::/\n");
+    put("fs/memory.max", "1073741824\n");
+    put("fs/cpu.max", "50000 100000\n");
+    CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 1073741824ULL);
+    CHECK(svc_cgroup_cpus(at("fs"), at("self")) == 1); /* half a CPU: one thread */
+    /* a host path the mount does not have: the mount's own files count */
+    put("self", "0::/kubepods/burstable/pod9/abc\n");
+    CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 1073741824ULL);
+}
+
+TEST(cgroup_v1)
+{
+    fresh();
+    put("self", "12:cpu,cpuacct:/docker/abc\n11:memory:/docker/abc\n1:name=systemd:/docker/abc\n0::/\n");
+    put("fs/memory/docker/abc/memory.limit_in_bytes", "402653184\n");
+    put("fs/memory/memory.limit_in_bytes", "9223372036854771712\n"); /* no limit */
+    put("fs/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "400000\n");
+    put("fs/cpu,cpuacct/docker/abc/cpu.cfs_period_us", "100000\n");
+    CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 402653184ULL);
+    CHECK(svc_cgroup_cpus(at("fs"), at("self")) == 4);
+    put("fs/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "-1\n");
+    put("fs/memory/docker/abc/memory.limit_in_bytes", "9223372036854771712\n");
+    CHECK(svc_cgroup_cpus(at("fs"), at("self")) == 0);
+    CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+}
+
+TEST(budget_charge_release)
+{
+    svc_budget b;
+    svc_budget_init(&b, 1000);
+    CHECK(svc_budget_cost(100) == 100 + 100 * SVC_BUDGET_ARENA_FACTOR);
+    CHECK(svc_budget_charge(&b, 600) == 1);
+    CHECK(svc_budget_charge(&b, 401) == 0); /* would exceed: nothing taken */
+    CHECK(svc_budget_used(&b) == 600);
+    CHECK(svc_budget_charge(&b, 400) == 1); /* exactly full */
+    CHECK(svc_budget_charge(&b, 1) == 0);
+    svc_budget_release(&b, 600);
+    CHECK(svc_budget_used(&b) == 400);
+    CHECK(svc_budget_charge(&b, ~0ULL) == 0); /* no overflow past the total */
+    CHECK(svc_budget_default(0) == SVC_BUDGET_DEFAULT);
+    CHECK(svc_budget_default(536870912ULL) == 536870912ULL / 100 * SVC_BUDGET_CGROUP_PERCENT);
+}
+
+TEST(budget_fits_max_body)
+{
+    char eb[256];
+    svc_cfg c;
+    memset(&c, 0, sizeof c);
+    c.max_body = 64L << 20;
+    CHECK(svc_cfg_fit_budget(&c, 512ULL << 20, eb, sizeof eb) == 0); /* a 512Mi pod: 70% holds 5 x 64 MiB */
+    CHECK(c.memory_budget == (long)((512ULL << 20) / 100 * 70) && c.max_body == 64L << 20 && !c.max_body_lowered);
+    memset(&c, 0, sizeof c);
+    c.max_body = 64L << 20;
+    CHECK(svc_cfg_fit_budget(&c, 0, eb, sizeof eb) == 0 && c.memory_budget == (long)SVC_BUDGET_DEFAULT);
+    memset(&c, 0, sizeof c);
+    c.max_body = 64L << 20;
+    CHECK(svc_cfg_fit_budget(&c, 256ULL << 20, eb, sizeof eb) == 0); /* derived, too small: max-body fits it */
+    CHECK(c.max_body_lowered && c.max_body == c.memory_budget / 5 && svc_budget_cost((unsigned long long)c.max_body) <= (unsigned long long)c.memory_budget);
+    memset(&c, 0, sizeof c);
+    c.max_body = 64L << 20;
+    c.memory_budget = 1000000; /* set too small: an error naming both */
+    CHECK(svc_cfg_fit_budget(&c, 0, eb, sizeof eb) == -1 && strstr(eb, "memory-budget 1000000") && strstr(eb, "max-body"));
+}
