@@ -659,8 +659,7 @@ sb_lic sb_lic_normalize(sb_arena *a, const char *raw)
         l.value = raw;
         return l;
     }
-    parser ps;
-    ps.a = a;
+    parser ps = {.a = a};
     node *tree = parse(&ps, s, 1);
     if (tree) {
         l.kind = SB_LIC_EXPR;
