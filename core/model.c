@@ -712,7 +712,9 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     s->platform = plat->name;
     s->root_name = opts && opts->root_name ? opts->root_name : lock->root_name ? lock->root_name : "workspace";
     s->root_version = opts && opts->root_version ? opts->root_version : opts && opts->root_name ? NULL : lock->root_version;
-    s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name : lock->kind;
+    /* the name the client sent, else the kind's own name when the content says
+     * which kind it is; never a name nobody sent */
+    s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name : lock->kind_unsure ? NULL : lock->kind;
     s->input_kind = lock->kind;
     s->package_cache = opts && opts->package_cache;
     s->lookups = opts && opts->lookup;

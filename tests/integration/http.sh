@@ -190,7 +190,9 @@ check "406 lists four formats" jq -e '.choices | length == 4' "$work/p.json" >/d
 # --- a run to the socket equals a run to a file (the CLI over the same core)
 for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
   f="$shared/fixtures/pixi/pixi-examples-jupyterlab-rev-5af4c59/pixi.lock"
-  post "$f" "?format=$fmt" "$work/sock.json" >/dev/null
+  # sbomgen passes the file's name: so does the request (a v1 lock read by
+  # content alone records no name, issue 18 item 1)
+  post "$f" "?format=$fmt&filename=pixi.lock" "$work/sock.json" >/dev/null
   "$(dirname "$bin")/sbomgen" -f "$fmt" -t 1700000000 "$f" > "$work/file.json"
   check "$fmt: socket and file runs are byte-identical" cmp -s "$work/sock.json" "$work/file.json"
 done
@@ -293,6 +295,37 @@ check "truncated multipart: 400 ($res)" [ "$res" = 400 ]
 res="$(curl -sS -o "$work/cd.json" -w '%{http_code}' -H 'Content-Disposition: attachment; filename="../../etc/uv.lock"' --data-binary @"$shared/fixtures/uv/rerun/uv.lock" "$base/v1/sbom")"
 check "Content-Disposition filename: $res" [ "$res" = 200 ]
 check "Content-Disposition: only the last path part is used" jq -e '[.metadata.properties[] | select(.name=="pixi:lockfile") | .value] == ["uv.lock"]' "$work/cd.json" >/dev/null
+
+# --- detection (issue 18 item 1): content beats a name guess, a UTF-8 BOM is
+# skipped for every kind, and a document records no file name nobody sent
+lockname() { jq -c '[.metadata.properties[] | select(.name=="pixi:lockfile") | .value]' "$1"; }
+f="$shared/fixtures/pixi/rattler-test-data-conda-lock-v3-robostack-turtlesim-conda-lock.yml/pixi.lock"
+res="$(post "$f" "?filename=robostack-turtlesim-conda-lock.yml" "$work/ts.json")"
+check "pixi.lock v3 named *conda-lock.yml is read as pixi.lock ($res)" [ "${res%% *}" = 200 ]
+check "pixi.lock v3 named *conda-lock.yml: the name sent is recorded" [ "$(lockname "$work/ts.json")" = '["robostack-turtlesim-conda-lock.yml"]' ]
+for rel in pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock \
+           pylock/osv-scalibr-extractor-filesystem-language-python-pylock-testdata/pdm-full.toml \
+           requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt; do
+  q=""
+  case "$rel" in requirements/*) q="?filename=requirements.txt" ;; esac
+  printf '\357\273\277' | cat - "$shared/fixtures/$rel" > "$work/bom.in"
+  res="$(post "$work/bom.in" "$q" "$work/bom.json")"
+  post "$shared/fixtures/$rel" "$q" "$work/nobom.json" > /dev/null
+  check "BOM + ${rel%%/*}${q:+ (named)}: $res" [ "${res%% *}" = 200 ]
+  # the serial number follows the bytes sent: everything else is the same
+  check "BOM + ${rel%%/*}: the same document as without" \
+    bash -c "cmp -s <(jq -S 'del(.serialNumber)' '$work/bom.json') <(jq -S 'del(.serialNumber)' '$work/nobom.json')"
+done
+f="$shared/fixtures/conda-lock/conda-lock-tests-test-lockfile/conda-lock.yml"
+res="$(post "$f" "?platform=linux-64" "$work/cl.json")"
+check "conda-lock.yml without a name: $res" [ "${res%% *}" = 200 ]
+check "conda-lock.yml without a name: no pixi:lockfile (got $(lockname "$work/cl.json"))" [ "$(lockname "$work/cl.json")" = '[]' ]
+check "conda-lock.yml without a name: validates" "$validate" -q --format cyclonedx-1.6 "$work/cl.json"
+post "$f" "?platform=linux-64&filename=conda-lock.yml" "$work/cl2.json" > /dev/null
+check "conda-lock.yml named: its name recorded" [ "$(lockname "$work/cl2.json")" = '["conda-lock.yml"]' ]
+f="$shared/fixtures/pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock"
+post "$f" "" "$work/pn.json" > /dev/null
+check "pixi.lock v6 without a name: the kind's own name" [ "$(lockname "$work/pn.json")" = '["pixi.lock"]' ]
 
 # --- many documents in one request (NDJSON) -----------------------------------
 mf="$shared/fixtures/pixi/pixi-examples-polarify-rev-79ad23c/pixi.lock"

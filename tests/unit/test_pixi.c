@@ -408,19 +408,125 @@ TEST(core_explicit__fragments_platform_errors)
 
 TEST(core_condalock__by_name_and_version)
 {
-    static const char cl[] =
+    /* issue 18 item 1: conda-lock only writes version 1 without environments;
+     * other content named *conda-lock.yml is pixi's (this test once expected
+     * the refusal "conda-lock.yml version 2 is not supported") */
+    static const char v2[] =
         "version: 2\nmetadata:\n  platforms: [linux-64]\npackage: []\n";
     sb_arena *a = sb_arena_new(0);
     sb_err err;
     sb_lock *l = NULL;
-    CHECK(sb_lock_read(&l, a, NULL, cl, strlen(cl), "env/conda-lock.yml", NULL, &err) == SB_EUNSUPPORTED);
+    CHECK(sb_lock_read(&l, a, NULL, v2, strlen(v2), "env/conda-lock.yml", NULL, &err) == SB_OK);
+    CHECK(l && !strcmp(l->kind, "pixi.lock") && l->version == 2);
+    static const char v6_env[] = "version: 6\nenvironments: {}\npackages: []\n";
+    CHECK(sb_lock_read(&l, a, NULL, v6_env, strlen(v6_env), "x-conda-lock.yaml", NULL, &err) == SB_OK);
+    CHECK(l && !strcmp(l->kind, "pixi.lock") && l->version == 6);
+    /* asked for by kind, the refusal stays */
+    CHECK(sb_lock_read(&l, a, "conda-lock.yml", v2, strlen(v2), NULL, NULL, &err) == SB_EUNSUPPORTED);
     CHECK(err.line == 1);
     static const char ok[] =
-        "version: 1\nmetadata:\n  platforms: [linux-64]\npackage:\n"
+        "metadata:\n  platforms: [linux-64]\npackage:\n"
         "- name: zlib\n  version: 1.3.1\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
         "  url: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n"
-        "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: main\n  optional: false\n";
+        "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: main\n  optional: false\n"
+        "version: 1\n";
     CHECK(sb_lock_read(&l, a, NULL, ok, strlen(ok), "conda-lock.yml", NULL, &err) == SB_OK);
     CHECK(l && !strcmp(l->kind, "conda-lock.yml"));
     sb_arena_destroy(a);
+}
+
+/* the file name a document records: the one sent, else the kind's own name
+ * when the content tells the kind, else none (pixi.lock v1 = conda-lock.yml) */
+static const char *recorded_name(sb_arena *a, const char *data, const char *filename, const char *sent)
+{
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts o = {.lockfile_name = sent};
+    if (sb_lock_read(&l, a, NULL, data, strlen(data), filename, NULL, &err) != SB_OK ||
+        sb_model_select(&s, a, l, &o, &err) != SB_OK)
+        return "(failed)";
+    return s->lockfile_name ? s->lockfile_name : "(none)";
+}
+
+TEST(core_lock__recorded_name_is_sent_or_known)
+{
+    static const char v1[] =
+        "version: 1\nmetadata:\n  platforms: [linux-64]\npackage:\n"
+        "- name: zlib\n  version: 1.3.1\n  manager: conda\n  platform: linux-64\n"
+        "  url: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n";
+    static const char v6_min[] = "version: 6\nenvironments:\n  default:\n    packages: {}\npackages: []\n";
+    sb_arena *a = sb_arena_new(0);
+    CHECK_STR(recorded_name(a, v1, NULL, NULL), "(none)");
+    CHECK_STR(recorded_name(a, v1, "conda-lock.yml", NULL), "conda-lock.yml");
+    CHECK_STR(recorded_name(a, v1, "pixi.lock", NULL), "pixi.lock");
+    CHECK_STR(recorded_name(a, v1, "ci.lock", "ci.lock"), "ci.lock");
+    CHECK_STR(recorded_name(a, v6_min, NULL, NULL), "pixi.lock");
+    sb_arena_destroy(a);
+}
+
+typedef struct bom_case {
+    const char *path, *name;
+    const char *kind, *content_kind; /* as read by name, by content alone (NULL: not tried) */
+} bom_case;
+
+/* one lock read, summarized for comparison */
+static void read_summary(const char *data, size_t len, const char *filename, char *out, size_t n)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_err_clear(&err);
+    sb_lock *l = NULL;
+    sb_code rc = sb_lock_read(&l, a, NULL, data, len, filename, NULL, &err);
+    if (rc == SB_OK)
+        snprintf(out, n, "%s v%d %zu records %zu envs", l->kind, l->version, l->nrecords, l->nenvs);
+    else
+        snprintf(out, n, "rc %d: %s", rc, err.msg);
+    sb_arena_destroy(a);
+}
+
+/* issue 18 item 1: a leading UTF-8 BOM changes nothing, for every kind */
+TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
+{
+    static const bom_case cases[] = {
+        {"pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock", "pixi.lock", "pixi.lock", "pixi.lock"},
+        {"conda-lock/conda-lock-tests-test-lockfile/conda-lock.yml", "conda-lock.yml", "conda-lock.yml", "pixi.lock"},
+        {"explicit/conda-lock-tests-zlib/conda-win-64.lock", "conda-win-64.lock", "conda explicit spec",
+         "conda explicit spec"},
+        {"uv/rerun--rev-65343a7/uv.lock", "uv.lock", "uv.lock", "uv.lock"},
+        {"pylock/osv-scalibr-extractor-filesystem-language-python-pylock-testdata/pdm-full.toml", "pylock.toml",
+         "pylock.toml", "pylock.toml"},
+        {"poetry/poetry-tests-fixtures-up_to_date_lock/poetry.lock", "poetry.lock", "poetry.lock", "poetry.lock"},
+        {"pdm/pdm--rev-1e5dc62/pdm.lock", "pdm.lock", "pdm.lock", "pdm.lock"},
+        /* this one is not taken for requirements by content alone, BOM or not */
+        {"requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt", "requirements.txt",
+         "requirements.txt", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "fixtures/%s", cases[i].path);
+        size_t len;
+        char *data = sb_test_read(sb_test_shared(path), &len);
+        char *bom = data ? malloc(len + 3) : NULL;
+        if (NULL == bom) {
+            sb_test_subcase(cases[i].path, 0, "unreadable");
+            free(data);
+            continue;
+        }
+        memcpy(bom, "\xEF\xBB\xBF", 3);
+        memcpy(bom + 3, data, len);
+        for (int named = 0; named < 2; named++) {
+            const char *kind = named ? cases[i].kind : cases[i].content_kind;
+            if (NULL == kind)
+                continue;
+            char want[512], got[512], why[1100], sub[600];
+            read_summary(data, len, named ? cases[i].name : NULL, want, sizeof want);
+            read_summary(bom, len + 3, named ? cases[i].name : NULL, got, sizeof got);
+            snprintf(why, sizeof why, "without BOM: %s; with: %s", want, got);
+            snprintf(sub, sizeof sub, "BOM %s (%s)", cases[i].path, named ? "named" : "by content");
+            sb_test_subcase(sub, !strcmp(want, got) && !strncmp(want, kind, strlen(kind)), why);
+        }
+        free(bom);
+        free(data);
+    }
 }
