@@ -530,3 +530,154 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
         free(data);
     }
 }
+
+/* One selection of a fixture, as sorted lines "kind name version purl location". */
+static char *components_of(const char *rel, const char *env, const char *platform, char *out, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "fixtures/pixi/%s/pixi.lock", rel);
+    size_t len;
+    char *data = sb_test_read(sb_test_shared(path), &len);
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_err_clear(&err);
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts o = {.environment = env, .platform = platform};
+    out[0] = '\0';
+    if (NULL == data || sb_lock_read(&l, a, NULL, data, len, "pixi.lock", NULL, &err) != SB_OK ||
+        sb_model_select(&s, a, l, &o, &err) != SB_OK) {
+        snprintf(out, n, "error: %s", err.msg);
+    } else {
+        size_t o2 = 0; /* the model sorts by (kind, name, version, purl, location) already */
+        for (size_t i = 0; i < s->npkgs && o2 < n; i++) {
+            const sb_pkg *p = &s->pkgs[i];
+            o2 += (size_t)snprintf(out + o2, n - o2, "%s %s %s %s %s\n", sb_kind_name(p->kind), p->name,
+                                   p->version ? p->version : "-", p->purl, p->location ? p->location : "-");
+        }
+    }
+    free(data);
+    sb_arena_destroy(a);
+    return out;
+}
+
+typedef struct pair_case {
+    const char *name, *env, *v6_platform, *v7_platform;
+    size_t want; /* components */
+} pair_case;
+
+/* issue 18 item 2, spec 2.2: the v6 and v7 renderings of one lock give the
+ * same components: v6 source packages keyed by `conda:` with a non-archive
+ * location, and v6 selectors choosing among records sharing a location */
+TEST(core_pixi__v6_and_v7_give_the_same_components)
+{
+    static const pair_case cases[] = {
+        {"conda-path-lock.yml", "default", "win-64", "win-64", 3},
+        {"conda-path-lock.yml", "default", "linux-64", "linux-64-foobar", 1},
+        {"conda-path-lock.yml", "second", "win-64", "win-64", 1},
+        {"pixi-build-git-rev-only-source-lock.yml", "default", "linux-64", "linux-64", 1},
+        {"sources-lock.yml", "default", "win-64", "win-64", 1},
+        {"multiple-source-packages-with-variants-lock.yml", "default", "linux-64", "linux-64", 2},
+        {"derived-channel-lock.yml", "default", "win-64", "win-64", 2},
+        {"python-from-conda-only-lock.yml", "default", NULL, NULL, 19},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const pair_case *c = &cases[i];
+        char r6[160], r7[160], a6[8192], a7[8192], why[17000], sub[300];
+        snprintf(r6, sizeof r6, "rattler-test-data-conda-lock-v6-%s", c->name);
+        snprintf(r7, sizeof r7, "rattler-test-data-conda-lock-v7-%s", c->name);
+        components_of(r6, c->env, c->v6_platform, a6, sizeof a6);
+        components_of(r7, c->env, c->v7_platform, a7, sizeof a7);
+        size_t lines = 0;
+        for (const char *q = a6; (q = strchr(q, '\n')); q++)
+            lines++;
+        snprintf(why, sizeof why, "%zu components, want %zu\nv6:\n%sv7:\n%s", lines, c->want, a6, a7);
+        snprintf(sub, sizeof sub, "v6 = v7: %s %s/%s", c->name, c->env, c->v6_platform ? c->v6_platform : "-");
+        sb_test_subcase(sub, !strcmp(a6, a7) && lines == c->want, why);
+    }
+    char out[8192];
+    /* the selector's build picks the record; a selector's name keeps both
+     * packages at one path */
+    components_of("rattler-test-data-conda-lock-v6-conda-path-lock.yml", "second", "win-64", out, sizeof out);
+    CHECK(strstr(out, "build=second") != NULL);
+    components_of("rattler-test-data-conda-lock-v6-conda-path-lock.yml", "default", "win-64", out, sizeof out);
+    CHECK(strstr(out, "conda-source b-python-project 0.1") != NULL);
+    CHECK(strstr(out, "minimal-project@0.1?build=first&subdir=win-64") != NULL);
+}
+
+TEST(core_pixi__v6_source_package_fields)
+{
+    static const char v6src[] =
+        "version: 6\n"
+        "environments:\n"
+        "  default:\n"
+        "    packages:\n"
+        "      linux-64:\n"
+        "      - conda: pixi-tag-package\n"
+        "      - conda: .\n"
+        "      - conda: ./recipes\n"
+        "        name: other\n"
+        "packages:\n"
+        "- conda: pixi-tag-package\n"
+        "  name: pixi-tag-package\n"
+        "  version: 1.2.0\n"
+        "  build: pyhbf21a9e_0\n"
+        "  subdir: noarch\n"
+        "  package_build_source:\n"
+        "    git: https://github.com/example/pixi-package.git\n"
+        "    tag: v1.2.0\n"
+        "    rev: def456789012345\n"
+        "- conda: .\n"
+        "  name: editable-pyproject\n"
+        "  version: 0.1.0\n"
+        "  build: pyh4616a5c_0\n"
+        "  subdir: noarch\n"
+        "  input:\n"
+        "    hash: 0e5b879b8be1bd55540bc912ca881382625113b8fca75bf88b2e3a9a1093b4d3\n"
+        "    globs:\n"
+        "    - pyproject.toml\n"
+        "    - src/**\n"
+        "- conda: ./recipes\n"
+        "  name: first\n"
+        "  version: 1\n"
+        "  subdir: linux-64\n"
+        "- conda: ./recipes\n"
+        "  name: other\n"
+        "  version: 2\n"
+        "  subdir: linux-64\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts o = {0};
+    CHECK(read_str(a, v6src, &l, &err) == SB_OK);
+    if (l)
+        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    if (s) {
+        CHECK(s->npkgs == 3);
+        const sb_pkg *t = find(s, "pixi-tag-package");
+        CHECK(t && t->kind == SB_KIND_CONDA_SOURCE);
+        CHECK_STR(t->purl, "pkg:conda/pixi-tag-package@1.2.0?build=pyhbf21a9e_0&subdir=noarch");
+        CHECK_STR(t->location, "git+https://github.com/example/pixi-package.git@def456789012345");
+        CHECK_STR(prop(t, "pixi:source-tag"), "v1.2.0");
+        CHECK_STR(prop(t, "pixi:source-rev"), "def456789012345");
+        CHECK(prop(t, "pixi:file-name") == NULL && prop(t, "pixi:channel") == NULL);
+        const sb_pkg *e = find(s, "editable-pyproject");
+        CHECK(e && e->kind == SB_KIND_CONDA_SOURCE);
+        CHECK_STR(e->location, ".");
+        CHECK_STR(prop(e, "pixi:source-path"), ".");
+        CHECK_STR(prop(e, "pixi:source-input-hash"), "0e5b879b8be1bd55540bc912ca881382625113b8fca75bf88b2e3a9a1093b4d3");
+        CHECK_STR(prop(e, "pixi:source-input-globs"), "pyproject.toml,src/**");
+        const sb_pkg *ot = find(s, "other");
+        CHECK(ot && !strcmp(ot->version, "2"));
+        CHECK(find(s, "first") == NULL);
+    }
+    /* a selector nothing matches is the located error a missing record is */
+    static const char nomatch[] =
+        "version: 6\nenvironments:\n  default:\n    packages:\n      linux-64:\n"
+        "      - conda: ./recipes\n        build: nope\n"
+        "packages:\n- conda: ./recipes\n  name: first\n  version: 1\n  subdir: linux-64\n";
+    CHECK(read_str(a, nomatch, &l, &err) == SB_EPARSE);
+    CHECK(err.line == 6 && strstr(err.msg, "not in 'packages'"));
+    sb_arena_destroy(a);
+}
