@@ -681,3 +681,60 @@ TEST(core_pixi__v6_source_package_fields)
     CHECK(err.line == 6 && strstr(err.msg, "not in 'packages'"));
     sb_arena_destroy(a);
 }
+
+/* issue 18 item 7: a v4 URL holding one record per subdir; each platform
+ * gets its own subdir's record, or the noarch one */
+TEST(core_pixi__v4_one_url_record_per_subdir)
+{
+    static const char v4[] =
+        "version: 4\n"
+        "environments:\n"
+        "  default:\n"
+        "    channels:\n"
+        "    - url: https://conda.anaconda.org/conda-forge/\n"
+        "    packages:\n"
+        "      linux-64:\n"
+        "      - conda: https://conda.anaconda.org/conda-forge/noarch/tzdata-2024a-h0c530f3_0.conda\n"
+        "      win-64:\n"
+        "      - conda: https://conda.anaconda.org/conda-forge/noarch/tzdata-2024a-h0c530f3_0.conda\n"
+        "      osx-arm64:\n"
+        "      - conda: https://conda.anaconda.org/conda-forge/noarch/tzdata-2024a-h0c530f3_0.conda\n"
+        "packages:\n"
+        "- kind: conda\n"
+        "  name: tzdata\n"
+        "  version: 2024a\n"
+        "  build: h0c530f3_0\n"
+        "  subdir: linux-64\n"
+        "  url: https://conda.anaconda.org/conda-forge/noarch/tzdata-2024a-h0c530f3_0.conda\n"
+        "  license: LicenseRef-linux\n"
+        "- kind: conda\n"
+        "  name: tzdata\n"
+        "  version: 2024a\n"
+        "  build: h0c530f3_0\n"
+        "  subdir: win-64\n"
+        "  url: https://conda.anaconda.org/conda-forge/noarch/tzdata-2024a-h0c530f3_0.conda\n"
+        "  license: LicenseRef-win\n"
+        "- kind: conda\n"
+        "  name: tzdata\n"
+        "  version: 2024a\n"
+        "  build: h0c530f3_0\n"
+        "  subdir: noarch\n"
+        "  url: https://conda.anaconda.org/conda-forge/noarch/tzdata-2024a-h0c530f3_0.conda\n"
+        "  license: LicenseRef-noarch\n";
+    static const char *const want[][2] = {
+        {"linux-64", "LicenseRef-linux"}, {"win-64", "LicenseRef-win"}, {"osx-arm64", "LicenseRef-noarch"}};
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    CHECK(read_str(a, v4, &l, &err) == SB_OK);
+    for (size_t i = 0; l && i < 3; i++) {
+        sb_sbom *s = NULL;
+        sb_select_opts o = {.platform = want[i][0]};
+        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+        if (s && s->npkgs == 1)
+            CHECK_STR(s->pkgs[0].license, want[i][1]);
+        else
+            CHECK(!"one package per platform");
+    }
+    sb_arena_destroy(a);
+}
