@@ -1039,6 +1039,34 @@ static sb_code read_top(pixi_ctx *c)
     return SB_OK;
 }
 
+/* The build number a record leaves out. rattler writes none when it is the
+ * default: 0 in v4/v5, and from v6 the number the build string ends with
+ * (bzip2 h4bc722e_7 -> 7), else 0. Reading it back so gives every version
+ * the same pixi:build-number. v1-v3 always write it. */
+static long long implied_build_number(long long version, const char *build)
+{
+    if (version < 6 || NULL == build)
+        return 0;
+    size_t n = strlen(build), k = n;
+    while (k > 0 && isdigit((unsigned char)build[k - 1]))
+        k--;
+    long long v = 0;
+    for (size_t i = k; i < n && v < 1000000000LL; i++)
+        v = v * 10 + (build[i] - '0');
+    return k < n ? v : 0;
+}
+
+static void imply_build_numbers(pixi_ctx *c)
+{
+    if (c->version < 4)
+        return;
+    for (size_t i = 0; i < c->nrecs; i++) {
+        sb_pkg *p = c->recs[i].pkg;
+        if (p->kind == SB_KIND_CONDA && p->build_number < 0)
+            p->build_number = implied_build_number(c->version, p->build);
+    }
+}
+
 static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *data, size_t len,
                           const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
 {
@@ -1061,6 +1089,7 @@ static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *
                              "%s version %lld is not supported (version 1 is)", kind, c.version);
     c.lock->version = (int)c.version;
     c.lock->nrecords = c.nrecs;
+    imply_build_numbers(&c);
     rc = c.version >= 4 ? link_v4(&c) : link_v1(&c);
     if (rc != SB_OK)
         return rc;

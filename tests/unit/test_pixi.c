@@ -738,3 +738,42 @@ TEST(core_pixi__v4_one_url_record_per_subdir)
     }
     sb_arena_destroy(a);
 }
+
+/* issue 18 item 5: v6/v7 leave out a build number the build string ends
+ * with (and v4/v5 one that is 0); pixi:build-number is there for every version */
+TEST(core_pixi__implied_build_number)
+{
+    static const char *const cases[][3] = {
+        /* version, record lines, expected pixi:build-number */
+        {"6", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n", "7"},
+        {"7", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n", "7"},
+        {"6", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n"
+              "  build_number: 3\n", "3"},
+        {"6", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-cpython.conda\n", "0"},
+        {"6", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-pyhd8ed1ab_100.conda\n", "100"},
+        {"5", "- kind: conda\n  name: bzip2\n  version: 1.0.8\n  build: h4bc722e_7\n  subdir: linux-64\n"
+              "  url: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n", "0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char yaml[1024];
+        const char *url = strstr(cases[i][1], "https://");
+        size_t ul = strcspn(url, "\n");
+        snprintf(yaml, sizeof yaml,
+                 "version: %s\nenvironments:\n  default:\n    packages:\n      linux-64:\n      - conda: %.*s\n"
+                 "packages:\n%s",
+                 cases[i][0], (int)ul, url, cases[i][1]);
+        sb_arena *a = sb_arena_new(0);
+        sb_err err;
+        sb_lock *l = NULL;
+        sb_sbom *s = NULL;
+        sb_select_opts o = {0};
+        const char *got = "(no document)";
+        if (read_str(a, yaml, &l, &err) == SB_OK && sb_model_select(&s, a, l, &o, &err) == SB_OK && s->npkgs == 1)
+            got = prop(&s->pkgs[0], "pixi:build-number");
+        char why[1300], sub[64];
+        snprintf(why, sizeof why, "got %s want %s for\n%s", got ? got : "(none)", cases[i][2], yaml);
+        snprintf(sub, sizeof sub, "build number case %zu", i);
+        sb_test_subcase(sub, got && !strcmp(got, cases[i][2]), why);
+        sb_arena_destroy(a);
+    }
+}
