@@ -569,6 +569,11 @@ static sb_code read_record(pixi_ctx *c)
             } else if ((rc = sb_yp_skip(y)) != SB_OK) {
                 return rc;
             }
+        } else if (!strcmp(key, "index")) {
+            /* v7 PyPI: the index this package was resolved from; it wins
+             * over the environment's first index (supplier, pixi:index-url) */
+            if ((rc = sb_yp_str(y, &p->index_url, "index")) != SB_OK)
+                return rc;
         } else if (!strcmp(key, "input")) {
             if ((rc = read_input(c, p)) != SB_OK)
                 return rc;

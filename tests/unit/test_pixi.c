@@ -777,3 +777,54 @@ TEST(core_pixi__implied_build_number)
         sb_arena_destroy(a);
     }
 }
+
+/* issue 18 item 4: a v7 PyPI record's `index:` is where it came from: the
+ * supplier and pixi:index-url follow it, not the environment's first index */
+TEST(core_pixi__v7_pypi_index)
+{
+    size_t len;
+    char *data = sb_test_read(
+        sb_test_shared("fixtures/pixi/pixi-tests-data-satisfiability-pypi-index-transitive/pixi.lock"), &len);
+    CHECK(data != NULL);
+    if (NULL == data)
+        return;
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts o = {0};
+    CHECK(sb_lock_read(&l, a, NULL, data, len, "pixi.lock", NULL, &err) == SB_OK);
+    if (l)
+        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    for (int i = 0; s && i < 2; i++) {
+        const sb_pkg *p = find(s, i ? "bar" : "foo");
+        CHECK(p != NULL);
+        if (NULL == p)
+            continue;
+        CHECK_STR(p->supplier_name, "custom.example.com");
+        CHECK_STR(p->supplier_url, "https://custom.example.com/simple");
+        CHECK_STR(prop(p, "pixi:index-url"), "https://custom.example.com/simple");
+        CHECK_STR(p->purl, i ? "pkg:pypi/bar@1.0.0" : "pkg:pypi/foo@1.0.0");
+    }
+    /* without `index:` the environment's first index still applies; a
+     * user:password in the record's index never reaches the document */
+    static const char v7[] =
+        "version: 7\nplatforms:\n- name: linux-64\nenvironments:\n  default:\n"
+        "    indexes:\n    - https://pypi.org/simple\n    packages:\n      linux-64:\n"
+        "      - pypi: https://files.example/a-1.0-py3-none-any.whl\n"
+        "      - pypi: https://files.example/b-1.0-py3-none-any.whl\n"
+        "packages:\n"
+        "- pypi: https://files.example/a-1.0-py3-none-any.whl\n  name: a\n  version: '1.0'\n"
+        "- pypi: https://files.example/b-1.0-py3-none-any.whl\n  name: b\n  version: '1.0'\n"
+        "  index: https://user:s3cret@private.example/simple\n";
+    CHECK(read_str(a, v7, &l, &err) == SB_OK);
+    if (l)
+        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    if (s && s->npkgs == 2) {
+        CHECK_STR(prop(find(s, "a"), "pixi:index-url"), "https://pypi.org/simple");
+        CHECK_STR(prop(find(s, "b"), "pixi:index-url"), "https://private.example/simple");
+        CHECK_STR(find(s, "b")->supplier_name, "private.example");
+    }
+    free(data);
+    sb_arena_destroy(a);
+}
