@@ -346,6 +346,14 @@ curl -sS -o "$work/nd2.json" --data-binary @"$mf" "$base/v1/sbom?all-environment
 check "NDJSON: deterministic" cmp -s "$work/nd.json" "$work/nd2.json"
 res="$(curl -sS -o "$work/ndu.json" -w '%{http_code}' --data-binary @"$shared/fixtures/uv/pydantic/uv.lock" "$base/v1/sbom?all-platforms=true")"
 check "NDJSON uv.lock: seven platforms ($res, $(wc -l < "$work/ndu.json"))" [ "$(wc -l < "$work/ndu.json")" = 7 ]
+# an environment that locks no platform: all-platforms=true gives the one
+# (empty) document a plain request gives (issue 18 item 8)
+f="$shared/fixtures/edge/rattler-crates-rattler_index/pixi.lock"
+post "$f" "?filename=pixi.lock" "$work/np1.json" > /dev/null
+res="$(curl -sS -o "$work/np2.json" -w '%{http_code}' --data-binary @"$f" "$base/v1/sbom?filename=pixi.lock&all-platforms=true")"
+check "no platform, all-platforms=true: $res, $(wc -l < "$work/np2.json") document(s)" [ "$res" = 200 ] && [ "$(wc -l < "$work/np2.json")" = 1 ]
+check "no platform: all-platforms=true gives the plain request's document" \
+  bash -c "cmp -s <(jq -S -c . '$work/np1.json') <(jq -S -c . '$work/np2.json')"
 
 # --- the serial names one document (issue 18 item 10) -------------------------
 # Each request differs from the first in one option that changes the bytes;
