@@ -81,10 +81,11 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
     return rc;
 }
 
-long long sb_lock__yaml_version(const char *data, size_t n)
+long long sb_lock__yaml_version(const char *data, size_t n, unsigned *line, unsigned *col)
 {
     static const char key[] = "version:";
-    for (const char *p = data, *end = data + n; p < end;) {
+    unsigned ln = 1;
+    for (const char *p = data, *end = data + n; p < end; ln++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
         if ((size_t)(le - p) > sizeof key - 1 && !memcmp(p, key, sizeof key - 1)) {
@@ -95,6 +96,10 @@ long long sb_lock__yaml_version(const char *data, size_t n)
             int digits = 0;
             for (; v < le && *v >= '0' && *v <= '9' && x < 1000000; v++, digits++)
                 x = x * 10 + (*v - '0');
+            if (line)
+                *line = ln;
+            if (col)
+                *col = (unsigned)(v - digits - p) + 1;
             return digits ? x : -2;
         }
         p = nl ? nl + 1 : end;

@@ -19,7 +19,7 @@
  * names pixi.lock files `*-conda-lock.yml`). */
 static int condalock_content(const char *data, size_t len)
 {
-    long long v = sb_lock__yaml_version(data, len);
+    long long v = sb_lock__yaml_version(data, len, NULL, NULL);
     return (v == -1 || v == 1) && !sb_lock__has_line(data, len, "environments:");
 }
 

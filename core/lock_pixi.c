@@ -1072,6 +1072,19 @@ static void imply_build_numbers(pixi_ctx *c)
     }
 }
 
+/* The parse failed before it reached `version:` (v1 writes it last): when
+ * the version is one we do not read, that is the answer, as it is when the
+ * version comes first and the rest is never looked at. */
+static sb_code version_first(const char *data, size_t len, sb_err *err, sb_code rc)
+{
+    unsigned line = 0, col = 0;
+    long long v = sb_lock__yaml_version(data, len, &line, &col);
+    if (v == -1 || v == -2 || (v >= 1 && v <= 7))
+        return rc;
+    return sb_err_set_at(err, SB_EUNSUPPORTED, line, col, "pixi.lock version %lld is not supported (versions 1 to 7 are)",
+                         v);
+}
+
 static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *data, size_t len,
                           const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
 {
@@ -1085,6 +1098,8 @@ static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *
         return rc;
     rc = read_top(&c);
     sb_yp_close(&c.y);
+    if (rc != SB_OK && !c.have_version)
+        return version_first(data, len, err, rc);
     if (rc != SB_OK)
         return rc;
     if (c.nrecs > lim->max_packages)
@@ -1134,7 +1149,8 @@ static int pixi_detect(const char *data, size_t len, const char *filename)
         if (!strcmp(base, "pixi.lock"))
             return 2;
     }
-    /* content: a YAML mapping with a top-level `version:` and environments/package(s) */
+    /* content: a YAML mapping with a top-level `version:` and environments/package(s);
+     * `version:` may come last, past the first 64 KiB */
     size_t n = len < 65536 ? len : 65536;
     int has_version = 0, has_body = 0, has_meta = 0;
     const char *p = data, *end = data + n;
@@ -1150,6 +1166,8 @@ static int pixi_detect(const char *data, size_t len, const char *filename)
             has_meta = 1;
         p = nl ? nl + 1 : end;
     }
+    if (has_body && !has_version && !has_meta && len > n)
+        has_version = sb_lock__yaml_version(data, len, NULL, NULL) != -1;
     return has_body && (has_version || has_meta);
 }
 

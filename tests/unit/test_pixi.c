@@ -531,13 +531,10 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
     }
 }
 
-/* One selection of a fixture, as sorted lines "kind name version purl location". */
-static char *components_of(const char *rel, const char *env, const char *platform, char *out, size_t n)
+/* One selection of a lockfile, as lines "kind name version purl location"
+ * (the model's order). */
+static char *components_in(const char *data, size_t len, const char *env, const char *platform, char *out, size_t n)
 {
-    char path[512];
-    snprintf(path, sizeof path, "fixtures/pixi/%s/pixi.lock", rel);
-    size_t len;
-    char *data = sb_test_read(sb_test_shared(path), &len);
     sb_arena *a = sb_arena_new(0);
     sb_err err;
     sb_err_clear(&err);
@@ -549,15 +546,25 @@ static char *components_of(const char *rel, const char *env, const char *platfor
         sb_model_select(&s, a, l, &o, &err) != SB_OK) {
         snprintf(out, n, "error: %s", err.msg);
     } else {
-        size_t o2 = 0; /* the model sorts by (kind, name, version, purl, location) already */
+        size_t o2 = 0;
         for (size_t i = 0; i < s->npkgs && o2 < n; i++) {
             const sb_pkg *p = &s->pkgs[i];
             o2 += (size_t)snprintf(out + o2, n - o2, "%s %s %s %s %s\n", sb_kind_name(p->kind), p->name,
                                    p->version ? p->version : "-", p->purl, p->location ? p->location : "-");
         }
     }
-    free(data);
     sb_arena_destroy(a);
+    return out;
+}
+
+static char *components_of(const char *rel, const char *env, const char *platform, char *out, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "fixtures/pixi/%s/pixi.lock", rel);
+    size_t len;
+    char *data = sb_test_read(sb_test_shared(path), &len);
+    components_in(data, len, env, platform, out, n);
+    free(data);
     return out;
 }
 
@@ -827,4 +834,82 @@ TEST(core_pixi__v7_pypi_index)
     }
     free(data);
     sb_arena_destroy(a);
+}
+
+/* `data` with its top-level `version:` line moved to the end (malloc'd). */
+static char *version_last(const char *data, size_t len)
+{
+    char *out = malloc(len + 2), *vl = NULL;
+    size_t o = 0, vn = 0;
+    for (const char *p = data, *end = data + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        if (NULL == vl && ll >= 8 && !strncmp(p, "version:", 8)) {
+            vl = (char *)p;
+            vn = ll;
+        } else {
+            memcpy(out + o, p, ll);
+            o += ll;
+        }
+        p += ll;
+    }
+    if (o && out[o - 1] != '\n')
+        out[o++] = '\n';
+    if (vl) {
+        memcpy(out + o, vl, vn);
+        o += vn;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* issue 18 item 8: `version:` last gives the answer `version:` first does:
+ * the same document, the same refusal, and detection past the first 64 KiB */
+TEST(core_pixi__version_last_same_answer)
+{
+    static const char *const rels[][2] = {
+        {"rerun", "win-64"}, /* v7, 888 KB: version beyond the detection window when last */
+        {"pixi-examples-pypi", "win-64"},
+        {"rattler-test-data-conda-lock-v6-conda-path-lock.yml", "win-64"},
+        {"rattler-test-data-test.lock", "osx-arm64"},
+        {"setup-pixi-test-default-rev-3f5ab78", "win-64"},
+    };
+    static char first[1 << 20], last[1 << 20];
+    for (size_t i = 0; i < sizeof rels / sizeof rels[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "fixtures/pixi/%s/pixi.lock", rels[i][0]);
+        size_t len;
+        char *data = sb_test_read(sb_test_shared(path), &len);
+        char *moved = data ? version_last(data, len) : NULL;
+        components_in(data, len, NULL, rels[i][1], first, sizeof first);
+        components_in(moved, moved ? strlen(moved) : 0, NULL, rels[i][1], last, sizeof last);
+        char why[600], sub[300];
+        snprintf(why, sizeof why, "first: %.250s\nlast: %.250s", first, last);
+        snprintf(sub, sizeof sub, "version last: %s", rels[i][0]);
+        sb_test_subcase(sub, moved && !strcmp(first, last) && strncmp(first, "error", 5), why);
+        /* by content alone too (no name) */
+        sb_arena *a = sb_arena_new(0);
+        sb_err err;
+        sb_lock *l = NULL;
+        snprintf(sub, sizeof sub, "version last, by content: %s", rels[i][0]);
+        sb_test_subcase(sub, moved && sb_lock_read(&l, a, NULL, moved, strlen(moved), NULL, NULL, &err) == SB_OK,
+                        err.msg);
+        sb_arena_destroy(a);
+        free(moved);
+        free(data);
+    }
+    /* an unsupported version is the answer wherever it stands, not the
+     * first record shape a newer format may have changed */
+    static const char *const v8[] = {
+        "version: 8\nenvironments: {}\npackages:\n- name: x\n",
+        "environments: {}\npackages:\n- name: x\nversion: 8\n",
+    };
+    for (int i = 0; i < 2; i++) {
+        sb_arena *a = sb_arena_new(0);
+        sb_err err;
+        sb_lock *l = NULL;
+        CHECK(read_str(a, v8[i], &l, &err) == SB_EUNSUPPORTED);
+        CHECK(err.line == (i ? 4u : 1u) && err.column == 10 && strstr(err.msg, "version 8"));
+        sb_arena_destroy(a);
+    }
 }
