@@ -326,6 +326,9 @@ static const char *no_userinfo(sb_arena *a, const char *url)
 static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_env *env)
 {
     const char *loc = p->location ? p->location : "";
+    /* a pkg:pypi purl carries a version (spec 4); a record without one gets
+     * "0", as pixi-sbom substitutes (spec 2.2). The component keeps none. */
+    const char *pv = p->version ? p->version : "0";
     sb_code rc = SB_OK;
     if (!strncmp(loc, "git+", 4)) {
         const char *hash = strchr(loc, '#');
@@ -339,7 +342,7 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
         } else {
             sb_prop vq = {"vcs_url", commit ? sb_arena_printf(a, "git+%s@%s", repo, commit)
                                             : sb_arena_printf(a, "git+%s", repo)};
-            p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), p->version, &vq, 1);
+            p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), pv, &vq, 1);
         }
         rc = prop(pb, a, "pixi:direct-url", loc);
         if (rc == SB_OK)
@@ -364,7 +367,7 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
     } else {
         /* an index package; readers that know no URL (poetry, pdm) leave location NULL */
         const char *artifact = p->location ? p->location : p->file_name;
-        p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), p->version, NULL, 0);
+        p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), pv, NULL, 0);
         if (NULL == p->index_url && env->indexes.n)
             p->index_url = no_userinfo(a, env->indexes.v[0]);
         if (p->index_url) {

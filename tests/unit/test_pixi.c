@@ -913,3 +913,34 @@ TEST(core_pixi__version_last_same_answer)
         sb_arena_destroy(a);
     }
 }
+
+/* issue 18 item 8: a PyPI record without a version still has a pkg:pypi
+ * purl with a version (spec 4; "0" as spec 2.2 says), the component none */
+TEST(core_pixi__pypi_without_version)
+{
+    static const char v6nov[] =
+        "version: 6\nenvironments:\n  default:\n    indexes:\n    - https://pypi.org/simple\n"
+        "    packages:\n      linux-64:\n"
+        "      - pypi: https://files.example/Foo_Bar-1.0-py3-none-any.whl\n"
+        "      - pypi: git+https://gitlab.example/org/repo.git\n"
+        "      - pypi: ./local/pkg\n"
+        "packages:\n"
+        "- pypi: https://files.example/Foo_Bar-1.0-py3-none-any.whl\n  name: Foo_Bar\n"
+        "- pypi: git+https://gitlab.example/org/repo.git\n  name: gl\n"
+        "- pypi: ./local/pkg\n  name: LocalPkg\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts o = {0};
+    CHECK(read_str(a, v6nov, &l, &err) == SB_OK);
+    if (l)
+        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    if (s && s->npkgs == 3) {
+        CHECK_STR(find(s, "Foo_Bar")->purl, "pkg:pypi/foo-bar@0");
+        CHECK(find(s, "Foo_Bar")->version == NULL);
+        CHECK_STR(find(s, "gl")->purl, "pkg:pypi/gl@0?vcs_url=git%2Bhttps:%2F%2Fgitlab.example%2Forg%2Frepo.git");
+        CHECK_STR(find(s, "LocalPkg")->purl, "pkg:generic/LocalPkg");
+    }
+    sb_arena_destroy(a);
+}
