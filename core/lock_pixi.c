@@ -427,8 +427,6 @@ static sb_code source_package(pixi_ctx *c, sb_pkg *p, const char *where, const s
 {
     sb_code rc;
     p->kind = SB_KIND_CONDA_SOURCE;
-    if (p->subdir && !strcmp(p->subdir, "noarch"))
-        p->noarch = true;
     if (src->git) {
         if ((rc = add_prop(c, p, "pixi:source-git", src->git)) != SB_OK ||
             (rc = add_prop(c, p, "pixi:source-rev", src->rev)) != SB_OK)
@@ -607,9 +605,12 @@ static sb_code read_record(pixi_ctx *c)
                                  "conda package '%.120s' has no name", r->loc);
     } else if (r->kind == REC_CONDA) {
         /* v6 keys source packages (pixi-build) by `conda:` too: a location
-         * that is no conda archive is a source tree, as rattler reads it */
+         * that is no conda archive is a source tree, as rattler reads it;
+         * v6 leaves out a noarch the subdir implies (v7 writes it) */
         if ((rc = source_package(c, p, r->loc, &src)) != SB_OK)
             return rc;
+        if (p->subdir && !strcmp(p->subdir, "noarch"))
+            p->noarch = true;
         if (NULL == p->name || !p->name[0])
             return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "source package '%.120s' has no name", r->loc);
     } else if (r->kind == REC_CONDA_SOURCE) {
