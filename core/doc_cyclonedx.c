@@ -155,7 +155,8 @@ static sb_code begin(sb_doc *d)
     sb_jw_arr_begin(jw);
     prop(jw, "pixi:environment", s->environment);
     prop(jw, "pixi:platform", s->platform);
-    prop(jw, "pixi:lockfile", s->lockfile_name);
+    if (s->lockfile_name)
+        prop(jw, "pixi:lockfile", s->lockfile_name);
     const char *steps = sb_incomplete_steps(&s->incomplete, d->arena);
     if (steps) {
         prop(jw, "pixi:incomplete", steps);
@@ -293,7 +294,8 @@ static sb_code end(sb_doc *d)
         sb_jw_kstr(jw, "timestamp", d->timestamp);
         sb_jw_kstr(jw, "attributedTo", tool_ref());
         const char *note = sb_arena_printf(d->arena, "Derived from the %s %s (environment %s, platform %s)",
-                                           s->input_kind, s->lockfile_name, s->environment, s->platform);
+                                           s->input_kind, s->lockfile_name ? s->lockfile_name : "(unnamed)",
+                                           s->environment, s->platform);
         sb_jw_kstr(jw, "note", note ? note : "Derived from the lockfile");
         sb_jw_obj_end(jw);
         sb_jw_arr_end(jw);

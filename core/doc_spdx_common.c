@@ -89,7 +89,8 @@ const char *sb_spdx__source_info(sb_doc *d)
     const sb_sbom *s = d->sbom;
     const char *r = sb_arena_printf(d->arena, "%s workspace; lockfile %s; environment %s; platform %s",
                                     strncmp(s->input_kind, "pixi", 4) ? s->input_kind : "pixi",
-                                    s->lockfile_name, s->environment, s->platform);
+                                    s->lockfile_name ? s->lockfile_name : "(unnamed)", s->environment,
+                                    s->platform);
     return r ? r : "";
 }
 

@@ -36,13 +36,24 @@ const sb_reader *const *sb_lock_readers(void)
     return readers;
 }
 
+/* A UTF-8 byte order mark says nothing about the content: editors on Windows
+ * prepend one to any text file, so every kind is detected and read after it. */
+static size_t bom_len(const char *data, size_t len)
+{
+    return len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
 sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data,
                      size_t len, const char *filename, const sb_limits *lim, sb_err *err)
 {
     static const sb_limits defaults = SB_LIMITS_DEFAULT;
     if (NULL == lim)
         lim = &defaults;
+    size_t skip = bom_len(data, len);
+    data += skip;
+    len -= skip;
     const sb_reader *r = NULL;
+    int by_content = 0;
     if (kind && kind[0] && strcmp(kind, "auto") != 0) {
         for (size_t i = 0; readers[i]; i++)
             if (0 == strcmp(readers[i]->kind, kind))
@@ -60,8 +71,40 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
         }
         if (NULL == r)
             return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)", kinds_list());
+        by_content = 1 == best;
     }
-    return r->read(out, a, data, len, lim, err);
+    sb_code rc = r->read(out, a, data, len, lim, err);
+    /* pixi.lock v1 and conda-lock.yml are one YAML shape: taken by content
+     * alone, the input's kind (and so its file name) is not known */
+    if (rc == SB_OK && by_content && r == &sb_reader_pixi && (*out)->version == 1)
+        (*out)->kind_unsure = true;
+    return rc;
+}
+
+long long sb_lock__yaml_version(const char *data, size_t n, unsigned *line, unsigned *col)
+{
+    static const char key[] = "version:";
+    unsigned ln = 1;
+    for (const char *p = data, *end = data + n; p < end; ln++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        if ((size_t)(le - p) > sizeof key - 1 && !memcmp(p, key, sizeof key - 1)) {
+            const char *v = p + sizeof key - 1;
+            while (v < le && (*v == ' ' || *v == '\t' || *v == '"' || *v == '\''))
+                v++;
+            long long x = 0;
+            int digits = 0;
+            for (; v < le && *v >= '0' && *v <= '9' && x < 1000000; v++, digits++)
+                x = x * 10 + (*v - '0');
+            if (line)
+                *line = ln;
+            if (col)
+                *col = (unsigned)(v - digits - p) + 1;
+            return digits ? x : -2;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return -1;
 }
 
 int sb_lock__has_line(const char *data, size_t n, const char *prefix)

@@ -14,6 +14,15 @@
 
 #include <string.h>
 
+/* conda-lock only ever writes `version: 1` and never `environments:`; any
+ * other content is pixi's, whatever the file is called (rattler's test data
+ * names pixi.lock files `*-conda-lock.yml`). */
+static int condalock_content(const char *data, size_t len)
+{
+    long long v = sb_lock__yaml_version(data, len, NULL, NULL);
+    return (v == -1 || v == 1) && !sb_lock__has_line(data, len, "environments:");
+}
+
 static int condalock_detect(const char *data, size_t len, const char *filename)
 {
     if (filename) {
@@ -21,14 +30,12 @@ static int condalock_detect(const char *data, size_t len, const char *filename)
         base = base ? base + 1 : filename;
         size_t n = strlen(base);
         int yml = (n > 4 && !strcmp(base + n - 4, ".yml")) || (n > 5 && !strcmp(base + n - 5, ".yaml"));
-        if (yml && strstr(base, "conda-lock") != NULL)
+        if (yml && strstr(base, "conda-lock") != NULL && condalock_content(data, len))
             return 2;
     }
     /* No content rule: pixi.lock v1 is conda-lock's own unified format, byte
      * for byte the same shape, so content alone cannot tell them apart and
      * pixi.lock (whose reader also reads this shape) takes it. */
-    (void)data;
-    (void)len;
     return 0;
 }
 

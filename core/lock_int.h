@@ -23,6 +23,11 @@ const char *sb_lock__location(sb_arena *a, const char *loc);
 sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len,
                                  const sb_limits *lim, sb_err *err, const char *kind, int only_v1);
 
+/* The value of a top-level YAML `version:` line anywhere in data[0..n)
+ * (content detection): -1 when there is none, -2 when it is not a number;
+ * *line, *col (each may be NULL) = where its value is, 1-based. */
+long long sb_lock__yaml_version(const char *data, size_t n, unsigned *line, unsigned *col);
+
 /* 1 when some line of data[0..n) starts with `prefix` (content detection). */
 int sb_lock__has_line(const char *data, size_t n, const char *prefix);
 

@@ -19,7 +19,9 @@
 #include "yaml_ev.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 typedef enum { REC_UNKNOWN, REC_CONDA, REC_PYPI, REC_CONDA_SOURCE } rec_kind;
 
@@ -31,9 +33,12 @@ typedef struct raw_rec {
     unsigned line, col;
 } raw_rec;
 
+/* A v6 reference may carry selectors that choose among records sharing a
+ * location (two builds of one source package, one path for two names). */
 typedef struct env_ref {
     rec_kind kind;
     const char *loc;
+    const char *name, *version, *build, *subdir; /* v6 selectors, NULL = any */
     unsigned line, col;
 } env_ref;
 
@@ -238,10 +243,14 @@ static sb_code add_prop(pixi_ctx *c, sb_pkg *p, const char *name, const char *va
     return SB_OK;
 }
 
+/* Where a source package is built from, as its `source:` map says. */
+typedef struct src_fields {
+    const char *git, *rev, *url, *path;
+} src_fields;
+
 /* conda source `source:` map: git (+tag|branch|rev, subdirectory), url
  * (+sha256) or path. */
-static sb_code read_source(pixi_ctx *c, sb_pkg *p, const char **git, const char **rev,
-                           const char **url, const char **path)
+static sb_code read_source(pixi_ctx *c, sb_pkg *p, src_fields *src)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "source");
@@ -268,9 +277,9 @@ static sb_code read_source(pixi_ctx *c, sb_pkg *p, const char **git, const char 
         if (NULL == key || NULL == v)
             continue;
         if (!strcmp(key, "git")) {
-            *git = v;
+            src->git = v;
         } else if (!strcmp(key, "rev")) {
-            *rev = v;
+            src->rev = v;
         } else if (!strcmp(key, "tag")) {
             rc = add_prop(c, p, "pixi:source-tag", v);
         } else if (!strcmp(key, "branch")) {
@@ -278,9 +287,9 @@ static sb_code read_source(pixi_ctx *c, sb_pkg *p, const char **git, const char 
         } else if (!strcmp(key, "subdirectory")) {
             rc = add_prop(c, p, "pixi:source-subdirectory", v);
         } else if (!strcmp(key, "url")) {
-            *url = v;
+            src->url = v;
         } else if (!strcmp(key, "path")) {
-            *path = v;
+            src->path = v;
         } else if (!strcmp(key, "sha256")) {
             if (NULL == p->sha256)
                 p->sha256 = lower_hex(c->a, v, 64);
@@ -364,6 +373,95 @@ sb_code sb_lock__conda_from_url(sb_arena *a, sb_pkg *p, const char *url)
     return SB_OK;
 }
 
+/* A conda archive's file name: ...-<version>-<build>.conda or .tar.bz2. */
+static int is_archive(const char *loc)
+{
+    const char *file = strrchr(loc, '/');
+    file = file ? file + 1 : loc;
+    size_t n = strlen(file);
+    return (n > 6 && !strcmp(file + n - 6, ".conda")) || (n > 8 && !strcmp(file + n - 8, ".tar.bz2"));
+}
+
+/* v6 source `input: {hash, globs}`: what pixi hashed to know the build is
+ * current; kept as pixi:source-input-hash / pixi:source-input-globs. */
+static sb_code read_input(pixi_ctx *c, sb_pkg *p)
+{
+    sb_yp *y = &c->y;
+    if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
+        return sb_yp_skip(y);
+    sb_code rc;
+    for (;;) {
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        int hash = sb_yp_is(y, "hash"), globs = sb_yp_is(y, "globs");
+        if ((rc = sb_yp_next(y)) != SB_OK)
+            return rc;
+        if (hash && sb_yp_type(y) == YAML_SCALAR_EVENT) {
+            const char *v;
+            if ((rc = sb_yp_str(y, &v, "input.hash")) != SB_OK ||
+                (rc = add_prop(c, p, "pixi:source-input-hash", v)) != SB_OK)
+                return rc;
+        } else if (globs && sb_yp_type(y) == YAML_SEQUENCE_START_EVENT) {
+            sb_strv g = {0};
+            if ((rc = read_str_seq(c, &g, "input.globs", NULL)) != SB_OK)
+                return rc;
+            const char *joined = g.n ? g.v[0] : NULL;
+            for (size_t i = 1; joined && i < g.n; i++)
+                joined = sb_arena_printf(c->a, "%s,%s", joined, g.v[i]);
+            if (g.n && NULL == joined)
+                return oom(c);
+            if ((rc = add_prop(c, p, "pixi:source-input-globs", joined)) != SB_OK)
+                return rc;
+        } else if ((rc = sb_yp_skip(y)) != SB_OK) {
+            return rc;
+        }
+    }
+}
+
+/* A source package (pixi-build): its location and pixi:source-* facts from
+ * the build source when the record has one, else from where the lockfile
+ * keys it (`@ <location>` in v7, the `conda:` path in v6). No channel. */
+static sb_code source_package(pixi_ctx *c, sb_pkg *p, const char *where, const src_fields *src)
+{
+    sb_code rc;
+    p->kind = SB_KIND_CONDA_SOURCE;
+    if (src->git) {
+        if ((rc = add_prop(c, p, "pixi:source-git", src->git)) != SB_OK ||
+            (rc = add_prop(c, p, "pixi:source-rev", src->rev)) != SB_OK)
+            return rc;
+        const char *base = strncmp(src->git, "git+", 4) ? sb_arena_printf(c->a, "git+%s", src->git) : src->git;
+        p->location = src->rev && base ? sb_arena_printf(c->a, "%s@%s", base, src->rev) : base;
+    } else if (src->url) {
+        if ((rc = add_prop(c, p, "pixi:source-url", src->url)) != SB_OK)
+            return rc;
+        p->location = src->url;
+    } else {
+        if (src->path && (rc = add_prop(c, p, "pixi:source-path", src->path)) != SB_OK)
+            return rc;
+        if (where && !strncmp(where, "git+", 4)) {
+            /* git+URL?subdirectory=..&branch=..#rev */
+            const char *hash = strchr(where, '#');
+            const char *q = strchr(where, '?');
+            const char *uend = q && (!hash || q < hash) ? q : hash ? hash : where + strlen(where);
+            if ((rc = add_prop(c, p, "pixi:source-git",
+                               sb_arena_strndup(c->a, where + 4, (size_t)(uend - where - 4)))) != SB_OK ||
+                (rc = add_prop(c, p, "pixi:source-rev", hash ? hash + 1 : NULL)) != SB_OK)
+                return rc;
+            p->location = where;
+        } else {
+            const char *spath = where ? where : src->path;
+            if (spath && !src->path && (rc = add_prop(c, p, "pixi:source-path", spath)) != SB_OK)
+                return rc;
+            p->location = sb_lock__location(c->a, spath);
+            if (spath && NULL == p->location)
+                return oom(c);
+        }
+    }
+    return SB_OK;
+}
+
 static sb_code read_record(pixi_ctx *c)
 {
     sb_yp *y = &c->y;
@@ -383,7 +481,7 @@ static sb_code read_record(pixi_ctx *c)
     r->col = sb_yp_col(y);
     p->build_number = p->size = -1;
     const char *url = NULL, *path = NULL, *manager = NULL, *kind = NULL, *noarch = NULL;
-    const char *git = NULL, *rev = NULL, *src_url = NULL, *src_path = NULL;
+    src_fields src = {NULL, NULL, NULL, NULL};
     for (;;) {
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
@@ -461,13 +559,22 @@ static sb_code read_record(pixi_ctx *c)
             p->editable = sb_yp_truthy(y);
             if ((rc = sb_yp_skip(y)) != SB_OK)
                 return rc;
-        } else if (!strcmp(key, "source")) {
+        } else if (!strcmp(key, "source") || !strcmp(key, "package_build_source")) {
+            /* v7 `source:`, v6 `package_build_source:`: one shape */
             if (sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
-                if ((rc = read_source(c, p, &git, &rev, &src_url, &src_path)) != SB_OK)
+                if ((rc = read_source(c, p, &src)) != SB_OK)
                     return rc;
             } else if ((rc = sb_yp_skip(y)) != SB_OK) {
                 return rc;
             }
+        } else if (!strcmp(key, "index")) {
+            /* v7 PyPI: the index this package was resolved from; it wins
+             * over the environment's first index (supplier, pixi:index-url) */
+            if ((rc = sb_yp_str(y, &p->index_url, "index")) != SB_OK)
+                return rc;
+        } else if (!strcmp(key, "input")) {
+            if ((rc = read_input(c, p)) != SB_OK)
+                return rc;
         } else if ((rc = sb_yp_skip(y)) != SB_OK) {
             return rc;
         }
@@ -490,14 +597,23 @@ static sb_code read_record(pixi_ctx *c)
     if (noarch && strcmp(noarch, "false") != 0)
         p->noarch = true;
 
-    if (r->kind == REC_CONDA) {
+    if (r->kind == REC_CONDA && is_archive(r->loc)) {
         if (sb_lock__conda_from_url(c->a, p, r->loc) != SB_OK)
             return oom(c);
         if (NULL == p->name || !p->name[0])
             return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
                                  "conda package '%.120s' has no name", r->loc);
+    } else if (r->kind == REC_CONDA) {
+        /* v6 keys source packages (pixi-build) by `conda:` too: a location
+         * that is no conda archive is a source tree, as rattler reads it;
+         * v6 leaves out a noarch the subdir implies (v7 writes it) */
+        if ((rc = source_package(c, p, r->loc, &src)) != SB_OK)
+            return rc;
+        if (p->subdir && !strcmp(p->subdir, "noarch"))
+            p->noarch = true;
+        if (NULL == p->name || !p->name[0])
+            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "source package '%.120s' has no name", r->loc);
     } else if (r->kind == REC_CONDA_SOURCE) {
-        p->kind = SB_KIND_CONDA_SOURCE;
         /* "name[hash] @ location" */
         const char *s = r->loc;
         const char *at = strstr(s, " @ ");
@@ -510,37 +626,8 @@ static sb_code read_record(pixi_ctx *c)
             if (rb)
                 p->identifier_hash = sb_arena_strndup(c->a, lb + 1, (size_t)(rb - lb - 1));
         }
-        const char *where = at ? at + 3 : NULL;
-        if (git) {
-            if ((rc = add_prop(c, p, "pixi:source-git", git)) != SB_OK ||
-                (rc = add_prop(c, p, "pixi:source-rev", rev)) != SB_OK)
-                return rc;
-            const char *base = strncmp(git, "git+", 4) ? sb_arena_printf(c->a, "git+%s", git) : git;
-            p->location = rev ? sb_arena_printf(c->a, "%s@%s", base, rev) : base;
-        } else if (src_url) {
-            if ((rc = add_prop(c, p, "pixi:source-url", src_url)) != SB_OK)
-                return rc;
-            p->location = src_url;
-        } else {
-            if (src_path && (rc = add_prop(c, p, "pixi:source-path", src_path)) != SB_OK)
-                return rc;
-            if (where && !strncmp(where, "git+", 4)) {
-                /* git+URL?subdirectory=..&branch=..#rev */
-                const char *hash = strchr(where, '#');
-                const char *q = strchr(where, '?');
-                const char *uend = q && (!hash || q < hash) ? q : hash ? hash : where + strlen(where);
-                if ((rc = add_prop(c, p, "pixi:source-git",
-                                   sb_arena_strndup(c->a, where + 4, (size_t)(uend - where - 4)))) != SB_OK ||
-                    (rc = add_prop(c, p, "pixi:source-rev", hash ? hash + 1 : NULL)) != SB_OK)
-                    return rc;
-                p->location = where;
-            } else {
-                const char *spath = where ? where : src_path;
-                if (spath && !src_path && (rc = add_prop(c, p, "pixi:source-path", spath)) != SB_OK)
-                    return rc;
-                p->location = sb_lock__location(c->a, spath);
-            }
-        }
+        if ((rc = source_package(c, p, at ? at + 3 : NULL, &src)) != SB_OK)
+            return rc;
         if (NULL == p->name || !p->name[0])
             return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "source package has no name");
     } else {
@@ -663,7 +750,7 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
             return SB_OK;
         if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "a package reference")) != SB_OK)
             return rc;
-        env_ref ref = {REC_UNKNOWN, NULL, sb_yp_line(y), sb_yp_col(y)};
+        env_ref ref = {REC_UNKNOWN, NULL, NULL, NULL, NULL, NULL, sb_yp_line(y), sb_yp_col(y)};
         for (;;) {
             if ((rc = sb_yp_next(y)) != SB_OK)
                 return rc;
@@ -671,16 +758,23 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
                 break;
             rec_kind k = sb_yp_is(y, "conda") ? REC_CONDA : sb_yp_is(y, "pypi") ? REC_PYPI
                        : sb_yp_is(y, "conda_source") ? REC_CONDA_SOURCE : REC_UNKNOWN;
+            const char **sel = sb_yp_is(y, "name") ? &ref.name : sb_yp_is(y, "version") ? &ref.version
+                             : sb_yp_is(y, "build") ? &ref.build : sb_yp_is(y, "subdir") ? &ref.subdir : NULL;
             if ((rc = sb_yp_next(y)) != SB_OK)
                 return rc;
-            if (k != REC_UNKNOWN) {
-                ref.kind = k;
+            if (k != REC_UNKNOWN || (sel && sb_yp_type(y) == YAML_SCALAR_EVENT)) {
                 const char *v;
                 if ((rc = sb_yp_peek(y, &v, "a package reference")) != SB_OK)
                     return rc;
-                ref.loc = v ? sb_arena_strdup(c->scratch, v) : NULL;
-                if (v && NULL == ref.loc)
+                const char *copy = v ? sb_arena_strdup(c->scratch, v) : NULL;
+                if (v && NULL == copy)
                     return oom(c);
+                if (k != REC_UNKNOWN) {
+                    ref.kind = k;
+                    ref.loc = copy;
+                } else {
+                    *sel = copy;
+                }
             } else if ((rc = sb_yp_skip(y)) != SB_OK) {
                 return rc;
             }
@@ -766,18 +860,66 @@ static sb_code read_environments(pixi_ctx *c)
     }
 }
 
+/* Does record `p` satisfy the reference's v6 selectors? Conda names compare
+ * without case, as conda names do. */
+static int selected(const env_ref *ref, const sb_pkg *p)
+{
+    if (ref->name && (NULL == p->name || strcasecmp(ref->name, p->name)))
+        return 0;
+    if (ref->version && (NULL == p->version || strcmp(ref->version, p->version)))
+        return 0;
+    if (ref->build && (NULL == p->build || strcmp(ref->build, p->build)))
+        return 0;
+    return NULL == ref->subdir || (p->subdir && !strcmp(ref->subdir, p->subdir));
+}
+
+/* The record a reference means among those sharing its location (chained
+ * through `next` from `first`): the first the selectors accept (v6+, as
+ * rattler reads them). Before v6 one URL could hold a record per subdir
+ * with no selector: there the record of the platform's own subdir (or
+ * noarch) wins. SIZE_MAX when none fits. */
+static size_t choose(const pixi_ctx *c, const size_t *next, size_t first, const env_ref *ref, const char *platform)
+{
+    size_t pick = SIZE_MAX;
+    for (size_t i = first; i != SIZE_MAX; i = next[i]) {
+        const sb_pkg *p = c->recs[i].pkg;
+        if (!selected(ref, p))
+            continue;
+        if (pick == SIZE_MAX)
+            pick = i;
+        if (c->version >= 6 || next[first] == SIZE_MAX)
+            break;
+        if (p->subdir && (!strcmp(p->subdir, platform) || !strcmp(p->subdir, "noarch")))
+            return i;
+    }
+    return pick;
+}
+
 /* v4+: attach records to environments through their references (one map
- * per record kind, keyed by location). */
+ * per record kind, keyed by location, to the first record there; the
+ * others sharing it chained behind). */
 static sb_code link_v4(pixi_ctx *c)
 {
     sb_strmap m[REC_CONDA_SOURCE + 1];
     for (int k = 0; k <= REC_CONDA_SOURCE; k++)
         if (sb_strmap_init(&m[k], c->scratch, k == REC_UNKNOWN ? 1 : c->nrecs) != SB_OK)
             return oom(c);
+    size_t *next = sb_arena_alloc(c->scratch, (c->nrecs + 1) * sizeof *next);
+    size_t *tail = sb_arena_alloc(c->scratch, (c->nrecs + 1) * sizeof *tail);
+    if (NULL == next || NULL == tail)
+        return oom(c);
     for (size_t i = 0; i < c->nrecs; i++) {
         const raw_rec *r = &c->recs[i];
-        if (sb_strmap_put(&m[r->kind], r->loc, strlen(r->loc), i, NULL) < 0)
+        size_t first;
+        int dup = sb_strmap_put(&m[r->kind], r->loc, strlen(r->loc), i, &first);
+        if (dup < 0)
             return oom(c);
+        next[i] = SIZE_MAX;
+        tail[i] = i;
+        if (dup) {
+            next[tail[first]] = i;
+            tail[first] = i;
+        }
     }
     for (size_t li = 0; li < c->nlists; li++) {
         ref_list *l = &c->lists[li];
@@ -786,13 +928,17 @@ static sb_code link_v4(pixi_ctx *c)
         if (NULL == plat)
             return oom(c);
         for (size_t i = 0; i < l->n; i++) {
-            size_t idx;
+            size_t first, idx = SIZE_MAX;
             const env_ref *ref = &l->refs[i];
-            if (!sb_strmap_get(&m[ref->kind], ref->loc, strlen(ref->loc), &idx))
+            if (sb_strmap_get(&m[ref->kind], ref->loc, strlen(ref->loc), &first))
+                idx = choose(c, next, first, ref, l->platform);
+            if (idx == SIZE_MAX)
                 return sb_err_set_at(c->err, SB_EPARSE, ref->line, ref->col,
                                      "environment '%.64s' platform '%.64s' refers to a package "
-                                     "that is not in 'packages': %.120s",
-                                     l->env, l->platform, ref->loc);
+                                     "that is not in 'packages': %.120s%s",
+                                     l->env, l->platform, ref->loc,
+                                     ref->name || ref->version || ref->build || ref->subdir
+                                         ? " (with its name/version/build/subdir)" : "");
             if (sb_lock_platform_add(plat, c->a, c->recs[idx].pkg) != SB_OK)
                 return oom(c);
         }
@@ -899,6 +1045,47 @@ static sb_code read_top(pixi_ctx *c)
     return SB_OK;
 }
 
+/* The build number a record leaves out. rattler writes none when it is the
+ * default: 0 in v4/v5, and from v6 the number the build string ends with
+ * (bzip2 h4bc722e_7 -> 7), else 0. Reading it back so gives every version
+ * the same pixi:build-number. v1-v3 always write it. */
+static long long implied_build_number(long long version, const char *build)
+{
+    if (version < 6 || NULL == build)
+        return 0;
+    size_t n = strlen(build), k = n;
+    while (k > 0 && isdigit((unsigned char)build[k - 1]))
+        k--;
+    long long v = 0;
+    for (size_t i = k; i < n && v < 1000000000LL; i++)
+        v = v * 10 + (build[i] - '0');
+    return k < n ? v : 0;
+}
+
+static void imply_build_numbers(pixi_ctx *c)
+{
+    if (c->version < 4)
+        return;
+    for (size_t i = 0; i < c->nrecs; i++) {
+        sb_pkg *p = c->recs[i].pkg;
+        if (p->kind == SB_KIND_CONDA && p->build_number < 0)
+            p->build_number = implied_build_number(c->version, p->build);
+    }
+}
+
+/* The parse failed before it reached `version:` (v1 writes it last): when
+ * the version is one we do not read, that is the answer, as it is when the
+ * version comes first and the rest is never looked at. */
+static sb_code version_first(const char *data, size_t len, sb_err *err, sb_code rc)
+{
+    unsigned line = 0, col = 0;
+    long long v = sb_lock__yaml_version(data, len, &line, &col);
+    if (v == -1 || v == -2 || (v >= 1 && v <= 7))
+        return rc;
+    return sb_err_set_at(err, SB_EUNSUPPORTED, line, col, "pixi.lock version %lld is not supported (versions 1 to 7 are)",
+                         v);
+}
+
 static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *data, size_t len,
                           const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
 {
@@ -912,6 +1099,8 @@ static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *
         return rc;
     rc = read_top(&c);
     sb_yp_close(&c.y);
+    if (rc != SB_OK && !c.have_version)
+        return version_first(data, len, err, rc);
     if (rc != SB_OK)
         return rc;
     if (c.nrecs > lim->max_packages)
@@ -921,6 +1110,7 @@ static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *
                              "%s version %lld is not supported (version 1 is)", kind, c.version);
     c.lock->version = (int)c.version;
     c.lock->nrecords = c.nrecs;
+    imply_build_numbers(&c);
     rc = c.version >= 4 ? link_v4(&c) : link_v1(&c);
     if (rc != SB_OK)
         return rc;
@@ -960,7 +1150,8 @@ static int pixi_detect(const char *data, size_t len, const char *filename)
         if (!strcmp(base, "pixi.lock"))
             return 2;
     }
-    /* content: a YAML mapping with a top-level `version:` and environments/package(s) */
+    /* content: a YAML mapping with a top-level `version:` and environments/package(s);
+     * `version:` may come last, past the first 64 KiB */
     size_t n = len < 65536 ? len : 65536;
     int has_version = 0, has_body = 0, has_meta = 0;
     const char *p = data, *end = data + n;
@@ -976,6 +1167,8 @@ static int pixi_detect(const char *data, size_t len, const char *filename)
             has_meta = 1;
         p = nl ? nl + 1 : end;
     }
+    if (has_body && !has_version && !has_meta && len > n)
+        has_version = sb_lock__yaml_version(data, len, NULL, NULL) != -1;
     return has_body && (has_version || has_meta);
 }
 

@@ -327,6 +327,9 @@ static const char *no_userinfo(sb_arena *a, const char *url)
 static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_env *env)
 {
     const char *loc = p->location ? p->location : "";
+    /* a pkg:pypi purl carries a version (spec 4); a record without one gets
+     * "0", as pixi-sbom substitutes (spec 2.2). The component keeps none. */
+    const char *pv = p->version ? p->version : "0";
     sb_code rc = SB_OK;
     if (!strncmp(loc, "git+", 4)) {
         const char *hash = strchr(loc, '#');
@@ -340,7 +343,7 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
         } else {
             sb_prop vq = {"vcs_url", commit ? sb_arena_printf(a, "git+%s@%s", repo, commit)
                                             : sb_arena_printf(a, "git+%s", repo)};
-            p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), p->version, &vq, 1);
+            p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), pv, &vq, 1);
         }
         rc = prop(pb, a, "pixi:direct-url", loc);
         if (rc == SB_OK)
@@ -365,7 +368,7 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
     } else {
         /* an index package; readers that know no URL (poetry, pdm) leave location NULL */
         const char *artifact = p->location ? p->location : p->file_name;
-        p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), p->version, NULL, 0);
+        p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), pv, NULL, 0);
         if (NULL == p->index_url && env->indexes.n)
             p->index_url = no_userinfo(a, env->indexes.v[0]);
         if (p->index_url) {
@@ -745,7 +748,9 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     s->platform = plat->name;
     s->root_name = opts && opts->root_name ? opts->root_name : lock->root_name ? lock->root_name : "workspace";
     s->root_version = opts && opts->root_version ? opts->root_version : opts && opts->root_name ? NULL : lock->root_version;
-    s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name : lock->kind;
+    /* the name the client sent, else the kind's own name when the content says
+     * which kind it is; never a name nobody sent */
+    s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name : lock->kind_unsure ? NULL : lock->kind;
     s->input_kind = lock->kind;
     s->package_cache = opts && opts->package_cache;
     s->lookups = opts && opts->lookup;

@@ -136,6 +136,8 @@ typedef struct sb_lock {
     sb_lock_env *envs;
     size_t nenvs, cap;
     size_t nrecords;         /* package records read */
+    bool kind_unsure;        /* read by content as one of two kinds with one shape
+                                (pixi.lock v1 = conda-lock.yml): no file name to record */
     const char *root_name, *root_version; /* the project, when the input names it */
 } sb_lock;
 
@@ -188,7 +190,7 @@ typedef struct sb_select_opts {
 typedef struct sb_sbom {
     const char *root_name, *root_version;
     const char *environment, *platform;
-    const char *lockfile_name;
+    const char *lockfile_name; /* NULL when neither the client nor the content names it */
     const char *input_kind;    /* sb_lock.kind */
     sb_pkg *pkgs;              /* sorted by (kind, name, version) */
     size_t npkgs;

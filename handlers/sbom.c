@@ -115,7 +115,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
     qsort(envs, nenv, sizeof *envs, env_order);
     size_t cap = 0;
     for (size_t e = 0; e < nenv; e++)
-        cap += all_plats ? envs[e]->nplatforms : 1;
+        cap += all_plats && envs[e]->nplatforms ? envs[e]->nplatforms : 1;
     if (cap > (size_t)cfg->max_documents) {
         sb_err_set(&err, SB_ELIMIT, "the request asks for %zu documents; this server writes at most %ld per request",
                    cap, cfg->max_documents);
@@ -133,10 +133,14 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
         sb_select_opts sel = *base;
         sel.environment = envs[e]->name;
         size_t np = 0;
-        if (all_plats) {
+        if (all_plats && envs[e]->nplatforms) {
             for (size_t k = 0; k < envs[e]->nplatforms; k++)
                 plats[np++] = envs[e]->platforms[k].name;
             qsort(plats, np, sizeof *plats, name_order);
+        } else if (all_plats) {
+            /* an environment that locks no platform: its one (empty)
+             * document, the one a request without all-platforms gets */
+            plats[np++] = NULL;
         } else {
             plats[np++] = base->platform;
         }

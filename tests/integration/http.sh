@@ -190,7 +190,9 @@ check "406 lists four formats" jq -e '.choices | length == 4' "$work/p.json" >/d
 # --- a run to the socket equals a run to a file (the CLI over the same core)
 for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
   f="$shared/fixtures/pixi/pixi-examples-jupyterlab-rev-5af4c59/pixi.lock"
-  post "$f" "?format=$fmt" "$work/sock.json" >/dev/null
+  # sbomgen passes the file's name: so does the request (a v1 lock read by
+  # content alone records no name, issue 18 item 1)
+  post "$f" "?format=$fmt&filename=pixi.lock" "$work/sock.json" >/dev/null
   "$(dirname "$bin")/sbomgen" -f "$fmt" -t 1700000000 "$f" > "$work/file.json"
   check "$fmt: socket and file runs are byte-identical" cmp -s "$work/sock.json" "$work/file.json"
 done
@@ -294,6 +296,37 @@ res="$(curl -sS -o "$work/cd.json" -w '%{http_code}' -H 'Content-Disposition: at
 check "Content-Disposition filename: $res" [ "$res" = 200 ]
 check "Content-Disposition: only the last path part is used" jq -e '[.metadata.properties[] | select(.name=="pixi:lockfile") | .value] == ["uv.lock"]' "$work/cd.json" >/dev/null
 
+# --- detection (issue 18 item 1): content beats a name guess, a UTF-8 BOM is
+# skipped for every kind, and a document records no file name nobody sent
+lockname() { jq -c '[.metadata.properties[] | select(.name=="pixi:lockfile") | .value]' "$1"; }
+f="$shared/fixtures/pixi/rattler-test-data-conda-lock-v3-robostack-turtlesim-conda-lock.yml/pixi.lock"
+res="$(post "$f" "?filename=robostack-turtlesim-conda-lock.yml" "$work/ts.json")"
+check "pixi.lock v3 named *conda-lock.yml is read as pixi.lock ($res)" [ "${res%% *}" = 200 ]
+check "pixi.lock v3 named *conda-lock.yml: the name sent is recorded" [ "$(lockname "$work/ts.json")" = '["robostack-turtlesim-conda-lock.yml"]' ]
+for rel in pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock \
+           pylock/osv-scalibr-extractor-filesystem-language-python-pylock-testdata/pdm-full.toml \
+           requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt; do
+  q=""
+  case "$rel" in requirements/*) q="?filename=requirements.txt" ;; esac
+  printf '\357\273\277' | cat - "$shared/fixtures/$rel" > "$work/bom.in"
+  res="$(post "$work/bom.in" "$q" "$work/bom.json")"
+  post "$shared/fixtures/$rel" "$q" "$work/nobom.json" > /dev/null
+  check "BOM + ${rel%%/*}${q:+ (named)}: $res" [ "${res%% *}" = 200 ]
+  # the serial number follows the bytes sent: everything else is the same
+  check "BOM + ${rel%%/*}: the same document as without" \
+    bash -c "cmp -s <(jq -S 'del(.serialNumber)' '$work/bom.json') <(jq -S 'del(.serialNumber)' '$work/nobom.json')"
+done
+f="$shared/fixtures/conda-lock/conda-lock-tests-test-lockfile/conda-lock.yml"
+res="$(post "$f" "?platform=linux-64" "$work/cl.json")"
+check "conda-lock.yml without a name: $res" [ "${res%% *}" = 200 ]
+check "conda-lock.yml without a name: no pixi:lockfile (got $(lockname "$work/cl.json"))" [ "$(lockname "$work/cl.json")" = '[]' ]
+check "conda-lock.yml without a name: validates" "$validate" -q --format cyclonedx-1.6 "$work/cl.json"
+post "$f" "?platform=linux-64&filename=conda-lock.yml" "$work/cl2.json" > /dev/null
+check "conda-lock.yml named: its name recorded" [ "$(lockname "$work/cl2.json")" = '["conda-lock.yml"]' ]
+f="$shared/fixtures/pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock"
+post "$f" "" "$work/pn.json" > /dev/null
+check "pixi.lock v6 without a name: the kind's own name" [ "$(lockname "$work/pn.json")" = '["pixi.lock"]' ]
+
 # --- many documents in one request (NDJSON) -----------------------------------
 mf="$shared/fixtures/pixi/pixi-examples-polarify-rev-79ad23c/pixi.lock"
 res="$(curl -sS -o "$work/nd.json" -w '%{http_code} %{content_type}' --data-binary @"$mf" "$base/v1/sbom?all-environments=true&all-platforms=true&format=spdx-2.3")"
@@ -313,6 +346,14 @@ curl -sS -o "$work/nd2.json" --data-binary @"$mf" "$base/v1/sbom?all-environment
 check "NDJSON: deterministic" cmp -s "$work/nd.json" "$work/nd2.json"
 res="$(curl -sS -o "$work/ndu.json" -w '%{http_code}' --data-binary @"$shared/fixtures/uv/pydantic/uv.lock" "$base/v1/sbom?all-platforms=true")"
 check "NDJSON uv.lock: seven platforms ($res, $(wc -l < "$work/ndu.json"))" [ "$(wc -l < "$work/ndu.json")" = 7 ]
+# an environment that locks no platform: all-platforms=true gives the one
+# (empty) document a plain request gives (issue 18 item 8)
+f="$shared/fixtures/edge/rattler-crates-rattler_index/pixi.lock"
+post "$f" "?filename=pixi.lock" "$work/np1.json" > /dev/null
+res="$(curl -sS -o "$work/np2.json" -w '%{http_code}' --data-binary @"$f" "$base/v1/sbom?filename=pixi.lock&all-platforms=true")"
+check "no platform, all-platforms=true: $res, $(wc -l < "$work/np2.json") document(s)" [ "$res" = 200 ] && [ "$(wc -l < "$work/np2.json")" = 1 ]
+check "no platform: all-platforms=true gives the plain request's document" \
+  bash -c "cmp -s <(jq -S -c . '$work/np1.json') <(jq -S -c . '$work/np2.json')"
 
 # --- the serial names one document (issue 18 item 10) -------------------------
 # Each request differs from the first in one option that changes the bytes;
