@@ -165,7 +165,7 @@ static sb_code read_str_seq(pixi_ctx *c, sb_strv *out, const char *what,
             return rc;
         if (sb_yp_type(y) == YAML_SEQUENCE_END_EVENT)
             return SB_OK;
-        const char *s; /* the transform copies what it keeps */
+        const char *s = NULL; /* the transform copies what it keeps */
         if ((rc = (xform ? sb_yp_peek : sb_yp_str)(y, &s, what)) != SB_OK)
             return rc;
         if (NULL == s)
