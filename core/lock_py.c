@@ -215,6 +215,7 @@ typedef struct build_ctx {
     size_t *pick;         /* per name head: what resolution markers choose on this platform */
     unsigned char *included;
     unsigned char *direct;  /* per name head: the root depends on that name */
+    sb_scope *scope;      /* per package, this platform */
     unsigned char **active; /* per package: groups already followed */
     sb_strv *edges;       /* per package: target names for this platform */
     sb_strv root_edges;
@@ -353,6 +354,15 @@ static sb_code follow(build_ctx *c, size_t i, const sb_py_deps *g, int *bad)
     return SB_OK;
 }
 
+/* The round of the walk a member's dependency group belongs to: its base
+ * dependencies are required, a development group development, an extra optional. */
+static sb_scope group_scope(const sb_py_pkg *p, size_t g)
+{
+    if (NULL == p->groups[g].group)
+        return SB_SCOPE_REQUIRED;
+    return p->groups[g].dev ? SB_SCOPE_DEVELOPMENT : SB_SCOPE_OPTIONAL;
+}
+
 static sb_code clone_strv(sb_strv *sv, sb_arena *a)
 {
     sb_strv n = {0};
@@ -403,19 +413,27 @@ static sb_code walk_platform(build_ctx *c, int *bad)
     size_t n = pl->npkgs;
     sb_code rc = SB_OK;
     if (pl->walk) {
-        for (size_t i = 0; i < n && rc == SB_OK; i++) {
-            if (!pl->pkgs[i].member)
-                continue;
-            c->included[i] = 1;
-            for (size_t g = 0; g < pl->pkgs[i].ngroups && rc == SB_OK; g++)
-                rc = push(c, i, g);
+        size_t q = 0;
+        for (sb_scope round = SB_SCOPE_REQUIRED; round <= SB_SCOPE_DEVELOPMENT && rc == SB_OK; round++) {
+            for (size_t i = 0; i < n && rc == SB_OK; i++) {
+                if (!pl->pkgs[i].member)
+                    continue;
+                c->included[i] = 1;
+                for (size_t g = 0; g < pl->pkgs[i].ngroups && rc == SB_OK; g++)
+                    if (group_scope(&pl->pkgs[i], g) == round)
+                        rc = push(c, i, g);
+            }
+            for (; q < c->nq && rc == SB_OK; q++)
+                rc = follow(c, c->queue[q].pkg, &pl->pkgs[c->queue[q].pkg].groups[c->queue[q].group], bad);
+            for (size_t i = 0; i < n; i++)
+                if (c->included[i] && SB_SCOPE_NONE == c->scope[i])
+                    c->scope[i] = round;
         }
-        for (size_t q = 0; q < c->nq && rc == SB_OK; q++)
-            rc = follow(c, c->queue[q].pkg, &pl->pkgs[c->queue[q].pkg].groups[c->queue[q].group], bad);
         return rc;
     }
     for (size_t i = 0; i < n && rc == SB_OK; i++) {
         c->included[i] = marker_true(c, pl->pkgs[i].marker, bad) || pl->pkgs[i].root;
+        c->scope[i] = pl->pkgs[i].scope;
         if (*bad)
             return SB_EPARSE;
         rc = sb_deadline_tick(&c->dl, c->err);
@@ -431,6 +449,9 @@ static sb_code walk_platform(build_ctx *c, int *bad)
 static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *python)
 {
     sb_pyl *pl = c->pl;
+    int distinguishes = 0; /* a platform where everything is required says nothing */
+    for (size_t i = 0; i < pl->npkgs; i++)
+        distinguishes |= c->included[i] && !pl->pkgs[i].root && c->scope[i] > SB_SCOPE_REQUIRED;
     for (size_t i = 0; i < pl->npkgs; i++) {
         const sb_py_pkg *src = &pl->pkgs[i];
         sb_code rc = sb_deadline_tick(&c->dl, c->err);
@@ -445,6 +466,7 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
         if (!c->once)
             *p = src->rec;
         p->depends = c->edges[i];
+        p->scope = distinguishes ? c->scope[i] : SB_SCOPE_NONE;
         if ((rc = choose_artifact(c, src, p, python)) != SB_OK || (rc = clone_strv(&p->reader_props, c->a)) != SB_OK)
             return rc;
         if (c->has_root && c->direct[c->head[i]] &&
@@ -468,6 +490,7 @@ static sb_code build_platform(build_ctx *c, sb_lock_env *env, const char *platfo
     c->env.all_extras = pl->marker_all_extras;
     memset(c->included, 0, n);
     memset(c->direct, 0, n);
+    memset(c->scope, 0, n * sizeof *c->scope);
     memset(&c->root_edges, 0, sizeof c->root_edges);
     c->nq = 0;
     for (size_t i = 0; i < n; i++) {
@@ -546,10 +569,12 @@ static sb_code alloc_ctx(build_ctx *c, size_t n)
     c->next = sb_arena_alloc(c->a, (n + 1) * sizeof *c->next);
     c->pick = sb_arena_alloc(c->a, (n + 1) * sizeof *c->pick);
     c->included = sb_arena_alloc(c->a, n + 1);
+    c->scope = sb_arena_alloc(c->a, (n + 1) * sizeof *c->scope);
     c->direct = sb_arena_alloc(c->a, n + 1);
     c->active = sb_arena_alloc(c->a, (n + 1) * sizeof *c->active);
     c->edges = sb_arena_alloc(c->a, (n + 1) * sizeof *c->edges);
-    return c->head && c->next && c->pick && c->included && c->direct && c->active && c->edges ? SB_OK : SB_ENOMEM;
+    return c->head && c->next && c->pick && c->included && c->scope && c->direct && c->active && c->edges ? SB_OK
+                                                                                                          : SB_ENOMEM;
 }
 
 sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *lim, sb_err *err)

@@ -9,6 +9,12 @@
  * from the workspace members, or each package's own marker), choose the one
  * artifact the platform installs, and emit sb_pkg records into one
  * environment of an sb_lock.
+ *
+ * Scopes (spec 3): a walk claims packages in three rounds, from the members'
+ * base dependencies (required), then their extras (optional), then their
+ * development groups (development), each round only what the ones before
+ * left; without a walk each package keeps the scope its reader read. A
+ * platform where everything is required says nothing: no scopes.
  */
 #ifndef SB_LOCK_PY_H
 #define SB_LOCK_PY_H
@@ -26,6 +32,7 @@ typedef struct sb_py_dep {
 
 typedef struct sb_py_deps {
     const char *group;   /* extra or dependency-group name; NULL for the base list */
+    bool dev;            /* a development group (uv dev-dependencies), not an extra */
     sb_py_dep *v;
     size_t n, cap;
 } sb_py_deps;
@@ -49,6 +56,8 @@ typedef struct sb_py_pkg {
     bool member;         /* workspace member: a walk starts here */
     bool root;           /* the project itself: becomes the document root */
     bool index;          /* comes from an index: gets the artifact as location */
+    sb_scope scope;      /* what the lock says the package is for (poetry groups,
+                          * pdm groups); NONE = the walk decides, or no scope */
 } sb_py_pkg;
 
 typedef struct sb_pyl {

@@ -1,13 +1,17 @@
 /*
  * test_pyreaders.c - the Python lockfile readers on small inline inputs:
  * what each puts into the model (roots, edges, markers per platform,
- * artifact choice, properties) and how each refuses bad input.
+ * artifact choice, properties, scopes) and how each refuses bad input, and
+ * how the writers render scopes.
  */
 #include "test.h"
 #include "../../core/arena.h"
+#include "../../core/buf.h"
+#include "../../core/doc.h"
 #include "../../core/lock.h"
 #include "../../core/model.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 
 static sb_sbom *sel(sb_arena *a, const char *kind, const char *text, const char *platform, sb_err *err)
@@ -268,5 +272,174 @@ TEST(pylock_markers_and_root)
     s = sel(a, "pylock.toml", lock, "win-64", &err);
     CHECK(s && s->npkgs == 0);
     CHECK(sel(a, "pylock.toml", "lock-version = '2.0'\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED);
+    sb_arena_destroy(a);
+}
+
+static sb_scope scope_of(const sb_sbom *s, const char *name)
+{
+    const sb_pkg *p = find(s, name);
+    return p ? p->scope : (sb_scope)-1;
+}
+
+/* app -> a -> shared; extra `fancy` -> b -> shared, d; dev group -> c -> d, e */
+static const char uv_scoped[] =
+    "version = 1\nrequires-python = \">=3.10\"\n"
+    "[[package]]\nname = \"app\"\nversion = \"1\"\nsource = { editable = \".\" }\n"
+    "dependencies = [{ name = \"a\" }]\n"
+    "[package.optional-dependencies]\nfancy = [{ name = \"b\" }]\n"
+    "[package.dev-dependencies]\ndev = [{ name = \"c\" }]\n"
+    "[[package]]\nname = \"a\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "dependencies = [{ name = \"shared\" }]\n"
+    "[[package]]\nname = \"b\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "dependencies = [{ name = \"shared\" }, { name = \"d\" }]\n"
+    "[[package]]\nname = \"c\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "dependencies = [{ name = \"d\" }, { name = \"e\" }, { name = \"a\" }]\n"
+    "[[package]]\nname = \"shared\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "[[package]]\nname = \"d\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "[[package]]\nname = \"e\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n";
+
+TEST(uv_scopes_required_optional_development)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "uv.lock", uv_scoped, NULL, &err);
+    CHECK(s != NULL && s->npkgs == 6);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(scope_of(s, "a") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "shared") == SB_SCOPE_REQUIRED);     /* also via the extra: required wins */
+    CHECK(scope_of(s, "b") == SB_SCOPE_OPTIONAL);
+    CHECK(scope_of(s, "d") == SB_SCOPE_OPTIONAL);          /* extra and dev group: optional */
+    CHECK(scope_of(s, "c") == SB_SCOPE_DEVELOPMENT);
+    CHECK(scope_of(s, "e") == SB_SCOPE_DEVELOPMENT);
+    CHECK(depends_on(s, find(s, "c"), "a"));               /* a dev package may need a required one */
+    /* the same lock without extras and groups tells nothing apart: no scope */
+    static const char plain[] =
+        "version = 1\n[[package]]\nname = \"app\"\nversion = \"1\"\nsource = { virtual = \".\" }\n"
+        "dependencies = [{ name = \"a\" }]\n"
+        "[[package]]\nname = \"a\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n";
+    s = sel(a, "uv.lock", plain, NULL, &err);
+    CHECK(s && s->npkgs == 1 && scope_of(s, "a") == SB_SCOPE_NONE);
+    sb_arena_destroy(a);
+}
+
+TEST(scope_crossing_rules)
+{
+    CHECK(sb_scope_crossing(SB_SCOPE_REQUIRED, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_DEVELOPMENT);
+    CHECK(sb_scope_crossing(SB_SCOPE_REQUIRED, SB_SCOPE_OPTIONAL) == SB_SCOPE_OPTIONAL);
+    CHECK(sb_scope_crossing(SB_SCOPE_DEVELOPMENT, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_NONE); /* inside the group */
+    CHECK(sb_scope_crossing(SB_SCOPE_DEVELOPMENT, SB_SCOPE_REQUIRED) == SB_SCOPE_NONE);    /* required anyway */
+    CHECK(sb_scope_crossing(SB_SCOPE_OPTIONAL, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_DEVELOPMENT);
+    CHECK(sb_scope_crossing(SB_SCOPE_NONE, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_NONE);        /* unscoped source */
+    CHECK(sb_scope_merge(SB_SCOPE_DEVELOPMENT, SB_SCOPE_OPTIONAL) == SB_SCOPE_OPTIONAL);
+    CHECK(sb_scope_merge(SB_SCOPE_DEVELOPMENT, SB_SCOPE_REQUIRED) == SB_SCOPE_REQUIRED);
+    CHECK(sb_scope_merge(SB_SCOPE_NONE, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_DEVELOPMENT);
+}
+
+/* The whole document for `s` as JSON (NULL on failure). */
+static json_t *render(const sb_doc_ops *ops, const sb_sbom *s, const char *in, char **text)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_doc *d = NULL;
+    sb_doc_opts o = {1700000000, true, in, strlen(in), 0, NULL};
+    sb_err err;
+    sb_buf out = SB_BUF_INIT(0);
+    char buf[4096];
+    json_t *j = NULL;
+    ssize_t n = -1;
+    if (sb_doc_new(&d, a, ops, s, &o, &err) == SB_OK)
+        while ((n = sb_doc_produce(d, buf, sizeof buf)) > 0)
+            sb_buf_append(&out, buf, (size_t)n);
+    if (n == 0 && out.data) {
+        j = json_loadb(out.data, out.len, 0, NULL);
+        *text = strndup(out.data, out.len);
+    }
+    sb_doc_free(d);
+    sb_buf_free(&out);
+    sb_arena_destroy(a);
+    return j;
+}
+
+static int has_rel(json_t *doc, const char *from, const char *type, const char *to)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "relationships"), i, r)
+        if (!strcmp(json_string_value(json_object_get(r, "spdxElementId")), from) &&
+            !strcmp(json_string_value(json_object_get(r, "relationshipType")), type) &&
+            !strcmp(json_string_value(json_object_get(r, "relatedSpdxElement")), to))
+            return 1;
+    return 0;
+}
+
+/* The SPDX 3 node whose spdxId ends with `frag`. */
+static json_t *node3(json_t *doc, const char *frag)
+{
+    size_t i, fl = strlen(frag);
+    json_t *n;
+    json_array_foreach(json_object_get(doc, "@graph"), i, n) {
+        const char *id = json_string_value(json_object_get(n, "spdxId"));
+        if (id && strlen(id) > fl && !strcmp(id + strlen(id) - fl, frag))
+            return n;
+    }
+    return NULL;
+}
+
+TEST(scopes_in_every_format)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "uv.lock", uv_scoped, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { sb_arena_destroy(a); return; }
+    char *text = NULL;
+    /* CycloneDX: scope after version/description, before supplier; development is "optional" */
+    json_t *cdx = render(&sb_doc_cyclonedx_16, s, uv_scoped, &text);
+    CHECK(cdx != NULL);
+    size_t i;
+    json_t *c;
+    int seen = 0;
+    json_array_foreach(json_object_get(cdx, "components"), i, c) {
+        const char *name = json_string_value(json_object_get(c, "name"));
+        const char *scope = json_string_value(json_object_get(c, "scope"));
+        int req = !strcmp(name, "a") || !strcmp(name, "shared");
+        CHECK_STR(scope, req ? "required" : "optional");
+        seen++;
+    }
+    CHECK(seen == 6);
+    const char *at = text ? strstr(text, "\"bom-ref\": \"pkg:pypi/c@1\"") : NULL;
+    CHECK(at && strstr(at, "\"scope\"") && strstr(at, "\"supplier\"") && strstr(at, "\"scope\"") < strstr(at, "\"supplier\""));
+    json_decref(cdx);
+    free(text);
+    /* SPDX 2.3: edges crossing into a group or an extra are reversed */
+    json_t *spdx = render(&sb_doc_spdx_23, s, uv_scoped, &text);
+    CHECK(spdx != NULL);
+    CHECK(has_rel(spdx, "SPDXRef-Package-root", "DEPENDS_ON", "SPDXRef-Package-pypi-a-1"));
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-c-1", "DEV_DEPENDENCY_OF", "SPDXRef-Package-root"));
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-b-1", "OPTIONAL_DEPENDENCY_OF", "SPDXRef-Package-root"));
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-c-1", "DEPENDS_ON", "SPDXRef-Package-pypi-e-1")); /* inside the group */
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-c-1", "DEPENDS_ON", "SPDXRef-Package-pypi-a-1")); /* required anyway */
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-b-1", "DEPENDS_ON", "SPDXRef-Package-pypi-d-1")); /* inside the extra */
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-d-1", "OPTIONAL_DEPENDENCY_OF", "SPDXRef-Package-pypi-c-1"));
+    CHECK(!has_rel(spdx, "SPDXRef-Package-root", "DEPENDS_ON", "SPDXRef-Package-pypi-c-1"));
+    json_decref(spdx);
+    free(text);
+    /* SPDX 3.0.1: the root's development edge apart, as a LifecycleScopedRelationship */
+    json_t *s3 = render(&sb_doc_spdx_301, s, uv_scoped, &text);
+    CHECK(s3 != NULL);
+    json_t *dev = node3(s3, "#relationship-root-depends-development");
+    json_t *plain = node3(s3, "#relationship-root-depends");
+    CHECK_STR(json_string_value(json_object_get(dev, "type")), "LifecycleScopedRelationship");
+    CHECK_STR(json_string_value(json_object_get(dev, "scope")), "development");
+    CHECK(json_array_size(json_object_get(dev, "to")) == 1);
+    CHECK(json_array_size(json_object_get(plain, "to")) == 2); /* a and b */
+    CHECK_STR(json_string_value(json_object_get(plain, "type")), "Relationship");
+    CHECK(node3(s3, "#relationship-Package-pypi-c-1-depends-development") == NULL); /* c's edges stay in or leave dev */
+    int listed = 0;
+    json_t *e;
+    json_array_foreach(json_object_get(node3(s3, "#sbom"), "element"), i, e)
+        listed += !strcmp(json_string_value(e), json_string_value(json_object_get(dev, "spdxId")));
+    CHECK(listed == 1);
+    json_decref(s3);
+    free(text);
     sb_arena_destroy(a);
 }
