@@ -187,6 +187,83 @@ const char *sb_pyl_basename(sb_arena *a, const char *url)
     return sb_arena_strndup(a, url + b, n - b);
 }
 
+/* ---- artifacts listed apart from their packages ---- */
+
+sb_py_file *sb_pyl_file(sb_py_files *fs, sb_arena *a, const char *name, const char *version)
+{
+    sb_py_file *v = grow(a, fs->v, &fs->cap, fs->n, sizeof *v);
+    if (NULL == v)
+        return NULL;
+    fs->v = v;
+    sb_py_file *f = &v[fs->n];
+    memset(f, 0, sizeof *f);
+    f->name = sb_model_pep503(a, name);
+    f->version = version;
+    if (NULL == f->name)
+        return NULL;
+    fs->n++;
+    return f;
+}
+
+/* Whether file name `file` carries `-<version>` followed by '-' or '.'
+ * (pkg-1.0-py3-none-any.whl, pkg-1.0.tar.gz). */
+static int file_has_version(const char *file, const char *version)
+{
+    size_t vl = strlen(version);
+    for (const char *d = file ? strchr(file, '-') : NULL; d; d = strchr(d + 1, '-'))
+        if (!strncmp(d + 1, version, vl) && (d[1 + vl] == '-' || d[1 + vl] == '.'))
+            return 1;
+    return 0;
+}
+
+static sb_code attach_one(sb_pyl *pl, sb_arena *a, size_t i, const sb_py_file *f, int several)
+{
+    sb_py_pkg *p = &pl->pkgs[i];
+    if (f->version ? (NULL == p->rec.version || strcmp(f->version, p->rec.version))
+                   : several && p->rec.version && !file_has_version(f->art.file, p->rec.version))
+        return SB_OK;
+    sb_py_art *art = sb_pyl_art(p, a);
+    if (NULL == art)
+        return SB_ENOMEM;
+    *art = f->art;
+    return SB_OK;
+}
+
+sb_code sb_pyl_attach_files(sb_pyl *pl, sb_arena *a, const sb_py_files *fs)
+{
+    if (0 == fs->n)
+        return SB_OK;
+    size_t n = pl->npkgs;
+    sb_strmap byname;
+    size_t *next = sb_arena_alloc(a, (n + 1) * sizeof *next);
+    if (NULL == next || sb_strmap_init(&byname, a, n) != SB_OK)
+        return SB_ENOMEM;
+    /* name -> first package, `next` chains the others (in reverse: order does not matter) */
+    for (size_t i = 0; i < n; i++) {
+        char *n503 = pl->pkgs[i].rec.name ? sb_model_pep503(a, pl->pkgs[i].rec.name) : NULL;
+        size_t first;
+        if (NULL == n503)
+            return SB_ENOMEM;
+        int had = sb_strmap_put(&byname, n503, strlen(n503), i, &first);
+        if (had < 0)
+            return SB_ENOMEM;
+        next[i] = had ? next[first] : (size_t)-1;
+        if (had)
+            next[first] = i;
+    }
+    for (size_t k = 0; k < fs->n; k++) {
+        const sb_py_file *f = &fs->v[k];
+        size_t first;
+        if (!sb_strmap_get(&byname, f->name, strlen(f->name), &first))
+            continue;
+        int several = next[first] != (size_t)-1;
+        for (size_t i = first; i != (size_t)-1; i = next[i])
+            if (attach_one(pl, a, i, f, several) != SB_OK)
+                return SB_ENOMEM;
+    }
+    return SB_OK;
+}
+
 /* ---- the build ----
  *
  * Time O((packages + edges) log) and memory linear in the input, whatever

@@ -101,6 +101,28 @@ const char *sb_pyl_sha256(sb_arena *a, const char *hash);
 /* File name of a URL or path (after the last '/', before '?' / '#'). */
 const char *sb_pyl_basename(sb_arena *a, const char *url);
 
+/* Artifacts a lock lists apart from its packages (poetry.lock 1.x
+ * `[metadata.files] name = [...]`, pdm.lock before 4.x `"name version" =
+ * [...]`): collected while reading, attached by sb_pyl_attach_files(). */
+typedef struct sb_py_file {
+    const char *name;    /* PEP 503-normalized */
+    const char *version; /* NULL: every package of that name */
+    sb_py_art art;
+} sb_py_file;
+
+typedef struct sb_py_files {
+    sb_py_file *v;
+    size_t n, cap;
+} sb_py_files;
+
+/* A new entry for `name` (normalized here) and `version` (may be NULL); NULL on allocation failure. */
+sb_py_file *sb_pyl_file(sb_py_files *fs, sb_arena *a, const char *name, const char *version);
+
+/* Give each package the files listed for its name (and version, when the
+ * list names one). A name locked at several versions without a version in
+ * the list only gets the files whose name carries its version. */
+sb_code sb_pyl_attach_files(sb_pyl *pl, sb_arena *a, const sb_py_files *fs);
+
 /* Consumes pl: with one platform built (lim->platform), the package
  * templates become the records. */
 sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *lim, sb_err *err);

@@ -138,7 +138,7 @@ TEST(poetry_file_only_and_markers)
     CHECK_STR(prop(te, "pixi:file-name"), "typing_extensions-4.12.2-py3-none-any.whl");
     CHECK_STR(te ? te->purl : NULL, "pkg:pypi/typing-extensions@4.12.2");
     CHECK(depends_on(s, find(s, "extra-only"), "Typing_Extensions"));
-    CHECK(sel(a, "poetry.lock", "[metadata]\nlock-version = \"1.1\"\n", NULL, &err) == NULL &&
+    CHECK(sel(a, "poetry.lock", "[metadata]\nlock-version = \"999.0\"\n", NULL, &err) == NULL &&
           err.code == SB_EUNSUPPORTED && strstr(err.msg, "poetry lock"));
     sb_arena_destroy(a);
 }
@@ -441,5 +441,116 @@ TEST(scopes_in_every_format)
     CHECK(listed == 1);
     json_decref(s3);
     free(text);
+    sb_arena_destroy(a);
+}
+
+/* Poetry < 1.5: lock-version 1.x, `category`, `marker`, files under [metadata.files]. */
+TEST(poetry_1x_category_files_and_scopes)
+{
+    static const char lock[] =
+        "[[package]]\ncategory = \"main\"\nname = \"requests\"\noptional = false\npython-versions = \"*\"\nversion = \"2.25.1\"\n"
+        "[package.dependencies]\nidna = \">=2.5\"\n"
+        "[[package]]\ncategory = \"main\"\nname = \"idna\"\noptional = false\npython-versions = \"*\"\nversion = \"2.10\"\n"
+        "[[package]]\ncategory = \"dev\"\nname = \"pytest\"\noptional = false\npython-versions = \"*\"\nversion = \"6.2.2\"\n"
+        "[package.dependencies]\ncolorama = {version = \"*\", markers = \"sys_platform == \\\"win32\\\"\"}\nidna = \"*\"\n"
+        "[[package]]\ncategory = \"dev\"\nmarker = \"sys_platform == \\\"win32\\\"\"\nname = \"colorama\"\noptional = false\n"
+        "python-versions = \"*\"\nversion = \"0.4.4\"\n"
+        "[[package]]\ncategory = \"main\"\nname = \"pysocks\"\noptional = true\npython-versions = \"*\"\nversion = \"1.7.1\"\n"
+        "[metadata]\ncontent-hash = \"x\"\nlock-version = \"1.1\"\npython-versions = \"^3.8\"\n"
+        "[metadata.files]\n"
+        "requests = [\n  {file = \"requests-2.25.1-py2.py3-none-any.whl\", hash = \"sha256:c210084e36a42ae6b9219e00e48287def368a26d03a048ddad7bfee44f75871e\"},\n"
+        "  {file = \"requests-2.25.1.tar.gz\", hash = \"sha256:27973dd4a904a4f13b263a19c866c13b92a39ed1c964655f025f3f8d3d75b804\"},\n]\n"
+        "idna = []\npytest = []\ncolorama = []\npysocks = []\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "poetry.lock", lock, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(s->npkgs == 4); /* colorama's marker is false on linux-64 */
+    const sb_pkg *rq = find(s, "requests");
+    CHECK_STR(rq ? rq->sha256 : NULL, "c210084e36a42ae6b9219e00e48287def368a26d03a048ddad7bfee44f75871e");
+    CHECK_STR(rq ? rq->file_name : NULL, "requests-2.25.1-py2.py3-none-any.whl");
+    CHECK(depends_on(s, rq, "idna") && depends_on(s, find(s, "pytest"), "idna"));
+    CHECK(scope_of(s, "requests") == SB_SCOPE_REQUIRED && scope_of(s, "idna") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "pytest") == SB_SCOPE_DEVELOPMENT);
+    CHECK(scope_of(s, "pysocks") == SB_SCOPE_OPTIONAL); /* optional = true: only an extra installs it */
+    s = sel(a, "poetry.lock", lock, "win-64", &err);
+    CHECK(s && scope_of(s, "colorama") == SB_SCOPE_DEVELOPMENT && depends_on(s, find(s, "pytest"), "colorama"));
+    /* before lock-version existed (Poetry < 1.0): read the same way */
+    static const char old[] =
+        "[[package]]\ncategory = \"main\"\nname = \"six\"\noptional = false\npython-versions = \"*\"\nversion = \"1.15.0\"\n"
+        "[metadata]\ncontent-hash = \"x\"\npython-versions = \"*\"\n"
+        "[metadata.files]\nsix = [\n  {file = \"six-1.15.0-py2.py3-none-any.whl\", hash = \"sha256:8b74bedcbbbaca38ff6d7491d76f2b06b3592611af620f8426e82dddb04a5ced\"},\n]\n";
+    s = sel(a, "poetry.lock", old, NULL, &err);
+    CHECK(s && s->npkgs == 1 && find(s, "six") && find(s, "six")->sha256);
+    CHECK(s && scope_of(s, "six") == SB_SCOPE_NONE); /* all required: nothing told apart */
+    sb_arena_destroy(a);
+}
+
+/* Poetry >= 2: `groups`; lock-version 2.0 without groups has no scope. */
+TEST(poetry_groups_give_scopes)
+{
+    static const char lock[] =
+        "[[package]]\nname = \"click\"\nversion = \"8.1.7\"\noptional = false\npython-versions = \">=3.7\"\n"
+        "groups = [\"main\", \"dev\"]\nfiles = []\n"
+        "[[package]]\nname = \"black\"\nversion = \"24.1\"\noptional = false\npython-versions = \">=3.8\"\n"
+        "groups = [\"dev\"]\nfiles = []\n[package.dependencies]\nclick = \">=8\"\n"
+        "[[package]]\nname = \"ujson\"\nversion = \"5\"\noptional = true\npython-versions = \"*\"\ngroups = [\"main\"]\nfiles = []\n"
+        "[metadata]\nlock-version = \"2.1\"\npython-versions = \"^3.9\"\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "poetry.lock", lock, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(scope_of(s, "click") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "black") == SB_SCOPE_DEVELOPMENT);
+    CHECK(scope_of(s, "ujson") == SB_SCOPE_OPTIONAL);
+    static const char v20[] =
+        "[[package]]\nname = \"click\"\nversion = \"8.1.7\"\noptional = false\npython-versions = \">=3.7\"\nfiles = []\n"
+        "[[package]]\nname = \"ujson\"\nversion = \"5\"\noptional = true\npython-versions = \"*\"\nfiles = []\n"
+        "[metadata]\nlock-version = \"2.0\"\npython-versions = \"^3.9\"\n";
+    s = sel(a, "poetry.lock", v20, NULL, &err);
+    CHECK(s && s->npkgs == 2 && scope_of(s, "click") == SB_SCOPE_NONE && scope_of(s, "ujson") == SB_SCOPE_NONE);
+    sb_arena_destroy(a);
+}
+
+/* PDM before lock_version 2: `sections`, a dependency table, files keyed "name version" under [metadata]. */
+TEST(pdm_legacy_and_2x_read_with_scopes)
+{
+    static const char legacy[] =
+        "[[package]]\nname = \"click\"\nsections = [\"default\", \"dev\"]\nversion = \"7.1.2\"\n"
+        "[package.dependencies]\ncolorama = {marker = \"sys_platform == 'win32'\", version = \"*\"}\n"
+        "[[package]]\nname = \"colorama\"\nsections = [\"default\"]\nversion = \"0.4.4\"\nmarker = \"sys_platform == 'win32'\"\n"
+        "[[package]]\nname = \"pytest\"\nsections = [\"dev\"]\nversion = \"6.2.1\"\n"
+        "[package.dependencies]\nclick = \"*\"\n"
+        "[metadata]\n\"click 7.1.2\" = [\n"
+        "    {file = \"click-7.1.2-py2.py3-none-any.whl\", hash = \"sha256:dacca89f4bfadd5de3d7489b7c8a566eee0d3676333fbb50030263894c38c0dc\"},\n]\n"
+        "\"pytest 6.2.1\" = []\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pdm.lock", legacy, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(s->npkgs == 2); /* colorama only on Windows */
+    CHECK_STR(find(s, "click") ? find(s, "click")->sha256 : NULL,
+              "dacca89f4bfadd5de3d7489b7c8a566eee0d3676333fbb50030263894c38c0dc");
+    CHECK(depends_on(s, find(s, "pytest"), "click"));
+    CHECK(scope_of(s, "click") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "pytest") == SB_SCOPE_OPTIONAL); /* a group, extra or dev: the lock does not say */
+    s = sel(a, "pdm.lock", legacy, "win-64", &err);
+    CHECK(s && depends_on(s, find(s, "click"), "colorama"));
+    /* lock_version 2 / 3: PEP 508 dependencies, files in [metadata.files] */
+    static const char v2[] =
+        "[[package]]\nname = \"click\"\nsections = [\"default\"]\nversion = \"7.1.2\"\n"
+        "[[package]]\nname = \"mkdocs\"\nsections = [\"doc\"]\nversion = \"1.1.2\"\ndependencies = [\"click>=3.3\"]\n"
+        "[metadata]\nlock_version = \"2\"\ncontent_hash = \"sha256:x\"\n[metadata.files]\n"
+        "\"click 7.1.2\" = [\n    {file = \"click-7.1.2.tar.gz\", hash = \"sha256:d2b5255c7c6349bc1bd1e59e08cd12acbbd63ce649f2588755783aa94dfb6b1a\"},\n]\n";
+    s = sel(a, "pdm.lock", v2, NULL, &err);
+    CHECK(s && s->npkgs == 2 && depends_on(s, find(s, "mkdocs"), "click"));
+    CHECK(s && find(s, "click") && find(s, "click")->sdist && scope_of(s, "mkdocs") == SB_SCOPE_OPTIONAL);
+    /* the one shape refused: no versions at all; and formats from the future */
+    CHECK(sel(a, "pdm.lock", "[[package]]\nname = \"x\"\nsections = [\"default\"]\n", NULL, &err) == NULL &&
+          err.code == SB_EUNSUPPORTED && strstr(err.msg, "no version"));
+    CHECK(sel(a, "pdm.lock", "[metadata]\nlock_version = \"9.0\"\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED);
     sb_arena_destroy(a);
 }
