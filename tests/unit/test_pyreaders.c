@@ -2,7 +2,7 @@
  * test_pyreaders.c - the Python lockfile readers on small inline inputs:
  * what each puts into the model (roots, edges, markers per platform,
  * artifact choice, properties, scopes) and how each refuses bad input, and
- * how the writers render scopes.
+ * how the writers render scopes; conda-lock.yml categories (scopes too).
  */
 #include "test.h"
 #include "../../core/arena.h"
@@ -552,5 +552,56 @@ TEST(pdm_legacy_and_2x_read_with_scopes)
     CHECK(sel(a, "pdm.lock", "[[package]]\nname = \"x\"\nsections = [\"default\"]\n", NULL, &err) == NULL &&
           err.code == SB_EUNSUPPORTED && strstr(err.msg, "no version"));
     CHECK(sel(a, "pdm.lock", "[metadata]\nlock_version = \"9.0\"\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED);
+    sb_arena_destroy(a);
+}
+
+/* conda-lock.yml: one entry per category a package is locked for. */
+static const char condalock_categories[] =
+    "version: 1\nmetadata:\n  platforms: [linux-64, osx-64]\npackage:\n"
+    "- name: python\n  version: 3.12.1\n  manager: conda\n  platform: linux-64\n  dependencies: {zlib: '*'}\n"
+    "  url: https://conda.anaconda.org/conda-forge/linux-64/python-3.12.1-h1_0_cpython.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: main\n  optional: false\n"
+    "- name: zlib\n  version: 1.3.1\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: main\n  optional: false\n"
+    "- name: zlib\n  version: 1.3.1\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: dev\n  optional: true\n"
+    "- name: pytest\n  version: 8.0.0\n  manager: conda\n  platform: linux-64\n  dependencies: {python: '>=3.8', pluggy: '*'}\n"
+    "  url: https://conda.anaconda.org/conda-forge/noarch/pytest-8.0.0-pyhd8ed1ab_0.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: dev\n  optional: true\n"
+    "- name: pluggy\n  version: 1.4.0\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/noarch/pluggy-1.4.0-pyhd8ed1ab_0.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: dev\n  optional: true\n"
+    "- name: pluggy\n  version: 1.4.0\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/noarch/pluggy-1.4.0-pyhd8ed1ab_0.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: docs\n  optional: true\n"
+    "- name: zlib\n  version: 1.3.1\n  manager: conda\n  platform: osx-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/osx-64/zlib-1.3.1-h2_2.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: main\n  optional: false\n";
+
+TEST(condalock_categories_one_component_scoped)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "conda-lock.yml", condalock_categories, "linux-64", &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(s->npkgs == 4); /* zlib and pluggy once each, not #dup-2 */
+    for (size_t i = 0; i < s->npkgs; i++)
+        CHECK(strstr(s->pkgs[i].id, "#dup") == NULL);
+    CHECK(scope_of(s, "python") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "zlib") == SB_SCOPE_REQUIRED);        /* main and dev: required */
+    CHECK(scope_of(s, "pytest") == SB_SCOPE_DEVELOPMENT);
+    CHECK(scope_of(s, "pluggy") == SB_SCOPE_OPTIONAL);      /* dev and docs: optional */
+    CHECK(depends_on(s, find(s, "pytest"), "pluggy") && depends_on(s, find(s, "python"), "zlib"));
+    /* osx-64 locks only main: nothing to tell apart */
+    s = sel(a, "conda-lock.yml", condalock_categories, "osx-64", &err);
+    CHECK(s && s->npkgs == 1 && scope_of(s, "zlib") == SB_SCOPE_NONE);
+    /* the same records as a pixi.lock v1 carry no scope, duplicates and all */
+    sb_lock *l = NULL;
+    CHECK(sb_lock_read(&l, a, "pixi.lock", condalock_categories, strlen(condalock_categories), NULL, NULL, &err) == SB_OK);
+    sb_select_opts o = {.platform = "linux-64"};
+    CHECK(l && sb_model_select(&s, a, l, &o, &err) == SB_OK && scope_of(s, "pytest") == SB_SCOPE_NONE);
     sb_arena_destroy(a);
 }
