@@ -179,6 +179,10 @@ static sb_code component(sb_doc *d, size_t i)
     sb_jw_kstr(jw, "name", p->name);
     sb_jw_kstr_opt(jw, "version", p->version);
     sb_jw_kstr_opt(jw, "description", p->summary);
+    /* CycloneDX has no development scope: what a project only develops with
+     * is not needed to run it, which is what "optional" says (spec 6.3) */
+    if (p->scope != SB_SCOPE_NONE)
+        sb_jw_kstr(jw, "scope", p->scope == SB_SCOPE_REQUIRED ? "required" : "optional");
     if (p->supplier_name) {
         sb_jw_key(jw, "supplier");
         sb_jw_obj_begin(jw);

@@ -213,6 +213,27 @@ static void rel(sb_doc *d, const char *from_prefix, const char *from, const char
     sb_jw_obj_end(jw);
 }
 
+/* One dependency edge of `from` (whose scope is `from_scope`; the root's is
+ * required). An edge crossing into a development group or an extra is
+ * written reversed, as the dependency's DEV_DEPENDENCY_OF /
+ * OPTIONAL_DEPENDENCY_OF (spec 7.3 item 4); every other edge DEPENDS_ON. */
+static void depends(sb_doc *d, const char *from_prefix, const char *from, sb_scope from_scope, size_t to)
+{
+    const spdx23 *f = d->fmt;
+    const char *to_id = f->x->pkg_ids[to];
+    switch (sb_scope_crossing(from_scope, d->sbom->pkgs[to].scope)) {
+    case SB_SCOPE_DEVELOPMENT:
+        rel(d, "SPDXRef-", to_id, "DEV_DEPENDENCY_OF", from_prefix, from);
+        break;
+    case SB_SCOPE_OPTIONAL:
+        rel(d, "SPDXRef-", to_id, "OPTIONAL_DEPENDENCY_OF", from_prefix, from);
+        break;
+    default:
+        rel(d, from_prefix, from, "DEPENDS_ON", "SPDXRef-", to_id);
+        break;
+    }
+}
+
 static void extracted_entry(sb_doc *d, const extracted *e)
 {
     const spdx23 *f = d->fmt;
@@ -247,7 +268,7 @@ static sb_code relation(sb_doc *d, size_t i)
     if (i == 0) {
         rel(d, "", "SPDXRef-DOCUMENT", "DESCRIBES", "", "SPDXRef-Package-root");
     } else if (i <= s->nroot) {
-        rel(d, "", "SPDXRef-Package-root", "DEPENDS_ON", "SPDXRef-", x->pkg_ids[s->root_deps[i - 1]]);
+        depends(d, "", "SPDXRef-Package-root", SB_SCOPE_REQUIRED, s->root_deps[i - 1]);
     } else {
         /* next package edge, in model order: cursor (package, dependency) */
         while (d->cur_a < s->npkgs && d->cur_b >= s->pkgs[d->cur_a].ndeps) {
@@ -257,7 +278,7 @@ static sb_code relation(sb_doc *d, size_t i)
         if (d->cur_a >= s->npkgs)
             return SB_EMISUSE;
         const sb_pkg *p = &s->pkgs[d->cur_a];
-        rel(d, "SPDXRef-", x->pkg_ids[d->cur_a], "DEPENDS_ON", "SPDXRef-", x->pkg_ids[p->deps[d->cur_b]]);
+        depends(d, "SPDXRef-", x->pkg_ids[d->cur_a], p->scope, p->deps[d->cur_b]);
         d->cur_b++;
     }
     return d->jw.status;

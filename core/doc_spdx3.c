@@ -7,7 +7,8 @@
  * listing every element; the data license; the SpdxDocument. Ids are
  * <namespace>#<fragment>, stable within the document.
  *
- * Relation pieces: one per package (its license and dependsOn relationships),
+ * Relation pieces: one per package (its license and dependsOn relationships;
+ * edges into a development group apart, as a LifecycleScopedRelationship),
  * the root's dependsOn, then the Sbom node split into an opening, one piece
  * per package (its element ids) and a closing piece, so no piece grows with
  * the document.
@@ -312,6 +313,57 @@ static void collection_open(sb_doc *d, const char *type, const char *frag, const
     sb_jw_str(jw, iri(d, root_frag));
 }
 
+/* Whether the edge from a package of scope `from` to package `to` crosses
+ * into a development group: such edges are LifecycleScopedRelationships with
+ * scope development (spec 8); every other edge a plain dependsOn. */
+static int dev_edge(const sb_sbom *s, sb_scope from, size_t to)
+{
+    return sb_scope_crossing(from, s->pkgs[to].scope) == SB_SCOPE_DEVELOPMENT;
+}
+
+static size_t count_edges(const sb_sbom *s, sb_scope from, const size_t *to, size_t n, int dev)
+{
+    size_t c = 0;
+    for (size_t k = 0; k < n; k++)
+        c += dev_edge(s, from, to[k]) == dev;
+    return c;
+}
+
+static const char *depends_what(int dev) { return dev ? "depends-development" : "depends"; }
+
+/* The dependsOn relationship of `base` (a package fragment or "root") for
+ * its plain edges (dev = 0) or its development edges (dev = 1); nothing when
+ * it has none of that kind. */
+static void depends_rel(sb_doc *d, const char *base, const char *from_iri, sb_scope from, const size_t *to,
+                        size_t n, int dev)
+{
+    spdx3 *s3 = d->fmt;
+    sb_jw *jw = &d->jw;
+    if (0 == count_edges(d->sbom, from, to, n, dev))
+        return;
+    sb_jw_obj_begin(jw);
+    common(d, dev ? "LifecycleScopedRelationship" : "Relationship", rel_frag(d, base, depends_what(dev)), 0);
+    sb_jw_kstr(jw, "from", from_iri);
+    sb_jw_kstr(jw, "relationshipType", "dependsOn");
+    sb_jw_key(jw, "to");
+    sb_jw_arr_begin(jw);
+    for (size_t k = 0; k < n; k++)
+        if (dev_edge(d->sbom, from, to[k]) == dev)
+            sb_jw_str(jw, iri(d, s3->x->pkg_ids[to[k]]));
+    sb_jw_arr_end(jw);
+    if (dev)
+        sb_jw_kstr(jw, "scope", "development");
+    sb_jw_obj_end(jw);
+}
+
+/* The ids depends_rel() gave, for the Sbom's element list. */
+static void depends_ids(sb_doc *d, const char *base, sb_scope from, const size_t *to, size_t n)
+{
+    for (int dev = 0; dev < 2; dev++)
+        if (count_edges(d->sbom, from, to, n, dev))
+            sb_jw_str(&d->jw, iri(d, rel_frag(d, base, depends_what(dev))));
+}
+
 static sb_code relation(sb_doc *d, size_t i)
 {
     spdx3 *s3 = d->fmt;
@@ -332,31 +384,12 @@ static sb_code relation(sb_doc *d, size_t i)
             sb_jw_arr_end(jw);
             sb_jw_obj_end(jw);
         }
-        if (p->ndeps) {
-            sb_jw_obj_begin(jw);
-            common(d, "Relationship", rel_frag(d, s3->x->pkg_ids[i], "depends"), 0);
-            sb_jw_kstr(jw, "from", from);
-            sb_jw_kstr(jw, "relationshipType", "dependsOn");
-            sb_jw_key(jw, "to");
-            sb_jw_arr_begin(jw);
-            for (size_t k = 0; k < p->ndeps; k++)
-                sb_jw_str(jw, iri(d, s3->x->pkg_ids[p->deps[k]]));
-            sb_jw_arr_end(jw);
-            sb_jw_obj_end(jw);
-        }
+        depends_rel(d, s3->x->pkg_ids[i], from, p->scope, p->deps, p->ndeps, 0);
+        depends_rel(d, s3->x->pkg_ids[i], from, p->scope, p->deps, p->ndeps, 1);
     } else if (i == n) {
-        if (s->nroot) {
-            sb_jw_obj_begin(jw);
-            common(d, "Relationship", "relationship-root-depends", 0);
-            sb_jw_kstr(jw, "from", iri(d, "package-root"));
-            sb_jw_kstr(jw, "relationshipType", "dependsOn");
-            sb_jw_key(jw, "to");
-            sb_jw_arr_begin(jw);
-            for (size_t k = 0; k < s->nroot; k++)
-                sb_jw_str(jw, iri(d, s3->x->pkg_ids[s->root_deps[k]]));
-            sb_jw_arr_end(jw);
-            sb_jw_obj_end(jw);
-        }
+        const char *root = iri(d, "package-root");
+        depends_rel(d, "root", root, SB_SCOPE_REQUIRED, s->root_deps, s->nroot, 0);
+        depends_rel(d, "root", root, SB_SCOPE_REQUIRED, s->root_deps, s->nroot, 1);
     } else if (i == n + 1) {
         collection_open(d, "software_Sbom", "sbom", "package-root");
     } else if (i < 2 * n + 2) {
@@ -365,11 +398,9 @@ static sb_code relation(sb_doc *d, size_t i)
         sb_jw_str(jw, iri(d, s3->x->pkg_ids[k]));
         if (s3->lic_iri[k])
             sb_jw_str(jw, iri(d, rel_frag(d, s3->x->pkg_ids[k], "license")));
-        if (p->ndeps)
-            sb_jw_str(jw, iri(d, rel_frag(d, s3->x->pkg_ids[k], "depends")));
+        depends_ids(d, s3->x->pkg_ids[k], p->scope, p->deps, p->ndeps);
     } else if (i == 2 * n + 2) {
-        if (s->nroot)
-            sb_jw_str(jw, iri(d, "relationship-root-depends"));
+        depends_ids(d, "root", SB_SCOPE_REQUIRED, s->root_deps, s->nroot);
         for (size_t k = 0; k < s3->nlic; k++)
             sb_jw_str(jw, s3->lic_list[k].iri);
     } else {

@@ -29,6 +29,8 @@ typedef struct raw_rec {
     rec_kind kind;
     const char *loc;        /* keyed location or url */
     const char *platform;   /* v1-v3 */
+    const char *category;   /* conda-lock: main, dev, ... */
+    bool optional;          /* conda-lock: not in main */
     sb_pkg *pkg;
     unsigned line, col;
 } raw_rec;
@@ -518,7 +520,12 @@ static sb_code read_record(pixi_ctx *c)
         STR("license_family", p->license_family)
         STR("requires_python", p->requires_python)
         STR("noarch", noarch)
-        else if (!strcmp(key, "build_number")) {
+        STR("category", r->category)
+        else if (!strcmp(key, "optional")) {
+            r->optional = sb_yp_truthy(y);
+            if ((rc = sb_yp_skip(y)) != SB_OK)
+                return rc;
+        } else if (!strcmp(key, "build_number")) {
             if ((rc = sb_yp_int(y, &p->build_number, "build_number")) != SB_OK)
                 return rc;
         } else if (!strcmp(key, "size")) {
@@ -946,11 +953,55 @@ static sb_code link_v4(pixi_ctx *c)
     return SB_OK;
 }
 
-/* v1-v3: one `default` environment; each record names its platform. */
-static sb_code link_v1(pixi_ctx *c)
+/* conda-lock: what a category says the package is for (spec 2.7): `main`
+ * (the default) required, `dev` development, any other optional. */
+static sb_scope category_scope(const raw_rec *r)
+{
+    if (NULL == r->category)
+        return r->optional ? SB_SCOPE_OPTIONAL : SB_SCOPE_REQUIRED;
+    if (!strcmp(r->category, "main"))
+        return SB_SCOPE_REQUIRED;
+    return !strcmp(r->category, "dev") ? SB_SCOPE_DEVELOPMENT : SB_SCOPE_OPTIONAL;
+}
+
+/* conda-lock lists a package once per category it is locked for: the
+ * entries of one platform, kind and URL are one package, taking the
+ * strongest scope. 1 when `r` repeats an earlier entry (merged into it). */
+static int merge_category(pixi_ctx *c, sb_strmap *seen, const raw_rec *r, int *failed)
+{
+    const char *key = sb_arena_printf(c->scratch, "%s\n%d\n%s", r->platform, (int)r->kind, r->loc);
+    size_t first;
+    int had = key ? sb_strmap_put(seen, key, strlen(key), (size_t)(r - c->recs), &first) : -1;
+    if (had < 0) {
+        *failed = 1;
+        return 0;
+    }
+    r->pkg->scope = category_scope(r);
+    if (had)
+        c->recs[first].pkg->scope = sb_scope_merge(c->recs[first].pkg->scope, r->pkg->scope);
+    return had;
+}
+
+/* A platform whose packages are all required tells nothing apart: no scopes. */
+static void drop_plain_scopes(sb_lock_env *env)
+{
+    for (size_t k = 0; k < env->nplatforms; k++) {
+        sb_lock_platform *plat = &env->platforms[k];
+        int distinguishes = 0;
+        for (size_t i = 0; i < plat->npkgs; i++)
+            distinguishes |= plat->pkgs[i]->scope > SB_SCOPE_REQUIRED;
+        for (size_t i = 0; !distinguishes && i < plat->npkgs; i++)
+            plat->pkgs[i]->scope = SB_SCOPE_NONE;
+    }
+}
+
+/* v1-v3: one `default` environment; each record names its platform.
+ * conda-lock.yml (`categories`): one package per platform and URL, scoped. */
+static sb_code link_v1(pixi_ctx *c, int categories)
 {
     sb_lock_env *env = sb_lock_env_get(c->lock, c->a, "default");
-    if (NULL == env)
+    sb_strmap seen;
+    if (NULL == env || sb_strmap_init(&seen, c->scratch, categories ? c->nrecs : 1) != SB_OK)
         return oom(c);
     env->channels = c->meta_channels;
     for (size_t i = 0; i < c->meta_platforms.n; i++)
@@ -958,12 +1009,17 @@ static sb_code link_v1(pixi_ctx *c)
             return oom(c);
     for (size_t i = 0; i < c->nrecs; i++) {
         raw_rec *r = &c->recs[i];
+        int failed = 0;
         if (NULL == r->platform)
             return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "package entry has no platform");
+        if (categories && merge_category(c, &seen, r, &failed))
+            continue;
         sb_lock_platform *plat = sb_lock_platform_get(env, c->a, r->platform);
-        if (NULL == plat || sb_lock_platform_add(plat, c->a, r->pkg) != SB_OK)
+        if (failed || NULL == plat || sb_lock_platform_add(plat, c->a, r->pkg) != SB_OK)
             return oom(c);
     }
+    if (categories)
+        drop_plain_scopes(env);
     return SB_OK;
 }
 
@@ -1111,7 +1167,7 @@ static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *
     c.lock->version = (int)c.version;
     c.lock->nrecords = c.nrecs;
     imply_build_numbers(&c);
-    rc = c.version >= 4 ? link_v4(&c) : link_v1(&c);
+    rc = c.version >= 4 ? link_v4(&c) : link_v1(&c, !strcmp(kind, "conda-lock.yml"));
     if (rc != SB_OK)
         return rc;
     if (c.version >= 4 && c.lock->nenvs == 0 && c.nrecs > 0)

@@ -1,11 +1,14 @@
 /*
- * lock_poetry.c - poetry.lock (lock-version 2.x, Poetry >= 1.5) into an sb_pyl.
+ * lock_poetry.c - poetry.lock (lock-version 2.x, Poetry >= 1.5, and the 1.x
+ * and unversioned formats of older Poetry) into an sb_pyl.
  *
  * Paths read: metadata.{lock-version, python-versions},
- * package[i].{name, version, python-versions, markers (string, or a table
- * of group -> marker), files[j].{file, hash}, dependencies.<name> (a
- * specifier string, a table {version, markers, extras}, or an array of
- * such tables), source.{type, url, reference, resolved_reference}}.
+ * metadata.files.<name>[j].{file, hash} (1.x), package[i].{name, version,
+ * python-versions, markers (string, or a table of group -> marker) or
+ * marker (1.x), groups[] (2.x) or category (1.x), optional, files[j].{file,
+ * hash}, dependencies.<name> (a specifier string, a table {version, markers,
+ * extras}, or an array of such tables), source.{type, url, reference,
+ * resolved_reference}}. Groups and `optional` give each package its scope.
  * A package is installed when its marker holds for the platform, with every
  * extra counted as enabled; no URL is recorded, so the chosen artifact is
  * kept as file name + SHA-256 without a location.
@@ -18,6 +21,8 @@
 
 typedef struct po_src {
     const char *type, *url, *reference, *resolved;
+    bool main, other;    /* listed in the main group / another group (groups, 1.x category) */
+    bool optional;       /* only installed through an extra */
 } po_src;
 
 typedef struct po_ctx {
@@ -29,6 +34,7 @@ typedef struct po_ctx {
     size_t pkg;          /* +1 */
     po_src *src;
     size_t scap;
+    sb_py_files files;   /* 1.x: [metadata.files] */
 } po_ctx;
 
 static sb_code oom(sb_err *err) { return sb_err_set(err, SB_ENOMEM, "out of memory"); }
@@ -39,6 +45,15 @@ static sb_code add_dep(po_ctx *c, sb_py_pkg *p, const char *name, sb_err *err)
     if (NULL == d || NULL == (d->name = sb_model_pep503(c->a, name)))
         return oom(err);
     return SB_OK;
+}
+
+/* A group the package is in (2.x `groups`, 1.x `category`). */
+static void in_group(po_src *s, const char *group)
+{
+    if (!strcmp(group, "main"))
+        s->main = true;
+    else
+        s->other = true;
 }
 
 static sb_code on_package(po_ctx *c, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
@@ -62,8 +77,17 @@ static sb_code on_package(po_ctx *c, const sb_toml_seg *path, size_t depth, cons
     if (depth == 3 && v->type == SB_TOML_STRING) {
         if (!strcmp(k, "name")) p->rec.name = v->str;
         else if (!strcmp(k, "version")) p->rec.version = v->str;
-        else if (!strcmp(k, "markers")) p->marker = v->str;
+        else if (!strcmp(k, "markers") || !strcmp(k, "marker")) p->marker = v->str; /* 1.x: marker */
         else if (!strcmp(k, "python-versions") && strcmp(v->str, "*")) p->rec.requires_python = v->str;
+        else if (!strcmp(k, "category")) in_group(&c->src[c->pkg - 1], v->str);
+        return SB_OK;
+    }
+    if (depth == 3 && v->type == SB_TOML_BOOL && !strcmp(k, "optional")) {
+        c->src[c->pkg - 1].optional = v->b;
+        return SB_OK;
+    }
+    if (depth == 4 && v->type == SB_TOML_STRING && !strcmp(k, "groups") && NULL == path[3].key) {
+        in_group(&c->src[c->pkg - 1], v->str);
         return SB_OK;
     }
     if (!strcmp(k, "markers") && depth == 4 && v->type == SB_TOML_STRING) {
@@ -111,11 +135,32 @@ static sb_code on_package(po_ctx *c, const sb_toml_seg *path, size_t depth, cons
     return SB_OK;
 }
 
+/* 1.x `[metadata.files] name = [{file, hash}, ...]`. */
+static sb_code on_files(po_ctx *c, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
+{
+    if (depth == 4 && NULL == path[3].key && v->type == SB_TOML_TABLE && path[2].key) {
+        if (NULL == sb_pyl_file(&c->files, c->a, path[2].key, NULL))
+            return oom(err);
+    } else if (depth == 5 && c->files.n && v->type == SB_TOML_STRING) {
+        sb_py_art *art = &c->files.v[c->files.n - 1].art;
+        if (sb_toml_key_is(path, depth, 4, "file")) {
+            size_t n = strlen(v->str);
+            art->file = v->str;
+            art->sdist = !(n > 4 && !strcmp(v->str + n - 4, ".whl"));
+        } else if (sb_toml_key_is(path, depth, 4, "hash")) {
+            art->sha256 = sb_pyl_sha256(c->a, v->str);
+        }
+    }
+    return SB_OK;
+}
+
 static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
                         sb_err *err)
 {
     po_ctx *c = ud;
-    if (depth >= 1 && sb_toml_key_is(path, depth, 0, "metadata")) {
+    if (depth >= 4 && sb_toml_key_is(path, depth, 0, "metadata") && sb_toml_key_is(path, depth, 1, "files")) {
+        return on_files(c, path, depth, v, err);
+    } else if (depth >= 1 && sb_toml_key_is(path, depth, 0, "metadata")) {
         c->has_metadata = 1;
         if (depth == 2 && v->type == SB_TOML_STRING && sb_toml_key_is(path, depth, 1, "lock-version"))
         {
@@ -132,13 +177,30 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
     return SB_OK;
 }
 
+/* What the package is for, as Poetry worked it out: in the main group it is
+ * required (optional when only an extra installs it), in other groups only
+ * development (optional when an extra installs it too). A lock that records
+ * no groups (lock-version 2.0) cannot tell main from development: no scope,
+ * whatever `optional` says (spec 2.5, 3). */
+static sb_scope scope_of(const po_src *s)
+{
+    if (!s->main && !s->other)
+        return SB_SCOPE_NONE;
+    if (s->optional)
+        return SB_SCOPE_OPTIONAL;
+    return s->main ? SB_SCOPE_REQUIRED : SB_SCOPE_DEVELOPMENT;
+}
+
 static sb_code finish(po_ctx *c, sb_err *err)
 {
+    if (sb_pyl_attach_files(&c->pl, c->a, &c->files) != SB_OK)
+        return oom(err);
     for (size_t i = 0; i < c->pl.npkgs; i++) {
         sb_py_pkg *p = &c->pl.pkgs[i];
         const po_src *s = &c->src[i];
         if (NULL == p->rec.name || !p->rec.name[0])
             return sb_err_set(err, SB_EPARSE, "package %zu has no name", i + 1);
+        p->scope = scope_of(s);
         const char *type = s->type ? s->type : "";
         if (!strcmp(type, "git")) {
             const char *rev = s->resolved ? s->resolved : s->reference;
@@ -177,9 +239,9 @@ static sb_code poetry_read(sb_lock **out, sb_arena *a, const char *data, size_t 
         c.lock_version = "1.0 (implied)";
     if (NULL == c.lock_version)
         return sb_err_set(err, SB_EPARSE, "not a poetry.lock: no [metadata] lock-version");
-    if (c.lock_version[0] != '2' || (c.lock_version[1] && c.lock_version[1] != '.'))
+    if ((c.lock_version[0] != '1' && c.lock_version[0] != '2') || (c.lock_version[1] && c.lock_version[1] != '.'))
         return sb_err_set_at(err, SB_EUNSUPPORTED, c.vline, c.vcol,
-                             "poetry.lock lock-version %.32s is not supported (only 2.x, Poetry >= 1.5); "
+                             "poetry.lock lock-version %.32s is not supported (1.x and 2.x are); "
                              "run `poetry lock` with a current Poetry",
                              c.lock_version);
     if ((rc = finish(&c, err)) != SB_OK)

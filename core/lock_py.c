@@ -187,6 +187,83 @@ const char *sb_pyl_basename(sb_arena *a, const char *url)
     return sb_arena_strndup(a, url + b, n - b);
 }
 
+/* ---- artifacts listed apart from their packages ---- */
+
+sb_py_file *sb_pyl_file(sb_py_files *fs, sb_arena *a, const char *name, const char *version)
+{
+    sb_py_file *v = grow(a, fs->v, &fs->cap, fs->n, sizeof *v);
+    if (NULL == v)
+        return NULL;
+    fs->v = v;
+    sb_py_file *f = &v[fs->n];
+    memset(f, 0, sizeof *f);
+    f->name = sb_model_pep503(a, name);
+    f->version = version;
+    if (NULL == f->name)
+        return NULL;
+    fs->n++;
+    return f;
+}
+
+/* Whether file name `file` carries `-<version>` followed by '-' or '.'
+ * (pkg-1.0-py3-none-any.whl, pkg-1.0.tar.gz). */
+static int file_has_version(const char *file, const char *version)
+{
+    size_t vl = strlen(version);
+    for (const char *d = file ? strchr(file, '-') : NULL; d; d = strchr(d + 1, '-'))
+        if (!strncmp(d + 1, version, vl) && (d[1 + vl] == '-' || d[1 + vl] == '.'))
+            return 1;
+    return 0;
+}
+
+static sb_code attach_one(sb_pyl *pl, sb_arena *a, size_t i, const sb_py_file *f, int several)
+{
+    sb_py_pkg *p = &pl->pkgs[i];
+    if (f->version ? (NULL == p->rec.version || strcmp(f->version, p->rec.version))
+                   : several && p->rec.version && !file_has_version(f->art.file, p->rec.version))
+        return SB_OK;
+    sb_py_art *art = sb_pyl_art(p, a);
+    if (NULL == art)
+        return SB_ENOMEM;
+    *art = f->art;
+    return SB_OK;
+}
+
+sb_code sb_pyl_attach_files(sb_pyl *pl, sb_arena *a, const sb_py_files *fs)
+{
+    if (0 == fs->n)
+        return SB_OK;
+    size_t n = pl->npkgs;
+    sb_strmap byname;
+    size_t *next = sb_arena_alloc(a, (n + 1) * sizeof *next);
+    if (NULL == next || sb_strmap_init(&byname, a, n) != SB_OK)
+        return SB_ENOMEM;
+    /* name -> first package, `next` chains the others (in reverse: order does not matter) */
+    for (size_t i = 0; i < n; i++) {
+        char *n503 = pl->pkgs[i].rec.name ? sb_model_pep503(a, pl->pkgs[i].rec.name) : NULL;
+        size_t first;
+        if (NULL == n503)
+            return SB_ENOMEM;
+        int had = sb_strmap_put(&byname, n503, strlen(n503), i, &first);
+        if (had < 0)
+            return SB_ENOMEM;
+        next[i] = had ? next[first] : (size_t)-1;
+        if (had)
+            next[first] = i;
+    }
+    for (size_t k = 0; k < fs->n; k++) {
+        const sb_py_file *f = &fs->v[k];
+        size_t first;
+        if (!sb_strmap_get(&byname, f->name, strlen(f->name), &first))
+            continue;
+        int several = next[first] != (size_t)-1;
+        for (size_t i = first; i != (size_t)-1; i = next[i])
+            if (attach_one(pl, a, i, f, several) != SB_OK)
+                return SB_ENOMEM;
+    }
+    return SB_OK;
+}
+
 /* ---- the build ----
  *
  * Time O((packages + edges) log) and memory linear in the input, whatever
@@ -215,6 +292,7 @@ typedef struct build_ctx {
     size_t *pick;         /* per name head: what resolution markers choose on this platform */
     unsigned char *included;
     unsigned char *direct;  /* per name head: the root depends on that name */
+    sb_scope *scope;      /* per package, this platform */
     unsigned char **active; /* per package: groups already followed */
     sb_strv *edges;       /* per package: target names for this platform */
     sb_strv root_edges;
@@ -353,6 +431,15 @@ static sb_code follow(build_ctx *c, size_t i, const sb_py_deps *g, int *bad)
     return SB_OK;
 }
 
+/* The round of the walk a member's dependency group belongs to: its base
+ * dependencies are required, a development group development, an extra optional. */
+static sb_scope group_scope(const sb_py_pkg *p, size_t g)
+{
+    if (NULL == p->groups[g].group)
+        return SB_SCOPE_REQUIRED;
+    return p->groups[g].dev ? SB_SCOPE_DEVELOPMENT : SB_SCOPE_OPTIONAL;
+}
+
 static sb_code clone_strv(sb_strv *sv, sb_arena *a)
 {
     sb_strv n = {0};
@@ -403,19 +490,27 @@ static sb_code walk_platform(build_ctx *c, int *bad)
     size_t n = pl->npkgs;
     sb_code rc = SB_OK;
     if (pl->walk) {
-        for (size_t i = 0; i < n && rc == SB_OK; i++) {
-            if (!pl->pkgs[i].member)
-                continue;
-            c->included[i] = 1;
-            for (size_t g = 0; g < pl->pkgs[i].ngroups && rc == SB_OK; g++)
-                rc = push(c, i, g);
+        size_t q = 0;
+        for (sb_scope round = SB_SCOPE_REQUIRED; round <= SB_SCOPE_DEVELOPMENT && rc == SB_OK; round++) {
+            for (size_t i = 0; i < n && rc == SB_OK; i++) {
+                if (!pl->pkgs[i].member)
+                    continue;
+                c->included[i] = 1;
+                for (size_t g = 0; g < pl->pkgs[i].ngroups && rc == SB_OK; g++)
+                    if (group_scope(&pl->pkgs[i], g) == round)
+                        rc = push(c, i, g);
+            }
+            for (; q < c->nq && rc == SB_OK; q++)
+                rc = follow(c, c->queue[q].pkg, &pl->pkgs[c->queue[q].pkg].groups[c->queue[q].group], bad);
+            for (size_t i = 0; i < n; i++)
+                if (c->included[i] && SB_SCOPE_NONE == c->scope[i])
+                    c->scope[i] = round;
         }
-        for (size_t q = 0; q < c->nq && rc == SB_OK; q++)
-            rc = follow(c, c->queue[q].pkg, &pl->pkgs[c->queue[q].pkg].groups[c->queue[q].group], bad);
         return rc;
     }
     for (size_t i = 0; i < n && rc == SB_OK; i++) {
         c->included[i] = marker_true(c, pl->pkgs[i].marker, bad) || pl->pkgs[i].root;
+        c->scope[i] = pl->pkgs[i].scope;
         if (*bad)
             return SB_EPARSE;
         rc = sb_deadline_tick(&c->dl, c->err);
@@ -431,6 +526,9 @@ static sb_code walk_platform(build_ctx *c, int *bad)
 static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *python)
 {
     sb_pyl *pl = c->pl;
+    int distinguishes = 0; /* a platform where everything is required says nothing */
+    for (size_t i = 0; i < pl->npkgs; i++)
+        distinguishes |= c->included[i] && !pl->pkgs[i].root && c->scope[i] > SB_SCOPE_REQUIRED;
     for (size_t i = 0; i < pl->npkgs; i++) {
         const sb_py_pkg *src = &pl->pkgs[i];
         sb_code rc = sb_deadline_tick(&c->dl, c->err);
@@ -445,6 +543,7 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
         if (!c->once)
             *p = src->rec;
         p->depends = c->edges[i];
+        p->scope = distinguishes ? c->scope[i] : SB_SCOPE_NONE;
         if ((rc = choose_artifact(c, src, p, python)) != SB_OK || (rc = clone_strv(&p->reader_props, c->a)) != SB_OK)
             return rc;
         if (c->has_root && c->direct[c->head[i]] &&
@@ -468,6 +567,7 @@ static sb_code build_platform(build_ctx *c, sb_lock_env *env, const char *platfo
     c->env.all_extras = pl->marker_all_extras;
     memset(c->included, 0, n);
     memset(c->direct, 0, n);
+    memset(c->scope, 0, n * sizeof *c->scope);
     memset(&c->root_edges, 0, sizeof c->root_edges);
     c->nq = 0;
     for (size_t i = 0; i < n; i++) {
@@ -546,10 +646,12 @@ static sb_code alloc_ctx(build_ctx *c, size_t n)
     c->next = sb_arena_alloc(c->a, (n + 1) * sizeof *c->next);
     c->pick = sb_arena_alloc(c->a, (n + 1) * sizeof *c->pick);
     c->included = sb_arena_alloc(c->a, n + 1);
+    c->scope = sb_arena_alloc(c->a, (n + 1) * sizeof *c->scope);
     c->direct = sb_arena_alloc(c->a, n + 1);
     c->active = sb_arena_alloc(c->a, (n + 1) * sizeof *c->active);
     c->edges = sb_arena_alloc(c->a, (n + 1) * sizeof *c->edges);
-    return c->head && c->next && c->pick && c->included && c->direct && c->active && c->edges ? SB_OK : SB_ENOMEM;
+    return c->head && c->next && c->pick && c->included && c->scope && c->direct && c->active && c->edges ? SB_OK
+                                                                                                          : SB_ENOMEM;
 }
 
 sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *lim, sb_err *err)

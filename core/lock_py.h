@@ -9,6 +9,12 @@
  * from the workspace members, or each package's own marker), choose the one
  * artifact the platform installs, and emit sb_pkg records into one
  * environment of an sb_lock.
+ *
+ * Scopes (spec 3): a walk claims packages in three rounds, from the members'
+ * base dependencies (required), then their extras (optional), then their
+ * development groups (development), each round only what the ones before
+ * left; without a walk each package keeps the scope its reader read. A
+ * platform where everything is required says nothing: no scopes.
  */
 #ifndef SB_LOCK_PY_H
 #define SB_LOCK_PY_H
@@ -26,6 +32,7 @@ typedef struct sb_py_dep {
 
 typedef struct sb_py_deps {
     const char *group;   /* extra or dependency-group name; NULL for the base list */
+    bool dev;            /* a development group (uv dev-dependencies), not an extra */
     sb_py_dep *v;
     size_t n, cap;
 } sb_py_deps;
@@ -49,6 +56,8 @@ typedef struct sb_py_pkg {
     bool member;         /* workspace member: a walk starts here */
     bool root;           /* the project itself: becomes the document root */
     bool index;          /* comes from an index: gets the artifact as location */
+    sb_scope scope;      /* what the lock says the package is for (poetry groups,
+                          * pdm groups); NONE = the walk decides, or no scope */
 } sb_py_pkg;
 
 typedef struct sb_pyl {
@@ -91,6 +100,28 @@ const char *sb_pyl_sha256(sb_arena *a, const char *hash);
 
 /* File name of a URL or path (after the last '/', before '?' / '#'). */
 const char *sb_pyl_basename(sb_arena *a, const char *url);
+
+/* Artifacts a lock lists apart from its packages (poetry.lock 1.x
+ * `[metadata.files] name = [...]`, pdm.lock before 4.x `"name version" =
+ * [...]`): collected while reading, attached by sb_pyl_attach_files(). */
+typedef struct sb_py_file {
+    const char *name;    /* PEP 503-normalized */
+    const char *version; /* NULL: every package of that name */
+    sb_py_art art;
+} sb_py_file;
+
+typedef struct sb_py_files {
+    sb_py_file *v;
+    size_t n, cap;
+} sb_py_files;
+
+/* A new entry for `name` (normalized here) and `version` (may be NULL); NULL on allocation failure. */
+sb_py_file *sb_pyl_file(sb_py_files *fs, sb_arena *a, const char *name, const char *version);
+
+/* Give each package the files listed for its name (and version, when the
+ * list names one). A name locked at several versions without a version in
+ * the list only gets the files whose name carries its version. */
+sb_code sb_pyl_attach_files(sb_pyl *pl, sb_arena *a, const sb_py_files *fs);
 
 /* Consumes pl: with one platform built (lim->platform), the package
  * templates become the records. */

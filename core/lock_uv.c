@@ -8,7 +8,9 @@
  *               dev-dependencies.<group>[j], sdist, wheels[j]}
  * with dependencies as {name, version?, marker?, extra?[]} and artifacts as
  * {url | path | filename, hash}. Members (and the `.` project) start the
- * reachability walk; the `.` project is the document root.
+ * reachability walk; the `.` project is the document root. Members'
+ * dev-dependencies groups are development, their optional-dependencies
+ * extras optional (scopes, see lock_py.h).
  */
 #include "lock_int.h"
 #include "lock_py.h"
@@ -128,7 +130,10 @@ static sb_code on_package(uv_ctx *c, const sb_toml_seg *path, size_t depth, cons
             const char *g = !strcmp(k, "dev-dependencies") ? sb_arena_printf(c->a, "group:%s", path[3].key)
                                                             : path[3].key;
             c->group = g ? sb_pyl_group(p, c->a, g) : NULL;
-            return c->group ? SB_OK : oom(err);
+            if (NULL == c->group)
+                return oom(err);
+            c->group->dev = !strcmp(k, "dev-dependencies");
+            return SB_OK;
         }
         if (depth == 5 && v->type == SB_TOML_TABLE)
             return c->group && sb_pyl_dep(c->group, c->a) ? SB_OK : oom(err);

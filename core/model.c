@@ -35,6 +35,22 @@ const char *sb_kind_name(sb_kind k)
     return "external";
 }
 
+sb_scope sb_scope_merge(sb_scope a, sb_scope b)
+{
+    if (SB_SCOPE_NONE == a)
+        return b;
+    if (SB_SCOPE_NONE == b)
+        return a;
+    return a < b ? a : b;
+}
+
+sb_scope sb_scope_crossing(sb_scope from, sb_scope to)
+{
+    if (SB_SCOPE_NONE == from || SB_SCOPE_NONE == to || SB_SCOPE_REQUIRED == to || from == to)
+        return SB_SCOPE_NONE;
+    return to;
+}
+
 sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
 {
     if (sv->n == sv->cap) {

@@ -32,6 +32,27 @@ typedef enum sb_kind {
 /* "conda", "conda-source", "pypi", ... (the pixi:kind value). */
 const char *sb_kind_name(sb_kind k);
 
+/* What a package is in the document for (spec 3, "Scopes"): only inputs that
+ * tell them apart set one (uv/poetry/pdm groups and extras, conda-lock
+ * categories); pixi.lock and the rest leave SB_SCOPE_NONE. The order is the
+ * precedence: a package reachable in several ways takes the smallest. */
+typedef enum sb_scope {
+    SB_SCOPE_NONE = 0,
+    SB_SCOPE_REQUIRED = 1,    /* reachable from what the project needs to run */
+    SB_SCOPE_OPTIONAL = 2,    /* only through an extra (or an extra and a group) */
+    SB_SCOPE_DEVELOPMENT = 3  /* only through a development group / category */
+} sb_scope;
+
+/* The stronger of two scopes (required < optional < development; NONE yields). */
+sb_scope sb_scope_merge(sb_scope a, sb_scope b);
+
+/* The scope an edge from `from` (SB_SCOPE_REQUIRED for the document root)
+ * into `to` crosses into: `to`'s scope when it leaves what `from` is there
+ * for and leads into something not required; SB_SCOPE_NONE when the edge
+ * stays inside one scope, leads into what is required anyway, or either end
+ * has no scope (spec 7.3 item 4). */
+sb_scope sb_scope_crossing(sb_scope from, sb_scope to);
+
 typedef struct sb_prop {
     const char *name;
     const char *value;
@@ -84,6 +105,7 @@ typedef struct sb_pkg {
     long long build_number, size; /* -1 when unknown */
     bool noarch, sdist, editable;
     bool has_purls_key;      /* the input stated `purls:` at all */
+    sb_scope scope;          /* set by readers that distinguish scopes */
     sb_strv depends;         /* dependency names, normalized */
     sb_strv lock_purls;      /* purls the input listed */
     sb_strv reader_props;    /* extra pixi:* name/value pairs, flattened */

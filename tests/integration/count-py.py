@@ -131,11 +131,11 @@ def pylock(doc, env):
 
 def poetry(doc, env):
     version = doc.get("metadata", {}).get("lock-version", "1.0")
-    if version.split(".")[0] != "2":
+    if version.split(".")[0] not in ("1", "2"):
         return None
     n = 0
     for p in doc.get("package", []):
-        m = p.get("markers")
+        m = p.get("markers", p.get("marker"))  # 1.x: marker
         if isinstance(m, dict):
             n += any(holds(v, env, all_extras=True) for v in m.values())
         else:
@@ -145,7 +145,7 @@ def poetry(doc, env):
 
 def pdm(doc, env):
     version = doc.get("metadata", {}).get("lock_version", "")
-    if version.split(".")[0] != "4":
+    if version.split(".")[0] not in ("", "1", "2", "3", "4"):  # "": before lock_version
         return None
     names = {}
     for p in doc.get("package", []):

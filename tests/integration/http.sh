@@ -84,6 +84,11 @@ while IFS=$'\t' read -r rel kind _rest; do
   check "$rel: duplicate bom-refs ($dupes)" [ "$dupes" = 0 ]
   unresolved="$(jq '([.components[]."bom-ref"] + ["root"]) as $r | [.dependencies[] | .ref, .dependsOn[]] | map(select(. as $x | $r | index([$x]) | not)) | length' "$out")"
   check "$rel: unresolved dependency refs ($unresolved)" [ "$unresolved" = 0 ]
+  nscoped="$(jq '[.components[] | select(has("scope"))] | length' "$out")"
+  case "$rel" in
+    pixi/*|explicit/*|pylock/*|requirements/*) check "$rel: no scope ($nscoped scoped)" [ "$nscoped" = 0 ] ;;
+    *) check "$rel: every component scoped or none ($nscoped of $got)" [ "$nscoped" = 0 -o "$nscoped" = "$got" ] ;;
+  esac
   docs+=("$out")
   sel="${query#\?format=cyclonedx-1.6}"
   for fmt in cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
@@ -104,12 +109,15 @@ while IFS=$'\t' read -r rel kind _rest; do
     jq -r '(.components | map({key: ."bom-ref", value: .purl}) | from_entries + {root: "root"}) as $m
            | .dependencies[] | .ref as $r | .dependsOn[] | "\($m[$r]) \($m[.])"' "$out" | sort > "$work/g.cdx"
     jq -r '(.packages | map({key: .SPDXID, value: ((.externalRefs // [])[0].referenceLocator // "root")}) | from_entries) as $m
-           | .relationships[] | select(.relationshipType=="DEPENDS_ON") | "\($m[.spdxElementId]) \($m[.relatedSpdxElement])"' "$o2" | sort > "$work/g.spdx"
+           | .relationships[]
+           | if .relationshipType=="DEPENDS_ON" then "\($m[.spdxElementId]) \($m[.relatedSpdxElement])"
+             elif (.relationshipType | test("^(DEV|OPTIONAL)_DEPENDENCY_OF$")) then "\($m[.relatedSpdxElement]) \($m[.spdxElementId])"
+             else empty end' "$o2" | sort > "$work/g.spdx"
     check "$rel: SPDX 2.3 and CycloneDX graphs are the same" cmp -s "$work/g.cdx" "$work/g.spdx"
   fi
   o3="$work/$name.spdx-3.0.1.json"
   if [ -f "$o3" ]; then
-    un="$(jq '[."@graph"[] | .spdxId // empty] as $ids | [."@graph"[] | select(.type=="Relationship") | .from, .to[]] + [."@graph"[] | select(.type=="software_Sbom") | .element[]] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o3")"
+    un="$(jq '[."@graph"[] | .spdxId // empty] as $ids | [."@graph"[] | select(.type | test("Relationship$")) | .from, .to[]] + [."@graph"[] | select(.type=="software_Sbom") | .element[]] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o3")"
     check "$rel spdx-3.0.1: unresolved element ids ($un)" [ "$un" = 0 ]
     np="$(jq '[."@graph"[] | select(.type=="software_Package")] | length' "$o3")"
     check "$rel spdx-3.0.1: $np packages for $got components" [ "$np" = $((got + 1)) ]

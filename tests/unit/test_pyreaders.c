@@ -1,13 +1,17 @@
 /*
  * test_pyreaders.c - the Python lockfile readers on small inline inputs:
  * what each puts into the model (roots, edges, markers per platform,
- * artifact choice, properties) and how each refuses bad input.
+ * artifact choice, properties, scopes) and how each refuses bad input, and
+ * how the writers render scopes; conda-lock.yml categories (scopes too).
  */
 #include "test.h"
 #include "../../core/arena.h"
+#include "../../core/buf.h"
+#include "../../core/doc.h"
 #include "../../core/lock.h"
 #include "../../core/model.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 
 static sb_sbom *sel(sb_arena *a, const char *kind, const char *text, const char *platform, sb_err *err)
@@ -134,7 +138,7 @@ TEST(poetry_file_only_and_markers)
     CHECK_STR(prop(te, "pixi:file-name"), "typing_extensions-4.12.2-py3-none-any.whl");
     CHECK_STR(te ? te->purl : NULL, "pkg:pypi/typing-extensions@4.12.2");
     CHECK(depends_on(s, find(s, "extra-only"), "Typing_Extensions"));
-    CHECK(sel(a, "poetry.lock", "[metadata]\nlock-version = \"1.1\"\n", NULL, &err) == NULL &&
+    CHECK(sel(a, "poetry.lock", "[metadata]\nlock-version = \"999.0\"\n", NULL, &err) == NULL &&
           err.code == SB_EUNSUPPORTED && strstr(err.msg, "poetry lock"));
     sb_arena_destroy(a);
 }
@@ -268,5 +272,336 @@ TEST(pylock_markers_and_root)
     s = sel(a, "pylock.toml", lock, "win-64", &err);
     CHECK(s && s->npkgs == 0);
     CHECK(sel(a, "pylock.toml", "lock-version = '2.0'\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED);
+    sb_arena_destroy(a);
+}
+
+static sb_scope scope_of(const sb_sbom *s, const char *name)
+{
+    const sb_pkg *p = find(s, name);
+    return p ? p->scope : (sb_scope)-1;
+}
+
+/* app -> a -> shared; extra `fancy` -> b -> shared, d; dev group -> c -> d, e */
+static const char uv_scoped[] =
+    "version = 1\nrequires-python = \">=3.10\"\n"
+    "[[package]]\nname = \"app\"\nversion = \"1\"\nsource = { editable = \".\" }\n"
+    "dependencies = [{ name = \"a\" }]\n"
+    "[package.optional-dependencies]\nfancy = [{ name = \"b\" }]\n"
+    "[package.dev-dependencies]\ndev = [{ name = \"c\" }]\n"
+    "[[package]]\nname = \"a\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "dependencies = [{ name = \"shared\" }]\n"
+    "[[package]]\nname = \"b\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "dependencies = [{ name = \"shared\" }, { name = \"d\" }]\n"
+    "[[package]]\nname = \"c\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "dependencies = [{ name = \"d\" }, { name = \"e\" }, { name = \"a\" }]\n"
+    "[[package]]\nname = \"shared\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "[[package]]\nname = \"d\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
+    "[[package]]\nname = \"e\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n";
+
+TEST(uv_scopes_required_optional_development)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "uv.lock", uv_scoped, NULL, &err);
+    CHECK(s != NULL && s->npkgs == 6);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(scope_of(s, "a") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "shared") == SB_SCOPE_REQUIRED);     /* also via the extra: required wins */
+    CHECK(scope_of(s, "b") == SB_SCOPE_OPTIONAL);
+    CHECK(scope_of(s, "d") == SB_SCOPE_OPTIONAL);          /* extra and dev group: optional */
+    CHECK(scope_of(s, "c") == SB_SCOPE_DEVELOPMENT);
+    CHECK(scope_of(s, "e") == SB_SCOPE_DEVELOPMENT);
+    CHECK(depends_on(s, find(s, "c"), "a"));               /* a dev package may need a required one */
+    /* the same lock without extras and groups tells nothing apart: no scope */
+    static const char plain[] =
+        "version = 1\n[[package]]\nname = \"app\"\nversion = \"1\"\nsource = { virtual = \".\" }\n"
+        "dependencies = [{ name = \"a\" }]\n"
+        "[[package]]\nname = \"a\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n";
+    s = sel(a, "uv.lock", plain, NULL, &err);
+    CHECK(s && s->npkgs == 1 && scope_of(s, "a") == SB_SCOPE_NONE);
+    sb_arena_destroy(a);
+}
+
+TEST(scope_crossing_rules)
+{
+    CHECK(sb_scope_crossing(SB_SCOPE_REQUIRED, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_DEVELOPMENT);
+    CHECK(sb_scope_crossing(SB_SCOPE_REQUIRED, SB_SCOPE_OPTIONAL) == SB_SCOPE_OPTIONAL);
+    CHECK(sb_scope_crossing(SB_SCOPE_DEVELOPMENT, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_NONE); /* inside the group */
+    CHECK(sb_scope_crossing(SB_SCOPE_DEVELOPMENT, SB_SCOPE_REQUIRED) == SB_SCOPE_NONE);    /* required anyway */
+    CHECK(sb_scope_crossing(SB_SCOPE_OPTIONAL, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_DEVELOPMENT);
+    CHECK(sb_scope_crossing(SB_SCOPE_NONE, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_NONE);        /* unscoped source */
+    CHECK(sb_scope_merge(SB_SCOPE_DEVELOPMENT, SB_SCOPE_OPTIONAL) == SB_SCOPE_OPTIONAL);
+    CHECK(sb_scope_merge(SB_SCOPE_DEVELOPMENT, SB_SCOPE_REQUIRED) == SB_SCOPE_REQUIRED);
+    CHECK(sb_scope_merge(SB_SCOPE_NONE, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_DEVELOPMENT);
+}
+
+/* The whole document for `s` as JSON (NULL on failure). */
+static json_t *render(const sb_doc_ops *ops, const sb_sbom *s, const char *in, char **text)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_doc *d = NULL;
+    sb_doc_opts o = {1700000000, true, in, strlen(in), 0, NULL};
+    sb_err err;
+    sb_buf out = SB_BUF_INIT(0);
+    char buf[4096];
+    json_t *j = NULL;
+    ssize_t n = -1;
+    if (sb_doc_new(&d, a, ops, s, &o, &err) == SB_OK)
+        while ((n = sb_doc_produce(d, buf, sizeof buf)) > 0)
+            sb_buf_append(&out, buf, (size_t)n);
+    if (n == 0 && out.data) {
+        j = json_loadb(out.data, out.len, 0, NULL);
+        *text = strndup(out.data, out.len);
+    }
+    sb_doc_free(d);
+    sb_buf_free(&out);
+    sb_arena_destroy(a);
+    return j;
+}
+
+static int has_rel(json_t *doc, const char *from, const char *type, const char *to)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "relationships"), i, r)
+        if (!strcmp(json_string_value(json_object_get(r, "spdxElementId")), from) &&
+            !strcmp(json_string_value(json_object_get(r, "relationshipType")), type) &&
+            !strcmp(json_string_value(json_object_get(r, "relatedSpdxElement")), to))
+            return 1;
+    return 0;
+}
+
+/* The SPDX 3 node whose spdxId ends with `frag`. */
+static json_t *node3(json_t *doc, const char *frag)
+{
+    size_t i, fl = strlen(frag);
+    json_t *n;
+    json_array_foreach(json_object_get(doc, "@graph"), i, n) {
+        const char *id = json_string_value(json_object_get(n, "spdxId"));
+        if (id && strlen(id) > fl && !strcmp(id + strlen(id) - fl, frag))
+            return n;
+    }
+    return NULL;
+}
+
+TEST(scopes_in_every_format)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "uv.lock", uv_scoped, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { sb_arena_destroy(a); return; }
+    char *text = NULL;
+    /* CycloneDX: scope after version/description, before supplier; development is "optional" */
+    json_t *cdx = render(&sb_doc_cyclonedx_16, s, uv_scoped, &text);
+    CHECK(cdx != NULL);
+    size_t i;
+    json_t *c;
+    int seen = 0;
+    json_array_foreach(json_object_get(cdx, "components"), i, c) {
+        const char *name = json_string_value(json_object_get(c, "name"));
+        const char *scope = json_string_value(json_object_get(c, "scope"));
+        int req = !strcmp(name, "a") || !strcmp(name, "shared");
+        CHECK_STR(scope, req ? "required" : "optional");
+        seen++;
+    }
+    CHECK(seen == 6);
+    const char *at = text ? strstr(text, "\"bom-ref\": \"pkg:pypi/c@1\"") : NULL;
+    CHECK(at && strstr(at, "\"scope\"") && strstr(at, "\"supplier\"") && strstr(at, "\"scope\"") < strstr(at, "\"supplier\""));
+    json_decref(cdx);
+    free(text);
+    /* SPDX 2.3: edges crossing into a group or an extra are reversed */
+    json_t *spdx = render(&sb_doc_spdx_23, s, uv_scoped, &text);
+    CHECK(spdx != NULL);
+    CHECK(has_rel(spdx, "SPDXRef-Package-root", "DEPENDS_ON", "SPDXRef-Package-pypi-a-1"));
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-c-1", "DEV_DEPENDENCY_OF", "SPDXRef-Package-root"));
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-b-1", "OPTIONAL_DEPENDENCY_OF", "SPDXRef-Package-root"));
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-c-1", "DEPENDS_ON", "SPDXRef-Package-pypi-e-1")); /* inside the group */
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-c-1", "DEPENDS_ON", "SPDXRef-Package-pypi-a-1")); /* required anyway */
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-b-1", "DEPENDS_ON", "SPDXRef-Package-pypi-d-1")); /* inside the extra */
+    CHECK(has_rel(spdx, "SPDXRef-Package-pypi-d-1", "OPTIONAL_DEPENDENCY_OF", "SPDXRef-Package-pypi-c-1"));
+    CHECK(!has_rel(spdx, "SPDXRef-Package-root", "DEPENDS_ON", "SPDXRef-Package-pypi-c-1"));
+    json_decref(spdx);
+    free(text);
+    /* SPDX 3.0.1: the root's development edge apart, as a LifecycleScopedRelationship */
+    json_t *s3 = render(&sb_doc_spdx_301, s, uv_scoped, &text);
+    CHECK(s3 != NULL);
+    json_t *dev = node3(s3, "#relationship-root-depends-development");
+    json_t *plain = node3(s3, "#relationship-root-depends");
+    CHECK_STR(json_string_value(json_object_get(dev, "type")), "LifecycleScopedRelationship");
+    CHECK_STR(json_string_value(json_object_get(dev, "scope")), "development");
+    CHECK(json_array_size(json_object_get(dev, "to")) == 1);
+    CHECK(json_array_size(json_object_get(plain, "to")) == 2); /* a and b */
+    CHECK_STR(json_string_value(json_object_get(plain, "type")), "Relationship");
+    CHECK(node3(s3, "#relationship-Package-pypi-c-1-depends-development") == NULL); /* c's edges stay in or leave dev */
+    int listed = 0;
+    json_t *e;
+    json_array_foreach(json_object_get(node3(s3, "#sbom"), "element"), i, e)
+        listed += !strcmp(json_string_value(e), json_string_value(json_object_get(dev, "spdxId")));
+    CHECK(listed == 1);
+    json_decref(s3);
+    free(text);
+    sb_arena_destroy(a);
+}
+
+/* Poetry < 1.5: lock-version 1.x, `category`, `marker`, files under [metadata.files]. */
+TEST(poetry_1x_category_files_and_scopes)
+{
+    static const char lock[] =
+        "[[package]]\ncategory = \"main\"\nname = \"requests\"\noptional = false\npython-versions = \"*\"\nversion = \"2.25.1\"\n"
+        "[package.dependencies]\nidna = \">=2.5\"\n"
+        "[[package]]\ncategory = \"main\"\nname = \"idna\"\noptional = false\npython-versions = \"*\"\nversion = \"2.10\"\n"
+        "[[package]]\ncategory = \"dev\"\nname = \"pytest\"\noptional = false\npython-versions = \"*\"\nversion = \"6.2.2\"\n"
+        "[package.dependencies]\ncolorama = {version = \"*\", markers = \"sys_platform == \\\"win32\\\"\"}\nidna = \"*\"\n"
+        "[[package]]\ncategory = \"dev\"\nmarker = \"sys_platform == \\\"win32\\\"\"\nname = \"colorama\"\noptional = false\n"
+        "python-versions = \"*\"\nversion = \"0.4.4\"\n"
+        "[[package]]\ncategory = \"main\"\nname = \"pysocks\"\noptional = true\npython-versions = \"*\"\nversion = \"1.7.1\"\n"
+        "[metadata]\ncontent-hash = \"x\"\nlock-version = \"1.1\"\npython-versions = \"^3.8\"\n"
+        "[metadata.files]\n"
+        "requests = [\n  {file = \"requests-2.25.1-py2.py3-none-any.whl\", hash = \"sha256:c210084e36a42ae6b9219e00e48287def368a26d03a048ddad7bfee44f75871e\"},\n"
+        "  {file = \"requests-2.25.1.tar.gz\", hash = \"sha256:27973dd4a904a4f13b263a19c866c13b92a39ed1c964655f025f3f8d3d75b804\"},\n]\n"
+        "idna = []\npytest = []\ncolorama = []\npysocks = []\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "poetry.lock", lock, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(s->npkgs == 4); /* colorama's marker is false on linux-64 */
+    const sb_pkg *rq = find(s, "requests");
+    CHECK_STR(rq ? rq->sha256 : NULL, "c210084e36a42ae6b9219e00e48287def368a26d03a048ddad7bfee44f75871e");
+    CHECK_STR(rq ? rq->file_name : NULL, "requests-2.25.1-py2.py3-none-any.whl");
+    CHECK(depends_on(s, rq, "idna") && depends_on(s, find(s, "pytest"), "idna"));
+    CHECK(scope_of(s, "requests") == SB_SCOPE_REQUIRED && scope_of(s, "idna") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "pytest") == SB_SCOPE_DEVELOPMENT);
+    CHECK(scope_of(s, "pysocks") == SB_SCOPE_OPTIONAL); /* optional = true: only an extra installs it */
+    s = sel(a, "poetry.lock", lock, "win-64", &err);
+    CHECK(s && scope_of(s, "colorama") == SB_SCOPE_DEVELOPMENT && depends_on(s, find(s, "pytest"), "colorama"));
+    /* before lock-version existed (Poetry < 1.0): read the same way */
+    static const char old[] =
+        "[[package]]\ncategory = \"main\"\nname = \"six\"\noptional = false\npython-versions = \"*\"\nversion = \"1.15.0\"\n"
+        "[metadata]\ncontent-hash = \"x\"\npython-versions = \"*\"\n"
+        "[metadata.files]\nsix = [\n  {file = \"six-1.15.0-py2.py3-none-any.whl\", hash = \"sha256:8b74bedcbbbaca38ff6d7491d76f2b06b3592611af620f8426e82dddb04a5ced\"},\n]\n";
+    s = sel(a, "poetry.lock", old, NULL, &err);
+    CHECK(s && s->npkgs == 1 && find(s, "six") && find(s, "six")->sha256);
+    CHECK(s && scope_of(s, "six") == SB_SCOPE_NONE); /* all required: nothing told apart */
+    sb_arena_destroy(a);
+}
+
+/* Poetry >= 2: `groups`; lock-version 2.0 without groups has no scope. */
+TEST(poetry_groups_give_scopes)
+{
+    static const char lock[] =
+        "[[package]]\nname = \"click\"\nversion = \"8.1.7\"\noptional = false\npython-versions = \">=3.7\"\n"
+        "groups = [\"main\", \"dev\"]\nfiles = []\n"
+        "[[package]]\nname = \"black\"\nversion = \"24.1\"\noptional = false\npython-versions = \">=3.8\"\n"
+        "groups = [\"dev\"]\nfiles = []\n[package.dependencies]\nclick = \">=8\"\n"
+        "[[package]]\nname = \"ujson\"\nversion = \"5\"\noptional = true\npython-versions = \"*\"\ngroups = [\"main\"]\nfiles = []\n"
+        "[metadata]\nlock-version = \"2.1\"\npython-versions = \"^3.9\"\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "poetry.lock", lock, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(scope_of(s, "click") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "black") == SB_SCOPE_DEVELOPMENT);
+    CHECK(scope_of(s, "ujson") == SB_SCOPE_OPTIONAL);
+    static const char v20[] =
+        "[[package]]\nname = \"click\"\nversion = \"8.1.7\"\noptional = false\npython-versions = \">=3.7\"\nfiles = []\n"
+        "[[package]]\nname = \"ujson\"\nversion = \"5\"\noptional = true\npython-versions = \"*\"\nfiles = []\n"
+        "[metadata]\nlock-version = \"2.0\"\npython-versions = \"^3.9\"\n";
+    s = sel(a, "poetry.lock", v20, NULL, &err);
+    CHECK(s && s->npkgs == 2 && scope_of(s, "click") == SB_SCOPE_NONE && scope_of(s, "ujson") == SB_SCOPE_NONE);
+    sb_arena_destroy(a);
+}
+
+/* PDM before lock_version 2: `sections`, a dependency table, files keyed "name version" under [metadata]. */
+TEST(pdm_legacy_and_2x_read_with_scopes)
+{
+    static const char legacy[] =
+        "[[package]]\nname = \"click\"\nsections = [\"default\", \"dev\"]\nversion = \"7.1.2\"\n"
+        "[package.dependencies]\ncolorama = {marker = \"sys_platform == 'win32'\", version = \"*\"}\n"
+        "[[package]]\nname = \"colorama\"\nsections = [\"default\"]\nversion = \"0.4.4\"\nmarker = \"sys_platform == 'win32'\"\n"
+        "[[package]]\nname = \"pytest\"\nsections = [\"dev\"]\nversion = \"6.2.1\"\n"
+        "[package.dependencies]\nclick = \"*\"\n"
+        "[metadata]\n\"click 7.1.2\" = [\n"
+        "    {file = \"click-7.1.2-py2.py3-none-any.whl\", hash = \"sha256:dacca89f4bfadd5de3d7489b7c8a566eee0d3676333fbb50030263894c38c0dc\"},\n]\n"
+        "\"pytest 6.2.1\" = []\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pdm.lock", legacy, NULL, &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(s->npkgs == 2); /* colorama only on Windows */
+    CHECK_STR(find(s, "click") ? find(s, "click")->sha256 : NULL,
+              "dacca89f4bfadd5de3d7489b7c8a566eee0d3676333fbb50030263894c38c0dc");
+    CHECK(depends_on(s, find(s, "pytest"), "click"));
+    CHECK(scope_of(s, "click") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "pytest") == SB_SCOPE_OPTIONAL); /* a group, extra or dev: the lock does not say */
+    s = sel(a, "pdm.lock", legacy, "win-64", &err);
+    CHECK(s && depends_on(s, find(s, "click"), "colorama"));
+    /* lock_version 2 / 3: PEP 508 dependencies, files in [metadata.files] */
+    static const char v2[] =
+        "[[package]]\nname = \"click\"\nsections = [\"default\"]\nversion = \"7.1.2\"\n"
+        "[[package]]\nname = \"mkdocs\"\nsections = [\"doc\"]\nversion = \"1.1.2\"\ndependencies = [\"click>=3.3\"]\n"
+        "[metadata]\nlock_version = \"2\"\ncontent_hash = \"sha256:x\"\n[metadata.files]\n"
+        "\"click 7.1.2\" = [\n    {file = \"click-7.1.2.tar.gz\", hash = \"sha256:d2b5255c7c6349bc1bd1e59e08cd12acbbd63ce649f2588755783aa94dfb6b1a\"},\n]\n";
+    s = sel(a, "pdm.lock", v2, NULL, &err);
+    CHECK(s && s->npkgs == 2 && depends_on(s, find(s, "mkdocs"), "click"));
+    CHECK(s && find(s, "click") && find(s, "click")->sdist && scope_of(s, "mkdocs") == SB_SCOPE_OPTIONAL);
+    /* the one shape refused: no versions at all; and formats from the future */
+    CHECK(sel(a, "pdm.lock", "[[package]]\nname = \"x\"\nsections = [\"default\"]\n", NULL, &err) == NULL &&
+          err.code == SB_EUNSUPPORTED && strstr(err.msg, "no version"));
+    CHECK(sel(a, "pdm.lock", "[metadata]\nlock_version = \"9.0\"\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED);
+    sb_arena_destroy(a);
+}
+
+/* conda-lock.yml: one entry per category a package is locked for. */
+static const char condalock_categories[] =
+    "version: 1\nmetadata:\n  platforms: [linux-64, osx-64]\npackage:\n"
+    "- name: python\n  version: 3.12.1\n  manager: conda\n  platform: linux-64\n  dependencies: {zlib: '*'}\n"
+    "  url: https://conda.anaconda.org/conda-forge/linux-64/python-3.12.1-h1_0_cpython.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: main\n  optional: false\n"
+    "- name: zlib\n  version: 1.3.1\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: main\n  optional: false\n"
+    "- name: zlib\n  version: 1.3.1\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: dev\n  optional: true\n"
+    "- name: pytest\n  version: 8.0.0\n  manager: conda\n  platform: linux-64\n  dependencies: {python: '>=3.8', pluggy: '*'}\n"
+    "  url: https://conda.anaconda.org/conda-forge/noarch/pytest-8.0.0-pyhd8ed1ab_0.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: dev\n  optional: true\n"
+    "- name: pluggy\n  version: 1.4.0\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/noarch/pluggy-1.4.0-pyhd8ed1ab_0.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: dev\n  optional: true\n"
+    "- name: pluggy\n  version: 1.4.0\n  manager: conda\n  platform: linux-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/noarch/pluggy-1.4.0-pyhd8ed1ab_0.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: docs\n  optional: true\n"
+    "- name: zlib\n  version: 1.3.1\n  manager: conda\n  platform: osx-64\n  dependencies: {}\n"
+    "  url: https://conda.anaconda.org/conda-forge/osx-64/zlib-1.3.1-h2_2.conda\n"
+    "  hash: {md5: 51a19bba1b8ebfb60df25cde030b7ebc}\n  category: main\n  optional: false\n";
+
+TEST(condalock_categories_one_component_scoped)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "conda-lock.yml", condalock_categories, "linux-64", &err);
+    CHECK(s != NULL);
+    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    CHECK(s->npkgs == 4); /* zlib and pluggy once each, not #dup-2 */
+    for (size_t i = 0; i < s->npkgs; i++)
+        CHECK(strstr(s->pkgs[i].id, "#dup") == NULL);
+    CHECK(scope_of(s, "python") == SB_SCOPE_REQUIRED);
+    CHECK(scope_of(s, "zlib") == SB_SCOPE_REQUIRED);        /* main and dev: required */
+    CHECK(scope_of(s, "pytest") == SB_SCOPE_DEVELOPMENT);
+    CHECK(scope_of(s, "pluggy") == SB_SCOPE_OPTIONAL);      /* dev and docs: optional */
+    CHECK(depends_on(s, find(s, "pytest"), "pluggy") && depends_on(s, find(s, "python"), "zlib"));
+    /* osx-64 locks only main: nothing to tell apart */
+    s = sel(a, "conda-lock.yml", condalock_categories, "osx-64", &err);
+    CHECK(s && s->npkgs == 1 && scope_of(s, "zlib") == SB_SCOPE_NONE);
+    /* the same records as a pixi.lock v1 carry no scope, duplicates and all */
+    sb_lock *l = NULL;
+    CHECK(sb_lock_read(&l, a, "pixi.lock", condalock_categories, strlen(condalock_categories), NULL, NULL, &err) == SB_OK);
+    sb_select_opts o = {.platform = "linux-64"};
+    CHECK(l && sb_model_select(&s, a, l, &o, &err) == SB_OK && scope_of(s, "pytest") == SB_SCOPE_NONE);
     sb_arena_destroy(a);
 }
