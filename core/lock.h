@@ -50,5 +50,6 @@ extern const sb_reader sb_reader_pylock;
 extern const sb_reader sb_reader_poetry;
 extern const sb_reader sb_reader_pdm;
 extern const sb_reader sb_reader_requirements;
+extern const sb_reader sb_reader_npm;
 
 #endif

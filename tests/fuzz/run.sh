@@ -23,6 +23,7 @@ targets=(
   "poetry fuzz_reader.c -DFUZZ_KIND_RAW=poetry.lock poetry"
   "pdm fuzz_reader.c -DFUZZ_KIND_RAW=pdm.lock pdm"
   "requirements fuzz_reader.c -DFUZZ_KIND_RAW=requirements.txt requirements explicit"
+  "npm fuzz_reader.c -DFUZZ_KIND_RAW=package-lock.json npm"
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
   "license fuzz_license.c -DFUZZ_LICENSE=1"
   "params fuzz_params.c -DFUZZ_PARAMS=1"
