@@ -51,5 +51,6 @@ extern const sb_reader sb_reader_poetry;
 extern const sb_reader sb_reader_pdm;
 extern const sb_reader sb_reader_requirements;
 extern const sb_reader sb_reader_npm;
+extern const sb_reader sb_reader_pnpm;
 
 #endif

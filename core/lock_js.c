@@ -173,6 +173,76 @@ sb_code sb_js_dep(sb_js_pkg *p, sb_arena *a, const char *key)
     return sb_strv_push(&p->rec.depends, a, key);
 }
 
+sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope how)
+{
+    if (NULL == key || (p->rec.key && !strcmp(p->rec.key, key)))
+        return SB_OK;
+    if (how == SB_JS_OPTIONAL && sb_strv_push(&p->opt_deps, a, key) != SB_OK)
+        return SB_ENOMEM;
+    if (how == SB_JS_DEV && sb_strv_push(&p->dev_deps, a, key) != SB_OK)
+        return SB_ENOMEM;
+    return sb_strv_push(&p->rec.depends, a, key);
+}
+
+sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope s)
+{
+    sb_js_pkg *p = key ? sb_jsl_find(l, key) : NULL;
+    if (NULL == p)
+        return SB_OK;
+    if (s > p->root_scope)
+        p->root_scope = s;
+    return sb_jsl_root(l, a, key);
+}
+
+static int listed(const sb_strv *v, const char *key)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(v->v[i], key))
+            return 1;
+    return 0;
+}
+
+/* the scope a dependency gets from its dependent over one edge */
+static sb_js_scope through(const sb_js_pkg *u, const char *key)
+{
+    if (u->dev_deps.n && listed(&u->dev_deps, key))
+        return SB_JS_DEV;
+    if (0 == u->opt_deps.n || !listed(&u->opt_deps, key))
+        return u->scope;
+    if (u->scope == SB_JS_REQUIRED)
+        return SB_JS_OPTIONAL;
+    return u->scope == SB_JS_DEV ? SB_JS_DEV_OPTIONAL : u->scope;
+}
+
+sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a)
+{
+    /* a worklist: a package goes back on it only when its scope rises, at
+     * most once per scope level */
+    size_t cap = l->n * 5 + 1, head = 0, tail = 0;
+    sb_js_pkg **q = sb_arena_alloc(a, cap * sizeof *q);
+    if (NULL == q)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->pkgs[i]->root_scope > l->pkgs[i]->scope) {
+            l->pkgs[i]->scope = l->pkgs[i]->root_scope;
+            q[tail++] = l->pkgs[i];
+        }
+    while (head < tail) {
+        sb_js_pkg *u = q[head++];
+        for (size_t d = 0; d < u->rec.depends.n; d++) {
+            sb_js_pkg *v = sb_jsl_find(l, u->rec.depends.v[d]);
+            if (NULL == v)
+                continue;
+            sb_js_scope s = through(u, u->rec.depends.v[d]);
+            if (s > v->scope && tail < cap) {
+                v->scope = s;
+                q[tail++] = v;
+            }
+        }
+    }
+    return SB_OK;
+}
+
 sb_code sb_jsl_root(sb_jsl *l, sb_arena *a, const char *key)
 {
     sb_js_pkg *p = key ? sb_jsl_find(l, key) : NULL;
@@ -245,6 +315,8 @@ static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a)
     }
     if (rc == SB_OK && p->direct)
         rc = push_prop(&p->rec, a, "pixi:direct", "true");
+    if (rc == SB_OK)
+        rc = push_prop(&p->rec, a, "pixi:peer-suffixes", p->peers);
     return rc;
 }
 

@@ -33,7 +33,11 @@ typedef struct sb_js_pkg {
     sb_pkg rec;          /* kind npm; name, version, location, hashes, license, key */
     sb_js_scope scope;
     sb_strv paths;       /* where the lockfile installs it */
+    sb_strv opt_deps;    /* the keys of `depends` reached as optional dependencies */
+    sb_strv dev_deps;    /* ... and as development dependencies (workspace members) */
+    sb_js_scope root_scope; /* how the document root depends on it */
     bool direct;         /* the document root depends on it */
+    const char *peers;   /* peer suffixes of its lock keys, "(a@1), (b@2)" */
 } sb_js_pkg;
 
 typedef struct sb_jsl {
@@ -72,6 +76,18 @@ sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri);
 /* Add a dependency edge (a key) to `p`, and a root edge to the lock. */
 sb_code sb_js_dep(sb_js_pkg *p, sb_arena *a, const char *key);
 sb_code sb_jsl_root(sb_jsl *l, sb_arena *a, const char *key);
+
+/* As sb_js_dep for an optionalDependencies / devDependencies edge. */
+sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope how);
+
+/* A root edge with the scope the root states for it. */
+sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope s);
+
+/* Scopes from the root edges down the graph, for lockfiles that record none
+ * per package (pnpm 9, yarn): a package gets the highest scope of the paths
+ * reaching it; an optional edge makes required optional and dev devOptional,
+ * a development edge makes anything dev. */
+sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a);
 
 /* "@scope/name" or "name" as spelled in a `name@range` descriptor: the
  * length of the name part (the '@' after a scope's first character). */

@@ -11,6 +11,12 @@ Rules (the issue's "one component per name@version(+source)"):
     adds no source, anything else (git, file:, other URLs, workspace
     folders) is part of the identity.
   npm v1: every nested `dependencies` entry with a version.
+  pnpm: the last YAML document naming a lockfileVersion; every `packages`
+    key (and in 9.x every `snapshots` key whose key without the peer part
+    is no package) as name/version (the entry's `name`/`version` when it
+    states them, else from the key, peer part dropped) plus its source
+    (git repo#commit, directory, a non-registry tarball); every importer
+    but "." as a workspace member.
 """
 import json
 import re
@@ -63,9 +69,58 @@ def npm(path):
     return len(seen)
 
 
+def pnpm_split(key, major):
+    s = key[1:] if key.startswith("/") else key
+    if major == 5:
+        i = s.rfind("/")
+        if i <= 0:
+            return None, None
+        return s[:i], s[i + 1:].split("_", 1)[0]
+    base = s.split("(", 1)[0]
+    at = base.find("@", 1)
+    return (base[:at], base[at + 1:]) if at > 0 else (None, None)
+
+
+def pnpm_source(res):
+    res = res or {}
+    if res.get("type") == "git" and res.get("repo"):
+        return "git:%s#%s" % (res["repo"], res.get("commit"))
+    if res.get("directory"):
+        return "dir:" + res["directory"]
+    t = res.get("tarball")
+    return t if t and not registry(t) else None
+
+
+def pnpm(path):
+    import yaml
+    with open(path, encoding="utf-8-sig") as f:
+        docs = [d for d in yaml.load_all(f, Loader=yaml.BaseLoader) if isinstance(d, dict) and "lockfileVersion" in d]
+    if not docs:
+        return "refused"
+    doc = docs[-1]
+    major = int(doc["lockfileVersion"].split(".")[0])
+    if major not in (5, 6, 9):
+        return "refused"
+    seen = set()
+    pk = doc.get("packages") or {}
+    for key, e in pk.items():
+        e = e or {}
+        n, v = pnpm_split(key, major)
+        seen.add((e.get("name", n), e.get("version", v), pnpm_source(e.get("resolution"))))
+    if major == 9:
+        for key in (doc.get("snapshots") or {}):
+            n, v = pnpm_split(key, 9)
+            if key not in pk and "%s@%s" % (n, v) not in pk:
+                seen.add((n, v, None))
+    for imp in (doc.get("importers") or {}):
+        if imp != ".":
+            seen.add((imp.rsplit("/", 1)[-1], None, "importer:" + imp))
+    return len(seen)
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
-    print({"npm": npm}[kind](path))
+    print({"npm": npm, "pnpm": pnpm}[kind](path))
 
 
 if __name__ == "__main__":

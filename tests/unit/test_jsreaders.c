@@ -215,3 +215,161 @@ TEST(core_npm__refusals)
     CHECK(NULL != sel(a, "auto", "\xEF\xBB\xBF{\"lockfileVersion\": 3, \"packages\": {}}", &err));
     sb_arena_destroy(a);
 }
+
+/* pnpm 9: two importers, a workspace link, a peer suffix, an alias, a git
+ * package, an optional and a dev dependency, a snapshot named later than its
+ * dependent */
+static const char pnpm_v9[] =
+    "lockfileVersion: '9.0'\n"
+    "importers:\n"
+    "  .:\n"
+    "    dependencies:\n"
+    "      app-lib:\n"
+    "        specifier: workspace:*\n"
+    "        version: link:packages/lib\n"
+    "    devDependencies:\n"
+    "      tool: {specifier: ^1, version: 1.0.0}\n"
+    "  packages/lib:\n"
+    "    dependencies:\n"
+    "      ui: {specifier: ^2, version: 2.0.0(react@18.2.0)}\n"
+    "      al: {specifier: 'npm:@x/real@^3', version: '@x/real@3.0.0'}\n"
+    "      gitdep: {specifier: 'github:o/r', version: 'https://codeload.github.com/o/r/tar.gz/abc'}\n"
+    "    optionalDependencies:\n"
+    "      opt: {specifier: ^1, version: 1.0.0}\n"
+    "packages:\n"
+    "  ui@2.0.0:\n"
+    "    resolution: {integrity: sha512-" SHA512_0_63 "}\n"
+    "  react@18.2.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "  '@x/real@3.0.0':\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "  gitdep@https://codeload.github.com/o/r/tar.gz/abc:\n"
+    "    resolution: {tarball: https://codeload.github.com/o/r/tar.gz/abc}\n"
+    "    version: 1.1.0\n"
+    "  opt@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "  tool@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "snapshots:\n"
+    "  ui@2.0.0(react@18.2.0):\n"
+    "    dependencies:\n"
+    "      react: 18.2.0\n"
+    "  react@18.2.0: {}\n"
+    "  '@x/real@3.0.0': {}\n"
+    "  gitdep@https://codeload.github.com/o/r/tar.gz/abc: {}\n"
+    "  opt@1.0.0:\n"
+    "    dependencies:\n"
+    "      react: 18.2.0\n"
+    "  tool@1.0.0:\n"
+    "    dependencies:\n"
+    "      ui: 2.0.0(react@18.2.0)\n";
+
+TEST(core_pnpm__v9_importers_peers_alias_git)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "auto", pnpm_v9, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(s->input_kind, "pnpm-lock.yaml");
+    CHECK(s->npkgs == 7); /* lib, ui, react, @x/real, gitdep, opt, tool */
+    const sb_pkg *lib = find(s, "lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
+                 *real = find(s, "@x/real", "3.0.0"), *git = find(s, "gitdep", "1.1.0"), *opt = find(s, "opt", NULL),
+                 *tool = find(s, "tool", NULL);
+    CHECK(lib && !strcmp(lib->purl, "pkg:generic/lib"));
+    CHECK(ui && !strcmp(ui->purl, "pkg:npm/ui@2.0.0") && ui->sha512);
+    CHECK_STR(prop(ui, "pixi:peer-suffixes"), "(react@18.2.0)");
+    CHECK(real && !strcmp(real->purl, "pkg:npm/%40x/real@3.0.0"));
+    CHECK(git && !strcmp(git->purl, "pkg:npm/gitdep@1.1.0?download_url=https:%2F%2Fcodeload.github.com%2Fo%2Fr%2Ftar.gz%2Fabc"));
+    /* edges: link to the member, peer-suffixed ref, alias ref, snapshot listed later */
+    CHECK(root_depends_on(s, lib) && root_depends_on(s, tool) && !root_depends_on(s, ui));
+    CHECK(depends_on(s, lib, ui) && depends_on(s, lib, real) && depends_on(s, lib, git) && depends_on(s, lib, opt));
+    CHECK(depends_on(s, ui, react) && depends_on(s, tool, ui) && depends_on(s, opt, react));
+    /* scopes down the graph: ui from production and from dev is required */
+    CHECK_STR(prop(ui, "pixi:scope"), "required");
+    CHECK_STR(prop(tool, "pixi:scope"), "dev");
+    CHECK_STR(prop(opt, "pixi:scope"), "optional");
+    CHECK_STR(prop(react, "pixi:scope"), "required");
+    sb_arena_destroy(a);
+}
+
+/* 5.x single project (/name/version_peer keys) and 6.0 (/name@version(peer)) */
+static const char pnpm_v5[] =
+    "lockfileVersion: 5.4\n"
+    "specifiers:\n"
+    "  '@s/a': ^1\n"
+    "dependencies:\n"
+    "  '@s/a': 1.0.0_b@2.0.0\n"
+    "devDependencies:\n"
+    "  b: 2.0.0\n"
+    "packages:\n"
+    "  /@s/a/1.0.0_b@2.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    dependencies:\n"
+    "      b: 2.0.0\n"
+    "    dev: false\n"
+    "  /b/2.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "  github.com/o/r/abc:\n"
+    "    resolution: {type: git, repo: 'https://github.com/o/r.git', commit: abc}\n"
+    "    name: r\n"
+    "    version: 0.1.0\n";
+
+static const char pnpm_v6[] =
+    "lockfileVersion: '6.0'\n"
+    "dependencies:\n"
+    "  a:\n"
+    "    specifier: ^1\n"
+    "    version: 1.0.0(b@2.0.0)\n"
+    "packages:\n"
+    "  /a@1.0.0(b@2.0.0):\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    dependencies:\n"
+    "      b: 2.0.0\n"
+    "  /b@2.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n";
+
+TEST(core_pnpm__v5_v6_keys)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_v5, &err);
+    CHECK(s && s->npkgs == 3);
+    const sb_pkg *pa = find(s, "@s/a", "1.0.0"), *b = find(s, "b", "2.0.0"), *r = find(s, "r", "0.1.0");
+    CHECK(pa && !strcmp(pa->purl, "pkg:npm/%40s/a@1.0.0"));
+    CHECK_STR(prop(pa, "pixi:peer-suffixes"), "_b@2.0.0");
+    CHECK(depends_on(s, pa, b) && root_depends_on(s, pa) && root_depends_on(s, b));
+    CHECK_STR(prop(b, "pixi:scope"), "required");
+    CHECK(r && !strcmp(r->purl, "pkg:npm/r@0.1.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fr.git%40abc"));
+    s = sel(a, "auto", pnpm_v6, &err);
+    CHECK(s && s->npkgs == 2);
+    const sb_pkg *a6 = find(s, "a", "1.0.0"), *b6 = find(s, "b", "2.0.0");
+    CHECK(depends_on(s, a6, b6) && root_depends_on(s, a6));
+    CHECK_STR(prop(a6, "pixi:peer-suffixes"), "(b@2.0.0)");
+    sb_arena_destroy(a);
+}
+
+TEST(core_pnpm__documents_and_refusals)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    /* two documents: the last is the project's lock */
+    const char two[] = "---\nlockfileVersion: '9.0'\nimporters:\n  .: {}\npackages:\n  x@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\n"
+                       "---\nlockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      y: {specifier: '1', version: 1.0.0}\n"
+                       "packages:\n  y@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\nsnapshots:\n  y@1.0.0: {}\n";
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", two, &err);
+    CHECK(s && s->npkgs == 1 && find(s, "y", "1.0.0"));
+    CHECK(NULL == sel(a, "pnpm-lock.yaml", "", &err));
+    CHECK(err.code == SB_EPARSE && strstr(err.msg, "empty"));
+    CHECK(NULL == sel(a, "pnpm-lock.yaml", "lockfileVersion: '4.0'\npackages: {}\n", &err));
+    CHECK(err.code == SB_EUNSUPPORTED && strstr(err.msg, "'4.0'") && strstr(err.msg, "9.x") && err.line == 1);
+    CHECK(NULL == sel(a, "pnpm-lock.yaml", "lockfileVersion: '9.0'\npackages:\n  nonsense: {}\n", &err));
+    CHECK(err.code == SB_EPARSE && err.line == 3);
+    CHECK(NULL == sel(a, "pnpm-lock.yaml", "lockfileVersion: '9.0'\npackages: [1\n", &err));
+    CHECK(err.code == SB_EPARSE && err.line > 0);
+    sb_arena_destroy(a);
+}
