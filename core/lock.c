@@ -17,6 +17,7 @@ static const sb_reader *const readers[] = {
     &sb_reader_requirements,
     &sb_reader_npm,
     &sb_reader_pnpm,
+    &sb_reader_yarn,
     &sb_reader_pixi,
     NULL,
 };

@@ -52,5 +52,6 @@ extern const sb_reader sb_reader_pdm;
 extern const sb_reader sb_reader_requirements;
 extern const sb_reader sb_reader_npm;
 extern const sb_reader sb_reader_pnpm;
+extern const sb_reader sb_reader_yarn;
 
 #endif

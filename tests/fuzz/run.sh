@@ -25,6 +25,7 @@ targets=(
   "requirements fuzz_reader.c -DFUZZ_KIND_RAW=requirements.txt requirements explicit"
   "npm fuzz_reader.c -DFUZZ_KIND_RAW=package-lock.json npm"
   "pnpm fuzz_reader.c -DFUZZ_KIND_RAW=pnpm-lock.yaml pnpm"
+  "yarn fuzz_reader.c -DFUZZ_KIND_RAW=yarn.lock yarn"
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
   "license fuzz_license.c -DFUZZ_LICENSE=1"
   "params fuzz_params.c -DFUZZ_PARAMS=1"

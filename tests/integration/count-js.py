@@ -17,6 +17,11 @@ Rules (the issue's "one component per name@version(+source)"):
     states them, else from the key, peer part dropped) plus its source
     (git repo#commit, directory, a non-registry tarball); every importer
     but "." as a workspace member.
+  yarn classic: every entry block (a line at column 0 ending in ':'), name
+    from its first descriptor (an npm: alias names the real package),
+    `version`, and `resolved` unless it is a registry tarball.
+  yarn berry: every entry but __metadata and the `workspace:.` root, name
+    and protocol from `resolution`, `version`, the resolution unless npm:.
 """
 import json
 import re
@@ -118,9 +123,58 @@ def pnpm(path):
     return len(seen)
 
 
+def name_of(desc, classic=False):
+    at = desc.find("@", 1)
+    name, rng = (desc[:at], desc[at + 1:]) if at > 0 else (desc, "")
+    if rng.startswith("npm:"):
+        real = rng[4:]
+        at = real.find("@", 1)
+        if at > 0:
+            return real[:at], real[at + 1:]
+        if classic and re.fullmatch(r"(@[^/ ]+/)?[a-z][^ <>=^~*|]*", real) and real not in ("latest", "next"):
+            return real, ""
+    return name, rng
+
+
+def yarn(path):
+    with open(path, encoding="utf-8-sig") as f:
+        text = f.read()
+    seen = set()
+    if any(line.startswith("__metadata:") for line in text.splitlines()[:50]):
+        import yaml
+        doc = yaml.load(text, Loader=yaml.BaseLoader)
+        if not 4 <= int(doc["__metadata"]["version"]) <= 10:
+            return "refused"
+        for key, e in doc.items():
+            if key == "__metadata":
+                continue
+            name, proto = name_of(e["resolution"])
+            if proto == "workspace:.":
+                continue
+            seen.add((name, e.get("version"), None if proto.startswith("npm:") else proto))
+        return len(seen)
+    cur = None
+    def flush():
+        if cur:
+            res = cur.get("resolved")
+            seen.add((cur["name"], cur.get("version"), None if not res or registry(res) else res))
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        if not line.startswith(" "):
+            flush()
+            first = line.rstrip()[:-1].split(",")[0].strip().strip('"')
+            cur = {"name": name_of(first, classic=True)[0]}
+        elif line.startswith("  ") and not line.startswith("   ") and " " in line.strip():
+            k, v = line.strip().split(" ", 1)
+            cur[k.strip('"')] = v.strip().strip('"')
+    flush()
+    return len(seen)
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
-    print({"npm": npm, "pnpm": pnpm}[kind](path))
+    print({"npm": npm, "pnpm": pnpm, "yarn": yarn}[kind](path))
 
 
 if __name__ == "__main__":
