@@ -327,7 +327,7 @@ static int is_git(const char *url)
 }
 
 /* Berry: where the resolution says the package comes from; NULL = registry. */
-static const char *berry_source(yl_ctx *c, yl_ent *e, const char *proto)
+static const char *berry_source(yl_ctx *c, const char *proto)
 {
     if (!strncmp(proto, "npm:", 4))
         return NULL;
@@ -338,7 +338,6 @@ static const char *berry_source(yl_ctx *c, yl_ent *e, const char *proto)
         return git_url(c, proto);
     if (strstr(proto, "://") && !sb_model_npm_registry(proto))
         return proto;
-    (void)e;
     return proto; /* patch:, exec: ...: the resolution itself */
 }
 
@@ -386,7 +385,7 @@ static sb_code take_berry(yl_ctx *c, yl_ent *e, const char **name, const char **
     *name = desc_name(c, e->resolution, &proto);
     if (NULL == *name)
         return oom(c);
-    *source = berry_source(c, e, proto);
+    *source = berry_source(c, proto);
     e->root = !strcmp(proto, "workspace:.");
     if (e->root) {
         c->l.root_name = *name;

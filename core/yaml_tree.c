@@ -135,9 +135,3 @@ const char *sb_yn_str(const sb_yn *m, const char *key)
     const sb_yn *v = sb_yn_get(m, key);
     return v && v->type == SB_YN_SCALAR ? v->s : NULL;
 }
-
-int sb_yn_true(const sb_yn *m, const char *key)
-{
-    const char *s = sb_yn_str(m, key);
-    return s && (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE"));
-}

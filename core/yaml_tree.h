@@ -37,7 +37,4 @@ const sb_yn *sb_yn_get(const sb_yn *m, const char *key);
 /* The scalar under `key`, NULL when absent, null or not a scalar. */
 const char *sb_yn_str(const sb_yn *m, const char *key);
 
-/* 1 when the scalar under `key` is a YAML true. */
-int sb_yn_true(const sb_yn *m, const char *key);
-
 #endif
