@@ -15,6 +15,9 @@ static const sb_reader *const readers[] = {
     &sb_reader_poetry,
     &sb_reader_pdm,
     &sb_reader_requirements,
+    &sb_reader_npm,
+    &sb_reader_pnpm,
+    &sb_reader_yarn,
     &sb_reader_pixi,
     NULL,
 };

@@ -55,5 +55,8 @@ extern const sb_reader sb_reader_pylock;
 extern const sb_reader sb_reader_poetry;
 extern const sb_reader sb_reader_pdm;
 extern const sb_reader sb_reader_requirements;
+extern const sb_reader sb_reader_npm;
+extern const sb_reader sb_reader_pnpm;
+extern const sb_reader sb_reader_yarn;
 
 #endif

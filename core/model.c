@@ -6,7 +6,8 @@
  * supplier, pixi:* properties), sorts by (kind, name, version), gives every
  * package a unique id, and resolves dependency names against the packages
  * present: conda names against conda packages, PyPI requirements against
- * PyPI then conda packages, plus every PyPI package -> the conda `python`.
+ * PyPI then conda packages, plus every PyPI package -> the conda `python`;
+ * a package with a `key` (npm) names its dependencies by key instead.
  * Root edges are the packages nothing depends on; if cycles leave packages
  * unreachable from those, the first unreached package (model order) becomes
  * a root too, until every package is reachable from the document root.
@@ -31,6 +32,7 @@ const char *sb_kind_name(sb_kind k)
     case SB_KIND_PYPI: return "pypi";
     case SB_KIND_EMBEDDED: return "embedded";
     case SB_KIND_EXTERNAL: return "external";
+    case SB_KIND_NPM: return "npm";
     }
     return "external";
 }
@@ -49,6 +51,19 @@ sb_scope sb_scope_crossing(sb_scope from, sb_scope to)
     if (SB_SCOPE_NONE == from || SB_SCOPE_NONE == to || SB_SCOPE_REQUIRED == to || from == to)
         return SB_SCOPE_NONE;
     return to;
+}
+
+const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg)
+{
+    switch (alg) {
+    case SB_HASH_SHA256: return p->sha256;
+    case SB_HASH_MD5: return p->md5;
+    case SB_HASH_SHA512: return p->sha512;
+    case SB_HASH_SHA384: return p->sha384;
+    case SB_HASH_SHA1: return p->sha1;
+    case SB_HASH_N: break;
+    }
+    return NULL;
 }
 
 sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
@@ -402,6 +417,56 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
     return rc;
 }
 
+int sb_model_npm_registry(const char *url)
+{
+    if (NULL == url || (strncmp(url, "https://", 8) && strncmp(url, "http://", 7)))
+        return 0;
+    size_t n = strcspn(url, "?#");
+    const char *dash = strstr(url, "/-/");
+    return dash && (size_t)(dash - url) < n && n >= 4 && !strncmp(url + n - 4, ".tgz", 4);
+}
+
+/* pkg:<type>/[%40scope/]name@version with optional qualifier */
+static const char *npm_purl(sb_arena *a, const char *type, const char *name, const char *version,
+                            sb_prop *q)
+{
+    const char *slash = name[0] == '@' ? strchr(name, '/') : NULL;
+    const char *ns = slash ? sb_arena_strndup(a, name, (size_t)(slash - name)) : NULL;
+    return build(a, type, ns, slash ? slash + 1 : name, version, q, q ? 1 : 0);
+}
+
+/* npm purls (spec 5 table, the purl spec's npm type): a registry package is
+ * pkg:npm; git sources carry vcs_url, other tarballs download_url; local
+ * folders and workspace members are pkg:generic, never a registry name. */
+static sb_code derive_npm(sb_pkg *p, sb_arena *a, props_b *pb)
+{
+    const char *loc = p->location ? p->location : "";
+    if (!strncmp(loc, "git+", 4) || !strncmp(loc, "git:", 4)) {
+        const char *hash = strchr(loc, '#');
+        const char *commit = hash && hash[1] ? hash + 1 : NULL;
+        const char *repo = hash ? sb_arena_strndup(a, loc, (size_t)(hash - loc)) : loc;
+        sb_prop q = {"vcs_url", commit ? sb_arena_printf(a, "%s@%s", repo, commit) : repo};
+        p->purl = npm_purl(a, "npm", p->name, p->version, &q);
+        sb_code rc = prop(pb, a, "pixi:source-rev", commit);
+        return rc == SB_OK ? prop(pb, a, "pixi:source", "true") : rc;
+    }
+    if (p->location && !strstr(loc, "://")) {
+        p->purl = npm_purl(a, "generic", p->name, p->version, NULL);
+        return prop(pb, a, "pixi:direct-url", loc);
+    }
+    if (p->location && !sb_model_npm_registry(loc)) {
+        sb_prop q = {"download_url", loc};
+        p->purl = npm_purl(a, "npm", p->name, p->version, &q);
+        return prop(pb, a, "pixi:direct-url", loc);
+    }
+    p->purl = npm_purl(a, "npm", p->name, p->version, NULL);
+    if (p->location) {
+        p->supplier_name = url_host(a, loc);
+        p->supplier_url = NULL;
+    }
+    return SB_OK;
+}
+
 /* Put the entry's version into a versionless lockfile purl. */
 static const char *complete_purl(sb_arena *a, const char *s, const char *version)
 {
@@ -450,6 +515,10 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
     case SB_KIND_PYPI:
         if (rc == SB_OK)
             rc = derive_pypi(p, a, &pb, env);
+        break;
+    case SB_KIND_NPM:
+        if (rc == SB_OK)
+            rc = derive_npm(p, a, &pb);
         break;
     default:
         break;
@@ -566,9 +635,14 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
     sb_strmap conda503;
     if (sb_strmap_init(&conda503, scratch, s->npkgs) != SB_OK)
         return SB_ENOMEM;
+    sb_strmap keys; /* npm: name@version(+source) identities */
+    if (sb_strmap_init(&keys, scratch, s->npkgs) != SB_OK)
+        return SB_ENOMEM;
     size_t python = (size_t)-1;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
+        if (p->key && sb_strmap_put(&keys, p->key, strlen(p->key), i, NULL) < 0)
+            return SB_ENOMEM;
         if (p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) {
             char *lower = sb_arena_strdup(scratch, p->name);
             char *n503 = sb_model_pep503(scratch, p->name);
@@ -601,7 +675,9 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
             const char *dn = p->depends.v[d];
             size_t t;
             int found = 0;
-            if (p->kind == SB_KIND_PYPI) {
+            if (p->key) {
+                found = sb_strmap_get(&keys, dn, strlen(dn), &t);
+            } else if (p->kind == SB_KIND_PYPI) {
                 found = sb_strmap_get(&pypi, dn, strlen(dn), &t) ||
                         sb_strmap_get(&conda503, dn, strlen(dn), &t);
             } else if (strncmp(dn, "__", 2) != 0) {
@@ -631,7 +707,8 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
         for (size_t d = 0; d < declared->n; d++) {
             const char *dn = declared->v[d];
             size_t t;
-            if ((sb_strmap_get(&pypi, dn, strlen(dn), &t) || sb_strmap_get(&conda503, dn, strlen(dn), &t)) &&
+            if ((sb_strmap_get(&keys, dn, strlen(dn), &t) || sb_strmap_get(&pypi, dn, strlen(dn), &t) ||
+                 sb_strmap_get(&conda503, dn, strlen(dn), &t)) &&
                 !is_root[t]) {
                 is_root[t] = 1;
                 s->root_deps[s->nroot++] = t;
@@ -688,7 +765,10 @@ static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, si
     size_t nohash = 0, nolic = 0, text = 0;
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_pkg *p = &s->pkgs[i];
-        nohash += NULL == p->sha256 && NULL == p->md5;
+        int any = 0;
+        for (int h = 0; h < SB_HASH_N; h++)
+            any |= NULL != sb_pkg_hash(p, (sb_hash_alg)h);
+        nohash += !any;
         if (NULL == p->license) {
             nolic++;
         } else {

@@ -26,7 +26,8 @@ typedef enum sb_kind {
     SB_KIND_CONDA_SOURCE = 1, /* pixi-build source package */
     SB_KIND_PYPI = 2,
     SB_KIND_EMBEDDED = 3,
-    SB_KIND_EXTERNAL = 4
+    SB_KIND_EXTERNAL = 4,
+    SB_KIND_NPM = 5          /* JavaScript package (package-lock.json, pnpm, yarn) */
 } sb_kind;
 
 /* "conda", "conda-source", "pypi", ... (the pixi:kind value). */
@@ -98,6 +99,7 @@ typedef struct sb_pkg {
     const char *file_name;   /* archive file name */
     const char *archive_type; /* "conda" or "tar.bz2" */
     const char *sha256, *md5; /* lower-case hex, validated */
+    const char *sha512, *sha384, *sha1; /* lower-case hex (npm `integrity`) */
     const char *license, *license_family; /* raw as found */
     const char *requires_python;
     const char *index_url;   /* PyPI index, when known */
@@ -106,7 +108,10 @@ typedef struct sb_pkg {
     bool noarch, sdist, editable;
     bool has_purls_key;      /* the input stated `purls:` at all */
     sb_scope scope;          /* set by readers that distinguish scopes */
-    sb_strv depends;         /* dependency names, normalized */
+    sb_strv depends;         /* dependency names, normalized; keys when `key` is set */
+    const char *key;         /* identity for edges where names are ambiguous (npm:
+                              * one name in several versions): when set, `depends`
+                              * and the platform's root_names list other packages' keys */
     sb_strv lock_purls;      /* purls the input listed */
     sb_strv reader_props;    /* extra pixi:* name/value pairs, flattened */
     /* enrichment (package cache): */
@@ -125,6 +130,14 @@ typedef struct sb_pkg {
     size_t ndeps;
     const sb_lic *lic;       /* `license` normalized once per selection (shared by equal strings) */
 } sb_pkg;
+
+/* The digests a package can carry, in the order documents list them. */
+typedef enum sb_hash_alg {
+    SB_HASH_SHA256, SB_HASH_MD5, SB_HASH_SHA512, SB_HASH_SHA384, SB_HASH_SHA1, SB_HASH_N
+} sb_hash_alg;
+
+/* The hex digest of `alg`, NULL when the package has none. */
+const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg);
 
 /* A package's normalized license: the selection's, else normalized now. */
 sb_lic sb_pkg_lic(const sb_pkg *p, sb_arena *a);
@@ -242,6 +255,10 @@ const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_o
  */
 sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
                         const sb_select_opts *opts, sb_err *err);
+
+/* 1 when `url` is a registry tarball (http(s), ".../<name>/-/<file>.tgz"):
+ * the package is then the registry's name@version, not another source. */
+int sb_model_npm_registry(const char *url);
 
 /* PEP 503 name normalization into the arena. */
 char *sb_model_pep503(sb_arena *a, const char *name);

@@ -241,6 +241,34 @@ char *sb_pct_decode(sb_arena *a, const char *s, size_t n)
     return d;
 }
 
+/* A parsed subpath as the spec's parse gives it: each segment decoded,
+ * empty, '.' and '..' segments dropped (so no leading or trailing '/'). */
+static char *clean_subpath(sb_arena *a, const char *s, size_t n)
+{
+    char *o = sb_arena_alloc(a, n + 1);
+    if (NULL == o)
+        return NULL;
+    size_t k = 0;
+    for (const char *c = s, *end = s + n; c < end;) {
+        const char *e = memchr(c, '/', (size_t)(end - c));
+        if (NULL == e)
+            e = end;
+        char *seg = sb_pct_decode(a, c, (size_t)(e - c));
+        if (NULL == seg)
+            return NULL;
+        if (seg[0] && strcmp(seg, ".") && strcmp(seg, "..")) {
+            size_t sl = strlen(seg);
+            if (k)
+                o[k++] = '/';
+            memcpy(o + k, seg, sl);
+            k += sl;
+        }
+        c = e + 1;
+    }
+    o[k] = '\0';
+    return o;
+}
+
 sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -255,7 +283,7 @@ sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err)
     const char *rest_end = hash ? hash : end;
     sb_purl raw = {0};
     if (hash)
-        raw.subpath = sb_pct_decode(a, hash + 1, (size_t)(end - hash - 1));
+        raw.subpath = clean_subpath(a, hash + 1, (size_t)(end - hash - 1));
     const char *q = memchr(p, '?', (size_t)(rest_end - p));
     const char *path_end = q ? q : rest_end;
     if (q) {

@@ -55,6 +55,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: conda archive lookups against a fake channel" "$b/archives.log" tests/integration/archives.sh "$b"
   suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
   suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
+  suite "$profile: JavaScript lockfiles" "$b/js.log" tests/integration/js.sh "$b"
   suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
   suite "$profile: query parameters, negotiation, headers" "$b/params.log" tests/integration/params.sh "$b"
   if [ "$profile" = release ]; then

@@ -142,6 +142,7 @@ TEST(core_purl__official_vectors)
     run_file("data/purl-spec/tests/types/pypi-test.json", &total);
     run_file("data/purl-spec/tests/types/generic-test.json", &total);
     run_file("data/purl-spec/tests/types/github-test.json", &total);
+    run_file("data/purl-spec/tests/types/npm-test.json", &total);
     CHECK(total >= 50);
     printf("  purl vectors run: %d\n", total);
 }

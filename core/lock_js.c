@@ -1,0 +1,346 @@
+/*
+ * lock_js.c - the back half shared by the JavaScript lockfile readers: one
+ * package per name@version(+source), SRI integrity to hex, scopes merged,
+ * and the sb_lock they become (see lock_js.h).
+ */
+#include "lock_js.h"
+
+#include <string.h>
+
+sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *lim)
+{
+    memset(l, 0, sizeof *l);
+    l->kind = kind;
+    l->max_packages = lim ? lim->max_packages : 500000;
+    return sb_strmap_init(&l->by_key, a, 64);
+}
+
+const char *sb_js_key(sb_arena *a, const char *name, const char *version, const char *source)
+{
+    /* a registry package is its name@version whatever mirror served it; any
+     * other source is part of the identity */
+    return source ? sb_arena_printf(a, "%s@%s %s", name, version ? version : "", source)
+                  : sb_arena_printf(a, "%s@%s", name, version ? version : "");
+}
+
+sb_js_pkg *sb_jsl_find(const sb_jsl *l, const char *key)
+{
+    size_t at;
+    return sb_strmap_get(&l->by_key, key, strlen(key), &at) ? l->pkgs[at] : NULL;
+}
+
+static sb_js_pkg *add(sb_jsl *l, sb_arena *a, const char *key, sb_code *code)
+{
+    if (l->n >= l->max_packages) {
+        *code = SB_ELIMIT;
+        return NULL;
+    }
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        sb_js_pkg **nv = sb_arena_alloc(a, nc * sizeof *nv);
+        if (NULL == nv)
+            return NULL;
+        if (l->n)
+            memcpy(nv, l->pkgs, l->n * sizeof *nv);
+        l->pkgs = nv;
+        l->cap = nc;
+    }
+    sb_js_pkg *p = sb_arena_calloc(a, 1, sizeof *p);
+    if (NULL == p || sb_strmap_put(&l->by_key, key, strlen(key), l->n, NULL) < 0)
+        return NULL;
+    l->pkgs[l->n++] = p;
+    return p;
+}
+
+sb_js_pkg *sb_jsl_get(sb_jsl *l, sb_arena *a, const char *name, const char *version, const char *source,
+                      bool *added, sb_code *code)
+{
+    *code = SB_ENOMEM;
+    *added = false;
+    const char *key = sb_js_key(a, name, version, source);
+    if (NULL == key)
+        return NULL;
+    sb_js_pkg *p = sb_jsl_find(l, key);
+    if (p)
+        return p;
+    if (NULL == (p = add(l, a, key, code)))
+        return NULL;
+    p->rec.kind = SB_KIND_NPM;
+    p->rec.name = name;
+    p->rec.version = version;
+    p->rec.key = key;
+    p->rec.build_number = p->rec.size = -1;
+    *added = true;
+    return p;
+}
+
+void sb_js_scope_merge(sb_js_pkg *p, sb_js_scope s)
+{
+    if (s > p->scope)
+        p->scope = s;
+}
+
+static int b64_val(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+}
+
+/* base64 [s, s+n) into lower-case hex when it decodes to exactly `want`
+ * bytes; NULL otherwise. */
+static const char *b64_hex(sb_arena *a, const char *s, size_t n, size_t want)
+{
+    while (n && s[n - 1] == '=')
+        n--;
+    if ((n * 6) / 8 != want)
+        return NULL;
+    char *o = sb_arena_alloc(a, want * 2 + 1);
+    if (NULL == o)
+        return NULL;
+    static const char hex[] = "0123456789abcdef";
+    unsigned acc = 0, bits = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int v = b64_val((unsigned char)s[i]);
+        if (v < 0)
+            return NULL;
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            unsigned char byte = (unsigned char)(acc >> bits);
+            acc &= (1u << bits) - 1;
+            if (k < want) {
+                o[2 * k] = hex[byte >> 4];
+                o[2 * k + 1] = hex[byte & 15];
+            }
+            k++;
+        }
+    }
+    o[2 * want] = '\0';
+    return k == want ? o : NULL;
+}
+
+static void one_digest(sb_arena *a, sb_pkg *p, const char *tok, size_t n)
+{
+    static const struct { const char *pfx; size_t bytes; sb_hash_alg alg; } algs[] = {
+        {"sha512-", 64, SB_HASH_SHA512}, {"sha384-", 48, SB_HASH_SHA384},
+        {"sha256-", 32, SB_HASH_SHA256}, {"sha1-", 20, SB_HASH_SHA1},
+    };
+    for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
+        size_t pl = strlen(algs[i].pfx);
+        if (n <= pl || strncmp(tok, algs[i].pfx, pl))
+            continue;
+        /* an SRI digest may carry "?options" after the base64 */
+        const char *b = tok + pl;
+        size_t bn = n - pl;
+        const char *q = memchr(b, '?', bn);
+        const char *hexs = b64_hex(a, b, q ? (size_t)(q - b) : bn, algs[i].bytes);
+        if (NULL == hexs)
+            return;
+        switch (algs[i].alg) {
+        case SB_HASH_SHA512: p->sha512 = p->sha512 ? p->sha512 : hexs; break;
+        case SB_HASH_SHA384: p->sha384 = p->sha384 ? p->sha384 : hexs; break;
+        case SB_HASH_SHA256: p->sha256 = p->sha256 ? p->sha256 : hexs; break;
+        default: p->sha1 = p->sha1 ? p->sha1 : hexs; break;
+        }
+        return;
+    }
+}
+
+sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri)
+{
+    if (NULL == sri)
+        return SB_OK;
+    for (const char *c = sri; *c;) {
+        c += strspn(c, " \t\r\n");
+        size_t n = strcspn(c, " \t\r\n");
+        if (n)
+            one_digest(a, p, c, n);
+        c += n;
+    }
+    return SB_OK;
+}
+
+sb_code sb_js_dep(sb_js_pkg *p, sb_arena *a, const char *key)
+{
+    if (NULL == key || (p->rec.key && !strcmp(p->rec.key, key)))
+        return SB_OK;
+    return sb_strv_push(&p->rec.depends, a, key);
+}
+
+sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope how)
+{
+    if (NULL == key || (p->rec.key && !strcmp(p->rec.key, key)))
+        return SB_OK;
+    if (how == SB_JS_OPTIONAL && sb_strv_push(&p->opt_deps, a, key) != SB_OK)
+        return SB_ENOMEM;
+    if (how == SB_JS_DEV && sb_strv_push(&p->dev_deps, a, key) != SB_OK)
+        return SB_ENOMEM;
+    return sb_strv_push(&p->rec.depends, a, key);
+}
+
+sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope s)
+{
+    sb_js_pkg *p = key ? sb_jsl_find(l, key) : NULL;
+    if (NULL == p)
+        return SB_OK;
+    if (s > p->root_scope)
+        p->root_scope = s;
+    return sb_jsl_root(l, a, key);
+}
+
+static int listed(const sb_strv *v, const char *key)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(v->v[i], key))
+            return 1;
+    return 0;
+}
+
+/* the scope a dependency gets from its dependent over one edge */
+static sb_js_scope through(const sb_js_pkg *u, const char *key)
+{
+    if (u->dev_deps.n && listed(&u->dev_deps, key))
+        return SB_JS_DEV;
+    if (0 == u->opt_deps.n || !listed(&u->opt_deps, key))
+        return u->scope;
+    if (u->scope == SB_JS_REQUIRED)
+        return SB_JS_OPTIONAL;
+    return u->scope == SB_JS_DEV ? SB_JS_DEV_OPTIONAL : u->scope;
+}
+
+sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a)
+{
+    /* a worklist: a package goes back on it only when its scope rises, at
+     * most once per scope level */
+    size_t cap = l->n * 5 + 1, head = 0, tail = 0;
+    sb_js_pkg **q = sb_arena_alloc(a, cap * sizeof *q);
+    if (NULL == q)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->pkgs[i]->root_scope > l->pkgs[i]->scope) {
+            l->pkgs[i]->scope = l->pkgs[i]->root_scope;
+            q[tail++] = l->pkgs[i];
+        }
+    while (head < tail) {
+        sb_js_pkg *u = q[head++];
+        for (size_t d = 0; d < u->rec.depends.n; d++) {
+            sb_js_pkg *v = sb_jsl_find(l, u->rec.depends.v[d]);
+            if (NULL == v)
+                continue;
+            sb_js_scope s = through(u, u->rec.depends.v[d]);
+            if (s > v->scope && tail < cap) {
+                v->scope = s;
+                q[tail++] = v;
+            }
+        }
+    }
+    return SB_OK;
+}
+
+sb_code sb_jsl_root(sb_jsl *l, sb_arena *a, const char *key)
+{
+    sb_js_pkg *p = key ? sb_jsl_find(l, key) : NULL;
+    if (NULL == p || p->direct)
+        return SB_OK;
+    p->direct = true;
+    l->has_roots = true;
+    return sb_strv_push(&l->roots, a, key);
+}
+
+size_t sb_js_name_len(const char *desc)
+{
+    const char *at = strchr(desc + (desc[0] == '@'), '@');
+    return at ? (size_t)(at - desc) : strlen(desc);
+}
+
+static const char *scope_name(sb_js_scope s)
+{
+    switch (s) {
+    case SB_JS_DEV: return "dev";
+    case SB_JS_DEV_OPTIONAL: return "devOptional";
+    case SB_JS_PEER: return "peer";
+    case SB_JS_OPTIONAL: return "optional";
+    case SB_JS_REQUIRED: return "required";
+    case SB_JS_UNSET: break;
+    }
+    return NULL;
+}
+
+static sb_code push_prop(sb_pkg *p, sb_arena *a, const char *name, const char *value)
+{
+    if (NULL == value)
+        return SB_OK;
+    if (sb_strv_push(&p->reader_props, a, name) != SB_OK)
+        return SB_ENOMEM;
+    return sb_strv_push(&p->reader_props, a, value);
+}
+
+/* "a, b, c" of a package's install paths */
+static const char *join_paths(sb_arena *a, const sb_strv *v)
+{
+    if (0 == v->n)
+        return NULL;
+    size_t n = 1;
+    for (size_t i = 0; i < v->n; i++)
+        n += strlen(v->v[i]) + 2;
+    char *s = sb_arena_alloc(a, n);
+    if (NULL == s)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        size_t k = strlen(v->v[i]);
+        if (i) {
+            memcpy(s + o, ", ", 2);
+            o += 2;
+        }
+        memcpy(s + o, v->v[i], k);
+        o += k;
+    }
+    s[o] = '\0';
+    return s;
+}
+
+static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a)
+{
+    sb_code rc = push_prop(&p->rec, a, "pixi:scope", scope_name(p->scope));
+    if (rc == SB_OK && p->paths.n) {
+        const char *j = join_paths(a, &p->paths);
+        rc = j ? push_prop(&p->rec, a, "pixi:install-paths", j) : SB_ENOMEM;
+    }
+    if (rc == SB_OK && p->direct)
+        rc = push_prop(&p->rec, a, "pixi:direct", "true");
+    if (rc == SB_OK)
+        rc = push_prop(&p->rec, a, "pixi:peer-suffixes", p->peers);
+    return rc;
+}
+
+sb_code sb_jsl_build(sb_lock **out, sb_arena *a, sb_jsl *l, sb_err *err)
+{
+    sb_lock *lk = sb_arena_calloc(a, 1, sizeof *lk);
+    sb_lock_env *env = lk ? sb_lock_env_get(lk, a, "default") : NULL;
+    sb_lock_platform *lp = env ? sb_lock_platform_get(env, a, "noarch") : NULL;
+    if (NULL == lp)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    lk->kind = l->kind;
+    lk->version = l->version;
+    lk->root_name = l->root_name;
+    lk->root_version = l->root_version;
+    lk->nrecords = l->n;
+    if (l->has_roots) {
+        lp->has_root_names = true;
+        lp->root_names = l->roots;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        sb_js_pkg *p = l->pkgs[i];
+        if (finish_pkg(p, a) != SB_OK || sb_lock_platform_add(lp, a, &p->rec) != SB_OK)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+    }
+    *out = lk;
+    return SB_OK;
+}

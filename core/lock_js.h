@@ -1,0 +1,98 @@
+/*
+ * lock_js.h - the shared back half of the JavaScript lockfile readers
+ * (package-lock.json, pnpm-lock.yaml, yarn.lock).
+ *
+ * A reader turns its syntax into an sb_jsl: one sb_js_pkg per
+ * name@version(+source), each with the lock paths it is installed under, the
+ * scope of each instance merged, and its dependency edges as other packages'
+ * keys. sb_jsl_build() then emits them into the one environment ("default")
+ * and the one platform ("noarch": JavaScript lockfiles lock no platform) of
+ * an sb_lock, with pixi:scope, pixi:install-paths and pixi:direct properties.
+ */
+#ifndef SB_LOCK_JS_H
+#define SB_LOCK_JS_H
+
+#include "lock.h"
+#include "model.h"
+#include "strmap.h"
+
+#include <stdbool.h>
+
+/* An instance's scope, ordered so that merging instances keeps the highest:
+ * a package reachable from production and from development is required. */
+typedef enum sb_js_scope {
+    SB_JS_UNSET = 0,
+    SB_JS_DEV,
+    SB_JS_DEV_OPTIONAL,
+    SB_JS_PEER,
+    SB_JS_OPTIONAL,
+    SB_JS_REQUIRED
+} sb_js_scope;
+
+typedef struct sb_js_pkg {
+    sb_pkg rec;          /* kind npm; name, version, location, hashes, license, key */
+    sb_js_scope scope;
+    sb_strv paths;       /* where the lockfile installs it */
+    sb_strv opt_deps;    /* the keys of `depends` reached as optional dependencies */
+    sb_strv dev_deps;    /* ... and as development dependencies (workspace members) */
+    sb_js_scope root_scope; /* how the document root depends on it */
+    bool direct;         /* the document root depends on it */
+    const char *peers;   /* peer suffixes of its lock keys, "(a@1), (b@2)" */
+} sb_js_pkg;
+
+typedef struct sb_jsl {
+    const char *kind;    /* "package-lock.json" */
+    int version;         /* lockfile version as read */
+    const char *root_name, *root_version;
+    sb_js_pkg **pkgs;
+    size_t n, cap;
+    sb_strmap by_key;
+    sb_strv roots;       /* keys the document root depends on */
+    bool has_roots;      /* the lockfile states its root's dependencies */
+    size_t max_packages;
+} sb_jsl;
+
+sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *lim);
+
+/* The identity of name@version from `source` (NULL for a registry). */
+const char *sb_js_key(sb_arena *a, const char *name, const char *version, const char *source);
+
+/* The package of that identity, added (name, version, key, kind set) when
+ * new. *added tells which. NULL with *code set on allocation failure or when
+ * the input holds more packages than the limit. */
+sb_js_pkg *sb_jsl_get(sb_jsl *l, sb_arena *a, const char *name, const char *version, const char *source,
+                      bool *added, sb_code *code);
+
+/* A package by key; NULL when absent. */
+sb_js_pkg *sb_jsl_find(const sb_jsl *l, const char *key);
+
+/* Merge one instance's scope into the package's. */
+void sb_js_scope_merge(sb_js_pkg *p, sb_js_scope s);
+
+/* An SRI `integrity` ("sha512-<base64> sha1-<base64>") into the record's hex
+ * hashes; unknown algorithms and undecodable digests are skipped. */
+sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri);
+
+/* Add a dependency edge (a key) to `p`, and a root edge to the lock. */
+sb_code sb_js_dep(sb_js_pkg *p, sb_arena *a, const char *key);
+sb_code sb_jsl_root(sb_jsl *l, sb_arena *a, const char *key);
+
+/* As sb_js_dep for an optionalDependencies / devDependencies edge. */
+sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope how);
+
+/* A root edge with the scope the root states for it. */
+sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope s);
+
+/* Scopes from the root edges down the graph, for lockfiles that record none
+ * per package (pnpm 9, yarn): a package gets the highest scope of the paths
+ * reaching it; an optional edge makes required optional and dev devOptional,
+ * a development edge makes anything dev. */
+sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a);
+
+/* "@scope/name" or "name" as spelled in a `name@range` descriptor: the
+ * length of the name part (the '@' after a scope's first character). */
+size_t sb_js_name_len(const char *desc);
+
+sb_code sb_jsl_build(sb_lock **out, sb_arena *a, sb_jsl *l, sb_err *err);
+
+#endif

@@ -1,0 +1,541 @@
+/*
+ * lock_yarn.c - yarn.lock, classic (`# yarn lockfile v1`, its own indented
+ * text format) and berry (YAML with __metadata.version 4 to 10), into an
+ * sb_jsl (lock_js.h).
+ *
+ * Both are entries keyed by one or more `name@range` descriptors; both are
+ * read into one entry list, then resolved the same way:
+ *   classic: <descs>: { version, resolved, integrity, dependencies,
+ *            optionalDependencies } (fields "key value", maps one level deeper)
+ *   berry:   <descs>: { version, resolution, checksum, dependencies,
+ *            optionalDependencies(none: dependenciesMeta), languageName, linkType }
+ * A dependency `name: range` is the descriptor name@range (berry adds npm:
+ * to a range without a protocol). Berry's `name@workspace:.` entry is the
+ * document root; other workspaces are local members (pkg:generic). Sources:
+ * registry (npm:, registry tarballs) adds nothing to the identity; git
+ * (#commit=), tarball URLs, patch: (the patched package, its resolution kept
+ * as pixi:yarn-resolution), file:/link:/portal: do. Berry's `checksum` is a
+ * hash of yarn's cache zip, not of the registry tarball: kept as
+ * pixi:yarn-checksum, never as a hash.
+ */
+#include "lock_int.h"
+#include "lock_js.h"
+#include "yaml_tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct yl_dep {
+    const char *name, *range;
+    bool optional;
+} yl_dep;
+
+typedef struct yl_ent {
+    const char **descs;
+    size_t ndescs;
+    const char *version, *resolved, *resolution, *integrity, *checksum;
+    yl_dep *deps;
+    size_t ndeps, dcap;
+    unsigned line;
+    sb_js_pkg *pkg;
+    bool root;
+} yl_ent;
+
+typedef struct yl_ctx {
+    sb_arena *a;
+    sb_err *err;
+    bool berry;
+    sb_jsl l;
+    yl_ent *ents;
+    size_t n, cap;
+    sb_strmap by_desc;   /* descriptor -> entry index */
+} yl_ctx;
+
+static sb_code oom(yl_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
+
+static yl_ent *ent_add(yl_ctx *c, unsigned line)
+{
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 256;
+        yl_ent *nv = sb_arena_alloc(c->a, nc * sizeof *nv);
+        if (NULL == nv)
+            return NULL;
+        if (c->n)
+            memcpy(nv, c->ents, c->n * sizeof *nv);
+        c->ents = nv;
+        c->cap = nc;
+    }
+    yl_ent *e = &c->ents[c->n++];
+    memset(e, 0, sizeof *e);
+    e->line = line;
+    return e;
+}
+
+static sb_code dep_add(yl_ctx *c, yl_ent *e, const char *name, const char *range, bool optional)
+{
+    if (e->ndeps == e->dcap) {
+        size_t nc = e->dcap ? e->dcap * 2 : 8;
+        yl_dep *nv = sb_arena_alloc(c->a, nc * sizeof *nv);
+        if (NULL == nv)
+            return oom(c);
+        if (e->ndeps)
+            memcpy(nv, e->deps, e->ndeps * sizeof *nv);
+        e->deps = nv;
+        e->dcap = nc;
+    }
+    e->deps[e->ndeps++] = (yl_dep){name, range, optional};
+    return SB_OK;
+}
+
+/* "a@^1, \"b@^2\"" -> the entry's descriptors, each registered. */
+static sb_code descriptors(yl_ctx *c, yl_ent *e, const char *s, size_t n)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < n; i++)
+        cap += s[i] == ',';
+    e->descs = sb_arena_alloc(c->a, cap * sizeof *e->descs);
+    if (NULL == e->descs)
+        return oom(c);
+    for (size_t i = 0; i < n;) {
+        while (i < n && (s[i] == ' ' || s[i] == ','))
+            i++;
+        size_t j = i;
+        while (j < n && s[j] != ',')
+            j++;
+        size_t b = i, k = j;
+        while (k > b && s[k - 1] == ' ')
+            k--;
+        if (k > b + 1 && s[b] == '"' && s[k - 1] == '"') {
+            b++;
+            k--;
+        }
+        if (k > b) {
+            const char *d = sb_arena_strndup(c->a, s + b, k - b);
+            if (NULL == d || sb_strmap_put(&c->by_desc, d, k - b, c->n - 1, NULL) < 0)
+                return oom(c);
+            e->descs[e->ndescs++] = d;
+        }
+        i = j;
+    }
+    if (0 == e->ndescs)
+        return sb_err_set_at(c->err, SB_EPARSE, e->line, 1, "yarn.lock: an entry without a descriptor");
+    return SB_OK;
+}
+
+/* ---- classic ---- */
+
+/* A classic token: "quoted" (\" and \\ escapes) or bare up to a space. */
+static const char *token(yl_ctx *c, const char **p, const char *end)
+{
+    const char *s = *p;
+    if (s < end && *s == '"') {
+        char *o = sb_arena_alloc(c->a, (size_t)(end - s));
+        if (NULL == o)
+            return NULL;
+        size_t k = 0;
+        for (s++; s < end && *s != '"'; s++) {
+            if (*s == '\\' && s + 1 < end)
+                s++;
+            o[k++] = *s;
+        }
+        o[k] = '\0';
+        *p = s < end ? s + 1 : s;
+        return o;
+    }
+    const char *t = s;
+    while (t < end && *t != ' ')
+        t++;
+    *p = t;
+    return sb_arena_strndup(c->a, s, (size_t)(t - s));
+}
+
+typedef struct yl_line {
+    const char *s, *end;   /* content after the indentation */
+    unsigned indent, no;
+} yl_line;
+
+static sb_code classic_field(yl_ctx *c, yl_ent *e, const yl_line *ln, const char **section)
+{
+    const char *p = ln->s;
+    const char *key = token(c, &p, ln->end);
+    if (NULL == key)
+        return oom(c);
+    while (p < ln->end && *p == ' ')
+        p++;
+    if (ln->indent == 4) {
+        if (NULL == *section)
+            return sb_err_set_at(c->err, SB_EPARSE, ln->no, 5, "yarn.lock: a nested value outside a section");
+        const char *val = token(c, &p, ln->end);
+        if (NULL == val)
+            return oom(c);
+        if (!strcmp(*section, "dependencies") || !strcmp(*section, "optionalDependencies"))
+            return dep_add(c, e, key, val, !strcmp(*section, "optionalDependencies"));
+        return SB_OK;
+    }
+    size_t kl = strlen(key);
+    if (p == ln->end && kl && key[kl - 1] == ':') {
+        key = sb_arena_strndup(c->a, key, kl - 1);
+        *section = key;
+        return key ? SB_OK : oom(c);
+    }
+    *section = NULL;
+    const char *val = token(c, &p, ln->end);
+    if (NULL == val)
+        return oom(c);
+    if (!strcmp(key, "version"))
+        e->version = val;
+    else if (!strcmp(key, "resolved"))
+        e->resolved = val;
+    else if (!strcmp(key, "integrity"))
+        e->integrity = val;
+    return SB_OK;
+}
+
+static sb_code classic_line(yl_ctx *c, const yl_line *ln, yl_ent **cur, const char **section)
+{
+    if (!strncmp(ln->s, "<<<<<<<", 7) || !strncmp(ln->s, "=======", 7) || !strncmp(ln->s, ">>>>>>>", 7))
+        return sb_err_set_at(c->err, SB_EPARSE, ln->no, 1, "yarn.lock: a merge-conflict marker; resolve the conflict first");
+    if (ln->indent == 0) {
+        if (ln->end[-1] != ':')
+            return sb_err_set_at(c->err, SB_EPARSE, ln->no, 1, "yarn.lock: an entry line must end with ':'");
+        if (c->n >= c->l.max_packages)
+            return sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages);
+        *cur = ent_add(c, ln->no);
+        *section = NULL;
+        return *cur ? descriptors(c, *cur, ln->s, (size_t)(ln->end - ln->s - 1)) : oom(c);
+    }
+    if (NULL == *cur || (ln->indent != 2 && ln->indent != 4))
+        return sb_err_set_at(c->err, SB_EPARSE, ln->no, ln->indent + 1, "yarn.lock: unexpected indentation");
+    return classic_field(c, *cur, ln, section);
+}
+
+static sb_code read_classic(yl_ctx *c, const char *data, size_t len)
+{
+    yl_ent *cur = NULL;
+    const char *section = NULL;
+    unsigned no = 0;
+    for (const char *p = data, *end = data + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        no++;
+        yl_line ln = {p, le, 0, no};
+        while (ln.s < le && *ln.s == ' ')
+            ln.s++;
+        while (le > ln.s && (le[-1] == '\r' || le[-1] == ' '))
+            le--;
+        ln.end = le;
+        ln.indent = (unsigned)(ln.s - p);
+        p = nl ? nl + 1 : end;
+        if (ln.s == ln.end || *ln.s == '#')
+            continue;
+        sb_code rc = classic_line(c, &ln, &cur, &section);
+        if (rc != SB_OK)
+            return rc;
+    }
+    return SB_OK;
+}
+
+/* ---- berry ---- */
+
+static sb_code berry_deps(yl_ctx *c, yl_ent *e, const sb_yn *deps, bool optional)
+{
+    for (size_t i = 0; deps && deps->type == SB_YN_MAP && i < deps->n; i++) {
+        const sb_yn *v = sb_yn_val(deps, i);
+        if (v->type == SB_YN_SCALAR && v->s && dep_add(c, e, sb_yn_key(deps, i), v->s, optional) != SB_OK)
+            return oom(c);
+    }
+    return SB_OK;
+}
+
+static sb_code read_berry(yl_ctx *c, const sb_yn *doc)
+{
+    for (size_t i = 0; i < doc->n; i++) {
+        const char *key = sb_yn_key(doc, i);
+        const sb_yn *v = sb_yn_val(doc, i);
+        if (!strcmp(key, "__metadata"))
+            continue;
+        if (v->type != SB_YN_MAP)
+            return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' must be a mapping", key);
+        if (c->n >= c->l.max_packages)
+            return sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages);
+        yl_ent *e = ent_add(c, v->line);
+        if (NULL == e)
+            return oom(c);
+        sb_code rc = descriptors(c, e, key, strlen(key));
+        if (rc != SB_OK)
+            return rc;
+        e->version = sb_yn_str(v, "version");
+        e->resolution = sb_yn_str(v, "resolution");
+        e->checksum = sb_yn_str(v, "checksum");
+        if (NULL == e->resolution)
+            return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' has no resolution", key);
+        if ((rc = berry_deps(c, e, sb_yn_get(v, "dependencies"), false)) != SB_OK ||
+            (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK)
+            return rc;
+    }
+    return SB_OK;
+}
+
+/* ---- identities ---- */
+
+/* After "npm:", the real package of an alias: "real@^1", or in classic a
+ * bare "real" (an alias without range); a range or version is no alias. */
+static int npm_alias(const yl_ctx *c, const char *r)
+{
+    size_t nl = sb_js_name_len(r);
+    if (nl && r[nl] == '@')
+        return 1;
+    return !c->berry && ((r[0] >= 'a' && r[0] <= 'z') || r[0] == '@') && strcspn(r, " <>=^~*|") == strlen(r) &&
+           strcmp(r, "latest") && strcmp(r, "next");
+}
+
+/* The name of a descriptor or resolution "name@range" (scoped names keep
+ * their '@'); an alias "x@npm:real@^1" names `real`. */
+static const char *desc_name(yl_ctx *c, const char *d, const char **range)
+{
+    size_t nl = sb_js_name_len(d);
+    const char *r = d[nl] == '@' ? d + nl + 1 : d + nl;
+    if (!strncmp(r, "npm:", 4) && npm_alias(c, r + 4)) {
+        const char *real = r + 4;
+        size_t rl = sb_js_name_len(real);
+        if (range)
+            *range = real[rl] == '@' ? real + rl + 1 : real + rl;
+        return sb_arena_strndup(c->a, real, rl);
+    }
+    if (range)
+        *range = r;
+    return sb_arena_strndup(c->a, d, nl);
+}
+
+/* "https://h/x.git#commit=abc" -> "git+https://h/x.git#abc" */
+static const char *git_url(yl_ctx *c, const char *url)
+{
+    const char *hash = strchr(url, '#');
+    const char *commit = hash ? strstr(hash, "commit=") : NULL;
+    size_t ul = hash ? (size_t)(hash - url) : strlen(url);
+    const char *pre = strncmp(url, "git", 3) ? "git+" : "";
+    if (commit)
+        return sb_arena_printf(c->a, "%s%.*s#%.*s", pre, (int)ul, url, (int)strcspn(commit + 7, "&"), commit + 7);
+    return sb_arena_printf(c->a, "%s%s", pre, url);
+}
+
+static int is_git(const char *url)
+{
+    const char *h = strchr(url, '#');
+    size_t n = h ? (size_t)(h - url) : strlen(url);
+    return !strncmp(url, "git", 3) || (n > 4 && !strncmp(url + n - 4, ".git", 4));
+}
+
+/* Berry: where the resolution says the package comes from; NULL = registry. */
+static const char *berry_source(yl_ctx *c, const char *proto)
+{
+    if (!strncmp(proto, "npm:", 4))
+        return NULL;
+    if (!strncmp(proto, "workspace:", 10) || !strncmp(proto, "file:", 5) || !strncmp(proto, "link:", 5) ||
+        !strncmp(proto, "portal:", 7))
+        return sb_lock__location(c->a, strchr(proto, ':') + 1);
+    if (strstr(proto, "://") && is_git(proto))
+        return git_url(c, proto);
+    if (strstr(proto, "://") && !sb_model_npm_registry(proto))
+        return proto;
+    return proto; /* patch:, exec: ...: the resolution itself */
+}
+
+/* Classic: NULL for a registry tarball, else the identity part. */
+static const char *classic_source(yl_ctx *c, const char *resolved)
+{
+    if (NULL == resolved || sb_model_npm_registry(resolved))
+        return NULL;
+    if (is_git(resolved))
+        return git_url(c, resolved);
+    if (!strncmp(resolved, "file:", 5))
+        return sb_lock__location(c->a, resolved + 5);
+    if (strstr(resolved, "://"))
+        return resolved;
+    return sb_lock__location(c->a, resolved);
+}
+
+static sb_code push_prop(yl_ctx *c, sb_pkg *p, const char *name, const char *value)
+{
+    if (sb_strv_push(&p->reader_props, c->a, name) != SB_OK || sb_strv_push(&p->reader_props, c->a, value) != SB_OK)
+        return oom(c);
+    return SB_OK;
+}
+
+/* A registry tarball URL's "#<sha1 hex>" fragment: the hash yarn v1 knew
+ * before integrity. */
+static void classic_sha1(yl_ctx *c, sb_pkg *p, const char *resolved)
+{
+    const char *h = resolved ? strchr(resolved, '#') : NULL;
+    if (NULL == h || p->sha1 || strlen(h + 1) != 40 || strspn(h + 1, "0123456789abcdef") != 40)
+        return;
+    p->sha1 = sb_arena_strdup(c->a, h + 1);
+}
+
+static sb_code take_classic(yl_ctx *c, yl_ent *e, const char **name, const char **source)
+{
+    *name = desc_name(c, e->descs[0], NULL);
+    *source = classic_source(c, e->resolved);
+    return *name ? SB_OK : oom(c);
+}
+
+static sb_code take_berry(yl_ctx *c, yl_ent *e, const char **name, const char **source)
+{
+    const char *proto = NULL;
+    *name = desc_name(c, e->resolution, &proto);
+    if (NULL == *name)
+        return oom(c);
+    *source = berry_source(c, proto);
+    e->root = !strcmp(proto, "workspace:.");
+    if (e->root) {
+        c->l.root_name = *name;
+        c->l.root_version = e->version && strcmp(e->version, "0.0.0-use.local") ? e->version : NULL;
+    }
+    return SB_OK;
+}
+
+static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
+{
+    const char *name, *source;
+    sb_code rc = c->berry ? take_berry(c, e, &name, &source) : take_classic(c, e, &name, &source);
+    if (rc != SB_OK || e->root)
+        return rc;
+    if (!name[0])
+        return sb_err_set_at(c->err, SB_EPARSE, e->line, 1, "yarn.lock: entry '%.100s' has no name", e->descs[0]);
+    bool added;
+    sb_js_pkg *p = sb_jsl_get(&c->l, c->a, name, e->version, source, &added, &rc);
+    if (NULL == p)
+        return rc == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
+    e->pkg = p;
+    for (size_t d = 0; d < e->ndescs; d++)
+        if (sb_strv_push(&p->paths, c->a, e->descs[d]) != SB_OK)
+            return oom(c);
+    if (!added)
+        return SB_OK;
+    if (c->berry) {
+        p->rec.location = source && strncmp(e->resolution + strlen(name) + 1, "patch:", 6) ? source : NULL;
+        if (source && NULL == p->rec.location && (rc = push_prop(c, &p->rec, "pixi:yarn-resolution", e->resolution)) != SB_OK)
+            return rc;
+        return e->checksum ? push_prop(c, &p->rec, "pixi:yarn-checksum", e->checksum) : SB_OK;
+    }
+    if (e->resolved) {
+        const char *h = strchr(e->resolved, '#');
+        p->rec.location = source ? source : h ? sb_arena_strndup(c->a, e->resolved, (size_t)(h - e->resolved)) : e->resolved;
+    }
+    sb_js_integrity(c->a, &p->rec, e->integrity);
+    classic_sha1(c, &p->rec, e->resolved);
+    return SB_OK;
+}
+
+/* ---- edges ---- */
+
+static yl_ent *lookup(yl_ctx *c, const yl_dep *d)
+{
+    const char *desc;
+    if (c->berry && NULL == strchr(d->range, ':'))
+        desc = sb_arena_printf(c->a, "%s@npm:%s", d->name, d->range);
+    else
+        desc = sb_arena_printf(c->a, "%s@%s", d->name, d->range);
+    size_t at;
+    return desc && sb_strmap_get(&c->by_desc, desc, strlen(desc), &at) ? &c->ents[at] : NULL;
+}
+
+static sb_code entry_edges(yl_ctx *c, yl_ent *e)
+{
+    for (size_t i = 0; i < e->ndeps; i++) {
+        yl_ent *t = lookup(c, &e->deps[i]);
+        if (NULL == t || NULL == t->pkg || t->pkg == e->pkg)
+            continue;
+        sb_js_scope how = e->deps[i].optional ? SB_JS_OPTIONAL : SB_JS_REQUIRED;
+        sb_code rc = e->root ? sb_jsl_root_scoped(&c->l, c->a, t->pkg->rec.key, how)
+                             : sb_js_dep_scoped(e->pkg, c->a, t->pkg->rec.key, how);
+        if (rc != SB_OK)
+            return oom(c);
+    }
+    /* a workspace member hangs off the root */
+    if (c->berry && e->pkg && !strncmp(e->resolution + strlen(e->pkg->rec.name) + 1, "workspace:", 10))
+        return sb_jsl_root_scoped(&c->l, c->a, e->pkg->rec.key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
+    return SB_OK;
+}
+
+static sb_code resolve_all(yl_ctx *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        sb_code rc = entry_pkg(c, &c->ents[i]);
+        if (rc != SB_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        yl_ent *e = &c->ents[i];
+        if ((e->pkg || e->root) && entry_edges(c, e) != SB_OK)
+            return oom(c);
+    }
+    return c->l.has_roots && sb_jsl_scopes(&c->l, c->a) != SB_OK ? oom(c) : SB_OK;
+}
+
+/* ---- reader ---- */
+
+static sb_code berry_version(yl_ctx *c, const sb_yn *doc)
+{
+    const sb_yn *v = sb_yn_get(sb_yn_get(doc, "__metadata"), "version");
+    if (NULL == v || v->type != SB_YN_SCALAR || NULL == v->s)
+        return sb_err_set(c->err, SB_EPARSE, "yarn.lock: __metadata has no version");
+    char *end = NULL;
+    long ver = strtol(v->s, &end, 10);
+    if (*end || ver < 4 || ver > 10)
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, v->line, v->col,
+                             "yarn.lock __metadata version %.32s is not supported (versions 4 to 10 are read)", v->s);
+    c->l.version = (int)ver;
+    return SB_OK;
+}
+
+static sb_code read_berry_doc(yl_ctx *c, const char *data, size_t len, const sb_limits *lim)
+{
+    sb_yn **docs = NULL;
+    size_t ndocs = 0;
+    sb_code rc = sb_yt_parse(&docs, &ndocs, c->a, data, len, lim, c->err);
+    if (rc != SB_OK)
+        return rc;
+    if (1 != ndocs || docs[0]->type != SB_YN_MAP)
+        return sb_err_set(c->err, SB_EPARSE, "yarn.lock (berry) must be one YAML mapping");
+    if ((rc = berry_version(c, docs[0])) != SB_OK)
+        return rc;
+    return read_berry(c, docs[0]);
+}
+
+static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                         sb_err *err)
+{
+    if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
+        data += 3;
+        len -= 3;
+    }
+    yl_ctx c = {.a = a, .err = err};
+    c.berry = sb_lock__has_line(data, len < 4096 ? len : 4096, "__metadata:");
+    if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || sb_strmap_init(&c.by_desc, a, 256) != SB_OK)
+        return oom(&c);
+    c.l.version = 1;
+    sb_code rc = c.berry ? read_berry_doc(&c, data, len, lim) : read_classic(&c, data, len);
+    if (rc == SB_OK)
+        rc = resolve_all(&c);
+    return rc == SB_OK ? sb_jsl_build(out, a, &c.l, err) : rc;
+}
+
+static int yarn_detect(const char *data, size_t len, const char *filename)
+{
+    if (filename) {
+        const char *base = strrchr(filename, '/');
+        base = base ? base + 1 : filename;
+        if (!strcmp(base, "yarn.lock"))
+            return 2;
+    }
+    /* content: classic's header or field lines; berry's __metadata with resolutions */
+    size_t n = len < 4096 ? len : 4096;
+    if (sb_lock__has_line(data, n, "# yarn lockfile v1"))
+        return 1;
+    if (sb_lock__has_line(data, n, "__metadata:") && sb_lock__has_line(data, n, "  resolution: "))
+        return 1;
+    return sb_lock__has_line(data, n, "  version \"") && sb_lock__has_line(data, n, "  resolved ");
+}
+
+const sb_reader sb_reader_yarn = {"yarn.lock", yarn_detect, yarn_read};

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# js.sh - JavaScript lockfiles end to end against a real sbomd:
+#   tests/integration/js.sh BUILD_DIR
+# Posts every npm/, pnpm/ and yarn/ lockfile fixture without a file name
+# (detection by content) in all four formats; each document validates, its
+# component count equals count-js.py's independent count, bom-refs are
+# unique, every dependency ref resolves and the graph is closed (every
+# component reachable from the root). The JavaScript traps under edge/ give
+# a 4xx problem naming where or why. Ends with "N passed, N failed".
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../lib.sh"
+sb_start "$work/sbomd.log" --source-date-epoch 1700000000
+[ -n "$port" ] || { echo "0 passed, 1 failed"; exit 1; }
+post() { # post FILE QUERY OUT -> prints "status content-type"
+  curl -sS -o "$3" -w '%{http_code} %{content_type}' --data-binary @"$1" "$base/v1/sbom$2"
+}
+ndocs=0
+while IFS=$'\t' read -r rel kind _rest; do
+  case "$rel" in npm/*|pnpm/*|yarn/*) ;; *) continue ;; esac
+  case "$kind" in "package.json manifest") continue ;; esac
+  jskind="${rel%%/*}"
+  case "${JS_KINDS:-npm pnpm yarn}" in *"$jskind"*) ;; *) continue ;; esac
+  f="$shared/fixtures/$rel"
+  name="${rel//\//_}"
+  want="$(python3 "$here/count-js.py" "$jskind" "$f" 2>&1)"
+  for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+    out="$work/$name.$fmt.json"
+    res="$(post "$f" "?format=$fmt" "$out")"
+    if [ "${res%% *}" != 200 ]; then bad "$rel $fmt: HTTP $res $(head -c 300 "$out")"; continue; fi
+    ndocs=$((ndocs + 1))
+    check "$rel $fmt validates" "$validate" -q --format "$fmt" "$out"
+  done
+  out="$work/$name.cyclonedx-1.6.json"
+  [ -s "$out" ] || continue
+  got="$(jq '.components | length' "$out")"
+  check "$rel: $got components, count-js.py says $want" [ "$got" = "$want" ]
+  dup="$(jq '[.components[]."bom-ref"] | length - (unique | length)' "$out")"
+  check "$rel: bom-refs unique ($dup repeated)" [ "$dup" = 0 ]
+  un="$(jq '[.components[]."bom-ref", "root"] as $ids | [.dependencies[] | .ref, .dependsOn[]] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$out")"
+  check "$rel: every dependency ref resolves ($un do not)" [ "$un" = 0 ]
+  reach="$(jq '(.dependencies | map({key: .ref, value: .dependsOn}) | from_entries) as $g
+               | {seen: {root: true}, todo: ["root"]}
+               | until(.todo | length == 0; .todo[0] as $u | .todo |= .[1:]
+                   | reduce ($g[$u] // [])[] as $v (.; if .seen[$v] then . else .seen[$v] = true | .todo += [$v] end))
+               | .seen | length - 1' "$out")"
+  check "$rel: the graph is closed ($reach of $got reachable)" [ "$reach" = "$got" ]
+  n3="$(jq '[."@graph"[] | select(.type=="software_Package")] | length' "$work/$name.spdx-3.0.1.json")"
+  check "$rel spdx-3.0.1: $n3 packages for $got components" [ "$n3" = $((got + 1)) ]
+done < "$shared/fixtures/SOURCES.tsv"
+echo "js: $ndocs documents from JavaScript lockfiles"
+
+# the JavaScript traps: a located 400 or a 422 that says why, never a crash
+for rel in edge/npm-cli-arborist-conflict-package-lock/package-lock.json \
+           edge/yarn-tests-install-should-cleanup-when-package-json-changed/yarn.lock \
+           edge/pnpm-prepare-package-has-prepublish-script/pnpm-lock.yaml; do
+  f="$shared/fixtures/$rel"
+  out="$work/edge.json"
+  res="$(post "$f" "?filename=$(basename "$rel")" "$out")"
+  case "$res" in
+    "200 "*) check "$rel: accepted as a document that validates" "$validate" -q --format cyclonedx-1.6 "$out" ;;
+    4??" application/problem+json")
+      check "$rel: ${res%% *} says why ($(jq -r .detail "$out" | head -c 120))" jq -e '(.detail | length) > 10' "$out" >/dev/null ;;
+    *) bad "$rel: $res" ;;
+  esac
+done
+check "conflict markers: the 400 names the line" sh -c "jq -r .detail '$work/edge.json' >/dev/null; \
+  curl -sS --data-binary @'$shared/fixtures/edge/npm-cli-arborist-conflict-package-lock/package-lock.json' '$base/v1/sbom' | grep -q 'line'"
+# an unsupported lockfileVersion is a 422 naming it and the versions read
+printf '{"lockfileVersion": 4, "packages": {}}' > "$work/v4.json"
+res="$(post "$work/v4.json" "" "$work/v4.out")"
+check "lockfileVersion 4: 422 ($res)" [ "${res%% *}" = 422 ]
+check "lockfileVersion 4: names it and 1, 2, 3" grep -q 'lockfileVersion 4.*1, 2, 3' "$work/v4.out"
+# a leading BOM is skipped
+printf '\xef\xbb\xbf{"lockfileVersion": 3, "packages": {"": {"name": "b"}, "node_modules/x": {"version": "1.0.0"}}}' > "$work/bom.json"
+res="$(post "$work/bom.json" "" "$work/bom.out")"
+check "BOM package-lock.json: 200 ($res)" [ "${res%% *}" = 200 ]
+sb_done js

@@ -1,0 +1,511 @@
+/*
+ * test_jsreaders.c - the JavaScript lockfile readers on small inline inputs:
+ * one component per name@version(+source), Node's resolution for edges,
+ * workspace links, git/alias/local sources and their purls, SRI integrity
+ * to hex, scopes merged, and how each refuses bad input.
+ */
+#include "test.h"
+#include "../../core/arena.h"
+#include "../../core/lock.h"
+#include "../../core/model.h"
+
+static sb_sbom *sel(sb_arena *a, const char *kind, const char *text, sb_err *err)
+{
+    sb_lock *l = NULL;
+    if (sb_lock_read(&l, a, kind, text, strlen(text), NULL, NULL, err) != SB_OK)
+        return NULL;
+    sb_select_opts o = {0};
+    sb_sbom *s = NULL;
+    return sb_model_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
+}
+
+/* the package of that name and version (NULL version: the first of the name) */
+static const sb_pkg *find(const sb_sbom *s, const char *name, const char *version)
+{
+    for (size_t i = 0; s && i < s->npkgs; i++)
+        if (!strcmp(s->pkgs[i].name, name) &&
+            (NULL == version || (s->pkgs[i].version && !strcmp(s->pkgs[i].version, version))))
+            return &s->pkgs[i];
+    return NULL;
+}
+
+static const char *prop(const sb_pkg *p, const char *name)
+{
+    for (size_t i = 0; p && i < p->nprops; i++)
+        if (!strcmp(p->props[i].name, name))
+            return p->props[i].value;
+    return NULL;
+}
+
+static int depends_on(const sb_sbom *s, const sb_pkg *p, const sb_pkg *q)
+{
+    for (size_t i = 0; p && q && i < p->ndeps; i++)
+        if (&s->pkgs[p->deps[i]] == q)
+            return 1;
+    return 0;
+}
+
+static int root_depends_on(const sb_sbom *s, const sb_pkg *q)
+{
+    for (size_t i = 0; q && i < s->nroot; i++)
+        if (&s->pkgs[s->root_deps[i]] == q)
+            return 1;
+    return 0;
+}
+
+#define SHA512_0_63 "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0+Pw=="
+#define SHA1_FF "//////////////////////////8="
+
+/* a v3 lock with a workspace, a scoped package, a package under two paths
+ * (one nested copy of another version in between), a git dependency, an npm
+ * alias, a devOptional and a dev package also reached from production */
+static const char npm_v3[] =
+    "{\"name\": \"app\", \"version\": \"1.0.0\", \"lockfileVersion\": 3, \"requires\": true,\n"
+    " \"packages\": {\n"
+    "  \"\": {\"name\": \"app\", \"version\": \"1.0.0\", \"workspaces\": [\"packages/w\"],\n"
+    "        \"dependencies\": {\"@scope/lib\": \"^2\", \"aliased\": \"npm:real@^1\", \"gitdep\": \"github:o/r\"},\n"
+    "        \"devDependencies\": {\"devtool\": \"^1\", \"shared\": \"^1\"}, \"optionalDependencies\": {\"fsevents\": \"*\"}},\n"
+    "  \"packages/w\": {\"name\": \"w\", \"version\": \"0.1.0\", \"dependencies\": {\"shared\": \"^1\"}},\n"
+    "  \"node_modules/w\": {\"resolved\": \"packages/w\", \"link\": true},\n"
+    "  \"node_modules/@scope/lib\": {\"version\": \"2.0.0\", \"resolved\": \"https://registry.npmjs.org/@scope/lib/-/lib-2.0.0.tgz\",\n"
+    "        \"integrity\": \"sha512-" SHA512_0_63 " sha1-" SHA1_FF "\", \"license\": \"MIT\",\n"
+    "        \"dependencies\": {\"shared\": \"^2\", \"leaf\": \"1\"}},\n"
+    "  \"node_modules/@scope/lib/node_modules/shared\": {\"version\": \"2.0.0\", \"resolved\": \"https://registry.npmjs.org/shared/-/shared-2.0.0.tgz\",\n"
+    "        \"dependencies\": {\"leaf\": \"1\"}},\n"
+    "  \"node_modules/leaf\": {\"version\": \"1.0.0\", \"resolved\": \"https://registry.npmjs.org/leaf/-/leaf-1.0.0.tgz\", \"license\": \"Apache 2.0\"},\n"
+    "  \"node_modules/@scope/lib/node_modules/leaf\": {\"version\": \"1.0.0\", \"resolved\": \"https://registry.npmjs.org/leaf/-/leaf-1.0.0.tgz\"},\n"
+    "  \"node_modules/shared\": {\"version\": \"1.5.0\", \"resolved\": \"https://registry.npmjs.org/shared/-/shared-1.5.0.tgz\"},\n"
+    "  \"node_modules/devtool\": {\"version\": \"1.0.0\", \"dev\": true, \"resolved\": \"https://registry.npmjs.org/devtool/-/devtool-1.0.0.tgz\",\n"
+    "        \"dependencies\": {\"leaf\": \"1\", \"maybe\": \"1\"}},\n"
+    "  \"node_modules/maybe\": {\"version\": \"1.0.0\", \"devOptional\": true},\n"
+    "  \"node_modules/aliased\": {\"name\": \"real\", \"version\": \"1.2.0\", \"resolved\": \"https://registry.npmjs.org/real/-/real-1.2.0.tgz\"},\n"
+    "  \"node_modules/gitdep\": {\"version\": \"3.0.0\", \"resolved\": \"git+ssh://git@github.com/o/r.git#0123abcd\"},\n"
+    "  \"node_modules/nothere\": {}\n"
+    " }}\n";
+
+TEST(core_npm__v3_components_purls_hashes)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "auto", npm_v3, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(s->input_kind, "package-lock.json");
+    CHECK_STR(s->root_name, "app");
+    CHECK_STR(s->platform, "noarch");
+    /* w, @scope/lib, shared 2 and 1.5, leaf (once for two paths), devtool,
+     * maybe, real, gitdep; no entry for the link, the root or `nothere` */
+    CHECK(s->npkgs == 9);
+    const sb_pkg *lib = find(s, "@scope/lib", "2.0.0");
+    CHECK(lib && !strcmp(lib->purl, "pkg:npm/%40scope/lib@2.0.0"));
+    CHECK(lib && lib->sha512 && !strncmp(lib->sha512, "000102030405", 12) && !strcmp(lib->sha512 + 124, "3e3f"));
+    CHECK(lib && lib->sha1 && !strcmp(lib->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
+    CHECK(lib && lib->license && !strcmp(lib->license, "MIT"));
+    CHECK(lib && lib->supplier_name && !strcmp(lib->supplier_name, "registry.npmjs.org"));
+    const sb_pkg *leaf = find(s, "leaf", "1.0.0");
+    CHECK_STR(prop(leaf, "pixi:install-paths"), "node_modules/leaf, node_modules/@scope/lib/node_modules/leaf");
+    CHECK(leaf && leaf->lic && leaf->lic->kind == SB_LIC_EXPR && !strcmp(leaf->lic->value, "Apache-2.0"));
+    const sb_pkg *real = find(s, "real", "1.2.0");
+    CHECK(real && !strcmp(real->purl, "pkg:npm/real@1.2.0"));
+    CHECK_STR(prop(real, "pixi:npm-alias"), "aliased");
+    /* the user part of a URL never reaches a document (git@ too) */
+    const sb_pkg *git = find(s, "gitdep", NULL);
+    CHECK(git && !strcmp(git->purl, "pkg:npm/gitdep@3.0.0?vcs_url=git%2Bssh:%2F%2Fgithub.com%2Fo%2Fr.git%400123abcd"));
+    CHECK_STR(prop(git, "pixi:source-rev"), "0123abcd");
+    const sb_pkg *w = find(s, "w", NULL);
+    CHECK(w && !strcmp(w->purl, "pkg:generic/w@0.1.0"));
+    CHECK_STR(prop(w, "pixi:direct-url"), "packages/w");
+    sb_arena_destroy(a);
+}
+
+TEST(core_npm__v3_node_resolution_scopes_roots)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "package-lock.json", npm_v3, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        sb_arena_destroy(a);
+        return;
+    }
+    const sb_pkg *lib = find(s, "@scope/lib", NULL), *shared2 = find(s, "shared", "2.0.0"),
+                 *shared1 = find(s, "shared", "1.5.0"), *leaf = find(s, "leaf", NULL), *w = find(s, "w", NULL),
+                 *devtool = find(s, "devtool", NULL), *maybe = find(s, "maybe", NULL),
+                 *real = find(s, "real", NULL), *git = find(s, "gitdep", NULL);
+    /* the nested copy wins inside @scope/lib; the top-level one elsewhere */
+    CHECK(depends_on(s, lib, shared2) && !depends_on(s, lib, shared1));
+    CHECK(depends_on(s, w, shared1) && !depends_on(s, w, shared2));
+    CHECK(depends_on(s, lib, leaf) && depends_on(s, shared2, leaf));
+    CHECK(depends_on(s, devtool, maybe));
+    /* the root: its dependencies of every kind, the workspace member, the alias by install name */
+    CHECK(root_depends_on(s, lib) && root_depends_on(s, real) && root_depends_on(s, git));
+    CHECK(root_depends_on(s, devtool) && root_depends_on(s, shared1) && root_depends_on(s, w));
+    CHECK(!root_depends_on(s, leaf) && !root_depends_on(s, maybe));
+    CHECK_STR(prop(lib, "pixi:direct"), "true");
+    CHECK(NULL == prop(leaf, "pixi:direct"));
+    /* scopes: devOptional kept; leaf reached from dev and production: required */
+    CHECK_STR(prop(maybe, "pixi:scope"), "devOptional");
+    CHECK_STR(prop(devtool, "pixi:scope"), "dev");
+    CHECK_STR(prop(leaf, "pixi:scope"), "required");
+    sb_arena_destroy(a);
+}
+
+/* v1: nested dependencies with requires, an alias, a git spec as version */
+static const char npm_v1[] =
+    "{\"name\": \"old\", \"version\": \"0.0.1\", \"lockfileVersion\": 1, \"requires\": true,\n"
+    " \"dependencies\": {\n"
+    "  \"a\": {\"version\": \"1.0.0\", \"resolved\": \"https://registry.npmjs.org/a/-/a-1.0.0.tgz\",\n"
+    "         \"requires\": {\"b\": \"^2\"},\n"
+    "         \"dependencies\": {\"b\": {\"version\": \"2.0.0\", \"resolved\": \"https://registry.npmjs.org/b/-/b-2.0.0.tgz\",\n"
+    "                                    \"dev\": true, \"requires\": {\"c\": \"1\"}}}},\n"
+    "  \"b\": {\"version\": \"1.0.0\", \"optional\": true},\n"
+    "  \"c\": {\"version\": \"1.0.0\", \"integrity\": \"sha1-" SHA1_FF "\"},\n"
+    "  \"al\": {\"version\": \"npm:@x/real@3.1.0\"},\n"
+    "  \"g\": {\"version\": \"github:o/r#deadbeef\", \"from\": \"github:o/r\"}\n"
+    " }}\n";
+
+TEST(core_npm__v1_nesting_alias_git)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "auto", npm_v1, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(s->npkgs == 6);
+    CHECK_STR(s->root_name, "old");
+    const sb_pkg *pa = find(s, "a", NULL), *b2 = find(s, "b", "2.0.0"), *b1 = find(s, "b", "1.0.0"),
+                 *c = find(s, "c", NULL);
+    CHECK(depends_on(s, pa, b2) && !depends_on(s, pa, b1));
+    CHECK(depends_on(s, b2, c));
+    CHECK_STR(prop(b2, "pixi:scope"), "dev");
+    CHECK_STR(prop(b1, "pixi:scope"), "optional");
+    CHECK_STR(prop(b2, "pixi:install-paths"), "node_modules/a/node_modules/b");
+    CHECK(c && c->sha1 && !strcmp(c->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
+    const sb_pkg *al = find(s, "@x/real", "3.1.0");
+    CHECK(al && !strcmp(al->purl, "pkg:npm/%40x/real@3.1.0"));
+    CHECK_STR(prop(al, "pixi:npm-alias"), "al");
+    const sb_pkg *g = find(s, "g", "deadbeef");
+    CHECK(g && !strcmp(g->purl, "pkg:npm/g@deadbeef?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fr.git%40deadbeef"));
+    sb_arena_destroy(a);
+}
+
+TEST(core_npm__refusals)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    CHECK(NULL == sel(a, "package-lock.json", "{\"lockfileVersion\": 4, \"packages\": {}}", &err));
+    CHECK(err.code == SB_EUNSUPPORTED && strstr(err.msg, "lockfileVersion 4") && strstr(err.msg, "1, 2, 3"));
+    CHECK(NULL == sel(a, "package-lock.json", "{\n\"lockfileVersion\": 2,\n<<<<<<< HEAD\n", &err));
+    CHECK(err.code == SB_EPARSE && err.line == 3);
+    CHECK(NULL == sel(a, "package-lock.json", "{\"lockfileVersion\": 2}", &err));
+    CHECK(err.code == SB_EPARSE);
+    CHECK(NULL == sel(a, "package-lock.json", "{\"lockfileVersion\": 3, \"packages\": {\"node_modules/x\": 1}}", &err));
+    CHECK(err.code == SB_EPARSE && strstr(err.msg, "node_modules/x"));
+    CHECK(NULL == sel(a, "package-lock.json", "[1, 2]", &err));
+    CHECK(err.code == SB_EPARSE);
+    /* a BOM is skipped; detection by content finds it */
+    CHECK(NULL != sel(a, "auto", "\xEF\xBB\xBF{\"lockfileVersion\": 3, \"packages\": {}}", &err));
+    sb_arena_destroy(a);
+}
+
+/* pnpm 9: two importers, a workspace link, a peer suffix, an alias, a git
+ * package, an optional and a dev dependency, a snapshot named later than its
+ * dependent */
+static const char pnpm_v9[] =
+    "lockfileVersion: '9.0'\n"
+    "importers:\n"
+    "  .:\n"
+    "    dependencies:\n"
+    "      app-lib:\n"
+    "        specifier: workspace:*\n"
+    "        version: link:packages/lib\n"
+    "    devDependencies:\n"
+    "      tool: {specifier: ^1, version: 1.0.0}\n"
+    "  packages/lib:\n"
+    "    dependencies:\n"
+    "      ui: {specifier: ^2, version: 2.0.0(react@18.2.0)}\n"
+    "      al: {specifier: 'npm:@x/real@^3', version: '@x/real@3.0.0'}\n"
+    "      gitdep: {specifier: 'github:o/r', version: 'https://codeload.github.com/o/r/tar.gz/abc'}\n"
+    "    optionalDependencies:\n"
+    "      opt: {specifier: ^1, version: 1.0.0}\n"
+    "packages:\n"
+    "  ui@2.0.0:\n"
+    "    resolution: {integrity: sha512-" SHA512_0_63 "}\n"
+    "  react@18.2.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "  '@x/real@3.0.0':\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "  gitdep@https://codeload.github.com/o/r/tar.gz/abc:\n"
+    "    resolution: {tarball: https://codeload.github.com/o/r/tar.gz/abc}\n"
+    "    version: 1.1.0\n"
+    "  opt@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "  tool@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "snapshots:\n"
+    "  ui@2.0.0(react@18.2.0):\n"
+    "    dependencies:\n"
+    "      react: 18.2.0\n"
+    "  react@18.2.0: {}\n"
+    "  '@x/real@3.0.0': {}\n"
+    "  gitdep@https://codeload.github.com/o/r/tar.gz/abc: {}\n"
+    "  opt@1.0.0:\n"
+    "    dependencies:\n"
+    "      react: 18.2.0\n"
+    "  tool@1.0.0:\n"
+    "    dependencies:\n"
+    "      ui: 2.0.0(react@18.2.0)\n";
+
+TEST(core_pnpm__v9_importers_peers_alias_git)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "auto", pnpm_v9, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(s->input_kind, "pnpm-lock.yaml");
+    CHECK(s->npkgs == 7); /* lib, ui, react, @x/real, gitdep, opt, tool */
+    const sb_pkg *lib = find(s, "lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
+                 *real = find(s, "@x/real", "3.0.0"), *git = find(s, "gitdep", "1.1.0"), *opt = find(s, "opt", NULL),
+                 *tool = find(s, "tool", NULL);
+    CHECK(lib && !strcmp(lib->purl, "pkg:generic/lib"));
+    CHECK(ui && !strcmp(ui->purl, "pkg:npm/ui@2.0.0") && ui->sha512);
+    CHECK_STR(prop(ui, "pixi:peer-suffixes"), "(react@18.2.0)");
+    CHECK(real && !strcmp(real->purl, "pkg:npm/%40x/real@3.0.0"));
+    CHECK(git && !strcmp(git->purl, "pkg:npm/gitdep@1.1.0?download_url=https:%2F%2Fcodeload.github.com%2Fo%2Fr%2Ftar.gz%2Fabc"));
+    /* edges: link to the member, peer-suffixed ref, alias ref, snapshot listed later */
+    CHECK(root_depends_on(s, lib) && root_depends_on(s, tool) && !root_depends_on(s, ui));
+    CHECK(depends_on(s, lib, ui) && depends_on(s, lib, real) && depends_on(s, lib, git) && depends_on(s, lib, opt));
+    CHECK(depends_on(s, ui, react) && depends_on(s, tool, ui) && depends_on(s, opt, react));
+    /* scopes down the graph: ui from production and from dev is required */
+    CHECK_STR(prop(ui, "pixi:scope"), "required");
+    CHECK_STR(prop(tool, "pixi:scope"), "dev");
+    CHECK_STR(prop(opt, "pixi:scope"), "optional");
+    CHECK_STR(prop(react, "pixi:scope"), "required");
+    sb_arena_destroy(a);
+}
+
+/* 5.x single project (/name/version_peer keys) and 6.0 (/name@version(peer)) */
+static const char pnpm_v5[] =
+    "lockfileVersion: 5.4\n"
+    "specifiers:\n"
+    "  '@s/a': ^1\n"
+    "dependencies:\n"
+    "  '@s/a': 1.0.0_b@2.0.0\n"
+    "devDependencies:\n"
+    "  b: 2.0.0\n"
+    "packages:\n"
+    "  /@s/a/1.0.0_b@2.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    dependencies:\n"
+    "      b: 2.0.0\n"
+    "    dev: false\n"
+    "  /b/2.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "  github.com/o/r/abc:\n"
+    "    resolution: {type: git, repo: 'https://github.com/o/r.git', commit: abc}\n"
+    "    name: r\n"
+    "    version: 0.1.0\n";
+
+static const char pnpm_v6[] =
+    "lockfileVersion: '6.0'\n"
+    "dependencies:\n"
+    "  a:\n"
+    "    specifier: ^1\n"
+    "    version: 1.0.0(b@2.0.0)\n"
+    "packages:\n"
+    "  /a@1.0.0(b@2.0.0):\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    dependencies:\n"
+    "      b: 2.0.0\n"
+    "  /b@2.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF "}\n";
+
+TEST(core_pnpm__v5_v6_keys)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_v5, &err);
+    CHECK(s && s->npkgs == 3);
+    const sb_pkg *pa = find(s, "@s/a", "1.0.0"), *b = find(s, "b", "2.0.0"), *r = find(s, "r", "0.1.0");
+    CHECK(pa && !strcmp(pa->purl, "pkg:npm/%40s/a@1.0.0"));
+    CHECK_STR(prop(pa, "pixi:peer-suffixes"), "_b@2.0.0");
+    CHECK(depends_on(s, pa, b) && root_depends_on(s, pa) && root_depends_on(s, b));
+    CHECK_STR(prop(b, "pixi:scope"), "required");
+    CHECK(r && !strcmp(r->purl, "pkg:npm/r@0.1.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fr.git%40abc"));
+    s = sel(a, "auto", pnpm_v6, &err);
+    CHECK(s && s->npkgs == 2);
+    const sb_pkg *a6 = find(s, "a", "1.0.0"), *b6 = find(s, "b", "2.0.0");
+    CHECK(depends_on(s, a6, b6) && root_depends_on(s, a6));
+    CHECK_STR(prop(a6, "pixi:peer-suffixes"), "(b@2.0.0)");
+    sb_arena_destroy(a);
+}
+
+TEST(core_pnpm__documents_and_refusals)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    /* two documents: the last is the project's lock */
+    const char two[] = "---\nlockfileVersion: '9.0'\nimporters:\n  .: {}\npackages:\n  x@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\n"
+                       "---\nlockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      y: {specifier: '1', version: 1.0.0}\n"
+                       "packages:\n  y@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\nsnapshots:\n  y@1.0.0: {}\n";
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", two, &err);
+    CHECK(s && s->npkgs == 1 && find(s, "y", "1.0.0"));
+    CHECK(NULL == sel(a, "pnpm-lock.yaml", "", &err));
+    CHECK(err.code == SB_EPARSE && strstr(err.msg, "empty"));
+    CHECK(NULL == sel(a, "pnpm-lock.yaml", "lockfileVersion: '4.0'\npackages: {}\n", &err));
+    CHECK(err.code == SB_EUNSUPPORTED && strstr(err.msg, "'4.0'") && strstr(err.msg, "9.x") && err.line == 1);
+    CHECK(NULL == sel(a, "pnpm-lock.yaml", "lockfileVersion: '9.0'\npackages:\n  nonsense: {}\n", &err));
+    CHECK(err.code == SB_EPARSE && err.line == 3);
+    CHECK(NULL == sel(a, "pnpm-lock.yaml", "lockfileVersion: '9.0'\npackages: [1\n", &err));
+    CHECK(err.code == SB_EPARSE && err.line > 0);
+    sb_arena_destroy(a);
+}
+
+/* yarn classic: several descriptors for one entry, an alias without range,
+ * a git dependency, an optional dependency, the sha1 of a resolved URL */
+static const char yarn_v1[] =
+    "# THIS IS AN AUTOGENERATED FILE. DO NOT EDIT THIS FILE DIRECTLY.\n"
+    "# yarn lockfile v1\n"
+    "\n\n"
+    "\"@s/a@^1.0.0\", \"@s/a@^1.1.0\":\n"
+    "  version \"1.2.0\"\n"
+    "  resolved \"https://registry.yarnpkg.com/@s/a/-/a-1.2.0.tgz#ffffffffffffffffffffffffffffffffffffffff\"\n"
+    "  dependencies:\n"
+    "    b \"^2\"\n"
+    "    al \"npm:real\"\n"
+    "  optionalDependencies:\n"
+    "    g \"github:o/r\"\n"
+    "\n"
+    "b@^2:\n"
+    "  version \"2.0.0\"\n"
+    "  resolved \"https://registry.yarnpkg.com/b/-/b-2.0.0.tgz#0123\"\n"
+    "  integrity sha512-" SHA512_0_63 "\n"
+    "\n"
+    "\"al@npm:real\":\n"
+    "  version \"3.0.0\"\n"
+    "  resolved \"https://registry.yarnpkg.com/real/-/real-3.0.0.tgz\"\n"
+    "\n"
+    "\"g@github:o/r\":\n"
+    "  version \"0.1.0\"\n"
+    "  resolved \"https://github.com/o/r.git#abcdef\"\n";
+
+TEST(core_yarn__classic)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "auto", yarn_v1, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(s->input_kind, "yarn.lock");
+    CHECK(s->npkgs == 4);
+    const sb_pkg *pa = find(s, "@s/a", "1.2.0"), *b = find(s, "b", "2.0.0"), *real = find(s, "real", "3.0.0"),
+                 *g = find(s, "g", "0.1.0");
+    CHECK(pa && !strcmp(pa->purl, "pkg:npm/%40s/a@1.2.0") && pa->sha1 && !strcmp(pa->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
+    CHECK(pa && pa->location && !strcmp(pa->location, "https://registry.yarnpkg.com/@s/a/-/a-1.2.0.tgz"));
+    CHECK_STR(prop(pa, "pixi:install-paths"), "@s/a@^1.0.0, @s/a@^1.1.0");
+    CHECK(b && b->sha512 && NULL == b->sha1);
+    CHECK(real && !strcmp(real->purl, "pkg:npm/real@3.0.0"));
+    CHECK(g && !strcmp(g->purl, "pkg:npm/g@0.1.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fr.git%40abcdef"));
+    CHECK(depends_on(s, pa, b) && depends_on(s, pa, real) && depends_on(s, pa, g));
+    CHECK(root_depends_on(s, pa) && !root_depends_on(s, b));
+    /* a conflict marker is refused at its line */
+    const char conflict[] = "# yarn lockfile v1\n\na@1:\n  version \"1.0.0\"\n<<<<<<< HEAD\n";
+    CHECK(NULL == sel(a, "yarn.lock", conflict, &err));
+    CHECK(err.code == SB_EPARSE && err.line == 5 && strstr(err.msg, "conflict"));
+    CHECK(NULL == sel(a, "yarn.lock", "# yarn lockfile v1\n    version \"1\"\n", &err));
+    CHECK(err.code == SB_EPARSE && err.line == 2);
+    sb_arena_destroy(a);
+}
+
+/* yarn berry: the workspace root and a member, a patch: entry, a git entry */
+static const char yarn_berry[] =
+    "__metadata:\n"
+    "  version: 8\n"
+    "  cacheKey: 10c0\n"
+    "\n"
+    "\"app@workspace:.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"app@workspace:.\"\n"
+    "  dependencies:\n"
+    "    lib: \"workspace:*\"\n"
+    "    resolve: \"patch:resolve@npm%3A^1.22.8#optional!builtin<compat/resolve>\"\n"
+    "  languageName: unknown\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"lib@workspace:*, lib@workspace:packages/lib\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"lib@workspace:packages/lib\"\n"
+    "  dependencies:\n"
+    "    \"@s/x\": ^1.0.0\n"
+    "    g: \"https://github.com/o/r.git#commit=abc\"\n"
+    "  languageName: unknown\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"@s/x@npm:^1.0.0\":\n"
+    "  version: 1.0.1\n"
+    "  resolution: \"@s/x@npm:1.0.1\"\n"
+    "  checksum: 10c0/abcdef\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"resolve@patch:resolve@npm%3A^1.22.8#optional!builtin<compat/resolve>\":\n"
+    "  version: 1.22.8\n"
+    "  resolution: \"resolve@patch:resolve@npm%3A1.22.8#optional!builtin<compat/resolve>::version=1.22.8&hash=c3c19d\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"g@https://github.com/o/r.git#commit=abc\":\n"
+    "  version: 2.0.0\n"
+    "  resolution: \"g@https://github.com/o/r.git#commit=abc\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n";
+
+TEST(core_yarn__berry)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "auto", yarn_berry, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(s->root_name, "app");
+    CHECK(s->npkgs == 4); /* lib, @s/x, resolve, g: not the root workspace */
+    const sb_pkg *lib = find(s, "lib", NULL), *x = find(s, "@s/x", "1.0.1"), *res = find(s, "resolve", "1.22.8"),
+                 *g = find(s, "g", "2.0.0");
+    CHECK(lib && !strcmp(lib->purl, "pkg:generic/lib@0.0.0-use.local"));
+    CHECK_STR(prop(lib, "pixi:direct-url"), "packages/lib");
+    CHECK(x && !strcmp(x->purl, "pkg:npm/%40s/x@1.0.1"));
+    /* checksum is yarn's cache zip: a property, never a hash */
+    CHECK_STR(prop(x, "pixi:yarn-checksum"), "10c0/abcdef");
+    CHECK(x && NULL == x->sha512 && NULL == x->sha256 && NULL == x->sha1);
+    CHECK(res && !strcmp(res->purl, "pkg:npm/resolve@1.22.8") && NULL == res->location);
+    CHECK(prop(res, "pixi:yarn-resolution") && strstr(prop(res, "pixi:yarn-resolution"), "patch:"));
+    CHECK(g && !strcmp(g->purl, "pkg:npm/g@2.0.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fr.git%40abc"));
+    CHECK(root_depends_on(s, lib) && root_depends_on(s, res) && !root_depends_on(s, x));
+    CHECK(depends_on(s, lib, x) && depends_on(s, lib, g));
+    CHECK_STR(prop(x, "pixi:scope"), "required");
+    const char v3[] = "__metadata:\n  version: 3\n  cacheKey: 8\n\n\"a@npm:1\":\n  version: 1.0.0\n  resolution: \"a@npm:1.0.0\"\n";
+    CHECK(NULL == sel(a, "yarn.lock", v3, &err));
+    CHECK(err.code == SB_EUNSUPPORTED && strstr(err.msg, "version 3") && strstr(err.msg, "4 to 10") && err.line == 2);
+    sb_arena_destroy(a);
+}
