@@ -360,8 +360,9 @@ f="$shared/fixtures/edge/rattler-crates-rattler_index/pixi.lock"
 post "$f" "?filename=pixi.lock" "$work/np1.json" > /dev/null
 res="$(curl -sS -o "$work/np2.json" -w '%{http_code}' --data-binary @"$f" "$base/v1/sbom?filename=pixi.lock&all-platforms=true")"
 check "no platform, all-platforms=true: $res, $(wc -l < "$work/np2.json") document(s)" [ "$res" = 200 ] && [ "$(wc -l < "$work/np2.json")" = 1 ]
+# (the serial number names the bytes: compact NDJSON has its own)
 check "no platform: all-platforms=true gives the plain request's document" \
-  bash -c "cmp -s <(jq -S -c . '$work/np1.json') <(jq -S -c . '$work/np2.json')"
+  bash -c "cmp -s <(jq -S -c 'del(.serialNumber)' '$work/np1.json') <(jq -S -c 'del(.serialNumber)' '$work/np2.json')"
 
 # --- the serial names one document (issue 18 item 10) -------------------------
 # Each request differs from the first in one option that changes the bytes;
