@@ -306,8 +306,25 @@ static const char *join_paths(sb_arena *a, const sb_strv *v)
     return s;
 }
 
+/* The model's scope (CycloneDX scope, SPDX DEV_/OPTIONAL_DEPENDENCY_OF):
+ * dev and devOptional are development; optional and peer (the consumer
+ * provides it, npm may skip it) optional; the npm word stays in pixi:scope. */
+static sb_scope model_scope(sb_js_scope s)
+{
+    switch (s) {
+    case SB_JS_DEV:
+    case SB_JS_DEV_OPTIONAL: return SB_SCOPE_DEVELOPMENT;
+    case SB_JS_PEER:
+    case SB_JS_OPTIONAL: return SB_SCOPE_OPTIONAL;
+    case SB_JS_REQUIRED: return SB_SCOPE_REQUIRED;
+    case SB_JS_UNSET: break;
+    }
+    return SB_SCOPE_NONE;
+}
+
 static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a)
 {
+    p->rec.scope = model_scope(p->scope);
     sb_code rc = push_prop(&p->rec, a, "pixi:scope", scope_name(p->scope));
     if (rc == SB_OK && p->paths.n) {
         const char *j = join_paths(a, &p->paths);

@@ -151,6 +151,10 @@ TEST(core_npm__v3_node_resolution_scopes_roots)
     CHECK_STR(prop(maybe, "pixi:scope"), "devOptional");
     CHECK_STR(prop(devtool, "pixi:scope"), "dev");
     CHECK_STR(prop(leaf, "pixi:scope"), "required");
+    /* ... and the model's scope, which the writers turn into CycloneDX scope
+     * and SPDX DEV_/OPTIONAL_DEPENDENCY_OF */
+    CHECK(maybe->scope == SB_SCOPE_DEVELOPMENT && devtool->scope == SB_SCOPE_DEVELOPMENT);
+    CHECK(leaf->scope == SB_SCOPE_REQUIRED && lib->scope == SB_SCOPE_REQUIRED);
     sb_arena_destroy(a);
 }
 
@@ -187,6 +191,7 @@ TEST(core_npm__v1_nesting_alias_git)
     CHECK(depends_on(s, b2, c));
     CHECK_STR(prop(b2, "pixi:scope"), "dev");
     CHECK_STR(prop(b1, "pixi:scope"), "optional");
+    CHECK(b2->scope == SB_SCOPE_DEVELOPMENT && b1->scope == SB_SCOPE_OPTIONAL);
     CHECK_STR(prop(b2, "pixi:install-paths"), "node_modules/a/node_modules/b");
     CHECK(c && c->sha1 && !strcmp(c->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
     const sb_pkg *al = find(s, "@x/real", "3.1.0");
@@ -294,6 +299,7 @@ TEST(core_pnpm__v9_importers_peers_alias_git)
     CHECK_STR(prop(tool, "pixi:scope"), "dev");
     CHECK_STR(prop(opt, "pixi:scope"), "optional");
     CHECK_STR(prop(react, "pixi:scope"), "required");
+    CHECK(ui->scope == SB_SCOPE_REQUIRED && tool->scope == SB_SCOPE_DEVELOPMENT && opt->scope == SB_SCOPE_OPTIONAL);
     sb_arena_destroy(a);
 }
 
