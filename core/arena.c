@@ -166,3 +166,17 @@ size_t sb_arena_used(const sb_arena *a)
 {
     return a->used;
 }
+
+void *sb_arena_grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t first)
+{
+    if (n < *cap)
+        return p;
+    size_t nc = *cap ? *cap * 2 : (first ? first : 1);
+    void *np = sb_arena_calloc(a, nc, size);
+    if (NULL == np)
+        return NULL;
+    if (p && n)
+        memcpy(np, p, n * size);
+    *cap = nc;
+    return np;
+}

@@ -39,6 +39,13 @@ char *sb_arena_strdup(sb_arena *a, const char *s);
 char *sb_arena_printf(sb_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Room for element n of an arena array of `size`-byte elements: p itself
+ * while n < *cap, else a copy of twice the capacity (`first` for an empty
+ * array) holding the n elements, *cap updated; NULL on failure (p and *cap
+ * untouched). The old copy stays in the arena until it is destroyed, so
+ * large arrays should be sized up front. */
+void *sb_arena_grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t first);
+
 /* Bytes handed out so far (for limits and metrics). */
 size_t sb_arena_used(const sb_arena *a);
 

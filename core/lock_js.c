@@ -35,16 +35,10 @@ static sb_js_pkg *add(sb_jsl *l, sb_arena *a, const char *key, sb_code *code)
         *code = SB_ELIMIT;
         return NULL;
     }
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? l->cap * 2 : 64;
-        sb_js_pkg **nv = sb_arena_alloc(a, nc * sizeof *nv);
-        if (NULL == nv)
-            return NULL;
-        if (l->n)
-            memcpy(nv, l->pkgs, l->n * sizeof *nv);
-        l->pkgs = nv;
-        l->cap = nc;
-    }
+    sb_js_pkg **nv = sb_arena_grow(a, l->pkgs, &l->cap, l->n, sizeof *nv, 64);
+    if (NULL == nv)
+        return NULL;
+    l->pkgs = nv;
     sb_js_pkg *p = sb_arena_calloc(a, 1, sizeof *p);
     if (NULL == p || sb_strmap_put(&l->by_key, key, strlen(key), l->n, NULL) < 0)
         return NULL;

@@ -58,16 +58,10 @@ static const char *dup(npm_ctx *c, const char *s) { return s ? sb_arena_strdup(c
 
 static npm_ent *ent_add(npm_ctx *c, const char *path, json_t *obj)
 {
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? c->cap * 2 : 256;
-        npm_ent *nv = sb_arena_alloc(c->a, nc * sizeof *nv);
-        if (NULL == nv)
-            return NULL;
-        if (c->n)
-            memcpy(nv, c->ents, c->n * sizeof *nv);
-        c->ents = nv;
-        c->cap = nc;
-    }
+    npm_ent *nv = sb_arena_grow(c->a, c->ents, &c->cap, c->n, sizeof *nv, 256);
+    if (NULL == nv)
+        return NULL;
+    c->ents = nv;
     if (sb_strmap_put(&c->by_path, path, strlen(path), c->n, NULL) < 0)
         return NULL;
     npm_ent *e = &c->ents[c->n++];

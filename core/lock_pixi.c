@@ -84,16 +84,7 @@ static sb_code oom(pixi_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of m
 /* Grow an arena array of `size`-byte elements to hold n+1. */
 static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
 {
-    if (n < *cap)
-        return p;
-    size_t nc = *cap ? *cap * 2 : 8;
-    void *np = sb_arena_alloc(a, nc * size);
-    if (NULL == np)
-        return NULL;
-    if (p && n)
-        memcpy(np, p, n * size);
-    *cap = nc;
-    return np;
+    return sb_arena_grow(a, p, cap, n, size, 8);
 }
 
 static int is_hex(const char *s, size_t len)

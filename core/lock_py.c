@@ -11,25 +11,11 @@
 #include <ctype.h>
 #include <string.h>
 
-/* Room for element n; an empty array starts at `first`. Every regrowth
- * leaves the old copy in the arena: large arrays are sized up front
- * (sb_pyl_reserve) so this doubling is for the small ones. */
-static void *grow_from(sb_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t first)
-{
-    if (n < *cap)
-        return p;
-    size_t nc = *cap ? *cap * 2 : first;
-    void *np = sb_arena_calloc(a, nc, size);
-    if (np && p && n)
-        memcpy(np, p, n * size);
-    if (np)
-        *cap = nc;
-    return np;
-}
-
+/* Every regrowth leaves the old copy in the arena: large arrays are sized
+ * up front (sb_pyl_reserve), so this doubling is for the small ones. */
 static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
 {
-    return grow_from(a, p, cap, n, size, 4);
+    return sb_arena_grow(a, p, cap, n, size, 4);
 }
 
 void *sb_pyl_parallel(sb_arena *a, void *arr, size_t *cap, size_t need, size_t size)
@@ -127,7 +113,7 @@ sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group)
     size_t at = p->ngroups ? sb_pyl_find_group(p, name) : (size_t)-1;
     if (at != (size_t)-1)
         return &p->groups[at];
-    sb_py_deps *v = grow_from(a, p->groups, &p->gcap, p->ngroups, sizeof *v, group ? 4 : 1);
+    sb_py_deps *v = sb_arena_grow(a, p->groups, &p->gcap, p->ngroups, sizeof *v, group ? 4 : 1);
     if (NULL == v)
         return NULL;
     p->groups = v;

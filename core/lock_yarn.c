@@ -55,16 +55,10 @@ static sb_code oom(yl_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of mem
 
 static yl_ent *ent_add(yl_ctx *c, unsigned line)
 {
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? c->cap * 2 : 256;
-        yl_ent *nv = sb_arena_alloc(c->a, nc * sizeof *nv);
-        if (NULL == nv)
-            return NULL;
-        if (c->n)
-            memcpy(nv, c->ents, c->n * sizeof *nv);
-        c->ents = nv;
-        c->cap = nc;
-    }
+    yl_ent *nv = sb_arena_grow(c->a, c->ents, &c->cap, c->n, sizeof *nv, 256);
+    if (NULL == nv)
+        return NULL;
+    c->ents = nv;
     yl_ent *e = &c->ents[c->n++];
     memset(e, 0, sizeof *e);
     e->line = line;
@@ -73,16 +67,10 @@ static yl_ent *ent_add(yl_ctx *c, unsigned line)
 
 static sb_code dep_add(yl_ctx *c, yl_ent *e, const char *name, const char *range, bool optional)
 {
-    if (e->ndeps == e->dcap) {
-        size_t nc = e->dcap ? e->dcap * 2 : 8;
-        yl_dep *nv = sb_arena_alloc(c->a, nc * sizeof *nv);
-        if (NULL == nv)
-            return oom(c);
-        if (e->ndeps)
-            memcpy(nv, e->deps, e->ndeps * sizeof *nv);
-        e->deps = nv;
-        e->dcap = nc;
-    }
+    yl_dep *nv = sb_arena_grow(c->a, e->deps, &e->dcap, e->ndeps, sizeof *nv, 8);
+    if (NULL == nv)
+        return oom(c);
+    e->deps = nv;
     e->deps[e->ndeps++] = (yl_dep){name, range, optional};
     return SB_OK;
 }

@@ -13,16 +13,10 @@ typedef struct yt_vec {
 
 static sb_code vec_push(yt_vec *v, sb_arena *a, sb_yn *x)
 {
-    if (v->n == v->cap) {
-        size_t nc = v->cap ? v->cap * 2 : 8;
-        sb_yn **nv = sb_arena_alloc(a, nc * sizeof *nv);
-        if (NULL == nv)
-            return SB_ENOMEM;
-        if (v->n)
-            memcpy(nv, v->v, v->n * sizeof *nv);
-        v->v = nv;
-        v->cap = nc;
-    }
+    sb_yn **nv = sb_arena_grow(a, v->v, &v->cap, v->n, sizeof *nv, 8);
+    if (NULL == nv)
+        return SB_ENOMEM;
+    v->v = nv;
     v->v[v->n++] = x;
     return SB_OK;
 }
