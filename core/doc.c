@@ -399,3 +399,25 @@ const char *sb_doc__text_h8(sb_doc *d, const sb_licfile *f)
     sb_uuid_v5_finish(&c, u);
     return sb_arena_strndup(d->arena, u, 8);
 }
+
+void sb_doc__hashes(sb_jw *jw, const sb_pkg *p, const sb_doc_hash_shape *shape)
+{
+    int open = 0;
+    for (int h = 0; h < SB_HASH_N; h++) {
+        const char *v = sb_pkg_hash(p, (sb_hash_alg)h);
+        if (NULL == v)
+            continue;
+        if (!open) {
+            sb_jw_key(jw, shape->key);
+            sb_jw_arr_begin(jw);
+            open = 1;
+        }
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr_opt(jw, "type", shape->type);
+        sb_jw_kstr(jw, shape->alg_key, shape->names[h]);
+        sb_jw_kstr(jw, shape->value_key, v);
+        sb_jw_obj_end(jw);
+    }
+    if (open)
+        sb_jw_arr_end(jw);
+}

@@ -120,6 +120,18 @@ void sb_doc__file_text(sb_doc *d, const sb_licfile *f);
  * naming an SPDX element for that text (spec 7.2); "00000000" if unreadable. */
 const char *sb_doc__text_h8(sb_doc *d, const sb_licfile *f);
 
+/* How a format writes a package's hashes: the array's key, each entry's
+ * "type" value (NULL: no type key), its algorithm and value keys, and the
+ * format's names of sb_hash_alg in that enum's order. */
+typedef struct sb_doc_hash_shape {
+    const char *key, *type, *alg_key, *value_key;
+    const char *names[SB_HASH_N];
+} sb_doc_hash_shape;
+
+/* The package's hashes in the shape, strongest first as sb_hash_alg orders
+ * them; nothing at all when it has none. */
+void sb_doc__hashes(sb_jw *jw, const sb_pkg *p, const sb_doc_hash_shape *shape);
+
 extern const sb_doc_ops sb_doc_cyclonedx_16;
 extern const sb_doc_ops sb_doc_cyclonedx_17;
 extern const sb_doc_ops sb_doc_spdx_23;

@@ -169,29 +169,10 @@ static sb_code begin(sb_doc *d)
     return jw->status;
 }
 
-/* CycloneDX's names of sb_hash_alg, in its order */
-static const char *const cdx_alg[SB_HASH_N] = {"SHA-256", "MD5", "SHA-512", "SHA-384", "SHA-1"};
-
-static void hashes(sb_jw *jw, const sb_pkg *p)
-{
-    int open = 0;
-    for (int h = 0; h < SB_HASH_N; h++) {
-        const char *v = sb_pkg_hash(p, (sb_hash_alg)h);
-        if (NULL == v)
-            continue;
-        if (!open) {
-            sb_jw_key(jw, "hashes");
-            sb_jw_arr_begin(jw);
-            open = 1;
-        }
-        sb_jw_obj_begin(jw);
-        sb_jw_kstr(jw, "alg", cdx_alg[h]);
-        sb_jw_kstr(jw, "content", v);
-        sb_jw_obj_end(jw);
-    }
-    if (open)
-        sb_jw_arr_end(jw);
-}
+static const sb_doc_hash_shape cdx_hashes = {
+    .key = "hashes", .alg_key = "alg", .value_key = "content",
+    .names = {"SHA-256", "MD5", "SHA-512", "SHA-384", "SHA-1"},
+};
 
 static sb_code component(sb_doc *d, size_t i)
 {
@@ -220,7 +201,7 @@ static sb_code component(sb_doc *d, size_t i)
         sb_jw_obj_end(jw);
     }
     sb_jw_kstr(jw, "purl", p->purl);
-    hashes(jw, p);
+    sb_doc__hashes(jw, p, &cdx_hashes);
     licenses(d, p);
     int has_loc = p->location && p->location[0];
     if (has_loc || p->homepage || p->repository || p->documentation) {

@@ -113,29 +113,10 @@ static sb_code begin(sb_doc *d)
     return jw->status;
 }
 
-/* the format's names of sb_hash_alg, in its order */
-static const char *const spdx_alg[SB_HASH_N] = {"SHA256", "MD5", "SHA512", "SHA384", "SHA1"};
-
-static void checksums(sb_jw *jw, const sb_pkg *p)
-{
-    int open = 0;
-    for (int h = 0; h < SB_HASH_N; h++) {
-        const char *v = sb_pkg_hash(p, (sb_hash_alg)h);
-        if (NULL == v)
-            continue;
-        if (!open) {
-            sb_jw_key(jw, "checksums");
-            sb_jw_arr_begin(jw);
-            open = 1;
-        }
-        sb_jw_obj_begin(jw);
-        str_field(jw, "algorithm", spdx_alg[h]);
-        str_field(jw, "checksumValue", v);
-        sb_jw_obj_end(jw);
-    }
-    if (open)
-        sb_jw_arr_end(jw);
-}
+static const sb_doc_hash_shape spdx_checksums = {
+    .key = "checksums", .alg_key = "algorithm", .value_key = "checksumValue",
+    .names = {"SHA256", "MD5", "SHA512", "SHA384", "SHA1"},
+};
 
 static sb_code component(sb_doc *d, size_t i)
 {
@@ -168,7 +149,7 @@ static sb_code component(sb_doc *d, size_t i)
     str_field(jw, "copyrightText", "NOASSERTION");
     sb_jw_kstr_opt(jw, "summary", p->summary);
     str_field(jw, "primaryPackagePurpose", "LIBRARY");
-    checksums(jw, p);
+    sb_doc__hashes(jw, p, &spdx_checksums);
     sb_jw_key(jw, "externalRefs");
     sb_jw_arr_begin(jw);
     for (size_t k = 0; k <= p->extra_purls.n; k++) {

@@ -198,30 +198,10 @@ static void license_element(sb_doc *d, const char *elem_iri, const sb_lic *l, co
     sb_jw_obj_end(jw);
 }
 
-/* the format's names of sb_hash_alg, in its order */
-static const char *const spdx3_alg[SB_HASH_N] = {"sha256", "md5", "sha512", "sha384", "sha1"};
-
-static void verified_using(sb_jw *jw, const sb_pkg *p)
-{
-    int open = 0;
-    for (int h = 0; h < SB_HASH_N; h++) {
-        const char *v = sb_pkg_hash(p, (sb_hash_alg)h);
-        if (NULL == v)
-            continue;
-        if (!open) {
-            sb_jw_key(jw, "verifiedUsing");
-            sb_jw_arr_begin(jw);
-            open = 1;
-        }
-        sb_jw_obj_begin(jw);
-        sb_jw_kstr(jw, "type", "Hash");
-        sb_jw_kstr(jw, "algorithm", spdx3_alg[h]);
-        sb_jw_kstr(jw, "hashValue", v);
-        sb_jw_obj_end(jw);
-    }
-    if (open)
-        sb_jw_arr_end(jw);
-}
+static const sb_doc_hash_shape spdx3_verified_using = {
+    .key = "verifiedUsing", .type = "Hash", .alg_key = "algorithm", .value_key = "hashValue",
+    .names = {"sha256", "md5", "sha512", "sha384", "sha1"},
+};
 
 static sb_code component(sb_doc *d, size_t i)
 {
@@ -279,7 +259,7 @@ static sb_code component(sb_doc *d, size_t i)
         }
         sb_jw_arr_end(jw);
     }
-    verified_using(jw, p);
+    sb_doc__hashes(jw, p, &spdx3_verified_using);
     sb_jw_obj_end(jw);
     return jw->status;
 }
