@@ -17,13 +17,20 @@ ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "  FAIL $*" >&2; }
 pid2= pid3=
 trap 'kill $pid $pid2 $pid3 2>/dev/null; rm -rf "$work"' EXIT
+# start_server LOG ARGS... - sbomd on a free loopback port, stderr to LOG;
+# sets spid and sport (empty when it did not start within 10 s)
+start_server() {
+  local log="$1"; shift
+  "$bin" --listen 127.0.0.1 --port 0 "$@" > /dev/null 2> "$log" &
+  spid=$! sport=
+  for _ in $(seq 100); do
+    sport="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+    [ -n "$sport" ] && break; sleep 0.1
+  done
+}
 /usr/bin/python3 "$here/make-inputs.py" "$work/in"
-"$bin" --listen 127.0.0.1 --port 0 --quiet > /dev/null 2> "$work/log" &
-pid=$!
-for _ in $(seq 100); do
-  port="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
-  [ -n "$port" ] && break; sleep 0.1
-done
+start_server "$work/log" --quiet
+pid=$spid port=$sport
 base="http://127.0.0.1:$port"
 good="$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock"
 curl -sS -o /dev/null --data-binary @"$good" "$base/v1/sbom"
@@ -102,13 +109,8 @@ for spec in "req-100k.requirements.txt /v1/report/packages 50000" "req-490k.requ
             "big.uv.lock /v1/sbom 11100" "samename.uv.lock /v1/sbom 16001" "root150k.uv.lock /v1/sbom 75000"; do
   read -r name path npk <<< "$spec"
   f="$work/bounds/$name"; size="$(stat -c %s "$f")"
-  "$bin" --listen 127.0.0.1 --port 0 --quiet > /dev/null 2> "$work/log3" &
-  pid3=$!
-  port3=
-  for _ in $(seq 100); do
-    port3="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log3" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
-    [ -n "$port3" ] && break; sleep 0.1
-  done
+  start_server "$work/log3" --quiet
+  pid3=$spid port3=$sport
   rss0="$(awk '/VmRSS/{print $2}' /proc/$pid3/status)"
   curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$f" "http://127.0.0.1:$port3$path?filename=$name" > "$work/st" &
   cpid=$!
@@ -132,13 +134,8 @@ done
 # a big input against a 1-second deadline: the reader stops with 504 problem+json
 # (not a document started late), the server stays up and counts the timeout
 /usr/bin/python3 "$here/make-bounds.py" "$work/bounds1" 1 req-490k.requirements.txt
-"$bin" --listen 127.0.0.1 --port 0 --quiet --request-timeout 1 > /dev/null 2> "$work/log3" &
-pid3=$!
-port3=
-for _ in $(seq 100); do
-  port3="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log3" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
-  [ -n "$port3" ] && break; sleep 0.1
-done
+start_server "$work/log3" --quiet --request-timeout 1
+pid3=$spid port3=$sport
 res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' --data-binary @"$work/bounds1/req-490k.requirements.txt" "http://127.0.0.1:$port3/v1/report/packages")"
 if [ "$res" = "504 application/problem+json" ] && jq -e '.status == 504 and (.detail|length > 0)' "$work/p.json" >/dev/null; then ok
 else bad "490k pins with --request-timeout 1: $res $(head -c 200 "$work/p.json")"; fi
@@ -151,12 +148,8 @@ pid3=
 # slow clients, against a second server with short limits: a trickling upload
 # is dropped once its rate is judged; a document still streaming at the
 # deadline ends as a visibly truncated transfer, never a short valid JSON
-"$bin" --listen 127.0.0.1 --port 0 --request-timeout 3 --upload-grace 1 --min-upload-rate 2000 2> "$work/log2" &
-pid2=$!
-for _ in $(seq 100); do
-  port2="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log2" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
-  [ -n "$port2" ] && break; sleep 0.1
-done
+start_server "$work/log2" --request-timeout 3 --upload-grace 1 --min-upload-rate 2000
+pid2=$spid port2=$sport
 got="$(/usr/bin/python3 - "$port2" <<'PY'
 import socket, sys, time
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
@@ -222,12 +215,8 @@ kill "$pid2"; wait "$pid2" 2>/dev/null
 # timeout each time), from another loopback address: past --max-connections-per-ip
 # they are refused at once, and those accepted are closed once --head-timeout
 # passes; /healthz from 127.0.0.1 answers all along
-"$bin" --listen 127.0.0.1 --port 0 --head-timeout 2 --max-connections-per-ip 20 2> "$work/log3" &
-pid3=$!
-for _ in $(seq 100); do
-  port3="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log3" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
-  [ -n "$port3" ] && break; sleep 0.1
-done
+start_server "$work/log3" --head-timeout 2 --max-connections-per-ip 20
+pid3=$spid port3=$sport
 got="$(/usr/bin/python3 - "$port3" <<'PY'
 import http.client, socket, sys, time
 port = int(sys.argv[1])
@@ -339,12 +328,8 @@ kill "$pid3"; wait "$pid3" 2>/dev/null
 # 40 MiB): each is answered (415 for the one read, 503 + Retry-After before
 # the body for the rest, chunked ones once drained), and the peak RSS stays
 # near one body's worth instead of eight
-"$bin" --listen 127.0.0.1 --port 0 --max-body 8388608 --memory-budget 41943040 --quiet 2> "$work/log4" &
-pid3=$!
-for _ in $(seq 100); do
-  port4="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log4" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
-  [ -n "$port4" ] && break; sleep 0.1
-done
+start_server "$work/log4" --max-body 8388608 --memory-budget 41943040 --quiet
+pid3=$spid port4=$sport
 head -c 8388608 /dev/urandom > "$work/8m.bin"
 hwm0="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
 for i in 1 2 3 4 5 6; do
