@@ -9,6 +9,7 @@
  * is written, so the report holds O(rows) indices, not its own text.
  */
 #include "report.h"
+#include "table.h"
 #include "license.h"
 
 #include <stdint.h>
@@ -65,14 +66,6 @@ static size_t ncols(int kind)
     while (n < MAXCOLS && headers[kind][n])
         n++;
     return n;
-}
-
-size_t sb_report_width(const char *s)
-{
-    size_t w = 0;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-        w += (*p & 0xC0) != 0x80;
-    return w;
 }
 
 static const char *prop_of(const sb_pkg *p, const char *name)
@@ -391,7 +384,7 @@ static void cells(sb_doc *d, const report *r, size_t i, const char *out[MAXCOLS]
 static size_t first_cell_width(const report *r, size_t i, const char *cell)
 {
     const row *w = &r->rows[i];
-    size_t wd = sb_report_width(cell);
+    size_t wd = sb_table_width(cell);
     if (r->kind == R_TREE)
         wd += 4 * (size_t)w->depth + (w->repeat ? 4 : 0);
     return wd;
@@ -460,7 +453,7 @@ static sb_code prepare(sb_doc *d)
     if (r->text) {
         size_t nc = ncols(r->kind);
         for (size_t c = 0; c < nc; c++)
-            r->width[c] = sb_report_width(headers[r->kind][c]);
+            r->width[c] = sb_table_width(headers[r->kind][c]);
         for (size_t i = 0; i < r->nrows; i++) {
             const char *cv[MAXCOLS] = {0};
             cells(d, r, i, cv);
@@ -468,7 +461,7 @@ static sb_code prepare(sb_doc *d)
             if (w0 > r->width[0])
                 r->width[0] = w0;
             for (size_t c = 1; c < nc; c++) {
-                size_t w = sb_report_width(cv[c]);
+                size_t w = sb_table_width(cv[c]);
                 if (w > r->width[c])
                     r->width[c] = w;
             }
@@ -495,28 +488,15 @@ static void puts_(sb_doc *d, const char *s) { put(d, s, strlen(s)); }
 /* A cell's text, control characters shown as '?', padded to `pad` columns. */
 static void put_cell(sb_doc *d, const char *s, size_t pad)
 {
-    const char *run = s;
-    for (const char *p = s; *p; p++) {
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-            put(d, run, (size_t)(p - run));
-            put(d, "?", 1);
-            run = p + 1;
-        }
-    }
-    put(d, run, strlen(run));
-    for (size_t w = sb_report_width(s); w < pad; w++)
-        put(d, " ", 1);
+    if (d->jw.status == SB_OK && sb_table_text(&d->stage, s, pad) != SB_OK)
+        d->jw.status = SB_ENOMEM;
 }
 
 /* A line of cells: two spaces between columns, the last one unpadded. */
 static void put_line(sb_doc *d, const char *const *cv, const size_t *width, size_t nc)
 {
-    for (size_t c = 0; c < nc; c++) {
-        if (c)
-            put(d, "  ", 2);
-        put_cell(d, cv[c] ? cv[c] : "", c + 1 < nc ? width[c] : 0);
-    }
-    put(d, "\n", 1);
+    if (d->jw.status == SB_OK && sb_table_row(&d->stage, SB_TABLE_TEXT, cv, nc, width) != SB_OK)
+        d->jw.status = SB_ENOMEM;
 }
 
 static void put_rule(sb_doc *d, const report *r, size_t nc)
@@ -671,11 +651,11 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
         const char *t2 = sb_arena_printf(d->arena, "Saying nothing about Python: %zu\n", r->nopython);
         puts_(d, t2 ? t2 : "");
     } else if (r->kind == R_LICENSES) {
-        size_t lw = sb_report_width("License");
+        size_t lw = sb_table_width("License");
         for (size_t i = 0; i < r->ncounts; i++)
-            if (sb_report_width(r->counts[i].license) > lw)
-                lw = sb_report_width(r->counts[i].license);
-        size_t widths[2] = {lw, sb_report_width("Packages")};
+            if (sb_table_width(r->counts[i].license) > lw)
+                lw = sb_table_width(r->counts[i].license);
+        size_t widths[2] = {lw, sb_table_width("Packages")};
         if (k == 0) {
             const char *t = sb_arena_printf(d->arena, "\nSummary: %zu packages, %zu distinct licenses\n", s->npkgs,
                                             r->ncounts);

@@ -22,8 +22,4 @@ const char *const *sb_report_kinds(void);
 /* The producer ops of a report kind in an output; NULL for an unknown kind. */
 const sb_doc_ops *sb_report_find(const char *kind, sb_report_output out);
 
-/* Display width of UTF-8 text in a terminal table: code points, control
- * characters counted as the one '?' they are printed as. */
-size_t sb_report_width(const char *s);
-
 #endif
