@@ -49,10 +49,6 @@ typedef struct report {
     size_t nsummary;      /* relation pieces after the rows */
 } report;
 
-static const char *const kinds[] = {"packages", "licenses", "python", "tree", NULL};
-
-const char *const *sb_report_kinds(void) { return kinds; }
-
 static const char *const headers[][MAXCOLS] = {
     {"Name", "Version", "Kind", "Declared", "Source", "License", "Yanked", "Purl"},
     {"Name", "Version", "Kind", "License", "Family", "Source", "Files", NULL},
@@ -846,7 +842,7 @@ static sb_code begin(sb_doc *d)
         return d->jw.status;
     }
     sb_jw_obj_begin(&d->jw);
-    sb_jw_key(&d->jw, kinds[r->kind]);
+    sb_jw_key(&d->jw, d->ops->name);
     sb_jw_arr_begin(&d->jw);
     return d->jw.status;
 }
@@ -914,29 +910,68 @@ REPORT_OPS(licenses_text, "licenses", "text/plain; charset=utf-8");
 REPORT_OPS(python_text, "python", "text/plain; charset=utf-8");
 REPORT_OPS(tree_text, "tree", "text/plain; charset=utf-8");
 
-static const sb_doc_ops *const ops_json[] = {&packages_json, &licenses_json, &python_json, &tree_json};
-static const sb_doc_ops *const ops_text[] = {&packages_text, &licenses_text, &python_text, &tree_text};
+static const sb_report_kind packages_kind = {"packages", {&packages_json, &packages_text}};
+static const sb_report_kind licenses_kind = {"licenses", {&licenses_json, &licenses_text}};
+static const sb_report_kind python_kind = {"python", {&python_json, &python_text}};
+static const sb_report_kind tree_kind = {"tree", {&tree_json, &tree_text}};
+
+/* Every report kind, one line each; the handler routes /v1/report/<name>
+ * from this list. The first four are this file's, in R_* order. */
+static const sb_report_kind *const registry[] = {&packages_kind, &licenses_kind, &python_kind, &tree_kind, NULL};
+
+const sb_report_kind *const *sb_report_registry(void) { return registry; }
 
 static int kind_of(const sb_doc *d)
 {
     for (int k = 0; k < 4; k++)
-        if (d->ops == ops_json[k] || d->ops == ops_text[k])
-            return k;
+        for (int o = 0; o < SB_REPORT_NOUTPUTS; o++)
+            if (registry[k]->ops[o] && d->ops == registry[k]->ops[o])
+                return k;
     return R_PACKAGES;
 }
 
 static int is_text(const sb_doc *d)
 {
     for (int k = 0; k < 4; k++)
-        if (d->ops == ops_text[k])
+        if (d->ops == registry[k]->ops[SB_REPORT_TEXT])
             return 1;
     return 0;
 }
 
+static const struct {
+    const char *name, *media;
+} outputs[SB_REPORT_NOUTPUTS] = {
+    {"json", "application/json"},
+    {"text", "text/plain; charset=utf-8"},
+    {"markdown", "text/markdown; charset=utf-8"},
+    {"csv", "text/csv; charset=utf-8"},
+    {"sarif", "application/sarif+json"},
+};
+
+int sb_report_output_find(const char *name, sb_report_output *out)
+{
+    for (int o = 0; name && o < SB_REPORT_NOUTPUTS; o++)
+        if (!strcmp(name, outputs[o].name)) {
+            *out = (sb_report_output)o;
+            return 0;
+        }
+    return -1;
+}
+
+const char *sb_report_output_name(sb_report_output out) { return outputs[out].name; }
+
+const char *sb_report_output_media(sb_report_output out) { return outputs[out].media; }
+
+const sb_report_kind *sb_report_kind_find(const char *name)
+{
+    for (int k = 0; name && registry[k]; k++)
+        if (!strcmp(name, registry[k]->name))
+            return registry[k];
+    return NULL;
+}
+
 const sb_doc_ops *sb_report_find(const char *kind, sb_report_output out)
 {
-    for (int k = 0; kinds[k]; k++)
-        if (kind && !strcmp(kind, kinds[k]))
-            return out == SB_REPORT_TEXT ? ops_text[k] : ops_json[k];
-    return NULL;
+    const sb_report_kind *k = sb_report_kind_find(kind);
+    return k && out < SB_REPORT_NOUTPUTS ? k->ops[out] : NULL;
 }
