@@ -12,6 +12,7 @@
  * body, document), whatever way the request ended.
  */
 #include "server.h"
+#include "decode.h"
 #include "cgroup.h"
 #include "guard.h"
 #include "log.h"
@@ -137,6 +138,51 @@ static int charge_body(svc_req *r, uint64_t len)
     return 0;
 }
 
+static int charge_inflated(void *ctx, size_t len)
+{
+    svc_req *r = ctx;
+    return charge_body(r, (uint64_t)r->body.len + len);
+}
+
+/* Replace a coded body by its inflated bytes. 0 when the body is ready,
+ * 1 when an answer was sent instead, -1 when sending it failed. */
+static int decode_body(svc_req *r)
+{
+    const char *coding = svc_req_header(r, "Content-Encoding");
+    char why[160], detail[256];
+    sb_buf out;
+    svc_decode_rc rc = svc_decode_body(coding, &r->body, (size_t)r->srv->cfg.max_body, &out, charge_inflated, r,
+                                       why, sizeof why);
+    sb_buf_free(&r->body);
+    if (rc == SVC_DECODE_OK) {
+        r->body = out;
+        return 0;
+    }
+    sb_buf_free(&out);
+    int sent;
+    switch (rc) {
+    case SVC_DECODE_UNKNOWN:
+        svc_req_add_header(r, "Accept-Encoding", "gzip, deflate, zstd");
+        sent = svc_req_problem(r, 415, NULL, why, NULL, NULL, 0);
+        break;
+    case SVC_DECODE_CORRUPT:
+        snprintf(detail, sizeof detail, "the %.20s request body cannot be decoded: %s", coding, why);
+        sent = svc_req_problem(r, 400, NULL, detail, NULL, NULL, 0);
+        break;
+    case SVC_DECODE_TOO_BIG:
+        snprintf(detail, sizeof detail, "the request body inflates past %ld bytes (max-body)", r->srv->cfg.max_body);
+        sent = svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
+        break;
+    case SVC_DECODE_REFUSED:
+        sent = refuse_memory(r);
+        break;
+    default:
+        sent = svc_req_problem(r, 503, NULL, "out of memory inflating the request body", NULL, NULL, 0);
+        break;
+    }
+    return sent == 0 ? 1 : -1;
+}
+
 static int dispatch(svc_req *r)
 {
     svc_server *s = r->srv;
@@ -165,6 +211,11 @@ static int dispatch(svc_req *r)
             return svc_req_problem(r, 405, NULL, detail, NULL, NULL, 0);
         }
         return svc_req_problem(r, 404, NULL, "no such endpoint", NULL, NULL, 0);
+    }
+    if (r->route->wants_body && svc_decode_needed(svc_req_header(r, "Content-Encoding"))) {
+        int st = decode_body(r);
+        if (st)
+            return st < 0 ? -1 : 0;
     }
     int rc = r->route->fn(r);
     if (!r->responded) {
