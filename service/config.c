@@ -9,7 +9,10 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -234,4 +237,34 @@ void svc_cfg_print(const svc_cfg *c)
         else
             printf("%s=%ld\n", opts[i].name, *(const long *)base);
     }
+}
+
+int svc_listen_parse(const char *listen, long port, struct sockaddr_storage *ss, int *family, char *eb, size_t en)
+{
+    memset(ss, 0, sizeof *ss);
+    char host[64];
+    size_t n = strlen(listen);
+    /* "[::1]" as URLs write it, or the bare address */
+    if (n >= 2 && listen[0] == '[' && listen[n - 1] == ']' && n - 2 < sizeof host) {
+        memcpy(host, listen + 1, n - 2);
+        host[n - 2] = '\0';
+    } else {
+        snprintf(host, sizeof host, "%s", listen);
+    }
+    struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        *family = AF_INET;
+        return 0;
+    }
+    if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        *family = AF_INET6;
+        return 0;
+    }
+    snprintf(eb, en, "--listen '%s' is not an IPv4 or IPv6 address", listen);
+    return -1;
 }

@@ -62,6 +62,12 @@ int svc_cfg_load(svc_cfg *out, int argc, char **argv, char *errbuf, size_t errle
  * max-body request; a derived one lowers max_body (max_body_lowered). */
 int svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, char *errbuf, size_t errlen);
 
+/* --listen as a socket address: an IPv4 address, or an IPv6 one bare or
+ * in brackets ("::", "[::1]"); *family is AF_INET or AF_INET6. 0, or -1
+ * with the reason in eb. */
+struct sockaddr_storage;
+int svc_listen_parse(const char *listen, long port, struct sockaddr_storage *ss, int *family, char *eb, size_t en);
+
 /* Print every setting as name=value (for --check-config). */
 void svc_cfg_print(const svc_cfg *c);
 
