@@ -30,12 +30,13 @@ targets=(
   "license fuzz_license.c -DFUZZ_LICENSE=1"
   "params fuzz_params.c -DFUZZ_PARAMS=1"
   "archive fuzz_archive.c -DFUZZ_ARCHIVE=1"
+  "decode fuzz_decode.c -DFUZZ_DECODE=1"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
   read -r t src def seeds <<< "$spec"
   [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
-  extra=""; [ "$t" = params ] && extra=service/params.c
+  extra=""; [ "$t" = params ] && extra=service/params.c; [ "$t" = decode ] && extra=service/decode.c
   if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra $core $(pkg-config --libs yaml-0.1 jansson libzstd zlib) -lbz2 2> "$out/build-$t.log"; then
     cat "$out/build-$t.log"; fail=$((fail + 1)); continue
   fi
@@ -48,6 +49,13 @@ for spec in "${targets[@]}"; do
   elif [ "$t" = params ]; then
     printf 'application/spdx+json;version=3.0.1;q=0.9, application/vnd.cyclonedx+json; version="1.7"' > "$corpus/a1"
     printf 'text/plain;q=0.5, */*;q=0.1' > "$corpus/a2"; printf '67108864' > "$corpus/n1"; printf 'true' > "$corpus/b1"
+  elif [ "$t" = decode ]; then
+    # one body per coding (mode byte 0 gzip, 1 deflate, 2 zstd), and a small bomb
+    f="$shared/fixtures/uv/pydantic-pydantic-core/uv.lock"
+    { printf '\000'; head -c 60000 "$f" | gzip -c; } > "$corpus/gz"
+    { printf '\001'; head -c 60000 "$f" | python3 -c 'import sys,zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read()))'; } > "$corpus/zlib"
+    { printf '\002'; head -c 60000 "$f" | zstd -q -c; } > "$corpus/zst"
+    { printf '\004'; head -c 8000000 /dev/zero | gzip -c; } > "$corpus/bomb"
   elif [ "$t" = archive ]; then
     # the test channel's archives, tagged with the mode byte fuzz_archive.c reads
     python3 tests/make-conda.py "$out/archive-seeds" > /dev/null
