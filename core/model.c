@@ -893,9 +893,11 @@ static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const 
 
 /* Scopes from the manifest's groups and extras (spec 3): reachable from
  * what is required = required; else only via an extra = optional; else only
- * via a group = development. Only beside lockfiles that do not record them
- * (pixi.lock documents carry none; conda-lock categories and npm/pnpm's own
- * dev flags stay). */
+ * via a group = development. Only beside lockfiles that do not record them:
+ * pixi.lock documents carry none, and where the lockfile scoped its packages
+ * itself (uv/poetry/pdm groups, conda-lock categories, npm/pnpm dev flags)
+ * the locker's word stands - it knows which edges are a workspace member's
+ * own development groups, which the resolved graph no longer shows. */
 static sb_code manifest_scopes(sb_sbom *s, const sb_lock *lock, const sb_manifest *m, sb_arena *scratch)
 {
     if (!strcmp(lock->kind, "pixi.lock") || !strcmp(lock->kind, "conda-lock.yml"))
@@ -904,7 +906,7 @@ static sb_code manifest_scopes(sb_sbom *s, const sb_lock *lock, const sb_manifes
     for (size_t d = 0; d < m->ndeps; d++)
         distinguishes |= m->deps[d].scope != SB_SCOPE_REQUIRED && sb_manifest_in_env(m, s->environment, m->deps[d].feature);
     for (size_t i = 0; i < s->npkgs; i++)
-        recorded |= s->pkgs[i].scope != SB_SCOPE_NONE && s->pkgs[i].kind == SB_KIND_NPM;
+        recorded |= s->pkgs[i].scope != SB_SCOPE_NONE;
     if (!distinguishes || recorded)
         return SB_OK;
     unsigned char *reach = sb_arena_calloc(scratch, s->npkgs ? s->npkgs : 1, 1);

@@ -637,10 +637,10 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
             const char *dl = sb_arena_printf(d->arena, "Declared by the manifest: %zu present, %zu missing%s",
                                              s->ndeclared, s->declared_missing.n, s->declared_missing.n ? ": " : "\n");
             puts_(d, dl ? dl : "");
-            for (size_t k = 0; k < s->declared_missing.n; k++) {
-                if (k)
+            for (size_t j = 0; j < s->declared_missing.n; j++) {
+                if (j)
                     puts_(d, ", ");
-                put_cell(d, s->declared_missing.v[k], 0);
+                put_cell(d, s->declared_missing.v[j], 0);
             }
             if (s->declared_missing.n)
                 puts_(d, "\n");
