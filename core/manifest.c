@@ -150,7 +150,7 @@ static sb_code add_dep(sb_manifest *m, sb_arena *a, const char *spec, const char
         return SB_OK; /* a URL-only or empty entry names nothing we can match */
     if (eco == SB_MDEP_CONDA && !strncmp(n, "__", 2))
         return SB_OK; /* virtual package */
-    if (eco != SB_MDEP_NPM && (!strcmp(n, "python") && eco == SB_MDEP_PYPI))
+    if (eco == SB_MDEP_PYPI && !strcmp(n, "python"))
         return SB_OK; /* poetry's python = "^3.9" is the interpreter, not a package */
     sb_mdep *v = sb_arena_grow(a, m->deps, &m->dcap, m->ndeps + 1, sizeof *v, 16);
     if (NULL == v)
@@ -477,35 +477,61 @@ static sb_code on_toml(void *ud, const sb_toml_seg *path, size_t depth, const sb
 }
 
 /* PEP 735: every group also declares what it includes, transitively; a
- * cycle is an error (the spec says tools must report it). */
+ * cycle is an error (the PEP says tools must report it), and so is an
+ * include of a group that is not there. Group names compare normalized. */
+#define MAX_INCLUDES 4096 /* include-group entries: the walk is quadratic in them */
+#define MAX_DECLARED 200000 /* declarations after expansion: a bound on what groups can multiply */
+
 static sb_code expand_groups(toml_ctx *c, sb_err *err)
 {
     if (0 == c->ninc)
         return SB_OK;
+    if (c->ninc > MAX_INCLUDES)
+        return sb_err_set(err, SB_ELIMIT, "the manifest has more than %d include-group entries", MAX_INCLUDES);
     sb_manifest *m = c->m;
     size_t n0 = m->ndeps;
-    /* distinct groups named in include edges or deps */
+    /* normalized names, once: each include's group, each group dependency's group */
+    const char **from = sb_arena_alloc(c->a, c->ninc * sizeof *from);
+    const char **feat = sb_arena_alloc(c->a, (n0 ? n0 : 1) * sizeof *feat);
+    const char **stack = sb_arena_alloc(c->a, (c->ninc + 2) * sizeof *stack);
+    size_t *edge = sb_arena_alloc(c->a, (c->ninc + 2) * sizeof *edge);
+    const char **done = sb_arena_alloc(c->a, (c->ninc + 2) * sizeof *done);
+    if (NULL == from || NULL == feat || NULL == stack || NULL == edge || NULL == done)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < c->ninc; i++)
+        if (NULL == (from[i] = sb_model_pep503(c->a, c->inc[i].group)))
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+    for (size_t d = 0; d < n0; d++) {
+        feat[d] = m->deps[d].scope == SB_SCOPE_DEVELOPMENT ? sb_model_pep503(c->a, m->deps[d].feature) : "";
+        if (NULL == feat[d])
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+    }
     for (size_t i = 0; i < c->ninc; i++) {
-        /* depth-first from group c->inc[i].group, following includes */
+        int found = 0;
+        for (size_t d = 0; d < n0 && !found; d++)
+            found = !strcmp(feat[d], c->inc[i].target);
+        for (size_t j = 0; j < c->ninc && !found; j++)
+            found = !strcmp(from[j], c->inc[i].target);
+        if (!found)
+            return sb_err_set_at(err, SB_EPARSE, c->inc[i].line, c->inc[i].column,
+                                 "dependency group '%.64s' includes '%.64s', which is not a group", c->inc[i].group,
+                                 c->inc[i].target);
+    }
+    for (size_t i = 0; i < c->ninc; i++) {
+        /* once per including group: depth-first along its includes */
         const char *start = c->inc[i].group;
         int first = 1;
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(sb_model_pep503(c->a, c->inc[j].group), sb_model_pep503(c->a, start)))
-                first = 0;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(from[j], from[i]) != 0;
         if (!first)
             continue;
-        const char **stack = sb_arena_alloc(c->a, (c->ninc + 2) * sizeof *stack);
-        size_t *edge = sb_arena_alloc(c->a, (c->ninc + 2) * sizeof *edge);
-        const char **done = sb_arena_alloc(c->a, (c->ninc + 2) * sizeof *done);
-        if (NULL == stack || NULL == edge || NULL == done)
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
         size_t sp = 0, ndone = 0;
-        stack[sp] = sb_model_pep503(c->a, start);
+        stack[sp] = from[i];
         edge[sp++] = 0;
         while (sp) {
             const char *g = stack[sp - 1];
             size_t e = edge[sp - 1];
-            while (e < c->ninc && strcmp(sb_model_pep503(c->a, c->inc[e].group), g))
+            while (e < c->ninc && strcmp(from[e], g))
                 e++;
             if (e == c->ninc) {
                 sp--;
@@ -519,41 +545,29 @@ static sb_code expand_groups(toml_ctx *c, sb_err *err)
                                          "dependency group '%.64s' includes itself through include-group '%.64s'",
                                          start, t);
             int seen = 0;
-            for (size_t k = 0; k < ndone; k++)
-                seen |= !strcmp(done[k], t);
+            for (size_t k = 0; k < ndone && !seen; k++)
+                seen = !strcmp(done[k], t);
             if (seen)
                 continue;
             done[ndone++] = t;
             /* group `start` declares everything `t` lists directly */
             for (size_t d = 0; d < n0; d++) {
-                const sb_mdep *dep = &m->deps[d];
-                if (dep->scope == SB_SCOPE_DEVELOPMENT && !strcmp(sb_model_pep503(c->a, dep->feature), t)) {
-                    sb_mdep copy = *dep;
-                    copy.feature = start;
-                    sb_mdep *v = sb_arena_grow(c->a, m->deps, &m->dcap, m->ndeps + 1, sizeof *v, 16);
-                    if (NULL == v)
-                        return sb_err_set(err, SB_ENOMEM, "out of memory");
-                    m->deps = v;
-                    v[m->ndeps++] = copy;
-                }
+                if (strcmp(feat[d], t))
+                    continue;
+                if (m->ndeps >= MAX_DECLARED)
+                    return sb_err_set(err, SB_ELIMIT, "the manifest's groups declare more than %d names once "
+                                      "include-group is expanded", MAX_DECLARED);
+                sb_mdep copy = m->deps[d];
+                copy.feature = start;
+                sb_mdep *v = sb_arena_grow(c->a, m->deps, &m->dcap, m->ndeps + 1, sizeof *v, 16);
+                if (NULL == v)
+                    return sb_err_set(err, SB_ENOMEM, "out of memory");
+                m->deps = v;
+                v[m->ndeps++] = copy;
             }
-            if (sp <= c->ninc) {
-                stack[sp] = t;
-                edge[sp++] = 0;
-            }
+            stack[sp] = t; /* sp <= distinct groups on the path <= ninc + 1 */
+            edge[sp++] = 0;
         }
-        /* an include of a group that is not there is malformed too */
-    }
-    for (size_t i = 0; i < c->ninc; i++) {
-        int found = 0;
-        for (size_t d = 0; d < n0 && !found; d++)
-            found = m->deps[d].scope == SB_SCOPE_DEVELOPMENT && !strcmp(sb_model_pep503(c->a, m->deps[d].feature), c->inc[i].target);
-        for (size_t j = 0; j < c->ninc && !found; j++)
-            found = !strcmp(sb_model_pep503(c->a, c->inc[j].group), c->inc[i].target);
-        if (!found)
-            return sb_err_set_at(err, SB_EPARSE, c->inc[i].line, c->inc[i].column,
-                                 "dependency group '%.64s' includes '%.64s', which is not a group", c->inc[i].group,
-                                 c->inc[i].target);
     }
     return SB_OK;
 }
