@@ -160,7 +160,7 @@ static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim,
         return 0;
     }
     sb_err named = err;
-    snprintf(named.msg, sizeof named.msg, "multipart part 'manifest' (%.40s): %s", fname[0] ? fname : "no file name",
+    snprintf(named.msg, sizeof named.msg, "multipart part 'manifest' (%.40s): %.180s", fname[0] ? fname : "no file name",
              err.msg);
     ANSWER(svc_req_error(r, &named, NULL, 0));
 }
