@@ -260,14 +260,15 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
         const char *base = strrchr(filename, '/');
         sel->lockfile_name = base ? base + 1 : filename;
     }
+    /* the manifest first: it is small, and a malformed one ends the request
+     * before the lockfile is parsed (and before the
+     * digest thread starts: an early answer must not leave it running) */
+    if (up.has_manifest && read_manifest(r, &up.manifest, &lim, in, rc))
+        return 1;
     /* a large lockfile is hashed on a second thread while it is parsed */
     digest_job job = {in->body, in->len, {0}};
     pthread_t hasher;
     int threaded = digest && in->len >= DIGEST_THREAD_MIN && 0 == pthread_create(&hasher, NULL, digest_run, &job);
-    /* the manifest first: it is small, and a malformed one ends the request
-     * before the lockfile is parsed */
-    if (up.has_manifest && read_manifest(r, &up.manifest, &lim, in, rc))
-        return 1;
     sb_code read_rc = sb_lock_read(&in->lock, a, svc_req_query(r, "kind"), in->body, in->len, filename, &lim, &err);
     if (threaded)
         pthread_join(hasher, NULL);
