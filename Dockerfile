@@ -21,9 +21,20 @@ RUN make PROFILE=release build/release/sbomd \
  && strip build/release/sbomd
 
 FROM debian:bookworm-slim
+# what the image is (OCI annotations); deploy/build-image passes them from git
+ARG VERSION=dev
+ARG REVISION=unknown
+ARG SOURCE=unknown
+LABEL org.opencontainers.image.title="sbomd" \
+      org.opencontainers.image.description="Lockfiles in, SBOMs out: CycloneDX and SPDX over HTTP" \
+      org.opencontainers.image.version="$VERSION" \
+      org.opencontainers.image.revision="$REVISION" \
+      org.opencontainers.image.source="$SOURCE" \
+      org.opencontainers.image.base.name="debian:bookworm-slim"
+# ca-certificates: license lookups and OSV queries go over HTTPS
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libmicrohttpd12 libyaml-0-2 libjansson4 libcurl4 libmimalloc2.0 libzstd1 libbz2-1.0 zlib1g \
+      libmicrohttpd12 libyaml-0-2 libjansson4 libcurl4 libmimalloc2.0 libzstd1 libbz2-1.0 zlib1g ca-certificates \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /usr/share/doc/* /usr/share/man/* \
  && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin sbomd
 COPY --from=build /src/build/release/sbomd /usr/local/bin/sbomd
