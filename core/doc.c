@@ -120,6 +120,8 @@ static void make_serial(sb_doc *d)
     serial_part(&c, "package-cache", s->package_cache ? "true" : "false");
     serial_part(&c, "lookups", s->lookups ? "true" : "false");
     serial_part(&c, "license-texts", s->license_texts ? "true" : "false");
+    if (s->manifest_digest) /* only with a manifest: lockfile-only serials stay as they were */
+        serial_part(&c, "manifest", s->manifest_digest);
     if (s->license_texts) { /* the budget matters only when texts are written */
         serial_num(&c, "license-file-max", s->license_file_max);
         serial_num(&c, "license-texts-max", s->license_texts_max);

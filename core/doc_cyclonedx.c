@@ -148,8 +148,31 @@ static sb_code begin(sb_doc *d)
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "type", "application");
     sb_jw_kstr(jw, "bom-ref", "root");
+    if (s->nroot_authors) {
+        sb_jw_key(jw, "authors");
+        sb_jw_arr_begin(jw);
+        for (size_t k = 0; k < s->nroot_authors; k++) {
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "name", s->root_authors[k].name);
+            sb_jw_kstr_opt(jw, "email", s->root_authors[k].email);
+            sb_jw_obj_end(jw);
+        }
+        sb_jw_arr_end(jw);
+    }
     sb_jw_kstr(jw, "name", s->root_name);
     sb_jw_kstr_opt(jw, "version", s->root_version);
+    if (s->root_license) {
+        sb_pkg lp = {.license = s->root_license}; /* the package license rules apply to the root too */
+        licenses(d, &lp);
+    }
+    if (s->root_homepage || s->root_repository || s->root_documentation) {
+        sb_jw_key(jw, "externalReferences");
+        sb_jw_arr_begin(jw);
+        ext_ref(jw, d, "website", s->root_homepage);
+        ext_ref(jw, d, "vcs", s->root_repository);
+        ext_ref(jw, d, "documentation", s->root_documentation);
+        sb_jw_arr_end(jw);
+    }
     sb_jw_obj_end(jw);
     sb_jw_key(jw, "properties");
     sb_jw_arr_begin(jw);

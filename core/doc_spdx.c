@@ -100,13 +100,41 @@ static sb_code begin(sb_doc *d)
     str_field(jw, "SPDXID", "SPDXRef-Package-root");
     str_field(jw, "name", s->root_name);
     sb_jw_kstr_opt(jw, "versionInfo", s->root_version);
+    if (s->nroot_authors) { /* SPDX 2.3 has one originator: the first author */
+        const sb_author *au = &s->root_authors[0];
+        sb_jw_kstr_opt(jw, "originator", au->email ? sb_arena_printf(d->arena, "Person: %s (%s)", au->name, au->email)
+                                                   : sb_arena_printf(d->arena, "Person: %s", au->name));
+    }
     str_field(jw, "downloadLocation", "NOASSERTION");
+    if (s->root_homepage && strstr(s->root_homepage, "://"))
+        sb_jw_kstr(jw, "homepage", sb_doc__uri(d, s->root_homepage));
     sb_jw_key(jw, "filesAnalyzed");
     sb_jw_bool(jw, false);
     str_field(jw, "licenseConcluded", "NOASSERTION");
-    str_field(jw, "licenseDeclared", "NOASSERTION");
+    /* an expression naming only SPDX ids can stand as it is; a LicenseRef
+     * or free text would need an extracted-licensing entry: say it in a comment */
+    sb_lic rl = s->root_license ? sb_lic_normalize(d->arena, s->root_license) : (sb_lic){0};
+    int plain = rl.kind == SB_LIC_EXPR && !strstr(rl.value, "LicenseRef-") && !strstr(rl.value, "DocumentRef-");
+    str_field(jw, "licenseDeclared", plain ? rl.value : "NOASSERTION");
+    if (rl.kind != SB_LIC_NONE && !plain)
+        sb_jw_kstr_opt(jw, "licenseComments", sb_arena_printf(d->arena, "Declared license: %s", rl.value));
     str_field(jw, "copyrightText", "NOASSERTION");
     str_field(jw, "primaryPackagePurpose", "APPLICATION");
+    if (s->root_repository || s->root_documentation) {
+        sb_jw_key(jw, "externalRefs");
+        sb_jw_arr_begin(jw);
+        const char *refs[2][2] = {{"vcs", s->root_repository}, {"documentation", s->root_documentation}};
+        for (int k = 0; k < 2; k++) {
+            if (NULL == refs[k][1])
+                continue;
+            sb_jw_obj_begin(jw);
+            str_field(jw, "referenceCategory", "OTHER");
+            str_field(jw, "referenceType", refs[k][0]);
+            str_field(jw, "referenceLocator", sb_doc__uri(d, refs[k][1]));
+            sb_jw_obj_end(jw);
+        }
+        sb_jw_arr_end(jw);
+    }
     str_field(jw, "sourceInfo", sb_spdx__source_info(d));
     sb_jw_kstr_opt(jw, "comment", sb_spdx__root_comment(d));
     sb_jw_obj_end(jw);

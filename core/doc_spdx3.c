@@ -38,7 +38,10 @@ typedef struct spdx3 {
     lic_elem *lic_list;      /* distinct license elements, by value order */
     size_t nlic;
     int cc0_emitted;
+    sb_lic root_lic;         /* the manifest's license (kind NONE without one) */
 } spdx3;
+
+static void license_element(sb_doc *d, const char *elem_iri, const sb_lic *l, const sb_licfile *text);
 
 static const char *iri(sb_doc *d, const char *frag)
 {
@@ -68,6 +71,8 @@ static sb_code prepare3(sb_doc *d)
         return SB_ENOMEM;
     s3->x = d->fmt;
     d->fmt = s3;
+    if (s->root_license)
+        s3->root_lic = sb_lic_normalize(a, s->root_license);
     s3->sup_iri = sb_arena_calloc(a, n, sizeof *s3->sup_iri);
     s3->sup_new = sb_arena_calloc(a, n, 1);
     s3->lic_iri = sb_arena_calloc(a, n, sizeof *s3->lic_iri);
@@ -167,10 +172,57 @@ static sb_code begin(sb_doc *d)
     sb_jw_kstr(jw, "description", SB_TOOL_NAME " " SB_VERSION);
     sb_jw_obj_end(jw);
 
+    /* the manifest's authors and license, each an element of its own */
+    for (size_t k = 0; k < s->nroot_authors; k++) {
+        sb_jw_obj_begin(jw);
+        common(d, "Person", sb_arena_printf(d->arena, "person-root-%zu", k + 1), 0);
+        sb_jw_kstr(jw, "name", s->root_authors[k].name);
+        if (s->root_authors[k].email) {
+            sb_jw_key(jw, "externalIdentifier");
+            sb_jw_arr_begin(jw);
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "type", "ExternalIdentifier");
+            sb_jw_kstr(jw, "externalIdentifierType", "email");
+            sb_jw_kstr(jw, "identifier", s->root_authors[k].email);
+            sb_jw_obj_end(jw);
+            sb_jw_arr_end(jw);
+        }
+        sb_jw_obj_end(jw);
+    }
+    if (s3->root_lic.kind != SB_LIC_NONE)
+        license_element(d, iri(d, "license-root"), &s3->root_lic, NULL);
+
     sb_jw_obj_begin(jw);
     common(d, "software_Package", "package-root", 0);
     sb_jw_kstr(jw, "name", s->root_name);
     sb_jw_kstr_opt(jw, "software_packageVersion", s->root_version);
+    if (s->nroot_authors) {
+        sb_jw_key(jw, "originatedBy");
+        sb_jw_arr_begin(jw);
+        for (size_t k = 0; k < s->nroot_authors; k++)
+            sb_jw_str(jw, iri(d, sb_arena_printf(d->arena, "person-root-%zu", k + 1)));
+        sb_jw_arr_end(jw);
+    }
+    if (s->root_homepage && strstr(s->root_homepage, "://"))
+        sb_jw_kstr(jw, "software_homePage", sb_doc__uri(d, s->root_homepage));
+    if (s->root_repository || s->root_documentation) {
+        sb_jw_key(jw, "externalRef");
+        sb_jw_arr_begin(jw);
+        const char *refs[2][2] = {{"vcs", s->root_repository}, {"documentation", s->root_documentation}};
+        for (int k = 0; k < 2; k++) {
+            if (NULL == refs[k][1])
+                continue;
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "type", "ExternalRef");
+            sb_jw_kstr(jw, "externalRefType", refs[k][0]);
+            sb_jw_key(jw, "locator");
+            sb_jw_arr_begin(jw);
+            sb_jw_str(jw, sb_doc__uri(d, refs[k][1]));
+            sb_jw_arr_end(jw);
+            sb_jw_obj_end(jw);
+        }
+        sb_jw_arr_end(jw);
+    }
     sb_jw_kstr(jw, "software_primaryPurpose", "application");
     sb_jw_kstr(jw, "software_sourceInfo", sb_spdx__source_info(d));
     sb_jw_kstr_opt(jw, "comment", sb_spdx__root_comment(d));
@@ -379,6 +431,17 @@ static sb_code relation(sb_doc *d, size_t i)
         depends_rel(d, s3->x->pkg_ids[i], from, p->scope, p->deps, p->ndeps, 1);
     } else if (i == n) {
         const char *root = iri(d, "package-root");
+        if (s3->root_lic.kind != SB_LIC_NONE) {
+            sb_jw_obj_begin(jw);
+            common(d, "Relationship", rel_frag(d, "root", "license"), 0);
+            sb_jw_kstr(jw, "from", root);
+            sb_jw_kstr(jw, "relationshipType", "hasDeclaredLicense");
+            sb_jw_key(jw, "to");
+            sb_jw_arr_begin(jw);
+            sb_jw_str(jw, iri(d, "license-root"));
+            sb_jw_arr_end(jw);
+            sb_jw_obj_end(jw);
+        }
         depends_rel(d, "root", root, SB_SCOPE_REQUIRED, s->root_deps, s->nroot, 0);
         depends_rel(d, "root", root, SB_SCOPE_REQUIRED, s->root_deps, s->nroot, 1);
     } else if (i == n + 1) {
@@ -392,6 +455,12 @@ static sb_code relation(sb_doc *d, size_t i)
         depends_ids(d, s3->x->pkg_ids[k], p->scope, p->deps, p->ndeps);
     } else if (i == 2 * n + 2) {
         depends_ids(d, "root", SB_SCOPE_REQUIRED, s->root_deps, s->nroot);
+        for (size_t k = 0; k < s->nroot_authors; k++)
+            sb_jw_str(jw, iri(d, sb_arena_printf(d->arena, "person-root-%zu", k + 1)));
+        if (s3->root_lic.kind != SB_LIC_NONE) {
+            sb_jw_str(jw, iri(d, "license-root"));
+            sb_jw_str(jw, iri(d, rel_frag(d, "root", "license")));
+        }
         for (size_t k = 0; k < s3->nlic; k++)
             sb_jw_str(jw, s3->lic_list[k].iri);
     } else {

@@ -16,6 +16,7 @@
 #include "deadline.h"
 #include "enrich.h"
 #include "license.h"
+#include "manifest.h"
 #include "purl.h"
 #include "strmap.h"
 
@@ -523,6 +524,11 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
     default:
         break;
     }
+    if (rc == SB_OK && p->declared_in) {
+        rc = prop(&pb, a, "pixi:direct", "true");
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:declared-in", p->declared_in);
+    }
     if (rc == SB_OK && p->license) {
         sb_lic lic = sb_pkg_lic(p, a);
         if (lic.raw_rewritten)
@@ -623,8 +629,12 @@ static size_t sort_deps(const size_t *rank, const size_t *byrank, size_t *v, siz
     return o;
 }
 
-static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_strv *declared, sb_deadline *dl,
-                             sb_err *err)
+/* `by_manifest`: root edges go to the packages a manifest declares
+ * (declared_via), plus the graph roots when `plus_graph_roots` (spec 3);
+ * otherwise to `declared` names (the lockfile's own roots), else to the
+ * graph roots. */
+static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_strv *declared, int by_manifest,
+                             int plus_graph_roots, sb_deadline *dl, sb_err *err)
 {
     size_t *rank, *byrank;
     if (rank_ids(s, scratch, &rank, &byrank) != SB_OK)
@@ -703,7 +713,13 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
     if (NULL == seen || NULL == is_root || NULL == stack || NULL == s->root_deps)
         return SB_ENOMEM;
     s->nroot = 0;
-    if (declared) {
+    if (by_manifest) {
+        for (size_t i = 0; i < s->npkgs; i++)
+            if (s->pkgs[i].declared_via || (plus_graph_roots && 0 == indeg[i])) {
+                is_root[i] = 1;
+                s->root_deps[s->nroot++] = i;
+            }
+    } else if (declared) {
         for (size_t d = 0; d < declared->n; d++) {
             const char *dn = declared->v[d];
             size_t t;
@@ -755,6 +771,177 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
     }
     /* root edges in model order */
     qsort(s->root_deps, s->nroot, sizeof *s->root_deps, size_cmp);
+    return SB_OK;
+}
+
+/* ---- the manifest (spec 2.13, 3) ---------------------------------------- */
+
+/* name -> first package index, `next` chaining the others with that key */
+typedef struct name_idx {
+    sb_strmap map;
+    size_t *next;
+} name_idx;
+
+static sb_code idx_put(name_idx *x, sb_arena *scratch, const char *key, size_t i)
+{
+    size_t first;
+    int dup = sb_strmap_put(&x->map, key, strlen(key), i, &first);
+    if (dup < 0)
+        return SB_ENOMEM;
+    if (dup) { /* append i after first's chain */
+        size_t t = first;
+        while (x->next[t] != (size_t)-1)
+            t = x->next[t];
+        x->next[t] = i;
+    }
+    (void)scratch;
+    return SB_OK;
+}
+
+static sb_code idx_init(name_idx *x, sb_arena *scratch, size_t n)
+{
+    x->next = sb_arena_alloc(scratch, (n ? n : 1) * sizeof *x->next);
+    if (NULL == x->next || sb_strmap_init(&x->map, scratch, n) != SB_OK)
+        return SB_ENOMEM;
+    memset(x->next, 0xff, (n ? n : 1) * sizeof *x->next);
+    return SB_OK;
+}
+
+/* append `f` to a comma-separated list unless it is there */
+static const char *list_add(sb_arena *a, const char *list, const char *f)
+{
+    if (NULL == list)
+        return f;
+    size_t fl = strlen(f);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == fl && !memcmp(p, f, n))
+            return list;
+        p = e ? e + 1 : p + n;
+    }
+    return sb_arena_printf(a, "%s,%s", list, f);
+}
+
+/* Mark what the manifest declares for this environment (before properties
+ * are derived), and list declared names the environment lacks. */
+static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_manifest *m)
+{
+    name_idx conda, conda503, pypi, npm;
+    if (idx_init(&conda, scratch, s->npkgs) || idx_init(&conda503, scratch, s->npkgs) ||
+        idx_init(&pypi, scratch, s->npkgs) || idx_init(&npm, scratch, s->npkgs))
+        return SB_ENOMEM;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const sb_pkg *p = &s->pkgs[i];
+        if (p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) {
+            char *lower = sb_arena_strdup(scratch, p->name);
+            char *n503 = sb_model_pep503(scratch, p->name);
+            if (NULL == lower || NULL == n503)
+                return SB_ENOMEM;
+            for (char *c = lower; *c; c++)
+                *c = (char)tolower((unsigned char)*c);
+            if (idx_put(&conda, scratch, lower, i) || idx_put(&conda503, scratch, n503, i))
+                return SB_ENOMEM;
+        } else if (p->kind == SB_KIND_PYPI) {
+            char *n503 = sb_model_pep503(scratch, p->name);
+            if (NULL == n503 || idx_put(&pypi, scratch, n503, i))
+                return SB_ENOMEM;
+        } else if (p->kind == SB_KIND_NPM) {
+            if (idx_put(&npm, scratch, p->name, i))
+                return SB_ENOMEM;
+        }
+    }
+    sb_strmap missing;
+    if (sb_strmap_init(&missing, scratch, m->ndeps) != SB_OK)
+        return SB_ENOMEM;
+    for (size_t d = 0; d < m->ndeps; d++) {
+        const sb_mdep *dep = &m->deps[d];
+        if (!sb_manifest_in_env(m, s->environment, dep->feature))
+            continue;
+        const name_idx *tries[2] = {NULL, NULL};
+        if (dep->eco == SB_MDEP_CONDA)
+            tries[0] = &conda;
+        else if (dep->eco == SB_MDEP_PYPI)
+            tries[0] = &pypi, tries[1] = &conda503; /* pixi may satisfy it from conda */
+        else
+            tries[0] = &npm;
+        size_t at = (size_t)-1;
+        const name_idx *x = NULL;
+        for (int t = 0; t < 2 && tries[t] && at == (size_t)-1; t++)
+            if (sb_strmap_get(&tries[t]->map, dep->name, strlen(dep->name), &at))
+                x = tries[t];
+            else
+                at = (size_t)-1;
+        if (at == (size_t)-1) {
+            int dup = sb_strmap_put(&missing, dep->name, strlen(dep->name), d, NULL);
+            if (dup < 0 || (0 == dup && sb_strv_push(&s->declared_missing, a, dep->name) != SB_OK))
+                return SB_ENOMEM;
+            continue;
+        }
+        for (; at != (size_t)-1; at = x->next[at]) {
+            sb_pkg *p = &s->pkgs[at];
+            if (0 == p->declared_via)
+                s->ndeclared++;
+            p->declared_via |= (unsigned char)(1u << dep->scope);
+            p->declared_in = list_add(a, p->declared_in, dep->feature);
+            if (NULL == p->declared_in)
+                return SB_ENOMEM;
+        }
+    }
+    return SB_OK;
+}
+
+/* Scopes from the manifest's groups and extras (spec 3): reachable from
+ * what is required = required; else only via an extra = optional; else only
+ * via a group = development. Only beside lockfiles that do not record them:
+ * pixi.lock documents carry none, and where the lockfile scoped its packages
+ * itself (uv/poetry/pdm groups, conda-lock categories, npm/pnpm dev flags)
+ * the locker's word stands - it knows which edges are a workspace member's
+ * own development groups, which the resolved graph no longer shows. */
+static sb_code manifest_scopes(sb_sbom *s, const sb_lock *lock, const sb_manifest *m, sb_arena *scratch)
+{
+    if (!strcmp(lock->kind, "pixi.lock") || !strcmp(lock->kind, "conda-lock.yml"))
+        return SB_OK;
+    int distinguishes = 0, recorded = 0;
+    for (size_t d = 0; d < m->ndeps; d++)
+        distinguishes |= m->deps[d].scope != SB_SCOPE_REQUIRED && sb_manifest_in_env(m, s->environment, m->deps[d].feature);
+    for (size_t i = 0; i < s->npkgs; i++)
+        recorded |= s->pkgs[i].scope != SB_SCOPE_NONE;
+    if (!distinguishes || recorded)
+        return SB_OK;
+    unsigned char *reach = sb_arena_calloc(scratch, s->npkgs ? s->npkgs : 1, 1);
+    size_t *stack = sb_arena_alloc(scratch, (s->npkgs + 1) * sizeof *stack);
+    if (NULL == reach || NULL == stack)
+        return SB_ENOMEM;
+    for (sb_scope sc = SB_SCOPE_REQUIRED; sc <= SB_SCOPE_DEVELOPMENT; sc++) {
+        unsigned char bit = (unsigned char)(1u << sc);
+        size_t sp = 0;
+        for (size_t i = 0; i < s->npkgs; i++)
+            if ((s->pkgs[i].declared_via & bit) && !(reach[i] & bit)) {
+                reach[i] |= bit;
+                stack[sp++] = i;
+            }
+        while (sp) {
+            size_t u = stack[--sp];
+            for (size_t k = 0; k < s->pkgs[u].ndeps; k++) {
+                size_t v = s->pkgs[u].deps[k];
+                if (!(reach[v] & bit)) {
+                    reach[v] |= bit;
+                    stack[sp++] = v;
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < s->npkgs; i++) {
+        unsigned char r = reach[i];
+        if (r & (1u << SB_SCOPE_REQUIRED))
+            s->pkgs[i].scope = SB_SCOPE_REQUIRED;
+        else if (r & (1u << SB_SCOPE_OPTIONAL))
+            s->pkgs[i].scope = SB_SCOPE_OPTIONAL;
+        else if (r & (1u << SB_SCOPE_DEVELOPMENT))
+            s->pkgs[i].scope = SB_SCOPE_DEVELOPMENT;
+        /* reached by nothing declared: the lockfile's word stands */
+    }
     return SB_OK;
 }
 
@@ -842,8 +1029,31 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     s->environment = env->name;
     s->platform = plat->name;
-    s->root_name = opts && opts->root_name ? opts->root_name : lock->root_name ? lock->root_name : "workspace";
-    s->root_version = opts && opts->root_version ? opts->root_version : opts && opts->root_name ? NULL : lock->root_version;
+    const sb_manifest *mf = opts ? opts->manifest : NULL;
+    const char *mname = mf && mf->name && mf->name[0] ? mf->name : NULL;
+    s->root_name = opts && opts->root_name ? opts->root_name : mname ? mname : lock->root_name ? lock->root_name : "workspace";
+    /* a version belongs to the name it came with: the query's, else the manifest's */
+    s->root_version = opts && opts->root_version ? opts->root_version
+                      : opts && opts->root_name  ? NULL
+                      : mname                    ? mf->version
+                                                 : lock->root_version;
+    if (mf) {
+        s->manifest = true;
+        s->root_authors = mf->authors;
+        s->nroot_authors = mf->nauthors;
+        s->root_license = mf->license && mf->license[0] ? mf->license : NULL;
+        s->root_homepage = mf->homepage && mf->homepage[0] ? mf->homepage : NULL;
+        s->root_repository = mf->repository && mf->repository[0] ? mf->repository : NULL;
+        s->root_documentation = mf->documentation && mf->documentation[0] ? mf->documentation : NULL;
+        char hex[41];
+        for (int k = 0; k < 20; k++) {
+            static const char digits[] = "0123456789abcdef";
+            hex[2 * k] = digits[mf->sha1[k] >> 4];
+            hex[2 * k + 1] = digits[mf->sha1[k] & 15];
+        }
+        hex[40] = 0;
+        s->manifest_digest = sb_arena_strdup(a, hex);
+    }
     /* the name the client sent, else the kind's own name when the content says
      * which kind it is; never a name nobody sent */
     s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name : lock->kind_unsure ? NULL : lock->kind;
@@ -908,6 +1118,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
         *l = sb_lic_normalize(a, p->license);
         p->lic = l;
     }
+    if (opts && opts->manifest && apply_manifest(s, a, scratch, opts->manifest) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     props_b props = {.scratch = scratch};
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
@@ -941,9 +1153,16 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     }
     if (sb_deadline_check(&dl, err) != SB_OK)
         return SB_ETIMEOUT;
-    sb_code grc = resolve_graph(s, a, scratch, plat->has_root_names ? &plat->root_names : NULL, &dl, err);
+    int by_manifest = s->manifest && s->ndeclared > 0;
+    sb_code grc = resolve_graph(s, a, scratch, plat->has_root_names ? &plat->root_names : NULL, by_manifest,
+                                by_manifest && !strcmp(lock->kind, "pixi.lock"), &dl, err);
     if (grc != SB_OK)
         return grc == SB_ETIMEOUT ? grc : sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (by_manifest && manifest_scopes(s, lock, opts->manifest, scratch) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (opts && opts->manifest_problem &&
+        sb_incomplete_add(&s->incomplete, a, "manifest", "%s", opts->manifest_problem) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     if (note_gaps(s, a, opts, ncache_conda, ncache_found) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     sb_code lrc = SB_OK;

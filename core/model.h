@@ -54,6 +54,14 @@ sb_scope sb_scope_merge(sb_scope a, sb_scope b);
  * has no scope (spec 7.3 item 4). */
 sb_scope sb_scope_crossing(sb_scope from, sb_scope to);
 
+/* A person a manifest names (spec 2.13). */
+typedef struct sb_author {
+    const char *name;   /* never NULL */
+    const char *email;  /* NULL when none */
+} sb_author;
+
+struct sb_manifest; /* manifest.h */
+
 typedef struct sb_prop {
     const char *name;
     const char *value;
@@ -129,6 +137,9 @@ typedef struct sb_pkg {
     size_t *deps;            /* indices into sb_sbom.pkgs, sorted by id */
     size_t ndeps;
     const sb_lic *lic;       /* `license` normalized once per selection (shared by equal strings) */
+    /* set by sb_model_select() from a manifest (sb_select_opts.manifest): */
+    const char *declared_in; /* features/groups/extras declaring it, comma-separated */
+    unsigned char declared_via; /* bits 1 << sb_scope of the declarations */
 } sb_pkg;
 
 /* The digests a package can carry, in the order documents list them. */
@@ -220,6 +231,8 @@ typedef struct sb_select_opts {
     sb_lookup_fn lookup;       /* NULL = no lookups */
     void *lookup_ctx;
     long long deadline_ns;     /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
+    const struct sb_manifest *manifest; /* what the project declares; NULL = none */
+    const char *manifest_problem; /* a manifest was sent but could not be read: why (pixi:incomplete) */
 } sb_select_opts;
 
 typedef struct sb_sbom {
@@ -238,6 +251,14 @@ typedef struct sb_sbom {
     long long license_file_max, license_texts_max; /* the text budget applied (bytes) */
     bool package_cache;        /* records were enriched from a package cache */
     bool lookups;              /* missing licenses were looked up in the indexes */
+    /* from the manifest (spec 2.13); all absent without one */
+    const sb_author *root_authors;
+    size_t nroot_authors;
+    const char *root_license, *root_homepage, *root_repository, *root_documentation;
+    const char *manifest_digest; /* hex SHA-1 of the manifest read, for the serial */
+    bool manifest;             /* a manifest was read */
+    size_t ndeclared;          /* packages the manifest declares that are present */
+    sb_strv declared_missing;  /* names it declares that the environment lacks */
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

@@ -609,6 +609,18 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
         const char *t = sb_arena_printf(d->arena, "\nSummary: %zu packages (environment %s, platform %s)\n",
                                         s->npkgs, s->environment, s->platform);
         puts_(d, t ? t : "\n");
+        if (s->manifest) { /* spec 10.1: only when a manifest was read */
+            const char *dl = sb_arena_printf(d->arena, "Declared by the manifest: %zu present, %zu missing%s",
+                                             s->ndeclared, s->declared_missing.n, s->declared_missing.n ? ": " : "\n");
+            puts_(d, dl ? dl : "");
+            for (size_t j = 0; j < s->declared_missing.n; j++) {
+                if (j)
+                    puts_(d, ", ");
+                put_cell(d, s->declared_missing.v[j], 0);
+            }
+            if (s->declared_missing.n)
+                puts_(d, "\n");
+        }
     } else if (r->kind == R_PYTHON) {
         const char *ceil = ceiling_text(d, r->min_major, r->min_minor);
         const char *interp = interp_minor(d, r);
@@ -759,6 +771,14 @@ static void json_summary_open(sb_doc *d, const report *r)
         sb_jw_int(jw, (long long)r->nrows);
         sb_jw_key(jw, "roots");
         sb_jw_int(jw, (long long)s->nroot);
+    } else if (r->kind == R_PACKAGES && s->manifest) {
+        sb_jw_key(jw, "declared");
+        sb_jw_int(jw, (long long)s->ndeclared);
+        sb_jw_key(jw, "declared_missing");
+        sb_jw_arr_begin(jw);
+        for (size_t k = 0; k < s->declared_missing.n; k++)
+            sb_jw_str(jw, s->declared_missing.v[k]);
+        sb_jw_arr_end(jw);
     } else if (r->kind == R_PYTHON) {
         kopt(jw, "interpreter", interp_minor(d, r));
         kopt(jw, "ceiling", ceiling_text(d, r->min_major, r->min_minor));

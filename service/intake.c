@@ -5,6 +5,7 @@
 #include "lookup.h"
 #include "params.h"
 #include "../core/deadline.h"
+#include "../core/manifest.h"
 #include "../core/uuid.h"
 
 #include <pthread.h>
@@ -130,6 +131,40 @@ long long svc_intake_deadline(const svc_req *r)
     return sb_deadline_now_ns() + (long long)(svc_req_time_left(r) * 1e9);
 }
 
+/* The `manifest` part (spec 2.13): malformed text is a 400 naming the part
+ * and where; one that cannot be read as a manifest at all is a Warning and a
+ * pixi:incomplete entry, and the documents are made without it. */
+static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim, svc_intake *in, int *rc)
+{
+    sb_arena *a = svc_req_arena(r);
+    sb_err err;
+    sb_err_clear(&err);
+    const char *fname = part->filename ? part->filename : "";
+    sb_manifest *m = NULL;
+    sb_code mrc = sb_manifest_read(&m, a, part->filename, part->data, part->len, lim, &err);
+    if (mrc == SB_OK) {
+        in->sel.manifest = m;
+        return 0;
+    }
+    if (mrc == SB_ETIMEOUT)
+        ANSWER(svc_req_timeout(r));
+    if (mrc == SB_EFORMAT) {
+        char *why = sb_arena_printf(a, "manifest '%s' not read: %s", fname, err.msg);
+        for (char *c = why; c && *c; c++)
+            if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+                *c = '\''; /* it goes inside a quoted header string */
+        in->sel.manifest_problem = why ? why : "manifest not read";
+        const char *w = sb_arena_printf(a, "299 sbomd \"%s\"", in->sel.manifest_problem);
+        if (w)
+            svc_req_add_header(r, "Warning", w);
+        return 0;
+    }
+    sb_err named = err;
+    snprintf(named.msg, sizeof named.msg, "multipart part 'manifest' (%.40s): %.180s", fname[0] ? fname : "no file name",
+             err.msg);
+    ANSWER(svc_req_error(r, &named, NULL, 0));
+}
+
 int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
@@ -200,9 +235,12 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
     sel->root_name = svc_req_query(r, "name");
     sel->root_version = svc_req_query(r, "version");
 
-    const char *upload_name = NULL;
-    if (svc_upload_lockfile(r, &in->body, &in->len, &upload_name, &err) != 0)
+    svc_upload up;
+    if (svc_upload_read(r, &up, &err) != 0)
         ANSWER(svc_req_error(r, &err, NULL, 0));
+    in->body = up.lockfile.data;
+    in->len = up.lockfile.len;
+    const char *upload_name = up.lockfile.filename;
     if (0 == in->len) {
         sb_err_set(&err, SB_EPARSE, "the request body is empty; send the lockfile as the body");
         ANSWER(svc_req_error(r, &err, NULL, 0));
@@ -222,6 +260,11 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
         const char *base = strrchr(filename, '/');
         sel->lockfile_name = base ? base + 1 : filename;
     }
+    /* the manifest first: it is small, and a malformed one ends the request
+     * before the lockfile is parsed (and before the
+     * digest thread starts: an early answer must not leave it running) */
+    if (up.has_manifest && read_manifest(r, &up.manifest, &lim, in, rc))
+        return 1;
     /* a large lockfile is hashed on a second thread while it is parsed */
     digest_job job = {in->body, in->len, {0}};
     pthread_t hasher;

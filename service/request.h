@@ -36,10 +36,26 @@ const char *svc_req_body(const svc_req *r, size_t *len);
  * a large lockfile's bytes need not stay while its document streams. */
 void svc_req_drop_body(svc_req *r);
 sb_arena *svc_req_arena(svc_req *r);
-/* The uploaded lockfile: the raw body, or the `lockfile` field of a
- * multipart/form-data body; *filename from a Content-Disposition (NULL when
- * none). 0, or -1 with err set for a malformed multipart body. */
-int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char **filename, sb_err *err);
+/* One uploaded input: a multipart part or the raw body. */
+typedef struct svc_part {
+    const char *name;      /* the form field: "lockfile", "manifest" */
+    const char *filename;  /* last path component of filename=, NULL when none */
+    const char *data;      /* NUL-terminated */
+    size_t len;
+} svc_part;
+
+typedef struct svc_upload {
+    svc_part lockfile;     /* the raw body, or the `lockfile` part */
+    svc_part manifest;     /* the `manifest` part (multipart only) */
+    int has_manifest;
+} svc_upload;
+
+/* The uploaded inputs: a raw body is the lockfile (its name from the
+ * request's Content-Disposition); a multipart/form-data body must have a
+ * `lockfile` part and may have a `manifest` part. 0, or -1 with err set for
+ * a malformed multipart body. */
+int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err);
+
 const svc_cfg *svc_req_cfg(const svc_req *r);
 const char *svc_req_id(const svc_req *r);
 

@@ -1,7 +1,8 @@
 /*
- * upload.c - where the lockfile is in a request: the raw body, or the
- * `lockfile` field of a multipart/form-data body (RFC 7578), and the file
- * name a Content-Disposition gives it.
+ * upload.c - where the inputs are in a request: the raw body (the lockfile),
+ * or the named parts of a multipart/form-data body (RFC 7578): `lockfile`
+ * and the optional `manifest`, with the file names their
+ * Content-Disposition gives them.
  */
 #include "request.h"
 
@@ -60,17 +61,15 @@ static const void *find(const char *h, size_t hl, const char *n, size_t nlen)
     return nlen <= hl ? memmem(h, hl, n, nlen) : NULL;
 }
 
-int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char **filename, sb_err *err)
+/* The parts of a multipart/form-data body, each a NUL-terminated copy.
+ * 0, or -1 with err set for a malformed body. */
+static int parse_parts(svc_req *r, const char *ct, const char *body, size_t blen, svc_part **out, size_t *nout,
+                       sb_err *err)
 {
-    const char *ct = svc_req_header(r, "Content-Type");
-    const char *body = svc_req_body(r, len);
-    *data = body;
-    *filename = NULL;
-    if (NULL == ct || strncasecmp(ct, "multipart/form-data", 19)) {
-        *filename = svc_upload_filename_hint(r);
-        return 0;
-    }
     sb_arena *a = svc_req_arena(r);
+    *out = NULL;
+    *nout = 0;
+    size_t cap = 0;
     const char *boundary = header_param(a, ct, "boundary");
     if (NULL == boundary || !boundary[0] || strlen(boundary) > 70) {
         sb_err_set(err, SB_EPARSE, "multipart/form-data without a usable boundary parameter");
@@ -78,8 +77,8 @@ int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char *
     }
     char delim[80];
     size_t dl = (size_t)snprintf(delim, sizeof delim, "--%s", boundary);
-    const char *end = body + *len;
-    const char *p = find(body, *len, delim, dl);
+    const char *end = body + blen;
+    const char *p = find(body, blen, delim, dl);
     while (p) {
         p += dl;
         if (end - p >= 2 && p[0] == '-' && p[1] == '-')
@@ -112,19 +111,51 @@ int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char *
             }
             h = nl ? nl + 2 : hend;
         }
-        if (name && !strcmp(name, "lockfile")) {
+        if (name) {
+            svc_part *v = sb_arena_grow(a, *out, &cap, *nout + 1, sizeof *v, 4);
             /* a NUL-terminated copy, as the raw body is */
-            *len = (size_t)(next - content);
-            *data = sb_arena_strndup(a, content, *len);
-            if (NULL == *data) {
+            char *copy = v ? sb_arena_strndup(a, content, (size_t)(next - content)) : NULL;
+            if (NULL == copy) {
                 sb_err_set(err, SB_ENOMEM, "out of memory");
                 return -1;
             }
-            *filename = safe_name(fname);
-            return 0;
+            v[*nout] = (svc_part){name, safe_name(fname), copy, (size_t)(next - content)};
+            *out = v;
+            (*nout)++;
         }
         p = next + 2;
     }
-    sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no 'lockfile' field");
-    return -1;
+    return 0;
+}
+
+int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
+{
+    const char *ct = svc_req_header(r, "Content-Type");
+    size_t len;
+    const char *body = svc_req_body(r, &len);
+    memset(up, 0, sizeof *up);
+    if (NULL == ct || strncasecmp(ct, "multipart/form-data", 19)) {
+        up->lockfile = (svc_part){"lockfile", svc_upload_filename_hint(r), body, len};
+        return 0;
+    }
+    svc_part *parts;
+    size_t n;
+    if (parse_parts(r, ct, body, len, &parts, &n, err))
+        return -1;
+    int have_lock = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* the first part of each name counts */
+        if (!strcmp(parts[i].name, "lockfile") && !have_lock) {
+            up->lockfile = parts[i];
+            have_lock = 1;
+        } else if (!strcmp(parts[i].name, "manifest") && !up->has_manifest) {
+            up->manifest = parts[i];
+            up->has_manifest = 1;
+        }
+    }
+    if (!have_lock) {
+        sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no 'lockfile' field");
+        return -1;
+    }
+    return 0;
 }

@@ -56,6 +56,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
   suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
   suite "$profile: JavaScript lockfiles" "$b/js.log" tests/integration/js.sh "$b"
+  suite "$profile: manifest part (root, direct, scopes)" "$b/manifest.log" tests/integration/manifest.sh "$b"
   suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
   suite "$profile: query parameters, negotiation, headers" "$b/params.log" tests/integration/params.sh "$b"
   if [ "$profile" = release ]; then

@@ -85,6 +85,29 @@ try {
   await page.waitForFunction(() => document.getElementById('status').className === 'error');
   ok((await page.textContent('#status')).includes('default'), 'an unknown environment names the choices');
 
+  // a lockfile with its manifest: sent as multipart, the Declared column and the declared count
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  const pxLock = path.join(shared, 'fixtures/pixi/pixi-examples-solve-groups-rev-2c8e724/pixi.lock');
+  const pxToml = path.join(here, '../data/manifests/pixi-solve-groups/pixi.toml');
+  await page.fill('#environment', '');
+  await page.setInputFiles('#file', pxLock);
+  await page.setInputFiles('#manifest', pxToml);
+  await page.waitForFunction(() => document.getElementById('chosen').textContent.startsWith('pixi.lock'));
+  await page.waitForTimeout(200); // the manifest's bytes are read asynchronously
+  await page.click('#reports');
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('declared by the manifest'));
+  const declaredCells = await page.$$eval('#packages tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[3].textContent]).filter((c) => c[1] !== '-'));
+  ok(JSON.stringify(declaredCells.map((c) => c.join(' ')).sort()) === JSON.stringify(['matplotlib min_py38', 'py-rattler min_py38', 'pytest default', 'python min_py38']),
+     `the Declared column shows the manifest's features (${declaredCells.map((c) => c.join(' ')).join('; ')})`);
+  ok((await page.textContent('#status')).includes('4 declared by the manifest'), `status counts the declared packages (${await page.textContent('#status')})`);
+  await page.selectOption('#format', 'cyclonedx-1.6');
+  const [dl2] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const saved2 = path.join(outdir, 'with-manifest.cdx.json');
+  await dl2.saveAs(saved2);
+  const doc2 = JSON.parse(fs.readFileSync(saved2, 'utf8'));
+  ok(doc2.metadata.component.name === 'solve-groups' && doc2.metadata.component.version === '0.1.0',
+     `the downloaded document's root comes from the manifest (${doc2.metadata.component.name})`);
+
   ok(foreign.length === 0, `no request left this server (${foreign.join(', ')})`);
   ok(errors.length === 0, `no script errors (${errors.join('; ')})`);
 } finally {

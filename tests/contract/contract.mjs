@@ -130,6 +130,19 @@ await call('sbom NDJSON', sbom, 'POST', { query: '?all-platforms=true', body: uv
 const form = new FormData();
 form.append('lockfile', new Blob([uv]), 'uv.lock');
 await call('sbom multipart', sbom, 'POST', { body: form }, 200);
+// the optional manifest part: read, unreadable (a documented Warning), malformed (400)
+const pyproject = fs.readFileSync(path.join(here, '../data/manifests/uv-pydantic/pyproject.toml'));
+const withManifest = (bytes, name) => {
+  const f = new FormData();
+  f.append('lockfile', new Blob([uv]), 'uv.lock');
+  f.append('manifest', new Blob([bytes]), name);
+  return f;
+};
+await call('sbom multipart with a manifest', sbom, 'POST', { body: withManifest(pyproject, 'pyproject.toml') }, 200);
+await call('sbom manifest not readable (Warning)', sbom, 'POST', { body: withManifest('[x]\n', 'setup.cfg') }, 200);
+await call('sbom manifest malformed', sbom, 'POST', { body: withManifest('[project]\nname = \n', 'pyproject.toml') }, 400);
+await call('report packages with a manifest', '/v1/report/packages', 'POST',
+           { body: withManifest(pyproject, 'pyproject.toml') }, 200);
 await call('sbom empty body', sbom, 'POST', { body: '' }, 400);
 await call('sbom bad query', sbom, 'POST', { query: '?pretty=maybe', body: lock }, 400);
 // 405 is documented on the operation of the path; any other method gets it
