@@ -70,7 +70,9 @@ const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg)
 sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
 {
     if (sv->n == sv->cap) {
-        size_t nc = sv->cap ? sv->cap * 2 : 4;
+        if (sv->cap > UINT32_MAX / 2)
+            return SB_ELIMIT;
+        uint32_t nc = sv->cap ? sv->cap * 2 : 4;
         const char **nv = sb_arena_alloc(a, nc * sizeof *nv);
         if (NULL == nv)
             return SB_ENOMEM;

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum sb_kind {
     SB_KIND_CONDA = 0,       /* conda binary from a channel */
@@ -59,9 +60,10 @@ typedef struct sb_prop {
     const char *value;
 } sb_prop;
 
+/* 16 bytes: every record holds four of them */
 typedef struct sb_strv {
     const char **v;
-    size_t n, cap;
+    uint32_t n, cap;
 } sb_strv;
 
 /* Append to an arena string vector. */
@@ -89,8 +91,16 @@ sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, con
 const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a);
 const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a);
 
+/* One package. Every reader's record and the selection's copy of it are one
+ * of these, so its size is paid twice per package: counts are 32-bit and the
+ * small fields share one word (issue 19: ~130 bytes of model per byte of a
+ * pin-dense requirements.txt). */
 typedef struct sb_pkg {
     sb_kind kind;
+    sb_scope scope;          /* set by readers that distinguish scopes */
+    bool noarch, sdist, editable;
+    bool has_purls_key;      /* the input stated `purls:` at all */
+    uint32_t nlicfiles;
     const char *name;        /* as spelled in the input */
     const char *version;     /* NULL for partial source packages */
     const char *build, *subdir;
@@ -105,9 +115,6 @@ typedef struct sb_pkg {
     const char *index_url;   /* PyPI index, when known */
     const char *identifier_hash; /* conda source [hash] */
     long long build_number, size; /* -1 when unknown */
-    bool noarch, sdist, editable;
-    bool has_purls_key;      /* the input stated `purls:` at all */
-    sb_scope scope;          /* set by readers that distinguish scopes */
     sb_strv depends;         /* dependency names, normalized; keys when `key` is set */
     const char *key;         /* identity for edges where names are ambiguous (npm:
                               * one name in several versions): when set, `depends`
@@ -116,8 +123,7 @@ typedef struct sb_pkg {
     sb_strv reader_props;    /* extra pixi:* name/value pairs, flattened */
     /* enrichment (package cache): */
     const char *summary, *homepage, *repository, *documentation;
-    sb_licfile *licfiles;
-    size_t nlicfiles;
+    sb_licfile *licfiles;    /* nlicfiles of them */
 
     /* assigned by sb_model_select(): */
     const char *purl;        /* primary purl */
@@ -125,9 +131,8 @@ typedef struct sb_pkg {
     sb_strv extra_purls;
     const char *supplier_name, *supplier_url;
     sb_prop *props;          /* sorted by name; pixi:kind is not in here */
-    size_t nprops;
     size_t *deps;            /* indices into sb_sbom.pkgs, sorted by id */
-    size_t ndeps;
+    uint32_t nprops, ndeps;
     const sb_lic *lic;       /* `license` normalized once per selection (shared by equal strings) */
 } sb_pkg;
 

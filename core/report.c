@@ -350,7 +350,7 @@ static sb_code group_licenses(sb_doc *d, report *r)
 
 static const char *files_count(sb_doc *d, const sb_pkg *p)
 {
-    const char *s = sb_arena_printf(d->arena, "%zu", p->nlicfiles);
+    const char *s = sb_arena_printf(d->arena, "%zu", (size_t)p->nlicfiles);
     return s ? s : "?";
 }
 
