@@ -69,7 +69,6 @@ sb_js_pkg *sb_jsl_get(sb_jsl *l, sb_arena *a, const char *name, const char *vers
     p->rec.name = name;
     p->rec.version = version;
     p->rec.key = key;
-    p->rec.build_number = p->rec.size = -1;
     *added = true;
     return p;
 }

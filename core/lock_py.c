@@ -68,7 +68,6 @@ sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a)
     sb_py_pkg *p = &v[pl->npkgs++];
     memset(p, 0, sizeof *p);
     p->rec.kind = SB_KIND_PYPI;
-    p->rec.build_number = p->rec.size = -1;
     return sb_pyl_group(p, pl->tmp ? pl->tmp : a, NULL) ? p : NULL;
 }
 

@@ -58,13 +58,27 @@ const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg)
 {
     switch (alg) {
     case SB_HASH_SHA256: return p->sha256;
-    case SB_HASH_MD5: return p->md5;
+    case SB_HASH_MD5: return sb_pkg_xr(p)->md5;
     case SB_HASH_SHA512: return p->sha512;
     case SB_HASH_SHA384: return p->sha384;
     case SB_HASH_SHA1: return p->sha1;
     case SB_HASH_N: break;
     }
     return NULL;
+}
+
+static const sb_pkgx no_x = {.build_number = -1, .size = -1};
+
+sb_pkgx *sb_pkg_x(sb_pkg *p, sb_arena *a)
+{
+    if (NULL == p->x && NULL != (p->x = sb_arena_alloc(a, sizeof *p->x)))
+        *p->x = no_x;
+    return p->x;
+}
+
+const sb_pkgx *sb_pkg_xr(const sb_pkg *p)
+{
+    return p->x ? p->x : &no_x;
 }
 
 sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
@@ -492,32 +506,33 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
 {
     props_b pb = *pbuf;
     pb.n = 0;
+    const sb_pkgx *x = sb_pkg_xr(p);
     sb_code rc = SB_OK;
     for (size_t i = 0; rc == SB_OK && i + 1 < p->reader_props.n; i += 2)
         rc = prop(&pb, a, p->reader_props.v[i], p->reader_props.v[i + 1]);
     switch (p->kind) {
     case SB_KIND_CONDA:
-        p->purl = sb_purl_conda(a, p->name, p->version, p->build, p->channel, p->subdir,
-                                p->archive_type);
-        p->supplier_name = p->channel;
-        p->supplier_url = p->channel ? p->channel_url : NULL;
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel", p->channel);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel-url", p->channel_url);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", p->subdir);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", p->build);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build-number", num(a, p->build_number));
+        p->purl = sb_purl_conda(a, p->name, p->version, x->build, x->channel, x->subdir,
+                                x->archive_type);
+        p->supplier_name = x->channel;
+        p->supplier_url = x->channel ? x->channel_url : NULL;
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel", x->channel);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel-url", x->channel_url);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", x->subdir);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", x->build);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build-number", num(a, x->build_number));
         if (rc == SB_OK) rc = prop(&pb, a, "pixi:file-name", p->file_name);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:size", num(a, p->size));
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", p->license_family);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:size", num(a, x->size));
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", x->license_family);
         if (rc == SB_OK && p->noarch) rc = prop(&pb, a, "pixi:noarch", "true");
         break;
     case SB_KIND_CONDA_SOURCE:
-        p->purl = p->version ? sb_purl_conda(a, p->name, p->version, p->build, NULL, p->subdir, NULL)
+        p->purl = p->version ? sb_purl_conda(a, p->name, p->version, x->build, NULL, x->subdir, NULL)
                              : sb_purl_conda(a, p->name, NULL, NULL, NULL, NULL, NULL);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:identifier-hash", p->identifier_hash);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", p->subdir);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", p->build);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", p->license_family);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:identifier-hash", x->identifier_hash);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", x->subdir);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", x->build);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", x->license_family);
         if (rc == SB_OK && p->noarch) rc = prop(&pb, a, "pixi:noarch", "true");
         break;
     case SB_KIND_PYPI:
@@ -541,8 +556,8 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
     if (NULL == p->purl)
         return SB_EINVAL;
     memset(&p->extra_purls, 0, sizeof p->extra_purls);
-    for (size_t i = 0; i < p->lock_purls.n; i++) {
-        const char *ep = complete_purl(a, p->lock_purls.v[i], p->version);
+    for (size_t i = 0; i < x->lock_purls.n; i++) {
+        const char *ep = complete_purl(a, x->lock_purls.v[i], p->version);
         if (strcmp(ep, p->purl) && sb_strv_push(&p->extra_purls, a, ep) != SB_OK)
             return SB_ENOMEM;
     }
@@ -912,7 +927,14 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         sb_pkg *p = &s->pkgs[s->npkgs++];
         *p = *rec;
         p->location = no_userinfo(a, p->location);
-        p->channel_url = no_userinfo(a, p->channel_url);
+        if (p->x) { /* the selection's own copy: the lock stays as read */
+            sb_pkgx *x = sb_arena_alloc(a, sizeof *x);
+            if (NULL == x)
+                return sb_err_set(err, SB_ENOMEM, "out of memory");
+            *x = *p->x;
+            x->channel_url = no_userinfo(a, x->channel_url);
+            p->x = x;
+        }
         p->index_url = no_userinfo(a, p->index_url);
         if (opts && opts->package_cache && p->kind == SB_KIND_CONDA) {
             int found = 0;

@@ -375,7 +375,7 @@ static void cells(sb_doc *d, const report *r, size_t i, const char *out[MAXCOLS]
         break;
     case R_LICENSES:
         out[0] = p->name, out[1] = dash(p->version), out[2] = sb_kind_name(p->kind), out[3] = lic;
-        out[4] = dash(p->license_family), out[5] = dash(license_source(p)), out[6] = files_count(d, p);
+        out[4] = dash(sb_pkg_xr(p)->license_family), out[5] = dash(license_source(p)), out[6] = files_count(d, p);
         break;
     case R_PYTHON:
         out[0] = p->name, out[1] = dash(p->version), out[2] = dash(p->requires_python);
@@ -749,7 +749,7 @@ static void json_row(sb_doc *d, const report *r, size_t i)
     sb_jw_bool(jw, l->kind == SB_LIC_EXPR);
     if (l->kind == SB_LIC_TEXT)
         kopt(jw, "spdx_reason", l->reason ? l->reason : "not an SPDX expression");
-    kopt(jw, "license_family", p->license_family);
+    kopt(jw, "license_family", sb_pkg_xr(p)->license_family);
     kopt(jw, "license_source", license_source(p));
     sb_jw_key(jw, "license_files");
     sb_jw_arr_begin(jw);
