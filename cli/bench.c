@@ -335,8 +335,9 @@ int main(int argc, char **argv)
         free(dst);
     }
     /* reports */
-    for (const char *const *kind = sb_report_kinds(); *kind; kind++)
+    for (const sb_report_kind *const *k = sb_report_registry(); *k; k++)
         for (int out = 0; out < 2; out++) {
+            const char *const *kind = &(*k)->name;
             const sb_doc_ops *ops = sb_report_find(*kind, out ? SB_REPORT_TEXT : SB_REPORT_JSON);
             for (int r = 0; r < runs; r++) {
                 sb_arena *a = sb_arena_new(0);

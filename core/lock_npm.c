@@ -122,8 +122,10 @@ static const char *entry_source(npm_ctx *c, npm_ent *e, const char *resolved)
     const char *git = git_shorthand(c, resolved);
     if (git)
         return git;
+    /* sb_lock__location hands back a URL unchanged; this one lives in
+     * the jansson tree, freed before the model is used, so copy it first */
     if (!strncmp(resolved, "file:", 5))
-        return sb_lock__location(c->a, resolved + 5);
+        return sb_lock__location(c->a, dup(c, resolved + 5));
     if (strstr(resolved, "://") || !strncmp(resolved, "git+", 4))
         return dup(c, resolved);
     return sb_lock__location(c->a, resolved); /* a relative path */

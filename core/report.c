@@ -9,6 +9,7 @@
  * is written, so the report holds O(rows) indices, not its own text.
  */
 #include "report.h"
+#include "table.h"
 #include "license.h"
 
 #include <stdint.h>
@@ -48,10 +49,6 @@ typedef struct report {
     size_t nsummary;      /* relation pieces after the rows */
 } report;
 
-static const char *const kinds[] = {"packages", "licenses", "python", "tree", NULL};
-
-const char *const *sb_report_kinds(void) { return kinds; }
-
 static const char *const headers[][MAXCOLS] = {
     {"Name", "Version", "Kind", "Declared", "Source", "License", "Yanked", "Purl"},
     {"Name", "Version", "Kind", "License", "Family", "Source", "Files", NULL},
@@ -65,14 +62,6 @@ static size_t ncols(int kind)
     while (n < MAXCOLS && headers[kind][n])
         n++;
     return n;
-}
-
-size_t sb_report_width(const char *s)
-{
-    size_t w = 0;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-        w += (*p & 0xC0) != 0x80;
-    return w;
 }
 
 static const char *prop_of(const sb_pkg *p, const char *name)
@@ -391,7 +380,7 @@ static void cells(sb_doc *d, const report *r, size_t i, const char *out[MAXCOLS]
 static size_t first_cell_width(const report *r, size_t i, const char *cell)
 {
     const row *w = &r->rows[i];
-    size_t wd = sb_report_width(cell);
+    size_t wd = sb_table_width(cell);
     if (r->kind == R_TREE)
         wd += 4 * (size_t)w->depth + (w->repeat ? 4 : 0);
     return wd;
@@ -460,7 +449,7 @@ static sb_code prepare(sb_doc *d)
     if (r->text) {
         size_t nc = ncols(r->kind);
         for (size_t c = 0; c < nc; c++)
-            r->width[c] = sb_report_width(headers[r->kind][c]);
+            r->width[c] = sb_table_width(headers[r->kind][c]);
         for (size_t i = 0; i < r->nrows; i++) {
             const char *cv[MAXCOLS] = {0};
             cells(d, r, i, cv);
@@ -468,7 +457,7 @@ static sb_code prepare(sb_doc *d)
             if (w0 > r->width[0])
                 r->width[0] = w0;
             for (size_t c = 1; c < nc; c++) {
-                size_t w = sb_report_width(cv[c]);
+                size_t w = sb_table_width(cv[c]);
                 if (w > r->width[c])
                     r->width[c] = w;
             }
@@ -495,28 +484,15 @@ static void puts_(sb_doc *d, const char *s) { put(d, s, strlen(s)); }
 /* A cell's text, control characters shown as '?', padded to `pad` columns. */
 static void put_cell(sb_doc *d, const char *s, size_t pad)
 {
-    const char *run = s;
-    for (const char *p = s; *p; p++) {
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-            put(d, run, (size_t)(p - run));
-            put(d, "?", 1);
-            run = p + 1;
-        }
-    }
-    put(d, run, strlen(run));
-    for (size_t w = sb_report_width(s); w < pad; w++)
-        put(d, " ", 1);
+    if (d->jw.status == SB_OK && sb_table_text(&d->stage, s, pad) != SB_OK)
+        d->jw.status = SB_ENOMEM;
 }
 
 /* A line of cells: two spaces between columns, the last one unpadded. */
 static void put_line(sb_doc *d, const char *const *cv, const size_t *width, size_t nc)
 {
-    for (size_t c = 0; c < nc; c++) {
-        if (c)
-            put(d, "  ", 2);
-        put_cell(d, cv[c] ? cv[c] : "", c + 1 < nc ? width[c] : 0);
-    }
-    put(d, "\n", 1);
+    if (d->jw.status == SB_OK && sb_table_row(&d->stage, SB_TABLE_TEXT, cv, nc, width) != SB_OK)
+        d->jw.status = SB_ENOMEM;
 }
 
 static void put_rule(sb_doc *d, const report *r, size_t nc)
@@ -671,11 +647,11 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
         const char *t2 = sb_arena_printf(d->arena, "Saying nothing about Python: %zu\n", r->nopython);
         puts_(d, t2 ? t2 : "");
     } else if (r->kind == R_LICENSES) {
-        size_t lw = sb_report_width("License");
+        size_t lw = sb_table_width("License");
         for (size_t i = 0; i < r->ncounts; i++)
-            if (sb_report_width(r->counts[i].license) > lw)
-                lw = sb_report_width(r->counts[i].license);
-        size_t widths[2] = {lw, sb_report_width("Packages")};
+            if (sb_table_width(r->counts[i].license) > lw)
+                lw = sb_table_width(r->counts[i].license);
+        size_t widths[2] = {lw, sb_table_width("Packages")};
         if (k == 0) {
             const char *t = sb_arena_printf(d->arena, "\nSummary: %zu packages, %zu distinct licenses\n", s->npkgs,
                                             r->ncounts);
@@ -866,7 +842,7 @@ static sb_code begin(sb_doc *d)
         return d->jw.status;
     }
     sb_jw_obj_begin(&d->jw);
-    sb_jw_key(&d->jw, kinds[r->kind]);
+    sb_jw_key(&d->jw, d->ops->name);
     sb_jw_arr_begin(&d->jw);
     return d->jw.status;
 }
@@ -934,29 +910,68 @@ REPORT_OPS(licenses_text, "licenses", "text/plain; charset=utf-8");
 REPORT_OPS(python_text, "python", "text/plain; charset=utf-8");
 REPORT_OPS(tree_text, "tree", "text/plain; charset=utf-8");
 
-static const sb_doc_ops *const ops_json[] = {&packages_json, &licenses_json, &python_json, &tree_json};
-static const sb_doc_ops *const ops_text[] = {&packages_text, &licenses_text, &python_text, &tree_text};
+static const sb_report_kind packages_kind = {"packages", {&packages_json, &packages_text}};
+static const sb_report_kind licenses_kind = {"licenses", {&licenses_json, &licenses_text}};
+static const sb_report_kind python_kind = {"python", {&python_json, &python_text}};
+static const sb_report_kind tree_kind = {"tree", {&tree_json, &tree_text}};
+
+/* Every report kind, one line each; the handler routes /v1/report/<name>
+ * from this list. The first four are this file's, in R_* order. */
+static const sb_report_kind *const registry[] = {&packages_kind, &licenses_kind, &python_kind, &tree_kind, NULL};
+
+const sb_report_kind *const *sb_report_registry(void) { return registry; }
 
 static int kind_of(const sb_doc *d)
 {
     for (int k = 0; k < 4; k++)
-        if (d->ops == ops_json[k] || d->ops == ops_text[k])
-            return k;
+        for (int o = 0; o < SB_REPORT_NOUTPUTS; o++)
+            if (registry[k]->ops[o] && d->ops == registry[k]->ops[o])
+                return k;
     return R_PACKAGES;
 }
 
 static int is_text(const sb_doc *d)
 {
     for (int k = 0; k < 4; k++)
-        if (d->ops == ops_text[k])
+        if (d->ops == registry[k]->ops[SB_REPORT_TEXT])
             return 1;
     return 0;
 }
 
+static const struct {
+    const char *name, *media;
+} outputs[SB_REPORT_NOUTPUTS] = {
+    {"json", "application/json"},
+    {"text", "text/plain; charset=utf-8"},
+    {"markdown", "text/markdown; charset=utf-8"},
+    {"csv", "text/csv; charset=utf-8"},
+    {"sarif", "application/sarif+json"},
+};
+
+int sb_report_output_find(const char *name, sb_report_output *out)
+{
+    for (int o = 0; name && o < SB_REPORT_NOUTPUTS; o++)
+        if (!strcmp(name, outputs[o].name)) {
+            *out = (sb_report_output)o;
+            return 0;
+        }
+    return -1;
+}
+
+const char *sb_report_output_name(sb_report_output out) { return outputs[out].name; }
+
+const char *sb_report_output_media(sb_report_output out) { return outputs[out].media; }
+
+const sb_report_kind *sb_report_kind_find(const char *name)
+{
+    for (int k = 0; name && registry[k]; k++)
+        if (!strcmp(name, registry[k]->name))
+            return registry[k];
+    return NULL;
+}
+
 const sb_doc_ops *sb_report_find(const char *kind, sb_report_output out)
 {
-    for (int k = 0; kinds[k]; k++)
-        if (kind && !strcmp(kind, kinds[k]))
-            return out == SB_REPORT_TEXT ? ops_text[k] : ops_json[k];
-    return NULL;
+    const sb_report_kind *k = sb_report_kind_find(kind);
+    return k && out < SB_REPORT_NOUTPUTS ? k->ops[out] : NULL;
 }

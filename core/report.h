@@ -14,16 +14,41 @@
 
 #include "doc.h"
 
-typedef enum sb_report_output { SB_REPORT_JSON, SB_REPORT_TEXT } sb_report_output;
+/* The outputs a report can be written in (a kind has some of them). */
+typedef enum sb_report_output {
+    SB_REPORT_JSON,     /* application/json, stable key order */
+    SB_REPORT_TEXT,     /* text/plain, an aligned table */
+    SB_REPORT_MARKDOWN, /* text/markdown, for pull-request comments */
+    SB_REPORT_CSV,      /* text/csv, RFC 4180, formula-safe */
+    SB_REPORT_SARIF,    /* application/sarif+json 2.1.0, where rows are findings */
+    SB_REPORT_NOUTPUTS
+} sb_report_output;
 
-/* The report kinds, NULL-terminated: "packages", "licenses", "python", "tree". */
-const char *const *sb_report_kinds(void);
+/* One report kind: its name (the path /v1/report/<name>) and its producer
+ * per output, NULL where it has no such output. Each kind lives in its
+ * own file (report.c: packages, licenses, python, tree) and is listed once
+ * in the registry in report.c. */
+typedef struct sb_report_kind {
+    const char *name;
+    const sb_doc_ops *ops[SB_REPORT_NOUTPUTS];
+} sb_report_kind;
 
-/* The producer ops of a report kind in an output; NULL for an unknown kind. */
+/* The report kinds, NULL-terminated. */
+const sb_report_kind *const *sb_report_registry(void);
+
+/* A kind by name; NULL for an unknown one. */
+const sb_report_kind *sb_report_kind_find(const char *name);
+
+/* An output by its `output=` name ("json", "text", "markdown", "csv",
+ * "sarif"): 0 and *out set, or -1. */
+int sb_report_output_find(const char *name, sb_report_output *out);
+
+/* The `output=` name and the media type of an output. */
+const char *sb_report_output_name(sb_report_output out);
+const char *sb_report_output_media(sb_report_output out);
+
+/* The producer ops of a report kind in an output; NULL for an unknown kind
+ * or an output the kind does not have. */
 const sb_doc_ops *sb_report_find(const char *kind, sb_report_output out);
-
-/* Display width of UTF-8 text in a terminal table: code points, control
- * characters counted as the one '?' they are printed as. */
-size_t sb_report_width(const char *s);
 
 #endif

@@ -30,7 +30,7 @@ typedef struct cfg_opt {
 #define OFF(f) offsetof(svc_cfg, f)
 
 static const cfg_opt opts[] = {
-    {"listen", "SBOMD_LISTEN", T_STR, OFF(listen), 0, 64, "127.0.0.1", "address to bind (0.0.0.0 in containers)"},
+    {"listen", "SBOMD_LISTEN", T_STR, OFF(listen), 0, 64, "127.0.0.1", "IPv4 or IPv6 address to bind (:: is dual stack, [::1] accepted; 0.0.0.0 in containers)"},
     {"port", "SBOMD_PORT", T_LONG, OFF(port), 0, 65535, "8080", "TCP port (0 = any free port, printed at start)"},
     {"threads", "SBOMD_THREADS", T_LONG, OFF(threads), 0, 256, "0", "worker threads (0 = one per core the cgroup CPU quota allows, else per core)"},
     {"max-body", "SBOMD_MAX_BODY", T_LONG, OFF(max_body), 1024, 1L << 32, "67108864", "largest accepted request body in bytes"},

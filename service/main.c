@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <mimalloc.h>
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,9 +34,10 @@ int main(int argc, char **argv)
         return 2;
     }
     if (srv.cfg.check_only) {
-        struct in_addr probe;
-        if (inet_pton(AF_INET, srv.cfg.listen, &probe) != 1) {
-            fprintf(stderr, "sbomd: --listen '%s' is not an IPv4 address\n", srv.cfg.listen);
+        struct sockaddr_storage probe;
+        int family;
+        if (svc_listen_parse(srv.cfg.listen, srv.cfg.port, &probe, &family, eb, sizeof eb)) {
+            fprintf(stderr, "sbomd: %s\n", eb);
             return 2;
         }
         /* the tokens too: a file with none is as wrong as a missing one */
@@ -84,8 +86,9 @@ int main(int argc, char **argv)
         return 1;
     }
     char detail[128];
-    snprintf(detail, sizeof detail, "%s://%s:%u", srv.cfg.tls_cert[0] ? "https" : "http", srv.cfg.listen,
-             svc_server_port(&srv));
+    int v6 = strchr(srv.cfg.listen, ':') && srv.cfg.listen[0] != '[';
+    snprintf(detail, sizeof detail, "%s://%s%s%s:%u", srv.cfg.tls_cert[0] ? "https" : "http", v6 ? "[" : "",
+             srv.cfg.listen, v6 ? "]" : "", svc_server_port(&srv));
     svc_log_event("listening", detail);
     if (srv.cfg.max_body_lowered) {
         snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds", srv.cfg.max_body,

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SVC_METRICS_ROUTES 16   /* route slots; the last one is "unmatched" */
+#define SVC_METRICS_ROUTES 48   /* route slots; the last one is "unmatched" */
 #define SVC_METRICS_STATUSES 16
 #define SVC_METRICS_FORMATS 8
 #define SVC_METRICS_BUCKETS 12

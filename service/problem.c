@@ -3,9 +3,11 @@
  * HTTP status.
  *
  * Body shape: {"type", "title", "status", "detail", "instance", and when
- * known "line"/"column" (where in the input) and "choices" (acceptable values)}.
+ * known "line"/"column" (where in the input) and "choices" (acceptable values),
+ * and for a failed CI gate "violations" (one object per finding)}.
  */
 #include "request_int.h"
+#include "../core/gate.h"
 #include "../core/jsonw.h"
 
 #include <stdio.h>
@@ -62,18 +64,42 @@ static int to_buf(void *payload, const char *p, size_t n)
     return sb_buf_append(payload, p, n) == SB_OK ? 0 : -1;
 }
 
-int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail,
-                    const sb_err *err, const char *const *choices, size_t nchoices)
+/* At most this many findings in a failed gate's problem document: it is
+ * built in memory, and a CI log needs the first ones, not all. */
+#define GATE_MAX_LISTED 1000
+
+static void put_violations(sb_jw *jw, const sb_gate *g)
+{
+    static const char *const keys[] = {"package", "version", "rule", "value", "reason"};
+    size_t n = g->n < GATE_MAX_LISTED ? g->n : GATE_MAX_LISTED;
+    sb_jw_key(jw, "violations");
+    sb_jw_arr_begin(jw);
+    for (size_t i = 0; i < n; i++) {
+        const sb_finding *f = &g->items[i];
+        const char *vals[] = {f->package, f->version, f->rule, f->value, f->reason};
+        sb_jw_obj_begin(jw);
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            if (vals[k])
+                sb_jw_kstr(jw, keys[k], vals[k]);
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "violationCount");
+    sb_jw_int(jw, (long long)g->n);
+}
+
+static int problem(svc_req *r, unsigned status, const char *title, const char *detail, const sb_err *err,
+                   const char *const *choices, size_t nchoices, const sb_gate *gate)
 {
     sb_buf b = SB_BUF_INIT(1 << 20);
     sb_jw jw;
     sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
-    const char *slug = "error";
+    const char *slug = gate ? gate->slug : "error";
     if (err)
         for (size_t i = 0; i < sizeof status_table / sizeof status_table[0]; i++)
             if (status_table[i].code == err->code)
                 slug = status_table[i].slug;
-    if (!err) {
+    if (!err && !gate) {
         switch (status) {
         case 404: slug = "not-found"; break;
         case 405: slug = "method-not-allowed"; break;
@@ -106,6 +132,8 @@ int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *
             sb_jw_str(&jw, choices[i]);
         sb_jw_arr_end(&jw);
     }
+    if (gate)
+        put_violations(&jw, gate);
     sb_jw_obj_end(&jw);
     sb_buf_append(&b, "\n", 1);
     int rc;
@@ -118,6 +146,17 @@ int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *
     }
     sb_buf_free(&b);
     return rc;
+}
+
+int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail,
+                    const sb_err *err, const char *const *choices, size_t nchoices)
+{
+    return problem(r, status, title, detail, err, choices, nchoices, NULL);
+}
+
+int svc_req_gate(svc_req *r, const sb_gate *g, const char *detail)
+{
+    return problem(r, 422, g->title, detail, NULL, NULL, 0, g);
 }
 
 int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, size_t nchoices)

@@ -54,6 +54,12 @@ int svc_req_send(svc_req *r, unsigned status, const char *content_type, const ch
 int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail,
                     const sb_err *err, const char *const *choices, size_t nchoices);
 
+/* A failed CI gate (core/gate.h): 422 problem+json of type
+ * urn:sbomd:problem:<g->slug> with a `violations` array (the first 1000
+ * findings) and `violationCount`, so `curl --fail-with-body` fails the job. */
+struct sb_gate;
+int svc_req_gate(svc_req *r, const struct sb_gate *g, const char *detail);
+
 /* Problem from an sb_err with the status its code maps to. */
 int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, size_t nchoices);
 

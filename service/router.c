@@ -9,9 +9,11 @@
 int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn,
                    int wants_body)
 {
-    if (rt->n >= SVC_MAX_ROUTES)
+    if (rt->n >= SVC_MAX_ROUTES || strlen(path) >= SVC_ROUTE_PATH_MAX)
         return -1;
-    rt->routes[rt->n++] = (svc_route){method, path, fn, wants_body};
+    svc_route *r = &rt->routes[rt->n++];
+    *r = (svc_route){.method = method, .fn = fn, .wants_body = wants_body};
+    memcpy(r->path, path, strlen(path) + 1);
     return 0;
 }
 

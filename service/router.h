@@ -8,20 +8,23 @@
 
 typedef int (*svc_handler_fn)(svc_req *r);
 
+#define SVC_ROUTE_PATH_MAX 64
+
 typedef struct svc_route {
     const char *method;
-    const char *path;
+    char path[SVC_ROUTE_PATH_MAX]; /* a copy: paths may be built at startup */
     svc_handler_fn fn;
     int wants_body;
 } svc_route;
 
-#define SVC_MAX_ROUTES 32
+#define SVC_MAX_ROUTES 48
 
 typedef struct svc_router {
     svc_route routes[SVC_MAX_ROUTES];
     unsigned n;
 } svc_router;
 
+/* Add a route; `path` is copied (at most SVC_ROUTE_PATH_MAX - 1 bytes, else -1). */
 int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn,
                    int wants_body);
 

@@ -12,6 +12,7 @@
  * body, document), whatever way the request ended.
  */
 #include "server.h"
+#include "decode.h"
 #include "cgroup.h"
 #include "guard.h"
 #include "log.h"
@@ -26,6 +27,8 @@
 #include <sys/random.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <unistd.h>
 
@@ -163,6 +166,51 @@ int svc_req_admit(svc_req *r, unsigned long long model, int *rc)
     return 0;
 }
 
+static int charge_inflated(void *ctx, size_t len)
+{
+    svc_req *r = ctx;
+    return charge_body(r, (uint64_t)r->body.len + len);
+}
+
+/* Replace a coded body by its inflated bytes. 0 when the body is ready,
+ * 1 when an answer was sent instead, -1 when sending it failed. */
+static int decode_body(svc_req *r)
+{
+    const char *coding = svc_req_header(r, "Content-Encoding");
+    char why[160], detail[256];
+    sb_buf out;
+    svc_decode_rc rc = svc_decode_body(coding, &r->body, (size_t)r->srv->cfg.max_body, &out, charge_inflated, r,
+                                       why, sizeof why);
+    sb_buf_free(&r->body);
+    if (rc == SVC_DECODE_OK) {
+        r->body = out;
+        return 0;
+    }
+    sb_buf_free(&out);
+    int sent;
+    switch (rc) {
+    case SVC_DECODE_UNKNOWN:
+        svc_req_add_header(r, "Accept-Encoding", "gzip, deflate, zstd");
+        sent = svc_req_problem(r, 415, NULL, why, NULL, NULL, 0);
+        break;
+    case SVC_DECODE_CORRUPT:
+        snprintf(detail, sizeof detail, "the %.20s request body cannot be decoded: %s", coding, why);
+        sent = svc_req_problem(r, 400, NULL, detail, NULL, NULL, 0);
+        break;
+    case SVC_DECODE_TOO_BIG:
+        snprintf(detail, sizeof detail, "the request body inflates past %ld bytes (max-body)", r->srv->cfg.max_body);
+        sent = svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
+        break;
+    case SVC_DECODE_REFUSED:
+        sent = refuse_memory(r);
+        break;
+    default:
+        sent = svc_req_problem(r, 503, NULL, "out of memory inflating the request body", NULL, NULL, 0);
+        break;
+    }
+    return sent == 0 ? 1 : -1;
+}
+
 static int dispatch(svc_req *r)
 {
     svc_server *s = r->srv;
@@ -191,6 +239,11 @@ static int dispatch(svc_req *r)
             return svc_req_problem(r, 405, NULL, detail, NULL, NULL, 0);
         }
         return svc_req_problem(r, 404, NULL, "no such endpoint", NULL, NULL, 0);
+    }
+    if (r->route->wants_body && svc_decode_needed(svc_req_header(r, "Content-Encoding"))) {
+        int st = decode_body(r);
+        if (st)
+            return st < 0 ? -1 : 0;
     }
     int rc = r->route->fn(r);
     if (!r->responded) {
@@ -473,16 +526,42 @@ static int read_pem(const char *path, char **out, char *eb, size_t en)
     return 0;
 }
 
+int svc_listen_parse(const char *listen, long port, struct sockaddr_storage *ss, int *family, char *eb, size_t en)
+{
+    memset(ss, 0, sizeof *ss);
+    char host[64];
+    size_t n = strlen(listen);
+    /* "[::1]" as URLs write it, or the bare address */
+    if (n >= 2 && listen[0] == '[' && listen[n - 1] == ']' && n - 2 < sizeof host) {
+        memcpy(host, listen + 1, n - 2);
+        host[n - 2] = '\0';
+    } else {
+        snprintf(host, sizeof host, "%s", listen);
+    }
+    struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        *family = AF_INET;
+        return 0;
+    }
+    if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        *family = AF_INET6;
+        return 0;
+    }
+    snprintf(eb, en, "--listen '%s' is not an IPv4 or IPv6 address", listen);
+    return -1;
+}
+
 int svc_server_start(svc_server *s, char *eb, size_t en)
 {
-    struct sockaddr_in addr;
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)s->cfg.port);
-    if (inet_pton(AF_INET, s->cfg.listen, &addr.sin_addr) != 1) {
-        snprintf(eb, en, "--listen '%s' is not an IPv4 address", s->cfg.listen);
+    struct sockaddr_storage addr;
+    int family;
+    if (svc_listen_parse(s->cfg.listen, s->cfg.port, &addr, &family, eb, en))
         return -1;
-    }
     unsigned long long salt = 0;
     if (getrandom(&salt, sizeof salt, 0) != (ssize_t)sizeof salt)
         salt = (unsigned long long)getpid() * 2654435761ULL ^ (unsigned long long)time(NULL);
@@ -504,6 +583,13 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
             threads = 1;
     }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (family == AF_INET6) {
+        /* the unspecified address "::" also takes IPv4 (dual stack); a
+         * specific IPv6 address only its own family */
+        const struct in6_addr any = IN6ADDR_ANY_INIT;
+        int is_any = !memcmp(&((struct sockaddr_in6 *)&addr)->sin6_addr, &any, sizeof any);
+        flags |= is_any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
+    }
     struct MHD_OptionItem tls[3] = {{MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL}};
     if (s->cfg.tls_cert[0]) {
         if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
@@ -519,6 +605,7 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
     s->guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, eb, en);
     if (NULL == s->guard)
         return -1;
+    errno = 0;
     s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
                               MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
@@ -531,7 +618,10 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
                               MHD_OPTION_ARRAY, tls,
                               MHD_OPTION_END);
     if (NULL == s->mhd) {
-        snprintf(eb, en, "cannot listen on %s:%ld", s->cfg.listen, s->cfg.port);
+        int e = errno;
+        snprintf(eb, en, "cannot listen on %s%s%s port %ld%s%s", family == AF_INET6 && s->cfg.listen[0] != '[' ? "[" : "",
+                 s->cfg.listen, family == AF_INET6 && s->cfg.listen[0] != '[' ? "]" : "", s->cfg.port, e ? ": " : "",
+                 e ? strerror(e) : "");
         svc_guard_stop(s->guard);
         s->guard = NULL;
         return -1;

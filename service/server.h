@@ -36,6 +36,12 @@ typedef struct svc_server {
 /* Start listening. 0 or -1 with a message. */
 int svc_server_start(svc_server *s, char *eb, size_t en);
 
+/* --listen as a socket address: an IPv4 address, or an IPv6 one bare or
+ * in brackets ("::", "[::1]"); *family is AF_INET or AF_INET6. 0, or -1
+ * with the reason in eb. */
+struct sockaddr_storage;
+int svc_listen_parse(const char *listen, long port, struct sockaddr_storage *ss, int *family, char *eb, size_t en);
+
 /* The bound port (useful with --port 0). */
 unsigned svc_server_port(const svc_server *s);
 

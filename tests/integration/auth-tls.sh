@@ -81,6 +81,35 @@ check "an empty tokens-file is a config error under --check-config (exit $st)" s
 "$bin" --listen 127.0.0.1 --port 0 --tokens-file "$work/empty-tokens" > /dev/null 2> "$work/cc4.out"; st=$?
 check "starting with an empty tokens-file exits 2 ($st)" sh -c "[ $st = 2 ] && grep -q 'holds no token' '$work/cc4.out'"
 
+# --- listen addresses: IPv6, dual stack, a port in use ------------------------------
+"$bin" --check-config --listen '[::1]' > /dev/null 2>&1; st=$?
+check "--listen takes a bracketed IPv6 address (exit $st)" [ "$st" = 0 ]
+"$bin" --check-config --listen '::1x' > "$work/cc5.out" 2>&1; st=$?
+check "a bad address says IPv4 or IPv6 (exit $st)" sh -c "[ $st = 2 ] && grep -q 'not an IPv4 or IPv6 address' '$work/cc5.out'"
+if python3 -c 'import socket; s=socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null; then
+  ${SB_WRAP:-} "$bin" --listen '::' --port 0 2> "$work/v6.log" & v6pid=$!; pids="$pids $v6pid"; v6port=""
+  for _ in $(seq 1 300); do
+    v6port="$(grep -o '"detail":"http://\[::\]:[0-9]*' "$work/v6.log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+    [ -n "$v6port" ] && break; sleep 0.1
+  done
+  check "--listen :: logs http://[::]:PORT" [ -n "$v6port" ]
+  res="$(curl -sS -g -o /dev/null -w '%{http_code}' "http://[::1]:$v6port/healthz")"
+  check "dual stack: IPv6 loopback answers ($res)" [ "$res" = 200 ]
+  res="$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$v6port/healthz")"
+  check "dual stack: IPv4 loopback answers too ($res)" [ "$res" = 200 ]
+  "$bin" --listen '::1' --port "$v6port" > /dev/null 2> "$work/inuse.out"; st=$?
+  check "a port in use names address, port and reason (exit $st)" \
+    sh -c "[ $st != 0 ] && grep -q 'cannot listen on \[::1\] port $v6port: Address already in use' '$work/inuse.out'"
+  kill -TERM "$v6pid"; wait "$v6pid"
+else
+  # no IPv6 on this machine: the IPv4 port-in-use message still holds
+  start "$work/p4.log"
+  "$bin" --listen 127.0.0.1 --port "$port" > /dev/null 2> "$work/inuse.out"; st=$?
+  check "a port in use names address, port and reason (exit $st)" \
+    sh -c "[ $st != 0 ] && grep -q 'cannot listen on 127.0.0.1 port $port: Address already in use' '$work/inuse.out'"
+  kill -TERM "$pid"; wait "$pid"
+fi
+
 # --- TLS -----------------------------------------------------------------------
 if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key.pem" -out "$work/cert.pem" -days 2 \
      -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 > "$work/openssl.log" 2>&1; then

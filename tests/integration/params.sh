@@ -70,6 +70,32 @@ curl -sS -o "$work/nd.gz" -H 'Accept-Encoding: *' --data-binary @"$f" "$base/v1/
 check "NDJSON compressed under *" sh -c "gzip -dc '$work/nd.gz' | jq -e -s 'length > 1' > /dev/null"
 curl -sS -o "$work/rep.gz" -H 'Accept-Encoding: gzip' --data-binary @"$f" "$base/v1/report/licenses?output=text&filename=uv.lock"
 check "reports compressed too" sh -c "gzip -dc '$work/rep.gz' | grep -q ."
+# request bodies with a Content-Encoding: inflated, limits on the inflated size
+q="filename=uv.lock&timestamp=1700000000"
+curl -sS -o "$work/plain.json" --data-binary @"$f" "$base/v1/sbom?$q"
+gzip -c "$f" > "$work/body.gz"; zstd -q -c "$f" > "$work/body.zst"
+python3 -c 'import sys,zlib; sys.stdout.buffer.write(zlib.compress(open(sys.argv[1],"rb").read()))' "$f" > "$work/body.zlib"
+for c in gzip:gz x-gzip:gz deflate:zlib zstd:zst GZIP:gz; do
+  st="$(curl -sS -o "$work/coded.json" -w '%{http_code}' -H "Content-Encoding: ${c%%:*}" --data-binary @"$work/body.${c#*:}" "$base/v1/sbom?$q")"
+  check "Content-Encoding: ${c%%:*} body -> 200, the same document ($st)" sh -c "[ $st = 200 ] && cmp -s '$work/plain.json' '$work/coded.json'"
+done
+st="$(curl -sS -o "$work/p.json" -w '%{http_code}' -H 'Content-Encoding: identity' --data-binary @"$f" "$base/v1/sbom?$q")"
+check "Content-Encoding: identity is no coding ($st)" [ "$st" = 200 ]
+st="$(curl -sS -D "$work/br.h" -o "$work/p.json" -w '%{http_code}' -H 'Content-Encoding: br' --data-binary @"$f" "$base/v1/sbom?$q")"
+check "Content-Encoding: br -> 415 naming the codings read ($st)" sh -c "[ $st = 415 ] && jq -e '.detail | test(\"gzip\")' '$work/p.json' >/dev/null && grep -qi '^accept-encoding: gzip' '$work/br.h'"
+head -c 3000 "$work/body.gz" > "$work/cut.gz"
+st="$(curl -sS -o "$work/p.json" -w '%{http_code}' -H 'Content-Encoding: gzip' --data-binary @"$work/cut.gz" "$base/v1/sbom?$q")"
+check "truncated gzip -> 400 saying so ($st)" sh -c "[ $st = 400 ] && jq -e '.detail | test(\"truncated\")' '$work/p.json' >/dev/null"
+st="$(curl -sS -o "$work/p.json" -w '%{http_code}' -H 'Content-Encoding: gzip' --data-binary @"$f" "$base/v1/sbom?$q")"
+check "plain bytes called gzip -> 400 ($st)" [ "$st" = 400 ]
+# a bomb: 200 MiB of zeros in ~200 KB, past the default max-body of 64 MiB
+head -c 209715200 /dev/zero | gzip -1 -c > "$work/bomb.gz"
+head -c 209715200 /dev/zero | zstd -q -c > "$work/bomb.zst"
+for b in gzip:gz zstd:zst; do
+  st="$(curl -sS -o "$work/p.json" -w '%{http_code}' -H "Content-Encoding: ${b%%:*}" --data-binary @"$work/bomb.${b#*:}" "$base/v1/sbom?$q")"
+  check "${b%%:*} bomb -> 413 ($st)" sh -c "[ $st = 413 ] && jq -e '.detail | test(\"inflates past\")' '$work/p.json' >/dev/null"
+done
+check "still serving after the bombs" curl -fsS -o /dev/null "$base/healthz"
 # Server-Timing: each phase before the first byte, in milliseconds
 st="$(curl -sS -D - -o /dev/null --data-binary @"$f" "$base/v1/sbom?filename=uv.lock" | tr -d '\r' | sed -n 's/^[Ss]erver-[Tt]iming: //p')"
 check "Server-Timing names upload, parse and model ($st)" sh -c "echo '$st' | grep -Eq '^upload;dur=[0-9.]+, parse;dur=[0-9.]+, model;dur=[0-9.]+$'"

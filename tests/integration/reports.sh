@@ -66,6 +66,10 @@ check "output= wins over Accept ($res)" [ "$res" = "text/plain; charset=utf-8" ]
 res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' -H 'Accept: image/png' --data-binary @"$f" "$base/v1/report/licenses")"
 check "unacceptable Accept: 406 problem ($res)" [ "$res" = "406 application/problem+json" ]
 check "406 lists the media types" jq -e '.choices == ["application/json","text/plain"]' "$work/p.json" >/dev/null
+res="$(curl -sS -o "$work/p.json" -w '%{http_code}' --data-binary @"$f" "$base/v1/report/tree?output=sarif")"
+check "an output the kind has not: 400 listing its outputs ($res)" sh -c "[ $res = 400 ] && jq -e '.choices == [\"json\",\"text\"]' '$work/p.json' >/dev/null"
+res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$f" "$base/v1/report/nosuch")"
+check "unknown report kind: 404 ($res)" [ "$res" = 404 ]
 res="$(curl -sS -o "$work/p.json" -w '%{http_code}' --data-binary @"$f" "$base/v1/report/licenses?all-platforms=true")"
 check "all-platforms on a report: 400 ($res)" [ "$res" = 400 ]
 res="$(curl -sS -o "$work/p.json" -w '%{http_code}' --data-binary @"$f" "$base/v1/report/licenses?environment=nope")"

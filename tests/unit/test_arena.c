@@ -1,6 +1,7 @@
 /* test_arena.c - arena and buffer contracts. */
 #include "test.h"
 #include "../../core/arena.h"
+#include "../../core/gate.h"
 #include "../../core/buf.h"
 
 #include <stdint.h>
@@ -43,4 +44,22 @@ TEST(core_buf__cap_and_consume)
     CHECK_STR(b.data, "world");
     sb_buf_free(&b);
     CHECK(b.data == NULL);
+}
+
+TEST(core_gate__collects_in_order)
+{
+    sb_arena *a = sb_arena_new(1 << 20);
+    sb_gate g;
+    sb_gate_init(&g, "policy-violation", "License policy violated");
+    CHECK(!sb_gate_fired(&g));
+    for (int i = 0; i < 100; i++) {
+        sb_finding f = {.package = sb_arena_printf(a, "p%d", i), .rule = "deny-license", .value = "GPL-3.0-only"};
+        CHECK(sb_gate_add(&g, a, &f) == SB_OK);
+    }
+    CHECK(sb_gate_fired(&g));
+    CHECK(g.n == 100);
+    CHECK_STR(g.items[0].package, "p0");
+    CHECK_STR(g.items[99].package, "p99");
+    CHECK(g.items[42].version == NULL);
+    sb_arena_destroy(a);
 }

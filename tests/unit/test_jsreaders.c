@@ -221,6 +221,22 @@ TEST(core_npm__refusals)
     sb_arena_destroy(a);
 }
 
+/* `resolved: "file:https://..."` (fuzz find): the location handed back
+ * unchanged must be a copy, not a string of the freed jansson tree */
+TEST(core_npm__file_url_outlives_the_json_tree)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    const sb_sbom *s = sel(a, "package-lock.json",
+                           "{\"lockfileVersion\": 3, \"packages\": {\"\": {\"name\": \"r\"},"
+                           " \"node_modules/a\": {\"version\": \"1.0.0\", \"resolved\": \"file:https://h.example/a.tgz\"}}}",
+                           &err);
+    const sb_pkg *p = find(s, "a", "1.0.0");
+    CHECK(p != NULL);
+    CHECK(p && p->location && !strcmp(p->location, "https://h.example/a.tgz"));
+    sb_arena_destroy(a);
+}
+
 /* pnpm 9: two importers, a workspace link, a peer suffix, an alias, a git
  * package, an optional and a dev dependency, a snapshot named later than its
  * dependent */

@@ -6,6 +6,7 @@
  */
 #include "test.h"
 #include "../../core/report.h"
+#include "../../core/table.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -178,7 +179,7 @@ TEST(report_alignment_non_ascii_and_long)
         if (v) {
             char save = *v;
             *v = '\0';
-            size_t w = sb_report_width(line);
+            size_t w = sb_table_width(line);
             *v = save;
             if (col == (size_t)-1)
                 col = w;
@@ -188,5 +189,35 @@ TEST(report_alignment_non_ascii_and_long)
     }
     CHECK(col == 302); /* the 300-column name plus the two-space gap */
     free(t);
-    CHECK(sb_report_width("p\xc3\xa2t\xc3\xa9") == 4);
+    CHECK(sb_table_width("p\xc3\xa2t\xc3\xa9") == 4);
+}
+
+static const char *row_of(sb_buf *b, sb_table_out out, const char *const *cells, size_t n, const size_t *w)
+{
+    b->len = 0;
+    if (sb_table_row(b, out, cells, n, w) != SB_OK || sb_buf_append(b, "", 1) != SB_OK)
+        return NULL;
+    return b->data;
+}
+
+TEST(core_table__text_markdown_csv_rows)
+{
+    sb_buf b = SB_BUF_INIT(1 << 16);
+    const char *cells[] = {"a|b", "x\ny", NULL, "MIT OR Apache-2.0"};
+    size_t w[] = {5, 4, 2, 0};
+    CHECK_STR(row_of(&b, SB_TABLE_TEXT, cells, 4, w), "a|b    x?y       MIT OR Apache-2.0\n");
+    CHECK_STR(row_of(&b, SB_TABLE_MARKDOWN, cells, 4, NULL), "| a\\|b | x y |  | MIT OR Apache-2.0 |\n");
+    CHECK_STR(row_of(&b, SB_TABLE_CSV, cells, 4, NULL), "a|b,\"x\ny\",,MIT OR Apache-2.0\r\n");
+    /* RFC 4180 quoting, and never a spreadsheet formula */
+    const char *q[] = {"say \"hi\"", "a,b", "=HYPERLINK(\"x\")", "-1", "@SUM(A1)", "+1", "plain"};
+    CHECK_STR(row_of(&b, SB_TABLE_CSV, q, 7, NULL),
+              "\"say \"\"hi\"\"\",\"a,b\",\"'=HYPERLINK(\"\"x\"\")\",\"'-1\",\"'@SUM(A1)\",\"'+1\",plain\r\n");
+    b.len = 0;
+    CHECK(sb_table_rule(&b, SB_TABLE_MARKDOWN, 3, NULL) == SB_OK && b.len == 14 && !memcmp(b.data, "|---|---|---|\n", 14));
+    b.len = 0;
+    CHECK(sb_table_rule(&b, SB_TABLE_TEXT, 2, w) == SB_OK && b.len == 12 && !memcmp(b.data, "-----  ----\n", 12));
+    b.len = 0;
+    CHECK(sb_table_rule(&b, SB_TABLE_CSV, 2, w) == SB_OK && b.len == 0);
+    CHECK(sb_table_width("p\xc3\xa2t\xc3\xa9") == 4 && sb_table_width(NULL) == 0);
+    sb_buf_free(&b);
 }

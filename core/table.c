@@ -1,0 +1,121 @@
+/*
+ * table.c - rows of text, Markdown and CSV tables (see table.h).
+ */
+#include "table.h"
+
+#include <string.h>
+
+size_t sb_table_width(const char *s)
+{
+    size_t w = 0;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
+        if ((*p & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+sb_code sb_table_text(sb_buf *b, const char *s, size_t pad)
+{
+    sb_code rc = SB_OK;
+    const char *run = s;
+    for (const char *p = s; *p && rc == SB_OK; p++)
+        if (is_control((unsigned char)*p)) {
+            rc = sb_buf_append(b, run, (size_t)(p - run));
+            if (rc == SB_OK)
+                rc = sb_buf_append(b, "?", 1);
+            run = p + 1;
+        }
+    if (rc == SB_OK)
+        rc = sb_buf_append(b, run, strlen(run));
+    for (size_t w = sb_table_width(s); rc == SB_OK && w < pad; w++)
+        rc = sb_buf_append(b, " ", 1);
+    return rc;
+}
+
+/* markdown: `|` escaped, a line break or other control character as a space */
+static sb_code md_cell(sb_buf *b, const char *s)
+{
+    sb_code rc = sb_buf_append(b, " ", 1);
+    const char *run = s;
+    for (const char *p = s; *p && rc == SB_OK; p++) {
+        const char *subst = *p == '|' ? "\\|" : is_control((unsigned char)*p) ? " " : NULL;
+        if (NULL == subst)
+            continue;
+        rc = sb_buf_append(b, run, (size_t)(p - run));
+        if (rc == SB_OK)
+            rc = sb_buf_append(b, subst, strlen(subst));
+        run = p + 1;
+    }
+    if (rc == SB_OK)
+        rc = sb_buf_append(b, run, strlen(run));
+    return rc == SB_OK ? sb_buf_append(b, " |", 2) : rc;
+}
+
+static sb_code csv_cell(sb_buf *b, const char *s)
+{
+    int formula = strchr("=+-@\t\r", s[0]) != NULL && s[0];
+    if (!formula && NULL == strpbrk(s, ",\"\r\n"))
+        return sb_buf_append(b, s, strlen(s));
+    sb_code rc = sb_buf_append(b, formula ? "\"'" : "\"", formula ? 2 : 1);
+    const char *run = s;
+    for (const char *p = s; *p && rc == SB_OK; p++)
+        if (*p == '"') {
+            rc = sb_buf_append(b, run, (size_t)(p - run) + 1); /* through the quote */
+            if (rc == SB_OK)
+                rc = sb_buf_append(b, "\"", 1);
+            run = p + 1;
+        }
+    if (rc == SB_OK)
+        rc = sb_buf_append(b, run, strlen(run));
+    return rc == SB_OK ? sb_buf_append(b, "\"", 1) : rc;
+}
+
+sb_code sb_table_row(sb_buf *b, sb_table_out out, const char *const *cells, size_t n, const size_t *width)
+{
+    sb_code rc = out == SB_TABLE_MARKDOWN ? sb_buf_append(b, "|", 1) : SB_OK;
+    for (size_t c = 0; c < n && rc == SB_OK; c++) {
+        const char *s = cells[c] ? cells[c] : "";
+        switch (out) {
+        case SB_TABLE_TEXT:
+            if (c)
+                rc = sb_buf_append(b, "  ", 2);
+            if (rc == SB_OK)
+                rc = sb_table_text(b, s, width && c + 1 < n ? width[c] : 0);
+            break;
+        case SB_TABLE_MARKDOWN:
+            rc = md_cell(b, s);
+            break;
+        case SB_TABLE_CSV:
+            if (c)
+                rc = sb_buf_append(b, ",", 1);
+            if (rc == SB_OK)
+                rc = csv_cell(b, s);
+            break;
+        }
+    }
+    if (rc != SB_OK)
+        return rc;
+    return out == SB_TABLE_CSV ? sb_buf_append(b, "\r\n", 2) : sb_buf_append(b, "\n", 1);
+}
+
+sb_code sb_table_rule(sb_buf *b, sb_table_out out, size_t n, const size_t *width)
+{
+    sb_code rc = SB_OK;
+    if (out == SB_TABLE_CSV)
+        return SB_OK;
+    if (out == SB_TABLE_MARKDOWN) {
+        rc = sb_buf_append(b, "|", 1);
+        for (size_t c = 0; c < n && rc == SB_OK; c++)
+            rc = sb_buf_append(b, "---|", 4);
+        return rc == SB_OK ? sb_buf_append(b, "\n", 1) : rc;
+    }
+    for (size_t c = 0; c < n && rc == SB_OK; c++) {
+        if (c)
+            rc = sb_buf_append(b, "  ", 2);
+        for (size_t k = 0; width && k < width[c] && rc == SB_OK; k++)
+            rc = sb_buf_append(b, "-", 1);
+    }
+    return rc == SB_OK ? sb_buf_append(b, "\n", 1) : rc;
+}

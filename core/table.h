@@ -1,0 +1,46 @@
+/*
+ * table.h - one row of a tabular report in each text output a report has:
+ * an aligned terminal table, a Markdown table (pull-request comments) and
+ * CSV (spreadsheets). Every report (packages, licenses, vulnerabilities,
+ * diff, quality, ...) builds its rows as arrays of cells and writes them
+ * through these, so the quoting rules live in one place (spec 10.4):
+ *
+ * - text: cells separated by two spaces, padded to the column widths the
+ *   caller measured with sb_table_width (the last column unpadded), control
+ *   characters shown as '?';
+ * - markdown: `| a | b |`, `|` escaped as `\|`, line breaks as spaces, a
+ *   `|---|` rule after the header;
+ * - csv: RFC 4180 (CRLF line ends, a cell holding `,` `"` CR or LF quoted
+ *   with `"` doubled) and safe to open in a spreadsheet: a cell starting
+ *   with `=` `+` `-` `@` TAB or CR is prefixed with `'` and quoted, so it is
+ *   never read as a formula.
+ *
+ * NULL cells are empty. Rows append to an sb_buf (a report's staging
+ * buffer); errors are the buffer's (SB_ENOMEM / SB_ELIMIT).
+ */
+#ifndef SB_TABLE_H
+#define SB_TABLE_H
+
+#include "buf.h"
+
+#include <stddef.h>
+
+typedef enum sb_table_out { SB_TABLE_TEXT, SB_TABLE_MARKDOWN, SB_TABLE_CSV } sb_table_out;
+
+/* Display width of UTF-8 text in a terminal: code points, a control
+ * character counted as the one '?' it is printed as. */
+size_t sb_table_width(const char *s);
+
+/* One text cell on its own (inside a summary line): control characters as
+ * '?', padded with spaces to `pad` columns. */
+sb_code sb_table_text(sb_buf *b, const char *s, size_t pad);
+
+/* One row of n cells in `out`. `width` (text only; may be NULL) pads each
+ * cell but the last. */
+sb_code sb_table_row(sb_buf *b, sb_table_out out, const char *const *cells, size_t n, const size_t *width);
+
+/* The line under a header row: text `-` per column width (two spaces
+ * between), markdown `|---|...|`; nothing for csv. */
+sb_code sb_table_rule(sb_buf *b, sb_table_out out, size_t n, const size_t *width);
+
+#endif
