@@ -237,8 +237,8 @@ sb_code sb_enrich_from_info(sb_pkg *p, sb_arena *a, const char *dir, const char 
                     return SB_ENOMEM;
                 }
             }
-            if (NULL == p->license_family && (v = jstr(j, "license_family")))
-                p->license_family = sb_arena_strdup(a, v);
+            if (NULL == sb_pkg_xr(p)->license_family && (v = jstr(j, "license_family")) && sb_pkg_x(p, a))
+                p->x->license_family = sb_arena_strdup(a, v);
             if (NULL == p->summary && (v = jstr(j, "summary")))
                 p->summary = sb_arena_strdup(a, v);
             if (NULL == p->homepage && (v = jstr(j, "home")))

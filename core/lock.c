@@ -46,6 +46,30 @@ static size_t bom_len(const char *data, size_t len)
     return len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
 }
 
+/* The reader for `kind`, else the one that detects the input best; NULL
+ * when none. *by_content: detected from the content alone. */
+static const sb_reader *pick(const char *kind, const char *data, size_t len, const char *filename, int *by_content)
+{
+    const sb_reader *r = NULL;
+    *by_content = 0;
+    if (kind && kind[0] && strcmp(kind, "auto") != 0) {
+        for (size_t i = 0; readers[i]; i++)
+            if (0 == strcmp(readers[i]->kind, kind))
+                r = readers[i];
+        return r;
+    }
+    int best = 0;
+    for (size_t i = 0; readers[i]; i++) {
+        int score = readers[i]->detect(data, len, filename);
+        if (score > best) {
+            best = score;
+            r = readers[i];
+        }
+    }
+    *by_content = 1 == best;
+    return r;
+}
+
 sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data,
                      size_t len, const char *filename, const sb_limits *lim, sb_err *err)
 {
@@ -55,33 +79,79 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
     size_t skip = bom_len(data, len);
     data += skip;
     len -= skip;
-    const sb_reader *r = NULL;
     int by_content = 0;
-    if (kind && kind[0] && strcmp(kind, "auto") != 0) {
-        for (size_t i = 0; readers[i]; i++)
-            if (0 == strcmp(readers[i]->kind, kind))
-                r = readers[i];
-        if (NULL == r)
-            return sb_err_set(err, SB_EFORMAT, "unknown input kind '%.64s'", kind);
-    } else {
-        int best = 0;
-        for (size_t i = 0; readers[i]; i++) {
-            int score = readers[i]->detect(data, len, filename);
-            if (score > best) {
-                best = score;
-                r = readers[i];
-            }
-        }
-        if (NULL == r)
-            return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)", kinds_list());
-        by_content = 1 == best;
-    }
+    const sb_reader *r = pick(kind, data, len, filename, &by_content);
+    if (NULL == r && kind && kind[0] && strcmp(kind, "auto") != 0)
+        return sb_err_set(err, SB_EFORMAT, "unknown input kind '%.64s'", kind);
+    if (NULL == r)
+        return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)", kinds_list());
     sb_code rc = r->read(out, a, data, len, lim, err);
     /* pixi.lock v1 and conda-lock.yml are one YAML shape: taken by content
      * alone, the input's kind (and so its file name) is not known */
     if (rc == SB_OK && by_content && r == &sb_reader_pixi && (*out)->version == 1)
         (*out)->kind_unsure = true;
     return rc;
+}
+
+/*
+ * Peak memory per record and per input byte of reading plus selecting one
+ * platform, measured (sbomgen-style: VmHWM less the start, which already
+ * holds the input) on generated inputs and the largest fixtures, rounded
+ * up (loadtest/README.md, "Memory per input"):
+ *   requirements.txt: 927 B a pin at 490k pins, 977 at 100k;
+ *   uv.lock: 7.1x an ordinary 18.5 MB lock, 16x one of 32,000 short records
+ *     (~2.3 KB a package): 2.5 KB a [[package]] plus 6x the bytes covers both;
+ *   package-lock.json 7.0x, pnpm-lock.yaml 11.5x, yarn.lock 7.9x (20,000
+ *     generated packages); pixi.lock 2.4x (the largest fixture).
+ * Kinds not measured take the Python kinds' shape or the 8x of the rest.
+ */
+static const struct cost {
+    const char *kind;
+    const char *record;  /* a line starting so is one record; "" = starts with a letter or digit */
+    size_t per_record, per_byte;
+} costs[] = {
+    {"requirements.txt", "", 1000, 2},
+    {"uv.lock", "[[package]]", 2500, 6},
+    {"pylock.toml", "[[packages]]", 2500, 6},
+    {"poetry.lock", "[[package]]", 2500, 6},
+    {"pdm.lock", "[[package]]", 2500, 6},
+    {"package-lock.json", NULL, 0, 8},
+    {"pnpm-lock.yaml", NULL, 0, 12},
+    {"yarn.lock", NULL, 0, 9},
+    {"pixi.lock", NULL, 0, 3},
+    {"conda-lock.yml", NULL, 0, 3},
+    {"conda explicit spec", "", 1000, 2},
+};
+
+/* Lines of data starting with `prefix` ("" = with a letter or digit). */
+static size_t count_records(const char *data, size_t len, const char *prefix)
+{
+    size_t n = 0, k = strlen(prefix);
+    for (const char *p = data, *end = data + len; p < end;) {
+        if (k ? (size_t)(end - p) >= k && !memcmp(p, prefix, k)
+              : ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            n++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return n;
+}
+
+size_t sb_lock_estimate(const char *kind, const char *data, size_t len, const char *filename)
+{
+    size_t skip = bom_len(data, len);
+    int by_content;
+    const sb_reader *r = pick(kind, data + skip, len - skip, filename, &by_content);
+    if (NULL == r)
+        return 0;
+    const struct cost *c = NULL;
+    for (size_t i = 0; i < sizeof costs / sizeof costs[0] && NULL == c; i++)
+        if (!strcmp(costs[i].kind, r->kind))
+            c = &costs[i];
+    if (NULL == c)
+        return len * 8;
+    size_t n = c->record ? count_records(data + skip, len - skip, c->record) : 0;
+    return n * c->per_record + len * c->per_byte;
 }
 
 long long sb_lock__yaml_version(const char *data, size_t n, unsigned *line, unsigned *col)

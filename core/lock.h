@@ -47,6 +47,18 @@ const sb_reader *const *sb_lock_readers(void);
 sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data,
                      size_t len, const char *filename, const sb_limits *lim, sb_err *err);
 
+/*
+ * What reading `data` as `kind` (NULL or "auto": the reader sb_lock_read
+ * would detect) and selecting one platform of it will hold at its peak, in
+ * bytes beyond the input itself: a cheap scan counting the records where a
+ * kind has one line per record, times that reader's measured cost per
+ * record, plus the input's size times its measured cost per byte (figures
+ * in loadtest/README.md, "Memory per input"). 0 when no reader takes the
+ * input (it is refused without building anything). For the service's memory
+ * budget: charged before the model is built.
+ */
+size_t sb_lock_estimate(const char *kind, const char *data, size_t len, const char *filename);
+
 extern const sb_reader sb_reader_pixi;
 extern const sb_reader sb_reader_condalock;
 extern const sb_reader sb_reader_explicit;

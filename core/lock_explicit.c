@@ -108,7 +108,8 @@ static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_
         sb_pkg *pkg = sb_arena_calloc(a, 1, sizeof *pkg);
         if (NULL == pkg)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
-        pkg->build_number = pkg->size = -1;
+        if (NULL == sb_pkg_x(pkg, a))
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
         char *frag = strchr(text, '#');
         if (frag) {
             *frag++ = '\0';
@@ -116,22 +117,22 @@ static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_
             if (fl > 7 && !strncmp(frag, "sha256:", 7) && all_hex(frag + 7, fl - 7) && fl - 7 == 64)
                 pkg->sha256 = lower(a, frag + 7, 64);
             else if (fl > 4 && !strncmp(frag, "md5:", 4) && all_hex(frag + 4, fl - 4) && fl - 4 == 32)
-                pkg->md5 = lower(a, frag + 4, 32);
+                pkg->x->md5 = lower(a, frag + 4, 32);
             else if (fl == 64 && all_hex(frag, fl))
                 pkg->sha256 = lower(a, frag, 64);
             else if (fl == 32 && all_hex(frag, fl))
-                pkg->md5 = lower(a, frag, 32);
+                pkg->x->md5 = lower(a, frag, 32);
             else if (fl)
                 return sb_err_set_at(err, SB_EPARSE, line, (unsigned)(frag - text) + 1,
                                      "line %u: '#%.80s' is not a SHA-256 or MD5 hash", line, frag);
         }
         if (sb_lock__conda_from_url(a, pkg, text) != SB_OK)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
-        if (NULL == pkg->name || !pkg->name[0] || NULL == pkg->archive_type)
+        if (NULL == pkg->name || !pkg->name[0] || NULL == pkg->x->archive_type)
             return sb_err_set_at(err, SB_EPARSE, line, 1,
                                  "line %u is not a conda package archive URL: %.120s", line, text);
-        if (!first_subdir && pkg->subdir && strcmp(pkg->subdir, "noarch"))
-            first_subdir = pkg->subdir;
+        if (!first_subdir && pkg->x->subdir && strcmp(pkg->x->subdir, "noarch"))
+            first_subdir = pkg->x->subdir;
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 32;
             sb_pkg **np = sb_arena_alloc(a, nc * sizeof *np);
@@ -151,7 +152,7 @@ static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_
     if (NULL == plat)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        if (pkgs[i]->channel_url && sb_strv_push(&env->channels, a, pkgs[i]->channel_url) != SB_OK)
+        if (pkgs[i]->x->channel_url && sb_strv_push(&env->channels, a, pkgs[i]->x->channel_url) != SB_OK)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         if (sb_lock_platform_add(plat, a, pkgs[i]) != SB_OK)
             return sb_err_set(err, SB_ENOMEM, "out of memory");

@@ -12,7 +12,13 @@ sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *l
     memset(l, 0, sizeof *l);
     l->kind = kind;
     l->max_packages = lim ? lim->max_packages : 500000;
+    l->dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
     return sb_strmap_init(&l->by_key, a, 64);
+}
+
+sb_code sb_jsl_tick(sb_jsl *l, sb_err *err)
+{
+    return sb_deadline_tick(&l->dl, err);
 }
 
 const char *sb_js_key(sb_arena *a, const char *name, const char *version, const char *source)
@@ -63,7 +69,6 @@ sb_js_pkg *sb_jsl_get(sb_jsl *l, sb_arena *a, const char *name, const char *vers
     p->rec.name = name;
     p->rec.version = version;
     p->rec.key = key;
-    p->rec.build_number = p->rec.size = -1;
     *added = true;
     return p;
 }
@@ -208,14 +213,14 @@ static sb_js_scope through(const sb_js_pkg *u, const char *key)
     return u->scope == SB_JS_DEV ? SB_JS_DEV_OPTIONAL : u->scope;
 }
 
-sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a)
+sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err)
 {
     /* a worklist: a package goes back on it only when its scope rises, at
      * most once per scope level */
     size_t cap = l->n * 5 + 1, head = 0, tail = 0;
     sb_js_pkg **q = sb_arena_alloc(a, cap * sizeof *q);
     if (NULL == q)
-        return SB_ENOMEM;
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < l->n; i++)
         if (l->pkgs[i]->root_scope > l->pkgs[i]->scope) {
             l->pkgs[i]->scope = l->pkgs[i]->root_scope;
@@ -223,6 +228,8 @@ sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a)
         }
     while (head < tail) {
         sb_js_pkg *u = q[head++];
+        if (sb_jsl_tick(l, err) != SB_OK)
+            return SB_ETIMEOUT;
         for (size_t d = 0; d < u->rec.depends.n; d++) {
             sb_js_pkg *v = sb_jsl_find(l, u->rec.depends.v[d]);
             if (NULL == v)
@@ -349,6 +356,8 @@ sb_code sb_jsl_build(sb_lock **out, sb_arena *a, sb_jsl *l, sb_err *err)
     }
     for (size_t i = 0; i < l->n; i++) {
         sb_js_pkg *p = l->pkgs[i];
+        if (sb_jsl_tick(l, err) != SB_OK)
+            return SB_ETIMEOUT;
         if (finish_pkg(p, a) != SB_OK || sb_lock_platform_add(lp, a, &p->rec) != SB_OK)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
     }

@@ -12,6 +12,7 @@
 #ifndef SB_LOCK_JS_H
 #define SB_LOCK_JS_H
 
+#include "deadline.h"
 #include "lock.h"
 #include "model.h"
 #include "strmap.h"
@@ -50,9 +51,14 @@ typedef struct sb_jsl {
     sb_strv roots;       /* keys the document root depends on */
     bool has_roots;      /* the lockfile states its root's dependencies */
     size_t max_packages;
+    sb_deadline dl;      /* the request's, from the limits (sb_jsl_tick) */
 } sb_jsl;
 
 sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *lim);
+
+/* A deadline check for the readers' loops over entries and edges (and the
+ * back half's own): SB_ETIMEOUT with the message set once the deadline passed. */
+sb_code sb_jsl_tick(sb_jsl *l, sb_err *err);
 
 /* The identity of name@version from `source` (NULL for a registry). */
 const char *sb_js_key(sb_arena *a, const char *name, const char *version, const char *source);
@@ -87,7 +93,7 @@ sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope 
  * per package (pnpm 9, yarn): a package gets the highest scope of the paths
  * reaching it; an optional edge makes required optional and dev devOptional,
  * a development edge makes anything dev. */
-sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a);
+sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err);
 
 /* "@scope/name" or "name" as spelled in a `name@range` descriptor: the
  * length of the name part (the '@' after a scope's first character). */

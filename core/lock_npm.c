@@ -234,6 +234,8 @@ static sb_code v1_walk(npm_ctx *c, json_t *deps, const char *parent, unsigned de
     json_t *obj;
     json_object_foreach(deps, name, obj)
     {
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
         if (!json_is_object(obj))
             return sb_err_set(c->err, SB_EPARSE, "dependencies[\"%.100s\"] must be an object", name);
         const char *path = parent[0] ? sb_arena_printf(c->a, "%s/node_modules/%s", parent, name)
@@ -302,7 +304,9 @@ static sb_code edges_of(npm_ctx *c, npm_ent *e, json_t *deps, sb_js_pkg *to_pkg,
     json_t *range;
     json_object_foreach(deps, name, range)
     {
-        sb_code rc = SB_OK;
+        sb_code rc = sb_jsl_tick(&c->l, c->err);
+        if (rc != SB_OK)
+            return rc;
         npm_ent *t = resolve(c, e->path, name, &rc);
         if (rc != SB_OK)
             return oom(c);
@@ -325,6 +329,8 @@ static sb_code all_edges(npm_ctx *c, int v1)
     for (size_t i = 0; i < c->n; i++) {
         npm_ent *e = &c->ents[i];
         bool root = !e->path[0];
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
         if (NULL == e->pkg && !root)
             continue;
         if (v1) {
@@ -369,7 +375,9 @@ static sb_code read_tree(npm_ctx *c, json_t *root)
         json_t *obj;
         json_object_foreach(pk, key, obj)
         {
-            sb_code rc = v2_entry(c, key, obj);
+            sb_code rc = sb_jsl_tick(&c->l, c->err);
+            if (rc == SB_OK)
+                rc = v2_entry(c, key, obj);
             if (rc != SB_OK)
                 return rc;
         }

@@ -219,7 +219,7 @@ static sb_code read_hash_map(pixi_ctx *c, sb_pkg *p)
             if (is_sha)
                 p->sha256 = lower_hex(c->a, v, 64);
             else
-                p->md5 = lower_hex(c->a, v, 32);
+                p->x->md5 = lower_hex(c->a, v, 32);
         } else if ((rc = sb_yp_skip(y)) != SB_OK) {
             return rc;
         }
@@ -312,6 +312,8 @@ const char *sb_lock__location(sb_arena *a, const char *loc)
 
 sb_code sb_lock__conda_from_url(sb_arena *a, sb_pkg *p, const char *url)
 {
+    if (NULL == sb_pkg_x(p, a))
+        return SB_ENOMEM;
     p->kind = SB_KIND_CONDA;
     p->location = sb_lock__location(a, url);
     const char *file = strrchr(url, '/');
@@ -319,10 +321,10 @@ sb_code sb_lock__conda_from_url(sb_arena *a, sb_pkg *p, const char *url)
     p->file_name = file;
     size_t flen = strlen(file), stem_len = flen;
     if (flen > 6 && !strcmp(file + flen - 6, ".conda")) {
-        p->archive_type = "conda";
+        p->x->archive_type = "conda";
         stem_len = flen - 6;
     } else if (flen > 8 && !strcmp(file + flen - 8, ".tar.bz2")) {
-        p->archive_type = "tar.bz2";
+        p->x->archive_type = "tar.bz2";
         stem_len = flen - 8;
     }
     /* name-version-build split from the right */
@@ -339,8 +341,8 @@ sb_code sb_lock__conda_from_url(sb_arena *a, sb_pkg *p, const char *url)
                 p->name = stem;
             if (NULL == p->version)
                 p->version = dash1 + 1;
-            if (NULL == p->build)
-                p->build = dash2 + 1;
+            if (NULL == p->x->build)
+                p->x->build = dash2 + 1;
         }
     }
     /* subdir and channel from ".../<channel>/<subdir>/<file>" */
@@ -350,18 +352,18 @@ sb_code sb_lock__conda_from_url(sb_arena *a, sb_pkg *p, const char *url)
         const char *sd = dir_end;
         while (sd > url && sd[-1] != '/')
             sd--;
-        if (NULL == p->subdir && dir_end > sd)
-            p->subdir = sb_arena_strndup(a, sd, (size_t)(dir_end - sd));
+        if (NULL == p->x->subdir && dir_end > sd)
+            p->x->subdir = sb_arena_strndup(a, sd, (size_t)(dir_end - sd));
         if (sd > url) {
-            p->channel_url = sb_arena_strndup(a, url, (size_t)(sd - url));
+            p->x->channel_url = sb_arena_strndup(a, url, (size_t)(sd - url));
             const char *ce = sd - 1, *cs = ce;
             while (cs > url && cs[-1] != '/')
                 cs--;
-            if (ce > cs && strstr(p->channel_url, "://"))
-                p->channel = sb_arena_strndup(a, cs, (size_t)(ce - cs));
+            if (ce > cs && strstr(p->x->channel_url, "://"))
+                p->x->channel = sb_arena_strndup(a, cs, (size_t)(ce - cs));
         }
     }
-    if (p->subdir && !strcmp(p->subdir, "noarch"))
+    if (p->x->subdir && !strcmp(p->x->subdir, "noarch"))
         p->noarch = true;
     return SB_OK;
 }
@@ -472,7 +474,8 @@ static sb_code read_record(pixi_ctx *c)
     r->pkg = p;
     r->line = sb_yp_line(y);
     r->col = sb_yp_col(y);
-    p->build_number = p->size = -1;
+    if (NULL == sb_pkg_x(p, c->a))
+        return oom(c);
     const char *url = NULL, *path = NULL, *manager = NULL, *kind = NULL, *noarch = NULL;
     src_fields src = {NULL, NULL, NULL, NULL};
     for (;;) {
@@ -503,12 +506,12 @@ static sb_code read_record(pixi_ctx *c)
         STR("platform", r->platform)
         STR("name", p->name)
         STR("version", p->version)
-        STR("build", p->build)
-        STR("subdir", p->subdir)
+        STR("build", p->x->build)
+        STR("subdir", p->x->subdir)
         STR("url", url)
         STR("path", path)
         STR("license", p->license)
-        STR("license_family", p->license_family)
+        STR("license_family", p->x->license_family)
         STR("requires_python", p->requires_python)
         STR("noarch", noarch)
         STR("category", r->category)
@@ -517,10 +520,10 @@ static sb_code read_record(pixi_ctx *c)
             if ((rc = sb_yp_skip(y)) != SB_OK)
                 return rc;
         } else if (!strcmp(key, "build_number")) {
-            if ((rc = sb_yp_int(y, &p->build_number, "build_number")) != SB_OK)
+            if ((rc = sb_yp_int(y, &p->x->build_number, "build_number")) != SB_OK)
                 return rc;
         } else if (!strcmp(key, "size")) {
-            if ((rc = sb_yp_int(y, &p->size, "size")) != SB_OK)
+            if ((rc = sb_yp_int(y, &p->x->size, "size")) != SB_OK)
                 return rc;
         } else if (!strcmp(key, "sha256") || !strcmp(key, "md5")) {
             const char *v; /* lower_hex copies what it keeps */
@@ -529,7 +532,7 @@ static sb_code read_record(pixi_ctx *c)
             if (key[0] == 's')
                 p->sha256 = lower_hex(c->a, v, 64);
             else
-                p->md5 = lower_hex(c->a, v, 32);
+                p->x->md5 = lower_hex(c->a, v, 32);
         } else if (!strcmp(key, "hash")) {
             if ((rc = read_hash_map(c, p)) != SB_OK)
                 return rc;
@@ -550,7 +553,7 @@ static sb_code read_record(pixi_ctx *c)
                     return rc;
                 if (v)
                     return sb_yp_fail(y, SB_EPARSE, "purls must be a sequence");
-            } else if ((rc = read_str_seq(c, &p->lock_purls, "purls", NULL)) != SB_OK) {
+            } else if ((rc = read_str_seq(c, &p->x->lock_purls, "purls", NULL)) != SB_OK) {
                 return rc;
             }
         } else if (!strcmp(key, "editable")) {
@@ -607,7 +610,7 @@ static sb_code read_record(pixi_ctx *c)
          * v6 leaves out a noarch the subdir implies (v7 writes it) */
         if ((rc = source_package(c, p, r->loc, &src)) != SB_OK)
             return rc;
-        if (p->subdir && !strcmp(p->subdir, "noarch"))
+        if (p->x->subdir && !strcmp(p->x->subdir, "noarch"))
             p->noarch = true;
         if (NULL == p->name || !p->name[0])
             return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "source package '%.120s' has no name", r->loc);
@@ -622,7 +625,7 @@ static sb_code read_record(pixi_ctx *c)
         if (lb && (!at || lb < at)) {
             const char *rb = strchr(lb, ']');
             if (rb)
-                p->identifier_hash = sb_arena_strndup(c->a, lb + 1, (size_t)(rb - lb - 1));
+                p->x->identifier_hash = sb_arena_strndup(c->a, lb + 1, (size_t)(rb - lb - 1));
         }
         if ((rc = source_package(c, p, at ? at + 3 : NULL, &src)) != SB_OK)
             return rc;
@@ -866,9 +869,9 @@ static int selected(const env_ref *ref, const sb_pkg *p)
         return 0;
     if (ref->version && (NULL == p->version || strcmp(ref->version, p->version)))
         return 0;
-    if (ref->build && (NULL == p->build || strcmp(ref->build, p->build)))
+    if (ref->build && (NULL == p->x->build || strcmp(ref->build, p->x->build)))
         return 0;
-    return NULL == ref->subdir || (p->subdir && !strcmp(ref->subdir, p->subdir));
+    return NULL == ref->subdir || (p->x->subdir && !strcmp(ref->subdir, p->x->subdir));
 }
 
 /* The record a reference means among those sharing its location (chained
@@ -887,7 +890,7 @@ static size_t choose(const pixi_ctx *c, const size_t *next, size_t first, const 
             pick = i;
         if (c->version >= 6 || next[first] == SIZE_MAX)
             break;
-        if (p->subdir && (!strcmp(p->subdir, platform) || !strcmp(p->subdir, "noarch")))
+        if (p->x->subdir && (!strcmp(p->x->subdir, platform) || !strcmp(p->x->subdir, "noarch")))
             return i;
     }
     return pick;
@@ -1115,8 +1118,8 @@ static void imply_build_numbers(pixi_ctx *c)
         return;
     for (size_t i = 0; i < c->nrecs; i++) {
         sb_pkg *p = c->recs[i].pkg;
-        if (p->kind == SB_KIND_CONDA && p->build_number < 0)
-            p->build_number = implied_build_number(c->version, p->build);
+        if (p->kind == SB_KIND_CONDA && p->x->build_number < 0)
+            p->x->build_number = implied_build_number(c->version, p->x->build);
     }
 }
 

@@ -161,6 +161,8 @@ static sb_code read_packages(pn_ctx *c, const sb_yn *pk)
         return sb_err_set_at(c->err, SB_EPARSE, pk->line, pk->col, "pnpm-lock.yaml: packages must be a mapping");
     for (size_t i = 0; i < pk->n; i++) {
         sb_code rc;
+        if ((rc = sb_jsl_tick(&c->l, c->err)) != SB_OK)
+            return rc;
         if (NULL == take_pkg(c, sb_yn_key(pk, i), sb_yn_val(pk, i), &rc))
             return rc;
     }
@@ -220,6 +222,8 @@ static sb_code edges(pn_ctx *c, sb_js_pkg *p, const char *from, const sb_yn *dep
     if (NULL == deps || deps->type != SB_YN_MAP)
         return SB_OK;
     for (size_t i = 0; i < deps->n; i++) {
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
         sb_js_pkg *t = target(c, from, sb_yn_key(deps, i), sb_yn_val(deps, i));
         if (NULL == t || t == p)
             continue;
@@ -267,7 +271,9 @@ static sb_code read_snapshots(pn_ctx *c, const sb_yn *tbl)
     if (tbl->type != SB_YN_MAP)
         return sb_err_set_at(c->err, SB_EPARSE, tbl->line, tbl->col, "pnpm-lock.yaml: snapshots must be a mapping");
     for (size_t i = 0; i < tbl->n; i++) {
-        sb_code rc = SB_OK;
+        sb_code rc = sb_jsl_tick(&c->l, c->err);
+        if (rc != SB_OK)
+            return rc;
         if (NULL == pkg_of(c, sb_yn_key(tbl, i)) && NULL == snapshot_pkg(c, sb_yn_key(tbl, i), sb_yn_val(tbl, i), &rc))
             return rc;
     }
@@ -279,7 +285,9 @@ static sb_code package_edges(pn_ctx *c, const sb_yn *tbl)
 {
     for (size_t i = 0; tbl && i < tbl->n; i++) {
         sb_js_pkg *p = pkg_of(c, sb_yn_key(tbl, i));
-        sb_code rc = p ? deps_of(c, p, ".", sb_yn_val(tbl, i), 0) : SB_OK;
+        sb_code rc = sb_jsl_tick(&c->l, c->err);
+        if (rc == SB_OK && p)
+            rc = deps_of(c, p, ".", sb_yn_val(tbl, i), 0);
         if (rc != SB_OK)
             return rc;
     }
@@ -300,6 +308,8 @@ static sb_code read_importers(pn_ctx *c, const sb_yn *imp)
     for (size_t i = 0; imp && i < imp->n; i++) {
         const char *path = sb_yn_key(imp, i);
         size_t idx = 0;
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
         if (strcmp(path, ".")) {
             bool added;
             sb_code code;
@@ -369,8 +379,8 @@ static sb_code read_doc(pn_ctx *c, const sb_yn *doc)
         rc = package_edges(c, sb_yn_get(doc, c->major == 9 ? "snapshots" : "packages"));
     if (rc == SB_OK)
         rc = importer_edges(c, imp, doc);
-    if (rc == SB_OK && sb_jsl_scopes(&c->l, c->a) != SB_OK)
-        rc = oom(c);
+    if (rc == SB_OK)
+        rc = sb_jsl_scopes(&c->l, c->a, c->err);
     return rc;
 }
 

@@ -68,8 +68,7 @@ sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a)
     sb_py_pkg *p = &v[pl->npkgs++];
     memset(p, 0, sizeof *p);
     p->rec.kind = SB_KIND_PYPI;
-    p->rec.build_number = p->rec.size = -1;
-    return sb_pyl_group(p, a, NULL) ? p : NULL;
+    return sb_pyl_group(p, pl->tmp ? pl->tmp : a, NULL) ? p : NULL;
 }
 
 /* Packages with many extras or groups get a name index: looking one up per
@@ -266,7 +265,8 @@ typedef struct work {
 } work;
 
 typedef struct build_ctx {
-    sb_arena *a;
+    sb_arena *a;          /* the lock's: records, their edges */
+    sb_arena *s;          /* the build's own indexes and flags, destroyed when it ends */
     sb_pyl *pl;
     sb_err *err;
     sb_deadline dl;
@@ -340,7 +340,7 @@ static size_t resolve(build_ctx *c, const sb_py_dep *d, int *bad)
     if (d->version) {
         char buf[256];
         size_t klen, at;
-        const char *k = version_key(c->a, d->name, d->version, buf, sizeof buf, &klen);
+        const char *k = version_key(c->s, d->name, d->version, buf, sizeof buf, &klen);
         if (k && sb_strmap_get(&c->byversion, k, klen, &at))
             return at;
     }
@@ -352,7 +352,7 @@ static sb_code push(build_ctx *c, size_t pkg, size_t group)
     if (c->active[pkg][group])
         return SB_OK;
     c->active[pkg][group] = 1;
-    work *q = grow(c->a, c->queue, &c->qcap, c->nq, sizeof *q);
+    work *q = grow(c->s, c->queue, &c->qcap, c->nq, sizeof *q);
     if (NULL == q)
         return SB_ENOMEM;
     c->queue = q;
@@ -374,8 +374,8 @@ static sb_code include(build_ctx *c, size_t t, const char *extras)
             one++;
             len--;
         }
-        char *raw = sb_arena_strndup(c->a, one, len);
-        char *n = raw ? sb_model_pep503(c->a, raw) : NULL;
+        char *raw = sb_arena_strndup(c->s, one, len);
+        char *n = raw ? sb_model_pep503(c->s, raw) : NULL;
         if (NULL == n)
             return SB_ENOMEM;
         size_t g = sb_pyl_find_group(tp, n);
@@ -440,8 +440,8 @@ static sb_code choose_artifact(build_ctx *c, const sb_py_pkg *src, sb_pkg *p, co
 {
     if (0 == src->narts)
         return SB_OK;
-    const char **names = sb_arena_alloc(c->a, src->narts * sizeof *names);
-    size_t *map = sb_arena_alloc(c->a, src->narts * sizeof *map);
+    const char **names = sb_arena_alloc(c->s, src->narts * sizeof *names);
+    size_t *map = sb_arena_alloc(c->s, src->narts * sizeof *map);
     if (NULL == names || NULL == map)
         return SB_ENOMEM;
     size_t nw = 0, sdist = NONE;
@@ -513,8 +513,17 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
 {
     sb_pyl *pl = c->pl;
     int distinguishes = 0; /* a platform where everything is required says nothing */
-    for (size_t i = 0; i < pl->npkgs; i++)
+    size_t count = 0;
+    for (size_t i = 0; i < pl->npkgs; i++) {
         distinguishes |= c->included[i] && !pl->pkgs[i].root && c->scope[i] > SB_SCOPE_REQUIRED;
+        count += c->included[i] && !pl->pkgs[i].root;
+    }
+    if (0 == lp->npkgs && count > lp->cap) { /* one array, not a doubling trail of them */
+        lp->pkgs = sb_arena_alloc(c->a, count * sizeof *lp->pkgs);
+        if (NULL == lp->pkgs)
+            return SB_ENOMEM;
+        lp->cap = count;
+    }
     for (size_t i = 0; i < pl->npkgs; i++) {
         const sb_py_pkg *src = &pl->pkgs[i];
         sb_code rc = sb_deadline_tick(&c->dl, c->err);
@@ -585,14 +594,14 @@ static sb_code index_names(build_ctx *c, sb_lock *l)
 {
     sb_pyl *pl = c->pl;
     size_t n = pl->npkgs;
-    size_t *tail = sb_arena_alloc(c->a, (n + 1) * sizeof *tail);
-    if (NULL == tail || sb_strmap_init(&c->byname, c->a, n) != SB_OK)
+    size_t *tail = sb_arena_alloc(c->s, (n + 1) * sizeof *tail);
+    if (NULL == tail || sb_strmap_init(&c->byname, c->s, n) != SB_OK)
         return SB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         sb_py_pkg *p = &pl->pkgs[i];
         c->next[i] = NONE;
-        c->active[i] = sb_arena_alloc(c->a, p->ngroups + 1);
-        char *n503 = p->rec.name ? sb_model_pep503(c->a, p->rec.name) : NULL;
+        c->active[i] = sb_arena_alloc(c->s, p->ngroups + 1);
+        char *n503 = p->rec.name ? sb_model_pep503(c->s, p->rec.name) : NULL;
         if (NULL == c->active[i] || NULL == n503)
             return SB_ENOMEM;
         size_t first;
@@ -612,13 +621,13 @@ static sb_code index_names(build_ctx *c, sb_lock *l)
     size_t nchained = 0;
     for (size_t i = 0; i < n; i++)
         nchained += c->next[c->head[i]] != NONE && pl->pkgs[i].rec.version;
-    if (sb_strmap_init(&c->byversion, c->a, nchained) != SB_OK)
+    if (sb_strmap_init(&c->byversion, c->s, nchained) != SB_OK)
         return SB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         if (c->next[c->head[i]] == NONE || NULL == pl->pkgs[i].rec.version)
             continue;
         size_t klen;
-        const char *k = version_key(c->a, sb_model_pep503(c->a, pl->pkgs[i].rec.name), pl->pkgs[i].rec.version,
+        const char *k = version_key(c->s, sb_model_pep503(c->s, pl->pkgs[i].rec.name), pl->pkgs[i].rec.version,
                                     NULL, 0, &klen);
         if (NULL == k || sb_strmap_put(&c->byversion, k, klen, i, NULL) < 0)
             return SB_ENOMEM;
@@ -628,25 +637,25 @@ static sb_code index_names(build_ctx *c, sb_lock *l)
 
 static sb_code alloc_ctx(build_ctx *c, size_t n)
 {
-    c->head = sb_arena_alloc(c->a, (n + 1) * sizeof *c->head);
-    c->next = sb_arena_alloc(c->a, (n + 1) * sizeof *c->next);
-    c->pick = sb_arena_alloc(c->a, (n + 1) * sizeof *c->pick);
-    c->included = sb_arena_alloc(c->a, n + 1);
-    c->scope = sb_arena_alloc(c->a, (n + 1) * sizeof *c->scope);
-    c->direct = sb_arena_alloc(c->a, n + 1);
-    c->active = sb_arena_alloc(c->a, (n + 1) * sizeof *c->active);
-    c->edges = sb_arena_alloc(c->a, (n + 1) * sizeof *c->edges);
+    c->head = sb_arena_alloc(c->s, (n + 1) * sizeof *c->head);
+    c->next = sb_arena_alloc(c->s, (n + 1) * sizeof *c->next);
+    c->pick = sb_arena_alloc(c->s, (n + 1) * sizeof *c->pick);
+    c->included = sb_arena_alloc(c->s, n + 1);
+    c->scope = sb_arena_alloc(c->s, (n + 1) * sizeof *c->scope);
+    c->direct = sb_arena_alloc(c->s, n + 1);
+    c->active = sb_arena_alloc(c->s, (n + 1) * sizeof *c->active);
+    c->edges = sb_arena_alloc(c->s, (n + 1) * sizeof *c->edges);
     return c->head && c->next && c->pick && c->included && c->scope && c->direct && c->active && c->edges ? SB_OK
                                                                                                           : SB_ENOMEM;
 }
 
-sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *lim, sb_err *err)
+static sb_code build_into(sb_lock **out, sb_arena *a, sb_arena *scratch, sb_pyl *pl, const sb_limits *lim,
+                         sb_err *err)
 {
-    if (lim && pl->npkgs > lim->max_packages)
-        return sb_err_set(err, SB_ELIMIT, "more than %zu packages", lim->max_packages);
     sb_lock *l = sb_arena_calloc(a, 1, sizeof *l);
     build_ctx c = {0};
     c.a = a;
+    c.s = scratch;
     c.pl = pl;
     c.err = err;
     c.dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "resolving the lockfile"};
@@ -678,4 +687,14 @@ sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *li
     }
     *out = l;
     return SB_OK;
+}
+
+sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *lim, sb_err *err)
+{
+    if (lim && pl->npkgs > lim->max_packages)
+        return sb_err_set(err, SB_ELIMIT, "more than %zu packages", lim->max_packages);
+    sb_arena *scratch = sb_arena_new(0);
+    sb_code rc = scratch ? build_into(out, a, scratch, pl, lim, err) : sb_err_set(err, SB_ENOMEM, "out of memory");
+    sb_arena_destroy(scratch);
+    return rc;
 }

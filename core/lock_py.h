@@ -71,6 +71,9 @@ typedef struct sb_pyl {
     bool has_root_names;
     sb_py_pkg *pkgs;
     size_t npkgs, pcap;
+    sb_arena *tmp;                /* where sb_pyl_add puts a package's base dependency
+                                   * group, when the reader has an arena that outlives
+                                   * the build only (NULL: the lock's) */
 } sb_pyl;
 
 /* Room for n packages in one array (n: what the reader counted in its

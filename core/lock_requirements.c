@@ -10,6 +10,11 @@
  * names (else 3.14). The graph comes from `# via` comments: `# via a` is an
  * edge a -> this package, `# via -r file` makes it a root edge. A service
  * has no file system to follow -r/-c includes in; they are skipped.
+ *
+ * Memory: only what the records keep (name, version, hashes, edge names)
+ * goes into the lock's arena; the line buffer, the parsed requirement, the
+ * name index and the `# via` lists live in a scratch arena destroyed when
+ * the read returns, so the selection that follows reuses that memory.
  */
 #include "deadline.h"
 #include "lock_int.h"
@@ -22,7 +27,8 @@
 #include <string.h>
 
 typedef struct rq_ctx {
-    sb_arena *a;
+    sb_arena *a;         /* the lock's */
+    sb_arena *s;         /* this read's own (see above) */
     sb_pyl pl;
     sb_err *err;
     const char *index;
@@ -56,7 +62,7 @@ static sb_code add_via(rq_ctx *c, const char *name)
 {
     if (0 == c->last)
         return SB_OK;
-    return sb_strv_push(&c->via[c->last - 1], c->a, name) == SB_OK ? SB_OK : oom(c->err);
+    return name && sb_strv_push(&c->via[c->last - 1], c->s, name) == SB_OK ? SB_OK : oom(c->err);
 }
 
 /* A comment line: only `# via` bookkeeping matters. */
@@ -68,14 +74,14 @@ static sb_code comment(rq_ctx *c, const char *t)
         while (*rest == ' ')
             rest++;
         c->in_via = !*rest;
-        return *rest ? add_via(c, sb_arena_strdup(c->a, rest)) : SB_OK;
+        return *rest ? add_via(c, sb_arena_strdup(c->s, rest)) : SB_OK;
     }
     if (c->in_via && !strncmp(b, "   ", 3)) {
         const char *rest = b;
         while (*rest == ' ')
             rest++;
         if (*rest)
-            return add_via(c, sb_arena_strdup(c->a, rest));
+            return add_via(c, sb_arena_strdup(c->s, rest));
         return SB_OK;
     }
     c->in_via = 0;
@@ -176,8 +182,8 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
     if (strstr(t, "://") || t[0] == '.' || t[0] == '/' || t[0] == '~')
         return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u is a URL or path, not a pinned requirement: %.80s" NOT_PINNED_HINT,
                              line, t);
-    sb_req r;
-    sb_code rc = sb_req_parse(&r, c->a, t, c->err);
+    sb_req r; /* in scratch: the record keeps copies of what it needs */
+    sb_code rc = sb_req_parse(&r, c->s, t, c->err);
     if (rc != SB_OK) {
         c->err->line = line;
         c->err->column = 1;
@@ -197,7 +203,7 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
     if (NULL == ver || !*ver || strpbrk(ver, "*,<>!=~ "))
         return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u: '%.60s' is not pinned to one version (%.40s)" NOT_PINNED_HINT,
                              line, r.name, spec[0] ? spec : "no version");
-    char *n503 = sb_model_pep503(c->a, r.name);
+    char *n503 = sb_model_pep503(c->s, r.name);
     if (NULL == n503)
         return oom(c->err);
     int dup = sb_strmap_put(&c->names, n503, strlen(n503), c->pl.npkgs, NULL);
@@ -210,20 +216,20 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
     sb_py_pkg *p = sb_pyl_add(&c->pl, c->a);
     if (NULL == p)
         return oom(c->err);
-    c->via = sb_pyl_parallel(c->a, c->via, &c->vcap, c->pl.npkgs, sizeof *c->via);
+    c->via = sb_pyl_parallel(c->s, c->via, &c->vcap, c->pl.npkgs, sizeof *c->via);
     if (NULL == c->via)
         return oom(c->err);
-    p->rec.name = r.name;
+    p->rec.name = sb_arena_strdup(c->a, r.name);
     p->rec.version = sb_arena_strdup(c->a, ver);
     p->rec.sha256 = hash;
     if (more && (sb_strv_push(&p->rec.reader_props, c->a, "pixi:hashes") != SB_OK ||
                  sb_strv_push(&p->rec.reader_props, c->a, more) != SB_OK))
         return oom(c->err);
-    p->marker = r.marker;
+    p->marker = r.marker; /* read by the build only, which runs before the scratch goes */
     p->index = true;
     c->last = c->pl.npkgs;
     c->in_via = 0;
-    return p->rec.version ? SB_OK : oom(c->err);
+    return p->rec.name && p->rec.version ? SB_OK : oom(c->err);
 }
 
 static sb_code option(rq_ctx *c, char *t, unsigned line)
@@ -267,7 +273,7 @@ static sb_code parse(rq_ctx *c, const char *data, size_t len)
                 keep--;
             if (ln + keep + 2 > cap) {
                 size_t nc = (ln + keep + 2) * 2;
-                char *nb = sb_arena_alloc(c->a, nc);
+                char *nb = sb_arena_alloc(c->s, nc);
                 if (NULL == nb)
                     return oom(c->err);
                 if (ln)
@@ -334,6 +340,9 @@ static size_t count_pins(const char *data, size_t len, size_t max)
 static sb_code link(rq_ctx *c)
 {
     for (size_t i = 0; i < c->pl.npkgs; i++) {
+        if (0 == c->via[i].n)
+            continue;
+        /* the edge name, kept by the records that depend on this package */
         const char *me = sb_model_pep503(c->a, c->pl.pkgs[i].rec.name);
         if (NULL == me)
             return oom(c->err);
@@ -347,10 +356,10 @@ static sb_code link(rq_ctx *c)
             }
             char name[256];
             snprintf(name, sizeof name, "%.*s", (int)strcspn(v, " ([;"), v);
-            char *from = sb_model_pep503(c->a, name);
+            char *from = sb_model_pep503(c->s, name);
             size_t j;
             if (from && sb_strmap_get(&c->names, from, strlen(from), &j)) {
-                sb_py_dep *d = sb_pyl_dep(&c->pl.pkgs[j].groups[0], c->a);
+                sb_py_dep *d = sb_pyl_dep(&c->pl.pkgs[j].groups[0], c->s);
                 if (NULL == d)
                     return oom(c->err);
                 d->name = me;
@@ -360,18 +369,19 @@ static sb_code link(rq_ctx *c)
     return SB_OK;
 }
 
-static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                                 const sb_limits *lim, sb_err *err)
+static sb_code read_into(rq_ctx *cp, sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                         sb_err *err)
 {
-    rq_ctx c = {0};
+    rq_ctx c = *cp;
     c.a = a;
     c.err = err;
     c.pl.kind = "requirements.txt";
     c.dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
     snprintf(c.python, sizeof c.python, "3.14");
+    c.pl.tmp = c.s; /* package groups and edges: read by the build only */
     size_t guess = count_pins(data, len, lim->max_packages + 1);
-    if (sb_strmap_init(&c.names, a, guess) != SB_OK || sb_pyl_reserve(&c.pl, a, guess) != SB_OK ||
-        (guess && NULL == (c.via = sb_pyl_parallel(a, NULL, &c.vcap, guess, sizeof *c.via))))
+    if (sb_strmap_init(&c.names, c.s, guess) != SB_OK || sb_pyl_reserve(&c.pl, a, guess) != SB_OK ||
+        (guess && NULL == (c.via = sb_pyl_parallel(c.s, NULL, &c.vcap, guess, sizeof *c.via))))
         return oom(err);
     sb_code rc = parse(&c, data, len);
     if (rc == SB_OK && 0 == c.pl.npkgs && c.includes)
@@ -387,6 +397,16 @@ static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, s
     for (size_t i = 0; i < c.pl.npkgs; i++)
         c.pl.pkgs[i].rec.index_url = c.index ? c.index : "https://pypi.org/simple";
     return sb_pyl_build(out, a, &c.pl, lim, err);
+}
+
+static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
+                                 const sb_limits *lim, sb_err *err)
+{
+    rq_ctx c = {0};
+    c.s = sb_arena_new(0);
+    sb_code rc = c.s ? read_into(&c, out, a, data, len, lim, err) : oom(err);
+    sb_arena_destroy(c.s);
+    return rc;
 }
 
 /* A line a requirements file may hold: blank, comment, option, or `name...`

@@ -216,7 +216,9 @@ static sb_code read_classic(yl_ctx *c, const char *data, size_t len)
         p = nl ? nl + 1 : end;
         if (ln.s == ln.end || *ln.s == '#')
             continue;
-        sb_code rc = classic_line(c, &ln, &cur, &section);
+        sb_code rc = sb_jsl_tick(&c->l, c->err);
+        if (rc == SB_OK)
+            rc = classic_line(c, &ln, &cur, &section);
         if (rc != SB_OK)
             return rc;
     }
@@ -242,6 +244,8 @@ static sb_code read_berry(yl_ctx *c, const sb_yn *doc)
         const sb_yn *v = sb_yn_val(doc, i);
         if (!strcmp(key, "__metadata"))
             continue;
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
         if (v->type != SB_YN_MAP)
             return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' must be a mapping", key);
         if (c->n >= c->l.max_packages)
@@ -449,16 +453,20 @@ static sb_code entry_edges(yl_ctx *c, yl_ent *e)
 static sb_code resolve_all(yl_ctx *c)
 {
     for (size_t i = 0; i < c->n; i++) {
-        sb_code rc = entry_pkg(c, &c->ents[i]);
+        sb_code rc = sb_jsl_tick(&c->l, c->err);
+        if (rc == SB_OK)
+            rc = entry_pkg(c, &c->ents[i]);
         if (rc != SB_OK)
             return rc;
     }
     for (size_t i = 0; i < c->n; i++) {
         yl_ent *e = &c->ents[i];
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
         if ((e->pkg || e->root) && entry_edges(c, e) != SB_OK)
             return oom(c);
     }
-    return c->l.has_roots && sb_jsl_scopes(&c->l, c->a) != SB_OK ? oom(c) : SB_OK;
+    return c->l.has_roots ? sb_jsl_scopes(&c->l, c->a, c->err) : SB_OK;
 }
 
 /* ---- reader ---- */

@@ -21,6 +21,7 @@
 #include "strmap.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -58,7 +59,7 @@ const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg)
 {
     switch (alg) {
     case SB_HASH_SHA256: return p->sha256;
-    case SB_HASH_MD5: return p->md5;
+    case SB_HASH_MD5: return sb_pkg_xr(p)->md5;
     case SB_HASH_SHA512: return p->sha512;
     case SB_HASH_SHA384: return p->sha384;
     case SB_HASH_SHA1: return p->sha1;
@@ -67,10 +68,26 @@ const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg)
     return NULL;
 }
 
+static const sb_pkgx no_x = {.build_number = -1, .size = -1};
+
+sb_pkgx *sb_pkg_x(sb_pkg *p, sb_arena *a)
+{
+    if (NULL == p->x && NULL != (p->x = sb_arena_alloc(a, sizeof *p->x)))
+        *p->x = no_x;
+    return p->x;
+}
+
+const sb_pkgx *sb_pkg_xr(const sb_pkg *p)
+{
+    return p->x ? p->x : &no_x;
+}
+
 sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
 {
     if (sv->n == sv->cap) {
-        size_t nc = sv->cap ? sv->cap * 2 : 4;
+        if (sv->cap > UINT32_MAX / 2)
+            return SB_ELIMIT;
+        uint32_t nc = sv->cap ? sv->cap * 2 : 4;
         const char **nv = sb_arena_alloc(a, nc * sizeof *nv);
         if (NULL == nv)
             return SB_ENOMEM;
@@ -223,6 +240,7 @@ typedef struct props_b {
     sb_prop *v;
     size_t n, cap;
     sb_arena *scratch;
+    const char *index_url, *index_host; /* the last index's host: packages share a few */
 } props_b;
 
 static sb_code prop(props_b *b, sb_arena *a, const char *name, const char *value)
@@ -375,7 +393,7 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
         } else {
             sb_prop vq = {"vcs_url", commit ? sb_arena_printf(a, "git+%s@%s", repo, commit)
                                             : sb_arena_printf(a, "git+%s", repo)};
-            p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), pv, &vq, 1);
+            p->purl = build(a, "pypi", NULL, sb_model_pep503(pb->scratch, p->name), pv, &vq, 1);
         }
         rc = prop(pb, a, "pixi:direct-url", loc);
         if (rc == SB_OK)
@@ -400,11 +418,15 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
     } else {
         /* an index package; readers that know no URL (poetry, pdm) leave location NULL */
         const char *artifact = p->location ? p->location : p->file_name;
-        p->purl = build(a, "pypi", NULL, sb_model_pep503(a, p->name), pv, NULL, 0);
+        p->purl = build(a, "pypi", NULL, sb_model_pep503(pb->scratch, p->name), pv, NULL, 0);
         if (NULL == p->index_url && env->indexes.n)
             p->index_url = no_userinfo(a, env->indexes.v[0]);
         if (p->index_url) {
-            p->supplier_name = url_host(a, p->index_url);
+            if (NULL == pb->index_url || strcmp(pb->index_url, p->index_url)) {
+                pb->index_url = p->index_url;
+                pb->index_host = url_host(a, p->index_url);
+            }
+            p->supplier_name = pb->index_host;
             p->supplier_url = p->supplier_name ? p->index_url : NULL;
             rc = prop(pb, a, "pixi:index-url", p->index_url);
         }
@@ -485,32 +507,33 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
 {
     props_b pb = *pbuf;
     pb.n = 0;
+    const sb_pkgx *x = sb_pkg_xr(p);
     sb_code rc = SB_OK;
     for (size_t i = 0; rc == SB_OK && i + 1 < p->reader_props.n; i += 2)
         rc = prop(&pb, a, p->reader_props.v[i], p->reader_props.v[i + 1]);
     switch (p->kind) {
     case SB_KIND_CONDA:
-        p->purl = sb_purl_conda(a, p->name, p->version, p->build, p->channel, p->subdir,
-                                p->archive_type);
-        p->supplier_name = p->channel;
-        p->supplier_url = p->channel ? p->channel_url : NULL;
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel", p->channel);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel-url", p->channel_url);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", p->subdir);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", p->build);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build-number", num(a, p->build_number));
+        p->purl = sb_purl_conda(a, p->name, p->version, x->build, x->channel, x->subdir,
+                                x->archive_type);
+        p->supplier_name = x->channel;
+        p->supplier_url = x->channel ? x->channel_url : NULL;
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel", x->channel);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel-url", x->channel_url);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", x->subdir);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", x->build);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build-number", num(a, x->build_number));
         if (rc == SB_OK) rc = prop(&pb, a, "pixi:file-name", p->file_name);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:size", num(a, p->size));
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", p->license_family);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:size", num(a, x->size));
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", x->license_family);
         if (rc == SB_OK && p->noarch) rc = prop(&pb, a, "pixi:noarch", "true");
         break;
     case SB_KIND_CONDA_SOURCE:
-        p->purl = p->version ? sb_purl_conda(a, p->name, p->version, p->build, NULL, p->subdir, NULL)
+        p->purl = p->version ? sb_purl_conda(a, p->name, p->version, x->build, NULL, x->subdir, NULL)
                              : sb_purl_conda(a, p->name, NULL, NULL, NULL, NULL, NULL);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:identifier-hash", p->identifier_hash);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", p->subdir);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", p->build);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", p->license_family);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:identifier-hash", x->identifier_hash);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", x->subdir);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", x->build);
+        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", x->license_family);
         if (rc == SB_OK && p->noarch) rc = prop(&pb, a, "pixi:noarch", "true");
         break;
     case SB_KIND_PYPI:
@@ -539,8 +562,8 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
     if (NULL == p->purl)
         return SB_EINVAL;
     memset(&p->extra_purls, 0, sizeof p->extra_purls);
-    for (size_t i = 0; i < p->lock_purls.n; i++) {
-        const char *ep = complete_purl(a, p->lock_purls.v[i], p->version);
+    for (size_t i = 0; i < x->lock_purls.n; i++) {
+        const char *ep = complete_purl(a, x->lock_purls.v[i], p->version);
         if (strcmp(ep, p->purl) && sb_strv_push(&p->extra_purls, a, ep) != SB_OK)
             return SB_ENOMEM;
     }
@@ -639,14 +662,17 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
     size_t *rank, *byrank;
     if (rank_ids(s, scratch, &rank, &byrank) != SB_OK)
         return SB_ENOMEM;
-    sb_strmap conda, pypi;
-    if (sb_strmap_init(&conda, scratch, s->npkgs) != SB_OK || sb_strmap_init(&pypi, scratch, s->npkgs) != SB_OK)
-        return SB_ENOMEM;
-    sb_strmap conda503;
-    if (sb_strmap_init(&conda503, scratch, s->npkgs) != SB_OK)
-        return SB_ENOMEM;
-    sb_strmap keys; /* npm: name@version(+source) identities */
-    if (sb_strmap_init(&keys, scratch, s->npkgs) != SB_OK)
+    /* each map sized for the packages it will hold: an input of one kind
+     * must not pay for four maps of all its packages */
+    size_t nconda = 0, npypi = 0, nkeys = 0;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        nkeys += NULL != s->pkgs[i].key;
+        nconda += s->pkgs[i].kind == SB_KIND_CONDA || s->pkgs[i].kind == SB_KIND_CONDA_SOURCE;
+        npypi += s->pkgs[i].kind == SB_KIND_PYPI;
+    }
+    sb_strmap conda, pypi, conda503, keys; /* keys: npm's name@version(+source) identities */
+    if (sb_strmap_init(&conda, scratch, nconda) != SB_OK || sb_strmap_init(&pypi, scratch, npypi) != SB_OK ||
+        sb_strmap_init(&conda503, scratch, nconda) != SB_OK || sb_strmap_init(&keys, scratch, nkeys) != SB_OK)
         return SB_ENOMEM;
     size_t python = (size_t)-1;
     for (size_t i = 0; i < s->npkgs; i++) {
@@ -1003,9 +1029,43 @@ const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_o
     return env ? pick_platform(env, opts ? opts->platform : NULL) : NULL;
 }
 
+typedef struct rec_at {
+    uintptr_t p;
+    size_t i;
+} rec_at;
+
+static int rec_cmp(const void *x, const void *y)
+{
+    const rec_at *a = x, *b = y;
+    if (a->p != b->p)
+        return a->p < b->p ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Which entries of a platform's list repeat an earlier entry (one record
+ * listed twice): the entries sorted by record address, every one after the
+ * first of its run marked. 17 bytes an entry, where a map was 50. */
+static unsigned char *repeats(sb_arena *tmp, const sb_lock_platform *plat)
+{
+    size_t n = plat->npkgs;
+    rec_at *v = sb_arena_alloc(tmp, (n + 1) * sizeof *v);
+    unsigned char *rep = sb_arena_calloc(tmp, n + 1, 1);
+    if (NULL == v || NULL == rep)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (rec_at){(uintptr_t)plat->pkgs[i], i};
+    qsort(v, n, sizeof *v, rec_cmp);
+    for (size_t k = 1; k < n; k++)
+        if (v[k].p == v[k - 1].p)
+            rep[v[k].i] = 1;
+    return rep;
+}
+
 /* `scratch` holds what only the selection itself needs (the lookup maps),
- * freed when it returns so the writers can reuse the memory. */
-static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const sb_lock *lock,
+ * freed when it returns so the writers can reuse the memory; `*tmp` what
+ * only its first steps need (the repeated records, the license strings),
+ * destroyed once they are done so the id and graph maps reuse that memory. */
+static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_arena **tmp, const sb_lock *lock,
                            const sb_select_opts *opts, sb_err *err)
 {
     const char *env_name = opts && opts->environment ? opts->environment : "default";
@@ -1065,22 +1125,26 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     size_t ncache_conda = 0, ncache_found = 0;
     /* each record once, even if the environment lists it twice */
-    sb_strmap once;
-    if (sb_strmap_init(&once, scratch, plat->npkgs) != SB_OK)
+    unsigned char *repeated = repeats(*tmp, plat);
+    if (NULL == repeated)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < plat->npkgs; i++) {
         const sb_pkg *rec = plat->pkgs[i];
-        int dup = sb_strmap_put(&once, (const char *)&plat->pkgs[i], sizeof rec, i, NULL);
-        if (dup < 0)
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
-        if (dup)
+        if (repeated[i])
             continue;
         if (sb_deadline_tick(&dl, err) != SB_OK)
             return SB_ETIMEOUT;
         sb_pkg *p = &s->pkgs[s->npkgs++];
         *p = *rec;
         p->location = no_userinfo(a, p->location);
-        p->channel_url = no_userinfo(a, p->channel_url);
+        if (p->x) { /* the selection's own copy: the lock stays as read */
+            sb_pkgx *x = sb_arena_alloc(a, sizeof *x);
+            if (NULL == x)
+                return sb_err_set(err, SB_ENOMEM, "out of memory");
+            *x = *p->x;
+            x->channel_url = no_userinfo(a, x->channel_url);
+            p->x = x;
+        }
         p->index_url = no_userinfo(a, p->index_url);
         if (opts && opts->package_cache && p->kind == SB_KIND_CONDA) {
             int found = 0;
@@ -1097,8 +1161,11 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     if (sb_deadline_check(&dl, err) != SB_OK)
         return SB_ETIMEOUT;
     /* normalize each distinct license string once: packages share a handful */
+    size_t nlic = 0;
+    for (size_t i = 0; i < s->npkgs; i++)
+        nlic += NULL != s->pkgs[i].license;
     sb_strmap lics;
-    if (sb_strmap_init(&lics, scratch, s->npkgs) != SB_OK)
+    if (sb_strmap_init(&lics, *tmp, nlic) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
@@ -1120,6 +1187,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     }
     if (opts && opts->manifest && apply_manifest(s, a, scratch, opts->manifest) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
+    sb_arena_destroy(*tmp);
+    *tmp = NULL;
     props_b props = {.scratch = scratch};
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
@@ -1182,10 +1251,10 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
 
 sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err)
 {
-    sb_arena *scratch = sb_arena_new(0);
-    if (NULL == scratch)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
-    sb_code rc = select_into(out, a, scratch, lock, opts, err);
+    sb_arena *scratch = sb_arena_new(0), *tmp = sb_arena_new(0);
+    sb_code rc = scratch && tmp ? select_into(out, a, scratch, &tmp, lock, opts, err)
+                                : sb_err_set(err, SB_ENOMEM, "out of memory");
+    sb_arena_destroy(tmp);
     sb_arena_destroy(scratch);
     return rc;
 }

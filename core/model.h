@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum sb_kind {
     SB_KIND_CONDA = 0,       /* conda binary from a channel */
@@ -67,9 +68,10 @@ typedef struct sb_prop {
     const char *value;
 } sb_prop;
 
+/* 16 bytes: every record holds four of them */
 typedef struct sb_strv {
     const char **v;
-    size_t n, cap;
+    uint32_t n, cap;
 } sb_strv;
 
 /* Append to an arena string vector. */
@@ -97,35 +99,49 @@ sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, con
 const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a);
 const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a);
 
-typedef struct sb_pkg {
-    sb_kind kind;
-    const char *name;        /* as spelled in the input */
-    const char *version;     /* NULL for partial source packages */
+/* The fields of a package most records lack (conda's build, subdir, channel,
+ * archive type, md5, license family, build number and size; the purls a
+ * lockfile lists): out of line, so a PyPI or npm record and its selected
+ * copy do not carry them. Conda readers allocate them with sb_pkg_x. */
+typedef struct sb_pkgx {
     const char *build, *subdir;
     const char *channel, *channel_url;  /* conda binary */
-    const char *location;    /* URL, path or git+...; NULL when unknown */
-    const char *file_name;   /* archive file name */
     const char *archive_type; /* "conda" or "tar.bz2" */
-    const char *sha256, *md5; /* lower-case hex, validated */
-    const char *sha512, *sha384, *sha1; /* lower-case hex (npm `integrity`) */
-    const char *license, *license_family; /* raw as found */
-    const char *requires_python;
-    const char *index_url;   /* PyPI index, when known */
+    const char *md5;         /* lower-case hex, validated */
+    const char *license_family; /* raw as found */
     const char *identifier_hash; /* conda source [hash] */
     long long build_number, size; /* -1 when unknown */
+    sb_strv lock_purls;      /* purls the input listed */
+} sb_pkgx;
+
+/* One package. Every reader's record and the selection's copy of it are one
+ * of these, so its size is paid twice per package: counts are 32-bit and the
+ * small fields share one word (issue 19: ~130 bytes of model per byte of a
+ * pin-dense requirements.txt). */
+typedef struct sb_pkg {
+    sb_kind kind;
+    sb_scope scope;          /* set by readers that distinguish scopes */
     bool noarch, sdist, editable;
     bool has_purls_key;      /* the input stated `purls:` at all */
-    sb_scope scope;          /* set by readers that distinguish scopes */
+    uint32_t nlicfiles;
+    const char *name;        /* as spelled in the input */
+    const char *version;     /* NULL for partial source packages */
+    sb_pkgx *x;              /* NULL: none of those set (sb_pkg_xr reads either way) */
+    const char *location;    /* URL, path or git+...; NULL when unknown */
+    const char *file_name;   /* archive file name */
+    const char *sha256;      /* lower-case hex, validated */
+    const char *sha512, *sha384, *sha1; /* lower-case hex (npm `integrity`) */
+    const char *license;     /* raw as found */
+    const char *requires_python;
+    const char *index_url;   /* PyPI index, when known */
     sb_strv depends;         /* dependency names, normalized; keys when `key` is set */
     const char *key;         /* identity for edges where names are ambiguous (npm:
                               * one name in several versions): when set, `depends`
                               * and the platform's root_names list other packages' keys */
-    sb_strv lock_purls;      /* purls the input listed */
     sb_strv reader_props;    /* extra pixi:* name/value pairs, flattened */
     /* enrichment (package cache): */
     const char *summary, *homepage, *repository, *documentation;
-    sb_licfile *licfiles;
-    size_t nlicfiles;
+    sb_licfile *licfiles;    /* nlicfiles of them */
 
     /* assigned by sb_model_select(): */
     const char *purl;        /* primary purl */
@@ -133,14 +149,20 @@ typedef struct sb_pkg {
     sb_strv extra_purls;
     const char *supplier_name, *supplier_url;
     sb_prop *props;          /* sorted by name; pixi:kind is not in here */
-    size_t nprops;
     size_t *deps;            /* indices into sb_sbom.pkgs, sorted by id */
-    size_t ndeps;
+    uint32_t nprops, ndeps;
     const sb_lic *lic;       /* `license` normalized once per selection (shared by equal strings) */
     /* set by sb_model_select() from a manifest (sb_select_opts.manifest): */
     const char *declared_in; /* features/groups/extras declaring it, comma-separated */
     unsigned char declared_via; /* bits 1 << sb_scope of the declarations */
 } sb_pkg;
+
+/* p's out-of-line fields, allocated (build number and size -1) when it has
+ * none yet; NULL on allocation failure. */
+sb_pkgx *sb_pkg_x(sb_pkg *p, sb_arena *a);
+
+/* p's out-of-line fields for reading: all unset when it has none. */
+const sb_pkgx *sb_pkg_xr(const sb_pkg *p);
 
 /* The digests a package can carry, in the order documents list them. */
 typedef enum sb_hash_alg {

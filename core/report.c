@@ -339,7 +339,7 @@ static sb_code group_licenses(sb_doc *d, report *r)
 
 static const char *files_count(sb_doc *d, const sb_pkg *p)
 {
-    const char *s = sb_arena_printf(d->arena, "%zu", p->nlicfiles);
+    const char *s = sb_arena_printf(d->arena, "%zu", (size_t)p->nlicfiles);
     return s ? s : "?";
 }
 
@@ -364,7 +364,7 @@ static void cells(sb_doc *d, const report *r, size_t i, const char *out[MAXCOLS]
         break;
     case R_LICENSES:
         out[0] = p->name, out[1] = dash(p->version), out[2] = sb_kind_name(p->kind), out[3] = lic;
-        out[4] = dash(p->license_family), out[5] = dash(license_source(p)), out[6] = files_count(d, p);
+        out[4] = dash(sb_pkg_xr(p)->license_family), out[5] = dash(license_source(p)), out[6] = files_count(d, p);
         break;
     case R_PYTHON:
         out[0] = p->name, out[1] = dash(p->version), out[2] = dash(p->requires_python);
@@ -611,7 +611,7 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
         puts_(d, t ? t : "\n");
         if (s->manifest) { /* spec 10.1: only when a manifest was read */
             const char *dl = sb_arena_printf(d->arena, "Declared by the manifest: %zu present, %zu missing%s",
-                                             s->ndeclared, s->declared_missing.n, s->declared_missing.n ? ": " : "\n");
+                                             s->ndeclared, (size_t)s->declared_missing.n, s->declared_missing.n ? ": " : "\n");
             puts_(d, dl ? dl : "");
             for (size_t j = 0; j < s->declared_missing.n; j++) {
                 if (j)
@@ -737,7 +737,7 @@ static void json_row(sb_doc *d, const report *r, size_t i)
     sb_jw_bool(jw, l->kind == SB_LIC_EXPR);
     if (l->kind == SB_LIC_TEXT)
         kopt(jw, "spdx_reason", l->reason ? l->reason : "not an SPDX expression");
-    kopt(jw, "license_family", p->license_family);
+    kopt(jw, "license_family", sb_pkg_xr(p)->license_family);
     kopt(jw, "license_source", license_source(p));
     sb_jw_key(jw, "license_files");
     sb_jw_arr_begin(jw);

@@ -4,18 +4,23 @@
  * uploads are refused with 503 before they are read instead of taking the
  * replica past its memory limit.
  *
- * A request is charged svc_budget_cost(body bytes): the body, plus an
- * estimate of the arena its parsing builds (SVC_BUDGET_ARENA_FACTOR times
- * the body); the charge is released when the request completes.
+ * While its body arrives a request is charged svc_budget_cost(body bytes):
+ * the body, plus a first guess at the arena its parsing builds
+ * (SVC_BUDGET_ARENA_FACTOR times the body). Once the body is read and its
+ * kind known, svc_req_admit() replaces that guess with the reader's own
+ * estimate (sb_lock_estimate: records counted x measured bytes per record),
+ * before any model is built: a pin-dense requirements.txt needs some 100x
+ * its size, which no factor of the body alone prices without overcharging
+ * everything else. The charge is released when the request completes.
  */
 #ifndef SVC_BUDGET_H
 #define SVC_BUDGET_H
 
 #include <stdatomic.h>
 
-/* arena bytes estimated per body byte. Measured as sbomgen's peak RSS less
- * its baseline and the body: ~2x for the largest pixi.lock fixture (2.4 MB),
- * ~8x for a 0.7 MB uv.lock (the Python readers' memory is issue 19 item 1) */
+/* arena bytes guessed per body byte while the body arrives (the kind is not
+ * known yet; svc_req_admit charges the estimate once it is): ~2x for the
+ * largest pixi.lock fixture, 7-16x for uv.lock and the JavaScript kinds */
 #define SVC_BUDGET_ARENA_FACTOR 4ULL
 /* the budget when none is set and no cgroup memory limit is found */
 #define SVC_BUDGET_DEFAULT (1ULL << 30)

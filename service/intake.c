@@ -265,6 +265,11 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
      * digest thread starts: an early answer must not leave it running) */
     if (up.has_manifest && read_manifest(r, &up.manifest, &lim, in, rc))
         return 1;
+    /* the model's memory, estimated from the input before anything is built
+     * (issue 19): a request the budget cannot hold is refused here, not
+     * halfway through taking the replica past its limit */
+    if (svc_req_admit(r, sb_lock_estimate(svc_req_query(r, "kind"), in->body, in->len, filename), rc))
+        return 1;
     /* a large lockfile is hashed on a second thread while it is parsed */
     digest_job job = {in->body, in->len, {0}};
     pthread_t hasher;

@@ -147,7 +147,9 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
         {"sbomd_client_disconnects_total", "Responses the client left before their end (not stream failures).",
          LOAD(m->client_disconnects)},
         {"sbomd_rejected_busy_total", "Requests refused with 503 at the concurrency limit.", LOAD(m->rejected_busy)},
-        {"sbomd_rejected_memory_total", "Requests refused with 503 because the memory budget could not hold their body.",
+        {"sbomd_rejected_memory_total",
+         "Requests refused for the memory budget: 503 when it cannot hold the body or its model now, 413 when the "
+         "model exceeds all of it.",
          LOAD(m->rejected_memory)},
         {"sbomd_timeouts_total", "Requests cut short by the request deadline or the minimum upload rate.",
          LOAD(m->timeouts)},

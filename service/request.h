@@ -95,6 +95,14 @@ int svc_req_server_ready(const svc_req *r);
 int svc_req_expired(const svc_req *r);
 int svc_req_timeout(svc_req *r);
 
+/* The memory budget, once the body is read and its model estimated
+ * (sb_lock_estimate): the request's charge becomes the body it holds plus
+ * `model` bytes, before anything is built. 0 when admitted; otherwise the
+ * request is answered (413 when the estimate exceeds the whole budget, 503
+ * with Retry-After when requests in flight hold too much of it now), *rc set,
+ * and 1 returned. */
+int svc_req_admit(svc_req *r, unsigned long long model, int *rc);
+
 /* The process's license lookup engine, NULL when the server makes none. */
 struct svc_lookup *svc_req_lookups(const svc_req *r);
 

@@ -140,6 +140,32 @@ static int charge_body(svc_req *r, uint64_t len)
     return 0;
 }
 
+int svc_req_admit(svc_req *r, unsigned long long model, int *rc)
+{
+    svc_budget *b = &r->srv->budget;
+    unsigned long long need = (unsigned long long)r->body.alloc + model;
+    if (need > b->total) {
+        atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
+        char detail[256];
+        snprintf(detail, sizeof detail,
+                 "reading this input would take about %llu MiB, more than the server's whole memory budget (%llu MiB); "
+                 "split the lockfile or ask for a larger --memory-budget",
+                 (need + (1u << 20) - 1) >> 20, b->total >> 20);
+        *rc = svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
+        return 1;
+    }
+    if (need > r->charged) {
+        if (!svc_budget_charge(b, need - r->charged)) {
+            *rc = refuse_memory(r);
+            return 1;
+        }
+    } else {
+        svc_budget_release(b, r->charged - need); /* the upload's guess was high: give the rest back */
+    }
+    r->charged = need;
+    return 0;
+}
+
 static int charge_inflated(void *ctx, size_t len)
 {
     svc_req *r = ctx;

@@ -167,3 +167,72 @@ TEST(bounds_deadline_every_reader_and_select)
     }
     sb_arena_destroy(a);
 }
+
+/* The JavaScript readers as loadtest/gen-jslock writes them (n packages,
+ * each depending on its predecessor), built here so the test needs no
+ * script: package-lock.json v3, pnpm-lock.yaml 9.0, yarn.lock classic. */
+static char *js_lock(sb_arena *a, const char *kind, int n, size_t *len)
+{
+    sb_buf b = SB_BUF_INIT(0);
+    char line[512];
+    int k;
+#define PUT(...) (k = snprintf(line, sizeof line, __VA_ARGS__), sb_buf_append(&b, line, (size_t)k))
+    if (!strcmp(kind, "package-lock.json")) {
+        PUT("{\"name\": \"r\", \"version\": \"1.0.0\", \"lockfileVersion\": 3, \"packages\": {\n"
+            "\"\": {\"name\": \"r\", \"version\": \"1.0.0\", \"dependencies\": {\"p%d\": \"^1\"}}", n - 1);
+        for (int i = 0; i < n; i++) {
+            PUT(",\n\"node_modules/p%d\": {\"version\": \"1.0.0\", \"resolved\": "
+                "\"https://registry.npmjs.org/p%d/-/p%d-1.0.0.tgz\"", i, i, i);
+            if (i)
+                PUT(", \"dependencies\": {\"p%d\": \"^1\"}", i - 1);
+            PUT("}");
+        }
+        PUT("}}\n");
+    } else if (!strcmp(kind, "pnpm-lock.yaml")) {
+        PUT("lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      p%d:\n"
+            "        specifier: ^1\n        version: 1.0.0\npackages:\n", n - 1);
+        for (int i = 0; i < n; i++)
+            PUT("  p%d@1.0.0:\n    resolution: {integrity: sha512-AAAA}\n", i);
+        PUT("snapshots:\n");
+        for (int i = 0; i < n; i++)
+            i ? PUT("  p%d@1.0.0:\n    dependencies:\n      p%d: 1.0.0\n", i, i - 1) : PUT("  p0@1.0.0: {}\n");
+    } else {
+        PUT("# yarn lockfile v1\n\n");
+        for (int i = 0; i < n; i++) {
+            PUT("\"p%d@^1\":\n  version \"1.0.0\"\n  resolved \"https://registry.yarnpkg.com/p%d/-/p%d-1.0.0.tgz\"\n",
+                i, i, i);
+            if (i)
+                PUT("  dependencies:\n    \"p%d\" \"^1\"\n", i - 1);
+            PUT("\n");
+        }
+    }
+#undef PUT
+    char *out = sb_arena_strndup(a, b.data, b.len);
+    *len = b.len;
+    sb_buf_free(&b);
+    return out;
+}
+
+TEST(bounds_deadline_javascript_readers)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    static const char *const kinds[] = {"package-lock.json", "pnpm-lock.yaml", "yarn.lock"};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t len;
+        const char *text = js_lock(a, kinds[k], 3000, &len);
+        sb_limits lim = SB_LIMITS_DEFAULT;
+        lim.deadline_ns = 1; /* long past: the reader's own loops must notice */
+        sb_lock *l = NULL;
+        sb_code rc = sb_lock_read(&l, a, kinds[k], text, len, NULL, &lim, &err);
+        if (rc != SB_ETIMEOUT)
+            printf("  %s: %d %s\n", kinds[k], rc, err.msg);
+        CHECK(rc == SB_ETIMEOUT && strstr(err.msg, "deadline"));
+        lim.deadline_ns = sb_deadline_now_ns() + 60LL * 1000000000LL;
+        rc = sb_lock_read(&l, a, kinds[k], text, len, NULL, &lim, &err);
+        if (rc != SB_OK)
+            printf("  %s in time: %d %s\n", kinds[k], rc, err.msg);
+        CHECK(rc == SB_OK && l && l->nrecords == 3000);
+    }
+    sb_arena_destroy(a);
+}

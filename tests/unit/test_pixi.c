@@ -192,7 +192,7 @@ TEST(core_pixi__v1_map_dependencies_and_version_last)
         CHECK(s->npkgs == 3);
         const sb_pkg *z = find(s, "zlib");
         CHECK(z && z->ndeps == 1);
-        CHECK(z && z->sha256 == NULL && z->md5 != NULL);
+        CHECK(z && z->sha256 == NULL && z->x->md5 != NULL);
         const sb_pkg *six = find(s, "six");
         CHECK_STR(six->location, "https://files.pythonhosted.org/six-1.17.0-py2.py3-none-any.whl");
         CHECK_STR(six->sha256, "4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274");
@@ -388,7 +388,7 @@ TEST(core_explicit__fragments_platform_errors)
         CHECK_STR(s->platform, "linux-64");
         CHECK(s->npkgs == 3);
         const sb_pkg *z = find(s, "zlib");
-        CHECK_STR(z->md5, "51a19bba1b8ebfb60df25cde030b7ebc");
+        CHECK_STR(z->x->md5, "51a19bba1b8ebfb60df25cde030b7ebc");
         CHECK_STR(z->location, "https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda");
         CHECK_STR(find(s, "tzdata")->sha256, "c30daba32ddebbb7ded490f0e371eae90f51e72db620554089103b4a6934b0d5");
         CHECK_STR(find(s, "libzlib")->purl,
