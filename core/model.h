@@ -206,6 +206,16 @@ typedef struct sb_lookup_stats {
  * lives in the service; core only calls this. */
 typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
 
+/* Which packages a request leaves out (core/filter.h). */
+typedef struct sb_filter sb_filter;
+
+/* One package a filter left out: name and version as in the document, and
+ * why ("exclude=pytest*", "include", "exclude-kind=pypi",
+ * "scope=development", "orphan"). */
+typedef struct sb_excluded {
+    const char *name, *version, *reason;
+} sb_excluded;
+
 typedef struct sb_select_opts {
     const char *environment;   /* NULL = "default" */
     const char *package_cache; /* conda package cache root (has pkgs/), NULL = none */
@@ -220,6 +230,7 @@ typedef struct sb_select_opts {
     sb_lookup_fn lookup;       /* NULL = no lookups */
     void *lookup_ctx;
     long long deadline_ns;     /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
+    const sb_filter *filter;   /* packages to leave out, before any lookup; NULL = none */
 } sb_select_opts;
 
 typedef struct sb_sbom {
@@ -238,6 +249,9 @@ typedef struct sb_sbom {
     long long license_file_max, license_texts_max; /* the text budget applied (bytes) */
     bool package_cache;        /* records were enriched from a package cache */
     bool lookups;              /* missing licenses were looked up in the indexes */
+    const sb_filter *filter;   /* the filter applied (NULL when none was active) */
+    sb_excluded *excluded;     /* what it left out, model order */
+    size_t nexcluded;
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default
