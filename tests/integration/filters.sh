@@ -165,6 +165,26 @@ check "all-platforms with filters and lookups 200" \
 check "all-platforms: every document pypi only" \
   test "$(jq -r '[.components[].properties[] | select(.name == "pixi:kind") | .value] | unique | join(",")' "$work/nd.json" | sort -u)" = "pypi"
 
+# --- against a fake index: transfers only for the kept packages ---
+python3 "$root/tests/fakeindex.py" > "$work/fake.out" 2>&1 &
+pids="$pids $!"
+for _ in $(seq 50); do fport="$(awk '/^port/{print $2}' "$work/fake.out")"; [ -n "$fport" ] && break; sleep 0.1; done
+sb_start "$work/lk.log" --lookups --pypi-url "http://127.0.0.1:$fport/pypi" --lookup-deadline 10
+for i in $(seq 1 12); do printf 'pkg%04d==1.0.%d\n' "$i" "$i"; printf 'devtool%04d==2.0\n' "$i"; done > "$work/r.txt"
+paths() { curl -sS "http://127.0.0.1:$fport/_count" | jq -r '.paths | keys[]'; }
+res="$(curl -sS -o "$work/lk.json" -w '%{http_code}' --data-binary @"$work/r.txt" "$base/v1/sbom?filename=requirements.txt&fetch-licenses=true&exclude=devtool*")"
+check "lookups with exclude=devtool*: $res" test "$res" = 200
+check "the index was asked for the 12 kept packages" test "$(paths | grep -c '/pypi/pkg')" = 12
+check "and never for an excluded one" test "$(paths | grep -c devtool)" = 0
+check "kept packages got their licenses" jq -e '[.components[] | select(.licenses)] | length > 6' "$work/lk.json" > /dev/null
+check "the 12 left out are listed" test "$(nexcluded "$work/lk.json")" = 12
+curl -sS -X POST "http://127.0.0.1:$fport/_zero" > /dev/null
+res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$work/r.txt" "$base/v1/sbom?filename=requirements.txt&fetch-licenses=true&all-platforms=true&include=devtool000?&include=pkg0001")"
+check "all-platforms (prefetch) with include: $res" test "$res" = 200
+check "prefetch asked only for the 9 included devtools (pkg0001 is answered from memory)" \
+  test "$(paths | grep -c devtool)" = 9 -a "$(paths | grep -c '/pypi/pkg')" = 0
+sb_start "$work/sbomd2.log" # back to a server without lookups for the rest
+
 # --- bad values are 400s naming the parameter ---
 code() { curl -s -o "$work/err.json" -w '%{http_code}' -X POST --data-binary @"$PIXI" "$base/v1/sbom?filename=pixi.lock&$1"; }
 check "exclude-kind=bogus 400" test "$(code "exclude-kind=bogus")" = 400
