@@ -1002,7 +1002,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, const 
     }
     sb_lookup_stats looked = {0};
     sb_pkg *raw = NULL; /* filtering: the records as read, for enrichment after the filter */
-    if (filtering && ((opts->package_cache && *opts->package_cache) || opts->lookup)) {
+    if (filtering && (opts->package_cache || opts->lookup)) {
         raw = sb_arena_alloc(scratch, (s->npkgs ? s->npkgs : 1) * sizeof *raw);
         if (NULL == raw)
             return sb_err_set(err, SB_ENOMEM, "out of memory");

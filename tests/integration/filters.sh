@@ -183,6 +183,21 @@ res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$work/r.txt" "$ba
 check "all-platforms (prefetch) with include: $res" test "$res" = 200
 check "prefetch asked only for the 9 included devtools (pkg0001 is answered from memory)" \
   test "$(paths | grep -c devtool)" = 9 -a "$(paths | grep -c '/pypi/pkg')" = 0
+
+# --- with a package cache: what is kept is still enriched, after the filter ---
+"$here/make-cache.sh" "$PIXI" "$work/cache" > /dev/null
+sb_start "$work/pc.log" --package-cache "$work/cache"
+curl -sS -o "$work/pc.json" -X POST --data-binary @"$PIXI" "$base/v1/sbom?filename=pixi.lock&timestamp=0"
+curl -sS -o "$work/pcf.json" -X POST --data-binary @"$PIXI" "$base/v1/sbom?filename=pixi.lock&timestamp=0&exclude-kind=pypi&keep-orphans=true&exclude=python"
+lic() { jq -c '[.components[] | select(.name != "python") | select(.properties[] | .name == "pixi:kind" and .value == "conda") | {name, licenses, description}]' "$1"; }
+check "package cache: kept conda packages enriched as without the filter" test "$(lic "$work/pcf.json")" = "$(lic "$work/pc.json")"
+check "package cache: enrichment present" jq -e '[.components[] | select(.licenses)] | length > 5' "$work/pcf.json" > /dev/null
+check "package cache: python left out" test "$(jq '[.components[] | select(.name == "python")] | length' "$work/pcf.json")" = 0
+ncached() { jq -r '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value' "$1" | grep -o 'package-cache: [0-9]* of [0-9]*' || echo none; }
+check "package cache: the gap counts only kept conda packages ($(ncached "$work/pcf.json"))" \
+  test "$(ncached "$work/pcf.json")" = "package-cache: 1 of $((nconda - 1))"
+check "package cache: filtered document valid" valid "$work/pcf.json"
+
 sb_start "$work/sbomd2.log" # back to a server without lookups for the rest
 
 # --- bad values are 400s naming the parameter ---
