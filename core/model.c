@@ -830,6 +830,8 @@ static sb_code enrich(sb_pkg *pkgs, size_t n, sb_arena *a, const sb_select_opts 
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         (*ncache_conda)++;
         *ncache_found += (size_t)found;
+        if (sb_deadline_tick(dl, err) != SB_OK)
+            return SB_ETIMEOUT;
     }
     if (opts && opts->lookup && opts->lookup(opts->lookup_ctx, pkgs, n, a, looked) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
@@ -921,7 +923,7 @@ static sb_code enrich_kept(sb_sbom *s, const sb_pkg *raw, const size_t *kept, sb
                            size_t *ncache_found, sb_lookup_stats *looked, sb_deadline *dl, sb_err *err)
 {
     size_t n = s->npkgs;
-    sb_pkg *v = sb_arena_alloc(a, (n ? n : 1) * sizeof *v); /* the lookups keep pointers into it */
+    sb_pkg *v = sb_arena_alloc(a, (n ? n : 1) * sizeof *v); /* the selection's copies, as lookups expect */
     if (NULL == v)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t j = 0; j < n; j++)
