@@ -7,6 +7,7 @@
  * the stage holds one small piece at a time whatever the document's size.
  */
 #include "doc.h"
+#include "filter.h"
 #include "uuid.h"
 #include "version.h"
 
@@ -97,6 +98,21 @@ static void serial_num(sb_sha1 *c, const char *key, long long v)
  * not share one. (Spec 11 lets CycloneDX 1.6 and 1.7 of one input share an
  * identifier; issue 18 item 10 asks that they do not.)
  */
+/* Every filter option, in a fixed order; patterns in the order given (the
+ * first exclude pattern that matches names the reason, so order shows). */
+static void serial_filter(sb_sha1 *c, const sb_filter *f)
+{
+    for (size_t i = 0; i < f->ninclude; i++)
+        serial_part(c, "include", f->include[i]);
+    for (size_t i = 0; i < f->nexclude; i++)
+        serial_part(c, "exclude", f->exclude[i]);
+    for (const char *const *k = sb_filter_kind_names(); *k; k++)
+        if (f->kinds & sb_filter_kind_bit(*k))
+            serial_part(c, "exclude-kind", *k);
+    serial_part(c, "scope", f->required_only ? "required" : "all");
+    serial_part(c, "keep-orphans", f->keep_orphans ? "true" : "false");
+}
+
 static void make_serial(sb_doc *d)
 {
     const sb_sbom *s = d->sbom;
@@ -126,6 +142,8 @@ static void make_serial(sb_doc *d)
         serial_num(&c, "license-file-max", s->license_file_max);
         serial_num(&c, "license-texts-max", s->license_texts_max);
     }
+    if (s->filter) /* only an active filter: unfiltered serials stay as they were */
+        serial_filter(&c, s->filter);
     sb_uuid_v5_finish(&c, d->serial);
 }
 

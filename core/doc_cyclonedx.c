@@ -11,6 +11,7 @@
  * emitted in small pieces.
  */
 #include "doc.h"
+#include "filter.h"
 #include "license.h"
 #include "version.h"
 
@@ -180,6 +181,9 @@ static sb_code begin(sb_doc *d)
     prop(jw, "pixi:platform", s->platform);
     if (s->lockfile_name)
         prop(jw, "pixi:lockfile", s->lockfile_name);
+    const char *excluded = sb_filter_excluded_text(s, d->arena);
+    if (excluded)
+        prop(jw, "pixi:excluded", excluded);
     const char *steps = sb_incomplete_steps(&s->incomplete, d->arena);
     if (steps) {
         prop(jw, "pixi:incomplete", steps);

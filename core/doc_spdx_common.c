@@ -3,6 +3,7 @@
  */
 #include "doc_spdx_common.h"
 #include "buf.h"
+#include "filter.h"
 #include "strmap.h"
 
 #include <stdlib.h>
@@ -134,9 +135,13 @@ const char *sb_spdx__license_files(sb_doc *d, const sb_pkg *p, const char *prefi
 
 const char *sb_spdx__root_comment(sb_doc *d)
 {
+    const char *excluded = sb_filter_excluded_text(d->sbom, d->arena);
     const char *steps = sb_incomplete_steps(&d->sbom->incomplete, d->arena);
-    if (NULL == steps)
+    if (NULL == steps && NULL == excluded)
         return NULL;
-    return sb_arena_printf(d->arena, "pixi:incomplete=%s\npixi:incomplete-detail=%s", steps,
+    if (NULL == steps)
+        return sb_arena_printf(d->arena, "pixi:excluded=%s", excluded);
+    return sb_arena_printf(d->arena, "%s%s%spixi:incomplete=%s\npixi:incomplete-detail=%s", excluded ? "pixi:excluded=" : "",
+                           excluded ? excluded : "", excluded ? "\n" : "", steps,
                            sb_incomplete_details(&d->sbom->incomplete, d->arena));
 }

@@ -36,7 +36,8 @@ const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p);
 /* "License files: A, B" (SPDX 2.3 licenseComments), or NULL without files. */
 const char *sb_spdx__license_files(sb_doc *d, const sb_pkg *p, const char *prefix, const char *sep);
 
-/* The root package's comment: pixi:incomplete lines, or NULL when complete. */
+/* The root package's comment: the pixi:excluded line, then the pixi:incomplete
+ * lines; NULL when nothing was left out and the document is complete. */
 const char *sb_spdx__root_comment(sb_doc *d);
 
 #endif

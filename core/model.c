@@ -15,6 +15,7 @@
 #include "model.h"
 #include "deadline.h"
 #include "enrich.h"
+#include "filter.h"
 #include "license.h"
 #include "manifest.h"
 #include "purl.h"
@@ -1061,6 +1062,135 @@ static unsigned char *repeats(sb_arena *tmp, const sb_lock_platform *plat)
     return rep;
 }
 
+/* Enrichment of n packages: the package cache (conda binaries), then the
+ * lookups, which see every package at once so they can run together. */
+static sb_code enrich(sb_pkg *pkgs, size_t n, sb_arena *a, const sb_select_opts *opts, size_t *ncache_conda,
+                      size_t *ncache_found, sb_lookup_stats *looked, sb_deadline *dl, sb_err *err)
+{
+    for (size_t i = 0; opts && opts->package_cache && i < n; i++) {
+        if (pkgs[i].kind != SB_KIND_CONDA)
+            continue;
+        int found = 0;
+        if (sb_enrich_from_cache(&pkgs[i], a, opts->package_cache, &found) != SB_OK)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        (*ncache_conda)++;
+        *ncache_found += (size_t)found;
+        if (sb_deadline_tick(dl, err) != SB_OK)
+            return SB_ETIMEOUT;
+    }
+    if (opts && opts->lookup && opts->lookup(opts->lookup_ctx, pkgs, n, a, looked) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (sb_deadline_check(dl, err) != SB_OK)
+        return SB_ETIMEOUT;
+    return SB_OK;
+}
+
+/* Normalize licenses (each distinct string once: packages share a handful)
+ * and derive purls, suppliers and properties. */
+static sb_code finish(sb_pkg *pkgs, size_t n, sb_arena *a, sb_arena *licmem, sb_arena *scratch,
+                      const sb_lock_env *env, sb_deadline *dl, sb_err *err)
+{
+    size_t nlic = 0;
+    for (size_t i = 0; i < n; i++)
+        nlic += NULL != pkgs[i].license;
+    sb_strmap lics;
+    if (sb_strmap_init(&lics, licmem, nlic) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        sb_pkg *p = &pkgs[i];
+        p->lic = NULL;
+        if (NULL == p->license)
+            continue;
+        size_t at;
+        int dup = sb_strmap_put(&lics, p->license, strlen(p->license), i, &at);
+        if (dup < 0)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        if (dup) {
+            p->lic = pkgs[at].lic;
+            continue;
+        }
+        sb_lic *l = sb_arena_alloc(a, sizeof *l);
+        if (NULL == l)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        *l = sb_lic_normalize(a, p->license);
+        p->lic = l;
+    }
+    props_b props = {.scratch = scratch};
+    for (size_t i = 0; i < n; i++) {
+        sb_pkg *p = &pkgs[i];
+        sb_code rc = derive(p, a, &props, env);
+        if (rc == SB_OK && sb_deadline_tick(dl, err) != SB_OK)
+            return SB_ETIMEOUT;
+        if (rc == SB_ENOMEM)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        if (rc != SB_OK)
+            return sb_err_set(err, SB_EINVAL, "package '%.100s' has no valid purl (empty name?)", p->name);
+    }
+    return SB_OK;
+}
+
+static int pkg_ptr_cmp(const void *x, const void *y)
+{
+    const sb_pkg *a = *(const sb_pkg *const *)x, *b = *(const sb_pkg *const *)y;
+    int c = pkg_cmp(a, b);
+    return c ? c : (a > b) - (a < b); /* ties keep input order */
+}
+
+/* Sort the packages (kind, name, version); `raw`, when given, is a parallel
+ * array carried into the same order. */
+static sb_code order(sb_sbom *s, sb_pkg *raw, sb_arena *scratch)
+{
+    if (NULL == raw) {
+        qsort(s->pkgs, s->npkgs, sizeof *s->pkgs, pkg_cmp);
+        return SB_OK;
+    }
+    size_t one = s->npkgs ? s->npkgs : 1;
+    sb_pkg **v = sb_arena_alloc(scratch, one * sizeof *v);
+    sb_pkg *sorted = sb_arena_alloc(scratch, one * sizeof *sorted);
+    sb_pkg *rsorted = sb_arena_alloc(scratch, one * sizeof *rsorted);
+    if (!v || !sorted || !rsorted)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < s->npkgs; i++)
+        v[i] = &s->pkgs[i];
+    qsort(v, s->npkgs, sizeof *v, pkg_ptr_cmp);
+    for (size_t j = 0; j < s->npkgs; j++) {
+        sorted[j] = *v[j];
+        rsorted[j] = raw[v[j] - s->pkgs];
+    }
+    memcpy(s->pkgs, sorted, s->npkgs * sizeof *sorted);
+    memcpy(raw, rsorted, s->npkgs * sizeof *rsorted);
+    return SB_OK;
+}
+
+/* After the filter: enrich what the document kept, from the records as read
+ * (the derivation rewrites some fields), and derive them again. Purls and so
+ * ids, order and graph do not depend on what enrichment fills in; each
+ * package keeps its id and edges. */
+static sb_code enrich_kept(sb_sbom *s, const sb_pkg *raw, const size_t *kept, sb_arena *a, sb_arena *scratch,
+                           const sb_select_opts *opts, const sb_lock_env *env, size_t *ncache_conda,
+                           size_t *ncache_found, sb_lookup_stats *looked, sb_deadline *dl, sb_err *err)
+{
+    size_t n = s->npkgs;
+    sb_pkg *v = sb_arena_alloc(a, (n ? n : 1) * sizeof *v); /* the selection's copies, as lookups expect */
+    if (NULL == v)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    for (size_t j = 0; j < n; j++)
+        v[j] = raw[kept[j]];
+    sb_code rc = enrich(v, n, a, opts, ncache_conda, ncache_found, looked, dl, err);
+    if (rc == SB_OK)
+        rc = finish(v, n, a, scratch, scratch, env, dl, err);
+    if (rc != SB_OK)
+        return rc;
+    for (size_t j = 0; j < n; j++) {
+        v[j].id = s->pkgs[j].id;
+        v[j].deps = s->pkgs[j].deps;
+        v[j].ndeps = s->pkgs[j].ndeps;
+        v[j].scope = s->pkgs[j].scope; /* the manifest may have set it after the graph */
+        s->pkgs[j] = v[j];
+    }
+    return SB_OK;
+}
+
 /* `scratch` holds what only the selection itself needs (the lookup maps),
  * freed when it returns so the writers can reuse the memory; `*tmp` what
  * only its first steps need (the repeated records, the license strings),
@@ -1146,61 +1276,33 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
             p->x = x;
         }
         p->index_url = no_userinfo(a, p->index_url);
-        if (opts && opts->package_cache && p->kind == SB_KIND_CONDA) {
-            int found = 0;
-            if (sb_enrich_from_cache(p, a, opts->package_cache, &found) != SB_OK)
-                return sb_err_set(err, SB_ENOMEM, "out of memory");
-            ncache_conda++;
-            ncache_found += found;
-        }
     }
-    /* lookups see every package at once, so they can run together */
-    sb_lookup_stats looked = {0};
-    if (opts && opts->lookup && opts->lookup(opts->lookup_ctx, s->pkgs, s->npkgs, a, &looked) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
-    if (sb_deadline_check(&dl, err) != SB_OK)
-        return SB_ETIMEOUT;
-    /* normalize each distinct license string once: packages share a handful */
-    size_t nlic = 0;
-    for (size_t i = 0; i < s->npkgs; i++)
-        nlic += NULL != s->pkgs[i].license;
-    sb_strmap lics;
-    if (sb_strmap_init(&lics, *tmp, nlic) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
-    for (size_t i = 0; i < s->npkgs; i++) {
-        sb_pkg *p = &s->pkgs[i];
-        if (NULL == p->license)
-            continue;
-        size_t at;
-        int dup = sb_strmap_put(&lics, p->license, strlen(p->license), i, &at);
-        if (dup < 0)
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
-        if (dup) {
-            p->lic = s->pkgs[at].lic;
-            continue;
-        }
-        sb_lic *l = sb_arena_alloc(a, sizeof *l);
-        if (NULL == l)
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
-        *l = sb_lic_normalize(a, p->license);
-        p->lic = l;
-    }
+    /* what the manifest declares, before properties are derived (and before
+     * the filter's copy of the records, which must carry it) */
     if (opts && opts->manifest && apply_manifest(s, a, scratch, opts->manifest) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
+    /* with a filter, enrichment (package cache, lookups) waits until the
+     * filter has run: it then only touches what the document keeps */
+    bool filtering = sb_filter_active(opts ? opts->filter : NULL);
+    sb_lookup_stats looked = {0};
+    sb_pkg *raw = NULL; /* filtering: the records as read, for enrichment after the filter */
+    if (filtering && (opts->package_cache || opts->lookup)) {
+        raw = sb_arena_alloc(scratch, (s->npkgs ? s->npkgs : 1) * sizeof *raw);
+        if (NULL == raw)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        memcpy(raw, s->pkgs, s->npkgs * sizeof *raw);
+    }
+    sb_code frc = SB_OK;
+    if (!filtering)
+        frc = enrich(s->pkgs, s->npkgs, a, opts, &ncache_conda, &ncache_found, &looked, &dl, err);
+    if (frc == SB_OK)
+        frc = finish(s->pkgs, s->npkgs, a, *tmp, scratch, env, &dl, err);
+    if (frc != SB_OK)
+        return frc;
     sb_arena_destroy(*tmp);
     *tmp = NULL;
-    props_b props = {.scratch = scratch};
-    for (size_t i = 0; i < s->npkgs; i++) {
-        sb_pkg *p = &s->pkgs[i];
-        sb_code rc = derive(p, a, &props, env);
-        if (rc == SB_OK && sb_deadline_tick(&dl, err) != SB_OK)
-            return SB_ETIMEOUT;
-        if (rc == SB_ENOMEM)
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
-        if (rc != SB_OK)
-            return sb_err_set(err, SB_EINVAL, "package '%.100s' has no valid purl (empty name?)", p->name);
-    }
-    qsort(s->pkgs, s->npkgs, sizeof *s->pkgs, pkg_cmp);
+    if (order(s, raw, scratch) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     /* ids: the purl, suffixed when two packages share one */
     sb_strmap ids;
     if (sb_strmap_init(&ids, scratch, s->npkgs) != SB_OK)
@@ -1229,6 +1331,14 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         return grc == SB_ETIMEOUT ? grc : sb_err_set(err, SB_ENOMEM, "out of memory");
     if (by_manifest && manifest_scopes(s, lock, opts->manifest, scratch) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (filtering) {
+        size_t *kept = NULL;
+        if (sb_filter_apply(s, a, opts->filter, raw ? &kept : NULL) != SB_OK)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        if (raw && (frc = enrich_kept(s, raw, kept, a, scratch, opts, env, &ncache_conda, &ncache_found, &looked, &dl,
+                                      err)) != SB_OK)
+            return frc;
+    }
     if (opts && opts->manifest_problem &&
         sb_incomplete_add(&s->incomplete, a, "manifest", "%s", opts->manifest_problem) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");

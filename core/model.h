@@ -239,6 +239,16 @@ typedef struct sb_lookup_stats {
  * lives in the service; core only calls this. */
 typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
 
+/* Which packages a request leaves out (core/filter.h). */
+typedef struct sb_filter sb_filter;
+
+/* One package a filter left out: name and version as in the document, and
+ * why ("exclude=pytest*", "include", "exclude-kind=pypi",
+ * "scope=development", "orphan"). */
+typedef struct sb_excluded {
+    const char *name, *version, *reason;
+} sb_excluded;
+
 typedef struct sb_select_opts {
     const char *environment;   /* NULL = "default" */
     const char *package_cache; /* conda package cache root (has pkgs/), NULL = none */
@@ -255,6 +265,7 @@ typedef struct sb_select_opts {
     long long deadline_ns;     /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
     const struct sb_manifest *manifest; /* what the project declares; NULL = none */
     const char *manifest_problem; /* a manifest was sent but could not be read: why (pixi:incomplete) */
+    const sb_filter *filter;   /* packages to leave out, before any lookup; NULL = none */
 } sb_select_opts;
 
 typedef struct sb_sbom {
@@ -281,6 +292,9 @@ typedef struct sb_sbom {
     bool manifest;             /* a manifest was read */
     size_t ndeclared;          /* packages the manifest declares that are present */
     sb_strv declared_missing;  /* names it declares that the environment lacks */
+    const sb_filter *filter;   /* the filter applied (NULL when none was active) */
+    sb_excluded *excluded;     /* what it left out, model order */
+    size_t nexcluded;
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

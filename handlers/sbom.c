@@ -9,13 +9,15 @@
  * (Unix seconds), pretty (true|false), all-environments / all-platforms
  * (true: one compact document per environment x platform as NDJSON),
  * license-texts (true: embed license file texts from the package cache),
- * license-file-max / license-texts-max (lower the server's text budget).
+ * license-file-max / license-texts-max (lower the server's text budget),
+ * include / exclude / exclude-kind / scope / keep-orphans (core/filter.h).
  * The lockfile is the raw body, or the `lockfile` field of a
  * multipart/form-data upload; its name comes from filename=, else the
  * Content-Disposition of the body or of the part.
  */
 #include "handlers.h"
 #include "../core/doc.h"
+#include "../core/filter.h"
 #include "../core/lock.h"
 #include "../core/model.h"
 #include "../service/intake.h"
@@ -146,6 +148,17 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
         }
         for (size_t k = 0; k < np; k++) {
             sel.platform = plats[k];
+            if (0 == pass && sb_filter_active(sel.filter)) {
+                /* only what the filter keeps is looked up: select without
+                 * lookups to learn it (an unknown platform is answered in pass 1) */
+                sb_select_opts probe = sel;
+                probe.lookup = NULL;
+                sb_sbom *kept = NULL;
+                sb_err perr;
+                if (sb_model_select(&kept, a, lock, &probe, &perr) == SB_OK)
+                    svc_lookup_prefetch_pkgs(sel.lookup_ctx, kept->pkgs, kept->npkgs, a);
+                continue;
+            }
             if (0 == pass) {
                 svc_lookup_prefetch(sel.lookup_ctx, sb_model_platform(lock, &sel), sel.package_cache, a);
                 continue;

@@ -6,6 +6,7 @@
 #include "params.h"
 #include "../core/deadline.h"
 #include "../core/manifest.h"
+#include "../core/filter.h"
 #include "../core/uuid.h"
 
 #include <pthread.h>
@@ -66,6 +67,8 @@ static int check_one(void *cls, const char *key, const char *value)
     query_check *c = cls;
     if (svc_qparam_check(key, value, c->ep, c->why, sizeof c->why))
         return 1;
+    if (svc_qparam_find(key, c->ep)->repeat)
+        return 0; /* a list: each value one more item */
     for (size_t i = 0; i < c->nseen; i++)
         if (!strcmp(c->seen[i], key)) {
             snprintf(c->why, sizeof c->why, "query parameter '%s' is given more than once", key);
@@ -100,6 +103,87 @@ static int check_query(svc_req *r, int *rc)
             return 1;
         }
     }
+    return 0;
+}
+
+#define FILTER_MAX_VALUES 256 /* patterns or kinds per list parameter */
+
+/* The values of one repeatable query parameter, in the order given. */
+typedef struct qlist {
+    const char *key;
+    const char **v;
+    size_t n;
+    int bad;                  /* a bare ?key, an empty value, or too many */
+} qlist;
+
+static int collect(void *cls, const char *key, const char *value)
+{
+    qlist *l = cls;
+    if (strcmp(key, l->key))
+        return 0;
+    if (NULL == value || !value[0] || l->n == FILTER_MAX_VALUES) {
+        l->bad = 1;
+        return 0;
+    }
+    l->v[l->n++] = value;
+    return 0;
+}
+
+static int list_param(svc_req *r, const char *key, qlist *l)
+{
+    l->key = key;
+    l->n = 0;
+    l->bad = 0;
+    l->v = sb_arena_alloc(svc_req_arena(r), FILTER_MAX_VALUES * sizeof *l->v);
+    if (NULL == l->v)
+        return -1;
+    svc_req_query_each(r, collect, l);
+    return l->bad ? -1 : 0;
+}
+
+/* include / exclude / exclude-kind / scope / keep-orphans (spec 3) into
+ * sel->filter; 0, or 1 with the 400 queued. */
+static int read_filter(svc_req *r, sb_select_opts *sel, int *rc)
+{
+    sb_filter *f = sb_arena_calloc(svc_req_arena(r), 1, sizeof *f);
+    if (NULL == f) {
+        sb_err e;
+        sb_err_set(&e, SB_ENOMEM, "out of memory");
+        ANSWER(svc_req_error(r, &e, NULL, 0));
+    }
+    qlist inc, exc, kinds;
+    if (list_param(r, "include", &inc))
+        ANSWER(svc_bad_param(r, "include", "must be a non-empty name pattern (* and ?), at most 256 of them"));
+    if (list_param(r, "exclude", &exc))
+        ANSWER(svc_bad_param(r, "exclude", "must be a non-empty name pattern (* and ?), at most 256 of them"));
+    if (list_param(r, "exclude-kind", &kinds))
+        ANSWER(svc_bad_param(r, "exclude-kind", "must name a package kind"));
+    f->include = inc.v;
+    f->ninclude = inc.n;
+    f->exclude = exc.v;
+    f->nexclude = exc.n;
+    for (size_t i = 0; i < kinds.n; i++) {
+        unsigned bit = sb_filter_kind_bit(kinds.v[i]);
+        if (0 == bit) {
+            const char *const *names = sb_filter_kind_names();
+            size_t n = 0;
+            while (names[n])
+                n++;
+            sb_err e;
+            sb_err_set(&e, SB_EINVAL, "query parameter 'exclude-kind': '%.64s' is not a package kind", kinds.v[i]);
+            ANSWER(svc_req_error(r, &e, names, n));
+        }
+        f->kinds |= bit;
+    }
+    const char *scope = svc_req_query(r, "scope");
+    if (scope && strcmp(scope, "all") && strcmp(scope, "required"))
+        ANSWER(svc_bad_param(r, "scope", "must be required (leave out development and optional packages) or all"));
+    f->required_only = scope && !strcmp(scope, "required");
+    int keep;
+    if (svc_param_bool(svc_req_query(r, "keep-orphans"), 0, &keep))
+        ANSWER(svc_bad_param(r, "keep-orphans", "must be true or false"));
+    f->keep_orphans = keep != 0;
+    sel->filter = f;
     return 0;
 }
 
@@ -230,6 +314,8 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
         sel->lookup = svc_lookup_fill;
         sel->lookup_ctx = lc;
     }
+    if (read_filter(r, sel, rc))
+        return 1;
     sel->environment = svc_req_query(r, "environment");
     sel->platform = svc_req_query(r, "platform");
     sel->root_name = svc_req_query(r, "name");

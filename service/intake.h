@@ -2,7 +2,8 @@
  * intake.h - what every endpoint that takes a lockfile does first: the body
  * (raw or multipart), detection and reading, and the selection parameters
  * (environment, platform, name, version, timestamp, pretty, all-*, license
- * texts and their budget), each refused with a located problem answer.
+ * texts and their budget, the filters: include, exclude, exclude-kind, scope,
+ * keep-orphans), each refused with a located problem answer.
  */
 #ifndef SVC_INTAKE_H
 #define SVC_INTAKE_H

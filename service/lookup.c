@@ -684,6 +684,24 @@ static int wanted(const sb_pkg *p, sb_arena *a, const svc_lookup *L, const char 
     return ak == SB_ARCHIVE_TARBZ2 ? K_TARBZ2 : K_CONDA;
 }
 
+/* Queue the m lookups urls[]/kinds[] for the request without waiting. */
+static void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, const char **urls, const int *kinds, size_t m)
+{
+    int queued_any = 0;
+    pthread_mutex_lock(&L->mu);
+    svc_sched_req *q = ticket(L, ctx);
+    for (size_t k = 0; k < m; k++) {
+        int res;
+        entry *e = want(L, q, urls[k], kinds[k], &res);
+        if (e)
+            e->refs--; /* nobody waits yet: the document's pass will (the claim keeps it) */
+        queued_any |= res == W_WAIT;
+    }
+    pthread_mutex_unlock(&L->mu);
+    if (queued_any)
+        curl_multi_wakeup(L->multi);
+}
+
 void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *package_cache, sb_arena *a)
 {
     svc_lookup_ctx *ctx = cls;
@@ -707,19 +725,29 @@ void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *pa
         urls[m] = u;
         kinds[m++] = kind;
     }
-    int queued_any = 0;
-    pthread_mutex_lock(&L->mu);
-    svc_sched_req *q = ticket(L, ctx);
-    for (size_t k = 0; k < m; k++) {
-        int res;
-        entry *e = want(L, q, urls[k], kinds[k], &res);
-        if (e)
-            e->refs--; /* nobody waits yet: the document's pass will (the claim keeps it) */
-        queued_any |= res == W_WAIT;
+    prefetch(L, ctx, urls, kinds, m);
+}
+
+void svc_lookup_prefetch_pkgs(void *cls, const sb_pkg *pkgs, size_t n, sb_arena *a)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx ? ctx->engine : NULL;
+    if (NULL == L || 0 == n)
+        return;
+    const char **urls = sb_arena_alloc(a, n * sizeof *urls);
+    int *kinds = sb_arena_alloc(a, n * sizeof *kinds);
+    if (!urls || !kinds)
+        return;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *u;
+        int kind = wanted(&pkgs[i], a, L, &u);
+        if (kind < 0 || NULL == u)
+            continue;
+        urls[m] = u;
+        kinds[m++] = kind;
     }
-    pthread_mutex_unlock(&L->mu);
-    if (queued_any)
-        curl_multi_wakeup(L->multi);
+    prefetch(L, ctx, urls, kinds, m);
 }
 
 /* Wait (lock held) until none of es[] is queued or running, the deadline

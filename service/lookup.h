@@ -57,6 +57,10 @@ sb_code svc_lookup_fill(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
  * svc_lookup_fill then finds them answered or in flight). */
 void svc_lookup_prefetch(void *ctx, const sb_lock_platform *plat, const char *package_cache, sb_arena *a);
 
+/* The same for packages already selected (and filtered: a request with
+ * filters queues only what its documents keep). */
+void svc_lookup_prefetch_pkgs(void *ctx, const sb_pkg *pkgs, size_t n, sb_arena *a);
+
 /* The request is over (a svc_lookup_ctx *, for svc_req_on_done): its claims
  * are dropped as when it gives up. Safe without an engine or a lookup made. */
 void svc_lookup_end(void *ctx);

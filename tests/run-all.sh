@@ -59,6 +59,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: manifest part (root, direct, scopes)" "$b/manifest.log" tests/integration/manifest.sh "$b"
   suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
   suite "$profile: query parameters, negotiation, headers" "$b/params.log" tests/integration/params.sh "$b"
+  suite "$profile: filters (include, exclude, kinds, scope, orphans)" "$b/filters.log" tests/integration/filters.sh "$b"
   if [ "$profile" = release ]; then
     suite "OpenAPI lint and contract test" "$b/contract.log" tests/contract/run.sh "$b"
     suite "the page in headless Chromium" "$b/browser.log" tests/browser/run.sh "$b"
