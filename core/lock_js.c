@@ -15,6 +15,24 @@ sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *l
     return sb_strmap_init(&l->by_key, a, 64);
 }
 
+sb_code sb_jsl_expect(sb_jsl *l, sb_arena *a, size_t n)
+{
+    if (n > l->max_packages)
+        n = l->max_packages;
+    if (l->n || n <= l->cap)
+        return SB_OK;
+    l->pkgs = sb_arena_alloc(a, n * sizeof *l->pkgs);
+    if (NULL == l->pkgs)
+        return SB_ENOMEM;
+    l->cap = n;
+    return sb_strmap_init(&l->by_key, a, n);
+}
+
+sb_code sb_js_path(sb_js_pkg *p, sb_arena *a, const char *path)
+{
+    return sb_strv_push(&p->paths, a, path);
+}
+
 const char *sb_js_key(sb_arena *a, const char *name, const char *version, const char *source)
 {
     /* a registry package is its name@version whatever mirror served it; any

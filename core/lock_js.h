@@ -54,6 +54,13 @@ typedef struct sb_jsl {
 
 sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *lim);
 
+/* Room for `n` packages up front (a reader that counted its entries), so
+ * the package table and the key map are not grown and copied. */
+sb_code sb_jsl_expect(sb_jsl *l, sb_arena *a, size_t n);
+
+/* Record one more install path of the package. */
+sb_code sb_js_path(sb_js_pkg *p, sb_arena *a, const char *path);
+
 /* The identity of name@version from `source` (NULL for a registry). */
 const char *sb_js_key(sb_arena *a, const char *name, const char *version, const char *source);
 
