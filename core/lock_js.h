@@ -29,15 +29,19 @@ typedef enum sb_js_scope {
     SB_JS_REQUIRED
 } sb_js_scope;
 
+/* The reader's extras around the record, kept small: a 100,000-entry lock
+ * holds 100,000 of these. Most packages have one install path and no
+ * optional or development edges, so those lists are allocated on demand. */
 typedef struct sb_js_pkg {
     sb_pkg rec;          /* kind npm; name, version, location, hashes, license, key */
+    const char *path1;   /* the first lock path it is installed under */
+    sb_strv *paths_more; /* the others, NULL when none (see sb_js_path) */
+    sb_strv *opt_deps;   /* the keys of `depends` reached as optional dependencies; NULL: none */
+    sb_strv *dev_deps;   /* ... and as development dependencies (workspace members); NULL: none */
+    const char *peers;   /* peer suffixes of its lock keys, "(a@1), (b@2)" */
     sb_js_scope scope;
-    sb_strv paths;       /* where the lockfile installs it */
-    sb_strv opt_deps;    /* the keys of `depends` reached as optional dependencies */
-    sb_strv dev_deps;    /* ... and as development dependencies (workspace members) */
     sb_js_scope root_scope; /* how the document root depends on it */
     bool direct;         /* the document root depends on it */
-    const char *peers;   /* peer suffixes of its lock keys, "(a@1), (b@2)" */
 } sb_js_pkg;
 
 typedef struct sb_jsl {
