@@ -21,6 +21,36 @@ sb_code sb_jsl_tick(sb_jsl *l, sb_err *err)
     return sb_deadline_tick(&l->dl, err);
 }
 
+/* push onto a list allocated on its first use */
+static sb_code push_lazy(sb_strv **v, sb_arena *a, const char *s)
+{
+    if (NULL == *v && NULL == (*v = sb_arena_calloc(a, 1, sizeof **v)))
+        return SB_ENOMEM;
+    return sb_strv_push(*v, a, s);
+}
+
+sb_code sb_jsl_expect(sb_jsl *l, sb_arena *a, size_t n)
+{
+    if (n > l->max_packages)
+        n = l->max_packages;
+    if (l->n || n <= l->cap)
+        return SB_OK;
+    l->pkgs = sb_arena_alloc(a, n * sizeof *l->pkgs);
+    if (NULL == l->pkgs)
+        return SB_ENOMEM;
+    l->cap = n;
+    return sb_strmap_init(&l->by_key, a, n);
+}
+
+sb_code sb_js_path(sb_js_pkg *p, sb_arena *a, const char *path)
+{
+    if (NULL == p->path1) {
+        p->path1 = path;
+        return SB_OK;
+    }
+    return push_lazy(&p->paths_more, a, path);
+}
+
 const char *sb_js_key(sb_arena *a, const char *name, const char *version, const char *source)
 {
     /* a registry package is its name@version whatever mirror served it; any
@@ -176,9 +206,9 @@ sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope
 {
     if (NULL == key || (p->rec.key && !strcmp(p->rec.key, key)))
         return SB_OK;
-    if (how == SB_JS_OPTIONAL && sb_strv_push(&p->opt_deps, a, key) != SB_OK)
+    if (how == SB_JS_OPTIONAL && push_lazy(&p->opt_deps, a, key) != SB_OK)
         return SB_ENOMEM;
-    if (how == SB_JS_DEV && sb_strv_push(&p->dev_deps, a, key) != SB_OK)
+    if (how == SB_JS_DEV && push_lazy(&p->dev_deps, a, key) != SB_OK)
         return SB_ENOMEM;
     return sb_strv_push(&p->rec.depends, a, key);
 }
@@ -195,7 +225,7 @@ sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope 
 
 static int listed(const sb_strv *v, const char *key)
 {
-    for (size_t i = 0; i < v->n; i++)
+    for (size_t i = 0; v && i < v->n; i++)
         if (!strcmp(v->v[i], key))
             return 1;
     return 0;
@@ -204,9 +234,9 @@ static int listed(const sb_strv *v, const char *key)
 /* the scope a dependency gets from its dependent over one edge */
 static sb_js_scope through(const sb_js_pkg *u, const char *key)
 {
-    if (u->dev_deps.n && listed(&u->dev_deps, key))
+    if (listed(u->dev_deps, key))
         return SB_JS_DEV;
-    if (0 == u->opt_deps.n || !listed(&u->opt_deps, key))
+    if (!listed(u->opt_deps, key))
         return u->scope;
     if (u->scope == SB_JS_REQUIRED)
         return SB_JS_OPTIONAL;
@@ -282,24 +312,25 @@ static sb_code push_prop(sb_pkg *p, sb_arena *a, const char *name, const char *v
     return sb_strv_push(&p->reader_props, a, value);
 }
 
-/* "a, b, c" of a package's install paths */
-static const char *join_paths(sb_arena *a, const sb_strv *v)
+/* "a, b, c" of a package's install paths; the one path itself when it has
+ * no other */
+static const char *join_paths(sb_arena *a, const sb_js_pkg *p)
 {
-    if (0 == v->n)
-        return NULL;
-    size_t n = 1;
+    const sb_strv *v = p->paths_more;
+    if (NULL == v || 0 == v->n)
+        return p->path1;
+    size_t n = strlen(p->path1) + 1;
     for (size_t i = 0; i < v->n; i++)
         n += strlen(v->v[i]) + 2;
     char *s = sb_arena_alloc(a, n);
     if (NULL == s)
         return NULL;
-    size_t o = 0;
+    size_t o = strlen(p->path1);
+    memcpy(s, p->path1, o);
     for (size_t i = 0; i < v->n; i++) {
         size_t k = strlen(v->v[i]);
-        if (i) {
-            memcpy(s + o, ", ", 2);
-            o += 2;
-        }
+        memcpy(s + o, ", ", 2);
+        o += 2;
         memcpy(s + o, v->v[i], k);
         o += k;
     }
@@ -326,9 +357,21 @@ static sb_scope model_scope(sb_js_scope s)
 static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a)
 {
     p->rec.scope = model_scope(p->scope);
+    /* the reader's own properties (an alias, yarn's checksum) and these four
+     * at most, in one exactly sized array rather than a vector grown twice */
+    size_t want = p->rec.reader_props.n + 8;
+    if (want > p->rec.reader_props.cap) {
+        const char **nv = sb_arena_alloc(a, want * sizeof *nv);
+        if (NULL == nv)
+            return SB_ENOMEM;
+        if (p->rec.reader_props.n)
+            memcpy(nv, p->rec.reader_props.v, p->rec.reader_props.n * sizeof *nv);
+        p->rec.reader_props.v = nv;
+        p->rec.reader_props.cap = want;
+    }
     sb_code rc = push_prop(&p->rec, a, "pixi:scope", scope_name(p->scope));
-    if (rc == SB_OK && p->paths.n) {
-        const char *j = join_paths(a, &p->paths);
+    if (rc == SB_OK && p->path1) {
+        const char *j = join_paths(a, p);
         rc = j ? push_prop(&p->rec, a, "pixi:install-paths", j) : SB_ENOMEM;
     }
     if (rc == SB_OK && p->direct)

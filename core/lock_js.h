@@ -30,15 +30,19 @@ typedef enum sb_js_scope {
     SB_JS_REQUIRED
 } sb_js_scope;
 
+/* The reader's extras around the record, kept small: a 100,000-entry lock
+ * holds 100,000 of these. Most packages have one install path and no
+ * optional or development edges, so those lists are allocated on demand. */
 typedef struct sb_js_pkg {
     sb_pkg rec;          /* kind npm; name, version, location, hashes, license, key */
+    const char *path1;   /* the first lock path it is installed under */
+    sb_strv *paths_more; /* the others, NULL when none (see sb_js_path) */
+    sb_strv *opt_deps;   /* the keys of `depends` reached as optional dependencies; NULL: none */
+    sb_strv *dev_deps;   /* ... and as development dependencies (workspace members); NULL: none */
+    const char *peers;   /* peer suffixes of its lock keys, "(a@1), (b@2)" */
     sb_js_scope scope;
-    sb_strv paths;       /* where the lockfile installs it */
-    sb_strv opt_deps;    /* the keys of `depends` reached as optional dependencies */
-    sb_strv dev_deps;    /* ... and as development dependencies (workspace members) */
     sb_js_scope root_scope; /* how the document root depends on it */
     bool direct;         /* the document root depends on it */
-    const char *peers;   /* peer suffixes of its lock keys, "(a@1), (b@2)" */
 } sb_js_pkg;
 
 typedef struct sb_jsl {
@@ -59,6 +63,12 @@ sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *l
 /* A deadline check for the readers' loops over entries and edges (and the
  * back half's own): SB_ETIMEOUT with the message set once the deadline passed. */
 sb_code sb_jsl_tick(sb_jsl *l, sb_err *err);
+/* Room for `n` packages up front (a reader that counted its entries), so
+ * the package table and the key map are not grown and copied. */
+sb_code sb_jsl_expect(sb_jsl *l, sb_arena *a, size_t n);
+
+/* Record one more install path of the package. */
+sb_code sb_js_path(sb_js_pkg *p, sb_arena *a, const char *path);
 
 /* The identity of name@version from `source` (NULL for a registry). */
 const char *sb_js_key(sb_arena *a, const char *name, const char *version, const char *source);

@@ -14,21 +14,33 @@
  * walking up from the dependent's path. `link: true` entries stand for their
  * target folder (workspace members). The "" entry is the document root.
  *
- * jansson builds the whole tree: package-lock.json is a single JSON object
- * whose sections are not ordered for streaming.
+ * The input is read with the streaming tokenizer of json_stream.h, not as a
+ * tree (jansson's tree of a 40 MB lock takes several times the input and
+ * broke the memory bound). The sections come in no fixed order, so the
+ * reading goes in passes over the one buffer: the top level (checking the
+ * whole text, recording where `packages` / `dependencies` start and how many
+ * entries `packages` holds); the entries (each one's fields read as slices of
+ * the input, only the kept ones copied; where its dependency objects start
+ * recorded); then the edges, each entry's dependency objects tokenized again
+ * at their recorded offsets once every install path is known. Nothing but
+ * arena copies outlives the read.
  */
 #include "lock_int.h"
 #include "lock_js.h"
+#include "json_stream.h"
 
-#include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* dependency objects of an entry, in the order their edges are added */
+enum { DK_DEPS, DK_OPTIONAL, DK_PEER, DK_DEV, DK_N };
+
 typedef struct npm_ent {
     const char *path;
-    json_t *obj;
     const char *link;      /* link target path, for `link: true` */
     sb_js_pkg *pkg;        /* NULL: not installed (no version), the root, or a link */
+    uint32_t deps[DK_N];   /* offset + 1 of each dependency object (v1: `requires` in [0]); 0 = none */
     bool folder;           /* not under node_modules: the root or a workspace folder */
 } npm_ent;
 
@@ -36,27 +48,70 @@ typedef struct npm_ctx {
     sb_arena *a;
     sb_err *err;
     const sb_limits *lim;
+    const char *data;      /* the input (after a BOM) */
+    size_t len;
+    unsigned jdepth;       /* the tokenizer's nesting bound */
     sb_jsl l;
     npm_ent *ents;
     size_t n, cap;
     sb_strmap by_path;
     char *scratch;         /* candidate paths while resolving */
     size_t scratch_cap;
+    char *tmp;             /* a decoded string used and dropped (integrity, a dependency name) */
+    size_t tmp_cap;
 } npm_ctx;
+
+/* A string member of an entry as a slice of the input. */
+typedef struct npm_str {
+    const char *s;
+    size_t n;
+    bool esc, set;
+} npm_str;
+
+/* The members of one entry object that the reader uses. As with any JSON
+ * object read by name, a repeated member counts by its last occurrence. */
+typedef struct npm_fields {
+    npm_str name, version, resolved, integrity, license;
+    bool link, dev, optional, dev_optional, peer;
+    uint32_t deps[DK_N];
+    uint32_t requires;     /* v1: offset + 1 of `requires` (an object) */
+    uint32_t nested;       /* v1: offset + 1 of `dependencies`, whatever its type */
+} npm_fields;
 
 static sb_code oom(npm_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
 
-static const char *jstr(json_t *o, const char *k)
+static sb_code jerr(npm_ctx *c, const sb_jr *r) { return sb_jr_error(r, c->err, "package-lock.json"); }
+
+/* An arena copy of a kept member; NULL when absent (or out of memory: the
+ * callers that must have it check). */
+static const char *keep(npm_ctx *c, const npm_str *v)
 {
-    json_t *v = json_object_get(o, k);
-    return json_is_string(v) ? json_string_value(v) : NULL;
+    if (!v->set)
+        return NULL;
+    char *o = sb_arena_alloc(c->a, v->n + 1);
+    if (o)
+        sb_json_decode(v->s, v->n, v->esc, o);
+    return o;
 }
 
-static int jtrue(json_t *o, const char *k) { return json_is_true(json_object_get(o, k)); }
+/* A decoded member in the reusable temporary buffer (valid until the next
+ * call); NULL when absent or out of memory (*rc says which). */
+static const char *temp(npm_ctx *c, const char *s, size_t n, bool esc, sb_code *rc)
+{
+    if (n + 1 > c->tmp_cap) {
+        char *nb = realloc(c->tmp, n + 64);
+        if (NULL == nb) {
+            *rc = SB_ENOMEM;
+            return NULL;
+        }
+        c->tmp = nb;
+        c->tmp_cap = n + 64;
+    }
+    sb_json_decode(s, n, esc, c->tmp);
+    return c->tmp;
+}
 
-static const char *dup(npm_ctx *c, const char *s) { return s ? sb_arena_strdup(c->a, s) : NULL; }
-
-static npm_ent *ent_add(npm_ctx *c, const char *path, json_t *obj)
+static npm_ent *ent_add(npm_ctx *c, const char *path)
 {
     npm_ent *nv = sb_arena_grow(c->a, c->ents, &c->cap, c->n, sizeof *nv, 256);
     if (NULL == nv)
@@ -67,8 +122,59 @@ static npm_ent *ent_add(npm_ctx *c, const char *path, json_t *obj)
     npm_ent *e = &c->ents[c->n++];
     memset(e, 0, sizeof *e);
     e->path = path;
-    e->obj = obj;
     return e;
+}
+
+/* Read the members of the entry object just opened (r stands after its
+ * '{') up to its '}'. */
+static sb_code read_fields(npm_ctx *c, sb_jr *r, npm_fields *f)
+{
+    memset(f, 0, sizeof *f);
+    for (;;) {
+        sb_jt t = sb_jr_next(r);
+        if (t == SB_JT_OBJ_END)
+            return SB_OK;
+        if (t != SB_JT_KEY)
+            return jerr(c, r);
+        npm_str *str = NULL;
+        bool *flag = NULL;
+        uint32_t *off = NULL;
+        int dk = -1;
+        if (sb_jr_is(r, "name")) str = &f->name;
+        else if (sb_jr_is(r, "version")) str = &f->version;
+        else if (sb_jr_is(r, "resolved")) str = &f->resolved;
+        else if (sb_jr_is(r, "integrity")) str = &f->integrity;
+        else if (sb_jr_is(r, "license")) str = &f->license;
+        else if (sb_jr_is(r, "link")) flag = &f->link;
+        else if (sb_jr_is(r, "dev")) flag = &f->dev;
+        else if (sb_jr_is(r, "optional")) flag = &f->optional;
+        else if (sb_jr_is(r, "devOptional")) flag = &f->dev_optional;
+        else if (sb_jr_is(r, "peer")) flag = &f->peer;
+        else if (sb_jr_is(r, "dependencies")) { dk = DK_DEPS; off = &f->nested; }
+        else if (sb_jr_is(r, "requires")) dk = DK_DEPS; /* v1; v2 has no such member */
+        else if (sb_jr_is(r, "optionalDependencies")) dk = DK_OPTIONAL;
+        else if (sb_jr_is(r, "peerDependencies")) dk = DK_PEER;
+        else if (sb_jr_is(r, "devDependencies")) dk = DK_DEV;
+        bool is_requires = dk == DK_DEPS && NULL == off;
+        t = sb_jr_next(r);
+        if (t == SB_JT_ERROR || t == SB_JT_END)
+            return jerr(c, r);
+        if (str)
+            *str = (npm_str){r->tok, r->tlen, r->escaped, t == SB_JT_STR};
+        if (flag)
+            *flag = t == SB_JT_TRUE;
+        if (off)
+            *off = (uint32_t)r->tpos + 1;
+        if (dk >= 0) {
+            uint32_t v = t == SB_JT_OBJ ? (uint32_t)r->tpos + 1 : 0; /* a non-object has no edges */
+            if (is_requires)
+                f->requires = v;
+            else
+                f->deps[dk] = v;
+        }
+        if (!sb_jr_skip(r, NULL))
+            return jerr(c, r);
+    }
 }
 
 /* The name an install path stands for: after its last "node_modules/". */
@@ -81,15 +187,15 @@ static const char *install_name(const char *path)
     return best;
 }
 
-static sb_js_scope entry_scope(json_t *o)
+static sb_js_scope entry_scope(const npm_fields *f)
 {
-    if (jtrue(o, "dev"))
+    if (f->dev)
         return SB_JS_DEV;
-    if (jtrue(o, "devOptional"))
+    if (f->dev_optional)
         return SB_JS_DEV_OPTIONAL;
-    if (jtrue(o, "optional"))
+    if (f->optional)
         return SB_JS_OPTIONAL;
-    if (jtrue(o, "peer"))
+    if (f->peer)
         return SB_JS_PEER;
     return SB_JS_REQUIRED;
 }
@@ -112,7 +218,8 @@ static const char *git_shorthand(npm_ctx *c, const char *s)
 }
 
 /* Where a package comes from: NULL for a registry tarball (or none), else
- * the location that is part of its identity. */
+ * the location that is part of its identity (`resolved` itself, an arena
+ * copy, when it already is one). */
 static const char *entry_source(npm_ctx *c, npm_ent *e, const char *resolved)
 {
     if (e->folder)
@@ -122,90 +229,129 @@ static const char *entry_source(npm_ctx *c, npm_ent *e, const char *resolved)
     const char *git = git_shorthand(c, resolved);
     if (git)
         return git;
-    /* sb_lock__location hands back a URL unchanged; this one lives in
-     * the jansson tree, freed before the model is used, so copy it first */
     if (!strncmp(resolved, "file:", 5))
-        return sb_lock__location(c->a, dup(c, resolved + 5));
+        return sb_lock__location(c->a, resolved + 5);
     if (strstr(resolved, "://") || !strncmp(resolved, "git+", 4))
-        return dup(c, resolved);
+        return resolved;
     return sb_lock__location(c->a, resolved); /* a relative path */
 }
 
-static sb_code take_pkg(npm_ctx *c, npm_ent *e, const char *name, const char *version, const char *resolved,
-                        const char *alias)
+/* name, version and resolved are arena strings (or NULL for the last two) */
+static sb_code take_pkg(npm_ctx *c, npm_ent *e, const npm_fields *f, const char *name, const char *version,
+                        const char *resolved, const char *alias)
 {
     const char *source = entry_source(c, e, resolved);
     bool added;
     sb_code code;
-    sb_js_pkg *p = sb_jsl_get(&c->l, c->a, dup(c, name), dup(c, version), source, &added, &code);
+    sb_js_pkg *p = sb_jsl_get(&c->l, c->a, name, version, source, &added, &code);
     if (NULL == p)
         return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages)
                                  : oom(c);
     e->pkg = p;
-    sb_js_scope_merge(p, entry_scope(e->obj));
-    if (sb_strv_push(&p->paths, c->a, e->path) != SB_OK)
+    sb_js_scope_merge(p, entry_scope(f));
+    if (sb_js_path(p, c->a, e->path) != SB_OK)
         return oom(c);
     if (!added)
         return SB_OK;
-    p->rec.location = source ? source : dup(c, resolved);
-    p->rec.license = dup(c, jstr(e->obj, "license"));
-    if (alias && (sb_strv_push(&p->rec.reader_props, c->a, "pixi:npm-alias") != SB_OK ||
-                  sb_strv_push(&p->rec.reader_props, c->a, dup(c, alias)) != SB_OK))
+    p->rec.location = source ? source : resolved;
+    if (f->license.set && NULL == (p->rec.license = keep(c, &f->license)))
         return oom(c);
-    return sb_js_integrity(c->a, &p->rec, jstr(e->obj, "integrity"));
+    if (alias && (sb_strv_push(&p->rec.reader_props, c->a, "pixi:npm-alias") != SB_OK ||
+                  sb_strv_push(&p->rec.reader_props, c->a, alias) != SB_OK))
+        return oom(c);
+    if (!f->integrity.set)
+        return SB_OK;
+    sb_code rc = SB_OK;
+    const char *sri = temp(c, f->integrity.s, f->integrity.n, f->integrity.esc, &rc);
+    return sri ? sb_js_integrity(c->a, &p->rec, sri) : oom(c);
 }
 
 /* ---- v2 / v3: the `packages` table ---- */
 
-static sb_code v2_entry(npm_ctx *c, const char *key, json_t *obj)
+static sb_code v2_entry(npm_ctx *c, const char *key, const npm_fields *f)
 {
-    if (!json_is_object(obj))
-        return sb_err_set(c->err, SB_EPARSE, "packages[\"%.100s\"] must be an object", key);
-    const char *path = dup(c, key);
-    npm_ent *e = path ? ent_add(c, path, obj) : NULL;
+    npm_ent *e = ent_add(c, key);
     if (NULL == e)
         return oom(c);
+    memcpy(e->deps, f->deps, sizeof e->deps);
     const char *iname = install_name(key);
     e->folder = NULL == iname;
     if (!key[0]) {
-        c->l.root_name = dup(c, jstr(obj, "name"));
-        c->l.root_version = dup(c, jstr(obj, "version"));
-        return SB_OK;
+        c->l.root_name = keep(c, &f->name);
+        c->l.root_version = keep(c, &f->version);
+        return (f->name.set && !c->l.root_name) || (f->version.set && !c->l.root_version) ? oom(c) : SB_OK;
     }
-    if (jtrue(obj, "link")) {
-        const char *t = jstr(obj, "resolved");
-        e->link = t ? dup(c, t) : "";
-        return SB_OK;
+    if (f->link) {
+        e->link = f->resolved.set ? keep(c, &f->resolved) : "";
+        return e->link ? SB_OK : oom(c);
     }
-    const char *version = jstr(obj, "version");
-    if (NULL == version)
+    if (!f->version.set)
         return SB_OK; /* listed, not installed (npm keeps such entries) */
-    const char *name = jstr(obj, "name");
+    const char *name = keep(c, &f->name);
+    if (f->name.set && NULL == name)
+        return oom(c);
     if (NULL == name && e->folder) {
         const char *slash = strrchr(key, '/');
-        name = slash ? slash + 1 : key;
+        name = slash ? slash + 1 : key; /* the path is an arena string: its tail is one too */
     }
     if (NULL == name)
         name = iname;
     const char *alias = iname && strcmp(iname, name) ? iname : NULL;
     if (!name[0])
         return sb_err_set(c->err, SB_EPARSE, "packages[\"%.100s\"] has an empty name", key);
-    return take_pkg(c, e, name, version, jstr(obj, "resolved"), alias);
+    const char *version = keep(c, &f->version);
+    const char *resolved = keep(c, &f->resolved);
+    if (NULL == version || (f->resolved.set && NULL == resolved))
+        return oom(c);
+    return take_pkg(c, e, f, name, version, resolved, alias);
+}
+
+static sb_code read_v2(npm_ctx *c, size_t offset)
+{
+    sb_jr r;
+    sb_jr_init_at(&r, c->data, c->len, offset, c->jdepth);
+    if (sb_jr_next(&r) != SB_JT_OBJ)
+        return jerr(c, &r);
+    for (;;) {
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
+        sb_jt t = sb_jr_next(&r);
+        if (t == SB_JT_OBJ_END)
+            return SB_OK;
+        if (t != SB_JT_KEY)
+            return jerr(c, &r);
+        char *key = sb_jr_str(&r, c->a);
+        if (NULL == key)
+            return oom(c);
+        t = sb_jr_next(&r);
+        if (t != SB_JT_OBJ)
+            return t == SB_JT_ERROR ? jerr(c, &r)
+                                    : sb_err_set(c->err, SB_EPARSE, "packages[\"%.100s\"] must be an object", key);
+        npm_fields f;
+        sb_code rc = read_fields(c, &r, &f);
+        if (rc == SB_OK)
+            rc = v2_entry(c, key, &f);
+        if (rc != SB_OK)
+            return rc;
+    }
 }
 
 /* ---- v1: nested `dependencies` ---- */
 
 /* v1 `version`: "1.2.3", "npm:real@1.2.3" (an alias), or a source spec
  * (git URL, file: path, tarball URL) standing where a version would. */
-static sb_code v1_entry(npm_ctx *c, const char *path, const char *iname, json_t *obj)
+static sb_code v1_entry(npm_ctx *c, const char *path, const char *iname, const npm_fields *f)
 {
-    npm_ent *e = ent_add(c, path, obj);
+    npm_ent *e = ent_add(c, path);
     if (NULL == e)
         return oom(c);
-    const char *v = jstr(obj, "version");
-    if (NULL == v)
+    e->deps[DK_DEPS] = f->requires;
+    if (!f->version.set)
         return SB_OK;
-    const char *name = iname, *version = v, *resolved = jstr(obj, "resolved"), *alias = NULL;
+    const char *v = keep(c, &f->version), *resolved = keep(c, &f->resolved);
+    if (NULL == v || (f->resolved.set && NULL == resolved))
+        return oom(c);
+    const char *name = iname, *version = v, *alias = NULL;
     if (!strncmp(v, "npm:", 4)) {
         size_t nl = sb_js_name_len(v + 4);
         name = sb_arena_strndup(c->a, v + 4, nl);
@@ -219,36 +365,52 @@ static sb_code v1_entry(npm_ctx *c, const char *path, const char *iname, json_t 
         const char *hash = strchr(v, '#');
         version = hash && hash[1] ? hash + 1 : NULL; /* a git commit, else unknown */
     }
-    return take_pkg(c, e, name, version, resolved, alias);
+    return take_pkg(c, e, f, name, version, resolved, alias);
 }
 
-static sb_code v1_walk(npm_ctx *c, json_t *deps, const char *parent, unsigned depth)
+/* The `dependencies` value recorded at offset + 1 `off` (0: absent). */
+static sb_code v1_walk(npm_ctx *c, uint32_t off, const char *parent, unsigned depth)
 {
-    if (NULL == deps)
+    if (0 == off)
         return SB_OK;
-    if (!json_is_object(deps))
+    sb_jr r;
+    sb_jr_init_at(&r, c->data, c->len, off - 1, c->jdepth);
+    sb_jt t = sb_jr_next(&r);
+    if (t == SB_JT_ERROR)
+        return jerr(c, &r);
+    if (t != SB_JT_OBJ)
         return sb_err_set(c->err, SB_EPARSE, "dependencies of '%.100s' must be an object", parent[0] ? parent : "(root)");
     if (depth > c->lim->max_depth)
         return sb_err_set(c->err, SB_ELIMIT, "dependencies nest deeper than %u", c->lim->max_depth);
-    const char *name;
-    json_t *obj;
-    json_object_foreach(deps, name, obj)
-    {
+    for (;;) {
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
-        if (!json_is_object(obj))
-            return sb_err_set(c->err, SB_EPARSE, "dependencies[\"%.100s\"] must be an object", name);
+        t = sb_jr_next(&r);
+        if (t == SB_JT_OBJ_END)
+            return SB_OK;
+        if (t != SB_JT_KEY)
+            return jerr(c, &r);
+        char *name = sb_jr_str(&r, c->a);
+        if (NULL == name)
+            return oom(c);
+        t = sb_jr_next(&r);
+        if (t != SB_JT_OBJ)
+            return t == SB_JT_ERROR ? jerr(c, &r)
+                                    : sb_err_set(c->err, SB_EPARSE, "dependencies[\"%.100s\"] must be an object", name);
+        npm_fields f;
+        sb_code rc = read_fields(c, &r, &f);
+        if (rc != SB_OK)
+            return rc;
         const char *path = parent[0] ? sb_arena_printf(c->a, "%s/node_modules/%s", parent, name)
                                      : sb_arena_printf(c->a, "node_modules/%s", name);
         if (NULL == path)
             return oom(c);
-        sb_code rc = v1_entry(c, path, name, obj);
+        rc = v1_entry(c, path, name, &f);
         if (rc == SB_OK)
-            rc = v1_walk(c, json_object_get(obj, "dependencies"), path, depth + 1);
+            rc = v1_walk(c, f.nested, path, depth + 1);
         if (rc != SB_OK)
             return rc;
     }
-    return SB_OK;
 }
 
 /* ---- edges ---- */
@@ -261,9 +423,9 @@ static npm_ent *find(npm_ctx *c, const char *path, size_t n)
 
 /* The nearest <dir>/node_modules/<name> from `from` up to the root, links
  * followed to their target; NULL when nothing provides it. */
-static npm_ent *resolve(npm_ctx *c, const char *from, const char *name, sb_code *rc)
+static npm_ent *resolve(npm_ctx *c, const char *from, const char *name, size_t nl, sb_code *rc)
 {
-    size_t fl = strlen(from), nl = strlen(name);
+    size_t fl = strlen(from);
     if (fl + nl + 16 > c->scratch_cap) {
         char *nb = realloc(c->scratch, fl + nl + 16);
         if (NULL == nb) {
@@ -296,53 +458,62 @@ static npm_ent *resolve(npm_ctx *c, const char *from, const char *name, sb_code 
     }
 }
 
-static sb_code edges_of(npm_ctx *c, npm_ent *e, json_t *deps, sb_js_pkg *to_pkg, bool to_root)
+/* The edges of the dependency object recorded at offset + 1 `off`. */
+static sb_code edges_of(npm_ctx *c, npm_ent *e, uint32_t off, sb_js_pkg *to_pkg, bool to_root)
 {
-    if (!json_is_object(deps))
+    if (0 == off)
         return SB_OK;
-    const char *name;
-    json_t *range;
-    json_object_foreach(deps, name, range)
-    {
-        sb_code rc = sb_jsl_tick(&c->l, c->err);
-        if (rc != SB_OK)
-            return rc;
-        npm_ent *t = resolve(c, e->path, name, &rc);
+    sb_jr r;
+    sb_jr_init_at(&r, c->data, c->len, off - 1, c->jdepth);
+    if (sb_jr_next(&r) != SB_JT_OBJ)
+        return jerr(c, &r);
+    for (;;) {
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
+        sb_jt t = sb_jr_next(&r);
+        if (t == SB_JT_OBJ_END)
+            return SB_OK;
+        if (t != SB_JT_KEY)
+            return jerr(c, &r);
+        sb_code rc = SB_OK;
+        const char *name = r.tok;
+        size_t nl = r.tlen;
+        if (r.escaped) {
+            name = temp(c, r.tok, r.tlen, true, &rc);
+            if (NULL == name)
+                return oom(c);
+            nl = strlen(name);
+        }
+        npm_ent *t_ent = resolve(c, e->path, name, nl, &rc);
         if (rc != SB_OK)
             return oom(c);
-        if (NULL == t || NULL == t->pkg)
+        if (sb_jr_next(&r) == SB_JT_ERROR || !sb_jr_skip(&r, NULL))
+            return jerr(c, &r);
+        if (NULL == t_ent || NULL == t_ent->pkg)
             continue; /* optional, peer or platform package not installed */
         if (to_root)
-            rc = sb_jsl_root(&c->l, c->a, t->pkg->rec.key);
+            rc = sb_jsl_root(&c->l, c->a, t_ent->pkg->rec.key);
         else
-            rc = sb_js_dep(to_pkg, c->a, t->pkg->rec.key);
+            rc = sb_js_dep(to_pkg, c->a, t_ent->pkg->rec.key);
         if (rc != SB_OK)
             return oom(c);
     }
-    return SB_OK;
 }
 
-static sb_code all_edges(npm_ctx *c, int v1)
+static sb_code all_edges(npm_ctx *c)
 {
-    static const char *const kinds[] = {"dependencies", "optionalDependencies", "peerDependencies",
-                                        "devDependencies"};
     for (size_t i = 0; i < c->n; i++) {
-        npm_ent *e = &c->ents[i];
-        bool root = !e->path[0];
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
+        npm_ent *e = &c->ents[i];
+        bool root = !e->path[0];
         if (NULL == e->pkg && !root)
             continue;
-        if (v1) {
-            sb_code rc = edges_of(c, e, json_object_get(e->obj, "requires"), e->pkg, false);
-            if (rc != SB_OK)
-                return rc;
-            continue;
-        }
-        /* devDependencies are installed for the root and workspace folders only */
-        size_t nk = e->folder ? 4 : 3;
+        /* devDependencies are installed for the root and workspace folders
+         * only (v1 holds its `requires` in the first slot) */
+        size_t nk = e->folder ? DK_N : DK_DEV;
         for (size_t k = 0; k < nk; k++) {
-            sb_code rc = edges_of(c, e, json_object_get(e->obj, kinds[k]), e->pkg, root);
+            sb_code rc = edges_of(c, e, e->deps[k], e->pkg, root);
             if (rc != SB_OK)
                 return rc;
         }
@@ -354,39 +525,99 @@ static sb_code all_edges(npm_ctx *c, int v1)
 
 /* ---- reader ---- */
 
-static sb_code read_tree(npm_ctx *c, json_t *root)
+/* What the top level says, and where its sections start (offset + 1). */
+typedef struct npm_top {
+    bool has_version;
+    long long version;
+    npm_str name, root_version;
+    uint32_t packages, dependencies;
+    bool packages_object;
+    size_t npackages;
+} npm_top;
+
+/* The first pass: the whole text checked, the top level's members noted. */
+static sb_code read_top(npm_ctx *c, npm_top *top)
 {
-    json_t *ver = json_object_get(root, "lockfileVersion");
-    if (!json_is_integer(ver))
+    sb_jr r;
+    sb_jr_init(&r, c->data, c->len, c->jdepth);
+    memset(top, 0, sizeof *top);
+    sb_jt t = sb_jr_next(&r);
+    if (t == SB_JT_ERROR)
+        return jerr(c, &r);
+    if (t != SB_JT_OBJ) {
+        /* a syntax error anywhere is reported before the wrong shape */
+        if (!sb_jr_skip(&r, NULL) || sb_jr_next(&r) != SB_JT_END)
+            return jerr(c, &r);
+        return sb_err_set(c->err, SB_EPARSE, "package-lock.json must be a JSON object");
+    }
+    for (;;) {
+        t = sb_jr_next(&r);
+        if (t == SB_JT_OBJ_END)
+            break;
+        if (t != SB_JT_KEY)
+            return jerr(c, &r);
+        int which = sb_jr_is(&r, "lockfileVersion") ? 1 : sb_jr_is(&r, "name") ? 2 : sb_jr_is(&r, "version") ? 3
+                  : sb_jr_is(&r, "packages") ? 4 : sb_jr_is(&r, "dependencies") ? 5 : 0;
+        t = sb_jr_next(&r);
+        if (t == SB_JT_ERROR)
+            return jerr(c, &r);
+        size_t members = 0;
+        switch (which) {
+        case 1: top->has_version = t == SB_JT_NUM && sb_jr_int(&r, &top->version); break;
+        case 2: top->name = (npm_str){r.tok, r.tlen, r.escaped, t == SB_JT_STR}; break;
+        case 3: top->root_version = (npm_str){r.tok, r.tlen, r.escaped, t == SB_JT_STR}; break;
+        case 4:
+            top->packages = (uint32_t)r.tpos + 1;
+            top->packages_object = t == SB_JT_OBJ;
+            break;
+        case 5: top->dependencies = (uint32_t)r.tpos + 1; break;
+        default: break;
+        }
+        if (!sb_jr_skip(&r, &members))
+            return jerr(c, &r);
+        if (which == 4)
+            top->npackages = members;
+    }
+    if (sb_jr_next(&r) != SB_JT_END)
+        return jerr(c, &r);
+    return SB_OK;
+}
+
+static sb_code read_lock(npm_ctx *c)
+{
+    npm_top top;
+    sb_code rc = read_top(c, &top);
+    if (rc != SB_OK)
+        return rc;
+    if (!top.has_version)
         return sb_err_set(c->err, SB_EPARSE, "not a package-lock.json: no integer lockfileVersion");
-    json_int_t v = json_integer_value(ver);
+    long long v = top.version;
     if (v < 1 || v > 3)
         return sb_err_set(c->err, SB_EUNSUPPORTED,
-                          "package-lock.json lockfileVersion %lld is not supported (versions 1, 2, 3 are read)",
-                          (long long)v);
+                          "package-lock.json lockfileVersion %lld is not supported (versions 1, 2, 3 are read)", v);
     c->l.version = (int)v;
-    json_t *pk = json_object_get(root, "packages");
-    if (v >= 2 && NULL == pk)
-        return sb_err_set(c->err, SB_EPARSE, "package-lock.json v%lld has no packages", (long long)v);
-    if (pk) {
-        if (!json_is_object(pk))
+    if (v >= 2 && 0 == top.packages)
+        return sb_err_set(c->err, SB_EPARSE, "package-lock.json v%lld has no packages", v);
+    if (top.packages) {
+        if (!top.packages_object)
             return sb_err_set(c->err, SB_EPARSE, "packages must be an object");
-        const char *key;
-        json_t *obj;
-        json_object_foreach(pk, key, obj)
-        {
-            sb_code rc = sb_jsl_tick(&c->l, c->err);
-            if (rc == SB_OK)
-                rc = v2_entry(c, key, obj);
-            if (rc != SB_OK)
-                return rc;
-        }
-        return all_edges(c, 0);
+        /* sized once from the first pass: no table is grown (and copied) */
+        c->ents = sb_arena_alloc(c->a, (top.npackages + 1) * sizeof *c->ents);
+        c->cap = top.npackages + 1;
+        if (NULL == c->ents || sb_strmap_init(&c->by_path, c->a, top.npackages) != SB_OK ||
+            sb_jsl_expect(&c->l, c->a, top.npackages) != SB_OK)
+            return oom(c);
+        rc = read_v2(c, top.packages - 1);
+        return rc == SB_OK ? all_edges(c) : rc;
     }
-    c->l.root_name = dup(c, jstr(root, "name"));
-    c->l.root_version = dup(c, jstr(root, "version"));
-    sb_code rc = v1_walk(c, json_object_get(root, "dependencies"), "", 1);
-    return rc == SB_OK ? all_edges(c, 1) : rc;
+    if (sb_strmap_init(&c->by_path, c->a, 256) != SB_OK)
+        return oom(c);
+    c->l.root_name = keep(c, &top.name);
+    c->l.root_version = keep(c, &top.root_version);
+    if ((top.name.set && !c->l.root_name) || (top.root_version.set && !c->l.root_version))
+        return oom(c);
+    rc = v1_walk(c, top.dependencies, "", 1);
+    return rc == SB_OK ? all_edges(c) : rc;
 }
 
 static sb_code npm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
@@ -396,24 +627,22 @@ static sb_code npm_read(sb_lock **out, sb_arena *a, const char *data, size_t len
         data += 3;
         len -= 3;
     }
-    json_error_t je;
-    json_t *root = json_loadb(data, len, 0, &je);
-    if (NULL == root)
-        return sb_err_set_at(err, SB_EPARSE, je.line > 0 ? (unsigned)je.line : 0,
-                             je.column > 0 ? (unsigned)je.column : 0, "package-lock.json: %.200s", je.text);
-    npm_ctx c = {.a = a, .err = err, .lim = lim};
+    if (len >= UINT32_MAX)
+        return sb_err_set(err, SB_ELIMIT, "package-lock.json larger than 4 GiB");
+    /* v1 nests two JSON levels per dependency level: room for the reader's
+     * own bound on that nesting to speak first */
+    unsigned jdepth = lim->max_depth * 4 + 16;
+    npm_ctx c = {.a = a, .err = err, .lim = lim, .data = data, .len = len,
+                 .jdepth = jdepth < SB_JR_MAX_DEPTH ? jdepth : SB_JR_MAX_DEPTH};
     sb_code rc = SB_OK;
-    if (!json_is_object(root))
-        rc = sb_err_set(err, SB_EPARSE, "package-lock.json must be a JSON object");
-    if (rc == SB_OK && (sb_jsl_init(&c.l, a, "package-lock.json", lim) != SB_OK ||
-                        sb_strmap_init(&c.by_path, a, 256) != SB_OK))
+    if (sb_jsl_init(&c.l, a, "package-lock.json", lim) != SB_OK)
         rc = oom(&c);
     if (rc == SB_OK)
-        rc = read_tree(&c, root);
+        rc = read_lock(&c);
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);
     free(c.scratch);
-    json_decref(root);
+    free(c.tmp);
     return rc;
 }
 

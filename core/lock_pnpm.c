@@ -114,7 +114,7 @@ static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *p
 {
     size_t at;
     sb_strmap_get(&c->l.by_key, p->rec.key, strlen(p->rec.key), &at);
-    if (sb_strmap_put(&c->by_key, key, strlen(key), at, NULL) < 0 || sb_strv_push(&p->paths, c->a, key) != SB_OK)
+    if (sb_strmap_put(&c->by_key, key, strlen(key), at, NULL) < 0 || sb_js_path(p, c->a, key) != SB_OK)
         return oom(c);
     if (peers && (NULL == p->peers || !strstr(p->peers, peers)))
         p->peers = p->peers ? sb_arena_printf(c->a, "%s, %s", p->peers, peers) : peers;
@@ -369,8 +369,12 @@ static sb_code read_doc(pn_ctx *c, const sb_yn *doc)
     const sb_yn *imp = sb_yn_get(doc, "importers");
     if (rc == SB_OK && imp && imp->type != SB_YN_MAP)
         rc = sb_err_set_at(c->err, SB_EPARSE, imp->line, imp->col, "pnpm-lock.yaml: importers must be a mapping");
+    const sb_yn *pk = sb_yn_get(doc, "packages");
+    if (rc == SB_OK && pk && pk->type == SB_YN_MAP && pk->n > 256 &&
+        (sb_jsl_expect(&c->l, c->a, pk->n) != SB_OK || sb_strmap_init(&c->by_key, c->a, pk->n) != SB_OK))
+        rc = oom(c); /* sized once: no table grown and left behind in copies */
     if (rc == SB_OK)
-        rc = read_packages(c, sb_yn_get(doc, "packages"));
+        rc = read_packages(c, pk);
     if (rc == SB_OK && c->major == 9)
         rc = read_snapshots(c, sb_yn_get(doc, "snapshots"));
     if (rc == SB_OK)

@@ -49,6 +49,8 @@ typedef struct yl_ctx {
     yl_ent *ents;
     size_t n, cap;
     sb_strmap by_desc;   /* descriptor -> entry index */
+    char *scratch;       /* a descriptor being looked up */
+    size_t scratch_cap;
 } yl_ctx;
 
 static sb_code oom(yl_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
@@ -67,7 +69,7 @@ static yl_ent *ent_add(yl_ctx *c, unsigned line)
 
 static sb_code dep_add(yl_ctx *c, yl_ent *e, const char *name, const char *range, bool optional)
 {
-    yl_dep *nv = sb_arena_grow(c->a, e->deps, &e->dcap, e->ndeps, sizeof *nv, 8);
+    yl_dep *nv = sb_arena_grow(c->a, e->deps, &e->dcap, e->ndeps, sizeof *nv, 4);
     if (NULL == nv)
         return oom(c);
     e->deps = nv;
@@ -142,40 +144,80 @@ typedef struct yl_line {
     unsigned indent, no;
 } yl_line;
 
+/* The bare key of a field line [s, end) up to a space, unquoted when quoted
+ * without escapes: compared in place, never copied (it is dropped). */
+static size_t field_key(const char *s, const char *end, const char **k)
+{
+    const char *t = s;
+    if (s < end && *s == '"') {
+        const char *q = memchr(s + 1, '"', (size_t)(end - s - 1));
+        if (q && !memchr(s + 1, '\\', (size_t)(q - s - 1))) {
+            *k = s + 1;
+            return (size_t)(q - s - 1);
+        }
+        *k = NULL; /* escaped: no field name of ours is spelled so */
+        return 0;
+    }
+    while (t < end && *t != ' ')
+        t++;
+    *k = s;
+    return (size_t)(t - s);
+}
+
+static bool key_is(const char *k, size_t n, const char *lit)
+{
+    return k && n == strlen(lit) && 0 == memcmp(k, lit, n);
+}
+
 static sb_code classic_field(yl_ctx *c, yl_ent *e, const yl_line *ln, const char **section)
 {
     const char *p = ln->s;
-    const char *key = token(c, &p, ln->end);
-    if (NULL == key)
-        return oom(c);
-    while (p < ln->end && *p == ' ')
-        p++;
     if (ln->indent == 4) {
         if (NULL == *section)
             return sb_err_set_at(c->err, SB_EPARSE, ln->no, 5, "yarn.lock: a nested value outside a section");
+        bool deps = !strcmp(*section, "dependencies"), opt = !strcmp(*section, "optionalDependencies");
+        if (!deps && !opt)
+            return SB_OK; /* a section not read */
+        const char *key = token(c, &p, ln->end);
+        if (NULL == key)
+            return oom(c);
+        while (p < ln->end && *p == ' ')
+            p++;
         const char *val = token(c, &p, ln->end);
         if (NULL == val)
             return oom(c);
-        if (!strcmp(*section, "dependencies") || !strcmp(*section, "optionalDependencies"))
-            return dep_add(c, e, key, val, !strcmp(*section, "optionalDependencies"));
+        return dep_add(c, e, key, val, opt);
+    }
+    const char *k;
+    size_t kl = field_key(p, ln->end, &k);
+    const char *after = k ? k + kl + (*p == '"') : ln->end;
+    if (NULL == k) {
+        /* a quoted key with escapes: decoded as token() does */
+        const char *q = p;
+        if (NULL == (k = token(c, &q, ln->end)))
+            return oom(c);
+        kl = strlen(k);
+        after = q;
+    }
+    p = after;
+    while (p < ln->end && *p == ' ')
+        p++;
+    if (p == ln->end && kl && k[kl - 1] == ':') {
+        /* a section header; only the two dependency sections are read, the
+         * others are kept as a name no field matches */
+        *section = key_is(k, kl - 1, "dependencies") ? "dependencies"
+                 : key_is(k, kl - 1, "optionalDependencies") ? "optionalDependencies" : "";
         return SB_OK;
     }
-    size_t kl = strlen(key);
-    if (p == ln->end && kl && key[kl - 1] == ':') {
-        key = sb_arena_strndup(c->a, key, kl - 1);
-        *section = key;
-        return key ? SB_OK : oom(c);
-    }
     *section = NULL;
+    const char **slot = key_is(k, kl, "version") ? &e->version : key_is(k, kl, "resolved") ? &e->resolved
+                      : key_is(k, kl, "integrity") ? &e->integrity : NULL;
+    if (NULL == slot)
+        return SB_OK;
     const char *val = token(c, &p, ln->end);
     if (NULL == val)
         return oom(c);
-    if (!strcmp(key, "version"))
-        e->version = val;
-    else if (!strcmp(key, "resolved"))
-        e->resolved = val;
-    else if (!strcmp(key, "integrity"))
-        e->integrity = val;
+    *slot = val;
     return SB_OK;
 }
 
@@ -400,7 +442,7 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
         return rc == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
     e->pkg = p;
     for (size_t d = 0; d < e->ndescs; d++)
-        if (sb_strv_push(&p->paths, c->a, e->descs[d]) != SB_OK)
+        if (sb_js_path(p, c->a, e->descs[d]) != SB_OK)
             return oom(c);
     if (!added)
         return SB_OK;
@@ -423,13 +465,28 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
 
 static yl_ent *lookup(yl_ctx *c, const yl_dep *d)
 {
-    const char *desc;
-    if (c->berry && NULL == strchr(d->range, ':'))
-        desc = sb_arena_printf(c->a, "%s@npm:%s", d->name, d->range);
-    else
-        desc = sb_arena_printf(c->a, "%s@%s", d->name, d->range);
+    /* "name@range" in a reusable buffer: built for every edge, kept by none */
+    size_t nl = strlen(d->name), rl = strlen(d->range);
+    bool npm = c->berry && NULL == strchr(d->range, ':');
+    size_t n = nl + 1 + (npm ? 4 : 0) + rl;
+    if (n + 1 > c->scratch_cap) {
+        char *nb = realloc(c->scratch, n + 64);
+        if (NULL == nb)
+            return NULL;
+        c->scratch = nb;
+        c->scratch_cap = n + 64;
+    }
+    char *o = c->scratch;
+    memcpy(o, d->name, nl);
+    o[nl] = '@';
+    size_t k = nl + 1;
+    if (npm) {
+        memcpy(o + k, "npm:", 4);
+        k += 4;
+    }
+    memcpy(o + k, d->range, rl);
     size_t at;
-    return desc && sb_strmap_get(&c->by_desc, desc, strlen(desc), &at) ? &c->ents[at] : NULL;
+    return sb_strmap_get(&c->by_desc, o, n, &at) ? &c->ents[at] : NULL;
 }
 
 static sb_code entry_edges(yl_ctx *c, yl_ent *e)
@@ -499,6 +556,20 @@ static sb_code read_berry_doc(yl_ctx *c, const char *data, size_t len, const sb_
     return read_berry(c, docs[0]);
 }
 
+/* Lines starting in column 1 other than comments: the entries (and berry's
+ * __metadata), an estimate to size the tables by. */
+static size_t count_entries(const char *data, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = data, *end = data + len; p < end;) {
+        if (*p != ' ' && *p != '#' && *p != '\r' && *p != '\n')
+            n++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return n;
+}
+
 static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
                          sb_err *err)
 {
@@ -511,9 +582,18 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || sb_strmap_init(&c.by_desc, a, 256) != SB_OK)
         return oom(&c);
     c.l.version = 1;
+    size_t n = count_entries(data, len);
+    if (n > 256) {
+        /* sized once: no table grown and left behind in copies */
+        c.ents = sb_arena_alloc(a, n * sizeof *c.ents);
+        c.cap = n;
+        if (NULL == c.ents || sb_strmap_init(&c.by_desc, a, n) != SB_OK || sb_jsl_expect(&c.l, a, n) != SB_OK)
+            return oom(&c);
+    }
     sb_code rc = c.berry ? read_berry_doc(&c, data, len, lim) : read_classic(&c, data, len);
     if (rc == SB_OK)
         rc = resolve_all(&c);
+    free(c.scratch);
     return rc == SB_OK ? sb_jsl_build(out, a, &c.l, err) : rc;
 }
 

@@ -3,6 +3,7 @@
  */
 #include "yaml_tree.h"
 #include "yaml_ev.h"
+#include "alloc.h"
 
 #include <string.h>
 
@@ -21,6 +22,28 @@ static sb_code vec_push(yt_vec *v, sb_arena *a, sb_yn *x)
     return SB_OK;
 }
 
+/* The children of every open map / sequence, innermost on top, in one
+ * malloc'd stack: a finished node gets an exactly sized arena copy of its
+ * part, so no arena array is grown and left behind in copies. */
+typedef struct yt_stack {
+    sb_yn **v;
+    size_t n, cap;
+} yt_stack;
+
+static sb_code stack_push(yt_stack *st, sb_yn *x)
+{
+    if (st->n == st->cap) {
+        size_t nc = st->cap ? st->cap * 2 : 256;
+        sb_yn **nv = sb_realloc(st->v, nc * sizeof *nv);
+        if (NULL == nv)
+            return SB_ENOMEM;
+        st->v = nv;
+        st->cap = nc;
+    }
+    st->v[st->n++] = x;
+    return SB_OK;
+}
+
 static sb_yn *node(sb_yp *y, sb_yn_type t)
 {
     sb_yn *n = sb_arena_calloc(y->arena, 1, sizeof *n);
@@ -34,7 +57,7 @@ static sb_yn *node(sb_yp *y, sb_yn_type t)
 
 /* The value starting at the current event; afterwards the current event is
  * its last. Recursion is bounded by the event loop's depth limit. */
-static sb_code value(sb_yp *y, sb_yn **out)
+static sb_code value(sb_yp *y, yt_stack *st, sb_yn **out)
 {
     yaml_event_type_t t = sb_yp_type(y);
     if (t == YAML_SCALAR_EVENT) {
@@ -50,7 +73,7 @@ static sb_code value(sb_yp *y, sb_yn **out)
     sb_yn *n = node(y, map ? SB_YN_MAP : SB_YN_SEQ);
     if (NULL == n)
         return sb_err_set(y->err, SB_ENOMEM, "out of memory");
-    yt_vec kids = {0};
+    size_t base = st->n; /* this node's children are st->v[base..] */
     yaml_event_type_t end = map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
     for (;;) {
         sb_code rc = sb_yp_next(y);
@@ -58,25 +81,35 @@ static sb_code value(sb_yp *y, sb_yn **out)
             return rc;
         if (sb_yp_type(y) == end)
             break;
-        if (map && 0 == kids.n % 2 && sb_yp_type(y) != YAML_SCALAR_EVENT)
+        size_t nk = st->n - base;
+        if (map && 0 == nk % 2 && sb_yp_type(y) != YAML_SCALAR_EVENT)
             return sb_yp_fail(y, SB_EPARSE, "a mapping key must be a scalar");
         sb_yn *k = NULL;
-        if ((rc = value(y, &k)) != SB_OK)
+        if ((rc = value(y, st, &k)) != SB_OK)
             return rc;
-        if (map && 0 == kids.n % 2 && NULL == k->s)
+        if (map && 0 == nk % 2 && NULL == k->s)
             return sb_yp_fail(y, SB_EPARSE, "a mapping key is null");
-        if (vec_push(&kids, y->arena, k) != SB_OK)
+        if (stack_push(st, k) != SB_OK)
             return sb_err_set(y->err, SB_ENOMEM, "out of memory");
     }
-    if (map && kids.n % 2)
+    size_t nk = st->n - base;
+    if (map && nk % 2)
         return sb_yp_fail(y, SB_EPARSE, "a mapping key has no value");
-    n->kids = kids.v;
-    n->n = map ? kids.n / 2 : kids.n;
+    if ((map ? nk / 2 : nk) > UINT32_MAX)
+        return sb_yp_fail(y, SB_ELIMIT, "a mapping or sequence with more than 2^32 entries");
+    if (nk) {
+        n->kids = sb_arena_alloc(y->arena, nk * sizeof *n->kids);
+        if (NULL == n->kids)
+            return sb_err_set(y->err, SB_ENOMEM, "out of memory");
+        memcpy(n->kids, st->v + base, nk * sizeof *n->kids);
+    }
+    st->n = base;
+    n->n = (uint32_t)(map ? nk / 2 : nk);
     *out = n;
     return SB_OK;
 }
 
-static sb_code documents(sb_yp *y, yt_vec *docs)
+static sb_code documents(sb_yp *y, yt_stack *st, yt_vec *docs)
 {
     for (;;) {
         sb_code rc = sb_yp_next(y);
@@ -90,7 +123,7 @@ static sb_code documents(sb_yp *y, yt_vec *docs)
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
         sb_yn *root = NULL;
-        if ((rc = value(y, &root)) != SB_OK)
+        if ((rc = value(y, st, &root)) != SB_OK)
             return rc;
         if (vec_push(docs, y->arena, root) != SB_OK)
             return sb_err_set(y->err, SB_ENOMEM, "out of memory");
@@ -107,7 +140,9 @@ sb_code sb_yt_parse(sb_yn ***docs, size_t *ndocs, sb_arena *a, const char *data,
     if (rc != SB_OK)
         return rc;
     yt_vec v = {0};
-    rc = documents(&y, &v);
+    yt_stack st = {0};
+    rc = documents(&y, &st, &v);
+    sb_free(st.v);
     sb_yp_close(&y);
     *docs = v.v;
     *ndocs = v.n;

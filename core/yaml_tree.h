@@ -12,15 +12,18 @@
 #include "lock.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum sb_yn_type { SB_YN_SCALAR, SB_YN_MAP, SB_YN_SEQ } sb_yn_type;
 
+/* 32 bytes (the arena rounds an object to 16): a 100,000-entry pnpm lock
+ * is a few million nodes. */
 typedef struct sb_yn {
-    sb_yn_type type;
     const char *s;        /* scalar text; NULL for a YAML null */
-    struct sb_yn **kids;  /* map: key, value, key, value...; seq: items */
-    size_t n;             /* entries (pairs for a map) */
+    struct sb_yn **kids;  /* map: key, value, key, value...; seq: items (exactly sized) */
+    uint32_t n;           /* entries (pairs for a map) */
     unsigned line, col;   /* where it starts, 1-based */
+    sb_yn_type type;
 } sb_yn;
 
 /* Every document of `data` (an empty input has none). */
