@@ -238,6 +238,9 @@ typedef struct sb_sbom {
     long long license_file_max, license_texts_max; /* the text budget applied (bytes) */
     bool package_cache;        /* records were enriched from a package cache */
     bool lookups;              /* missing licenses were looked up in the indexes */
+    /* license policy (core/policy.h), when one was applied: */
+    const struct sb_policy_verdict *policy; /* one per package, NULL without a policy */
+    const char *policy_key;    /* canonical text of the policy, for the serial */
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default
