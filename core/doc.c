@@ -124,6 +124,8 @@ static void make_serial(sb_doc *d)
         serial_num(&c, "license-file-max", s->license_file_max);
         serial_num(&c, "license-texts-max", s->license_texts_max);
     }
+    if (s->policy_key) /* a policy adds pixi:license-* properties */
+        serial_part(&c, "license-policy", s->policy_key);
     sb_uuid_v5_finish(&c, d->serial);
 }
 

@@ -61,6 +61,7 @@ typedef struct svc_qparam {
     svc_qtype type;
     long long max;           /* SVC_Q_COUNT only */
     unsigned endpoints;      /* SVC_EP_* bits */
+    int repeat;              /* may be given more than once (lists) */
 } svc_qparam;
 
 /* The table, terminated by a row whose name is NULL. */
