@@ -479,11 +479,11 @@ static sb_code add_ignore(sb_policy *p, sb_arena *a, const char *pkg, const char
     return SB_OK;
 }
 
-sb_code sb_policy_add_ignores(sb_policy *p, sb_arena *a, const char *list, sb_err *err)
+static sb_code ignores(sb_policy *p, sb_arena *a, const char *list, bool split, sb_err *err)
 {
     const char *s = list ? list : "";
     for (;;) {
-        const char *e = strchr(s, ',');
+        const char *e = split ? strchr(s, ',') : NULL;
         if (NULL == e)
             e = s + strlen(s);
         const char *colon = memchr(s, ':', (size_t)(e - s));
@@ -521,6 +521,16 @@ sb_code sb_policy_merge(sb_policy *to, sb_arena *a, const sb_policy *from)
 bool sb_policy_active(const sb_policy *p)
 {
     return p && (p->nallow || p->ndeny || p->require || p->nignore || p->name);
+}
+
+sb_code sb_policy_add_ignores(sb_policy *p, sb_arena *a, const char *list, sb_err *err)
+{
+    return ignores(p, a, list, true, err);
+}
+
+sb_code sb_policy_add_ignore(sb_policy *p, sb_arena *a, const char *value, sb_err *err)
+{
+    return ignores(p, a, value, false, err);
 }
 
 const char *sb_policy_rule_name(sb_policy_rule r)

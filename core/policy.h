@@ -87,6 +87,10 @@ sb_code sb_policy_add_ids(sb_policy *p, sb_arena *a, bool deny, const char *list
  * empty package name. */
 sb_code sb_policy_add_ignores(sb_policy *p, sb_arena *a, const char *list, sb_err *err);
 
+/* One exemption "PKG[:WHY]" whose WHY may hold commas (a policy file's
+ * array element). */
+sb_code sb_policy_add_ignore(sb_policy *p, sb_arena *a, const char *value, sb_err *err);
+
 /* Append everything of `from` to `to` (a named policy under query additions). */
 sb_code sb_policy_merge(sb_policy *to, sb_arena *a, const sb_policy *from);
 

@@ -207,7 +207,7 @@ static sb_code policy_value(void *ud, const sb_toml_seg *path, size_t depth, con
         if (NULL == s)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         if (!strcmp(key, "ignore"))
-            return sb_policy_add_ignores(p, pl->a, s, err);
+            return sb_policy_add_ignore(p, pl->a, s, err);
         return sb_policy_add_ids(p, pl->a, !strcmp(key, "deny"), s, err);
     }
     return sb_err_set(err, SB_EINVAL, "policy.%s: unknown key '%s' (allow, deny, ignore, require)", p->name, key);
