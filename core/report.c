@@ -1,6 +1,9 @@
 /*
  * report.c - packages, licenses, python and tree reports (spec section 10),
- * as JSON or text tables, through the document producer (see report.h).
+ * as JSON, text tables, Markdown (a heading, the table, `### ` summaries) and
+ * CSV (frozen headers), and for licenses under a license policy (core/policy.h,
+ * verdicts on the model) SARIF 2.1.0 with one result per violation, through
+ * the document producer (see report.h).
  *
  * DESIGN: begin() computes the rows (package indices, plus the tree's walk
  * or the python ceilings) and, for text, every column's width; relation
