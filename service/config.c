@@ -213,7 +213,12 @@ static sb_code policy_value(void *ud, const sb_toml_seg *path, size_t depth, con
     return sb_err_set(err, SB_EINVAL, "policy.%s: unknown key '%s' (allow, deny, ignore, require)", p->name, key);
 }
 
-/* Read the policy file into a process-lifetime arena. */
+static sb_arena *policy_arena; /* the policies' memory, for the life of the process */
+
+static void free_policies(void) { sb_arena_destroy(policy_arena); }
+
+/* Read the policy file into a process-lifetime arena (freed at exit, so a
+ * leak checker sees nothing left). */
 static int load_policies(svc_cfg *c, char *eb, size_t en)
 {
     FILE *f = fopen(c->policy_file, "rb");
@@ -221,7 +226,12 @@ static int load_policies(svc_cfg *c, char *eb, size_t en)
         snprintf(eb, en, "policy-file '%.200s' cannot be read: %s", c->policy_file, strerror(errno));
         return -1;
     }
-    sb_arena *a = sb_arena_new(0); /* lives as long as the process */
+    if (policy_arena) { /* loaded once per process */
+        sb_arena_destroy(policy_arena);
+    } else {
+        atexit(free_policies);
+    }
+    sb_arena *a = policy_arena = sb_arena_new(0);
     char *data = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
