@@ -12,6 +12,7 @@
 #include "../core/doc.h"
 #include "../core/lock.h"
 #include "../core/model.h"
+#include "../core/policy.h"
 #include "../core/report.h"
 
 #include <errno.h>
@@ -53,19 +54,23 @@ static void usage(void)
 {
     fprintf(stderr, "usage: sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] [-n ROOT]\n"
                     "               [-C PACKAGE_CACHE] [-L (license texts)] [-F FILE_MAX] [-T TEXTS_MAX]\n"
-                    "               [-r REPORT [-o json|text]] LOCKFILE\n");
+                    "               [-r REPORT [-o json|text|markdown|csv|sarif]]\n"
+                    "               [-A ALLOW,..] [-D DENY,..] [-R (require a license)] [-I PKG[:WHY],..] LOCKFILE\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *format = "cyclonedx-1.6", *report = NULL, *output = "json";
+    const char *allow = NULL, *deny = NULL, *ignore = NULL;
+    bool require = false;
+    sb_policy pol = {0};
     sb_select_opts sel = {0};
     sb_doc_opts dopts = {0};
     dopts.pretty = true;
     dopts.timestamp = 0;
     size_t bufsize = 65536;
     int opt;
-    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:")) != -1) {
+    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:A:D:RI:")) != -1) {
         switch (opt) {
         case 'f': format = optarg; break;
         case 'e': sel.environment = optarg; break;
@@ -80,6 +85,10 @@ int main(int argc, char **argv)
         case 'T': sel.license_texts_max = strtoll(optarg, NULL, 10); break;
         case 'r': report = optarg; break;
         case 'o': output = optarg; break;
+        case 'A': allow = optarg; break;
+        case 'D': deny = optarg; break;
+        case 'R': require = true; break;
+        case 'I': ignore = optarg; break;
         default: usage(); return 2;
         }
     }
@@ -87,8 +96,12 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
-    const sb_doc_ops *ops = report ? sb_report_find(report, strcmp(output, "text") ? SB_REPORT_JSON : SB_REPORT_TEXT)
-                                   : sb_doc_find(format);
+    sb_report_output rout = SB_REPORT_JSON;
+    if (report && sb_report_output_find(output, &rout)) {
+        fprintf(stderr, "sbomgen: unknown output '%s'\n", output);
+        return 2;
+    }
+    const sb_doc_ops *ops = report ? sb_report_find(report, rout) : sb_doc_find(format);
     if (NULL == ops) {
         fprintf(stderr, "sbomgen: unknown %s '%s'\n", report ? "report" : "format", report ? report : format);
         return 2;
@@ -120,6 +133,10 @@ int main(int argc, char **argv)
     lim.platform = sel.platform ? sel.platform : "linux-64"; /* the one document's platform */
     if (sb_lock_read(&lock, a, "auto", data, len, sel.lockfile_name, &lim, &err) != SB_OK ||
         sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK ||
+        (allow && sb_policy_add_ids(&pol, a, false, allow, &err) != SB_OK) ||
+        (deny && sb_policy_add_ids(&pol, a, true, deny, &err) != SB_OK) ||
+        (ignore && sb_policy_add_ignores(&pol, a, ignore, &err) != SB_OK) ||
+        ((pol.require = require, sb_policy_active(&pol)) && sb_policy_apply(&pol, sbom, a, NULL) != SB_OK) ||
         sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK) {
         if (err.line)
             fprintf(stderr, "sbomgen: %s:%u:%u: %s\n", argv[optind], err.line, err.column, err.msg);

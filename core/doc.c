@@ -144,6 +144,8 @@ static void make_serial(sb_doc *d)
     }
     if (s->filter) /* only an active filter: unfiltered serials stay as they were */
         serial_filter(&c, s->filter);
+    if (s->policy_key) /* a policy adds pixi:license-* properties */
+        serial_part(&c, "license-policy", s->policy_key);
     sb_uuid_v5_finish(&c, d->serial);
 }
 

@@ -295,6 +295,9 @@ typedef struct sb_sbom {
     const sb_filter *filter;   /* the filter applied (NULL when none was active) */
     sb_excluded *excluded;     /* what it left out, model order */
     size_t nexcluded;
+    /* license policy (core/policy.h), when one was applied: */
+    const struct sb_policy_verdict *policy; /* one per package, NULL without a policy */
+    const char *policy_key;    /* canonical text of the policy, for the serial */
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

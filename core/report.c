@@ -1,6 +1,9 @@
 /*
  * report.c - packages, licenses, python and tree reports (spec section 10),
- * as JSON or text tables, through the document producer (see report.h).
+ * as JSON, text tables, Markdown (a heading, the table, `### ` summaries) and
+ * CSV (frozen headers), and for licenses under a license policy (core/policy.h,
+ * verdicts on the model) SARIF 2.1.0 with one result per violation, through
+ * the document producer (see report.h).
  *
  * DESIGN: begin() computes the rows (package indices, plus the tree's walk
  * or the python ceilings) and, for text, every column's width; relation
@@ -11,6 +14,8 @@
 #include "report.h"
 #include "table.h"
 #include "license.h"
+#include "policy.h"
+#include "version.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -35,7 +40,9 @@ typedef struct lic_count {
 } lic_count;
 
 typedef struct report {
-    int kind, text;
+    int kind, text;       /* text: the aligned table and its summaries (also markdown's shape) */
+    bool md, csv, sarif;  /* markdown (text shape, markdown rows), CSV rows, SARIF findings */
+    const sb_policy_verdict *pol; /* per package when a license policy was applied (licenses) */
     sb_lic *lics;         /* per package */
     row *rows;
     size_t nrows;
@@ -56,13 +63,33 @@ static const char *const headers[][MAXCOLS] = {
     {"Package", "Version", "Kind", "License", NULL},
 };
 
-static size_t ncols(int kind)
+/* licenses under a policy: a Policy column */
+static const char *const lic_policy_headers[MAXCOLS] = {"Name", "Version", "Kind", "License", "Family",
+                                                        "Source", "Files", "Policy"};
+
+/* CSV headers (spec 10.1 / 10.2, frozen): the licenses report adds two
+ * columns at the end only under a policy. */
+static const char *const csv_headers[][13] = {
+    {"environment", "platform", "name", "version", "kind", "source", "license", "purl"},
+    {"environment", "platform", "name", "version", "kind", "license", "spdx", "spdx_reason", "license_family",
+     "license_source", "license_files", "purl", NULL},
+    {"environment", "platform", "package", "version", "requires_python", "satisfied", "ceiling"},
+    {"environment", "platform", "depth", "name", "version", "kind", "license", "parent", "repeat", "purl"},
+};
+
+static const char *const *hdr(const struct report *r);
+
+static size_t count_cells(const char *const *h, size_t max)
 {
     size_t n = 0;
-    while (n < MAXCOLS && headers[kind][n])
+    while (n < max && h[n])
         n++;
     return n;
 }
+
+static size_t ncols(int kind) { return count_cells(headers[kind], MAXCOLS); }
+
+static size_t ncols_r(const struct report *r);
 
 static const char *prop_of(const sb_pkg *p, const char *name)
 {
@@ -350,6 +377,15 @@ static const char *ceiling_text(sb_doc *d, int maj, int min)
     return sb_arena_printf(d->arena, "%d.%d", maj, min);
 }
 
+/* The Policy cell of a licenses row. */
+static const char *policy_label(const sb_policy_verdict *v)
+{
+    static const char *const labels[SB_POL_NRULES] = {"ok", "denied", "not allowed", "no license", "not SPDX"};
+    if (v->exempt)
+        return "exempt";
+    return v->rule < SB_POL_NRULES ? labels[v->rule] : "?";
+}
+
 /* The text cells of row i (the tree's first cell without its drawing). */
 static void cells(sb_doc *d, const report *r, size_t i, const char *out[MAXCOLS])
 {
@@ -365,6 +401,8 @@ static void cells(sb_doc *d, const report *r, size_t i, const char *out[MAXCOLS]
     case R_LICENSES:
         out[0] = p->name, out[1] = dash(p->version), out[2] = sb_kind_name(p->kind), out[3] = lic;
         out[4] = dash(sb_pkg_xr(p)->license_family), out[5] = dash(license_source(p)), out[6] = files_count(d, p);
+        if (r->pol)
+            out[7] = policy_label(&r->pol[w->pkg]);
         break;
     case R_PYTHON:
         out[0] = p->name, out[1] = dash(p->version), out[2] = dash(p->requires_python);
@@ -389,7 +427,7 @@ static size_t first_cell_width(const report *r, size_t i, const char *cell)
 /* ---- begin ---------------------------------------------------------------- */
 
 static int kind_of(const sb_doc *d);
-static int is_text(const sb_doc *d);
+static sb_report_output out_of(const sb_doc *d);
 
 static sb_code prepare(sb_doc *d)
 {
@@ -399,7 +437,12 @@ static sb_code prepare(sb_doc *d)
     if (NULL == r)
         return SB_ENOMEM;
     r->kind = kind_of(d);
-    r->text = is_text(d);
+    sb_report_output out = out_of(d);
+    r->md = out == SB_REPORT_MARKDOWN;
+    r->csv = out == SB_REPORT_CSV;
+    r->sarif = out == SB_REPORT_SARIF;
+    r->text = out == SB_REPORT_TEXT || r->md;
+    r->pol = r->kind == R_LICENSES ? s->policy : NULL;
     r->min_major = r->min_minor = -1;
     size_t n = s->npkgs ? s->npkgs : 1;
     r->lics = sb_arena_calloc(a, n, sizeof *r->lics);
@@ -447,9 +490,9 @@ static sb_code prepare(sb_doc *d)
     if (rc != SB_OK)
         return rc;
     if (r->text) {
-        size_t nc = ncols(r->kind);
+        size_t nc = ncols_r(r);
         for (size_t c = 0; c < nc; c++)
-            r->width[c] = sb_table_width(headers[r->kind][c]);
+            r->width[c] = sb_table_width(hdr(r)[c]);
         for (size_t i = 0; i < r->nrows; i++) {
             const char *cv[MAXCOLS] = {0};
             cells(d, r, i, cv);
@@ -463,7 +506,9 @@ static sb_code prepare(sb_doc *d)
             }
         }
     }
-    if (r->kind == R_LICENSES)
+    if (r->csv || r->sarif)
+        r->nsummary = 0; /* rows only; SARIF closes in end() */
+    else if (r->kind == R_LICENSES)
         r->nsummary = r->text ? r->ncounts + 2 : (r->ncounts ? r->ncounts : 1);
     else
         r->nsummary = r->text ? (r->kind == R_PYTHON || r->kind == R_PACKAGES ? 1 : 0) : 1;
@@ -491,12 +536,19 @@ static void put_cell(sb_doc *d, const char *s, size_t pad)
 /* A line of cells: two spaces between columns, the last one unpadded. */
 static void put_line(sb_doc *d, const char *const *cv, const size_t *width, size_t nc)
 {
-    if (d->jw.status == SB_OK && sb_table_row(&d->stage, SB_TABLE_TEXT, cv, nc, width) != SB_OK)
+    const report *r = d->fmt;
+    sb_table_out out = r && r->md ? SB_TABLE_MARKDOWN : r && r->csv ? SB_TABLE_CSV : SB_TABLE_TEXT;
+    if (d->jw.status == SB_OK && sb_table_row(&d->stage, out, cv, nc, width) != SB_OK)
         d->jw.status = SB_ENOMEM;
 }
 
 static void put_rule(sb_doc *d, const report *r, size_t nc)
 {
+    if (r->md) {
+        if (d->jw.status == SB_OK && sb_table_rule(&d->stage, SB_TABLE_MARKDOWN, nc, NULL) != SB_OK)
+            d->jw.status = SB_ENOMEM;
+        return;
+    }
     if (r->kind == R_TREE) { /* one rule across the table, as the golden tree has */
         size_t total = 0;
         for (size_t c = 0; c < nc; c++)
@@ -529,6 +581,12 @@ static void put_branches(sb_doc *d, const report *r, size_t i)
         d->jw.status = SB_ENOMEM;
         return;
     }
+    if (r->md) { /* in a cell: indentation would be collapsed, the branches are kept */
+        for (unsigned lvl = 1; lvl < w->depth; lvl++)
+            puts_(d, "\xe2\x80\x83"); /* em space per level */
+        puts_(d, w->last ? "\xe2\x94\x94\xe2\x94\x80 " : "\xe2\x94\x9c\xe2\x94\x80 ");
+        return;
+    }
     size_t k = i;
     for (unsigned lvl = w->depth; lvl >= 1 && k != SIZE_MAX; lvl--) {
         last[lvl - 1] = r->rows[k].last;
@@ -543,7 +601,27 @@ static void text_row(sb_doc *d, const report *r, size_t i)
 {
     const char *cv[MAXCOLS] = {0};
     cells(d, r, i, cv);
-    size_t nc = ncols(r->kind);
+    size_t nc = ncols_r(r);
+    if (r->kind == R_TREE && r->md) {
+        /* the first cell: drawing, name, repeat mark (escaped like any cell) */
+        size_t mark = d->stage.len;
+        put_branches(d, r, i);
+        size_t blen = d->stage.len - mark;
+        const char *pre = blen ? sb_arena_strndup(d->arena, d->stage.data + mark, blen) : "";
+        d->stage.len = mark;
+        const char *first = sb_arena_printf(d->arena, "%s%s%s", pre ? pre : "", cv[0], r->rows[i].repeat ? " (*)" : "");
+        if (NULL == first) {
+            d->jw.status = SB_ENOMEM;
+            return;
+        }
+        cv[0] = first;
+        put_line(d, cv, NULL, nc);
+        return;
+    }
+    if (r->md) {
+        put_line(d, cv, NULL, nc);
+        return;
+    }
     if (r->kind == R_TREE) {
         put_branches(d, r, i);
         put_cell(d, cv[0], 0);
@@ -578,6 +656,8 @@ static void name_list(sb_doc *d, const report *r, const char *label, int want_te
 {
     const sb_sbom *s = d->sbom;
     size_t n = want_text ? r->notspdx : r->nolic;
+    if (r->md)
+        puts_(d, "### ");
     if (0 == n) {
         puts_(d, label);
         puts_(d, ": none\n");
@@ -602,12 +682,47 @@ static void name_list(sb_doc *d, const report *r, const char *label, int want_te
     puts_(d, "\n");
 }
 
+/* Policy lines of the licenses summary: violations and exemptions. */
+static void policy_lines(sb_doc *d, const report *r)
+{
+    const sb_sbom *s = d->sbom;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t n = 0;
+        for (size_t i = 0; i < s->npkgs; i++)
+            n += pass ? r->pol[i].exempt != NULL : !r->pol[i].exempt && r->pol[i].rule != SB_POL_PASS;
+        const char *label = pass ? "License exemptions" : "Policy violations";
+        if (r->md)
+            puts_(d, "### ");
+        if (0 == n) {
+            puts_(d, label);
+            puts_(d, ": none\n");
+            continue;
+        }
+        const char *h = sb_arena_printf(d->arena, "%s (%zu): ", label, n);
+        puts_(d, h ? h : label);
+        size_t m = 0;
+        for (size_t i = 0; i < s->npkgs; i++) {
+            const sb_policy_verdict *v = &r->pol[i];
+            if (pass ? !v->exempt : v->exempt || v->rule == SB_POL_PASS)
+                continue;
+            if (m++)
+                puts_(d, ", ");
+            put_cell(d, s->pkgs[i].name, 0);
+            puts_(d, " (");
+            put_cell(d, pass ? v->exempt : v->reason, 0);
+            puts_(d, ")");
+        }
+        puts_(d, "\n");
+    }
+}
+
 static void text_summary(sb_doc *d, const report *r, size_t k)
 {
     const sb_sbom *s = d->sbom;
+    const char *H = r->md ? "\n### " : "\n"; /* markdown: summaries as headings */
     if (r->kind == R_PACKAGES) {
-        const char *t = sb_arena_printf(d->arena, "\nSummary: %zu packages (environment %s, platform %s)\n",
-                                        s->npkgs, s->environment, s->platform);
+        const char *t = sb_arena_printf(d->arena, "%sSummary: %zu packages (environment %s, platform %s)\n",
+                                        H, s->npkgs, s->environment, s->platform);
         puts_(d, t ? t : "\n");
         if (s->manifest) { /* spec 10.1: only when a manifest was read */
             const char *dl = sb_arena_printf(d->arena, "Declared by the manifest: %zu present, %zu missing%s",
@@ -624,8 +739,8 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
     } else if (r->kind == R_PYTHON) {
         const char *ceil = ceiling_text(d, r->min_major, r->min_minor);
         const char *interp = interp_minor(d, r);
-        const char *t = sb_arena_printf(d->arena, "\nSummary: interpreter %s, highest Python these packages allow: %s\n",
-                                        interp ? interp : "unknown", ceil ? ceil : "no ceiling");
+        const char *t = sb_arena_printf(d->arena, "%sSummary: interpreter %s, highest Python these packages allow: %s\n",
+                                        H, interp ? interp : "unknown", ceil ? ceil : "no ceiling");
         puts_(d, t ? t : "\n");
         size_t hold = 0, unsat = 0;
         for (size_t i = 0; i < r->nrows; i++) {
@@ -635,6 +750,8 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
         for (int pass = 0; pass < 2; pass++) {
             size_t n = pass ? unsat : hold;
             const char *label = pass ? "Not satisfied by this interpreter" : "Holding the ceiling";
+            if (r->md)
+                puts_(d, "### ");
             if (0 == n) {
                 puts_(d, label);
                 puts_(d, ": none\n");
@@ -656,7 +773,8 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
             }
             puts_(d, "\n");
         }
-        const char *t2 = sb_arena_printf(d->arena, "Saying nothing about Python: %zu\n", r->nopython);
+        const char *t2 = sb_arena_printf(d->arena, "%sSaying nothing about Python: %zu\n", r->md ? "### " : "",
+                                         r->nopython);
         puts_(d, t2 ? t2 : "");
     } else if (r->kind == R_LICENSES) {
         size_t lw = sb_table_width("License");
@@ -665,8 +783,8 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
                 lw = sb_table_width(r->counts[i].license);
         size_t widths[2] = {lw, sb_table_width("Packages")};
         if (k == 0) {
-            const char *t = sb_arena_printf(d->arena, "\nSummary: %zu packages, %zu distinct licenses\n", s->npkgs,
-                                            r->ncounts);
+            const char *t = sb_arena_printf(d->arena, "%sSummary: %zu packages, %zu distinct licenses\n%s", H,
+                                            s->npkgs, r->ncounts, r->md ? "\n" : "");
             puts_(d, t ? t : "\n");
             const char *hv[2] = {"License", "Packages"};
             put_line(d, hv, widths, 2);
@@ -683,6 +801,8 @@ static void text_summary(sb_doc *d, const report *r, size_t k)
             puts_(d, "\n");
             name_list(d, r, "No license", 0);
             name_list(d, r, "Not an SPDX expression", 1);
+            if (r->pol)
+                policy_lines(d, r);
         }
     }
 }
@@ -749,6 +869,206 @@ static void json_row(sb_doc *d, const report *r, size_t i)
         sb_jw_key(jw, "yanked");
         sb_jw_bool(jw, false);
     }
+    if (r->pol) { /* licenses under a policy */
+        const sb_policy_verdict *v = &r->pol[w->pkg];
+        kopt(jw, "policy", policy_label(v));
+        kopt(jw, "license_violation", v->rule != SB_POL_PASS ? v->reason : NULL);
+        kopt(jw, "license_exempt", v->exempt);
+    }
+    sb_jw_obj_end(jw);
+}
+
+/* ---- CSV output (spec 10.1 / 10.2: frozen headers, RFC 4180) ------------- */
+
+static const char *cell_or_empty(const char *s) { return s ? s : ""; }
+
+static void csv_row(sb_doc *d, const report *r, size_t i)
+{
+    const sb_sbom *s = d->sbom;
+    const row *w = &r->rows[i];
+    const sb_pkg *p = &s->pkgs[w->pkg];
+    const sb_lic *l = &r->lics[w->pkg];
+    const char *cv[16] = {s->environment, s->platform};
+    size_t n = 2;
+    switch (r->kind) {
+    case R_PACKAGES:
+        cv[n++] = p->name, cv[n++] = p->version, cv[n++] = sb_kind_name(p->kind), cv[n++] = p->supplier_name;
+        cv[n++] = l->value, cv[n++] = p->purl;
+        break;
+    case R_LICENSES: {
+        cv[n++] = p->name, cv[n++] = p->version, cv[n++] = sb_kind_name(p->kind), cv[n++] = l->value;
+        cv[n++] = l->kind == SB_LIC_EXPR ? "true" : "false";
+        cv[n++] = l->kind == SB_LIC_TEXT ? (l->reason ? l->reason : "not an SPDX expression") : NULL;
+        cv[n++] = sb_pkg_xr(p)->license_family, cv[n++] = license_source(p);
+        const char *files = "";
+        for (size_t k = 0; k < p->nlicfiles && files; k++)
+            files = sb_arena_printf(d->arena, "%s%s%s", files, k ? ";" : "", p->licfiles[k].name);
+        cv[n++] = files ? files : "";
+        cv[n++] = p->purl;
+        if (r->pol) {
+            const sb_policy_verdict *v = &r->pol[w->pkg];
+            cv[n++] = v->rule != SB_POL_PASS ? v->reason : NULL;
+            cv[n++] = v->exempt;
+        }
+        break;
+    }
+    case R_PYTHON:
+        cv[n++] = p->name, cv[n++] = p->version, cv[n++] = p->requires_python;
+        cv[n++] = w->satisfied < 0 ? NULL : w->satisfied ? "true" : "false";
+        cv[n++] = ceiling_text(d, w->ceil_major, w->ceil_minor);
+        break;
+    default:
+        cv[n++] = sb_arena_printf(d->arena, "%u", w->depth);
+        cv[n++] = p->name, cv[n++] = p->version, cv[n++] = sb_kind_name(p->kind), cv[n++] = l->value;
+        cv[n++] = w->parent == SIZE_MAX ? NULL : s->pkgs[r->rows[w->parent].pkg].name;
+        cv[n++] = w->repeat ? "true" : "false";
+        cv[n++] = p->purl;
+        break;
+    }
+    for (size_t c = 0; c < n; c++)
+        cv[c] = cell_or_empty(cv[c]);
+    put_line(d, cv, NULL, n);
+}
+
+static void csv_header(sb_doc *d, const report *r)
+{
+    const char *cv[16];
+    size_t n = count_cells(csv_headers[r->kind], 13);
+    memcpy(cv, csv_headers[r->kind], n * sizeof *cv);
+    if (r->pol) {
+        cv[n++] = "license_violation";
+        cv[n++] = "license_exempt";
+    }
+    put_line(d, cv, NULL, n);
+}
+
+/* ---- SARIF 2.1.0 (licenses under a policy: one result per violation) ------ */
+
+static const struct {
+    const char *id, *name, *text;
+} sarif_rules[SB_POL_NRULES] = {
+    {NULL, NULL, NULL},
+    {"license-denied", "DeniedLicense", "A package's license is denied by the license policy (deny-license)."},
+    {"license-not-allowed", "LicenseNotAllowed", "A package's license is not among the allowed ones (allow-license)."},
+    {"license-missing", "LicenseMissing", "A package states no license (require-license)."},
+    {"license-not-spdx", "LicenseNotSpdx", "A package's license is not an SPDX expression (require-license)."},
+};
+
+static void sarif_begin(sb_doc *d)
+{
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    sb_jw_kstr(jw, "version", "2.1.0");
+    sb_jw_key(jw, "runs");
+    sb_jw_arr_begin(jw);
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "tool");
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "driver");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "name", "sbomd");
+    sb_jw_kstr(jw, "version", SB_VERSION);
+    sb_jw_key(jw, "rules");
+    sb_jw_arr_begin(jw);
+    for (int k = 1; k < SB_POL_NRULES; k++) {
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "id", sarif_rules[k].id);
+        sb_jw_kstr(jw, "name", sarif_rules[k].name);
+        sb_jw_key(jw, "shortDescription");
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "text", sarif_rules[k].text);
+        sb_jw_obj_end(jw);
+        sb_jw_key(jw, "defaultConfiguration");
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "level", "error");
+        sb_jw_obj_end(jw);
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_arr_end(jw);
+    sb_jw_obj_end(jw); /* driver */
+    sb_jw_obj_end(jw); /* tool */
+    sb_jw_key(jw, "automationDetails");
+    sb_jw_obj_begin(jw);
+    const char *id = sb_arena_printf(d->arena, "sbomd/licenses/%s/%s/", s->environment, s->platform);
+    sb_jw_kstr(jw, "id", id ? id : "sbomd/licenses/");
+    sb_jw_obj_end(jw);
+    sb_jw_key(jw, "results");
+    sb_jw_arr_begin(jw);
+}
+
+static void sarif_result(sb_doc *d, const report *r, size_t i)
+{
+    const sb_sbom *s = d->sbom;
+    const row *w = &r->rows[i];
+    if (NULL == r->pol || r->pol[w->pkg].rule == SB_POL_PASS)
+        return; /* rows are findings: a package that passes is none */
+    const sb_policy_verdict *v = &r->pol[w->pkg];
+    const sb_pkg *p = &s->pkgs[w->pkg];
+    sb_jw *jw = &d->jw;
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "ruleId", sarif_rules[v->rule].id);
+    sb_jw_key(jw, "ruleIndex");
+    sb_jw_int(jw, (long long)v->rule - 1);
+    sb_jw_kstr(jw, "level", "error");
+    sb_jw_key(jw, "message");
+    sb_jw_obj_begin(jw);
+    const char *msg = sb_arena_printf(d->arena, "%s %s: %s", p->name, p->version ? p->version : "(no version)",
+                                      v->reason ? v->reason : "license policy violated");
+    sb_jw_kstr(jw, "text", msg ? msg : p->name);
+    sb_jw_obj_end(jw);
+    sb_jw_key(jw, "locations");
+    sb_jw_arr_begin(jw);
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "physicalLocation");
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "artifactLocation");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "uri", s->lockfile_name ? s->lockfile_name : "lockfile");
+    sb_jw_kstr(jw, "uriBaseId", "%SRCROOT%");
+    sb_jw_obj_end(jw);
+    sb_jw_obj_end(jw);
+    sb_jw_key(jw, "logicalLocations");
+    sb_jw_arr_begin(jw);
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "name", p->name);
+    if (p->purl)
+        sb_jw_kstr(jw, "fullyQualifiedName", p->purl);
+    sb_jw_kstr(jw, "kind", "package");
+    sb_jw_obj_end(jw);
+    sb_jw_arr_end(jw);
+    sb_jw_obj_end(jw);
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "partialFingerprints");
+    sb_jw_obj_begin(jw);
+    const char *fp = sb_arena_printf(d->arena, "%s|%s|%s", p->purl ? p->purl : p->name, s->environment, s->platform);
+    sb_jw_kstr(jw, "sbomd/purl-environment-platform/v1", fp ? fp : p->name);
+    sb_jw_obj_end(jw);
+    if (v->exempt) { /* an accepted finding: reported, suppressed */
+        sb_jw_key(jw, "suppressions");
+        sb_jw_arr_begin(jw);
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "kind", "external");
+        sb_jw_kstr(jw, "justification", v->exempt);
+        sb_jw_obj_end(jw);
+        sb_jw_arr_end(jw);
+    }
+    sb_jw_key(jw, "properties");
+    sb_jw_obj_begin(jw);
+    kopt(jw, "package", p->name);
+    kopt(jw, "version", p->version);
+    kopt(jw, "license", r->lics[w->pkg].value);
+    sb_jw_obj_end(jw);
+    sb_jw_obj_end(jw);
+}
+
+static void sarif_end(sb_doc *d)
+{
+    sb_jw *jw = &d->jw;
+    sb_jw_arr_end(jw); /* results */
+    sb_jw_obj_end(jw); /* run */
+    sb_jw_arr_end(jw); /* runs */
     sb_jw_obj_end(jw);
 }
 
@@ -845,6 +1165,39 @@ static void json_unknowns(sb_doc *d, const report *r)
         sb_jw_obj_end(jw);
     }
     sb_jw_arr_end(jw);
+    if (NULL == r->pol)
+        return;
+    size_t nv = 0;
+    for (size_t i = 0; i < s->npkgs; i++)
+        nv += !r->pol[i].exempt && r->pol[i].rule != SB_POL_PASS;
+    sb_jw_key(jw, "policy_violations");
+    sb_jw_int(jw, (long long)nv);
+    sb_jw_key(jw, "violations");
+    sb_jw_arr_begin(jw);
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const sb_policy_verdict *v = &r->pol[i];
+        if (v->exempt || v->rule == SB_POL_PASS)
+            continue;
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "name", s->pkgs[i].name);
+        kopt(jw, "version", s->pkgs[i].version);
+        kopt(jw, "license", r->lics[i].value);
+        sb_jw_kstr(jw, "rule", sb_policy_rule_name(v->rule));
+        sb_jw_kstr(jw, "reason", v->reason ? v->reason : "");
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "exempt");
+    sb_jw_arr_begin(jw);
+    for (size_t i = 0; i < s->npkgs; i++) {
+        if (!r->pol[i].exempt)
+            continue;
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "name", s->pkgs[i].name);
+        sb_jw_kstr(jw, "reason", r->pol[i].exempt);
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_arr_end(jw);
 }
 
 /* ---- the producer callbacks ------------------------------------------------ */
@@ -855,10 +1208,28 @@ static sb_code begin(sb_doc *d)
     if (rc != SB_OK)
         return rc;
     report *r = d->fmt;
+    if (r->md) {
+        const sb_sbom *s = d->sbom;
+        const char *h = sb_arena_printf(d->arena, "## %s (%s, environment %s, platform %s)\n\n", d->ops->name,
+                                        s->root_name ? s->root_name : "-", s->environment, s->platform);
+        if (NULL == h)
+            return SB_ENOMEM;
+        put_cell(d, h, 0); /* control characters of names as '?' */
+        d->stage.data[d->stage.len - 1] = '\n';
+        d->stage.data[d->stage.len - 2] = '\n';
+    }
     if (r->text) {
-        size_t nc = ncols(r->kind);
-        put_line(d, headers[r->kind], r->width, nc);
+        size_t nc = ncols_r(r);
+        put_line(d, hdr(r), r->width, nc);
         put_rule(d, r, nc);
+        return d->jw.status;
+    }
+    if (r->csv) {
+        csv_header(d, r);
+        return d->jw.status;
+    }
+    if (r->sarif) {
+        sarif_begin(d);
         return d->jw.status;
     }
     sb_jw_obj_begin(&d->jw);
@@ -887,6 +1258,10 @@ static sb_code piece(sb_doc *d, size_t i)
     if (i < r->nrows) {
         if (r->text)
             text_row(d, r, i);
+        else if (r->csv)
+            csv_row(d, r, i);
+        else if (r->sarif)
+            sarif_result(d, r, i);
         else
             json_row(d, r, i);
         return d->jw.status;
@@ -907,8 +1282,12 @@ static sb_code piece(sb_doc *d, size_t i)
 static sb_code end(sb_doc *d)
 {
     const report *r = d->fmt;
-    if (r->text)
+    if (r->text || r->csv)
         return d->jw.status;
+    if (r->sarif) {
+        sarif_end(d);
+        return d->jw.status;
+    }
     if (r->kind == R_LICENSES)
         json_unknowns(d, r);
     sb_jw_obj_end(&d->jw); /* summary */
@@ -929,11 +1308,21 @@ REPORT_OPS(packages_text, "packages", "text/plain; charset=utf-8");
 REPORT_OPS(licenses_text, "licenses", "text/plain; charset=utf-8");
 REPORT_OPS(python_text, "python", "text/plain; charset=utf-8");
 REPORT_OPS(tree_text, "tree", "text/plain; charset=utf-8");
+REPORT_OPS(packages_md, "packages", "text/markdown; charset=utf-8");
+REPORT_OPS(licenses_md, "licenses", "text/markdown; charset=utf-8");
+REPORT_OPS(python_md, "python", "text/markdown; charset=utf-8");
+REPORT_OPS(tree_md, "tree", "text/markdown; charset=utf-8");
+REPORT_OPS(packages_csv, "packages", "text/csv; charset=utf-8");
+REPORT_OPS(licenses_csv, "licenses", "text/csv; charset=utf-8");
+REPORT_OPS(python_csv, "python", "text/csv; charset=utf-8");
+REPORT_OPS(tree_csv, "tree", "text/csv; charset=utf-8");
+REPORT_OPS(licenses_sarif, "licenses", "application/sarif+json");
 
-static const sb_report_kind packages_kind = {"packages", {&packages_json, &packages_text}};
-static const sb_report_kind licenses_kind = {"licenses", {&licenses_json, &licenses_text}};
-static const sb_report_kind python_kind = {"python", {&python_json, &python_text}};
-static const sb_report_kind tree_kind = {"tree", {&tree_json, &tree_text}};
+static const sb_report_kind packages_kind = {"packages", {&packages_json, &packages_text, &packages_md, &packages_csv, NULL}};
+static const sb_report_kind licenses_kind = {"licenses",
+                                             {&licenses_json, &licenses_text, &licenses_md, &licenses_csv, &licenses_sarif}};
+static const sb_report_kind python_kind = {"python", {&python_json, &python_text, &python_md, &python_csv, NULL}};
+static const sb_report_kind tree_kind = {"tree", {&tree_json, &tree_text, &tree_md, &tree_csv, NULL}};
 
 /* Every report kind, one line each; the handler routes /v1/report/<name>
  * from this list. The first four are this file's, in R_* order. */
@@ -950,13 +1339,21 @@ static int kind_of(const sb_doc *d)
     return R_PACKAGES;
 }
 
-static int is_text(const sb_doc *d)
+static sb_report_output out_of(const sb_doc *d)
 {
     for (int k = 0; k < 4; k++)
-        if (d->ops == registry[k]->ops[SB_REPORT_TEXT])
-            return 1;
-    return 0;
+        for (int o = 0; o < SB_REPORT_NOUTPUTS; o++)
+            if (registry[k]->ops[o] && d->ops == registry[k]->ops[o])
+                return (sb_report_output)o;
+    return SB_REPORT_JSON;
 }
+
+static const char *const *hdr(const report *r)
+{
+    return r->pol ? lic_policy_headers : headers[r->kind];
+}
+
+static size_t ncols_r(const report *r) { return r->pol ? MAXCOLS : ncols(r->kind); }
 
 static const struct {
     const char *name, *media;

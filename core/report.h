@@ -1,7 +1,8 @@
 /*
  * report.h - the reports of spec section 10 over one selected model:
- * packages, licenses, python, tree; each as JSON (stable key order) or as an
- * aligned text table for terminals.
+ * packages, licenses, python, tree; each as JSON (stable key order), an
+ * aligned text table for terminals, Markdown or CSV; licenses also as SARIF
+ * when a license policy was applied to the model.
  *
  * A report is an sb_doc_ops like a document format, so it is produced by the
  * same resumable producer (sb_doc_new / sb_doc_produce): one row per piece,

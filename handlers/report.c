@@ -1,7 +1,8 @@
 /*
  * report.c - POST /v1/report/{packages,licenses,python,tree}: the same body
- * and selection parameters as /v1/sbom, a report streamed back as JSON or as
- * an aligned text table (?output=json|text, else Accept).
+ * and selection parameters as /v1/sbom (license policy included), a report
+ * streamed back as JSON, an aligned text table, Markdown, CSV, or (licenses
+ * under a policy) SARIF (?output=, else Accept).
  */
 #include "handlers.h"
 #include "../core/report.h"
@@ -69,6 +70,9 @@ static int post_report(svc_req *r)
     if (svc_intake_read(r, SB_TEXTS_CYCLONEDX, 0, &in, &rc))
         return rc;
     svc_req_mark(r, "parse");
+    if (ops == k->ops[SB_REPORT_SARIF] && !in.policy_on)
+        return svc_bad_param(r, "output", "is sarif, whose results are license policy violations: give a policy "
+                                          "(allow-license, deny-license, require-license or policy)");
     if (in.all_envs || in.all_plats)
         return svc_bad_param(r, in.all_envs ? "all-environments" : "all-platforms",
                              "is not supported by reports: a report covers one environment x platform");

@@ -92,9 +92,10 @@ static int name_order(const void *a, const void *b)
 
 /* all-environments / all-platforms: one document per selection, in a stable
  * order (default first, then environments and platforms by name), as NDJSON. */
-static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, const sb_select_opts *base,
-                       int all_envs, int all_plats, time_t ts, const unsigned char *sha1)
+static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const sb_lock *lock,
+                       const sb_select_opts *base, int all_envs, int all_plats, time_t ts, const unsigned char *sha1)
 {
+    int prc;
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
     sb_err err;
@@ -171,6 +172,8 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
                 int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, sel.environment, &choices) : 0;
                 return svc_req_error(r, &err, choices, (size_t)n);
             }
+            if (svc_intake_policy(r, in, s, &prc))
+                return prc;
             docs[nd++] = s;
             total += (long)s->npkgs;
             warn_incomplete(r, s);
@@ -181,6 +184,8 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
         return svc_req_error(r, &err, NULL, 0);
     }
     svc_req_note(r, NULL, total);
+    if (svc_intake_gate(r, in, &prc))
+        return prc;
     svc_req_mark(r, "model");
     if (svc_req_expired(r))
         return svc_req_timeout(r);
@@ -228,7 +233,7 @@ static int post_sbom(svc_req *r)
         return rc;
     svc_req_mark(r, "parse");
     if (in.all_envs || in.all_plats)
-        return stream_many(r, ops, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.sha1);
+        return stream_many(r, ops, &in, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.sha1);
     sb_sbom *sbom = NULL;
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;

@@ -5,6 +5,8 @@
 #include "config.h"
 #include "budget.h"
 #include "cgroup.h"
+#include "../core/policy.h"
+#include "../core/toml.h"
 #include "../core/version.h"
 
 #include <errno.h>
@@ -52,6 +54,7 @@ static const cfg_opt opts[] = {
     {"request-timeout", "SBOMD_REQUEST_TIMEOUT", T_LONG, OFF(request_timeout), 1, 86400, "120", "seconds a request may take from its headers to its last byte: 408 while uploading, 504 before the document starts, a visibly truncated stream after"},
     {"min-upload-rate", "SBOMD_MIN_UPLOAD_RATE", T_LONG, OFF(min_upload_rate), 0, 1L << 30, "1024", "bytes per second an upload must average once upload-grace has passed, else 408 (0 = off)"},
     {"upload-grace", "SBOMD_UPLOAD_GRACE", T_LONG, OFF(upload_grace), 1, 3600, "5", "seconds of upload before its rate is judged"},
+    {"policy-file", "SBOMD_POLICY_FILE", T_STR, OFF(policy_file), 0, 1024, "", "TOML file of named license policies ([policy.NAME] with allow, deny, ignore, require), chosen per request with ?policy=NAME; read at start"},
     {"tokens-file", "SBOMD_TOKENS_FILE", T_STR, OFF(tokens_file), 0, 1024, "", "bearer tokens, one per line (# comments); set = every request needs one; reloaded on SIGHUP"},
     {"auth-open", "SBOMD_AUTH_OPEN", T_STR, OFF(auth_open), 0, 256, "/,/healthz,/readyz,/metrics", "comma-separated paths served without a token when tokens-file is set (/ is the static page; its API calls still need the token)"},
     {"tls-cert", "SBOMD_TLS_CERT", T_STR, OFF(tls_cert), 0, 1024, "", "PEM certificate chain: serve HTTPS (with tls-key)"},
@@ -140,6 +143,142 @@ int svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, char *eb, si
     return 0;
 }
 
+/* ---- --policy-file ---------------------------------------------------- */
+
+typedef struct policy_load {
+    sb_arena *a;
+    svc_policies *set;
+    size_t cap;
+} policy_load;
+
+static sb_policy *policy_named(policy_load *pl, const char *name)
+{
+    for (size_t i = 0; i < pl->set->n; i++)
+        if (!strcmp(pl->set->names[i], name))
+            return &pl->set->items[i];
+    if (pl->set->n == pl->cap) {
+        size_t cap = pl->cap, cap2 = pl->cap;
+        sb_policy *items = sb_arena_grow(pl->a, pl->set->items, &cap, pl->set->n, sizeof *items, 4);
+        const char **names = sb_arena_grow(pl->a, pl->set->names, &cap2, pl->set->n, sizeof *names, 4);
+        if (NULL == items || NULL == names)
+            return NULL;
+        pl->set->items = items;
+        pl->set->names = names;
+        pl->cap = cap < cap2 ? cap : cap2;
+    }
+    const char *copy = sb_arena_strdup(pl->a, name);
+    if (NULL == copy)
+        return NULL;
+    pl->set->names[pl->set->n] = copy;
+    sb_policy *p = &pl->set->items[pl->set->n++];
+    memset(p, 0, sizeof *p);
+    p->name = copy;
+    return p;
+}
+
+/* [policy.NAME] allow / deny / ignore = [strings], require = bool */
+static sb_code policy_value(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
+{
+    policy_load *pl = ud;
+    if (depth < 1 || !sb_toml_key_is(path, depth, 0, "policy"))
+        return sb_err_set(err, SB_EINVAL, "only [policy.NAME] tables belong in a policy file");
+    if (depth < 2)
+        return SB_OK;
+    if (NULL == path[1].key || !path[1].key[0])
+        return sb_err_set(err, SB_EINVAL, "a policy needs a name: [policy.NAME]");
+    sb_policy *p = policy_named(pl, path[1].key);
+    if (NULL == p)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (depth == 2)
+        return v->type == SB_TOML_TABLE ? SB_OK : sb_err_set(err, SB_EINVAL, "policy.%s must be a table", p->name);
+    const char *key = path[2].key ? path[2].key : "";
+    int list = !strcmp(key, "allow") || !strcmp(key, "deny") || !strcmp(key, "ignore");
+    if (depth == 3 && !strcmp(key, "require")) {
+        if (v->type != SB_TOML_BOOL)
+            return sb_err_set(err, SB_EINVAL, "policy.%s.require must be true or false", p->name);
+        p->require = v->b;
+        return SB_OK;
+    }
+    if (depth == 3 && list)
+        return v->type == SB_TOML_ARRAY ? SB_OK
+                                        : sb_err_set(err, SB_EINVAL, "policy.%s.%s must be an array of strings",
+                                                     p->name, key);
+    if (depth == 4 && list) {
+        if (v->type != SB_TOML_STRING)
+            return sb_err_set(err, SB_EINVAL, "policy.%s.%s must be an array of strings", p->name, key);
+        char *s = sb_arena_strndup(pl->a, v->str, v->len);
+        if (NULL == s)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        if (!strcmp(key, "ignore"))
+            return sb_policy_add_ignore(p, pl->a, s, err);
+        return sb_policy_add_ids(p, pl->a, !strcmp(key, "deny"), s, err);
+    }
+    return sb_err_set(err, SB_EINVAL, "policy.%s: unknown key '%s' (allow, deny, ignore, require)", p->name, key);
+}
+
+static sb_arena *policy_arena; /* the policies' memory, for the life of the process */
+
+static void free_policies(void) { sb_arena_destroy(policy_arena); }
+
+/* Read the policy file into a process-lifetime arena (freed at exit, so a
+ * leak checker sees nothing left). */
+static int load_policies(svc_cfg *c, char *eb, size_t en)
+{
+    FILE *f = fopen(c->policy_file, "rb");
+    if (NULL == f) {
+        snprintf(eb, en, "policy-file '%.200s' cannot be read: %s", c->policy_file, strerror(errno));
+        return -1;
+    }
+    if (policy_arena) { /* loaded once per process */
+        sb_arena_destroy(policy_arena);
+    } else {
+        atexit(free_policies);
+    }
+    sb_arena *a = policy_arena = sb_arena_new(0);
+    char *data = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            char *g = realloc(data, cap);
+            if (NULL == g)
+                break;
+            data = g;
+        }
+        size_t k = fread(data + len, 1, cap - len, f);
+        len += k;
+        if (0 == k || len > (1u << 20))
+            break;
+    }
+    fclose(f);
+    svc_policies *set = a ? sb_arena_calloc(a, 1, sizeof *set) : NULL;
+    if (NULL == data || NULL == set || len > (1u << 20)) {
+        snprintf(eb, en, "policy-file '%.200s': %s", c->policy_file, len > (1u << 20) ? "larger than 1 MiB" : "out of memory");
+        free(data);
+        return -1;
+    }
+    policy_load pl = {a, set, 0};
+    sb_err err;
+    sb_err_clear(&err);
+    sb_limits lim = SB_LIMITS_DEFAULT;
+    sb_code rc = sb_toml_parse(a, data, len, &lim, policy_value, &pl, &err);
+    free(data);
+    if (rc != SB_OK) {
+        snprintf(eb, en, "policy-file '%.200s': %s", c->policy_file, err.msg);
+        return -1;
+    }
+    c->policies = set;
+    return 0;
+}
+
+const sb_policy *svc_cfg_policy(const svc_cfg *c, const char *name)
+{
+    for (size_t i = 0; c->policies && name && i < c->policies->n; i++)
+        if (!strcmp(c->policies->names[i], name))
+            return &c->policies->items[i];
+    return NULL;
+}
+
 int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
 {
     memset(c, 0, sizeof *c);
@@ -214,6 +353,8 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (f)
             fclose(f);
     }
+    if (c->policy_file[0] && load_policies(c, eb, en))
+        return -1;
     if (svc_cfg_fit_budget(c, svc_cgroup_memory_limit(SVC_CGROUP_ROOT, SVC_CGROUP_SELF), eb, en))
         return -1;
     struct stat st;

@@ -51,7 +51,22 @@ typedef struct svc_cfg {
     long max_body_lowered;    /* 1: max_body was lowered to fit a derived memory_budget */
     long head_timeout;        /* seconds a request head may take to arrive, trickle or not */
     long max_connections_per_ip; /* open connections per client address; 0 = no cap */
+    char policy_file[1024];   /* TOML file of named license policies; "" = none */
+    const struct svc_policies *policies; /* read from policy_file at load; NULL when none */
 } svc_cfg;
+
+/* Named license policies from --policy-file ([policy.NAME] tables with
+ * allow, deny, ignore (string arrays) and require (bool)); read-only after
+ * load. */
+struct sb_policy;
+typedef struct svc_policies {
+    const char **names;
+    struct sb_policy *items;
+    size_t n;
+} svc_policies;
+
+/* The named policy, NULL when the server has none of that name. */
+const struct sb_policy *svc_cfg_policy(const svc_cfg *c, const char *name);
 
 /* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when
  * --help/--version was printed (exit 0), -1 on error (message in errbuf). */

@@ -67,8 +67,9 @@ static int check_one(void *cls, const char *key, const char *value)
     query_check *c = cls;
     if (svc_qparam_check(key, value, c->ep, c->why, sizeof c->why))
         return 1;
-    if (svc_qparam_find(key, c->ep)->repeat)
-        return 0; /* a list: each value one more item */
+    const svc_qparam *row = svc_qparam_find(key, c->ep);
+    if (row && row->repeat)
+        return 0;
     for (size_t i = 0; i < c->nseen; i++)
         if (!strcmp(c->seen[i], key)) {
             snprintf(c->why, sizeof c->why, "query parameter '%s' is given more than once", key);
@@ -249,6 +250,103 @@ static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim,
     ANSWER(svc_req_error(r, &named, NULL, 0));
 }
 
+/* ---- license policy (spec 5) ---------------------------------------- */
+
+typedef struct policy_args {
+    svc_intake *in;
+    sb_arena *a;
+    sb_err err;
+} policy_args;
+
+static int policy_arg(void *cls, const char *key, const char *value)
+{
+    policy_args *pa = cls;
+    sb_code rc = SB_OK;
+    if (!strcmp(key, "allow-license") || !strcmp(key, "deny-license"))
+        rc = sb_policy_add_ids(&pa->in->policy, pa->a, key[0] == 'd', value ? value : "", &pa->err);
+    else if (!strcmp(key, "ignore-license"))
+        rc = sb_policy_add_ignores(&pa->in->policy, pa->a, value ? value : "", &pa->err);
+    else
+        return 0;
+    pa->in->policy_on = true;
+    return rc != SB_OK;
+}
+
+/* policy=NAME, allow/deny/ignore/require-license and fail-on into `in`. */
+static int read_policy(svc_req *r, svc_intake *in, int *rc)
+{
+    const svc_cfg *cfg = svc_req_cfg(r);
+    sb_arena *a = svc_req_arena(r);
+    const char *name = svc_req_query(r, "policy");
+    if (name) {
+        const sb_policy *named = svc_cfg_policy(cfg, name);
+        if (NULL == named) {
+            sb_err e;
+            size_t n = cfg->policies ? cfg->policies->n : 0;
+            sb_err_set(&e, SB_EINVAL, "query parameter 'policy': %s", n ? "no policy of that name on this server"
+                                                                       : "this server has no --policy-file");
+            ANSWER(svc_req_error(r, &e, n ? cfg->policies->names : NULL, n));
+        }
+        if (sb_policy_merge(&in->policy, a, named) != SB_OK)
+            ANSWER(-1);
+        in->policy_on = true;
+    }
+    policy_args pa = {in, a, {0}};
+    sb_err_clear(&pa.err);
+    if (svc_req_query_each(r, policy_arg, &pa)) {
+        if (pa.err.code == SB_ENOMEM)
+            ANSWER(-1);
+        ANSWER(svc_req_error(r, &pa.err, NULL, 0)); /* the message names the parameter and value */
+    }
+    int req = 0;
+    if (svc_param_bool(svc_req_query(r, "require-license"), 0, &req))
+        ANSWER(svc_bad_param(r, "require-license", "must be true or false"));
+    if (svc_req_query(r, "require-license"))
+        in->policy_on = true;
+    in->policy.require |= req != 0;
+    const char *fail = svc_req_query(r, "fail-on");
+    if (fail) {
+        const char *s = fail;
+        do {
+            size_t n = strcspn(s, ",");
+            while (n && s[n - 1] == ' ')
+                n--;
+            while (n && *s == ' ')
+                s++, n--;
+            if (n != 7 || strncmp(s, "license", 7))
+                ANSWER(svc_bad_param(r, "fail-on", "takes 'license' (the license policy's violations)"));
+            in->fail_license = true;
+            s = strchr(s, ',');
+        } while (s && *++s);
+        if (!in->policy_on)
+            ANSWER(svc_bad_param(r, "fail-on", "is 'license' but no policy was given (allow-license, deny-license, "
+                                               "require-license, ignore-license or policy)"));
+    }
+    sb_gate_init(&in->gate, "policy-violation", "License policy violated");
+    return 0;
+}
+
+int svc_intake_policy(svc_req *r, svc_intake *in, sb_sbom *s, int *rc)
+{
+    if (!in->policy_on)
+        return 0;
+    if (sb_policy_apply(&in->policy, s, svc_req_arena(r), &in->gate) != SB_OK) {
+        sb_err e;
+        sb_err_set(&e, SB_ENOMEM, "out of memory");
+        ANSWER(svc_req_error(r, &e, NULL, 0));
+    }
+    return 0;
+}
+
+int svc_intake_gate(svc_req *r, svc_intake *in, int *rc)
+{
+    if (!in->fail_license || !sb_gate_fired(&in->gate))
+        return 0;
+    const char *detail = sb_arena_printf(svc_req_arena(r), "%zu package(s) violate the license policy%s%s",
+                                         in->gate.n, in->policy.name ? " " : "", in->policy.name ? in->policy.name : "");
+    ANSWER(svc_req_gate(r, &in->gate, detail ? detail : "the license policy is violated"));
+}
+
 int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
@@ -257,6 +355,8 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
     sb_err_clear(&err);
     memset(in, 0, sizeof *in);
     if (check_query(r, rc))
+        return 1;
+    if (read_policy(r, in, rc))
         return 1;
     if (svc_param_bool(svc_req_query(r, "pretty"), 1, &in->pretty))
         ANSWER(svc_bad_param(r, "pretty", "must be true or false"));
@@ -402,6 +502,8 @@ int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc)
         return 1;
     }
     svc_req_note(r, NULL, (long)(*out)->npkgs);
+    if (svc_intake_policy(r, in, *out, rc) || svc_intake_gate(r, in, rc))
+        return 1;
     if (svc_req_expired(r)) {
         *rc = svc_req_timeout(r);
         return 1;

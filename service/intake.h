@@ -10,6 +10,7 @@
 
 #include "../core/lock.h"
 #include "../core/model.h"
+#include "../core/policy.h"
 #include "request.h"
 
 #include <time.h>
@@ -23,7 +24,19 @@ typedef struct svc_intake {
     time_t ts;                 /* document timestamp */
     int pretty;
     int all_envs, all_plats;
+    sb_policy policy;          /* policy=NAME, then allow/deny/require/ignore-license */
+    bool policy_on;            /* any of them was given */
+    bool fail_license;         /* fail-on=license: a violation answers 422 */
+    sb_gate gate;              /* the violations of every document of the request */
 } svc_intake;
+
+/* Apply the request's license policy (if any) to one selected document:
+ * verdicts, pixi:license-* properties, findings. 0, or 1 with the answer
+ * queued and *rc set. */
+int svc_intake_policy(svc_req *r, svc_intake *in, sb_sbom *s, int *rc);
+
+/* fail-on=license with violations: 1 with the 422 queued and *rc set. */
+int svc_intake_gate(svc_req *r, svc_intake *in, int *rc);
 
 /* Parse parameters and read the lockfile. 0 when ready; otherwise the
  * answer (400/413/415/422...) has been queued and *rc holds what the handler

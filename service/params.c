@@ -252,6 +252,13 @@ static const svc_qparam qparams[] = {
     {"exclude-kind", SVC_Q_STRING, 0, SB_R, 1},
     {"scope", SVC_Q_STRING, 0, SB_R, 0},
     {"keep-orphans", SVC_Q_BOOL, 0, SB_R, 0},
+    /* license policy (spec 5): lists may repeat or be comma-separated */
+    {"allow-license", SVC_Q_STRING, 0, SB_R, 1},
+    {"deny-license", SVC_Q_STRING, 0, SB_R, 1},
+    {"require-license", SVC_Q_BOOL, 0, SB_R, 0},
+    {"ignore-license", SVC_Q_STRING, 0, SB_R, 1},
+    {"policy", SVC_Q_STRING, 0, SB_R, 0},
+    {"fail-on", SVC_Q_STRING, 0, SB_R, 0},
     {NULL, SVC_Q_STRING, 0, 0, 0},
 };
 

@@ -13,6 +13,13 @@ while read -r name rel; do
   for kind in packages licenses python tree; do
     "$b/sbomgen" -r "$kind" -o json "$shared/fixtures/$rel" > "$root/tests/golden/reports/$name.$kind.json"
     "$b/sbomgen" -r "$kind" -o text "$shared/fixtures/$rel" > "$root/tests/golden/reports/$name.$kind.txt"
+    "$b/sbomgen" -r "$kind" -o markdown "$shared/fixtures/$rel" > "$root/tests/golden/reports/$name.$kind.md"
+    "$b/sbomgen" -r "$kind" -o csv "$shared/fixtures/$rel" > "$root/tests/golden/reports/$name.$kind.csv"
+  done
+  # the licenses report under the policy reports.sh asks for (POLICY there)
+  for o in json:json text:txt markdown:md csv:csv sarif:sarif; do
+    "$b/sbomgen" -r licenses -o "${o%%:*}" -D GPL-3.0-only -R -I 'readline:reviewed by legal' "$shared/fixtures/$rel" \
+      > "$root/tests/golden/reports/$name.licenses-policy.${o#*:}"
   done
 done < "$root/tests/golden/reports/FIXTURES"
 docs="$root/tests/golden/documents"
