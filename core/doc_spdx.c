@@ -91,6 +91,16 @@ static sb_code begin(sb_doc *d)
     sb_jw_key(jw, "creators");
     sb_jw_arr_begin(jw);
     sb_jw_str(jw, "Tool: " SB_TOOL_NAME "-" SB_VERSION);
+    if (s->author) { /* SPDX 2.3 6.8: "Person: name (email)" / "Organization: name (email)" */
+        const sb_author *au = s->author;
+        const char *c = au->email ? sb_arena_printf(d->arena, "%s: %s (%s)", au->person ? "Person" : "Organization",
+                                                    au->name, au->email)
+                                  : sb_arena_printf(d->arena, "%s: %s", au->person ? "Person" : "Organization", au->name);
+        if (c)
+            sb_jw_str(jw, c);
+        else
+            jw->status = SB_ENOMEM;
+    }
     sb_jw_arr_end(jw);
     sb_jw_obj_end(jw);
     sb_jw_key(jw, "packages");

@@ -150,6 +150,8 @@ static sb_code begin(sb_doc *d)
     sb_jw_key(jw, "createdBy");
     sb_jw_arr_begin(jw);
     sb_jw_str(jw, iri(d, "agent-" SB_TOOL_NAME));
+    if (s->author)
+        sb_jw_str(jw, iri(d, "agent-author"));
     sb_jw_arr_end(jw);
     sb_jw_key(jw, "createdUsing");
     sb_jw_arr_begin(jw);
@@ -161,6 +163,22 @@ static sb_code begin(sb_doc *d)
     common(d, "SoftwareAgent", "agent-" SB_TOOL_NAME, 0);
     sb_jw_kstr(jw, "name", SB_TOOL_NAME " " SB_VERSION);
     sb_jw_obj_end(jw);
+    if (s->author) { /* the SBOM author the operator or request named */
+        sb_jw_obj_begin(jw);
+        common(d, s->author->person ? "Person" : "Organization", "agent-author", 0);
+        sb_jw_kstr(jw, "name", s->author->name);
+        if (s->author->email) {
+            sb_jw_key(jw, "externalIdentifier");
+            sb_jw_arr_begin(jw);
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "type", "ExternalIdentifier");
+            sb_jw_kstr(jw, "externalIdentifierType", "email");
+            sb_jw_kstr(jw, "identifier", s->author->email);
+            sb_jw_obj_end(jw);
+            sb_jw_arr_end(jw);
+        }
+        sb_jw_obj_end(jw);
+    }
     sb_jw_obj_begin(jw);
     common(d, "Tool", "tool-" SB_TOOL_NAME, 0);
     sb_jw_kstr(jw, "name", SB_TOOL_NAME);

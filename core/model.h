@@ -89,6 +89,29 @@ sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, con
 const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a);
 const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a);
 
+/* What a license lookup did for one package: the quality report says why a
+ * license is missing from it (not in the lockfile, lookups off, failed). */
+typedef enum sb_lookup_state {
+    SB_LOOKUP_NONE = 0,    /* not wanted (it had a license) or no lookups ran */
+    SB_LOOKUP_FILLED,      /* answered (with or without a license) */
+    SB_LOOKUP_FAILED,      /* failed, still running at the deadline, or past the request's limit */
+    SB_LOOKUP_NOT_MADE     /* wanted but not asked: this server makes no network lookups */
+} sb_lookup_state;
+
+/* Who wrote the SBOM (CISA "SBOM author", NTIA "Author of SBOM Data", BSI
+ * "creator of the SBOM"): given by the operator or the request, never
+ * guessed. SPDX's creator syntax: "Person: NAME (EMAIL)" or
+ * "Organization: NAME (EMAIL)", the e-mail optional. */
+typedef struct sb_author {
+    bool person;             /* Person, else Organization */
+    const char *name;
+    const char *email;       /* NULL when not given */
+} sb_author;
+
+/* Parse an author in the syntax above (a bare name is an Organization).
+ * 0 and *out set (strings point into `a`), or -1 with a reason in *why. */
+int sb_author_parse(sb_author *out, sb_arena *a, const char *s, const char **why);
+
 typedef struct sb_pkg {
     sb_kind kind;
     const char *name;        /* as spelled in the input */
@@ -129,6 +152,7 @@ typedef struct sb_pkg {
     size_t *deps;            /* indices into sb_sbom.pkgs, sorted by id */
     size_t ndeps;
     const sb_lic *lic;       /* `license` normalized once per selection (shared by equal strings) */
+    sb_lookup_state lookup;  /* what a license lookup did for it (set by the lookup function) */
 } sb_pkg;
 
 /* The digests a package can carry, in the order documents list them. */
@@ -174,6 +198,8 @@ typedef struct sb_lock {
     bool kind_unsure;        /* read by content as one of two kinds with one shape
                                 (pixi.lock v1 = conda-lock.yml): no file name to record */
     const char *root_name, *root_version; /* the project, when the input names it */
+    bool no_dep_data;        /* the input states no dependencies at all (requirements.txt,
+                                conda explicit specs): edges are unknown, not absent */
 } sb_lock;
 
 /* Find or add an environment / a platform of it. NULL on allocation failure. */
@@ -217,6 +243,7 @@ typedef struct sb_select_opts {
     const char *root_name;     /* NULL = "workspace" */
     const char *root_version;  /* optional */
     const char *lockfile_name; /* file name recorded in the document */
+    const sb_author *author;   /* SBOM author; NULL = none given */
     sb_lookup_fn lookup;       /* NULL = no lookups */
     void *lookup_ctx;
     long long deadline_ns;     /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
@@ -238,6 +265,8 @@ typedef struct sb_sbom {
     long long license_file_max, license_texts_max; /* the text budget applied (bytes) */
     bool package_cache;        /* records were enriched from a package cache */
     bool lookups;              /* missing licenses were looked up in the indexes */
+    bool deps_unknown;         /* the input has no dependency data (sb_lock.no_dep_data) */
+    const sb_author *author;   /* SBOM author, NULL when none was given */
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

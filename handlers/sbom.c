@@ -91,7 +91,7 @@ static int name_order(const void *a, const void *b)
 /* all-environments / all-platforms: one document per selection, in a stable
  * order (default first, then environments and platforms by name), as NDJSON. */
 static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, const sb_select_opts *base,
-                       int all_envs, int all_plats, time_t ts, const unsigned char *sha1)
+                       int all_envs, int all_plats, time_t ts, const unsigned char *sha1, int fail_quality)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
@@ -169,9 +169,12 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, const sb_lock *lock, c
     }
     svc_req_note(r, NULL, total);
     svc_req_mark(r, "model");
+    int grc;
+    if (svc_intake_quality_gate(r, fail_quality, docs, nd, &grc))
+        return grc;
     if (svc_req_expired(r))
         return svc_req_timeout(r);
-    sb_doc_opts dopts = {ts, false, NULL, 0, 0, sha1};
+    sb_doc_opts dopts = {ts, false, NULL, 0, 0, sha1, 0};
     sb_doc *doc = NULL;
     if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
@@ -215,14 +218,16 @@ static int post_sbom(svc_req *r)
         return rc;
     svc_req_mark(r, "parse");
     if (in.all_envs || in.all_plats)
-        return stream_many(r, ops, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.sha1);
+        return stream_many(r, ops, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.sha1, in.fail_quality);
     sb_sbom *sbom = NULL;
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
     svc_req_mark(r, "model");
+    if (svc_intake_quality_gate(r, in.fail_quality, (const sb_sbom *const *)&sbom, 1, &rc))
+        return rc;
     warn_incomplete(r, sbom);
 
-    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1};
+    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0};
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);

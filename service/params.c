@@ -246,18 +246,21 @@ static const svc_qparam qparams[] = {
     {"license-file-max", SVC_Q_COUNT, 1LL << 40, SB_R},
     {"license-texts-max", SVC_Q_COUNT, 1LL << 40, SB_R},
     {"fetch-licenses", SVC_Q_BOOL, 0, SB_R},
+    {"author", SVC_Q_STRING, 0, SB_R},
+    {"fail-on-quality", SVC_Q_STRING, 0, SB_R},
+    {"profile", SVC_Q_STRING, 0, SVC_EP_QUALITY},
     {"depth", SVC_Q_COUNT, 100000, SVC_EP_TREE},
     {NULL, SVC_Q_STRING, 0, 0},
 };
 
 const svc_qparam *svc_qparams(void) { return qparams; }
 
-/* Reports take every SVC_EP_REPORT row; the tree report its own rows too. */
+/* Reports take every SVC_EP_REPORT row; the tree and quality reports their own rows too. */
 static int takes(const svc_qparam *p, unsigned ep)
 {
     if (p->endpoints & ep)
         return 1;
-    return (ep & SVC_EP_TREE) && (p->endpoints & SVC_EP_REPORT);
+    return (ep & (SVC_EP_TREE | SVC_EP_QUALITY)) && (p->endpoints & SVC_EP_REPORT);
 }
 
 const svc_qparam *svc_qparam_find(const char *name, unsigned ep)
