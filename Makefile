@@ -21,7 +21,7 @@ SVC_SRC  := service/main.c service/config.c service/server.c service/router.c \
             service/request.c service/params.c service/intake.c service/auth.c service/lookup.c service/lookup_sched.c service/lookup_store.c service/upload.c service/gzip.c service/decode.c service/problem.c service/log.c service/metrics.c service/guard.c service/cgroup.c service/budget.c
 HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metrics.c handlers/openapi.c handlers/report.c handlers/page.c handlers/version.c
 CLI_SRC  := cli/sbomgen.c
-TEST_SRC := tests/unit/main.c tests/unit/test_jsonw.c tests/unit/test_purl.c \
+TEST_SRC := tests/unit/main.c tests/unit/test_quality.c tests/unit/test_jsonw.c tests/unit/test_purl.c \
             tests/unit/test_pixi.c tests/unit/test_doc.c tests/unit/test_arena.c \
             tests/unit/test_license.c tests/unit/test_toml.c tests/unit/test_marker.c tests/unit/test_pyreaders.c tests/unit/test_enrich.c tests/unit/test_params.c tests/unit/test_report.c tests/unit/test_uuid.c tests/unit/test_archive.c tests/unit/test_lookup_sched.c tests/unit/test_bounds.c tests/unit/test_cgroup.c tests/unit/test_jsreaders.c
 
