@@ -360,8 +360,30 @@ static void depends_rel(sb_doc *d, const char *base, const char *from_iri, sb_sc
         if (dev_edge(d->sbom, from, to[k]) == dev)
             sb_jw_str(jw, iri(d, s3->x->pkg_ids[to[k]]));
     sb_jw_arr_end(jw);
+    /* the lockfile lists every edge: complete; without dependency data in
+     * the input, edges are not asserted to be all there are */
+    sb_jw_kstr(jw, "completeness", d->sbom->deps_unknown ? "noAssertion" : "complete");
     if (dev)
         sb_jw_kstr(jw, "scope", "development");
+    sb_jw_obj_end(jw);
+}
+
+/* A package without edges: dependsOn NoneElement when the input states it
+ * depends on nothing, NoAssertionElement when the input has no dependency
+ * data at all (SPDX 3.0.1 Core individuals). */
+static void leaf_rel(sb_doc *d, const char *base, const char *from_iri)
+{
+    sb_jw *jw = &d->jw;
+    int unknown = d->sbom->deps_unknown;
+    sb_jw_obj_begin(jw);
+    common(d, "Relationship", rel_frag(d, base, "depends"), 0);
+    sb_jw_kstr(jw, "from", from_iri);
+    sb_jw_kstr(jw, "relationshipType", "dependsOn");
+    sb_jw_key(jw, "to");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, unknown ? "NoAssertionElement" : "NoneElement");
+    sb_jw_arr_end(jw);
+    sb_jw_kstr(jw, "completeness", unknown ? "noAssertion" : "complete");
     sb_jw_obj_end(jw);
 }
 
@@ -393,6 +415,8 @@ static sb_code relation(sb_doc *d, size_t i)
             sb_jw_arr_end(jw);
             sb_jw_obj_end(jw);
         }
+        if (0 == p->ndeps)
+            leaf_rel(d, s3->x->pkg_ids[i], from);
         depends_rel(d, s3->x->pkg_ids[i], from, p->scope, p->deps, p->ndeps, 0);
         depends_rel(d, s3->x->pkg_ids[i], from, p->scope, p->deps, p->ndeps, 1);
     } else if (i == n) {
@@ -407,6 +431,8 @@ static sb_code relation(sb_doc *d, size_t i)
         sb_jw_str(jw, iri(d, s3->x->pkg_ids[k]));
         if (s3->lic_iri[k])
             sb_jw_str(jw, iri(d, rel_frag(d, s3->x->pkg_ids[k], "license")));
+        if (0 == p->ndeps)
+            sb_jw_str(jw, iri(d, rel_frag(d, s3->x->pkg_ids[k], "depends")));
         depends_ids(d, s3->x->pkg_ids[k], p->scope, p->deps, p->ndeps);
     } else if (i == 2 * n + 2) {
         depends_ids(d, "root", SB_SCOPE_REQUIRED, s->root_deps, s->nroot);
