@@ -252,7 +252,7 @@ static sb_code middle(sb_doc *d)
  * it is one of them. */
 static size_t relation_count(const sb_doc *d)
 {
-    return d->sbom->nroot + 2 + d->sbom->npkgs + 1 + d->sbom->npkgs + 1 + d->sbom->npkgs;
+    return d->sbom->nroot + 2 + d->sbom->npkgs + 1 + d->sbom->npkgs + 1 + d->sbom->npkgs + 1;
 }
 
 /* A license lookup was wanted for the package and gave nothing (failed,

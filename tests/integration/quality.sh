@@ -119,6 +119,52 @@ check "requirements.txt: dependency relationship lacking, not in the lockfile" p
 import json,sys; q=json.load(open(sys.argv[1])); r=[x for x in q["quality"] if x["element"]=="dependency-relationship"][0]
 assert r["have"]==0 and r["reasons"]=={"not in the lockfile":2}' "$work/req.q"
 
+curl -s -o "$work/req.spdx" --data-binary @"$req" "$base/v1/sbom?filename=requirements.txt&format=spdx-2.3"
+check "requirements.txt: SPDX 2.3 DEPENDS_ON NOASSERTION per package" python3 -c '
+import json,sys; d=json.load(open(sys.argv[1]))
+r=[x for x in d["relationships"] if x["relatedSpdxElement"] in ("NONE","NOASSERTION")]
+assert len(r)==2 and all(x["relatedSpdxElement"]=="NOASSERTION" for x in r)' "$work/req.spdx"
+curl -s -o "$work/req.spdx3" --data-binary @"$req" "$base/v1/sbom?filename=requirements.txt&format=spdx-3.0.1"
+check "requirements.txt: SPDX 3.0.1 dependsOn NoAssertionElement, noAssertion" python3 -c '
+import json,sys; g=json.load(open(sys.argv[1]))["@graph"]
+r=[x for x in g if x.get("relationshipType")=="dependsOn"]
+assert all(x["completeness"]=="noAssertion" for x in r)
+assert sum(1 for x in r if x["to"]==["NoAssertionElement"])==2' "$work/req.spdx3"
+check "requirements.txt: SPDX 3.0.1 schema-valid" "$validate" -q --format spdx-3.0.1 "$work/req.spdx3"
+check "pixi: SPDX 2.3 leaves DEPENDS_ON NONE, never NOASSERTION" python3 -c '
+import json,sys; d=json.load(open(sys.argv[1])); pk={p["SPDXID"] for p in d["packages"]}
+has={x["spdxElementId"] for x in d["relationships"] if x["relationshipType"]=="DEPENDS_ON" and x["relatedSpdxElement"] in pk}
+none={x["spdxElementId"] for x in d["relationships"] if x["relatedSpdxElement"]=="NONE"}
+assert not any(x["relatedSpdxElement"]=="NOASSERTION" for x in d["relationships"])
+assert none and not (none & has) and (none | has) >= pk - {"SPDXRef-Package-root"}' "$work/pixi.spdx-2.3.json"
+check "pixi: SPDX 3.0.1 leaves dependsOn NoneElement, all complete" python3 -c '
+import json,sys; g=json.load(open(sys.argv[1]))["@graph"]
+r=[x for x in g if x.get("relationshipType")=="dependsOn"]
+assert all(x["completeness"]=="complete" for x in r) and any(x["to"]==["NoneElement"] for x in r)
+ids={e for x in g if x.get("type")=="software_Sbom" for e in x["element"]}
+assert all(x["spdxId"] in ids for x in r)' "$work/pixi.spdx-3.0.1.json"
+
+# --- lookups: asked but failing (an index nobody answers), and asked of a server that makes none
+sb_start "$work/log-lk" --source-date-epoch 1700000000 --lookups --pypi-url http://127.0.0.1:9/pypi --lookup-timeout 2
+curl -s -o "$work/lk.cdx" --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&fetch-licenses=true"
+check "lookup failed: an incomplete composition names the packages" python3 -c '
+import json,sys; d=json.load(open(sys.argv[1])); c={x["bom-ref"]:x for x in d["compositions"]}
+e=c["composition-enrichment"]; assert e["aggregate"]=="incomplete"
+assert sorted(e["assemblies"])==sorted(x["bom-ref"] for x in d["components"] if not x.get("licenses"))' "$work/lk.cdx"
+check "lookup failed: 1.6 schema-valid" "$validate" -q --format cyclonedx-1.6 "$work/lk.cdx"
+curl -s -o "$work/lk17.cdx" --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&fetch-licenses=true&format=cyclonedx-1.7"
+check "lookup failed: 1.7 schema-valid" "$validate" -q --format cyclonedx-1.7 "$work/lk17.cdx"
+curl -s -o "$work/lk.q" --data-binary @"$f" "$base/v1/report/quality?filename=uv.lock&fetch-licenses=true&profile=cisa-2026"
+check "lookup failed: the report says so" python3 -c '
+import json,sys; q=json.load(open(sys.argv[1])); r=[x for x in q["quality"] if x["element"]=="license"][0]
+assert r["reasons"]=={"lookup failed":r["lacking"]} and r["lacking"]>0' "$work/lk.q"
+kill "$pid" 2>/dev/null
+sb_start "$work/log-off" --source-date-epoch 1700000000
+curl -s -o "$work/off.q" --data-binary @"$f" "$base/v1/report/quality?filename=uv.lock&fetch-licenses=true&profile=cisa-2026"
+check "no lookups on this server: lookups off" python3 -c '
+import json,sys; q=json.load(open(sys.argv[1])); r=[x for x in q["quality"] if x["element"]=="license"][0]
+assert r["reasons"]=={"lookups off":r["lacking"]} and r["lacking"]>0' "$work/off.q"
+
 # --- refusals ----------------------------------------------------------------------
 code="$(curl -s -o /dev/null -w '%{http_code}' --data-binary @"$f" "$base/v1/sbom?fail-on-quality=iso-9001")"
 check "fail-on-quality=unknown: 400" [ "$code" = 400 ]
