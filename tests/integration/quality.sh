@@ -172,6 +172,12 @@ check "no lookups on this server: lookups off" python3 -c '
 import json,sys; q=json.load(open(sys.argv[1])); r=[x for x in q["quality"] if x["element"]=="license"][0]
 assert r["reasons"]=={"lookups off":r["lacking"]} and r["lacking"]>0' "$work/off.q"
 
+# the author changes the document's bytes, so its serial (core/doc.c make_serial)
+s1="$(curl -s --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&author=ACME" | jq -r .serialNumber)"
+s2="$(curl -s --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&author=Person:%20ACME" | jq -r .serialNumber)"
+s3="$(curl -s --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&author=ACME" | jq -r .serialNumber)"
+check "serial: follows the author ($s1 $s2), stable for the same one" [ "$s1" != "$s2" -a "$s1" = "$s3" -a -n "$s1" ]
+
 # --- refusals ----------------------------------------------------------------------
 code="$(curl -s -o /dev/null -w '%{http_code}' --data-binary @"$f" "$base/v1/sbom?fail-on-quality=iso-9001")"
 check "fail-on-quality=unknown: 400" [ "$code" = 400 ]
