@@ -138,6 +138,11 @@ static void make_serial(sb_doc *d)
     serial_part(&c, "license-texts", s->license_texts ? "true" : "false");
     if (s->manifest_digest) /* only with a manifest: lockfile-only serials stay as they were */
         serial_part(&c, "manifest", s->manifest_digest);
+    if (s->author) { /* absent adds nothing: documents without one keep their serials */
+        serial_part(&c, "author-type", s->author->person ? "person" : "organization");
+        serial_part(&c, "author", s->author->name);
+        serial_part(&c, "author-email", s->author->email);
+    }
     if (s->license_texts) { /* the budget matters only when texts are written */
         serial_num(&c, "license-file-max", s->license_file_max);
         serial_num(&c, "license-texts-max", s->license_texts_max);

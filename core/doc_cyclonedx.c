@@ -145,6 +145,15 @@ static sb_code begin(sb_doc *d)
     sb_jw_obj_end(jw);
     sb_jw_arr_end(jw);
     sb_jw_obj_end(jw);
+    if (s->author) { /* only when given: an author is never made up */
+        sb_jw_key(jw, "authors");
+        sb_jw_arr_begin(jw);
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "name", s->author->name);
+        sb_jw_kstr_opt(jw, "email", s->author->email);
+        sb_jw_obj_end(jw);
+        sb_jw_arr_end(jw);
+    }
     sb_jw_key(jw, "component");
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "type", "application");
@@ -263,16 +272,87 @@ static sb_code middle(sb_doc *d)
     return d->jw.status;
 }
 
+/* Relation pieces: the dependencies (see the top), then the compositions:
+ * one piece opening them, one per package listing it among the refs whose
+ * dependencies the input states (or does not), one closing that and opening
+ * the packages whose enrichment failed, one per package naming it there when
+ * it is one of them. */
 static size_t relation_count(const sb_doc *d)
 {
-    return d->sbom->nroot + 2 + d->sbom->npkgs;
+    return d->sbom->nroot + 2 + d->sbom->npkgs + 1 + d->sbom->npkgs + 1 + d->sbom->npkgs + 1;
+}
+
+/* A license lookup was wanted for the package and gave nothing (failed,
+ * or not made): its data is incomplete, as pixi:incomplete says. */
+static int enrich_failed(const sb_pkg *p)
+{
+    return p->lookup == SB_LOOKUP_FAILED || p->lookup == SB_LOOKUP_NOT_MADE;
+}
+
+/* compositions (CycloneDX 1.6 "compositions"): the lockfile pins the whole
+ * closure, so the root's assembly is complete; the dependency edges are
+ * complete when the input states them and unknown when it has none
+ * (requirements.txt without `# via`, conda explicit specs); packages whose
+ * enrichment failed are an incomplete assembly of their own. */
+static void composition(sb_doc *d, size_t k)
+{
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    size_t n = s->npkgs;
+    if (k == 0) {
+        sb_jw_arr_end(jw); /* dependencies */
+        sb_jw_key(jw, "compositions");
+        sb_jw_arr_begin(jw);
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "bom-ref", "composition-assembly");
+        sb_jw_kstr(jw, "aggregate", "complete");
+        sb_jw_key(jw, "assemblies");
+        sb_jw_arr_begin(jw);
+        sb_jw_str(jw, "root");
+        sb_jw_arr_end(jw);
+        sb_jw_obj_end(jw);
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "bom-ref", "composition-dependencies");
+        sb_jw_kstr(jw, "aggregate", s->deps_unknown ? "unknown" : "complete");
+        sb_jw_key(jw, "dependencies");
+        sb_jw_arr_begin(jw);
+        sb_jw_str(jw, "root");
+    } else if (k <= n) {
+        sb_jw_str(jw, s->pkgs[k - 1].id);
+    } else if (k == n + 1) {
+        sb_jw_arr_end(jw);
+        sb_jw_obj_end(jw);
+        size_t nf = 0;
+        for (size_t i = 0; i < n; i++)
+            nf += enrich_failed(&s->pkgs[i]) != 0;
+        if (nf) {
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "bom-ref", "composition-enrichment");
+            sb_jw_kstr(jw, "aggregate", "incomplete");
+            sb_jw_key(jw, "assemblies");
+            sb_jw_arr_begin(jw);
+        }
+    } else if (k <= 2 * n + 1) {
+        if (enrich_failed(&s->pkgs[k - n - 2]))
+            sb_jw_str(jw, s->pkgs[k - n - 2].id);
+    } else {
+        size_t nf = 0;
+        for (size_t i = 0; i < n; i++)
+            nf += enrich_failed(&s->pkgs[i]) != 0;
+        if (nf) {
+            sb_jw_arr_end(jw);
+            sb_jw_obj_end(jw);
+        }
+    }
 }
 
 static sb_code relation(sb_doc *d, size_t i)
 {
     sb_jw *jw = &d->jw;
     const sb_sbom *s = d->sbom;
-    if (i == 0) {
+    if (i >= s->nroot + 2 + s->npkgs) {
+        composition(d, i - (s->nroot + 2 + s->npkgs));
+    } else if (i == 0) {
         sb_jw_obj_begin(jw);
         sb_jw_kstr(jw, "ref", "root");
         sb_jw_key(jw, "dependsOn");
@@ -300,7 +380,7 @@ static sb_code end(sb_doc *d)
 {
     sb_jw *jw = &d->jw;
     const sb_sbom *s = d->sbom;
-    sb_jw_arr_end(jw);
+    sb_jw_arr_end(jw); /* compositions */
     if (is17(d)) {
         sb_jw_key(jw, "citations");
         sb_jw_arr_begin(jw);

@@ -91,6 +91,16 @@ static sb_code begin(sb_doc *d)
     sb_jw_key(jw, "creators");
     sb_jw_arr_begin(jw);
     sb_jw_str(jw, "Tool: " SB_TOOL_NAME "-" SB_VERSION);
+    if (s->author) { /* SPDX 2.3 6.8: "Person: name (email)" / "Organization: name (email)" */
+        const sb_author *au = s->author;
+        const char *c = au->email ? sb_arena_printf(d->arena, "%s: %s (%s)", au->person ? "Person" : "Organization",
+                                                    au->name, au->email)
+                                  : sb_arena_printf(d->arena, "%s: %s", au->person ? "Person" : "Organization", au->name);
+        if (c)
+            sb_jw_str(jw, c);
+        else
+            jw->status = SB_ENOMEM;
+    }
     sb_jw_arr_end(jw);
     sb_jw_obj_end(jw);
     sb_jw_key(jw, "packages");
@@ -209,7 +219,7 @@ static sb_code middle(sb_doc *d)
 static size_t relation_count(const sb_doc *d)
 {
     const spdx23 *f = d->fmt;
-    return 1 + d->sbom->nroot + f->x->total_deps + f->nex;
+    return 1 + d->sbom->nroot + f->x->total_deps + d->sbom->npkgs + f->nex;
 }
 static void rel(sb_doc *d, const char *from_prefix, const char *from, const char *type,
                 const char *to_prefix, const char *to)
@@ -273,6 +283,16 @@ static sb_code relation(sb_doc *d, size_t i)
     const sb_spdx *x = f->x;
     const sb_sbom *s = d->sbom;
     size_t nrel = 1 + s->nroot + x->total_deps;
+    if (i >= nrel && i < nrel + s->npkgs) {
+        /* a package without edges: NONE when the input states it depends on
+         * nothing, NOASSERTION when the input holds no dependency data at all
+         * (SPDX 2.3 11.1: the two special values of relatedSpdxElement) */
+        size_t k = i - nrel;
+        if (0 == s->pkgs[k].ndeps)
+            rel(d, "SPDXRef-", x->pkg_ids[k], "DEPENDS_ON", "", s->deps_unknown ? "NOASSERTION" : "NONE");
+        return d->jw.status;
+    }
+    nrel += s->npkgs;
     if (i >= nrel) {
         if (i == nrel) {
             sb_jw_arr_end(&d->jw);

@@ -155,6 +155,8 @@ static sb_code begin(sb_doc *d)
     sb_jw_key(jw, "createdBy");
     sb_jw_arr_begin(jw);
     sb_jw_str(jw, iri(d, "agent-" SB_TOOL_NAME));
+    if (s->author)
+        sb_jw_str(jw, iri(d, "agent-author"));
     sb_jw_arr_end(jw);
     sb_jw_key(jw, "createdUsing");
     sb_jw_arr_begin(jw);
@@ -166,6 +168,22 @@ static sb_code begin(sb_doc *d)
     common(d, "SoftwareAgent", "agent-" SB_TOOL_NAME, 0);
     sb_jw_kstr(jw, "name", SB_TOOL_NAME " " SB_VERSION);
     sb_jw_obj_end(jw);
+    if (s->author) { /* the SBOM author the operator or request named */
+        sb_jw_obj_begin(jw);
+        common(d, s->author->person ? "Person" : "Organization", "agent-author", 0);
+        sb_jw_kstr(jw, "name", s->author->name);
+        if (s->author->email) {
+            sb_jw_key(jw, "externalIdentifier");
+            sb_jw_arr_begin(jw);
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "type", "ExternalIdentifier");
+            sb_jw_kstr(jw, "externalIdentifierType", "email");
+            sb_jw_kstr(jw, "identifier", s->author->email);
+            sb_jw_obj_end(jw);
+            sb_jw_arr_end(jw);
+        }
+        sb_jw_obj_end(jw);
+    }
     sb_jw_obj_begin(jw);
     common(d, "Tool", "tool-" SB_TOOL_NAME, 0);
     sb_jw_kstr(jw, "name", SB_TOOL_NAME);
@@ -394,8 +412,30 @@ static void depends_rel(sb_doc *d, const char *base, const char *from_iri, sb_sc
         if (dev_edge(d->sbom, from, to[k]) == dev)
             sb_jw_str(jw, iri(d, s3->x->pkg_ids[to[k]]));
     sb_jw_arr_end(jw);
+    /* the lockfile lists every edge: complete; without dependency data in
+     * the input, edges are not asserted to be all there are */
+    sb_jw_kstr(jw, "completeness", d->sbom->deps_unknown ? "noAssertion" : "complete");
     if (dev)
         sb_jw_kstr(jw, "scope", "development");
+    sb_jw_obj_end(jw);
+}
+
+/* A package without edges: dependsOn NoneElement when the input states it
+ * depends on nothing, NoAssertionElement when the input has no dependency
+ * data at all (SPDX 3.0.1 Core individuals). */
+static void leaf_rel(sb_doc *d, const char *base, const char *from_iri)
+{
+    sb_jw *jw = &d->jw;
+    int unknown = d->sbom->deps_unknown;
+    sb_jw_obj_begin(jw);
+    common(d, "Relationship", rel_frag(d, base, "depends"), 0);
+    sb_jw_kstr(jw, "from", from_iri);
+    sb_jw_kstr(jw, "relationshipType", "dependsOn");
+    sb_jw_key(jw, "to");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, unknown ? "NoAssertionElement" : "NoneElement");
+    sb_jw_arr_end(jw);
+    sb_jw_kstr(jw, "completeness", unknown ? "noAssertion" : "complete");
     sb_jw_obj_end(jw);
 }
 
@@ -427,6 +467,8 @@ static sb_code relation(sb_doc *d, size_t i)
             sb_jw_arr_end(jw);
             sb_jw_obj_end(jw);
         }
+        if (0 == p->ndeps)
+            leaf_rel(d, s3->x->pkg_ids[i], from);
         depends_rel(d, s3->x->pkg_ids[i], from, p->scope, p->deps, p->ndeps, 0);
         depends_rel(d, s3->x->pkg_ids[i], from, p->scope, p->deps, p->ndeps, 1);
     } else if (i == n) {
@@ -452,6 +494,8 @@ static sb_code relation(sb_doc *d, size_t i)
         sb_jw_str(jw, iri(d, s3->x->pkg_ids[k]));
         if (s3->lic_iri[k])
             sb_jw_str(jw, iri(d, rel_frag(d, s3->x->pkg_ids[k], "license")));
+        if (0 == p->ndeps)
+            sb_jw_str(jw, iri(d, rel_frag(d, s3->x->pkg_ids[k], "depends")));
         depends_ids(d, s3->x->pkg_ids[k], p->scope, p->deps, p->ndeps);
     } else if (i == 2 * n + 2) {
         depends_ids(d, "root", SB_SCOPE_REQUIRED, s->root_deps, s->nroot);

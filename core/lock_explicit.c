@@ -56,6 +56,7 @@ static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_
     if (NULL == l)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     l->kind = "conda explicit spec";
+    l->no_dep_data = true; /* an explicit spec lists URLs, never what depends on what */
     l->version = 1;
     if (memchr(data, '\0', len))
         return sb_err_set(err, SB_EPARSE, "the input contains a NUL byte");

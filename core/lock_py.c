@@ -662,6 +662,7 @@ static sb_code build_into(sb_lock **out, sb_arena *a, sb_arena *scratch, sb_pyl 
     if (NULL == l || alloc_ctx(&c, pl->npkgs) != SB_OK || index_names(&c, l) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     l->kind = pl->kind;
+    l->no_dep_data = pl->no_dep_data;
     l->version = 1;
     l->nrecords = pl->npkgs;
     sb_lock_env *env = sb_lock_env_get(l, a, "default");

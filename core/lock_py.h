@@ -62,6 +62,7 @@ typedef struct sb_py_pkg {
 
 typedef struct sb_pyl {
     const char *kind;             /* "uv.lock" */
+    bool no_dep_data;             /* the format states no dependencies (requirements.txt) */
     const char *requires_python;  /* for the Python floor */
     const char *python_default;   /* floor when requires-python names none */
     bool walk;                    /* include what the members reach (uv); else each marker decides */

@@ -339,6 +339,12 @@ static size_t count_pins(const char *data, size_t len, size_t max)
 /* `# via` names become edges into each package; `-r`/`-c` ones root edges. */
 static sb_code link(rq_ctx *c)
 {
+    /* without a single `# via` the file is pins only: what depends on what
+     * is not written down (unknown), which is not the same as "nothing" */
+    c->pl.no_dep_data = true;
+    for (size_t i = 0; i < c->pl.npkgs; i++)
+        if (c->via[i].n)
+            c->pl.no_dep_data = false;
     for (size_t i = 0; i < c->pl.npkgs; i++) {
         if (0 == c->via[i].n)
             continue;

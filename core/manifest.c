@@ -348,7 +348,7 @@ static sb_code flush_pending(toml_ctx *c)
     const char *nm = c->pending_name && c->pending_name[0] ? c->pending_name : c->pending_email;
     const char *em = c->pending_name && c->pending_name[0] ? c->pending_email : NULL;
     if (nm && nm[0]) {
-        n[c->nauth[s]++] = (sb_author){nm, em && em[0] ? em : NULL};
+        n[c->nauth[s]++] = (sb_author){true, nm, em && em[0] ? em : NULL}; /* project authors are people (PEP 621, package.json) */
         c->auth[s] = n;
     }
     c->pending_name = c->pending_email = NULL;

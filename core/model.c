@@ -1250,6 +1250,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     s->input_kind = lock->kind;
     s->package_cache = opts && opts->package_cache;
     s->lookups = opts && opts->lookup;
+    s->deps_unknown = lock->no_dep_data;
+    s->author = opts ? opts->author : NULL;
     s->pkgs = sb_arena_calloc(a, plat->npkgs ? plat->npkgs : 1, sizeof *s->pkgs);
     if (NULL == s->pkgs)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
@@ -1367,4 +1369,52 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const s
     sb_arena_destroy(tmp);
     sb_arena_destroy(scratch);
     return rc;
+}
+
+/* ---- SBOM author --------------------------------------------------------- */
+
+static int author_char_ok(unsigned char c) { return c >= 0x20 && c != 0x7f; }
+
+int sb_author_parse(sb_author *out, sb_arena *a, const char *s, const char **why)
+{
+    *why = NULL;
+    memset(out, 0, sizeof *out);
+    if (NULL == s)
+        return *why = "is empty", -1;
+    if (!strncmp(s, "Person:", 7)) {
+        out->person = true;
+        s += 7;
+    } else if (!strncmp(s, "Organization:", 13)) {
+        s += 13;
+    }
+    while (*s == ' ')
+        s++;
+    size_t n = strlen(s);
+    if (n > 256)
+        return *why = "is longer than 256 bytes", -1;
+    for (size_t i = 0; i < n; i++)
+        if (!author_char_ok((unsigned char)s[i]))
+            return *why = "holds a control character", -1;
+    const char *open = strchr(s, '(');
+    size_t name_len = open ? (size_t)(open - s) : n;
+    while (name_len && s[name_len - 1] == ' ')
+        name_len--;
+    if (0 == name_len)
+        return *why = "names no one (\"Person: NAME (EMAIL)\" or \"Organization: NAME (EMAIL)\")", -1;
+    if (memchr(s, ')', name_len))
+        return *why = "has a ')' in the name", -1;
+    if (open) {
+        const char *close = strchr(open, ')');
+        if (NULL == close || close[1] != '\0' || close == open + 1)
+            return *why = "must end with one \"(EMAIL)\"", -1;
+        size_t el = (size_t)(close - open - 1);
+        const char *at = memchr(open + 1, '@', el);
+        if (NULL == at || at == open + 1 || at + 1 == close || memchr(open + 1, ' ', el) || memchr(open + 1, '(', el))
+            return *why = "has an e-mail address that is not NAME@DOMAIN", -1;
+        out->email = sb_arena_strndup(a, open + 1, el);
+        if (NULL == out->email)
+            return *why = "could not be stored", -1;
+    }
+    out->name = sb_arena_strndup(a, s, name_len);
+    return out->name ? 0 : (*why = "could not be stored", -1);
 }

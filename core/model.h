@@ -56,7 +56,10 @@ sb_scope sb_scope_merge(sb_scope a, sb_scope b);
 sb_scope sb_scope_crossing(sb_scope from, sb_scope to);
 
 /* A person a manifest names (spec 2.13). */
+/* A person or organization: the project's authors (a manifest) and the
+ * SBOM's author (query `author`, --sbom-author). */
 typedef struct sb_author {
+    bool person;        /* Person, else Organization */
     const char *name;   /* never NULL */
     const char *email;  /* NULL when none */
 } sb_author;
@@ -98,6 +101,24 @@ sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, con
 /* "a, b" and "a: x; b: y", or NULL when nothing is missing. */
 const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a);
 const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a);
+
+/* What a license lookup did for one package: the quality report says why a
+ * license is missing from it (not in the lockfile, lookups off, failed). */
+typedef enum sb_lookup_state {
+    SB_LOOKUP_NONE = 0,    /* not wanted (it had a license) or no lookups ran */
+    SB_LOOKUP_FILLED,      /* answered (with or without a license) */
+    SB_LOOKUP_FAILED,      /* failed, still running at the deadline, or past the request's limit */
+    SB_LOOKUP_NOT_MADE     /* wanted but not asked: this server makes no network lookups */
+} sb_lookup_state;
+
+/* sb_author (above) is also who wrote the SBOM (CISA "SBOM author", NTIA "Author of SBOM Data", BSI
+ * "creator of the SBOM"): given by the operator or the request, never
+ * guessed. SPDX's creator syntax: "Person: NAME (EMAIL)" or
+ * "Organization: NAME (EMAIL)", the e-mail optional. */
+
+/* Parse an author in the syntax above (a bare name is an Organization).
+ * 0 and *out set (strings point into `a`), or -1 with a reason in *why. */
+int sb_author_parse(sb_author *out, sb_arena *a, const char *s, const char **why);
 
 /* The fields of a package most records lack (conda's build, subdir, channel,
  * archive type, md5, license family, build number and size; the purls a
@@ -155,6 +176,7 @@ typedef struct sb_pkg {
     /* set by sb_model_select() from a manifest (sb_select_opts.manifest): */
     const char *declared_in; /* features/groups/extras declaring it, comma-separated */
     unsigned char declared_via; /* bits 1 << sb_scope of the declarations */
+    sb_lookup_state lookup;  /* what a license lookup did for it (set by the lookup function) */
 } sb_pkg;
 
 /* p's out-of-line fields, allocated (build number and size -1) when it has
@@ -207,6 +229,8 @@ typedef struct sb_lock {
     bool kind_unsure;        /* read by content as one of two kinds with one shape
                                 (pixi.lock v1 = conda-lock.yml): no file name to record */
     const char *root_name, *root_version; /* the project, when the input names it */
+    bool no_dep_data;        /* the input states no dependencies at all (requirements.txt,
+                                conda explicit specs): edges are unknown, not absent */
 } sb_lock;
 
 /* Find or add an environment / a platform of it. NULL on allocation failure. */
@@ -260,6 +284,7 @@ typedef struct sb_select_opts {
     const char *root_name;     /* NULL = "workspace" */
     const char *root_version;  /* optional */
     const char *lockfile_name; /* file name recorded in the document */
+    const sb_author *author;   /* SBOM author; NULL = none given */
     sb_lookup_fn lookup;       /* NULL = no lookups */
     void *lookup_ctx;
     long long deadline_ns;     /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
@@ -298,6 +323,8 @@ typedef struct sb_sbom {
     /* license policy (core/policy.h), when one was applied: */
     const struct sb_policy_verdict *policy; /* one per package, NULL without a policy */
     const char *policy_key;    /* canonical text of the policy, for the serial */
+    bool deps_unknown;         /* the input has no dependency data (sb_lock.no_dep_data) */
+    const sb_author *author;   /* SBOM author, NULL when none was given */
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

@@ -34,6 +34,9 @@ typedef struct sb_report_kind {
     const sb_doc_ops *ops[SB_REPORT_NOUTPUTS];
 } sb_report_kind;
 
+/* Report kinds defined in their own files. */
+extern const sb_report_kind sb_report_quality; /* report_quality.c: minimum-element profiles */
+
 /* The report kinds, NULL-terminated. */
 const sb_report_kind *const *sb_report_registry(void);
 

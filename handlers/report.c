@@ -5,6 +5,7 @@
  * under a policy) SARIF (?output=, else Accept).
  */
 #include "handlers.h"
+#include "../core/quality.h"
 #include "../core/report.h"
 #include "../service/intake.h"
 #include "../service/params.h"
@@ -80,12 +81,23 @@ static int post_report(svc_req *r)
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
     svc_req_mark(r, "model");
-    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1};
+    if (svc_intake_quality_gate(r, in.fail_quality, (const sb_sbom *const *)&sbom, 1, &rc))
+        return rc;
+    unsigned profiles = 0;
+    const char *pq = svc_req_query(r, "profile");
+    if (pq) { /* quality only (the strict check refuses it elsewhere): one profile, or "all" */
+        sb_quality_profile qp;
+        if (strcmp(pq, "all") && sb_quality_profile_find(pq, &qp))
+            return svc_bad_param(r, "profile", "must be cisa-2026, bsi-tr-03183-2, ntia-2021 or all");
+        profiles = strcmp(pq, "all") ? 1u << qp : 0;
+    }
+    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0};
     long long depth = -1;
     if (svc_param_count(svc_req_query(r, "depth"), 100000, &depth))
         return svc_bad_param(r, "depth", "must be a level count (0 = the root's direct dependencies only)");
     if (depth >= 0)
         dopts.tree_levels = (unsigned)depth + 1;
+    dopts.quality_profiles = profiles;
     sb_doc *doc = NULL;
     sb_err err;
     sb_err_clear(&err);

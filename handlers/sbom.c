@@ -187,9 +187,12 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
     if (svc_intake_gate(r, in, &prc))
         return prc;
     svc_req_mark(r, "model");
+    int grc;
+    if (svc_intake_quality_gate(r, in->fail_quality, docs, nd, &grc))
+        return grc;
     if (svc_req_expired(r))
         return svc_req_timeout(r);
-    sb_doc_opts dopts = {ts, false, NULL, 0, 0, sha1};
+    sb_doc_opts dopts = {ts, false, NULL, 0, 0, sha1, 0};
     sb_doc *doc = NULL;
     if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
@@ -238,9 +241,11 @@ static int post_sbom(svc_req *r)
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
     svc_req_mark(r, "model");
+    if (svc_intake_quality_gate(r, in.fail_quality, (const sb_sbom *const *)&sbom, 1, &rc))
+        return rc;
     warn_incomplete(r, sbom);
 
-    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1};
+    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0};
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);

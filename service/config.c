@@ -7,6 +7,7 @@
 #include "cgroup.h"
 #include "../core/policy.h"
 #include "../core/toml.h"
+#include "../core/model.h"
 #include "../core/version.h"
 
 #include <errno.h>
@@ -59,6 +60,7 @@ static const cfg_opt opts[] = {
     {"auth-open", "SBOMD_AUTH_OPEN", T_STR, OFF(auth_open), 0, 256, "/,/healthz,/readyz,/metrics", "comma-separated paths served without a token when tokens-file is set (/ is the static page; its API calls still need the token)"},
     {"tls-cert", "SBOMD_TLS_CERT", T_STR, OFF(tls_cert), 0, 1024, "", "PEM certificate chain: serve HTTPS (with tls-key)"},
     {"tls-key", "SBOMD_TLS_KEY", T_STR, OFF(tls_key), 0, 1024, "", "PEM private key for tls-cert"},
+    {"sbom-author", "SBOMD_SBOM_AUTHOR", T_STR, OFF(sbom_author), 0, 320, "", "SBOM author written into every document unless a request names one (?author=): \"Person: NAME (EMAIL)\" or \"Organization: NAME (EMAIL)\", the e-mail optional; empty = none (never guessed)"},
     {"lookups", "SBOMD_LOOKUPS", T_FLAG, OFF(lookups), 0, 1, "0", "let ?fetch-licenses=true ask the package index for licenses the lockfile lacks (off: no network at all)"},
     {"pypi-url", "SBOMD_PYPI_URL", T_STR, OFF(pypi_url), 0, 512, "https://pypi.org/pypi", "PyPI JSON API base (<base>/<name>/<version>/json); the only host lookups reach"},
     {"conda-url", "SBOMD_CONDA_URL", T_STR, OFF(conda_url), 0, 512, "https://conda.anaconda.org", "conda channel host: an archive is fetched from <base>/<channel>/<subdir>/<file>, the last three segments of its lockfile URL"},
@@ -365,6 +367,17 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
     if (c->cache_dir[0] && (stat(c->cache_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(c->cache_dir, W_OK) != 0)) {
         snprintf(eb, en, "cache-dir '%.200s' is not a writable directory", c->cache_dir);
         return -1;
+    }
+    if (c->sbom_author[0]) { /* refused at start, not in every request */
+        sb_arena *a = sb_arena_new(0);
+        sb_author au;
+        const char *why = "could not be checked (out of memory)";
+        int bad = NULL == a || sb_author_parse(&au, a, c->sbom_author, &why);
+        sb_arena_destroy(a);
+        if (bad) {
+            snprintf(eb, en, "sbom-author '%.200s' %s", c->sbom_author, why);
+            return -1;
+        }
     }
     return 0;
 }

@@ -2,6 +2,8 @@
  * intake.c - the lockfile and selection parameters of a request (intake.h).
  */
 #include "intake.h"
+#include "../core/gate.h"
+#include "../core/quality.h"
 #include "lookup.h"
 #include "params.h"
 #include "../core/deadline.h"
@@ -86,7 +88,8 @@ static int check_query(svc_req *r, int *rc)
     const char *path = svc_req_path(r);
     query_check c = {.ep = SVC_EP_SBOM};
     if (!strncmp(path, "/v1/report/", 11))
-        c.ep = strcmp(path, "/v1/report/tree") ? SVC_EP_REPORT : SVC_EP_TREE;
+        c.ep = !strcmp(path, "/v1/report/tree") ? SVC_EP_TREE
+             : !strcmp(path, "/v1/report/quality") ? SVC_EP_QUALITY : SVC_EP_REPORT;
     sb_err e;
     if (svc_req_query_each(r, check_one, &c)) {
         sb_err_set(&e, SB_EINVAL, "%s", c.why);
@@ -360,6 +363,14 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
         return 1;
     if (svc_param_bool(svc_req_query(r, "pretty"), 1, &in->pretty))
         ANSWER(svc_bad_param(r, "pretty", "must be true or false"));
+    in->fail_quality = -1;
+    const char *fq = svc_req_query(r, "fail-on-quality");
+    if (fq) {
+        sb_quality_profile qp;
+        if (sb_quality_profile_find(fq, &qp))
+            ANSWER(svc_bad_param(r, "fail-on-quality", "must be cisa-2026, bsi-tr-03183-2 or ntia-2021"));
+        in->fail_quality = (int)qp;
+    }
     in->ts = cfg->source_date_epoch >= 0 ? (time_t)cfg->source_date_epoch : time(NULL);
     const char *tq = svc_req_query(r, "timestamp");
     if (tq) {
@@ -420,6 +431,21 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
     sel->platform = svc_req_query(r, "platform");
     sel->root_name = svc_req_query(r, "name");
     sel->root_version = svc_req_query(r, "version");
+    const char *author = svc_req_query(r, "author");
+    if (NULL == author && cfg->sbom_author[0])
+        author = cfg->sbom_author;
+    if (author) {
+        sb_author *au = sb_arena_calloc(a, 1, sizeof *au);
+        const char *why = "could not be stored";
+        if (NULL == au || sb_author_parse(au, a, author, &why)) {
+            if (author == cfg->sbom_author) { /* checked at start; only memory can fail here */
+                sb_err_set(&err, SB_ENOMEM, "out of memory");
+                ANSWER(svc_req_error(r, &err, NULL, 0));
+            }
+            ANSWER(svc_bad_param(r, "author", why));
+        }
+        sel->author = au;
+    }
 
     svc_upload up;
     if (svc_upload_read(r, &up, &err) != 0)
@@ -509,4 +535,30 @@ int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc)
         return 1;
     }
     return 0;
+}
+
+int svc_intake_quality_gate(svc_req *r, int profile, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    if (profile < 0)
+        return 0;
+    sb_arena *a = svc_req_arena(r);
+    sb_gate g;
+    sb_gate_init(&g, "quality-failed", "The SBOM lacks minimum elements of the profile");
+    for (size_t i = 0; i < n; i++) {
+        sb_quality q;
+        if (sb_quality_score(&q, a, docs[i]) != SB_OK ||
+            sb_quality_gate(&g, a, docs[i], &q, (sb_quality_profile)profile) != SB_OK) {
+            sb_err err;
+            sb_err_set(&err, SB_ENOMEM, "out of memory");
+            *rc = svc_req_error(r, &err, NULL, 0);
+            return 1;
+        }
+    }
+    if (!sb_gate_fired(&g))
+        return 0;
+    const char *detail = sb_arena_printf(a, "%zu element(s) of %s are not met (environment %s, platform %s)", g.n,
+                                         sb_quality_profile_name((sb_quality_profile)profile), docs[0]->environment,
+                                         docs[0]->platform);
+    *rc = svc_req_gate(r, &g, detail ? detail : "elements of the quality profile are not met");
+    return 1;
 }

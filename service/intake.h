@@ -28,6 +28,7 @@ typedef struct svc_intake {
     bool policy_on;            /* any of them was given */
     bool fail_license;         /* fail-on=license: a violation answers 422 */
     sb_gate gate;              /* the violations of every document of the request */
+    int fail_quality;          /* fail-on-quality: an sb_quality_profile, -1 = none */
 } svc_intake;
 
 /* Apply the request's license policy (if any) to one selected document:
@@ -51,6 +52,12 @@ int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc);
 /* The request's deadline (--request-timeout from its start) as core takes
  * it: absolute CLOCK_MONOTONIC nanoseconds (core/deadline.h). */
 long long svc_intake_deadline(const svc_req *r);
+
+/* fail-on-quality (`profile`, -1 = not asked): score each document's model
+ * and, when an element of the profile is not met, answer 422
+ * urn:sbomd:problem:quality-failed listing the elements (*rc set, 1);
+ * 0 when the documents pass or no gate was asked for. */
+int svc_intake_quality_gate(svc_req *r, int profile, const sb_sbom *const *docs, size_t n, int *rc);
 
 /* Environments or platforms to offer when a selection was not found. */
 int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out);

@@ -805,6 +805,8 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
         return SB_OK;
     if (NULL == L) {
         st->offline = m;
+        for (size_t k = 0; k < m; k++)
+            pkgs[idx[k]].lookup = SB_LOOKUP_NOT_MADE;
         return SB_OK;
     }
     size_t hits = 0, queued_any = 0;
@@ -835,8 +837,10 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
         if (NULL == e) {
             st->capped += results[k] == W_CAPPED;
             st->failed += results[k] != W_CAPPED;
+            pkgs[idx[k]].lookup = SB_LOOKUP_FAILED;
             continue;
         }
+        pkgs[idx[k]].lookup = e->state == E_ANSWERED ? SB_LOOKUP_FILLED : SB_LOOKUP_FAILED;
         if (e->state == E_ANSWERED) {
             if (e->kind == K_PYPI && e->license && rc == SB_OK) {
                 rc = sb_enrich_set_license(&pkgs[idx[k]], a, e->license, "pypi");

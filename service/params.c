@@ -259,17 +259,20 @@ static const svc_qparam qparams[] = {
     {"ignore-license", SVC_Q_STRING, 0, SB_R, 1},
     {"policy", SVC_Q_STRING, 0, SB_R, 0},
     {"fail-on", SVC_Q_STRING, 0, SB_R, 0},
+    {"author", SVC_Q_STRING, 0, SB_R, 0},
+    {"fail-on-quality", SVC_Q_STRING, 0, SB_R, 0},
+    {"profile", SVC_Q_STRING, 0, SVC_EP_QUALITY, 0},
     {NULL, SVC_Q_STRING, 0, 0, 0},
 };
 
 const svc_qparam *svc_qparams(void) { return qparams; }
 
-/* Reports take every SVC_EP_REPORT row; the tree report its own rows too. */
+/* Reports take every SVC_EP_REPORT row; the tree and quality reports their own rows too. */
 static int takes(const svc_qparam *p, unsigned ep)
 {
     if (p->endpoints & ep)
         return 1;
-    return (ep & SVC_EP_TREE) && (p->endpoints & SVC_EP_REPORT);
+    return (ep & (SVC_EP_TREE | SVC_EP_QUALITY)) && (p->endpoints & SVC_EP_REPORT);
 }
 
 const svc_qparam *svc_qparam_find(const char *name, unsigned ep)

@@ -48,12 +48,14 @@ for profile in ${SB_PROFILES:-release asan}; do
     # (end-to-end requests against a real server), nothing slow
     suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
     suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
+  suite "$profile: quality report and gate" "$b/quality.log" tests/integration/quality.sh "$b"
     continue
   fi
   suite "$profile: HTTP integration tests" "$b/integration.log" tests/integration/http.sh "$b"
   suite "$profile: license lookups against a fake index" "$b/lookups.log" tests/integration/lookups.sh "$b"
   suite "$profile: conda archive lookups against a fake channel" "$b/archives.log" tests/integration/archives.sh "$b"
   suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
+  suite "$profile: quality report and gate" "$b/quality.log" tests/integration/quality.sh "$b"
   suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
   suite "$profile: JavaScript lockfiles" "$b/js.log" tests/integration/js.sh "$b"
   suite "$profile: manifest part (root, direct, scopes)" "$b/manifest.log" tests/integration/manifest.sh "$b"

@@ -101,7 +101,7 @@ while IFS=$'\t' read -r rel kind _rest; do
   if [ -f "$o2" ]; then
     np="$(jq '.packages | length' "$o2")"
     check "$rel spdx-2.3: $np packages for $got components" [ "$np" = $((got + 1)) ]
-    un="$(jq '([.packages[].SPDXID] + ["SPDXRef-DOCUMENT"]) as $ids | [.relationships[] | .spdxElementId, .relatedSpdxElement] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o2")"
+    un="$(jq '([.packages[].SPDXID] + ["SPDXRef-DOCUMENT", "NONE", "NOASSERTION"]) as $ids | [.relationships[] | .spdxElementId, .relatedSpdxElement] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o2")"
     check "$rel spdx-2.3: unresolved relationship ids ($un)" [ "$un" = 0 ]
   fi
   if [ -f "$o2" ]; then
@@ -110,6 +110,7 @@ while IFS=$'\t' read -r rel kind _rest; do
            | .dependencies[] | .ref as $r | .dependsOn[] | "\($m[$r]) \($m[.])"' "$out" | sort > "$work/g.cdx"
     jq -r '(.packages | map({key: .SPDXID, value: ((.externalRefs // [])[0].referenceLocator // "root")}) | from_entries) as $m
            | .relationships[]
+           | select(.relatedSpdxElement != "NONE" and .relatedSpdxElement != "NOASSERTION")
            | if .relationshipType=="DEPENDS_ON" then "\($m[.spdxElementId]) \($m[.relatedSpdxElement])"
              elif (.relationshipType | test("^(DEV|OPTIONAL)_DEPENDENCY_OF$")) then "\($m[.relatedSpdxElement]) \($m[.spdxElementId])"
              else empty end' "$o2" | sort > "$work/g.spdx"
@@ -117,7 +118,7 @@ while IFS=$'\t' read -r rel kind _rest; do
   fi
   o3="$work/$name.spdx-3.0.1.json"
   if [ -f "$o3" ]; then
-    un="$(jq '[."@graph"[] | .spdxId // empty] as $ids | [."@graph"[] | select(.type | test("Relationship$")) | .from, .to[]] + [."@graph"[] | select(.type=="software_Sbom") | .element[]] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o3")"
+    un="$(jq '([."@graph"[] | .spdxId // empty] + ["NoneElement", "NoAssertionElement"]) as $ids | [."@graph"[] | select(.type | test("Relationship$")) | .from, .to[]] + [."@graph"[] | select(.type=="software_Sbom") | .element[]] | map(select(. as $x | $ids | index([$x]) | not)) | length' "$o3")"
     check "$rel spdx-3.0.1: unresolved element ids ($un)" [ "$un" = 0 ]
     np="$(jq '[."@graph"[] | select(.type=="software_Package")] | length' "$o3")"
     check "$rel spdx-3.0.1: $np packages for $got components" [ "$np" = $((got + 1)) ]

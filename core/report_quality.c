@@ -1,0 +1,334 @@
+/*
+ * report_quality.c - the quality report (/v1/report/quality): the model a
+ * document would be written from, scored against the minimum elements of
+ * each profile asked for (core/quality.h), as JSON, an aligned text table,
+ * Markdown or CSV.
+ *
+ * One row per (profile, element): how many components have it, how many
+ * lack it and why, the first that lack it; then, except in CSV (which stays
+ * one table), a verdict per profile. The score is computed once when the
+ * report begins; rows are written from it piece by piece.
+ */
+#include "report.h"
+#include "quality.h"
+#include "table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { NCOLS = 8 };
+
+static const char *const header[NCOLS] = {"Profile", "Element", "Section", "Have", "Total", "Lacking", "Why",
+                                          "First lacking"};
+
+typedef struct qrow {
+    sb_quality_profile profile;
+    size_t res;            /* index in sb_quality.res */
+} qrow;
+
+typedef struct qreport {
+    int out;               /* SB_REPORT_* */
+    sb_quality q;
+    qrow *rows;
+    size_t nrows;
+    sb_quality_profile profiles[SB_QP_N];
+    size_t nprofiles;
+    size_t width[NCOLS];
+} qreport;
+
+static const sb_doc_ops quality_json, quality_text, quality_markdown, quality_csv;
+
+static int output_of(const sb_doc *d)
+{
+    if (d->ops == &quality_text)
+        return SB_REPORT_TEXT;
+    if (d->ops == &quality_markdown)
+        return SB_REPORT_MARKDOWN;
+    if (d->ops == &quality_csv)
+        return SB_REPORT_CSV;
+    return SB_REPORT_JSON;
+}
+
+static sb_table_out table_out(const qreport *r)
+{
+    return r->out == SB_REPORT_MARKDOWN ? SB_TABLE_MARKDOWN : r->out == SB_REPORT_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT;
+}
+
+/* "2 not in the lockfile, 1 lookup failed" or NULL */
+static const char *why_text(sb_doc *d, const sb_quality_result *res)
+{
+    sb_buf b;
+    sb_buf_init(&b, 0);
+    sb_code rc = SB_OK;
+    for (int k = 1; k < SB_QR_N && rc == SB_OK; k++) {
+        if (0 == res->by_reason[k])
+            continue;
+        char part[64];
+        snprintf(part, sizeof part, "%s%zu %s", b.len ? ", " : "", res->by_reason[k], sb_quality_reason_name(k));
+        rc = sb_buf_append(&b, part, strlen(part));
+    }
+    const char *s = rc == SB_OK && b.len ? sb_arena_strndup(d->arena, b.data, b.len) : NULL;
+    sb_buf_free(&b);
+    return s;
+}
+
+/* "a 1.0, b, c 2" (the first lacking components; "(document)" for a document element) */
+static const char *first_text(sb_doc *d, const sb_quality_result *res)
+{
+    if (res->have == res->total)
+        return NULL;
+    if (res->el->document)
+        return "(document)";
+    sb_buf b;
+    sb_buf_init(&b, 0);
+    sb_code rc = SB_OK;
+    for (size_t k = 0; k < res->nfirst && rc == SB_OK; k++) {
+        const sb_pkg *p = &d->sbom->pkgs[res->first[k]];
+        if (k)
+            rc = sb_buf_append(&b, ", ", 2);
+        if (rc == SB_OK)
+            rc = sb_buf_append(&b, p->name, strlen(p->name));
+        if (rc == SB_OK && p->version)
+            rc = sb_buf_append(&b, " ", 1) == SB_OK ? sb_buf_append(&b, p->version, strlen(p->version)) : SB_ENOMEM;
+    }
+    size_t lack = res->total - res->have;
+    if (rc == SB_OK && lack > res->nfirst) {
+        char more[48];
+        snprintf(more, sizeof more, ", ... (%zu more)", lack - res->nfirst);
+        rc = sb_buf_append(&b, more, strlen(more));
+    }
+    const char *s = rc == SB_OK && b.len ? sb_arena_strndup(d->arena, b.data, b.len) : NULL;
+    sb_buf_free(&b);
+    return s;
+}
+
+static const char *num(sb_doc *d, size_t n)
+{
+    const char *s = sb_arena_printf(d->arena, "%zu", n);
+    return s ? s : "?";
+}
+
+static void cells(sb_doc *d, const qreport *r, size_t i, const char *out[NCOLS])
+{
+    const qrow *w = &r->rows[i];
+    const sb_quality_result *res = &r->q.res[w->res];
+    out[0] = sb_quality_profile_name(w->profile);
+    out[1] = res->el->id;
+    out[2] = res->el->source[w->profile];
+    out[3] = num(d, res->have);
+    out[4] = num(d, res->total);
+    out[5] = num(d, res->total - res->have);
+    out[6] = why_text(d, res);
+    out[7] = first_text(d, res);
+}
+
+static sb_code begin(sb_doc *d)
+{
+    qreport *r = sb_arena_calloc(d->arena, 1, sizeof *r);
+    if (NULL == r)
+        return SB_ENOMEM;
+    d->fmt = r;
+    r->out = output_of(d);
+    sb_code rc = sb_quality_score(&r->q, d->arena, d->sbom);
+    if (rc != SB_OK)
+        return rc;
+    unsigned want = d->opts.quality_profiles ? d->opts.quality_profiles : (1u << SB_QP_N) - 1;
+    for (int p = 0; p < SB_QP_N; p++)
+        if (want & (1u << p))
+            r->profiles[r->nprofiles++] = (sb_quality_profile)p;
+    r->rows = sb_arena_calloc(d->arena, r->q.n * SB_QP_N, sizeof *r->rows);
+    if (NULL == r->rows)
+        return SB_ENOMEM;
+    for (size_t k = 0; k < r->nprofiles; k++)
+        for (size_t e = 0; e < r->q.n; e++)
+            if (r->q.res[e].el->source[r->profiles[k]])
+                r->rows[r->nrows++] = (qrow){r->profiles[k], e};
+    sb_jw *jw = &d->jw;
+    if (r->out == SB_REPORT_JSON) {
+        sb_jw_obj_begin(jw);
+        sb_jw_key(jw, "quality");
+        sb_jw_arr_begin(jw);
+        return jw->status;
+    }
+    for (size_t c = 0; c < NCOLS; c++)
+        r->width[c] = sb_table_width(header[c]);
+    if (r->out == SB_REPORT_TEXT)
+        for (size_t i = 0; i < r->nrows; i++) {
+            const char *cv[NCOLS];
+            cells(d, r, i, cv);
+            for (size_t c = 0; c < NCOLS; c++) {
+                size_t w = sb_table_width(cv[c] ? cv[c] : "");
+                if (w > r->width[c])
+                    r->width[c] = w;
+            }
+        }
+    rc = sb_table_row(&d->stage, table_out(r), header, NCOLS, r->width);
+    if (rc == SB_OK)
+        rc = sb_table_rule(&d->stage, table_out(r), NCOLS, r->width);
+    return rc;
+}
+
+static sb_code nothing(sb_doc *d, size_t i)
+{
+    (void)i;
+    return d->jw.status;
+}
+
+static sb_code middle(sb_doc *d) { return d->jw.status; }
+
+/* rows, then one piece per profile's verdict (JSON: a first piece opening the summary) */
+static size_t piece_count(const sb_doc *d)
+{
+    const qreport *r = d->fmt;
+    if (r->out == SB_REPORT_CSV)
+        return r->nrows;
+    return r->nrows + r->nprofiles + (r->out == SB_REPORT_JSON);
+}
+
+static void json_row(sb_doc *d, const qreport *r, size_t i)
+{
+    sb_jw *jw = &d->jw;
+    const qrow *w = &r->rows[i];
+    const sb_quality_result *res = &r->q.res[w->res];
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "profile", sb_quality_profile_name(w->profile));
+    sb_jw_kstr(jw, "element", res->el->id);
+    sb_jw_kstr(jw, "title", res->el->title);
+    sb_jw_kstr(jw, "section", res->el->source[w->profile]);
+    sb_jw_kstr(jw, "rule", res->el->rule);
+    sb_jw_kstr(jw, "scope", res->el->document ? "document" : "component");
+    sb_jw_key(jw, "have");
+    sb_jw_int(jw, (long long)res->have);
+    sb_jw_key(jw, "total");
+    sb_jw_int(jw, (long long)res->total);
+    sb_jw_key(jw, "lacking");
+    sb_jw_int(jw, (long long)(res->total - res->have));
+    sb_jw_key(jw, "reasons");
+    sb_jw_obj_begin(jw);
+    for (int k = 1; k < SB_QR_N; k++)
+        if (res->by_reason[k]) {
+            sb_jw_key(jw, sb_quality_reason_name(k));
+            sb_jw_int(jw, (long long)res->by_reason[k]);
+        }
+    sb_jw_obj_end(jw);
+    sb_jw_key(jw, "first_lacking");
+    sb_jw_arr_begin(jw);
+    for (size_t k = 0; k < res->nfirst; k++) {
+        sb_jw_obj_begin(jw);
+        if (res->el->document) {
+            sb_jw_kstr(jw, "name", "(document)");
+        } else {
+            const sb_pkg *p = &d->sbom->pkgs[res->first[k]];
+            sb_jw_kstr(jw, "name", p->name);
+            sb_jw_kstr_opt(jw, "version", p->version);
+            sb_jw_kstr(jw, "purl", p->purl);
+        }
+        sb_jw_kstr(jw, "reason", sb_quality_reason_name(res->first_why[k]));
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "met");
+    sb_jw_bool(jw, res->have == res->total);
+    sb_jw_obj_end(jw);
+}
+
+static void json_summary_open(sb_doc *d)
+{
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "summary");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "workspace", s->root_name);
+    sb_jw_kstr(jw, "environment", s->environment);
+    sb_jw_kstr(jw, "platform", s->platform);
+    sb_jw_key(jw, "lockfile");
+    sb_jw_str(jw, s->lockfile_name);
+    sb_jw_key(jw, "packages");
+    sb_jw_int(jw, (long long)s->npkgs);
+    sb_jw_key(jw, "profiles");
+    sb_jw_arr_begin(jw);
+}
+
+static void json_verdict(sb_doc *d, const qreport *r, sb_quality_profile p)
+{
+    sb_jw *jw = &d->jw;
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "profile", sb_quality_profile_name(p));
+    sb_jw_kstr(jw, "verdict", r->q.pass[p] ? "pass" : "fail");
+    sb_jw_key(jw, "failing");
+    sb_jw_arr_begin(jw);
+    for (size_t e = 0; e < r->q.n; e++)
+        if (r->q.res[e].el->source[p] && r->q.res[e].have < r->q.res[e].total)
+            sb_jw_str(jw, r->q.res[e].el->id);
+    sb_jw_arr_end(jw);
+    sb_jw_obj_end(jw);
+}
+
+/* "\nVerdict cisa-2026: fail (sbom-author, license)\n" (Markdown: a bullet) */
+static sb_code text_verdict(sb_doc *d, const qreport *r, size_t k)
+{
+    sb_quality_profile p = r->profiles[k];
+    sb_buf *b = &d->stage;
+    char head[96];
+    snprintf(head, sizeof head, "%s%s%s: %s", k == 0 ? "\n" : "", r->out == SB_REPORT_MARKDOWN ? "- " : "Verdict ",
+             sb_quality_profile_name(p), r->q.pass[p] ? "pass" : "fail");
+    sb_code rc = sb_buf_append(b, head, strlen(head));
+    const char *sep = " (lacking: ";
+    for (size_t e = 0; e < r->q.n && rc == SB_OK; e++) {
+        const sb_quality_result *res = &r->q.res[e];
+        if (NULL == res->el->source[p] || res->have == res->total)
+            continue;
+        rc = sb_buf_append(b, sep, strlen(sep));
+        if (rc == SB_OK)
+            rc = sb_table_text(b, res->el->id, 0);
+        sep = ", ";
+    }
+    if (rc == SB_OK && sep[0] == ',')
+        rc = sb_buf_append(b, ")", 1);
+    return rc == SB_OK ? sb_buf_append(b, "\n", 1) : rc;
+}
+
+static sb_code piece(sb_doc *d, size_t i)
+{
+    const qreport *r = d->fmt;
+    if (r->out == SB_REPORT_JSON) {
+        if (i < r->nrows)
+            json_row(d, r, i);
+        else if (i == r->nrows)
+            json_summary_open(d);
+        else
+            json_verdict(d, r, r->profiles[i - r->nrows - 1]);
+        return d->jw.status;
+    }
+    if (i < r->nrows) {
+        const char *cv[NCOLS];
+        cells(d, r, i, cv);
+        return sb_table_row(&d->stage, table_out(r), cv, NCOLS, r->width);
+    }
+    return text_verdict(d, r, i - r->nrows);
+}
+
+static sb_code end(sb_doc *d)
+{
+    const qreport *r = d->fmt;
+    if (r->out != SB_REPORT_JSON)
+        return d->jw.status;
+    sb_jw_arr_end(&d->jw); /* profiles */
+    sb_jw_obj_end(&d->jw); /* summary */
+    sb_jw_obj_end(&d->jw);
+    return d->jw.status;
+}
+
+#define QUALITY_OPS(var, mtype)                                                                              \
+    static const sb_doc_ops var = {.name = "quality", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = begin, .component = nothing, .middle = middle,                 \
+                                   .relation_count = piece_count, .relation = piece, .end = end}
+
+QUALITY_OPS(quality_json, "application/json");
+QUALITY_OPS(quality_text, "text/plain; charset=utf-8");
+QUALITY_OPS(quality_markdown, "text/markdown; charset=utf-8");
+QUALITY_OPS(quality_csv, "text/csv; charset=utf-8");
+
+const sb_report_kind sb_report_quality = {
+    "quality", {&quality_json, &quality_text, &quality_markdown, &quality_csv, NULL}};
