@@ -121,6 +121,8 @@ typedef struct sb_pkg {
 
     /* assigned by sb_model_select(): */
     const char *purl;        /* primary purl */
+    const char *ref_purl;    /* what the id derives from: the package's own purl even
+                              * when primary-purl=pypi made a PyPI identity primary */
     const char *id;          /* unique in the document (bom-ref) */
     sb_strv extra_purls;
     const char *supplier_name, *supplier_url;
@@ -206,6 +208,13 @@ typedef struct sb_lookup_stats {
  * lives in the service; core only calls this. */
 typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
 
+struct sb_sbom;
+/* Find the advisories that affect a selection's packages (spec 6.9): called
+ * once the packages have their purls and ids; fills s->vulns and records
+ * what could not be asked in s->incomplete. The network lives in the
+ * service; core only calls this. */
+typedef sb_code (*sb_vuln_fn)(void *ctx, struct sb_sbom *s, sb_arena *a);
+
 typedef struct sb_select_opts {
     const char *environment;   /* NULL = "default" */
     const char *package_cache; /* conda package cache root (has pkgs/), NULL = none */
@@ -220,6 +229,10 @@ typedef struct sb_select_opts {
     sb_lookup_fn lookup;       /* NULL = no lookups */
     void *lookup_ctx;
     long long deadline_ns;     /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
+    const struct sb_pypimap *pypi_map; /* conda-forge -> PyPI names (pypimap.h), NULL = none */
+    bool primary_pypi;         /* a PyPI identity, when a package has one, is the primary purl */
+    sb_vuln_fn vulns;          /* NULL = no vulnerability lookups */
+    void *vulns_ctx;
 } sb_select_opts;
 
 typedef struct sb_sbom {
@@ -238,6 +251,11 @@ typedef struct sb_sbom {
     long long license_file_max, license_texts_max; /* the text budget applied (bytes) */
     bool package_cache;        /* records were enriched from a package cache */
     bool lookups;              /* missing licenses were looked up in the indexes */
+    const char *pypi_mapping;  /* digest of the PyPI mapping applied, NULL = none */
+    bool primary_pypi;         /* primary-purl=pypi */
+    bool vulns_asked;          /* vulnerabilities=osv: findings were looked for */
+    struct sb_vuln *vulns;     /* merged findings, worst first (vuln.h) */
+    size_t nvulns;
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

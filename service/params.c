@@ -246,6 +246,10 @@ static const svc_qparam qparams[] = {
     {"license-file-max", SVC_Q_COUNT, 1LL << 40, SB_R},
     {"license-texts-max", SVC_Q_COUNT, 1LL << 40, SB_R},
     {"fetch-licenses", SVC_Q_BOOL, 0, SB_R},
+    {"primary-purl", SVC_Q_STRING, 0, SB_R},
+    {"vulnerabilities", SVC_Q_STRING, 0, SB_R},
+    {"fail-on-severity", SVC_Q_STRING, 0, SB_R},
+    {"fail-on-kev", SVC_Q_BOOL, 0, SB_R},
     {"depth", SVC_Q_COUNT, 100000, SVC_EP_TREE},
     {NULL, SVC_Q_STRING, 0, 0},
 };
