@@ -7,6 +7,7 @@
  * v3.0 vectors use v3.0's plain round-up to one decimal.
  */
 #include "vuln.h"
+#include "gate.h"
 #include "jsonw.h"
 #include "purl.h"
 #include "strmap.h"
@@ -627,4 +628,26 @@ sb_code sb_vuln_attach(sb_sbom *s, sb_arena *a, const sb_vuln_query *q, const sb
 const char *sb_vuln_url(sb_arena *a, const char *id)
 {
     return sb_arena_printf(a, "https://osv.dev/vulnerability/%s", id);
+}
+
+sb_code sb_vuln_gate(const sb_sbom *s, sb_arena *a, sb_sev min, int kev, sb_gate *g)
+{
+    (void)kev; /* nothing is known-exploited without a KEV catalog */
+    if (min == SB_SEV_UNKNOWN)
+        return SB_OK;
+    for (size_t i = 0; i < s->nvulns; i++) {
+        const sb_vuln *v = &s->vulns[i];
+        if (v->severity < min)
+            continue;
+        const char *rule = sb_arena_printf(a, "severity>=%s", sb_sev_name(min));
+        for (size_t k = 0; k < v->naffects; k++) {
+            const sb_pkg *p = &s->pkgs[v->affects[k]];
+            const char *why = sb_arena_printf(a, "%s is rated %s%s%s", v->id, sb_sev_name(v->severity),
+                                              v->recommendation ? "; " : "", v->recommendation ? v->recommendation : "");
+            sb_finding f = {p->name, p->version, rule, v->id, why};
+            if (NULL == rule || NULL == why || sb_gate_add(g, a, &f) != SB_OK)
+                return SB_ENOMEM;
+        }
+    }
+    return SB_OK;
 }

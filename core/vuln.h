@@ -99,6 +99,13 @@ sb_code sb_osv_record_parse(sb_arena *a, const char *json, size_t len, sb_vuln *
 sb_code sb_vuln_attach(sb_sbom *s, sb_arena *a, const sb_vuln_query *q, const sb_strv *hits, size_t nq,
                        sb_vuln *recs, size_t nrecs);
 
+/* The vulnerability gate (fail-on-severity / fail-on-kev): one finding per
+ * affected package of each finding rated `min` or worse (min =
+ * SB_SEV_UNKNOWN: no severity gate). `kev`: known-exploited findings fail;
+ * no KEV catalog is read yet, so none is known to be. */
+struct sb_gate;
+sb_code sb_vuln_gate(const sb_sbom *s, sb_arena *a, sb_sev min, int kev, struct sb_gate *g);
+
 /* "https://osv.dev/vulnerability/<id>" */
 const char *sb_vuln_url(sb_arena *a, const char *id);
 
