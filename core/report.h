@@ -33,6 +33,9 @@ typedef struct sb_report_kind {
     const sb_doc_ops *ops[SB_REPORT_NOUTPUTS];
 } sb_report_kind;
 
+/* Kinds in files of their own. */
+extern const sb_report_kind sb_report_vulnerabilities; /* report_vulns.c */
+
 /* The report kinds, NULL-terminated. */
 const sb_report_kind *const *sb_report_registry(void);
 

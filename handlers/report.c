@@ -76,6 +76,9 @@ static int post_report(svc_req *r)
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
     svc_req_mark(r, "model");
+    const sb_sbom *one[1] = {sbom};
+    if (svc_vuln_gate(r, one, 1, &rc))
+        return rc;
     sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1};
     long long depth = -1;
     if (svc_param_count(svc_req_query(r, "depth"), 100000, &depth))

@@ -173,6 +173,8 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
     if (svc_param_bool(svc_req_query(r, "fetch-licenses"), 0, &fetch))
         ANSWER(svc_bad_param(r, "fetch-licenses", "must be true or false"));
     const char *vq = svc_req_query(r, "vulnerabilities");
+    if (NULL == vq && !strcmp(svc_req_path(r), "/v1/report/vulnerabilities"))
+        vq = "osv"; /* the report is about them */
     if (vq && strcmp(vq, "osv"))
         ANSWER(svc_bad_param(r, "vulnerabilities", "must be osv"));
     const char *fs = svc_req_query(r, "fail-on-severity");

@@ -109,6 +109,30 @@ check "fail-on-severity=severe: 400 ($res)" [ "$res" = 400 ]
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=nvd" "$work/gate7.json")"
 check "vulnerabilities=nvd: 400 ($res)" [ "$res" = 400 ]
 
+# --- the report ----------------------------------------------------------------------
+rep() { curl -sS -o "$2" -w '%{http_code}' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&$1"; }
+res="$(rep output=json "$work/r.json")"
+check "report json: 200 ($res)" [ "$res" = 200 ]
+check "report json: rows worst first" [ "$(jq -c '[.vulnerabilities[] | [.package, .id, .severity, .score, .fixed]]' "$work/r.json")" = '[["jinja2","GHSA-462w-v97r-4m45","high",8.6,"2.10.1"],["jinja2","GHSA-h5c8-rqwp-cp95","medium",5.4,"3.1.3"]]' ]
+check "report json: summary" [ "$(jq -c '.summary | [.queryable, .findings, .high, .medium]' "$work/r.json")" = '[3,2,1,1]' ]
+res="$(rep output=text "$work/r.txt")"
+check "report text: header and two rows" [ "$(grep -c 'jinja2   2.10' "$work/r.txt"):$(head -1 "$work/r.txt" | awk '{print $1, $3, $6}')" = "2:Package Severity ID" ]
+check "report text: summary line" grep -q '^Summary: 2 finding(s) in 2 package row(s): 0 critical, 1 high, 1 medium' "$work/r.txt"
+res="$(rep output=markdown "$work/r.md")"
+check "report markdown: heading, rule, rows" [ "$(grep -c '^## vulnerabilities\|^|---|\|^| jinja2 |' "$work/r.md")" = 4 ]
+res="$(rep output=csv "$work/r.csv")"
+check "report csv: header + 2 rows, RFC 4180 quoting of the aliases" [ "$(wc -l < "$work/r.csv"):$(grep -c '"CVE-2019-10906, PYSEC-2019-217"' "$work/r.csv")" = "3:1" ]
+res="$(rep output=sarif "$work/r.sarif")"
+check "report sarif: 200 ($res)" [ "$res" = 200 ]
+check "report sarif: 2.1.0, one rule per finding, one result per row" [ "$(jq -c '[.version, (.runs | length), (.runs[0].tool.driver.rules | length), (.runs[0].results | length)]' "$work/r.sarif")" = '["2.1.0",1,2,2]' ]
+check "report sarif: levels and security-severity" [ "$(jq -c '[.runs[0].results[].level, .runs[0].tool.driver.rules[].properties."security-severity"]' "$work/r.sarif")" = '["error","warning","8.6","5.4"]' ]
+check "report sarif: every result's rule exists" [ "$(jq '[.runs[0].tool.driver.rules[].id] as $r | [.runs[0].results[].ruleId | select(. as $x | $r | index($x) | not)] | length' "$work/r.sarif")" = 0 ]
+check "report sarif: location and fingerprint" [ "$(jq -c '.runs[0].results[0] | [.locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.artifactLocation.uriBaseId, .partialFingerprints["pixi-sbom/purl|environment|platform"]]' "$work/r.sarif")" = '["uv.lock","%SRCROOT%","pkg:pypi/jinja2@2.10|default|linux-64"]' ]
+res="$(rep "output=sarif&fail-on-severity=high" "$work/r422.json")"
+check "report with fail-on-severity=high: 422 ($res)" [ "$res" = 422 ]
+res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Accept: application/sarif+json' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock")"
+check "report: Accept application/sarif+json ($res)" [ "$res" = 200 ]
+
 # --- upstream failures: a 200 document with pixi:incomplete osv ----------------------
 failing() { # failing NAME PORT DETAIL-REGEX [extra server args]
   local name="$1" p="$2" want="$3"; shift 3
