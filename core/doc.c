@@ -143,6 +143,13 @@ static void make_serial(sb_doc *d)
         serial_part(&c, "author", s->author->name);
         serial_part(&c, "author-email", s->author->email);
     }
+    /* absent unless used: documents without them keep their serials */
+    if (s->pypi_mapping)
+        serial_part(&c, "pypi-mapping", s->pypi_mapping);
+    if (s->primary_pypi)
+        serial_part(&c, "primary-purl", "pypi");
+    if (s->vulns_asked)
+        serial_part(&c, "vulnerabilities", "osv");
     if (s->license_texts) { /* the budget matters only when texts are written */
         serial_num(&c, "license-file-max", s->license_file_max);
         serial_num(&c, "license-texts-max", s->license_texts_max);

@@ -13,6 +13,7 @@
 #include "doc.h"
 #include "filter.h"
 #include "license.h"
+#include "vuln.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -279,7 +280,9 @@ static sb_code middle(sb_doc *d)
  * it is one of them. */
 static size_t relation_count(const sb_doc *d)
 {
-    return d->sbom->nroot + 2 + d->sbom->npkgs + 1 + d->sbom->npkgs + 1 + d->sbom->npkgs + 1;
+    const sb_sbom *s = d->sbom;
+    /* root, dependencies, compositions (2n + 3 pieces), then the findings */
+    return s->nroot + 2 + s->npkgs + 2 * s->npkgs + 3 + (s->nvulns ? 1 + s->nvulns : 0);
 }
 
 /* A license lookup was wanted for the package and gave nothing (failed,
@@ -346,12 +349,104 @@ static void composition(sb_doc *d, size_t k)
     }
 }
 
+static void osv_source(sb_doc *d, const char *id)
+{
+    sb_jw *jw = &d->jw;
+    sb_jw_key(jw, "source");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "name", "OSV");
+    sb_jw_kstr(jw, "url", sb_doc__uri(d, sb_vuln_url(d->arena, id)));
+    sb_jw_obj_end(jw);
+}
+
+/* One finding (spec 6.9), a piece of its own: the stage holds one at a time. */
+static void vulnerability(sb_doc *d, const sb_vuln *v)
+{
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    sb_jw_obj_begin(jw);
+    const char *ref = sb_arena_printf(d->arena, "vuln-%s", v->id);
+    sb_jw_kstr(jw, "bom-ref", ref ? ref : v->id);
+    sb_jw_kstr(jw, "id", v->id);
+    osv_source(d, v->id);
+    if (v->aliases.n) {
+        sb_jw_key(jw, "references");
+        sb_jw_arr_begin(jw);
+        for (size_t k = 0; k < v->aliases.n; k++) {
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "id", v->aliases.v[k]);
+            osv_source(d, v->aliases.v[k]);
+            sb_jw_obj_end(jw);
+        }
+        sb_jw_arr_end(jw);
+    }
+    if (v->nratings) {
+        sb_jw_key(jw, "ratings");
+        sb_jw_arr_begin(jw);
+        for (size_t k = 0; k < v->nratings; k++) {
+            const sb_vuln_rating *r = &v->ratings[k];
+            sb_jw_obj_begin(jw);
+            if (r->score >= 0) {
+                sb_jw_key(jw, "score");
+                sb_jw_tenths(jw, r->score);
+            }
+            sb_jw_kstr(jw, "severity", sb_sev_name(r->severity));
+            sb_jw_kstr(jw, "method", r->method);
+            sb_jw_kstr_opt(jw, "vector", r->vector);
+            sb_jw_obj_end(jw);
+        }
+        sb_jw_arr_end(jw);
+    }
+    if (v->ncwes) {
+        sb_jw_key(jw, "cwes");
+        sb_jw_arr_begin(jw);
+        for (size_t k = 0; k < v->ncwes; k++)
+            sb_jw_int(jw, v->cwes[k]);
+        sb_jw_arr_end(jw);
+    }
+    sb_jw_kstr_opt(jw, "description", v->summary);
+    sb_jw_kstr_opt(jw, "detail", v->details);
+    sb_jw_kstr_opt(jw, "recommendation", v->recommendation);
+    int adv = 0;
+    for (size_t k = 0; k < v->nrefs; k++) {
+        if (strcmp(v->refs[k].type, "ADVISORY"))
+            continue;
+        if (!adv++) {
+            sb_jw_key(jw, "advisories");
+            sb_jw_arr_begin(jw);
+        }
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "url", sb_doc__uri(d, v->refs[k].url));
+        sb_jw_obj_end(jw);
+    }
+    if (adv)
+        sb_jw_arr_end(jw);
+    sb_jw_kstr_opt(jw, "published", v->published);
+    sb_jw_kstr_opt(jw, "updated", v->modified);
+    sb_jw_key(jw, "affects");
+    sb_jw_arr_begin(jw);
+    for (size_t k = 0; k < v->naffects; k++) {
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "ref", s->pkgs[v->affects[k]].id);
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_arr_end(jw);
+    sb_jw_obj_end(jw);
+}
+
 static sb_code relation(sb_doc *d, size_t i)
 {
     sb_jw *jw = &d->jw;
     const sb_sbom *s = d->sbom;
-    if (i >= s->nroot + 2 + s->npkgs) {
-        composition(d, i - (s->nroot + 2 + s->npkgs));
+    size_t comps = s->nroot + 2 + s->npkgs, vulns = comps + 2 * s->npkgs + 3;
+    if (i >= comps && i < vulns) {
+        composition(d, i - comps);
+    } else if (i == vulns) {
+        sb_jw_arr_end(jw); /* compositions */
+        sb_jw_key(jw, "vulnerabilities");
+        sb_jw_arr_begin(jw);
+    } else if (i > vulns) {
+        vulnerability(d, &s->vulns[i - vulns - 1]);
     } else if (i == 0) {
         sb_jw_obj_begin(jw);
         sb_jw_kstr(jw, "ref", "root");
@@ -380,7 +475,7 @@ static sb_code end(sb_doc *d)
 {
     sb_jw *jw = &d->jw;
     const sb_sbom *s = d->sbom;
-    sb_jw_arr_end(jw); /* compositions */
+    sb_jw_arr_end(jw); /* compositions, or the findings after them */
     if (is17(d)) {
         sb_jw_key(jw, "citations");
         sb_jw_arr_begin(jw);

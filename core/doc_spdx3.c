@@ -15,6 +15,7 @@
  */
 #include "doc_spdx_common.h"
 #include "strmap.h"
+#include "vuln.h"
 #include "version.h"
 
 #include <stdlib.h>
@@ -341,7 +342,132 @@ static sb_code middle(sb_doc *d)
 
 static size_t relation_count(const sb_doc *d)
 {
-    return 2 * d->sbom->npkgs + 4;
+    return 2 * d->sbom->npkgs + 4 + d->sbom->nvulns;
+}
+
+/* "vulnerability-GHSA-xxxx": ids keep [A-Za-z0-9._-], anything else is '-' */
+static const char *vuln_frag(sb_doc *d, const sb_vuln *v, const char *what)
+{
+    char *f = sb_arena_printf(d->arena, "%s-%s", what, v->id);
+    for (char *c = f ? f : ""; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' ||
+              *c == '_' || *c == '-'))
+            *c = '-';
+    return f ? f : what;
+}
+
+static int cvss3(const sb_vuln_rating *r)
+{
+    return r->vector && r->score >= 0 && (!strcmp(r->method, "CVSSv3") || !strcmp(r->method, "CVSSv31"));
+}
+
+static const char *cvss_frag(sb_doc *d, const sb_vuln *v, size_t k)
+{
+    const char *b = vuln_frag(d, v, "assessment");
+    const char *f = sb_arena_printf(d->arena, "%s-cvss3-%zu", b, k);
+    return f ? f : b;
+}
+
+static const char *assoc_frag(sb_doc *d, const sb_vuln *v, size_t pkg)
+{
+    spdx3 *s3 = d->fmt;
+    const char *f = sb_arena_printf(d->arena, "relationship-%s-%s", s3->x->pkg_ids[pkg], vuln_frag(d, v, "vulnerability"));
+    return f ? f : "relationship";
+}
+
+/* A finding (spec 8, security profile): the security_Vulnerability, each
+ * affected package's hasAssociatedVulnerability, and a CVSS v3 assessment
+ * for each rating that has a score, a severity and a vector. */
+static void vulnerability3(sb_doc *d, const sb_vuln *v)
+{
+    spdx3 *s3 = d->fmt;
+    sb_jw *jw = &d->jw;
+    const char *viri = iri(d, vuln_frag(d, v, "vulnerability"));
+    sb_jw_obj_begin(jw);
+    common(d, "security_Vulnerability", viri, 1);
+    sb_jw_kstr(jw, "name", v->id);
+    sb_jw_kstr_opt(jw, "summary", v->summary);
+    sb_jw_kstr_opt(jw, "description", v->details);
+    sb_jw_key(jw, "externalIdentifier");
+    sb_jw_arr_begin(jw);
+    for (size_t k = 0; k <= v->aliases.n; k++) {
+        const char *id = k ? v->aliases.v[k - 1] : v->id;
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "type", "ExternalIdentifier");
+        sb_jw_kstr(jw, "externalIdentifierType", strncmp(id, "CVE-", 4) ? "securityOther" : "cve");
+        sb_jw_kstr(jw, "identifier", id);
+        sb_jw_key(jw, "identifierLocator");
+        sb_jw_arr_begin(jw);
+        sb_jw_str(jw, sb_doc__uri(d, sb_vuln_url(d->arena, id)));
+        sb_jw_arr_end(jw);
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_arr_end(jw);
+    int adv = 0;
+    for (size_t k = 0; k < v->nrefs; k++) {
+        if (strcmp(v->refs[k].type, "ADVISORY"))
+            continue;
+        if (!adv++) {
+            sb_jw_key(jw, "externalRef");
+            sb_jw_arr_begin(jw);
+        }
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "type", "ExternalRef");
+        sb_jw_kstr(jw, "externalRefType", "securityAdvisory");
+        sb_jw_key(jw, "locator");
+        sb_jw_arr_begin(jw);
+        sb_jw_str(jw, sb_doc__uri(d, v->refs[k].url));
+        sb_jw_arr_end(jw);
+        sb_jw_obj_end(jw);
+    }
+    if (adv)
+        sb_jw_arr_end(jw);
+    sb_jw_kstr_opt(jw, "security_publishedTime", v->published);
+    sb_jw_kstr_opt(jw, "security_modifiedTime", v->modified);
+    sb_jw_obj_end(jw);
+    for (size_t k = 0; k < v->naffects; k++) {
+        sb_jw_obj_begin(jw);
+        common(d, "Relationship", assoc_frag(d, v, v->affects[k]), 0);
+        sb_jw_kstr(jw, "from", iri(d, s3->x->pkg_ids[v->affects[k]]));
+        sb_jw_kstr(jw, "relationshipType", "hasAssociatedVulnerability");
+        sb_jw_key(jw, "to");
+        sb_jw_arr_begin(jw);
+        sb_jw_str(jw, viri);
+        sb_jw_arr_end(jw);
+        sb_jw_obj_end(jw);
+    }
+    for (size_t k = 0; k < v->nratings; k++) {
+        const sb_vuln_rating *r = &v->ratings[k];
+        if (!cvss3(r))
+            continue;
+        sb_jw_obj_begin(jw);
+        common(d, "security_CvssV3VulnAssessmentRelationship", cvss_frag(d, v, k), 0);
+        sb_jw_kstr(jw, "from", viri);
+        sb_jw_kstr(jw, "relationshipType", "hasAssessmentFor");
+        sb_jw_key(jw, "to");
+        sb_jw_arr_begin(jw);
+        for (size_t m = 0; m < v->naffects; m++)
+            sb_jw_str(jw, iri(d, s3->x->pkg_ids[v->affects[m]]));
+        sb_jw_arr_end(jw);
+        sb_jw_kstr_opt(jw, "security_publishedTime", v->published);
+        sb_jw_kstr_opt(jw, "security_modifiedTime", v->modified);
+        sb_jw_key(jw, "security_score");
+        sb_jw_tenths(jw, r->score);
+        sb_jw_kstr(jw, "security_severity", sb_sev_name(r->severity));
+        sb_jw_kstr(jw, "security_vectorString", r->vector);
+        sb_jw_obj_end(jw);
+    }
+}
+
+/* The ids vulnerability3() gave, for the Sbom's element list. */
+static void vulnerability3_ids(sb_doc *d, const sb_vuln *v)
+{
+    sb_jw_str(&d->jw, iri(d, vuln_frag(d, v, "vulnerability")));
+    for (size_t k = 0; k < v->naffects; k++)
+        sb_jw_str(&d->jw, iri(d, assoc_frag(d, v, v->affects[k])));
+    for (size_t k = 0; k < v->nratings; k++)
+        if (cvss3(&v->ratings[k]))
+            sb_jw_str(&d->jw, iri(d, cvss_frag(d, v, k)));
 }
 
 static const char *rel_frag(sb_doc *d, const char *pkg_id, const char *what)
@@ -364,6 +490,8 @@ static void collection_open(sb_doc *d, const char *type, const char *frag, const
     sb_jw_str(jw, "core");
     sb_jw_str(jw, "software");
     sb_jw_str(jw, "simpleLicensing");
+    if (d->sbom->nvulns)
+        sb_jw_str(jw, "security");
     sb_jw_arr_end(jw);
     sb_jw_key(jw, "rootElement");
     sb_jw_arr_begin(jw);
@@ -453,6 +581,12 @@ static sb_code relation(sb_doc *d, size_t i)
     sb_jw *jw = &d->jw;
     const sb_sbom *s = d->sbom;
     size_t n = s->npkgs;
+    if (i > n && i <= n + s->nvulns) {
+        vulnerability3(d, &s->vulns[i - n - 1]);
+        return jw->status;
+    }
+    if (i > n)
+        i -= s->nvulns; /* the pieces after the findings keep their numbers */
     if (i < n) {
         const sb_pkg *p = &s->pkgs[i];
         const char *from = iri(d, s3->x->pkg_ids[i]);
@@ -505,6 +639,8 @@ static sb_code relation(sb_doc *d, size_t i)
             sb_jw_str(jw, iri(d, "license-root"));
             sb_jw_str(jw, iri(d, rel_frag(d, "root", "license")));
         }
+        for (size_t k = 0; k < s->nvulns; k++)
+            vulnerability3_ids(d, &s->vulns[k]);
         for (size_t k = 0; k < s3->nlic; k++)
             sb_jw_str(jw, s3->lic_list[k].iri);
     } else {

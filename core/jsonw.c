@@ -8,6 +8,9 @@
  * next byte that needs work and hands the clean run to the sink in one call.
  */
 #include "jsonw.h"
+
+#include <math.h>
+#include <stdio.h>
 #include "utf8.h"
 
 #include <stdint.h>
@@ -311,6 +314,14 @@ static sb_code write_atom(sb_jw *jw, const char *p, size_t n)
     emit(jw, p, n);
     after_top_scalar(jw);
     return jw->status;
+}
+
+sb_code sb_jw_tenths(sb_jw *jw, double v)
+{
+    long long t = llround(v * 10.0);
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%s%lld.%lld", t < 0 ? "-" : "", (t < 0 ? -t : t) / 10, (t < 0 ? -t : t) % 10);
+    return write_atom(jw, tmp, (size_t)n);
 }
 
 sb_code sb_jw_int(sb_jw *jw, long long v)

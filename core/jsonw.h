@@ -66,6 +66,7 @@ sb_code sb_jw_key(sb_jw *jw, const char *key);
 sb_code sb_jw_str(sb_jw *jw, const char *s);              /* NULL writes null */
 sb_code sb_jw_strn(sb_jw *jw, const char *s, size_t n);
 sb_code sb_jw_int(sb_jw *jw, long long v);
+sb_code sb_jw_tenths(sb_jw *jw, double v);                 /* a number with one decimal: 9.8 */
 sb_code sb_jw_bool(sb_jw *jw, bool v);
 sb_code sb_jw_null(sb_jw *jw);
 

@@ -13,6 +13,7 @@
  * a root too, until every package is reachable from the document root.
  */
 #include "model.h"
+#include "pypimap.h"
 #include "deadline.h"
 #include "enrich.h"
 #include "filter.h"
@@ -504,7 +505,61 @@ static const char *complete_purl(sb_arena *a, const char *s, const char *version
 
 /* `pbuf` is one builder reused for every package: only the exact-size copy
  * stays in the arena. */
-static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *env)
+/* conda-forge by name or by its channel URL's last segment */
+static int conda_forge(const sb_pkg *p)
+{
+    const sb_pkgx *x = sb_pkg_xr(p);
+    if (x->channel && !strcmp(x->channel, "conda-forge"))
+        return 1;
+    const char *u = x->channel_url;
+    size_t n = u ? strlen(u) : 0;
+    while (n && u[n - 1] == '/')
+        n--;
+    return n >= 12 && !strncmp(u + n - 12, "/conda-forge", 12);
+}
+
+/* A conda-forge binary without a lockfile `purls:` key takes its PyPI
+ * identities from the mapping, at the conda version (spec 4). */
+static sb_code map_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_select_opts *opts)
+{
+    if (NULL == opts || NULL == opts->pypi_map || p->kind != SB_KIND_CONDA || p->has_purls_key || NULL == p->version ||
+        !conda_forge(p))
+        return SB_OK;
+    size_t n;
+    const char *const *names = sb_pypimap_get(opts->pypi_map, p->name, &n);
+    int added = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *pp = build(a, "pypi", NULL, sb_model_pep503(a, names[i]), p->version, NULL, 0);
+        if (NULL == pp)
+            return SB_ENOMEM;
+        int dup = !strcmp(pp, p->purl);
+        for (size_t k = 0; k < p->extra_purls.n && !dup; k++)
+            dup = !strcmp(pp, p->extra_purls.v[k]);
+        if (dup)
+            continue;
+        if (sb_strv_push(&p->extra_purls, a, pp) != SB_OK)
+            return SB_ENOMEM;
+        added = 1;
+    }
+    return added ? prop(pb, a, "pixi:pypi-mapping", "file") : SB_OK;
+}
+
+/* primary-purl=pypi: the first PyPI identity becomes the purl, the
+ * package's own moves to the extra purls in its place (spec 4). */
+static void swap_primary(sb_pkg *p)
+{
+    if (p->kind == SB_KIND_PYPI)
+        return;
+    for (size_t k = 0; k < p->extra_purls.n; k++)
+        if (!strncmp(p->extra_purls.v[k], "pkg:pypi/", 9)) {
+            const char *own = p->purl;
+            p->purl = p->extra_purls.v[k];
+            p->extra_purls.v[k] = own;
+            return;
+        }
+}
+
+static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *env, const sb_select_opts *opts)
 {
     props_b pb = *pbuf;
     pb.n = 0;
@@ -568,6 +623,11 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
         if (strcmp(ep, p->purl) && sb_strv_push(&p->extra_purls, a, ep) != SB_OK)
             return SB_ENOMEM;
     }
+    if ((rc = map_pypi(p, a, &pb, opts)) != SB_OK)
+        return rc;
+    p->ref_purl = p->purl;
+    if (opts && opts->primary_pypi)
+        swap_primary(p);
     if (pb.n)
         qsort(pb.v, pb.n, sizeof *pb.v, prop_cmp);
     /* drop repeated names (a reader prop and a derived one), keep the first */
@@ -597,7 +657,7 @@ static int pkg_cmp(const void *x, const void *y)
         return a->version ? 1 : -1;
     if (a->version && (c = strcmp(a->version, b->version)))
         return c;
-    if ((c = strcmp(a->purl, b->purl)))
+    if ((c = strcmp(a->ref_purl, b->ref_purl)))
         return c;
     return strcmp(a->location ? a->location : "", b->location ? b->location : "");
 }
@@ -1088,7 +1148,7 @@ static sb_code enrich(sb_pkg *pkgs, size_t n, sb_arena *a, const sb_select_opts 
 /* Normalize licenses (each distinct string once: packages share a handful)
  * and derive purls, suppliers and properties. */
 static sb_code finish(sb_pkg *pkgs, size_t n, sb_arena *a, sb_arena *licmem, sb_arena *scratch,
-                      const sb_lock_env *env, sb_deadline *dl, sb_err *err)
+                      const sb_lock_env *env, const sb_select_opts *opts, sb_deadline *dl, sb_err *err)
 {
     size_t nlic = 0;
     for (size_t i = 0; i < n; i++)
@@ -1118,7 +1178,7 @@ static sb_code finish(sb_pkg *pkgs, size_t n, sb_arena *a, sb_arena *licmem, sb_
     props_b props = {.scratch = scratch};
     for (size_t i = 0; i < n; i++) {
         sb_pkg *p = &pkgs[i];
-        sb_code rc = derive(p, a, &props, env);
+        sb_code rc = derive(p, a, &props, env, opts);
         if (rc == SB_OK && sb_deadline_tick(dl, err) != SB_OK)
             return SB_ETIMEOUT;
         if (rc == SB_ENOMEM)
@@ -1178,7 +1238,7 @@ static sb_code enrich_kept(sb_sbom *s, const sb_pkg *raw, const size_t *kept, sb
         v[j] = raw[kept[j]];
     sb_code rc = enrich(v, n, a, opts, ncache_conda, ncache_found, looked, dl, err);
     if (rc == SB_OK)
-        rc = finish(v, n, a, scratch, scratch, env, dl, err);
+        rc = finish(v, n, a, scratch, scratch, env, opts, dl, err);
     if (rc != SB_OK)
         return rc;
     for (size_t j = 0; j < n; j++) {
@@ -1252,6 +1312,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     s->lookups = opts && opts->lookup;
     s->deps_unknown = lock->no_dep_data;
     s->author = opts ? opts->author : NULL;
+    s->pypi_mapping = opts && opts->pypi_map ? sb_pypimap_digest(opts->pypi_map) : NULL;
+    s->primary_pypi = opts && opts->primary_pypi;
     s->pkgs = sb_arena_calloc(a, plat->npkgs ? plat->npkgs : 1, sizeof *s->pkgs);
     if (NULL == s->pkgs)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
@@ -1298,7 +1360,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     if (!filtering)
         frc = enrich(s->pkgs, s->npkgs, a, opts, &ncache_conda, &ncache_found, &looked, &dl, err);
     if (frc == SB_OK)
-        frc = finish(s->pkgs, s->npkgs, a, *tmp, scratch, env, &dl, err);
+        frc = finish(s->pkgs, s->npkgs, a, *tmp, scratch, env, opts, &dl, err);
     if (frc != SB_OK)
         return frc;
     sb_arena_destroy(*tmp);
@@ -1313,11 +1375,11 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
      * rather than trying #dup-2, #dup-3, ... again for each */
     unsigned next = 2;
     for (size_t i = 0; i < s->npkgs; i++) {
-        const char *id = s->pkgs[i].purl;
-        if (0 == i || strcmp(id, s->pkgs[i - 1].purl))
+        const char *id = s->pkgs[i].ref_purl;
+        if (0 == i || strcmp(id, s->pkgs[i - 1].ref_purl))
             next = 2;
         for (unsigned n = next; sb_strmap_put(&ids, id, strlen(id), i, NULL) == 1; n++) {
-            id = sb_arena_printf(a, "%s#dup-%u", s->pkgs[i].purl, n);
+            id = sb_arena_printf(a, "%s#dup-%u", s->pkgs[i].ref_purl, n);
             if (NULL == id)
                 return sb_err_set(err, SB_ENOMEM, "out of memory");
             next = n + 1;
@@ -1357,6 +1419,11 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
                                 "%zu lookup(s) not made (past the server's per-request lookup limit)", looked.capped);
     if (lrc != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
+    /* advisories last: they point at the final ids */
+    if (opts && opts->vulns && opts->vulns(opts->vulns_ctx, s, a) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (sb_deadline_check(&dl, err) != SB_OK)
+        return SB_ETIMEOUT;
     *out = s;
     return SB_OK;
 }

@@ -166,6 +166,8 @@ typedef struct sb_pkg {
 
     /* assigned by sb_model_select(): */
     const char *purl;        /* primary purl */
+    const char *ref_purl;    /* what the id derives from: the package's own purl even
+                              * when primary-purl=pypi made a PyPI identity primary */
     const char *id;          /* unique in the document (bom-ref) */
     sb_strv extra_purls;
     const char *supplier_name, *supplier_url;
@@ -272,6 +274,12 @@ typedef struct sb_filter sb_filter;
 typedef struct sb_excluded {
     const char *name, *version, *reason;
 } sb_excluded;
+struct sb_sbom;
+/* Find the advisories that affect a selection's packages (spec 6.9): called
+ * once the packages have their purls and ids; fills s->vulns and records
+ * what could not be asked in s->incomplete. The network lives in the
+ * service; core only calls this. */
+typedef sb_code (*sb_vuln_fn)(void *ctx, struct sb_sbom *s, sb_arena *a);
 
 typedef struct sb_select_opts {
     const char *environment;   /* NULL = "default" */
@@ -291,6 +299,10 @@ typedef struct sb_select_opts {
     const struct sb_manifest *manifest; /* what the project declares; NULL = none */
     const char *manifest_problem; /* a manifest was sent but could not be read: why (pixi:incomplete) */
     const sb_filter *filter;   /* packages to leave out, before any lookup; NULL = none */
+    const struct sb_pypimap *pypi_map; /* conda-forge -> PyPI names (pypimap.h), NULL = none */
+    bool primary_pypi;         /* a PyPI identity, when a package has one, is the primary purl */
+    sb_vuln_fn vulns;          /* NULL = no vulnerability lookups */
+    void *vulns_ctx;
 } sb_select_opts;
 
 typedef struct sb_sbom {
@@ -325,6 +337,11 @@ typedef struct sb_sbom {
     const char *policy_key;    /* canonical text of the policy, for the serial */
     bool deps_unknown;         /* the input has no dependency data (sb_lock.no_dep_data) */
     const sb_author *author;   /* SBOM author, NULL when none was given */
+    const char *pypi_mapping;  /* digest of the PyPI mapping applied, NULL = none */
+    bool primary_pypi;         /* primary-purl=pypi */
+    bool vulns_asked;          /* vulnerabilities=osv: findings were looked for */
+    struct sb_vuln *vulns;     /* merged findings, worst first (vuln.h) */
+    size_t nvulns;
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

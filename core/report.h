@@ -36,6 +36,8 @@ typedef struct sb_report_kind {
 
 /* Report kinds defined in their own files. */
 extern const sb_report_kind sb_report_quality; /* report_quality.c: minimum-element profiles */
+/* Kinds in files of their own. */
+extern const sb_report_kind sb_report_vulnerabilities; /* report_vulns.c */
 
 /* The report kinds, NULL-terminated. */
 const sb_report_kind *const *sb_report_registry(void);

@@ -15,4 +15,9 @@ int h_report_register(svc_router *rt);
 int h_page_register(svc_router *rt);
 int h_version_register(svc_router *rt);
 
+/* fail-on-severity / fail-on-kev over the request's documents (sbom.c):
+ * 1 with the 422 problem queued (*rc for the handler) when it fires. */
+struct sb_sbom;
+int svc_vuln_gate(svc_req *r, const struct sb_sbom *const *docs, size_t n, int *rc);
+
 #endif

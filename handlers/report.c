@@ -71,7 +71,8 @@ static int post_report(svc_req *r)
     if (svc_intake_read(r, SB_TEXTS_CYCLONEDX, 0, &in, &rc))
         return rc;
     svc_req_mark(r, "parse");
-    if (ops == k->ops[SB_REPORT_SARIF] && !in.policy_on)
+    /* the licenses report's SARIF results are policy violations: no policy, nothing to say */
+    if (ops == k->ops[SB_REPORT_SARIF] && !strcmp(k->name, "licenses") && !in.policy_on)
         return svc_bad_param(r, "output", "is sarif, whose results are license policy violations: give a policy "
                                           "(allow-license, deny-license, require-license or policy)");
     if (in.all_envs || in.all_plats)
@@ -91,6 +92,9 @@ static int post_report(svc_req *r)
             return svc_bad_param(r, "profile", "must be cisa-2026, bsi-tr-03183-2, ntia-2021 or all");
         profiles = strcmp(pq, "all") ? 1u << qp : 0;
     }
+    const sb_sbom *one[1] = {sbom};
+    if (svc_vuln_gate(r, one, 1, &rc))
+        return rc;
     sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0};
     long long depth = -1;
     if (svc_param_count(svc_req_query(r, "depth"), 100000, &depth))

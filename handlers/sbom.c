@@ -19,7 +19,9 @@
 #include "../core/doc.h"
 #include "../core/filter.h"
 #include "../core/lock.h"
+#include "../core/gate.h"
 #include "../core/model.h"
+#include "../core/vuln.h"
 #include "../service/intake.h"
 #include "../service/lookup.h"
 #include "../service/params.h"
@@ -57,6 +59,44 @@ static void warn_incomplete(svc_req *r, const sb_sbom *s)
         if (w)
             svc_req_add_header(r, "Warning", w);
     }
+}
+
+/* SPDX 2.3 has no place for findings (spec 6.9): say so rather than drop
+ * them silently. */
+static void warn_vulns(svc_req *r, const sb_doc_ops *ops, const sb_sbom *s)
+{
+    if (ops != &sb_doc_spdx_23 || !s->vulns_asked)
+        return;
+    const char *w = sb_arena_printf(svc_req_arena(r),
+                                    "299 sbomd \"SPDX 2.3 cannot hold vulnerability findings: %zu left out (%s/%s); "
+                                    "ask for cyclonedx-1.6, cyclonedx-1.7 or spdx-3.0.1\"",
+                                    s->nvulns, s->environment, s->platform);
+    if (w)
+        svc_req_add_header(r, "Warning", w);
+}
+
+/* fail-on-severity / fail-on-kev (intake checked their values): 1 with the
+ * 422 queued when the gate fires. */
+int svc_vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    const char *fs = svc_req_query(r, "fail-on-severity");
+    int kev = 0;
+    svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &kev);
+    if (NULL == fs && !kev)
+        return 0;
+    sb_gate g;
+    sb_gate_init(&g, "vulnerable", "Vulnerable packages");
+    sb_arena *a = svc_req_arena(r);
+    for (size_t i = 0; i < n; i++)
+        if (sb_vuln_gate(docs[i], a, fs ? sb_sev_parse(fs) : SB_SEV_UNKNOWN, kev, &g) != SB_OK)
+            return 0;
+    if (!sb_gate_fired(&g))
+        return 0;
+    const char *detail = sb_arena_printf(a, "%zu finding(s) at or above the gate (fail-on-severity=%s%s); the same request "
+                                            "without the gate answers the document",
+                                         g.n, fs ? fs : "-", kev ? ", fail-on-kev=true" : "");
+    *rc = svc_req_gate(r, &g, detail);
+    return 1;
 }
 
 /* Content-Disposition: the file name a browser or `curl -OJ` saves under,
@@ -190,6 +230,10 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
     int grc;
     if (svc_intake_quality_gate(r, in->fail_quality, docs, nd, &grc))
         return grc;
+    if (svc_vuln_gate(r, docs, nd, &grc))
+        return grc;
+    for (size_t i = 0; i < nd; i++)
+        warn_vulns(r, ops, docs[i]);
     if (svc_req_expired(r))
         return svc_req_timeout(r);
     sb_doc_opts dopts = {ts, false, NULL, 0, 0, sha1, 0};
@@ -244,6 +288,10 @@ static int post_sbom(svc_req *r)
     if (svc_intake_quality_gate(r, in.fail_quality, (const sb_sbom *const *)&sbom, 1, &rc))
         return rc;
     warn_incomplete(r, sbom);
+    warn_vulns(r, ops, sbom);
+    const sb_sbom *one[1] = {sbom};
+    if (svc_vuln_gate(r, one, 1, &rc))
+        return rc;
 
     sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0};
     sb_doc *doc = NULL;

@@ -72,6 +72,10 @@ static const cfg_opt opts[] = {
     {"lookup-ttl", "SBOMD_LOOKUP_TTL", T_LONG, OFF(lookup_ttl), 0, 31536000, "86400", "seconds a license answer is reused"},
     {"lookup-max-per-request", "SBOMD_LOOKUP_MAX_PER_REQUEST", T_LONG, OFF(lookup_max_per_request), 1, 10000000, "1000", "lookups (PyPI releases, conda archives) one request may ask the network for; past it, packages are left out and counted in pixi:incomplete"},
     {"lookup-negative-ttl", "SBOMD_LOOKUP_NEGATIVE_TTL", T_LONG, OFF(lookup_negative_ttl), 0, 86400, "300", "seconds a 'no such release' answer is reused (failures are not kept)"},
+    {"pypi-mapping-file", "SBOMD_PYPI_MAPPING_FILE", T_STR, OFF(pypi_mapping_file), 0, 1024, "", "conda-forge -> PyPI name mapping (the prefix.dev compressed mapping JSON, {conda: pypi | [pypi...] | null}), read at start: conda-forge packages without a lockfile purls: key get a pkg:pypi identity; empty = none"},
+    {"vulnerabilities", "SBOMD_VULNERABILITIES", T_FLAG, OFF(vulns), 0, 1, "0", "let ?vulnerabilities=osv ask OSV for advisories on PyPI and npm purls (off: the parameter answers 400)"},
+    {"osv-url", "SBOMD_OSV_URL", T_STR, OFF(osv_url), 0, 512, "https://api.osv.dev", "OSV API base (<base>/v1/querybatch, <base>/v1/vulns/<id>); the only host vulnerability lookups reach"},
+    {"osv-ttl", "SBOMD_OSV_TTL", T_LONG, OFF(osv_ttl), 0, 604800, "3600", "seconds an OSV answer (query or advisory) is reused"},
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
@@ -334,8 +338,8 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (set(c, o, v, "option", eb, en))
             return -1;
     }
-    const char *bases[] = {c->pypi_url, c->conda_url}, *base_names[] = {"pypi-url", "conda-url"};
-    for (size_t i = 0; i < 2; i++)
+    const char *bases[] = {c->pypi_url, c->conda_url, c->osv_url}, *base_names[] = {"pypi-url", "conda-url", "osv-url"};
+    for (size_t i = 0; i < 3; i++)
         if (strncmp(bases[i], "http://", 7) && strncmp(bases[i], "https://", 8)) {
             snprintf(eb, en, "%s '%.200s' must be an http:// or https:// URL", base_names[i], bases[i]);
             return -1;
@@ -344,9 +348,9 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         snprintf(eb, en, "tls-cert and tls-key go together: set both or neither");
         return -1;
     }
-    const char *files[] = {c->tokens_file, c->tls_cert, c->tls_key};
-    const char *names[] = {"tokens-file", "tls-cert", "tls-key"};
-    for (size_t i = 0; i < 3; i++) {
+    const char *files[] = {c->tokens_file, c->tls_cert, c->tls_key, c->pypi_mapping_file};
+    const char *names[] = {"tokens-file", "tls-cert", "tls-key", "pypi-mapping-file"};
+    for (size_t i = 0; i < 4; i++) {
         FILE *f = files[i][0] ? fopen(files[i], "r") : NULL;
         if (files[i][0] && NULL == f) {
             snprintf(eb, en, "%s '%.200s' cannot be read: %s", names[i], files[i], strerror(errno));

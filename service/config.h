@@ -47,6 +47,10 @@ typedef struct svc_cfg {
     long lookup_ttl;          /* seconds an answer stays fresh */
     long lookup_negative_ttl; /* seconds "no such release" stays fresh */
     long lookup_max_per_request; /* lookups one request may make; past it, counted in pixi:incomplete */
+    char pypi_mapping_file[1024]; /* conda-forge -> PyPI names (prefix.dev mapping JSON); "" = none */
+    long vulns;               /* 1: ?vulnerabilities=osv may query OSV */
+    char osv_url[512];        /* OSV API base */
+    long osv_ttl;             /* seconds an OSV answer is reused */
     char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
     long memory_budget;       /* bytes bodies and their parsing may hold; 0 = derived at load */
     long max_body_lowered;    /* 1: max_body was lowered to fit a derived memory_budget */

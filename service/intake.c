@@ -10,6 +10,7 @@
 #include "../core/manifest.h"
 #include "../core/filter.h"
 #include "../core/uuid.h"
+#include "../core/vuln.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -401,7 +402,20 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
     int fetch;
     if (svc_param_bool(svc_req_query(r, "fetch-licenses"), 0, &fetch))
         ANSWER(svc_bad_param(r, "fetch-licenses", "must be true or false"));
-    if (fetch) {
+    const char *vq = svc_req_query(r, "vulnerabilities");
+    if (NULL == vq && !strcmp(svc_req_path(r), "/v1/report/vulnerabilities"))
+        vq = "osv"; /* the report is about them */
+    if (vq && strcmp(vq, "osv"))
+        ANSWER(svc_bad_param(r, "vulnerabilities", "must be osv"));
+    const char *fs = svc_req_query(r, "fail-on-severity");
+    if (fs && (sb_sev_parse(fs) < SB_SEV_LOW || !strcmp(fs, "moderate")))
+        ANSWER(svc_bad_param(r, "fail-on-severity", "must be low, medium, high or critical"));
+    int kev;
+    if (svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &kev))
+        ANSWER(svc_bad_param(r, "fail-on-kev", "must be true or false"));
+    if ((fs || kev) && !vq)
+        ANSWER(svc_bad_param(r, fs ? "fail-on-severity" : "fail-on-kev", "needs vulnerabilities=osv"));
+    if (fetch || vq) {
         svc_lookup_ctx *lc = sb_arena_calloc(a, 1, sizeof *lc);
         if (NULL == lc) {
             sb_err_set(&err, SB_ENOMEM, "out of memory");
@@ -418,15 +432,26 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
             lc->deadline.tv_sec++;
             lc->deadline.tv_nsec -= 1000000000L;
         }
-        lc->engine = svc_req_lookups(r);
+        lc->engine = svc_req_lookups(r); /* it answers for licenses only with --lookups */
         lc->gone = client_gone;
         lc->gone_cls = r;
         svc_req_on_done(r, svc_lookup_end, lc); /* its queued lookups go with it */
-        sel->lookup = svc_lookup_fill;
-        sel->lookup_ctx = lc;
+        if (fetch) {
+            sel->lookup = svc_lookup_fill;
+            sel->lookup_ctx = lc;
+        }
+        if (vq) {
+            sel->vulns = svc_lookup_vulns;
+            sel->vulns_ctx = lc;
+        }
     }
     if (read_filter(r, sel, rc))
         return 1;
+    sel->pypi_map = svc_req_pypimap(r);
+    const char *pp = svc_req_query(r, "primary-purl");
+    if (pp && strcmp(pp, "pypi") && strcmp(pp, "conda"))
+        ANSWER(svc_bad_param(r, "primary-purl", "must be pypi or conda"));
+    sel->primary_pypi = pp && !strcmp(pp, "pypi");
     sel->environment = svc_req_query(r, "environment");
     sel->platform = svc_req_query(r, "platform");
     sel->root_name = svc_req_query(r, "name");

@@ -27,6 +27,8 @@
 #include "../core/buf.h"
 #include "../core/enrich.h"
 #include "../core/pypi.h"
+#include "../core/uuid.h"
+#include "../core/vuln.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -43,7 +45,9 @@
 #define GONE_CHECK_NS 100000000L     /* how often a waiting request looks at its client */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
-enum { K_PYPI, K_CONDA, K_TARBZ2 };
+enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN };
+#define IS_OSV(k) ((k) == K_OSV_BATCH || (k) == K_OSV_VULN)
+#define OSV_CHUNK 1000 /* spec 9.6: purls per querybatch */
 enum { X_WHOLE, X_TAIL, X_MEMBER };
 
 typedef struct entry {
@@ -53,6 +57,11 @@ typedef struct entry {
     int state;
     char *license;            /* PyPI answer: the license, or NULL (none / no such release) */
     char *info_dir;           /* conda answer: the stored info/, or NULL (the archive has none) */
+    char *target;             /* OSV: the URL fetched when the key is not one (querybatch) */
+    char *post;               /* OSV querybatch: the JSON body POSTed */
+    size_t post_len;
+    char *body;               /* OSV answer: the raw JSON, parsed by the asking request */
+    size_t body_len;
     double expires;           /* monotonic seconds */
     unsigned refs;            /* waiters holding it: never evicted while > 0 */
     struct entry *hnext, *older, *newer;
@@ -67,6 +76,7 @@ typedef struct xfer {
     int phase;
     long long body_off, total; /* from Content-Range: where the body sits in the archive */
     sb_zip_member member;
+    struct curl_slist *headers;
     double started;
     struct xfer *prev, *next; /* the running transfers (engine thread only) */
 } xfer;
@@ -83,7 +93,9 @@ struct svc_lookup {
     pthread_t thread;
     int stop;
     long concurrency, timeout_ms;
-    double ttl, neg_ttl;
+    double ttl, neg_ttl, osv_ttl;
+    int licenses, vulns;      /* --lookups, --vulnerabilities */
+    char osv_base[512];
     size_t active;
     xfer *running;
     svc_metrics *m;
@@ -149,6 +161,17 @@ static void lru_push(svc_lookup *L, entry *e)
     e->in_lru = 1;
 }
 
+static void free_entry(entry *e)
+{
+    free(e->url);
+    free(e->license);
+    free(e->info_dir);
+    free(e->target);
+    free(e->post);
+    free(e->body);
+    free(e);
+}
+
 static void drop(svc_lookup *L, entry *e)
 {
     entry **pp = &L->buckets[hash(e->url) % L->nbuckets];
@@ -157,10 +180,7 @@ static void drop(svc_lookup *L, entry *e)
     if (*pp)
         *pp = e->hnext;
     lru_unlink(L, e);
-    free(e->url);
-    free(e->license);
-    free(e->info_dir);
-    free(e);
+    free_entry(e);
     L->count--;
 }
 
@@ -219,7 +239,7 @@ static xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, s
     x->phase = phase;
     x->total = -1;
     x->started = now_s();
-    curl_easy_setopt(h, CURLOPT_URL, e->url);
+    curl_easy_setopt(h, CURLOPT_URL, e->target ? e->target : e->url);
     curl_easy_setopt(h, CURLOPT_PRIVATE, x);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
@@ -233,8 +253,14 @@ static xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, s
     curl_easy_setopt(h, CURLOPT_USERAGENT, "sbomd");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
     /* archives are compressed already; and a range must count the archive's own bytes */
-    if (e->kind == K_PYPI)
+    if (e->kind == K_PYPI || IS_OSV(e->kind))
         curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    if (e->post) {
+        x->headers = curl_slist_append(NULL, "Content-Type: application/json");
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, x->headers);
+        curl_easy_setopt(h, CURLOPT_POSTFIELDS, e->post);
+        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)e->post_len);
+    }
     if (range)
         curl_easy_setopt(h, CURLOPT_RANGE, range);
     if (curl_multi_add_handle(L->multi, h) != CURLM_OK) {
@@ -253,6 +279,8 @@ static xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, s
 /* Look for e's answer on disk (lock held). 1 = answered. */
 static int disk_answer(svc_lookup *L, entry *e)
 {
+    if (IS_OSV(e->kind))
+        return 0; /* advisories change: kept in memory for --osv-ttl only */
     if (e->kind != K_PYPI) {
         char *dir = NULL;
         if (!svc_store_conda_get(L->cache, e->url, &dir))
@@ -352,6 +380,7 @@ static void unlink_xfer(svc_lookup *L, xfer *x)
         x->next->prev = x->prev;
     curl_multi_remove_handle(L->multi, x->h);
     curl_easy_cleanup(x->h);
+    curl_slist_free_all(x->headers);
     sb_buf_free(&x->body);
     free(x);
 }
@@ -364,8 +393,20 @@ static void finish(svc_lookup *L, CURLMsg *msg)
     curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
     entry *e = x->e;
     int ok = 0, negative = 0, follows = 0;
-    char *license = NULL;
-    if (e->kind == K_PYPI) {
+    char *license = NULL, *body = NULL;
+    size_t body_len = 0;
+    if (IS_OSV(e->kind)) {
+        /* OSV answers are parsed by the request that asked (core/vuln.c);
+         * a 404 for a record is a failure like any other: the id is kept */
+        ok = msg->data.result == CURLE_OK && status == 200 && x->body.len > 0;
+        if (ok && NULL == (body = malloc(x->body.len + 1)))
+            ok = 0;
+        if (ok) {
+            memcpy(body, x->body.data, x->body.len);
+            body[x->body.len] = '\0';
+            body_len = x->body.len;
+        }
+    } else if (e->kind == K_PYPI) {
         ok = msg->data.result == CURLE_OK && (status == 200 || status == 404);
         negative = status == 404;
         if (ok && status == 200) {
@@ -394,7 +435,12 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         free(e->license);
         e->license = license;
     }
-    e->expires = now_s() + (ok ? (negative ? L->neg_ttl : L->ttl) : 0.0);
+    if (IS_OSV(e->kind)) {
+        free(e->body);
+        e->body = body;
+        e->body_len = body_len;
+    }
+    e->expires = now_s() + (ok ? (IS_OSV(e->kind) ? L->osv_ttl : negative ? L->neg_ttl : L->ttl) : 0.0);
     L->active--;
     svc_sched_done(&L->sched, &e->it);
     lru_push(L, e);
@@ -435,7 +481,8 @@ static void start_turns(svc_lookup *L)
         int phase = e->kind == K_CONDA ? X_TAIL : X_WHOLE;
         char tail[32];
         snprintf(tail, sizeof tail, "-%d", SB_ARCHIVE_TAIL);
-        if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL, e->kind == K_PYPI ? MAX_BODY : MAX_MEMBER_BODY)) {
+        if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL,
+                       e->kind == K_PYPI || IS_OSV(e->kind) ? MAX_BODY : MAX_MEMBER_BODY)) {
             L->active++;
         } else {
             e->state = E_FAILED;
@@ -499,6 +546,12 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     L->timeout_ms = cfg->lookup_timeout * 1000;
     L->ttl = (double)cfg->lookup_ttl;
     L->neg_ttl = (double)cfg->lookup_negative_ttl;
+    L->osv_ttl = (double)cfg->osv_ttl;
+    L->licenses = cfg->lookups != 0;
+    L->vulns = cfg->vulns != 0;
+    snprintf(L->osv_base, sizeof L->osv_base, "%s", cfg->osv_url);
+    for (size_t n = strlen(L->osv_base); n && L->osv_base[n - 1] == '/'; n--)
+        L->osv_base[n - 1] = '\0';
     L->m = m;
     snprintf(L->base, sizeof L->base, "%s", cfg->pypi_url);
     snprintf(L->conda_base, sizeof L->conda_base, "%s", cfg->conda_url);
@@ -547,10 +600,7 @@ void svc_lookup_stop(svc_lookup *L)
     for (size_t i = 0; i < L->nbuckets; i++)
         for (entry *e = L->buckets[i], *next; e; e = next) {
             next = e->hnext;
-            free(e->url);
-            free(e->license);
-            free(e->info_dir);
-            free(e);
+            free_entry(e);
         }
     free(L->buckets);
     if (L->own_cache)
@@ -706,7 +756,7 @@ void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *pa
 {
     svc_lookup_ctx *ctx = cls;
     svc_lookup *L = ctx ? ctx->engine : NULL;
-    if (NULL == L || NULL == plat || 0 == plat->npkgs)
+    if (NULL == L || !L->licenses || NULL == plat || 0 == plat->npkgs)
         return;
     const char **urls = sb_arena_alloc(a, plat->npkgs * sizeof *urls);
     int *kinds = sb_arena_alloc(a, plat->npkgs * sizeof *kinds);
@@ -779,7 +829,7 @@ static int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m)
 sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
 {
     svc_lookup_ctx *ctx = cls;
-    svc_lookup *L = ctx->engine;
+    svc_lookup *L = ctx->engine && ctx->engine->licenses ? ctx->engine : NULL; /* running for OSV only */
     size_t *idx = sb_arena_alloc(a, (n ? n : 1) * sizeof *idx);
     const char **urls = sb_arena_alloc(a, (n ? n : 1) * sizeof *urls);
     const char **dirs = sb_arena_calloc(a, n ? n : 1, sizeof *dirs);
@@ -870,4 +920,194 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
         st->filled += rc == SB_OK && !had && p->license;
     }
     return rc;
+}
+
+/* --- OSV (spec 6.9, 9.6) --------------------------------------------------- */
+
+/* Fetch n OSV answers for one request through the same claims, queue and
+ * cache as the license lookups: keys[i] names the cache entry, targets[i]
+ * (NULL = the key) is fetched, posts[i] (NULL = GET) is POSTed. bodies[i]
+ * is the answer copied into the arena, NULL when it failed, was capped or
+ * missed the deadline; *capped counts the capped. */
+static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, size_t n, const char *const *keys,
+                         const char *const *targets, const char *const *posts, const size_t *post_lens,
+                         const char **bodies, size_t *lens, size_t *capped)
+{
+    entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
+    int *res = sb_arena_calloc(a, n ? n : 1, sizeof *res);
+    if (NULL == es || NULL == res)
+        return SB_ENOMEM;
+    int queued_any = 0, oom = 0;
+    size_t hits = 0;
+    pthread_mutex_lock(&L->mu);
+    svc_sched_req *q = ticket(L, ctx);
+    for (size_t k = 0; k < n; k++) {
+        es[k] = want(L, q, keys[k], posts[k] ? K_OSV_BATCH : K_OSV_VULN, &res[k]);
+        entry *e = es[k];
+        /* a new entry learns what to fetch before the engine can see it
+         * (the lock is held from its creation until now) */
+        if (e && targets[k] && NULL == e->target && NULL == (e->target = strdup(targets[k])))
+            oom = 1;
+        if (e && posts[k] && NULL == e->post) {
+            if ((e->post = malloc(post_lens[k] + 1))) {
+                memcpy(e->post, posts[k], post_lens[k] + 1);
+                e->post_len = post_lens[k];
+            } else {
+                oom = 1;
+            }
+        }
+        hits += res[k] == W_HIT;
+        queued_any |= res[k] == W_WAIT;
+    }
+    pthread_mutex_unlock(&L->mu);
+    atomic_fetch_add(&L->m->lookup_hits, hits);
+    if (queued_any)
+        curl_multi_wakeup(L->multi);
+    pthread_mutex_lock(&L->mu);
+    int gave_up = await(L, ctx, es, n);
+    if (gave_up && q)
+        svc_sched_cancel(&L->sched, q, orphaned, L);
+    for (size_t k = 0; k < n; k++) {
+        entry *e = es[k];
+        bodies[k] = NULL;
+        lens[k] = 0;
+        if (NULL == e) {
+            *capped += res[k] == W_CAPPED;
+            continue;
+        }
+        if (e->state == E_ANSWERED && e->body && !oom) {
+            /* the entry may be evicted once released: keep a copy */
+            if (NULL == (bodies[k] = sb_arena_strndup(a, e->body, e->body_len)))
+                oom = 1;
+            lens[k] = e->body_len;
+        }
+        e->refs--;
+    }
+    evict(L);
+    pthread_mutex_unlock(&L->mu);
+    if (gave_up)
+        curl_multi_wakeup(L->multi);
+    return oom ? SB_ENOMEM : SB_OK;
+}
+
+/* An advisory id as one path segment: only [A-Za-z0-9._-] pass unencoded,
+ * so an id OSV (or a fake of it) answers cannot leave /v1/vulns/. */
+static const char *id_segment(sb_arena *a, const char *id)
+{
+    size_t n = strlen(id);
+    char *o = sb_arena_alloc(a, 3 * n + 1);
+    if (NULL == o)
+        return NULL;
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++) {
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+            *p == '_' || *p == '-')
+            o[k++] = (char)*p;
+        else
+            k += (size_t)sprintf(o + k, "%%%02X", *p);
+    }
+    o[k] = '\0';
+    return o;
+}
+
+static const char *sha1_hex(sb_arena *a, const char *p, size_t n)
+{
+    sb_sha1 c;
+    unsigned char d[20];
+    sb_sha1_init(&c);
+    sb_sha1_update(&c, p, n);
+    sb_sha1_final(&c, d);
+    char *o = sb_arena_alloc(a, 41);
+    for (int i = 0; o && i < 20; i++)
+        snprintf(o + 2 * i, 3, "%02x", d[i]);
+    return o;
+}
+
+sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx && ctx->engine && ctx->engine->vulns ? ctx->engine : NULL;
+    s->vulns_asked = true;
+    sb_vuln_query *q = NULL;
+    size_t nq = 0;
+    if (sb_vuln_queries(s, a, &q, &nq) != SB_OK)
+        return SB_ENOMEM;
+    if (0 == nq)
+        return sb_incomplete_add(&s->incomplete, a, "osv", "nothing queryable (no PyPI or npm purl with a version)");
+    if (NULL == L)
+        return sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls unasked (this server makes no vulnerability lookups)",
+                                 nq, nq);
+    /* 1: querybatch in chunks */
+    size_t nch = (nq + OSV_CHUNK - 1) / OSV_CHUNK;
+    const char **keys = sb_arena_alloc(a, nch * sizeof *keys), **targets = sb_arena_alloc(a, nch * sizeof *targets);
+    const char **posts = sb_arena_alloc(a, nch * sizeof *posts), **bodies = sb_arena_alloc(a, nch * sizeof *bodies);
+    size_t *plens = sb_arena_alloc(a, nch * sizeof *plens), *blens = sb_arena_alloc(a, nch * sizeof *blens);
+    sb_strv *hits = sb_arena_calloc(a, nq, sizeof *hits);
+    const char *batch_url = sb_arena_printf(a, "%s/v1/querybatch", L->osv_base);
+    if (!keys || !targets || !posts || !bodies || !plens || !blens || !hits || !batch_url)
+        return SB_ENOMEM;
+    for (size_t c = 0; c < nch; c++) {
+        size_t off = c * OSV_CHUNK, m = nq - off < OSV_CHUNK ? nq - off : OSV_CHUNK;
+        if (sb_osv_batch_body(a, q + off, m, &posts[c], &plens[c]) != SB_OK)
+            return SB_ENOMEM;
+        /* the cache key is the question: the same purls asked again within --osv-ttl reuse the answer */
+        const char *h = sha1_hex(a, posts[c], plens[c]);
+        keys[c] = h ? sb_arena_printf(a, "%s#%s", batch_url, h) : NULL;
+        targets[c] = batch_url;
+        if (NULL == keys[c])
+            return SB_ENOMEM;
+    }
+    size_t capped = 0;
+    sb_code rc = osv_fetch(L, ctx, a, nch, keys, targets, posts, plens, bodies, blens, &capped);
+    if (rc != SB_OK)
+        return rc;
+    size_t unasked = 0;
+    for (size_t c = 0; c < nch; c++) {
+        size_t off = c * OSV_CHUNK, m = nq - off < OSV_CHUNK ? nq - off : OSV_CHUNK;
+        if (NULL == bodies[c] || sb_osv_batch_parse(a, bodies[c], blens[c], m, hits + off) != SB_OK)
+            unasked += m;
+    }
+    if (unasked && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls unasked (query failed%s)", unasked,
+                                           nq, capped ? " or past the per-request lookup limit" : "")) != SB_OK)
+        return rc;
+    /* 2: each distinct advisory's record */
+    sb_strv ids = {0};
+    for (size_t i = 0; i < nq; i++)
+        for (size_t k = 0; k < hits[i].n; k++) {
+            int seen = 0;
+            for (size_t j = 0; j < ids.n && !seen; j++)
+                seen = !strcmp(ids.v[j], hits[i].v[k]);
+            if (!seen && sb_strv_push(&ids, a, hits[i].v[k]) != SB_OK)
+                return SB_ENOMEM;
+        }
+    if (0 == ids.n)
+        return SB_OK;
+    const char **rkeys = sb_arena_alloc(a, ids.n * sizeof *rkeys), **rnull = sb_arena_calloc(a, ids.n, sizeof *rnull);
+    const char **rbodies = sb_arena_alloc(a, ids.n * sizeof *rbodies);
+    size_t *rlens = sb_arena_alloc(a, ids.n * sizeof *rlens), *rplens = sb_arena_calloc(a, ids.n, sizeof *rplens);
+    sb_vuln *recs = sb_arena_calloc(a, ids.n, sizeof *recs);
+    if (!rkeys || !rnull || !rbodies || !rlens || !rplens || !recs)
+        return SB_ENOMEM;
+    for (size_t j = 0; j < ids.n; j++) {
+        const char *seg = id_segment(a, ids.v[j]);
+        if (NULL == seg || NULL == (rkeys[j] = sb_arena_printf(a, "%s/v1/vulns/%s", L->osv_base, seg)))
+            return SB_ENOMEM;
+    }
+    capped = 0;
+    if ((rc = osv_fetch(L, ctx, a, ids.n, rkeys, rnull, rnull, rplens, rbodies, rlens, &capped)) != SB_OK)
+        return rc;
+    size_t byid = 0;
+    for (size_t j = 0; j < ids.n; j++) {
+        if (rbodies[j] && sb_osv_record_parse(a, rbodies[j], rlens[j], &recs[j]) == SB_OK &&
+            !strcmp(recs[j].id, ids.v[j]))
+            continue;
+        /* no record: the finding is still listed, by its id alone */
+        memset(&recs[j], 0, sizeof recs[j]);
+        recs[j].id = ids.v[j];
+        byid++;
+    }
+    if (byid && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu advisory records not fetched (listed by id only)",
+                                        byid, (size_t)ids.n)) != SB_OK)
+        return rc;
+    return sb_vuln_attach(s, a, q, hits, nq, recs, ids.n);
 }

@@ -60,6 +60,12 @@ void svc_lookup_prefetch(void *ctx, const sb_lock_platform *plat, const char *pa
 /* The same for packages already selected (and filtered: a request with
  * filters queues only what its documents keep). */
 void svc_lookup_prefetch_pkgs(void *ctx, const sb_pkg *pkgs, size_t n, sb_arena *a);
+/* An sb_vuln_fn (spec 6.9): the selection's PyPI and npm purls asked of
+ * OSV (--osv-url) in querybatch chunks, then each advisory's record, all
+ * through the engine above (claims, cap, single flight, cache for
+ * --osv-ttl, deadline, client gone). What fails is recorded as pixi:incomplete
+ * step osv; the document never fails for it. */
+sb_code svc_lookup_vulns(void *ctx, sb_sbom *s, sb_arena *a);
 
 /* The request is over (a svc_lookup_ctx *, for svc_req_on_done): its claims
  * are dropped as when it gives up. Safe without an engine or a lookup made. */

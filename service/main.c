@@ -3,6 +3,7 @@
  * for a signal, quiesce, drain in-flight requests (bounded), stop.
  */
 #include "../core/doc.h"
+#include "../core/pypimap.h"
 #include "../handlers/handlers.h"
 #include "config.h"
 #include "lookup.h"
@@ -21,6 +22,37 @@
 #include <time.h>
 
 #define DRAIN_SECONDS 25
+#define MAPPING_MAX (256L << 20) /* the real mapping is a few MiB */
+
+/* --pypi-mapping-file: read once, shared read-only by every request. */
+static int load_mapping(svc_server *srv, char *eb, size_t en)
+{
+    FILE *f = fopen(srv->cfg.pypi_mapping_file, "rb");
+    if (NULL == f) {
+        snprintf(eb, en, "pypi-mapping-file '%.200s' cannot be read", srv->cfg.pypi_mapping_file);
+        return -1;
+    }
+    sb_buf b = SB_BUF_INIT(MAPPING_MAX);
+    char chunk[65536];
+    size_t got;
+    int rc = 0;
+    while (0 == rc && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        rc = sb_buf_append(&b, chunk, got) == SB_OK ? 0 : -1;
+    fclose(f);
+    sb_err err;
+    sb_err_clear(&err);
+    if (rc != 0)
+        snprintf(eb, en, "pypi-mapping-file '%.200s' is larger than %ld bytes", srv->cfg.pypi_mapping_file, MAPPING_MAX);
+    else if (sb_pypimap_parse(&srv->pypimap, b.data ? b.data : "", b.len, &err) != SB_OK)
+        rc = -1, snprintf(eb, en, "pypi-mapping-file '%.200s': %s", srv->cfg.pypi_mapping_file, err.msg);
+    sb_buf_free(&b);
+    if (0 == rc) {
+        char detail[64];
+        snprintf(detail, sizeof detail, "%zu conda names", sb_pypimap_count(srv->pypimap));
+        svc_log_event("pypi mapping loaded", detail);
+    }
+    return rc;
+}
 
 int main(int argc, char **argv)
 {
@@ -64,8 +96,12 @@ int main(int argc, char **argv)
         svc_metrics_route(&srv.metrics, srv.router.routes[i].path);
     for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++)
         svc_metrics_format(&srv.metrics, (*f)->name);
+    if (srv.cfg.pypi_mapping_file[0] && load_mapping(&srv, eb, sizeof eb) != 0) {
+        fprintf(stderr, "sbomd: %s\n", eb);
+        return 2;
+    }
     curl_global_init(CURL_GLOBAL_DEFAULT); /* before any thread */
-    if (srv.cfg.lookups && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
+    if ((srv.cfg.lookups || srv.cfg.vulns) && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
         return 1;
     }
@@ -118,6 +154,7 @@ int main(int argc, char **argv)
     }
     svc_server_stop(&srv);
     svc_lookup_stop(srv.lookup);
+    sb_pypimap_free(srv.pypimap);
     curl_global_cleanup();
     svc_auth_free(&srv.auth);
     svc_log_event("stopped", NULL);

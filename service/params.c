@@ -262,6 +262,10 @@ static const svc_qparam qparams[] = {
     {"author", SVC_Q_STRING, 0, SB_R, 0},
     {"fail-on-quality", SVC_Q_STRING, 0, SB_R, 0},
     {"profile", SVC_Q_STRING, 0, SVC_EP_QUALITY, 0},
+    {"primary-purl", SVC_Q_STRING, 0, SB_R, 0},
+    {"vulnerabilities", SVC_Q_STRING, 0, SB_R, 0},
+    {"fail-on-severity", SVC_Q_STRING, 0, SB_R, 0},
+    {"fail-on-kev", SVC_Q_BOOL, 0, SB_R, 0},
     {NULL, SVC_Q_STRING, 0, 0, 0},
 };
 

@@ -114,6 +114,7 @@ int svc_req_expired(const svc_req *r)
 }
 
 struct svc_lookup *svc_req_lookups(const svc_req *r) { return r->srv->lookup; }
+const struct sb_pypimap *svc_req_pypimap(const svc_req *r) { return r->srv->pypimap; }
 
 int svc_req_client_gone(svc_req *r)
 {

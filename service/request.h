@@ -105,6 +105,9 @@ int svc_req_admit(svc_req *r, unsigned long long model, int *rc);
 
 /* The process's license lookup engine, NULL when the server makes none. */
 struct svc_lookup *svc_req_lookups(const svc_req *r);
+/* The server's conda -> PyPI mapping, NULL when none was configured. */
+struct sb_pypimap;
+const struct sb_pypimap *svc_req_pypimap(const svc_req *r);
 
 /* 1 when the client has closed its end of the connection (or it broke):
  * checked without blocking, for a handler waiting on something else. */

@@ -18,7 +18,9 @@ post() { # post FILE NAME QUERY OUT -> HTTP status
 excluded() { jq -r '.metadata.properties[] | select(.name == "pixi:excluded") | .value' "$1"; }
 nexcluded() { excluded "$1" | awk 'NF { print gsub(/\), /, "") + 1 }' | grep . || echo 0; }
 kinds() { jq -r '[.components[].properties[] | select(.name == "pixi:kind") | .value] | unique | join(",")' "$1"; }
-# closed: every dependsOn ref is a component (or the root), every component has its entry
+# closed: every dependsOn ref is a component (or the root), every component has its entry;
+# SPDX's "no dependencies" (NONE / NoneElement) and "not known" (NOASSERTION /
+# NoAssertionElement) targets are not references
 cdx_closed() {
   jq -e '([.components[]."bom-ref"] + ["root"]) as $refs
          | ([.dependencies[].dependsOn[]] - $refs | length == 0)
@@ -26,11 +28,11 @@ cdx_closed() {
          and ((.dependencies | length) == (.components | length) + 1)' "$1" > /dev/null
 }
 spdx_closed() {
-  jq -e '([.packages[].SPDXID] + ["SPDXRef-DOCUMENT"]) as $ids
+  jq -e '([.packages[].SPDXID] + ["SPDXRef-DOCUMENT", "NONE", "NOASSERTION"]) as $ids
          | [.relationships[] | .spdxElementId, .relatedSpdxElement] - $ids | length == 0' "$1" > /dev/null
 }
 spdx3_closed() {
-  jq -e '([."@graph"[] | .spdxId // empty]) as $ids
+  jq -e '([."@graph"[] | .spdxId // empty] + ["NoneElement", "NoAssertionElement"]) as $ids
          | [."@graph"[] | select(.type == "Relationship" or .type == "LifecycleScopedRelationship")
             | .from, .to[]] - $ids | length == 0' "$1" > /dev/null
 }

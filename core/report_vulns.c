@@ -1,0 +1,397 @@
+/*
+ * report_vulns.c - the vulnerabilities report (spec 10, 10.4): one row per
+ * finding and affected package, worst first (the findings' order), as JSON,
+ * an aligned text table, Markdown, CSV, and SARIF 2.1.0 for code-scanning
+ * uploads (one rule per finding, one result per row).
+ *
+ * Pieces: JSON/text/Markdown/CSV write one row per piece then their
+ * summary; SARIF writes one rule per piece, a piece closing the rules and
+ * opening the results, then one result per piece. Rows and column widths
+ * are computed when the report begins, in the document's arena.
+ */
+#include "report.h"
+#include "table.h"
+#include "version.h"
+#include "vuln.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { V_JSON, V_TEXT, V_MD, V_CSV, V_SARIF };
+
+#define NCOLS 10
+
+typedef struct vrow {
+    size_t v, pkg;
+} vrow;
+
+typedef struct vreport {
+    int out;
+    vrow *rows;
+    size_t nrows;
+    size_t width[NCOLS];
+    size_t by_sev[SB_SEV_CRITICAL + 1];
+    size_t queryable;
+} vreport;
+
+static const char *const header[NCOLS] = {"Package", "Version", "Severity", "Score", "KEV", "ID",
+                                          "Aliases", "Fixed", "Status", "Summary"};
+
+static const char *fixed_of(const sb_vuln *v)
+{
+    static const char pre[] = "Upgrade ";
+    if (NULL == v->recommendation || strncmp(v->recommendation, pre, sizeof pre - 1))
+        return NULL;
+    const char *to = strstr(v->recommendation, " to ");
+    return to ? to + 4 : NULL;
+}
+
+static const char *score_text(sb_arena *a, double s)
+{
+    return s >= 0 ? sb_arena_printf(a, "%.1f", s) : NULL;
+}
+
+static const char *aliases_text(sb_arena *a, const sb_vuln *v)
+{
+    size_t n = 1;
+    for (size_t k = 0; k < v->aliases.n; k++)
+        n += strlen(v->aliases.v[k]) + 2;
+    char *o = sb_arena_alloc(a, n);
+    if (NULL == o)
+        return NULL;
+    o[0] = '\0';
+    for (size_t k = 0; k < v->aliases.n; k++) {
+        if (k)
+            strcat(o, ", ");
+        strcat(o, v->aliases.v[k]);
+    }
+    return o;
+}
+
+static void cells(sb_doc *d, const vrow *w, const char **c)
+{
+    const sb_vuln *v = &d->sbom->vulns[w->v];
+    const sb_pkg *p = &d->sbom->pkgs[w->pkg];
+    c[0] = p->name;
+    c[1] = p->version ? p->version : "-";
+    c[2] = sb_sev_name(v->severity);
+    c[3] = score_text(d->arena, v->score);
+    c[4] = "no"; /* no KEV catalog is read yet */
+    c[5] = v->id;
+    c[6] = aliases_text(d->arena, v);
+    c[7] = fixed_of(v);
+    c[8] = "open";
+    c[9] = v->summary;
+    for (int k = 0; k < NCOLS; k++)
+        if (NULL == c[k] || !c[k][0])
+            c[k] = "-";
+}
+
+static int out_of(const sb_doc *d);
+
+static sb_code vbegin(sb_doc *d)
+{
+    const sb_sbom *s = d->sbom;
+    vreport *r = sb_arena_calloc(d->arena, 1, sizeof *r);
+    if (NULL == r)
+        return SB_ENOMEM;
+    d->fmt = r;
+    r->out = out_of(d);
+    size_t n = 0;
+    for (size_t i = 0; i < s->nvulns; i++)
+        n += s->vulns[i].naffects;
+    r->rows = sb_arena_alloc(d->arena, (n ? n : 1) * sizeof *r->rows);
+    if (NULL == r->rows)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < s->nvulns; i++) {
+        r->by_sev[s->vulns[i].severity]++;
+        for (size_t k = 0; k < s->vulns[i].naffects; k++)
+            r->rows[r->nrows++] = (vrow){i, s->vulns[i].affects[k]};
+    }
+    sb_vuln_query *q;
+    if (sb_vuln_queries(s, d->arena, &q, &r->queryable) != SB_OK)
+        return SB_ENOMEM;
+    for (int k = 0; k < NCOLS; k++)
+        r->width[k] = sb_table_width(header[k]);
+    for (size_t i = 0; i < r->nrows; i++) {
+        const char *c[NCOLS];
+        cells(d, &r->rows[i], c);
+        for (int k = 0; k < NCOLS; k++) {
+            size_t w = sb_table_width(c[k]);
+            if (w > r->width[k])
+                r->width[k] = w;
+        }
+    }
+    sb_jw *jw = &d->jw;
+    sb_buf *b = &d->stage;
+    switch (r->out) {
+    case V_JSON:
+        sb_jw_obj_begin(jw);
+        sb_jw_key(jw, "vulnerabilities");
+        sb_jw_arr_begin(jw);
+        return jw->status;
+    case V_SARIF:
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+        sb_jw_kstr(jw, "version", "2.1.0");
+        sb_jw_key(jw, "runs");
+        sb_jw_arr_begin(jw);
+        sb_jw_obj_begin(jw);
+        sb_jw_key(jw, "tool");
+        sb_jw_obj_begin(jw);
+        sb_jw_key(jw, "driver");
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "name", SB_TOOL_NAME);
+        sb_jw_kstr(jw, "version", SB_VERSION);
+        sb_jw_kstr(jw, "informationUri", "https://osv.dev");
+        sb_jw_key(jw, "rules");
+        sb_jw_arr_begin(jw);
+        return jw->status;
+    case V_MD: {
+        const char *h = sb_arena_printf(d->arena, "## vulnerabilities (%s, environment %s, platform %s)\n\n", s->root_name,
+                                        s->environment, s->platform);
+        sb_code rc = h ? sb_buf_append(b, h, strlen(h)) : SB_ENOMEM;
+        if (rc == SB_OK)
+            rc = sb_table_row(b, SB_TABLE_MARKDOWN, header, NCOLS, NULL);
+        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_MARKDOWN, NCOLS, NULL) : rc;
+    }
+    case V_CSV:
+        return sb_table_row(b, SB_TABLE_CSV, header, NCOLS, NULL);
+    default: {
+        sb_code rc = sb_table_row(b, SB_TABLE_TEXT, header, NCOLS, r->width);
+        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_TEXT, NCOLS, r->width) : rc;
+    }
+    }
+}
+
+static sb_code vnothing(sb_doc *d, size_t i)
+{
+    (void)i;
+    return d->jw.status;
+}
+
+static sb_code vmiddle(sb_doc *d) { return d->jw.status; }
+
+static size_t vcount(const sb_doc *d)
+{
+    const vreport *r = d->fmt;
+    if (r->out == V_SARIF)
+        return d->sbom->nvulns + 1 + r->nrows;
+    return r->nrows + 1; /* the rows, then the summary */
+}
+
+/* SARIF's security-severity: the CVSS score, else one per severity (spec 10.4) */
+static double sarif_severity(const sb_vuln *v)
+{
+    if (v->score >= 0)
+        return v->score;
+    switch (v->severity) {
+    case SB_SEV_CRITICAL: return 9.5;
+    case SB_SEV_HIGH: return 8.0;
+    case SB_SEV_MEDIUM: return 5.5;
+    case SB_SEV_LOW: return 2.5;
+    default: return 0.0;
+    }
+}
+
+static void sarif_rule(sb_doc *d, const sb_vuln *v)
+{
+    sb_jw *jw = &d->jw;
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "id", v->id);
+    sb_jw_key(jw, "shortDescription");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "text", v->summary ? v->summary : v->id);
+    sb_jw_obj_end(jw);
+    if (v->details) {
+        sb_jw_key(jw, "fullDescription");
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "text", v->details);
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_kstr(jw, "helpUri", sb_vuln_url(d->arena, v->id));
+    sb_jw_key(jw, "properties");
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "security-severity");
+    sb_jw_str(jw, score_text(d->arena, sarif_severity(v)));
+    sb_jw_key(jw, "tags");
+    sb_jw_arr_begin(jw);
+    sb_jw_str(jw, "security");
+    sb_jw_str(jw, "vulnerability");
+    sb_jw_arr_end(jw);
+    sb_jw_obj_end(jw);
+    sb_jw_obj_end(jw);
+}
+
+static void sarif_result(sb_doc *d, const vrow *w)
+{
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    const sb_vuln *v = &s->vulns[w->v];
+    const sb_pkg *p = &s->pkgs[w->pkg];
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "ruleId", v->id);
+    sb_jw_kstr(jw, "level", v->severity >= SB_SEV_HIGH ? "error" : v->severity == SB_SEV_MEDIUM ? "warning" : "note");
+    sb_jw_key(jw, "message");
+    sb_jw_obj_begin(jw);
+    const char *m = sb_arena_printf(d->arena, "%s %s is affected by %s (%s)%s%s", p->name, p->version ? p->version : "",
+                                    v->id, sb_sev_name(v->severity), v->recommendation ? ": " : "",
+                                    v->recommendation ? v->recommendation : "");
+    sb_jw_kstr(jw, "text", m ? m : v->id);
+    sb_jw_obj_end(jw);
+    sb_jw_key(jw, "locations");
+    sb_jw_arr_begin(jw);
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "physicalLocation");
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "artifactLocation");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "uri", s->lockfile_name ? s->lockfile_name : s->input_kind);
+    sb_jw_kstr(jw, "uriBaseId", "%SRCROOT%");
+    sb_jw_obj_end(jw);
+    sb_jw_obj_end(jw);
+    sb_jw_obj_end(jw);
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "partialFingerprints");
+    sb_jw_obj_begin(jw);
+    const char *fp = sb_arena_printf(d->arena, "%s|%s|%s", p->purl, s->environment, s->platform);
+    sb_jw_kstr(jw, "pixi-sbom/purl|environment|platform", fp ? fp : p->purl);
+    sb_jw_obj_end(jw);
+    sb_jw_obj_end(jw);
+}
+
+static void json_row(sb_doc *d, const vrow *w)
+{
+    sb_jw *jw = &d->jw;
+    const sb_vuln *v = &d->sbom->vulns[w->v];
+    const sb_pkg *p = &d->sbom->pkgs[w->pkg];
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "package", p->name);
+    sb_jw_key(jw, "version");
+    sb_jw_str(jw, p->version);
+    sb_jw_kstr(jw, "purl", p->purl);
+    sb_jw_kstr(jw, "ref", p->id);
+    sb_jw_kstr(jw, "id", v->id);
+    sb_jw_key(jw, "aliases");
+    sb_jw_arr_begin(jw);
+    for (size_t k = 0; k < v->aliases.n; k++)
+        sb_jw_str(jw, v->aliases.v[k]);
+    sb_jw_arr_end(jw);
+    sb_jw_kstr(jw, "severity", sb_sev_name(v->severity));
+    sb_jw_key(jw, "score");
+    if (v->score >= 0)
+        sb_jw_tenths(jw, v->score);
+    else
+        sb_jw_null(jw);
+    sb_jw_key(jw, "kev");
+    sb_jw_bool(jw, false);
+    sb_jw_key(jw, "fixed");
+    sb_jw_str(jw, fixed_of(v));
+    sb_jw_kstr(jw, "status", "open");
+    sb_jw_key(jw, "summary");
+    sb_jw_str(jw, v->summary);
+    sb_jw_obj_end(jw);
+}
+
+static sb_code summary(sb_doc *d, vreport *r)
+{
+    const sb_sbom *s = d->sbom;
+    if (r->out == V_JSON) {
+        sb_jw *jw = &d->jw;
+        sb_jw_arr_end(jw);
+        sb_jw_key(jw, "summary");
+        sb_jw_obj_begin(jw);
+        sb_jw_key(jw, "queryable");
+        sb_jw_int(jw, (long long)r->queryable);
+        sb_jw_key(jw, "findings");
+        sb_jw_int(jw, (long long)s->nvulns);
+        for (int k = SB_SEV_CRITICAL; k >= SB_SEV_UNKNOWN; k--) {
+            sb_jw_key(jw, sb_sev_name((sb_sev)k));
+            sb_jw_int(jw, (long long)r->by_sev[k]);
+        }
+        sb_jw_key(jw, "known_exploited");
+        sb_jw_int(jw, 0);
+        sb_jw_key(jw, "incomplete");
+        sb_jw_str(jw, sb_incomplete_details(&s->incomplete, d->arena));
+        sb_jw_obj_end(jw);
+        return jw->status;
+    }
+    if (r->out == V_CSV)
+        return SB_OK;
+    const char *line = sb_arena_printf(
+        d->arena, "\n%sSummary: %zu finding(s) in %zu package row(s): %zu critical, %zu high, %zu medium, %zu low, %zu unrated; "
+                  "known-exploited: 0; queryable purls: %zu%s%s\n",
+        r->out == V_MD ? "### " : "", s->nvulns, r->nrows, r->by_sev[SB_SEV_CRITICAL], r->by_sev[SB_SEV_HIGH],
+        r->by_sev[SB_SEV_MEDIUM], r->by_sev[SB_SEV_LOW], r->by_sev[SB_SEV_UNKNOWN] + r->by_sev[SB_SEV_NONE], r->queryable,
+        s->incomplete.n ? "\nIncomplete: " : "", s->incomplete.n ? sb_incomplete_details(&s->incomplete, d->arena) : "");
+    return line ? sb_buf_append(&d->stage, line, strlen(line)) : SB_ENOMEM;
+}
+
+static sb_code vpiece(sb_doc *d, size_t i)
+{
+    vreport *r = d->fmt;
+    const sb_sbom *s = d->sbom;
+    if (r->out == V_SARIF) {
+        sb_jw *jw = &d->jw;
+        if (i < s->nvulns) {
+            sarif_rule(d, &s->vulns[i]);
+        } else if (i == s->nvulns) {
+            sb_jw_arr_end(jw);
+            sb_jw_obj_end(jw); /* driver */
+            sb_jw_obj_end(jw); /* tool */
+            sb_jw_key(jw, "results");
+            sb_jw_arr_begin(jw);
+        } else {
+            sarif_result(d, &r->rows[i - s->nvulns - 1]);
+        }
+        return jw->status;
+    }
+    if (i == r->nrows)
+        return summary(d, r);
+    if (r->out == V_JSON) {
+        json_row(d, &r->rows[i]);
+        return d->jw.status;
+    }
+    const char *c[NCOLS];
+    cells(d, &r->rows[i], c);
+    return sb_table_row(&d->stage, r->out == V_MD ? SB_TABLE_MARKDOWN : r->out == V_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT, c,
+                        NCOLS, r->out == V_TEXT ? r->width : NULL);
+}
+
+static sb_code vend(sb_doc *d)
+{
+    vreport *r = d->fmt;
+    sb_jw *jw = &d->jw;
+    if (r->out == V_JSON) {
+        sb_jw_obj_end(jw);
+    } else if (r->out == V_SARIF) {
+        sb_jw_arr_end(jw); /* results */
+        sb_jw_obj_end(jw); /* run */
+        sb_jw_arr_end(jw); /* runs */
+        sb_jw_obj_end(jw);
+    }
+    return jw->status;
+}
+
+#define VULN_OPS(var, mtype) \
+    static const sb_doc_ops var = {.name = "vulnerabilities", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = vbegin, .component = vnothing, .middle = vmiddle,                        \
+                                   .relation_count = vcount, .relation = vpiece, .end = vend}
+
+VULN_OPS(vulns_json, "application/json");
+VULN_OPS(vulns_text, "text/plain; charset=utf-8");
+VULN_OPS(vulns_md, "text/markdown; charset=utf-8");
+VULN_OPS(vulns_csv, "text/csv; charset=utf-8");
+VULN_OPS(vulns_sarif, "application/sarif+json");
+
+const sb_report_kind sb_report_vulnerabilities = {
+    "vulnerabilities", {&vulns_json, &vulns_text, &vulns_md, &vulns_csv, &vulns_sarif}};
+
+static int out_of(const sb_doc *d)
+{
+    static const sb_doc_ops *const by[] = {&vulns_json, &vulns_text, &vulns_md, &vulns_csv, &vulns_sarif};
+    for (int k = 0; k < 5; k++)
+        if (d->ops == by[k])
+            return k;
+    return V_JSON;
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""fake_osv.py - a loopback stand-in for api.osv.dev used by vulns.sh.
+
+Serves POST /v1/querybatch and GET /v1/vulns/<id> from the OSV records in a
+directory (tests/data/osv): a query's purl matches a record when the record
+lists the purl's PEP 503 name (npm: the name as is) under its ecosystem and
+the version sorts below the record's fixed version. GET /stats answers the
+request counts so the suite can see caching at work. Modes (argv[3]):
+ok, batch500 (querybatch answers 500), vuln500 (records answer 500),
+slow (querybatch sleeps past the client's timeout).
+Prints its port on stdout once listening.
+"""
+import json
+import os
+import re
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+records = {}
+for f in sorted(os.listdir(sys.argv[1])):
+    if f.endswith(".json"):
+        with open(os.path.join(sys.argv[1], f)) as fh:
+            r = json.load(fh)
+        records[r["id"]] = r
+mode = sys.argv[3] if len(sys.argv) > 3 else "ok"
+stats = {"querybatch": 0, "vulns": 0, "queries": 0}
+
+
+def pep503(n):
+    return re.sub(r"[-_.]+", "-", n).lower()
+
+
+def vkey(v):
+    return [int(x) if x.isdigit() else x for x in re.split(r"[.]", v)]
+
+
+def matches(purl):
+    m = re.match(r"pkg:(pypi|npm)/(.+)@([^?#]+)$", purl)
+    if not m:
+        return []
+    eco = "PyPI" if m.group(1) == "pypi" else "npm"
+    name = m.group(2).replace("%40", "@")
+    name = pep503(name) if eco == "PyPI" else name
+    out = []
+    for r in records.values():
+        for a in r.get("affected", []):
+            p = a.get("package", {})
+            an = pep503(p.get("name", "")) if eco == "PyPI" else p.get("name")
+            if p.get("ecosystem") != eco or an != name:
+                continue
+            fixed = [e["fixed"] for rg in a.get("ranges", []) for e in rg.get("events", []) if "fixed" in e]
+            if any(vkey(m.group(3)) < vkey(f) for f in fixed):
+                out.append({"id": r["id"], "modified": r.get("modified", "")})
+    return out
+
+
+class H(BaseHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+
+    def answer(self, code, obj):
+        body = json.dumps(obj).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length", "0"))
+        req = json.loads(self.rfile.read(n) or b"{}")
+        if self.path != "/v1/querybatch":
+            return self.answer(404, {"code": 5, "message": "Not Found"})
+        stats["querybatch"] += 1
+        stats["queries"] += len(req.get("queries", []))
+        if mode == "batch500":
+            return self.answer(500, {"code": 13, "message": "internal"})
+        if mode == "slow":
+            time.sleep(4)
+        results = []
+        for q in req.get("queries", []):
+            v = matches(q.get("package", {}).get("purl", ""))
+            results.append({"vulns": v} if v else {})
+        self.answer(200, {"results": results})
+
+    def do_GET(self):
+        if self.path == "/stats":
+            return self.answer(200, stats)
+        m = re.match(r"^/v1/vulns/([A-Za-z0-9._-]+)$", self.path)
+        if not m:
+            return self.answer(404, {"code": 5, "message": "Not Found"})
+        stats["vulns"] += 1
+        if mode == "vuln500":
+            return self.answer(500, {"code": 13, "message": "internal"})
+        r = records.get(m.group(1))
+        if r is None:
+            return self.answer(404, {"code": 5, "message": "Bug not found."})
+        self.answer(200, r)
+
+
+srv = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), H)
+print(srv.server_address[1], flush=True)
+srv.serve_forever()

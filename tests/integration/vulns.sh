@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# vulns.sh BUILD_DIR - PyPI identities and OSV findings against
+# tests/integration/fake_osv.py on loopback (records in tests/data/osv):
+# findings with ratings and affects refs that resolve, twins merged, valid
+# CycloneDX 1.6/1.7 and SPDX 3.0.1, SPDX 2.3's Warning, the mapping file and
+# primary-purl=pypi, the gate's 422, the report, a repeated request served
+# from the cache, and every upstream failure (500s, a timeout, a server
+# without --vulnerabilities) as pixi:incomplete step osv in a 200 document.
+# Ends with "vulns: N passed, N failed".
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../lib.sh"
+data="$root/tests/data"
+
+fake() { # fake NAME MODE -> sets $fport
+  python3 "$here/fake_osv.py" "$data/osv" 0 "$2" > "$work/$1.port" 2> "$work/$1.err" &
+  pids="$pids $!"
+  fport=""
+  for _ in $(seq 50); do fport="$(head -1 "$work/$1.port" 2>/dev/null)"; [ -n "$fport" ] && break; sleep 0.1; done
+}
+stats() { curl -sS "http://127.0.0.1:$1/stats" | jq -r "$2"; }
+post() { # post FILE QUERY OUT -> http code
+  curl -sS -o "$3" -D "$3.h" -w '%{http_code}' --data-binary @"$1" "$base/v1/sbom?$2"
+}
+valid() { "$validate" --auto -q "$1"; }
+prop() { jq -r --arg n "$2" '[.metadata.properties[] | select(.name == $n) | .value] | first // ""' "$1"; }
+
+fake ok ok;             ok_port="$fport"
+fake b500 batch500;     b500_port="$fport"
+fake v500 vuln500;      v500_port="$fport"
+fake slow slow;         slow_port="$fport"
+
+sb_start "$work/s.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" \
+  --pypi-mapping-file "$data/vulns/mapping.json"
+uv="$data/vulns/uv.lock"; px="$data/vulns/pixi.lock"
+jinja_uv="pkg:pypi/jinja2@2.10"
+
+# --- uv.lock: findings, ratings, affects -------------------------------------------
+for f in cyclonedx-1.6 cyclonedx-1.7; do
+  res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&format=$f" "$work/$f.json")"
+  check "$f: 200 ($res)" [ "$res" = 200 ]
+  check "$f: schema-valid" valid "$work/$f.json"
+  check "$f: two findings (GHSA/PYSEC twins merged)" [ "$(jq '.vulnerabilities | length' "$work/$f.json")" = 2 ]
+  check "$f: worst first" [ "$(jq -r '.vulnerabilities[0].id' "$work/$f.json")" = GHSA-462w-v97r-4m45 ]
+  check "$f: every affects ref is a component bom-ref" [ "$(jq '[.components[]."bom-ref"] as $r | [.vulnerabilities[].affects[].ref | select(. as $x | $r | index($x) | not)] | length' "$work/$f.json")" = 0 ]
+  check "$f: affects jinja2" [ "$(jq -r '.vulnerabilities[0].affects[0].ref' "$work/$f.json")" = "$jinja_uv" ]
+  check "$f: CVSS 3.0 vector with its computed base score 8.6" \
+    [ "$(jq -c '.vulnerabilities[0].ratings[] | select(.method == "CVSSv3") | [.score, .severity, .vector]' "$work/$f.json")" = '[8.6,"high","CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:N/A:N"]' ]
+  check "$f: database severity as method other" [ "$(jq -c '.vulnerabilities[1].ratings[] | select(.method == "other") | .severity' "$work/$f.json")" = '"medium"' ]
+  check "$f: CVSS 3.1 score 5.4" [ "$(jq '.vulnerabilities[1].ratings[] | select(.method == "CVSSv31") | .score' "$work/$f.json")" = 5.4 ]
+  check "$f: aliases merged as references" [ "$(jq -c '[.vulnerabilities[0].references[].id] | sort' "$work/$f.json")" = '["CVE-2019-10906","PYSEC-2019-217"]' ]
+  check "$f: cwes, recommendation, bom-ref" [ "$(jq -c '.vulnerabilities[0] | [.cwes, .recommendation, ."bom-ref", .source.name]' "$work/$f.json")" = '[[693],"Upgrade jinja2 to 2.10.1","vuln-GHSA-462w-v97r-4m45","OSV"]' ]
+  check "$f: complete: no osv step" [ "$(prop "$work/$f.json" pixi:incomplete | grep -c osv)" = 0 ]
+done
+check "1.6 and 1.7 findings agree" [ "$(jq -c .vulnerabilities "$work/cyclonedx-1.6.json")" = "$(jq -c .vulnerabilities "$work/cyclonedx-1.7.json")" ]
+res="$(post "$uv" "filename=uv.lock&format=cyclonedx-1.6" "$work/plain.json")"
+check "without vulnerabilities=osv: no vulnerabilities key" [ "$(jq 'has("vulnerabilities")' "$work/plain.json")" = false ]
+check "serial differs with vulnerabilities=osv" [ "$(jq -r .serialNumber "$work/plain.json")" != "$(jq -r .serialNumber "$work/cyclonedx-1.6.json")" ]
+
+# the second identical request is answered from the cache: no new transfer
+before="$(stats "$ok_port" '.querybatch + .vulns')"
+post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/again.json" > /dev/null
+check "repeat request: no new OSV transfer" [ "$(stats "$ok_port" '.querybatch + .vulns')" = "$before" ]
+check "repeat request: same findings" [ "$(jq -c .vulnerabilities "$work/again.json")" = "$(jq -c .vulnerabilities "$work/cyclonedx-1.6.json")" ]
+check "only PyPI index purls asked (jinja2, markupsafe, six)" [ "$(stats "$ok_port" .queries)" = 3 ]
+
+# --- SPDX 3.0.1 and 2.3 -------------------------------------------------------------
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&format=spdx-3.0.1" "$work/s3.json")"
+check "spdx-3.0.1: 200 and schema-valid" valid "$work/s3.json"
+check "spdx-3.0.1: two security_Vulnerability" [ "$(jq '[."@graph"[] | select(.type == "security_Vulnerability")] | length' "$work/s3.json")" = 2 ]
+check "spdx-3.0.1: CVSS v3 assessments with scores" [ "$(jq -c '[."@graph"[] | select(.type == "security_CvssV3VulnAssessmentRelationship") | .security_score] | sort' "$work/s3.json")" = '[5.4,8.6]' ]
+check "spdx-3.0.1: hasAssociatedVulnerability from a package in the graph" [ "$(jq '[."@graph"[] | .spdxId] as $ids | [."@graph"[] | select(.relationshipType == "hasAssociatedVulnerability") | .from | select(. as $f | $ids | index($f))] | length' "$work/s3.json")" = 2 ]
+check "spdx-3.0.1: security profile" [ "$(jq '[."@graph"[] | select(.type == "software_Sbom") | .profileConformance[] | select(. == "security")] | length' "$work/s3.json")" = 1 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&format=spdx-2.3" "$work/s2.json")"
+check "spdx-2.3: 200 ($res) and valid" valid "$work/s2.json"
+check "spdx-2.3: Warning says it cannot hold findings" grep -qi '^Warning: 299 sbomd "SPDX 2.3 cannot hold vulnerability findings: 2' "$work/s2.json.h"
+
+# --- pixi.lock: mapping, primary purl ------------------------------------------------
+jconda='pkg:conda/jinja2@2.10?build=py_1&channel=conda-forge&subdir=noarch&type=tar.bz2'
+res="$(post "$px" "filename=pixi.lock&vulnerabilities=osv" "$work/px.json")"
+check "pixi: 200 ($res) and valid" valid "$work/px.json"
+check "pixi: mapped PyPI identity + pixi:pypi-mapping=file" [ "$(jq -c --arg r "$jconda" '.components[] | select(."bom-ref" == $r) | [.purl, [.properties[] | select(.name == "pixi:purl" or .name == "pixi:pypi-mapping") | .value]]' "$work/px.json")" = "[\"$jconda\",[\"file\",\"pkg:pypi/jinja2@2.10\"]]" ]
+check "pixi: purls: as recorded (markupsafe), no mapping marker" [ "$(jq -c '.components[] | select(.name == "markupsafe") | [.properties[] | select(.name == "pixi:purl" or .name == "pixi:pypi-mapping") | .value]' "$work/px.json")" = '["pkg:pypi/markupsafe@1.1.1"]' ]
+check "pixi: purls: [] keeps zlib unmapped" [ "$(jq -c '.components[] | select(.name == "zlib") | [.properties[] | select(.name == "pixi:purl")] | length' "$work/px.json")" = 0 ]
+check "pixi: the mapped conda package has both findings" [ "$(jq -c --arg r "$jconda" '[.vulnerabilities[] | select(.affects[].ref == $r) | .id]' "$work/px.json")" = '["GHSA-462w-v97r-4m45","GHSA-h5c8-rqwp-cp95"]' ]
+res="$(post "$px" "filename=pixi.lock&vulnerabilities=osv&primary-purl=pypi" "$work/pp.json")"
+check "primary-purl=pypi: valid" valid "$work/pp.json"
+check "primary-purl=pypi: purl swapped, bom-ref kept" [ "$(jq -c --arg r "$jconda" '.components[] | select(."bom-ref" == $r) | [.purl, [.properties[] | select(.name == "pixi:purl") | .value]]' "$work/pp.json")" = "[\"pkg:pypi/jinja2@2.10\",[\"$jconda\"]]" ]
+check "primary-purl=pypi: affects still resolve" [ "$(jq '[.components[]."bom-ref"] as $r | [.vulnerabilities[].affects[].ref | select(. as $x | $r | index($x) | not)] | length' "$work/pp.json")" = 0 ]
+check "primary-purl=pypi: serial differs" [ "$(jq -r .serialNumber "$work/pp.json")" != "$(jq -r .serialNumber "$work/px.json")" ]
+res="$(post "$px" "filename=pixi.lock&vulnerabilities=osv&primary-purl=pypi&format=spdx-3.0.1" "$work/pp3.json")"
+check "primary-purl=pypi spdx-3.0.1: valid" valid "$work/pp3.json"
+res="$(post "$px" "filename=pixi.lock&primary-purl=npm" "$work/bad.json")"
+check "primary-purl=npm: 400 ($res)" [ "$res" = 400 ]
+
+# --- the gate ------------------------------------------------------------------------
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=high" "$work/gate.json")"
+check "fail-on-severity=high: 422 ($res)" [ "$res" = 422 ]
+check "gate: problem type vulnerable, one violation" [ "$(jq -c '[.type, .violationCount, .violations[0].value, .violations[0].package]' "$work/gate.json")" = '["urn:sbomd:problem:vulnerable",1,"GHSA-462w-v97r-4m45","jinja2"]' ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=medium" "$work/gate2.json")"
+check "fail-on-severity=medium: 422 with two ($res)" [ "$res:$(jq .violationCount "$work/gate2.json")" = 422:2 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=critical" "$work/gate3.json")"
+check "fail-on-severity=critical: 200 document ($res)" [ "$res" = 200 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-kev=true" "$work/gate4.json")"
+check "fail-on-kev=true without a KEV catalog: 200 ($res)" [ "$res" = 200 ]
+res="$(post "$uv" "filename=uv.lock&fail-on-severity=high" "$work/gate5.json")"
+check "fail-on-severity without vulnerabilities=osv: 400 ($res)" [ "$res" = 400 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=severe" "$work/gate6.json")"
+check "fail-on-severity=severe: 400 ($res)" [ "$res" = 400 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=nvd" "$work/gate7.json")"
+check "vulnerabilities=nvd: 400 ($res)" [ "$res" = 400 ]
+
+# --- the report ----------------------------------------------------------------------
+rep() { curl -sS -o "$2" -w '%{http_code}' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&$1"; }
+res="$(rep output=json "$work/r.json")"
+check "report json: 200 ($res)" [ "$res" = 200 ]
+check "report json: rows worst first" [ "$(jq -c '[.vulnerabilities[] | [.package, .id, .severity, .score, .fixed]]' "$work/r.json")" = '[["jinja2","GHSA-462w-v97r-4m45","high",8.6,"2.10.1"],["jinja2","GHSA-h5c8-rqwp-cp95","medium",5.4,"3.1.3"]]' ]
+check "report json: summary" [ "$(jq -c '.summary | [.queryable, .findings, .high, .medium]' "$work/r.json")" = '[3,2,1,1]' ]
+res="$(rep output=text "$work/r.txt")"
+check "report text: header and two rows" [ "$(grep -c 'jinja2   2.10' "$work/r.txt"):$(head -1 "$work/r.txt" | awk '{print $1, $3, $6}')" = "2:Package Severity ID" ]
+check "report text: summary line" grep -q '^Summary: 2 finding(s) in 2 package row(s): 0 critical, 1 high, 1 medium' "$work/r.txt"
+res="$(rep output=markdown "$work/r.md")"
+check "report markdown: heading, rule, rows" [ "$(grep -c '^## vulnerabilities\|^|---|\|^| jinja2 |' "$work/r.md")" = 4 ]
+res="$(rep output=csv "$work/r.csv")"
+check "report csv: header + 2 rows, RFC 4180 quoting of the aliases" [ "$(wc -l < "$work/r.csv"):$(grep -c '"CVE-2019-10906, PYSEC-2019-217"' "$work/r.csv")" = "3:1" ]
+res="$(rep output=sarif "$work/r.sarif")"
+check "report sarif: 200 ($res)" [ "$res" = 200 ]
+check "report sarif: 2.1.0, one rule per finding, one result per row" [ "$(jq -c '[.version, (.runs | length), (.runs[0].tool.driver.rules | length), (.runs[0].results | length)]' "$work/r.sarif")" = '["2.1.0",1,2,2]' ]
+check "report sarif: levels and security-severity" [ "$(jq -c '[.runs[0].results[].level, .runs[0].tool.driver.rules[].properties."security-severity"]' "$work/r.sarif")" = '["error","warning","8.6","5.4"]' ]
+check "report sarif: every result's rule exists" [ "$(jq '[.runs[0].tool.driver.rules[].id] as $r | [.runs[0].results[].ruleId | select(. as $x | $r | index($x) | not)] | length' "$work/r.sarif")" = 0 ]
+check "report sarif: location and fingerprint" [ "$(jq -c '.runs[0].results[0] | [.locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.artifactLocation.uriBaseId, .partialFingerprints["pixi-sbom/purl|environment|platform"]]' "$work/r.sarif")" = '["uv.lock","%SRCROOT%","pkg:pypi/jinja2@2.10|default|linux-64"]' ]
+res="$(rep "output=sarif&fail-on-severity=high" "$work/r422.json")"
+check "report with fail-on-severity=high: 422 ($res)" [ "$res" = 422 ]
+res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Accept: application/sarif+json' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock")"
+check "report: Accept application/sarif+json ($res)" [ "$res" = 200 ]
+
+# --- upstream failures: a 200 document with pixi:incomplete osv ----------------------
+failing() { # failing NAME PORT DETAIL-REGEX [extra server args]
+  local name="$1" p="$2" want="$3"; shift 3
+  local keep_base="$base"
+  sb_start "$work/$name.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$p" "$@"
+  local r; r="$(post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/$name.json")"
+  check "$name: 200 ($r)" [ "$r" = 200 ]
+  check "$name: valid" valid "$work/$name.json"
+  check "$name: pixi:incomplete names osv" grep -q osv <<< "$(prop "$work/$name.json" pixi:incomplete)"
+  check "$name: detail '$want' ($(prop "$work/$name.json" pixi:incomplete-detail))" grep -Eq "$want" <<< "$(prop "$work/$name.json" pixi:incomplete-detail)"
+  base="$keep_base"
+}
+failing batch500 "$b500_port" 'osv: 3 of 3 purls unasked'
+check "batch500: no findings" [ "$(jq '.vulnerabilities // [] | length' "$work/batch500.json")" = 0 ]
+failing vuln500 "$v500_port" 'osv: 3 of 3 advisory records not fetched \(listed by id only\)'
+check "vuln500: findings listed by id, still affecting jinja2" [ "$(jq -c '[.vulnerabilities[] | [.id, .affects[0].ref]] | length' "$work/vuln500.json")" = 3 ]
+failing timeout "$slow_port" 'osv: 3 of 3 purls unasked' --lookup-timeout 1
+sb_start "$work/off.log" --source-date-epoch 1700000000
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/off.json")"
+check "server without --vulnerabilities: 200 ($res)" [ "$res" = 200 ]
+check "server without --vulnerabilities: says so" grep -q 'this server makes no vulnerability lookups' <<< "$(prop "$work/off.json" pixi:incomplete-detail)"
+
+sb_done vulns

@@ -1,0 +1,162 @@
+/*
+ * test_vuln.c - CVSS v3 base scores against published scores, OSV record
+ * and querybatch parsing, twin merging and the PyPI mapping.
+ */
+#include "test.h"
+#include "../../core/pypimap.h"
+#include "../../core/vuln.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Vectors with the base scores NVD / FIRST's calculator publish for them. */
+static const struct {
+    const char *vector;
+    double score;
+} cvss[] = {
+    {"CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", 9.8},
+    {"CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:L/I:L/A:N", 5.4},
+    {"CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:N/A:N", 8.6},
+    {"CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H", 10.0},
+    {"CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N", 6.1},
+    {"CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H", 7.8},
+    {"CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N", 5.9},
+    {"CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H", 7.5},
+    {"CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H", 8.8},
+    {"CVSS:3.1/AV:P/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N", 0.0},
+    {"CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N", 5.3},
+    {"CVSS:3.1/AV:L/AC:L/PR:N/UI:R/S:U/C:H/I:H/A:H", 7.8},
+    {"CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:H/I:H/A:H", 7.5},
+    {"CVSS:3.1/AV:A/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", 8.8},
+    {"CVSS:3.1/AV:N/AC:L/PR:H/UI:N/S:U/C:H/I:H/A:H", 7.2},
+    {"CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:C/C:L/I:L/A:N", 6.4},
+    {"CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:C/C:H/I:H/A:H", 8.8},
+    {"CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:H", 5.5},
+    {"CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N", 7.5},
+    /* temporal metrics and another metric order leave the base score alone */
+    {"CVSS:3.1/S:U/AV:N/AC:L/PR:N/UI:N/C:H/I:H/A:H/E:P/RL:O", 9.8},
+};
+
+TEST(vuln_cvss3_base_scores)
+{
+    for (size_t i = 0; i < sizeof cvss / sizeof cvss[0]; i++) {
+        double got = sb_cvss3_base(cvss[i].vector);
+        char why[160];
+        snprintf(why, sizeof why, "%s: got %.1f, want %.1f", cvss[i].vector, got, cvss[i].score);
+        sb_test_subcase(cvss[i].vector, fabs(got - cvss[i].score) < 1e-9, why);
+    }
+}
+
+TEST(vuln_cvss3_rejects_incomplete)
+{
+    CHECK(sb_cvss3_base("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H") < 0);     /* no A */
+    CHECK(sb_cvss3_base("CVSS:2.0/AV:N/AC:L/Au:N/C:P/I:P/A:P") < 0);
+    CHECK(sb_cvss3_base("AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H") < 0);
+    CHECK(sb_cvss3_base("CVSS:3.1/AV:X/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H") < 0);
+    CHECK(sb_cvss3_base("CVSS:3.1/AV:N/AV:L/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H") < 0); /* AV twice */
+    CHECK(sb_cvss3_base(NULL) < 0);
+}
+
+TEST(vuln_severity_words)
+{
+    CHECK(sb_sev_parse("MODERATE") == SB_SEV_MEDIUM);
+    CHECK(sb_sev_parse("Critical") == SB_SEV_CRITICAL);
+    CHECK(sb_sev_parse("bogus") == SB_SEV_UNKNOWN);
+    CHECK(sb_sev_of_score(0.0) == SB_SEV_NONE);
+    CHECK(sb_sev_of_score(3.9) == SB_SEV_LOW);
+    CHECK(sb_sev_of_score(4.0) == SB_SEV_MEDIUM);
+    CHECK(sb_sev_of_score(7.0) == SB_SEV_HIGH);
+    CHECK(sb_sev_of_score(9.0) == SB_SEV_CRITICAL);
+}
+
+static sb_code record(sb_arena *a, const char *file, sb_vuln *out)
+{
+    char path[512];
+    snprintf(path, sizeof path, "tests/data/osv/%s", file);
+    size_t n;
+    char *json = sb_test_read(path, &n);
+    if (NULL == json)
+        return SB_ENOTFOUND;
+    sb_code rc = sb_osv_record_parse(a, json, n, out);
+    free(json);
+    return rc;
+}
+
+TEST(vuln_osv_record_and_twins)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_vuln recs[3];
+    CHECK(record(a, "PYSEC-2019-217.json", &recs[0]) == SB_OK);
+    CHECK(record(a, "GHSA-462w-v97r-4m45.json", &recs[1]) == SB_OK);
+    CHECK(record(a, "GHSA-h5c8-rqwp-cp95.json", &recs[2]) == SB_OK);
+    CHECK_STR(recs[1].id, "GHSA-462w-v97r-4m45");
+    CHECK(recs[1].nratings == 2);              /* database severity + the CVSS vector */
+    CHECK(recs[1].ncwes == 1 && recs[1].cwes[0] == 693);
+    CHECK_STR(recs[1].aff_names[0], "jinja2"); /* "Jinja2" under PEP 503 */
+    CHECK_STR(recs[1].aff_fixed[0], "2.10.1");
+    CHECK_STR(recs[0].modified, "2021-11-22T04:57:52Z"); /* fraction dropped */
+    /* one package, jinja2 2.10, for which OSV answered all three ids */
+    sb_pkg pkg = {.kind = SB_KIND_PYPI, .name = "jinja2", .version = "2.10", .purl = "pkg:pypi/jinja2@2.10",
+                  .id = "pkg:pypi/jinja2@2.10"};
+    sb_sbom s = {.pkgs = &pkg, .npkgs = 1};
+    sb_vuln_query q = {"pkg:pypi/jinja2@2.10", 0};
+    sb_strv hits = {0};
+    sb_strv_push(&hits, a, "PYSEC-2019-217");
+    sb_strv_push(&hits, a, "GHSA-h5c8-rqwp-cp95");
+    sb_strv_push(&hits, a, "GHSA-462w-v97r-4m45");
+    CHECK(sb_vuln_attach(&s, a, &q, &hits, 1, recs, 3) == SB_OK);
+    CHECK(s.nvulns == 2); /* PYSEC-2019-217 and GHSA-462w-v97r-4m45 are one finding */
+    if (s.nvulns == 2) {
+        CHECK_STR(s.vulns[0].id, "GHSA-462w-v97r-4m45"); /* high before medium */
+        CHECK(s.vulns[0].severity == SB_SEV_HIGH);
+        CHECK(s.vulns[0].score > 8.55 && s.vulns[0].score < 8.65);
+        int has_pysec = 0, has_cve = 0;
+        for (size_t k = 0; k < s.vulns[0].aliases.n; k++) {
+            has_pysec |= !strcmp(s.vulns[0].aliases.v[k], "PYSEC-2019-217");
+            has_cve |= !strcmp(s.vulns[0].aliases.v[k], "CVE-2019-10906");
+        }
+        CHECK(has_pysec && has_cve);
+        CHECK(s.vulns[0].naffects == 1 && s.vulns[0].affects[0] == 0);
+        CHECK_STR(s.vulns[0].recommendation, "Upgrade jinja2 to 2.10.1");
+        CHECK_STR(s.vulns[1].id, "GHSA-h5c8-rqwp-cp95");
+        CHECK_STR(s.vulns[1].recommendation, "Upgrade jinja2 to 3.1.3");
+    }
+    sb_arena_destroy(a);
+}
+
+TEST(vuln_osv_batch)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_vuln_query q[2] = {{"pkg:pypi/jinja2@2.10", 0}, {"pkg:npm/%40scope/x@1.0.0", 1}};
+    const char *body;
+    size_t len;
+    CHECK(sb_osv_batch_body(a, q, 2, &body, &len) == SB_OK);
+    CHECK_STR(body, "{\"queries\":[{\"package\":{\"purl\":\"pkg:pypi/jinja2@2.10\"}},"
+                    "{\"package\":{\"purl\":\"pkg:npm/%40scope/x@1.0.0\"}}]}");
+    const char *ans = "{\"results\":[{\"vulns\":[{\"id\":\"GHSA-1\",\"modified\":\"2024-01-01T00:00:00Z\"}]},{}]}";
+    sb_strv ids[2];
+    CHECK(sb_osv_batch_parse(a, ans, strlen(ans), 2, ids) == SB_OK);
+    CHECK(ids[0].n == 1 && ids[1].n == 0);
+    CHECK(sb_osv_batch_parse(a, ans, strlen(ans), 3, ids) == SB_EPARSE); /* another number of answers */
+    CHECK(sb_osv_batch_parse(a, "{\"code\":13}", 11, 2, ids) == SB_EPARSE);
+    sb_arena_destroy(a);
+}
+
+TEST(vuln_pypi_mapping)
+{
+    const char *json = "{\"jinja2\":\"jinja2\",\"zlib\":null,\"pyyaml\":[\"pyyaml\",\"\",\"PyYAML-alt\"]}";
+    sb_pypimap *m = NULL;
+    sb_err err;
+    CHECK(sb_pypimap_parse(&m, json, strlen(json), &err) == SB_OK);
+    size_t n;
+    const char *const *v = sb_pypimap_get(m, "jinja2", &n);
+    CHECK(n == 1 && v && !strcmp(v[0], "jinja2"));
+    CHECK(NULL == sb_pypimap_get(m, "zlib", &n) && n == 0);
+    CHECK(NULL == sb_pypimap_get(m, "absent", &n));
+    v = sb_pypimap_get(m, "pyyaml", &n);
+    CHECK(n == 2 && v && !strcmp(v[1], "PyYAML-alt"));
+    CHECK(sb_pypimap_count(m) == 3);
+    sb_pypimap_free(m);
+    CHECK(sb_pypimap_parse(&m, "[1]", 3, &err) == SB_EPARSE);
+    CHECK(sb_pypimap_parse(&m, "{\"a\":1}", 7, &err) == SB_EPARSE);
+}
