@@ -14,5 +14,6 @@ int h_openapi_register(svc_router *rt);
 int h_report_register(svc_router *rt);
 int h_page_register(svc_router *rt);
 int h_version_register(svc_router *rt);
+int h_diff_register(svc_router *rt);
 
 #endif

@@ -228,25 +228,27 @@ int svc_negotiate_type(const char *accept, const char *const *types, size_t n)
 /* --- the table of query parameters ---------------------------------------- */
 
 #define SB_R (SVC_EP_SBOM | SVC_EP_REPORT)
+#define SB_RD (SB_R | SVC_EP_DIFF) /* the selection, which the diff applies to both sides */
 
 static const svc_qparam qparams[] = {
     {"format", SVC_Q_STRING, 0, SVC_EP_SBOM},
-    {"output", SVC_Q_STRING, 0, SVC_EP_REPORT},
-    {"environment", SVC_Q_STRING, 0, SB_R},
-    {"platform", SVC_Q_STRING, 0, SB_R},
+    {"output", SVC_Q_STRING, 0, SVC_EP_REPORT | SVC_EP_DIFF},
+    {"environment", SVC_Q_STRING, 0, SB_RD},
+    {"platform", SVC_Q_STRING, 0, SB_RD},
     {"all-environments", SVC_Q_BOOL, 0, SVC_EP_SBOM},
     {"all-platforms", SVC_Q_BOOL, 0, SVC_EP_SBOM},
-    {"kind", SVC_Q_STRING, 0, SB_R},
+    {"kind", SVC_Q_STRING, 0, SB_RD},
     {"filename", SVC_Q_STRING, 0, SB_R},
     {"name", SVC_Q_STRING, 0, SB_R},
     {"version", SVC_Q_STRING, 0, SB_R},
     {"timestamp", SVC_Q_COUNT, 253402300799LL, SB_R},
-    {"pretty", SVC_Q_BOOL, 0, SB_R},
+    {"pretty", SVC_Q_BOOL, 0, SB_RD},
     {"license-texts", SVC_Q_BOOL, 0, SB_R},
     {"license-file-max", SVC_Q_COUNT, 1LL << 40, SB_R},
     {"license-texts-max", SVC_Q_COUNT, 1LL << 40, SB_R},
-    {"fetch-licenses", SVC_Q_BOOL, 0, SB_R},
+    {"fetch-licenses", SVC_Q_BOOL, 0, SB_RD},
     {"depth", SVC_Q_COUNT, 100000, SVC_EP_TREE},
+    {"fail-on", SVC_Q_STRING, 0, SVC_EP_DIFF},
     {NULL, SVC_Q_STRING, 0, 0},
 };
 

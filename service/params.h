@@ -53,7 +53,8 @@ typedef enum svc_qtype {
 enum {
     SVC_EP_SBOM = 1u << 0,   /* POST /v1/sbom */
     SVC_EP_REPORT = 1u << 1, /* POST /v1/report/{kind} */
-    SVC_EP_TREE = 1u << 2    /* POST /v1/report/tree only */
+    SVC_EP_TREE = 1u << 2,   /* POST /v1/report/tree only */
+    SVC_EP_DIFF = 1u << 3    /* POST /v1/diff */
 };
 
 typedef struct svc_qparam {

@@ -40,6 +40,11 @@ sb_arena *svc_req_arena(svc_req *r);
  * multipart/form-data body; *filename from a Content-Disposition (NULL when
  * none). 0, or -1 with err set for a malformed multipart body. */
 int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char **filename, sb_err *err);
+/* The part named `name` of a multipart/form-data body (/v1/diff's `base`
+ * and `head`): 0 with a NUL-terminated arena copy of its bytes and its
+ * file name (last path component, NULL when none); -1 with err set when the
+ * body is not multipart, is malformed, or has no such part. The body stays. */
+int svc_upload_part(svc_req *r, const char *name, const char **data, size_t *len, const char **filename, sb_err *err);
 const svc_cfg *svc_req_cfg(const svc_req *r);
 const char *svc_req_id(const svc_req *r);
 

@@ -1,7 +1,8 @@
 /*
  * upload.c - where the lockfile is in a request: the raw body, or the
  * `lockfile` field of a multipart/form-data body (RFC 7578), and the file
- * name a Content-Disposition gives it.
+ * name a Content-Disposition gives it; any other named part (the diff's
+ * `base` and `head`) the same way.
  */
 #include "request.h"
 
@@ -60,16 +61,14 @@ static const void *find(const char *h, size_t hl, const char *n, size_t nlen)
     return nlen <= hl ? memmem(h, hl, n, nlen) : NULL;
 }
 
-int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char **filename, sb_err *err)
+/* The part named `want` of a multipart/form-data body: 1 and the part's
+ * bytes (a NUL-terminated arena copy, as the raw body is) and file name; 0
+ * when there is no such part; -1 with err set on a malformed body. */
+static int find_part(svc_req *r, const char *ct, const char *want, const char **data, size_t *len,
+                     const char **filename, sb_err *err)
 {
-    const char *ct = svc_req_header(r, "Content-Type");
-    const char *body = svc_req_body(r, len);
-    *data = body;
-    *filename = NULL;
-    if (NULL == ct || strncasecmp(ct, "multipart/form-data", 19)) {
-        *filename = svc_upload_filename_hint(r);
-        return 0;
-    }
+    size_t blen = 0;
+    const char *body = svc_req_body(r, &blen);
     sb_arena *a = svc_req_arena(r);
     const char *boundary = header_param(a, ct, "boundary");
     if (NULL == boundary || !boundary[0] || strlen(boundary) > 70) {
@@ -78,8 +77,8 @@ int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char *
     }
     char delim[80];
     size_t dl = (size_t)snprintf(delim, sizeof delim, "--%s", boundary);
-    const char *end = body + *len;
-    const char *p = find(body, *len, delim, dl);
+    const char *end = body + blen;
+    const char *p = find(body, blen, delim, dl);
     while (p) {
         p += dl;
         if (end - p >= 2 && p[0] == '-' && p[1] == '-')
@@ -112,8 +111,7 @@ int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char *
             }
             h = nl ? nl + 2 : hend;
         }
-        if (name && !strcmp(name, "lockfile")) {
-            /* a NUL-terminated copy, as the raw body is */
+        if (name && !strcmp(name, want)) {
             *len = (size_t)(next - content);
             *data = sb_arena_strndup(a, content, *len);
             if (NULL == *data) {
@@ -121,10 +119,49 @@ int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char *
                 return -1;
             }
             *filename = safe_name(fname);
-            return 0;
+            return 1;
         }
         p = next + 2;
     }
-    sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no 'lockfile' field");
-    return -1;
+    return 0;
+}
+
+static int is_multipart(const char *ct)
+{
+    return ct && !strncasecmp(ct, "multipart/form-data", 19);
+}
+
+int svc_upload_lockfile(svc_req *r, const char **data, size_t *len, const char **filename, sb_err *err)
+{
+    const char *ct = svc_req_header(r, "Content-Type");
+    *filename = NULL;
+    if (!is_multipart(ct)) {
+        *data = svc_req_body(r, len);
+        *filename = svc_upload_filename_hint(r);
+        return 0;
+    }
+    int found = find_part(r, ct, "lockfile", data, len, filename, err);
+    if (found < 0)
+        return -1;
+    if (0 == found) {
+        sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no 'lockfile' field");
+        return -1;
+    }
+    return 0;
+}
+
+int svc_upload_part(svc_req *r, const char *name, const char **data, size_t *len, const char **filename, sb_err *err)
+{
+    const char *ct = svc_req_header(r, "Content-Type");
+    *data = NULL;
+    *len = 0;
+    *filename = NULL;
+    if (!is_multipart(ct)) {
+        sb_err_set(err, SB_EPARSE, "send multipart/form-data with a '%s' part", name);
+        return -1;
+    }
+    int found = find_part(r, ct, name, data, len, filename, err);
+    if (0 == found)
+        sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no '%s' field", name);
+    return found == 1 ? 0 : -1;
 }
