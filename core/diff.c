@@ -248,19 +248,13 @@ static sb_code compare_group(builder *b, entry *bv, size_t nb, entry *hv, size_t
                 break;
             }
     }
-    /* one version left on each side: a change across lines (1.x -> 2.0) */
-    size_t lb = 0, lh = 0, i = 0, j = 0;
-    for (size_t k = 0; k < nb; k++)
-        if (!bv[k].used)
-            lb++, i = k;
-    for (size_t k = 0; k < nh; k++)
-        if (!hv[k].used)
-            lh++, j = k;
-    if (lb == 1 && lh == 1) {
-        bv[i].used = hv[j].used = 1;
-        if ((rc = compare_pair(b, bv[i].p, hv[j].p)) != SB_OK)
+    /* one version on each side: a change across lines too (1.x -> 2.0) */
+    if (nb == 1 && nh == 1 && !bv[0].used) {
+        bv[0].used = hv[0].used = 1;
+        if ((rc = compare_pair(b, bv[0].p, hv[0].p)) != SB_OK)
             return rc;
     }
+    size_t i, j;
     for (i = 0; rc == SB_OK && i < nb; i++)
         if (!bv[i].used)
             rc = add_row(b, SB_DIFF_REMOVED, bv[i].p, NULL);

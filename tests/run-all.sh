@@ -58,6 +58,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: JavaScript lockfiles" "$b/js.log" tests/integration/js.sh "$b"
   suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
   suite "$profile: query parameters, negotiation, headers" "$b/params.log" tests/integration/params.sh "$b"
+  suite "$profile: diff of lockfile revisions" "$b/diff.log" tests/integration/diff.sh "$b"
   if [ "$profile" = release ]; then
     suite "OpenAPI lint and contract test" "$b/contract.log" tests/contract/run.sh "$b"
     suite "the page in headless Chromium" "$b/browser.log" tests/browser/run.sh "$b"
