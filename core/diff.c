@@ -437,7 +437,7 @@ static sb_code begin(sb_doc *d)
             if (rc == SB_OK)
                 rc = sb_table_text(&d->stage, side, 0);
         }
-        return rc == SB_OK ? put(d, "\n") : rc;
+        return rc == SB_OK ? put(d, "\n\n") : rc; /* a blank line before the first <details> */
     }
     case SB_REPORT_CSV:
         return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, 10, NULL);
