@@ -221,23 +221,33 @@ static int same_line(const char *a, const char *b)
     return nx && nx == ny && !memcmp(x, y, nx);
 }
 
+/* Pairing by major line is quadratic in a name's versions: past this many
+ * pairs (a crafted lockfile), what equal versions leave is added/removed. */
+#define LINE_PAIRS_MAX (1u << 16)
+
 /* One name group: [bv, bv+nb) and [hv, hv+nh), each in version order. */
 static sb_code compare_group(builder *b, entry *bv, size_t nb, entry *hv, size_t nh)
 {
     sb_code rc = SB_OK;
-    for (size_t i = 0; i < nb; i++) /* equal versions first */
-        for (size_t j = 0; j < nh; j++)
-            if (!hv[j].used && str_eq(bv[i].p->version, hv[j].p->version)) {
-                bv[i].used = hv[j].used = 1;
-                rc = compare_pair(b, bv[i].p, hv[j].p);
-                if (rc != SB_OK)
-                    return rc;
-                break;
-            }
+    /* equal versions first: both sides are in one order (entry_cmp), so a
+     * merge finds them in O(nb + nh) however many versions a name has */
+    for (size_t i = 0, j = 0; i < nb && j < nh;) {
+        int c = entry_cmp(&bv[i], &hv[j]);
+        if (c < 0) {
+            i++;
+        } else if (c > 0) {
+            j++;
+        } else {
+            bv[i].used = hv[j].used = 1;
+            if ((rc = compare_pair(b, bv[i].p, hv[j].p)) != SB_OK)
+                return rc;
+            i++, j++;
+        }
+    }
     /* then versions of one major line, newest with newest (npm keeps a name
      * in several lines: 4.3.1 and 4.3.3 against 3.2.7 and 4.3.4 is one
      * upgrade, not a downgrade and an upgrade) */
-    for (size_t j = nh; j-- > 0;) {
+    for (size_t j = nh; nb * nh <= LINE_PAIRS_MAX && j-- > 0;) {
         if (hv[j].used)
             continue;
         for (size_t i = nb; i-- > 0;)

@@ -246,7 +246,7 @@ static const svc_qparam qparams[] = {
     {"license-texts", SVC_Q_BOOL, 0, SB_R},
     {"license-file-max", SVC_Q_COUNT, 1LL << 40, SB_R},
     {"license-texts-max", SVC_Q_COUNT, 1LL << 40, SB_R},
-    {"fetch-licenses", SVC_Q_BOOL, 0, SB_RD},
+    {"fetch-licenses", SVC_Q_BOOL, 0, SB_R},
     {"depth", SVC_Q_COUNT, 100000, SVC_EP_TREE},
     {"fail-on", SVC_Q_STRING, 0, SVC_EP_DIFF},
     {NULL, SVC_Q_STRING, 0, 0},

@@ -101,6 +101,8 @@ res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Accept: image/png' -F "base=@
 check "Accept: image/png is a 406 ($res)" [ "$res" = 406 ]
 res="$(diff_req "$b3" "$b4" "?output=sarif" "$work/e.json")"
 check "output=sarif: $res" [ "$res" = "400 application/problem+json" ]
+res="$(diff_req "$b3" "$b4" "?fetch-licenses=true" "$work/e.json")"
+check "fetch-licenses is not a /v1/diff parameter (licenses are the lockfiles'): $res" [ "$res" = "400 application/problem+json" ]
 res="$(diff_req "$b3" "$b4" "?depth=2" "$work/e.json")"
 check "depth is not a /v1/diff parameter: $res" [ "$res" = "400 application/problem+json" ]
 res="$(curl -sS -o "$work/e.json" -w '%{http_code}' -F "base=@$b3" "$base/v1/diff")"
