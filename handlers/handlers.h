@@ -14,6 +14,7 @@ int h_openapi_register(svc_router *rt);
 int h_report_register(svc_router *rt);
 int h_page_register(svc_router *rt);
 int h_version_register(svc_router *rt);
+int h_diff_register(svc_router *rt);
 
 /* fail-on-severity / fail-on-kev over the request's documents (sbom.c):
  * 1 with the 422 problem queued (*rc for the handler) when it fires. */

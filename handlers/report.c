@@ -15,48 +15,6 @@
 
 #define PREFIX "/v1/report/"
 
-/* The output asked for: output= wins, else Accept among the outputs the
- * kind has. 0 and *ops set, or -1 with the answer sent in *rc. */
-static int choose_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **ops, int *rc)
-{
-    const char *types[SB_REPORT_NOUTPUTS], *names[SB_REPORT_NOUTPUTS];
-    sb_report_output outs[SB_REPORT_NOUTPUTS];
-    size_t n = 0;
-    for (int o = 0; o < SB_REPORT_NOUTPUTS; o++)
-        if (k->ops[o]) {
-            outs[n] = (sb_report_output)o;
-            names[n] = sb_report_output_name(outs[n]);
-            types[n] = sb_report_output_media(outs[n]);
-            n++;
-        }
-    const char *output = svc_req_query(r, "output");
-    if (output) {
-        sb_report_output out;
-        if (sb_report_output_find(output, &out) || NULL == k->ops[out]) {
-            char detail[160];
-            snprintf(detail, sizeof detail, "the %s report is not written as '%.40s'", k->name, output);
-            *rc = svc_req_problem(r, 400, NULL, detail, NULL, names, n);
-            return -1;
-        }
-        *ops = k->ops[out];
-        return 0;
-    }
-    /* negotiation compares bare media types */
-    char bare[SB_REPORT_NOUTPUTS][40];
-    const char *bares[SB_REPORT_NOUTPUTS];
-    for (size_t i = 0; i < n; i++) {
-        snprintf(bare[i], sizeof bare[i], "%.*s", (int)strcspn(types[i], ";"), types[i]);
-        bares[i] = bare[i];
-    }
-    int t = svc_negotiate_type(svc_req_header(r, "Accept"), bares, n);
-    if (t < 0) {
-        *rc = svc_req_problem(r, 406, NULL, "no acceptable output for this report", NULL, bares, n);
-        return -1;
-    }
-    *ops = k->ops[outs[t]];
-    return 0;
-}
-
 static int post_report(svc_req *r)
 {
     const sb_report_kind *k = sb_report_kind_find(svc_req_path(r) + strlen(PREFIX));
@@ -64,7 +22,7 @@ static int post_report(svc_req *r)
     int rc;
     if (NULL == k)
         return svc_req_problem(r, 404, NULL, NULL, NULL, NULL, 0);
-    if (choose_output(r, k, &ops, &rc))
+    if (svc_intake_output(r, k, &ops, &rc))
         return rc;
     svc_intake in;
     svc_req_mark(r, "upload");

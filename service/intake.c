@@ -7,6 +7,7 @@
 #include "lookup.h"
 #include "params.h"
 #include "../core/deadline.h"
+#include "../core/report.h"
 #include "../core/manifest.h"
 #include "../core/filter.h"
 #include "../core/uuid.h"
@@ -91,6 +92,8 @@ static int check_query(svc_req *r, int *rc)
     if (!strncmp(path, "/v1/report/", 11))
         c.ep = !strcmp(path, "/v1/report/tree") ? SVC_EP_TREE
              : !strcmp(path, "/v1/report/quality") ? SVC_EP_QUALITY : SVC_EP_REPORT;
+    else if (!strcmp(path, "/v1/diff"))
+        c.ep = SVC_EP_DIFF;
     sb_err e;
     if (svc_req_query_each(r, check_one, &c)) {
         sb_err_set(&e, SB_EINVAL, "%s", c.why);
@@ -308,7 +311,8 @@ static int read_policy(svc_req *r, svc_intake *in, int *rc)
     if (svc_req_query(r, "require-license"))
         in->policy_on = true;
     in->policy.require |= req != 0;
-    const char *fail = svc_req_query(r, "fail-on");
+    /* /v1/diff's fail-on is its own (fail-on=diff, handlers/diff.c) */
+    const char *fail = strcmp(svc_req_path(r), "/v1/diff") ? svc_req_query(r, "fail-on") : NULL;
     if (fail) {
         const char *s = fail;
         do {
@@ -351,7 +355,9 @@ int svc_intake_gate(svc_req *r, svc_intake *in, int *rc)
     ANSWER(svc_req_gate(r, &in->gate, detail ? detail : "the license policy is violated"));
 }
 
-int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc)
+/* The lockfile is the body or its `lockfile` part (part NULL), or the
+ * named part of a multipart body, which then stays for the other parts. */
+static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *part, svc_intake *in, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
@@ -473,13 +479,22 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
     }
 
     svc_upload up;
-    if (svc_upload_read(r, &up, &err) != 0)
+    memset(&up, 0, sizeof up);
+    if (part) { /* /v1/diff: one named part, no manifest */
+        up.lockfile.name = part;
+        if (svc_upload_part(r, part, &up.lockfile.data, &up.lockfile.len, &up.lockfile.filename, &err) != 0)
+            ANSWER(svc_req_error(r, &err, NULL, 0));
+    } else if (svc_upload_read(r, &up, &err) != 0) {
         ANSWER(svc_req_error(r, &err, NULL, 0));
+    }
     in->body = up.lockfile.data;
     in->len = up.lockfile.len;
     const char *upload_name = up.lockfile.filename;
     if (0 == in->len) {
-        sb_err_set(&err, SB_EPARSE, "the request body is empty; send the lockfile as the body");
+        if (part)
+            sb_err_set(&err, SB_EPARSE, "the '%s' part is empty; send a lockfile in it", part);
+        else
+            sb_err_set(&err, SB_EPARSE, "the request body is empty; send the lockfile as the body");
         ANSWER(svc_req_error(r, &err, NULL, 0));
     }
     sb_limits lim = SB_LIMITS_DEFAULT;
@@ -490,7 +505,7 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
     lim.platform = in->all_plats ? NULL : sel->platform ? sel->platform : "linux-64";
     lim.deadline_ns = svc_intake_deadline(r);
     sel->deadline_ns = lim.deadline_ns;
-    const char *filename = svc_req_query(r, "filename");
+    const char *filename = part ? NULL : svc_req_query(r, "filename");
     if (NULL == filename)
         filename = upload_name;
     if (filename) {
@@ -534,8 +549,19 @@ int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in,
     }
     /* the lock holds copies of all it needs: keep only the digest */
     in->body = NULL;
-    svc_req_drop_body(r);
+    if (NULL == part)
+        svc_req_drop_body(r);
     return 0;
+}
+
+int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc)
+{
+    return intake_read(r, shape, digest, NULL, in, rc);
+}
+
+int svc_intake_read_part(svc_req *r, const char *part, svc_intake *in, int *rc)
+{
+    return intake_read(r, SB_TEXTS_CYCLONEDX, 0, part, in, rc);
 }
 
 int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc)
@@ -586,4 +612,45 @@ int svc_intake_quality_gate(svc_req *r, int profile, const sb_sbom *const *docs,
                                          docs[0]->platform);
     *rc = svc_req_gate(r, &g, detail ? detail : "elements of the quality profile are not met");
     return 1;
+}
+
+/* (intake.h) */
+int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **ops, int *rc)
+{
+    const char *types[SB_REPORT_NOUTPUTS], *names[SB_REPORT_NOUTPUTS];
+    sb_report_output outs[SB_REPORT_NOUTPUTS];
+    size_t n = 0;
+    for (int o = 0; o < SB_REPORT_NOUTPUTS; o++)
+        if (k->ops[o]) {
+            outs[n] = (sb_report_output)o;
+            names[n] = sb_report_output_name(outs[n]);
+            types[n] = sb_report_output_media(outs[n]);
+            n++;
+        }
+    const char *output = svc_req_query(r, "output");
+    if (output) {
+        sb_report_output out;
+        if (sb_report_output_find(output, &out) || NULL == k->ops[out]) {
+            char detail[160];
+            snprintf(detail, sizeof detail, "the %s report is not written as '%.40s'", k->name, output);
+            *rc = svc_req_problem(r, 400, NULL, detail, NULL, names, n);
+            return -1;
+        }
+        *ops = k->ops[out];
+        return 0;
+    }
+    /* negotiation compares bare media types */
+    char bare[SB_REPORT_NOUTPUTS][40];
+    const char *bares[SB_REPORT_NOUTPUTS];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(bare[i], sizeof bare[i], "%.*s", (int)strcspn(types[i], ";"), types[i]);
+        bares[i] = bare[i];
+    }
+    int t = svc_negotiate_type(svc_req_header(r, "Accept"), bares, n);
+    if (t < 0) {
+        *rc = svc_req_problem(r, 406, NULL, "no acceptable output for this report", NULL, bares, n);
+        return -1;
+    }
+    *ops = k->ops[outs[t]];
+    return 0;
 }

@@ -45,6 +45,12 @@ int svc_intake_gate(svc_req *r, svc_intake *in, int *rc);
  * fill in->sha1 (documents need it, reports do not). */
 int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc);
 
+/* The same for the lockfile in the multipart part named `part` (/v1/diff's
+ * `base` and `head`), for a report (no digest, CycloneDX text shape); the
+ * body stays for the next part. The `filename` parameter does not apply: a
+ * part's own file name helps detection. */
+int svc_intake_read_part(svc_req *r, const char *part, svc_intake *in, int *rc);
+
 /* Select one environment x platform (in->sel). 0 when ready; otherwise the
  * answer (422 naming the choices, or 504 past the deadline) is queued. */
 int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc);
@@ -61,6 +67,12 @@ int svc_intake_quality_gate(svc_req *r, int profile, const sb_sbom *const *docs,
 
 /* Environments or platforms to offer when a selection was not found. */
 int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out);
+
+/* The output of a report kind asked for: output= wins, else Accept among
+ * the outputs the kind has. 0 and *ops set, or -1 with the answer (400
+ * naming the outputs, 406) queued and *rc set. */
+struct sb_report_kind;
+int svc_intake_output(svc_req *r, const struct sb_report_kind *k, const sb_doc_ops **ops, int *rc);
 
 /* 400 for a query parameter: "query parameter 'NAME' WHY". */
 int svc_bad_param(svc_req *r, const char *name, const char *why);

@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 #endif
     if (h_health_register(&srv.router) || h_sbom_register(&srv.router) || h_formats_register(&srv.router) ||
         h_metrics_register(&srv.router) || h_openapi_register(&srv.router) || h_report_register(&srv.router) ||
-        h_page_register(&srv.router) || h_version_register(&srv.router)) {
+        h_page_register(&srv.router) || h_version_register(&srv.router) || h_diff_register(&srv.router)) {
         fprintf(stderr, "sbomd: too many routes\n");
         return 1;
     }

@@ -228,20 +228,21 @@ int svc_negotiate_type(const char *accept, const char *const *types, size_t n)
 /* --- the table of query parameters ---------------------------------------- */
 
 #define SB_R (SVC_EP_SBOM | SVC_EP_REPORT)
+#define SB_RD (SB_R | SVC_EP_DIFF) /* the selection parameters: /v1/diff reads both sides with them */
 
 static const svc_qparam qparams[] = {
     {"format", SVC_Q_STRING, 0, SVC_EP_SBOM, 0},
-    {"output", SVC_Q_STRING, 0, SVC_EP_REPORT, 0},
-    {"environment", SVC_Q_STRING, 0, SB_R, 0},
-    {"platform", SVC_Q_STRING, 0, SB_R, 0},
+    {"output", SVC_Q_STRING, 0, SVC_EP_REPORT | SVC_EP_DIFF, 0},
+    {"environment", SVC_Q_STRING, 0, SB_RD, 0},
+    {"platform", SVC_Q_STRING, 0, SB_RD, 0},
     {"all-environments", SVC_Q_BOOL, 0, SVC_EP_SBOM, 0},
     {"all-platforms", SVC_Q_BOOL, 0, SVC_EP_SBOM, 0},
-    {"kind", SVC_Q_STRING, 0, SB_R, 0},
+    {"kind", SVC_Q_STRING, 0, SB_RD, 0},
     {"filename", SVC_Q_STRING, 0, SB_R, 0},
     {"name", SVC_Q_STRING, 0, SB_R, 0},
     {"version", SVC_Q_STRING, 0, SB_R, 0},
     {"timestamp", SVC_Q_COUNT, 253402300799LL, SB_R, 0},
-    {"pretty", SVC_Q_BOOL, 0, SB_R, 0},
+    {"pretty", SVC_Q_BOOL, 0, SB_RD, 0},
     {"license-texts", SVC_Q_BOOL, 0, SB_R, 0},
     {"license-file-max", SVC_Q_COUNT, 1LL << 40, SB_R, 0},
     {"license-texts-max", SVC_Q_COUNT, 1LL << 40, SB_R, 0},
@@ -258,7 +259,7 @@ static const svc_qparam qparams[] = {
     {"require-license", SVC_Q_BOOL, 0, SB_R, 0},
     {"ignore-license", SVC_Q_STRING, 0, SB_R, 1},
     {"policy", SVC_Q_STRING, 0, SB_R, 0},
-    {"fail-on", SVC_Q_STRING, 0, SB_R, 0},
+    {"fail-on", SVC_Q_STRING, 0, SB_RD, 0},
     {"author", SVC_Q_STRING, 0, SB_R, 0},
     {"fail-on-quality", SVC_Q_STRING, 0, SB_R, 0},
     {"profile", SVC_Q_STRING, 0, SVC_EP_QUALITY, 0},

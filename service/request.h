@@ -56,6 +56,12 @@ typedef struct svc_upload {
  * a malformed multipart body. */
 int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err);
 
+/* The part named `name` of a multipart/form-data body (/v1/diff's `base`
+ * and `head`): 0 with a NUL-terminated arena copy of its bytes and its
+ * file name (last path component, NULL when none); -1 with err set when the
+ * body is not multipart, is malformed, or has no such part. The body stays. */
+int svc_upload_part(svc_req *r, const char *name, const char **data, size_t *len, const char **filename, sb_err *err);
+
 const svc_cfg *svc_req_cfg(const svc_req *r);
 const char *svc_req_id(const svc_req *r);
 

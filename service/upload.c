@@ -159,3 +159,27 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
     }
     return 0;
 }
+
+int svc_upload_part(svc_req *r, const char *name, const char **data, size_t *len, const char **filename, sb_err *err)
+{
+    const char *ct = svc_req_header(r, "Content-Type");
+    size_t blen;
+    const char *body = svc_req_body(r, &blen);
+    if (NULL == ct || strncasecmp(ct, "multipart/form-data", 19)) {
+        sb_err_set(err, SB_EPARSE, "this endpoint takes a multipart/form-data body with a '%s' part", name);
+        return -1;
+    }
+    svc_part *parts;
+    size_t n;
+    if (parse_parts(r, ct, body, blen, &parts, &n, err))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(parts[i].name, name)) { /* the first of the name counts */
+            *data = parts[i].data;
+            *len = parts[i].len;
+            *filename = parts[i].filename;
+            return 0;
+        }
+    sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no '%s' part", name);
+    return -1;
+}

@@ -48,7 +48,7 @@ for profile in ${SB_PROFILES:-release asan}; do
     # (end-to-end requests against a real server), nothing slow
     suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
     suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
-  suite "$profile: quality report and gate" "$b/quality.log" tests/integration/quality.sh "$b"
+    suite "$profile: quality report and gate" "$b/quality.log" tests/integration/quality.sh "$b"
     continue
   fi
   suite "$profile: HTTP integration tests" "$b/integration.log" tests/integration/http.sh "$b"
@@ -63,6 +63,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
   suite "$profile: query parameters, negotiation, headers" "$b/params.log" tests/integration/params.sh "$b"
   suite "$profile: filters (include, exclude, kinds, scope, orphans)" "$b/filters.log" tests/integration/filters.sh "$b"
+  suite "$profile: diff of lockfile revisions" "$b/diff.log" tests/integration/diff.sh "$b"
   if [ "$profile" = release ]; then
     suite "OpenAPI lint and contract test" "$b/contract.log" tests/contract/run.sh "$b"
     suite "the page in headless Chromium" "$b/browser.log" tests/browser/run.sh "$b"

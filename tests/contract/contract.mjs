@@ -178,6 +178,29 @@ for (const kind of ['packages', 'licenses', 'python', 'tree']) {
   await call(`report ${kind} unknown environment`, rp, 'POST', { query: '?environment=nope', body: lock }, 422);
   await call(`report ${kind} without a token`, rp, 'POST', { body: lock }, 401, authBase);
 }
+// diff: two revisions of one project as the parts base and head
+const rev = (r) => fs.readFileSync(path.join(shared, `fixtures/pixi/pixi-examples-pypi-rev-${r}/pixi.lock`));
+const revs = [rev('bd4e26d'), rev('eddac34')];
+const diffForm = (a = revs[0], b = revs[1], baseName = 'pixi.lock') => {
+  const f = new FormData();
+  f.append('base', new Blob([a]), baseName);
+  f.append('head', new Blob([b]), 'pixi.lock');
+  return f;
+};
+const dp = '/v1/diff';
+await call('diff json', dp, 'POST', { body: diffForm() }, 200);
+for (const output of ['text', 'markdown', 'csv'])
+  await call(`diff ${output}`, dp, 'POST', { query: `?output=${output}`, body: diffForm() }, 200);
+await call('diff markdown via Accept', dp, 'POST', { headers: { Accept: 'text/markdown' }, body: diffForm() }, 200);
+await call('diff nothing changed, fail-on=diff', dp, 'POST', { query: '?fail-on=diff', body: diffForm(revs[1], revs[1]) }, 200);
+await call('diff fail-on=diff', dp, 'POST', { query: '?fail-on=diff', body: diffForm() }, 422);
+await call('diff unknown environment', dp, 'POST', { query: '?environment=nope', body: diffForm() }, 422);
+await call('diff bad output', dp, 'POST', { query: '?output=sarif', body: diffForm() }, 400);
+await call('diff wrong method', dp, 'GET', {}, 405, base, 'POST');
+await call('diff not acceptable', dp, 'POST', { headers: { Accept: 'image/png' }, body: diffForm() }, 406);
+await call('diff too large', dp, 'POST', { declare: 100 * 1024 * 1024 }, 413);
+await call('diff not a lockfile', dp, 'POST', { body: diffForm(Buffer.from('hello\nworld\n'), revs[1], 'notes.dat') }, 415);
+await call('diff without a token', dp, 'POST', { body: diffForm() }, 401, authBase);
 for (const [p, op] of Object.entries(spec.paths)) {
   if (!op.get) continue;
   await call(`GET ${p}`, p, 'GET', {}, 200);

@@ -61,6 +61,12 @@ def holds(marker, env, all_extras=False):
 
 
 def uv(doc, env):
+    pkgs = uv_packages(doc, env)
+    return None if pkgs is None else len(pkgs)
+
+
+def uv_packages(doc, env):
+    """The package tables uv.lock installs in env (None: a version not read)."""
     if doc.get("version") != 1:
         return None
     pkgs = doc.get("package", [])
@@ -115,7 +121,7 @@ def uv(doc, env):
                     opt = {pep503(k): v for k, v in pkgs[t].get("optional-dependencies", {}).items()}
                     work.append(opt.get(pep503(e), []))
     seen.discard(root)
-    return len(seen)
+    return [pkgs[i] for i in sorted(seen)]
 
 
 def pylock(doc, env):

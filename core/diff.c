@@ -1,0 +1,627 @@
+/*
+ * diff.c - two models compared package by package (see diff.h), and the
+ * diff written as JSON, a text table, Markdown or CSV.
+ *
+ * DESIGN: both sides' packages are sorted by (kind, matching name, version
+ * order) and walked together one name group at a time, so matching is
+ * O(n log n) whatever the sizes. The rows are computed once, before the
+ * response starts (a gate must be able to refuse it); writing them is a
+ * producer like the reports' (doc.h): one row per piece, the summary after.
+ */
+#include "diff.h"
+#include "table.h"
+#include "vercmp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const change_names[SB_DIFF_NCHANGES] = {
+    "added", "removed", "upgraded", "downgraded", "license-changed", "source-changed",
+};
+/* section titles of the text summary and the Markdown tables */
+static const char *const change_titles[SB_DIFF_NCHANGES] = {
+    "Added", "Removed", "Upgraded", "Downgraded", "License changed", "Source changed",
+};
+/* summary keys */
+static const char *const change_keys[SB_DIFF_NCHANGES] = {
+    "added", "removed", "upgraded", "downgraded", "license_changed", "source_changed",
+};
+
+const char *sb_diff_change_name(sb_diff_change c)
+{
+    return c < SB_DIFF_NCHANGES ? change_names[c] : "?";
+}
+
+static const char *prop_of(const sb_pkg *p, const char *name)
+{
+    for (size_t i = 0; i < p->nprops; i++)
+        if (!strcmp(p->props[i].name, name))
+            return p->props[i].value;
+    return NULL;
+}
+
+/* "https://user@host:8443/x" -> "host:8443"; NULL when not an http(s) URL */
+static const char *url_host(sb_arena *a, const char *u)
+{
+    const char *s = !strncmp(u, "https://", 8) ? u + 8 : !strncmp(u, "http://", 7) ? u + 7 : NULL;
+    if (NULL == s)
+        return NULL;
+    size_t n = strcspn(s, "/?#");
+    const char *at = memchr(s, '@', n);
+    if (at) {
+        n -= (size_t)(at + 1 - s);
+        s = at + 1;
+    }
+    return n ? sb_arena_strndup(a, s, n) : NULL;
+}
+
+const char *sb_diff_source(sb_arena *a, const sb_pkg *p)
+{
+    if (p->supplier_name)
+        return p->supplier_name; /* the channel, the index's or registry's host */
+    const char *direct = prop_of(p, "pixi:direct-url");
+    if (direct)
+        return direct;
+    if (NULL == p->location)
+        return NULL;
+    /* an index artifact the lockfile names by URL without its index: the host */
+    const char *host = strncmp(p->location, "git", 3) ? url_host(a, p->location) : NULL;
+    return host ? host : p->location;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* ---- matching -------------------------------------------------------------- */
+
+typedef struct entry {
+    const sb_pkg *p;
+    const char *key; /* the name as matched */
+    int used;
+} entry;
+
+static int entry_cmp(const void *x, const void *y)
+{
+    const entry *a = x, *b = y;
+    if (a->p->kind != b->p->kind)
+        return a->p->kind < b->p->kind ? -1 : 1;
+    int c = strcmp(a->key, b->key);
+    if (c)
+        return c;
+    c = sb_vercmp(a->p->kind, a->p->version, b->p->version);
+    if (c)
+        return c;
+    return strcmp(a->p->version ? a->p->version : "", b->p->version ? b->p->version : "");
+}
+
+static const char *match_key(sb_arena *a, const sb_pkg *p)
+{
+    if (p->kind == SB_KIND_PYPI)
+        return sb_model_pep503(a, p->name);
+    if (p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) {
+        char *k = sb_arena_strdup(a, p->name);
+        for (char *c = k; c && *c; c++)
+            if (*c >= 'A' && *c <= 'Z')
+                *c = (char)(*c - 'A' + 'a');
+        return k;
+    }
+    return p->name;
+}
+
+static entry *entries(sb_arena *a, const sb_sbom *s)
+{
+    entry *v = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, sizeof *v);
+    for (size_t i = 0; v && i < s->npkgs; i++) {
+        v[i].p = &s->pkgs[i];
+        v[i].key = match_key(a, &s->pkgs[i]);
+        if (NULL == v[i].key)
+            return NULL;
+    }
+    if (v)
+        qsort(v, s->npkgs, sizeof *v, entry_cmp);
+    return v;
+}
+
+typedef struct builder {
+    sb_arena *a;
+    sb_diff *d;
+    size_t cap;
+} builder;
+
+static const char *lic_value(sb_arena *a, const sb_pkg *p)
+{
+    return sb_pkg_lic(p, a).value;
+}
+
+static sb_code add_row(builder *b, sb_diff_change c, const sb_pkg *base, const sb_pkg *head)
+{
+    sb_diff *d = b->d;
+    if (d->nrows == b->cap) {
+        sb_diff_row *g = sb_arena_grow(b->a, d->rows, &b->cap, d->nrows, sizeof *d->rows, 32);
+        if (NULL == g)
+            return SB_ENOMEM;
+        d->rows = g;
+    }
+    const sb_pkg *any = head ? head : base;
+    sb_diff_row *r = &d->rows[d->nrows++];
+    *r = (sb_diff_row){.change = c, .kind = any->kind, .name = any->name, .purl = any->purl};
+    if (base) {
+        r->base_version = base->version;
+        r->base_license = lic_value(b->a, base);
+        r->base_source = sb_diff_source(b->a, base);
+    }
+    if (head) {
+        r->head_version = head->version;
+        r->head_license = lic_value(b->a, head);
+        r->head_source = sb_diff_source(b->a, head);
+    }
+    d->count[c]++;
+    return SB_OK;
+}
+
+/* "https://host/dir/file-1.0.whl" -> length of "https://host/dir/" */
+static size_t dir_len(const char *s)
+{
+    const char *slash = strrchr(s, '/');
+    return slash ? (size_t)(slash - s + 1) : 0;
+}
+
+static int source_changed(sb_arena *a, const sb_pkg *b, const sb_pkg *h)
+{
+    const char *sb = sb_diff_source(a, b), *sh = sb_diff_source(a, h);
+    if (str_eq(sb, sh))
+        return 0;
+    /* a direct URL or path naming the new version's file in the same place */
+    if (sb && sh && !str_eq(b->version, h->version)) {
+        size_t nb = dir_len(sb), nh = dir_len(sh);
+        if (nb && nb == nh && !strncmp(sb, sh, nb) && strncmp(sb, "git", 3))
+            return 0;
+    }
+    return 1;
+}
+
+static sb_code compare_pair(builder *b, const sb_pkg *base, const sb_pkg *head)
+{
+    sb_code rc = SB_OK;
+    size_t before = b->d->nrows;
+    if (!str_eq(base->version, head->version)) {
+        int c = sb_vercmp(head->kind, base->version, head->version);
+        if (c)
+            rc = add_row(b, c < 0 ? SB_DIFF_UPGRADED : SB_DIFF_DOWNGRADED, base, head);
+    }
+    if (rc == SB_OK && !str_eq(lic_value(b->a, base), lic_value(b->a, head)))
+        rc = add_row(b, SB_DIFF_LICENSE, base, head);
+    if (rc == SB_OK && source_changed(b->a, base, head))
+        rc = add_row(b, SB_DIFF_SOURCE, base, head);
+    if (b->d->nrows == before)
+        b->d->unchanged++;
+    return rc;
+}
+
+/* The leading number of a version (its major line); "" when none. */
+static size_t major_of(const char *v, const char **out)
+{
+    if (NULL == v)
+        v = "";
+    while (*v && (*v < '0' || *v > '9'))
+        v++;
+    *out = v;
+    size_t n = 0;
+    while (v[n] >= '0' && v[n] <= '9')
+        n++;
+    return n;
+}
+
+static int same_line(const char *a, const char *b)
+{
+    const char *x, *y;
+    size_t nx = major_of(a, &x), ny = major_of(b, &y);
+    return nx && nx == ny && !memcmp(x, y, nx);
+}
+
+/* Pairing by major line is quadratic in a name's versions: past this many
+ * pairs (a crafted lockfile), what equal versions leave is added/removed. */
+#define LINE_PAIRS_MAX (1u << 16)
+
+/* One name group: [bv, bv+nb) and [hv, hv+nh), each in version order. */
+static sb_code compare_group(builder *b, entry *bv, size_t nb, entry *hv, size_t nh)
+{
+    sb_code rc = SB_OK;
+    /* equal versions first: both sides are in one order (entry_cmp), so a
+     * merge finds them in O(nb + nh) however many versions a name has */
+    for (size_t i = 0, j = 0; i < nb && j < nh;) {
+        int c = entry_cmp(&bv[i], &hv[j]);
+        if (c < 0) {
+            i++;
+        } else if (c > 0) {
+            j++;
+        } else {
+            bv[i].used = hv[j].used = 1;
+            if ((rc = compare_pair(b, bv[i].p, hv[j].p)) != SB_OK)
+                return rc;
+            i++, j++;
+        }
+    }
+    /* then versions of one major line, newest with newest (npm keeps a name
+     * in several lines: 4.3.1 and 4.3.3 against 3.2.7 and 4.3.4 is one
+     * upgrade, not a downgrade and an upgrade) */
+    for (size_t j = nh; nb * nh <= LINE_PAIRS_MAX && j-- > 0;) {
+        if (hv[j].used)
+            continue;
+        for (size_t i = nb; i-- > 0;)
+            if (!bv[i].used && same_line(bv[i].p->version, hv[j].p->version)) {
+                bv[i].used = hv[j].used = 1;
+                if ((rc = compare_pair(b, bv[i].p, hv[j].p)) != SB_OK)
+                    return rc;
+                break;
+            }
+    }
+    /* one version on each side: a change across lines too (1.x -> 2.0) */
+    if (nb == 1 && nh == 1 && !bv[0].used) {
+        bv[0].used = hv[0].used = 1;
+        if ((rc = compare_pair(b, bv[0].p, hv[0].p)) != SB_OK)
+            return rc;
+    }
+    size_t i, j;
+    for (i = 0; rc == SB_OK && i < nb; i++)
+        if (!bv[i].used)
+            rc = add_row(b, SB_DIFF_REMOVED, bv[i].p, NULL);
+    for (j = 0; rc == SB_OK && j < nh; j++)
+        if (!hv[j].used)
+            rc = add_row(b, SB_DIFF_ADDED, NULL, hv[j].p);
+    return rc;
+}
+
+static int group_cmp(const entry *a, const entry *b)
+{
+    if (a->p->kind != b->p->kind)
+        return a->p->kind < b->p->kind ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
+sb_code sb_diff_compute(sb_diff **out, sb_arena *a, const sb_sbom *base, const sb_sbom *head, sb_err *err)
+{
+    sb_diff *d = sb_arena_calloc(a, 1, sizeof *d);
+    entry *bv = d ? entries(a, base) : NULL, *hv = bv ? entries(a, head) : NULL;
+    if (NULL == hv)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    d->base = base;
+    d->head = head;
+    builder b = {a, d, 0};
+    size_t i = 0, j = 0;
+    sb_code rc = SB_OK;
+    while (rc == SB_OK && (i < base->npkgs || j < head->npkgs)) {
+        int c = i == base->npkgs ? 1 : j == head->npkgs ? -1 : group_cmp(&bv[i], &hv[j]);
+        size_t ei = i, ej = j;
+        if (c <= 0)
+            while (ei < base->npkgs && !group_cmp(&bv[ei], &bv[i]))
+                ei++;
+        if (c >= 0)
+            while (ej < head->npkgs && !group_cmp(&hv[ej], &hv[j]))
+                ej++;
+        rc = compare_group(&b, bv + i, ei - i, hv + j, ej - j);
+        i = ei;
+        j = ej;
+    }
+    /* group the rows by change, keeping (kind, name) order inside each */
+    sb_diff_row *sorted = rc == SB_OK ? sb_arena_alloc(a, (d->nrows ? d->nrows : 1) * sizeof *sorted) : NULL;
+    if (NULL == sorted)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    size_t k = 0;
+    for (int c = 0; c < SB_DIFF_NCHANGES; c++)
+        for (size_t r = 0; r < d->nrows; r++)
+            if (d->rows[r].change == (sb_diff_change)c)
+                sorted[k++] = d->rows[r];
+    d->rows = sorted;
+    *out = d;
+    return SB_OK;
+}
+
+sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff)
+{
+    for (size_t i = 0; i < diff->nrows; i++) {
+        const sb_diff_row *r = &diff->rows[i];
+        const char *before, *after;
+        if (r->change == SB_DIFF_LICENSE)
+            before = r->base_license, after = r->head_license;
+        else if (r->change == SB_DIFF_SOURCE)
+            before = r->base_source, after = r->head_source;
+        else
+            before = r->base_version, after = r->head_version;
+        const char *reason = sb_arena_printf(a, "%s %s: %s -> %s", sb_kind_name(r->kind), change_names[r->change],
+                                             r->change == SB_DIFF_ADDED ? "(none)" : before ? before : "(none)",
+                                             r->change == SB_DIFF_REMOVED ? "(none)" : after ? after : "(none)");
+        sb_finding f = {r->name, r->head_version ? r->head_version : r->base_version, "diff",
+                        change_names[r->change], reason};
+        if (NULL == reason || sb_gate_add(g, a, &f) != SB_OK)
+            return SB_ENOMEM;
+    }
+    return SB_OK;
+}
+
+/* ---- writing ----------------------------------------------------------------- */
+
+typedef struct writer {
+    const sb_diff *diff;
+    sb_report_output out;
+    size_t width[5];
+    size_t nsummary;     /* pieces after the rows */
+} writer;
+
+static const char *dash(const char *s) { return s && s[0] ? s : "-"; }
+
+/* text/markdown cells: the values the change is about */
+static void before_after(const sb_diff_row *r, const char **before, const char **after)
+{
+    if (r->change == SB_DIFF_LICENSE)
+        *before = r->base_license, *after = r->head_license;
+    else if (r->change == SB_DIFF_SOURCE)
+        *before = r->base_source, *after = r->head_source;
+    else
+        *before = r->base_version, *after = r->head_version;
+    *before = dash(*before);
+    *after = dash(*after);
+    if (r->change == SB_DIFF_ADDED)
+        *before = "-";
+    if (r->change == SB_DIFF_REMOVED)
+        *after = "-";
+}
+
+static const char *const text_header[5] = {"Change", "Kind", "Name", "Before", "After"};
+static const char *const md_header[4] = {"Kind", "Name", "Before", "After"};
+static const char *const csv_header[10] = {"change", "kind", "name", "base_version", "head_version",
+                                           "base_license", "head_license", "base_source", "head_source", "purl"};
+
+static void text_cells(const sb_diff_row *r, const char *cv[5])
+{
+    cv[0] = change_names[r->change];
+    cv[1] = sb_kind_name(r->kind);
+    cv[2] = r->name;
+    before_after(r, &cv[3], &cv[4]);
+}
+
+static sb_code put(sb_doc *d, const char *s)
+{
+    return sb_buf_append(&d->stage, s, strlen(s));
+}
+
+/* "3 added, 1 removed, ..., 0 source changed" */
+static sb_code counts_line(sb_doc *d, const sb_diff *df)
+{
+    sb_code rc = SB_OK;
+    for (int c = 0; rc == SB_OK && c < SB_DIFF_NCHANGES; c++) {
+        const char *t = sb_arena_printf(d->arena, "%s%zu %s", c ? ", " : "", df->count[c],
+                                        c == SB_DIFF_LICENSE ? "license changed"
+                                        : c == SB_DIFF_SOURCE ? "source changed" : change_names[c]);
+        rc = t ? put(d, t) : SB_ENOMEM;
+    }
+    return rc;
+}
+
+static const char *side_text(sb_doc *d, const char *label, const sb_sbom *s)
+{
+    return sb_arena_printf(d->arena, "%s %s (%zu packages, environment %s, platform %s)", label,
+                           s->lockfile_name ? s->lockfile_name : s->input_kind ? s->input_kind : "lockfile",
+                           s->npkgs, s->environment ? s->environment : "-", s->platform ? s->platform : "-");
+}
+
+static sb_code begin(sb_doc *d)
+{
+    writer *w = d->fmt;
+    const sb_diff *df = w->diff;
+    sb_code rc = SB_OK;
+    switch (w->out) {
+    case SB_REPORT_JSON:
+        sb_jw_obj_begin(&d->jw);
+        sb_jw_key(&d->jw, "diff");
+        sb_jw_arr_begin(&d->jw);
+        return d->jw.status;
+    case SB_REPORT_TEXT:
+        for (size_t c = 0; c < 5; c++)
+            w->width[c] = sb_table_width(text_header[c]);
+        for (size_t i = 0; i < df->nrows; i++) {
+            const char *cv[5];
+            text_cells(&df->rows[i], cv);
+            for (size_t c = 0; c < 5; c++)
+                if (sb_table_width(cv[c]) > w->width[c])
+                    w->width[c] = sb_table_width(cv[c]);
+        }
+        rc = sb_table_row(&d->stage, SB_TABLE_TEXT, text_header, 5, w->width);
+        return rc == SB_OK ? sb_table_rule(&d->stage, SB_TABLE_TEXT, 5, w->width) : rc;
+    case SB_REPORT_MARKDOWN: {
+        rc = put(d, "**sbomd diff:** ");
+        if (rc == SB_OK && df->nrows == 0)
+            rc = put(d, "no changes");
+        else if (rc == SB_OK)
+            rc = counts_line(d, df);
+        const char *t = sb_arena_printf(d->arena, " (%zu unchanged)\n\n", df->unchanged);
+        if (rc == SB_OK)
+            rc = t ? put(d, t) : SB_ENOMEM;
+        for (int s = 0; rc == SB_OK && s < 2; s++) {
+            const char *side = side_text(d, s ? "Head:" : "Base:", s ? df->head : df->base);
+            if (NULL == side)
+                return SB_ENOMEM;
+            rc = put(d, s ? "  \n" : "");
+            if (rc == SB_OK)
+                rc = sb_table_text(&d->stage, side, 0);
+        }
+        return rc == SB_OK ? put(d, "\n\n") : rc; /* a blank line before the first <details> */
+    }
+    case SB_REPORT_CSV:
+        return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, 10, NULL);
+    default:
+        return SB_EMISUSE;
+    }
+}
+
+static sb_code nothing(sb_doc *d, size_t i)
+{
+    (void)i;
+    return d->jw.status;
+}
+
+static sb_code middle(sb_doc *d) { return d->jw.status; }
+
+static size_t piece_count(const sb_doc *d)
+{
+    const writer *w = d->fmt;
+    return w->diff->nrows + w->nsummary;
+}
+
+static void json_side(sb_jw *jw, const char *key, const sb_sbom *s)
+{
+    sb_jw_key(jw, key);
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "workspace", s->root_name);
+    sb_jw_kstr(jw, "environment", s->environment);
+    sb_jw_kstr(jw, "platform", s->platform);
+    sb_jw_kstr(jw, "lockfile", s->lockfile_name);
+    sb_jw_kstr(jw, "input_kind", s->input_kind);
+    sb_jw_key(jw, "packages");
+    sb_jw_int(jw, (long long)s->npkgs);
+    sb_jw_obj_end(jw);
+}
+
+static void json_row(sb_doc *d, const sb_diff_row *r)
+{
+    sb_jw *jw = &d->jw;
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "change", change_names[r->change]);
+    sb_jw_kstr(jw, "kind", sb_kind_name(r->kind));
+    sb_jw_kstr(jw, "name", r->name);
+    sb_jw_kstr(jw, "base_version", r->base_version);
+    sb_jw_kstr(jw, "head_version", r->head_version);
+    sb_jw_kstr(jw, "base_license", r->base_license);
+    sb_jw_kstr(jw, "head_license", r->head_license);
+    sb_jw_kstr(jw, "base_source", r->base_source);
+    sb_jw_kstr(jw, "head_source", r->head_source);
+    sb_jw_kstr(jw, "purl", r->purl);
+    sb_jw_obj_end(jw);
+}
+
+/* Markdown: at row i, close the previous change's table and open this one's
+ * when the change differs. */
+static sb_code md_row(sb_doc *d, const sb_diff *df, size_t i)
+{
+    const sb_diff_row *r = &df->rows[i];
+    sb_code rc = SB_OK;
+    if (0 == i || df->rows[i - 1].change != r->change) {
+        if (i)
+            rc = put(d, "\n</details>\n\n");
+        const char *open = sb_arena_printf(d->arena, "<details><summary>%s (%zu)</summary>\n\n",
+                                           change_titles[r->change], df->count[r->change]);
+        if (rc == SB_OK)
+            rc = open ? put(d, open) : SB_ENOMEM;
+        if (rc == SB_OK)
+            rc = sb_table_row(&d->stage, SB_TABLE_MARKDOWN, md_header, 4, NULL);
+        if (rc == SB_OK)
+            rc = sb_table_rule(&d->stage, SB_TABLE_MARKDOWN, 4, NULL);
+    }
+    const char *cv[5];
+    text_cells(r, cv);
+    return rc == SB_OK ? sb_table_row(&d->stage, SB_TABLE_MARKDOWN, cv + 1, 4, NULL) : rc;
+}
+
+static sb_code piece(sb_doc *d, size_t i)
+{
+    const writer *w = d->fmt;
+    const sb_diff *df = w->diff;
+    if (i < df->nrows) {
+        const sb_diff_row *r = &df->rows[i];
+        const char *cv[10];
+        switch (w->out) {
+        case SB_REPORT_JSON:
+            json_row(d, r);
+            return d->jw.status;
+        case SB_REPORT_TEXT:
+            text_cells(r, cv);
+            return sb_table_row(&d->stage, SB_TABLE_TEXT, cv, 5, w->width);
+        case SB_REPORT_MARKDOWN:
+            return md_row(d, df, i);
+        default:
+            cv[0] = change_names[r->change], cv[1] = sb_kind_name(r->kind), cv[2] = r->name;
+            cv[3] = r->base_version, cv[4] = r->head_version, cv[5] = r->base_license, cv[6] = r->head_license;
+            cv[7] = r->base_source, cv[8] = r->head_source, cv[9] = r->purl;
+            return sb_table_row(&d->stage, SB_TABLE_CSV, cv, 10, NULL);
+        }
+    }
+    /* the one summary piece */
+    sb_code rc = SB_OK;
+    if (w->out == SB_REPORT_JSON) {
+        sb_jw *jw = &d->jw;
+        sb_jw_arr_end(jw);
+        sb_jw_key(jw, "summary");
+        sb_jw_obj_begin(jw);
+        json_side(jw, "base", df->base);
+        json_side(jw, "head", df->head);
+        for (int c = 0; c < SB_DIFF_NCHANGES; c++) {
+            sb_jw_key(jw, change_keys[c]);
+            sb_jw_int(jw, (long long)df->count[c]);
+        }
+        sb_jw_key(jw, "unchanged");
+        sb_jw_int(jw, (long long)df->unchanged);
+        sb_jw_key(jw, "changes");
+        sb_jw_int(jw, (long long)df->nrows);
+        sb_jw_obj_end(jw);
+        return d->jw.status;
+    }
+    if (w->out == SB_REPORT_MARKDOWN)
+        return df->nrows ? put(d, "\n</details>\n") : SB_OK;
+    /* text */
+    rc = put(d, "\nSummary: ");
+    if (rc == SB_OK)
+        rc = counts_line(d, df);
+    const char *t = sb_arena_printf(d->arena, ", %zu unchanged\n", df->unchanged);
+    if (rc == SB_OK)
+        rc = t ? put(d, t) : SB_ENOMEM;
+    for (int s = 0; rc == SB_OK && s < 2; s++) {
+        const char *side = side_text(d, s ? "Head:" : "Base:", s ? df->head : df->base);
+        rc = side ? sb_table_text(&d->stage, side, 0) : SB_ENOMEM;
+        if (rc == SB_OK)
+            rc = put(d, "\n");
+    }
+    return rc;
+}
+
+static sb_code end(sb_doc *d)
+{
+    const writer *w = d->fmt;
+    if (w->out == SB_REPORT_JSON)
+        sb_jw_obj_end(&d->jw);
+    return d->jw.status;
+}
+
+#define DIFF_OPS(var, mtype)                                                                           \
+    static const sb_doc_ops var = {.name = "diff", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = begin, .component = nothing, .middle = middle,             \
+                                   .relation_count = piece_count, .relation = piece, .end = end}
+
+DIFF_OPS(diff_json, "application/json");
+DIFF_OPS(diff_text, "text/plain; charset=utf-8");
+DIFF_OPS(diff_markdown, "text/markdown; charset=utf-8");
+DIFF_OPS(diff_csv, "text/csv; charset=utf-8");
+
+const sb_report_kind sb_diff_kind = {"diff", {&diff_json, &diff_text, &diff_markdown, &diff_csv, NULL}};
+
+sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_diff *diff,
+                        const sb_doc_opts *opts, sb_err *err)
+{
+    int o = 0;
+    while (o < SB_REPORT_NOUTPUTS && sb_diff_kind.ops[o] != ops)
+        o++;
+    if (o == SB_REPORT_NOUTPUTS || NULL == ops)
+        return sb_err_set(err, SB_EMISUSE, "not a diff output");
+    writer *w = sb_arena_calloc(a, 1, sizeof *w);
+    if (NULL == w)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    w->diff = diff;
+    w->out = (sb_report_output)o;
+    w->nsummary = w->out == SB_REPORT_CSV ? 0 : 1;
+    /* the components phase walks the head's packages and writes nothing */
+    sb_code rc = sb_doc_new(out, a, ops, diff->head, opts, err);
+    if (rc == SB_OK)
+        (*out)->fmt = w;
+    return rc;
+}

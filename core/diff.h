@@ -1,0 +1,93 @@
+/*
+ * diff.h - what changed between two selected models (a base and a head
+ * revision of a lockfile), as rows a pull request can show and a CI gate
+ * can refuse (spec 10 `diff`).
+ *
+ * Packages are matched by (kind, name), the name PEP 503-normalized for
+ * PyPI and case-folded for conda. A name present several times on one side
+ * (npm keeps one name in several versions) pairs equal versions first,
+ * then the rest in version order; what is left over is added or removed.
+ * A matched pair gives a row per change it shows:
+ *
+ *   upgraded / downgraded  the version strings differ and the ecosystem's
+ *                          order (core/vercmp.h) says which way; strings
+ *                          the order holds equal ("1.0" / "1.0.0") are no
+ *                          change
+ *   license-changed        the normalized license expression differs
+ *   source-changed         where it comes from differs: the channel, or
+ *                          the index's or registry's host (also when the
+ *                          lockfile names only the artifact's URL), else
+ *                          the direct URL, path or git URL; a direct URL
+ *                          or path that only changed its file name along
+ *                          with the version is not a source change
+ *
+ * Rows are ordered by change (the enum's order), then kind and name.
+ * Everything lives in the arena given.
+ */
+#ifndef SB_DIFF_H
+#define SB_DIFF_H
+
+#include "doc.h"
+#include "gate.h"
+#include "model.h"
+#include "report.h"
+
+typedef enum sb_diff_change {
+    SB_DIFF_ADDED,
+    SB_DIFF_REMOVED,
+    SB_DIFF_UPGRADED,
+    SB_DIFF_DOWNGRADED,
+    SB_DIFF_LICENSE,
+    SB_DIFF_SOURCE,
+    SB_DIFF_NCHANGES
+} sb_diff_change;
+
+/* "added", "removed", "upgraded", "downgraded", "license-changed",
+ * "source-changed" (the JSON/CSV `change` value). */
+const char *sb_diff_change_name(sb_diff_change c);
+
+/* One change of one package. Absent values are NULL (an added package has
+ * no base_*). */
+typedef struct sb_diff_row {
+    sb_diff_change change;
+    sb_kind kind;
+    const char *name;                       /* as the head spells it, else the base */
+    const char *base_version, *head_version;
+    const char *base_license, *head_license; /* normalized */
+    const char *base_source, *head_source;
+    const char *purl;                        /* the head's, else the base's */
+} sb_diff_row;
+
+typedef struct sb_diff {
+    const sb_sbom *base, *head;
+    sb_diff_row *rows;
+    size_t nrows;
+    size_t count[SB_DIFF_NCHANGES];
+    size_t unchanged;                        /* matched pairs without a row */
+} sb_diff;
+
+/* Compare two models. SB_ENOMEM is the only failure. */
+sb_code sb_diff_compute(sb_diff **out, sb_arena *a, const sb_sbom *base, const sb_sbom *head, sb_err *err);
+
+/* Where a package comes from, as the diff compares it (see above); NULL
+ * when the model does not say. A host is copied into `a`. */
+const char *sb_diff_source(sb_arena *a, const sb_pkg *p);
+
+/* The diff's outputs, as a report kind has them (not in the report
+ * registry: a diff reads two models, /v1/diff): json ({"diff": [rows], "summary"}),
+ * text (an aligned table and a summary line), markdown (a summary line,
+ * then a collapsible table per change kind, for a pull-request comment) or
+ * csv (frozen header change,kind,name,base_version,head_version,
+ * base_license,head_license,base_source,head_source,purl). NULL for an
+ * output the diff has not (sarif). */
+extern const sb_report_kind sb_diff_kind;
+
+/* A producer (sb_doc_produce, sb_doc_free) writing `diff` with ops from
+ * sb_diff_kind. */
+sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_diff *diff,
+                        const sb_doc_opts *opts, sb_err *err);
+
+/* One finding per row into g (fail-on=diff: any change fails). */
+sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff);
+
+#endif

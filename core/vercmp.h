@@ -1,0 +1,24 @@
+/*
+ * vercmp.h - which of two versions is newer, by each ecosystem's own rules:
+ * PEP 440 for PyPI, conda's VersionOrder for conda packages, SemVer 2.0 for
+ * npm. Used by the diff (core/diff.c) to tell an upgrade from a downgrade.
+ *
+ * Every comparison is total: a string the ecosystem's grammar does not
+ * accept falls back to the conda order (numbers as numbers, letters before
+ * numbers), which still puts "1.10" after "1.9". Pure functions, no
+ * allocation; inputs must be NUL-terminated, NULL sorts first.
+ */
+#ifndef SB_VERCMP_H
+#define SB_VERCMP_H
+
+#include "model.h"
+
+/* <0, 0, >0 as a is older than, the same version as, or newer than b. */
+int sb_vercmp_pep440(const char *a, const char *b);
+int sb_vercmp_conda(const char *a, const char *b);
+int sb_vercmp_semver(const char *a, const char *b);
+
+/* By the rules of a package kind: pypi PEP 440, npm SemVer, else conda. */
+int sb_vercmp(sb_kind kind, const char *a, const char *b);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * diff.c - POST /v1/diff: a multipart body with parts `base` and `head`,
+ * each a lockfile read and selected as /v1/sbom reads its body (the same
+ * selection parameters apply to both), answered with what changed
+ * (core/diff.h) as JSON, text, Markdown or CSV (output= or Accept), or with
+ * a 422 when fail-on=diff and anything changed.
+ */
+#include "handlers.h"
+#include "../core/diff.h"
+#include "../service/intake.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* fail-on: a comma-separated list of gates; this endpoint has one, `diff`.
+ * 0 and *on set, or -1 for a name it does not know. */
+static int fail_on(const char *v, int *on)
+{
+    *on = 0;
+    if (NULL == v)
+        return 0;
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == 4 && !strncmp(p, "diff", 4))
+            *on = 1;
+        else if (n)
+            return -1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+/* Read and select one side. 0, or 1 with the answer queued in *rc. */
+static int side(svc_req *r, const char *part, svc_intake *in, sb_sbom **out, int *rc)
+{
+    if (svc_intake_read_part(r, part, in, rc))
+        return 1;
+    return svc_intake_select(r, in, out, rc);
+}
+
+static int post_diff(svc_req *r)
+{
+    int rc, gate_on;
+    if (fail_on(svc_req_query(r, "fail-on"), &gate_on))
+        return svc_bad_param(r, "fail-on", "must be 'diff' (fail when anything changed)");
+    const sb_doc_ops *ops = NULL;
+    if (svc_intake_output(r, &sb_diff_kind, &ops, &rc))
+        return rc;
+    svc_intake base_in, head_in;
+    sb_sbom *base = NULL, *head = NULL;
+    svc_req_mark(r, "upload");
+    if (side(r, "base", &base_in, &base, &rc) || side(r, "head", &head_in, &head, &rc))
+        return rc;
+    svc_req_drop_body(r); /* both sides hold copies of what they need */
+    svc_req_mark(r, "model");
+    sb_arena *a = svc_req_arena(r);
+    sb_err err;
+    sb_err_clear(&err);
+    sb_diff *diff = NULL;
+    if (sb_diff_compute(&diff, a, base, head, &err) != SB_OK)
+        return svc_req_error(r, &err, NULL, 0);
+    if (gate_on && diff->nrows) {
+        sb_gate g;
+        sb_gate_init(&g, "diff", "The lockfiles differ");
+        if (sb_diff_gate(&g, a, diff) != SB_OK) {
+            sb_err_set(&err, SB_ENOMEM, "out of memory");
+            return svc_req_error(r, &err, NULL, 0);
+        }
+        char detail[160];
+        snprintf(detail, sizeof detail, "%zu change(s) between base and head, and fail-on=diff", diff->nrows);
+        return svc_req_gate(r, &g, detail);
+    }
+    sb_doc_opts dopts = {head_in.ts, head_in.pretty != 0, NULL, 0, 0, NULL, 0};
+    sb_doc *doc = NULL;
+    if (sb_diff_doc_new(&doc, a, ops, diff, &dopts, &err) != SB_OK)
+        return svc_req_error(r, &err, NULL, 0);
+    return svc_req_stream(r, ops->media_type, doc);
+}
+
+int h_diff_register(svc_router *rt)
+{
+    return svc_router_add(rt, "POST", "/v1/diff", post_diff, 1);
+}
