@@ -145,6 +145,8 @@ static sb_code add_row(builder *b, sb_diff_change c, const sb_pkg *base, const s
         d->rows = g;
     }
     const sb_pkg *any = head ? head : base;
+    if (NULL == any) /* a row is about a package on at least one side */
+        return SB_EMISUSE;
     sb_diff_row *r = &d->rows[d->nrows++];
     *r = (sb_diff_row){.change = c, .kind = any->kind, .name = any->name, .purl = any->purl};
     if (base) {
