@@ -954,10 +954,8 @@ static const struct {
     {"license-not-spdx", "LicenseNotSpdx", "A package's license is not an SPDX expression (require-license)."},
 };
 
-static void sarif_begin(sb_doc *d)
+void sb_report__sarif_open(sb_jw *jw)
 {
-    sb_jw *jw = &d->jw;
-    const sb_sbom *s = d->sbom;
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
     sb_jw_kstr(jw, "version", "2.1.0");
@@ -968,8 +966,15 @@ static void sarif_begin(sb_doc *d)
     sb_jw_obj_begin(jw);
     sb_jw_key(jw, "driver");
     sb_jw_obj_begin(jw);
-    sb_jw_kstr(jw, "name", "sbomd");
+    sb_jw_kstr(jw, "name", SB_TOOL_NAME);
     sb_jw_kstr(jw, "version", SB_VERSION);
+}
+
+static void sarif_begin(sb_doc *d)
+{
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    sb_report__sarif_open(jw);
     sb_jw_key(jw, "rules");
     sb_jw_arr_begin(jw);
     for (int k = 1; k < SB_POL_NRULES; k++) {

@@ -57,4 +57,9 @@ const char *sb_report_output_media(sb_report_output out);
  * or an output the kind does not have. */
 const sb_doc_ops *sb_report_find(const char *kind, sb_report_output out);
 
+/* The opening every SARIF 2.1.0 report shares: the log, its one run, and
+ * runs[0].tool.driver with sbomd's name and version, left open for the
+ * report's own driver fields (rules) and what follows. */
+void sb_report__sarif_open(sb_jw *jw);
+
 #endif

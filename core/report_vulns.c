@@ -131,18 +131,7 @@ static sb_code vbegin(sb_doc *d)
         sb_jw_arr_begin(jw);
         return jw->status;
     case V_SARIF:
-        sb_jw_obj_begin(jw);
-        sb_jw_kstr(jw, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-        sb_jw_kstr(jw, "version", "2.1.0");
-        sb_jw_key(jw, "runs");
-        sb_jw_arr_begin(jw);
-        sb_jw_obj_begin(jw);
-        sb_jw_key(jw, "tool");
-        sb_jw_obj_begin(jw);
-        sb_jw_key(jw, "driver");
-        sb_jw_obj_begin(jw);
-        sb_jw_kstr(jw, "name", SB_TOOL_NAME);
-        sb_jw_kstr(jw, "version", SB_VERSION);
+        sb_report__sarif_open(jw);
         sb_jw_kstr(jw, "informationUri", "https://osv.dev");
         sb_jw_key(jw, "rules");
         sb_jw_arr_begin(jw);
