@@ -3,6 +3,9 @@
  *
  *   sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] LOCKFILE
  *   sbomgen -r packages|licenses|python|tree [-o json|text] ... LOCKFILE   (a report)
+ *   sbomgen -m MANIFEST [-i GLOB].. [-x GLOB].. [-k KIND].. [-S] [-O] ... LOCKFILE
+ *          (a workspace manifest beside the lockfile, and the filters of spec 3:
+ *           include, exclude, exclude-kind, scope=required, keep-orphans)
  *
  * Writes the document to stdout through the same producer the server uses,
  * `BUFSIZE` bytes at a time (default 65536), so tests can check that output
@@ -10,7 +13,9 @@
  */
 #include "../core/arena.h"
 #include "../core/doc.h"
+#include "../core/filter.h"
 #include "../core/lock.h"
+#include "../core/manifest.h"
 #include "../core/model.h"
 #include "../core/policy.h"
 #include "../core/report.h"
@@ -50,12 +55,45 @@ static int read_file(const char *path, char **out, size_t *len)
     return 0;
 }
 
+/* The workspace manifest as the service reads the `manifest` part: text
+ * that is malformed fails (file:line:column), one that is no manifest at
+ * all is a warning and the document is made without it (pixi:incomplete). */
+static int read_manifest(const char *path, sb_arena *a, const sb_limits *lim, char **data, sb_select_opts *sel)
+{
+    size_t len;
+    if (read_file(path, data, &len) != 0) {
+        fprintf(stderr, "sbomgen: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    const char *base = strrchr(path, '/');
+    sb_manifest *m = NULL;
+    sb_err err;
+    sb_err_clear(&err);
+    sb_code rc = sb_manifest_read(&m, a, base ? base + 1 : path, *data, len, lim, &err);
+    if (rc == SB_OK) {
+        sel->manifest = m;
+        return 0;
+    }
+    if (rc == SB_EFORMAT) {
+        fprintf(stderr, "sbomgen: warning: manifest %s not read: %s\n", path, err.msg);
+        sel->manifest_problem = sb_arena_printf(a, "manifest '%s' not read: %s", base ? base + 1 : path, err.msg);
+        return 0;
+    }
+    if (err.line)
+        fprintf(stderr, "sbomgen: %s:%u:%u: %s\n", path, err.line, err.column, err.msg);
+    else
+        fprintf(stderr, "sbomgen: %s: %s\n", path, err.msg);
+    return -1;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] [-n ROOT]\n"
                     "               [-C PACKAGE_CACHE] [-L (license texts)] [-F FILE_MAX] [-T TEXTS_MAX]\n"
                     "               [-r REPORT [-o json|text|markdown|csv|sarif]]\n"
-                    "               [-A ALLOW,..] [-D DENY,..] [-R (require a license)] [-I PKG[:WHY],..] LOCKFILE\n");
+                    "               [-A ALLOW,..] [-D DENY,..] [-R (require a license)] [-I PKG[:WHY],..]\n"
+                    "               [-m MANIFEST] [-i INCLUDE_GLOB].. [-x EXCLUDE_GLOB].. [-k EXCLUDE_KIND]..\n"
+                    "               [-S (scope=required)] [-O (keep orphans)] LOCKFILE\n");
 }
 
 int main(int argc, char **argv)
@@ -69,8 +107,16 @@ int main(int argc, char **argv)
     dopts.pretty = true;
     dopts.timestamp = 0;
     size_t bufsize = 65536;
+    /* filters as the query parameters give them: repeatable, at most 256
+     * patterns of each kind like the service */
+    enum { PATTERNS_MAX = 256 };
+    const char *inc[PATTERNS_MAX], *exc[PATTERNS_MAX];
+    sb_filter filt = {0};
+    const char *manifest_path = NULL;
     int opt;
-    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:A:D:RI:")) != -1) {
+    filt.include = inc;
+    filt.exclude = exc;
+    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:A:D:RI:m:i:x:k:SO")) != -1) {
         switch (opt) {
         case 'f': format = optarg; break;
         case 'e': sel.environment = optarg; break;
@@ -89,6 +135,27 @@ int main(int argc, char **argv)
         case 'D': deny = optarg; break;
         case 'R': require = true; break;
         case 'I': ignore = optarg; break;
+        case 'm': manifest_path = optarg; break;
+        case 'i':
+        case 'x':
+            if ((opt == 'i' ? filt.ninclude : filt.nexclude) == PATTERNS_MAX) {
+                fprintf(stderr, "sbomgen: at most %d -%c patterns\n", PATTERNS_MAX, opt);
+                return 2;
+            }
+            if (opt == 'i')
+                inc[filt.ninclude++] = optarg;
+            else
+                exc[filt.nexclude++] = optarg;
+            break;
+        case 'k':
+            if (0 == sb_filter_kind_bit(optarg)) {
+                fprintf(stderr, "sbomgen: '%s' is not a package kind\n", optarg);
+                return 2;
+            }
+            filt.kinds |= sb_filter_kind_bit(optarg);
+            break;
+        case 'S': filt.required_only = true; break;
+        case 'O': filt.keep_orphans = true; break;
         default: usage(); return 2;
         }
     }
@@ -123,6 +190,7 @@ int main(int argc, char **argv)
     sb_lock *lock = NULL;
     sb_sbom *sbom = NULL;
     sb_doc *doc = NULL;
+    char *mdata = NULL;
     int status = 1;
     char *buf = malloc(bufsize);
     if (NULL == a || NULL == buf) {
@@ -131,6 +199,9 @@ int main(int argc, char **argv)
     }
     sb_limits lim = SB_LIMITS_DEFAULT;
     lim.platform = sel.platform ? sel.platform : "linux-64"; /* the one document's platform */
+    if (manifest_path && read_manifest(manifest_path, a, &lim, &mdata, &sel) != 0)
+        goto cleanup;
+    sel.filter = &filt; /* as the service: an empty filter drops nothing */
     if (sb_lock_read(&lock, a, "auto", data, len, sel.lockfile_name, &lim, &err) != SB_OK ||
         sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK ||
         (allow && sb_policy_add_ids(&pol, a, false, allow, &err) != SB_OK) ||
@@ -162,6 +233,7 @@ int main(int argc, char **argv)
 cleanup:
     sb_doc_free(doc);
     sb_arena_destroy(a);
+    free(mdata);
     free(buf);
     free(data);
     return status;

@@ -223,5 +223,29 @@ check "unreadable manifest: the document is the lockfile-only one otherwise" \
   [ "$(jq -c '[.components[].purl]' "$work/unread.json")" = "$(jq -c '[.components[].purl]' "$work/uv0.json")" ]
 validates unv "$uvlock" "$work/setup.cfg"
 
+# --- the CLI over the same core: manifest and filters give the same bytes -------
+gen="$(dirname "$bin")/sbomgen"
+for fmt in cyclonedx-1.6 spdx-2.3; do
+  curl -sS -o "$work/sock-$fmt.json" -F "lockfile=@$uvlock" -F "manifest=@$pyp" \
+    "$base/v1/sbom?format=$fmt&scope=required&exclude=pydantic-c*&exclude-kind=pypi-source"
+  "$gen" -f "$fmt" -t 1700000000 -m "$pyp" -S -x 'pydantic-c*' -k pypi-source "$uvlock" > "$work/cli-$fmt.json"
+  check "sbomgen -m -S -x -k = the service's manifest + filters ($fmt)" cmp -s "$work/sock-$fmt.json" "$work/cli-$fmt.json"
+done
+check "sbomgen -S: no dev-group-only package left" \
+  [ -z "$(jq -r '.components[] | select(.scope != "required") | .name' "$work/cli-cyclonedx-1.6.json")" ]
+check "sbomgen -k: pixi:excluded names pydantic-core (a source build)" \
+  jq -e '.metadata.properties | any(.name == "pixi:excluded" and (.value | startswith("pydantic-core (exclude-kind") or contains(", pydantic-core (exclude-kind=pypi-source)")))' "$work/cli-cyclonedx-1.6.json" >/dev/null
+curl -sS -o "$work/sock-px.json" -F "lockfile=@$pxlock" -F "manifest=@$pxt" "$base/v1/sbom?environment=min-py38&include=py*&keep-orphans=true"
+"$gen" -t 1700000000 -e min-py38 -m "$pxt" -i 'py*' -O "$pxlock" > "$work/cli-px.json"
+check "sbomgen -e -m -i -O = the service (pixi.lock + pixi.toml)" cmp -s "$work/sock-px.json" "$work/cli-px.json"
+printf '[project]\nname = "x"\nversion = \n' > "$work/pyproject.toml"
+"$gen" -m "$work/pyproject.toml" "$uvlock" > /dev/null 2> "$work/cli-bad.err"; st=$?
+check "sbomgen: a malformed manifest fails naming file:line:column ($st)" \
+  sh -c "[ $st = 1 ] && grep -q 'pyproject.toml:3:' '$work/cli-bad.err'"
+"$gen" -t 1700000000 -m "$work/setup.cfg" "$uvlock" > "$work/cli-unread.json" 2> "$work/cli-unread.err"; st=$?
+check "sbomgen: an unreadable manifest warns and goes on ($st)" \
+  sh -c "[ $st = 0 ] && grep -q 'warning: manifest' '$work/cli-unread.err'"
+check "sbomgen: ... = the service's document for it" cmp -s "$work/unread.json" "$work/cli-unread.json"
+
 [ -n "${SB_KEEP:-}" ] && cp -r "$work" "$SB_KEEP"
 sb_done manifest
