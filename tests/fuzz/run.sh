@@ -31,6 +31,7 @@ targets=(
   "params fuzz_params.c -DFUZZ_PARAMS=1"
   "archive fuzz_archive.c -DFUZZ_ARCHIVE=1"
   "decode fuzz_decode.c -DFUZZ_DECODE=1"
+  "manifest fuzz_manifest.c -DFUZZ_MANIFEST=1"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
@@ -56,6 +57,16 @@ for spec in "${targets[@]}"; do
     { printf '\001'; head -c 60000 "$f" | python3 -c 'import sys,zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read()))'; } > "$corpus/zlib"
     { printf '\002'; head -c 60000 "$f" | zstd -q -c; } > "$corpus/zst"
     { printf '\004'; head -c 8000000 /dev/zero | gzip -c; } > "$corpus/bomb"
+  elif [ "$t" = manifest ]; then
+    # the upstream manifests beside the fixtures, tagged with the kind byte
+    # fuzz_manifest.c reads (0 pixi.toml, 1 pyproject.toml, 2 environment.yml, 3 package.json)
+    i=0
+    for f in $(find tests/data/manifests -type f -name '*.toml' -o -type f -name '*.yml' -o -type f -name '*.json'); do
+      case "$f" in *pixi.toml) k='\000' ;; *.toml) k='\001' ;; *.yml) k='\002' ;; *) k='\003' ;; esac
+      { printf "$k"; cat "$f"; } > "$corpus/m-$i"; i=$((i + 1))
+    done
+    printf '\001[dependency-groups]\na = [{include-group = "b"}]\nb = ["x", {include-group = "a"}]\n' > "$corpus/cycle"
+    printf '\003{"name":"x","dependencies":{"a":"1"},"devDependencies":{"b":"2"}}' > "$corpus/pkg"
   elif [ "$t" = archive ]; then
     # the test channel's archives, tagged with the mode byte fuzz_archive.c reads
     python3 tests/make-conda.py "$out/archive-seeds" > /dev/null
