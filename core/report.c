@@ -378,6 +378,19 @@ static const char *ceiling_text(sb_doc *d, int maj, int min)
 }
 
 /* The Policy cell of a licenses row. */
+/* The model's scope as the packages report names it; NULL (no key) when the
+ * input does not distinguish scopes (pixi.lock, most lockfiles alone). */
+static const char *scope_name(sb_scope sc)
+{
+    switch (sc) {
+    case SB_SCOPE_REQUIRED: return "required";
+    case SB_SCOPE_OPTIONAL: return "optional";
+    case SB_SCOPE_DEVELOPMENT: return "development";
+    case SB_SCOPE_NONE: break;
+    }
+    return NULL;
+}
+
 static const char *policy_label(const sb_policy_verdict *v)
 {
     static const char *const labels[SB_POL_NRULES] = {"ok", "denied", "not allowed", "no license", "not SPDX"};
@@ -851,6 +864,7 @@ static void json_row(sb_doc *d, const report *r, size_t i)
     }
     if (r->kind == R_PACKAGES) {
         kopt(jw, "declared", prop_of(p, "pixi:declared-in"));
+        kopt(jw, "scope", scope_name(p->scope));
         kopt(jw, "source", p->supplier_name);
     }
     sb_jw_key(jw, "spdx");

@@ -100,6 +100,27 @@ try {
   ok(JSON.stringify(declaredCells.map((c) => c.join(' ')).sort()) === JSON.stringify(['matplotlib min_py38', 'py-rattler min_py38', 'pytest default', 'python min_py38']),
      `the Declared column shows the manifest's features (${declaredCells.map((c) => c.join(' ')).join('; ')})`);
   ok((await page.textContent('#status')).includes('4 declared by the manifest'), `status counts the declared packages (${await page.textContent('#status')})`);
+  const scopeCells = await page.$$eval('#packages tbody tr', (trs) => trs.map((tr) => tr.cells[4].textContent));
+  ok(scopeCells.length > 0 && scopeCells.every((c) => c === '-'), 'a pixi.lock has no scopes: the Scope column is empty');
+
+  // a uv.lock with its pyproject.toml: dependency groups give development, extras optional
+  const uvLock = path.join(shared, 'fixtures/uv/pydantic/uv.lock');
+  const uvToml = path.join(here, '../data/manifests/uv-pydantic/pyproject.toml');
+  await page.setInputFiles('#file', uvLock);
+  await page.setInputFiles('#manifest', uvToml);
+  await page.waitForFunction(() => document.getElementById('chosen').textContent.startsWith('uv.lock'));
+  await page.waitForTimeout(200);
+  await page.click('#reports');
+  await page.waitForFunction(() => /declared by the manifest/.test(document.getElementById('status').textContent) &&
+                                   document.querySelector('#packages tbody tr td') !== null &&
+                                   [...document.querySelectorAll('#packages tbody tr')].some((tr) => tr.cells[0].textContent === 'pytest'));
+  const scopeOf = Object.fromEntries(await page.$$eval('#packages tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[4].textContent])));
+  ok(scopeOf.pytest === 'development' && scopeOf['typing-extensions'] === 'required' && scopeOf['email-validator'] === 'optional',
+     `the Scope column: pytest development, typing-extensions required, email-validator optional (${scopeOf.pytest}, ${scopeOf['typing-extensions']}, ${scopeOf['email-validator']})`);
+  await page.setInputFiles('#file', pxLock);
+  await page.setInputFiles('#manifest', pxToml);
+  await page.waitForFunction(() => document.getElementById('chosen').textContent.startsWith('pixi.lock'));
+  await page.waitForTimeout(200);
   await page.selectOption('#format', 'cyclonedx-1.6');
   const [dl2] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
   const saved2 = path.join(outdir, 'with-manifest.cdx.json');
