@@ -17,12 +17,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* queue the answer, hand its result to the handler */
-#define ANSWER(expr)    \
-    do {                \
-        *rc = (expr);   \
-        return 1;       \
-    } while (0)
+/* The readers below return 0 to go on, or 1 when they have queued the
+ * answer (an error); *rc then holds what the handler returns to the
+ * server. `return answered(rc, svc_req_error(...))` keeps the return visible. */
+static int answered(int *rc, int queued)
+{
+    *rc = queued;
+    return 1;
+}
 
 /* Names to offer when an environment or platform was not found. */
 int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out)
@@ -157,15 +159,15 @@ static int read_filter(svc_req *r, sb_select_opts *sel, int *rc)
     if (NULL == f) {
         sb_err e;
         sb_err_set(&e, SB_ENOMEM, "out of memory");
-        ANSWER(svc_req_error(r, &e, NULL, 0));
+        return answered(rc, svc_req_error(r, &e, NULL, 0));
     }
     qlist inc, exc, kinds;
     if (list_param(r, "include", &inc))
-        ANSWER(svc_bad_param(r, "include", "must be a non-empty name pattern (* and ?), at most 256 of them"));
+        return answered(rc, svc_bad_param(r, "include", "must be a non-empty name pattern (* and ?), at most 256 of them"));
     if (list_param(r, "exclude", &exc))
-        ANSWER(svc_bad_param(r, "exclude", "must be a non-empty name pattern (* and ?), at most 256 of them"));
+        return answered(rc, svc_bad_param(r, "exclude", "must be a non-empty name pattern (* and ?), at most 256 of them"));
     if (list_param(r, "exclude-kind", &kinds))
-        ANSWER(svc_bad_param(r, "exclude-kind", "must name a package kind"));
+        return answered(rc, svc_bad_param(r, "exclude-kind", "must name a package kind"));
     f->include = inc.v;
     f->ninclude = inc.n;
     f->exclude = exc.v;
@@ -179,17 +181,17 @@ static int read_filter(svc_req *r, sb_select_opts *sel, int *rc)
                 n++;
             sb_err e;
             sb_err_set(&e, SB_EINVAL, "query parameter 'exclude-kind': '%.64s' is not a package kind", kinds.v[i]);
-            ANSWER(svc_req_error(r, &e, names, n));
+            return answered(rc, svc_req_error(r, &e, names, n));
         }
         f->kinds |= bit;
     }
     const char *scope = svc_req_query(r, "scope");
     if (scope && strcmp(scope, "all") && strcmp(scope, "required"))
-        ANSWER(svc_bad_param(r, "scope", "must be required (leave out development and optional packages) or all"));
+        return answered(rc, svc_bad_param(r, "scope", "must be required (leave out development and optional packages) or all"));
     f->required_only = scope && !strcmp(scope, "required");
     int keep;
     if (svc_param_bool(svc_req_query(r, "keep-orphans"), 0, &keep))
-        ANSWER(svc_bad_param(r, "keep-orphans", "must be true or false"));
+        return answered(rc, svc_bad_param(r, "keep-orphans", "must be true or false"));
     f->keep_orphans = keep != 0;
     sel->filter = f;
     return 0;
@@ -239,7 +241,7 @@ static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim,
         return 0;
     }
     if (mrc == SB_ETIMEOUT)
-        ANSWER(svc_req_timeout(r));
+        return answered(rc, svc_req_timeout(r));
     if (mrc == SB_EFORMAT) {
         char *why = sb_arena_printf(a, "manifest '%s' not read: %s", fname, err.msg);
         for (char *c = why; c && *c; c++)
@@ -254,7 +256,7 @@ static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim,
     sb_err named = err;
     snprintf(named.msg, sizeof named.msg, "multipart part 'manifest' (%.40s): %.180s", fname[0] ? fname : "no file name",
              err.msg);
-    ANSWER(svc_req_error(r, &named, NULL, 0));
+    return answered(rc, svc_req_error(r, &named, NULL, 0));
 }
 
 /* ---- license policy (spec 5) ---------------------------------------- */
@@ -292,22 +294,22 @@ static int read_policy(svc_req *r, svc_intake *in, int *rc)
             size_t n = cfg->policies ? cfg->policies->n : 0;
             sb_err_set(&e, SB_EINVAL, "query parameter 'policy': %s", n ? "no policy of that name on this server"
                                                                        : "this server has no --policy-file");
-            ANSWER(svc_req_error(r, &e, n ? cfg->policies->names : NULL, n));
+            return answered(rc, svc_req_error(r, &e, n ? cfg->policies->names : NULL, n));
         }
         if (sb_policy_merge(&in->policy, a, named) != SB_OK)
-            ANSWER(-1);
+            return answered(rc, -1);
         in->policy_on = true;
     }
     policy_args pa = {in, a, {0}};
     sb_err_clear(&pa.err);
     if (svc_req_query_each(r, policy_arg, &pa)) {
         if (pa.err.code == SB_ENOMEM)
-            ANSWER(-1);
-        ANSWER(svc_req_error(r, &pa.err, NULL, 0)); /* the message names the parameter and value */
+            return answered(rc, -1);
+        return answered(rc, svc_req_error(r, &pa.err, NULL, 0)); /* the message names the parameter and value */
     }
     int req = 0;
     if (svc_param_bool(svc_req_query(r, "require-license"), 0, &req))
-        ANSWER(svc_bad_param(r, "require-license", "must be true or false"));
+        return answered(rc, svc_bad_param(r, "require-license", "must be true or false"));
     if (svc_req_query(r, "require-license"))
         in->policy_on = true;
     in->policy.require |= req != 0;
@@ -322,12 +324,12 @@ static int read_policy(svc_req *r, svc_intake *in, int *rc)
             while (n && *s == ' ')
                 s++, n--;
             if (n != 7 || strncmp(s, "license", 7))
-                ANSWER(svc_bad_param(r, "fail-on", "takes 'license' (the license policy's violations)"));
+                return answered(rc, svc_bad_param(r, "fail-on", "takes 'license' (the license policy's violations)"));
             in->fail_license = true;
             s = strchr(s, ',');
         } while (s && *++s);
         if (!in->policy_on)
-            ANSWER(svc_bad_param(r, "fail-on", "is 'license' but no policy was given (allow-license, deny-license, "
+            return answered(rc, svc_bad_param(r, "fail-on", "is 'license' but no policy was given (allow-license, deny-license, "
                                                "require-license, ignore-license or policy)"));
     }
     sb_gate_init(&in->gate, "policy-violation", "License policy violated");
@@ -341,7 +343,7 @@ int svc_intake_policy(svc_req *r, svc_intake *in, sb_sbom *s, int *rc)
     if (sb_policy_apply(&in->policy, s, svc_req_arena(r), &in->gate) != SB_OK) {
         sb_err e;
         sb_err_set(&e, SB_ENOMEM, "out of memory");
-        ANSWER(svc_req_error(r, &e, NULL, 0));
+        return answered(rc, svc_req_error(r, &e, NULL, 0));
     }
     return 0;
 }
@@ -352,7 +354,7 @@ int svc_intake_gate(svc_req *r, svc_intake *in, int *rc)
         return 0;
     const char *detail = sb_arena_printf(svc_req_arena(r), "%zu package(s) violate the license policy%s%s",
                                          in->gate.n, in->policy.name ? " " : "", in->policy.name ? in->policy.name : "");
-    ANSWER(svc_req_gate(r, &in->gate, detail ? detail : "the license policy is violated"));
+    return answered(rc, svc_req_gate(r, &in->gate, detail ? detail : "the license policy is violated"));
 }
 
 /* The lockfile is the body or its `lockfile` part (part NULL), or the
@@ -369,13 +371,13 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     if (read_policy(r, in, rc))
         return 1;
     if (svc_param_bool(svc_req_query(r, "pretty"), 1, &in->pretty))
-        ANSWER(svc_bad_param(r, "pretty", "must be true or false"));
+        return answered(rc, svc_bad_param(r, "pretty", "must be true or false"));
     in->fail_quality = -1;
     const char *fq = svc_req_query(r, "fail-on-quality");
     if (fq) {
         sb_quality_profile qp;
         if (sb_quality_profile_find(fq, &qp))
-            ANSWER(svc_bad_param(r, "fail-on-quality", "must be cisa-2026, bsi-tr-03183-2 or ntia-2021"));
+            return answered(rc, svc_bad_param(r, "fail-on-quality", "must be cisa-2026, bsi-tr-03183-2 or ntia-2021"));
         in->fail_quality = (int)qp;
     }
     in->ts = cfg->source_date_epoch >= 0 ? (time_t)cfg->source_date_epoch : time(NULL);
@@ -383,49 +385,49 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     if (tq) {
         long long v;
         if (svc_param_count(tq, 253402300799LL, &v))
-            ANSWER(svc_bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799"));
+            return answered(rc, svc_bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799"));
         in->ts = (time_t)v;
     }
     if (svc_param_bool(svc_req_query(r, "all-environments"), 0, &in->all_envs))
-        ANSWER(svc_bad_param(r, "all-environments", "must be true or false"));
+        return answered(rc, svc_bad_param(r, "all-environments", "must be true or false"));
     if (svc_param_bool(svc_req_query(r, "all-platforms"), 0, &in->all_plats))
-        ANSWER(svc_bad_param(r, "all-platforms", "must be true or false"));
+        return answered(rc, svc_bad_param(r, "all-platforms", "must be true or false"));
     sb_select_opts *sel = &in->sel;
     int texts;
     if (svc_param_bool(svc_req_query(r, "license-texts"), 0, &texts))
-        ANSWER(svc_bad_param(r, "license-texts", "must be true or false"));
+        return answered(rc, svc_bad_param(r, "license-texts", "must be true or false"));
     sel->license_texts = texts != 0;
     sel->text_shape = shape;
     sel->package_cache = cfg->package_cache[0] ? cfg->package_cache : NULL;
     sel->license_file_max = cfg->license_file_max;
     sel->license_texts_max = cfg->license_texts_max;
     if (budget_param(r, "license-file-max", cfg->license_file_max, &sel->license_file_max))
-        ANSWER(svc_bad_param(r, "license-file-max", "must be a byte count no larger than the server's --license-file-max"));
+        return answered(rc, svc_bad_param(r, "license-file-max", "must be a byte count no larger than the server's --license-file-max"));
     if (budget_param(r, "license-texts-max", cfg->license_texts_max, &sel->license_texts_max))
-        ANSWER(svc_bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max"));
+        return answered(rc, svc_bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max"));
     if (0 == sel->license_file_max || 0 == sel->license_texts_max)
         sel->license_texts = false; /* a zero budget: names only */
     int fetch;
     if (svc_param_bool(svc_req_query(r, "fetch-licenses"), 0, &fetch))
-        ANSWER(svc_bad_param(r, "fetch-licenses", "must be true or false"));
+        return answered(rc, svc_bad_param(r, "fetch-licenses", "must be true or false"));
     const char *vq = svc_req_query(r, "vulnerabilities");
     if (NULL == vq && !strcmp(svc_req_path(r), "/v1/report/vulnerabilities"))
         vq = "osv"; /* the report is about them */
     if (vq && strcmp(vq, "osv"))
-        ANSWER(svc_bad_param(r, "vulnerabilities", "must be osv"));
+        return answered(rc, svc_bad_param(r, "vulnerabilities", "must be osv"));
     const char *fs = svc_req_query(r, "fail-on-severity");
     if (fs && (sb_sev_parse(fs) < SB_SEV_LOW || !strcmp(fs, "moderate")))
-        ANSWER(svc_bad_param(r, "fail-on-severity", "must be low, medium, high or critical"));
+        return answered(rc, svc_bad_param(r, "fail-on-severity", "must be low, medium, high or critical"));
     int kev;
     if (svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &kev))
-        ANSWER(svc_bad_param(r, "fail-on-kev", "must be true or false"));
+        return answered(rc, svc_bad_param(r, "fail-on-kev", "must be true or false"));
     if ((fs || kev) && !vq)
-        ANSWER(svc_bad_param(r, fs ? "fail-on-severity" : "fail-on-kev", "needs vulnerabilities=osv"));
+        return answered(rc, svc_bad_param(r, fs ? "fail-on-severity" : "fail-on-kev", "needs vulnerabilities=osv"));
     if (fetch || vq) {
         svc_lookup_ctx *lc = sb_arena_calloc(a, 1, sizeof *lc);
         if (NULL == lc) {
             sb_err_set(&err, SB_ENOMEM, "out of memory");
-            ANSWER(svc_req_error(r, &err, NULL, 0));
+            return answered(rc, svc_req_error(r, &err, NULL, 0));
         }
         /* lookups end in time for the document to be written within the request deadline */
         double wait = (double)cfg->lookup_deadline, left = svc_req_time_left(r) - 1.0;
@@ -456,7 +458,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     sel->pypi_map = svc_req_pypimap(r);
     const char *pp = svc_req_query(r, "primary-purl");
     if (pp && strcmp(pp, "pypi") && strcmp(pp, "conda"))
-        ANSWER(svc_bad_param(r, "primary-purl", "must be pypi or conda"));
+        return answered(rc, svc_bad_param(r, "primary-purl", "must be pypi or conda"));
     sel->primary_pypi = pp && !strcmp(pp, "pypi");
     sel->environment = svc_req_query(r, "environment");
     sel->platform = svc_req_query(r, "platform");
@@ -471,9 +473,9 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         if (NULL == au || sb_author_parse(au, a, author, &why)) {
             if (author == cfg->sbom_author) { /* checked at start; only memory can fail here */
                 sb_err_set(&err, SB_ENOMEM, "out of memory");
-                ANSWER(svc_req_error(r, &err, NULL, 0));
+                return answered(rc, svc_req_error(r, &err, NULL, 0));
             }
-            ANSWER(svc_bad_param(r, "author", why));
+            return answered(rc, svc_bad_param(r, "author", why));
         }
         sel->author = au;
     }
@@ -483,9 +485,9 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     if (part) { /* /v1/diff: one named part, no manifest */
         up.lockfile.name = part;
         if (svc_upload_part(r, part, &up.lockfile.data, &up.lockfile.len, &up.lockfile.filename, &err) != 0)
-            ANSWER(svc_req_error(r, &err, NULL, 0));
+            return answered(rc, svc_req_error(r, &err, NULL, 0));
     } else if (svc_upload_read(r, &up, &err) != 0) {
-        ANSWER(svc_req_error(r, &err, NULL, 0));
+        return answered(rc, svc_req_error(r, &err, NULL, 0));
     }
     in->body = up.lockfile.data;
     in->len = up.lockfile.len;
@@ -495,7 +497,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
             sb_err_set(&err, SB_EPARSE, "the '%s' part is empty; send a lockfile in it", part);
         else
             sb_err_set(&err, SB_EPARSE, "the request body is empty; send the lockfile as the body");
-        ANSWER(svc_req_error(r, &err, NULL, 0));
+        return answered(rc, svc_req_error(r, &err, NULL, 0));
     }
     sb_limits lim = SB_LIMITS_DEFAULT;
     lim.max_depth = (unsigned)cfg->max_depth;
@@ -534,7 +536,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     memcpy(in->sha1, job.sha1, sizeof in->sha1);
     if (read_rc != SB_OK) {
         if (err.code == SB_ETIMEOUT)
-            ANSWER(svc_req_timeout(r));
+            return answered(rc, svc_req_timeout(r));
         if (err.code == SB_EFORMAT) {
             const sb_reader *const *rd = sb_lock_readers();
             size_t n = 0;
@@ -543,9 +545,9 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
             const char **kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
             for (size_t i = 0; kinds && i < n; i++)
                 kinds[i] = rd[i]->kind;
-            ANSWER(svc_req_error(r, &err, kinds, kinds ? n : 0));
+            return answered(rc, svc_req_error(r, &err, kinds, kinds ? n : 0));
         }
-        ANSWER(svc_req_error(r, &err, NULL, 0));
+        return answered(rc, svc_req_error(r, &err, NULL, 0));
     }
     /* the lock holds copies of all it needs: keep only the digest */
     in->body = NULL;
