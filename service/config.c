@@ -81,6 +81,8 @@ static const cfg_opt opts[] = {
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
     {"memory-budget", "SBOMD_MEMORY_BUDGET", T_LONG, OFF(memory_budget), 0, 1L << 42, "0", "bytes request bodies and their parsing (5x the body, estimated) may hold at once; a request past it gets 503 + Retry-After before its body is read (0 = 70% of the cgroup memory limit, else 1 GiB); must hold one max-body request"},
     {"max-connections-per-ip", "SBOMD_MAX_CONNECTIONS_PER_IP", T_LONG, OFF(max_connections_per_ip), 0, 100000, "256", "connections one client address may hold open (0 = no cap); behind a proxy every client is the proxy's address"},
+    {"probe-port", "SBOMD_PROBE_PORT", T_LONG, OFF(probe_port), -1, 65535, "-1", "a second, plain-HTTP listener serving only /healthz, /readyz and /metrics on its own thread and connection budget (32), so probes are answered however busy or trickled the main listener is (-1 = off, 0 = any free port, printed at start)"},
+    {"probe-listen", "SBOMD_PROBE_LISTEN", T_STR, OFF(probe_listen), 0, 64, "", "address of the probe listener (empty = the listen address)"},
 };
 
 #define NOPTS (sizeof opts / sizeof opts[0])
@@ -344,6 +346,10 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
             snprintf(eb, en, "%s '%.200s' must be an http:// or https:// URL", base_names[i], bases[i]);
             return -1;
         }
+    if (c->probe_port > 0 && c->probe_port == c->port) {
+        snprintf(eb, en, "probe-port %ld is the port of the main listener; give it another", c->probe_port);
+        return -1;
+    }
     if (!c->tls_cert[0] != !c->tls_key[0]) {
         snprintf(eb, en, "tls-cert and tls-key go together: set both or neither");
         return -1;

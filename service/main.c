@@ -68,7 +68,9 @@ int main(int argc, char **argv)
     if (srv.cfg.check_only) {
         struct sockaddr_storage probe;
         int family;
-        if (svc_listen_parse(srv.cfg.listen, srv.cfg.port, &probe, &family, eb, sizeof eb)) {
+        if (svc_listen_parse(srv.cfg.listen, srv.cfg.port, &probe, &family, eb, sizeof eb) ||
+            (srv.cfg.probe_listen[0] &&
+             svc_listen_parse(srv.cfg.probe_listen, srv.cfg.probe_port, &probe, &family, eb, sizeof eb))) {
             fprintf(stderr, "sbomd: %s\n", eb);
             return 2;
         }
@@ -126,13 +128,28 @@ int main(int argc, char **argv)
     snprintf(detail, sizeof detail, "%s://%s%s%s:%u", srv.cfg.tls_cert[0] ? "https" : "http", v6 ? "[" : "",
              srv.cfg.listen, v6 ? "]" : "", svc_server_port(&srv));
     svc_log_event("listening", detail);
+    if (srv.probe) {
+        const char *pl = srv.cfg.probe_listen[0] ? srv.cfg.probe_listen : srv.cfg.listen;
+        int pv6 = strchr(pl, ':') && pl[0] != '[';
+        snprintf(detail, sizeof detail, "http://%s%s%s:%u", pv6 ? "[" : "", pl, pv6 ? "]" : "",
+                 svc_server_probe_port(&srv));
+        svc_log_event("probe listener", detail);
+    }
     if (srv.cfg.max_body_lowered) {
         snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds", srv.cfg.max_body,
                  srv.cfg.memory_budget);
         svc_log_event("max-body lowered to fit the memory budget derived from the cgroup memory limit", detail);
     }
     int sig = 0;
-    while (sigwait(&set, &sig) == 0 && sig == SIGHUP) {
+    for (;;) {
+        /* a second's wait: daemons a TLS reload replaced are stopped once idle */
+        struct timespec tick = {1, 0};
+        sig = sigtimedwait(&set, NULL, &tick);
+        svc_server_tick(&srv);
+        if (sig < 0) /* EAGAIN: the second passed */
+            continue;
+        if (sig != SIGHUP)
+            break;
         size_t n = 0;
         if (svc_auth_reload(&srv.auth, &n, eb, sizeof eb) == 0) {
             snprintf(detail, sizeof detail, "%zu token(s)%s", n, srv.auth.enabled ? "" : " (no tokens-file)");
@@ -140,6 +157,11 @@ int main(int argc, char **argv)
         } else {
             svc_log_error("tokens reload failed, keeping the previous set", eb);
         }
+        int tls = svc_server_reload_tls(&srv, eb, sizeof eb);
+        if (tls == 0)
+            svc_log_event("TLS certificate reloaded", srv.cfg.tls_cert);
+        else if (tls < 0)
+            svc_log_error("TLS reload failed, keeping the previous certificate", eb);
     }
     svc_log_event("stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
     atomic_store(&srv.ready, 0);
