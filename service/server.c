@@ -710,7 +710,7 @@ static void retire_stop(svc_retired *r)
  * has no call to replace them in a running daemon; its per-handshake
  * callback (MHD_OPTION_HTTPS_CERT_CALLBACK) would mean linking GnuTLS and
  * building its certificate structures here. Instead a new daemon starts on
- * the very listening socket (MHD_OPTION_LISTEN_SOCKET) with the new files,
+ * the very listening socket (MHD_OPTION_LISTEN_SOCKET, a dup(2) of it) with the new files,
  * which also proves they load; only then does the old daemon stop
  * accepting (MHD_quiesce_daemon). Both accept for a moment, no connection
  * is refused, and requests the old one holds finish on the old certificate. */
@@ -739,7 +739,10 @@ int svc_server_reload_tls(svc_server *s, char *eb, size_t en)
                 slot = &s->retired[i];
         retire_stop(slot);
     }
-    struct MHD_Daemon *fresh = start_main(s, NULL, AF_UNSPEC, di->listen_fd, cert, key);
+    /* a duplicate: a daemon that fails to start closes the socket it was
+     * given, which must not be the one the running daemon listens on */
+    int fd = dup(di->listen_fd);
+    struct MHD_Daemon *fresh = fd < 0 ? NULL : start_main(s, NULL, AF_UNSPEC, fd, cert, key);
     if (NULL == fresh) {
         snprintf(eb, en, "'%.200s' and '%.200s' do not make a TLS listener (libmicrohttpd refused them; see its log "
                  "line)", s->cfg.tls_cert, s->cfg.tls_key);
@@ -747,8 +750,10 @@ int svc_server_reload_tls(svc_server *s, char *eb, size_t en)
         free(key);
         return -1;
     }
-    /* the socket is the new daemon's now: the old one's is not closed */
-    (void)MHD_quiesce_daemon(s->mhd);
+    /* the new daemon listens on its duplicate; the old one's copy goes */
+    MHD_socket old_fd = MHD_quiesce_daemon(s->mhd);
+    if (old_fd != MHD_INVALID_SOCKET)
+        close(old_fd);
     *slot = (svc_retired){s->mhd, s->tls_cert_pem, s->tls_key_pem, now_s()};
     s->mhd = fresh;
     s->tls_cert_pem = cert;
