@@ -21,7 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-#define DRAIN_SECONDS 25
 #define MAPPING_MAX (256L << 20) /* the real mapping is a few MiB */
 
 /* --pypi-mapping-file: read once, shared read-only by every request. */
@@ -170,7 +169,9 @@ int main(int argc, char **argv)
         nanosleep(&ts, NULL);
     }
     svc_server_quiesce(&srv);
-    for (int i = 0; i < DRAIN_SECONDS * 10 && atomic_load(&srv.in_flight) > 0; i++) {
+    /* no request outlives --request-timeout (408, 504, or a cut stream), so
+     * the drain waits that long at most; the pod's grace period covers it */
+    for (long i = 0; i < (srv.cfg.request_timeout + 1) * 10 && atomic_load(&srv.in_flight) > 0; i++) {
         struct timespec ts = {0, 100 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
