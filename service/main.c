@@ -6,6 +6,7 @@
 #include "../core/pypimap.h"
 #include "../handlers/handlers.h"
 #include "config.h"
+#include "filewatch.h"
 #include "lookup.h"
 #include "log.h"
 #include "server.h"
@@ -51,6 +52,29 @@ static int load_mapping(svc_server *srv, char *eb, size_t en)
         svc_log_event("pypi mapping loaded", detail);
     }
     return rc;
+}
+
+/* SIGHUP, or a watched file replaced: the tokens and/or the TLS files read
+ * again; a failure keeps what was loaded and says so at level error. */
+static void reload(svc_server *srv, int tokens, int tls, const char *why)
+{
+    char eb[256], detail[160];
+    if (tokens) {
+        size_t n = 0;
+        if (svc_auth_reload(&srv->auth, &n, eb, sizeof eb) == 0) {
+            snprintf(detail, sizeof detail, "%zu token(s)%s (%s)", n, srv->auth.enabled ? "" : " (no tokens-file)", why);
+            svc_log_event("tokens reloaded", detail);
+        } else {
+            svc_log_error("tokens reload failed, keeping the previous set", eb);
+        }
+    }
+    int st = tls ? svc_server_reload_tls(srv, eb, sizeof eb) : 1;
+    if (st == 0) {
+        snprintf(detail, sizeof detail, "%.120s (%s)", srv->cfg.tls_cert, why);
+        svc_log_event("TLS certificate reloaded", detail);
+    } else if (st < 0) {
+        svc_log_error("TLS reload failed, keeping the previous certificate", eb);
+    }
 }
 
 int main(int argc, char **argv)
@@ -139,28 +163,31 @@ int main(int argc, char **argv)
                  srv.cfg.memory_budget);
         svc_log_event("max-body lowered to fit the memory budget derived from the cgroup memory limit", detail);
     }
+    /* a Secret volume is updated by the kubelet, which sends no SIGHUP */
+    svc_filewatch watch_tokens, watch_cert, watch_key;
+    svc_filewatch_init(&watch_tokens, srv.cfg.tokens_file);
+    svc_filewatch_init(&watch_cert, srv.cfg.tls_cert);
+    svc_filewatch_init(&watch_key, srv.cfg.tls_key);
     int sig = 0;
     for (;;) {
-        /* a second's wait: daemons a TLS reload replaced are stopped once idle */
+        /* a second's wait: replaced files are noticed, and daemons a TLS
+         * reload replaced are stopped once idle */
         struct timespec tick = {1, 0};
         sig = sigtimedwait(&set, NULL, &tick);
         svc_server_tick(&srv);
-        if (sig < 0) /* EAGAIN: the second passed */
+        if (sig == SIGHUP) {
+            reload(&srv, 1, 1, "SIGHUP");
+            svc_filewatch_init(&watch_tokens, srv.cfg.tokens_file); /* what is loaded now */
+            svc_filewatch_init(&watch_cert, srv.cfg.tls_cert);
+            svc_filewatch_init(&watch_key, srv.cfg.tls_key);
             continue;
-        if (sig != SIGHUP)
-            break;
-        size_t n = 0;
-        if (svc_auth_reload(&srv.auth, &n, eb, sizeof eb) == 0) {
-            snprintf(detail, sizeof detail, "%zu token(s)%s", n, srv.auth.enabled ? "" : " (no tokens-file)");
-            svc_log_event("tokens reloaded", detail);
-        } else {
-            svc_log_error("tokens reload failed, keeping the previous set", eb);
         }
-        int tls = svc_server_reload_tls(&srv, eb, sizeof eb);
-        if (tls == 0)
-            svc_log_event("TLS certificate reloaded", srv.cfg.tls_cert);
-        else if (tls < 0)
-            svc_log_error("TLS reload failed, keeping the previous certificate", eb);
+        if (sig > 0)
+            break;
+        int tokens = svc_filewatch_poll(&watch_tokens);
+        int cert = svc_filewatch_poll(&watch_cert), key = svc_filewatch_poll(&watch_key);
+        if (tokens || cert || key)
+            reload(&srv, tokens, cert || key, "file changed");
     }
     svc_log_event("stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
     atomic_store(&srv.ready, 0);
