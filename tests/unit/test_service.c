@@ -204,3 +204,21 @@ TEST(svc_filewatch__replaced_file_reported_once_settled)
     CHECK(svc_filewatch_poll(&w) == 0); /* nothing watched */
     rmdir(dir);
 }
+
+TEST(svc_cfg__probe_listener)
+{
+    svc_cfg c;
+    char eb[256];
+    unsetenv("SBOMD_PROBE_PORT");
+    unsetenv("SBOMD_PORT");
+    char *argv1[] = {"sbomd", NULL};
+    CHECK(svc_cfg_load(&c, 1, argv1, eb, sizeof eb) == 0 && c.probe_port == -1 && c.probe_listen[0] == '\0'); /* off */
+    char *argv2[] = {"sbomd", "--probe-port", "8081", "--probe-listen", "0.0.0.0", NULL};
+    CHECK(svc_cfg_load(&c, 5, argv2, eb, sizeof eb) == 0 && c.probe_port == 8081 && !strcmp(c.probe_listen, "0.0.0.0"));
+    char *argv3[] = {"sbomd", "--port", "8080", "--probe-port", "8080", NULL};
+    CHECK(svc_cfg_load(&c, 5, argv3, eb, sizeof eb) < 0 && strstr(eb, "probe-port 8080"));
+    char *argv4[] = {"sbomd", "--port", "0", "--probe-port", "0", NULL}; /* both any free port: distinct */
+    CHECK(svc_cfg_load(&c, 5, argv4, eb, sizeof eb) == 0);
+    char *argv5[] = {"sbomd", "--probe-port", "-2", NULL};
+    CHECK(svc_cfg_load(&c, 3, argv5, eb, sizeof eb) < 0 && strstr(eb, "probe-port"));
+}
