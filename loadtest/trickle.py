@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""trickle.py PORT [CONNS] [SECONDS] [SOURCES] - /healthz latency while CONNS
+"""trickle.py PORT [CONNS] [SECONDS] [SOURCES] [PROBE_PORT] - /healthz latency while CONNS
 connections trickle their request heads (the request line, then one header
 line every 5 s, which resets an idle timeout each time), spread over SOURCES
 loopback addresses (127.0.0.2 ...); a connection the server closes is opened
 again a second later, as an attacker would. /healthz is asked every 100 ms
 from 127.0.0.1 with a 5 s timeout, by a separate process so the trickle's
-event loop does not delay the probe. A benchmark: prints figures, asserts
+event loop does not delay the probe; on PROBE_PORT (the --probe-port
+listener) when given, else on PORT itself. A benchmark: prints figures, asserts
 nothing. Bounded: SECONDS (default 30)."""
 import asyncio
 import multiprocessing
@@ -18,6 +19,7 @@ port = int(sys.argv[1])
 conns = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 30.0
 sources = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+probe_port = int(sys.argv[5]) if len(sys.argv) > 5 else port
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 stats = {"opened": 0, "refused": 0, "closed_by_server": 0, "max_open": 0, "open": 0}
@@ -60,7 +62,7 @@ def prober(end, out):
     while time.monotonic() < end:
         t = time.monotonic()
         try:
-            c = socket.create_connection(("127.0.0.1", port), timeout=5)
+            c = socket.create_connection(("127.0.0.1", probe_port), timeout=5)
             c.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             head = b""
             while True:
@@ -96,5 +98,5 @@ pct = lambda p: "%.1f ms" % (lat[min(len(lat) - 1, int(p * len(lat)))] * 1e3) if
 print("trickle: %d connections from %d address(es), %.0f s: opened %d, closed by the server %d, "
       "refused %d, most open at once %d" % (conns, sources, seconds, stats["opened"], stats["closed_by_server"],
                                              stats["refused"], stats["max_open"]))
-print("healthz: %d answered 200, %d failed; p50 %s, p99 %s, max %s" % (len(lat), len(fails), pct(0.5), pct(0.99),
+print("healthz (%s port %d): %d answered 200, %d failed; p50 %s, p99 %s, max %s" % ("probe" if probe_port != port else "main", probe_port, len(lat), len(fails), pct(0.5), pct(0.99),
                                                                        pct(1.0)))

@@ -56,9 +56,9 @@ static const cfg_opt opts[] = {
     {"min-upload-rate", "SBOMD_MIN_UPLOAD_RATE", T_LONG, OFF(min_upload_rate), 0, 1L << 30, "1024", "bytes per second an upload must average once upload-grace has passed, else 408 (0 = off)"},
     {"upload-grace", "SBOMD_UPLOAD_GRACE", T_LONG, OFF(upload_grace), 1, 3600, "5", "seconds of upload before its rate is judged"},
     {"policy-file", "SBOMD_POLICY_FILE", T_STR, OFF(policy_file), 0, 1024, "", "TOML file of named license policies ([policy.NAME] with allow, deny, ignore, require), chosen per request with ?policy=NAME; read at start"},
-    {"tokens-file", "SBOMD_TOKENS_FILE", T_STR, OFF(tokens_file), 0, 1024, "", "bearer tokens, one per line (# comments); set = every request needs one; reloaded on SIGHUP"},
+    {"tokens-file", "SBOMD_TOKENS_FILE", T_STR, OFF(tokens_file), 0, 1024, "", "bearer tokens, one per line (# comments); set = every request needs one; reloaded on SIGHUP and when the file changes (checked each second)"},
     {"auth-open", "SBOMD_AUTH_OPEN", T_STR, OFF(auth_open), 0, 256, "/,/healthz,/readyz,/metrics", "comma-separated paths served without a token when tokens-file is set (/ is the static page; its API calls still need the token)"},
-    {"tls-cert", "SBOMD_TLS_CERT", T_STR, OFF(tls_cert), 0, 1024, "", "PEM certificate chain: serve HTTPS (with tls-key)"},
+    {"tls-cert", "SBOMD_TLS_CERT", T_STR, OFF(tls_cert), 0, 1024, "", "PEM certificate chain: serve HTTPS (with tls-key); both reloaded on SIGHUP and when either file changes, without dropping connections"},
     {"tls-key", "SBOMD_TLS_KEY", T_STR, OFF(tls_key), 0, 1024, "", "PEM private key for tls-cert"},
     {"sbom-author", "SBOMD_SBOM_AUTHOR", T_STR, OFF(sbom_author), 0, 320, "", "SBOM author written into every document unless a request names one (?author=): \"Person: NAME (EMAIL)\" or \"Organization: NAME (EMAIL)\", the e-mail optional; empty = none (never guessed)"},
     {"lookups", "SBOMD_LOOKUPS", T_FLAG, OFF(lookups), 0, 1, "0", "let ?fetch-licenses=true ask the package index for licenses the lockfile lacks (off: no network at all)"},
@@ -81,6 +81,8 @@ static const cfg_opt opts[] = {
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
     {"memory-budget", "SBOMD_MEMORY_BUDGET", T_LONG, OFF(memory_budget), 0, 1L << 42, "0", "bytes request bodies and their parsing (5x the body, estimated) may hold at once; a request past it gets 503 + Retry-After before its body is read (0 = 70% of the cgroup memory limit, else 1 GiB); must hold one max-body request"},
     {"max-connections-per-ip", "SBOMD_MAX_CONNECTIONS_PER_IP", T_LONG, OFF(max_connections_per_ip), 0, 100000, "256", "connections one client address may hold open (0 = no cap); behind a proxy every client is the proxy's address"},
+    {"probe-port", "SBOMD_PROBE_PORT", T_LONG, OFF(probe_port), -1, 65535, "-1", "a second, plain-HTTP listener serving only /healthz, /readyz and /metrics on its own thread and connection budget (32), so probes are answered however busy or trickled the main listener is (-1 = off, 0 = any free port, printed at start)"},
+    {"probe-listen", "SBOMD_PROBE_LISTEN", T_STR, OFF(probe_listen), 0, 64, "", "address of the probe listener (empty = the listen address)"},
 };
 
 #define NOPTS (sizeof opts / sizeof opts[0])
@@ -344,6 +346,10 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
             snprintf(eb, en, "%s '%.200s' must be an http:// or https:// URL", base_names[i], bases[i]);
             return -1;
         }
+    if (c->probe_port > 0 && c->probe_port == c->port) {
+        snprintf(eb, en, "probe-port %ld is the port of the main listener; give it another", c->probe_port);
+        return -1;
+    }
     if (!c->tls_cert[0] != !c->tls_key[0]) {
         snprintf(eb, en, "tls-cert and tls-key go together: set both or neither");
         return -1;

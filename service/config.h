@@ -57,6 +57,8 @@ typedef struct svc_cfg {
     long head_timeout;        /* seconds a request head may take to arrive, trickle or not */
     long max_connections_per_ip; /* open connections per client address; 0 = no cap */
     char policy_file[1024];   /* TOML file of named license policies; "" = none */
+    long probe_port;          /* plain-HTTP listener for /healthz, /readyz, /metrics; -1 = off */
+    char probe_listen[64];    /* its address; "" = listen's */
     const struct svc_policies *policies; /* read from policy_file at load; NULL when none */
 } svc_cfg;
 

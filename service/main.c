@@ -6,6 +6,7 @@
 #include "../core/pypimap.h"
 #include "../handlers/handlers.h"
 #include "config.h"
+#include "filewatch.h"
 #include "lookup.h"
 #include "log.h"
 #include "server.h"
@@ -21,7 +22,6 @@
 #include <string.h>
 #include <time.h>
 
-#define DRAIN_SECONDS 25
 #define MAPPING_MAX (256L << 20) /* the real mapping is a few MiB */
 
 /* --pypi-mapping-file: read once, shared read-only by every request. */
@@ -54,6 +54,29 @@ static int load_mapping(svc_server *srv, char *eb, size_t en)
     return rc;
 }
 
+/* SIGHUP, or a watched file replaced: the tokens and/or the TLS files read
+ * again; a failure keeps what was loaded and says so at level error. */
+static void reload(svc_server *srv, int tokens, int tls, const char *why)
+{
+    char eb[256], detail[160];
+    if (tokens) {
+        size_t n = 0;
+        if (svc_auth_reload(&srv->auth, &n, eb, sizeof eb) == 0) {
+            snprintf(detail, sizeof detail, "%zu token(s)%s (%s)", n, srv->auth.enabled ? "" : " (no tokens-file)", why);
+            svc_log_event("tokens reloaded", detail);
+        } else {
+            svc_log_error("tokens reload failed, keeping the previous set", eb);
+        }
+    }
+    int st = tls ? svc_server_reload_tls(srv, eb, sizeof eb) : 1;
+    if (st == 0) {
+        snprintf(detail, sizeof detail, "%.120s (%s)", srv->cfg.tls_cert, why);
+        svc_log_event("TLS certificate reloaded", detail);
+    } else if (st < 0) {
+        svc_log_error("TLS reload failed, keeping the previous certificate", eb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static svc_server srv; /* owned by main; reached by callbacks through their cls */
@@ -68,7 +91,9 @@ int main(int argc, char **argv)
     if (srv.cfg.check_only) {
         struct sockaddr_storage probe;
         int family;
-        if (svc_listen_parse(srv.cfg.listen, srv.cfg.port, &probe, &family, eb, sizeof eb)) {
+        if (svc_listen_parse(srv.cfg.listen, srv.cfg.port, &probe, &family, eb, sizeof eb) ||
+            (srv.cfg.probe_listen[0] &&
+             svc_listen_parse(srv.cfg.probe_listen, srv.cfg.probe_port, &probe, &family, eb, sizeof eb))) {
             fprintf(stderr, "sbomd: %s\n", eb);
             return 2;
         }
@@ -126,20 +151,43 @@ int main(int argc, char **argv)
     snprintf(detail, sizeof detail, "%s://%s%s%s:%u", srv.cfg.tls_cert[0] ? "https" : "http", v6 ? "[" : "",
              srv.cfg.listen, v6 ? "]" : "", svc_server_port(&srv));
     svc_log_event("listening", detail);
+    if (srv.probe) {
+        const char *pl = srv.cfg.probe_listen[0] ? srv.cfg.probe_listen : srv.cfg.listen;
+        int pv6 = strchr(pl, ':') && pl[0] != '[';
+        snprintf(detail, sizeof detail, "http://%s%s%s:%u", pv6 ? "[" : "", pl, pv6 ? "]" : "",
+                 svc_server_probe_port(&srv));
+        svc_log_event("probe listener", detail);
+    }
     if (srv.cfg.max_body_lowered) {
         snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds", srv.cfg.max_body,
                  srv.cfg.memory_budget);
         svc_log_event("max-body lowered to fit the memory budget derived from the cgroup memory limit", detail);
     }
+    /* a Secret volume is updated by the kubelet, which sends no SIGHUP */
+    svc_filewatch watch_tokens, watch_cert, watch_key;
+    svc_filewatch_init(&watch_tokens, srv.cfg.tokens_file);
+    svc_filewatch_init(&watch_cert, srv.cfg.tls_cert);
+    svc_filewatch_init(&watch_key, srv.cfg.tls_key);
     int sig = 0;
-    while (sigwait(&set, &sig) == 0 && sig == SIGHUP) {
-        size_t n = 0;
-        if (svc_auth_reload(&srv.auth, &n, eb, sizeof eb) == 0) {
-            snprintf(detail, sizeof detail, "%zu token(s)%s", n, srv.auth.enabled ? "" : " (no tokens-file)");
-            svc_log_event("tokens reloaded", detail);
-        } else {
-            svc_log_error("tokens reload failed, keeping the previous set", eb);
+    for (;;) {
+        /* a second's wait: replaced files are noticed, and daemons a TLS
+         * reload replaced are stopped once idle */
+        struct timespec tick = {1, 0};
+        sig = sigtimedwait(&set, NULL, &tick);
+        svc_server_tick(&srv);
+        if (sig == SIGHUP) {
+            reload(&srv, 1, 1, "SIGHUP");
+            svc_filewatch_init(&watch_tokens, srv.cfg.tokens_file); /* what is loaded now */
+            svc_filewatch_init(&watch_cert, srv.cfg.tls_cert);
+            svc_filewatch_init(&watch_key, srv.cfg.tls_key);
+            continue;
         }
+        if (sig > 0)
+            break;
+        int tokens = svc_filewatch_poll(&watch_tokens);
+        int cert = svc_filewatch_poll(&watch_cert), key = svc_filewatch_poll(&watch_key);
+        if (tokens || cert || key)
+            reload(&srv, tokens, cert || key, "file changed");
     }
     svc_log_event("stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
     atomic_store(&srv.ready, 0);
@@ -148,7 +196,9 @@ int main(int argc, char **argv)
         nanosleep(&ts, NULL);
     }
     svc_server_quiesce(&srv);
-    for (int i = 0; i < DRAIN_SECONDS * 10 && atomic_load(&srv.in_flight) > 0; i++) {
+    /* no request outlives --request-timeout (408, 504, or a cut stream), so
+     * the drain waits that long at most; the pod's grace period covers it */
+    for (long i = 0; i < (srv.cfg.request_timeout + 1) * 10 && atomic_load(&srv.in_flight) > 0; i++) {
         struct timespec ts = {0, 100 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }

@@ -339,14 +339,22 @@ static int refuse_head(svc_req *r, const char *why)
     return svc_req_problem(r, 400, NULL, why, NULL, NULL, 0);
 }
 
+/* What the probe listener serves: liveness, readiness and the counters,
+ * all answered from memory without a body or a worker's time. */
+static int probe_path(const char *url)
+{
+    return !strcmp(url, "/healthz") || !strcmp(url, "/readyz") || !strcmp(url, "/metrics");
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_data_size, void **req_cls)
 {
-    svc_server *s = cls;
+    svc_listener *l = cls;
+    svc_server *s = l->srv;
     svc_req *r = *req_cls;
     if (NULL == r) {
-        svc_guard_head_done(s->guard, conn);
+        svc_guard_head_done(l->guard, conn);
         r = req_new(s, conn, method, url);
         if (NULL == r)
             return MHD_NO;
@@ -357,12 +365,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         const char *defect = head_defect(conn, version);
         if (defect)
             return refuse_head(r, defect) == 0 ? MHD_YES : MHD_NO;
+        if (l->probe && !probe_path(url))
+            return svc_req_problem(r, 404, NULL, "the probe listener serves only /healthz, /readyz and /metrics",
+                                   NULL, NULL, 0) == 0 ? MHD_YES : MHD_NO;
         r->cors_origin = cors_origin(r, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"));
         /* a preflight carries no credentials: answer it before auth */
         if (r->cors_origin && !strcmp(method, "OPTIONS") &&
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method") && known)
             return preflight(r) == 0 ? MHD_YES : MHD_NO;
-        if (s->auth.enabled && !svc_auth_is_open(&s->auth, url)) {
+        /* a kubelet sends no token: on the probe listener the probes are open */
+        int probe_open = l->probe && strcmp(url, "/metrics");
+        if (s->auth.enabled && !probe_open && !svc_auth_is_open(&s->auth, url)) {
             int ok = svc_auth_check(&s->auth, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
                                                                           MHD_HTTP_HEADER_AUTHORIZATION));
             if (ok != 1) {
@@ -444,9 +457,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)conn;
-    svc_server *s = cls;
-    svc_guard_head_wait(s->guard, conn);
+    svc_listener *l = cls;
+    svc_server *s = l->srv;
+    svc_guard_head_wait(l->guard, conn);
     svc_req *r = *req_cls;
     if (NULL == r)
         return;
@@ -526,6 +539,114 @@ static int read_pem(const char *path, char **out, char *eb, size_t en)
     return 0;
 }
 
+/* "ADDR port N", IPv6 in brackets, for messages about a listener. */
+static void where(char *out, size_t n, const char *listen, long port)
+{
+    int v6 = strchr(listen, ':') && listen[0] != '[';
+    snprintf(out, n, "%s%s%s port %ld", v6 ? "[" : "", listen, v6 ? "]" : "", port);
+}
+
+static long worker_threads(const svc_server *s)
+{
+    long threads = s->cfg.threads;
+    if (threads <= 0) {
+        /* the container's CPU quota, not the node's core count: a pod
+         * limited to 2 CPUs on a 64-core node gets 2 workers, not 64 */
+        threads = sysconf(_SC_NPROCESSORS_ONLN);
+        long quota = svc_cgroup_cpus(SVC_CGROUP_ROOT, SVC_CGROUP_SELF);
+        if (quota > 0 && quota < threads)
+            threads = quota;
+        if (threads < 1)
+            threads = 1;
+    }
+    return threads;
+}
+
+/* The main daemon: on a fresh socket bound to `addr` (listen_fd < 0), or on
+ * an already listening one (a TLS reload). NULL with errno as MHD left it. */
+static struct MHD_Daemon *start_main(svc_server *s, const struct sockaddr_storage *addr, int family, int listen_fd,
+                                     const char *cert_pem, const char *key_pem)
+{
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (family == AF_INET6 && listen_fd < 0) {
+        /* the unspecified address "::" also takes IPv4 (dual stack); a
+         * specific IPv6 address only its own family */
+        const struct in6_addr any = IN6ADDR_ANY_INIT;
+        int is_any = !memcmp(&((const struct sockaddr_in6 *)addr)->sin6_addr, &any, sizeof any);
+        flags |= is_any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
+    }
+    struct MHD_OptionItem extra[4] = {{MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL},
+                                      {MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL}};
+    int k = 0;
+    if (cert_pem) {
+        flags |= MHD_USE_TLS;
+        extra[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)cert_pem};
+        extra[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)key_pem};
+    }
+    if (listen_fd >= 0)
+        extra[k++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL};
+    else
+        extra[k++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
+    errno = 0;
+    return MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->main_l,
+                            MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
+                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)worker_threads(s),
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout,
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s->main_l,
+                            MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->main_l.guard,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections_per_ip,
+                            MHD_OPTION_ARRAY, extra,
+                            MHD_OPTION_END);
+}
+
+/* The probe listener's budget: a kubelet opens one connection per probe and
+ * closes it, so a few slots are plenty; a head must arrive within 5 s and
+ * an idle connection goes after 5 s, so a client trickling into this port
+ * too (it should not be reachable from outside the pod network) holds its
+ * slots only briefly. One thread: every probe route answers from memory. */
+#define PROBE_CONNECTIONS 32
+#define PROBE_TIMEOUT 5
+
+static int start_probe(svc_server *s, char *eb, size_t en)
+{
+    const char *addr_s = s->cfg.probe_listen[0] ? s->cfg.probe_listen : s->cfg.listen;
+    struct sockaddr_storage addr;
+    int family;
+    if (svc_listen_parse(addr_s, s->cfg.probe_port, &addr, &family, eb, en))
+        return -1;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (family == AF_INET6) {
+        const struct in6_addr any = IN6ADDR_ANY_INIT;
+        int is_any = !memcmp(&((struct sockaddr_in6 *)&addr)->sin6_addr, &any, sizeof any);
+        flags |= is_any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
+    }
+    long head = s->cfg.head_timeout < PROBE_TIMEOUT ? s->cfg.head_timeout : PROBE_TIMEOUT;
+    s->probe_l = (svc_listener){s, NULL, 1};
+    s->probe_l.guard = svc_guard_start(head, &s->metrics.head_timeouts, eb, en);
+    if (NULL == s->probe_l.guard)
+        return -1;
+    errno = 0;
+    s->probe = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->probe_l,
+                                MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
+                                MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+                                MHD_OPTION_CONNECTION_LIMIT, (unsigned)PROBE_CONNECTIONS,
+                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PROBE_TIMEOUT,
+                                MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s->probe_l,
+                                MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->probe_l.guard,
+                                MHD_OPTION_END);
+    if (NULL == s->probe) {
+        int e = errno;
+        char w[128];
+        where(w, sizeof w, addr_s, s->cfg.probe_port);
+        snprintf(eb, en, "cannot listen for probes on %s%s%s", w, e ? ": " : "", e ? strerror(e) : "");
+        svc_guard_stop(s->probe_l.guard);
+        s->probe_l.guard = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 int svc_server_start(svc_server *s, char *eb, size_t en)
 {
     struct sockaddr_storage addr;
@@ -541,26 +662,6 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
     atomic_store(&s->requests, 0);
     atomic_store(&s->ready, 1);
     svc_budget_init(&s->budget, (unsigned long long)s->cfg.memory_budget);
-    long threads = s->cfg.threads;
-    if (threads <= 0) {
-        /* the container's CPU quota, not the node's core count: a pod
-         * limited to 2 CPUs on a 64-core node gets 2 workers, not 64 */
-        threads = sysconf(_SC_NPROCESSORS_ONLN);
-        long quota = svc_cgroup_cpus(SVC_CGROUP_ROOT, SVC_CGROUP_SELF);
-        if (quota > 0 && quota < threads)
-            threads = quota;
-        if (threads < 1)
-            threads = 1;
-    }
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
-    if (family == AF_INET6) {
-        /* the unspecified address "::" also takes IPv4 (dual stack); a
-         * specific IPv6 address only its own family */
-        const struct in6_addr any = IN6ADDR_ANY_INIT;
-        int is_any = !memcmp(&((struct sockaddr_in6 *)&addr)->sin6_addr, &any, sizeof any);
-        flags |= is_any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
-    }
-    struct MHD_OptionItem tls[3] = {{MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL}};
     if (s->cfg.tls_cert[0]) {
         if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
             snprintf(eb, en, "this libmicrohttpd was built without TLS; tls-cert cannot be used");
@@ -568,35 +669,110 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
         }
         if (read_pem(s->cfg.tls_cert, &s->tls_cert_pem, eb, en) || read_pem(s->cfg.tls_key, &s->tls_key_pem, eb, en))
             return -1;
-        flags |= MHD_USE_TLS;
-        tls[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, s->tls_cert_pem};
-        tls[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, s->tls_key_pem};
     }
-    s->guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, eb, en);
-    if (NULL == s->guard)
+    s->main_l = (svc_listener){s, NULL, 0};
+    s->main_l.guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, eb, en);
+    if (NULL == s->main_l.guard)
         return -1;
-    errno = 0;
-    s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
-                              MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
-                              MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-                              MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
-                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
-                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout,
-                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-                              MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->guard,
-                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections_per_ip,
-                              MHD_OPTION_ARRAY, tls,
-                              MHD_OPTION_END);
+    s->mhd = start_main(s, &addr, family, -1, s->tls_cert_pem, s->tls_key_pem);
     if (NULL == s->mhd) {
         int e = errno;
-        snprintf(eb, en, "cannot listen on %s%s%s port %ld%s%s", family == AF_INET6 && s->cfg.listen[0] != '[' ? "[" : "",
-                 s->cfg.listen, family == AF_INET6 && s->cfg.listen[0] != '[' ? "]" : "", s->cfg.port, e ? ": " : "",
-                 e ? strerror(e) : "");
-        svc_guard_stop(s->guard);
-        s->guard = NULL;
+        char w[128];
+        where(w, sizeof w, s->cfg.listen, s->cfg.port);
+        snprintf(eb, en, "cannot listen on %s%s%s", w, e ? ": " : "", e ? strerror(e) : "");
+        svc_server_stop(s);
+        return -1;
+    }
+    if (s->cfg.probe_port >= 0 && start_probe(s, eb, en)) {
+        svc_server_stop(s);
         return -1;
     }
     return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void retire_stop(svc_retired *r)
+{
+    MHD_stop_daemon(r->mhd);
+    free(r->cert_pem);
+    free(r->key_pem);
+    memset(r, 0, sizeof *r);
+}
+
+/* libmicrohttpd 0.9.75 reads the certificate and key once, when a daemon
+ * starts (MHD_OPTION_HTTPS_MEM_CERT/KEY into its GnuTLS credentials), and
+ * has no call to replace them in a running daemon; its per-handshake
+ * callback (MHD_OPTION_HTTPS_CERT_CALLBACK) would mean linking GnuTLS and
+ * building its certificate structures here. Instead a new daemon starts on
+ * the very listening socket (MHD_OPTION_LISTEN_SOCKET, a dup(2) of it) with the new files,
+ * which also proves they load; only then does the old daemon stop
+ * accepting (MHD_quiesce_daemon). Both accept for a moment, no connection
+ * is refused, and requests the old one holds finish on the old certificate. */
+int svc_server_reload_tls(svc_server *s, char *eb, size_t en)
+{
+    if (!s->cfg.tls_cert[0] || NULL == s->mhd)
+        return 1;
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_LISTEN_FD);
+    if (NULL == di || di->listen_fd == MHD_INVALID_SOCKET) {
+        snprintf(eb, en, "the listener is closed (shutting down)");
+        return -1;
+    }
+    char *cert = NULL, *key = NULL;
+    if (read_pem(s->cfg.tls_cert, &cert, eb, en) || read_pem(s->cfg.tls_key, &key, eb, en)) {
+        free(cert);
+        return -1;
+    }
+    svc_retired *slot = NULL;
+    for (int i = 0; i < SVC_RETIRED_MAX; i++)
+        if (NULL == s->retired[i].mhd && NULL == slot)
+            slot = &s->retired[i];
+    if (NULL == slot) { /* reloads faster than requests end: the oldest goes now */
+        slot = &s->retired[0];
+        for (int i = 1; i < SVC_RETIRED_MAX; i++)
+            if (s->retired[i].since < slot->since)
+                slot = &s->retired[i];
+        retire_stop(slot);
+    }
+    /* a duplicate: a daemon that fails to start closes the socket it was
+     * given, which must not be the one the running daemon listens on */
+    int fd = dup(di->listen_fd);
+    struct MHD_Daemon *fresh = fd < 0 ? NULL : start_main(s, NULL, AF_UNSPEC, fd, cert, key);
+    if (NULL == fresh) {
+        snprintf(eb, en, "'%.200s' and '%.200s' do not make a TLS listener (libmicrohttpd refused them; see its log "
+                 "line)", s->cfg.tls_cert, s->cfg.tls_key);
+        free(cert);
+        free(key);
+        return -1;
+    }
+    /* the new daemon listens on its duplicate; the old one's copy goes */
+    MHD_socket old_fd = MHD_quiesce_daemon(s->mhd);
+    if (old_fd != MHD_INVALID_SOCKET)
+        close(old_fd);
+    *slot = (svc_retired){s->mhd, s->tls_cert_pem, s->tls_key_pem, now_s()};
+    s->mhd = fresh;
+    s->tls_cert_pem = cert;
+    s->tls_key_pem = key;
+    return 0;
+}
+
+void svc_server_tick(svc_server *s)
+{
+    double now = now_s();
+    for (int i = 0; i < SVC_RETIRED_MAX; i++) {
+        svc_retired *r = &s->retired[i];
+        if (NULL == r->mhd)
+            continue;
+        const union MHD_DaemonInfo *di = MHD_get_daemon_info(r->mhd, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+        int idle = di && di->num_connections == 0;
+        if (idle || now - r->since > (double)s->cfg.request_timeout + (double)s->cfg.head_timeout)
+            retire_stop(r);
+    }
 }
 
 unsigned svc_server_port(const svc_server *s)
@@ -605,6 +781,16 @@ unsigned svc_server_port(const svc_server *s)
     return di ? di->port : 0;
 }
 
+unsigned svc_server_probe_port(const svc_server *s)
+{
+    if (NULL == s->probe)
+        return 0;
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->probe, MHD_DAEMON_INFO_BIND_PORT);
+    return di ? di->port : 0;
+}
+
+/* The main listener only: the probe listener keeps answering (/readyz 503)
+ * while requests drain. */
 void svc_server_quiesce(svc_server *s)
 {
     if (s->mhd) {
@@ -619,8 +805,16 @@ void svc_server_stop(svc_server *s)
     if (s->mhd)
         MHD_stop_daemon(s->mhd);
     s->mhd = NULL;
-    svc_guard_stop(s->guard); /* after the daemon: no more notifications */
-    s->guard = NULL;
+    for (int i = 0; i < SVC_RETIRED_MAX; i++)
+        if (s->retired[i].mhd)
+            retire_stop(&s->retired[i]);
+    if (s->probe)
+        MHD_stop_daemon(s->probe);
+    s->probe = NULL;
+    /* after the daemons: no more notifications */
+    svc_guard_stop(s->main_l.guard);
+    svc_guard_stop(s->probe_l.guard);
+    s->main_l.guard = s->probe_l.guard = NULL;
     free(s->tls_cert_pem);
     free(s->tls_key_pem);
     s->tls_cert_pem = s->tls_key_pem = NULL;

@@ -61,6 +61,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: JavaScript lockfiles" "$b/js.log" tests/integration/js.sh "$b"
   suite "$profile: manifest part (root, direct, scopes)" "$b/manifest.log" tests/integration/manifest.sh "$b"
   suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
+  suite "$profile: probe listener under a trickle" "$b/probe.log" tests/integration/probe.sh "$b"
   suite "$profile: query parameters, negotiation, headers" "$b/params.log" tests/integration/params.sh "$b"
   suite "$profile: filters (include, exclude, kinds, scope, orphans)" "$b/filters.log" tests/integration/filters.sh "$b"
   suite "$profile: diff of lockfile revisions" "$b/diff.log" tests/integration/diff.sh "$b"

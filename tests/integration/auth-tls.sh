@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # auth-tls.sh BUILD_DIR - bearer tokens (--tokens-file, SIGHUP reload, open
 # paths, 401 + WWW-Authenticate as problem+json) and HTTPS (--tls-cert /
-# --tls-key over libmicrohttpd's GnuTLS) against live servers on loopback;
+# --tls-key over libmicrohttpd's GnuTLS, reloaded on SIGHUP) against live servers on loopback;
 # then a drain: requests in flight at SIGTERM all complete. Ends with
 # "auth-tls: N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -47,7 +47,7 @@ res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer alpha-t
 check "after SIGHUP the old token is refused ($res)" [ "$res" = 401 ]
 res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer gamma-token-3' "$base/v1/formats")"
 check "after SIGHUP the new token is accepted ($res)" [ "$res" = 200 ]
-check "the reload is logged" grep -q '"msg":"tokens reloaded","detail":"1 token(s)"' "$work/a.log"
+check "the reload is logged" grep -q '"msg":"tokens reloaded","detail":"1 token(s) (SIGHUP)"' "$work/a.log"
 chmod 000 "$work/tokens"; rm -f "$work/tokens"
 kill -HUP "$pid"; sleep 0.5
 res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer gamma-token-3' "$base/v1/formats")"
@@ -65,6 +65,18 @@ res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer gamma-t
 check "an empty tokens-file on reload: the previous tokens stay ($res)" [ "$res" = 200 ]
 check "an empty tokens-file on reload: logged at level error" \
   grep -q '"level":"error","msg":"tokens reload failed, keeping the previous set","detail":"[^"]*holds no token' "$work/a.log"
+# no signal: the file replaced (renamed over, as a Secret volume update does)
+# is noticed within a few seconds and reloaded
+printf 'delta-token-4\n' > "$work/tokens.new"; mv "$work/tokens.new" "$work/tokens"
+res=""
+for _ in $(seq 1 50); do
+  res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer delta-token-4' "$base/v1/formats")"
+  [ "$res" = 200 ] && break; sleep 0.1
+done
+check "a replaced tokens-file is reloaded without SIGHUP ($res)" [ "$res" = 200 ]
+res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer gamma-token-3' "$base/v1/formats")"
+check "after the file-change reload the old token is refused ($res)" [ "$res" = 401 ]
+check "the file-change reload is logged as such" grep -q '"msg":"tokens reloaded","detail":"1 token(s) (file changed)"' "$work/a.log"
 check "no reload ever logged 0 tokens" sh -c "! grep -q '\"detail\":\"0 token' '$work/a.log'"
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "the auth server exits 0 ($st)" [ "$st" = 0 ]
@@ -121,6 +133,47 @@ if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key.pem" -out "$work
     sh -c "jq -S 'del(.serialNumber, .metadata.timestamp)' '$work/tls.json' > '$work/a1' && jq -S 'del(.serialNumber, .metadata.timestamp)' '$work/d.json' > '$work/a2' && cmp -s '$work/a1' '$work/a2'"
   res="$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz" 2>/dev/null)"
   check "plain HTTP on the TLS port gets no answer ($res)" [ "$res" != 200 ]
+  # SIGHUP reloads the certificate and key: a new daemon on the same socket
+  served() { openssl s_client -connect "127.0.0.1:$port" -servername 127.0.0.1 < /dev/null 2>/dev/null |
+             openssl x509 -noout -fingerprint -sha256 2>/dev/null; }
+  fp_old="$(openssl x509 -noout -fingerprint -sha256 -in "$work/cert.pem")"
+  check "before SIGHUP the first certificate is served" [ "$(served)" = "$fp_old" ]
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key2.pem" -out "$work/cert2.pem" -days 2 \
+    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 > "$work/openssl2.log" 2>&1
+  fp_new="$(openssl x509 -noout -fingerprint -sha256 -in "$work/cert2.pem")"
+  # a slow upload in flight on the old certificate across the reload
+  (sleep 2; cat "$good") | curl -sS --cacert "$work/cert.pem" -o "$work/slow.json" -w '%{http_code}' \
+    --data-binary @- "https://127.0.0.1:$port/v1/sbom" > "$work/slow.code" 2>&1 & slowpid=$!
+  sleep 0.5
+  cp "$work/cert2.pem" "$work/cert.pem"; cp "$work/key2.pem" "$work/key.pem"
+  kill -HUP "$pid"; sleep 0.5
+  check "after SIGHUP the new certificate is served" [ "$(served)" = "$fp_new" ]
+  check "the TLS reload is logged" grep -q '"msg":"TLS certificate reloaded"' "$work/tls.log"
+  res="$(curl -sS --cacert "$work/cert2.pem" -o /dev/null -w '%{http_code}' "https://127.0.0.1:$port/healthz")"
+  check "after SIGHUP a client trusting only the new certificate gets 200 ($res)" [ "$res" = 200 ]
+  wait "$slowpid"
+  check "an upload in flight across the reload completes on the old daemon ($(cat "$work/slow.code"))" \
+    sh -c "[ \"\$(cat '$work/slow.code')\" = 200 ] && jq -e '.bomFormat == \"CycloneDX\"' '$work/slow.json' >/dev/null"
+  # a key that does not match the certificate: the reload fails, the
+  # previous certificate keeps serving
+  cp "$work/key2.pem" "$work/key2.bak"
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/key.pem" > /dev/null 2>&1
+  kill -HUP "$pid"; sleep 0.5
+  check "a mismatched key: the reload fails at level error" \
+    grep -q '"level":"error","msg":"TLS reload failed, keeping the previous certificate"' "$work/tls.log"
+  check "a mismatched key: the previous certificate is still served" [ "$(served)" = "$fp_new" ]
+  rm -f "$work/key.pem"; kill -HUP "$pid"; sleep 0.5
+  res="$(curl -sS --cacert "$work/cert2.pem" -o /dev/null -w '%{http_code}' "https://127.0.0.1:$port/healthz")"
+  check "a missing key: the previous certificate still answers ($res)" [ "$res" = 200 ]
+  # no signal: certificate and key replaced on disk are picked up
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key3.pem" -out "$work/cert3.pem" -days 2 \
+    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 > "$work/openssl3.log" 2>&1
+  fp3="$(openssl x509 -noout -fingerprint -sha256 -in "$work/cert3.pem")"
+  cp "$work/key3.pem" "$work/key.new"; mv "$work/key.new" "$work/key.pem"
+  cp "$work/cert3.pem" "$work/cert.new"; mv "$work/cert.new" "$work/cert.pem"
+  got=""
+  for _ in $(seq 1 50); do got="$(served)"; [ "$got" = "$fp3" ] && break; sleep 0.1; done
+  check "certificate and key replaced on disk are served without SIGHUP" [ "$got" = "$fp3" ]
   kill -TERM "$pid"; wait "$pid"; st=$?
   check "the TLS server exits 0 ($st)" [ "$st" = 0 ]
   "$bin" --check-config --tls-cert "$work/cert.pem" > "$work/cc2.out" 2>&1; st=$?

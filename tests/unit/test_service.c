@@ -2,13 +2,14 @@
  * test_service.c - the service's parsers and policies that need no server:
  * bearer tokens (load, check, reload keeping the old set, open paths),
  * coded request bodies (gzip, deflate, zstd, bombs, truncation, the budget
- * refusing growth), --listen addresses and the configuration loader
+ * refusing growth), file replacement noticed by polling, --listen addresses and the configuration loader
  * (flags over environment, bounds, unknown options).
  */
 #include "test.h"
 #include "../../service/auth.h"
 #include "../../service/config.h"
 #include "../../service/decode.h"
+#include "../../service/filewatch.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -176,4 +177,48 @@ TEST(svc_cfg__flags_env_bounds)
     CHECK(svc_cfg_load(&c, 2, argv5, eb, sizeof eb) < 0 && strstr(eb, "no-such-option"));
     char *argv6[] = {"sbomd", "--max-body", "lots", NULL};
     CHECK(svc_cfg_load(&c, 3, argv6, eb, sizeof eb) < 0 && strstr(eb, "max-body"));
+}
+
+TEST(svc_filewatch__replaced_file_reported_once_settled)
+{
+    char dir[] = "/tmp/sbomd-watch-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[64], next[64];
+    snprintf(path, sizeof path, "%s/tokens", dir);
+    snprintf(next, sizeof next, "%s/tokens.new", dir);
+    write_file(path, "one\n");
+    svc_filewatch w;
+    svc_filewatch_init(&w, path);
+    CHECK(svc_filewatch_poll(&w) == 0); /* unchanged */
+    /* replaced by rename, as a Secret volume's symlink swap replaces it */
+    write_file(next, "two-and-longer\n");
+    CHECK(rename(next, path) == 0);
+    CHECK(svc_filewatch_poll(&w) == 0); /* seen once: not settled yet */
+    CHECK(svc_filewatch_poll(&w) == 1); /* seen twice alike: reload */
+    CHECK(svc_filewatch_poll(&w) == 0); /* and only once */
+    CHECK(unlink(path) == 0);
+    CHECK(svc_filewatch_poll(&w) == 0);
+    CHECK(svc_filewatch_poll(&w) == 1); /* gone is a change too (the reload will fail, keeping the old set) */
+    CHECK(svc_filewatch_poll(&w) == 0);
+    svc_filewatch_init(&w, "");
+    CHECK(svc_filewatch_poll(&w) == 0); /* nothing watched */
+    rmdir(dir);
+}
+
+TEST(svc_cfg__probe_listener)
+{
+    svc_cfg c;
+    char eb[256];
+    unsetenv("SBOMD_PROBE_PORT");
+    unsetenv("SBOMD_PORT");
+    char *argv1[] = {"sbomd", NULL};
+    CHECK(svc_cfg_load(&c, 1, argv1, eb, sizeof eb) == 0 && c.probe_port == -1 && c.probe_listen[0] == '\0'); /* off */
+    char *argv2[] = {"sbomd", "--probe-port", "8081", "--probe-listen", "0.0.0.0", NULL};
+    CHECK(svc_cfg_load(&c, 5, argv2, eb, sizeof eb) == 0 && c.probe_port == 8081 && !strcmp(c.probe_listen, "0.0.0.0"));
+    char *argv3[] = {"sbomd", "--port", "8080", "--probe-port", "8080", NULL};
+    CHECK(svc_cfg_load(&c, 5, argv3, eb, sizeof eb) < 0 && strstr(eb, "probe-port 8080"));
+    char *argv4[] = {"sbomd", "--port", "0", "--probe-port", "0", NULL}; /* both any free port: distinct */
+    CHECK(svc_cfg_load(&c, 5, argv4, eb, sizeof eb) == 0);
+    char *argv5[] = {"sbomd", "--probe-port", "-2", NULL};
+    CHECK(svc_cfg_load(&c, 3, argv5, eb, sizeof eb) < 0 && strstr(eb, "probe-port"));
 }
