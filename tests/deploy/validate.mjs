@@ -17,7 +17,9 @@ for (const o of docs) {
   ok(Model, `${o.kind} ${o.apiVersion}: a schema exists (${mod})`);
   if (!Model) continue;
   try { new Model(o).validate(); ok(true); } catch (e) { ok(false, `${o.kind}/${o.metadata?.name}: ${String(e.message).slice(0, 400)}`); }
-  byKind[o.kind] = o;
+  // an overlay adds objects of the same kinds (deploy/overlays/redis): the
+  // rules below are about sbomd's own, named sbomd
+  if (!byKind[o.kind] || o.metadata?.name === 'sbomd') byKind[o.kind] = o;
 }
 for (const k of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ConfigMap', 'NetworkPolicy'])
   ok(byKind[k], `${k} is rendered`);
@@ -46,6 +48,30 @@ if (d) {
   ok(matches(byKind.PodDisruptionBudget?.spec?.selector?.matchLabels), 'PodDisruptionBudget selects the pods');
   ok(matches(byKind.NetworkPolicy?.spec?.podSelector?.matchLabels), 'NetworkPolicy selects the pods');
   ok(sel && matches(sel), 'Deployment selector matches its template');
+}
+// deploy/overlays/redis: the shared cache is wired end to end
+const named = (kind, name) => docs.find((o) => o.kind === kind && o.metadata?.name === name);
+const rd = named('Deployment', 'sbomd-redis');
+if (rd) {
+  const rs = named('Service', 'sbomd-redis'), rnp = named('NetworkPolicy', 'sbomd-redis');
+  const cm = byKind.ConfigMap?.data || {};
+  const m = /^redis:\/\/([^:/@]+):([0-9]+)\/[0-9]+$/.exec(cm.SBOMD_CACHE_URL || '');
+  ok(m && rs && m[1] === rs.metadata.name && rs.spec.ports.some((p) => p.port === Number(m[2])),
+    `SBOMD_CACHE_URL ${cm.SBOMD_CACHE_URL} names the Redis Service and its port`);
+  const rlabels = rd.spec.template.metadata.labels;
+  const sel = (s) => s && Object.entries(s).every(([k, v]) => rlabels[k] === v);
+  ok(rs && sel(rs.spec.selector), 'the Redis Service selects the Redis pods');
+  ok(rs && !sel(byKind.Service?.spec?.selector), "sbomd's Service does not select the Redis pods");
+  const args = (rd.spec.template.spec.containers[0].args || []).join(' ');
+  ok(/--maxmemory-policy allkeys-lru/.test(args) && /--maxmemory \S+/.test(args), 'Redis evicts at maxmemory (a cache, not a store)');
+  const eg = byKind.NetworkPolicy?.spec?.egress || [];
+  ok(eg.some((r) => r.ports?.some((p) => p.port === Number(m?.[2])) && r.to?.some((t) => sel(t.podSelector?.matchLabels))),
+    "sbomd's NetworkPolicy lets it reach Redis");
+  const sbomdPods = d?.spec.template.metadata.labels || {};
+  ok(rnp && rnp.spec.ingress?.every((r) => r.from?.every((f) => f.podSelector && Object.entries(f.podSelector.matchLabels).every(([k, v]) => sbomdPods[k] === v))),
+    "only sbomd's pods reach Redis");
+  const rc = rd.spec.template.spec;
+  ok(rc.securityContext?.runAsNonRoot === true && rc.containers[0].securityContext?.readOnlyRootFilesystem === true, 'Redis runs non-root, read-only root');
 }
 console.log(`deploy: ${pass} passed, ${fail} failed`);
 process.exit(fail ? 1 : 0);
