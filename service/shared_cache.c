@@ -605,7 +605,7 @@ int svc_shared_init(const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en)
         return -1;
     }
     S.on = 1;
-    char detail[400];
+    char detail[700];
     snprintf(detail, sizeof detail, "redis://%s%s:%d/%ld prefix '%s', %ld connection(s), %ld ms timeout",
              S.url.has_password ? "***@" : "", S.url.host, S.url.port, S.url.db, S.prefix, cfg->cache_pool,
              cfg->cache_timeout_ms);
