@@ -8,7 +8,7 @@
 # down, refusing AUTH, or slow (accepts, never answers) is a 200 document
 # with a 199 Warning, looked up from the network within the timeout; Redis
 # back is used again after the backoff; rediss:// and bad URLs refused at
-# start; --check-config hides the password. Skips (saying so) only when
+# start; --check-config hides the password; OSV answers shared as well. Skips (saying so) only when
 # redis-server is not installed. Ends with "redis: N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
@@ -73,7 +73,7 @@ check "nothing in database 0" [ "$(redis-cli -h 127.0.0.1 -p "$rport" -a secret 
 
 zero "$index"
 sb_start "$work/b.log" "${args[@]}" --cache-dir "$work/cb" --cache-url "$url"
-b="$base"
+b="$base"; bpid=$pid
 res="$(curl -sS -D "$work/b.h" -o "$work/b.json" -w '%{http_code}' --data-binary @"$work/r.txt" "$b/v1/sbom?$q&filename=requirements.txt")"
 n="$(count "$index" .requests)"
 check "replica B's first request for the same lockfile: 200 ($res), $n upstream requests" sh -c "[ '$res' = 200 ] && [ '$n' = 0 ]"
@@ -119,6 +119,25 @@ check "the same document as A's" cmp -s "$work/a.json" "$work/d.json"
 check "the error counted ($(metric "$base" sbomd_shared_cache_errors_total))" [ "$(metric "$base" sbomd_shared_cache_errors_total)" -ge 1 ]
 kill "$pid"; wait "$pid" 2>/dev/null
 
+# --- OSV answers are shared too
+python3 "$here/fake_osv.py" "$root/tests/data/osv" 0 ok > "$work/osv.port" 2> "$work/osv.err" &
+pids="$pids $!"
+for _ in $(seq 50); do osv="$(head -1 "$work/osv.port" 2>/dev/null)"; [ -n "$osv" ] && break; sleep 0.1; done
+osvn() { curl -sS "http://127.0.0.1:$osv/stats" | jq '.querybatch + .vulns'; }
+vq="filename=uv.lock&vulnerabilities=osv"
+sb_start "$work/oa.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$osv" --cache-url "$url"
+res="$(curl -sS -o "$work/oa.json" -w '%{http_code}' --data-binary @"$root/tests/data/vulns/uv.lock" "$base/v1/sbom?$vq")"
+n0="$(osvn)"
+check "OSV, replica A: 200 ($res), $n0 OSV requests" sh -c "[ '$res' = 200 ] && [ '$n0' -ge 2 ]"
+check "OSV, replica A found advisories" jq -e '.vulnerabilities | length > 0' "$work/oa.json" > /dev/null
+for _ in $(seq 100); do [ "$(metric "$base" sbomd_shared_cache_writes_total)" = "$n0" ] && break; sleep 0.05; done
+kill "$pid"; wait "$pid" 2>/dev/null
+sb_start "$work/ob.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$osv" --cache-url "$url"
+res="$(curl -sS -o "$work/ob.json" -w '%{http_code}' --data-binary @"$root/tests/data/vulns/uv.lock" "$base/v1/sbom?$vq")"
+check "OSV, replica B: 200 ($res), $(($(osvn) - n0)) new OSV requests" sh -c "[ '$res' = 200 ] && [ '$(osvn)' = '$n0' ]"
+check "OSV, replica B's document equals A's" cmp -s "$work/oa.json" "$work/ob.json"
+kill "$pid"; wait "$pid" 2>/dev/null
+
 # --- Redis down: replica B still answers, with the Warning; then Redis comes back
 kill "$rpid"; wait "$rpid" 2>/dev/null
 zero "$index"
@@ -142,7 +161,7 @@ for _ in $(seq 100); do [ "$(rcli --scan --pattern 'sbomd:lookup1:*' | wc -l)" -
 check "Redis back: replica B writes its answers again ($(rcli --scan --pattern 'sbomd:lookup1:*' | wc -l) keys)" \
   [ "$(rcli --scan --pattern 'sbomd:lookup1:*' | wc -l)" -ge 10 ]
 check "and logs the recovery" grep -q 'shared cache reachable again' "$work/b.log"
-kill "$apid" "$pid" 2>/dev/null; wait "$apid" "$pid" 2>/dev/null
+kill "$apid" "$bpid" 2>/dev/null; wait "$apid" "$bpid" 2>/dev/null
 
 # --- a Redis that accepts and never answers: each request waits one timeout at most
 python3 -c '
