@@ -312,6 +312,21 @@ static void drop_conn(slot *s, char *why, size_t whyn)
     mark_down(why);
 }
 
+/* A kept connection failed the way one does after Redis restarted (closed
+ * by the server, reset), not by a timeout: it is closed and the caller may
+ * connect again at once, without counting an outage. */
+static int stale(slot *s)
+{
+    int e = errno;
+    int closed = s->c->err == REDIS_ERR_EOF ||
+                 (s->c->err == REDIS_ERR_IO && e != EAGAIN && e != EWOULDBLOCK && e != ETIMEDOUT && e != EINTR);
+    if (closed) {
+        redisFree(s->c);
+        s->c = NULL;
+    }
+    return closed;
+}
+
 static slot *take_slot(void)
 {
     for (size_t i = 0; i < S.nslots; i++) {
@@ -365,10 +380,15 @@ svc_shared_rc svc_shared_mget(const char *const *keys, size_t n, sb_arena *a, co
     slot *s = take_slot();
     svc_shared_rc rc = SVC_SHARED_ERROR;
     redisReply *r = NULL;
-    if (connect_slot(s, why, whyn) == 0) {
+    for (int attempt = 0; attempt < 2 && NULL == r; attempt++) {
+        int reused = s->c != NULL;
+        if (connect_slot(s, why, whyn) != 0)
+            break;
         r = redisCommandArgv(s->c, (int)(n + 1), argv, argl);
-        if (NULL == r)
+        if (NULL == r && !(reused && stale(s))) {
             drop_conn(s, why, whyn);
+            break;
+        }
     }
     pthread_mutex_unlock(&s->mu);
     if (r && (r->type != REDIS_REPLY_ARRAY || r->elements != n)) {
@@ -446,22 +466,20 @@ int svc_shared_putv(const char *key, const void *head, size_t hlen, const void *
     it->vlen = vlen;
     it->ttl_ms = (long long)ttl * 1000;
     pthread_mutex_lock(&S.qmu);
-    int full = S.stop || S.qbytes + vlen > QUEUE_MAX_BYTES;
-    if (!full) {
-        if (S.tail)
-            S.tail->next = it;
-        else
-            S.head = it;
-        S.tail = it;
-        S.qbytes += vlen;
-        pthread_cond_signal(&S.qcv);
-    }
-    pthread_mutex_unlock(&S.qmu);
-    if (full) {
+    if (S.stop || S.qbytes + vlen > QUEUE_MAX_BYTES) {
+        pthread_mutex_unlock(&S.qmu);
         free_item(it);
         atomic_fetch_add(&S.m->shared_dropped, 1);
         return -1;
     }
+    if (S.tail)
+        S.tail->next = it;
+    else
+        S.head = it;
+    S.tail = it; /* the queue owns it now: the writer frees it */
+    S.qbytes += vlen;
+    pthread_cond_signal(&S.qcv);
+    pthread_mutex_unlock(&S.qmu);
     return 0;
 }
 
@@ -477,7 +495,10 @@ static void send_batch(item *batch)
     size_t n = 0, ok = 0;
     for (item *it = batch; it; it = it->next)
         n++;
-    if (connect_slot(&S.wslot, why, sizeof why) == 0) {
+    for (int attempt = 0; attempt < 2 && 0 == ok; attempt++) {
+        int reused = S.wslot.c != NULL, failed = 0;
+        if (connect_slot(&S.wslot, why, sizeof why) != 0)
+            break;
         char ms[24];
         size_t sent = 0;
         for (item *it = batch; it; it = it->next, sent++) {
@@ -490,12 +511,19 @@ static void send_batch(item *batch)
         for (size_t i = 0; i < sent; i++) {
             void *reply = NULL;
             if (redisGetReply(S.wslot.c, &reply) != REDIS_OK || NULL == reply) {
-                drop_conn(&S.wslot, why, sizeof why);
+                failed = 1;
                 break;
             }
             redisReply *r = reply;
             ok += r->type == REDIS_REPLY_STATUS;
             freeReplyObject(r);
+        }
+        if (!failed)
+            break;
+        /* a connection Redis closed (a restart): once more on a new one */
+        if (ok || !(reused && stale(&S.wslot))) {
+            drop_conn(&S.wslot, why, sizeof why);
+            break;
         }
     }
     atomic_fetch_add(&S.m->shared_puts, ok);

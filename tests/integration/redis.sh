@@ -161,6 +161,17 @@ for _ in $(seq 100); do [ "$(rcli --scan --pattern 'sbomd:lookup1:*' | wc -l)" -
 check "Redis back: replica B writes its answers again ($(rcli --scan --pattern 'sbomd:lookup1:*' | wc -l) keys)" \
   [ "$(rcli --scan --pattern 'sbomd:lookup1:*' | wc -l)" -ge 10 ]
 check "and logs the recovery" grep -q 'shared cache reachable again' "$work/b.log"
+# a restart between two requests: the kept connections are found closed and
+# replaced at once, no outage counted, no Warning
+kill "$rpid"; wait "$rpid" 2>/dev/null
+check "redis-server restarted" redis_up
+reqs 71 75 > "$work/r4.txt"
+e0="$(metric "$b" sbomd_shared_cache_errors_total)"
+res="$(curl -sS -D "$work/g.h" -o /dev/null -w '%{http_code}' --data-binary @"$work/r4.txt" "$b/v1/sbom?$q&filename=requirements.txt")"
+check "Redis restarted between requests: 200 ($res) without a Warning" sh -c "[ '$res' = 200 ] && ! grep -qi '^warning:' '$work/g.h'"
+for _ in $(seq 100); do [ "$(rcli dbsize)" -ge 5 ] && break; sleep 0.05; done
+check "and its answers written to the new Redis ($(rcli dbsize) keys), no error counted ($e0 -> $(metric "$b" sbomd_shared_cache_errors_total))" \
+  sh -c "[ '$(rcli dbsize)' -ge 5 ] && [ '$e0' = '$(metric "$b" sbomd_shared_cache_errors_total)' ]"
 kill "$apid" "$bpid" 2>/dev/null; wait "$apid" "$bpid" 2>/dev/null
 
 # --- a Redis that accepts and never answers: each request waits one timeout at most
