@@ -6,7 +6,7 @@ FROM debian:bookworm AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       build-essential pkg-config libmicrohttpd-dev libyaml-dev libjansson-dev \
-      libcurl4-openssl-dev libmimalloc-dev libzstd-dev libbz2-dev zlib1g-dev \
+      libcurl4-openssl-dev libmimalloc-dev libzstd-dev libbz2-dev zlib1g-dev libhiredis-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Makefile ./
@@ -34,7 +34,7 @@ LABEL org.opencontainers.image.title="sbomd" \
 # ca-certificates: license lookups and OSV queries go over HTTPS
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libmicrohttpd12 libyaml-0-2 libjansson4 libcurl4 libmimalloc2.0 libzstd1 libbz2-1.0 zlib1g ca-certificates \
+      libmicrohttpd12 libyaml-0-2 libjansson4 libcurl4 libmimalloc2.0 libzstd1 libbz2-1.0 zlib1g libhiredis0.14 ca-certificates \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /usr/share/doc/* /usr/share/man/* \
  && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin sbomd
 COPY --from=build /src/build/release/sbomd /usr/local/bin/sbomd

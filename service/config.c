@@ -5,6 +5,7 @@
 #include "config.h"
 #include "budget.h"
 #include "cgroup.h"
+#include "shared_cache.h"
 #include "../core/policy.h"
 #include "../core/toml.h"
 #include "../core/model.h"
@@ -80,6 +81,12 @@ static const cfg_opt opts[] = {
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
     {"memory-budget", "SBOMD_MEMORY_BUDGET", T_LONG, OFF(memory_budget), 0, 1L << 42, "0", "bytes request bodies and their parsing (5x the body, estimated) may hold at once; a request past it gets 503 + Retry-After before its body is read (0 = 70% of the cgroup memory limit, else 1 GiB); must hold one max-body request"},
+    {"cache-url", "SBOMD_CACHE_URL", T_STR, OFF(cache_url), 0, 512, "", "shared cache for lookup answers across replicas: redis://[[user]:password@]host[:port][/db] (rediss:// is not available: Debian's hiredis 0.14 has no TLS); Redis down or slow is a cache miss with a Warning header; empty = the embedded caches only"},
+    {"cache-prefix", "SBOMD_CACHE_PREFIX", T_STR, OFF(cache_prefix), 0, 128, "sbomd:", "prefix of every shared-cache key (several deployments on one Redis)"},
+    {"cache-timeout-ms", "SBOMD_CACHE_TIMEOUT_MS", T_LONG, OFF(cache_timeout_ms), 1, 10000, "100", "milliseconds a shared-cache connect or command may take before it counts as a miss"},
+    {"cache-max-value", "SBOMD_CACHE_MAX_VALUE", T_LONG, OFF(cache_max_value), 1, 1L << 29, "2097152", "bytes of one shared-cache value (a conda archive's info member can be large); larger ones stay local"},
+    {"cache-ttl", "SBOMD_CACHE_TTL", T_LONG, OFF(cache_ttl), 0, 31536000, "0", "seconds a shared-cache entry lives at most (0 = the answer's own: lookup-ttl, lookup-negative-ttl, osv-ttl)"},
+    {"cache-pool", "SBOMD_CACHE_POOL", T_LONG, OFF(cache_pool), 1, 256, "4", "connections for shared-cache reads (one read each at a time; writes have their own)"},
     {"max-connections-per-ip", "SBOMD_MAX_CONNECTIONS_PER_IP", T_LONG, OFF(max_connections_per_ip), 0, 100000, "256", "connections one client address may hold open (0 = no cap); behind a proxy every client is the proxy's address"},
     {"probe-port", "SBOMD_PROBE_PORT", T_LONG, OFF(probe_port), -1, 65535, "-1", "a second, plain-HTTP listener serving only /healthz, /readyz and /metrics on its own thread and connection budget (32), so probes are answered however busy or trickled the main listener is (-1 = off, 0 = any free port, printed at start)"},
     {"probe-listen", "SBOMD_PROBE_LISTEN", T_STR, OFF(probe_listen), 0, 64, "", "address of the probe listener (empty = the listen address)"},
@@ -365,6 +372,9 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (f)
             fclose(f);
     }
+    svc_shared_url su;
+    if (c->cache_url[0] && svc_shared_parse_url(c->cache_url, &su, eb, en))
+        return -1;
     if (c->policy_file[0] && load_policies(c, eb, en))
         return -1;
     if (svc_cfg_fit_budget(c, svc_cgroup_memory_limit(SVC_CGROUP_ROOT, SVC_CGROUP_SELF), eb, en))
@@ -396,7 +406,9 @@ void svc_cfg_print(const svc_cfg *c)
 {
     for (size_t i = 0; i < NOPTS; i++) {
         const char *base = (const char *)c + opts[i].offset;
-        if (opts[i].type == T_STR)
+        if (opts[i].type == T_STR && opts[i].offset == OFF(cache_url) && strchr(base, '@'))
+            printf("%s=redis://***@%s\n", opts[i].name, strrchr(base, '@') + 1); /* no password in logs */
+        else if (opts[i].type == T_STR)
             printf("%s=%s\n", opts[i].name, base);
         else
             printf("%s=%ld\n", opts[i].name, *(const long *)base);

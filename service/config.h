@@ -59,6 +59,12 @@ typedef struct svc_cfg {
     char policy_file[1024];   /* TOML file of named license policies; "" = none */
     long probe_port;          /* plain-HTTP listener for /healthz, /readyz, /metrics; -1 = off */
     char probe_listen[64];    /* its address; "" = listen's */
+    char cache_url[512];      /* shared cache (Redis) for lookup answers; "" = the embedded caches only */
+    char cache_prefix[128];   /* prepended to every shared-cache key */
+    long cache_timeout_ms;    /* connect and command timeout of the shared cache */
+    long cache_max_value;     /* bytes: larger values are not written to the shared cache */
+    long cache_ttl;           /* seconds a shared-cache entry lives at most; 0 = the answer's own TTL */
+    long cache_pool;          /* read connections to the shared cache */
     const struct svc_policies *policies; /* read from policy_file at load; NULL when none */
 } svc_cfg;
 

@@ -202,6 +202,21 @@ static int client_gone(void *r)
     return svc_req_client_gone(r);
 }
 
+/* The shared cache failed for this request: the answer says so (RFC 7234
+ * warn-code 199, as the document is whole, only slower to make). */
+static void shared_cache_warning(void *cls, const char *why)
+{
+    svc_req *r = cls;
+    char clean[200];
+    size_t k = 0;
+    for (const char *p = why; *p && k + 1 < sizeof clean; p++)
+        clean[k++] = (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) ? '_' : *p;
+    clean[k] = '\0';
+    const char *w = sb_arena_printf(svc_req_arena(r), "199 sbomd \"shared cache unavailable, looked up without it: %s\"", clean);
+    if (w)
+        svc_req_add_header(r, "Warning", w);
+}
+
 #define DIGEST_THREAD_MIN (512 * 1024) /* below this a thread costs more than it saves */
 
 typedef struct digest_job {
@@ -443,6 +458,8 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         lc->engine = svc_req_lookups(r); /* it answers for licenses only with --lookups */
         lc->gone = client_gone;
         lc->gone_cls = r;
+        lc->warn = shared_cache_warning;
+        lc->warn_cls = r;
         svc_req_on_done(r, svc_lookup_end, lc); /* its queued lookups go with it */
         if (fetch) {
             sel->lookup = svc_lookup_fill;

@@ -18,11 +18,20 @@
  * Answers are kept on disk (lookup_store.c: conda info/ directories read
  * from there like a package cache, PyPI licenses); entries not in memory
  * are looked for on disk first: a restart keeps what was learned.
+ * With --cache-url, Redis is the tier between memory and the network, shared
+ * by every replica: a request asks it for all it lacks in one MGET, outside
+ * the lock, before claiming anything (shared_fill), and each answer a
+ * transfer brings is queued for it (shared_put). Its values are
+ * "sbl1 <type> <expiry, Unix seconds> <method>\n" then the answer: P a PyPI
+ * license, p a release naming none (or none such), C a conda archive's info
+ * member as fetched (compressed by <method>), c an archive without one, O an
+ * OSV answer. Redis down or slow is a miss and a Warning, never a failure.
  */
 #include "lookup.h"
 #include "log.h"
 #include "lookup_sched.h"
 #include "lookup_store.h"
+#include "shared_cache.h"
 #include "../core/archive.h"
 #include "../core/buf.h"
 #include "../core/enrich.h"
@@ -122,6 +131,48 @@ static size_t hash(const char *s)
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 1099511628211ULL;
     return h;
+}
+
+/* --- the shared cache (--cache-url) ---------------------------------------- */
+
+#define SHARED_KEY_MAX 56
+
+/* The shared-cache key of a lookup: its URL hashed (keys stay short; the
+ * URL is the configured host's, so replicas with one configuration agree). */
+static void shared_key(char out[SHARED_KEY_MAX], const char *url)
+{
+    sb_sha1 c;
+    unsigned char d[20];
+    sb_sha1_init(&c);
+    sb_sha1_update(&c, url, strlen(url));
+    sb_sha1_final(&c, d);
+    int k = snprintf(out, SHARED_KEY_MAX, "lookup1:");
+    for (int i = 0; i < 20; i++)
+        k += snprintf(out + k, (size_t)(SHARED_KEY_MAX - k), "%02x", d[i]);
+}
+
+/* Queue an answer for the other replicas (any thread; never waits). */
+static void shared_put(const char *url, char type, double ttl, unsigned method, const void *body, size_t len)
+{
+    if (!svc_shared_enabled() || ttl < 1)
+        return;
+    char key[SHARED_KEY_MAX], head[80];
+    shared_key(key, url);
+    int hl = snprintf(head, sizeof head, "sbl1 %c %lld %u\n", type, (long long)time(NULL) + (long long)ttl, method);
+    svc_shared_putv(key, head, (size_t)hl, body, len, (long)ttl);
+}
+
+/* A value taken apart: 0, or -1 when it is not one of ours. */
+static int shared_decode(const char *v, size_t n, char *type, long long *expiry, unsigned *method, const char **body,
+                         size_t *blen)
+{
+    const char *nl = memchr(v, '\n', n < 80 ? n : 80);
+    int used = 0;
+    if (NULL == nl || sscanf(v, "sbl1 %c %lld %u%n", type, expiry, method, &used) != 3 || v + used != nl)
+        return -1;
+    *body = nl + 1;
+    *blen = n - (size_t)(nl + 1 - v);
+    return 0;
 }
 
 static entry *find(svc_lookup *L, const char *url)
@@ -360,6 +411,7 @@ static int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int 
         svc_log_event("lookup-store-failed", err.msg);
         return 0;
     }
+    shared_put(e->url, 'C', L->ttl, method, data, len); /* the member as fetched: small, and whole */
     char info[PATH_MAX + 8];
     snprintf(info, sizeof info, "%s/info", dir);
     pthread_mutex_lock(&L->mu);
@@ -423,6 +475,12 @@ static void finish(svc_lookup *L, CURLMsg *msg)
     } else {
         follows = conda_step(L, x, msg->data.result, status, &ok, &negative);
     }
+    if (ok && IS_OSV(e->kind))
+        shared_put(e->url, 'O', L->osv_ttl, 0, body, body_len);
+    else if (ok && e->kind == K_PYPI)
+        shared_put(e->url, license ? 'P' : 'p', negative ? L->neg_ttl : L->ttl, 0, license, license ? strlen(license) : 0);
+    else if (ok && negative && !follows)
+        shared_put(e->url, 'c', L->neg_ttl, 0, NULL, 0);
     double spent = now_s() - x->started;
     unlink_xfer(L, x);
     atomic_fetch_add(&L->m->lookups, 1);
@@ -734,9 +792,144 @@ static int wanted(const sb_pkg *p, sb_arena *a, const svc_lookup *L, const char 
     return ak == SB_ARCHIVE_TARBZ2 ? K_TARBZ2 : K_CONDA;
 }
 
-/* Queue the m lookups urls[]/kinds[] for the request without waiting. */
-static void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, const char **urls, const int *kinds, size_t m)
+static void shared_warn(svc_lookup_ctx *ctx, const char *why)
 {
+    if (ctx->warn && !ctx->warned) {
+        ctx->warned = 1;
+        ctx->warn(ctx->warn_cls, why);
+    }
+}
+
+static int type_fits(char type, int kind)
+{
+    switch (type) {
+    case 'P':
+    case 'p':
+        return kind == K_PYPI;
+    case 'C':
+    case 'c':
+        return kind == K_CONDA || kind == K_TARBZ2;
+    case 'O':
+        return IS_OSV(kind);
+    default:
+        return 0;
+    }
+}
+
+/* What the shared cache holds for the m lookups urls[]/kinds[] this process
+ * has neither fresh nor in flight: asked in one MGET outside the lock, then
+ * stored as answers (a conda info member unpacked into the disk cache
+ * first, as a transfer's would be), so the claims that follow find them.
+ * Request thread. */
+static void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds,
+                        size_t m)
+{
+    if (!svc_shared_enabled() || 0 == m)
+        return;
+    const char **keys = sb_arena_alloc(a, m * sizeof *keys), **vals = sb_arena_alloc(a, m * sizeof *vals);
+    size_t *which = sb_arena_alloc(a, m * sizeof *which), *lens = sb_arena_alloc(a, m * sizeof *lens);
+    if (!keys || !vals || !which || !lens)
+        return; /* only a cache: the lookups go on without it */
+    size_t nk = 0;
+    double t = now_s();
+    pthread_mutex_lock(&L->mu);
+    for (size_t k = 0; k < m; k++) {
+        if (NULL == urls[k])
+            continue;
+        entry *e = find(L, urls[k]);
+        if (e && ((e->state == E_ANSWERED && e->expires > t) || e->state == E_QUEUED || e->state == E_RUNNING))
+            continue;
+        char *key = sb_arena_alloc(a, SHARED_KEY_MAX);
+        if (NULL == key)
+            break;
+        shared_key(key, urls[k]);
+        keys[nk] = key;
+        which[nk++] = k;
+    }
+    pthread_mutex_unlock(&L->mu);
+    if (0 == nk)
+        return;
+    char why[256];
+    if (svc_shared_mget(keys, nk, a, vals, lens, why, sizeof why) != SVC_SHARED_HIT) {
+        shared_warn(ctx, why);
+        return;
+    }
+    /* decode and unpack outside the lock */
+    char *types = sb_arena_calloc(a, nk, 1);
+    double *left = sb_arena_alloc(a, nk * sizeof *left);
+    char **info = sb_arena_calloc(a, nk, sizeof *info);
+    const char **bodies = sb_arena_calloc(a, nk, sizeof *bodies);
+    size_t *blens = sb_arena_calloc(a, nk, sizeof *blens);
+    if (!types || !left || !info || !bodies || !blens)
+        return;
+    long long wall = (long long)time(NULL);
+    for (size_t j = 0; j < nk; j++) {
+        char type;
+        long long expiry;
+        unsigned method;
+        size_t k = which[j];
+        if (NULL == vals[j] || shared_decode(vals[j], lens[j], &type, &expiry, &method, &bodies[j], &blens[j]) != 0 ||
+            expiry <= wall || !type_fits(type, kinds[k]))
+            continue;
+        if (type == 'C' && !svc_store_conda_get(L->cache, urls[k], &info[j])) {
+            char dir[PATH_MAX];
+            svc_store_path(L->cache, urls[k], 1, dir, sizeof dir);
+            sb_err err;
+            sb_code rc = sb_archive_store(dir, kinds[k] == K_TARBZ2 ? SB_ARCHIVE_TARBZ2 : SB_ARCHIVE_CONDA,
+                                          (const unsigned char *)bodies[j], blens[j], method, &err);
+            if (rc == SB_OK) {
+                size_t dl = strlen(dir);
+                if ((info[j] = malloc(dl + 6))) {
+                    memcpy(info[j], dir, dl);
+                    memcpy(info[j] + dl, "/info", 6);
+                }
+            }
+            if (rc != SB_OK && rc != SB_ENOTFOUND)
+                continue; /* not kept: the network is asked */
+            if (NULL == info[j] && rc == SB_OK)
+                continue;
+        }
+        types[j] = type;
+        left[j] = (double)(expiry - wall);
+    }
+    pthread_mutex_lock(&L->mu);
+    t = now_s();
+    for (size_t j = 0; j < nk; j++) {
+        if (!types[j])
+            continue;
+        size_t k = which[j];
+        entry *e = find(L, urls[k]);
+        if (NULL == e)
+            e = add_entry(L, urls[k], kinds[k]);
+        if (NULL == e || e->state == E_QUEUED || e->state == E_RUNNING || (e->state == E_ANSWERED && e->expires > t))
+            continue; /* someone else got there first (its info[] is freed below) */
+        char *license = NULL, *body = NULL;
+        if (types[j] == 'P' && NULL == (license = strndup(bodies[j], blens[j])))
+            continue;
+        if (types[j] == 'O' && NULL == (body = strndup(bodies[j], blens[j])))
+            continue;
+        free(e->license);
+        e->license = license;
+        free(e->info_dir);
+        e->info_dir = info[j];
+        info[j] = NULL;
+        free(e->body);
+        e->body = body;
+        e->body_len = body ? blens[j] : 0;
+        e->state = E_ANSWERED;
+        e->expires = t + left[j];
+        lru_push(L, e);
+    }
+    evict(L);
+    pthread_mutex_unlock(&L->mu);
+    for (size_t j = 0; j < nk; j++)
+        free(info[j]);
+}
+
+/* Queue the m lookups urls[]/kinds[] for the request without waiting. */
+static void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m)
+{
+    shared_fill(L, ctx, a, urls, kinds, m);
     int queued_any = 0;
     pthread_mutex_lock(&L->mu);
     svc_sched_req *q = ticket(L, ctx);
@@ -775,7 +968,7 @@ void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *pa
         urls[m] = u;
         kinds[m++] = kind;
     }
-    prefetch(L, ctx, urls, kinds, m);
+    prefetch(L, ctx, a, urls, kinds, m);
 }
 
 void svc_lookup_prefetch_pkgs(void *cls, const sb_pkg *pkgs, size_t n, sb_arena *a)
@@ -797,7 +990,7 @@ void svc_lookup_prefetch_pkgs(void *cls, const sb_pkg *pkgs, size_t n, sb_arena 
         urls[m] = u;
         kinds[m++] = kind;
     }
-    prefetch(L, ctx, urls, kinds, m);
+    prefetch(L, ctx, a, urls, kinds, m);
 }
 
 /* Wait (lock held) until none of es[] is queued or running, the deadline
@@ -859,6 +1052,7 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
             pkgs[idx[k]].lookup = SB_LOOKUP_NOT_MADE;
         return SB_OK;
     }
+    shared_fill(L, ctx, a, urls, kinds, m);
     size_t hits = 0, queued_any = 0;
     pthread_mutex_lock(&L->mu);
     svc_sched_req *q = ticket(L, ctx);
@@ -939,6 +1133,12 @@ static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, size_t
         return SB_ENOMEM;
     int queued_any = 0, oom = 0;
     size_t hits = 0;
+    int *kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
+    if (NULL == kinds)
+        return SB_ENOMEM;
+    for (size_t k = 0; k < n; k++)
+        kinds[k] = posts[k] ? K_OSV_BATCH : K_OSV_VULN;
+    shared_fill(L, ctx, a, keys, kinds, n);
     pthread_mutex_lock(&L->mu);
     svc_sched_req *q = ticket(L, ctx);
     for (size_t k = 0; k < n; k++) {

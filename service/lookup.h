@@ -13,6 +13,10 @@
  * URLs are only ever built from the configured index base plus a package's
  * encoded name and version, never taken from the lockfile (no SSRF), and
  * redirects are not followed.
+ * With --cache-url, answers are also shared with every replica through
+ * Redis (shared_cache.h): a request asks it, in one round trip, for what
+ * this process lacks before any transfer, and every answer a transfer
+ * brings is written there (queued, never waited for).
  */
 #ifndef SVC_LOOKUP_H
 #define SVC_LOOKUP_H
@@ -41,6 +45,12 @@ typedef struct svc_lookup_ctx {
     int (*gone)(void *gone_cls);
     void *gone_cls;
     struct svc_sched_req *ticket;
+    /* the shared cache (--cache-url) failed for this request: warn (NULL:
+     * nobody to tell) is called once with the reason, which the answer
+     * carries as a Warning header; its lookups went on without it */
+    void (*warn)(void *warn_cls, const char *why);
+    void *warn_cls;
+    int warned;
 } svc_lookup_ctx;
 
 /* An sb_lookup_fn: PyPI packages without a license are looked up together;

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "filewatch.h"
 #include "lookup.h"
+#include "shared_cache.h"
 #include "log.h"
 #include "server.h"
 
@@ -126,6 +127,10 @@ int main(int argc, char **argv)
         return 2;
     }
     curl_global_init(CURL_GLOBAL_DEFAULT); /* before any thread */
+    if (svc_shared_init(&srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
+        fprintf(stderr, "sbomd: %s\n", eb);
+        return 1;
+    }
     if ((srv.cfg.lookups || srv.cfg.vulns) && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
         return 1;
@@ -204,6 +209,7 @@ int main(int argc, char **argv)
     }
     svc_server_stop(&srv);
     svc_lookup_stop(srv.lookup);
+    svc_shared_shutdown(); /* after the engine: it writes answers there */
     sb_pypimap_free(srv.pypimap);
     curl_global_cleanup();
     svc_auth_free(&srv.auth);

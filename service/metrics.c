@@ -165,6 +165,14 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
         {"sbomd_lookups_cancelled_total",
          "Lookups dropped from the queue or aborted mid-transfer because no request waited for them any more.",
          LOAD(m->lookups_cancelled)},
+        {"sbomd_shared_cache_hits_total", "Shared-cache (Redis, --cache-url) keys found.", LOAD(m->shared_hits)},
+        {"sbomd_shared_cache_misses_total", "Shared-cache keys asked for and not found.", LOAD(m->shared_misses)},
+        {"sbomd_shared_cache_errors_total",
+         "Shared-cache commands that failed (unreachable, past --cache-timeout-ms, refused); each read is a miss.",
+         LOAD(m->shared_errors)},
+        {"sbomd_shared_cache_writes_total", "Values written to the shared cache.", LOAD(m->shared_puts)},
+        {"sbomd_shared_cache_dropped_total", "Values not written to the shared cache (over --cache-max-value, queue full).",
+         LOAD(m->shared_dropped)},
     };
     for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
         rc |= put(b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", counters[i].name, counters[i].help, counters[i].name,

@@ -39,6 +39,11 @@ typedef struct svc_metrics {
     atomic_ullong lookup_failures; /* transfers that failed */
     atomic_ullong lookups_cancelled; /* queued lookups dropped, transfers aborted: nobody waits any more */
     atomic_ullong lookup_us;       /* time spent in transfers */
+    atomic_ullong shared_hits;     /* shared-cache (Redis) keys found */
+    atomic_ullong shared_misses;   /* shared-cache keys not found */
+    atomic_ullong shared_errors;   /* shared-cache commands that failed (down, slow, refused) */
+    atomic_ullong shared_puts;     /* values written to the shared cache */
+    atomic_ullong shared_dropped;  /* values not written: too large, queue full */
     atomic_ullong packages;
 } svc_metrics;
 

@@ -25,8 +25,10 @@ for (const o of docs) {
 for (const k of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ConfigMap', 'NetworkPolicy'])
   ok(byKind[k], `${k} is rendered`);
 const d = byKind.Deployment;
+const lookupsOn = (cm) => cm.SBOMD_LOOKUPS === '1' || cm.SBOMD_LOOKUPS === 'true';
 if (d) {
   const pod = d.spec.template.spec, c = pod.containers[0];
+  const matches = (m) => m && Object.entries(m).every(([k, v]) => d.spec.template.metadata.labels[k] === v);
   ok(d.spec.replicas === 2, 'two replicas');
   ok(c.readinessProbe?.httpGet?.path === '/readyz' && c.livenessProbe?.httpGet?.path === '/healthz', 'probes on /readyz and /healthz');
   // the probes go to the probe listener (SBOMD_PROBE_PORT), which a loaded
@@ -63,13 +65,23 @@ if (d) {
   const timeout = Number(byKind.ConfigMap?.data?.SBOMD_REQUEST_TIMEOUT || 120);
   ok(pod.terminationGracePeriodSeconds >= delay + timeout,
      `grace period ${pod.terminationGracePeriodSeconds}s covers the ${delay}s shutdown delay + the ${timeout}s request timeout`);
-  // egress: none unless lookups are on, then DNS and 443 only
-  const egress = (all.NetworkPolicy || []).flatMap((n) => (n.spec.policyTypes || []).includes('Egress') ? (n.spec.egress || []) : []);
+  // egress: none unless lookups are on, then DNS and 443 only; a rule to
+  // pods in the cluster (the shared cache of deploy/overlays/redis, with the
+  // DNS to find it) is not egress to the internet
+  const sbomdNp = (all.NetworkPolicy || []).filter((n) => matches(n.spec.podSelector?.matchLabels));
+  const allEgress = sbomdNp.flatMap((n) => (n.spec.policyTypes || []).includes('Egress') ? (n.spec.egress || []) : []);
+  const inCluster = (e) => e.to && e.to.length && e.to.every((t) => t.podSelector && !t.ipBlock);
+  const egress = allEgress.filter((e) => !inCluster(e));
+  ok(allEgress.filter(inCluster).every((e) => e.ports && e.ports.length), 'every in-cluster egress rule names its ports');
+  if (!lookupsOn(cmd)) {
+    const dnsOnly = egress.every((e) => (e.ports || []).every((p) => Number(p.port) === 53));
+    ok(dnsOnly && (egress.length === 0 || allEgress.some(inCluster)), 'lookups off: DNS only when an in-cluster peer needs it');
+  }
   const ports = egress.flatMap((e) => (e.ports || []).map((p) => Number(p.port)));
-  const lookups = cmd.SBOMD_LOOKUPS === '1' || cmd.SBOMD_LOOKUPS === 'true';
+  const lookups = lookupsOn(cmd);
   ok(egress.every((e) => e.ports && e.ports.length), 'every egress rule names its ports');
   if (lookups) ok(ports.includes(443) && ports.every((p) => p === 443 || p === 53), `lookups on: egress 443 and DNS only (${ports})`);
-  else ok(egress.length === 0, `lookups off: no egress at all (${ports})`);
+  else ok(egress.every((e) => (e.ports || []).every((p) => Number(p.port) === 53)), `lookups off: no egress out of the cluster (${ports})`);
   const image = c.image || '';
   if (variant === 'pinned') ok(/@sha256:[0-9a-f]{64}$/.test(image) && !/:[^/@]+@/.test(image), `image pinned by digest (${image})`);
   if (variant === 'lookups') ok(lookups && ports.includes(443), 'the lookups overlay turns lookups on and opens 443');
@@ -82,11 +94,37 @@ if (d) {
     ok(tf && tf.slice(mount?.mountPath.length + 1) && !tf.slice(mount?.mountPath.length + 1).includes('/'), 'the tokens file is a key of the Secret');
   }
   const sel = d.spec.selector.matchLabels;
-  const matches = (m) => m && Object.entries(m).every(([k, v]) => d.spec.template.metadata.labels[k] === v);
   ok(matches(byKind.Service?.spec?.selector), 'Service selects the pods');
   ok(matches(byKind.PodDisruptionBudget?.spec?.selector?.matchLabels), 'PodDisruptionBudget selects the pods');
   ok(matches(byKind.NetworkPolicy?.spec?.podSelector?.matchLabels), 'NetworkPolicy selects the pods');
   ok(sel && matches(sel), 'Deployment selector matches its template');
+}
+// deploy/overlays/redis: the shared cache is wired end to end
+const named = (kind, name) => docs.find((o) => o.kind === kind && o.metadata?.name === name);
+const rd = named('Deployment', 'sbomd-redis');
+if (rd) {
+  const rs = named('Service', 'sbomd-redis'), rnp = named('NetworkPolicy', 'sbomd-redis');
+  const cm = byKind.ConfigMap?.data || {};
+  const m = /^redis:\/\/([^:/@]+):([0-9]+)\/[0-9]+$/.exec(cm.SBOMD_CACHE_URL || '');
+  ok(m && rs && m[1] === rs.metadata.name && rs.spec.ports.some((p) => p.port === Number(m[2])),
+    `SBOMD_CACHE_URL ${cm.SBOMD_CACHE_URL} names the Redis Service and its port`);
+  const rlabels = rd.spec.template.metadata.labels;
+  const sel = (s) => s && Object.entries(s).every(([k, v]) => rlabels[k] === v);
+  ok(rs && sel(rs.spec.selector), 'the Redis Service selects the Redis pods');
+  ok(rs && !sel(byKind.Service?.spec?.selector), "sbomd's Service does not select the Redis pods");
+  const args = (rd.spec.template.spec.containers[0].args || []).join(' ');
+  ok(/--maxmemory-policy allkeys-lru/.test(args) && /--maxmemory \S+/.test(args), 'Redis evicts at maxmemory (a cache, not a store)');
+  // any NetworkPolicy that selects sbomd's pods may open it (policies add up)
+  const sbomdLabels = byKind.Deployment?.spec?.template?.metadata?.labels || {};
+  const eg = (all.NetworkPolicy || []).filter((n) => Object.entries(n.spec.podSelector?.matchLabels || {}).every(([k, v]) => sbomdLabels[k] === v))
+    .flatMap((n) => n.spec.egress || []);
+  ok(eg.some((r) => r.ports?.some((p) => p.port === Number(m?.[2])) && r.to?.some((t) => sel(t.podSelector?.matchLabels))),
+    "sbomd's NetworkPolicy lets it reach Redis");
+  const sbomdPods = d?.spec.template.metadata.labels || {};
+  ok(rnp && rnp.spec.ingress?.every((r) => r.from?.every((f) => f.podSelector && Object.entries(f.podSelector.matchLabels).every(([k, v]) => sbomdPods[k] === v))),
+    "only sbomd's pods reach Redis");
+  const rc = rd.spec.template.spec;
+  ok(rc.securityContext?.runAsNonRoot === true && rc.containers[0].securityContext?.readOnlyRootFilesystem === true, 'Redis runs non-root, read-only root');
 }
 console.log(`deploy: ${pass} passed, ${fail} failed`);
 process.exit(fail ? 1 : 0);
