@@ -879,7 +879,7 @@ static void json_row(sb_doc *d, const report *r, size_t i)
     if (r->kind == R_PACKAGES) {
         sb_jw_key(jw, "yanked");
         sb_jw_bool(jw, prop_of(p, "pixi:yanked") != NULL);
-        kopt(jw, "yanked_reason", prop_of(p, "pixi:yanked-reason"));
+        sb_jw_kstr_opt(jw, "yanked_reason", prop_of(p, "pixi:yanked-reason")); /* only when given: rows without stay as they were */
     }
     if (r->pol) { /* licenses under a policy */
         const sb_policy_verdict *v = &r->pol[w->pkg];

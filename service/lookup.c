@@ -505,7 +505,7 @@ static void start_turns(svc_lookup *L)
         char tail[32];
         snprintf(tail, sizeof tail, "-%d", SB_ARCHIVE_TAIL);
         if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL,
-                       e->kind == K_PYPI || IS_OSV(e->kind) ? MAX_BODY : MAX_MEMBER_BODY)) {
+                       e->kind == K_PYPI || IS_RAW(e->kind) ? MAX_BODY : MAX_MEMBER_BODY)) {
             L->active++;
         } else {
             e->state = E_FAILED;

@@ -1,6 +1,7 @@
 /*
  * lookup.h - license lookups over the network, shared by every request of
- * the process (issue: --fetch-licenses inside a server).
+ * the process (issue: --fetch-licenses inside a server); OSV advisories and
+ * PyPI project pages (yanked, outdated) go through the same engine.
  *
  * One thread drives a libcurl multi handle: at most `concurrency` transfers
  * at once, connections kept alive and reused. Results live in a bounded
