@@ -108,7 +108,8 @@ res="$(post "$work/r.txt" "/v1/report/outdated?filename=requirements.txt&output=
 check "sarif: not an output of this report ($res)" [ "$res" = 400 ] 
 
 # --- an offline server --------------------------------------------------------------
-kill -TERM "$pid"; wait "$pid" 2>/dev/null
+kill -TERM "$pid"; wait "$pid"; st=$?
+check "the server exits 0 after its lookups ($st; sanitizers: no leak)" [ "$st" = 0 ]
 zero
 sb_start "$work/s2.log" --source-date-epoch 1735689600 --pypi-url "http://127.0.0.1:$fport/pypi"
 res="$(post "$work/r.txt" "/v1/sbom?filename=requirements.txt&yanked=true" "$work/off.json")"
@@ -118,4 +119,6 @@ check "offline: the marker says no lookups were made" \
 check "offline: nothing reached the index" [ "$(count .requests)" = 0 ]
 res="$(post "$work/r.txt" "/v1/sbom?filename=requirements.txt&fail-on-yanked=true" "$work/off2.json")"
 check "offline: the gate does not fire on what was not asked (200: $res)" [ "$res" = 200 ]
+kill -TERM "$pid"; wait "$pid"; st=$?
+check "the offline server exits 0 ($st)" [ "$st" = 0 ]
 sb_done health
