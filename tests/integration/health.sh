@@ -107,6 +107,11 @@ check "csv: 200 ($res), header and 3 rows" sh -c "[ '$res' = 200 ] && [ \"\$(hea
 res="$(post "$work/r.txt" "/v1/report/outdated?filename=requirements.txt&output=sarif" "$work/o.sarif")"
 check "sarif: not an output of this report ($res)" [ "$res" = 400 ] 
 
+# /v1/diff has one lookup context for two sides: yanked is not one of its parameters
+res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -F "base=@$work/r.txt;filename=requirements.txt" \
+  -F "head=@$work/r2.txt;filename=requirements.txt" "$base/v1/diff?yanked=true")"
+check "diff refuses yanked=true: 400 ($res), nothing asked" sh -c "[ '$res' = 400 ] && jq -e '.detail | test(\"yanked\")' '$work/d.json' >/dev/null"
+
 # --- an offline server --------------------------------------------------------------
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "the server exits 0 after its lookups ($st; sanitizers: no leak)" [ "$st" = 0 ]
