@@ -17,6 +17,7 @@
 #include "deadline.h"
 #include "enrich.h"
 #include "filter.h"
+#include "health.h"
 #include "license.h"
 #include "manifest.h"
 #include "purl.h"
@@ -1421,6 +1422,12 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     /* advisories last: they point at the final ids */
     if (opts && opts->vulns && opts->vulns(opts->vulns_ctx, s, a) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    /* health: the packages as the document has them (filters applied) */
+    s->yanked_asked = opts && opts->yanked;
+    s->outdated_asked = opts && opts->outdated;
+    if ((s->yanked_asked || s->outdated_asked) && opts->health &&
+        (opts->health(opts->health_ctx, s, a) != SB_OK || (s->yanked_asked && sb_health_props(s, a) != SB_OK)))
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     if (sb_deadline_check(&dl, err) != SB_OK)
         return SB_ETIMEOUT;

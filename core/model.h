@@ -303,6 +303,12 @@ typedef struct sb_select_opts {
     bool primary_pypi;         /* a PyPI identity, when a package has one, is the primary purl */
     sb_vuln_fn vulns;          /* NULL = no vulnerability lookups */
     void *vulns_ctx;
+    /* supply-chain health (core/health.h): PyPI project pages asked for
+     * yanked flags (pixi:yanked) and/or the outdated report; `health` fills
+     * s->health (and records gaps as pixi:incomplete step pypi-releases) */
+    bool yanked, outdated;
+    sb_vuln_fn health;         /* NULL = no health lookups */
+    void *health_ctx;
 } sb_select_opts;
 
 typedef struct sb_sbom {
@@ -342,6 +348,8 @@ typedef struct sb_sbom {
     bool vulns_asked;          /* vulnerabilities=osv: findings were looked for */
     struct sb_vuln *vulns;     /* merged findings, worst first (vuln.h) */
     size_t nvulns;
+    bool yanked_asked, outdated_asked; /* yanked=true / the outdated report: health was looked for */
+    struct sb_health *health;  /* one per package (health.h), NULL when not looked for */
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

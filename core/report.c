@@ -399,6 +399,17 @@ static const char *policy_label(const sb_policy_verdict *v)
     return v->rule < SB_POL_NRULES ? labels[v->rule] : "?";
 }
 
+/* The Yanked cell of a packages row (spec 10.1): "yes: <reason>", "yes",
+ * or "-" (also when yanked flags were not asked for: yanked=true). */
+static const char *yanked_cell(sb_doc *d, const sb_pkg *p)
+{
+    if (NULL == prop_of(p, "pixi:yanked"))
+        return "-";
+    const char *why = prop_of(p, "pixi:yanked-reason");
+    const char *c = why ? sb_arena_printf(d->arena, "yes: %s", why) : "yes";
+    return c ? c : "yes";
+}
+
 /* The text cells of row i (the tree's first cell without its drawing). */
 static void cells(sb_doc *d, const report *r, size_t i, const char *out[MAXCOLS])
 {
@@ -409,7 +420,7 @@ static void cells(sb_doc *d, const report *r, size_t i, const char *out[MAXCOLS]
     case R_PACKAGES:
         out[0] = p->name, out[1] = dash(p->version), out[2] = sb_kind_name(p->kind);
         out[3] = dash(prop_of(p, "pixi:declared-in")), out[4] = dash(p->supplier_name), out[5] = lic;
-        out[6] = "-", out[7] = dash(p->purl);
+        out[6] = yanked_cell(d, p), out[7] = dash(p->purl);
         break;
     case R_LICENSES:
         out[0] = p->name, out[1] = dash(p->version), out[2] = sb_kind_name(p->kind), out[3] = lic;
@@ -881,7 +892,8 @@ static void json_row(sb_doc *d, const report *r, size_t i)
     kopt(jw, "purl", p->purl);
     if (r->kind == R_PACKAGES) {
         sb_jw_key(jw, "yanked");
-        sb_jw_bool(jw, false);
+        sb_jw_bool(jw, prop_of(p, "pixi:yanked") != NULL);
+        sb_jw_kstr_opt(jw, "yanked_reason", prop_of(p, "pixi:yanked-reason")); /* only when given: rows without stay as they were */
     }
     if (r->pol) { /* licenses under a policy */
         const sb_policy_verdict *v = &r->pol[w->pkg];
@@ -1346,7 +1358,8 @@ static const sb_report_kind tree_kind = {"tree", {&tree_json, &tree_text, &tree_
 /* Every report kind, one line each; the handler routes /v1/report/<name>
  * from this list. The first four are this file's, in R_* order. */
 static const sb_report_kind *const registry[] = {&packages_kind, &licenses_kind, &python_kind, &tree_kind,
-                                                 &sb_report_quality, &sb_report_vulnerabilities, NULL};
+                                                 &sb_report_quality, &sb_report_vulnerabilities, &sb_report_outdated,
+                                                 NULL};
 
 const sb_report_kind *const *sb_report_registry(void) { return registry; }
 

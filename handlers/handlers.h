@@ -20,5 +20,7 @@ int h_diff_register(svc_router *rt);
  * 1 with the 422 problem queued (*rc for the handler) when it fires. */
 struct sb_sbom;
 int svc_vuln_gate(svc_req *r, const struct sb_sbom *const *docs, size_t n, int *rc);
+/* fail-on-yanked: the same shape, slug "yanked" (sbom.c). */
+int svc_yanked_gate(svc_req *r, const struct sb_sbom *const *docs, size_t n, int *rc);
 
 #endif

@@ -20,6 +20,7 @@
 #include "../core/filter.h"
 #include "../core/lock.h"
 #include "../core/gate.h"
+#include "../core/health.h"
 #include "../core/model.h"
 #include "../core/vuln.h"
 #include "../service/intake.h"
@@ -95,6 +96,39 @@ int svc_vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
     const char *detail = sb_arena_printf(a, "%zu finding(s) at or above the gate (fail-on-severity=%s%s); the same request "
                                             "without the gate answers the document",
                                          g.n, fs ? fs : "-", kev ? ", fail-on-kev=true" : "");
+    *rc = svc_req_gate(r, &g, detail);
+    return 1;
+}
+
+/* fail-on-yanked (intake checked the value and asked for the flags): 1
+ * with the 422 queued when a yanked release is in a document. A package
+ * whose lookup failed is not a finding: its document says
+ * pixi:incomplete step pypi-releases. */
+int svc_yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    int on = 0;
+    svc_param_bool(svc_req_query(r, "fail-on-yanked"), 0, &on);
+    if (!on)
+        return 0;
+    sb_gate g;
+    sb_gate_init(&g, "yanked", "Yanked releases");
+    sb_arena *a = svc_req_arena(r);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; docs[i]->health && k < docs[i]->npkgs; k++) {
+            const sb_health *h = &docs[i]->health[k];
+            if (h->state != SB_HEALTH_ANSWERED || !h->yanked)
+                continue;
+            const sb_pkg *p = &docs[i]->pkgs[k];
+            sb_finding f = {p->name, p->version, "fail-on-yanked", h->yanked_reason,
+                            sb_arena_printf(a, "%s %s is yanked from the index (PEP 592)%s%s", p->name, p->version,
+                                            h->yanked_reason ? ": " : "", h->yanked_reason ? h->yanked_reason : "")};
+            if (sb_gate_add(&g, a, &f) != SB_OK)
+                return 0;
+        }
+    if (!sb_gate_fired(&g))
+        return 0;
+    const char *detail = sb_arena_printf(a, "%zu yanked release(s) locked (fail-on-yanked=true); the same request "
+                                            "without the gate answers the document", g.n);
     *rc = svc_req_gate(r, &g, detail);
     return 1;
 }
@@ -194,6 +228,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
                  * lookups to learn it (an unknown platform is answered in pass 1) */
                 sb_select_opts probe = sel;
                 probe.lookup = NULL;
+                probe.health = NULL; /* and no health lookups: pass 1 asks them */
                 sb_sbom *kept = NULL;
                 sb_err perr;
                 if (sb_model_select(&kept, a, lock, &probe, &perr) == SB_OK)
@@ -230,7 +265,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
     int grc;
     if (svc_intake_quality_gate(r, in->fail_quality, docs, nd, &grc))
         return grc;
-    if (svc_vuln_gate(r, docs, nd, &grc))
+    if (svc_yanked_gate(r, docs, nd, &grc) || svc_vuln_gate(r, docs, nd, &grc))
         return grc;
     for (size_t i = 0; i < nd; i++)
         warn_vulns(r, ops, docs[i]);
@@ -290,7 +325,7 @@ static int post_sbom(svc_req *r)
     warn_incomplete(r, sbom);
     warn_vulns(r, ops, sbom);
     const sb_sbom *one[1] = {sbom};
-    if (svc_vuln_gate(r, one, 1, &rc))
+    if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc))
         return rc;
 
     sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0};

@@ -438,7 +438,16 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         return answered(rc, svc_bad_param(r, "fail-on-kev", "must be true or false"));
     if ((fs || kev) && !vq)
         return answered(rc, svc_bad_param(r, fs ? "fail-on-severity" : "fail-on-kev", "needs vulnerabilities=osv"));
-    if (fetch || vq) {
+    /* health (issue 29 part 3): yanked flags on request, the gate implies
+     * them; the outdated report is about releases */
+    int yanked, fail_yanked;
+    if (svc_param_bool(svc_req_query(r, "yanked"), 0, &yanked))
+        return answered(rc, svc_bad_param(r, "yanked", "must be true or false"));
+    if (svc_param_bool(svc_req_query(r, "fail-on-yanked"), 0, &fail_yanked))
+        return answered(rc, svc_bad_param(r, "fail-on-yanked", "must be true or false"));
+    yanked |= fail_yanked;
+    int outdated = !strcmp(svc_req_path(r), "/v1/report/outdated");
+    if (fetch || vq || yanked || outdated) {
         svc_lookup_ctx *lc = sb_arena_calloc(a, 1, sizeof *lc);
         if (NULL == lc) {
             sb_err_set(&err, SB_ENOMEM, "out of memory");
@@ -468,6 +477,12 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         if (vq) {
             sel->vulns = svc_lookup_vulns;
             sel->vulns_ctx = lc;
+        }
+        if (yanked || outdated) {
+            sel->yanked = yanked;
+            sel->outdated = outdated;
+            sel->health = svc_lookup_health;
+            sel->health_ctx = lc;
         }
     }
     if (read_filter(r, sel, rc))

@@ -35,6 +35,7 @@
 #include "../core/archive.h"
 #include "../core/buf.h"
 #include "../core/enrich.h"
+#include "../core/health.h"
 #include "../core/pypi.h"
 #include "../core/uuid.h"
 #include "../core/vuln.h"
@@ -54,8 +55,10 @@
 #define GONE_CHECK_NS 100000000L     /* how often a waiting request looks at its client */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
-enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN };
+enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_PROJECT };
 #define IS_OSV(k) ((k) == K_OSV_BATCH || (k) == K_OSV_VULN)
+/* kinds whose answer is a body handed to the asking request (OSV raw, a PyPI project digested) */
+#define IS_RAW(k) (IS_OSV(k) || (k) == K_PROJECT)
 #define OSV_CHUNK 1000 /* spec 9.6: purls per querybatch */
 enum { X_WHOLE, X_TAIL, X_MEMBER };
 
@@ -69,7 +72,8 @@ typedef struct entry {
     char *target;             /* OSV: the URL fetched when the key is not one (querybatch) */
     char *post;               /* OSV querybatch: the JSON body POSTed */
     size_t post_len;
-    char *body;               /* OSV answer: the raw JSON, parsed by the asking request */
+    char *body;               /* OSV answer: the raw JSON, parsed by the asking request;
+                               * PyPI project: its digest (core/health.h), "" = no such project */
     size_t body_len;
     double expires;           /* monotonic seconds */
     unsigned refs;            /* waiters holding it: never evicted while > 0 */
@@ -304,7 +308,7 @@ static xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, s
     curl_easy_setopt(h, CURLOPT_USERAGENT, "sbomd");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
     /* archives are compressed already; and a range must count the archive's own bytes */
-    if (e->kind == K_PYPI || IS_OSV(e->kind))
+    if (e->kind == K_PYPI || IS_RAW(e->kind))
         curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
     if (e->post) {
         x->headers = curl_slist_append(NULL, "Content-Type: application/json");
@@ -330,8 +334,8 @@ static xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, s
 /* Look for e's answer on disk (lock held). 1 = answered. */
 static int disk_answer(svc_lookup *L, entry *e)
 {
-    if (IS_OSV(e->kind))
-        return 0; /* advisories change: kept in memory for --osv-ttl only */
+    if (IS_RAW(e->kind))
+        return 0; /* advisories and project pages change: kept in memory for their lifetime only */
     if (e->kind != K_PYPI) {
         char *dir = NULL;
         if (!svc_store_conda_get(L->cache, e->url, &dir))
@@ -458,6 +462,25 @@ static void finish(svc_lookup *L, CURLMsg *msg)
             body[x->body.len] = '\0';
             body_len = x->body.len;
         }
+    } else if (e->kind == K_PROJECT) {
+        /* digested here, off the requests' threads: the cache keeps a few
+         * lines per release, not the project's whole page */
+        ok = msg->data.result == CURLE_OK && (status == 200 || status == 404);
+        negative = status == 404;
+        if (ok && negative) {
+            ok = NULL != (body = strdup(""));
+        } else if (ok) {
+            sb_arena *a = sb_arena_new(0);
+            const char *dg = NULL;
+            size_t dn = 0;
+            ok = a && sb_health_pypi_digest(a, x->body.data ? x->body.data : "", x->body.len, &dg, &dn) == SB_OK &&
+                 NULL != (body = malloc(dn + 1));
+            if (ok) {
+                memcpy(body, dg, dn + 1);
+                body_len = dn;
+            }
+            sb_arena_destroy(a);
+        }
     } else if (e->kind == K_PYPI) {
         ok = msg->data.result == CURLE_OK && (status == 200 || status == 404);
         negative = status == 404;
@@ -493,7 +516,7 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         free(e->license);
         e->license = license;
     }
-    if (IS_OSV(e->kind)) {
+    if (IS_RAW(e->kind)) {
         free(e->body);
         e->body = body;
         e->body_len = body_len;
@@ -540,7 +563,7 @@ static void start_turns(svc_lookup *L)
         char tail[32];
         snprintf(tail, sizeof tail, "-%d", SB_ARCHIVE_TAIL);
         if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL,
-                       e->kind == K_PYPI || IS_OSV(e->kind) ? MAX_BODY : MAX_MEMBER_BODY)) {
+                       e->kind == K_PYPI || IS_RAW(e->kind) ? MAX_BODY : MAX_MEMBER_BODY)) {
             L->active++;
         } else {
             e->state = E_FAILED;
@@ -1123,7 +1146,7 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
  * (NULL = the key) is fetched, posts[i] (NULL = GET) is POSTed. bodies[i]
  * is the answer copied into the arena, NULL when it failed, was capped or
  * missed the deadline; *capped counts the capped. */
-static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, size_t n, const char *const *keys,
+static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n, const char *const *keys,
                          const char *const *targets, const char *const *posts, const size_t *post_lens,
                          const char **bodies, size_t *lens, size_t *capped)
 {
@@ -1142,7 +1165,7 @@ static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, size_t
     pthread_mutex_lock(&L->mu);
     svc_sched_req *q = ticket(L, ctx);
     for (size_t k = 0; k < n; k++) {
-        es[k] = want(L, q, keys[k], posts[k] ? K_OSV_BATCH : K_OSV_VULN, &res[k]);
+        es[k] = want(L, q, keys[k], kind >= 0 ? kind : posts[k] ? K_OSV_BATCH : K_OSV_VULN, &res[k]);
         entry *e = es[k];
         /* a new entry learns what to fetch before the engine can see it
          * (the lock is held from its creation until now) */
@@ -1258,7 +1281,7 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
             return SB_ENOMEM;
     }
     size_t capped = 0;
-    sb_code rc = osv_fetch(L, ctx, a, nch, keys, targets, posts, plens, bodies, blens, &capped);
+    sb_code rc = osv_fetch(L, ctx, a, -1, nch, keys, targets, posts, plens, bodies, blens, &capped);
     if (rc != SB_OK)
         return rc;
     size_t unasked = 0;
@@ -1294,7 +1317,7 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
             return SB_ENOMEM;
     }
     capped = 0;
-    if ((rc = osv_fetch(L, ctx, a, ids.n, rkeys, rnull, rnull, rplens, rbodies, rlens, &capped)) != SB_OK)
+    if ((rc = osv_fetch(L, ctx, a, -1, ids.n, rkeys, rnull, rnull, rplens, rbodies, rlens, &capped)) != SB_OK)
         return rc;
     size_t byid = 0;
     for (size_t j = 0; j < ids.n; j++) {
@@ -1310,4 +1333,41 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
                                         byid, (size_t)ids.n)) != SB_OK)
         return rc;
     return sb_vuln_attach(s, a, q, hits, nq, recs, ids.n);
+}
+
+/* --- PyPI project pages (issue 29 part 3: yanked, outdated) ---------------- */
+
+sb_code svc_lookup_pypi_projects(void *cls, sb_arena *a, size_t n, const char *const *names, const char **digests,
+                                 size_t *capped, int *offline)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx && ctx->engine && ctx->engine->licenses ? ctx->engine : NULL;
+    *capped = 0;
+    *offline = NULL == L;
+    for (size_t i = 0; i < n; i++)
+        digests[i] = NULL;
+    if (NULL == L || 0 == n)
+        return SB_OK;
+    const char **keys = sb_arena_alloc(a, n * sizeof *keys), **none = sb_arena_calloc(a, n, sizeof *none);
+    size_t *lens = sb_arena_alloc(a, n * sizeof *lens), *plens = sb_arena_calloc(a, n, sizeof *plens);
+    if (!keys || !none || !lens || !plens)
+        return SB_ENOMEM;
+    /* a name no URL can carry is not asked: it stays unanswered */
+    size_t *at = sb_arena_alloc(a, n * sizeof *at), m = 0;
+    if (NULL == at)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = sb_model_pep503(a, names[i]);
+        if (NULL == name)
+            return SB_ENOMEM;
+        if ((keys[m] = sb_index_url(a, L->base, &name, 1, "/json")))
+            at[m++] = i;
+    }
+    const char **got = sb_arena_alloc(a, (m ? m : 1) * sizeof *got);
+    if (NULL == got)
+        return SB_ENOMEM;
+    sb_code rc = osv_fetch(L, ctx, a, K_PROJECT, m, keys, none, none, plens, got, lens, capped);
+    for (size_t k = 0; rc == SB_OK && k < m; k++)
+        digests[at[k]] = got[k];
+    return rc;
 }

@@ -1,6 +1,7 @@
 /*
  * lookup.h - license lookups over the network, shared by every request of
- * the process (issue: --fetch-licenses inside a server).
+ * the process (issue: --fetch-licenses inside a server); OSV advisories and
+ * PyPI project pages (yanked, outdated) go through the same engine.
  *
  * One thread drives a libcurl multi handle: at most `concurrency` transfers
  * at once, connections kept alive and reused. Results live in a bounded
@@ -76,6 +77,20 @@ void svc_lookup_prefetch_pkgs(void *ctx, const sb_pkg *pkgs, size_t n, sb_arena 
  * --osv-ttl, deadline, client gone). What fails is recorded as pixi:incomplete
  * step osv; the document never fails for it. */
 sb_code svc_lookup_vulns(void *ctx, sb_sbom *s, sb_arena *a);
+
+/* PyPI project pages (<pypi-url>/<PEP 503 name>/json) for n names, through
+ * the engine above (claims, per-request cap, single flight, in-memory cache
+ * for --lookup-ttl, --lookup-negative-ttl for a 404, deadline, client gone):
+ * digests[i] is the page's digest (core/health.h: sb_health_pypi_digest),
+ * "" when the index has no such project, NULL when it failed, was capped
+ * (counted in *capped) or the server makes no lookups (*offline set). */
+sb_code svc_lookup_pypi_projects(void *ctx, sb_arena *a, size_t n, const char *const *names, const char **digests,
+                                 size_t *capped, int *offline);
+
+/* An sb_vuln_fn (issue 29 part 3; lookup_health.c): the selection's PyPI
+ * index packages' project pages read into s->health (yanked flags, how far
+ * behind); gaps are pixi:incomplete step pypi-releases. */
+sb_code svc_lookup_health(void *ctx, sb_sbom *s, sb_arena *a);
 
 /* The request is over (a svc_lookup_ctx *, for svc_req_on_done): its claims
  * are dropped as when it gives up. Safe without an engine or a lookup made. */

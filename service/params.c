@@ -267,6 +267,9 @@ static const svc_qparam qparams[] = {
     {"vulnerabilities", SVC_Q_STRING, 0, SB_R, 0},
     {"fail-on-severity", SVC_Q_STRING, 0, SB_R, 0},
     {"fail-on-kev", SVC_Q_BOOL, 0, SB_R, 0},
+    /* health (issue 29 part 3) */
+    {"yanked", SVC_Q_BOOL, 0, SB_R, 0},
+    {"fail-on-yanked", SVC_Q_BOOL, 0, SB_R, 0},
     {NULL, SVC_Q_STRING, 0, 0, 0},
 };
 

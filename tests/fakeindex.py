@@ -9,6 +9,9 @@ or nothing). Behaviour is steered by the name:
   slow*     -> answered after --slow-ms
   stall*    -> never answered: held until the client closes the connection
                (counted in "stall_aborted") or --stall-ms passes
+GET /pypi/<name>/json (a project page) answers <name>.json under
+--projects-dir; the names missing*, fail*, slow* and stall* behave as above,
+any other name 404.
 GET /conda/<path> serves the file <path> under --conda-dir with HTTP range
 support (bytes=A-B, bytes=A-, bytes=-N), except files named norange* (whole
 body, 200), the way a plain static server would.
@@ -141,11 +144,31 @@ class Handler(BaseHTTPRequestHandler):
             counts["stall_aborted"] += closed
         self.close_connection = True
 
+    def project(self, name):
+        time.sleep(args.delay_ms / 1000.0)
+        if name.startswith("slow"):
+            time.sleep(args.slow_ms / 1000.0)
+        if name.startswith("stall"):
+            self.stall()
+            return
+        if name.startswith("fail"):
+            self.answer(500, {"message": "boom"})
+            return
+        path = os.path.join(args.projects_dir or "", name + ".json")
+        if not args.projects_dir or "/" in name or name.startswith(".") or not os.path.isfile(path):
+            self.answer(404, {"message": "Not Found"})
+            return
+        with open(path) as f:
+            self.answer(200, json.load(f))
+
     def route(self):
         if self.path.startswith("/conda/") and args.conda_dir:
             self.archive(self.path[len("/conda/"):])
             return
         parts = self.path.strip("/").split("/")
+        if len(parts) == 3 and parts[0] == "pypi" and parts[2] == "json":
+            self.project(parts[1])
+            return
         if len(parts) != 4 or parts[0] != "pypi" or parts[3] != "json":
             self.answer(404, {"message": "Not Found"})
             return
@@ -174,6 +197,7 @@ p.add_argument("--delay-ms", type=float, default=0)
 p.add_argument("--slow-ms", type=float, default=3000)
 p.add_argument("--stall-ms", type=float, default=60000)
 p.add_argument("--conda-dir")
+p.add_argument("--projects-dir")
 args = p.parse_args()
 ThreadingHTTPServer.request_queue_size = 256  # socketserver's 5 drops SYNs under a burst of connects
 srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)

@@ -167,7 +167,7 @@ await call('formats without a token', '/v1/formats', 'GET', {}, 401, authBase);
 await call('version without a token', '/v1/version', 'GET', {}, 401, authBase);
 held.req.end(lock.subarray(100));
 // reports: each kind in both outputs, and the refusals
-for (const kind of ['packages', 'licenses', 'python', 'tree', 'quality', 'vulnerabilities']) {
+for (const kind of ['packages', 'licenses', 'python', 'tree', 'quality', 'vulnerabilities', 'outdated']) {
   const rp = `/v1/report/${kind}`;
   await call(`report ${kind} json`, rp, 'POST', { body: lock }, 200);
   await call(`report ${kind} text`, rp, 'POST', { headers: { Accept: 'text/plain' }, body: lock }, 200);

@@ -1,0 +1,242 @@
+/*
+ * health.c - yanked flags and outdated distance from a PyPI project page
+ * (see health.h): the digest made from the page, read back per package,
+ * and the pixi:yanked properties.
+ */
+#include "health.h"
+#include "vercmp.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* s with tabs and line breaks as spaces (a digest line holds one release) */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if (*s == '\t' || *s == '\n' || *s == '\r')
+            *s = ' ';
+}
+
+static sb_code add(sb_arena *a, char **o, size_t *n, size_t *cap, const char *s)
+{
+    size_t k = strlen(s);
+    if (*n + k + 1 > *cap) {
+        size_t nc = (*cap ? *cap * 2 : 1024) + k;
+        char *nv = sb_arena_alloc(a, nc);
+        if (NULL == nv)
+            return SB_ENOMEM;
+        if (*n)
+            memcpy(nv, *o, *n);
+        *o = nv;
+        *cap = nc;
+    }
+    memcpy(*o + *n, s, k + 1);
+    *n += k;
+    return SB_OK;
+}
+
+sb_code sb_health_pypi_digest(sb_arena *a, const char *json, size_t len, const char **digest, size_t *dlen)
+{
+    json_error_t je;
+    json_t *root = json_loadb(json, len, 0, &je);
+    const char *latest = json_is_object(root) ? json_string_value(json_object_get(json_object_get(root, "info"), "version"))
+                                              : NULL;
+    if (NULL == latest || !latest[0]) {
+        json_decref(root);
+        return SB_EPARSE;
+    }
+    char *o = NULL;
+    size_t n = 0, cap = 0;
+    sb_code rc = SB_OK;
+    char *l = sb_arena_printf(a, "latest\t%s\n", latest);
+    if (NULL == l)
+        rc = SB_ENOMEM;
+    else
+        one_line(l + 7), l[strlen(l) - 1] = '\n', rc = add(a, &o, &n, &cap, l);
+    const char *ver;
+    json_t *files;
+    json_object_foreach(json_object_get(root, "releases"), ver, files) {
+        if (rc != SB_OK)
+            break;
+        size_t nf = json_array_size(files), yanked = 0, k;
+        if (0 == nf || !ver[0])
+            continue; /* a version with no files was never installable */
+        const char *first = NULL, *reason = NULL;
+        json_t *f;
+        json_array_foreach(files, k, f) {
+            const char *t = json_string_value(json_object_get(f, "upload_time_iso_8601"));
+            if (NULL == t)
+                t = json_string_value(json_object_get(f, "upload_time"));
+            if (t && strlen(t) >= 10 && (NULL == first || strncmp(t, first, 10) < 0))
+                first = t;
+            if (json_is_true(json_object_get(f, "yanked"))) {
+                yanked++;
+                const char *r = json_string_value(json_object_get(f, "yanked_reason"));
+                if (r && r[0] && NULL == reason)
+                    reason = r;
+            }
+        }
+        char date[11] = "-";
+        if (first && isdigit((unsigned char)first[0]))
+            snprintf(date, sizeof date, "%.10s", first);
+        char *line = sb_arena_printf(a, "%s\t%s\t%c\t%s", ver, date, yanked == nf ? 'y' : 'n',
+                                     yanked == nf && reason ? reason : "");
+        if (NULL == line) {
+            rc = SB_ENOMEM;
+            break;
+        }
+        one_line(line);
+        /* the separators one_line flattened: put the three back */
+        char *p = line + strlen(ver);
+        *p = '\t';
+        p += 1 + strlen(date);
+        *p = '\t';
+        p[2] = '\t';
+        if ((rc = add(a, &o, &n, &cap, line)) == SB_OK)
+            rc = add(a, &o, &n, &cap, "\n");
+    }
+    json_decref(root);
+    if (rc != SB_OK)
+        return rc;
+    *digest = o;
+    *dlen = n;
+    return SB_OK;
+}
+
+/* the release segments of a PEP 440 version, after any epoch: up to 3 */
+static size_t release_of(const char *v, long long *seg, long long *epoch)
+{
+    const char *bang = strchr(v, '!');
+    *epoch = 0;
+    if (bang) {
+        *epoch = atoll(v);
+        v = bang + 1;
+    }
+    if (*v == 'v' || *v == 'V')
+        v++;
+    size_t n = 0;
+    while (n < 3 && isdigit((unsigned char)*v)) {
+        char *end;
+        seg[n++] = strtoll(v, &end, 10);
+        v = end;
+        if (*v != '.' || !isdigit((unsigned char)v[1]))
+            break;
+        v++;
+    }
+    for (size_t k = n; k < 3; k++)
+        seg[k] = 0;
+    return n;
+}
+
+const char *sb_health_step(const char *from, const char *to)
+{
+    if (NULL == from || NULL == to || sb_vercmp_pep440(from, to) >= 0)
+        return NULL;
+    long long a[3], b[3], ea, eb;
+    size_t na = release_of(from, a, &ea), nb = release_of(to, b, &eb);
+    if (0 == na || 0 == nb || ea != eb || a[0] != b[0])
+        return "major";
+    if (a[1] != b[1])
+        return "minor";
+    if (a[2] != b[2])
+        return "patch";
+    return "other";
+}
+
+int sb_health_queryable(const sb_pkg *p)
+{
+    const char *u = p->ref_purl;
+    return p->kind == SB_KIND_PYPI && p->version && u && !strncmp(u, "pkg:pypi/", 9) && !strchr(u, '?') &&
+           !strchr(u, '#');
+}
+
+sb_code sb_health_from_digest(sb_health *h, sb_arena *a, const char *digest, const char *version)
+{
+    memset(h, 0, sizeof *h);
+    if (NULL == digest || !digest[0]) {
+        h->state = SB_HEALTH_UNKNOWN;
+        return SB_OK;
+    }
+    h->state = SB_HEALTH_ANSWERED;
+    const char *p = digest;
+    if (!strncmp(p, "latest\t", 7)) {
+        const char *e = strchr(p, '\n');
+        if (NULL == e || NULL == (h->latest = sb_arena_strndup(a, p + 7, (size_t)(e - p - 7))))
+            return e ? SB_ENOMEM : SB_EPARSE;
+        p = e + 1;
+    }
+    int exact = 0;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char *line = sb_arena_strndup(a, p, n);
+        if (NULL == line)
+            return SB_ENOMEM;
+        p += n + (e != NULL);
+        char *date = strchr(line, '\t'), *flag = date ? strchr(date + 1, '\t') : NULL;
+        char *reason = flag ? strchr(flag + 1, '\t') : NULL;
+        if (NULL == reason)
+            continue;
+        *date++ = '\0';
+        *flag++ = '\0';
+        *reason++ = '\0';
+        const char *day = strcmp(date, "-") ? date : NULL;
+        int is_yanked = flag[0] == 'y';
+        int same = !strcmp(line, version);
+        /* the locked spelling first, else the PEP 440-equal one ("2.0" = "2.0.0") */
+        if (same || (!exact && 0 == sb_vercmp_pep440(line, version))) {
+            exact |= same;
+            h->released = day;
+            h->yanked = is_yanked;
+            h->yanked_reason = is_yanked && reason[0] ? reason : NULL;
+        }
+        if (h->latest && !strcmp(line, h->latest))
+            h->latest_released = day;
+        /* newer than the lock, not past the project's newest (pre-releases of
+         * what comes next do not count), and installable */
+        if (!is_yanked && sb_vercmp_pep440(line, version) > 0 && (NULL == h->latest || sb_vercmp_pep440(line, h->latest) <= 0))
+            h->behind++;
+    }
+    h->step = sb_health_step(version, h->latest);
+    return SB_OK;
+}
+
+/* Insert name=value into p's properties, which stay sorted by name. */
+static sb_code prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value)
+{
+    sb_prop *v = sb_arena_alloc(a, (p->nprops + 1) * sizeof *v);
+    if (NULL == v)
+        return SB_ENOMEM;
+    uint32_t at = 0;
+    while (at < p->nprops && strcmp(p->props[at].name, name) <= 0)
+        at++;
+    if (at)
+        memcpy(v, p->props, at * sizeof *v);
+    v[at].name = name;
+    v[at].value = value;
+    if (p->nprops > at)
+        memcpy(v + at + 1, p->props + at, (p->nprops - at) * sizeof *v);
+    p->props = v;
+    p->nprops++;
+    return SB_OK;
+}
+
+sb_code sb_health_props(sb_sbom *s, sb_arena *a)
+{
+    if (NULL == s->health)
+        return SB_OK;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const sb_health *h = &s->health[i];
+        if (h->state != SB_HEALTH_ANSWERED || !h->yanked)
+            continue;
+        sb_code rc = prop_insert(&s->pkgs[i], a, "pixi:yanked", "true");
+        if (rc == SB_OK && h->yanked_reason)
+            rc = prop_insert(&s->pkgs[i], a, "pixi:yanked-reason", h->yanked_reason);
+        if (rc != SB_OK)
+            return rc;
+    }
+    return SB_OK;
+}

@@ -1,0 +1,263 @@
+/*
+ * report_outdated.c - the outdated report (spec 10, issue 29 part 3): one
+ * row per PyPI index package whose locked release is older than its
+ * project's newest (info.version of the PyPI project page), with Version,
+ * Age (days from the locked release's first upload to the document's
+ * timestamp), Latest, Released (the newest's first upload), Behind
+ * (installable releases between them) and Step (major / minor / patch /
+ * other), as JSON, an aligned text table, Markdown and CSV. The summary
+ * counts what was checked, current, outdated and not answered.
+ *
+ * Only PyPI index packages are checked; conda packages are counted as not
+ * checked (no channel index is read yet). Rows are computed when the report
+ * begins, in the document's arena.
+ */
+#include "health.h"
+#include "report.h"
+#include "table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { O_JSON, O_TEXT, O_MD, O_CSV };
+
+#define NCOLS 7
+
+typedef struct oreport {
+    int out;
+    size_t *rows; /* package indices */
+    size_t nrows;
+    size_t width[NCOLS];
+    size_t checked, current, unknown, failed, conda;
+} oreport;
+
+static const char *const header[NCOLS] = {"Name", "Version", "Age", "Latest", "Released", "Behind", "Step"};
+
+/* days since 1970-01-01 of a YYYY-MM-DD date (the civil calendar); -1 when unparsable */
+static long long days_of(const char *s)
+{
+    int y, m, d;
+    if (NULL == s || sscanf(s, "%4d-%2d-%2d", &y, &m, &d) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
+        return -1;
+    y -= m <= 2;
+    long long era = (y >= 0 ? y : y - 399) / 400;
+    long long yoe = y - era * 400;
+    long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* whole days from the locked release to the document's time; -1 unknown */
+static long long age_of(const sb_doc *d, const sb_health *h)
+{
+    long long from = days_of(h->released);
+    if (from < 0)
+        return -1;
+    long long now = (long long)d->opts.timestamp / 86400;
+    return now >= from ? now - from : 0;
+}
+
+static void cells(sb_doc *d, size_t i, const char **c)
+{
+    const sb_pkg *p = &d->sbom->pkgs[i];
+    const sb_health *h = &d->sbom->health[i];
+    long long age = age_of(d, h);
+    c[0] = p->name;
+    c[1] = p->version;
+    c[2] = age >= 0 ? sb_arena_printf(d->arena, "%lldd", age) : NULL;
+    c[3] = h->latest;
+    c[4] = h->latest_released;
+    c[5] = sb_arena_printf(d->arena, "%ld", h->behind);
+    c[6] = h->step;
+    for (int k = 0; k < NCOLS; k++)
+        if (NULL == c[k] || !c[k][0])
+            c[k] = "-";
+}
+
+static int out_of(const sb_doc *d);
+
+static sb_code obegin(sb_doc *d)
+{
+    const sb_sbom *s = d->sbom;
+    oreport *r = sb_arena_calloc(d->arena, 1, sizeof *r);
+    if (NULL == r)
+        return SB_ENOMEM;
+    d->fmt = r;
+    r->out = out_of(d);
+    r->rows = sb_arena_alloc(d->arena, (s->npkgs ? s->npkgs : 1) * sizeof *r->rows);
+    if (NULL == r->rows)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const sb_health *h = s->health ? &s->health[i] : NULL;
+        if (s->pkgs[i].kind == SB_KIND_CONDA)
+            r->conda++;
+        if (NULL == h || h->state == SB_HEALTH_NONE)
+            continue;
+        r->checked++;
+        if (h->state == SB_HEALTH_UNKNOWN)
+            r->unknown++;
+        else if (h->state == SB_HEALTH_FAILED)
+            r->failed++;
+        else if (NULL == h->step)
+            r->current++;
+        else
+            r->rows[r->nrows++] = i;
+    }
+    for (int k = 0; k < NCOLS; k++)
+        r->width[k] = sb_table_width(header[k]);
+    for (size_t i = 0; i < r->nrows; i++) {
+        const char *c[NCOLS];
+        cells(d, r->rows[i], c);
+        for (int k = 0; k < NCOLS; k++) {
+            size_t w = sb_table_width(c[k]);
+            if (w > r->width[k])
+                r->width[k] = w;
+        }
+    }
+    sb_jw *jw = &d->jw;
+    sb_buf *b = &d->stage;
+    switch (r->out) {
+    case O_JSON:
+        sb_jw_obj_begin(jw);
+        sb_jw_key(jw, "outdated");
+        sb_jw_arr_begin(jw);
+        return jw->status;
+    case O_MD: {
+        const char *h = sb_arena_printf(d->arena, "## outdated (%s, environment %s, platform %s)\n\n", s->root_name,
+                                        s->environment, s->platform);
+        sb_code rc = h ? sb_buf_append(b, h, strlen(h)) : SB_ENOMEM;
+        if (rc == SB_OK)
+            rc = sb_table_row(b, SB_TABLE_MARKDOWN, header, NCOLS, NULL);
+        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_MARKDOWN, NCOLS, NULL) : rc;
+    }
+    case O_CSV:
+        return sb_table_row(b, SB_TABLE_CSV, header, NCOLS, NULL);
+    default: {
+        sb_code rc = sb_table_row(b, SB_TABLE_TEXT, header, NCOLS, r->width);
+        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_TEXT, NCOLS, r->width) : rc;
+    }
+    }
+}
+
+static sb_code onothing(sb_doc *d, size_t i)
+{
+    (void)i;
+    return d->jw.status;
+}
+
+static sb_code omiddle(sb_doc *d) { return d->jw.status; }
+
+static size_t ocount(const sb_doc *d)
+{
+    const oreport *r = d->fmt;
+    return r->nrows + 1; /* the rows, then the summary */
+}
+
+static void json_row(sb_doc *d, size_t i)
+{
+    sb_jw *jw = &d->jw;
+    const sb_pkg *p = &d->sbom->pkgs[i];
+    const sb_health *h = &d->sbom->health[i];
+    long long age = age_of(d, h);
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "name", p->name);
+    sb_jw_kstr(jw, "version", p->version);
+    sb_jw_kstr(jw, "purl", p->purl);
+    sb_jw_key(jw, "released");
+    sb_jw_str(jw, h->released);
+    sb_jw_key(jw, "age_days");
+    if (age >= 0)
+        sb_jw_int(jw, age);
+    else
+        sb_jw_null(jw);
+    sb_jw_kstr(jw, "latest", h->latest);
+    sb_jw_key(jw, "latest_released");
+    sb_jw_str(jw, h->latest_released);
+    sb_jw_key(jw, "behind");
+    sb_jw_int(jw, h->behind);
+    sb_jw_kstr(jw, "step", h->step);
+    sb_jw_key(jw, "yanked");
+    sb_jw_bool(jw, h->yanked);
+    sb_jw_obj_end(jw);
+}
+
+static sb_code summary(sb_doc *d, oreport *r)
+{
+    const sb_sbom *s = d->sbom;
+    const char *inc = sb_incomplete_details(&s->incomplete, d->arena);
+    if (r->out == O_JSON) {
+        sb_jw *jw = &d->jw;
+        sb_jw_arr_end(jw);
+        sb_jw_key(jw, "summary");
+        sb_jw_obj_begin(jw);
+        sb_jw_key(jw, "checked");
+        sb_jw_int(jw, (long long)r->checked);
+        sb_jw_key(jw, "outdated");
+        sb_jw_int(jw, (long long)r->nrows);
+        sb_jw_key(jw, "current");
+        sb_jw_int(jw, (long long)r->current);
+        sb_jw_key(jw, "not_on_index");
+        sb_jw_int(jw, (long long)r->unknown);
+        sb_jw_key(jw, "failed");
+        sb_jw_int(jw, (long long)r->failed);
+        sb_jw_key(jw, "conda_not_checked");
+        sb_jw_int(jw, (long long)r->conda);
+        sb_jw_key(jw, "incomplete");
+        sb_jw_str(jw, inc);
+        sb_jw_obj_end(jw);
+        return jw->status;
+    }
+    if (r->out == O_CSV)
+        return SB_OK;
+    const char *line = sb_arena_printf(
+        d->arena,
+        "\n%sSummary: %zu PyPI index package(s) checked: %zu outdated, %zu current, %zu not on the index, %zu not "
+        "answered; %zu conda package(s) not checked (no channel index is read)%s%s\n",
+        r->out == O_MD ? "### " : "", r->checked, r->nrows, r->current, r->unknown, r->failed, r->conda,
+        inc ? "\nIncomplete: " : "", inc ? inc : "");
+    return line ? sb_buf_append(&d->stage, line, strlen(line)) : SB_ENOMEM;
+}
+
+static sb_code opiece(sb_doc *d, size_t i)
+{
+    oreport *r = d->fmt;
+    if (i == r->nrows)
+        return summary(d, r);
+    if (r->out == O_JSON) {
+        json_row(d, r->rows[i]);
+        return d->jw.status;
+    }
+    const char *c[NCOLS];
+    cells(d, r->rows[i], c);
+    return sb_table_row(&d->stage, r->out == O_MD ? SB_TABLE_MARKDOWN : r->out == O_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT, c,
+                        NCOLS, r->out == O_TEXT ? r->width : NULL);
+}
+
+static sb_code oend(sb_doc *d)
+{
+    oreport *r = d->fmt;
+    if (r->out == O_JSON)
+        sb_jw_obj_end(&d->jw);
+    return d->jw.status;
+}
+
+#define OUTDATED_OPS(var, mtype) \
+    static const sb_doc_ops var = {.name = "outdated", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = obegin, .component = onothing, .middle = omiddle,                \
+                                   .relation_count = ocount, .relation = opiece, .end = oend}
+
+OUTDATED_OPS(outdated_json, "application/json");
+OUTDATED_OPS(outdated_text, "text/plain; charset=utf-8");
+OUTDATED_OPS(outdated_md, "text/markdown; charset=utf-8");
+OUTDATED_OPS(outdated_csv, "text/csv; charset=utf-8");
+
+const sb_report_kind sb_report_outdated = {"outdated", {&outdated_json, &outdated_text, &outdated_md, &outdated_csv, NULL}};
+
+static int out_of(const sb_doc *d)
+{
+    static const sb_doc_ops *const by[] = {&outdated_json, &outdated_text, &outdated_md, &outdated_csv};
+    for (int k = 0; k < 4; k++)
+        if (d->ops == by[k])
+            return k;
+    return O_JSON;
+}
