@@ -112,20 +112,7 @@ res="$(diffq "$work/a.cdx.json" "$work/b.spdx.json" "?output=markdown" "$work/d.
 check "markdown diff of two SBOMs: $res" [ "$res" = 200 ]
 
 # --- third-party shapes ----------------------------------------------------------
-cat > "$work/third.cdx.json" <<'JSON'
-{"bomFormat": "CycloneDX", "specVersion": "1.4", "version": 1,
- "metadata": {"component": {"type": "application", "bom-ref": "app", "name": "shop", "version": "2.0"}},
- "components": [
-  {"type": "library", "bom-ref": "r1", "name": "requests", "version": "2.31.0", "purl": "pkg:pypi/requests@2.31.0",
-   "licenses": [{"license": {"id": "Apache-2.0"}}],
-   "hashes": [{"alg": "SHA-256", "content": "58CD2187C01E70E6E26505BCA751777AA9F2EE0B7F4300988B709F44E013003F"}]},
-  {"type": "framework", "bom-ref": "f1", "name": "spring-core", "version": "6.1.0", "purl": "pkg:maven/org.springframework/spring-core@6.1.0",
-   "licenses": [{"expression": "Apache-2.0 OR MIT"}],
-   "components": [{"type": "library", "bom-ref": "f1-jcl", "name": "spring-jcl", "version": "6.1.0"}]},
-  {"type": "library", "bom-ref": "u1", "name": "urllib3", "version": "2.0.7", "purl": "pkg:pypi/urllib3@2.0.7",
-   "licenses": [{"license": {"name": "MIT License"}}]}],
- "dependencies": [{"ref": "app", "dependsOn": ["r1", "f1"]}, {"ref": "r1", "dependsOn": ["u1"]}, {"ref": "f1", "dependsOn": ["f1-jcl"]}]}
-JSON
+cp "$root/tests/data/sbom/third.cdx.json" "$work/third.cdx.json"
 res="$(post "$work/third.cdx.json" "/v1/sbom?format=spdx-2.3" "$work/t.spdx.json")"
 check "a CycloneDX 1.4 document of another tool converts: $res" [ "${res%% *}" = 200 ]
 check "it validates as SPDX 2.3" "$validate" -q --format spdx-2.3 "$work/t.spdx.json"
@@ -139,20 +126,7 @@ check "an expression kept" jq -e '.packages[] | select(.name == "spring-core") |
 check "edges by bom-ref: requests DEPENDS_ON urllib3" jq -e '[.relationships[] | select(.relationshipType == "DEPENDS_ON" and (.spdxElementId | test("requests")) and (.relatedSpdxElement | test("urllib3")))] | length == 1' "$work/t.spdx.json" > /dev/null
 check "root edges from the metadata component's dependencies" jq -e '[.relationships[] | select(.spdxElementId == "SPDXRef-Package-root" and .relationshipType == "DEPENDS_ON")] | length == 2' "$work/t.spdx.json" > /dev/null
 
-cat > "$work/third.spdx.json" <<'JSON'
-{"spdxVersion": "SPDX-2.3", "dataLicense": "CC0-1.0", "SPDXID": "SPDXRef-DOCUMENT", "name": "img", "documentNamespace": "https://example.com/img",
- "creationInfo": {"created": "2024-01-01T00:00:00Z", "creators": ["Tool: other"]},
- "packages": [
-  {"SPDXID": "SPDXRef-img", "name": "image", "versionInfo": "1", "downloadLocation": "NOASSERTION"},
-  {"SPDXID": "SPDXRef-a", "name": "flask", "versionInfo": "3.0.0", "downloadLocation": "NOASSERTION", "licenseConcluded": "BSD-3-Clause",
-   "externalRefs": [{"referenceCategory": "PACKAGE-MANAGER", "referenceType": "purl", "referenceLocator": "pkg:pypi/flask@3.0.0"}]},
-  {"SPDXID": "SPDXRef-b", "name": "pytest", "versionInfo": "8.0.0", "downloadLocation": "NOASSERTION", "licenseDeclared": "LicenseRef-x",
-   "externalRefs": [{"referenceCategory": "PACKAGE-MANAGER", "referenceType": "purl", "referenceLocator": "pkg:pypi/pytest@8.0.0"}]}],
- "hasExtractedLicensingInfos": [{"licenseId": "LicenseRef-x", "extractedText": "MIT", "name": "MIT"}],
- "relationships": [{"spdxElementId": "SPDXRef-DOCUMENT", "relationshipType": "DESCRIBES", "relatedSpdxElement": "SPDXRef-img"},
-  {"spdxElementId": "SPDXRef-img", "relationshipType": "CONTAINS", "relatedSpdxElement": "SPDXRef-a"},
-  {"spdxElementId": "SPDXRef-b", "relationshipType": "DEV_DEPENDENCY_OF", "relatedSpdxElement": "SPDXRef-a"}]}
-JSON
+cp "$root/tests/data/sbom/third.spdx.json" "$work/third.spdx.json"
 res="$(post "$work/third.spdx.json" "/v1/sbom?format=cyclonedx-1.6" "$work/t.cdx.json")"
 check "an SPDX 2.3 document of another tool converts: $res" [ "${res%% *}" = 200 ]
 check "it validates as CycloneDX 1.6" "$validate" -q --format cyclonedx-1.6 "$work/t.cdx.json"
