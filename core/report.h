@@ -38,6 +38,7 @@ typedef struct sb_report_kind {
 extern const sb_report_kind sb_report_quality; /* report_quality.c: minimum-element profiles */
 /* Kinds in files of their own. */
 extern const sb_report_kind sb_report_vulnerabilities; /* report_vulns.c */
+extern const sb_report_kind sb_report_explain; /* report_explain.c: every fact about one package */
 
 /* The report kinds, NULL-terminated. */
 const sb_report_kind *const *sb_report_registry(void);
