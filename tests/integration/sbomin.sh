@@ -111,6 +111,41 @@ check "an SBOM against its own lockfile: no rows" jq -e '.diff | length == 0' "$
 res="$(diffq "$work/a.cdx.json" "$work/b.spdx.json" "?output=markdown" "$work/d.md")"
 check "markdown diff of two SBOMs: $res" [ "$res" = 200 ]
 
+# --- explain (issue 23 part 4) ------------------------------------------------------
+ex() { curl -sS -o "$3" -w '%{http_code} %{content_type}' --data-binary @"$1" "$base/v1/report/explain?$2"; }
+res="$(ex "$lock" "package=python&filename=pixi.lock" "$work/x.json")"
+check "explain python: $res" [ "$res" = "200 application/json" ]
+check "one package matched, facts counted" jq -e '.summary.matched == 1 and .summary.facts == (.explain | length) and .summary.facts > 10' "$work/x.json" > /dev/null
+purl="$(jq -r '.components[] | select(.name == "python") | .purl' "$work/a.cdx.json")"
+check "its purl fact is the document's purl" jq -e --arg p "$purl" '.explain[] | select(.fact == "purl") | .value == $p and (.source | test("derived"))' "$work/x.json" > /dev/null
+check "its license fact with the lockfile as source" jq -e '.explain[] | select(.fact == "license") | .value == "Python-2.0" and .source == "pixi.lock"' "$work/x.json" > /dev/null
+check "required-by names the dependents" jq -e '.explain[] | select(.fact == "required-by") | .value | test("numpy")' "$work/x.json" > /dev/null
+res="$(ex "$lock" "package=python&deny-license=Python-2.0" "$work/x2.json")"
+check "a policy verdict is a fact from the policy" jq -e '.explain[] | select(.fact == "pixi:license-violation") | .source == "license policy"' "$work/x2.json" > /dev/null
+res="$(ex "$lock" "package=Typing_Extensions" "$work/x3.json")"
+check "a PEP 503 spelling finds the package: $res" jq -e '.summary.matched == 1 and (.explain[0].package == "typing-extensions" or .explain[0].package == "typing_extensions")' "$work/x3.json" > /dev/null
+res="$(ex "$lock" "package=numpy&exclude=numpy" "$work/x4.json")"
+check "a package left out says why" jq -e '.summary.matched == 0 and (.explain[] | select(.fact == "excluded") | .value | test("exclude=numpy"))' "$work/x4.json" > /dev/null
+res="$(ex "$lock" "package=no-such-thing" "$work/x5.json")"
+check "an absent package: no rows: $res" jq -e '.summary.matched == 0 and (.explain | length) == 0' "$work/x5.json" > /dev/null
+res="$(ex "$lock" "" "$work/x6.json")"
+check "package is required: $res" [ "$res" = "400 application/problem+json" ]
+res="$(ex "$lock" "package=python&output=csv" "$work/x.csv")"
+check "explain CSV: $res" [ "${res%% *}" = 200 ]
+check "CSV read back by a parser: frozen header, one row per JSON fact" python3 - "$work/x.csv" "$work/x.json" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+facts = json.load(open(sys.argv[2]))["explain"]
+assert rows[0] == ["Package", "Version", "Kind", "Fact", "Value", "Source", "Considered"], rows[0]
+assert len(rows) - 1 == len(facts), (len(rows), len(facts))
+assert [r[3] for r in rows[1:]] == [f["fact"] for f in facts]
+PY
+res="$(ex "$lock" "package=python&output=markdown" "$work/x.md")"
+check "explain markdown: $res" grep -q '^| Package | Version | Kind | Fact | Value | Source | Considered |' "$work/x.md"
+res="$(ex "$work/a.cdx.json" "package=python" "$work/x7.json")"
+check "explain on the CycloneDX document: the same facts" cmp -s <(jq -S '[.explain[] | {fact, value}]' "$work/x.json") <(jq -S '[.explain[] | {fact, value}]' "$work/x7.json")
+check "there the purl is the document's own" jq -e '.explain[] | select(.fact == "purl") | .source | test("as the document states it")' "$work/x7.json" > /dev/null
+
 # --- third-party shapes ----------------------------------------------------------
 cp "$root/tests/data/sbom/third.cdx.json" "$work/third.cdx.json"
 res="$(post "$work/third.cdx.json" "/v1/sbom?format=spdx-2.3" "$work/t.spdx.json")"
