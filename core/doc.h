@@ -57,6 +57,7 @@ typedef struct sb_doc_opts {
     unsigned tree_levels;      /* tree report: levels shown (1 = direct only), 0 = all */
     const unsigned char *input_sha1; /* the input's SHA-1 when known: `input` is not read */
     unsigned quality_profiles; /* quality report: bit per sb_quality_profile, 0 = all */
+    const char *explain_package; /* explain report: the package name asked about */
 } sb_doc_opts;
 
 struct sb_doc {

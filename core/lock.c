@@ -19,6 +19,8 @@ static const sb_reader *const readers[] = {
     &sb_reader_pnpm,
     &sb_reader_yarn,
     &sb_reader_pixi,
+    &sb_reader_cyclonedx,
+    &sb_reader_spdx,
     NULL,
 };
 
@@ -121,6 +123,8 @@ static const struct cost {
     {"pixi.lock", NULL, 0, 3},
     {"conda-lock.yml", NULL, 0, 3},
     {"conda explicit spec", "", 1000, 2},
+    {"cyclonedx", NULL, 0, 12},
+    {"spdx", NULL, 0, 12},
 };
 
 /* Lines of data starting with `prefix` ("" = with a letter or digit). */

@@ -616,6 +616,8 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
     }
     if (rc != SB_OK)
         return rc;
+    if (x->given_purl) /* an SBOM read back: its identity as it was written (lock_sbom.c) */
+        p->purl = x->given_purl;
     if (NULL == p->purl)
         return SB_EINVAL;
     memset(&p->extra_purls, 0, sizeof p->extra_purls);
@@ -1307,7 +1309,10 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     }
     /* the name the client sent, else the kind's own name when the content says
      * which kind it is; never a name nobody sent */
-    s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name : lock->kind_unsure ? NULL : lock->kind;
+    s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name
+                     : lock->lockfile_name           ? lock->lockfile_name
+                     : lock->kind_unsure             ? NULL
+                                                     : lock->kind;
     s->input_kind = lock->kind;
     s->package_cache = opts && opts->package_cache;
     s->lookups = opts && opts->lookup;

@@ -133,6 +133,7 @@ typedef struct sb_pkgx {
     const char *identifier_hash; /* conda source [hash] */
     long long build_number, size; /* -1 when unknown */
     sb_strv lock_purls;      /* purls the input listed */
+    const char *given_purl;  /* an SBOM input's own purl for it: kept as the primary purl */
 } sb_pkgx;
 
 /* One package. Every reader's record and the selection's copy of it are one
@@ -231,6 +232,7 @@ typedef struct sb_lock {
     bool kind_unsure;        /* read by content as one of two kinds with one shape
                                 (pixi.lock v1 = conda-lock.yml): no file name to record */
     const char *root_name, *root_version; /* the project, when the input names it */
+    const char *lockfile_name; /* an SBOM input: the lockfile it was made from (pixi:lockfile), else NULL */
     bool no_dep_data;        /* the input states no dependencies at all (requirements.txt,
                                 conda explicit specs): edges are unknown, not absent */
 } sb_lock;

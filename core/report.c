@@ -1358,7 +1358,7 @@ static const sb_report_kind tree_kind = {"tree", {&tree_json, &tree_text, &tree_
 /* Every report kind, one line each; the handler routes /v1/report/<name>
  * from this list. The first four are this file's, in R_* order. */
 static const sb_report_kind *const registry[] = {&packages_kind, &licenses_kind, &python_kind, &tree_kind,
-                                                 &sb_report_quality, &sb_report_vulnerabilities, &sb_report_outdated,
+                                                 &sb_report_quality, &sb_report_vulnerabilities, &sb_report_outdated, &sb_report_explain,
                                                  NULL};
 
 const sb_report_kind *const *sb_report_registry(void) { return registry; }

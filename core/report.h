@@ -39,6 +39,7 @@ extern const sb_report_kind sb_report_quality; /* report_quality.c: minimum-elem
 /* Kinds in files of their own. */
 extern const sb_report_kind sb_report_vulnerabilities; /* report_vulns.c */
 extern const sb_report_kind sb_report_outdated; /* report_outdated.c: PyPI releases behind the newest */
+extern const sb_report_kind sb_report_explain; /* report_explain.c: every fact about one package */
 
 /* The report kinds, NULL-terminated. */
 const sb_report_kind *const *sb_report_registry(void);

@@ -24,6 +24,9 @@ static int post_report(svc_req *r)
         return svc_req_problem(r, 404, NULL, NULL, NULL, NULL, 0);
     if (svc_intake_output(r, k, &ops, &rc))
         return rc;
+    const char *explain = svc_req_query(r, "package");
+    if (k == &sb_report_explain && (NULL == explain || !explain[0])) /* before the body is read */
+        return svc_bad_param(r, "package", "is required: the name of the package to explain");
     svc_intake in;
     svc_req_mark(r, "upload");
     if (svc_intake_read(r, SB_TEXTS_CYCLONEDX, 0, &in, &rc))
@@ -53,13 +56,14 @@ static int post_report(svc_req *r)
     const sb_sbom *one[1] = {sbom};
     if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc))
         return rc;
-    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0};
+    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0, NULL};
     long long depth = -1;
     if (svc_param_count(svc_req_query(r, "depth"), 100000, &depth))
         return svc_bad_param(r, "depth", "must be a level count (0 = the root's direct dependencies only)");
     if (depth >= 0)
         dopts.tree_levels = (unsigned)depth + 1;
     dopts.quality_profiles = profiles;
+    dopts.explain_package = explain;
     sb_doc *doc = NULL;
     sb_err err;
     sb_err_clear(&err);

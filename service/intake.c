@@ -93,7 +93,8 @@ static int check_query(svc_req *r, int *rc)
     query_check c = {.ep = SVC_EP_SBOM};
     if (!strncmp(path, "/v1/report/", 11))
         c.ep = !strcmp(path, "/v1/report/tree") ? SVC_EP_TREE
-             : !strcmp(path, "/v1/report/quality") ? SVC_EP_QUALITY : SVC_EP_REPORT;
+             : !strcmp(path, "/v1/report/quality") ? SVC_EP_QUALITY
+             : !strcmp(path, "/v1/report/explain") ? SVC_EP_EXPLAIN : SVC_EP_REPORT;
     else if (!strcmp(path, "/v1/diff"))
         c.ep = SVC_EP_DIFF;
     sb_err e;

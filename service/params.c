@@ -263,6 +263,7 @@ static const svc_qparam qparams[] = {
     {"author", SVC_Q_STRING, 0, SB_R, 0},
     {"fail-on-quality", SVC_Q_STRING, 0, SB_R, 0},
     {"profile", SVC_Q_STRING, 0, SVC_EP_QUALITY, 0},
+    {"package", SVC_Q_STRING, 0, SVC_EP_EXPLAIN, 0},
     {"primary-purl", SVC_Q_STRING, 0, SB_R, 0},
     {"vulnerabilities", SVC_Q_STRING, 0, SB_R, 0},
     {"fail-on-severity", SVC_Q_STRING, 0, SB_R, 0},
@@ -280,7 +281,7 @@ static int takes(const svc_qparam *p, unsigned ep)
 {
     if (p->endpoints & ep)
         return 1;
-    return (ep & (SVC_EP_TREE | SVC_EP_QUALITY)) && (p->endpoints & SVC_EP_REPORT);
+    return (ep & (SVC_EP_TREE | SVC_EP_QUALITY | SVC_EP_EXPLAIN)) && (p->endpoints & SVC_EP_REPORT);
 }
 
 const svc_qparam *svc_qparam_find(const char *name, unsigned ep)

@@ -55,7 +55,8 @@ enum {
     SVC_EP_REPORT = 1u << 1, /* POST /v1/report/{kind} */
     SVC_EP_TREE = 1u << 2,   /* POST /v1/report/tree only */
     SVC_EP_QUALITY = 1u << 3, /* POST /v1/report/quality only */
-    SVC_EP_DIFF = 1u << 4     /* POST /v1/diff */
+    SVC_EP_DIFF = 1u << 4,    /* POST /v1/diff */
+    SVC_EP_EXPLAIN = 1u << 5  /* POST /v1/report/explain only */
 };
 
 typedef struct svc_qparam {

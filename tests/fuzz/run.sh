@@ -26,6 +26,8 @@ targets=(
   "npm fuzz_reader.c -DFUZZ_KIND_RAW=package-lock.json npm"
   "pnpm fuzz_reader.c -DFUZZ_KIND_RAW=pnpm-lock.yaml pnpm"
   "yarn fuzz_reader.c -DFUZZ_KIND_RAW=yarn.lock yarn"
+  "cyclonedx fuzz_reader.c -DFUZZ_KIND_RAW=cyclonedx"
+  "spdx fuzz_reader.c -DFUZZ_KIND_RAW=spdx"
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
   "license fuzz_license.c -DFUZZ_LICENSE=1"
   "params fuzz_params.c -DFUZZ_PARAMS=1"
@@ -67,6 +69,9 @@ for spec in "${targets[@]}"; do
     done
     printf '\001[dependency-groups]\na = [{include-group = "b"}]\nb = ["x", {include-group = "a"}]\n' > "$corpus/cycle"
     printf '\003{"name":"x","dependencies":{"a":"1"},"devDependencies":{"b":"2"}}' > "$corpus/pkg"
+  elif [ "$t" = cyclonedx ] || [ "$t" = spdx ]; then
+    # sbomd's own documents and another tool's shapes (tests/data/sbom)
+    for f in tests/data/sbom/*; do cp "$f" "$corpus/$(basename "$f")"; done
   elif [ "$t" = archive ]; then
     # the test channel's archives, tagged with the mode byte fuzz_archive.c reads
     python3 tests/make-conda.py "$out/archive-seeds" > /dev/null

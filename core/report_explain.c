@@ -1,0 +1,334 @@
+/*
+ * report_explain.c - the explain report (issue 23 part 4, spec 10
+ * `--explain`): every fact the document holds about one package (sb_doc_opts
+ * .explain_package) and where it came from, for "why does the dashboard say
+ * GPL?". One row per fact: {package, version, kind, fact, value, source,
+ * considered}; JSON `{"explain": [rows], "summary"}`, an aligned text
+ * table, Markdown or CSV through table.h.
+ *
+ * A name matches as written, else PEP 503-normalized (so `Pillow` finds
+ * `pillow`); every package of that name is explained (npm may hold several
+ * versions). A package a filter left out has one row saying so. The rows
+ * are built when the report begins (a package has tens of facts) and then
+ * streamed one a piece.
+ */
+#include "report.h"
+#include "license.h"
+#include "table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { NCOLS = 7 };
+
+static const char *const header[NCOLS] = {"Package", "Version", "Kind", "Fact", "Value", "Source", "Considered"};
+
+typedef struct xrow {
+    const char *cell[NCOLS];
+} xrow;
+
+typedef struct xreport {
+    int out;
+    xrow *rows;
+    size_t n, cap;
+    size_t matched;
+    size_t width[NCOLS];
+} xreport;
+
+static const sb_doc_ops explain_json, explain_text, explain_markdown, explain_csv;
+
+static int output_of(const sb_doc *d)
+{
+    return d->ops == &explain_text       ? SB_REPORT_TEXT
+         : d->ops == &explain_markdown   ? SB_REPORT_MARKDOWN
+         : d->ops == &explain_csv        ? SB_REPORT_CSV
+                                         : SB_REPORT_JSON;
+}
+
+static sb_table_out table_out(const xreport *r)
+{
+    return r->out == SB_REPORT_MARKDOWN ? SB_TABLE_MARKDOWN : r->out == SB_REPORT_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT;
+}
+
+/* A fact; a NULL value is no fact. */
+static sb_code fact(sb_doc *d, xreport *r, const sb_pkg *p, const char *kind, const char *name, const char *value,
+                    const char *source, const char *considered)
+{
+    if (NULL == value)
+        return SB_OK;
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 64;
+        xrow *nr = sb_arena_alloc(d->arena, nc * sizeof *nr);
+        if (NULL == nr)
+            return SB_ENOMEM;
+        if (r->n)
+            memcpy(nr, r->rows, r->n * sizeof *nr);
+        r->rows = nr;
+        r->cap = nc;
+    }
+    r->rows[r->n++] = (xrow){{p->name, p->version, kind, name, value, source, considered}};
+    return SB_OK;
+}
+
+static const char *prop_of(const sb_pkg *p, const char *name)
+{
+    for (uint32_t i = 0; i < p->nprops; i++)
+        if (!strcmp(p->props[i].name, name))
+            return p->props[i].value;
+    return NULL;
+}
+
+/* Where a property comes from: the request's policy, the manifest, the
+ * package cache or an index lookup, the PyPI mapping, else the input. */
+static const char *prop_source(const char *name, const char *input)
+{
+    if (!strcmp(name, "pixi:license-violation") || !strcmp(name, "pixi:license-exempt"))
+        return "license policy";
+    if (!strcmp(name, "pixi:direct") || !strcmp(name, "pixi:declared-in"))
+        return "manifest";
+    if (!strcmp(name, "pixi:pypi-mapping"))
+        return "PyPI mapping";
+    if (!strcmp(name, "pixi:license-source") || !strcmp(name, "pixi:license-raw"))
+        return "license normalization";
+    return input;
+}
+
+/* "a, b, c" of n strings, NULL when none */
+static const char *join(sb_arena *a, const char *const *v, size_t n)
+{
+    if (0 == n)
+        return NULL;
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(v[i]) + 2;
+    char *out = sb_arena_alloc(a, len);
+    if (NULL == out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(v[i]);
+        if (i) {
+            memcpy(out + o, ", ", 2);
+            o += 2;
+        }
+        memcpy(out + o, v[i], k);
+        o += k;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
+{
+    const sb_sbom *s = d->sbom;
+    const sb_pkg *p = &s->pkgs[idx];
+    const sb_pkgx *x = sb_pkg_xr(p);
+    sb_arena *a = d->arena;
+    const char *kind = sb_kind_name(p->kind);
+    const char *input = s->lockfile_name ? s->lockfile_name : s->input_kind;
+    sb_code rc = SB_OK;
+#define F(name, value, source, considered)                                                  \
+    do {                                                                                    \
+        if (rc == SB_OK)                                                                    \
+            rc = fact(d, r, p, kind, name, value, source, considered);                      \
+    } while (0)
+    F("kind", kind, input, NULL);
+    const char *derived = p->kind == SB_KIND_CONDA ? "derived from name, version, build, channel, subdir"
+                        : p->kind == SB_KIND_PYPI  ? "derived from name, version and the source URL"
+                        : p->kind == SB_KIND_NPM   ? "derived from name, version and the resolved URL"
+                                                   : "derived from name and version";
+    const char *other = join(a, p->extra_purls.v, p->extra_purls.n);
+    F("purl", p->purl, x->given_purl ? sb_arena_printf(a, "%s (as the document states it)", input) : derived,
+      other ? sb_arena_printf(a, "other identities: %s", other) : NULL);
+    if (p->ref_purl && p->purl && strcmp(p->ref_purl, p->purl))
+        F("own-purl", p->ref_purl, "primary-purl=pypi made a PyPI identity primary", NULL);
+    sb_lic lic = sb_pkg_lic(p, a);
+    const char *lsrc = prop_of(p, "pixi:license-source");
+    const char *why = lic.kind == SB_LIC_TEXT  ? sb_arena_printf(a, "free text: %s", lic.reason ? lic.reason : "not an SPDX expression")
+                    : lic.kind == SB_LIC_NONE  ? (lic.reason ? lic.reason : "no license stated")
+                    : lic.raw_rewritten        ? sb_arena_printf(a, "rewritten from '%s'", lic.raw_rewritten)
+                                               : NULL;
+    F("license", lic.kind == SB_LIC_NONE ? "(none)" : lic.value,
+      lsrc ? lsrc : p->license && p->license[0] ? input : "nothing states one",
+      p->license && (NULL == lic.value || strcmp(p->license, lic.value))
+          ? (why ? sb_arena_printf(a, "raw '%s'; %s", p->license, why) : sb_arena_printf(a, "raw '%s'", p->license))
+          : why);
+    F("license-family", x->license_family, input, NULL);
+    if (p->nlicfiles) {
+        const char **names = sb_arena_alloc(a, p->nlicfiles * sizeof *names);
+        if (NULL == names)
+            return SB_ENOMEM;
+        for (uint32_t k = 0; k < p->nlicfiles; k++)
+            names[k] = p->licfiles[k].name;
+        F("license-files", join(a, names, p->nlicfiles), "package cache (info/licenses)", NULL);
+    }
+    F("supplier", p->supplier_name,
+      p->kind == SB_KIND_CONDA ? "the channel" : p->kind == SB_KIND_PYPI ? "the package index" : p->kind == SB_KIND_NPM ? "the registry host" : input,
+      p->supplier_url);
+    F("location", p->location, input, NULL);
+    F("file-name", p->file_name, input, NULL);
+    static const char *const algs[SB_HASH_N] = {"sha256", "md5", "sha512", "sha384", "sha1"};
+    for (int h = 0; h < SB_HASH_N; h++)
+        F(algs[h], sb_pkg_hash(p, (sb_hash_alg)h), input, NULL);
+    if (p->scope != SB_SCOPE_NONE)
+        F("scope", p->scope == SB_SCOPE_REQUIRED ? "required" : p->scope == SB_SCOPE_OPTIONAL ? "optional" : "development",
+          input, "the strongest way it is reached (required < optional < development)");
+    F("summary", p->summary, "package cache or index lookup", NULL);
+    F("homepage", p->homepage, "package cache or index lookup", NULL);
+    F("repository", p->repository, "package cache or index lookup", NULL);
+    for (uint32_t k = 0; k < p->nprops; k++)
+        if (strcmp(p->props[k].name, "pixi:license-source"))
+            F(p->props[k].name, p->props[k].value, prop_source(p->props[k].name, input), NULL);
+    /* the graph, both ways */
+    const char **names = sb_arena_alloc(a, (s->npkgs + 1) * sizeof *names);
+    if (NULL == names)
+        return SB_ENOMEM;
+    for (uint32_t k = 0; k < p->ndeps; k++)
+        names[k] = s->pkgs[p->deps[k]].name;
+    F("depends-on", join(a, names, p->ndeps), input, NULL);
+    size_t nb = 0;
+    for (size_t k = 0; k < s->nroot; k++)
+        if (s->root_deps[k] == idx)
+            names[nb++] = "(root)";
+    for (size_t j = 0; j < s->npkgs; j++)
+        for (uint32_t k = 0; k < s->pkgs[j].ndeps; k++)
+            if (s->pkgs[j].deps[k] == idx) {
+                names[nb++] = s->pkgs[j].name;
+                break;
+            }
+    F("required-by", join(a, names, nb), input, NULL);
+#undef F
+    return rc;
+}
+
+static int same_name(sb_arena *a, const char *want, const char *name)
+{
+    if (!strcmp(want, name))
+        return 1;
+    const char *w = sb_model_pep503(a, want), *n = sb_model_pep503(a, name);
+    return w && n && !strcmp(w, n);
+}
+
+static sb_code begin(sb_doc *d)
+{
+    xreport *r = sb_arena_calloc(d->arena, 1, sizeof *r);
+    if (NULL == r)
+        return SB_ENOMEM;
+    d->fmt = r;
+    r->out = output_of(d);
+    const sb_sbom *s = d->sbom;
+    const char *want = d->opts.explain_package ? d->opts.explain_package : "";
+    sb_code rc = SB_OK;
+    for (size_t i = 0; i < s->npkgs && rc == SB_OK; i++)
+        if (same_name(d->arena, want, s->pkgs[i].name)) {
+            r->matched++;
+            rc = explain_pkg(d, r, i);
+        }
+    for (size_t i = 0; i < s->nexcluded && rc == SB_OK; i++)
+        if (same_name(d->arena, want, s->excluded[i].name)) {
+            sb_pkg p = {.name = s->excluded[i].name, .version = s->excluded[i].version};
+            rc = fact(d, r, &p, "-", "excluded", s->excluded[i].reason, "the request's filter",
+                      "left out of the document, so nothing else about it is here");
+        }
+    if (rc != SB_OK)
+        return rc;
+    sb_jw *jw = &d->jw;
+    if (r->out == SB_REPORT_JSON) {
+        sb_jw_obj_begin(jw);
+        sb_jw_key(jw, "explain");
+        sb_jw_arr_begin(jw);
+        return jw->status;
+    }
+    for (size_t c = 0; c < NCOLS; c++)
+        r->width[c] = sb_table_width(header[c]);
+    if (r->out == SB_REPORT_TEXT)
+        for (size_t i = 0; i < r->n; i++)
+            for (size_t c = 0; c < NCOLS; c++) {
+                size_t w = sb_table_width(r->rows[i].cell[c] ? r->rows[i].cell[c] : "-");
+                if (w > r->width[c])
+                    r->width[c] = w;
+            }
+    rc = sb_table_row(&d->stage, table_out(r), header, NCOLS, r->width);
+    return rc == SB_OK ? sb_table_rule(&d->stage, table_out(r), NCOLS, r->width) : rc;
+}
+
+static sb_code nothing(sb_doc *d, size_t i)
+{
+    (void)i;
+    return d->jw.status;
+}
+
+static sb_code middle(sb_doc *d) { return d->jw.status; }
+
+static size_t piece_count(const sb_doc *d) { return ((const xreport *)d->fmt)->n; }
+
+static const char *const keys[NCOLS] = {"package", "version", "kind", "fact", "value", "source", "considered"};
+
+static sb_code piece(sb_doc *d, size_t i)
+{
+    const xreport *r = d->fmt;
+    const xrow *w = &r->rows[i];
+    if (r->out == SB_REPORT_JSON) {
+        sb_jw *jw = &d->jw;
+        sb_jw_obj_begin(jw);
+        for (size_t c = 0; c < NCOLS; c++) {
+            sb_jw_key(jw, keys[c]);
+            if (w->cell[c])
+                sb_jw_str(jw, w->cell[c]);
+            else
+                sb_jw_null(jw);
+        }
+        sb_jw_obj_end(jw);
+        return jw->status;
+    }
+    const char *cv[NCOLS];
+    for (size_t c = 0; c < NCOLS; c++)
+        cv[c] = w->cell[c] ? w->cell[c] : r->out == SB_REPORT_CSV ? "" : "-";
+    return sb_table_row(&d->stage, table_out(r), cv, NCOLS, r->width);
+}
+
+static sb_code end(sb_doc *d)
+{
+    const xreport *r = d->fmt;
+    const sb_sbom *s = d->sbom;
+    if (r->out == SB_REPORT_CSV)
+        return SB_OK;
+    if (r->out != SB_REPORT_JSON) {
+        char line[160];
+        snprintf(line, sizeof line, "\n%s%zu package(s) named '%.64s' in the document\n",
+                 r->out == SB_REPORT_MARKDOWN ? "- " : "", r->matched,
+                 d->opts.explain_package ? d->opts.explain_package : "");
+        return sb_buf_append(&d->stage, line, strlen(line));
+    }
+    sb_jw *jw = &d->jw;
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "summary");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "package", d->opts.explain_package ? d->opts.explain_package : "");
+    sb_jw_key(jw, "matched");
+    sb_jw_int(jw, (long long)r->matched);
+    sb_jw_key(jw, "facts");
+    sb_jw_int(jw, (long long)r->n);
+    sb_jw_kstr(jw, "workspace", s->root_name);
+    sb_jw_kstr(jw, "environment", s->environment);
+    sb_jw_kstr(jw, "platform", s->platform);
+    sb_jw_key(jw, "lockfile");
+    sb_jw_str(jw, s->lockfile_name);
+    sb_jw_kstr(jw, "input_kind", s->input_kind);
+    sb_jw_obj_end(jw);
+    sb_jw_obj_end(jw);
+    return jw->status;
+}
+
+#define EXPLAIN_OPS(var, mtype)                                                                              \
+    static const sb_doc_ops var = {.name = "explain", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = begin, .component = nothing, .middle = middle,                 \
+                                   .relation_count = piece_count, .relation = piece, .end = end}
+
+EXPLAIN_OPS(explain_json, "application/json");
+EXPLAIN_OPS(explain_text, "text/plain; charset=utf-8");
+EXPLAIN_OPS(explain_markdown, "text/markdown; charset=utf-8");
+EXPLAIN_OPS(explain_csv, "text/csv; charset=utf-8");
+
+const sb_report_kind sb_report_explain = {
+    "explain", {&explain_json, &explain_text, &explain_markdown, &explain_csv, NULL}};

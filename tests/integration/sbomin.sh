@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# sbomin.sh BUILD_DIR - SBOMs as input (issue 23 part 5, spec 2.11) against a
+# live server: lockfile -> CycloneDX / SPDX 2.3 -> sbomd -> every format,
+# each valid, with the same packages, purls and licenses as the document made
+# from the lockfile directly (and, for the 1.6 / 2.3 pairs, the same document
+# but for the serial, timestamps and the input kind); reports, the license
+# gate and /v1/diff on SBOM parts; third-party shapes (nested components, no
+# pixi properties, SPDX DESCRIBES / *_DEPENDENCY_OF); hostile documents
+# answered with problem+json. Ends with "sbomin: N passed, N failed".
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../lib.sh"
+sb_start "$work/log" --source-date-epoch 1700000000 --max-packages 2000
+fx="$shared/fixtures"
+
+# post FILE QUERY OUT - the body as is; prints "code content-type"
+post() { curl -sS -o "$3" -w '%{http_code} %{content_type}' --data-binary @"$1" "$base$2"; }
+# the same document but for what depends on the request's input bytes
+norm() {
+  jq -S 'del(.serialNumber, .metadata.timestamp, .documentNamespace, .creationInfo.created, .creationInfo.comment)
+         | if .packages then (.packages |= map(del(.sourceInfo))) else . end' "$1"
+}
+# purl -> license, sorted, from either family
+inv() {
+  jq -r 'if .components then .components[] | [.purl, ((.licenses // []) | map(.expression // .license.id // .license.name) | join(" AND "))]
+         else .packages[] | select(.SPDXID != "SPDXRef-Package-root")
+              | [(.externalRefs // [] | map(select(.referenceType == "purl"))[0].referenceLocator), .licenseDeclared] end | @tsv' "$1" | sort
+}
+
+while read -r name rel; do
+  f="$fx/$rel"
+  [ -f "$f" ] || { bad "$name: fixture $rel missing"; continue; }
+  for src in cyclonedx-1.6 spdx-2.3; do
+    res="$(post "$f" "/v1/sbom?format=$src" "$work/src.json")"
+    check "$name -> $src: $res" [ "${res%% *}" = 200 ]
+    for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+      res="$(post "$work/src.json" "/v1/sbom?format=$dst" "$work/back.json")"
+      check "$name $src -> $dst: $res" [ "${res%% *}" = 200 ]
+      mkdir -p "$work/v-$dst"; cp "$work/back.json" "$work/v-$dst/$name-$src.json" # validated at once below
+      post "$f" "/v1/sbom?format=$dst" "$work/direct.json" > /dev/null
+      if [ "$dst" = spdx-3.0.1 ]; then
+        n1="$(jq '[."@graph"[] | select(.type == "software_Package")] | length' "$work/direct.json")"
+        n2="$(jq '[."@graph"[] | select(.type == "software_Package")] | length' "$work/back.json")"
+        check "$name $src -> $dst: $n2 packages, as direct ($n1)" [ "$n1" = "$n2" ]
+        continue
+      fi
+      inv "$work/direct.json" > "$work/i1"; inv "$work/back.json" > "$work/i2"
+      check "$name $src -> $dst: same purls and licenses ($(wc -l < "$work/i1") packages)" cmp -s "$work/i1" "$work/i2"
+      # scopes: CycloneDX has no development scope, so only the pairs that keep it compare whole
+      if [ "$dst" = cyclonedx-1.6 ] || [ "$dst" = spdx-2.3 ]; then
+        if [ "$name" != uv ] && [ "$name" != npm ] || [ "$dst" = cyclonedx-1.6 ] && [ "$src" = cyclonedx-1.6 ]; then
+          norm "$work/direct.json" > "$work/n1"; norm "$work/back.json" > "$work/n2"
+          check "$name $src -> $dst: the document as made from the lockfile" cmp -s "$work/n1" "$work/n2"
+        fi
+      fi
+    done
+  done
+done <<'EOF'
+pixi pixi/pixi--rev-0463268/pixi.lock
+poetry poetry/cyclonedx-python-tests-_data-infiles-environment-via-poetry/poetry.lock
+condalock conda-lock/conda-lock-environments/conda-lock-python-3.10.yaml
+explicit explicit/ESMValCore--rev-9450033/conda-linux-64.lock
+uv uv/pydantic/uv.lock
+npm npm/cyclonedx-node-npm-with-prepared/package-lock.json
+EOF
+# one validator run per format (each start costs seconds)
+for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+  check "$(ls "$work/v-$dst" | wc -l) documents read from SBOMs validate as $dst" "$validate" -q --format "$dst" "$work/v-$dst"/*.json
+done
+
+# --- reports, policy and diff on an SBOM ---------------------------------------
+lock2="$fx/pixi/pixi-examples-pypi-rev-eddac34/pixi.lock"
+lock="$fx/pixi/pixi-examples-pypi-rev-bd4e26d/pixi.lock"
+post "$lock" "/v1/sbom?format=cyclonedx-1.6&filename=pixi.lock" "$work/a.cdx.json" > /dev/null
+post "$lock2" "/v1/sbom?format=spdx-2.3&filename=pixi.lock" "$work/b.spdx.json" > /dev/null
+check "the CycloneDX document names its lockfile" jq -e '.metadata.properties[] | select(.name == "pixi:lockfile" and .value == "pixi.lock")' "$work/a.cdx.json" > /dev/null
+post "$work/a.cdx.json" "/v1/sbom?format=cyclonedx-1.6" "$work/a2.cdx.json" > /dev/null
+check "pixi:lockfile carried through an SBOM input" jq -e '.metadata.properties[] | select(.name == "pixi:lockfile" and .value == "pixi.lock")' "$work/a2.cdx.json" > /dev/null
+for kind in packages licenses tree; do
+  post "$lock" "/v1/report/$kind?filename=pixi.lock" "$work/r1.json" > /dev/null
+  res="$(post "$work/a.cdx.json" "/v1/report/$kind" "$work/r2.json")"
+  check "$kind report of the CycloneDX document: $res" [ "${res%% *}" = 200 ]
+  # a license the lockfile states as none ("None") is absent from a document: its source goes with it
+  rows='.'"$kind"' | if type == "array" then map(if (.license // null) == null then .license_source = null else . end) else . end'
+  check "$kind report rows as from the lockfile" cmp -s <(jq -S "$rows" "$work/r1.json") <(jq -S "$rows" "$work/r2.json")
+done
+res="$(post "$work/a.cdx.json" "/v1/report/packages" "$work/r2.json")"
+check "packages report says the input kind" jq -e '.summary.input_kind // .input_kind // "cyclonedx" | test("cyclonedx")' "$work/r2.json" > /dev/null
+q='deny-license=GPL-3.0-only&fail-on=license'
+c1="$(post "$lock" "/v1/sbom?$q" "$work/g1.json")"; c2="$(post "$work/a.cdx.json" "/v1/sbom?$q" "$work/g2.json")"
+check "license gate on the SBOM as on the lockfile ($c1 / $c2)" [ "${c1%% *}" = "${c2%% *}" ]
+check "the same violations" cmp -s <(jq -S '.violations // []' "$work/g1.json") <(jq -S '.violations // []' "$work/g2.json")
+# a stale verdict in the input is not carried: the request's own policy decides
+post "$lock" "/v1/sbom?format=cyclonedx-1.6&deny-license=MIT" "$work/v.cdx.json" > /dev/null
+check "the input carries pixi:license-violation" jq -e '[.components[].properties[] | select(.name == "pixi:license-violation")] | length > 0' "$work/v.cdx.json" > /dev/null
+post "$work/v.cdx.json" "/v1/sbom?format=cyclonedx-1.6" "$work/v2.cdx.json" > /dev/null
+check "no pixi:license-violation without a policy" jq -e '[.components[].properties[] | select(.name == "pixi:license-violation")] | length == 0' "$work/v2.cdx.json" > /dev/null
+
+# rows and counts; the sides' input kind and file name say what was sent
+dnorm() { jq -S 'del(.summary.base.input_kind, .summary.base.lockfile, .summary.head.input_kind, .summary.head.lockfile)' "$1"; }
+diffq() { curl -sS -o "$4" -w '%{http_code}' -F "base=@$1" -F "head=@$2" "$base/v1/diff$3"; }
+diffq "$lock" "$lock2" "" "$work/d1.json" > /dev/null
+res="$(diffq "$work/a.cdx.json" "$work/b.spdx.json" "" "$work/d2.json")"
+check "diff of two SBOMs: $res" [ "$res" = 200 ]
+check "diff of two SBOMs = diff of their lockfiles ($(jq '.diff | length' "$work/d1.json") rows)" cmp -s <(dnorm "$work/d1.json") <(dnorm "$work/d2.json")
+check "the diff is not empty" jq -e '.diff | length > 0' "$work/d1.json" > /dev/null
+res="$(diffq "$work/a.cdx.json" "$lock2" "" "$work/d3.json")"
+check "diff of an SBOM and a lockfile: $res" [ "$res" = 200 ]
+check "SBOM vs lockfile = lockfile vs lockfile" cmp -s <(dnorm "$work/d1.json") <(dnorm "$work/d3.json")
+res="$(diffq "$work/a.cdx.json" "$lock" "" "$work/d4.json")"
+check "an SBOM against its own lockfile: no rows" jq -e '.diff | length == 0' "$work/d4.json" > /dev/null
+res="$(diffq "$work/a.cdx.json" "$work/b.spdx.json" "?output=markdown" "$work/d.md")"
+check "markdown diff of two SBOMs: $res" [ "$res" = 200 ]
+
+# --- explain (issue 23 part 4) ------------------------------------------------------
+ex() { curl -sS -o "$3" -w '%{http_code} %{content_type}' --data-binary @"$1" "$base/v1/report/explain?$2"; }
+res="$(ex "$lock" "package=python&filename=pixi.lock" "$work/x.json")"
+check "explain python: $res" [ "$res" = "200 application/json" ]
+check "one package matched, facts counted" jq -e '.summary.matched == 1 and .summary.facts == (.explain | length) and .summary.facts > 10' "$work/x.json" > /dev/null
+purl="$(jq -r '.components[] | select(.name == "python") | .purl' "$work/a.cdx.json")"
+check "its purl fact is the document's purl" jq -e --arg p "$purl" '.explain[] | select(.fact == "purl") | .value == $p and (.source | test("derived"))' "$work/x.json" > /dev/null
+check "its license fact with the lockfile as source" jq -e '.explain[] | select(.fact == "license") | .value == "Python-2.0" and .source == "pixi.lock"' "$work/x.json" > /dev/null
+check "required-by names the dependents" jq -e '.explain[] | select(.fact == "required-by") | .value | test("numpy")' "$work/x.json" > /dev/null
+res="$(ex "$lock" "package=python&deny-license=Python-2.0" "$work/x2.json")"
+check "a policy verdict is a fact from the policy" jq -e '.explain[] | select(.fact == "pixi:license-violation") | .source == "license policy"' "$work/x2.json" > /dev/null
+res="$(ex "$lock" "package=Typing_Extensions" "$work/x3.json")"
+check "a PEP 503 spelling finds the package: $res" jq -e '.summary.matched == 1 and (.explain[0].package == "typing-extensions" or .explain[0].package == "typing_extensions")' "$work/x3.json" > /dev/null
+res="$(ex "$lock" "package=numpy&exclude=numpy" "$work/x4.json")"
+check "a package left out says why" jq -e '.summary.matched == 0 and (.explain[] | select(.fact == "excluded") | .value | test("exclude=numpy"))' "$work/x4.json" > /dev/null
+res="$(ex "$lock" "package=no-such-thing" "$work/x5.json")"
+check "an absent package: no rows: $res" jq -e '.summary.matched == 0 and (.explain | length) == 0' "$work/x5.json" > /dev/null
+res="$(ex "$lock" "" "$work/x6.json")"
+check "package is required: $res" [ "$res" = "400 application/problem+json" ]
+res="$(ex "$lock" "package=python&output=csv" "$work/x.csv")"
+check "explain CSV: $res" [ "${res%% *}" = 200 ]
+check "CSV read back by a parser: frozen header, one row per JSON fact" python3 - "$work/x.csv" "$work/x.json" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+facts = json.load(open(sys.argv[2]))["explain"]
+assert rows[0] == ["Package", "Version", "Kind", "Fact", "Value", "Source", "Considered"], rows[0]
+assert len(rows) - 1 == len(facts), (len(rows), len(facts))
+assert [r[3] for r in rows[1:]] == [f["fact"] for f in facts]
+PY
+res="$(ex "$lock" "package=python&output=markdown" "$work/x.md")"
+check "explain markdown: $res" grep -q '^| Package | Version | Kind | Fact | Value | Source | Considered |' "$work/x.md"
+res="$(ex "$work/a.cdx.json" "package=python" "$work/x7.json")"
+check "explain on the CycloneDX document: the same facts" cmp -s <(jq -S '[.explain[] | {fact, value}]' "$work/x.json") <(jq -S '[.explain[] | {fact, value}]' "$work/x7.json")
+check "there the purl is the document's own" jq -e '.explain[] | select(.fact == "purl") | .source | test("as the document states it")' "$work/x7.json" > /dev/null
+
+# --- third-party shapes ----------------------------------------------------------
+cp "$root/tests/data/sbom/third.cdx.json" "$work/third.cdx.json"
+res="$(post "$work/third.cdx.json" "/v1/sbom?format=spdx-2.3" "$work/t.spdx.json")"
+check "a CycloneDX 1.4 document of another tool converts: $res" [ "${res%% *}" = 200 ]
+check "it validates as SPDX 2.3" "$validate" -q --format spdx-2.3 "$work/t.spdx.json"
+check "four packages (nested component included)" jq -e '[.packages[] | select(.SPDXID != "SPDXRef-Package-root")] | length == 4' "$work/t.spdx.json" > /dev/null
+check "the root is its metadata component" jq -e '.packages[] | select(.SPDXID == "SPDXRef-Package-root") | .name == "shop" and .versionInfo == "2.0"' "$work/t.spdx.json" > /dev/null
+check "a maven purl kept, kind external" jq -e '.packages[] | select(.name == "spring-core") | (.externalRefs[0].referenceLocator == "pkg:maven/org.springframework/spring-core@6.1.0") and (.comment | test("pixi:kind=external"))' "$work/t.spdx.json" > /dev/null
+check "no purl: pkg:generic made" jq -e '.packages[] | select(.name == "spring-jcl") | .externalRefs[0].referenceLocator == "pkg:generic/spring-jcl@6.1.0"' "$work/t.spdx.json" > /dev/null
+check "hash lower-cased" jq -e '.packages[] | select(.name == "requests") | .checksums[0].checksumValue == "58cd2187c01e70e6e26505bca751777aa9f2ee0b7f4300988b709f44e013003f"' "$work/t.spdx.json" > /dev/null
+check "a license name normalized (MIT License -> MIT)" jq -e '.packages[] | select(.name == "urllib3") | .licenseDeclared == "MIT"' "$work/t.spdx.json" > /dev/null
+check "an expression kept" jq -e '.packages[] | select(.name == "spring-core") | .licenseDeclared == "Apache-2.0 OR MIT"' "$work/t.spdx.json" > /dev/null
+check "edges by bom-ref: requests DEPENDS_ON urllib3" jq -e '[.relationships[] | select(.relationshipType == "DEPENDS_ON" and (.spdxElementId | test("requests")) and (.relatedSpdxElement | test("urllib3")))] | length == 1' "$work/t.spdx.json" > /dev/null
+check "root edges from the metadata component's dependencies" jq -e '[.relationships[] | select(.spdxElementId == "SPDXRef-Package-root" and .relationshipType == "DEPENDS_ON")] | length == 2' "$work/t.spdx.json" > /dev/null
+
+cp "$root/tests/data/sbom/third.spdx.json" "$work/third.spdx.json"
+res="$(post "$work/third.spdx.json" "/v1/sbom?format=cyclonedx-1.6" "$work/t.cdx.json")"
+check "an SPDX 2.3 document of another tool converts: $res" [ "${res%% *}" = 200 ]
+check "it validates as CycloneDX 1.6" "$validate" -q --format cyclonedx-1.6 "$work/t.cdx.json"
+check "two packages, the described one the root" jq -e '(.components | length == 2) and .metadata.component.name == "image"' "$work/t.cdx.json" > /dev/null
+check "licenseConcluded when nothing is declared" jq -e '.components[] | select(.name == "flask") | .licenses[0] | (.expression // .license.id) == "BSD-3-Clause"' "$work/t.cdx.json" > /dev/null
+check "a LicenseRef resolved through its extracted name" jq -e '.components[] | select(.name == "pytest") | .licenses[0] | (.expression // .license.id) == "MIT"' "$work/t.cdx.json" > /dev/null
+check "DEV_DEPENDENCY_OF reversed into flask's edges" jq -e '.dependencies[] | select(.ref | test("flask")) | .dependsOn | map(test("pytest")) | any' "$work/t.cdx.json" > /dev/null
+check "DEV_DEPENDENCY_OF: pytest's scope" jq -e '.components[] | select(.name == "pytest") | .scope == "optional"' "$work/t.cdx.json" > /dev/null
+
+# --- hostile documents: RFC 9457 problems, never a crash -------------------------
+# hostile NAME WANT_CODE FILE
+hostile() {
+  local res
+  res="$(post "$3" "/v1/sbom" "$work/p.json")"
+  check "$1: $res (want $2)" [ "$res" = "$2 application/problem+json" ]
+  check "$1: a problem document" jq -e '.type and .title and .status and .detail' "$work/p.json" > /dev/null
+}
+printf '{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": [' > "$work/h1.json"
+hostile "truncated CycloneDX" 400 "$work/h1.json"
+{ printf '{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": ['; head -c 200000 /dev/zero | tr '\0' '['; } > "$work/h2.json"
+hostile "nesting 200,000 deep" 400 "$work/h2.json"
+{ printf '{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": [';
+  for i in $(seq 1 2001); do printf '{"name": "p%d", "version": "1"},' "$i"; done; printf '{"name": "last"}]}'; } > "$work/h3.json"
+res="$(post "$work/h3.json" "/v1/sbom" "$work/p.json")"
+check "more components than --max-packages: $res" [ "${res#* }" = "application/problem+json" ] && [ "${res%% *}" -ge 400 ]
+c='{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": []}'
+echo "${c/\[\]/[{\"name\": \"x\", \"purl\": \"not a purl\"}]}" > "$work/h4.json"
+hostile "an invalid purl" 400 "$work/h4.json"
+echo "${c/\[\]/[{\"version\": \"1\"}]}" > "$work/h5.json"
+hostile "a component without a name" 400 "$work/h5.json"
+echo "${c/\[\]/[{\"name\": \"a\", \"bom-ref\": \"x\"}, {\"name\": \"b\", \"bom-ref\": \"x\"}]}" > "$work/h6.json"
+hostile "one bom-ref twice" 400 "$work/h6.json"
+echo '{"bomFormat": "CycloneDX", "specVersion": "1.2", "components": []}' > "$work/h7.json"
+res="$(post "$work/h7.json" "/v1/sbom" "$work/p.json")"
+check "CycloneDX 1.2 refused: $res" [ "${res#* }" = "application/problem+json" ] && [ "${res%% *}" -ge 400 ] && [ "${res%% *}" -lt 500 ]
+echo "${c/\[\]/[{\"name\": \"a\", \"hashes\": [{\"alg\": \"SHA-256\", \"content\": \"zz\"}]}]}" > "$work/h8.json"
+hostile "a digest that is not hex" 400 "$work/h8.json"
+echo '{"spdxVersion": "SPDX-2.3", "packages": [{"name": "a"}]}' > "$work/h9.json"
+hostile "an SPDX package without an SPDXID" 400 "$work/h9.json"
+echo '{"spdxVersion": "SPDX-2.3", "packages": {"a": 1}}' > "$work/h10.json"
+hostile "SPDX packages not an array" 400 "$work/h10.json"
+echo "${c/\[\]/[{\"name\": \"a\\u0000b\"}]}" > "$work/h11.json"
+hostile "a NUL inside a name" 400 "$work/h11.json"
+res="$(curl -sS -o /dev/null -w '%{http_code}' "$base/healthz")"
+check "still serving after the hostile documents: $res" [ "$res" = 200 ]
+
+sb_done sbomin
