@@ -859,7 +859,7 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
             pkgs[idx[k]].lookup = SB_LOOKUP_NOT_MADE;
         return SB_OK;
     }
-    size_t hits = 0, queued_any = 0;
+    size_t hits = 0, misses = 0, queued_any = 0;
     pthread_mutex_lock(&L->mu);
     svc_sched_req *q = ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
@@ -868,10 +868,12 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
             continue;
         es[k] = want(L, q, urls[k], kinds[k], &results[k]);
         hits += results[k] == W_HIT;
+        misses += results[k] == W_WAIT;
         queued_any |= (size_t)(results[k] == W_WAIT);
     }
     pthread_mutex_unlock(&L->mu);
     atomic_fetch_add(&L->m->lookup_hits, hits);
+    atomic_fetch_add(&L->m->lookup_misses, misses);
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);
@@ -938,7 +940,7 @@ static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, size_t
     if (NULL == es || NULL == res)
         return SB_ENOMEM;
     int queued_any = 0, oom = 0;
-    size_t hits = 0;
+    size_t hits = 0, misses = 0;
     pthread_mutex_lock(&L->mu);
     svc_sched_req *q = ticket(L, ctx);
     for (size_t k = 0; k < n; k++) {
@@ -957,10 +959,12 @@ static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, size_t
             }
         }
         hits += res[k] == W_HIT;
+        misses += res[k] == W_WAIT;
         queued_any |= res[k] == W_WAIT;
     }
     pthread_mutex_unlock(&L->mu);
     atomic_fetch_add(&L->m->lookup_hits, hits);
+    atomic_fetch_add(&L->m->lookup_misses, misses);
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);

@@ -32,6 +32,7 @@ typedef struct svc_server {
     struct sb_pypimap *pypimap; /* --pypi-mapping-file, read-only after start (NULL = none) */
     struct svc_guard *guard;   /* the request-head deadline (guard.h) */
     svc_budget budget;         /* --memory-budget: what bodies and their parsing hold */
+    struct svc_rcache *rcache; /* finished responses for repeats (NULL = --result-cache-size 0) */
 } svc_server;
 
 /* Start listening. 0 or -1 with a message. */
