@@ -451,6 +451,10 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
             sel->vulns_ctx = lc;
         }
     }
+    if (!fetch) { /* the document says why licenses a lookup would give are absent */
+        sel->lookup_probe = sb_lookup_probe;
+        sel->lookup_probe_ctx = cfg->lookups ? (void *)cfg : NULL; /* non-NULL: this server would look them up */
+    }
     if (read_filter(r, sel, rc))
         return 1;
     sel->pypi_map = svc_req_pypimap(r);
