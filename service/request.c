@@ -459,16 +459,12 @@ int svc_req_repeat(svc_req *r, int *rc)
     for (unsigned i = 0; i < hit->nheaders; i++)
         svc_req_add_header(r, hit->hname[i], hit->hvalue[i]);
     r->ctype = hit->ctype;
-    if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding"))) {
+    /* streamed from the entry (the request holds a reference) like any
+     * document: chunked, as the contract says, gzip when asked */
+    if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
         r->gz = svc_gzip_new(r->arena, produce, r, SVC_GZIP_LEVEL);
-        *rc = queue_answer(r, hit->ctype,
-                           MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, r, NULL));
-    } else {
-        /* the entry outlives the response: the request holds a reference */
-        r->bytes_out += hit->len;
-        *rc = queue_answer(r, hit->ctype,
-                           MHD_create_response_from_buffer(hit->len, (void *)hit->body, MHD_RESPMEM_PERSISTENT));
-    }
+    *rc = queue_answer(r, hit->ctype,
+                       MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, r, NULL));
     return 1;
 }
 
