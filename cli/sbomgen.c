@@ -103,6 +103,7 @@ int main(int argc, char **argv)
     bool require = false;
     sb_policy pol = {0};
     sb_select_opts sel = {0};
+    sel.lookup_probe = sb_lookup_probe; /* no lookups here: documents say why licenses are absent */
     sb_doc_opts dopts = {0};
     dopts.pretty = true;
     dopts.timestamp = 0;

@@ -14,6 +14,7 @@
  */
 #include "model.h"
 #include "pypimap.h"
+#include "archive.h"
 #include "deadline.h"
 #include "enrich.h"
 #include "filter.h"
@@ -1125,6 +1126,35 @@ static unsigned char *repeats(sb_arena *tmp, const sb_lock_platform *plat)
     return rep;
 }
 
+/* Whether a license lookup would ask about p: the packages service/lookup.c
+ * (wanted) asks for, less those that only lack license files. */
+static int would_look_up(const sb_pkg *p, sb_arena *a)
+{
+    if (p->license && p->license[0])
+        return 0;
+    if (p->kind == SB_KIND_PYPI)
+        return p->version != NULL;
+    if (p->kind != SB_KIND_CONDA || NULL == p->location)
+        return 0;
+    sb_archive_kind ak;
+    if (NULL == sb_conda_archive_url(a, "http://offline", p->location, &ak))
+        return 0;
+    long long size = sb_pkg_xr(p)->size;
+    return ak != SB_ARCHIVE_TARBZ2 || (size > 0 && size <= SB_ARCHIVE_TARBZ2_MAX);
+}
+
+sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += (size_t)would_look_up(&pkgs[i], a);
+    if (ctx)
+        st->unasked = m;
+    else
+        st->off = m;
+    return SB_OK;
+}
+
 /* Enrichment of n packages: the package cache (conda binaries), then the
  * lookups, which see every package at once so they can run together. */
 static sb_code enrich(sb_pkg *pkgs, size_t n, sb_arena *a, const sb_select_opts *opts, size_t *ncache_conda,
@@ -1142,6 +1172,9 @@ static sb_code enrich(sb_pkg *pkgs, size_t n, sb_arena *a, const sb_select_opts 
             return SB_ETIMEOUT;
     }
     if (opts && opts->lookup && opts->lookup(opts->lookup_ctx, pkgs, n, a, looked) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (opts && !opts->lookup && opts->lookup_probe &&
+        opts->lookup_probe(opts->lookup_probe_ctx, pkgs, n, a, looked) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     if (sb_deadline_check(dl, err) != SB_OK)
         return SB_ETIMEOUT;
@@ -1356,7 +1389,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     bool filtering = sb_filter_active(opts ? opts->filter : NULL);
     sb_lookup_stats looked = {0};
     sb_pkg *raw = NULL; /* filtering: the records as read, for enrichment after the filter */
-    if (filtering && (opts->package_cache || opts->lookup)) {
+    if (filtering && (opts->package_cache || opts->lookup || opts->lookup_probe)) {
         raw = sb_arena_alloc(scratch, (s->npkgs ? s->npkgs : 1) * sizeof *raw);
         if (NULL == raw)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
@@ -1420,6 +1453,12 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     if (lrc == SB_OK && looked.offline)
         lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (this server makes no network lookups)",
                                 looked.offline);
+    if (lrc == SB_OK && looked.unasked)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses",
+                                "%zu lookup(s) not made (not asked: fetch-licenses=true looks them up)", looked.unasked);
+    if (lrc == SB_OK && looked.off)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (network lookups are off)",
+                                looked.off);
     if (lrc == SB_OK && looked.capped)
         lrc = sb_incomplete_add(&s->incomplete, a, "licenses",
                                 "%zu lookup(s) not made (past the server's per-request lookup limit)", looked.capped);

@@ -259,6 +259,8 @@ typedef struct sb_lookup_stats {
     size_t failed;     /* lookups that failed or missed the deadline */
     size_t offline;    /* not asked: the server makes no lookups */
     size_t capped;     /* not asked: past the request's lookup limit */
+    size_t unasked;    /* not asked: the request did not ask for lookups (the server makes them) */
+    size_t off;        /* not asked: lookups are off where the document was made */
 } sb_lookup_stats;
 
 /* Fill licenses the lockfile lacks from the package indexes: called once per
@@ -266,6 +268,13 @@ typedef struct sb_lookup_stats {
  * properties are derived. Set with sb_enrich_set_license(). The network
  * lives in the service; core only calls this. */
 typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
+
+/* An sb_lookup_fn for sb_select_opts.lookup_probe: counts the packages
+ * without a license that a lookup would ask about (a PyPI release, a conda
+ * archive: those service/lookup.c asks for) as st->unasked when ctx is not
+ * NULL (the server makes lookups: the request did not ask) or st->off (no
+ * lookups where the document is made); fills nothing, asks nobody. */
+sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
 
 /* Which packages a request leaves out (core/filter.h). */
 typedef struct sb_filter sb_filter;
@@ -297,6 +306,11 @@ typedef struct sb_select_opts {
     const sb_author *author;   /* SBOM author; NULL = none given */
     sb_lookup_fn lookup;       /* NULL = no lookups */
     void *lookup_ctx;
+    /* without lookups: counts (offline or unasked), never fills, the
+     * packages without a license a lookup would have asked about, so the
+     * document says why their licenses are absent; NULL = not counted */
+    sb_lookup_fn lookup_probe;
+    void *lookup_probe_ctx;
     long long deadline_ns;     /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
     const struct sb_manifest *manifest; /* what the project declares; NULL = none */
     const char *manifest_problem; /* a manifest was sent but could not be read: why (pixi:incomplete) */

@@ -29,6 +29,8 @@ static int post_report(svc_req *r)
         return svc_bad_param(r, "package", "is required: the name of the package to explain");
     svc_intake in;
     svc_req_mark(r, "upload");
+    if (svc_req_repeat(r, &rc))
+        return rc;
     if (svc_intake_read(r, SB_TEXTS_CYCLONEDX, 0, &in, &rc))
         return rc;
     svc_req_mark(r, "parse");

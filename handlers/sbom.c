@@ -275,6 +275,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
     sb_doc *doc = NULL;
     if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
+    svc_req_count(r, (unsigned)nd, NULL);
     disposition(r, all_envs ? "all" : docs[0]->environment, all_plats ? "all" : docs[0]->platform, ".ndjson");
     return svc_req_stream(r, "application/x-ndjson", doc);
 }
@@ -311,6 +312,8 @@ static int post_sbom(svc_req *r)
     svc_intake in;
     int rc;
     svc_req_mark(r, "upload");
+    if (svc_req_repeat(r, &rc))
+        return rc;
     if (svc_intake_read(r, ops->text_shape, 1, &in, &rc))
         return rc;
     svc_req_mark(r, "parse");

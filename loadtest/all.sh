@@ -12,6 +12,7 @@ make -s --no-print-directory PROFILE=release build build/release/bench > /dev/nu
 step() { echo; echo "## $*"; "$@"; }
 step loadtest/bench.sh build/release
 step loadtest/wrk.sh build/release
+step loadtest/repeat.sh build/release
 step loadtest/largest.sh build/release 7
 step loadtest/license-texts.sh build/release
 step loadtest/lookups.sh build/release 300 20

@@ -77,6 +77,8 @@ static const cfg_opt opts[] = {
     {"vulnerabilities", "SBOMD_VULNERABILITIES", T_FLAG, OFF(vulns), 0, 1, "0", "let ?vulnerabilities=osv ask OSV for advisories on PyPI and npm purls (off: the parameter answers 400)"},
     {"osv-url", "SBOMD_OSV_URL", T_STR, OFF(osv_url), 0, 512, "https://api.osv.dev", "OSV API base (<base>/v1/querybatch, <base>/v1/vulns/<id>); the only host vulnerability lookups reach"},
     {"osv-ttl", "SBOMD_OSV_TTL", T_LONG, OFF(osv_ttl), 0, 604800, "3600", "seconds an OSV answer (query or advisory) is reused"},
+    {"result-cache-size", "SBOMD_RESULT_CACHE_SIZE", T_LONG, OFF(result_cache_size), 0, 1L << 40, "67108864", "bytes of finished documents and reports kept in memory to answer repeated uploads (same bytes, same options) without reading them again; least recently used go first; 0 = off"},
+    {"result-cache-max-entry", "SBOMD_RESULT_CACHE_MAX_ENTRY", T_LONG, OFF(result_cache_max_entry), 1024, 1L << 40, "16777216", "largest response body the result cache keeps (bytes); larger ones are streamed and not kept"},
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},

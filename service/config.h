@@ -51,6 +51,8 @@ typedef struct svc_cfg {
     long vulns;               /* 1: ?vulnerabilities=osv may query OSV */
     char osv_url[512];        /* OSV API base */
     long osv_ttl;             /* seconds an OSV answer is reused */
+    long result_cache_size;   /* bytes of responses kept for repeats; 0 = off */
+    long result_cache_max_entry; /* largest body kept */
     char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
     long memory_budget;       /* bytes bodies and their parsing may hold; 0 = derived at load */
     long max_body_lowered;    /* 1: max_body was lowered to fit a derived memory_budget */

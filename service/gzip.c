@@ -14,7 +14,8 @@
 
 struct svc_gzip {
     z_stream z;
-    sb_doc *doc;
+    svc_gzip_src src;
+    void *cls;
     int eof;        /* the producer has nothing more */
     int done;       /* deflate wrote the trailer */
     char in[32768]; /* one producer piece at a time */
@@ -51,12 +52,13 @@ int svc_gzip_wanted(const char *ae)
     return star_q > 0;
 }
 
-svc_gzip *svc_gzip_new(sb_arena *a, sb_doc *doc, int level)
+svc_gzip *svc_gzip_new(sb_arena *a, svc_gzip_src src, void *cls, int level)
 {
     svc_gzip *g = sb_arena_calloc(a, 1, sizeof *g);
     if (NULL == g)
         return NULL;
-    g->doc = doc;
+    g->src = src;
+    g->cls = cls;
     g->z.zalloc = arena_zalloc;
     g->z.zfree = arena_zfree;
     g->z.opaque = a;
@@ -78,7 +80,7 @@ ssize_t svc_gzip_read(svc_gzip *g, char *buf, size_t max)
      * writes something or the stream ends */
     while (g->z.avail_out == max) {
         if (0 == g->z.avail_in && !g->eof) {
-            ssize_t n = sb_doc_produce(g->doc, g->in, sizeof g->in);
+            ssize_t n = g->src(g->cls, g->in, sizeof g->in);
             if (n < 0)
                 return -1;
             if (0 == n) {

@@ -22,8 +22,12 @@ typedef struct svc_gzip svc_gzip;
  * "*" when gzip is not itself refused). NULL -> no. */
 int svc_gzip_wanted(const char *accept_encoding);
 
-/* New compressor over `doc` (level 1-9); NULL when the arena is exhausted. */
-svc_gzip *svc_gzip_new(sb_arena *a, sb_doc *doc, int level);
+/* Where the compressor takes its input from: > 0 bytes, 0 at the end, -1 on
+ * failure (sb_doc_produce's contract). */
+typedef ssize_t (*svc_gzip_src)(void *cls, char *buf, size_t max);
+
+/* New compressor over `src` (level 1-9); NULL when the arena is exhausted. */
+svc_gzip *svc_gzip_new(sb_arena *a, svc_gzip_src src, void *cls, int level);
 
 /* Fill buf with up to max compressed bytes: > 0 bytes written, 0 at the end
  * of the stream, -1 on a producer or zlib failure. */

@@ -396,7 +396,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
             return answered(rc, svc_bad_param(r, "fail-on-quality", "must be cisa-2026, bsi-tr-03183-2 or ntia-2021"));
         in->fail_quality = (int)qp;
     }
-    in->ts = cfg->source_date_epoch >= 0 ? (time_t)cfg->source_date_epoch : time(NULL);
+    in->ts = svc_req_wall(r); /* --source-date-epoch, else the arrival (the ETag has the same) */
     const char *tq = svc_req_query(r, "timestamp");
     if (tq) {
         long long v;
@@ -485,6 +485,10 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
             sel->health = svc_lookup_health;
             sel->health_ctx = lc;
         }
+    }
+    if (!fetch) { /* the document says why licenses a lookup would give are absent */
+        sel->lookup_probe = sb_lookup_probe;
+        sel->lookup_probe_ctx = cfg->lookups ? (void *)cfg : NULL; /* non-NULL: this server would look them up */
     }
     if (read_filter(r, sel, rc))
         return 1;
@@ -584,6 +588,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     }
     /* the lock holds copies of all it needs: keep only the digest */
     in->body = NULL;
+    svc_req_count(r, 0, in->lock->kind);
     if (NULL == part)
         svc_req_drop_body(r);
     return 0;

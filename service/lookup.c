@@ -1076,7 +1076,7 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
         return SB_OK;
     }
     shared_fill(L, ctx, a, urls, kinds, m);
-    size_t hits = 0, queued_any = 0;
+    size_t hits = 0, misses = 0, queued_any = 0;
     pthread_mutex_lock(&L->mu);
     svc_sched_req *q = ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
@@ -1085,10 +1085,12 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
             continue;
         es[k] = want(L, q, urls[k], kinds[k], &results[k]);
         hits += results[k] == W_HIT;
+        misses += results[k] == W_WAIT;
         queued_any |= (size_t)(results[k] == W_WAIT);
     }
     pthread_mutex_unlock(&L->mu);
     atomic_fetch_add(&L->m->lookup_hits, hits);
+    atomic_fetch_add(&L->m->lookup_misses, misses);
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);
@@ -1155,7 +1157,7 @@ static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int ki
     if (NULL == es || NULL == res)
         return SB_ENOMEM;
     int queued_any = 0, oom = 0;
-    size_t hits = 0;
+    size_t hits = 0, misses = 0;
     int *kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
     if (NULL == kinds)
         return SB_ENOMEM;
@@ -1180,10 +1182,12 @@ static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int ki
             }
         }
         hits += res[k] == W_HIT;
+        misses += res[k] == W_WAIT;
         queued_any |= res[k] == W_WAIT;
     }
     pthread_mutex_unlock(&L->mu);
     atomic_fetch_add(&L->m->lookup_hits, hits);
+    atomic_fetch_add(&L->m->lookup_misses, misses);
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);

@@ -7,6 +7,7 @@
  */
 #include "metrics.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,36 @@ void svc_metrics_format(svc_metrics *m, const char *name)
         m->format_names[m->nformats++] = name;
 }
 
+/* Input kinds are few and fixed by the readers; the first request of each
+ * claims a slot under a lock, every later one only reads the claimed names
+ * (a name is written before nkinds covers it). The last slot is "other". */
+static pthread_mutex_t kinds_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void count_input(svc_metrics *m, const char *kind)
+{
+    unsigned n = atomic_load(&m->nkinds);
+    for (unsigned i = 0; i < n; i++)
+        if (!strcmp(m->kind_names[i], kind)) {
+            atomic_fetch_add_explicit(&m->inputs[i], 1, memory_order_relaxed);
+            return;
+        }
+    pthread_mutex_lock(&kinds_mu);
+    n = atomic_load(&m->nkinds);
+    unsigned i = 0;
+    while (i < n && strcmp(m->kind_names[i], kind))
+        i++;
+    if (i == n) {
+        if (n < SVC_METRICS_KINDS - 1 && strlen(kind) < sizeof m->kind_names[0]) {
+            memcpy(m->kind_names[n], kind, strlen(kind) + 1);
+            atomic_store(&m->nkinds, n + 1);
+        } else {
+            i = SVC_METRICS_KINDS - 1;
+        }
+    }
+    pthread_mutex_unlock(&kinds_mu);
+    atomic_fetch_add_explicit(&m->inputs[i], 1, memory_order_relaxed);
+}
+
 static unsigned status_slot(unsigned status)
 {
     for (unsigned i = 0; i < SVC_METRICS_STATUSES - 2; i++)
@@ -44,8 +75,10 @@ static unsigned status_slot(unsigned status)
 
 void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const char *format,
                          double seconds, uint64_t bytes_in, uint64_t bytes_out, long packages,
-                         int stream_failed, int timed)
+                         int stream_failed, int timed, unsigned ndocs, const char *kind)
 {
+    if (kind)
+        count_input(m, kind);
     if (route >= SVC_METRICS_ROUTES)
         route = SVC_METRICS_ROUTES - 1;
     atomic_fetch_add_explicit(&m->by_route_status[route][status_slot(status)], 1, memory_order_relaxed);
@@ -56,7 +89,7 @@ void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const 
     if (status == 200 && format) {
         for (unsigned i = 0; i < m->nformats; i++)
             if (!strcmp(m->format_names[i], format))
-                atomic_fetch_add_explicit(&m->documents[i], 1, memory_order_relaxed);
+                atomic_fetch_add_explicit(&m->documents[i], ndocs ? ndocs : 1, memory_order_relaxed);
         if (packages > 0)
             atomic_fetch_add_explicit(&m->packages, (unsigned long long)packages, memory_order_relaxed);
     }
@@ -119,10 +152,17 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
                 rc |= put(b, "sbomd_requests_total{route=\"%s\",status=\"%u\"} %llu\n", name, statuses[s], v);
         }
     }
-    rc |= put(b, "# HELP sbomd_documents_total Documents streamed, by format.\n"
+    rc |= put(b, "# HELP sbomd_documents_total Documents and reports answered, by format (an NDJSON answer counts each document it holds).\n"
                  "# TYPE sbomd_documents_total counter\n");
     for (unsigned i = 0; i < m->nformats; i++)
         rc |= put(b, "sbomd_documents_total{format=\"%s\"} %llu\n", m->format_names[i], LOAD(m->documents[i]));
+    rc |= put(b, "# HELP sbomd_inputs_total Lockfiles and manifests read, by kind (answers from the result cache count too).\n"
+                 "# TYPE sbomd_inputs_total counter\n");
+    unsigned nk = atomic_load(&m->nkinds);
+    for (unsigned i = 0; i < nk; i++)
+        rc |= put(b, "sbomd_inputs_total{kind=\"%s\"} %llu\n", m->kind_names[i], LOAD(m->inputs[i]));
+    if (LOAD(m->inputs[SVC_METRICS_KINDS - 1]))
+        rc |= put(b, "sbomd_inputs_total{kind=\"other\"} %llu\n", LOAD(m->inputs[SVC_METRICS_KINDS - 1]));
     rc |= put(b, "# HELP sbomd_sbom_duration_seconds Time from request start to completion for /v1/sbom.\n"
                  "# TYPE sbomd_sbom_duration_seconds histogram\n");
     unsigned long long cum = 0;
@@ -160,6 +200,12 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
         {"sbomd_lookups_total", "License lookup transfers made.", LOAD(m->lookups)},
         {"sbomd_lookup_cache_hits_total", "Lookups answered from the cache or by a transfer already in flight.",
          LOAD(m->lookup_hits)},
+        {"sbomd_lookup_cache_misses_total", "Lookups the cache could not answer: they waited for a transfer.",
+         LOAD(m->lookup_misses)},
+        {"sbomd_result_cache_hits_total", "Requests answered from the result cache (--result-cache-size).",
+         LOAD(m->rcache_hits)},
+        {"sbomd_result_cache_misses_total", "Requests the result cache could have answered but did not hold.",
+         LOAD(m->rcache_misses)},
         {"sbomd_lookup_failures_total", "Lookup transfers that failed (error, timeout, bad answer).",
          LOAD(m->lookup_failures)},
         {"sbomd_lookups_cancelled_total",

@@ -15,6 +15,7 @@
 #define SVC_METRICS_STATUSES 16
 #define SVC_METRICS_FORMATS 8
 #define SVC_METRICS_BUCKETS 12
+#define SVC_METRICS_KINDS 24    /* input kinds counted apart; more share "other" */
 
 typedef struct svc_metrics {
     const char *route_names[SVC_METRICS_ROUTES];
@@ -45,6 +46,11 @@ typedef struct svc_metrics {
     atomic_ullong shared_puts;     /* values written to the shared cache */
     atomic_ullong shared_dropped;  /* values not written: too large, queue full */
     atomic_ullong packages;
+    atomic_ullong lookup_misses;   /* lookups the cache could not answer (a transfer made or joined) */
+    atomic_ullong rcache_hits, rcache_misses; /* result cache (svc_req_repeat) */
+    char kind_names[SVC_METRICS_KINDS][24];
+    atomic_uint nkinds;            /* slots claimed (under metrics.c's lock; names fixed once claimed) */
+    atomic_ullong inputs[SVC_METRICS_KINDS]; /* lockfiles read, by kind */
 } svc_metrics;
 
 /* Register a route label (at startup only); returns its slot. */
@@ -56,7 +62,7 @@ void svc_metrics_format(svc_metrics *m, const char *name);
  * SVC_METRICS_ROUTES-1 for unmatched paths; `format` may be NULL. */
 void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const char *format,
                          double seconds, uint64_t bytes_in, uint64_t bytes_out, long packages,
-                         int stream_failed, int timed);
+                         int stream_failed, int timed, unsigned ndocs, const char *kind);
 
 /* Prometheus text exposition into b (in_flight and ready are gauges the
  * server passes in). */

@@ -3,6 +3,16 @@
  */
 #include "request_int.h"
 #include "gzip.h"
+#include "params.h"
+#include "rcache.h"
+#include "../core/uuid.h"
+#include "../core/version.h"
+
+#define ANSWER_NOT_MODIFIED(r, etag) \
+    do {                             \
+        *rc = not_modified(r, etag); \
+        return 1;                    \
+    } while (0)
 
 #include <poll.h>
 #include <stdio.h>
@@ -149,6 +159,71 @@ int svc_req_timeout(svc_req *r)
     return svc_req_problem(r, 504, NULL, detail, NULL, NULL, 0);
 }
 
+/* The bytes of the answer, in order: the cached entry's, else the
+ * producer's, copied into the capture while it still holds the whole answer
+ * and fits the result cache (charged to the memory budget like a body; a
+ * refused charge just ends the copy). At the end a complete capture becomes
+ * a cache entry. */
+static void capture_stop(svc_req *r)
+{
+    r->capturing = 0;
+    unsigned long long held = r->capture.alloc;
+    sb_buf_free(&r->capture);
+    svc_budget_release(&r->srv->budget, held);
+    r->charged -= held;
+}
+
+static void capture_keep(svc_req *r)
+{
+    const char *hn[SVC_RCACHE_MAX_HEADERS], *hv[SVC_RCACHE_MAX_HEADERS];
+    unsigned nh = 0;
+    for (unsigned i = 0; i < r->nheaders && nh < SVC_RCACHE_MAX_HEADERS; i++, nh++) {
+        hn[nh] = r->headers[i].name;
+        hv[nh] = r->headers[i].value;
+    }
+    if (nh == r->nheaders)
+        svc_rcache_put(r->srv->rcache,
+                       svc_rentry_new(r->rkey, r->etag, r->ctype, r->format, r->kind, hn, hv, nh,
+                                      r->ndocs ? r->ndocs : 1, r->packages, r->capture.data, r->capture.len, 0));
+    capture_stop(r);
+}
+
+static ssize_t produce(void *cls, char *buf, size_t max)
+{
+    svc_req *r = cls;
+    if (r->hit) {
+        size_t n = r->hit->len - r->hit_pos;
+        if (n > max)
+            n = max;
+        memcpy(buf, r->hit->body + r->hit_pos, n);
+        r->hit_pos += n;
+        return (ssize_t)n;
+    }
+    ssize_t n = sb_doc_produce(r->doc, buf, max);
+    if (r->capturing) {
+        if (n < 0 || !svc_rcache_fits(r->srv->rcache, r->capture.len + (size_t)(n > 0 ? n : 0))) {
+            capture_stop(r);
+        } else if (0 == n) {
+            capture_keep(r);
+        } else {
+            size_t before = r->capture.alloc;
+            if (sb_buf_append(&r->capture, buf, (size_t)n) != SB_OK) {
+                capture_stop(r);
+            } else if (r->capture.alloc > before) {
+                unsigned long long more = r->capture.alloc - before;
+                r->charged += more;
+                if (!svc_budget_charge(&r->srv->budget, more)) {
+                    r->charged -= more;
+                    /* capture_stop releases alloc: count only what was charged */
+                    r->capture.alloc = before;
+                    capture_stop(r);
+                }
+            }
+        }
+    }
+    return n;
+}
+
 /* MHD pulls the document through here; the cursor lives in the sb_doc. Past
  * the deadline the stream ends with an error: MHD closes the connection
  * without the last chunk, so the client sees a truncated transfer and an
@@ -162,7 +237,7 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
         r->stream_failed = 1;
         return MHD_CONTENT_READER_END_WITH_ERROR;
     }
-    ssize_t n = r->gz ? svc_gzip_read(r->gz, buf, max) : sb_doc_produce(r->doc, buf, max);
+    ssize_t n = r->gz ? svc_gzip_read(r->gz, buf, max) : produce(r, buf, max);
     if (n < 0) {
         r->stream_failed = 1;
         return MHD_CONTENT_READER_END_WITH_ERROR;
@@ -200,22 +275,209 @@ static void server_timing(svc_req *r, struct MHD_Response *resp)
         MHD_add_response_header(resp, "Server-Timing", v);
 }
 
-int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
+/* The answer's own headers (the extra ones come in svc_req__queue). */
+static int queue_answer(svc_req *r, const char *content_type, struct MHD_Response *resp)
 {
-    r->doc = doc;
-    /* compressed when asked: chunk by chunk, like the plain stream */
-    if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
-        r->gz = svc_gzip_new(r->arena, doc, SVC_GZIP_LEVEL);
-    struct MHD_Response *resp =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, r, NULL);
     if (NULL == resp)
         return -1;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
     MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+    if (r->etag[0])
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
     server_timing(r, resp);
     if (r->gz)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     return svc_req__queue(r, 200, resp);
+}
+
+int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
+{
+    r->doc = doc;
+    r->ctype = content_type;
+    if (r->keyed && r->srv->rcache) {
+        sb_buf_init(&r->capture, (size_t)r->srv->cfg.result_cache_max_entry);
+        r->capturing = 1;
+    }
+    /* compressed when asked: chunk by chunk, like the plain stream */
+    if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
+        r->gz = svc_gzip_new(r->arena, produce, r, SVC_GZIP_LEVEL);
+    return queue_answer(r, content_type,
+                        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, r, NULL));
+}
+
+time_t svc_req_wall(const svc_req *r)
+{
+    return r->srv->cfg.source_date_epoch >= 0 ? (time_t)r->srv->cfg.source_date_epoch : r->wall;
+}
+
+void svc_req_count(svc_req *r, unsigned ndocs, const char *kind)
+{
+    if (ndocs)
+        r->ndocs = ndocs;
+    if (kind)
+        r->kind = kind;
+}
+
+static void key_str(sb_sha1 *c, const char *tag, const char *v)
+{
+    sb_sha1_update(c, tag, strlen(tag) + 1);
+    if (v)
+        sb_sha1_update(c, v, strlen(v) + 1);
+    else
+        sb_sha1_update(c, "\xff", 1); /* absent differs from empty */
+}
+
+static void key_num(sb_sha1 *c, const char *tag, long long v)
+{
+    char n[32];
+    snprintf(n, sizeof n, "%lld", v);
+    key_str(c, tag, n);
+}
+
+static int key_query(void *cls, const char *key, const char *value)
+{
+    key_str(cls, "?", key);
+    key_str(cls, "=", value);
+    return 0;
+}
+
+/* Whether the answer depends on network answers (license lookups, OSV,
+ * KEV/EPSS, PyPI releases):
+ * those bytes change with what the indexes say, so they get no validator
+ * and are not kept. -1 when a parameter is malformed (the handler answers). */
+static int needs_network(svc_req *r)
+{
+    /* any of these asks an upstream (OSV, KEV/EPSS feeds, PyPI project
+     * pages) whatever its value; being conservative only costs the cache */
+    static const char *const asks[] = {"vulnerabilities", "fail-on-severity", "fail-on-kev", "kev", "epss",
+                                       "fail-on-epss", "yanked", "fail-on-yanked"};
+    static const char *const paths[] = {"/v1/report/vulnerabilities", "/v1/report/outdated"};
+    int fetch = 0;
+    if (svc_param_bool(svc_req_query(r, "fetch-licenses"), 0, &fetch))
+        return -1;
+    for (size_t i = 0; i < sizeof asks / sizeof *asks; i++)
+        if (svc_req_query(r, asks[i]))
+            return 1;
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+        if (!strcmp(r->path, paths[i]))
+            return 1;
+    return fetch;
+}
+
+/* Whether If-None-Match lists etag (weak comparison, as RFC 9110 asks for
+ * If-None-Match; "*" is not taken: the answer is computed, not stored). */
+static int none_match(const char *inm, const char *etag)
+{
+    if (NULL == inm || !etag[0])
+        return 0;
+    size_t n = strlen(etag);
+    const char *p = inm;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (!strncmp(p, "W/", 2))
+            p += 2;
+        size_t k = strcspn(p, ",");
+        size_t t = k;
+        while (t && (p[t - 1] == ' ' || p[t - 1] == '\t'))
+            t--;
+        if (t == n && !memcmp(p, etag, n))
+            return 1;
+        p += k;
+    }
+    return 0;
+}
+
+static int not_modified(svc_req *r, const char *etag)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+    if (NULL == resp)
+        return -1;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, etag);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+    return svc_req__queue(r, 304, resp);
+}
+
+int svc_req_repeat(svc_req *r, int *rc)
+{
+    const svc_cfg *cfg = &r->srv->cfg;
+    if (needs_network(r))
+        return 0;
+    /* the timestamp as the document will have it (intake reads it again and
+     * answers a malformed one) */
+    long long ts = (long long)svc_req_wall(r);
+    const char *tq = svc_req_query(r, "timestamp");
+    if (tq && svc_param_count(tq, 253402300799LL, &ts))
+        return 0;
+    sb_sha1 c;
+    sb_sha1_init(&c);
+    /* the server: its version and every setting that changes output bytes */
+    key_str(&c, "sbomd", SB_VERSION);
+    key_num(&c, "source-date-epoch", cfg->source_date_epoch);
+    key_str(&c, "package-cache", cfg->package_cache);
+    key_num(&c, "license-file-max", cfg->license_file_max);
+    key_num(&c, "license-texts-max", cfg->license_texts_max);
+    key_str(&c, "author", cfg->sbom_author);
+    key_str(&c, "pypi-mapping-file", cfg->pypi_mapping_file);
+    key_str(&c, "policy-file", cfg->policy_file);
+    key_num(&c, "max-packages", cfg->max_packages);
+    key_num(&c, "max-documents", cfg->max_documents);
+    key_num(&c, "max-depth", cfg->max_depth);
+    key_num(&c, "max-scalar", cfg->max_scalar);
+    /* the request */
+    key_str(&c, "method", r->method);
+    key_str(&c, "path", r->path);
+    svc_req_query_each(r, key_query, &c);
+    static const char *const heads[] = {"Accept", "Content-Type", "Content-Disposition", "Content-Encoding"};
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+        key_str(&c, heads[i], svc_req_header(r, heads[i]));
+    key_num(&c, "body", (long long)r->body.len);
+    if (r->body.len)
+        sb_sha1_update(&c, r->body.data, r->body.len);
+    sb_sha1_final(&c, r->rkey);
+    r->keyed = 1;
+    /* the ETag: the key and the timestamp (a request without timestamp=
+     * gets its arrival, so the same key a second later is other bytes) */
+    unsigned char tag[20];
+    sb_sha1_init(&c);
+    sb_sha1_update(&c, r->rkey, sizeof r->rkey);
+    key_num(&c, "timestamp", ts);
+    sb_sha1_final(&c, tag);
+    char *e = r->etag;
+    *e++ = '"';
+    for (size_t i = 0; i < 16; i++)
+        e += sprintf(e, "%02x", tag[i]);
+    *e++ = '"';
+    *e = '\0';
+
+    const char *inm = svc_req_header(r, "If-None-Match");
+    svc_rentry *hit = svc_rcache_get(r->srv->rcache, r->rkey);
+    if (r->srv->rcache)
+        atomic_fetch_add(hit ? &r->srv->metrics.rcache_hits : &r->srv->metrics.rcache_misses, 1);
+    if (NULL == hit) {
+        if (none_match(inm, r->etag))
+            ANSWER_NOT_MODIFIED(r, r->etag);
+        return 0;
+    }
+    /* the answer made the first time, timestamp and serial included */
+    r->hit = hit;
+    r->keyed = 0; /* nothing to capture */
+    snprintf(r->etag, sizeof r->etag, "%s", hit->etag);
+    svc_req_note(r, hit->format, hit->packages);
+    svc_req_count(r, hit->ndocs, hit->kind);
+    svc_req_mark(r, "cache");
+    if (none_match(inm, r->etag))
+        ANSWER_NOT_MODIFIED(r, r->etag);
+    for (unsigned i = 0; i < hit->nheaders; i++)
+        svc_req_add_header(r, hit->hname[i], hit->hvalue[i]);
+    r->ctype = hit->ctype;
+    /* streamed from the entry (the request holds a reference) like any
+     * document: chunked, as the contract says, gzip when asked */
+    if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
+        r->gz = svc_gzip_new(r->arena, produce, r, SVC_GZIP_LEVEL);
+    *rc = queue_answer(r, hit->ctype,
+                       MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, r, NULL));
+    return 1;
 }
 
 int svc_req_server_ready(const svc_req *r)

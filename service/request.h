@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <time.h>
 
 typedef struct svc_req svc_req;
 
@@ -88,6 +89,27 @@ int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, siz
 /* Stream a document produced by `doc` (chunked, bounded memory). The request
  * owns `doc` from here on and frees it on completion. */
 int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc);
+
+/* Repeat uploads (before the body is read): the request's result key, a
+ * digest of everything that shapes the answer's bytes (the server's
+ * output-changing settings and version, method, path, query, Accept,
+ * Content-Type, Content-Disposition, Content-Encoding and the body), and its
+ * strong ETag (the key and the document timestamp). A response in the
+ * result cache is sent from there (or 304 when If-None-Match names its
+ * ETag); else an If-None-Match naming this request's ETag is a 304. Either
+ * way 1 is returned with *rc set. Otherwise 0: the ETag goes on the streamed
+ * answer, which is kept in the cache when it ends complete and small enough.
+ * Requests whose bytes depend on network answers (fetch-licenses=true,
+ * vulnerabilities) get neither. */
+int svc_req_repeat(svc_req *r, int *rc);
+
+/* The document timestamp a request without timestamp= gets: its arrival
+ * (or --source-date-epoch). */
+time_t svc_req_wall(const svc_req *r);
+
+/* Facts for the metrics: documents in the answer (NDJSON: many) and the
+ * input's kind (pixi.lock, uv.lock...). */
+void svc_req_count(svc_req *r, unsigned ndocs, const char *kind);
 
 /* Add a response header to whatever is sent next. */
 void svc_req_add_header(svc_req *r, const char *name, const char *value);

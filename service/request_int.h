@@ -46,6 +46,17 @@ struct svc_req {
     int over_budget;           /* the body outgrew the memory budget: drained, answered 503 */
     unsigned long long charged; /* bytes of the memory budget this request holds */
     const char *cors_origin;   /* Access-Control-Allow-Origin to send, or NULL */
+    time_t wall;               /* arrival, Unix seconds: the default document timestamp */
+    unsigned char rkey[20];    /* result key (svc_req_repeat); valid when keyed */
+    int keyed;
+    char etag[48];             /* strong ETag of the answer, "" = none */
+    sb_buf capture;            /* the streamed bytes, for the result cache */
+    int capturing;             /* 1 while capture holds the whole answer so far */
+    const char *ctype;         /* Content-Type of the streamed answer */
+    struct svc_rentry *hit;    /* the cached answer being sent (a reference) */
+    size_t hit_pos;
+    unsigned ndocs;            /* documents in the answer (0 = 1) */
+    const char *kind;          /* the input's kind, for the metrics */
     void (*on_done)(void *);   /* svc_req_on_done: run when the request is freed */
     void *on_done_cls;
 };

@@ -17,6 +17,7 @@
 #include "guard.h"
 #include "log.h"
 #include "request_int.h"
+#include "rcache.h"
 #include "../core/alloc.h"
 
 #include <microhttpd.h>
@@ -67,6 +68,7 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
     r->srv = s;
     r->packages = -1;
     clock_gettime(CLOCK_MONOTONIC, &r->start);
+    r->wall = time(NULL);
     r->method = sb_arena_strdup(r->arena, method);
     r->path = sb_arena_strdup(r->arena, url);
     sb_buf_init(&r->body, (size_t)s->cfg.max_body);
@@ -85,6 +87,8 @@ static void req_free(svc_req *r)
     svc_budget_release(&r->srv->budget, r->charged);
     size_t held = sb_arena_used(r->arena) + r->body.alloc;
     sb_doc_free(r->doc);
+    svc_rentry_release(r->hit);
+    sb_buf_free(&r->capture);
     sb_buf_free(&r->body);
     sb_arena_destroy(r->arena);
     free(r);
@@ -498,7 +502,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     unsigned slot = r->route ? (unsigned)(r->route - s->router.routes) : SVC_METRICS_ROUTES - 1;
     svc_metrics_request(&s->metrics, slot, r->responded || r->dropped ? r->status : 0, r->format, ms / 1e3, r->bytes_in,
                         r->bytes_out, r->packages, r->stream_failed,
-                        r->route && !strcmp(r->route->path, "/v1/sbom"));
+                        r->route && !strcmp(r->route->path, "/v1/sbom"), r->ndocs, r->kind);
     atomic_fetch_add(&s->requests, 1);
     atomic_fetch_sub(&s->in_flight, 1);
     req_free(r);
@@ -670,6 +674,11 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
         if (read_pem(s->cfg.tls_cert, &s->tls_cert_pem, eb, en) || read_pem(s->cfg.tls_key, &s->tls_key_pem, eb, en))
             return -1;
     }
+    s->rcache = svc_rcache_new((size_t)s->cfg.result_cache_size, (size_t)s->cfg.result_cache_max_entry);
+    if (NULL == s->rcache && s->cfg.result_cache_size > 0) {
+        snprintf(eb, en, "no memory for the result cache (result-cache-size %ld)", s->cfg.result_cache_size);
+        return -1;
+    }
     s->main_l = (svc_listener){s, NULL, 0};
     s->main_l.guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, eb, en);
     if (NULL == s->main_l.guard)
@@ -815,6 +824,8 @@ void svc_server_stop(svc_server *s)
     svc_guard_stop(s->main_l.guard);
     svc_guard_stop(s->probe_l.guard);
     s->main_l.guard = s->probe_l.guard = NULL;
+    svc_rcache_free(s->rcache);
+    s->rcache = NULL;
     free(s->tls_cert_pem);
     free(s->tls_key_pem);
     s->tls_cert_pem = s->tls_key_pem = NULL;

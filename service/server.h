@@ -55,6 +55,7 @@ typedef struct svc_server {
     svc_listener probe_l;      /* the probe daemon's context */
     struct MHD_Daemon *probe;  /* --probe-port's daemon (NULL when off) */
     svc_retired retired[SVC_RETIRED_MAX]; /* daemons replaced by TLS reloads */
+    struct svc_rcache *rcache; /* finished responses for repeats (NULL = --result-cache-size 0) */
 } svc_server;
 
 /* Start listening. 0 or -1 with a message. */

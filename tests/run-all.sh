@@ -68,6 +68,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: filters (include, exclude, kinds, scope, orphans)" "$b/filters.log" tests/integration/filters.sh "$b"
   suite "$profile: diff of lockfile revisions" "$b/diff.log" tests/integration/diff.sh "$b"
   suite "$profile: SBOMs as input (CycloneDX, SPDX 2.3)" "$b/sbomin.log" tests/integration/sbomin.sh "$b"
+  suite "$profile: repeat uploads (ETag, 304, result cache)" "$b/repeat.log" tests/integration/repeat.sh "$b"
   if [ "$profile" = release ]; then
     suite "OpenAPI lint and contract test" "$b/contract.log" tests/contract/run.sh "$b"
     suite "the page in headless Chromium" "$b/browser.log" tests/browser/run.sh "$b"

@@ -201,6 +201,13 @@ await call('diff not acceptable', dp, 'POST', { headers: { Accept: 'image/png' }
 await call('diff too large', dp, 'POST', { declare: 100 * 1024 * 1024 }, 413);
 await call('diff not a lockfile', dp, 'POST', { body: diffForm(Buffer.from('hello\nworld\n'), revs[1], 'notes.dat') }, 415);
 await call('diff without a token', dp, 'POST', { body: diffForm() }, 401, authBase);
+// repeat uploads: the ETag of an answer sent back in If-None-Match is a 304 with no body
+for (const p of [sbom, '/v1/report/packages', '/v1/report/licenses', '/v1/report/python', '/v1/report/tree', '/v1/report/quality']) {
+  const first = await call(`${p} for its ETag`, p, 'POST', { query: '?timestamp=1700000000', body: lock }, 200);
+  const etag = first?.res.headers.get('etag');
+  ok(/^"[0-9a-f]{32}"$/.test(etag || ''), `${p}: a strong ETag (${etag})`);
+  await call(`${p} If-None-Match`, p, 'POST', { query: '?timestamp=1700000000', headers: { 'If-None-Match': etag }, body: lock }, 304);
+}
 for (const [p, op] of Object.entries(spec.paths)) {
   if (!op.get) continue;
   await call(`GET ${p}`, p, 'GET', {}, 200);

@@ -83,6 +83,13 @@ check "the marker counts 3 failed + 3 reset + 5 slow lookups" \
 check "a 404 is an answer (no license), not a failure; the fast ones are filled" \
   jq -e '[.components[] | select(.name | startswith("ok")) | select(.licenses)] | length >= 3' "$work/f.json" >/dev/null
 check "failures are counted in /metrics" sh -c "curl -sS '$base/metrics' | awk '/^sbomd_lookup_failures_total/{exit !(\$2 >= 6)}'"
+# the lookup cache's misses (a transfer waited for) and hits: the 200 releases of b.txt asked again are hits
+metric() { curl -sS "$base/metrics" | awk -v n="$1" '$1 == n {print $2}'; }
+m0="$(metric sbomd_lookup_cache_misses_total)"; h0="$(metric sbomd_lookup_cache_hits_total)"
+check "lookup cache misses counted ($m0 >= 300)" [ "${m0:-0}" -ge 300 ]
+curl -sS -o /dev/null --data-binary @"$work/b.txt" "$base/v1/sbom?filename=requirements.txt&fetch-licenses=true"
+m1="$(metric sbomd_lookup_cache_misses_total)"; h1="$(metric sbomd_lookup_cache_hits_total)"
+check "a repeat is answered by the lookup cache: hits $h0 -> $h1, misses $m0 -> $m1" sh -c "[ $((h1 - h0)) -ge 200 ] && [ '$m1' = '$m0' ]"
 
 # --- no transfer to a host the lockfile names ----------------------------------------
 { echo "--index-url http://127.0.0.1:$elsewhere/simple"; echo "--extra-index-url http://127.0.0.1:$elsewhere/extra"; reqs 500 505; } > "$work/e.txt"
