@@ -150,6 +150,10 @@ static void make_serial(sb_doc *d)
         serial_part(&c, "primary-purl", "pypi");
     if (s->vulns_asked)
         serial_part(&c, "vulnerabilities", "osv");
+    if (s->kev_asked) /* pixi:kev* properties */
+        serial_part(&c, "kev", "true");
+    if (s->epss_asked)
+        serial_part(&c, "epss", "true");
     if (s->license_texts) { /* the budget matters only when texts are written */
         serial_num(&c, "license-file-max", s->license_file_max);
         serial_num(&c, "license-texts-max", s->license_texts_max);

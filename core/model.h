@@ -302,6 +302,7 @@ typedef struct sb_select_opts {
     const struct sb_pypimap *pypi_map; /* conda-forge -> PyPI names (pypimap.h), NULL = none */
     bool primary_pypi;         /* a PyPI identity, when a package has one, is the primary purl */
     sb_vuln_fn vulns;          /* NULL = no vulnerability lookups */
+    bool vuln_kev, vuln_epss;  /* kev=true / epss=true: findings annotated (the serial says so) */
     void *vulns_ctx;
 } sb_select_opts;
 
@@ -340,6 +341,7 @@ typedef struct sb_sbom {
     const char *pypi_mapping;  /* digest of the PyPI mapping applied, NULL = none */
     bool primary_pypi;         /* primary-purl=pypi */
     bool vulns_asked;          /* vulnerabilities=osv: findings were looked for */
+    bool kev_asked, epss_asked; /* kev=true / epss=true: findings annotated */
     struct sb_vuln *vulns;     /* merged findings, worst first (vuln.h) */
     size_t nvulns;
 } sb_sbom;

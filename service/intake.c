@@ -416,11 +416,22 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     const char *fs = svc_req_query(r, "fail-on-severity");
     if (fs && (sb_sev_parse(fs) < SB_SEV_LOW || !strcmp(fs, "moderate")))
         ANSWER(svc_bad_param(r, "fail-on-severity", "must be low, medium, high or critical"));
-    int kev;
-    if (svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &kev))
+    int kev, fkev, epss;
+    if (svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &fkev))
         ANSWER(svc_bad_param(r, "fail-on-kev", "must be true or false"));
-    if ((fs || kev) && !vq)
-        ANSWER(svc_bad_param(r, fs ? "fail-on-severity" : "fail-on-kev", "needs vulnerabilities=osv"));
+    if (svc_param_bool(svc_req_query(r, "kev"), 0, &kev))
+        ANSWER(svc_bad_param(r, "kev", "must be true or false"));
+    if (svc_param_bool(svc_req_query(r, "epss"), 0, &epss))
+        ANSWER(svc_bad_param(r, "epss", "must be true or false"));
+    const char *fe = svc_req_query(r, "fail-on-epss");
+    if (fe && svc_param_epss(fe, NULL))
+        ANSWER(svc_bad_param(r, "fail-on-epss", "must be a probability between 0 and 1 (e.g. 0.1)"));
+    /* a gate on exploitation evidence needs the evidence: it asks for it */
+    kev |= fkev;
+    epss |= fe != NULL;
+    if ((fs || kev || epss) && !vq)
+        ANSWER(svc_bad_param(r, fs ? "fail-on-severity" : fkev ? "fail-on-kev" : kev ? "kev" : fe ? "fail-on-epss" : "epss",
+                             "needs vulnerabilities=osv"));
     if (fetch || vq) {
         svc_lookup_ctx *lc = sb_arena_calloc(a, 1, sizeof *lc);
         if (NULL == lc) {
@@ -449,6 +460,10 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         if (vq) {
             sel->vulns = svc_lookup_vulns;
             sel->vulns_ctx = lc;
+            lc->kev = kev;
+            lc->epss = epss;
+            sel->vuln_kev = kev;
+            sel->vuln_epss = epss;
         }
     }
     if (read_filter(r, sel, rc))

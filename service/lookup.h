@@ -41,6 +41,7 @@ typedef struct svc_lookup_ctx {
     int (*gone)(void *gone_cls);
     void *gone_cls;
     struct svc_sched_req *ticket;
+    int kev, epss;            /* ?kev=true / ?epss=true: annotate the findings (--kev-url/-file, --epss-url/-file) */
 } svc_lookup_ctx;
 
 /* An sb_lookup_fn: PyPI packages without a license are looked up together;

@@ -29,8 +29,12 @@ fake b500 batch500;     b500_port="$fport"
 fake v500 vuln500;      v500_port="$fport"
 fake slow slow;         slow_port="$fport"
 
+fake k500 kev500;       k500_port="$fport"
+fake e500 epss500;      e500_port="$fport"
+exploit_urls() { echo --kev-url "http://127.0.0.1:$1/kev.json" --epss-url "http://127.0.0.1:$1/data/v1/epss"; }
+
 sb_start "$work/s.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" \
-  --pypi-mapping-file "$data/vulns/mapping.json"
+  --pypi-mapping-file "$data/vulns/mapping.json" $(exploit_urls "$ok_port")
 uv="$data/vulns/uv.lock"; px="$data/vulns/pixi.lock"
 jinja_uv="pkg:pypi/jinja2@2.10"
 
@@ -100,14 +104,76 @@ res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=medium"
 check "fail-on-severity=medium: 422 with two ($res)" [ "$res:$(jq .violationCount "$work/gate2.json")" = 422:2 ]
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=critical" "$work/gate3.json")"
 check "fail-on-severity=critical: 200 document ($res)" [ "$res" = 200 ]
-res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-kev=true" "$work/gate4.json")"
-check "fail-on-kev=true without a KEV catalog: 200 ($res)" [ "$res" = 200 ]
 res="$(post "$uv" "filename=uv.lock&fail-on-severity=high" "$work/gate5.json")"
 check "fail-on-severity without vulnerabilities=osv: 400 ($res)" [ "$res" = 400 ]
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=severe" "$work/gate6.json")"
 check "fail-on-severity=severe: 400 ($res)" [ "$res" = 400 ]
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=nvd" "$work/gate7.json")"
 check "vulnerabilities=nvd: 400 ($res)" [ "$res" = 400 ]
+
+# --- KEV and EPSS ---------------------------------------------------------------------
+vprop() { jq -r --arg id "$2" --arg n "$3" '[.vulnerabilities[] | select(.id == $id) | .properties // [] | .[] | select(.name == $n) | .value] | first // ""' "$1"; }
+g1=GHSA-462w-v97r-4m45; g2=GHSA-h5c8-rqwp-cp95
+for f in cyclonedx-1.6 cyclonedx-1.7; do
+  res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true&epss=true&format=$f" "$work/ke-$f.json")"
+  check "kev+epss $f: 200 ($res) and schema-valid" valid "$work/ke-$f.json"
+  check "kev $f: the CVE-2019-10906 finding is known exploited, with its catalog dates" [ "$(vprop "$work/ke-$f.json" $g1 pixi:kev),$(vprop "$work/ke-$f.json" $g1 pixi:kev-cve),$(vprop "$work/ke-$f.json" $g1 pixi:kev-date-added),$(vprop "$work/ke-$f.json" $g1 pixi:kev-due-date),$(vprop "$work/ke-$f.json" $g1 pixi:kev-ransomware)" = "true,CVE-2019-10906,2026-11-20,2026-12-11,Unknown" ]
+  check "kev $f: the other finding is not" [ "$(vprop "$work/ke-$f.json" $g2 pixi:kev)" = "" ]
+  check "epss $f: scores as FIRST wrote them" [ "$(vprop "$work/ke-$f.json" $g1 pixi:epss),$(vprop "$work/ke-$f.json" $g1 pixi:epss-percentile),$(vprop "$work/ke-$f.json" $g1 pixi:epss-cve),$(vprop "$work/ke-$f.json" $g1 pixi:epss-date)" = "0.012450000,0.785310000,CVE-2019-10906,2026-12-01" ]
+  check "epss $f: the second finding's CVE scored too" [ "$(vprop "$work/ke-$f.json" $g2 pixi:epss)" = 0.000950000 ]
+done
+check "kev+epss: serial differs from findings alone" [ "$(jq -r .serialNumber "$work/ke-cyclonedx-1.6.json")" != "$(jq -r .serialNumber "$work/cyclonedx-1.6.json")" ]
+check "epss: one request for both CVEs" [ "$(stats "$ok_port" '[.epss, (.epss_cves | sort | join(","))] | map(tostring) | join(":")')" = "1:CVE-2019-10906,CVE-2024-22195" ]
+post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true&epss=true" "$work/ke-again.json" > /dev/null
+check "kev+epss repeat: catalog and scores from the cache" [ "$(stats "$ok_port" '[.kev, .epss] | map(tostring) | join(",")')" = "1,1" ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true&epss=true&format=spdx-3.0.1" "$work/ke3.json")"
+check "kev+epss spdx-3.0.1: valid" valid "$work/ke3.json"
+check "spdx-3.0.1: a KEV exploit-catalog assessment" [ "$(jq -c '[."@graph"[] | select(.type == "security_ExploitCatalogVulnAssessmentRelationship") | [.security_catalogType, .security_exploited, .relationshipType]]' "$work/ke3.json")" = '[["kev",true,"hasAssessmentFor"]]' ]
+check "spdx-3.0.1: two EPSS assessments" [ "$(jq -c '[."@graph"[] | select(.type == "security_EpssVulnAssessmentRelationship") | .security_probability] | sort' "$work/ke3.json")" = '["0.000950000","0.012450000"]' ]
+check "spdx-3.0.1: every assessment is listed in the Sbom's elements" [ "$(jq '[."@graph"[] | select(.type == "software_Sbom") | .element[]] as $e | [."@graph"[] | select(.type | test("Assessment")) | .spdxId | select(. as $x | $e | index($x) | not)] | length' "$work/ke3.json")" = 0 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-kev=true" "$work/gk.json")"
+check "fail-on-kev=true: 422 ($res)" [ "$res" = 422 ]
+check "fail-on-kev: the KEV finding, rule kev" [ "$(jq -c '[.violationCount, .violations[0].rule, .violations[0].value, .violations[0].package]' "$work/gk.json")" = "[1,\"kev\",\"$g1\",\"jinja2\"]" ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-epss=0.01" "$work/ge.json")"
+check "fail-on-epss=0.01: 422 with the one finding above it ($res)" [ "$res:$(jq -c '[.violationCount, .violations[0].value, .violations[0].rule]' "$work/ge.json")" = "422:[1,\"$g1\",\"epss>=0.01\"]" ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-epss=0.0005" "$work/ge2.json")"
+check "fail-on-epss=0.0005: both findings ($res)" [ "$res:$(jq .violationCount "$work/ge2.json")" = 422:2 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-epss=0.5" "$work/ge3.json")"
+check "fail-on-epss=0.5: 200 document ($res)" [ "$res" = 200 ]
+for bad in 1.5 -0.1 abc 0.1.2; do
+  res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-epss=$bad" "$work/gebad.json")"
+  check "fail-on-epss=$bad: 400 ($res)" [ "$res" = 400 ]
+done
+res="$(post "$uv" "filename=uv.lock&kev=true" "$work/kevnov.json")"
+check "kev=true without vulnerabilities=osv: 400 ($res)" [ "$res" = 400 ]
+res="$(curl -sS -o "$work/rk.json" -w '%{http_code}' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&kev=true&epss=true")"
+check "report with kev+epss: 200 ($res)" [ "$res" = 200 ]
+check "report json: kev and epss per row, known_exploited in the summary" [ "$(jq -c '[[.vulnerabilities[] | [.id, .kev, .epss]], .summary.known_exploited]' "$work/rk.json")" = "[[[\"$g1\",true,\"0.012450000\"],[\"$g2\",false,\"0.000950000\"]],1]" ]
+curl -sS -o "$work/rk.txt" --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&kev=true&epss=true&output=text"
+check "report text: KEV and EPSS columns" [ "$(head -1 "$work/rk.txt" | awk '{print $5, $6}'):$(grep "$g1" "$work/rk.txt" | awk '{print $5, $6}')" = "KEV EPSS:yes 0.01245" ]
+check "report text: summary counts the known-exploited" grep -q 'known-exploited: 1;' "$work/rk.txt"
+curl -sS -o "$work/rk.sarif" --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&kev=true&output=sarif"
+check "report sarif: a KEV finding's security-severity is 10.0" [ "$(jq -r --arg id "$g1" '.runs[0].tool.driver.rules[] | select(.id == $id) | .properties."security-severity"' "$work/rk.sarif")" = 10.0 ]
+# a local catalog and a local EPSS answer instead of the URLs; failures of each upstream
+sb_start "$work/kf.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" \
+  --kev-file "$data/kev/known_exploited_vulnerabilities.json" --epss-file "$data/epss/epss.json"
+kb="$(stats "$ok_port" '.kev + .epss')"
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true&epss=true" "$work/kf.json")"
+check "kev-file/epss-file: 200 ($res), same annotations as the URLs" [ "$(jq -c '[.vulnerabilities[].properties]' "$work/kf.json")" = "$(jq -c '[.vulnerabilities[].properties]' "$work/ke-cyclonedx-1.6.json")" ]
+check "kev-file/epss-file: no transfer" [ "$(stats "$ok_port" '.kev + .epss')" = "$kb" ]
+sb_start "$work/kx.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" $(exploit_urls "$k500_port")
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true" "$work/kx.json")"
+check "KEV upstream 500: 200 ($res), valid" valid "$work/kx.json"
+check "KEV upstream 500: pixi:incomplete kev" grep -q 'kev: catalog not read from http' <<< "$(prop "$work/kx.json" pixi:incomplete-detail)"
+check "KEV upstream 500: findings kept, unmarked" [ "$(jq -r '[(.vulnerabilities | length), ([.vulnerabilities[].properties // [] | .[]] | length)] | map(tostring) | join(",")' "$work/kx.json")" = "2,0" ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-kev=true" "$work/kx2.json")"
+check "KEV upstream 500: fail-on-kev cannot fire, 200 with kev incomplete ($res)" [ "$res:$(prop "$work/kx2.json" pixi:incomplete | grep -c kev)" = 200:1 ]
+sb_start "$work/ex.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" $(exploit_urls "$e500_port")
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&epss=true" "$work/ex.json")"
+check "EPSS upstream 500: 200 ($res), valid" valid "$work/ex.json"
+check "EPSS upstream 500: pixi:incomplete epss" grep -q 'epss: 2 of 2 CVEs unscored (query failed)' <<< "$(prop "$work/ex.json" pixi:incomplete-detail)"
+sb_start "$work/s2.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" \
+  --pypi-mapping-file "$data/vulns/mapping.json" $(exploit_urls "$ok_port")
 
 # --- the report ----------------------------------------------------------------------
 rep() { curl -sS -o "$2" -w '%{http_code}' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&$1"; }
