@@ -303,6 +303,7 @@ typedef struct sb_select_opts {
     bool primary_pypi;         /* a PyPI identity, when a package has one, is the primary purl */
     sb_vuln_fn vulns;          /* NULL = no vulnerability lookups */
     bool vuln_kev, vuln_epss;  /* kev=true / epss=true: findings annotated (the serial says so) */
+    const char *vex_digest;    /* SHA-1 hex of a `vex` part applied to the findings; NULL = none */
     void *vulns_ctx;
 } sb_select_opts;
 
@@ -342,6 +343,7 @@ typedef struct sb_sbom {
     bool primary_pypi;         /* primary-purl=pypi */
     bool vulns_asked;          /* vulnerabilities=osv: findings were looked for */
     bool kev_asked, epss_asked; /* kev=true / epss=true: findings annotated */
+    const char *vex_digest;    /* a VEX document applied (serial) */
     struct sb_vuln *vulns;     /* merged findings, worst first (vuln.h) */
     size_t nvulns;
 } sb_sbom;

@@ -27,6 +27,7 @@
 #include "../core/buf.h"
 #include "../core/enrich.h"
 #include "../core/exploit.h"
+#include "../core/vex.h"
 #include "../core/pypi.h"
 #include "../core/uuid.h"
 #include "../core/vuln.h"
@@ -1225,6 +1226,9 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
     if (ctx->kev && s->nvulns && (rc = lookup_kev(L, ctx, s, a)) != SB_OK)
         return rc;
     if (ctx->epss && s->nvulns && (rc = lookup_epss(L, ctx, s, a)) != SB_OK)
+        return rc;
+    size_t applied;
+    if (ctx->vex && (rc = sb_vex_apply(s, a, ctx->vex, &applied)) != SB_OK)
         return rc;
     return SB_OK;
 }

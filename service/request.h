@@ -48,11 +48,13 @@ typedef struct svc_upload {
     svc_part lockfile;     /* the raw body, or the `lockfile` part */
     svc_part manifest;     /* the `manifest` part (multipart only) */
     int has_manifest;
+    svc_part vex;          /* the `vex` part: a CycloneDX VEX or OpenVEX document */
+    int has_vex;
 } svc_upload;
 
 /* The uploaded inputs: a raw body is the lockfile (its name from the
  * request's Content-Disposition); a multipart/form-data body must have a
- * `lockfile` part and may have a `manifest` part. 0, or -1 with err set for
+ * `lockfile` part and may have `manifest` and `vex` parts. 0, or -1 with err set for
  * a malformed multipart body. */
 int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err);
 

@@ -6,6 +6,11 @@
 # primary-purl=pypi, the gate's 422, the report, a repeated request served
 # from the cache, and every upstream failure (500s, a timeout, a server
 # without --vulnerabilities) as pixi:incomplete step osv in a 200 document.
+# KEV and EPSS (the same fake serves a KEV feed and the EPSS API, or local
+# files): annotations in CycloneDX / SPDX 3.0.1 / the report, fail-on-kev and
+# fail-on-epss, their upstreams failing as steps kev / epss. VEX parts
+# (CycloneDX VEX, OpenVEX) settling findings for the gates, the report and
+# SARIF suppressions; the SARIF logs checked against the SARIF 2.1.0 schema.
 # Ends with "vulns: N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
@@ -198,6 +203,54 @@ res="$(rep "output=sarif&fail-on-severity=high" "$work/r422.json")"
 check "report with fail-on-severity=high: 422 ($res)" [ "$res" = 422 ]
 res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Accept: application/sarif+json' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock")"
 check "report: Accept application/sarif+json ($res)" [ "$res" = 200 ]
+
+# --- VEX: a multipart part `vex` (CycloneDX VEX or OpenVEX) --------------------------
+vpost() { # vpost VEXFILE QUERY OUT [LOCKFILE] -> http code
+  curl -sS -o "$3" -D "$3.h" -w '%{http_code}' -F "lockfile=@${4:-$uv};filename=uv.lock" -F "vex=@$1" "$base/v1/${V_EP:-sbom}?$2"
+}
+cvex="$data/vex/cyclonedx-vex.json"; ovex="$data/vex/openvex.json"
+an() { jq -c --arg id "$2" '[.vulnerabilities[] | select(.id == $id) | .analysis // null] | first' "$1"; }
+res="$(vpost "$cvex" "vulnerabilities=osv&fail-on-severity=high" "$work/vx1.json")"
+check "CycloneDX VEX not_affected: fail-on-severity=high no longer fires: 200 ($res)" [ "$res" = 200 ]
+check "CycloneDX VEX: schema-valid" valid "$work/vx1.json"
+check "CycloneDX VEX: the finding carries the analysis (matched by its CVE alias and BOM-Link)" [ "$(an "$work/vx1.json" $g1)" = '{"state":"not_affected","justification":"code_not_reachable","detail":"demo never renders untrusted templates in a sandbox"}' ]
+check "CycloneDX VEX: pixi:vex-source names the document" [ "$(vprop "$work/vx1.json" $g1 pixi:vex-source)" = "cyclonedx:urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79" ]
+check "CycloneDX VEX: a statement for another product (flask) does not apply" [ "$(an "$work/vx1.json" $g2)" = null ]
+check "VEX: serial differs from the findings alone" [ "$(jq -r .serialNumber "$work/vx1.json")" != "$(jq -r .serialNumber "$work/cyclonedx-1.6.json")" ]
+res="$(vpost "$cvex" "vulnerabilities=osv&fail-on-severity=medium" "$work/vx2.json")"
+check "CycloneDX VEX: fail-on-severity=medium still fires for the open one ($res)" [ "$res:$(jq -c '[.violationCount, .violations[0].value]' "$work/vx2.json")" = "422:[1,\"$g2\"]" ]
+res="$(vpost "$ovex" "vulnerabilities=osv&fail-on-severity=medium&format=cyclonedx-1.7" "$work/vx3.json")"
+check "OpenVEX not_affected by purl: the medium one settled, the high one still fails ($res)" [ "$res:$(jq -c '[.violationCount, .violations[0].value]' "$work/vx3.json")" = "422:[1,\"$g1\"]" ]
+res="$(vpost "$ovex" "vulnerabilities=osv&format=cyclonedx-1.7" "$work/vx4.json")"
+check "OpenVEX: valid 1.7 with the analysis in CycloneDX words ($res)" [ "$(valid "$work/vx4.json" && an "$work/vx4.json" $g2)" = '{"state":"not_affected","justification":"code_not_reachable","detail":"xmlattr is not used with user-supplied keys"}' ]
+check "OpenVEX: 'fixed' for jinja2 3.1.4 does not touch 2.10" [ "$(an "$work/vx4.json" $g1)" = null ]
+res="$(vpost "$ovex" "vulnerabilities=osv&format=spdx-3.0.1" "$work/vx5.json")"
+check "OpenVEX spdx-3.0.1: valid ($res)" valid "$work/vx5.json"
+check "spdx-3.0.1: a VEX not-affected assessment, justification mapped to SPDX's" [ "$(jq -c '[."@graph"[] | select(.type == "security_VexNotAffectedVulnAssessmentRelationship") | [.security_justificationType, .security_impactStatement]]' "$work/vx5.json")" = '[["vulnerableCodeNotInExecutePath","xmlattr is not used with user-supplied keys"]]' ]
+res="$(V_EP=report/vulnerabilities vpost "$ovex" "output=json" "$work/vx-r.json")"
+check "report with VEX: settled last, status from the statement ($res)" [ "$(jq -c '[[.vulnerabilities[] | [.id, .status]], .summary.accepted]' "$work/vx-r.json")" = "[[[\"$g1\",\"open\"],[\"$g2\",\"not_affected\"]],1]" ]
+res="$(V_EP=report/vulnerabilities vpost "$ovex" "output=sarif&kev=true&epss=true" "$work/vx-r.sarif")"
+check "report sarif with VEX: the settled result is a note with an accepted suppression ($res)" [ "$(jq -c --arg id $g2 '[.runs[0].results[] | select(.ruleId == $id) | [.level, .suppressions[0].status, .suppressions[0].kind]]' "$work/vx-r.sarif")" = '[["note","accepted","external"]]' ]
+printf '{"bomFormat":"CycloneDX","vulnerabilities":[{"id":"CVE-1","analysis":{"state":"fine"}}]}' > "$work/bad-vex.json"
+res="$(vpost "$work/bad-vex.json" "vulnerabilities=osv" "$work/vx6.json")"
+check "VEX with an unknown state: 400 naming the part ($res)" [ "$res:$(jq -r .detail "$work/vx6.json" | grep -c "multipart part 'vex'")" = 400:1 ]
+printf '{"hello": 1}' > "$work/bad-vex2.json"
+res="$(vpost "$work/bad-vex2.json" "vulnerabilities=osv" "$work/vx7.json")"
+check "VEX of neither dialect: 400 ($res)" [ "$res" = 400 ]
+res="$(vpost "$ovex" "format=cyclonedx-1.6" "$work/vx8.json")"
+check "VEX without vulnerabilities=osv: 400 ($res)" [ "$res" = 400 ]
+
+# --- SARIF 2.1.0 schema (the reports suite fetches it; tests/run-all.sh sets up ajv) ---
+sarif_schema="$root/build/sarif-schema/package/lib/schemas/sarif-2.1.0-rtm.5.json"
+if [ ! -f "$sarif_schema" ]; then
+  mkdir -p "$root/build/sarif-schema"
+  (cd "$root/build/sarif-schema" && npm pack --silent @microsoft/jest-sarif@1.0.0-beta.0 >/dev/null 2>&1 &&
+     tar -xzf microsoft-jest-sarif-1.0.0-beta.0.tgz package/lib/schemas/sarif-2.1.0-rtm.5.json)
+fi
+vhome="${SBOM_VALIDATOR_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/sbom-validator}"
+check "SARIF schema obtained" [ -f "$sarif_schema" ]
+check "vulnerabilities SARIF logs (plain, KEV, VEX suppressions) valid against SARIF 2.1.0" \
+  env NODE_PATH="$vhome/node_modules" node "$here/sarif-validate.cjs" "$sarif_schema" "$work/r.sarif" "$work/rk.sarif" "$work/vx-r.sarif"
 
 # --- upstream failures: a 200 document with pixi:incomplete osv ----------------------
 failing() { # failing NAME PORT DETAIL-REGEX [extra server args]
