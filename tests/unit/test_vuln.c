@@ -6,6 +6,7 @@
 #include "../../core/pypimap.h"
 #include "../../core/exploit.h"
 #include "../../core/gate.h"
+#include "../../core/vex.h"
 #include "../../core/vuln.h"
 
 #include <math.h>
@@ -266,5 +267,49 @@ TEST(vuln_gate_kev_epss_vex)
     CHECK(sb_vuln_gate(&s, a, SB_SEV_LOW, 1, 0.1, &g) == SB_OK);
     CHECK(g.n == 2); /* CVE-2024-22195: severity and EPSS */
     CHECK(sb_vuln_accepted(&v[0]) && !sb_vuln_accepted(&v[1]));
+    sb_arena_destroy(a);
+}
+
+TEST(vuln_vex_dialects_and_matching)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_pkg pkg;
+    sb_vuln v[2];
+    sb_sbom s;
+    two_findings(&s, &pkg, v, a);
+    sb_err err;
+    sb_vex *x = NULL;
+    size_t n, applied = 0;
+    char *json = sb_test_read("tests/data/vex/openvex.json", &n);
+    CHECK(json && sb_vex_parse(a, json, n, &x, &err) == SB_OK);
+    free(json);
+    CHECK(x && x->n == 2);
+    if (x && x->n == 2) {
+        CHECK_STR(x->stmts[0].state, "not_affected");
+        CHECK_STR(x->stmts[0].justification, "code_not_reachable"); /* OpenVEX's word translated */
+        CHECK_STR(x->stmts[1].state, "resolved");                   /* fixed */
+        CHECK(sb_vex_apply(&s, a, x, &applied) == SB_OK);
+        CHECK(applied == 1);
+        CHECK(v[1].vex_state && !strcmp(v[1].vex_state, "not_affected")); /* CVE-2024-22195 for jinja2@2.10 */
+        CHECK(NULL == v[0].vex_state);                                    /* fixed in 3.1.4, not in 2.10 */
+    }
+    json = sb_test_read("tests/data/vex/cyclonedx-vex.json", &n);
+    CHECK(json && sb_vex_parse(a, json, n, &x, &err) == SB_OK);
+    free(json);
+    CHECK(x && x->n == 2 && x->stmts[0].refs.n == 1);
+    CHECK(x && sb_vex_apply(&s, a, x, &applied) == SB_OK && applied == 1); /* the BOM-Link names jinja2@2.10 */
+    CHECK(v[0].vex_state && !strcmp(v[0].vex_state, "not_affected"));
+    static const char *const bad[] = {
+        "[1]",
+        "{\"bomFormat\":\"CycloneDX\"}",
+        "{\"bomFormat\":\"CycloneDX\",\"vulnerabilities\":[{\"analysis\":{\"state\":\"not_affected\"}}]}",
+        "{\"bomFormat\":\"CycloneDX\",\"vulnerabilities\":[{\"id\":\"X\",\"analysis\":{\"state\":\"not_affected\",\"justification\":\"meh\"}}]}",
+        "{\"@context\":\"https://openvex.dev/ns/v0.2.0\",\"statements\":[{\"vulnerability\":{\"name\":\"X\"},\"status\":\"gone\"}]}",
+        "{\"@context\":\"https://example.com\",\"statements\":[]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sb_err_clear(&err);
+        CHECK(sb_vex_parse(a, bad[i], strlen(bad[i]), &x, &err) == SB_EPARSE && err.msg[0]);
+    }
     sb_arena_destroy(a);
 }
