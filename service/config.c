@@ -73,6 +73,8 @@ static const cfg_opt opts[] = {
     {"lookup-max-per-request", "SBOMD_LOOKUP_MAX_PER_REQUEST", T_LONG, OFF(lookup_max_per_request), 1, 10000000, "1000", "lookups (PyPI releases, conda archives) one request may ask the network for; past it, packages are left out and counted in pixi:incomplete"},
     {"lookup-negative-ttl", "SBOMD_LOOKUP_NEGATIVE_TTL", T_LONG, OFF(lookup_negative_ttl), 0, 86400, "300", "seconds a 'no such release' answer is reused (failures are not kept)"},
     {"pypi-mapping-file", "SBOMD_PYPI_MAPPING_FILE", T_STR, OFF(pypi_mapping_file), 0, 1024, "", "conda-forge -> PyPI name mapping (the prefix.dev compressed mapping JSON, {conda: pypi | [pypi...] | null}), read at start: conda-forge packages without a lockfile purls: key get a pkg:pypi identity; empty = none"},
+    {"pypi-mapping-url", "SBOMD_PYPI_MAPPING_URL", T_STR, OFF(pypi_mapping_url), 0, 512, "", "conda-forge -> PyPI mapping fetched from this URL (same JSON as pypi-mapping-file, e.g. https://raw.githubusercontent.com/prefix-dev/parselmouth/main/files/compressed_mapping.json) at start and every pypi-mapping-ttl seconds; a copy is kept in cache-dir for restarts without the network; empty = none"},
+    {"pypi-mapping-ttl", "SBOMD_PYPI_MAPPING_TTL", T_LONG, OFF(pypi_mapping_ttl), 1, 31536000, "86400", "seconds between fetches of pypi-mapping-url"},
     {"vulnerabilities", "SBOMD_VULNERABILITIES", T_FLAG, OFF(vulns), 0, 1, "0", "let ?vulnerabilities=osv ask OSV for advisories on PyPI and npm purls (off: the parameter answers 400)"},
     {"osv-url", "SBOMD_OSV_URL", T_STR, OFF(osv_url), 0, 512, "https://api.osv.dev", "OSV API base (<base>/v1/querybatch, <base>/v1/vulns/<id>); the only host vulnerability lookups reach"},
     {"osv-ttl", "SBOMD_OSV_TTL", T_LONG, OFF(osv_ttl), 0, 604800, "3600", "seconds an OSV answer (query or advisory) is reused"},
@@ -351,6 +353,14 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
             snprintf(eb, en, "%s '%.200s' must be an http:// or https:// URL", base_names[i], bases[i]);
             return -1;
         }
+    if (c->pypi_mapping_url[0] && strncmp(c->pypi_mapping_url, "http://", 7) && strncmp(c->pypi_mapping_url, "https://", 8)) {
+        snprintf(eb, en, "pypi-mapping-url '%.200s' must be an http:// or https:// URL", c->pypi_mapping_url);
+        return -1;
+    }
+    if (c->pypi_mapping_url[0] && c->pypi_mapping_file[0]) {
+        snprintf(eb, en, "pypi-mapping-file and pypi-mapping-url are one mapping: set one of them");
+        return -1;
+    }
     if (!c->tls_cert[0] != !c->tls_key[0]) {
         snprintf(eb, en, "tls-cert and tls-key go together: set both or neither");
         return -1;

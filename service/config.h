@@ -48,6 +48,8 @@ typedef struct svc_cfg {
     long lookup_negative_ttl; /* seconds "no such release" stays fresh */
     long lookup_max_per_request; /* lookups one request may make; past it, counted in pixi:incomplete */
     char pypi_mapping_file[1024]; /* conda-forge -> PyPI names (prefix.dev mapping JSON); "" = none */
+    char pypi_mapping_url[512];   /* the same fetched and refreshed (mapsrc.c); "" = none */
+    long pypi_mapping_ttl;        /* seconds between its fetches */
     long vulns;               /* 1: ?vulnerabilities=osv may query OSV */
     char osv_url[512];        /* OSV API base */
     long osv_ttl;             /* seconds an OSV answer is reused */

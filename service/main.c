@@ -4,6 +4,7 @@
  */
 #include "../core/doc.h"
 #include "../core/pypimap.h"
+#include "mapsrc.h"
 #include "../handlers/handlers.h"
 #include "config.h"
 #include "lookup.h"
@@ -101,6 +102,10 @@ int main(int argc, char **argv)
         return 2;
     }
     curl_global_init(CURL_GLOBAL_DEFAULT); /* before any thread */
+    if (srv.cfg.pypi_mapping_url[0] && svc_mapsrc_start(&srv.mapsrc, &srv.cfg, eb, sizeof eb) != 0) {
+        fprintf(stderr, "sbomd: %s\n", eb);
+        return 1;
+    }
     if ((srv.cfg.lookups || srv.cfg.vulns) && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
         return 1;
@@ -155,6 +160,7 @@ int main(int argc, char **argv)
     svc_server_stop(&srv);
     svc_lookup_stop(srv.lookup);
     sb_pypimap_free(srv.pypimap);
+    svc_mapsrc_stop(srv.mapsrc);
     curl_global_cleanup();
     svc_auth_free(&srv.auth);
     svc_log_event("stopped", NULL);

@@ -3,9 +3,11 @@
  */
 #include "request_int.h"
 #include "gzip.h"
+#include "mapsrc.h"
 
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *svc_req_method(const svc_req *r) { return r->method; }
@@ -114,7 +116,17 @@ int svc_req_expired(const svc_req *r)
 }
 
 struct svc_lookup *svc_req_lookups(const svc_req *r) { return r->srv->lookup; }
-const struct sb_pypimap *svc_req_pypimap(const svc_req *r) { return r->srv->pypimap; }
+const struct sb_pypimap *svc_req_pypimap(svc_req *r)
+{
+    if (NULL == r->srv->mapsrc)
+        return r->srv->pypimap;
+    /* a refresh may replace the map mid-request: this request keeps the one it took */
+    void *ref;
+    const struct sb_pypimap *m = svc_mapsrc_take(r->srv->mapsrc, &ref);
+    if (ref)
+        svc_req_on_done(r, svc_mapsrc_release, ref);
+    return m;
+}
 
 int svc_req_client_gone(svc_req *r)
 {
@@ -131,8 +143,14 @@ int svc_req_client_gone(svc_req *r)
 
 void svc_req_on_done(svc_req *r, void (*fn)(void *), void *cls)
 {
-    r->on_done = fn;
-    r->on_done_cls = cls;
+    /* two users: the lookups' claims and the PyPI mapping's reference */
+    for (size_t i = 0; i < sizeof r->on_done / sizeof r->on_done[0]; i++)
+        if (NULL == r->on_done[i]) {
+            r->on_done[i] = fn;
+            r->on_done_cls[i] = cls;
+            return;
+        }
+    abort(); /* a third user must widen the array: dropping a release would leak */
 }
 
 double svc_req_time_left(const svc_req *r)

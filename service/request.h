@@ -115,7 +115,9 @@ int svc_req_admit(svc_req *r, unsigned long long model, int *rc);
 struct svc_lookup *svc_req_lookups(const svc_req *r);
 /* The server's conda -> PyPI mapping, NULL when none was configured. */
 struct sb_pypimap;
-const struct sb_pypimap *svc_req_pypimap(const svc_req *r);
+/* The PyPI mapping for this request (--pypi-mapping-file, or the current
+ * --pypi-mapping-url generation, held until the request ends); NULL = none. */
+const struct sb_pypimap *svc_req_pypimap(svc_req *r);
 
 /* 1 when the client has closed its end of the connection (or it broke):
  * checked without blocking, for a handler waiting on something else. */

@@ -46,8 +46,8 @@ struct svc_req {
     int over_budget;           /* the body outgrew the memory budget: drained, answered 503 */
     unsigned long long charged; /* bytes of the memory budget this request holds */
     const char *cors_origin;   /* Access-Control-Allow-Origin to send, or NULL */
-    void (*on_done)(void *);   /* svc_req_on_done: run when the request is freed */
-    void *on_done_cls;
+    void (*on_done[2])(void *); /* svc_req_on_done: run when the request is freed, in order */
+    void *on_done_cls[2];
 };
 
 /* Seconds since the request's headers arrived. */

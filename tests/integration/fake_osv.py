@@ -10,7 +10,8 @@ request counts so the suite can see caching at work. Also a CISA KEV feed
 /data/v1/epss?cve=A,B, the rows of tests/data/epss/epss.json asked for).
 Modes (argv[3]): ok, batch500 (querybatch answers 500), vuln500 (records
 answer 500), slow (querybatch sleeps past the client's timeout), kev500 and
-epss500 (those answer 500).
+epss500 (those answer 500). GET /mapping.json serves tests/data/vulns/mapping.json
+(--pypi-mapping-url) in mode ok and answers 500 in every other mode.
 Prints its port on stdout once listening.
 """
 import json
@@ -28,7 +29,7 @@ for f in sorted(os.listdir(sys.argv[1])):
             r = json.load(fh)
         records[r["id"]] = r
 mode = sys.argv[3] if len(sys.argv) > 3 else "ok"
-stats = {"querybatch": 0, "vulns": 0, "queries": 0, "kev": 0, "epss": 0, "epss_cves": []}
+stats = {"querybatch": 0, "vulns": 0, "queries": 0, "kev": 0, "epss": 0, "epss_cves": [], "mapping": 0}
 data = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])))
 with open(os.path.join(data, "kev", "known_exploited_vulnerabilities.json")) as fh:
     kev = json.load(fh)
@@ -96,6 +97,18 @@ class H(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/stats":
             return self.answer(200, stats)
+        if self.path == "/mapping.json":  # the prefix.dev compressed mapping's shape; 500 unless mode ok
+            stats["mapping"] += 1
+            if mode != "ok":
+                return self.answer(500, {"error": "internal"})
+            with open(os.path.join(data, "vulns", "mapping.json"), "rb") as fh:
+                body = fh.read()  # the file's bytes as they are: the same digest as --pypi-mapping-file
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return None
         if self.path == "/kev.json":
             stats["kev"] += 1
             return self.answer(500 if mode == "kev500" else 200, {"error": "internal"} if mode == "kev500" else kev)

@@ -101,6 +101,30 @@ check "primary-purl=pypi spdx-3.0.1: valid" valid "$work/pp3.json"
 res="$(post "$px" "filename=pixi.lock&primary-purl=npm" "$work/bad.json")"
 check "primary-purl=npm: 400 ($res)" [ "$res" = 400 ]
 
+# --- --pypi-mapping-url: fetched at start, refreshed, a copy kept in --cache-dir -------
+mapped_px() { jq -c --arg r "$jconda" '.components[] | select(."bom-ref" == $r) | [.properties[] | select(.name == "pixi:purl" or .name == "pixi:pypi-mapping") | .value]' "$1"; }
+keep_base="$base"
+mkdir -p "$work/mapcache"
+sb_start "$work/mu.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" \
+  --pypi-mapping-url "http://127.0.0.1:$ok_port/mapping.json" --pypi-mapping-ttl 1 --cache-dir "$work/mapcache"
+res="$(post "$px" "filename=pixi.lock&vulnerabilities=osv" "$work/mu.json")"
+check "pypi-mapping-url: 200 ($res), the conda jinja2 mapped as with the file" [ "$(mapped_px "$work/mu.json")" = '["file","pkg:pypi/jinja2@2.10"]' ]
+check "pypi-mapping-url: same document as pypi-mapping-file (same mapping bytes, same serial)" [ "$(jq -c 'del(.metadata.timestamp)' "$work/mu.json")" = "$(jq -c 'del(.metadata.timestamp)' "$work/px.json")" ]
+check "pypi-mapping-url: a copy kept in cache-dir" cmp -s "$work/mapcache/pypi-mapping.json" "$data/vulns/mapping.json"
+m0="$(stats "$ok_port" .mapping)"; sleep 2.5
+check "pypi-mapping-url: refreshed every pypi-mapping-ttl ($m0 -> $(stats "$ok_port" .mapping))" [ "$(stats "$ok_port" .mapping)" -gt "$m0" ]
+res="$(post "$px" "filename=pixi.lock&vulnerabilities=osv" "$work/mu2.json")"
+check "pypi-mapping-url: requests after a refresh still map ($res)" [ "$(mapped_px "$work/mu2.json")" = '["file","pkg:pypi/jinja2@2.10"]' ]
+sb_start "$work/mc.log" --source-date-epoch 1700000000 --pypi-mapping-url "http://127.0.0.1:$b500_port/mapping.json" --cache-dir "$work/mapcache"
+res="$(post "$px" "filename=pixi.lock" "$work/mc.json")"
+check "pypi-mapping-url failing at start: the cached copy maps ($res)" [ "$(mapped_px "$work/mc.json")" = '["file","pkg:pypi/jinja2@2.10"]' ]
+check "pypi-mapping-url failing: logged" grep -q 'pypi mapping fetch failed' "$work/mc.log"
+sb_start "$work/mn.log" --source-date-epoch 1700000000 --pypi-mapping-url "http://127.0.0.1:$b500_port/mapping.json"
+res="$(post "$px" "filename=pixi.lock" "$work/mn.json")"
+check "pypi-mapping-url failing, no copy: the server runs, jinja2 unmapped ($res)" [ "$res:$(mapped_px "$work/mn.json")" = '200:[]' ]
+check "pypi-mapping-file and -url together: refused at start" sh -c "! '$bin' --pypi-mapping-file '$data/vulns/mapping.json' --pypi-mapping-url http://127.0.0.1:1/m.json --check-config >/dev/null 2>&1"
+base="$keep_base"
+
 # --- the gate ------------------------------------------------------------------------
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=high" "$work/gate.json")"
 check "fail-on-severity=high: 422 ($res)" [ "$res" = 422 ]
