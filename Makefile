@@ -16,11 +16,11 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lbz2 -lm
 # the shared cache's Redis client: sbomd (and the unit tests) only, not sbomgen
 REDIS_LIBS := $(shell pkg-config --libs hiredis 2>/dev/null || echo -lhiredis)
 
-CORE_SRC := core/err.c core/gate.c core/deadline.c core/arena.c core/buf.c core/jsonw.c core/uuid.c core/strmap.c \
+CORE_SRC := core/err.c core/gate.c core/deadline.c core/arena.c core/buf.c core/jsonw.c core/uuid.c core/strmap.c core/exploit.c core/vex.c \
             core/model.c core/purl.c core/license.c core/spdx_ids.c core/lock.c core/enrich.c core/toml.c core/marker.c core/yaml_ev.c core/lock_pixi.c core/lock_condalock.c core/lock_explicit.c core/lock_py.c core/lock_uv.c core/lock_pylock.c core/lock_poetry.c core/lock_pdm.c core/lock_requirements.c core/lock_js.c core/lock_npm.c core/yaml_tree.c core/lock_pnpm.c core/lock_yarn.c core/manifest.c \
             core/filter.c core/doc.c core/doc_cyclonedx.c core/doc_spdx_common.c core/doc_spdx.c core/doc_spdx3.c core/report.c core/table.c core/pypi.c core/archive.c core/json_stream.c core/policy.c core/quality.c core/report_quality.c core/report_vulns.c core/pypimap.c core/vuln.c core/vercmp.c core/diff.c core/health.c core/report_outdated.c core/lock_sbom.c core/report_explain.c
 SVC_SRC  := service/main.c service/config.c service/server.c service/router.c \
-            service/request.c service/params.c service/intake.c service/auth.c service/lookup.c service/lookup_sched.c service/lookup_store.c service/upload.c service/gzip.c service/decode.c service/problem.c service/log.c service/metrics.c service/guard.c service/cgroup.c service/budget.c service/filewatch.c service/shared_cache.c service/lookup_health.c service/rcache.c
+            service/request.c service/params.c service/intake.c service/auth.c service/lookup.c service/lookup_sched.c service/lookup_store.c service/upload.c service/gzip.c service/decode.c service/problem.c service/log.c service/metrics.c service/guard.c service/cgroup.c service/budget.c service/filewatch.c service/shared_cache.c service/lookup_health.c service/rcache.c service/mapsrc.c
 HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metrics.c handlers/openapi.c handlers/report.c handlers/page.c handlers/version.c handlers/diff.c
 CLI_SRC  := cli/sbomgen.c
 TEST_SRC := tests/unit/main.c tests/unit/test_quality.c tests/unit/test_jsonw.c tests/unit/test_purl.c \

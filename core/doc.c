@@ -152,6 +152,12 @@ static void make_serial(sb_doc *d)
         serial_part(&c, "vulnerabilities", "osv");
     if (s->yanked_asked) /* pixi:yanked properties */
         serial_part(&c, "yanked", "true");
+    if (s->kev_asked) /* pixi:kev* properties */
+        serial_part(&c, "kev", "true");
+    if (s->epss_asked)
+        serial_part(&c, "epss", "true");
+    if (s->vex_digest) /* analysis from a VEX document */
+        serial_part(&c, "vex", s->vex_digest);
     if (s->license_texts) { /* the budget matters only when texts are written */
         serial_num(&c, "license-file-max", s->license_file_max);
         serial_num(&c, "license-texts-max", s->license_texts_max);

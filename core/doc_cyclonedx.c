@@ -431,6 +431,38 @@ static void vulnerability(sb_doc *d, const sb_vuln *v)
         sb_jw_obj_end(jw);
     }
     sb_jw_arr_end(jw);
+    if (v->vex_state) { /* a VEX statement's analysis, as it said it (vex.c) */
+        sb_jw_key(jw, "analysis");
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "state", v->vex_state);
+        sb_jw_kstr_opt(jw, "justification", v->vex_justification);
+        sb_jw_kstr_opt(jw, "detail", v->vex_detail);
+        sb_jw_obj_end(jw);
+    }
+    if (v->kev || v->epss >= 0 || v->vex_source) { /* spec 6.6: pixi:kev*, pixi:epss*, pixi:vex-source */
+        sb_jw_key(jw, "properties");
+        sb_jw_arr_begin(jw);
+        if (v->kev) {
+            prop(jw, "pixi:kev", "true");
+            prop(jw, "pixi:kev-cve", v->kev_cve);
+            if (v->kev_added)
+                prop(jw, "pixi:kev-date-added", v->kev_added);
+            if (v->kev_due)
+                prop(jw, "pixi:kev-due-date", v->kev_due);
+            if (v->kev_ransomware)
+                prop(jw, "pixi:kev-ransomware", v->kev_ransomware);
+        }
+        if (v->epss >= 0) {
+            prop(jw, "pixi:epss", v->epss_text);
+            prop(jw, "pixi:epss-percentile", v->epss_pct_text);
+            prop(jw, "pixi:epss-cve", v->epss_cve);
+            if (v->epss_date)
+                prop(jw, "pixi:epss-date", v->epss_date);
+        }
+        if (v->vex_source)
+            prop(jw, "pixi:vex-source", v->vex_source);
+        sb_jw_arr_end(jw);
+    }
     sb_jw_obj_end(jw);
 }
 

@@ -375,6 +375,59 @@ static const char *assoc_frag(sb_doc *d, const sb_vuln *v, size_t pkg)
     return f ? f : "relationship";
 }
 
+/* The opening of a KEV / EPSS / VEX assessment of finding v: the
+ * relationship from the vulnerability to every package it affects (the
+ * caller adds its own properties and closes it). */
+static void assessment_head(sb_doc *d, const sb_vuln *v, const char *type, const char *what, const char *viri)
+{
+    spdx3 *s3 = d->fmt;
+    sb_jw *jw = &d->jw;
+    const char *b = vuln_frag(d, v, "assessment");
+    const char *f = sb_arena_printf(d->arena, "%s-%s", b, what);
+    sb_jw_obj_begin(jw);
+    common(d, type, f ? f : b, 0);
+    sb_jw_kstr(jw, "from", viri);
+    sb_jw_kstr(jw, "relationshipType", "hasAssessmentFor");
+    sb_jw_key(jw, "to");
+    sb_jw_arr_begin(jw);
+    for (size_t m = 0; m < v->naffects; m++)
+        sb_jw_str(jw, iri(d, s3->x->pkg_ids[v->affects[m]]));
+    sb_jw_arr_end(jw);
+}
+
+/* SPDX's VEX relationship for a CycloneDX analysis state, NULL when SPDX
+ * has none that says the same (exploitable, in_triage). */
+static const char *vex_type(const sb_vuln *v)
+{
+    if (NULL == v->vex_state)
+        return NULL;
+    if (!strcmp(v->vex_state, "not_affected") || !strcmp(v->vex_state, "false_positive"))
+        return "security_VexNotAffectedVulnAssessmentRelationship";
+    if (!strcmp(v->vex_state, "resolved") || !strcmp(v->vex_state, "resolved_with_pedigree"))
+        return "security_VexFixedVulnAssessmentRelationship";
+    return NULL;
+}
+
+/* Spec 8: CycloneDX justifications mapped to SPDX's five where one fits. */
+static const char *spdx_justification(const char *j)
+{
+    static const char *const map[][2] = {
+        {"code_not_present", "vulnerableCodeNotPresent"},
+        {"code_not_reachable", "vulnerableCodeNotInExecutePath"},
+        {"requires_configuration", "vulnerableCodeCannotBeControlledByAdversary"},
+        {"requires_dependency", "componentNotPresent"},
+        {"requires_environment", "vulnerableCodeCannotBeControlledByAdversary"},
+        {"protected_by_compiler", "inlineMitigationsAlreadyExist"},
+        {"protected_at_runtime", "inlineMitigationsAlreadyExist"},
+        {"protected_at_perimeter", "inlineMitigationsAlreadyExist"},
+        {"protected_by_mitigating_control", "inlineMitigationsAlreadyExist"},
+    };
+    for (size_t i = 0; j && i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(j, map[i][0]))
+            return map[i][1];
+    return NULL;
+}
+
 /* A finding (spec 8, security profile): the security_Vulnerability, each
  * affected package's hasAssociatedVulnerability, and a CVSS v3 assessment
  * for each rating that has a score, a severity and a vector. */
@@ -457,6 +510,33 @@ static void vulnerability3(sb_doc *d, const sb_vuln *v)
         sb_jw_kstr(jw, "security_vectorString", r->vector);
         sb_jw_obj_end(jw);
     }
+    if (v->kev) {
+        assessment_head(d, v, "security_ExploitCatalogVulnAssessmentRelationship", "kev", viri);
+        sb_jw_kstr(jw, "security_catalogType", "kev");
+        sb_jw_key(jw, "security_exploited");
+        sb_jw_bool(jw, true);
+        sb_jw_kstr(jw, "security_locator", "https://www.cisa.gov/known-exploited-vulnerabilities-catalog");
+        sb_jw_obj_end(jw);
+    }
+    if (v->epss >= 0) {
+        assessment_head(d, v, "security_EpssVulnAssessmentRelationship", "epss", viri);
+        sb_jw_kstr(jw, "security_percentile", v->epss_pct_text);
+        sb_jw_kstr(jw, "security_probability", v->epss_text);
+        sb_jw_obj_end(jw);
+    }
+    const char *vex = vex_type(v);
+    if (vex) {
+        assessment_head(d, v, vex, "vex", viri);
+        const char *j = spdx_justification(v->vex_justification);
+        if (!strcmp(vex, "security_VexNotAffectedVulnAssessmentRelationship")) {
+            if (j)
+                sb_jw_kstr(jw, "security_justificationType", j);
+            sb_jw_kstr_opt(jw, "security_impactStatement", v->vex_detail);
+        } else {
+            sb_jw_kstr_opt(jw, "security_statusNotes", v->vex_detail);
+        }
+        sb_jw_obj_end(jw);
+    }
 }
 
 /* The ids vulnerability3() gave, for the Sbom's element list. */
@@ -468,6 +548,13 @@ static void vulnerability3_ids(sb_doc *d, const sb_vuln *v)
     for (size_t k = 0; k < v->nratings; k++)
         if (cvss3(&v->ratings[k]))
             sb_jw_str(&d->jw, iri(d, cvss_frag(d, v, k)));
+    const char *b = vuln_frag(d, v, "assessment");
+    const char *what[] = {v->kev ? "kev" : NULL, v->epss >= 0 ? "epss" : NULL, vex_type(v) ? "vex" : NULL};
+    for (size_t k = 0; k < 3; k++) {
+        const char *f = what[k] ? sb_arena_printf(d->arena, "%s-%s", b, what[k]) : NULL;
+        if (f)
+            sb_jw_str(&d->jw, iri(d, f));
+    }
 }
 
 static const char *rel_frag(sb_doc *d, const char *pkg_id, const char *what)

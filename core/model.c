@@ -1353,6 +1353,9 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     s->author = opts ? opts->author : NULL;
     s->pypi_mapping = opts && opts->pypi_map ? sb_pypimap_digest(opts->pypi_map) : NULL;
     s->primary_pypi = opts && opts->primary_pypi;
+    s->kev_asked = opts && opts->vulns && opts->vuln_kev;
+    s->epss_asked = opts && opts->vulns && opts->vuln_epss;
+    s->vex_digest = opts && opts->vulns ? opts->vex_digest : NULL;
     s->pkgs = sb_arena_calloc(a, plat->npkgs ? plat->npkgs : 1, sizeof *s->pkgs);
     if (NULL == s->pkgs)
         return sb_err_set(err, SB_ENOMEM, "out of memory");

@@ -318,6 +318,8 @@ typedef struct sb_select_opts {
     const struct sb_pypimap *pypi_map; /* conda-forge -> PyPI names (pypimap.h), NULL = none */
     bool primary_pypi;         /* a PyPI identity, when a package has one, is the primary purl */
     sb_vuln_fn vulns;          /* NULL = no vulnerability lookups */
+    bool vuln_kev, vuln_epss;  /* kev=true / epss=true: findings annotated (the serial says so) */
+    const char *vex_digest;    /* SHA-1 hex of a `vex` part applied to the findings; NULL = none */
     void *vulns_ctx;
     /* supply-chain health (core/health.h): PyPI project pages asked for
      * yanked flags (pixi:yanked) and/or the outdated report; `health` fills
@@ -362,6 +364,8 @@ typedef struct sb_sbom {
     const char *pypi_mapping;  /* digest of the PyPI mapping applied, NULL = none */
     bool primary_pypi;         /* primary-purl=pypi */
     bool vulns_asked;          /* vulnerabilities=osv: findings were looked for */
+    bool kev_asked, epss_asked; /* kev=true / epss=true: findings annotated */
+    const char *vex_digest;    /* a VEX document applied (serial) */
     struct sb_vuln *vulns;     /* merged findings, worst first (vuln.h) */
     size_t nvulns;
     bool yanked_asked, outdated_asked; /* yanked=true / the outdated report: health was looked for */

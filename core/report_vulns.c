@@ -19,7 +19,8 @@
 
 enum { V_JSON, V_TEXT, V_MD, V_CSV, V_SARIF };
 
-#define NCOLS 10
+#define NCOLS 11 /* with EPSS; without it, the EPSS column is left out */
+#define C_EPSS 5
 
 typedef struct vrow {
     size_t v, pkg;
@@ -31,11 +32,28 @@ typedef struct vreport {
     size_t nrows;
     size_t width[NCOLS];
     size_t by_sev[SB_SEV_CRITICAL + 1];
-    size_t queryable;
+    size_t queryable, kev, accepted;
+    int ncols;                 /* NCOLS with EPSS, else one less */
+    const char *head[NCOLS];
 } vreport;
 
-static const char *const header[NCOLS] = {"Package", "Version", "Severity", "Score", "KEV", "ID",
+static const char *const header[NCOLS] = {"Package", "Version", "Severity", "Score", "KEV", "EPSS", "ID",
                                           "Aliases", "Fixed", "Status", "Summary"};
+
+/* The status column: what a VEX statement said, else open. */
+static const char *status_of(const sb_vuln *v)
+{
+    return v->vex_state ? v->vex_state : "open";
+}
+
+/* header / cells without the EPSS column when EPSS was not asked for */
+static void drop_epss(const sb_doc *d, const char **c)
+{
+    if (d->sbom->epss_asked)
+        return;
+    for (int k = C_EPSS; k + 1 < NCOLS; k++)
+        c[k] = c[k + 1];
+}
 
 static const char *fixed_of(const sb_vuln *v)
 {
@@ -76,15 +94,17 @@ static void cells(sb_doc *d, const vrow *w, const char **c)
     c[1] = p->version ? p->version : "-";
     c[2] = sb_sev_name(v->severity);
     c[3] = score_text(d->arena, v->score);
-    c[4] = "no"; /* no KEV catalog is read yet */
-    c[5] = v->id;
-    c[6] = aliases_text(d->arena, v);
-    c[7] = fixed_of(v);
-    c[8] = "open";
-    c[9] = v->summary;
+    c[4] = v->kev ? "yes" : d->sbom->kev_asked ? "no" : "-";
+    c[5] = v->epss >= 0 ? sb_arena_printf(d->arena, "%.5f", v->epss) : NULL;
+    c[6] = v->id;
+    c[7] = aliases_text(d->arena, v);
+    c[8] = fixed_of(v);
+    c[9] = status_of(v);
+    c[10] = v->summary;
     for (int k = 0; k < NCOLS; k++)
         if (NULL == c[k] || !c[k][0])
             c[k] = "-";
+    drop_epss(d, c);
 }
 
 static int out_of(const sb_doc *d);
@@ -103,16 +123,28 @@ static sb_code vbegin(sb_doc *d)
     r->rows = sb_arena_alloc(d->arena, (n ? n : 1) * sizeof *r->rows);
     if (NULL == r->rows)
         return SB_ENOMEM;
+    r->ncols = s->epss_asked ? NCOLS : NCOLS - 1;
+    for (int k = 0; k < NCOLS; k++)
+        r->head[k] = header[k];
+    drop_epss(d, r->head);
+    /* open findings worst first (the findings' order), settled ones last */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < s->nvulns; i++) {
+            if (sb_vuln_accepted(&s->vulns[i]) != pass)
+                continue;
+            for (size_t k = 0; k < s->vulns[i].naffects; k++)
+                r->rows[r->nrows++] = (vrow){i, s->vulns[i].affects[k]};
+        }
     for (size_t i = 0; i < s->nvulns; i++) {
+        r->kev += s->vulns[i].kev != 0;
+        r->accepted += sb_vuln_accepted(&s->vulns[i]);
         r->by_sev[s->vulns[i].severity]++;
-        for (size_t k = 0; k < s->vulns[i].naffects; k++)
-            r->rows[r->nrows++] = (vrow){i, s->vulns[i].affects[k]};
     }
     sb_vuln_query *q;
     if (sb_vuln_queries(s, d->arena, &q, &r->queryable) != SB_OK)
         return SB_ENOMEM;
     for (int k = 0; k < NCOLS; k++)
-        r->width[k] = sb_table_width(header[k]);
+        r->width[k] = sb_table_width(r->head[k]);
     for (size_t i = 0; i < r->nrows; i++) {
         const char *c[NCOLS];
         cells(d, &r->rows[i], c);
@@ -141,14 +173,14 @@ static sb_code vbegin(sb_doc *d)
                                         s->environment, s->platform);
         sb_code rc = h ? sb_buf_append(b, h, strlen(h)) : SB_ENOMEM;
         if (rc == SB_OK)
-            rc = sb_table_row(b, SB_TABLE_MARKDOWN, header, NCOLS, NULL);
-        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_MARKDOWN, NCOLS, NULL) : rc;
+            rc = sb_table_row(b, SB_TABLE_MARKDOWN, r->head, (size_t)r->ncols, NULL);
+        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_MARKDOWN, (size_t)r->ncols, NULL) : rc;
     }
     case V_CSV:
-        return sb_table_row(b, SB_TABLE_CSV, header, NCOLS, NULL);
+        return sb_table_row(b, SB_TABLE_CSV, r->head, (size_t)r->ncols, NULL);
     default: {
-        sb_code rc = sb_table_row(b, SB_TABLE_TEXT, header, NCOLS, r->width);
-        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_TEXT, NCOLS, r->width) : rc;
+        sb_code rc = sb_table_row(b, SB_TABLE_TEXT, r->head, (size_t)r->ncols, r->width);
+        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_TEXT, (size_t)r->ncols, r->width) : rc;
     }
     }
 }
@@ -169,9 +201,11 @@ static size_t vcount(const sb_doc *d)
     return r->nrows + 1; /* the rows, then the summary */
 }
 
-/* SARIF's security-severity: the CVSS score, else one per severity (spec 10.4) */
+/* SARIF's security-severity: 10 when known exploited, the CVSS score, else one per severity (spec 10.4) */
 static double sarif_severity(const sb_vuln *v)
 {
+    if (v->kev)
+        return 10.0; /* known exploited outranks any score */
     if (v->score >= 0)
         return v->score;
     switch (v->severity) {
@@ -220,7 +254,11 @@ static void sarif_result(sb_doc *d, const vrow *w)
     const sb_pkg *p = &s->pkgs[w->pkg];
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "ruleId", v->id);
-    sb_jw_kstr(jw, "level", v->severity >= SB_SEV_HIGH ? "error" : v->severity == SB_SEV_MEDIUM ? "warning" : "note");
+    int settled = sb_vuln_accepted(v);
+    sb_jw_kstr(jw, "level", settled                         ? "note"
+                            : v->severity >= SB_SEV_HIGH    ? "error"
+                            : v->severity == SB_SEV_MEDIUM  ? "warning"
+                                                            : "note");
     sb_jw_key(jw, "message");
     sb_jw_obj_begin(jw);
     const char *m = sb_arena_printf(d->arena, "%s %s is affected by %s (%s)%s%s", p->name, p->version ? p->version : "",
@@ -246,6 +284,18 @@ static void sarif_result(sb_doc *d, const vrow *w)
     const char *fp = sb_arena_printf(d->arena, "%s|%s|%s", p->purl, s->environment, s->platform);
     sb_jw_kstr(jw, "pixi-sbom/purl|environment|platform", fp ? fp : p->purl);
     sb_jw_obj_end(jw);
+    if (settled) { /* spec 10.4: accepted findings as suppressions */
+        sb_jw_key(jw, "suppressions");
+        sb_jw_arr_begin(jw);
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "kind", "external");
+        sb_jw_kstr(jw, "status", "accepted");
+        const char *j = sb_arena_printf(d->arena, "VEX: %s%s%s%s", v->vex_state, v->vex_justification ? " (" : "",
+                                        v->vex_justification ? v->vex_justification : "", v->vex_justification ? ")" : "");
+        sb_jw_kstr(jw, "justification", v->vex_detail ? v->vex_detail : j ? j : "VEX");
+        sb_jw_obj_end(jw);
+        sb_jw_arr_end(jw);
+    }
     sb_jw_obj_end(jw);
 }
 
@@ -273,10 +323,28 @@ static void json_row(sb_doc *d, const vrow *w)
     else
         sb_jw_null(jw);
     sb_jw_key(jw, "kev");
-    sb_jw_bool(jw, false);
+    sb_jw_bool(jw, v->kev != 0);
+    if (v->kev) {
+        sb_jw_kstr(jw, "kev_date_added", v->kev_added);
+        sb_jw_kstr(jw, "kev_due_date", v->kev_due);
+    }
+    if (d->sbom->epss_asked) {
+        sb_jw_key(jw, "epss");
+        if (v->epss >= 0)
+            sb_jw_str(jw, v->epss_text); /* as FIRST writes it: a decimal string */
+        else
+            sb_jw_null(jw);
+        sb_jw_key(jw, "epss_percentile");
+        if (v->epss >= 0)
+            sb_jw_str(jw, v->epss_pct_text);
+        else
+            sb_jw_null(jw);
+    }
     sb_jw_key(jw, "fixed");
     sb_jw_str(jw, fixed_of(v));
-    sb_jw_kstr(jw, "status", "open");
+    sb_jw_kstr(jw, "status", status_of(v));
+    if (v->vex_justification)
+        sb_jw_kstr(jw, "justification", v->vex_justification);
     sb_jw_key(jw, "summary");
     sb_jw_str(jw, v->summary);
     sb_jw_obj_end(jw);
@@ -299,7 +367,9 @@ static sb_code summary(sb_doc *d, vreport *r)
             sb_jw_int(jw, (long long)r->by_sev[k]);
         }
         sb_jw_key(jw, "known_exploited");
-        sb_jw_int(jw, 0);
+        sb_jw_int(jw, (long long)r->kev);
+        sb_jw_key(jw, "accepted");
+        sb_jw_int(jw, (long long)r->accepted);
         sb_jw_key(jw, "incomplete");
         sb_jw_str(jw, sb_incomplete_details(&s->incomplete, d->arena));
         sb_jw_obj_end(jw);
@@ -309,9 +379,10 @@ static sb_code summary(sb_doc *d, vreport *r)
         return SB_OK;
     const char *line = sb_arena_printf(
         d->arena, "\n%sSummary: %zu finding(s) in %zu package row(s): %zu critical, %zu high, %zu medium, %zu low, %zu unrated; "
-                  "known-exploited: 0; queryable purls: %zu%s%s\n",
+                  "known-exploited: %zu; settled by VEX: %zu; queryable purls: %zu%s%s\n",
         r->out == V_MD ? "### " : "", s->nvulns, r->nrows, r->by_sev[SB_SEV_CRITICAL], r->by_sev[SB_SEV_HIGH],
-        r->by_sev[SB_SEV_MEDIUM], r->by_sev[SB_SEV_LOW], r->by_sev[SB_SEV_UNKNOWN] + r->by_sev[SB_SEV_NONE], r->queryable,
+        r->by_sev[SB_SEV_MEDIUM], r->by_sev[SB_SEV_LOW], r->by_sev[SB_SEV_UNKNOWN] + r->by_sev[SB_SEV_NONE], r->kev,
+        r->accepted, r->queryable,
         s->incomplete.n ? "\nIncomplete: " : "", s->incomplete.n ? sb_incomplete_details(&s->incomplete, d->arena) : "");
     return line ? sb_buf_append(&d->stage, line, strlen(line)) : SB_ENOMEM;
 }
@@ -344,7 +415,7 @@ static sb_code vpiece(sb_doc *d, size_t i)
     const char *c[NCOLS];
     cells(d, &r->rows[i], c);
     return sb_table_row(&d->stage, r->out == V_MD ? SB_TABLE_MARKDOWN : r->out == V_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT, c,
-                        NCOLS, r->out == V_TEXT ? r->width : NULL);
+                        (size_t)r->ncols, r->out == V_TEXT ? r->width : NULL);
 }
 
 static sb_code vend(sb_doc *d)

@@ -617,6 +617,7 @@ sb_code sb_vuln_attach(sb_sbom *s, sb_arena *a, const sb_vuln_query *q, const sb
                     fixed = recs[r].aff_fixed[k];
         }
         f->recommendation = fixed ? sb_arena_printf(a, "Upgrade %s to %s", p->name, fixed) : NULL;
+        f->epss = f->epss_pct = -1; /* until an EPSS answer says otherwise */
         out[kept++] = *f;
     }
     qsort(out, kept, sizeof *out, vuln_cmp);
@@ -630,24 +631,50 @@ const char *sb_vuln_url(sb_arena *a, const char *id)
     return sb_arena_printf(a, "https://osv.dev/vulnerability/%s", id);
 }
 
-sb_code sb_vuln_gate(const sb_sbom *s, sb_arena *a, sb_sev min, int kev, sb_gate *g)
+int sb_vuln_accepted(const sb_vuln *v)
 {
-    (void)kev; /* nothing is known-exploited without a KEV catalog */
-    if (min == SB_SEV_UNKNOWN)
-        return SB_OK;
+    return v->vex_state && (!strcmp(v->vex_state, "not_affected") || !strcmp(v->vex_state, "resolved") ||
+                            !strcmp(v->vex_state, "false_positive"));
+}
+
+/* One gate finding per affected package of v. */
+static sb_code gate_rows(const sb_sbom *s, sb_arena *a, const sb_vuln *v, const char *rule, const char *why, sb_gate *g)
+{
+    if (NULL == rule || NULL == why)
+        return SB_ENOMEM;
+    for (size_t k = 0; k < v->naffects; k++) {
+        const sb_pkg *p = &s->pkgs[v->affects[k]];
+        sb_finding f = {p->name, p->version, rule, v->id, why};
+        if (sb_gate_add(g, a, &f) != SB_OK)
+            return SB_ENOMEM;
+    }
+    return SB_OK;
+}
+
+sb_code sb_vuln_gate(const sb_sbom *s, sb_arena *a, sb_sev min, int kev, double epss_min, sb_gate *g)
+{
     for (size_t i = 0; i < s->nvulns; i++) {
         const sb_vuln *v = &s->vulns[i];
-        if (v->severity < min)
-            continue;
-        const char *rule = sb_arena_printf(a, "severity>=%s", sb_sev_name(min));
-        for (size_t k = 0; k < v->naffects; k++) {
-            const sb_pkg *p = &s->pkgs[v->affects[k]];
-            const char *why = sb_arena_printf(a, "%s is rated %s%s%s", v->id, sb_sev_name(v->severity),
-                                              v->recommendation ? "; " : "", v->recommendation ? v->recommendation : "");
-            sb_finding f = {p->name, p->version, rule, v->id, why};
-            if (NULL == rule || NULL == why || sb_gate_add(g, a, &f) != SB_OK)
-                return SB_ENOMEM;
-        }
+        if (sb_vuln_accepted(v))
+            continue; /* VEX: not affected / resolved */
+        const char *fix = v->recommendation ? v->recommendation : "";
+        const char *sep = v->recommendation ? "; " : "";
+        sb_code rc = SB_OK;
+        if (min != SB_SEV_UNKNOWN && v->severity >= min)
+            rc = gate_rows(s, a, v, sb_arena_printf(a, "severity>=%s", sb_sev_name(min)),
+                           sb_arena_printf(a, "%s is rated %s%s%s", v->id, sb_sev_name(v->severity), sep, fix), g);
+        if (rc == SB_OK && kev && v->kev)
+            rc = gate_rows(s, a, v, "kev",
+                           sb_arena_printf(a, "%s (%s) is in the CISA KEV catalog since %s%s%s", v->id,
+                                           v->kev_cve ? v->kev_cve : "-", v->kev_added ? v->kev_added : "-", sep, fix),
+                           g);
+        if (rc == SB_OK && epss_min >= 0 && v->epss >= epss_min)
+            rc = gate_rows(s, a, v, sb_arena_printf(a, "epss>=%g", epss_min),
+                           sb_arena_printf(a, "%s (%s) has EPSS probability %s%s%s", v->id,
+                                           v->epss_cve ? v->epss_cve : "-", v->epss_text ? v->epss_text : "-", sep, fix),
+                           g);
+        if (rc != SB_OK)
+            return rc;
     }
     return SB_OK;
 }

@@ -70,7 +70,19 @@ typedef struct sb_vuln {
     const char *recommendation; /* "Upgrade jinja2 to 2.10.1" */
     sb_sev severity;          /* worst rating */
     double score;             /* best-known CVSS score, < 0 none */
+    /* filled by sb_kev_apply / sb_epss_apply (exploit.c) when asked: */
+    int kev;                  /* listed in the CISA KEV catalog */
+    const char *kev_cve, *kev_added, *kev_due, *kev_ransomware;
+    double epss, epss_pct;    /* FIRST EPSS probability / percentile, < 0 none */
+    const char *epss_text, *epss_pct_text, *epss_cve, *epss_date; /* as the API wrote them */
+    /* filled by sb_vex_apply (vex.c) when a VEX document names the finding: */
+    const char *vex_state;    /* CycloneDX analysis.state: not_affected, fixed (resolved), ... */
+    const char *vex_justification, *vex_detail, *vex_source;
 } sb_vuln;
+
+/* A finding a VEX statement settled (not_affected, resolved, false_positive):
+ * shown, but no gate fires for it. */
+int sb_vuln_accepted(const sb_vuln *v);
 
 /* One purl OSV is asked about, and the package it stands for. */
 typedef struct sb_vuln_query {
@@ -99,12 +111,13 @@ sb_code sb_osv_record_parse(sb_arena *a, const char *json, size_t len, sb_vuln *
 sb_code sb_vuln_attach(sb_sbom *s, sb_arena *a, const sb_vuln_query *q, const sb_strv *hits, size_t nq,
                        sb_vuln *recs, size_t nrecs);
 
-/* The vulnerability gate (fail-on-severity / fail-on-kev): one finding per
- * affected package of each finding rated `min` or worse (min =
- * SB_SEV_UNKNOWN: no severity gate). `kev`: known-exploited findings fail;
- * no KEV catalog is read yet, so none is known to be. */
+/* The vulnerability gate (fail-on-severity / fail-on-kev / fail-on-epss):
+ * one finding per affected package of each open finding rated `min` or
+ * worse (min = SB_SEV_UNKNOWN: no severity gate), listed in the KEV catalog
+ * (`kev`), or with an EPSS probability >= epss_min (< 0: no EPSS gate).
+ * Findings a VEX statement settled (sb_vuln_accepted) never fail. */
 struct sb_gate;
-sb_code sb_vuln_gate(const sb_sbom *s, sb_arena *a, sb_sev min, int kev, struct sb_gate *g);
+sb_code sb_vuln_gate(const sb_sbom *s, sb_arena *a, sb_sev min, int kev, double epss_min, struct sb_gate *g);
 
 /* "https://osv.dev/vulnerability/<id>" */
 const char *sb_vuln_url(sb_arena *a, const char *id);

@@ -76,26 +76,31 @@ static void warn_vulns(svc_req *r, const sb_doc_ops *ops, const sb_sbom *s)
         svc_req_add_header(r, "Warning", w);
 }
 
-/* fail-on-severity / fail-on-kev (intake checked their values): 1 with the
- * 422 queued when the gate fires. */
+/* fail-on-severity / fail-on-kev / fail-on-epss (intake checked their
+ * values): 1 with the 422 queued when the gate fires. */
 int svc_vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
 {
     const char *fs = svc_req_query(r, "fail-on-severity");
+    const char *fe = svc_req_query(r, "fail-on-epss");
     int kev = 0;
+    double epss = -1;
     svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &kev);
-    if (NULL == fs && !kev)
+    if (fe && svc_param_epss(fe, &epss))
+        epss = -1;
+    if (NULL == fs && !kev && epss < 0)
         return 0;
     sb_gate g;
     sb_gate_init(&g, "vulnerable", "Vulnerable packages");
     sb_arena *a = svc_req_arena(r);
     for (size_t i = 0; i < n; i++)
-        if (sb_vuln_gate(docs[i], a, fs ? sb_sev_parse(fs) : SB_SEV_UNKNOWN, kev, &g) != SB_OK)
+        if (sb_vuln_gate(docs[i], a, fs ? sb_sev_parse(fs) : SB_SEV_UNKNOWN, kev, epss, &g) != SB_OK)
             return 0;
     if (!sb_gate_fired(&g))
         return 0;
-    const char *detail = sb_arena_printf(a, "%zu finding(s) at or above the gate (fail-on-severity=%s%s); the same request "
+    const char *detail = sb_arena_printf(a, "%zu finding(s) at or above the gate (fail-on-severity=%s%s%s%s); the same request "
                                             "without the gate answers the document",
-                                         g.n, fs ? fs : "-", kev ? ", fail-on-kev=true" : "");
+                                         g.n, fs ? fs : "-", kev ? ", fail-on-kev=true" : "", fe ? ", fail-on-epss=" : "",
+                                         fe ? fe : "");
     *rc = svc_req_gate(r, &g, detail);
     return 1;
 }

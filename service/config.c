@@ -74,11 +74,19 @@ static const cfg_opt opts[] = {
     {"lookup-max-per-request", "SBOMD_LOOKUP_MAX_PER_REQUEST", T_LONG, OFF(lookup_max_per_request), 1, 10000000, "1000", "lookups (PyPI releases, conda archives) one request may ask the network for; past it, packages are left out and counted in pixi:incomplete"},
     {"lookup-negative-ttl", "SBOMD_LOOKUP_NEGATIVE_TTL", T_LONG, OFF(lookup_negative_ttl), 0, 86400, "300", "seconds a 'no such release' answer is reused (failures are not kept)"},
     {"pypi-mapping-file", "SBOMD_PYPI_MAPPING_FILE", T_STR, OFF(pypi_mapping_file), 0, 1024, "", "conda-forge -> PyPI name mapping (the prefix.dev compressed mapping JSON, {conda: pypi | [pypi...] | null}), read at start: conda-forge packages without a lockfile purls: key get a pkg:pypi identity; empty = none"},
+    {"pypi-mapping-url", "SBOMD_PYPI_MAPPING_URL", T_STR, OFF(pypi_mapping_url), 0, 512, "", "conda-forge -> PyPI mapping fetched from this URL (same JSON as pypi-mapping-file, e.g. https://raw.githubusercontent.com/prefix-dev/parselmouth/main/files/compressed_mapping.json) at start and every pypi-mapping-ttl seconds; a copy is kept in cache-dir for restarts without the network; empty = none"},
+    {"pypi-mapping-ttl", "SBOMD_PYPI_MAPPING_TTL", T_LONG, OFF(pypi_mapping_ttl), 1, 31536000, "86400", "seconds between fetches of pypi-mapping-url"},
     {"vulnerabilities", "SBOMD_VULNERABILITIES", T_FLAG, OFF(vulns), 0, 1, "0", "let ?vulnerabilities=osv ask OSV for advisories on PyPI and npm purls (off: the parameter answers 400)"},
     {"osv-url", "SBOMD_OSV_URL", T_STR, OFF(osv_url), 0, 512, "https://api.osv.dev", "OSV API base (<base>/v1/querybatch, <base>/v1/vulns/<id>); the only host vulnerability lookups reach"},
     {"osv-ttl", "SBOMD_OSV_TTL", T_LONG, OFF(osv_ttl), 0, 604800, "3600", "seconds an OSV answer (query or advisory) is reused"},
     {"result-cache-size", "SBOMD_RESULT_CACHE_SIZE", T_LONG, OFF(result_cache_size), 0, 1L << 40, "67108864", "bytes of finished documents and reports kept in memory to answer repeated uploads (same bytes, same options) without reading them again; least recently used go first; 0 = off"},
     {"result-cache-max-entry", "SBOMD_RESULT_CACHE_MAX_ENTRY", T_LONG, OFF(result_cache_max_entry), 1024, 1L << 40, "16777216", "largest response body the result cache keeps (bytes); larger ones are streamed and not kept"},
+    {"kev-url", "SBOMD_KEV_URL", T_STR, OFF(kev_url), 0, 512, "https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json", "CISA Known Exploited Vulnerabilities catalog (JSON feed) fetched for ?kev=true"},
+    {"kev-file", "SBOMD_KEV_FILE", T_STR, OFF(kev_file), 0, 1024, "", "a local copy of the KEV catalog, read by each ?kev=true request instead of kev-url (refresh it by replacing the file); empty = fetch kev-url"},
+    {"kev-ttl", "SBOMD_KEV_TTL", T_LONG, OFF(kev_ttl), 0, 604800, "86400", "seconds the fetched KEV catalog is reused"},
+    {"epss-url", "SBOMD_EPSS_URL", T_STR, OFF(epss_url), 0, 512, "https://api.first.org/data/v1/epss", "FIRST EPSS API (<url>?cve=CVE-...,CVE-...) asked for ?epss=true"},
+    {"epss-file", "SBOMD_EPSS_FILE", T_STR, OFF(epss_file), 0, 1024, "", "a local EPSS answer ({\"data\": [{cve, epss, percentile, date}]}, the API's shape), read by each ?epss=true request instead of epss-url; empty = ask epss-url"},
+    {"epss-ttl", "SBOMD_EPSS_TTL", T_LONG, OFF(epss_ttl), 0, 604800, "86400", "seconds an EPSS answer is reused (scores change daily)"},
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
@@ -349,8 +357,9 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (set(c, o, v, "option", eb, en))
             return -1;
     }
-    const char *bases[] = {c->pypi_url, c->conda_url, c->osv_url}, *base_names[] = {"pypi-url", "conda-url", "osv-url"};
-    for (size_t i = 0; i < 3; i++)
+    const char *bases[] = {c->pypi_url, c->conda_url, c->osv_url, c->kev_url, c->epss_url},
+               *base_names[] = {"pypi-url", "conda-url", "osv-url", "kev-url", "epss-url"};
+    for (size_t i = 0; i < 5; i++)
         if (strncmp(bases[i], "http://", 7) && strncmp(bases[i], "https://", 8)) {
             snprintf(eb, en, "%s '%.200s' must be an http:// or https:// URL", base_names[i], bases[i]);
             return -1;
@@ -359,13 +368,21 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         snprintf(eb, en, "probe-port %ld is the port of the main listener; give it another", c->probe_port);
         return -1;
     }
+    if (c->pypi_mapping_url[0] && strncmp(c->pypi_mapping_url, "http://", 7) && strncmp(c->pypi_mapping_url, "https://", 8)) {
+        snprintf(eb, en, "pypi-mapping-url '%.200s' must be an http:// or https:// URL", c->pypi_mapping_url);
+        return -1;
+    }
+    if (c->pypi_mapping_url[0] && c->pypi_mapping_file[0]) {
+        snprintf(eb, en, "pypi-mapping-file and pypi-mapping-url are one mapping: set one of them");
+        return -1;
+    }
     if (!c->tls_cert[0] != !c->tls_key[0]) {
         snprintf(eb, en, "tls-cert and tls-key go together: set both or neither");
         return -1;
     }
-    const char *files[] = {c->tokens_file, c->tls_cert, c->tls_key, c->pypi_mapping_file};
-    const char *names[] = {"tokens-file", "tls-cert", "tls-key", "pypi-mapping-file"};
-    for (size_t i = 0; i < 4; i++) {
+    const char *files[] = {c->tokens_file, c->tls_cert, c->tls_key, c->pypi_mapping_file, c->kev_file, c->epss_file};
+    const char *names[] = {"tokens-file", "tls-cert", "tls-key", "pypi-mapping-file", "kev-file", "epss-file"};
+    for (size_t i = 0; i < 6; i++) {
         FILE *f = files[i][0] ? fopen(files[i], "r") : NULL;
         if (files[i][0] && NULL == f) {
             snprintf(eb, en, "%s '%.200s' cannot be read: %s", names[i], files[i], strerror(errno));

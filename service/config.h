@@ -48,11 +48,19 @@ typedef struct svc_cfg {
     long lookup_negative_ttl; /* seconds "no such release" stays fresh */
     long lookup_max_per_request; /* lookups one request may make; past it, counted in pixi:incomplete */
     char pypi_mapping_file[1024]; /* conda-forge -> PyPI names (prefix.dev mapping JSON); "" = none */
+    char pypi_mapping_url[512];   /* the same fetched and refreshed (mapsrc.c); "" = none */
+    long pypi_mapping_ttl;        /* seconds between its fetches */
     long vulns;               /* 1: ?vulnerabilities=osv may query OSV */
     char osv_url[512];        /* OSV API base */
     long osv_ttl;             /* seconds an OSV answer is reused */
     long result_cache_size;   /* bytes of responses kept for repeats; 0 = off */
     long result_cache_max_entry; /* largest body kept */
+    char kev_url[512];        /* CISA KEV catalog feed */
+    char kev_file[1024];      /* local KEV catalog read per request; "" = kev_url */
+    long kev_ttl;             /* seconds the fetched catalog is reused */
+    char epss_url[512];       /* FIRST EPSS API */
+    char epss_file[1024];     /* local EPSS answer read per request; "" = epss_url */
+    long epss_ttl;            /* seconds an EPSS answer is reused */
     char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
     long memory_budget;       /* bytes bodies and their parsing may hold; 0 = derived at load */
     long max_body_lowered;    /* 1: max_body was lowered to fit a derived memory_budget */

@@ -11,6 +11,7 @@
 #include "../core/manifest.h"
 #include "../core/filter.h"
 #include "../core/uuid.h"
+#include "../core/vex.h"
 #include "../core/vuln.h"
 
 #include <pthread.h>
@@ -373,6 +374,41 @@ int svc_intake_gate(svc_req *r, svc_intake *in, int *rc)
     return answered(rc, svc_req_gate(r, &in->gate, detail ? detail : "the license policy is violated"));
 }
 
+/* The `vex` part (issue 22 part 4): a CycloneDX VEX or OpenVEX document
+ * applied to the findings; it needs vulnerabilities=osv, and one that cannot
+ * be read is a 400 naming the part (a VEX silently ignored would let a gate
+ * pass or fail on statements nobody checked). */
+static int read_vex(svc_req *r, const svc_part *part, svc_lookup_ctx *lc, svc_intake *in, int *rc)
+{
+    sb_arena *a = svc_req_arena(r);
+    if (NULL == lc)
+        return answered(rc, svc_bad_param(r, "vulnerabilities", "is needed with a 'vex' part (it applies to findings)"));
+    sb_err err;
+    sb_err_clear(&err);
+    sb_vex *vex = NULL;
+    if (sb_vex_parse(a, part->data, part->len, &vex, &err) != SB_OK) {
+        if (err.code == SB_ENOMEM)
+            return answered(rc, svc_req_error(r, &err, NULL, 0));
+        sb_err named;
+        sb_err_clear(&named);
+        snprintf(named.msg, sizeof named.msg, "multipart part 'vex': %.200s", err.msg);
+        named.code = SB_EPARSE;
+        return answered(rc, svc_req_error(r, &named, NULL, 0));
+    }
+    lc->vex = vex;
+    /* the statements change the findings: the serial follows the part's bytes */
+    sb_sha1 c;
+    unsigned char d[20];
+    sb_sha1_init(&c);
+    sb_sha1_update(&c, part->data, part->len);
+    sb_sha1_final(&c, d);
+    char *hex = sb_arena_alloc(a, 41);
+    for (int i = 0; hex && i < 20; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    in->sel.vex_digest = hex;
+    return 0;
+}
+
 /* The lockfile is the body or its `lockfile` part (part NULL), or the
  * named part of a multipart body, which then stays for the other parts. */
 static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *part, svc_intake *in, int *rc)
@@ -434,11 +470,23 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     const char *fs = svc_req_query(r, "fail-on-severity");
     if (fs && (sb_sev_parse(fs) < SB_SEV_LOW || !strcmp(fs, "moderate")))
         return answered(rc, svc_bad_param(r, "fail-on-severity", "must be low, medium, high or critical"));
-    int kev;
-    if (svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &kev))
+    int kev, fkev, epss;
+    if (svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &fkev))
         return answered(rc, svc_bad_param(r, "fail-on-kev", "must be true or false"));
-    if ((fs || kev) && !vq)
-        return answered(rc, svc_bad_param(r, fs ? "fail-on-severity" : "fail-on-kev", "needs vulnerabilities=osv"));
+    if (svc_param_bool(svc_req_query(r, "kev"), 0, &kev))
+        return answered(rc, svc_bad_param(r, "kev", "must be true or false"));
+    if (svc_param_bool(svc_req_query(r, "epss"), 0, &epss))
+        return answered(rc, svc_bad_param(r, "epss", "must be true or false"));
+    const char *fe = svc_req_query(r, "fail-on-epss");
+    if (fe && svc_param_epss(fe, NULL))
+        return answered(rc, svc_bad_param(r, "fail-on-epss", "must be a probability between 0 and 1 (e.g. 0.1)"));
+    /* a gate on exploitation evidence needs the evidence: it asks for it */
+    kev |= fkev;
+    epss |= fe != NULL;
+    if ((fs || kev || epss) && !vq)
+        return answered(rc, svc_bad_param(r, fs ? "fail-on-severity" : fkev ? "fail-on-kev" : kev ? "kev" : fe ? "fail-on-epss" : "epss",
+                             "needs vulnerabilities=osv"));
+    svc_lookup_ctx *vctx = NULL; /* the findings' lookups: a vex part is applied there */
     /* health (issue 29 part 3): yanked flags on request, the gate implies
      * them; the outdated report is about releases */
     int yanked, fail_yanked;
@@ -478,6 +526,11 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         if (vq) {
             sel->vulns = svc_lookup_vulns;
             sel->vulns_ctx = lc;
+            lc->kev = kev;
+            lc->epss = epss;
+            vctx = lc;
+            sel->vuln_kev = kev;
+            sel->vuln_epss = epss;
         }
         if (yanked || outdated) {
             sel->yanked = yanked;
@@ -555,6 +608,8 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
      * before the lockfile is parsed (and before the
      * digest thread starts: an early answer must not leave it running) */
     if (up.has_manifest && read_manifest(r, &up.manifest, &lim, in, rc))
+        return 1;
+    if (up.has_vex && read_vex(r, &up.vex, vctx, in, rc))
         return 1;
     /* the model's memory, estimated from the input before anything is built
      * (issue 19): a request the budget cannot hold is refused here, not

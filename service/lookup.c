@@ -36,6 +36,8 @@
 #include "../core/buf.h"
 #include "../core/enrich.h"
 #include "../core/health.h"
+#include "../core/exploit.h"
+#include "../core/vex.h"
 #include "../core/pypi.h"
 #include "../core/uuid.h"
 #include "../core/vuln.h"
@@ -55,9 +57,10 @@
 #define GONE_CHECK_NS 100000000L     /* how often a waiting request looks at its client */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
-enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_PROJECT };
-#define IS_OSV(k) ((k) == K_OSV_BATCH || (k) == K_OSV_VULN)
-/* kinds whose answer is a body handed to the asking request (OSV raw, a PyPI project digested) */
+enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJECT };
+/* answers kept as raw JSON and parsed by the request that asked */
+#define IS_OSV(k) ((k) == K_OSV_BATCH || (k) == K_OSV_VULN || (k) == K_KEV || (k) == K_EPSS)
+/* kinds whose answer is a body handed to the asking request (OSV, KEV, EPSS raw, a PyPI project digested) */
 #define IS_RAW(k) (IS_OSV(k) || (k) == K_PROJECT)
 #define OSV_CHUNK 1000 /* spec 9.6: purls per querybatch */
 enum { X_WHOLE, X_TAIL, X_MEMBER };
@@ -106,9 +109,10 @@ struct svc_lookup {
     pthread_t thread;
     int stop;
     long concurrency, timeout_ms;
-    double ttl, neg_ttl, osv_ttl;
+    double ttl, neg_ttl, osv_ttl, kev_ttl, epss_ttl;
     int licenses, vulns;      /* --lookups, --vulnerabilities */
-    char osv_base[512];
+    char osv_base[512], kev_url[512], epss_url[512];
+    char kev_file[1024], epss_file[1024];
     size_t active;
     xfer *running;
     svc_metrics *m;
@@ -499,7 +503,8 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         follows = conda_step(L, x, msg->data.result, status, &ok, &negative);
     }
     if (ok && IS_OSV(e->kind))
-        shared_put(e->url, 'O', L->osv_ttl, 0, body, body_len);
+        shared_put(e->url, 'O', e->kind == K_KEV ? L->kev_ttl : e->kind == K_EPSS ? L->epss_ttl : L->osv_ttl, 0, body,
+                   body_len);
     else if (ok && e->kind == K_PYPI)
         shared_put(e->url, license ? 'P' : 'p', negative ? L->neg_ttl : L->ttl, 0, license, license ? strlen(license) : 0);
     else if (ok && negative && !follows)
@@ -521,7 +526,12 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         e->body = body;
         e->body_len = body_len;
     }
-    e->expires = now_s() + (ok ? (IS_OSV(e->kind) ? L->osv_ttl : negative ? L->neg_ttl : L->ttl) : 0.0);
+    double life = e->kind == K_KEV    ? L->kev_ttl
+                  : e->kind == K_EPSS ? L->epss_ttl
+                  : IS_OSV(e->kind)   ? L->osv_ttl
+                  : negative          ? L->neg_ttl
+                                      : L->ttl;
+    e->expires = now_s() + (ok ? life : 0.0);
     L->active--;
     svc_sched_done(&L->sched, &e->it);
     lru_push(L, e);
@@ -628,6 +638,12 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     L->ttl = (double)cfg->lookup_ttl;
     L->neg_ttl = (double)cfg->lookup_negative_ttl;
     L->osv_ttl = (double)cfg->osv_ttl;
+    L->kev_ttl = (double)cfg->kev_ttl;
+    L->epss_ttl = (double)cfg->epss_ttl;
+    snprintf(L->kev_url, sizeof L->kev_url, "%s", cfg->kev_url);
+    snprintf(L->epss_url, sizeof L->epss_url, "%s", cfg->epss_url);
+    snprintf(L->kev_file, sizeof L->kev_file, "%s", cfg->kev_file);
+    snprintf(L->epss_file, sizeof L->epss_file, "%s", cfg->epss_file);
     L->licenses = cfg->lookups != 0;
     L->vulns = cfg->vulns != 0;
     snprintf(L->osv_base, sizeof L->osv_base, "%s", cfg->osv_url);
@@ -1162,7 +1178,7 @@ static sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int ki
     if (NULL == kinds)
         return SB_ENOMEM;
     for (size_t k = 0; k < n; k++)
-        kinds[k] = posts[k] ? K_OSV_BATCH : K_OSV_VULN;
+        kinds[k] = kind >= 0 ? kind : posts[k] ? K_OSV_BATCH : K_OSV_VULN;
     shared_fill(L, ctx, a, keys, kinds, n);
     pthread_mutex_lock(&L->mu);
     svc_sched_req *q = ticket(L, ctx);
@@ -1250,6 +1266,103 @@ static const char *sha1_hex(sb_arena *a, const char *p, size_t n)
     return o;
 }
 
+/* --- KEV and EPSS (spec 6.6, 9.6) ------------------------------------------ */
+
+#define EXPLOIT_FILE_MAX (64u << 20) /* the KEV catalog is about 1.5 MB */
+
+/* A local catalog or answer (--kev-file / --epss-file) into the arena: the
+ * file is read by every request that asks, so replacing it refreshes it. */
+static const char *read_local(sb_arena *a, const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (NULL == f)
+        return NULL;
+    sb_buf b = SB_BUF_INIT(EXPLOIT_FILE_MAX);
+    char chunk[65536];
+    size_t n;
+    int bad = 0;
+    while (!bad && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        bad = sb_buf_append(&b, chunk, n) != SB_OK;
+    bad |= ferror(f);
+    fclose(f);
+    const char *out = bad ? NULL : sb_arena_strndup(a, b.data ? b.data : "", b.len);
+    *len = b.len;
+    sb_buf_free(&b);
+    return out;
+}
+
+/* Mark the findings the KEV catalog lists; a catalog that cannot be had is
+ * pixi:incomplete step kev (the findings stay, unmarked). */
+static sb_code lookup_kev(svc_lookup *L, svc_lookup_ctx *ctx, sb_sbom *s, sb_arena *a)
+{
+    const char *body = NULL;
+    size_t len = 0, capped = 0, marked;
+    const char *from = L->kev_file[0] ? L->kev_file : L->kev_url;
+    if (L->kev_file[0]) {
+        body = read_local(a, L->kev_file, &len);
+    } else {
+        const char *key = L->kev_url, *none = NULL;
+        size_t zero = 0;
+        sb_code rc = osv_fetch(L, ctx, a, K_KEV, 1, &key, &none, &none, &zero, &body, &len, &capped);
+        if (rc != SB_OK)
+            return rc;
+    }
+    if (NULL == body)
+        return sb_incomplete_add(&s->incomplete, a, "kev", "catalog not read from %s (%s)", from,
+                                 capped ? "past the per-request lookup limit" : "failed or timed out");
+    sb_code rc = sb_kev_apply(s, a, body, len, &marked);
+    if (rc == SB_EPARSE)
+        return sb_incomplete_add(&s->incomplete, a, "kev", "%s is not a KEV catalog", from);
+    return rc;
+}
+
+/* EPSS scores for the findings' CVEs, SB_EPSS_CHUNK per request; unscored
+ * CVEs of failed requests are pixi:incomplete step epss. */
+static sb_code lookup_epss(svc_lookup *L, svc_lookup_ctx *ctx, sb_sbom *s, sb_arena *a)
+{
+    sb_strv cves;
+    size_t scored;
+    if (sb_vuln_cves(s, a, &cves) != SB_OK)
+        return SB_ENOMEM;
+    if (0 == cves.n)
+        return SB_OK; /* GHSA-only findings: nothing EPSS scores */
+    if (L->epss_file[0]) {
+        size_t len = 0;
+        const char *body = read_local(a, L->epss_file, &len);
+        sb_code rc = body ? sb_epss_apply(s, a, body, len, &scored) : SB_EPARSE;
+        if (rc == SB_EPARSE)
+            return sb_incomplete_add(&s->incomplete, a, "epss", "%s could not be read as an EPSS answer", L->epss_file);
+        return rc;
+    }
+    size_t nch = (cves.n + SB_EPSS_CHUNK - 1) / SB_EPSS_CHUNK;
+    const char **keys = sb_arena_alloc(a, nch * sizeof *keys), **none = sb_arena_calloc(a, nch, sizeof *none);
+    const char **bodies = sb_arena_alloc(a, nch * sizeof *bodies);
+    size_t *zero = sb_arena_calloc(a, nch, sizeof *zero), *lens = sb_arena_alloc(a, nch * sizeof *lens), capped = 0;
+    if (!keys || !none || !bodies || !zero || !lens)
+        return SB_ENOMEM;
+    for (size_t c = 0; c < nch; c++) {
+        size_t off = c * SB_EPSS_CHUNK, m = cves.n - off < SB_EPSS_CHUNK ? cves.n - off : SB_EPSS_CHUNK;
+        const char *qs = sb_epss_query(a, cves.v + off, m);
+        keys[c] = qs ? sb_arena_printf(a, "%s%s%s", L->epss_url, strchr(L->epss_url, '?') ? "&" : "?", qs) : NULL;
+        if (NULL == keys[c])
+            return SB_ENOMEM;
+    }
+    sb_code rc = osv_fetch(L, ctx, a, K_EPSS, nch, keys, none, none, zero, bodies, lens, &capped);
+    size_t unasked = 0;
+    for (size_t c = 0; c < nch && rc == SB_OK; c++) {
+        size_t m = cves.n - c * SB_EPSS_CHUNK < SB_EPSS_CHUNK ? cves.n - c * SB_EPSS_CHUNK : SB_EPSS_CHUNK;
+        sb_code pr = bodies[c] ? sb_epss_apply(s, a, bodies[c], lens[c], &scored) : SB_EPARSE;
+        if (pr == SB_EPARSE)
+            unasked += m;
+        else if (pr != SB_OK)
+            rc = pr;
+    }
+    if (rc == SB_OK && unasked)
+        rc = sb_incomplete_add(&s->incomplete, a, "epss", "%zu of %zu CVEs unscored (query failed%s)", unasked,
+                               (size_t)cves.n, capped ? " or past the per-request lookup limit" : "");
+    return rc;
+}
+
 sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
 {
     svc_lookup_ctx *ctx = cls;
@@ -1285,7 +1398,7 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
             return SB_ENOMEM;
     }
     size_t capped = 0;
-    sb_code rc = osv_fetch(L, ctx, a, -1, nch, keys, targets, posts, plens, bodies, blens, &capped);
+    sb_code rc = osv_fetch(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens, &capped);
     if (rc != SB_OK)
         return rc;
     size_t unasked = 0;
@@ -1321,7 +1434,7 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
             return SB_ENOMEM;
     }
     capped = 0;
-    if ((rc = osv_fetch(L, ctx, a, -1, ids.n, rkeys, rnull, rnull, rplens, rbodies, rlens, &capped)) != SB_OK)
+    if ((rc = osv_fetch(L, ctx, a, K_OSV_VULN, ids.n, rkeys, rnull, rnull, rplens, rbodies, rlens, &capped)) != SB_OK)
         return rc;
     size_t byid = 0;
     for (size_t j = 0; j < ids.n; j++) {
@@ -1336,7 +1449,16 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
     if (byid && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu advisory records not fetched (listed by id only)",
                                         byid, (size_t)ids.n)) != SB_OK)
         return rc;
-    return sb_vuln_attach(s, a, q, hits, nq, recs, ids.n);
+    if ((rc = sb_vuln_attach(s, a, q, hits, nq, recs, ids.n)) != SB_OK)
+        return rc;
+    if (ctx->kev && s->nvulns && (rc = lookup_kev(L, ctx, s, a)) != SB_OK)
+        return rc;
+    if (ctx->epss && s->nvulns && (rc = lookup_epss(L, ctx, s, a)) != SB_OK)
+        return rc;
+    size_t applied;
+    if (ctx->vex && (rc = sb_vex_apply(s, a, ctx->vex, &applied)) != SB_OK)
+        return rc;
+    return SB_OK;
 }
 
 /* --- PyPI project pages (issue 29 part 3: yanked, outdated) ---------------- */

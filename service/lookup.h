@@ -52,6 +52,8 @@ typedef struct svc_lookup_ctx {
     void (*warn)(void *warn_cls, const char *why);
     void *warn_cls;
     int warned;
+    int kev, epss;            /* ?kev=true / ?epss=true: annotate the findings (--kev-url/-file, --epss-url/-file) */
+    const struct sb_vex *vex; /* the request's `vex` part, applied to the findings; NULL = none */
 } svc_lookup_ctx;
 
 /* An sb_lookup_fn: PyPI packages without a license are looked up together;

@@ -4,6 +4,7 @@
  */
 #include "../core/doc.h"
 #include "../core/pypimap.h"
+#include "mapsrc.h"
 #include "../handlers/handlers.h"
 #include "config.h"
 #include "filewatch.h"
@@ -131,6 +132,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbomd: %s\n", eb);
         return 1;
     }
+    if (srv.cfg.pypi_mapping_url[0] && svc_mapsrc_start(&srv.mapsrc, &srv.cfg, eb, sizeof eb) != 0) {
+        fprintf(stderr, "sbomd: %s\n", eb);
+        return 1;
+    }
     if ((srv.cfg.lookups || srv.cfg.vulns) && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
         return 1;
@@ -211,6 +216,7 @@ int main(int argc, char **argv)
     svc_lookup_stop(srv.lookup);
     svc_shared_shutdown(); /* after the engine: it writes answers there */
     sb_pypimap_free(srv.pypimap);
+    svc_mapsrc_stop(srv.mapsrc);
     curl_global_cleanup();
     svc_auth_free(&srv.auth);
     svc_log_event("stopped", NULL);

@@ -271,8 +271,24 @@ static const svc_qparam qparams[] = {
     /* health (issue 29 part 3) */
     {"yanked", SVC_Q_BOOL, 0, SB_R, 0},
     {"fail-on-yanked", SVC_Q_BOOL, 0, SB_R, 0},
+    {"kev", SVC_Q_BOOL, 0, SB_R, 0},
+    {"epss", SVC_Q_BOOL, 0, SB_R, 0},
+    {"fail-on-epss", SVC_Q_STRING, 0, SB_R, 0},
     {NULL, SVC_Q_STRING, 0, 0, 0},
 };
+
+int svc_param_epss(const char *s, double *out)
+{
+    if (NULL == s || !s[0] || strlen(s) > 12 || strspn(s, "0123456789.") != strlen(s) || strchr(s, '.') != strrchr(s, '.'))
+        return -1;
+    char *end;
+    double d = strtod(s, &end);
+    if (*end || !(d >= 0.0 && d <= 1.0))
+        return -1;
+    if (out)
+        *out = d;
+    return 0;
+}
 
 const svc_qparam *svc_qparams(void) { return qparams; }
 

@@ -17,6 +17,10 @@ int svc_param_bool(const char *s, int dflt, int *out);
 /* A decimal count in [0, max]; NULL leaves *out alone. 0 ok, -1 bad. */
 int svc_param_count(const char *s, long long max, long long *out);
 
+/* An EPSS probability threshold "0", "0.1", "1" (plain decimal in [0, 1],
+ * at most 12 characters); NULL out allowed. 0 ok, -1 bad. */
+int svc_param_epss(const char *s, double *out);
+
 /* One media range of an Accept header: type/subtype, its version= and q=
  * (0..1, default 1) parameters. Lengths bounded; longer values truncated. */
 typedef struct svc_accept_item {

@@ -6,16 +6,12 @@
 #include "params.h"
 #include "rcache.h"
 #include "../core/uuid.h"
+#include "mapsrc.h"
 #include "../core/version.h"
-
-#define ANSWER_NOT_MODIFIED(r, etag) \
-    do {                             \
-        *rc = not_modified(r, etag); \
-        return 1;                    \
-    } while (0)
 
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *svc_req_method(const svc_req *r) { return r->method; }
@@ -124,7 +120,17 @@ int svc_req_expired(const svc_req *r)
 }
 
 struct svc_lookup *svc_req_lookups(const svc_req *r) { return r->srv->lookup; }
-const struct sb_pypimap *svc_req_pypimap(const svc_req *r) { return r->srv->pypimap; }
+const struct sb_pypimap *svc_req_pypimap(svc_req *r)
+{
+    if (NULL == r->srv->mapsrc)
+        return r->srv->pypimap;
+    /* a refresh may replace the map mid-request: this request keeps the one it took */
+    void *ref;
+    const struct sb_pypimap *m = svc_mapsrc_take(r->srv->mapsrc, &ref);
+    if (ref)
+        svc_req_on_done(r, svc_mapsrc_release, ref);
+    return m;
+}
 
 int svc_req_client_gone(svc_req *r)
 {
@@ -141,8 +147,14 @@ int svc_req_client_gone(svc_req *r)
 
 void svc_req_on_done(svc_req *r, void (*fn)(void *), void *cls)
 {
-    r->on_done = fn;
-    r->on_done_cls = cls;
+    /* two users: the lookups' claims and the PyPI mapping's reference */
+    for (size_t i = 0; i < sizeof r->on_done / sizeof r->on_done[0]; i++)
+        if (NULL == r->on_done[i]) {
+            r->on_done[i] = fn;
+            r->on_done_cls[i] = cls;
+            return;
+        }
+    abort(); /* a third user must widen the array: dropping a release would leak */
 }
 
 double svc_req_time_left(const svc_req *r)
@@ -398,6 +410,14 @@ static int not_modified(svc_req *r, const char *etag)
     return svc_req__queue(r, 304, resp);
 }
 
+/* svc_req_repeat's "answered" path: the 304 queued, 1 returned, what the
+ * queueing gave in *rc (the return stays visible at the call). */
+static int answer_not_modified(svc_req *r, int *rc)
+{
+    *rc = not_modified(r, r->etag);
+    return 1;
+}
+
 int svc_req_repeat(svc_req *r, int *rc)
 {
     const svc_cfg *cfg = &r->srv->cfg;
@@ -456,7 +476,7 @@ int svc_req_repeat(svc_req *r, int *rc)
         atomic_fetch_add(hit ? &r->srv->metrics.rcache_hits : &r->srv->metrics.rcache_misses, 1);
     if (NULL == hit) {
         if (none_match(inm, r->etag))
-            ANSWER_NOT_MODIFIED(r, r->etag);
+            return answer_not_modified(r, rc);
         return 0;
     }
     /* the answer made the first time, timestamp and serial included */
@@ -467,7 +487,7 @@ int svc_req_repeat(svc_req *r, int *rc)
     svc_req_count(r, hit->ndocs, hit->kind);
     svc_req_mark(r, "cache");
     if (none_match(inm, r->etag))
-        ANSWER_NOT_MODIFIED(r, r->etag);
+        return answer_not_modified(r, rc);
     for (unsigned i = 0; i < hit->nheaders; i++)
         svc_req_add_header(r, hit->hname[i], hit->hvalue[i]);
     r->ctype = hit->ctype;

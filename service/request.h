@@ -49,11 +49,13 @@ typedef struct svc_upload {
     svc_part lockfile;     /* the raw body, or the `lockfile` part */
     svc_part manifest;     /* the `manifest` part (multipart only) */
     int has_manifest;
+    svc_part vex;          /* the `vex` part: a CycloneDX VEX or OpenVEX document */
+    int has_vex;
 } svc_upload;
 
 /* The uploaded inputs: a raw body is the lockfile (its name from the
  * request's Content-Disposition); a multipart/form-data body must have a
- * `lockfile` part and may have a `manifest` part. 0, or -1 with err set for
+ * `lockfile` part and may have `manifest` and `vex` parts. 0, or -1 with err set for
  * a malformed multipart body. */
 int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err);
 
@@ -135,7 +137,9 @@ int svc_req_admit(svc_req *r, unsigned long long model, int *rc);
 struct svc_lookup *svc_req_lookups(const svc_req *r);
 /* The server's conda -> PyPI mapping, NULL when none was configured. */
 struct sb_pypimap;
-const struct sb_pypimap *svc_req_pypimap(const svc_req *r);
+/* The PyPI mapping for this request (--pypi-mapping-file, or the current
+ * --pypi-mapping-url generation, held until the request ends); NULL = none. */
+const struct sb_pypimap *svc_req_pypimap(svc_req *r);
 
 /* 1 when the client has closed its end of the connection (or it broke):
  * checked without blocking, for a handler waiting on something else. */

@@ -57,8 +57,8 @@ struct svc_req {
     size_t hit_pos;
     unsigned ndocs;            /* documents in the answer (0 = 1) */
     const char *kind;          /* the input's kind, for the metrics */
-    void (*on_done)(void *);   /* svc_req_on_done: run when the request is freed */
-    void *on_done_cls;
+    void (*on_done[2])(void *); /* svc_req_on_done: run when the request is freed, in order */
+    void *on_done_cls[2];
 };
 
 /* Seconds since the request's headers arrived. */

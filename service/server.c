@@ -82,8 +82,9 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
 
 static void req_free(svc_req *r)
 {
-    if (r->on_done)
-        r->on_done(r->on_done_cls);
+    for (size_t i = 0; i < sizeof r->on_done / sizeof r->on_done[0]; i++)
+        if (r->on_done[i])
+            r->on_done[i](r->on_done_cls[i]);
     svc_budget_release(&r->srv->budget, r->charged);
     size_t held = sb_arena_used(r->arena) + r->body.alloc;
     sb_doc_free(r->doc);

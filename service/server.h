@@ -50,6 +50,7 @@ typedef struct svc_server {
     char *tls_cert_pem, *tls_key_pem; /* held for the daemon's lifetime */
     struct svc_lookup *lookup; /* license and OSV lookups (NULL unless --lookups or --vulnerabilities) */
     struct sb_pypimap *pypimap; /* --pypi-mapping-file, read-only after start (NULL = none) */
+    struct svc_mapsrc *mapsrc;  /* --pypi-mapping-url (NULL = none) */
     svc_budget budget;         /* --memory-budget: what bodies and their parsing hold */
     svc_listener main_l;       /* the main daemon's context */
     svc_listener probe_l;      /* the probe daemon's context */

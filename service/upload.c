@@ -151,6 +151,9 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
         } else if (!strcmp(parts[i].name, "manifest") && !up->has_manifest) {
             up->manifest = parts[i];
             up->has_manifest = 1;
+        } else if (!strcmp(parts[i].name, "vex") && !up->has_vex) {
+            up->vex = parts[i];
+            up->has_vex = 1;
         }
     }
     if (!have_lock) {

@@ -5,9 +5,13 @@ Serves POST /v1/querybatch and GET /v1/vulns/<id> from the OSV records in a
 directory (tests/data/osv): a query's purl matches a record when the record
 lists the purl's PEP 503 name (npm: the name as is) under its ecosystem and
 the version sorts below the record's fixed version. GET /stats answers the
-request counts so the suite can see caching at work. Modes (argv[3]):
-ok, batch500 (querybatch answers 500), vuln500 (records answer 500),
-slow (querybatch sleeps past the client's timeout).
+request counts so the suite can see caching at work. Also a CISA KEV feed
+(GET /kev.json, tests/data/kev) and FIRST's EPSS API (GET
+/data/v1/epss?cve=A,B, the rows of tests/data/epss/epss.json asked for).
+Modes (argv[3]): ok, batch500 (querybatch answers 500), vuln500 (records
+answer 500), slow (querybatch sleeps past the client's timeout), kev500 and
+epss500 (those answer 500). GET /mapping.json serves tests/data/vulns/mapping.json
+(--pypi-mapping-url) in mode ok and answers 500 in every other mode.
 Prints its port on stdout once listening.
 """
 import json
@@ -16,6 +20,7 @@ import re
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
 
 records = {}
 for f in sorted(os.listdir(sys.argv[1])):
@@ -24,7 +29,12 @@ for f in sorted(os.listdir(sys.argv[1])):
             r = json.load(fh)
         records[r["id"]] = r
 mode = sys.argv[3] if len(sys.argv) > 3 else "ok"
-stats = {"querybatch": 0, "vulns": 0, "queries": 0}
+stats = {"querybatch": 0, "vulns": 0, "queries": 0, "kev": 0, "epss": 0, "epss_cves": [], "mapping": 0}
+data = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])))
+with open(os.path.join(data, "kev", "known_exploited_vulnerabilities.json")) as fh:
+    kev = json.load(fh)
+with open(os.path.join(data, "epss", "epss.json")) as fh:
+    epss = json.load(fh)
 
 
 def pep503(n):
@@ -87,6 +97,31 @@ class H(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/stats":
             return self.answer(200, stats)
+        if self.path == "/mapping.json":  # the prefix.dev compressed mapping's shape; 500 unless mode ok
+            stats["mapping"] += 1
+            if mode != "ok":
+                return self.answer(500, {"error": "internal"})
+            with open(os.path.join(data, "vulns", "mapping.json"), "rb") as fh:
+                body = fh.read()  # the file's bytes as they are: the same digest as --pypi-mapping-file
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return None
+        if self.path == "/kev.json":
+            stats["kev"] += 1
+            return self.answer(500 if mode == "kev500" else 200, {"error": "internal"} if mode == "kev500" else kev)
+        if self.path.startswith("/data/v1/epss?"):
+            stats["epss"] += 1
+            if mode == "epss500":
+                return self.answer(500, {"status": "error", "status-code": 500})
+            q = parse_qs(urlparse(self.path).query)
+            want = [c for v in q.get("cve", []) for c in v.split(",") if c]
+            stats["epss_cves"] += want
+            rows = [r for r in epss["data"] if r["cve"] in want]
+            out = dict(epss, total=len(rows), data=rows)
+            return self.answer(200, out)
         m = re.match(r"^/v1/vulns/([A-Za-z0-9._-]+)$", self.path)
         if not m:
             return self.answer(404, {"code": 5, "message": "Not Found"})

@@ -6,6 +6,11 @@
 # primary-purl=pypi, the gate's 422, the report, a repeated request served
 # from the cache, and every upstream failure (500s, a timeout, a server
 # without --vulnerabilities) as pixi:incomplete step osv in a 200 document.
+# KEV and EPSS (the same fake serves a KEV feed and the EPSS API, or local
+# files): annotations in CycloneDX / SPDX 3.0.1 / the report, fail-on-kev and
+# fail-on-epss, their upstreams failing as steps kev / epss. VEX parts
+# (CycloneDX VEX, OpenVEX) settling findings for the gates, the report and
+# SARIF suppressions; the SARIF logs checked against the SARIF 2.1.0 schema.
 # Ends with "vulns: N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
@@ -29,8 +34,12 @@ fake b500 batch500;     b500_port="$fport"
 fake v500 vuln500;      v500_port="$fport"
 fake slow slow;         slow_port="$fport"
 
+fake k500 kev500;       k500_port="$fport"
+fake e500 epss500;      e500_port="$fport"
+exploit_urls() { echo --kev-url "http://127.0.0.1:$1/kev.json" --epss-url "http://127.0.0.1:$1/data/v1/epss"; }
+
 sb_start "$work/s.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" \
-  --pypi-mapping-file "$data/vulns/mapping.json"
+  --pypi-mapping-file "$data/vulns/mapping.json" $(exploit_urls "$ok_port")
 uv="$data/vulns/uv.lock"; px="$data/vulns/pixi.lock"
 jinja_uv="pkg:pypi/jinja2@2.10"
 
@@ -92,6 +101,30 @@ check "primary-purl=pypi spdx-3.0.1: valid" valid "$work/pp3.json"
 res="$(post "$px" "filename=pixi.lock&primary-purl=npm" "$work/bad.json")"
 check "primary-purl=npm: 400 ($res)" [ "$res" = 400 ]
 
+# --- --pypi-mapping-url: fetched at start, refreshed, a copy kept in --cache-dir -------
+mapped_px() { jq -c --arg r "$jconda" '.components[] | select(."bom-ref" == $r) | [.properties[] | select(.name == "pixi:purl" or .name == "pixi:pypi-mapping") | .value]' "$1"; }
+keep_base="$base"
+mkdir -p "$work/mapcache"
+sb_start "$work/mu.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" \
+  --pypi-mapping-url "http://127.0.0.1:$ok_port/mapping.json" --pypi-mapping-ttl 1 --cache-dir "$work/mapcache"
+res="$(post "$px" "filename=pixi.lock&vulnerabilities=osv" "$work/mu.json")"
+check "pypi-mapping-url: 200 ($res), the conda jinja2 mapped as with the file" [ "$(mapped_px "$work/mu.json")" = '["file","pkg:pypi/jinja2@2.10"]' ]
+check "pypi-mapping-url: same document as pypi-mapping-file (same mapping bytes, same serial)" [ "$(jq -c 'del(.metadata.timestamp)' "$work/mu.json")" = "$(jq -c 'del(.metadata.timestamp)' "$work/px.json")" ]
+check "pypi-mapping-url: a copy kept in cache-dir" cmp -s "$work/mapcache/pypi-mapping.json" "$data/vulns/mapping.json"
+m0="$(stats "$ok_port" .mapping)"; sleep 2.5
+check "pypi-mapping-url: refreshed every pypi-mapping-ttl ($m0 -> $(stats "$ok_port" .mapping))" [ "$(stats "$ok_port" .mapping)" -gt "$m0" ]
+res="$(post "$px" "filename=pixi.lock&vulnerabilities=osv" "$work/mu2.json")"
+check "pypi-mapping-url: requests after a refresh still map ($res)" [ "$(mapped_px "$work/mu2.json")" = '["file","pkg:pypi/jinja2@2.10"]' ]
+sb_start "$work/mc.log" --source-date-epoch 1700000000 --pypi-mapping-url "http://127.0.0.1:$b500_port/mapping.json" --cache-dir "$work/mapcache"
+res="$(post "$px" "filename=pixi.lock" "$work/mc.json")"
+check "pypi-mapping-url failing at start: the cached copy maps ($res)" [ "$(mapped_px "$work/mc.json")" = '["file","pkg:pypi/jinja2@2.10"]' ]
+check "pypi-mapping-url failing: logged" grep -q 'pypi mapping fetch failed' "$work/mc.log"
+sb_start "$work/mn.log" --source-date-epoch 1700000000 --pypi-mapping-url "http://127.0.0.1:$b500_port/mapping.json"
+res="$(post "$px" "filename=pixi.lock" "$work/mn.json")"
+check "pypi-mapping-url failing, no copy: the server runs, jinja2 unmapped ($res)" [ "$res:$(mapped_px "$work/mn.json")" = '200:[]' ]
+check "pypi-mapping-file and -url together: refused at start" sh -c "! '$bin' --pypi-mapping-file '$data/vulns/mapping.json' --pypi-mapping-url http://127.0.0.1:1/m.json --check-config >/dev/null 2>&1"
+base="$keep_base"
+
 # --- the gate ------------------------------------------------------------------------
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=high" "$work/gate.json")"
 check "fail-on-severity=high: 422 ($res)" [ "$res" = 422 ]
@@ -100,14 +133,76 @@ res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=medium"
 check "fail-on-severity=medium: 422 with two ($res)" [ "$res:$(jq .violationCount "$work/gate2.json")" = 422:2 ]
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=critical" "$work/gate3.json")"
 check "fail-on-severity=critical: 200 document ($res)" [ "$res" = 200 ]
-res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-kev=true" "$work/gate4.json")"
-check "fail-on-kev=true without a KEV catalog: 200 ($res)" [ "$res" = 200 ]
 res="$(post "$uv" "filename=uv.lock&fail-on-severity=high" "$work/gate5.json")"
 check "fail-on-severity without vulnerabilities=osv: 400 ($res)" [ "$res" = 400 ]
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-severity=severe" "$work/gate6.json")"
 check "fail-on-severity=severe: 400 ($res)" [ "$res" = 400 ]
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=nvd" "$work/gate7.json")"
 check "vulnerabilities=nvd: 400 ($res)" [ "$res" = 400 ]
+
+# --- KEV and EPSS ---------------------------------------------------------------------
+vprop() { jq -r --arg id "$2" --arg n "$3" '[.vulnerabilities[] | select(.id == $id) | .properties // [] | .[] | select(.name == $n) | .value] | first // ""' "$1"; }
+g1=GHSA-462w-v97r-4m45; g2=GHSA-h5c8-rqwp-cp95
+for f in cyclonedx-1.6 cyclonedx-1.7; do
+  res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true&epss=true&format=$f" "$work/ke-$f.json")"
+  check "kev+epss $f: 200 ($res) and schema-valid" valid "$work/ke-$f.json"
+  check "kev $f: the CVE-2019-10906 finding is known exploited, with its catalog dates" [ "$(vprop "$work/ke-$f.json" $g1 pixi:kev),$(vprop "$work/ke-$f.json" $g1 pixi:kev-cve),$(vprop "$work/ke-$f.json" $g1 pixi:kev-date-added),$(vprop "$work/ke-$f.json" $g1 pixi:kev-due-date),$(vprop "$work/ke-$f.json" $g1 pixi:kev-ransomware)" = "true,CVE-2019-10906,2026-11-20,2026-12-11,Unknown" ]
+  check "kev $f: the other finding is not" [ "$(vprop "$work/ke-$f.json" $g2 pixi:kev)" = "" ]
+  check "epss $f: scores as FIRST wrote them" [ "$(vprop "$work/ke-$f.json" $g1 pixi:epss),$(vprop "$work/ke-$f.json" $g1 pixi:epss-percentile),$(vprop "$work/ke-$f.json" $g1 pixi:epss-cve),$(vprop "$work/ke-$f.json" $g1 pixi:epss-date)" = "0.012450000,0.785310000,CVE-2019-10906,2026-12-01" ]
+  check "epss $f: the second finding's CVE scored too" [ "$(vprop "$work/ke-$f.json" $g2 pixi:epss)" = 0.000950000 ]
+done
+check "kev+epss: serial differs from findings alone" [ "$(jq -r .serialNumber "$work/ke-cyclonedx-1.6.json")" != "$(jq -r .serialNumber "$work/cyclonedx-1.6.json")" ]
+check "epss: one request for both CVEs" [ "$(stats "$ok_port" '[.epss, (.epss_cves | sort | join(","))] | map(tostring) | join(":")')" = "1:CVE-2019-10906,CVE-2024-22195" ]
+post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true&epss=true" "$work/ke-again.json" > /dev/null
+check "kev+epss repeat: catalog and scores from the cache" [ "$(stats "$ok_port" '[.kev, .epss] | map(tostring) | join(",")')" = "1,1" ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true&epss=true&format=spdx-3.0.1" "$work/ke3.json")"
+check "kev+epss spdx-3.0.1: valid" valid "$work/ke3.json"
+check "spdx-3.0.1: a KEV exploit-catalog assessment" [ "$(jq -c '[."@graph"[] | select(.type == "security_ExploitCatalogVulnAssessmentRelationship") | [.security_catalogType, .security_exploited, .relationshipType]]' "$work/ke3.json")" = '[["kev",true,"hasAssessmentFor"]]' ]
+check "spdx-3.0.1: two EPSS assessments" [ "$(jq -c '[."@graph"[] | select(.type == "security_EpssVulnAssessmentRelationship") | .security_probability] | sort' "$work/ke3.json")" = '["0.000950000","0.012450000"]' ]
+check "spdx-3.0.1: every assessment is listed in the Sbom's elements" [ "$(jq '[."@graph"[] | select(.type == "software_Sbom") | .element[]] as $e | [."@graph"[] | select(.type | test("Assessment")) | .spdxId | select(. as $x | $e | index($x) | not)] | length' "$work/ke3.json")" = 0 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-kev=true" "$work/gk.json")"
+check "fail-on-kev=true: 422 ($res)" [ "$res" = 422 ]
+check "fail-on-kev: the KEV finding, rule kev" [ "$(jq -c '[.violationCount, .violations[0].rule, .violations[0].value, .violations[0].package]' "$work/gk.json")" = "[1,\"kev\",\"$g1\",\"jinja2\"]" ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-epss=0.01" "$work/ge.json")"
+check "fail-on-epss=0.01: 422 with the one finding above it ($res)" [ "$res:$(jq -c '[.violationCount, .violations[0].value, .violations[0].rule]' "$work/ge.json")" = "422:[1,\"$g1\",\"epss>=0.01\"]" ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-epss=0.0005" "$work/ge2.json")"
+check "fail-on-epss=0.0005: both findings ($res)" [ "$res:$(jq .violationCount "$work/ge2.json")" = 422:2 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-epss=0.5" "$work/ge3.json")"
+check "fail-on-epss=0.5: 200 document ($res)" [ "$res" = 200 ]
+for bad in 1.5 -0.1 abc 0.1.2; do
+  res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-epss=$bad" "$work/gebad.json")"
+  check "fail-on-epss=$bad: 400 ($res)" [ "$res" = 400 ]
+done
+res="$(post "$uv" "filename=uv.lock&kev=true" "$work/kevnov.json")"
+check "kev=true without vulnerabilities=osv: 400 ($res)" [ "$res" = 400 ]
+res="$(curl -sS -o "$work/rk.json" -w '%{http_code}' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&kev=true&epss=true")"
+check "report with kev+epss: 200 ($res)" [ "$res" = 200 ]
+check "report json: kev and epss per row, known_exploited in the summary" [ "$(jq -c '[[.vulnerabilities[] | [.id, .kev, .epss]], .summary.known_exploited]' "$work/rk.json")" = "[[[\"$g1\",true,\"0.012450000\"],[\"$g2\",false,\"0.000950000\"]],1]" ]
+curl -sS -o "$work/rk.txt" --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&kev=true&epss=true&output=text"
+check "report text: KEV and EPSS columns" [ "$(head -1 "$work/rk.txt" | awk '{print $5, $6}'):$(grep "$g1" "$work/rk.txt" | awk '{print $5, $6}')" = "KEV EPSS:yes 0.01245" ]
+check "report text: summary counts the known-exploited" grep -q 'known-exploited: 1;' "$work/rk.txt"
+curl -sS -o "$work/rk.sarif" --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&kev=true&output=sarif"
+check "report sarif: a KEV finding's security-severity is 10.0" [ "$(jq -r --arg id "$g1" '.runs[0].tool.driver.rules[] | select(.id == $id) | .properties."security-severity"' "$work/rk.sarif")" = 10.0 ]
+# a local catalog and a local EPSS answer instead of the URLs; failures of each upstream
+sb_start "$work/kf.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" \
+  --kev-file "$data/kev/known_exploited_vulnerabilities.json" --epss-file "$data/epss/epss.json"
+kb="$(stats "$ok_port" '.kev + .epss')"
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true&epss=true" "$work/kf.json")"
+check "kev-file/epss-file: 200 ($res), same annotations as the URLs" [ "$(jq -c '[.vulnerabilities[].properties]' "$work/kf.json")" = "$(jq -c '[.vulnerabilities[].properties]' "$work/ke-cyclonedx-1.6.json")" ]
+check "kev-file/epss-file: no transfer" [ "$(stats "$ok_port" '.kev + .epss')" = "$kb" ]
+sb_start "$work/kx.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" $(exploit_urls "$k500_port")
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&kev=true" "$work/kx.json")"
+check "KEV upstream 500: 200 ($res), valid" valid "$work/kx.json"
+check "KEV upstream 500: pixi:incomplete kev" grep -q 'kev: catalog not read from http' <<< "$(prop "$work/kx.json" pixi:incomplete-detail)"
+check "KEV upstream 500: findings kept, unmarked" [ "$(jq -r '[(.vulnerabilities | length), ([.vulnerabilities[].properties // [] | .[]] | length)] | map(tostring) | join(",")' "$work/kx.json")" = "2,0" ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-kev=true" "$work/kx2.json")"
+check "KEV upstream 500: fail-on-kev cannot fire, 200 with kev incomplete ($res)" [ "$res:$(prop "$work/kx2.json" pixi:incomplete | grep -c kev)" = 200:1 ]
+sb_start "$work/ex.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" $(exploit_urls "$e500_port")
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&epss=true" "$work/ex.json")"
+check "EPSS upstream 500: 200 ($res), valid" valid "$work/ex.json"
+check "EPSS upstream 500: pixi:incomplete epss" grep -q 'epss: 2 of 2 CVEs unscored (query failed)' <<< "$(prop "$work/ex.json" pixi:incomplete-detail)"
+sb_start "$work/s2.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" \
+  --pypi-mapping-file "$data/vulns/mapping.json" $(exploit_urls "$ok_port")
 
 # --- the report ----------------------------------------------------------------------
 rep() { curl -sS -o "$2" -w '%{http_code}' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&$1"; }
@@ -132,6 +227,54 @@ res="$(rep "output=sarif&fail-on-severity=high" "$work/r422.json")"
 check "report with fail-on-severity=high: 422 ($res)" [ "$res" = 422 ]
 res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Accept: application/sarif+json' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock")"
 check "report: Accept application/sarif+json ($res)" [ "$res" = 200 ]
+
+# --- VEX: a multipart part `vex` (CycloneDX VEX or OpenVEX) --------------------------
+vpost() { # vpost VEXFILE QUERY OUT [LOCKFILE] -> http code
+  curl -sS -o "$3" -D "$3.h" -w '%{http_code}' -F "lockfile=@${4:-$uv};filename=uv.lock" -F "vex=@$1" "$base/v1/${V_EP:-sbom}?$2"
+}
+cvex="$data/vex/cyclonedx-vex.json"; ovex="$data/vex/openvex.json"
+an() { jq -c --arg id "$2" '[.vulnerabilities[] | select(.id == $id) | .analysis // null] | first' "$1"; }
+res="$(vpost "$cvex" "vulnerabilities=osv&fail-on-severity=high" "$work/vx1.json")"
+check "CycloneDX VEX not_affected: fail-on-severity=high no longer fires: 200 ($res)" [ "$res" = 200 ]
+check "CycloneDX VEX: schema-valid" valid "$work/vx1.json"
+check "CycloneDX VEX: the finding carries the analysis (matched by its CVE alias and BOM-Link)" [ "$(an "$work/vx1.json" $g1)" = '{"state":"not_affected","justification":"code_not_reachable","detail":"demo never renders untrusted templates in a sandbox"}' ]
+check "CycloneDX VEX: pixi:vex-source names the document" [ "$(vprop "$work/vx1.json" $g1 pixi:vex-source)" = "cyclonedx:urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79" ]
+check "CycloneDX VEX: a statement for another product (flask) does not apply" [ "$(an "$work/vx1.json" $g2)" = null ]
+check "VEX: serial differs from the findings alone" [ "$(jq -r .serialNumber "$work/vx1.json")" != "$(jq -r .serialNumber "$work/cyclonedx-1.6.json")" ]
+res="$(vpost "$cvex" "vulnerabilities=osv&fail-on-severity=medium" "$work/vx2.json")"
+check "CycloneDX VEX: fail-on-severity=medium still fires for the open one ($res)" [ "$res:$(jq -c '[.violationCount, .violations[0].value]' "$work/vx2.json")" = "422:[1,\"$g2\"]" ]
+res="$(vpost "$ovex" "vulnerabilities=osv&fail-on-severity=medium&format=cyclonedx-1.7" "$work/vx3.json")"
+check "OpenVEX not_affected by purl: the medium one settled, the high one still fails ($res)" [ "$res:$(jq -c '[.violationCount, .violations[0].value]' "$work/vx3.json")" = "422:[1,\"$g1\"]" ]
+res="$(vpost "$ovex" "vulnerabilities=osv&format=cyclonedx-1.7" "$work/vx4.json")"
+check "OpenVEX: valid 1.7 with the analysis in CycloneDX words ($res)" [ "$(valid "$work/vx4.json" && an "$work/vx4.json" $g2)" = '{"state":"not_affected","justification":"code_not_reachable","detail":"xmlattr is not used with user-supplied keys"}' ]
+check "OpenVEX: 'fixed' for jinja2 3.1.4 does not touch 2.10" [ "$(an "$work/vx4.json" $g1)" = null ]
+res="$(vpost "$ovex" "vulnerabilities=osv&format=spdx-3.0.1" "$work/vx5.json")"
+check "OpenVEX spdx-3.0.1: valid ($res)" valid "$work/vx5.json"
+check "spdx-3.0.1: a VEX not-affected assessment, justification mapped to SPDX's" [ "$(jq -c '[."@graph"[] | select(.type == "security_VexNotAffectedVulnAssessmentRelationship") | [.security_justificationType, .security_impactStatement]]' "$work/vx5.json")" = '[["vulnerableCodeNotInExecutePath","xmlattr is not used with user-supplied keys"]]' ]
+res="$(V_EP=report/vulnerabilities vpost "$ovex" "output=json" "$work/vx-r.json")"
+check "report with VEX: settled last, status from the statement ($res)" [ "$(jq -c '[[.vulnerabilities[] | [.id, .status]], .summary.accepted]' "$work/vx-r.json")" = "[[[\"$g1\",\"open\"],[\"$g2\",\"not_affected\"]],1]" ]
+res="$(V_EP=report/vulnerabilities vpost "$ovex" "output=sarif&kev=true&epss=true" "$work/vx-r.sarif")"
+check "report sarif with VEX: the settled result is a note with an accepted suppression ($res)" [ "$(jq -c --arg id $g2 '[.runs[0].results[] | select(.ruleId == $id) | [.level, .suppressions[0].status, .suppressions[0].kind]]' "$work/vx-r.sarif")" = '[["note","accepted","external"]]' ]
+printf '{"bomFormat":"CycloneDX","vulnerabilities":[{"id":"CVE-1","analysis":{"state":"fine"}}]}' > "$work/bad-vex.json"
+res="$(vpost "$work/bad-vex.json" "vulnerabilities=osv" "$work/vx6.json")"
+check "VEX with an unknown state: 400 naming the part ($res)" [ "$res:$(jq -r .detail "$work/vx6.json" | grep -c "multipart part 'vex'")" = 400:1 ]
+printf '{"hello": 1}' > "$work/bad-vex2.json"
+res="$(vpost "$work/bad-vex2.json" "vulnerabilities=osv" "$work/vx7.json")"
+check "VEX of neither dialect: 400 ($res)" [ "$res" = 400 ]
+res="$(vpost "$ovex" "format=cyclonedx-1.6" "$work/vx8.json")"
+check "VEX without vulnerabilities=osv: 400 ($res)" [ "$res" = 400 ]
+
+# --- SARIF 2.1.0 schema (the reports suite fetches it; tests/run-all.sh sets up ajv) ---
+sarif_schema="$root/build/sarif-schema/package/lib/schemas/sarif-2.1.0-rtm.5.json"
+if [ ! -f "$sarif_schema" ]; then
+  mkdir -p "$root/build/sarif-schema"
+  (cd "$root/build/sarif-schema" && npm pack --silent @microsoft/jest-sarif@1.0.0-beta.0 >/dev/null 2>&1 &&
+     tar -xzf microsoft-jest-sarif-1.0.0-beta.0.tgz package/lib/schemas/sarif-2.1.0-rtm.5.json)
+fi
+vhome="${SBOM_VALIDATOR_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/sbom-validator}"
+check "SARIF schema obtained" [ -f "$sarif_schema" ]
+check "vulnerabilities SARIF logs (plain, KEV, VEX suppressions) valid against SARIF 2.1.0" \
+  env NODE_PATH="$vhome/node_modules" node "$here/sarif-validate.cjs" "$sarif_schema" "$work/r.sarif" "$work/rk.sarif" "$work/vx-r.sarif"
 
 # --- upstream failures: a 200 document with pixi:incomplete osv ----------------------
 failing() { # failing NAME PORT DETAIL-REGEX [extra server args]

@@ -4,6 +4,9 @@
  */
 #include "test.h"
 #include "../../core/pypimap.h"
+#include "../../core/exploit.h"
+#include "../../core/gate.h"
+#include "../../core/vex.h"
 #include "../../core/vuln.h"
 
 #include <math.h>
@@ -159,4 +162,154 @@ TEST(vuln_pypi_mapping)
     sb_pypimap_free(m);
     CHECK(sb_pypimap_parse(&m, "[1]", 3, &err) == SB_EPARSE);
     CHECK(sb_pypimap_parse(&m, "{\"a\":1}", 7, &err) == SB_EPARSE);
+}
+
+/* Two findings for the KEV / EPSS / gate tests: one known by a CVE alias,
+ * one by a CVE id of its own. */
+static void two_findings(sb_sbom *s, sb_pkg *pkg, sb_vuln *v, sb_arena *a)
+{
+    *pkg = (sb_pkg){.kind = SB_KIND_PYPI, .name = "jinja2", .version = "2.10", .purl = "pkg:pypi/jinja2@2.10",
+                    .id = "pkg:pypi/jinja2@2.10"};
+    static size_t aff[1] = {0};
+    memset(v, 0, 2 * sizeof *v);
+    v[0] = (sb_vuln){.id = "GHSA-462w-v97r-4m45", .severity = SB_SEV_HIGH, .score = 8.6, .affects = aff, .naffects = 1,
+                     .epss = -1, .epss_pct = -1};
+    sb_strv_push(&v[0].aliases, a, "PYSEC-2019-217");
+    sb_strv_push(&v[0].aliases, a, "CVE-2019-10906");
+    sb_strv_push(&v[0].aliases, a, "CVE-2019-99999");
+    v[1] = (sb_vuln){.id = "CVE-2024-22195", .severity = SB_SEV_MEDIUM, .score = 5.4, .affects = aff, .naffects = 1,
+                     .epss = -1, .epss_pct = -1};
+    *s = (sb_sbom){.pkgs = pkg, .npkgs = 1, .vulns = v, .nvulns = 2};
+}
+
+TEST(vuln_kev_catalog)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_pkg pkg;
+    sb_vuln v[2];
+    sb_sbom s;
+    two_findings(&s, &pkg, v, a);
+    size_t n, marked = 9;
+    char *json = sb_test_read("tests/data/kev/known_exploited_vulnerabilities.json", &n);
+    CHECK(json != NULL);
+    CHECK(json && sb_kev_apply(&s, a, json, n, &marked) == SB_OK);
+    free(json);
+    CHECK(marked == 1);
+    CHECK(v[0].kev == 1 && v[1].kev == 0);
+    CHECK_STR(v[0].kev_cve, "CVE-2019-10906");
+    CHECK_STR(v[0].kev_added, "2026-11-20");
+    CHECK_STR(v[0].kev_due, "2026-12-11");
+    CHECK_STR(v[0].kev_ransomware, "Unknown");
+    const char *notcat = "{\"title\": \"x\", \"count\": 0}";
+    CHECK(sb_kev_apply(&s, a, notcat, strlen(notcat), &marked) == SB_EPARSE);
+    sb_strv cves;
+    CHECK(sb_vuln_cves(&s, a, &cves) == SB_OK);
+    CHECK(cves.n == 3);
+    if (cves.n == 3) {
+        CHECK_STR(cves.v[0], "CVE-2019-10906");
+        CHECK_STR(cves.v[1], "CVE-2019-99999");
+        CHECK_STR(cves.v[2], "CVE-2024-22195");
+    }
+    CHECK_STR(sb_epss_query(a, cves.v, cves.n), "cve=CVE-2019-10906,CVE-2019-99999,CVE-2024-22195");
+    sb_arena_destroy(a);
+}
+
+TEST(vuln_epss_highest_and_odd_ids)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_pkg pkg;
+    sb_vuln v[2];
+    sb_sbom s;
+    two_findings(&s, &pkg, v, a);
+    /* an alias that would add a query parameter is no CVE id: never asked, never matched */
+    sb_strv_push(&v[1].aliases, a, "CVE-2024-1&limit=1");
+    const char *ans = "{\"status\":\"OK\",\"data\":["
+                      "{\"cve\":\"CVE-2019-99999\",\"epss\":\"0.300000000\",\"percentile\":\"0.900000000\",\"date\":\"2026-12-01\"},"
+                      "{\"cve\":\"CVE-2019-10906\",\"epss\":\"0.012450000\",\"percentile\":\"0.785310000\",\"date\":\"2026-12-01\"},"
+                      "{\"cve\":\"CVE-2024-1&limit=1\",\"epss\":\"0.9\",\"percentile\":\"0.9\"},"
+                      "{\"cve\":\"CVE-2024-22195\",\"epss\":\"1.5\",\"percentile\":\"0.4\"}]}";
+    size_t scored = 0;
+    CHECK(sb_epss_apply(&s, a, ans, strlen(ans), &scored) == SB_OK);
+    CHECK(scored == 1);
+    CHECK_STR(v[0].epss_cve, "CVE-2019-99999"); /* the higher of its two CVEs, whatever the order */
+    CHECK_STR(v[0].epss_text, "0.300000000");
+    CHECK(v[1].epss < 0); /* 1.5 is no probability */
+    sb_strv cves;
+    CHECK(sb_vuln_cves(&s, a, &cves) == SB_OK);
+    CHECK(cves.n == 3);
+    CHECK(sb_epss_apply(&s, a, "{\"status\":\"error\"}", 18, &scored) == SB_EPARSE);
+    sb_arena_destroy(a);
+}
+
+TEST(vuln_gate_kev_epss_vex)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_pkg pkg;
+    sb_vuln v[2];
+    sb_sbom s;
+    two_findings(&s, &pkg, v, a);
+    v[0].kev = 1;
+    v[0].kev_cve = "CVE-2019-10906";
+    v[1].epss = 0.2;
+    v[1].epss_text = "0.2";
+    sb_gate g;
+    sb_gate_init(&g, "vulnerable", "Vulnerable packages");
+    CHECK(sb_vuln_gate(&s, a, SB_SEV_UNKNOWN, 0, -1, &g) == SB_OK && g.n == 0); /* no gate asked */
+    CHECK(sb_vuln_gate(&s, a, SB_SEV_UNKNOWN, 1, -1, &g) == SB_OK && g.n == 1);
+    CHECK(g.n == 1 && !strcmp(g.items[0].rule, "kev") && !strcmp(g.items[0].value, "GHSA-462w-v97r-4m45"));
+    sb_gate_init(&g, "vulnerable", "Vulnerable packages");
+    CHECK(sb_vuln_gate(&s, a, SB_SEV_UNKNOWN, 0, 0.1, &g) == SB_OK && g.n == 1);
+    CHECK(g.n == 1 && !strcmp(g.items[0].value, "CVE-2024-22195"));
+    /* VEX: a settled finding never fails, an exploitable one still does */
+    v[0].vex_state = "not_affected";
+    v[1].vex_state = "exploitable";
+    sb_gate_init(&g, "vulnerable", "Vulnerable packages");
+    CHECK(sb_vuln_gate(&s, a, SB_SEV_LOW, 1, 0.1, &g) == SB_OK);
+    CHECK(g.n == 2); /* CVE-2024-22195: severity and EPSS */
+    CHECK(sb_vuln_accepted(&v[0]) && !sb_vuln_accepted(&v[1]));
+    sb_arena_destroy(a);
+}
+
+TEST(vuln_vex_dialects_and_matching)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_pkg pkg;
+    sb_vuln v[2];
+    sb_sbom s;
+    two_findings(&s, &pkg, v, a);
+    sb_err err;
+    sb_vex *x = NULL;
+    size_t n, applied = 0;
+    char *json = sb_test_read("tests/data/vex/openvex.json", &n);
+    CHECK(json && sb_vex_parse(a, json, n, &x, &err) == SB_OK);
+    free(json);
+    CHECK(x && x->n == 2);
+    if (x && x->n == 2) {
+        CHECK_STR(x->stmts[0].state, "not_affected");
+        CHECK_STR(x->stmts[0].justification, "code_not_reachable"); /* OpenVEX's word translated */
+        CHECK_STR(x->stmts[1].state, "resolved");                   /* fixed */
+        CHECK(sb_vex_apply(&s, a, x, &applied) == SB_OK);
+        CHECK(applied == 1);
+        CHECK(v[1].vex_state && !strcmp(v[1].vex_state, "not_affected")); /* CVE-2024-22195 for jinja2@2.10 */
+        CHECK(NULL == v[0].vex_state);                                    /* fixed in 3.1.4, not in 2.10 */
+    }
+    json = sb_test_read("tests/data/vex/cyclonedx-vex.json", &n);
+    CHECK(json && sb_vex_parse(a, json, n, &x, &err) == SB_OK);
+    free(json);
+    CHECK(x && x->n == 2 && x->stmts[0].refs.n == 1);
+    CHECK(x && sb_vex_apply(&s, a, x, &applied) == SB_OK && applied == 1); /* the BOM-Link names jinja2@2.10 */
+    CHECK(v[0].vex_state && !strcmp(v[0].vex_state, "not_affected"));
+    static const char *const bad[] = {
+        "[1]",
+        "{\"bomFormat\":\"CycloneDX\"}",
+        "{\"bomFormat\":\"CycloneDX\",\"vulnerabilities\":[{\"analysis\":{\"state\":\"not_affected\"}}]}",
+        "{\"bomFormat\":\"CycloneDX\",\"vulnerabilities\":[{\"id\":\"X\",\"analysis\":{\"state\":\"not_affected\",\"justification\":\"meh\"}}]}",
+        "{\"@context\":\"https://openvex.dev/ns/v0.2.0\",\"statements\":[{\"vulnerability\":{\"name\":\"X\"},\"status\":\"gone\"}]}",
+        "{\"@context\":\"https://example.com\",\"statements\":[]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sb_err_clear(&err);
+        CHECK(sb_vex_parse(a, bad[i], strlen(bad[i]), &x, &err) == SB_EPARSE && err.msg[0]);
+    }
+    sb_arena_destroy(a);
 }

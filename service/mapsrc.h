@@ -1,0 +1,36 @@
+/*
+ * mapsrc.h - the conda -> PyPI mapping fetched from a URL
+ * (--pypi-mapping-url, spec 4 / 9.6 cache "mapping", 1 day).
+ *
+ * The mapping is fetched when the server starts and again every
+ * --pypi-mapping-ttl seconds by one thread; a new map replaces the current
+ * one for requests that start afterwards, and the old one is freed when
+ * the last request holding it ends (a reference per request, taken at
+ * intake and dropped when the request is freed). Each good answer is kept
+ * in --cache-dir (pypi-mapping.json) so a restart without the network
+ * still maps; a failed refresh keeps the map it had (and says so in the log).
+ * Only the configured URL is fetched, redirects are not followed.
+ */
+#ifndef SVC_MAPSRC_H
+#define SVC_MAPSRC_H
+
+#include "config.h"
+
+struct sb_pypimap;
+typedef struct svc_mapsrc svc_mapsrc;
+
+/* Fetch the mapping now (or read the cached copy when the fetch fails) and
+ * start the refresher. A server with neither answers nor a copy starts
+ * without a map (logged): packages stay unmapped until a refresh works.
+ * 0, or -1 with eb set when the thread cannot start. */
+int svc_mapsrc_start(svc_mapsrc **out, const svc_cfg *cfg, char *eb, size_t en);
+
+/* The current map with a reference the caller drops with
+ * svc_mapsrc_release(*ref) (NULL map: none yet; *ref may still be set). */
+const struct sb_pypimap *svc_mapsrc_take(svc_mapsrc *m, void **ref);
+void svc_mapsrc_release(void *ref);
+
+/* Stop the thread and free the map (requests are over). */
+void svc_mapsrc_stop(svc_mapsrc *m);
+
+#endif
