@@ -15,7 +15,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lbz2 -lm
 
 CORE_SRC := core/err.c core/gate.c core/deadline.c core/arena.c core/buf.c core/jsonw.c core/uuid.c core/strmap.c \
-            core/model.c core/purl.c core/license.c core/spdx_ids.c core/lock.c core/enrich.c core/toml.c core/marker.c core/yaml_ev.c core/lock_pixi.c core/lock_condalock.c core/lock_explicit.c core/lock_py.c core/lock_uv.c core/lock_pylock.c core/lock_poetry.c core/lock_pdm.c core/lock_requirements.c core/lock_js.c core/lock_npm.c core/yaml_tree.c core/lock_pnpm.c core/lock_yarn.c core/manifest.c \
+            core/model.c core/purl.c core/license.c core/spdx_ids.c core/lock.c core/enrich.c core/toml.c core/marker.c core/yaml_ev.c core/par.c core/lock_util.c core/lock_pixi.c core/lock_condalock.c core/lock_explicit.c core/lock_py.c core/lock_uv.c core/lock_pylock.c core/lock_poetry.c core/lock_pdm.c core/lock_requirements.c core/lock_js.c core/lock_npm.c core/yaml_tree.c core/lock_pnpm.c core/lock_yarn.c core/manifest.c \
             core/filter.c core/doc.c core/doc_cyclonedx.c core/doc_spdx_common.c core/doc_spdx.c core/doc_spdx3.c core/report.c core/table.c core/pypi.c core/archive.c core/json_stream.c core/policy.c core/quality.c core/report_quality.c core/report_vulns.c core/pypimap.c core/vuln.c core/vercmp.c core/diff.c
 SVC_SRC  := service/main.c service/config.c service/server.c service/router.c \
             service/request.c service/params.c service/intake.c service/auth.c service/lookup.c service/lookup_sched.c service/lookup_store.c service/upload.c service/gzip.c service/decode.c service/problem.c service/log.c service/metrics.c service/guard.c service/cgroup.c service/budget.c

@@ -12,6 +12,7 @@
 #include "../core/doc.h"
 #include "../core/lock.h"
 #include "../core/model.h"
+#include "../core/par.h"
 #include "../core/policy.h"
 #include "../core/report.h"
 
@@ -55,7 +56,8 @@ static void usage(void)
     fprintf(stderr, "usage: sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] [-n ROOT]\n"
                     "               [-C PACKAGE_CACHE] [-L (license texts)] [-F FILE_MAX] [-T TEXTS_MAX]\n"
                     "               [-r REPORT [-o json|text|markdown|csv|sarif]]\n"
-                    "               [-A ALLOW,..] [-D DENY,..] [-R (require a license)] [-I PKG[:WHY],..] LOCKFILE\n");
+                    "               [-A ALLOW,..] [-D DENY,..] [-R (require a license)] [-I PKG[:WHY],..]\n"
+                    "               [-P THREADS[:MIN_BYTES] (reading in pieces)] LOCKFILE\n");
 }
 
 int main(int argc, char **argv)
@@ -70,7 +72,7 @@ int main(int argc, char **argv)
     dopts.timestamp = 0;
     size_t bufsize = 65536;
     int opt;
-    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:A:D:RI:")) != -1) {
+    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:A:D:RI:P:")) != -1) {
         switch (opt) {
         case 'f': format = optarg; break;
         case 'e': sel.environment = optarg; break;
@@ -78,6 +80,11 @@ int main(int argc, char **argv)
         case 't': dopts.timestamp = (time_t)strtoll(optarg, NULL, 10); break;
         case 'b': bufsize = (size_t)strtoull(optarg, NULL, 10); break;
         case 'c': dopts.pretty = false; break;
+        case 'P': { /* threads per request[:smallest input to split], for tests */
+            char *colon = strchr(optarg, ':');
+            sb_par_configure((size_t)strtoull(optarg, NULL, 10), colon ? (size_t)strtoull(colon + 1, NULL, 10) : 0);
+            break;
+        }
         case 'n': sel.root_name = optarg; break;
         case 'C': sel.package_cache = optarg; break;
         case 'L': sel.license_texts = true; break;
