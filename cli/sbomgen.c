@@ -17,6 +17,7 @@
 #include "../core/lock.h"
 #include "../core/manifest.h"
 #include "../core/model.h"
+#include "../core/par.h"
 #include "../core/policy.h"
 #include "../core/report.h"
 
@@ -93,7 +94,8 @@ static void usage(void)
                     "               [-r REPORT [-o json|text|markdown|csv|sarif]]\n"
                     "               [-A ALLOW,..] [-D DENY,..] [-R (require a license)] [-I PKG[:WHY],..]\n"
                     "               [-m MANIFEST] [-i INCLUDE_GLOB].. [-x EXCLUDE_GLOB].. [-k EXCLUDE_KIND]..\n"
-                    "               [-S (scope=required)] [-O (keep orphans)] LOCKFILE\n");
+                    "               [-S (scope=required)] [-O (keep orphans)]\n"
+                    "               [-P THREADS[:MIN_BYTES] (reading in pieces)] LOCKFILE\n");
 }
 
 int main(int argc, char **argv)
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
     int opt;
     filt.include = inc;
     filt.exclude = exc;
-    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:A:D:RI:m:i:x:k:SO")) != -1) {
+    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:A:D:RI:m:i:x:k:SOP:")) != -1) {
         switch (opt) {
         case 'f': format = optarg; break;
         case 'e': sel.environment = optarg; break;
@@ -125,6 +127,11 @@ int main(int argc, char **argv)
         case 't': dopts.timestamp = (time_t)strtoll(optarg, NULL, 10); break;
         case 'b': bufsize = (size_t)strtoull(optarg, NULL, 10); break;
         case 'c': dopts.pretty = false; break;
+        case 'P': { /* threads per request[:smallest input to split], for tests */
+            char *colon = strchr(optarg, ':');
+            sb_par_configure((size_t)strtoull(optarg, NULL, 10), colon ? (size_t)strtoull(colon + 1, NULL, 10) : 0);
+            break;
+        }
         case 'n': sel.root_name = optarg; break;
         case 'C': sel.package_cache = optarg; break;
         case 'L': sel.license_texts = true; break;

@@ -162,6 +162,34 @@ char *sb_arena_printf(sb_arena *a, const char *fmt, ...)
     return p;
 }
 
+sb_arena *sb_arena_child(const sb_arena *parent)
+{
+    if (parent->cap && parent->used >= parent->cap)
+        return NULL;
+    return sb_arena_new(parent->cap ? parent->cap - parent->used : 0);
+}
+
+int sb_arena_adopt(sb_arena *parent, sb_arena *child)
+{
+    if (parent->cap && (child->used > parent->cap || parent->used > parent->cap - child->used))
+        return -1;
+    if (child->head) {
+        block *last = child->head;
+        while (last->next)
+            last = last->next;
+        /* behind the parent's head, which keeps its free tail */
+        if (parent->head) {
+            last->next = parent->head->next;
+            parent->head->next = child->head;
+        } else {
+            parent->head = child->head;
+        }
+    }
+    parent->used += child->used;
+    sb_free(child);
+    return 0;
+}
+
 size_t sb_arena_used(const sb_arena *a)
 {
     return a->used;

@@ -46,6 +46,15 @@ char *sb_arena_printf(sb_arena *a, const char *fmt, ...)
  * large arrays should be sized up front. */
 void *sb_arena_grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t first);
 
+/* A new arena for objects made on another thread (arenas are not shared
+ * between threads), capped at what `parent` may still hand out. NULL on OOM. */
+sb_arena *sb_arena_child(const sb_arena *parent);
+
+/* Hand every object of `child` to `parent` (they live until `parent` is
+ * destroyed) and free `child`. -1, nothing moved and `child` untouched,
+ * when `parent` would pass its cap. */
+int sb_arena_adopt(sb_arena *parent, sb_arena *child);
+
 /* Bytes handed out so far (for limits and metrics). */
 size_t sb_arena_used(const sb_arena *a);
 

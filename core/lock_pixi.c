@@ -16,7 +16,9 @@
 #include "lock_int.h"
 #include "model.h"
 #include "strmap.h"
+#include "par.h"
 #include "yaml_ev.h"
+#include "alloc.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -55,7 +57,10 @@ typedef struct pixi_ctx {
     sb_arena *a;
     sb_arena *scratch; /* what only the reading needs (record list, references): freed after */
     sb_err *err;
+    const sb_limits *lim;
     sb_lock *lock;
+    unsigned gap_line; /* read in pieces: the `packages:` line the cut found */
+    int gap_read;      /* and the key was there, its list left to the pieces */
     long long version;
     unsigned version_line, version_col;
     int have_version;
@@ -292,82 +297,6 @@ static sb_code read_source(pixi_ctx *c, sb_pkg *p, src_fields *src)
     }
 }
 
-/* Local paths: backslashes -> '/', absolute POSIX -> file://, drive -> file:///. */
-const char *sb_lock__location(sb_arena *a, const char *loc)
-{
-    if (NULL == loc || strstr(loc, "://"))
-        return loc;
-    char *d = sb_arena_strdup(a, loc);
-    if (NULL == d)
-        return NULL;
-    for (char *q = d; *q; q++)
-        if (*q == '\\')
-            *q = '/';
-    if (d[0] == '/')
-        return sb_arena_printf(a, "file://%s", d);
-    if (isalpha((unsigned char)d[0]) && d[1] == ':' && d[2] == '/')
-        return sb_arena_printf(a, "file:///%s", d);
-    return d;
-}
-
-sb_code sb_lock__conda_from_url(sb_arena *a, sb_pkg *p, const char *url)
-{
-    if (NULL == sb_pkg_x(p, a))
-        return SB_ENOMEM;
-    p->kind = SB_KIND_CONDA;
-    p->location = sb_lock__location(a, url);
-    const char *file = strrchr(url, '/');
-    file = file ? file + 1 : url;
-    p->file_name = file;
-    size_t flen = strlen(file), stem_len = flen;
-    if (flen > 6 && !strcmp(file + flen - 6, ".conda")) {
-        p->x->archive_type = "conda";
-        stem_len = flen - 6;
-    } else if (flen > 8 && !strcmp(file + flen - 8, ".tar.bz2")) {
-        p->x->archive_type = "tar.bz2";
-        stem_len = flen - 8;
-    }
-    /* name-version-build split from the right */
-    char *stem = sb_arena_strndup(a, file, stem_len);
-    if (NULL == stem)
-        return SB_ENOMEM;
-    char *dash2 = strrchr(stem, '-');
-    if (dash2) {
-        *dash2 = '\0';
-        char *dash1 = strrchr(stem, '-');
-        if (dash1) {
-            *dash1 = '\0';
-            if (NULL == p->name)
-                p->name = stem;
-            if (NULL == p->version)
-                p->version = dash1 + 1;
-            if (NULL == p->x->build)
-                p->x->build = dash2 + 1;
-        }
-    }
-    /* subdir and channel from ".../<channel>/<subdir>/<file>" */
-    size_t dir_len = (size_t)(file - url);
-    if (dir_len > 1) {
-        const char *dir_end = url + dir_len - 1; /* the '/' before file */
-        const char *sd = dir_end;
-        while (sd > url && sd[-1] != '/')
-            sd--;
-        if (NULL == p->x->subdir && dir_end > sd)
-            p->x->subdir = sb_arena_strndup(a, sd, (size_t)(dir_end - sd));
-        if (sd > url) {
-            p->x->channel_url = sb_arena_strndup(a, url, (size_t)(sd - url));
-            const char *ce = sd - 1, *cs = ce;
-            while (cs > url && cs[-1] != '/')
-                cs--;
-            if (ce > cs && strstr(p->x->channel_url, "://"))
-                p->x->channel = sb_arena_strndup(a, cs, (size_t)(ce - cs));
-        }
-    }
-    if (p->x->subdir && !strcmp(p->x->subdir, "noarch"))
-        p->noarch = true;
-    return SB_OK;
-}
-
 /* A conda archive's file name: ...-<version>-<build>.conda or .tar.bz2. */
 static int is_archive(const char *loc)
 {
@@ -457,6 +386,198 @@ static sb_code source_package(pixi_ctx *c, sb_pkg *p, const char *where, const s
     return SB_OK;
 }
 
+/* What a record states that only says how to read the rest: settled per
+ * record kind once the record's map ends. */
+typedef struct rec_fields {
+    const char *url, *path, *manager, *kind, *noarch;
+    src_fields src;
+} rec_fields;
+
+/* Where the value of a plain string key goes; NULL when `key` is none. */
+static const char **str_slot(raw_rec *r, rec_fields *f, const char *key)
+{
+    sb_pkg *p = r->pkg;
+    static const char *const keys[] = {"kind", "manager", "platform", "name", "version", "build", "subdir", "url",
+                                       "path", "license", "license_family", "requires_python", "noarch",
+                                       "category", "index"};
+    const char **slots[] = {&f->kind, &f->manager, &r->platform, &p->name, &p->version, &p->x->build,
+                            &p->x->subdir, &f->url, &f->path, &p->license, &p->x->license_family,
+                            &p->requires_python, &f->noarch, &r->category,
+                            /* v7 PyPI: the index this package was resolved from; it wins over
+                             * the environment's first index (supplier, pixi:index-url) */
+                            &p->index_url};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (!strcmp(key, keys[i]))
+            return slots[i];
+    return NULL;
+}
+
+/* `purls:` is a sequence; a null one says the lock had none to give. */
+static sb_code read_purls(pixi_ctx *c, sb_pkg *p)
+{
+    sb_yp *y = &c->y;
+    p->has_purls_key = true;
+    if (sb_yp_type(y) != YAML_SCALAR_EVENT)
+        return read_str_seq(c, &p->x->lock_purls, "purls", NULL);
+    const char *v;
+    sb_code rc = sb_yp_str(y, &v, "purls");
+    if (rc == SB_OK && v)
+        rc = sb_yp_fail(y, SB_EPARSE, "purls must be a sequence");
+    return rc;
+}
+
+/* The value of one record key other than a plain string (the current
+ * event is the value's first). */
+static sb_code read_record_value(pixi_ctx *c, raw_rec *r, rec_fields *f, const char *key)
+{
+    sb_yp *y = &c->y;
+    sb_pkg *p = r->pkg;
+    sb_code rc;
+    if (!strcmp(key, "conda") || !strcmp(key, "pypi") || !strcmp(key, "conda_source")) {
+        r->kind = key[0] == 'p' ? REC_PYPI : key[5] == '_' ? REC_CONDA_SOURCE : REC_CONDA;
+        if ((rc = sb_yp_str(y, &r->loc, key)) == SB_OK && NULL == r->loc)
+            rc = sb_yp_fail(y, SB_EPARSE, "package '%s' location is empty", key);
+        return rc;
+    }
+    if (!strcmp(key, "optional") || !strcmp(key, "editable")) {
+        bool yes = sb_yp_truthy(y);
+        *(key[0] == 'o' ? &r->optional : &p->editable) = yes;
+        return sb_yp_skip(y);
+    }
+    if (!strcmp(key, "build_number"))
+        return sb_yp_int(y, &p->x->build_number, "build_number");
+    if (!strcmp(key, "size"))
+        return sb_yp_int(y, &p->x->size, "size");
+    if (!strcmp(key, "sha256") || !strcmp(key, "md5")) {
+        const char *v; /* lower_hex copies what it keeps */
+        if ((rc = sb_yp_peek(y, &v, key)) != SB_OK)
+            return rc;
+        if (key[0] == 's')
+            p->sha256 = lower_hex(c->a, v, 64);
+        else
+            p->x->md5 = lower_hex(c->a, v, 32);
+        return SB_OK;
+    }
+    if (!strcmp(key, "hash"))
+        return read_hash_map(c, p);
+    if (!strcmp(key, "depends"))
+        return read_str_seq(c, &p->depends, "depends", matchspec_name);
+    if (!strcmp(key, "dependencies"))
+        return read_conda_deps(c, p);
+    if (!strcmp(key, "requires_dist"))
+        return read_str_seq(c, &p->depends, "requires_dist", requirement_name);
+    if (!strcmp(key, "purls"))
+        return read_purls(c, p);
+    if (!strcmp(key, "source") || !strcmp(key, "package_build_source")) {
+        /* v7 `source:`, v6 `package_build_source:`: one shape */
+        if (sb_yp_type(y) == YAML_MAPPING_START_EVENT)
+            return read_source(c, p, &f->src);
+        return sb_yp_skip(y);
+    }
+    if (!strcmp(key, "input"))
+        return read_input(c, p);
+    return sb_yp_skip(y);
+}
+
+/* A binary conda record: what its archive URL says fills what the record
+ * leaves out. */
+static sb_code finish_conda_binary(pixi_ctx *c, raw_rec *r)
+{
+    sb_pkg *p = r->pkg;
+    if (sb_lock__conda_from_url(c->a, p, r->loc) != SB_OK)
+        return oom(c);
+    if (NULL == p->name || !p->name[0])
+        return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "conda package '%.120s' has no name", r->loc);
+    return SB_OK;
+}
+
+/* v6 keys source packages (pixi-build) by `conda:` too: a location that is
+ * no conda archive is a source tree, as rattler reads it; v6 leaves out a
+ * noarch the subdir implies (v7 writes it). */
+static sb_code finish_conda_tree(pixi_ctx *c, raw_rec *r, const rec_fields *f)
+{
+    sb_pkg *p = r->pkg;
+    sb_code rc = source_package(c, p, r->loc, &f->src);
+    if (rc != SB_OK)
+        return rc;
+    if (p->x->subdir && !strcmp(p->x->subdir, "noarch"))
+        p->noarch = true;
+    if (NULL == p->name || !p->name[0])
+        return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "source package '%.120s' has no name", r->loc);
+    return SB_OK;
+}
+
+/* v7 `conda_source: "name[hash] @ location"`. */
+static sb_code finish_conda_source(pixi_ctx *c, raw_rec *r, const rec_fields *f)
+{
+    sb_pkg *p = r->pkg;
+    const char *s = r->loc;
+    const char *at = strstr(s, " @ ");
+    const char *lb = strchr(s, '[');
+    const char *name_end = lb && (!at || lb < at) ? lb : at ? at : s + strlen(s);
+    if (NULL == p->name)
+        p->name = sb_arena_strndup(c->a, s, (size_t)(name_end - s));
+    if (lb && (!at || lb < at)) {
+        const char *rb = strchr(lb, ']');
+        if (rb)
+            p->x->identifier_hash = sb_arena_strndup(c->a, lb + 1, (size_t)(rb - lb - 1));
+    }
+    sb_code rc = source_package(c, p, at ? at + 3 : NULL, &f->src);
+    if (rc != SB_OK)
+        return rc;
+    if (NULL == p->name || !p->name[0])
+        return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "source package has no name");
+    return SB_OK;
+}
+
+static sb_code finish_pypi(pixi_ctx *c, raw_rec *r)
+{
+    sb_pkg *p = r->pkg;
+    p->kind = SB_KIND_PYPI;
+    const char *loc = r->loc;
+    /* v1-v3 urls carry "#sha256=<hex>" */
+    const char *frag = strstr(loc, "#sha256=");
+    if (frag) {
+        if (NULL == p->sha256)
+            p->sha256 = lower_hex(c->a, frag + 8, 64);
+        loc = sb_arena_strndup(c->a, loc, (size_t)(frag - loc));
+    }
+    p->location = sb_lock__location(c->a, loc);
+    if (NULL == p->name || !p->name[0])
+        return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "pypi package '%.120s' has no name", r->loc);
+    return SB_OK;
+}
+
+/* The kind from `kind:` (v4/v5) or `manager:` (v1-v3) when the location
+ * key did not say it. */
+static sb_code unkeyed_kind(pixi_ctx *c, raw_rec *r, const rec_fields *f)
+{
+    const char *k = f->kind ? f->kind : f->manager;
+    if (k && !strcmp(k, "conda"))
+        r->kind = REC_CONDA;
+    else if (k && (!strcmp(k, "pypi") || !strcmp(k, "pip")))
+        r->kind = REC_PYPI;
+    else
+        return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
+                             "package entry has no kind (conda, pypi or conda_source)");
+    r->loc = f->url ? f->url : f->path;
+    return SB_OK;
+}
+
+static raw_rec *new_record(pixi_ctx *c)
+{
+    c->recs = grow(c->scratch, c->recs, &c->caprecs, c->nrecs, sizeof *c->recs);
+    sb_pkg *p = sb_arena_calloc(c->a, 1, sizeof *p);
+    if (NULL == c->recs || NULL == p || NULL == sb_pkg_x(p, c->a))
+        return NULL;
+    raw_rec *r = &c->recs[c->nrecs++];
+    memset(r, 0, sizeof *r);
+    r->pkg = p;
+    r->line = sb_yp_line(&c->y);
+    r->col = sb_yp_col(&c->y);
+    return r;
+}
+
 static sb_code read_record(pixi_ctx *c)
 {
     sb_yp *y = &c->y;
@@ -465,190 +586,43 @@ static sb_code read_record(pixi_ctx *c)
         return rc;
     if (c->nrecs >= c->y.lim->max_packages)
         return sb_yp_fail(y, SB_ELIMIT, "more than %zu package entries", c->y.lim->max_packages);
-    c->recs = grow(c->scratch, c->recs, &c->caprecs, c->nrecs, sizeof *c->recs);
-    sb_pkg *p = sb_arena_calloc(c->a, 1, sizeof *p);
-    if (NULL == c->recs || NULL == p)
+    raw_rec *r = new_record(c);
+    if (NULL == r)
         return oom(c);
-    raw_rec *r = &c->recs[c->nrecs++];
-    memset(r, 0, sizeof *r);
-    r->pkg = p;
-    r->line = sb_yp_line(y);
-    r->col = sb_yp_col(y);
-    if (NULL == sb_pkg_x(p, c->a))
-        return oom(c);
-    const char *url = NULL, *path = NULL, *manager = NULL, *kind = NULL, *noarch = NULL;
-    src_fields src = {NULL, NULL, NULL, NULL};
+    rec_fields f = {0};
     for (;;) {
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
         if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
             break;
         char key[SB_YP_KEY_MAX];
-        if ((rc = sb_yp_key(y, key, "a package key")) != SB_OK)
+        if ((rc = sb_yp_key(y, key, "a package key")) != SB_OK || (rc = sb_yp_next(y)) != SB_OK)
             return rc;
-        if ((rc = sb_yp_next(y)) != SB_OK)
+        const char **slot = str_slot(r, &f, key);
+        rc = slot ? sb_yp_str(y, slot, key) : read_record_value(c, r, &f, key);
+        if (rc != SB_OK)
             return rc;
-#define STR(k, dst)                                        \
-    else if (!strcmp(key, k))                              \
-    {                                                      \
-        if ((rc = sb_yp_str(y, &(dst), k)) != SB_OK)       \
-            return rc;                                     \
     }
-        if (!strcmp(key, "conda") || !strcmp(key, "pypi") || !strcmp(key, "conda_source")) {
-            r->kind = key[0] == 'p' ? REC_PYPI : key[5] == '_' ? REC_CONDA_SOURCE : REC_CONDA;
-            if ((rc = sb_yp_str(y, &r->loc, key)) != SB_OK)
-                return rc;
-            if (NULL == r->loc)
-                return sb_yp_fail(y, SB_EPARSE, "package '%s' location is empty", key);
-        }
-        STR("kind", kind)
-        STR("manager", manager)
-        STR("platform", r->platform)
-        STR("name", p->name)
-        STR("version", p->version)
-        STR("build", p->x->build)
-        STR("subdir", p->x->subdir)
-        STR("url", url)
-        STR("path", path)
-        STR("license", p->license)
-        STR("license_family", p->x->license_family)
-        STR("requires_python", p->requires_python)
-        STR("noarch", noarch)
-        STR("category", r->category)
-        else if (!strcmp(key, "optional")) {
-            r->optional = sb_yp_truthy(y);
-            if ((rc = sb_yp_skip(y)) != SB_OK)
-                return rc;
-        } else if (!strcmp(key, "build_number")) {
-            if ((rc = sb_yp_int(y, &p->x->build_number, "build_number")) != SB_OK)
-                return rc;
-        } else if (!strcmp(key, "size")) {
-            if ((rc = sb_yp_int(y, &p->x->size, "size")) != SB_OK)
-                return rc;
-        } else if (!strcmp(key, "sha256") || !strcmp(key, "md5")) {
-            const char *v; /* lower_hex copies what it keeps */
-            if ((rc = sb_yp_peek(y, &v, key)) != SB_OK)
-                return rc;
-            if (key[0] == 's')
-                p->sha256 = lower_hex(c->a, v, 64);
-            else
-                p->x->md5 = lower_hex(c->a, v, 32);
-        } else if (!strcmp(key, "hash")) {
-            if ((rc = read_hash_map(c, p)) != SB_OK)
-                return rc;
-        } else if (!strcmp(key, "depends")) {
-            if ((rc = read_str_seq(c, &p->depends, "depends", matchspec_name)) != SB_OK)
-                return rc;
-        } else if (!strcmp(key, "dependencies")) {
-            if ((rc = read_conda_deps(c, p)) != SB_OK)
-                return rc;
-        } else if (!strcmp(key, "requires_dist")) {
-            if ((rc = read_str_seq(c, &p->depends, "requires_dist", requirement_name)) != SB_OK)
-                return rc;
-        } else if (!strcmp(key, "purls")) {
-            p->has_purls_key = true;
-            if (sb_yp_type(y) == YAML_SCALAR_EVENT) {
-                const char *v;
-                if ((rc = sb_yp_str(y, &v, "purls")) != SB_OK)
-                    return rc;
-                if (v)
-                    return sb_yp_fail(y, SB_EPARSE, "purls must be a sequence");
-            } else if ((rc = read_str_seq(c, &p->x->lock_purls, "purls", NULL)) != SB_OK) {
-                return rc;
-            }
-        } else if (!strcmp(key, "editable")) {
-            p->editable = sb_yp_truthy(y);
-            if ((rc = sb_yp_skip(y)) != SB_OK)
-                return rc;
-        } else if (!strcmp(key, "source") || !strcmp(key, "package_build_source")) {
-            /* v7 `source:`, v6 `package_build_source:`: one shape */
-            if (sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
-                if ((rc = read_source(c, p, &src)) != SB_OK)
-                    return rc;
-            } else if ((rc = sb_yp_skip(y)) != SB_OK) {
-                return rc;
-            }
-        } else if (!strcmp(key, "index")) {
-            /* v7 PyPI: the index this package was resolved from; it wins
-             * over the environment's first index (supplier, pixi:index-url) */
-            if ((rc = sb_yp_str(y, &p->index_url, "index")) != SB_OK)
-                return rc;
-        } else if (!strcmp(key, "input")) {
-            if ((rc = read_input(c, p)) != SB_OK)
-                return rc;
-        } else if ((rc = sb_yp_skip(y)) != SB_OK) {
-            return rc;
-        }
-#undef STR
-    }
-    /* kind from `kind:` (v4/v5) or `manager:` (v1-v3) when not keyed */
-    if (r->kind == REC_UNKNOWN) {
-        const char *k = kind ? kind : manager;
-        if (k && !strcmp(k, "conda"))
-            r->kind = REC_CONDA;
-        else if (k && (!strcmp(k, "pypi") || !strcmp(k, "pip")))
-            r->kind = REC_PYPI;
-        else
-            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
-                                 "package entry has no kind (conda, pypi or conda_source)");
-        r->loc = url ? url : path;
-    }
+    if (r->kind == REC_UNKNOWN && (rc = unkeyed_kind(c, r, &f)) != SB_OK)
+        return rc;
     if (NULL == r->loc || !r->loc[0])
         return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "package entry has no url");
-    if (noarch && strcmp(noarch, "false") != 0)
-        p->noarch = true;
-
-    if (r->kind == REC_CONDA && is_archive(r->loc)) {
-        if (sb_lock__conda_from_url(c->a, p, r->loc) != SB_OK)
-            return oom(c);
-        if (NULL == p->name || !p->name[0])
-            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
-                                 "conda package '%.120s' has no name", r->loc);
-    } else if (r->kind == REC_CONDA) {
-        /* v6 keys source packages (pixi-build) by `conda:` too: a location
-         * that is no conda archive is a source tree, as rattler reads it;
-         * v6 leaves out a noarch the subdir implies (v7 writes it) */
-        if ((rc = source_package(c, p, r->loc, &src)) != SB_OK)
-            return rc;
-        if (p->x->subdir && !strcmp(p->x->subdir, "noarch"))
-            p->noarch = true;
-        if (NULL == p->name || !p->name[0])
-            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "source package '%.120s' has no name", r->loc);
-    } else if (r->kind == REC_CONDA_SOURCE) {
-        /* "name[hash] @ location" */
-        const char *s = r->loc;
-        const char *at = strstr(s, " @ ");
-        const char *lb = strchr(s, '[');
-        const char *name_end = lb && (!at || lb < at) ? lb : at ? at : s + strlen(s);
-        if (NULL == p->name)
-            p->name = sb_arena_strndup(c->a, s, (size_t)(name_end - s));
-        if (lb && (!at || lb < at)) {
-            const char *rb = strchr(lb, ']');
-            if (rb)
-                p->x->identifier_hash = sb_arena_strndup(c->a, lb + 1, (size_t)(rb - lb - 1));
-        }
-        if ((rc = source_package(c, p, at ? at + 3 : NULL, &src)) != SB_OK)
-            return rc;
-        if (NULL == p->name || !p->name[0])
-            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "source package has no name");
-    } else {
-        p->kind = SB_KIND_PYPI;
-        const char *loc = r->loc;
-        /* v1-v3 urls carry "#sha256=<hex>" */
-        const char *frag = strstr(loc, "#sha256=");
-        if (frag) {
-            if (NULL == p->sha256)
-                p->sha256 = lower_hex(c->a, frag + 8, 64);
-            loc = sb_arena_strndup(c->a, loc, (size_t)(frag - loc));
-        }
-        p->location = sb_lock__location(c->a, loc);
-        if (NULL == p->name || !p->name[0])
-            return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
-                                 "pypi package '%.120s' has no name", r->loc);
+    if (f.noarch && strcmp(f.noarch, "false") != 0)
+        r->pkg->noarch = true;
+    switch (r->kind) {
+    case REC_CONDA:
+        rc = is_archive(r->loc) ? finish_conda_binary(c, r) : finish_conda_tree(c, r, &f);
+        break;
+    case REC_CONDA_SOURCE:
+        rc = finish_conda_source(c, r, &f);
+        break;
+    default:
+        rc = finish_pypi(c, r);
+        break;
     }
-    if (NULL == p->location && r->loc)
-        return oom(c);
-    return SB_OK;
+    if (rc == SB_OK && NULL == r->pkg->location)
+        rc = oom(c);
+    return rc;
 }
 
 static sb_code read_packages(pixi_ctx *c)
@@ -1017,6 +991,18 @@ static sb_code link_v1(pixi_ctx *c, int categories)
     return SB_OK;
 }
 
+/* Read in pieces: the list the pieces read must be this key's, now a null
+ * where its items were (sb_yp_open_gap). */
+static sb_code gap_packages(pixi_ctx *c, unsigned kl, unsigned kc)
+{
+    const char *v = "";
+    if (kl != c->gap_line || kc != 1 || sb_yp_type(&c->y) != YAML_SCALAR_EVENT ||
+        sb_yp_peek(&c->y, &v, "packages") != SB_OK || v != NULL)
+        return sb_yp_fail(&c->y, SB_EPARSE, "the package list is not where it was cut");
+    c->gap_read = 1;
+    return SB_OK;
+}
+
 static sb_code read_top(pixi_ctx *c)
 {
     sb_yp *y = &c->y;
@@ -1063,7 +1049,9 @@ static sb_code read_top(pixi_ctx *c)
         } else if (!strcmp(key, "package") || !strcmp(key, "packages")) {
             if (seen_pkgs++)
                 return sb_err_set_at(c->err, SB_EPARSE, kl, kc, "the package list appears twice");
-            if (sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
+            if (c->gap_line) {
+                rc = gap_packages(c, kl, kc);
+            } else if (sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
                 /* `packages: {}` as seen in empty locks */
                 rc = sb_yp_skip(y);
             } else {
@@ -1093,6 +1081,292 @@ static sb_code read_top(pixi_ctx *c)
     if (!c->have_version)
         return sb_err_set_at(c->err, SB_EPARSE, 1, 1, "missing top-level key 'version'");
     return SB_OK;
+}
+
+/* ---- a large package list, read in pieces side by side ------------------
+ *
+ * A pixi.lock is mostly its `packages:` list of independent records, each
+ * starting on a line "- " in column 0. The list is cut at such lines into
+ * pieces read by the worker pool (core/par.h), each with its own parser and
+ * arena, while the calling thread reads the rest of the document with the
+ * list read as its line breaks alone (sb_yp_open_gap): lines and columns of
+ * everything stay those of the whole input. Records join in input order.
+ *
+ * A cut is trusted only when every piece is one block sequence from its
+ * first byte and the rest of the document has its `packages:` key, with no
+ * value, on the line the cut found: anything else (a cut inside a quoted
+ * scalar, a list that is not where it seemed, any error at all) reads the
+ * input again on one thread, so every answer, error or not, is the one
+ * thread's. */
+
+#define PIECES_MAX 16 /* pieces per list; at least a quarter of sb_par_min_bytes() each */
+
+typedef struct piece {
+    pixi_ctx c; /* its parser, arenas (c.a joins the request's), records */
+    sb_err err;
+    const char *data;
+    size_t len;
+    unsigned line0;
+    sb_code rc;
+} piece;
+
+typedef struct pieces_plan {
+    size_t from, to;   /* the list's items: data[from..to) */
+    unsigned key_line; /* the `packages:` line, 1-based */
+} pieces_plan;
+
+static int line_is(const char *p, const char *end, const char *s)
+{
+    size_t n = strlen(s);
+    return (size_t)(end - p) > n && !memcmp(p, s, n) && p[n] == '\n';
+}
+
+/* Where a top-level block list under `packages:` (or v1 `package:`) holds
+ * its items: from the line after the key to the first line starting in
+ * column 0 with neither "- " nor "#". 0 when there is no such plain list. */
+static int find_list(const char *data, size_t len, pieces_plan *pl)
+{
+    const char *p = data, *end = data + len;
+    unsigned line = 1;
+    while (p < end && !line_is(p, end, "packages:") && !line_is(p, end, "package:")) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (NULL == nl)
+            return 0;
+        p = nl + 1;
+        line++;
+    }
+    if (p >= end)
+        return 0;
+    pl->key_line = line;
+    p = (const char *)memchr(p, '\n', (size_t)(end - p)) + 1;
+    if (end - p < 2 || p[0] != '-' || p[1] != ' ')
+        return 0;
+    pl->from = (size_t)(p - data);
+    while (p < end) {
+        if (!(p[0] == ' ' || p[0] == '#' || p[0] == '\n' || (p[0] == '-' && end - p > 1 && p[1] == ' ')))
+            break;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    pl->to = (size_t)(p - data);
+    return 1;
+}
+
+static size_t count_lines(const char *p, const char *end)
+{
+    size_t n = 0;
+    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        n++;
+        p++;
+    }
+    return n;
+}
+
+/* Cut data[pl->from..pl->to) into at most `want` pieces at item lines. */
+static size_t cut(const char *data, const pieces_plan *pl, piece *pc, size_t want)
+{
+    size_t n = 0, at = pl->from, size = (pl->to - pl->from) / want;
+    unsigned line = pl->key_line + 1;
+    while (at < pl->to && n < want) {
+        size_t next = pl->to;
+        if (n + 1 < want) {
+            const char *s = data + at + size, *end = data + pl->to;
+            for (; s < end; s++) {
+                s = memchr(s, '\n', (size_t)(end - s));
+                if (NULL == s || end - s < 3)
+                    break;
+                if (s[1] == '-' && s[2] == ' ') {
+                    next = (size_t)(s + 1 - data);
+                    break;
+                }
+            }
+            if (NULL == s || s >= end)
+                next = pl->to;
+        }
+        pc[n].data = data + at;
+        pc[n].len = next - at;
+        pc[n].line0 = line - 1;
+        line += (unsigned)count_lines(data + at, data + next);
+        at = next;
+        n++;
+    }
+    return n;
+}
+
+/* One piece: a block sequence of records from its first byte to its end. */
+static sb_code read_piece_events(pixi_ctx *c, const piece *k)
+{
+    sb_yp *y = &c->y;
+    sb_code rc;
+    yaml_event_type_t want[] = {YAML_STREAM_START_EVENT, YAML_DOCUMENT_START_EVENT, YAML_SEQUENCE_START_EVENT};
+    for (size_t i = 0; i < 3; i++) {
+        if ((rc = sb_yp_next(y)) != SB_OK || (rc = sb_yp_expect(y, want[i], "a piece of the package list")) != SB_OK)
+            return rc;
+        if (i == 0)
+            y->depth = 1; /* as under the top-level mapping */
+    }
+    if (sb_yp_line(y) != k->line0 + 1 || sb_yp_col(y) != 1)
+        return sb_yp_fail(y, SB_EPARSE, "a piece of the package list does not start with an item");
+    if ((rc = read_packages(c)) != SB_OK)
+        return rc;
+    if ((rc = sb_yp_next(y)) != SB_OK || (rc = sb_yp_expect(y, YAML_DOCUMENT_END_EVENT, "a piece's end")) != SB_OK)
+        return rc;
+    if ((rc = sb_yp_next(y)) != SB_OK || (rc = sb_yp_expect(y, YAML_STREAM_END_EVENT, "a piece's end")) != SB_OK)
+        return rc;
+    return SB_OK;
+}
+
+static void read_piece(void *arg)
+{
+    piece *k = arg;
+    pixi_ctx *c = &k->c;
+    k->rc = sb_yp_open_piece(&c->y, c->a, k->data, k->len, k->line0, c->lim, c->err);
+    if (k->rc != SB_OK)
+        return;
+    k->rc = read_piece_events(c, k);
+    sb_yp_close(&c->y);
+}
+
+/* The document around the list, on the calling thread. */
+typedef struct rest_job {
+    pixi_ctx *c;
+    const char *data;
+    size_t len;
+    const pieces_plan *pl;
+    sb_code rc;
+} rest_job;
+
+static void read_rest(void *arg)
+{
+    rest_job *j = arg;
+    pixi_ctx *c = j->c;
+    j->rc = sb_yp_open_gap(&c->y, c->a, j->data, j->len, j->pl->from, j->pl->to, c->lim, c->err);
+    if (j->rc != SB_OK)
+        return;
+    j->rc = read_top(c);
+    sb_yp_close(&c->y);
+}
+
+/* The events the one-thread read would have counted: the list's own
+ * sequence start and end in place of the gap's null, without the pieces'
+ * stream, document and sequence framing. */
+static size_t one_thread_events(size_t rest, const piece *pc, size_t n)
+{
+    size_t total = rest - 1 + 2;
+    for (size_t i = 0; i < n; i++)
+        total += pc[i].c.y.events - 6;
+    return total;
+}
+
+/* Records and arenas of the pieces joined to `c`'s, in input order. */
+static sb_code join_pieces(pixi_ctx *c, piece *pc, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += pc[i].c.nrecs;
+    if (total > c->lim->max_packages || c->nrecs != 0)
+        return SB_EPARSE;
+    raw_rec *recs = sb_arena_alloc(c->scratch, (total + 1) * sizeof *recs);
+    if (NULL == recs)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (sb_arena_adopt(c->a, pc[i].c.a) != 0)
+            return SB_ENOMEM;
+        pc[i].c.a = NULL;
+        memcpy(recs + c->nrecs, pc[i].c.recs, pc[i].c.nrecs * sizeof *recs);
+        c->nrecs += pc[i].c.nrecs;
+    }
+    c->recs = recs;
+    c->caprecs = total + 1;
+    return SB_OK;
+}
+
+static sb_code run_pieces(pixi_ctx *c, const char *data, size_t len, const pieces_plan *pl, piece *pc, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        pixi_ctx *k = &pc[i].c;
+        k->lim = c->lim;
+        k->err = &pc[i].err;
+        k->a = sb_arena_child(c->a);
+        k->scratch = sb_arena_new(0);
+        if (NULL == k->a || NULL == k->scratch)
+            return SB_ENOMEM;
+    }
+    sb_par_job jobs[PIECES_MAX + 1];
+    rest_job rest = {c, data, len, pl, SB_OK};
+    jobs[0] = (sb_par_job){.fn = read_rest, .arg = &rest};
+    for (size_t i = 0; i < n; i++)
+        jobs[i + 1] = (sb_par_job){.fn = read_piece, .arg = &pc[i]};
+    sb_par_run(jobs, n + 1);
+    for (size_t i = 0; i < n; i++)
+        if (pc[i].rc == SB_ETIMEOUT) {
+            *c->err = pc[i].err;
+            return SB_ETIMEOUT;
+        }
+    if (rest.rc != SB_OK)
+        return rest.rc;
+    for (size_t i = 0; i < n; i++)
+        if (pc[i].rc != SB_OK)
+            return pc[i].rc;
+    if (!c->gap_read || one_thread_events(c->y.events, pc, n) > c->lim->max_events)
+        return SB_EPARSE;
+    return join_pieces(c, pc, n);
+}
+
+/* SB_OK when the input was read in pieces; SB_ETIMEOUT; anything else:
+ * not split, or not trusted (read it on one thread). */
+static sb_code read_in_pieces(pixi_ctx *c, const char *data, size_t len)
+{
+    pieces_plan pl;
+    size_t min = sb_par_min_bytes(), width = len >= min ? sb_par_width() : 1;
+    if (width < 2 || !find_list(data, len, &pl) || pl.to - pl.from < min)
+        return SB_EUNSUPPORTED;
+    size_t want = (pl.to - pl.from) / (min / 4 ? min / 4 : 1);
+    if (want < 2)
+        want = 2;
+    if (want > 4 * width)
+        want = 4 * width;
+    if (want > PIECES_MAX)
+        want = PIECES_MAX;
+    piece *pc = sb_calloc(want, sizeof *pc);
+    if (NULL == pc)
+        return SB_ENOMEM;
+    size_t n = cut(data, &pl, pc, want);
+    c->gap_line = pl.key_line;
+    sb_code rc = run_pieces(c, data, len, &pl, pc, n);
+    for (size_t i = 0; i < n; i++) {
+        sb_arena_destroy(pc[i].c.a);
+        sb_arena_destroy(pc[i].c.scratch);
+    }
+    sb_free(pc);
+    return rc;
+}
+
+static sb_code read_one_thread(pixi_ctx *c, const char *data, size_t len)
+{
+    sb_code rc = sb_yp_open(&c->y, c->a, data, len, c->lim, c->err);
+    if (rc != SB_OK)
+        return rc;
+    rc = read_top(c);
+    sb_yp_close(&c->y);
+    return rc;
+}
+
+/* In pieces when that is both possible and trusted, else on one thread. */
+static sb_code read_document(pixi_ctx *c, const char *data, size_t len)
+{
+    pixi_ctx fresh = *c;
+    sb_code rc = read_in_pieces(c, data, len);
+    if (rc == SB_OK || rc == SB_ETIMEOUT)
+        return rc;
+    /* what the attempt made stays in the arenas until the request ends */
+    *c = fresh;
+    c->lock = sb_arena_calloc(c->a, 1, sizeof *c->lock);
+    if (NULL == c->lock)
+        return oom(c);
+    c->lock->kind = fresh.lock->kind;
+    sb_err_clear(c->err);
+    return read_one_thread(c, data, len);
 }
 
 /* The build number a record leaves out. rattler writes none when it is the
@@ -1144,11 +1418,8 @@ static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *
     if (NULL == c.lock)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     c.lock->kind = kind;
-    sb_code rc = sb_yp_open(&c.y, a, data, len, lim, err);
-    if (rc != SB_OK)
-        return rc;
-    rc = read_top(&c);
-    sb_yp_close(&c.y);
+    c.lim = lim;
+    sb_code rc = read_document(&c, data, len);
     if (rc != SB_OK && !c.have_version)
         return version_first(data, len, err, rc);
     if (rc != SB_OK)

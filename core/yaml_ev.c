@@ -22,6 +22,59 @@ sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,
     return SB_OK;
 }
 
+sb_code sb_yp_open_piece(sb_yp *y, sb_arena *a, const char *data, size_t len, unsigned line0,
+                         const sb_limits *lim, sb_err *err)
+{
+    sb_code rc = sb_yp_open(y, a, data, len, lim, err);
+    y->line0 = line0;
+    return rc;
+}
+
+/* libyaml's read handler for sb_yp_open_gap: the input with the gap's bytes
+ * other than '\n' left out. */
+static int gap_read(void *arg, unsigned char *buf, size_t size, size_t *got)
+{
+    sb_yp *y = arg;
+    size_t n = 0;
+    while (n < size && y->gap_pos < y->gap_len) {
+        if (y->gap_pos < y->gap_from || y->gap_pos >= y->gap_to) {
+            size_t end = y->gap_pos < y->gap_from ? y->gap_from : y->gap_len;
+            size_t k = end - y->gap_pos < size - n ? end - y->gap_pos : size - n;
+            memcpy(buf + n, y->gap_data + y->gap_pos, k);
+            n += k;
+            y->gap_pos += k;
+            continue;
+        }
+        const char *nl = memchr(y->gap_data + y->gap_pos, '\n', y->gap_to - y->gap_pos);
+        if (NULL == nl) {
+            y->gap_pos = y->gap_to;
+            continue;
+        }
+        buf[n++] = '\n';
+        y->gap_pos = (size_t)(nl - y->gap_data) + 1;
+    }
+    *got = n;
+    return 1;
+}
+
+sb_code sb_yp_open_gap(sb_yp *y, sb_arena *a, const char *data, size_t len, size_t from, size_t to,
+                       const sb_limits *lim, sb_err *err)
+{
+    memset(y, 0, sizeof *y);
+    y->arena = a;
+    y->err = err;
+    y->lim = lim;
+    y->dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
+    y->gap_data = data;
+    y->gap_len = len;
+    y->gap_from = from;
+    y->gap_to = to;
+    if (!yaml_parser_initialize(&y->parser))
+        return sb_err_set(err, SB_ENOMEM, "cannot initialize the YAML parser");
+    yaml_parser_set_input(&y->parser, gap_read, y);
+    return SB_OK;
+}
+
 void sb_yp_close(sb_yp *y)
 {
     if (y->have_ev)
@@ -52,7 +105,7 @@ sb_code sb_yp_next(sb_yp *y)
         yaml_mark_t m = y->parser.problem_mark;
         if (y->parser.error == YAML_MEMORY_ERROR)
             return sb_err_set(y->err, SB_ENOMEM, "out of memory parsing YAML");
-        return sb_err_set_at(y->err, SB_EPARSE, (unsigned)m.line + 1, (unsigned)m.column + 1,
+        return sb_err_set_at(y->err, SB_EPARSE, y->line0 + (unsigned)m.line + 1, (unsigned)m.column + 1,
                              "invalid YAML: %s%s%s", problem,
                              y->parser.context ? " " : "",
                              y->parser.context ? y->parser.context : "");

@@ -14,6 +14,7 @@ step loadtest/bench.sh build/release
 step loadtest/wrk.sh build/release
 step loadtest/repeat.sh build/release
 step loadtest/largest.sh build/release 7
+step loadtest/rss.sh build/release
 step loadtest/license-texts.sh build/release
 step loadtest/lookups.sh build/release 300 20
 step loadtest/cdxgen.sh build/release 5

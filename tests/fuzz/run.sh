@@ -18,6 +18,7 @@ pass=0 fail=0
 # target name, source, extra flags, seed corpus (directories of fixtures)
 targets=(
   "pixi fuzz_reader.c -DFUZZ_KIND_RAW=pixi.lock pixi conda-lock"
+  "pixi-pieces fuzz_reader.c -DFUZZ_PIECES=1 pixi conda-lock"
   "uv fuzz_reader.c -DFUZZ_KIND_RAW=uv.lock uv"
   "pylock fuzz_reader.c -DFUZZ_KIND_RAW=pylock.toml pylock"
   "poetry fuzz_reader.c -DFUZZ_KIND_RAW=poetry.lock poetry"
