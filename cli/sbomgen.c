@@ -72,6 +72,7 @@ int main(int argc, char **argv)
     bool require = false;
     sb_policy pol = {0};
     sb_select_opts sel = {0};
+    sel.consume = true; /* one selection of the lock, as the service's single document */
     sb_doc_opts dopts = {0};
     dopts.pretty = true;
     dopts.timestamp = 0;

@@ -113,7 +113,7 @@ static const char *pkg_source(pn_ctx *c, const sb_yn *res)
 static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *peers)
 {
     size_t at;
-    sb_strmap_get(&c->l.by_key, p->rec.key, strlen(p->rec.key), &at);
+    sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &at);
     if (sb_strmap_put(&c->by_key, key, strlen(key), at, NULL) < 0 || sb_js_path(p, c->a, key) != SB_OK)
         return oom(c);
     if (peers && (NULL == p->peers || !strstr(p->peers, peers)))
@@ -141,8 +141,8 @@ static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const sb_yn *entry, sb_co
     if ((*rc = alias_key(c, key, p, k.peers)) != SB_OK)
         return NULL;
     if (added) {
-        p->rec.location = source ? source : sb_yn_str(res, "tarball");
-        sb_js_integrity(c->a, &p->rec, sb_yn_str(res, "integrity"));
+        p->rec->location = source ? source : sb_yn_str(res, "tarball");
+        sb_js_integrity(c->a, p->rec, sb_yn_str(res, "integrity"));
     }
     return p;
 }
@@ -227,8 +227,8 @@ static sb_code edges(pn_ctx *c, sb_js_pkg *p, const char *from, const sb_yn *dep
         sb_js_pkg *t = target(c, from, sb_yn_key(deps, i), sb_yn_val(deps, i));
         if (NULL == t || t == p)
             continue;
-        sb_code rc = p ? sb_js_dep_scoped(p, c->a, t->rec.key, how)
-                       : sb_jsl_root_scoped(&c->l, c->a, t->rec.key, how);
+        sb_code rc = p ? sb_js_dep_scoped(p, c->a, t->rec->key, how)
+                       : sb_jsl_root_scoped(&c->l, c->a, t->rec->key, how);
         if (rc != SB_OK)
             return oom(c);
     }
@@ -316,8 +316,8 @@ static sb_code read_importers(pn_ctx *c, const sb_yn *imp)
             sb_js_pkg *p = sb_jsl_get(&c->l, c->a, last_segment(path), NULL, sb_lock__location(c->a, path), &added, &code);
             if (NULL == p)
                 return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
-            p->rec.location = sb_lock__location(c->a, path);
-            sb_strmap_get(&c->l.by_key, p->rec.key, strlen(p->rec.key), &idx);
+            p->rec->location = sb_lock__location(c->a, path);
+            sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &idx);
             idx++;
         }
         if (sb_strmap_put(&c->importers, path, strlen(path), idx, NULL) < 0)
@@ -338,7 +338,7 @@ static sb_code importer_edges(pn_ctx *c, const sb_yn *imp, const sb_yn *doc)
         sb_code rc = deps_of(c, p, path, sb_yn_val(imp, i), 1);
         /* members hang off the root; without a "." importer they are the roots */
         if (rc == SB_OK && p)
-            rc = sb_jsl_root_scoped(&c->l, c->a, p->rec.key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
+            rc = sb_jsl_root_scoped(&c->l, c->a, p->rec->key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
         if (rc != SB_OK)
             return rc;
     }
@@ -409,11 +409,14 @@ static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t le
         return sb_err_set(err, SB_EPARSE, ndocs ? "not a pnpm-lock.yaml: no lockfileVersion" : "the pnpm-lock.yaml is empty");
     pn_ctx c = {.a = a, .err = err};
     if (sb_jsl_init(&c.l, a, "pnpm-lock.yaml", lim) != SB_OK || sb_strmap_init(&c.by_key, a, 256) != SB_OK ||
-        sb_strmap_init(&c.importers, a, 16) != SB_OK)
+        sb_strmap_init(&c.importers, a, 16) != SB_OK) {
+        sb_jsl_free(&c.l);
         return oom(&c);
-    if ((rc = read_doc(&c, doc)) != SB_OK)
-        return rc;
-    return sb_jsl_build(out, a, &c.l, err);
+    }
+    if ((rc = read_doc(&c, doc)) == SB_OK)
+        rc = sb_jsl_build(out, a, &c.l, err);
+    sb_jsl_free(&c.l);
+    return rc;
 }
 
 static int pnpm_detect(const char *data, size_t len, const char *filename)

@@ -203,6 +203,10 @@ typedef struct sb_lock_platform {
     const char *name;
     sb_pkg **pkgs;
     size_t npkgs, cap;
+    /* set by a reader whose records are one array, pkgs[i] == &recs[i]
+     * (the JavaScript readers): a consuming selection (sb_select_opts.consume)
+     * sorts and completes them in place rather than copying each */
+    sb_pkg *recs;
     /* what the document root depends on, when the input says (uv's workspace
      * root, poetry's main group...): PEP 503 names. Otherwise the root edges
      * go to every package nothing else depends on. */
@@ -303,6 +307,9 @@ typedef struct sb_select_opts {
     bool primary_pypi;         /* a PyPI identity, when a package has one, is the primary purl */
     sb_vuln_fn vulns;          /* NULL = no vulnerability lookups */
     void *vulns_ctx;
+    bool consume;              /* the lock is selected once only: a platform's records
+                                * may become the selection's (see recs), after which the
+                                * lock's package lists are not to be read again */
 } sb_select_opts;
 
 typedef struct sb_sbom {
