@@ -387,9 +387,11 @@ static sb_scope model_scope(sb_js_scope s)
 static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a)
 {
     p->rec->scope = model_scope(p->scope);
-    /* the reader's own properties (an alias, yarn's checksum) and these four
-     * at most, in one exactly sized array rather than a vector grown twice */
-    size_t want = p->rec->reader_props.n + 8;
+    /* the reader's own properties (an alias, yarn's checksum) and those of
+     * the four below it has, in one exactly sized array rather than a vector
+     * grown twice */
+    size_t want = p->rec->reader_props.n + 2 * ((NULL != scope_name(p->scope)) + (NULL != p->path1) + p->direct +
+                                                (NULL != p->peers));
     if (want > p->rec->reader_props.cap) {
         const char **nv = sb_arena_alloc(a, want * sizeof *nv);
         if (NULL == nv)

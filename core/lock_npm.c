@@ -113,7 +113,7 @@ static const char *temp(npm_ctx *c, const char *s, size_t n, bool esc, sb_code *
 
 static npm_ent *ent_add(npm_ctx *c, const char *path)
 {
-    npm_ent *nv = sb_arena_grow(c->a, c->ents, &c->cap, c->n, sizeof *nv, 256);
+    npm_ent *nv = sb_arena_grow(c->l.tmp, c->ents, &c->cap, c->n, sizeof *nv, 256);
     if (NULL == nv)
         return NULL;
     c->ents = nv;
@@ -602,15 +602,15 @@ static sb_code read_lock(npm_ctx *c)
         if (!top.packages_object)
             return sb_err_set(c->err, SB_EPARSE, "packages must be an object");
         /* sized once from the first pass: no table is grown (and copied) */
-        c->ents = sb_arena_alloc(c->a, (top.npackages + 1) * sizeof *c->ents);
+        c->ents = sb_arena_alloc(c->l.tmp, (top.npackages + 1) * sizeof *c->ents);
         c->cap = top.npackages + 1;
-        if (NULL == c->ents || sb_strmap_init(&c->by_path, c->a, top.npackages) != SB_OK ||
+        if (NULL == c->ents || sb_strmap_init(&c->by_path, c->l.tmp, top.npackages) != SB_OK ||
             sb_jsl_expect(&c->l, c->a, top.npackages) != SB_OK)
             return oom(c);
         rc = read_v2(c, top.packages - 1);
         return rc == SB_OK ? all_edges(c) : rc;
     }
-    if (sb_strmap_init(&c->by_path, c->a, 256) != SB_OK)
+    if (sb_strmap_init(&c->by_path, c->l.tmp, 256) != SB_OK)
         return oom(c);
     c->l.root_name = keep(c, &top.name);
     c->l.root_version = keep(c, &top.root_version);
