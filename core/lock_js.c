@@ -13,7 +13,15 @@ sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *l
     l->kind = kind;
     l->max_packages = lim ? lim->max_packages : 500000;
     l->dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
-    return sb_strmap_init(&l->by_key, a, 64);
+    if (NULL == (l->tmp = sb_arena_new(0)))
+        return SB_ENOMEM;
+    return sb_strmap_init(&l->by_key, l->tmp, 64);
+}
+
+void sb_jsl_free(sb_jsl *l)
+{
+    sb_arena_destroy(l->tmp);
+    l->tmp = NULL;
 }
 
 sb_code sb_jsl_tick(sb_jsl *l, sb_err *err)
@@ -35,11 +43,32 @@ sb_code sb_jsl_expect(sb_jsl *l, sb_arena *a, size_t n)
         n = l->max_packages;
     if (l->n || n <= l->cap)
         return SB_OK;
-    l->pkgs = sb_arena_alloc(a, n * sizeof *l->pkgs);
-    if (NULL == l->pkgs)
+    l->pkgs = sb_arena_alloc(l->tmp, n * sizeof *l->pkgs);
+    l->recs = sb_arena_calloc(a, n, sizeof *l->recs);
+    if (NULL == l->pkgs || NULL == l->recs)
         return SB_ENOMEM;
     l->cap = n;
-    return sb_strmap_init(&l->by_key, a, n);
+    l->nrecs = n;
+    return sb_strmap_init(&l->by_key, l->tmp, n);
+}
+
+/* The next record: a slot of recs, grown when full (by an eighth past a
+ * counted size, else doubled), every package's rec re-pointed at the copy. */
+static sb_pkg *next_rec(sb_jsl *l, sb_arena *a)
+{
+    if (l->n == l->nrecs) {
+        size_t nn = l->cap && l->nrecs >= l->cap ? l->nrecs + l->nrecs / 8 + 64 : 2 * l->nrecs + 64;
+        sb_pkg *nv = sb_arena_calloc(a, nn, sizeof *nv);
+        if (NULL == nv)
+            return NULL;
+        if (l->n)
+            memcpy(nv, l->recs, l->n * sizeof *nv);
+        for (size_t i = 0; i < l->n; i++)
+            l->pkgs[i]->rec = &nv[i];
+        l->recs = nv;
+        l->nrecs = nn;
+    }
+    return &l->recs[l->n];
 }
 
 sb_code sb_js_path(sb_js_pkg *p, sb_arena *a, const char *path)
@@ -71,12 +100,13 @@ static sb_js_pkg *add(sb_jsl *l, sb_arena *a, const char *key, sb_code *code)
         *code = SB_ELIMIT;
         return NULL;
     }
-    sb_js_pkg **nv = sb_arena_grow(a, l->pkgs, &l->cap, l->n, sizeof *nv, 64);
+    sb_js_pkg **nv = sb_arena_grow(l->tmp, l->pkgs, &l->cap, l->n, sizeof *nv, 64);
     if (NULL == nv)
         return NULL;
     l->pkgs = nv;
-    sb_js_pkg *p = sb_arena_calloc(a, 1, sizeof *p);
-    if (NULL == p || sb_strmap_put(&l->by_key, key, strlen(key), l->n, NULL) < 0)
+    sb_js_pkg *p = sb_arena_calloc(l->tmp, 1, sizeof *p);
+    if (NULL == p || NULL == (p->rec = next_rec(l, a)) ||
+        sb_strmap_put(&l->by_key, key, strlen(key), l->n, NULL) < 0)
         return NULL;
     l->pkgs[l->n++] = p;
     return p;
@@ -95,10 +125,10 @@ sb_js_pkg *sb_jsl_get(sb_jsl *l, sb_arena *a, const char *name, const char *vers
         return p;
     if (NULL == (p = add(l, a, key, code)))
         return NULL;
-    p->rec.kind = SB_KIND_NPM;
-    p->rec.name = name;
-    p->rec.version = version;
-    p->rec.key = key;
+    p->rec->kind = SB_KIND_NPM;
+    p->rec->name = name;
+    p->rec->version = version;
+    p->rec->key = key;
     *added = true;
     return p;
 }
@@ -197,20 +227,20 @@ sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri)
 
 sb_code sb_js_dep(sb_js_pkg *p, sb_arena *a, const char *key)
 {
-    if (NULL == key || (p->rec.key && !strcmp(p->rec.key, key)))
+    if (NULL == key || (p->rec->key && !strcmp(p->rec->key, key)))
         return SB_OK;
-    return sb_strv_push(&p->rec.depends, a, key);
+    return sb_strv_push(&p->rec->depends, a, key);
 }
 
 sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope how)
 {
-    if (NULL == key || (p->rec.key && !strcmp(p->rec.key, key)))
+    if (NULL == key || (p->rec->key && !strcmp(p->rec->key, key)))
         return SB_OK;
     if (how == SB_JS_OPTIONAL && push_lazy(&p->opt_deps, a, key) != SB_OK)
         return SB_ENOMEM;
     if (how == SB_JS_DEV && push_lazy(&p->dev_deps, a, key) != SB_OK)
         return SB_ENOMEM;
-    return sb_strv_push(&p->rec.depends, a, key);
+    return sb_strv_push(&p->rec->depends, a, key);
 }
 
 sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope s)
@@ -260,11 +290,11 @@ sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err)
         sb_js_pkg *u = q[head++];
         if (sb_jsl_tick(l, err) != SB_OK)
             return SB_ETIMEOUT;
-        for (size_t d = 0; d < u->rec.depends.n; d++) {
-            sb_js_pkg *v = sb_jsl_find(l, u->rec.depends.v[d]);
+        for (size_t d = 0; d < u->rec->depends.n; d++) {
+            sb_js_pkg *v = sb_jsl_find(l, u->rec->depends.v[d]);
             if (NULL == v)
                 continue;
-            sb_js_scope s = through(u, u->rec.depends.v[d]);
+            sb_js_scope s = through(u, u->rec->depends.v[d]);
             if (s > v->scope && tail < cap) {
                 v->scope = s;
                 q[tail++] = v;
@@ -356,28 +386,30 @@ static sb_scope model_scope(sb_js_scope s)
 
 static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a)
 {
-    p->rec.scope = model_scope(p->scope);
-    /* the reader's own properties (an alias, yarn's checksum) and these four
-     * at most, in one exactly sized array rather than a vector grown twice */
-    size_t want = p->rec.reader_props.n + 8;
-    if (want > p->rec.reader_props.cap) {
+    p->rec->scope = model_scope(p->scope);
+    /* the reader's own properties (an alias, yarn's checksum) and those of
+     * the four below it has, in one exactly sized array rather than a vector
+     * grown twice */
+    size_t want = p->rec->reader_props.n + 2 * ((NULL != scope_name(p->scope)) + (NULL != p->path1) + p->direct +
+                                                (NULL != p->peers));
+    if (want > p->rec->reader_props.cap) {
         const char **nv = sb_arena_alloc(a, want * sizeof *nv);
         if (NULL == nv)
             return SB_ENOMEM;
-        if (p->rec.reader_props.n)
-            memcpy(nv, p->rec.reader_props.v, p->rec.reader_props.n * sizeof *nv);
-        p->rec.reader_props.v = nv;
-        p->rec.reader_props.cap = want;
+        if (p->rec->reader_props.n)
+            memcpy(nv, p->rec->reader_props.v, p->rec->reader_props.n * sizeof *nv);
+        p->rec->reader_props.v = nv;
+        p->rec->reader_props.cap = want;
     }
-    sb_code rc = push_prop(&p->rec, a, "pixi:scope", scope_name(p->scope));
+    sb_code rc = push_prop(p->rec, a, "pixi:scope", scope_name(p->scope));
     if (rc == SB_OK && p->path1) {
         const char *j = join_paths(a, p);
-        rc = j ? push_prop(&p->rec, a, "pixi:install-paths", j) : SB_ENOMEM;
+        rc = j ? push_prop(p->rec, a, "pixi:install-paths", j) : SB_ENOMEM;
     }
     if (rc == SB_OK && p->direct)
-        rc = push_prop(&p->rec, a, "pixi:direct", "true");
+        rc = push_prop(p->rec, a, "pixi:direct", "true");
     if (rc == SB_OK)
-        rc = push_prop(&p->rec, a, "pixi:peer-suffixes", p->peers);
+        rc = push_prop(p->rec, a, "pixi:peer-suffixes", p->peers);
     return rc;
 }
 
@@ -397,13 +429,19 @@ sb_code sb_jsl_build(sb_lock **out, sb_arena *a, sb_jsl *l, sb_err *err)
         lp->has_root_names = true;
         lp->root_names = l->roots;
     }
+    /* the platform's list sized once */
+    if (l->n && NULL == (lp->pkgs = sb_arena_alloc(a, l->n * sizeof *lp->pkgs)))
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    lp->cap = l->n;
     for (size_t i = 0; i < l->n; i++) {
         sb_js_pkg *p = l->pkgs[i];
         if (sb_jsl_tick(l, err) != SB_OK)
             return SB_ETIMEOUT;
-        if (finish_pkg(p, a) != SB_OK || sb_lock_platform_add(lp, a, &p->rec) != SB_OK)
+        if (finish_pkg(p, a) != SB_OK || sb_lock_platform_add(lp, a, p->rec) != SB_OK)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
     }
+    lp->recs = l->recs; /* pkgs[i] == &recs[i]: a consuming selection adopts them */
+    sb_jsl_free(l);
     *out = lk;
     return SB_OK;
 }

@@ -32,9 +32,12 @@ typedef enum sb_js_scope {
 
 /* The reader's extras around the record, kept small: a 100,000-entry lock
  * holds 100,000 of these. Most packages have one install path and no
- * optional or development edges, so those lists are allocated on demand. */
+ * optional or development edges, so those lists are allocated on demand.
+ * The extras live in the reader's scratch arena (sb_jsl.tmp), gone after
+ * sb_jsl_build; the record itself in the request's arena, in one array
+ * the selection adopts instead of copying (sb_lock_platform.recs). */
 typedef struct sb_js_pkg {
-    sb_pkg rec;          /* kind npm; name, version, location, hashes, license, key */
+    sb_pkg *rec;         /* kind npm; name, version, location, hashes, license, key */
     const char *path1;   /* the first lock path it is installed under */
     sb_strv *paths_more; /* the others, NULL when none (see sb_js_path) */
     sb_strv *opt_deps;   /* the keys of `depends` reached as optional dependencies; NULL: none */
@@ -49,9 +52,12 @@ typedef struct sb_jsl {
     const char *kind;    /* "package-lock.json" */
     int version;         /* lockfile version as read */
     const char *root_name, *root_version;
-    sb_js_pkg **pkgs;
+    sb_js_pkg **pkgs;    /* in tmp */
     size_t n, cap;
-    sb_strmap by_key;
+    sb_pkg *recs;        /* the records, in the request's arena; pkgs[i]->rec == &recs[i] */
+    size_t nrecs;        /* room in recs */
+    sb_arena *tmp;       /* the reader's scratch: extras, tables, what only reading needs */
+    sb_strmap by_key;    /* in tmp */
     sb_strv roots;       /* keys the document root depends on */
     bool has_roots;      /* the lockfile states its root's dependencies */
     size_t max_packages;
@@ -60,11 +66,16 @@ typedef struct sb_jsl {
 
 sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *lim);
 
+/* Destroy the reader's scratch arena (sb_jsl_build does on success; a reader
+ * calls it on its error paths too). Safe to call twice. */
+void sb_jsl_free(sb_jsl *l);
+
 /* A deadline check for the readers' loops over entries and edges (and the
  * back half's own): SB_ETIMEOUT with the message set once the deadline passed. */
 sb_code sb_jsl_tick(sb_jsl *l, sb_err *err);
 /* Room for `n` packages up front (a reader that counted its entries), so
- * the package table and the key map are not grown and copied. */
+ * the package table, the records and the key map are not grown and copied.
+ * Past `n` the records grow by an eighth (each package's rec re-pointed). */
 sb_code sb_jsl_expect(sb_jsl *l, sb_arena *a, size_t n);
 
 /* Record one more install path of the package. */
@@ -109,6 +120,7 @@ sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err);
  * length of the name part (the '@' after a scope's first character). */
 size_t sb_js_name_len(const char *desc);
 
+/* The sb_lock of the packages read; the scratch arena is destroyed. */
 sb_code sb_jsl_build(sb_lock **out, sb_arena *a, sb_jsl *l, sb_err *err);
 
 #endif

@@ -113,7 +113,7 @@ static const char *temp(npm_ctx *c, const char *s, size_t n, bool esc, sb_code *
 
 static npm_ent *ent_add(npm_ctx *c, const char *path)
 {
-    npm_ent *nv = sb_arena_grow(c->a, c->ents, &c->cap, c->n, sizeof *nv, 256);
+    npm_ent *nv = sb_arena_grow(c->l.tmp, c->ents, &c->cap, c->n, sizeof *nv, 256);
     if (NULL == nv)
         return NULL;
     c->ents = nv;
@@ -253,17 +253,17 @@ static sb_code take_pkg(npm_ctx *c, npm_ent *e, const npm_fields *f, const char 
         return oom(c);
     if (!added)
         return SB_OK;
-    p->rec.location = source ? source : resolved;
-    if (f->license.set && NULL == (p->rec.license = keep(c, &f->license)))
+    p->rec->location = source ? source : resolved;
+    if (f->license.set && NULL == (p->rec->license = keep(c, &f->license)))
         return oom(c);
-    if (alias && (sb_strv_push(&p->rec.reader_props, c->a, "pixi:npm-alias") != SB_OK ||
-                  sb_strv_push(&p->rec.reader_props, c->a, alias) != SB_OK))
+    if (alias && (sb_strv_push(&p->rec->reader_props, c->a, "pixi:npm-alias") != SB_OK ||
+                  sb_strv_push(&p->rec->reader_props, c->a, alias) != SB_OK))
         return oom(c);
     if (!f->integrity.set)
         return SB_OK;
     sb_code rc = SB_OK;
     const char *sri = temp(c, f->integrity.s, f->integrity.n, f->integrity.esc, &rc);
-    return sri ? sb_js_integrity(c->a, &p->rec, sri) : oom(c);
+    return sri ? sb_js_integrity(c->a, p->rec, sri) : oom(c);
 }
 
 /* ---- v2 / v3: the `packages` table ---- */
@@ -492,9 +492,9 @@ static sb_code edges_of(npm_ctx *c, npm_ent *e, uint32_t off, sb_js_pkg *to_pkg,
         if (NULL == t_ent || NULL == t_ent->pkg)
             continue; /* optional, peer or platform package not installed */
         if (to_root)
-            rc = sb_jsl_root(&c->l, c->a, t_ent->pkg->rec.key);
+            rc = sb_jsl_root(&c->l, c->a, t_ent->pkg->rec->key);
         else
-            rc = sb_js_dep(to_pkg, c->a, t_ent->pkg->rec.key);
+            rc = sb_js_dep(to_pkg, c->a, t_ent->pkg->rec->key);
         if (rc != SB_OK)
             return oom(c);
     }
@@ -517,7 +517,7 @@ static sb_code all_edges(npm_ctx *c)
             if (rc != SB_OK)
                 return rc;
         }
-        if (e->folder && !root && e->pkg && sb_jsl_root(&c->l, c->a, e->pkg->rec.key) != SB_OK)
+        if (e->folder && !root && e->pkg && sb_jsl_root(&c->l, c->a, e->pkg->rec->key) != SB_OK)
             return oom(c); /* a workspace member hangs off the root */
     }
     return SB_OK;
@@ -602,15 +602,15 @@ static sb_code read_lock(npm_ctx *c)
         if (!top.packages_object)
             return sb_err_set(c->err, SB_EPARSE, "packages must be an object");
         /* sized once from the first pass: no table is grown (and copied) */
-        c->ents = sb_arena_alloc(c->a, (top.npackages + 1) * sizeof *c->ents);
+        c->ents = sb_arena_alloc(c->l.tmp, (top.npackages + 1) * sizeof *c->ents);
         c->cap = top.npackages + 1;
-        if (NULL == c->ents || sb_strmap_init(&c->by_path, c->a, top.npackages) != SB_OK ||
+        if (NULL == c->ents || sb_strmap_init(&c->by_path, c->l.tmp, top.npackages) != SB_OK ||
             sb_jsl_expect(&c->l, c->a, top.npackages) != SB_OK)
             return oom(c);
         rc = read_v2(c, top.packages - 1);
         return rc == SB_OK ? all_edges(c) : rc;
     }
-    if (sb_strmap_init(&c->by_path, c->a, 256) != SB_OK)
+    if (sb_strmap_init(&c->by_path, c->l.tmp, 256) != SB_OK)
         return oom(c);
     c->l.root_name = keep(c, &top.name);
     c->l.root_version = keep(c, &top.root_version);
@@ -641,6 +641,7 @@ static sb_code npm_read(sb_lock **out, sb_arena *a, const char *data, size_t len
         rc = read_lock(&c);
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);
+    sb_jsl_free(&c.l);
     free(c.scratch);
     free(c.tmp);
     return rc;

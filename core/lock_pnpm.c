@@ -28,7 +28,8 @@
 #include <string.h>
 
 typedef struct pn_ctx {
-    sb_arena *a;
+    sb_arena *a;             /* the request's: what the records keep */
+    sb_arena *t;             /* the reader's scratch (c->l.tmp): the YAML tree, tables, look-up keys */
     sb_err *err;
     int major;               /* 5, 6 or 9 */
     sb_jsl l;
@@ -49,8 +50,8 @@ typedef struct pn_key {
     const char *name, *version, *peers; /* peers: NULL or "(a@1)(b@2)" / "_a@1" */
 } pn_key;
 
-/* Split a packages/snapshots key into name, version and peer suffix. */
-static sb_code split_key(pn_ctx *c, const char *key, pn_key *k)
+/* Split a packages/snapshots key into name, version and peer suffix, in `a`. */
+static sb_code split_key(pn_ctx *c, sb_arena *a, const char *key, pn_key *k)
 {
     const char *s = key[0] == '/' ? key + 1 : key;
     memset(k, 0, sizeof *k);
@@ -59,18 +60,18 @@ static sb_code split_key(pn_ctx *c, const char *key, pn_key *k)
         if (NULL == slash || slash == s)
             return SB_EPARSE;
         const char *us = strchr(slash + 1, '_');
-        k->name = sb_arena_strndup(c->a, s, (size_t)(slash - s));
-        k->version = us ? sb_arena_strndup(c->a, slash + 1, (size_t)(us - slash - 1)) : sb_arena_strdup(c->a, slash + 1);
-        k->peers = us ? sb_arena_strdup(c->a, us) : NULL;
+        k->name = sb_arena_strndup(a, s, (size_t)(slash - s));
+        k->version = us ? sb_arena_strndup(a, slash + 1, (size_t)(us - slash - 1)) : sb_arena_strdup(a, slash + 1);
+        k->peers = us ? sb_arena_strdup(a, us) : NULL;
     } else {
         const char *paren = strchr(s, '(');
         size_t base = paren ? (size_t)(paren - s) : strlen(s);
         size_t nl = sb_js_name_len(s);
         if (nl >= base || 0 == nl)
             return SB_EPARSE;
-        k->name = sb_arena_strndup(c->a, s, nl);
-        k->version = sb_arena_strndup(c->a, s + nl + 1, base - nl - 1);
-        k->peers = paren ? sb_arena_strdup(c->a, paren) : NULL;
+        k->name = sb_arena_strndup(a, s, nl);
+        k->version = sb_arena_strndup(a, s + nl + 1, base - nl - 1);
+        k->peers = paren ? sb_arena_strdup(a, paren) : NULL;
     }
     return k->name && k->version ? SB_OK : SB_ENOMEM;
 }
@@ -82,16 +83,17 @@ static const char *ref_key(pn_ctx *c, const char *name, const char *ref)
         size_t base = strcspn(ref, "(");
         if (base > 1 && memchr(ref + 1, '@', base - 1))
             return ref; /* an alias: real@1.0.0 */
-        return sb_arena_printf(c->a, "%s@%s", name, ref);
+        return sb_arena_printf(c->t, "%s@%s", name, ref);
     }
     if (ref[0] == '/' || strchr(ref, '/'))
         return ref; /* an alias or a git-hosted/tarball key */
-    return c->major == 5 ? sb_arena_printf(c->a, "/%s/%s", name, ref) : sb_arena_printf(c->a, "/%s@%s", name, ref);
+    return c->major == 5 ? sb_arena_printf(c->t, "/%s/%s", name, ref) : sb_arena_printf(c->t, "/%s@%s", name, ref);
 }
 
 /* ---- packages ---- */
 
-/* Identity from the resolution: NULL for a registry package, else where it comes from. */
+/* Identity from the resolution: NULL for a registry package, else where it
+ * comes from (in the request's arena: the tree's strings go with it). */
 static const char *pkg_source(pn_ctx *c, const sb_yn *res)
 {
     const char *tarball = sb_yn_str(res, "tarball"), *type = sb_yn_str(res, "type");
@@ -100,12 +102,12 @@ static const char *pkg_source(pn_ctx *c, const sb_yn *res)
         const char *repo = sb_yn_str(res, "repo"), *commit = sb_yn_str(res, "commit");
         if (repo)
             return commit ? sb_arena_printf(c->a, "%s%s#%s", strncmp(repo, "git", 3) ? "git+" : "", repo, commit)
-                          : repo;
+                          : sb_arena_strdup(c->a, repo);
     }
     if (dir)
         return sb_lock__location(c->a, dir);
     if (tarball && !sb_model_npm_registry(tarball))
-        return !strncmp(tarball, "file:", 5) ? sb_lock__location(c->a, tarball + 5) : tarball;
+        return !strncmp(tarball, "file:", 5) ? sb_lock__location(c->a, tarball + 5) : sb_arena_strdup(c->a, tarball);
     return NULL;
 }
 
@@ -113,11 +115,12 @@ static const char *pkg_source(pn_ctx *c, const sb_yn *res)
 static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *peers)
 {
     size_t at;
-    sb_strmap_get(&c->l.by_key, p->rec.key, strlen(p->rec.key), &at);
-    if (sb_strmap_put(&c->by_key, key, strlen(key), at, NULL) < 0 || sb_js_path(p, c->a, key) != SB_OK)
+    sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &at);
+    const char *path = sb_arena_strdup(c->a, key); /* an install path: kept */
+    if (NULL == path || sb_strmap_put(&c->by_key, key, strlen(key), at, NULL) < 0 || sb_js_path(p, c->a, path) != SB_OK)
         return oom(c);
     if (peers && (NULL == p->peers || !strstr(p->peers, peers)))
-        p->peers = p->peers ? sb_arena_printf(c->a, "%s, %s", p->peers, peers) : peers;
+        p->peers = p->peers ? sb_arena_printf(c->a, "%s, %s", p->peers, peers) : sb_arena_strdup(c->a, peers);
     return p->peers || !peers ? SB_OK : oom(c);
 }
 
@@ -125,7 +128,7 @@ static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const sb_yn *entry, sb_co
 {
     pn_key k;
     const char *name = sb_yn_str(entry, "name"), *version = sb_yn_str(entry, "version");
-    *rc = split_key(c, key, &k);
+    *rc = split_key(c, c->a, key, &k);
     if (*rc == SB_ENOMEM || (*rc == SB_EPARSE && !(name && version))) {
         *rc = *rc == SB_ENOMEM ? oom(c) : fail_at(c, entry, SB_EPARSE, "cannot read the package key", key);
         return NULL;
@@ -133,6 +136,11 @@ static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const sb_yn *entry, sb_co
     const sb_yn *res = sb_yn_get(entry, "resolution");
     const char *source = pkg_source(c, res);
     bool added;
+    if ((name && NULL == (name = sb_arena_strdup(c->a, name))) ||
+        (version && NULL == (version = sb_arena_strdup(c->a, version)))) {
+        *rc = oom(c);
+        return NULL;
+    }
     sb_js_pkg *p = sb_jsl_get(&c->l, c->a, name ? name : k.name, version ? version : k.version, source, &added, rc);
     if (NULL == p) {
         *rc = *rc == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
@@ -141,8 +149,8 @@ static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const sb_yn *entry, sb_co
     if ((*rc = alias_key(c, key, p, k.peers)) != SB_OK)
         return NULL;
     if (added) {
-        p->rec.location = source ? source : sb_yn_str(res, "tarball");
-        sb_js_integrity(c->a, &p->rec, sb_yn_str(res, "integrity"));
+        p->rec->location = source ? source : sb_arena_strdup(c->a, sb_yn_str(res, "tarball"));
+        sb_js_integrity(c->a, p->rec, sb_yn_str(res, "integrity"));
     }
     return p;
 }
@@ -174,7 +182,7 @@ static sb_code read_packages(pn_ctx *c, const sb_yn *pk)
 /* "a/b" + "../c" -> "a/c"; NULL when it climbs above the workspace. */
 static const char *join_path(pn_ctx *c, const char *from, const char *rel)
 {
-    char *buf = sb_arena_printf(c->a, "%s/%s", strcmp(from, ".") ? from : "", rel);
+    char *buf = sb_arena_printf(c->t, "%s/%s", strcmp(from, ".") ? from : "", rel);
     if (NULL == buf)
         return NULL;
     char *o = buf;
@@ -227,8 +235,8 @@ static sb_code edges(pn_ctx *c, sb_js_pkg *p, const char *from, const sb_yn *dep
         sb_js_pkg *t = target(c, from, sb_yn_key(deps, i), sb_yn_val(deps, i));
         if (NULL == t || t == p)
             continue;
-        sb_code rc = p ? sb_js_dep_scoped(p, c->a, t->rec.key, how)
-                       : sb_jsl_root_scoped(&c->l, c->a, t->rec.key, how);
+        sb_code rc = p ? sb_js_dep_scoped(p, c->a, t->rec->key, how)
+                       : sb_jsl_root_scoped(&c->l, c->a, t->rec->key, how);
         if (rc != SB_OK)
             return oom(c);
     }
@@ -250,11 +258,11 @@ static sb_code deps_of(pn_ctx *c, sb_js_pkg *p, const char *from, const sb_yn *e
 static sb_js_pkg *snapshot_pkg(pn_ctx *c, const char *key, const sb_yn *entry, sb_code *rc)
 {
     pn_key k;
-    if ((*rc = split_key(c, key, &k)) != SB_OK) {
+    if ((*rc = split_key(c, c->t, key, &k)) != SB_OK) {
         *rc = *rc == SB_EPARSE ? fail_at(c, entry, SB_EPARSE, "cannot read the snapshot key", key) : oom(c);
         return NULL;
     }
-    const char *base = sb_arena_printf(c->a, "%s@%s", k.name, k.version);
+    const char *base = sb_arena_printf(c->t, "%s@%s", k.name, k.version);
     sb_js_pkg *p = base ? pkg_of(c, base) : NULL;
     if (NULL == p)
         return take_pkg(c, key, entry, rc);
@@ -313,11 +321,14 @@ static sb_code read_importers(pn_ctx *c, const sb_yn *imp)
         if (strcmp(path, ".")) {
             bool added;
             sb_code code;
-            sb_js_pkg *p = sb_jsl_get(&c->l, c->a, last_segment(path), NULL, sb_lock__location(c->a, path), &added, &code);
+            const char *name = sb_arena_strdup(c->a, last_segment(path));
+            sb_js_pkg *p = name ? sb_jsl_get(&c->l, c->a, name, NULL, sb_lock__location(c->a, path), &added, &code) : NULL;
+            if (NULL == name)
+                code = SB_ENOMEM;
             if (NULL == p)
                 return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
-            p->rec.location = sb_lock__location(c->a, path);
-            sb_strmap_get(&c->l.by_key, p->rec.key, strlen(p->rec.key), &idx);
+            p->rec->location = sb_lock__location(c->a, path);
+            sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &idx);
             idx++;
         }
         if (sb_strmap_put(&c->importers, path, strlen(path), idx, NULL) < 0)
@@ -338,7 +349,7 @@ static sb_code importer_edges(pn_ctx *c, const sb_yn *imp, const sb_yn *doc)
         sb_code rc = deps_of(c, p, path, sb_yn_val(imp, i), 1);
         /* members hang off the root; without a "." importer they are the roots */
         if (rc == SB_OK && p)
-            rc = sb_jsl_root_scoped(&c->l, c->a, p->rec.key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
+            rc = sb_jsl_root_scoped(&c->l, c->a, p->rec->key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
         if (rc != SB_OK)
             return rc;
     }
@@ -371,7 +382,7 @@ static sb_code read_doc(pn_ctx *c, const sb_yn *doc)
         rc = sb_err_set_at(c->err, SB_EPARSE, imp->line, imp->col, "pnpm-lock.yaml: importers must be a mapping");
     const sb_yn *pk = sb_yn_get(doc, "packages");
     if (rc == SB_OK && pk && pk->type == SB_YN_MAP && pk->n > 256 &&
-        (sb_jsl_expect(&c->l, c->a, pk->n) != SB_OK || sb_strmap_init(&c->by_key, c->a, pk->n) != SB_OK))
+        (sb_jsl_expect(&c->l, c->a, pk->n + (imp ? imp->n : 0)) != SB_OK || sb_strmap_init(&c->by_key, c->t, pk->n) != SB_OK))
         rc = oom(c); /* sized once: no table grown and left behind in copies */
     if (rc == SB_OK)
         rc = read_packages(c, pk);
@@ -395,25 +406,31 @@ static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t le
         data += 3;
         len -= 3;
     }
+    pn_ctx c = {.a = a, .err = err};
+    if (sb_jsl_init(&c.l, a, "pnpm-lock.yaml", lim) != SB_OK || sb_strmap_init(&c.by_key, c.l.tmp, 256) != SB_OK ||
+        sb_strmap_init(&c.importers, c.l.tmp, 16) != SB_OK) {
+        sb_jsl_free(&c.l);
+        return oom(&c);
+    }
+    c.t = c.l.tmp;
+    /* the tree in the scratch arena, gone with it once the records are
+     * built: what a record keeps is copied out */
     sb_yn **docs = NULL;
     size_t ndocs = 0;
-    sb_code rc = sb_yt_parse(&docs, &ndocs, a, data, len, lim, err);
-    if (rc != SB_OK)
-        return rc;
+    sb_code rc = sb_yt_parse(&docs, &ndocs, c.t, data, len, lim, err);
     /* the project's lock is the last document naming a lockfileVersion */
     const sb_yn *doc = NULL;
-    for (size_t i = 0; i < ndocs; i++)
+    for (size_t i = 0; rc == SB_OK && i < ndocs; i++)
         if (sb_yn_get(docs[i], "lockfileVersion"))
             doc = docs[i];
-    if (NULL == doc)
-        return sb_err_set(err, SB_EPARSE, ndocs ? "not a pnpm-lock.yaml: no lockfileVersion" : "the pnpm-lock.yaml is empty");
-    pn_ctx c = {.a = a, .err = err};
-    if (sb_jsl_init(&c.l, a, "pnpm-lock.yaml", lim) != SB_OK || sb_strmap_init(&c.by_key, a, 256) != SB_OK ||
-        sb_strmap_init(&c.importers, a, 16) != SB_OK)
-        return oom(&c);
-    if ((rc = read_doc(&c, doc)) != SB_OK)
-        return rc;
-    return sb_jsl_build(out, a, &c.l, err);
+    if (rc == SB_OK && NULL == doc)
+        rc = sb_err_set(err, SB_EPARSE, ndocs ? "not a pnpm-lock.yaml: no lockfileVersion" : "the pnpm-lock.yaml is empty");
+    if (rc == SB_OK)
+        rc = read_doc(&c, doc);
+    if (rc == SB_OK)
+        rc = sb_jsl_build(out, a, &c.l, err);
+    sb_jsl_free(&c.l);
+    return rc;
 }
 
 static int pnpm_detect(const char *data, size_t len, const char *filename)

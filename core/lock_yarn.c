@@ -447,17 +447,17 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
     if (!added)
         return SB_OK;
     if (c->berry) {
-        p->rec.location = source && strncmp(e->resolution + strlen(name) + 1, "patch:", 6) ? source : NULL;
-        if (source && NULL == p->rec.location && (rc = push_prop(c, &p->rec, "pixi:yarn-resolution", e->resolution)) != SB_OK)
+        p->rec->location = source && strncmp(e->resolution + strlen(name) + 1, "patch:", 6) ? source : NULL;
+        if (source && NULL == p->rec->location && (rc = push_prop(c, p->rec, "pixi:yarn-resolution", e->resolution)) != SB_OK)
             return rc;
-        return e->checksum ? push_prop(c, &p->rec, "pixi:yarn-checksum", e->checksum) : SB_OK;
+        return e->checksum ? push_prop(c, p->rec, "pixi:yarn-checksum", e->checksum) : SB_OK;
     }
     if (e->resolved) {
         const char *h = strchr(e->resolved, '#');
-        p->rec.location = source ? source : h ? sb_arena_strndup(c->a, e->resolved, (size_t)(h - e->resolved)) : e->resolved;
+        p->rec->location = source ? source : h ? sb_arena_strndup(c->a, e->resolved, (size_t)(h - e->resolved)) : e->resolved;
     }
-    sb_js_integrity(c->a, &p->rec, e->integrity);
-    classic_sha1(c, &p->rec, e->resolved);
+    sb_js_integrity(c->a, p->rec, e->integrity);
+    classic_sha1(c, p->rec, e->resolved);
     return SB_OK;
 }
 
@@ -496,14 +496,14 @@ static sb_code entry_edges(yl_ctx *c, yl_ent *e)
         if (NULL == t || NULL == t->pkg || t->pkg == e->pkg)
             continue;
         sb_js_scope how = e->deps[i].optional ? SB_JS_OPTIONAL : SB_JS_REQUIRED;
-        sb_code rc = e->root ? sb_jsl_root_scoped(&c->l, c->a, t->pkg->rec.key, how)
-                             : sb_js_dep_scoped(e->pkg, c->a, t->pkg->rec.key, how);
+        sb_code rc = e->root ? sb_jsl_root_scoped(&c->l, c->a, t->pkg->rec->key, how)
+                             : sb_js_dep_scoped(e->pkg, c->a, t->pkg->rec->key, how);
         if (rc != SB_OK)
             return oom(c);
     }
     /* a workspace member hangs off the root */
-    if (c->berry && e->pkg && !strncmp(e->resolution + strlen(e->pkg->rec.name) + 1, "workspace:", 10))
-        return sb_jsl_root_scoped(&c->l, c->a, e->pkg->rec.key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
+    if (c->berry && e->pkg && !strncmp(e->resolution + strlen(e->pkg->rec->name) + 1, "workspace:", 10))
+        return sb_jsl_root_scoped(&c->l, c->a, e->pkg->rec->key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
     return SB_OK;
 }
 
@@ -579,22 +579,29 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     }
     yl_ctx c = {.a = a, .err = err};
     c.berry = sb_lock__has_line(data, len < 4096 ? len : 4096, "__metadata:");
-    if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || sb_strmap_init(&c.by_desc, a, 256) != SB_OK)
+    if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || sb_strmap_init(&c.by_desc, a, 256) != SB_OK) {
+        sb_jsl_free(&c.l);
         return oom(&c);
+    }
     c.l.version = 1;
     size_t n = count_entries(data, len);
     if (n > 256) {
         /* sized once: no table grown and left behind in copies */
         c.ents = sb_arena_alloc(a, n * sizeof *c.ents);
         c.cap = n;
-        if (NULL == c.ents || sb_strmap_init(&c.by_desc, a, n) != SB_OK || sb_jsl_expect(&c.l, a, n) != SB_OK)
+        if (NULL == c.ents || sb_strmap_init(&c.by_desc, a, n) != SB_OK || sb_jsl_expect(&c.l, a, n) != SB_OK) {
+            sb_jsl_free(&c.l);
             return oom(&c);
+        }
     }
     sb_code rc = c.berry ? read_berry_doc(&c, data, len, lim) : read_classic(&c, data, len);
     if (rc == SB_OK)
         rc = resolve_all(&c);
     free(c.scratch);
-    return rc == SB_OK ? sb_jsl_build(out, a, &c.l, err) : rc;
+    if (rc == SB_OK)
+        rc = sb_jsl_build(out, a, &c.l, err);
+    sb_jsl_free(&c.l);
+    return rc;
 }
 
 static int yarn_detect(const char *data, size_t len, const char *filename)

@@ -1356,13 +1356,18 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     s->kev_asked = opts && opts->vulns && opts->vuln_kev;
     s->epss_asked = opts && opts->vulns && opts->vuln_epss;
     s->vex_digest = opts && opts->vulns ? opts->vex_digest : NULL;
-    s->pkgs = sb_arena_calloc(a, plat->npkgs ? plat->npkgs : 1, sizeof *s->pkgs);
-    if (NULL == s->pkgs)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
     size_t ncache_conda = 0, ncache_found = 0;
     /* each record once, even if the environment lists it twice */
     unsigned char *repeated = repeats(*tmp, plat);
     if (NULL == repeated)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    /* records in one array of a lock selected once: taken as they are (a
+     * 100,000-package lock saves 100,000 copies of sb_pkg) */
+    bool adopt = opts && opts->consume && plat->recs && plat->npkgs;
+    for (size_t i = 0; adopt && i < plat->npkgs; i++)
+        adopt = !repeated[i] && plat->pkgs[i] == &plat->recs[i];
+    s->pkgs = adopt ? plat->recs : sb_arena_calloc(a, plat->npkgs ? plat->npkgs : 1, sizeof *s->pkgs);
+    if (NULL == s->pkgs)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < plat->npkgs; i++) {
         const sb_pkg *rec = plat->pkgs[i];
@@ -1371,7 +1376,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         if (sb_deadline_tick(&dl, err) != SB_OK)
             return SB_ETIMEOUT;
         sb_pkg *p = &s->pkgs[s->npkgs++];
-        *p = *rec;
+        if (p != rec)
+            *p = *rec;
         p->location = no_userinfo(a, p->location);
         if (p->x) { /* the selection's own copy: the lock stays as read */
             sb_pkgx *x = sb_arena_alloc(a, sizeof *x);

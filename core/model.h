@@ -204,6 +204,10 @@ typedef struct sb_lock_platform {
     const char *name;
     sb_pkg **pkgs;
     size_t npkgs, cap;
+    /* set by a reader whose records are one array, pkgs[i] == &recs[i]
+     * (the JavaScript readers): a consuming selection (sb_select_opts.consume)
+     * sorts and completes them in place rather than copying each */
+    sb_pkg *recs;
     /* what the document root depends on, when the input says (uv's workspace
      * root, poetry's main group...): PEP 503 names. Otherwise the root edges
      * go to every package nothing else depends on. */
@@ -327,6 +331,9 @@ typedef struct sb_select_opts {
     bool yanked, outdated;
     sb_vuln_fn health;         /* NULL = no health lookups */
     void *health_ctx;
+    bool consume;              /* the lock is selected once only: a platform's records
+                                * may become the selection's (see recs), after which the
+                                * lock's package lists are not to be read again */
 } sb_select_opts;
 
 typedef struct sb_sbom {
