@@ -183,7 +183,7 @@ sb_code sb_vex_parse(sb_arena *a, const char *json, size_t len, sb_vex **out, sb
     else
         rc = sb_err_set(err, SB_EPARSE, "neither CycloneDX (bomFormat) nor OpenVEX (@context https://openvex.dev/ns)");
     json_decref(root);
-    if (rc == SB_OK && NULL == vex->source)
+    if (rc == SB_OK && (NULL == vex || NULL == vex->source))
         rc = sb_err_set(err, SB_ENOMEM, "out of memory");
     *out = rc == SB_OK ? vex : NULL;
     return rc;
