@@ -12,6 +12,7 @@
 #include "../core/doc.h"
 #include "../core/err.h"
 #include "config.h"
+#include "multipart.h"
 
 #include <stddef.h>
 #include <time.h>
@@ -37,13 +38,6 @@ const char *svc_req_body(const svc_req *r, size_t *len);
  * a large lockfile's bytes need not stay while its document streams. */
 void svc_req_drop_body(svc_req *r);
 sb_arena *svc_req_arena(svc_req *r);
-/* One uploaded input: a multipart part or the raw body. */
-typedef struct svc_part {
-    const char *name;      /* the form field: "lockfile", "manifest" */
-    const char *filename;  /* last path component of filename=, NULL when none */
-    const char *data;      /* NUL-terminated */
-    size_t len;
-} svc_part;
 
 typedef struct svc_upload {
     svc_part lockfile;     /* the raw body, or the `lockfile` part */

@@ -5,127 +5,17 @@
  * Content-Disposition gives them.
  */
 #include "request.h"
+#include "multipart.h"
 
 #include <stdio.h>
 
 #include <string.h>
 #include <strings.h>
 
-/* Value of parameter `name` in a header value like
- * `form-data; name="lockfile"; filename="pixi.lock"` (quotes optional). */
-static const char *header_param(sb_arena *a, const char *value, const char *name)
-{
-    size_t nl = strlen(name);
-    if (NULL == value)
-        return NULL;
-    for (const char *p = value; *p;) {
-        p = strchr(p, ';');
-        if (NULL == p)
-            return NULL;
-        p++;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (strncasecmp(p, name, nl) || p[nl] != '=')
-            continue;
-        p += nl + 1;
-        if (*p == '"') {
-            const char *e = strchr(p + 1, '"');
-            return e ? sb_arena_strndup(a, p + 1, (size_t)(e - p - 1)) : NULL;
-        }
-        return sb_arena_strndup(a, p, strcspn(p, "; \t\r\n"));
-    }
-    return NULL;
-}
-
-/* A name a client gave is only a hint for detection: keep the last path
- * component and nothing that could mislead a log or a document. */
-static const char *safe_name(const char *n)
-{
-    if (NULL == n)
-        return NULL;
-    const char *b = n;
-    for (const char *p = n; *p; p++)
-        if (*p == '/' || *p == '\\')
-            b = p + 1;
-    return *b ? b : NULL;
-}
-
 static const char *svc_upload_filename_hint(svc_req *r)
 {
     const char *cd = svc_req_header(r, "Content-Disposition");
-    return cd ? safe_name(header_param(svc_req_arena(r), cd, "filename")) : NULL;
-}
-
-static const void *find(const char *h, size_t hl, const char *n, size_t nlen)
-{
-    return nlen <= hl ? memmem(h, hl, n, nlen) : NULL;
-}
-
-/* The parts of a multipart/form-data body, each a NUL-terminated copy.
- * 0, or -1 with err set for a malformed body. */
-static int parse_parts(svc_req *r, const char *ct, const char *body, size_t blen, svc_part **out, size_t *nout,
-                       sb_err *err)
-{
-    sb_arena *a = svc_req_arena(r);
-    *out = NULL;
-    *nout = 0;
-    size_t cap = 0;
-    const char *boundary = header_param(a, ct, "boundary");
-    if (NULL == boundary || !boundary[0] || strlen(boundary) > 70) {
-        sb_err_set(err, SB_EPARSE, "multipart/form-data without a usable boundary parameter");
-        return -1;
-    }
-    char delim[80];
-    size_t dl = (size_t)snprintf(delim, sizeof delim, "--%s", boundary);
-    const char *end = body + blen;
-    const char *p = find(body, blen, delim, dl);
-    while (p) {
-        p += dl;
-        if (end - p >= 2 && p[0] == '-' && p[1] == '-')
-            break; /* the closing delimiter */
-        const char *hdrs = p;
-        const char *hend = find(hdrs, (size_t)(end - hdrs), "\r\n\r\n", 4);
-        if (NULL == hend) {
-            sb_err_set(err, SB_EPARSE, "multipart/form-data part without the blank line after its headers");
-            return -1;
-        }
-        const char *content = hend + 4;
-        char close[84];
-        size_t cl = (size_t)snprintf(close, sizeof close, "\r\n%s", delim);
-        const char *next = find(content, (size_t)(end - content), close, cl);
-        if (NULL == next) {
-            sb_err_set(err, SB_EPARSE, "multipart/form-data part is not closed by its boundary (truncated upload?)");
-            return -1;
-        }
-        /* the part's Content-Disposition */
-        const char *name = NULL, *fname = NULL;
-        for (const char *h = hdrs; h < hend;) {
-            const char *nl = find(h, (size_t)(hend - h), "\r\n", 2);
-            size_t hl = nl ? (size_t)(nl - h) : (size_t)(hend - h);
-            if (hl > 20 && !strncasecmp(h, "Content-Disposition:", 20)) {
-                char *line = sb_arena_strndup(a, h + 20, hl - 20);
-                if (line) {
-                    name = header_param(a, line, "name");
-                    fname = header_param(a, line, "filename");
-                }
-            }
-            h = nl ? nl + 2 : hend;
-        }
-        if (name) {
-            svc_part *v = sb_arena_grow(a, *out, &cap, *nout + 1, sizeof *v, 4);
-            /* a NUL-terminated copy, as the raw body is */
-            char *copy = v ? sb_arena_strndup(a, content, (size_t)(next - content)) : NULL;
-            if (NULL == copy) {
-                sb_err_set(err, SB_ENOMEM, "out of memory");
-                return -1;
-            }
-            v[*nout] = (svc_part){name, safe_name(fname), copy, (size_t)(next - content)};
-            *out = v;
-            (*nout)++;
-        }
-        p = next + 2;
-    }
-    return 0;
+    return cd ? svc_multipart_safe_name(svc_multipart_param(svc_req_arena(r), cd, "filename")) : NULL;
 }
 
 int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
@@ -140,21 +30,28 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
     }
     svc_part *parts;
     size_t n;
-    if (parse_parts(r, ct, body, len, &parts, &n, err))
+    if (svc_multipart_parse(svc_req_arena(r), ct, body, len, &parts, &n, err))
         return -1;
     int have_lock = 0;
     for (size_t i = 0; i < n; i++) {
-        /* the first part of each name counts */
-        if (!strcmp(parts[i].name, "lockfile") && !have_lock) {
-            up->lockfile = parts[i];
-            have_lock = 1;
-        } else if (!strcmp(parts[i].name, "manifest") && !up->has_manifest) {
-            up->manifest = parts[i];
-            up->has_manifest = 1;
-        } else if (!strcmp(parts[i].name, "vex") && !up->has_vex) {
-            up->vex = parts[i];
-            up->has_vex = 1;
+        /* each input once: a second part of a name would be dropped
+         * silently otherwise, and the client would not know which counted */
+        int *have;
+        svc_part *slot;
+        if (!strcmp(parts[i].name, "lockfile"))
+            have = &have_lock, slot = &up->lockfile;
+        else if (!strcmp(parts[i].name, "manifest"))
+            have = &up->has_manifest, slot = &up->manifest;
+        else if (!strcmp(parts[i].name, "vex"))
+            have = &up->has_vex, slot = &up->vex;
+        else
+            continue; /* other form fields are not inputs */
+        if (*have) {
+            sb_err_set(err, SB_EPARSE, "multipart/form-data upload has more than one '%s' part: send one", parts[i].name);
+            return -1;
         }
+        *have = 1;
+        *slot = parts[i];
     }
     if (!have_lock) {
         sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no 'lockfile' field");
@@ -174,15 +71,24 @@ int svc_upload_part(svc_req *r, const char *name, const char **data, size_t *len
     }
     svc_part *parts;
     size_t n;
-    if (parse_parts(r, ct, body, blen, &parts, &n, err))
+    if (svc_multipart_parse(svc_req_arena(r), ct, body, blen, &parts, &n, err))
         return -1;
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(parts[i].name, name)) { /* the first of the name counts */
-            *data = parts[i].data;
-            *len = parts[i].len;
-            *filename = parts[i].filename;
-            return 0;
+    const svc_part *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(parts[i].name, name))
+            continue;
+        if (found) {
+            sb_err_set(err, SB_EPARSE, "multipart/form-data upload has more than one '%s' part: send one", name);
+            return -1;
         }
-    sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no '%s' part", name);
-    return -1;
+        found = &parts[i];
+    }
+    if (NULL == found) {
+        sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no '%s' part", name);
+        return -1;
+    }
+    *data = found->data;
+    *len = found->len;
+    *filename = found->filename;
+    return 0;
 }

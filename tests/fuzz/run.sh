@@ -35,12 +35,14 @@ targets=(
   "archive fuzz_archive.c -DFUZZ_ARCHIVE=1"
   "decode fuzz_decode.c -DFUZZ_DECODE=1"
   "manifest fuzz_manifest.c -DFUZZ_MANIFEST=1"
+  "multipart fuzz_multipart.c -DFUZZ_MULTIPART=1"
+  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
   read -r t src def seeds <<< "$spec"
   [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
-  extra=""; [ "$t" = params ] && extra=service/params.c; [ "$t" = decode ] && extra=service/decode.c
+  extra=""; [ "$t" = params ] && extra=service/params.c; [ "$t" = decode ] && extra=service/decode.c; [ "$t" = multipart ] && extra=service/multipart.c
   if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra $core $(pkg-config --libs yaml-0.1 jansson libzstd zlib) -lbz2 2> "$out/build-$t.log"; then
     cat "$out/build-$t.log"; fail=$((fail + 1)); continue
   fi
@@ -60,6 +62,13 @@ for spec in "${targets[@]}"; do
     { printf '\001'; head -c 60000 "$f" | python3 -c 'import sys,zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read()))'; } > "$corpus/zlib"
     { printf '\002'; head -c 60000 "$f" | zstd -q -c; } > "$corpus/zst"
     { printf '\004'; head -c 8000000 /dev/zero | gzip -c; } > "$corpus/bomb"
+  elif [ "$t" = multipart ]; then
+    # Content-Type line, then the body: the shapes curl -F sends, and a truncated one
+    b=XyZ; f="$shared/fixtures/uv/pydantic/uv.lock"
+    { printf 'multipart/form-data; boundary=%s\n' "$b"
+      printf -- '--%s\r\nContent-Disposition: form-data; name="lockfile"; filename="dir/uv.lock"\r\n\r\n' "$b"; head -c 2000 "$f"
+      printf '\r\n--%s\r\nContent-Disposition: form-data; name="manifest"; filename="pyproject.toml"\r\n\r\n[project]\nname = "x"\r\n--%s--\r\n' "$b" "$b"; } > "$corpus/two"
+    printf 'multipart/form-data; boundary="q q"\n--q q\r\nContent-Disposition: form-data; name=lockfile\r\n\r\nabc' > "$corpus/cut"
   elif [ "$t" = manifest ]; then
     # the upstream manifests beside the fixtures, tagged with the kind byte
     # fuzz_manifest.c reads (0 pixi.toml, 1 pyproject.toml, 2 environment.yml, 3 package.json)
