@@ -178,6 +178,21 @@ for (const kind of ['packages', 'licenses', 'python', 'tree', 'quality', 'vulner
   await call(`report ${kind} unknown environment`, rp, 'POST', { query: '?environment=nope', body: lock }, 422);
   await call(`report ${kind} without a token`, rp, 'POST', { body: lock }, 401, authBase);
 }
+// explain: the same, about one package (package= is required: without it a 400)
+{
+  const rp = '/v1/report/explain', q = '?package=python';
+  const first = await call('report explain json', rp, 'POST', { query: q, body: lock }, 200);
+  const etag = first?.res.headers.get('etag');
+  await call('report explain If-None-Match', rp, 'POST', { query: q, headers: { 'If-None-Match': etag }, body: lock }, 304);
+  await call('report explain text', rp, 'POST', { query: q, headers: { Accept: 'text/plain' }, body: lock }, 200);
+  await call('report explain without package', rp, 'POST', { body: lock }, 400);
+  await call('report explain bad output', rp, 'POST', { query: q + '&output=xml', body: lock }, 400);
+  await call('report explain wrong method', rp, 'GET', {}, 405, base, 'POST');
+  await call('report explain not acceptable', rp, 'POST', { query: q, headers: { Accept: 'image/png' }, body: lock }, 406);
+  await call('report explain not a lockfile', rp, 'POST', { query: q, body: 'hello\nworld\n' }, 415);
+  await call('report explain unknown environment', rp, 'POST', { query: q + '&environment=nope', body: lock }, 422);
+  await call('report explain without a token', rp, 'POST', { query: q, body: lock }, 401, authBase);
+}
 // diff: two revisions of one project as the parts base and head
 const rev = (r) => fs.readFileSync(path.join(shared, `fixtures/pixi/pixi-examples-pypi-rev-${r}/pixi.lock`));
 const revs = [rev('bd4e26d'), rev('eddac34')];
