@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [base, shared, outdir] = process.argv.slice(2);
+const [base, shared, outdir, authBase, authToken] = process.argv.slice(2);
 let pass = 0, fail = 0;
 const ok = (c, what) => { if (c) pass++; else { fail++; console.log(`  FAIL ${what}`); } };
 fs.mkdirSync(outdir, { recursive: true });
@@ -129,6 +129,19 @@ try {
   ok(doc2.metadata.component.name === 'solve-groups' && doc2.metadata.component.version === '0.1.0',
      `the downloaded document's root comes from the manifest (${doc2.metadata.component.name})`);
 
+  // a server with a tokens file: the page says a token is needed, then lists every format once given
+  if (authBase) {
+    const ap = await context.newPage();
+    await ap.goto(authBase + '/');
+    await ap.waitForFunction(() => /asks for a token/.test(document.getElementById('status').textContent));
+    ok((await ap.$$('#format option')).length === 1, 'before the token: only the built-in default format');
+    await ap.fill('#token', authToken);
+    await ap.dispatchEvent('#token', 'change');
+    await ap.waitForFunction(() => document.querySelectorAll('#format option').length === 4);
+    ok(true, 'with the token: the four formats from /v1/formats');
+    ok(!/asks for a token/.test(await ap.textContent('#status')), 'the token notice is gone once the formats are listed');
+    await ap.close();
+  }
   ok(foreign.length === 0, `no request left this server (${foreign.join(', ')})`);
   ok(errors.length === 0, `no script errors (${errors.join('; ')})`);
 } finally {
