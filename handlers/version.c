@@ -71,6 +71,21 @@ static int get_version(svc_req *r)
         for (size_t i = 0; i < nr; i++)
             fv[i] = rd[i]->kind;
         names_array(&jw, "inputs", fv, nr);
+        /* what this server does beyond reading the input: a client (the
+         * page) can tell "no license in the lockfile and no lookup made"
+         * from "no license known anywhere" */
+        const svc_cfg *cfg = svc_req_cfg(r);
+        sb_jw_key(&jw, "features");
+        sb_jw_obj_begin(&jw);
+        sb_jw_key(&jw, "license_lookups");
+        sb_jw_bool(&jw, cfg->lookups != 0);
+        sb_jw_key(&jw, "vulnerabilities");
+        sb_jw_bool(&jw, cfg->vulns != 0);
+        sb_jw_key(&jw, "result_cache");
+        sb_jw_bool(&jw, cfg->result_cache_size > 0);
+        sb_jw_key(&jw, "shared_cache");
+        sb_jw_bool(&jw, cfg->cache_url[0] != '\0');
+        sb_jw_obj_end(&jw);
         sb_jw_key(&jw, "build");
         sb_jw_obj_begin(&jw);
         sb_jw_kstr(&jw, "compiler", __VERSION__);

@@ -117,6 +117,8 @@ try {
   const scopeOf = Object.fromEntries(await page.$$eval('#packages tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[4].textContent])));
   ok(scopeOf.pytest === 'development' && scopeOf['typing-extensions'] === 'required' && scopeOf['email-validator'] === 'optional',
      `the Scope column: pytest development, typing-extensions required, email-validator optional (${scopeOf.pytest}, ${scopeOf['typing-extensions']}, ${scopeOf['email-validator']})`);
+  ok(/PyPI package\(s\) have no license in the lockfile and this server makes no license lookups/.test(await page.textContent('#licenses-notes')),
+     'uv.lock-style PyPI packages without a license on a server without lookups: the notice says they are unknown, not absent');
   await page.setInputFiles('#file', pxLock);
   await page.setInputFiles('#manifest', pxToml);
   await page.waitForFunction(() => document.getElementById('chosen').textContent.startsWith('pixi.lock'));

@@ -127,12 +127,17 @@ check "a server with lookups, not asked: 'not asked: fetch-licenses=true looks t
   sh -c "jq -r '.metadata.properties[] | select(.name == \"pixi:incomplete-detail\") | .value' '$work/u.json' | grep -q 'lookup(s) not made (not asked: fetch-licenses=true looks them up)'"
 check "a package with its license: no note" \
   sh -c "! curl -sS --data-binary @'$PIXI' '$base/v1/sbom?filename=pixi.lock' | jq -r '.metadata.properties[] | select(.name == \"pixi:incomplete-detail\") | .value' | grep -q 'lookup(s) not made'"
+check "/v1/version features: license lookups on, cache on" \
+  [ "$(curl -sS "$base/v1/version" | jq -c '[.features.license_lookups, .features.result_cache, .features.shared_cache]')" = '[true,true,false]' ]
 base="$main_base"
+check "/v1/version features: license lookups and vulnerabilities off by default" \
+  [ "$(curl -sS "$base/v1/version" | jq -c '[.features.license_lookups, .features.vulnerabilities]')" = '[false,false]' ]
 
 # --- the settings: off, and the entry cap -----------------------------------------
 sb_start "$work/off.log" --result-cache-size 0
 post "$work/f1.json" "timestamp=1700000000" > /dev/null
 post "$work/f2.json" "timestamp=1700000000" > /dev/null
+check "/v1/version features: result cache off" [ "$(curl -sS "$base/v1/version" | jq .features.result_cache)" = false ]
 check "--result-cache-size 0: the repeat is made again" sh -c "! grep -i '^Server-Timing:' '$work/f2.json.h' | grep -q cache"
 check "--result-cache-size 0: the same bytes and ETag all the same" \
   sh -c "cmp -s '$work/f1.json' '$work/a.json' && [ '$(hdr "$work/f2.json" ETag)' = '$etag' ]"
