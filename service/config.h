@@ -22,6 +22,7 @@ typedef struct svc_cfg {
     long max_depth;           /* YAML nesting */
     long max_scalar;          /* bytes in one YAML scalar */
     long quiet;               /* 1 = no request log lines */
+    char log_level[8];        /* least level of request lines: info, warn, error */
     long max_requests;        /* requests in flight before 503 + Retry-After */
     long shutdown_delay;      /* seconds /readyz says 503 before the listener closes */
     long check_only;          /* --check-config: validate, print, exit */

@@ -79,11 +79,42 @@ static void line_begin(sb_jw *jw, sb_buf *b, const char *level, const char *msg)
     kstr_capped(jw, "msg", msg);
 }
 
+/* --log-level: written once by main before any request thread starts */
+static svc_log_level min_level = SVC_LOG_INFO;
+
+int svc_log_level_parse(const char *name)
+{
+    static const char *const names[] = {"info", "warn", "error"};
+    for (int i = 0; i < 3; i++)
+        if (name && !strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
+void svc_log_set_level(svc_log_level level)
+{
+    min_level = level;
+}
+
+svc_log_level svc_log_level_of(unsigned status, int stream_failed)
+{
+    if (status >= 500 || stream_failed)
+        return SVC_LOG_ERROR;
+    switch (status) {
+    case 401: case 403: case 408: case 413: case 429: return SVC_LOG_WARN;
+    default: return SVC_LOG_INFO;
+    }
+}
+
 void svc_log_request(const svc_log_entry *e)
 {
+    static const char *const level_names[] = {"info", "warn", "error"};
+    svc_log_level lv = svc_log_level_of(e->status, e->stream_failed);
+    if (lv < min_level)
+        return;
     sb_buf b = SB_BUF_INIT(LOG_LINE_MAX);
     sb_jw jw;
-    line_begin(&jw, &b, e->status >= 500 || e->stream_failed ? "error" : "info", "request");
+    line_begin(&jw, &b, level_names[lv], "request");
     kstr_capped(&jw, "request_id", e->id);
     kstr_capped(&jw, "method", e->method ? e->method : "");
     kstr_capped(&jw, "path", e->path ? e->path : "");
@@ -111,6 +142,8 @@ void svc_log_request(const svc_log_entry *e)
         sb_jw_key(&jw, "client_left");
         sb_jw_bool(&jw, 1);
     }
+    if (e->reason && e->reason[0])
+        kstr_capped(&jw, "reason", e->reason);
     sb_jw_obj_end(&jw);
     emit(&jw, &b);
 }

@@ -128,6 +128,7 @@ int main(int argc, char **argv)
         return 2;
     }
     curl_global_init(CURL_GLOBAL_DEFAULT); /* before any thread */
+    svc_log_set_level((svc_log_level)svc_log_level_parse(srv.cfg.log_level)); /* checked when loaded */
     if (svc_shared_init(&srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
         return 1;

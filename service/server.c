@@ -497,7 +497,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
         }
         svc_log_entry e = {r->id, r->method, r->path, r->format, client[0] ? client : NULL,
                            r->responded || r->dropped ? r->status : 0, r->packages, r->bytes_in, r->bytes_out, ms,
-                           r->stream_failed, client_left};
+                           r->stream_failed, client_left, r->reason};
         svc_log_request(&e);
     }
     unsigned slot = r->route ? (unsigned)(r->route - s->router.routes) : SVC_METRICS_ROUTES - 1;

@@ -100,4 +100,21 @@ check "still serving after the bombs" curl -fsS -o /dev/null "$base/healthz"
 st="$(curl -sS -D - -o /dev/null --data-binary @"$f" "$base/v1/sbom?filename=uv.lock" | tr -d '\r' | sed -n 's/^[Ss]erver-[Tt]iming: //p')"
 check "Server-Timing names upload, parse and model ($st)" sh -c "echo '$st' | grep -Eq '^upload;dur=[0-9.]+, parse;dur=[0-9.]+, model;dur=[0-9.]+$'"
 check "the server answers after all of them" curl -fsS -o /dev/null "$base/healthz"
+# --- the request log: an error answer's line says why; levels; --log-level -------
+lk="$shared/fixtures/uv/rerun/uv.lock"
+curl -sS -o /dev/null --data-binary @"$lk" "$base/v1/sbom?platform=nope"
+sleep 0.2
+line="$(grep '"msg":"request"' "$work/server.log" | grep '"status":422' | tail -1)"
+check "a 422's log line carries the problem's detail as reason" sh -c "echo '$line' | jq -e '.level == \"info\" and (.reason | test(\"nope\"))' >/dev/null"
+sb_start "$work/warn.log" --log-level warn --max-body 1000
+curl -sS -o /dev/null --data-binary @"$lk" "$base/v1/report/python?platform=nope"
+curl -sS -o /dev/null --data-binary @"$lk" "$base/v1/sbom"
+sleep 0.2
+check "--log-level warn: no line for a 4xx that is the client's input ($(grep -c '"msg":"request"' "$work/warn.log"))" \
+  sh -c "! grep '\"msg\":\"request\"' '$work/warn.log' | grep -q '\"status\":422'"
+check "--log-level warn: a 413 is logged at warn with its reason" \
+  sh -c "grep '\"msg\":\"request\"' '$work/warn.log' | grep '\"status\":413' | jq -e '.level == \"warn\" and (.reason | length > 0)' >/dev/null"
+"$bin" --check-config --log-level loud > /dev/null 2>&1; st=$?
+check "--log-level loud is a configuration error ($st)" [ "$st" = 2 ]
+
 sb_done params
