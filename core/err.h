@@ -31,7 +31,7 @@ typedef struct sb_err {
     sb_code code;
     unsigned line;   /* 1-based line in the input, 0 when unknown */
     unsigned column; /* 1-based column, 0 when unknown */
-    char msg[256];
+    char msg[1024];  /* whole sentences: a problem's detail is not cut (a list of choices fits) */
 } sb_err;
 
 /* Reset to SB_OK with an empty message. Accepts NULL. */

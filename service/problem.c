@@ -117,7 +117,7 @@ static int problem(svc_req *r, unsigned status, const char *title, const char *d
     sb_jw_int(&jw, status);
     const char *said = detail ? detail : (err ? err->msg : title_for(status));
     sb_jw_kstr(&jw, "detail", said);
-    snprintf(r->reason, sizeof r->reason, "%s", said); /* the log line says why too */
+    snprintf(r->reason, sizeof r->reason, "%.1023s", said); /* the log line says why too */
     char inst[80];
     snprintf(inst, sizeof inst, "urn:sbomd:request:%s", r->id);
     sb_jw_kstr(&jw, "instance", inst);

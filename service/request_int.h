@@ -41,7 +41,7 @@ struct svc_req {
     const char *format;
     long packages;
     int stream_failed;
-    char reason[256];          /* a problem's detail, for the request's log line ("" = none) */
+    char reason[1024];         /* a problem's detail, for the request's log line ("" = none) */
     int timed_out;             /* the deadline cut the request short */
     int dropped;               /* connection closed mid-upload (status says why) */
     int over_budget;           /* the body outgrew the memory budget: drained, answered 503 */

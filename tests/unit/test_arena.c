@@ -3,8 +3,10 @@
 #include "../../core/arena.h"
 #include "../../core/gate.h"
 #include "../../core/buf.h"
+#include "../../core/err.h"
 
 #include <stdint.h>
+#include <string.h>
 
 TEST(core_arena__alloc_aligned_and_strings)
 {
@@ -62,4 +64,18 @@ TEST(core_gate__collects_in_order)
     CHECK_STR(g.items[99].package, "p99");
     CHECK(g.items[42].version == NULL);
     sb_arena_destroy(a);
+}
+
+/* A problem's detail is the error's message: a long sentence (a list of
+ * choices, a file name and a reason) is kept whole, not cut at 255 bytes. */
+TEST(core_err__long_message_kept_whole)
+{
+    char name[601];
+    memset(name, 'n', 600);
+    name[600] = '\0';
+    sb_err err;
+    sb_err_clear(&err);
+    CHECK(sb_err_set(&err, SB_EINVAL, "package '%s' is not in the environment", name) == SB_EINVAL);
+    CHECK(strlen(err.msg) == 600 + strlen("package '' is not in the environment"));
+    CHECK(strstr(err.msg, "' is not in the environment") != NULL);
 }

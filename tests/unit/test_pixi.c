@@ -279,7 +279,7 @@ TEST(core_pixi__bad_input_is_located)
         sb_err err;
         sb_lock *l = NULL;
         sb_code rc = read_str(a, cases[i].yaml, &l, &err);
-        char why[400];
+        char why[1200];
         snprintf(why, sizeof why, "rc=%d line=%u msg=%s", rc, err.line, err.msg);
         sb_test_subcase(cases[i].name,
                         rc == cases[i].code && err.line == cases[i].line && strstr(err.msg, cases[i].needle),
@@ -353,7 +353,7 @@ TEST(core_pixi__every_fixture_reads)
                 sb_select_opts o = {.environment = l->envs[e].name, .platform = l->envs[e].platforms[p].name};
                 ok = sb_model_select(&s, a, l, &o, &err) == SB_OK;
             }
-        char why[4800];
+        char why[8192];
         snprintf(why, sizeof why, "%s: %u:%u %s", path, err.line, err.column, err.msg);
         sb_test_subcase(path, ok, why);
         count++;

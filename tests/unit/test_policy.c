@@ -139,7 +139,7 @@ TEST(policy_table)
         sb_lic lic = sb_lic_normalize(a, c->license);
         const char *reason = NULL;
         sb_policy_rule got = ok ? sb_policy_eval(&p, a, &lic, &reason) : SB_POL_NRULES;
-        char name[320], why[320];
+        char name[320], why[1400];
         snprintf(name, sizeof name, "policy allow=%s deny=%s require=%d license='%s'", c->allow ? c->allow : "-",
                  c->deny ? c->deny : "-", c->require, c->license ? c->license : "(none)");
         snprintf(why, sizeof why, "got %s (%s), want %s; %s", got < SB_POL_NRULES ? rule_names[got] : "bad policy",

@@ -230,7 +230,7 @@ TEST(toml_test_vectors)
         sb_err_clear(&err);
         json_t *got = json_object();
         sb_code rc = sb_toml_parse(a, data, len, NULL, to_json, got, &err);
-        char why[512] = "";
+        char why[1600] = "";
         int ok;
         if (valid) {
             valid_n++;
