@@ -19,6 +19,8 @@ sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,
     if (!yaml_parser_initialize(&y->parser))
         return sb_err_set(err, SB_ENOMEM, "cannot initialize the YAML parser");
     yaml_parser_set_input_string(&y->parser, (const unsigned char *)data, len);
+    y->in = data;
+    y->in_len = len;
     return SB_OK;
 }
 
@@ -105,6 +107,17 @@ sb_code sb_yp_next(sb_yp *y)
         yaml_mark_t m = y->parser.problem_mark;
         if (y->parser.error == YAML_MEMORY_ERROR)
             return sb_err_set(y->err, SB_ENOMEM, "out of memory parsing YAML");
+        if (y->parser.error == YAML_READER_ERROR && y->in && y->parser.problem_offset <= y->in_len) {
+            /* libyaml gives a reader error (invalid UTF-8, a control
+             * character) as a byte offset and no mark: place it */
+            m.line = m.column = 0;
+            for (size_t i = 0; i < y->parser.problem_offset; i++) {
+                if (y->in[i] == '\n')
+                    m.line++, m.column = 0;
+                else if (((unsigned char)y->in[i] & 0xC0) != 0x80)
+                    m.column++; /* characters, not continuation bytes */
+            }
+        }
         return sb_err_set_at(y->err, SB_EPARSE, y->line0 + (unsigned)m.line + 1, (unsigned)m.column + 1,
                              "invalid YAML: %s%s%s", problem,
                              y->parser.context ? " " : "",

@@ -30,6 +30,8 @@ typedef struct sb_yp {
     const char *gap_data;            /* sb_yp_open_gap: the input, */
     size_t gap_len, gap_from, gap_to; /* and the byte range read as line breaks */
     size_t gap_pos;
+    const char *in;      /* the bytes as given (sb_yp_open, _piece), to place a reader error */
+    size_t in_len;
 } sb_yp;
 
 sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,

@@ -100,6 +100,12 @@ check "still serving after the bombs" curl -fsS -o /dev/null "$base/healthz"
 st="$(curl -sS -D - -o /dev/null --data-binary @"$f" "$base/v1/sbom?filename=uv.lock" | tr -d '\r' | sed -n 's/^[Ss]erver-[Tt]iming: //p')"
 check "Server-Timing names upload, parse and model ($st)" sh -c "echo '$st' | grep -Eq '^upload;dur=[0-9.]+, parse;dur=[0-9.]+, model;dur=[0-9.]+$'"
 check "the server answers after all of them" curl -fsS -o /dev/null "$base/healthz"
+# --- invalid UTF-8 in a YAML lockfile: placed at its line and column -------------
+{ head -4 "$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock"; printf 'bad: \377\376 here\n'; } > "$work/bad-utf8.lock"
+res="$(curl -sS -o "$work/bad-utf8.json" -w '%{http_code}' --data-binary @"$work/bad-utf8.lock" "$base/v1/sbom")"
+check "invalid UTF-8 in a pixi.lock: 400 at line 5, column 6 ($res $(jq -c '[.line, .column]' "$work/bad-utf8.json"))" \
+  sh -c "[ '$res' = 400 ] && [ \"\$(jq -c '[.line, .column]' '$work/bad-utf8.json')\" = '[5,6]' ]"
+
 # --- the request log: an error answer's line says why; levels; --log-level -------
 lk="$shared/fixtures/uv/rerun/uv.lock"
 curl -sS -o /dev/null --data-binary @"$lk" "$base/v1/sbom?platform=nope"
