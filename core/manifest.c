@@ -234,7 +234,7 @@ static sb_code pixi_dep_table(toml_ctx *c, const sb_toml_seg *p, size_t depth, s
                               const sb_toml_value *v)
 {
     /* at: index of "dependencies"/"pypi-dependencies" etc.; the name is at+1 */
-    if (depth != at + 2 || NULL == p[at + 1].key)
+    if (depth != at + 2 || NULL == p[at].key || NULL == p[at + 1].key) /* an array index has no key */
         return SB_OK;
     if (v->type != SB_TOML_STRING && v->type != SB_TOML_TABLE)
         return SB_OK;

@@ -340,3 +340,18 @@ TEST(manifest_applied_to_selection)
     CHECK(NULL == s->root_version);
     sb_arena_destroy(a);
 }
+
+/* Found by the manifest fuzz target: an array where pixi expects a
+ * dependency table (feature.<name> = [...], target = [...]) puts an array
+ * index, which has no key, where the table's name is read. Not a
+ * dependency, not a crash. */
+TEST(core_manifest__array_where_a_table_is_expected)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_err_clear(&err);
+    sb_manifest *m = read_m(a, "pixi.toml", "[feature]\nf = [{a = \"1\"}]\n[target]\nx = [{b = \"2\"}]\n", &err);
+    CHECK(m != NULL);
+    CHECK(m && m->ndeps == 0);
+    sb_arena_destroy(a);
+}
