@@ -11,8 +11,10 @@
 /* Local paths: backslashes -> '/', absolute POSIX -> file://, drive -> file:///. */
 const char *sb_lock__location(sb_arena *a, const char *loc)
 {
-    if (NULL == loc || strstr(loc, "://"))
-        return loc;
+    if (NULL == loc)
+        return NULL;
+    if (strstr(loc, "://")) /* a copy even so: readers hand in strings of scratch trees (pnpm, npm) */
+        return sb_arena_strdup(a, loc);
     char *d = sb_arena_strdup(a, loc);
     if (NULL == d)
         return NULL;
