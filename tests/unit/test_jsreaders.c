@@ -531,3 +531,20 @@ TEST(core_yarn__berry)
     CHECK(err.code == SB_EUNSUPPORTED && strstr(err.msg, "version 3") && strstr(err.msg, "4 to 10") && err.line == 2);
     sb_arena_destroy(a);
 }
+
+/* A tarball URL resolution: the location outlives the reader's scratch
+ * YAML tree (under ASan a use-after-free before sb_lock__location copied
+ * URLs; found by the pnpm fuzz target). */
+TEST(core_pnpm__tarball_url_outlives_the_tree)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    const char lock[] = "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      z: {specifier: '1', version: 1.0.0}\n"
+                        "packages:\n  z@1.0.0: {resolution: {tarball: 'file:https://example.org/z-1.0.0.tgz'}}\n"
+                        "snapshots:\n  z@1.0.0: {}\n";
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", lock, &err);
+    const sb_pkg *p = s ? find(s, "z", "1.0.0") : NULL;
+    CHECK(p != NULL);
+    CHECK(p && p->location && strstr(p->location, "example.org/z-1.0.0.tgz"));
+    sb_arena_destroy(a);
+}
