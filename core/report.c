@@ -1241,13 +1241,8 @@ static sb_code begin(sb_doc *d)
     report *r = d->fmt;
     if (r->md) {
         const sb_sbom *s = d->sbom;
-        const char *h = sb_arena_printf(d->arena, "## %s (%s, environment %s, platform %s)\n\n", d->ops->name,
-                                        s->root_name ? s->root_name : "-", s->environment, s->platform);
-        if (NULL == h)
+        if (sb_table_heading(&d->stage, d->ops->name, s->root_name, s->environment, s->platform) != SB_OK)
             return SB_ENOMEM;
-        put_cell(d, h, 0); /* control characters of names as '?' */
-        d->stage.data[d->stage.len - 1] = '\n';
-        d->stage.data[d->stage.len - 2] = '\n';
     }
     if (r->text) {
         size_t nc = ncols_r(r);
@@ -1411,6 +1406,19 @@ int sb_report_output_find(const char *name, sb_report_output *out)
 const char *sb_report_output_name(sb_report_output out) { return outputs[out].name; }
 
 const char *sb_report_output_media(sb_report_output out) { return outputs[out].media; }
+
+sb_report_output sb_report_output_of(const sb_report_kind *k, const sb_doc_ops *ops)
+{
+    for (int o = 0; o < SB_REPORT_NOUTPUTS; o++)
+        if (k->ops[o] && k->ops[o] == ops)
+            return (sb_report_output)o;
+    return SB_REPORT_JSON;
+}
+
+sb_table_out sb_report_table_out(sb_report_output out)
+{
+    return out == SB_REPORT_MARKDOWN ? SB_TABLE_MARKDOWN : out == SB_REPORT_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT;
+}
 
 const sb_report_kind *sb_report_kind_find(const char *name)
 {

@@ -14,6 +14,7 @@
 #define SB_REPORT_H
 
 #include "doc.h"
+#include "table.h"
 
 /* The outputs a report can be written in (a kind has some of them). */
 typedef enum sb_report_output {
@@ -54,6 +55,13 @@ int sb_report_output_find(const char *name, sb_report_output *out);
 /* The `output=` name and the media type of an output. */
 const char *sb_report_output_name(sb_report_output out);
 const char *sb_report_output_media(sb_report_output out);
+
+/* Which of kind k's outputs the producer `ops` writes (SB_REPORT_JSON when
+ * none): a report's begin() reads it once instead of comparing pointers. */
+sb_report_output sb_report_output_of(const sb_report_kind *k, const sb_doc_ops *ops);
+
+/* The table style of a text output (text for everything else). */
+sb_table_out sb_report_table_out(sb_report_output out);
 
 /* The producer ops of a report kind in an output; NULL for an unknown kind
  * or an output the kind does not have. */

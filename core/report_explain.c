@@ -28,7 +28,7 @@ typedef struct xrow {
 } xrow;
 
 typedef struct xreport {
-    int out;
+    sb_report_output out;
     xrow *rows;
     size_t n, cap;
     size_t matched;
@@ -36,19 +36,6 @@ typedef struct xreport {
 } xreport;
 
 static const sb_doc_ops explain_json, explain_text, explain_markdown, explain_csv;
-
-static int output_of(const sb_doc *d)
-{
-    return d->ops == &explain_text       ? SB_REPORT_TEXT
-         : d->ops == &explain_markdown   ? SB_REPORT_MARKDOWN
-         : d->ops == &explain_csv        ? SB_REPORT_CSV
-                                         : SB_REPORT_JSON;
-}
-
-static sb_table_out table_out(const xreport *r)
-{
-    return r->out == SB_REPORT_MARKDOWN ? SB_TABLE_MARKDOWN : r->out == SB_REPORT_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT;
-}
 
 /* A fact; a NULL value is no fact. */
 static sb_code fact(sb_doc *d, xreport *r, const sb_pkg *p, const char *kind, const char *name, const char *value,
@@ -215,7 +202,7 @@ static sb_code begin(sb_doc *d)
     if (NULL == r)
         return SB_ENOMEM;
     d->fmt = r;
-    r->out = output_of(d);
+    r->out = sb_report_output_of(&sb_report_explain, d->ops);
     const sb_sbom *s = d->sbom;
     const char *want = d->opts.explain_package ? d->opts.explain_package : "";
     sb_code rc = SB_OK;
@@ -248,8 +235,7 @@ static sb_code begin(sb_doc *d)
                 if (w > r->width[c])
                     r->width[c] = w;
             }
-    rc = sb_table_row(&d->stage, table_out(r), header, NCOLS, r->width);
-    return rc == SB_OK ? sb_table_rule(&d->stage, table_out(r), NCOLS, r->width) : rc;
+    return sb_table_head(&d->stage, sb_report_table_out(r->out), header, NCOLS, r->width);
 }
 
 static sb_code nothing(sb_doc *d, size_t i)
@@ -284,7 +270,7 @@ static sb_code piece(sb_doc *d, size_t i)
     const char *cv[NCOLS];
     for (size_t c = 0; c < NCOLS; c++)
         cv[c] = w->cell[c] ? w->cell[c] : r->out == SB_REPORT_CSV ? "" : "-";
-    return sb_table_row(&d->stage, table_out(r), cv, NCOLS, r->width);
+    return sb_table_row(&d->stage, sb_report_table_out(r->out), cv, NCOLS, r->width);
 }
 
 static sb_code end(sb_doc *d)

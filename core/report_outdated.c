@@ -19,12 +19,11 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { O_JSON, O_TEXT, O_MD, O_CSV };
 
 #define NCOLS 7
 
 typedef struct oreport {
-    int out;
+    sb_report_output out;
     size_t *rows; /* package indices */
     size_t nrows;
     size_t width[NCOLS];
@@ -74,8 +73,6 @@ static void cells(sb_doc *d, size_t i, const char **c)
             c[k] = "-";
 }
 
-static int out_of(const sb_doc *d);
-
 static sb_code obegin(sb_doc *d)
 {
     const sb_sbom *s = d->sbom;
@@ -83,7 +80,7 @@ static sb_code obegin(sb_doc *d)
     if (NULL == r)
         return SB_ENOMEM;
     d->fmt = r;
-    r->out = out_of(d);
+    r->out = sb_report_output_of(&sb_report_outdated, d->ops);
     r->rows = sb_arena_alloc(d->arena, (s->npkgs ? s->npkgs : 1) * sizeof *r->rows);
     if (NULL == r->rows)
         return SB_ENOMEM;
@@ -103,39 +100,26 @@ static sb_code obegin(sb_doc *d)
         else
             r->rows[r->nrows++] = i;
     }
-    for (int k = 0; k < NCOLS; k++)
-        r->width[k] = sb_table_width(header[k]);
+    sb_table_fit(r->width, header, NCOLS);
     for (size_t i = 0; i < r->nrows; i++) {
         const char *c[NCOLS];
         cells(d, r->rows[i], c);
-        for (int k = 0; k < NCOLS; k++) {
-            size_t w = sb_table_width(c[k]);
-            if (w > r->width[k])
-                r->width[k] = w;
-        }
+        sb_table_fit(r->width, c, NCOLS);
     }
     sb_jw *jw = &d->jw;
     sb_buf *b = &d->stage;
     switch (r->out) {
-    case O_JSON:
+    case SB_REPORT_JSON:
         sb_jw_obj_begin(jw);
         sb_jw_key(jw, "outdated");
         sb_jw_arr_begin(jw);
         return jw->status;
-    case O_MD: {
-        const char *h = sb_arena_printf(d->arena, "## outdated (%s, environment %s, platform %s)\n\n", s->root_name,
-                                        s->environment, s->platform);
-        sb_code rc = h ? sb_buf_append(b, h, strlen(h)) : SB_ENOMEM;
-        if (rc == SB_OK)
-            rc = sb_table_row(b, SB_TABLE_MARKDOWN, header, NCOLS, NULL);
-        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_MARKDOWN, NCOLS, NULL) : rc;
+    case SB_REPORT_MARKDOWN: {
+        sb_code rc = sb_table_heading(b, "outdated", s->root_name, s->environment, s->platform);
+        return rc == SB_OK ? sb_table_head(b, SB_TABLE_MARKDOWN, header, NCOLS, NULL) : rc;
     }
-    case O_CSV:
-        return sb_table_row(b, SB_TABLE_CSV, header, NCOLS, NULL);
-    default: {
-        sb_code rc = sb_table_row(b, SB_TABLE_TEXT, header, NCOLS, r->width);
-        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_TEXT, NCOLS, r->width) : rc;
-    }
+    default:
+        return sb_table_head(b, sb_report_table_out(r->out), header, NCOLS, r->width);
     }
 }
 
@@ -185,7 +169,7 @@ static sb_code summary(sb_doc *d, oreport *r)
 {
     const sb_sbom *s = d->sbom;
     const char *inc = sb_incomplete_details(&s->incomplete, d->arena);
-    if (r->out == O_JSON) {
+    if (r->out == SB_REPORT_JSON) {
         sb_jw *jw = &d->jw;
         sb_jw_arr_end(jw);
         sb_jw_key(jw, "summary");
@@ -207,13 +191,13 @@ static sb_code summary(sb_doc *d, oreport *r)
         sb_jw_obj_end(jw);
         return jw->status;
     }
-    if (r->out == O_CSV)
+    if (r->out == SB_REPORT_CSV)
         return SB_OK;
     const char *line = sb_arena_printf(
         d->arena,
         "\n%sSummary: %zu PyPI index package(s) checked: %zu outdated, %zu current, %zu not on the index, %zu not "
         "answered; %zu conda package(s) not checked (no channel index is read)%s%s\n",
-        r->out == O_MD ? "### " : "", r->checked, r->nrows, r->current, r->unknown, r->failed, r->conda,
+        r->out == SB_REPORT_MARKDOWN ? "### " : "", r->checked, r->nrows, r->current, r->unknown, r->failed, r->conda,
         inc ? "\nIncomplete: " : "", inc ? inc : "");
     return line ? sb_buf_append(&d->stage, line, strlen(line)) : SB_ENOMEM;
 }
@@ -223,20 +207,20 @@ static sb_code opiece(sb_doc *d, size_t i)
     oreport *r = d->fmt;
     if (i == r->nrows)
         return summary(d, r);
-    if (r->out == O_JSON) {
+    if (r->out == SB_REPORT_JSON) {
         json_row(d, r->rows[i]);
         return d->jw.status;
     }
     const char *c[NCOLS];
     cells(d, r->rows[i], c);
-    return sb_table_row(&d->stage, r->out == O_MD ? SB_TABLE_MARKDOWN : r->out == O_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT, c,
-                        NCOLS, r->out == O_TEXT ? r->width : NULL);
+    return sb_table_row(&d->stage, sb_report_table_out(r->out), c,
+                        NCOLS, r->out == SB_REPORT_TEXT ? r->width : NULL);
 }
 
 static sb_code oend(sb_doc *d)
 {
     oreport *r = d->fmt;
-    if (r->out == O_JSON)
+    if (r->out == SB_REPORT_JSON)
         sb_jw_obj_end(&d->jw);
     return d->jw.status;
 }
@@ -253,11 +237,3 @@ OUTDATED_OPS(outdated_csv, "text/csv; charset=utf-8");
 
 const sb_report_kind sb_report_outdated = {"outdated", {&outdated_json, &outdated_text, &outdated_md, &outdated_csv, NULL}};
 
-static int out_of(const sb_doc *d)
-{
-    static const sb_doc_ops *const by[] = {&outdated_json, &outdated_text, &outdated_md, &outdated_csv};
-    for (int k = 0; k < 4; k++)
-        if (d->ops == by[k])
-            return k;
-    return O_JSON;
-}

@@ -27,7 +27,7 @@ typedef struct qrow {
 } qrow;
 
 typedef struct qreport {
-    int out;               /* SB_REPORT_* */
+    sb_report_output out;
     sb_quality q;
     qrow *rows;
     size_t nrows;
@@ -37,22 +37,6 @@ typedef struct qreport {
 } qreport;
 
 static const sb_doc_ops quality_json, quality_text, quality_markdown, quality_csv;
-
-static int output_of(const sb_doc *d)
-{
-    if (d->ops == &quality_text)
-        return SB_REPORT_TEXT;
-    if (d->ops == &quality_markdown)
-        return SB_REPORT_MARKDOWN;
-    if (d->ops == &quality_csv)
-        return SB_REPORT_CSV;
-    return SB_REPORT_JSON;
-}
-
-static sb_table_out table_out(const qreport *r)
-{
-    return r->out == SB_REPORT_MARKDOWN ? SB_TABLE_MARKDOWN : r->out == SB_REPORT_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT;
-}
 
 /* "2 not in the lockfile, 1 lookup failed" or NULL */
 static const char *why_text(sb_doc *d, const sb_quality_result *res)
@@ -128,7 +112,7 @@ static sb_code begin(sb_doc *d)
     if (NULL == r)
         return SB_ENOMEM;
     d->fmt = r;
-    r->out = output_of(d);
+    r->out = sb_report_output_of(&sb_report_quality, d->ops);
     sb_code rc = sb_quality_score(&r->q, d->arena, d->sbom);
     if (rc != SB_OK)
         return rc;
@@ -150,22 +134,14 @@ static sb_code begin(sb_doc *d)
         sb_jw_arr_begin(jw);
         return jw->status;
     }
-    for (size_t c = 0; c < NCOLS; c++)
-        r->width[c] = sb_table_width(header[c]);
+    sb_table_fit(r->width, header, NCOLS);
     if (r->out == SB_REPORT_TEXT)
         for (size_t i = 0; i < r->nrows; i++) {
             const char *cv[NCOLS];
             cells(d, r, i, cv);
-            for (size_t c = 0; c < NCOLS; c++) {
-                size_t w = sb_table_width(cv[c] ? cv[c] : "");
-                if (w > r->width[c])
-                    r->width[c] = w;
-            }
+            sb_table_fit(r->width, cv, NCOLS);
         }
-    rc = sb_table_row(&d->stage, table_out(r), header, NCOLS, r->width);
-    if (rc == SB_OK)
-        rc = sb_table_rule(&d->stage, table_out(r), NCOLS, r->width);
-    return rc;
+    return sb_table_head(&d->stage, sb_report_table_out(r->out), header, NCOLS, r->width);
 }
 
 static sb_code nothing(sb_doc *d, size_t i)
@@ -304,7 +280,7 @@ static sb_code piece(sb_doc *d, size_t i)
     if (i < r->nrows) {
         const char *cv[NCOLS];
         cells(d, r, i, cv);
-        return sb_table_row(&d->stage, table_out(r), cv, NCOLS, r->width);
+        return sb_table_row(&d->stage, sb_report_table_out(r->out), cv, NCOLS, r->width);
     }
     return text_verdict(d, r, i - r->nrows);
 }

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { V_JSON, V_TEXT, V_MD, V_CSV, V_SARIF };
 
 #define NCOLS 11 /* with EPSS; without it, the EPSS column is left out */
 #define C_EPSS 5
@@ -27,7 +26,7 @@ typedef struct vrow {
 } vrow;
 
 typedef struct vreport {
-    int out;
+    sb_report_output out;
     vrow *rows;
     size_t nrows;
     size_t width[NCOLS];
@@ -107,8 +106,6 @@ static void cells(sb_doc *d, const vrow *w, const char **c)
     drop_epss(d, c);
 }
 
-static int out_of(const sb_doc *d);
-
 static sb_code vbegin(sb_doc *d)
 {
     const sb_sbom *s = d->sbom;
@@ -116,7 +113,7 @@ static sb_code vbegin(sb_doc *d)
     if (NULL == r)
         return SB_ENOMEM;
     d->fmt = r;
-    r->out = out_of(d);
+    r->out = sb_report_output_of(&sb_report_vulnerabilities, d->ops);
     size_t n = 0;
     for (size_t i = 0; i < s->nvulns; i++)
         n += s->vulns[i].naffects;
@@ -143,45 +140,32 @@ static sb_code vbegin(sb_doc *d)
     sb_vuln_query *q;
     if (sb_vuln_queries(s, d->arena, &q, &r->queryable) != SB_OK)
         return SB_ENOMEM;
-    for (int k = 0; k < NCOLS; k++)
-        r->width[k] = sb_table_width(r->head[k]);
+    sb_table_fit(r->width, r->head, NCOLS);
     for (size_t i = 0; i < r->nrows; i++) {
         const char *c[NCOLS];
         cells(d, &r->rows[i], c);
-        for (int k = 0; k < NCOLS; k++) {
-            size_t w = sb_table_width(c[k]);
-            if (w > r->width[k])
-                r->width[k] = w;
-        }
+        sb_table_fit(r->width, c, NCOLS);
     }
     sb_jw *jw = &d->jw;
     sb_buf *b = &d->stage;
     switch (r->out) {
-    case V_JSON:
+    case SB_REPORT_JSON:
         sb_jw_obj_begin(jw);
         sb_jw_key(jw, "vulnerabilities");
         sb_jw_arr_begin(jw);
         return jw->status;
-    case V_SARIF:
+    case SB_REPORT_SARIF:
         sb_report__sarif_open(jw);
         sb_jw_kstr(jw, "informationUri", "https://osv.dev");
         sb_jw_key(jw, "rules");
         sb_jw_arr_begin(jw);
         return jw->status;
-    case V_MD: {
-        const char *h = sb_arena_printf(d->arena, "## vulnerabilities (%s, environment %s, platform %s)\n\n", s->root_name,
-                                        s->environment, s->platform);
-        sb_code rc = h ? sb_buf_append(b, h, strlen(h)) : SB_ENOMEM;
-        if (rc == SB_OK)
-            rc = sb_table_row(b, SB_TABLE_MARKDOWN, r->head, (size_t)r->ncols, NULL);
-        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_MARKDOWN, (size_t)r->ncols, NULL) : rc;
+    case SB_REPORT_MARKDOWN: {
+        sb_code rc = sb_table_heading(b, "vulnerabilities", s->root_name, s->environment, s->platform);
+        return rc == SB_OK ? sb_table_head(b, SB_TABLE_MARKDOWN, r->head, (size_t)r->ncols, NULL) : rc;
     }
-    case V_CSV:
-        return sb_table_row(b, SB_TABLE_CSV, r->head, (size_t)r->ncols, NULL);
-    default: {
-        sb_code rc = sb_table_row(b, SB_TABLE_TEXT, r->head, (size_t)r->ncols, r->width);
-        return rc == SB_OK ? sb_table_rule(b, SB_TABLE_TEXT, (size_t)r->ncols, r->width) : rc;
-    }
+    default:
+        return sb_table_head(b, sb_report_table_out(r->out), r->head, (size_t)r->ncols, r->width);
     }
 }
 
@@ -196,7 +180,7 @@ static sb_code vmiddle(sb_doc *d) { return d->jw.status; }
 static size_t vcount(const sb_doc *d)
 {
     const vreport *r = d->fmt;
-    if (r->out == V_SARIF)
+    if (r->out == SB_REPORT_SARIF)
         return d->sbom->nvulns + 1 + r->nrows;
     return r->nrows + 1; /* the rows, then the summary */
 }
@@ -353,7 +337,7 @@ static void json_row(sb_doc *d, const vrow *w)
 static sb_code summary(sb_doc *d, vreport *r)
 {
     const sb_sbom *s = d->sbom;
-    if (r->out == V_JSON) {
+    if (r->out == SB_REPORT_JSON) {
         sb_jw *jw = &d->jw;
         sb_jw_arr_end(jw);
         sb_jw_key(jw, "summary");
@@ -375,12 +359,12 @@ static sb_code summary(sb_doc *d, vreport *r)
         sb_jw_obj_end(jw);
         return jw->status;
     }
-    if (r->out == V_CSV)
+    if (r->out == SB_REPORT_CSV)
         return SB_OK;
     const char *line = sb_arena_printf(
         d->arena, "\n%sSummary: %zu finding(s) in %zu package row(s): %zu critical, %zu high, %zu medium, %zu low, %zu unrated; "
                   "known-exploited: %zu; settled by VEX: %zu; queryable purls: %zu%s%s\n",
-        r->out == V_MD ? "### " : "", s->nvulns, r->nrows, r->by_sev[SB_SEV_CRITICAL], r->by_sev[SB_SEV_HIGH],
+        r->out == SB_REPORT_MARKDOWN ? "### " : "", s->nvulns, r->nrows, r->by_sev[SB_SEV_CRITICAL], r->by_sev[SB_SEV_HIGH],
         r->by_sev[SB_SEV_MEDIUM], r->by_sev[SB_SEV_LOW], r->by_sev[SB_SEV_UNKNOWN] + r->by_sev[SB_SEV_NONE], r->kev,
         r->accepted, r->queryable,
         s->incomplete.n ? "\nIncomplete: " : "", s->incomplete.n ? sb_incomplete_details(&s->incomplete, d->arena) : "");
@@ -391,7 +375,7 @@ static sb_code vpiece(sb_doc *d, size_t i)
 {
     vreport *r = d->fmt;
     const sb_sbom *s = d->sbom;
-    if (r->out == V_SARIF) {
+    if (r->out == SB_REPORT_SARIF) {
         sb_jw *jw = &d->jw;
         if (i < s->nvulns) {
             sarif_rule(d, &s->vulns[i]);
@@ -408,23 +392,23 @@ static sb_code vpiece(sb_doc *d, size_t i)
     }
     if (i == r->nrows)
         return summary(d, r);
-    if (r->out == V_JSON) {
+    if (r->out == SB_REPORT_JSON) {
         json_row(d, &r->rows[i]);
         return d->jw.status;
     }
     const char *c[NCOLS];
     cells(d, &r->rows[i], c);
-    return sb_table_row(&d->stage, r->out == V_MD ? SB_TABLE_MARKDOWN : r->out == V_CSV ? SB_TABLE_CSV : SB_TABLE_TEXT, c,
-                        (size_t)r->ncols, r->out == V_TEXT ? r->width : NULL);
+    return sb_table_row(&d->stage, sb_report_table_out(r->out), c,
+                        (size_t)r->ncols, r->out == SB_REPORT_TEXT ? r->width : NULL);
 }
 
 static sb_code vend(sb_doc *d)
 {
     vreport *r = d->fmt;
     sb_jw *jw = &d->jw;
-    if (r->out == V_JSON) {
+    if (r->out == SB_REPORT_JSON) {
         sb_jw_obj_end(jw);
-    } else if (r->out == V_SARIF) {
+    } else if (r->out == SB_REPORT_SARIF) {
         sb_jw_arr_end(jw); /* results */
         sb_jw_obj_end(jw); /* run */
         sb_jw_arr_end(jw); /* runs */
@@ -447,11 +431,3 @@ VULN_OPS(vulns_sarif, "application/sarif+json");
 const sb_report_kind sb_report_vulnerabilities = {
     "vulnerabilities", {&vulns_json, &vulns_text, &vulns_md, &vulns_csv, &vulns_sarif}};
 
-static int out_of(const sb_doc *d)
-{
-    static const sb_doc_ops *const by[] = {&vulns_json, &vulns_text, &vulns_md, &vulns_csv, &vulns_sarif};
-    for (int k = 0; k < 5; k++)
-        if (d->ops == by[k])
-            return k;
-    return V_JSON;
-}

@@ -119,3 +119,27 @@ sb_code sb_table_rule(sb_buf *b, sb_table_out out, size_t n, const size_t *width
     }
     return rc == SB_OK ? sb_buf_append(b, "\n", 1) : rc;
 }
+
+sb_code sb_table_head(sb_buf *b, sb_table_out out, const char *const *head, size_t n, const size_t *width)
+{
+    sb_code rc = sb_table_row(b, out, head, n, width);
+    return rc == SB_OK ? sb_table_rule(b, out, n, width) : rc;
+}
+
+void sb_table_fit(size_t *width, const char *const *cells, size_t n)
+{
+    for (size_t c = 0; c < n; c++) {
+        size_t w = sb_table_width(cells[c]);
+        if (w > width[c])
+            width[c] = w;
+    }
+}
+
+sb_code sb_table_heading(sb_buf *b, const char *kind, const char *workspace, const char *env, const char *platform)
+{
+    const char *parts[] = {"## ", kind, " (", workspace, ", environment ", env, ", platform ", platform, ")\n\n"};
+    sb_code rc = SB_OK;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SB_OK; i++)
+        rc = i % 2 ? sb_table_text(b, parts[i] ? parts[i] : "-", 0) : sb_buf_append(b, parts[i], strlen(parts[i]));
+    return rc;
+}

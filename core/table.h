@@ -43,4 +43,15 @@ sb_code sb_table_row(sb_buf *b, sb_table_out out, const char *const *cells, size
  * between), markdown `|---|...|`; nothing for csv. */
 sb_code sb_table_rule(sb_buf *b, sb_table_out out, size_t n, const size_t *width);
 
+/* A header row and its rule (text, markdown); the header row alone in csv. */
+sb_code sb_table_head(sb_buf *b, sb_table_out out, const char *const *head, size_t n, const size_t *width);
+
+/* Widen width[0..n) to fit a row's cells (NULL cells are empty). */
+void sb_table_fit(size_t *width, const char *const *cells, size_t n);
+
+/* A markdown report's heading line and blank line:
+ * `## <kind> (<workspace>, environment <env>, platform <platform>)`, control
+ * characters of the names as '?' (NULL names as "-"). */
+sb_code sb_table_heading(sb_buf *b, const char *kind, const char *workspace, const char *env, const char *platform);
+
 #endif
