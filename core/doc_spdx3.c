@@ -375,17 +375,15 @@ static const char *assoc_frag(sb_doc *d, const sb_vuln *v, size_t pkg)
     return f ? f : "relationship";
 }
 
-/* The opening of a KEV / EPSS / VEX assessment of finding v: the
- * relationship from the vulnerability to every package it affects (the
- * caller adds its own properties and closes it). */
-static void assessment_head(sb_doc *d, const sb_vuln *v, const char *type, const char *what, const char *viri)
+/* The opening of an assessment of finding v (CVSS, KEV, EPSS, VEX) with
+ * element fragment `frag`: the relationship from the vulnerability to every
+ * package it affects (the caller adds its own properties and closes it). */
+static void assessment_open(sb_doc *d, const sb_vuln *v, const char *type, const char *frag, const char *viri)
 {
     spdx3 *s3 = d->fmt;
     sb_jw *jw = &d->jw;
-    const char *b = vuln_frag(d, v, "assessment");
-    const char *f = sb_arena_printf(d->arena, "%s-%s", b, what);
     sb_jw_obj_begin(jw);
-    common(d, type, f ? f : b, 0);
+    common(d, type, frag, 0);
     sb_jw_kstr(jw, "from", viri);
     sb_jw_kstr(jw, "relationshipType", "hasAssessmentFor");
     sb_jw_key(jw, "to");
@@ -393,6 +391,15 @@ static void assessment_head(sb_doc *d, const sb_vuln *v, const char *type, const
     for (size_t m = 0; m < v->naffects; m++)
         sb_jw_str(jw, iri(d, s3->x->pkg_ids[v->affects[m]]));
     sb_jw_arr_end(jw);
+}
+
+/* The same for the KEV, EPSS and VEX assessments: fragment
+ * <vulnerability>-assessment-<what>. */
+static void assessment_head(sb_doc *d, const sb_vuln *v, const char *type, const char *what, const char *viri)
+{
+    const char *b = vuln_frag(d, v, "assessment");
+    const char *f = sb_arena_printf(d->arena, "%s-%s", b, what);
+    assessment_open(d, v, type, f ? f : b, viri);
 }
 
 /* SPDX's VEX relationship for a CycloneDX analysis state, NULL when SPDX
@@ -493,15 +500,7 @@ static void vulnerability3(sb_doc *d, const sb_vuln *v)
         const sb_vuln_rating *r = &v->ratings[k];
         if (!cvss3(r))
             continue;
-        sb_jw_obj_begin(jw);
-        common(d, "security_CvssV3VulnAssessmentRelationship", cvss_frag(d, v, k), 0);
-        sb_jw_kstr(jw, "from", viri);
-        sb_jw_kstr(jw, "relationshipType", "hasAssessmentFor");
-        sb_jw_key(jw, "to");
-        sb_jw_arr_begin(jw);
-        for (size_t m = 0; m < v->naffects; m++)
-            sb_jw_str(jw, iri(d, s3->x->pkg_ids[v->affects[m]]));
-        sb_jw_arr_end(jw);
+        assessment_open(d, v, "security_CvssV3VulnAssessmentRelationship", cvss_frag(d, v, k), viri);
         sb_jw_kstr_opt(jw, "security_publishedTime", v->published);
         sb_jw_kstr_opt(jw, "security_modifiedTime", v->modified);
         sb_jw_key(jw, "security_score");
