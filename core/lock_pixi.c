@@ -102,15 +102,19 @@ static int is_hex(const char *s, size_t len)
     return 1;
 }
 
-static const char *lower_hex(sb_arena *a, const char *s, size_t len)
+/* A lower-cased copy of s[0..n) in a. */
+static const char *lower_ndup(sb_arena *a, const char *s, size_t n)
 {
-    if (!is_hex(s, len))
-        return NULL;
-    char *d = sb_arena_strndup(a, s, len);
+    char *d = sb_arena_strndup(a, s, n);
     if (d)
         for (char *p = d; *p; p++)
             *p = (char)tolower((unsigned char)*p);
     return d;
+}
+
+static const char *lower_hex(sb_arena *a, const char *s, size_t len)
+{
+    return is_hex(s, len) ? lower_ndup(a, s, len) : NULL;
 }
 
 /* Name part of a conda matchspec ("libzlib >=1.2", "conda-forge::numpy 1.*",
@@ -126,13 +130,7 @@ static const char *matchspec_name(sb_arena *a, const char *spec)
     size_t n = 0;
     while (p[n] && !strchr(" =<>!~[;,(", p[n]))
         n++;
-    if (0 == n)
-        return NULL;
-    char *d = sb_arena_strndup(a, p, n);
-    if (d)
-        for (char *q = d; *q; q++)
-            *q = (char)tolower((unsigned char)*q);
-    return d;
+    return n ? lower_ndup(a, p, n) : NULL;
 }
 
 /* Name of a PEP 508 requirement ("requests[socks] >=2 ; python_version<'3'"),
