@@ -10,24 +10,8 @@
 # at 1, 4 and 16 connections. Figures only; never fails on a duration.
 # DUR=seconds per point (default 5).
 set -u
-root="$(cd "$(dirname "$0")/.." && pwd)"
-b="${1:-$root/build/release}"
-shared="${SB_SHARED:-$root/../shared}"
-dur="${DUR:-5}"
-work="$(mktemp -d)"
-pids=""
-trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$work"' EXIT
-command -v wrk > /dev/null || { echo "wrk not installed (apt-get install wrk)"; exit 1; }
-cc -O2 -o "$work/floor" "$root/loadtest/floor.c" $(pkg-config --cflags --libs libmicrohttpd) || exit 1
-ref="$(ls -S "$shared"/fixtures/pixi/*/pixi.lock | head -1)"
+. "$(dirname "$0")/wrk-lib.sh"
 
-start_sbomd() { # NAME ARGS... -> $port (pid in $pids)
-  local name="$1"; shift
-  "$b/sbomd" --listen 127.0.0.1 --port 0 --quiet --max-requests 100000 --max-connections 4096 "$@" 2> "$work/$name.log" &
-  pids="$pids $!"; port=""
-  for _ in $(seq 100); do port="$(grep -o '127.0.0.1:[0-9]*' "$work/$name.log" | head -1 | cut -d: -f2)"; [ -n "$port" ] && break; sleep 0.1; done
-}
-rps() { awk '/^Requests\/sec/{print $2}' "$1"; }
 run() { # URL CONNS [ETAG]
   local t=$(( $2 < 2 ? 1 : 2 ))
   LOCKFILE="$ref" IF_NONE_MATCH="${3:-}" wrk -t$t -c"$2" -d"$dur"s -s "$root/loadtest/post.lua" "$1" > "$work/w.txt"

@@ -10,28 +10,12 @@
 #     10000-package lockfile on a fresh server.
 # Figures only; never fails on a duration. DUR=seconds per throughput point.
 set -u
-root="$(cd "$(dirname "$0")/.." && pwd)"
-b="${1:-$root/build/release}"
-shared="${SB_SHARED:-$root/../shared}"
-dur="${DUR:-5}"
-work="$(mktemp -d)"
-pids=""
-trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$work"' EXIT
-command -v wrk > /dev/null || { echo "wrk not installed (apt-get install wrk)"; exit 1; }
-cc -O2 -o "$work/floor" "$root/loadtest/floor.c" $(pkg-config --cflags --libs libmicrohttpd) || exit 1
-ref="$(ls -S "$shared"/fixtures/pixi/*/pixi.lock | head -1)"
+. "$(dirname "$0")/wrk-lib.sh"
 small="$shared/fixtures/explicit/rattler-test-data-python/explicit-env-osx-arm64.txt" # 15 packages: many requests per second
 "$root/loadtest/gen-lockfile" 2000 > "$work/s2000.lock"
 "$root/loadtest/gen-lockfile" 10000 > "$work/s10000.lock"
 
-start_sbomd() { # -> $pid $port
-  "$b/sbomd" --listen 127.0.0.1 --port 0 --quiet --max-requests 100000 --max-connections 4096 "$@" 2> "$work/sbomd.log" &
-  pid=$!; pids="$pids $pid"; port=""
-  for _ in $(seq 100); do port="$(grep -o '127.0.0.1:[0-9]*' "$work/sbomd.log" | head -1 | cut -d: -f2)"; [ -n "$port" ] && break; sleep 0.1; done
-}
-rps() { awk '/^Requests\/sec/{print $2}' "$1"; }
-
-start_sbomd
+start_sbomd sbomd
 echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo); commit $(git -C "$root" rev-parse --short HEAD)"
 echo "reference: $ref ($(stat -c %s "$ref") bytes); synthetic: 2000 packages ($(stat -c %s "$work/s2000.lock") bytes)"
 LOCKFILE="$ref" wrk -t1 -c1 -d"$dur"s --latency -s "$root/loadtest/post.lua" "http://127.0.0.1:$port/v1/sbom" > "$work/lat.txt"
@@ -55,7 +39,7 @@ done
 # soak: >= 200,000 requests of a small lockfile, RSS every second, on a
 # fresh server (what the throughput runs left behind is not the soak's)
 kill "$pid"; wait "$pid" 2>/dev/null
-start_sbomd
+start_sbomd sbomd
 # warm-up: three runs, so connections are spread over the pool's threads
 # more than once (each thread's allocator heap settles at its own peak)
 for _ in 1 2 3; do
@@ -75,7 +59,7 @@ echo "soak: $reqs requests in ${secs}s ($(rps "$work/soak.txt") req/s, 16 connec
 grep -E "Non-2xx|Socket errors" "$work/soak.txt" || echo "soak: every answer 2xx, no socket errors"
 kill "$pid"; wait "$pid" 2>/dev/null
 # peak RSS of one 10000-package request, from the process itself
-start_sbomd
+start_sbomd sbomd
 base_rss="$(awk '/VmHWM/{print $2}' /proc/$pid/status)"
 t="$(curl -sS -o "$work/big.json" -w '%{time_total}' --data-binary @"$work/s10000.lock" "http://127.0.0.1:$port/v1/sbom")"
 echo "10000 packages: input $(stat -c %s "$work/s10000.lock") bytes, output $(stat -c %s "$work/big.json") bytes in ${t}s; server VmHWM ${base_rss} kB at start, $(awk '/VmHWM/{print $2}' /proc/$pid/status) kB after"
