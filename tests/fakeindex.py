@@ -144,12 +144,20 @@ class Handler(BaseHTTPRequestHandler):
             counts["stall_aborted"] += closed
         self.close_connection = True
 
-    def project(self, name):
+    def delays(self, name):
+        """The behaviours a name's prefix asks for before any answer: the
+        index's delay, slow* waits longer, stall* never answers (True:
+        nothing more to send)."""
         time.sleep(args.delay_ms / 1000.0)
         if name.startswith("slow"):
             time.sleep(args.slow_ms / 1000.0)
         if name.startswith("stall"):
             self.stall()
+            return True
+        return False
+
+    def project(self, name):
+        if self.delays(name):
             return
         if name.startswith("fail"):
             self.answer(500, {"message": "boom"})
@@ -173,11 +181,7 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(404, {"message": "Not Found"})
             return
         name, version = parts[1], parts[2]
-        time.sleep(args.delay_ms / 1000.0)
-        if name.startswith("slow"):
-            time.sleep(args.slow_ms / 1000.0)
-        if name.startswith("stall"):
-            self.stall()
+        if self.delays(name):
             return
         if name.startswith("missing"):
             self.answer(404, {"message": "Not Found"})
