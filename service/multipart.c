@@ -54,7 +54,7 @@ static const void *find(const char *h, size_t hl, const char *n, size_t nlen)
     return nlen <= hl ? memmem(h, hl, n, nlen) : NULL;
 }
 
-int svc_multipart_parse(sb_arena *a, const char *ct, const char *body, size_t blen, svc_part **out, size_t *nout,
+int svc_multipart_parse(sb_arena *a, const char *ct, char *body, size_t blen, svc_part **out, size_t *nout,
                         sb_err *err)
 {
     *out = NULL;
@@ -103,17 +103,17 @@ int svc_multipart_parse(sb_arena *a, const char *ct, const char *body, size_t bl
         }
         if (name) {
             svc_part *v = sb_arena_grow(a, *out, &cap, *nout + 1, sizeof *v, 4);
-            /* a NUL-terminated copy, as the raw body is */
-            char *copy = v ? sb_arena_strndup(a, content, (size_t)(next - content)) : NULL;
-            if (NULL == copy) {
+            if (NULL == v) {
                 sb_err_set(err, SB_ENOMEM, "out of memory");
                 return -1;
             }
-            v[*nout] = (svc_part){name, svc_multipart_safe_name(fname), copy, (size_t)(next - content)};
+            v[*nout] = (svc_part){name, svc_multipart_safe_name(fname), content, (size_t)(next - content)};
             *out = v;
             (*nout)++;
         }
         p = next + 2;
+        if (name)
+            body[next - body] = '\0'; /* the part ends here; scanning goes on after the CR LF */
     }
     return 0;
 }

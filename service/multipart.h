@@ -17,10 +17,12 @@ typedef struct svc_part {
 } svc_part;
 
 /* The parts of a body whose Content-Type is `ct` (its boundary parameter
- * delimits them), each a NUL-terminated copy in `a`, in body order; parts
- * without a form name are skipped. 0, or -1 with err set (SB_EPARSE for a
- * malformed body, SB_ENOMEM). */
-int svc_multipart_parse(sb_arena *a, const char *ct, const char *body, size_t blen, svc_part **out, size_t *nout,
+ * delimits them), in body order; parts without a form name are skipped.
+ * Each part's data points into `body`, NUL-terminated in place (the CR that
+ * starts the next delimiter is overwritten), so a 64 MiB upload is not
+ * held twice; names and the parts array are in `a`. 0, or -1 with err set
+ * (SB_EPARSE for a malformed body, SB_ENOMEM). */
+int svc_multipart_parse(sb_arena *a, const char *ct, char *body, size_t blen, svc_part **out, size_t *nout,
                         sb_err *err);
 
 /* Value of parameter `name` in a header value like

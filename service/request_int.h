@@ -20,6 +20,9 @@ struct svc_req {
     const svc_route *route;
     sb_arena *arena;
     sb_buf body;
+    svc_part *parts;           /* the multipart parts, read once (upload.c); point into body */
+    size_t nparts;
+    int parts_read;
     const char *method, *path;
     char id[48];
     unsigned status;

@@ -4,7 +4,7 @@
  * and the optional `manifest`, with the file names their
  * Content-Disposition gives them.
  */
-#include "request.h"
+#include "request_int.h"
 #include "multipart.h"
 
 #include <stdio.h>
@@ -16,6 +16,20 @@ static const char *svc_upload_filename_hint(svc_req *r)
 {
     const char *cd = svc_req_header(r, "Content-Disposition");
     return cd ? svc_multipart_safe_name(svc_multipart_param(svc_req_arena(r), cd, "filename")) : NULL;
+}
+
+/* The parts of the request's multipart body, parsed once per request
+ * (/v1/diff asks for two of them) and in place in the body. */
+static int parts_of(svc_req *r, const char *ct, svc_part **parts, size_t *n, sb_err *err)
+{
+    if (!r->parts_read) {
+        if (svc_multipart_parse(r->arena, ct, r->body.data, r->body.len, &r->parts, &r->nparts, err))
+            return -1;
+        r->parts_read = 1;
+    }
+    *parts = r->parts;
+    *n = r->nparts;
+    return 0;
 }
 
 int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
@@ -30,7 +44,7 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
     }
     svc_part *parts;
     size_t n;
-    if (svc_multipart_parse(svc_req_arena(r), ct, body, len, &parts, &n, err))
+    if (parts_of(r, ct, &parts, &n, err))
         return -1;
     int have_lock = 0;
     for (size_t i = 0; i < n; i++) {
@@ -63,15 +77,13 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
 int svc_upload_part(svc_req *r, const char *name, const char **data, size_t *len, const char **filename, sb_err *err)
 {
     const char *ct = svc_req_header(r, "Content-Type");
-    size_t blen;
-    const char *body = svc_req_body(r, &blen);
     if (NULL == ct || strncasecmp(ct, "multipart/form-data", 19)) {
         sb_err_set(err, SB_EPARSE, "this endpoint takes a multipart/form-data body with a '%s' part", name);
         return -1;
     }
     svc_part *parts;
     size_t n;
-    if (svc_multipart_parse(svc_req_arena(r), ct, body, blen, &parts, &n, err))
+    if (parts_of(r, ct, &parts, &n, err))
         return -1;
     const svc_part *found = NULL;
     for (size_t i = 0; i < n; i++) {

@@ -3,7 +3,7 @@
  * (service/multipart.c) as a request drives it. The input up to the first
  * newline is the Content-Type header value (its boundary parameter), the
  * rest the body. Every part's name, file name and bytes are read so ASan
- * sees them; a part's data must be NUL-terminated at its length. Must never
+ * sees them; a part's data must be NUL-terminated at its length (in place). Must never
  * crash, leak or loop.
  */
 #include "../../service/multipart.h"
@@ -23,8 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ct && a) {
         memcpy(ct, data, hl);
         ct[hl] = '\0';
-        const char *body = nl ? (const char *)nl + 1 : "";
         size_t blen = nl ? size - hl - 1 : 0;
+        char *body = malloc(blen + 1); /* parsed in place, as a request's body is */
+        if (NULL == body)
+            goto out;
+        memcpy(body, nl ? (const char *)nl + 1 : "", blen);
+        body[blen] = '\0';
         svc_part *parts = NULL;
         size_t n = 0;
         sb_err err;
@@ -38,7 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 sum += parts[i].len ? (unsigned char)parts[i].data[parts[i].len - 1] : 0;
             }
         }
+        free(body);
     }
+out:
     sb_arena_destroy(a);
     free(ct);
     return 0;
