@@ -69,6 +69,8 @@ typedef struct svc_qparam {
     long long max;           /* SVC_Q_COUNT only */
     unsigned endpoints;      /* SVC_EP_* bits */
     int repeat;              /* may be given more than once (a list) */
+    int upstream;            /* given (a boolean: true), the answer depends on an upstream's (lookups,
+                              * OSV, KEV/EPSS, PyPI pages): no ETag, never kept for repeats */
 } svc_qparam;
 
 /* The table, terminated by a row whose name is NULL. */

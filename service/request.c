@@ -359,21 +359,21 @@ static int key_query(void *cls, const char *key, const char *value)
  * and are not kept. -1 when a parameter is malformed (the handler answers). */
 static int needs_network(svc_req *r)
 {
-    /* any of these asks an upstream (OSV, KEV/EPSS feeds, PyPI project
-     * pages) whatever its value; being conservative only costs the cache */
-    static const char *const asks[] = {"vulnerabilities", "fail-on-severity", "fail-on-kev", "kev", "epss",
-                                       "fail-on-epss", "yanked", "fail-on-yanked"};
     static const char *const paths[] = {"/v1/report/vulnerabilities", "/v1/report/outdated"};
-    int fetch = 0;
-    if (svc_param_bool(svc_req_query(r, "fetch-licenses"), 0, &fetch))
-        return -1;
-    for (size_t i = 0; i < sizeof asks / sizeof *asks; i++)
-        if (svc_req_query(r, asks[i]))
-            return 1;
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
         if (!strcmp(r->path, paths[i]))
             return 1;
-    return fetch;
+    /* the parameters the table marks as asking an upstream (a boolean only
+     * when true; a malformed one is the handler's 400) */
+    for (const svc_qparam *q = svc_qparams(); q->name; q++) {
+        const char *v = q->upstream ? svc_req_query(r, q->name) : NULL;
+        int on = 1;
+        if (v && q->type == SVC_Q_BOOL && svc_param_bool(v, 0, &on))
+            return -1;
+        if (v && on)
+            return 1;
+    }
+    return 0;
 }
 
 /* Whether If-None-Match lists etag (weak comparison, as RFC 9110 asks for
