@@ -13,6 +13,7 @@ step() { echo; echo "## $*"; "$@"; }
 step loadtest/bench.sh build/release
 step loadtest/wrk.sh build/release
 step loadtest/repeat.sh build/release
+step loadtest/scaling.sh build/release
 step loadtest/largest.sh build/release 7
 step loadtest/rss.sh build/release
 step loadtest/license-texts.sh build/release

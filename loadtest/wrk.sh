@@ -15,7 +15,7 @@ small="$shared/fixtures/explicit/rattler-test-data-python/explicit-env-osx-arm64
 "$root/loadtest/gen-lockfile" 2000 > "$work/s2000.lock"
 "$root/loadtest/gen-lockfile" 10000 > "$work/s10000.lock"
 
-start_sbomd sbomd
+start_sbomd sbomd --result-cache-size 0 # every request made anew: repeat.sh measures the cache
 echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo); commit $(git -C "$root" rev-parse --short HEAD)"
 echo "reference: $ref ($(stat -c %s "$ref") bytes); synthetic: 2000 packages ($(stat -c %s "$work/s2000.lock") bytes)"
 LOCKFILE="$ref" wrk -t1 -c1 -d"$dur"s --latency -s "$root/loadtest/post.lua" "http://127.0.0.1:$port/v1/sbom" > "$work/lat.txt"
@@ -39,7 +39,7 @@ done
 # soak: >= 200,000 requests of a small lockfile, RSS every second, on a
 # fresh server (what the throughput runs left behind is not the soak's)
 kill "$pid"; wait "$pid" 2>/dev/null
-start_sbomd sbomd
+start_sbomd sbomd --result-cache-size 0 # every request made anew: repeat.sh measures the cache
 # warm-up: three runs, so connections are spread over the pool's threads
 # more than once (each thread's allocator heap settles at its own peak)
 for _ in 1 2 3; do
@@ -59,7 +59,7 @@ echo "soak: $reqs requests in ${secs}s ($(rps "$work/soak.txt") req/s, 16 connec
 grep -E "Non-2xx|Socket errors" "$work/soak.txt" || echo "soak: every answer 2xx, no socket errors"
 kill "$pid"; wait "$pid" 2>/dev/null
 # peak RSS of one 10000-package request, from the process itself
-start_sbomd sbomd
+start_sbomd sbomd --result-cache-size 0 # every request made anew: repeat.sh measures the cache
 base_rss="$(awk '/VmHWM/{print $2}' /proc/$pid/status)"
 t="$(curl -sS -o "$work/big.json" -w '%{time_total}' --data-binary @"$work/s10000.lock" "http://127.0.0.1:$port/v1/sbom")"
 echo "10000 packages: input $(stat -c %s "$work/s10000.lock") bytes, output $(stat -c %s "$work/big.json") bytes in ${t}s; server VmHWM ${base_rss} kB at start, $(awk '/VmHWM/{print $2}' /proc/$pid/status) kB after"
