@@ -25,7 +25,7 @@ HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metric
 CLI_SRC  := cli/sbomgen.c
 TEST_SRC := tests/unit/main.c tests/unit/test_quality.c tests/unit/test_jsonw.c tests/unit/test_purl.c \
             tests/unit/test_pixi.c tests/unit/test_doc.c tests/unit/test_arena.c \
-            tests/unit/test_license.c tests/unit/test_toml.c tests/unit/test_marker.c tests/unit/test_pyreaders.c tests/unit/test_enrich.c tests/unit/test_params.c tests/unit/test_report.c tests/unit/test_uuid.c tests/unit/test_archive.c tests/unit/test_lookup_sched.c tests/unit/test_bounds.c tests/unit/test_cgroup.c tests/unit/test_jsreaders.c tests/unit/test_service.c tests/unit/test_manifest.c tests/unit/test_filter.c tests/unit/test_json_stream.c tests/unit/test_policy.c tests/unit/test_vuln.c tests/unit/test_diff.c tests/unit/test_shared_cache.c tests/unit/test_health.c tests/unit/test_sbomin.c tests/unit/test_rcache.c
+            tests/unit/test_license.c tests/unit/test_toml.c tests/unit/test_marker.c tests/unit/test_pyreaders.c tests/unit/test_enrich.c tests/unit/test_params.c tests/unit/test_report.c tests/unit/test_uuid.c tests/unit/test_archive.c tests/unit/test_lookup_sched.c tests/unit/test_bounds.c tests/unit/test_cgroup.c tests/unit/test_jsreaders.c tests/unit/test_service.c tests/unit/test_manifest.c tests/unit/test_filter.c tests/unit/test_json_stream.c tests/unit/test_policy.c tests/unit/test_vuln.c tests/unit/test_diff.c tests/unit/test_shared_cache.c tests/unit/test_health.c tests/unit/test_sbomin.c tests/unit/test_rcache.c tests/unit/test_lookup_cache.c
 
 # profile-specific flags
 release_CFLAGS  := -O2 -g -flto=auto -fvisibility=hidden
@@ -98,7 +98,7 @@ $(B)/sbomgen: $(CLI_OBJ) $(B)/libsbcore.a
 $(B)/bench: $(B)/cli/bench.o $(B)/libsbcore.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $($(PROFILE)_LIBS) -lpthread
 
-$(B)/unit-tests: $(TEST_OBJ) $(B)/service/params.o $(B)/service/lookup_sched.o $(B)/service/cgroup.o $(B)/service/budget.o $(B)/service/config.o $(B)/service/auth.o $(B)/service/decode.o $(B)/service/filewatch.o $(B)/service/shared_cache.o $(B)/service/rcache.o $(B)/service/log.o $(B)/libsbcore.a
+$(B)/unit-tests: $(TEST_OBJ) $(B)/service/params.o $(B)/service/lookup_sched.o $(B)/service/lookup_cache.o $(B)/service/lookup_store.o $(B)/service/cgroup.o $(B)/service/budget.o $(B)/service/config.o $(B)/service/auth.o $(B)/service/decode.o $(B)/service/filewatch.o $(B)/service/shared_cache.o $(B)/service/rcache.o $(B)/service/log.o $(B)/libsbcore.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(REDIS_LIBS) $($(PROFILE)_LIBS) -lpthread
 
 check-deps:
