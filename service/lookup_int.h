@@ -1,7 +1,8 @@
 /*
  * lookup_int.h - what the files of the lookup engine share (lookup.c,
  * lookup_http.c, lookup_cache.c, lookup_licenses.c, lookup_vulns.c,
- * lookup_projects.c); nothing outside service/lookup*.c includes it.
+ * lookup_projects.c); nothing else includes it but the cache's unit test
+ * (tests/unit/test_lookup_cache.c).
  *
  * The entry (one cached lookup keyed by URL), the running transfer, the
  * engine itself, and the few calls one part makes into another. Locking:
