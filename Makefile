@@ -20,12 +20,12 @@ CORE_SRC := core/err.c core/gate.c core/deadline.c core/arena.c core/buf.c core/
             core/model.c core/purl.c core/license.c core/spdx_ids.c core/lock.c core/enrich.c core/toml.c core/marker.c core/yaml_ev.c core/lock_pixi.c core/lock_condalock.c core/lock_explicit.c core/lock_py.c core/lock_uv.c core/lock_pylock.c core/lock_poetry.c core/lock_pdm.c core/lock_requirements.c core/lock_js.c core/lock_npm.c core/yaml_tree.c core/lock_pnpm.c core/lock_yarn.c core/manifest.c \
             core/filter.c core/doc.c core/doc_cyclonedx.c core/doc_spdx_common.c core/doc_spdx.c core/doc_spdx3.c core/report.c core/table.c core/pypi.c core/archive.c core/json_stream.c core/policy.c core/quality.c core/report_quality.c core/report_vulns.c core/pypimap.c core/vuln.c core/vercmp.c core/diff.c core/health.c core/report_outdated.c core/lock_sbom.c core/report_explain.c core/par.c core/lock_util.c
 SVC_SRC  := service/main.c service/config.c service/server.c service/router.c \
-            service/request.c service/params.c service/intake.c service/auth.c service/lookup.c service/lookup_sched.c service/lookup_store.c service/upload.c service/multipart.c service/gzip.c service/decode.c service/problem.c service/log.c service/metrics.c service/guard.c service/cgroup.c service/budget.c service/filewatch.c service/shared_cache.c service/lookup_health.c service/rcache.c service/mapsrc.c
+            service/request.c service/params.c service/intake.c service/auth.c service/lookup.c service/lookup_http.c service/lookup_cache.c service/lookup_licenses.c service/lookup_vulns.c service/lookup_projects.c service/lookup_sched.c service/lookup_store.c service/upload.c service/multipart.c service/gzip.c service/decode.c service/problem.c service/log.c service/metrics.c service/guard.c service/cgroup.c service/budget.c service/filewatch.c service/shared_cache.c service/lookup_health.c service/rcache.c service/mapsrc.c
 HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metrics.c handlers/openapi.c handlers/report.c handlers/page.c handlers/version.c handlers/diff.c
 CLI_SRC  := cli/sbomgen.c
 TEST_SRC := tests/unit/main.c tests/unit/test_quality.c tests/unit/test_jsonw.c tests/unit/test_purl.c \
             tests/unit/test_pixi.c tests/unit/test_doc.c tests/unit/test_arena.c \
-            tests/unit/test_license.c tests/unit/test_toml.c tests/unit/test_marker.c tests/unit/test_pyreaders.c tests/unit/test_enrich.c tests/unit/test_params.c tests/unit/test_report.c tests/unit/test_uuid.c tests/unit/test_archive.c tests/unit/test_lookup_sched.c tests/unit/test_bounds.c tests/unit/test_cgroup.c tests/unit/test_jsreaders.c tests/unit/test_service.c tests/unit/test_manifest.c tests/unit/test_filter.c tests/unit/test_json_stream.c tests/unit/test_policy.c tests/unit/test_vuln.c tests/unit/test_diff.c tests/unit/test_shared_cache.c tests/unit/test_health.c tests/unit/test_sbomin.c tests/unit/test_rcache.c
+            tests/unit/test_license.c tests/unit/test_toml.c tests/unit/test_marker.c tests/unit/test_pyreaders.c tests/unit/test_enrich.c tests/unit/test_params.c tests/unit/test_report.c tests/unit/test_uuid.c tests/unit/test_archive.c tests/unit/test_lookup_sched.c tests/unit/test_bounds.c tests/unit/test_cgroup.c tests/unit/test_jsreaders.c tests/unit/test_service.c tests/unit/test_manifest.c tests/unit/test_filter.c tests/unit/test_json_stream.c tests/unit/test_policy.c tests/unit/test_vuln.c tests/unit/test_diff.c tests/unit/test_shared_cache.c tests/unit/test_health.c tests/unit/test_sbomin.c tests/unit/test_rcache.c tests/unit/test_lookup_cache.c tests/unit/test_intake.c
 
 # profile-specific flags
 release_CFLAGS  := -O2 -g -flto=auto -fvisibility=hidden
@@ -98,7 +98,7 @@ $(B)/sbomgen: $(CLI_OBJ) $(B)/libsbcore.a
 $(B)/bench: $(B)/cli/bench.o $(B)/libsbcore.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $($(PROFILE)_LIBS) -lpthread
 
-$(B)/unit-tests: $(TEST_OBJ) $(B)/service/params.o $(B)/service/lookup_sched.o $(B)/service/cgroup.o $(B)/service/budget.o $(B)/service/config.o $(B)/service/auth.o $(B)/service/decode.o $(B)/service/filewatch.o $(B)/service/shared_cache.o $(B)/service/rcache.o $(B)/service/log.o $(B)/libsbcore.a
+$(B)/unit-tests: $(TEST_OBJ) $(B)/service/params.o $(B)/service/lookup_sched.o $(B)/service/lookup_cache.o $(B)/service/lookup_store.o $(B)/service/cgroup.o $(B)/service/budget.o $(B)/service/config.o $(B)/service/auth.o $(B)/service/decode.o $(B)/service/filewatch.o $(B)/service/shared_cache.o $(B)/service/rcache.o $(B)/service/log.o $(B)/libsbcore.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(REDIS_LIBS) $($(PROFILE)_LIBS) -lpthread
 
 check-deps:

@@ -197,9 +197,19 @@ size_t sb_arena_used(const sb_arena *a)
 
 void *sb_arena_grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t first)
 {
-    if (n < *cap)
+    return sb_arena_reserve(a, p, cap, n, n + 1, size, first);
+}
+
+void *sb_arena_reserve(sb_arena *a, void *p, size_t *cap, size_t n, size_t need, size_t size, size_t first)
+{
+    if (need <= *cap)
         return p;
-    size_t nc = *cap ? *cap * 2 : (first ? first : 1);
+    size_t nc = *cap ? *cap : (first ? first : 1);
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2)
+            return NULL;
+        nc *= 2;
+    }
     void *np = sb_arena_calloc(a, nc, size);
     if (NULL == np)
         return NULL;

@@ -46,6 +46,12 @@ char *sb_arena_printf(sb_arena *a, const char *fmt, ...)
  * large arrays should be sized up front. */
 void *sb_arena_grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t first);
 
+/* The same for room for `need` elements at once (a string of k more bytes,
+ * parallel arrays sized together): the capacity doubles from *cap (or
+ * `first`) until it holds need; the first n elements are copied. Every
+ * grow-by-doubling array in an arena goes through these two. */
+void *sb_arena_reserve(sb_arena *a, void *p, size_t *cap, size_t n, size_t need, size_t size, size_t first);
+
 /* A new arena for objects made on another thread (arenas are not shared
  * between threads), capped at what `parent` may still hand out. NULL on OOM. */
 sb_arena *sb_arena_child(const sb_arena *parent);

@@ -4,6 +4,7 @@
 #include "buf.h"
 #include "alloc.h"
 
+#include <stdint.h>
 #include <string.h>
 
 void sb_buf_init(sb_buf *b, size_t cap)
@@ -76,4 +77,19 @@ void sb_buf_consume(sb_buf *b, size_t n)
     memmove(b->data, b->data + n, b->len - n);
     b->len -= n;
     b->data[b->len] = '\0';
+}
+
+sb_code sb_vec_grow(void *pp, size_t *cap, size_t n, size_t size, size_t first)
+{
+    if (n < *cap)
+        return SB_OK;
+    size_t nc = *cap ? *cap * 2 : (first ? first : 1);
+    if (nc < *cap || (size && nc > SIZE_MAX / size))
+        return SB_ENOMEM;
+    void *np = sb_realloc(*(void **)pp, nc * size);
+    if (NULL == np)
+        return SB_ENOMEM;
+    *(void **)pp = np;
+    *cap = nc;
+    return SB_OK;
 }

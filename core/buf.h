@@ -37,6 +37,13 @@ sb_code sb_buf_reserve(sb_buf *b, size_t n);
  * hint: failure leaves the buffer as it was and later appends still grow it. */
 void sb_buf_expect(sb_buf *b, size_t n);
 
+/* Room for element n of a heap array of `size`-byte elements (*(T **)pp,
+ * *cap): when n == *cap the capacity doubles (`first` for an empty array).
+ * SB_OK, or SB_ENOMEM with the array and *cap untouched. The array is
+ * sb_realloc'd: free it with sb_free (alloc.h). The heap twin of
+ * sb_arena_grow (arena.h); byte strings use sb_buf itself. */
+sb_code sb_vec_grow(void *pp, size_t *cap, size_t n, size_t size, size_t first);
+
 /* Drop the first `n` bytes (n <= len). */
 void sb_buf_consume(sb_buf *b, size_t n);
 

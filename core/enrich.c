@@ -28,15 +28,11 @@
 sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, const char *fmt, ...)
 {
     if (inc->n == inc->cap) {
-        size_t nc = inc->cap ? inc->cap * 2 : 4;
-        const char **ns = sb_arena_alloc(a, nc * sizeof *ns);
-        const char **nd = sb_arena_alloc(a, nc * sizeof *nd);
+        size_t nc = inc->cap, cd = inc->cap; /* two parallel arrays, grown alike */
+        const char **ns = sb_arena_grow(a, inc->step, &nc, inc->n, sizeof *ns, 4);
+        const char **nd = sb_arena_grow(a, inc->detail, &cd, inc->n, sizeof *nd, 4);
         if (NULL == ns || NULL == nd)
             return SB_ENOMEM;
-        if (inc->n) {
-            memcpy(ns, inc->step, inc->n * sizeof *ns);
-            memcpy(nd, inc->detail, inc->n * sizeof *nd);
-        }
         inc->step = ns;
         inc->detail = nd;
         inc->cap = nc;
@@ -155,18 +151,12 @@ static sb_code list_files(files *f, sb_arena *a, const char *dir, const char *re
         } else if (S_ISDIR(st.st_mode)) {
             rc = list_files(f, a, path, name, depth + 1);
         } else if (S_ISREG(st.st_mode)) {
-            if (f->n == f->cap) {
-                size_t nc = f->cap ? f->cap * 2 : 4;
-                sb_licfile *nv = sb_arena_alloc(a, nc * sizeof *nv);
-                if (NULL == nv) {
-                    rc = SB_ENOMEM;
-                    break;
-                }
-                if (f->n)
-                    memcpy(nv, f->v, f->n * sizeof *nv);
-                f->v = nv;
-                f->cap = nc;
+            sb_licfile *nv = sb_arena_grow(a, f->v, &f->cap, f->n, sizeof *nv, 4);
+            if (NULL == nv) {
+                rc = SB_ENOMEM;
+                break;
             }
+            f->v = nv;
             f->v[f->n++] = (sb_licfile){name, path, (long long)st.st_size};
         }
     }

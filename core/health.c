@@ -23,16 +23,10 @@ static void one_line(char *s)
 static sb_code add(sb_arena *a, char **o, size_t *n, size_t *cap, const char *s)
 {
     size_t k = strlen(s);
-    if (*n + k + 1 > *cap) {
-        size_t nc = (*cap ? *cap * 2 : 1024) + k;
-        char *nv = sb_arena_alloc(a, nc);
-        if (NULL == nv)
-            return SB_ENOMEM;
-        if (*n)
-            memcpy(nv, *o, *n);
-        *o = nv;
-        *cap = nc;
-    }
+    char *nv = sb_arena_reserve(a, *o, cap, *n, *n + k + 1, 1, 1024);
+    if (NULL == nv)
+        return SB_ENOMEM;
+    *o = nv;
     memcpy(*o + *n, s, k + 1);
     *n += k;
     return SB_OK;

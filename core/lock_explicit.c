@@ -134,16 +134,10 @@ static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_
                                  "line %u is not a conda package archive URL: %.120s", line, text);
         if (!first_subdir && pkg->x->subdir && strcmp(pkg->x->subdir, "noarch"))
             first_subdir = pkg->x->subdir;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 32;
-            sb_pkg **np = sb_arena_alloc(a, nc * sizeof *np);
-            if (NULL == np)
-                return sb_err_set(err, SB_ENOMEM, "out of memory");
-            if (n)
-                memcpy(np, pkgs, n * sizeof *np);
-            pkgs = np;
-            cap = nc;
-        }
+        sb_pkg **np = sb_arena_grow(a, pkgs, &cap, n, sizeof *np, 32);
+        if (NULL == np)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        pkgs = np;
         pkgs[n++] = pkg;
     }
     if (NULL == platform)

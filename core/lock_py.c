@@ -20,17 +20,7 @@ static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
 
 void *sb_pyl_parallel(sb_arena *a, void *arr, size_t *cap, size_t need, size_t size)
 {
-    if (need <= *cap)
-        return arr;
-    size_t nc = *cap ? *cap * 2 : need > 64 ? need : 64;
-    while (nc < need)
-        nc *= 2;
-    void *n = sb_arena_calloc(a, nc, size);
-    if (n && arr && *cap)
-        memcpy(n, arr, *cap * size);
-    if (n)
-        *cap = nc;
-    return n;
+    return sb_arena_reserve(a, arr, cap, *cap, need, size, 64);
 }
 
 sb_code sb_pyl_reserve(sb_pyl *pl, sb_arena *a, size_t n)

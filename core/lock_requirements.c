@@ -271,16 +271,10 @@ static sb_code parse(rq_ctx *c, const char *data, size_t len)
             int cont = keep && p[keep - 1] == '\\';
             if (cont)
                 keep--;
-            if (ln + keep + 2 > cap) {
-                size_t nc = (ln + keep + 2) * 2;
-                char *nb = sb_arena_alloc(c->s, nc);
-                if (NULL == nb)
-                    return oom(c->err);
-                if (ln)
-                    memcpy(nb, logical, ln);
-                logical = nb;
-                cap = nc;
-            }
+            char *nb = sb_arena_reserve(c->s, logical, &cap, ln, ln + keep + 2, 1, 2 * (ln + keep + 2));
+            if (NULL == nb)
+                return oom(c->err);
+            logical = nb;
             memcpy(logical + ln, p, keep);
             ln += keep;
             logical[ln] = '\0';

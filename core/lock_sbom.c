@@ -302,16 +302,10 @@ static sb_code new_pkg(sbin *c, sb_pkg **out, const char *key)
     if (NULL == p)
         return oom(c);
     p->kind = SB_KIND_EXTERNAL;
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? c->cap * 2 : 64;
-        sb_pkg **np = sb_arena_alloc(c->a, nc * sizeof *np);
-        if (NULL == np)
-            return oom(c);
-        if (c->n)
-            memcpy(np, c->pkgs, c->n * sizeof *np);
-        c->pkgs = np;
-        c->cap = nc;
-    }
+    sb_pkg **np = sb_arena_grow(c->a, c->pkgs, &c->cap, c->n, sizeof *np, 64);
+    if (NULL == np)
+        return oom(c);
+    c->pkgs = np;
     p->key = key ? key : sb_arena_printf(c->a, "#%zu", c->n); /* no id: nothing can point at it */
     if (NULL == p->key)
         return oom(c);

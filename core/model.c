@@ -91,14 +91,12 @@ sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
     if (sv->n == sv->cap) {
         if (sv->cap > UINT32_MAX / 2)
             return SB_ELIMIT;
-        uint32_t nc = sv->cap ? sv->cap * 2 : 4;
-        const char **nv = sb_arena_alloc(a, nc * sizeof *nv);
+        size_t nc = sv->cap; /* a uint32_t in the struct: kept small */
+        const char **nv = sb_arena_grow(a, sv->v, &nc, sv->n, sizeof *nv, 4);
         if (NULL == nv)
             return SB_ENOMEM;
-        if (sv->n)
-            memcpy(nv, sv->v, sv->n * sizeof *nv);
         sv->v = nv;
-        sv->cap = nc;
+        sv->cap = (uint32_t)nc;
     }
     sv->v[sv->n++] = s;
     return SB_OK;
@@ -109,16 +107,10 @@ sb_lock_env *sb_lock_env_get(sb_lock *l, sb_arena *a, const char *name)
     for (size_t i = 0; i < l->nenvs; i++)
         if (!strcmp(l->envs[i].name, name))
             return &l->envs[i];
-    if (l->nenvs == l->cap) {
-        size_t nc = l->cap ? l->cap * 2 : 4;
-        sb_lock_env *ne = sb_arena_calloc(a, nc, sizeof *ne);
-        if (NULL == ne)
-            return NULL;
-        if (l->nenvs)
-            memcpy(ne, l->envs, l->nenvs * sizeof *ne);
-        l->envs = ne;
-        l->cap = nc;
-    }
+    sb_lock_env *ne = sb_arena_grow(a, l->envs, &l->cap, l->nenvs, sizeof *ne, 4);
+    if (NULL == ne)
+        return NULL;
+    l->envs = ne;
     sb_lock_env *e = &l->envs[l->nenvs++];
     memset(e, 0, sizeof *e);
     e->name = sb_arena_strdup(a, name);
@@ -130,16 +122,10 @@ sb_lock_platform *sb_lock_platform_get(sb_lock_env *e, sb_arena *a, const char *
     for (size_t i = 0; i < e->nplatforms; i++)
         if (!strcmp(e->platforms[i].name, name))
             return &e->platforms[i];
-    if (e->nplatforms == e->cap) {
-        size_t nc = e->cap ? e->cap * 2 : 4;
-        sb_lock_platform *np = sb_arena_calloc(a, nc, sizeof *np);
-        if (NULL == np)
-            return NULL;
-        if (e->nplatforms)
-            memcpy(np, e->platforms, e->nplatforms * sizeof *np);
-        e->platforms = np;
-        e->cap = nc;
-    }
+    sb_lock_platform *np = sb_arena_grow(a, e->platforms, &e->cap, e->nplatforms, sizeof *np, 4);
+    if (NULL == np)
+        return NULL;
+    e->platforms = np;
     sb_lock_platform *p = &e->platforms[e->nplatforms++];
     memset(p, 0, sizeof *p);
     p->name = sb_arena_strdup(a, name);
@@ -148,16 +134,10 @@ sb_lock_platform *sb_lock_platform_get(sb_lock_env *e, sb_arena *a, const char *
 
 sb_code sb_lock_platform_add(sb_lock_platform *p, sb_arena *a, sb_pkg *pkg)
 {
-    if (p->npkgs == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 16;
-        sb_pkg **np = sb_arena_alloc(a, nc * sizeof *np);
-        if (NULL == np)
-            return SB_ENOMEM;
-        if (p->npkgs)
-            memcpy(np, p->pkgs, p->npkgs * sizeof *np);
-        p->pkgs = np;
-        p->cap = nc;
-    }
+    sb_pkg **np = sb_arena_grow(a, p->pkgs, &p->cap, p->npkgs, sizeof *np, 16);
+    if (NULL == np)
+        return SB_ENOMEM;
+    p->pkgs = np;
     p->pkgs[p->npkgs++] = pkg;
     return SB_OK;
 }
@@ -252,16 +232,10 @@ static sb_code prop(props_b *b, sb_arena *a, const char *name, const char *value
     (void)a; /* the values live in the caller's arena already */
     if (NULL == value || !value[0])
         return SB_OK;
-    if (b->n == b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 16;
-        sb_prop *nv = sb_arena_alloc(b->scratch, nc * sizeof *nv);
-        if (NULL == nv)
-            return SB_ENOMEM;
-        if (b->n)
-            memcpy(nv, b->v, b->n * sizeof *nv);
-        b->v = nv;
-        b->cap = nc;
-    }
+    sb_prop *nv = sb_arena_grow(b->scratch, b->v, &b->cap, b->n, sizeof *nv, 16);
+    if (NULL == nv)
+        return SB_ENOMEM;
+    b->v = nv;
     b->v[b->n].name = name;
     b->v[b->n].value = value;
     b->n++;

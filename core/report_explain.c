@@ -43,16 +43,10 @@ static sb_code fact(sb_doc *d, xreport *r, const sb_pkg *p, const char *kind, co
 {
     if (NULL == value)
         return SB_OK;
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 64;
-        xrow *nr = sb_arena_alloc(d->arena, nc * sizeof *nr);
-        if (NULL == nr)
-            return SB_ENOMEM;
-        if (r->n)
-            memcpy(nr, r->rows, r->n * sizeof *nr);
-        r->rows = nr;
-        r->cap = nc;
-    }
+    xrow *nr = sb_arena_grow(d->arena, r->rows, &r->cap, r->n, sizeof *nr, 64);
+    if (NULL == nr)
+        return SB_ENOMEM;
+    r->rows = nr;
     r->rows[r->n++] = (xrow){{p->name, p->version, kind, name, value, source, considered}};
     return SB_OK;
 }

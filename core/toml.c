@@ -274,18 +274,10 @@ typedef struct sbuf {
 
 static sb_code sbuf_put(parser *ps, sbuf *b, const char *s, size_t n)
 {
-    if (b->n + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 64;
-        while (nc < b->n + n + 1)
-            nc *= 2;
-        char *nv = sb_arena_alloc(ps->a, nc);
-        if (NULL == nv)
-            return sb_err_set(ps->err, SB_ENOMEM, "out of memory");
-        if (b->n)
-            memcpy(nv, b->v, b->n);
-        b->v = nv;
-        b->cap = nc;
-    }
+    char *nv = sb_arena_reserve(ps->a, b->v, &b->cap, b->n, b->n + n + 1, 1, 64);
+    if (NULL == nv)
+        return sb_err_set(ps->err, SB_ENOMEM, "out of memory");
+    b->v = nv;
     memcpy(b->v + b->n, s, n);
     b->n += n;
     b->v[b->n] = '\0';

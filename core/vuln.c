@@ -320,16 +320,10 @@ static sb_code add_rating(sb_arena *a, sb_vuln *v, size_t *cap, sb_vuln_rating r
         if (!strcmp(v->ratings[i].method, r.method) && (v->ratings[i].vector ? r.vector && !strcmp(v->ratings[i].vector, r.vector)
                                                                               : NULL == r.vector && v->ratings[i].severity == r.severity))
             return SB_OK;
-    if (v->nratings == *cap) {
-        size_t nc = *cap ? *cap * 2 : 4;
-        sb_vuln_rating *nr = sb_arena_alloc(a, nc * sizeof *nr);
-        if (NULL == nr)
-            return SB_ENOMEM;
-        if (v->nratings)
-            memcpy(nr, v->ratings, v->nratings * sizeof *nr);
-        v->ratings = nr;
-        *cap = nc;
-    }
+    sb_vuln_rating *nr = sb_arena_grow(a, v->ratings, cap, v->nratings, sizeof *nr, 4);
+    if (NULL == nr)
+        return SB_ENOMEM;
+    v->ratings = nr;
     v->ratings[v->nratings++] = r;
     return SB_OK;
 }

@@ -4,6 +4,7 @@
 #include "yaml_tree.h"
 #include "yaml_ev.h"
 #include "alloc.h"
+#include "buf.h"
 
 #include <string.h>
 
@@ -32,14 +33,8 @@ typedef struct yt_stack {
 
 static sb_code stack_push(yt_stack *st, sb_yn *x)
 {
-    if (st->n == st->cap) {
-        size_t nc = st->cap ? st->cap * 2 : 256;
-        sb_yn **nv = sb_realloc(st->v, nc * sizeof *nv);
-        if (NULL == nv)
-            return SB_ENOMEM;
-        st->v = nv;
-        st->cap = nc;
-    }
+    if (sb_vec_grow(&st->v, &st->cap, st->n, sizeof *st->v, 256) != SB_OK)
+        return SB_ENOMEM;
     st->v[st->n++] = x;
     return SB_OK;
 }

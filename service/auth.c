@@ -2,6 +2,8 @@
  * auth.c - bearer tokens from a file, compared in constant time (see auth.h).
  */
 #include "auth.h"
+#include "../core/alloc.h"
+#include "../core/buf.h"
 #include "../core/uuid.h"
 
 #include <errno.h>
@@ -49,16 +51,10 @@ static int load(const char *path, unsigned char (**out)[20], size_t *nout, char 
             e--;
         if (b == e || *b == '#')
             continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 8;
-            void *nv = realloc(v, nc * sizeof *v);
-            if (NULL == nv) {
-                snprintf(eb, en, "out of memory reading tokens");
-                rc = -1;
-                break;
-            }
-            v = nv;
-            cap = nc;
+        if (sb_vec_grow(&v, &cap, n, sizeof *v, 8) != SB_OK) {
+            snprintf(eb, en, "out of memory reading tokens");
+            rc = -1;
+            break;
         }
         sb_sha1 c;
         sb_sha1_init(&c);
@@ -76,7 +72,7 @@ static int load(const char *path, unsigned char (**out)[20], size_t *nout, char 
     }
     fclose(f);
     if (rc) {
-        free(v);
+        sb_free(v); /* sb_vec_grow's, as are a->digests */
         return -1;
     }
     *out = v;
@@ -111,7 +107,7 @@ int svc_auth_reload(svc_auth *a, size_t *count, char *eb, size_t en)
     a->digests = v;
     a->n = n;
     pthread_rwlock_unlock(&a->lock);
-    free(old);
+    sb_free(old);
     *count = n;
     return 0;
 }
@@ -162,7 +158,7 @@ int svc_auth_check(svc_auth *a, const char *authorization)
 
 void svc_auth_free(svc_auth *a)
 {
-    free(a->digests);
+    sb_free(a->digests);
     a->digests = NULL;
     a->n = 0;
     pthread_rwlock_destroy(&a->lock);

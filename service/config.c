@@ -7,6 +7,7 @@
 #include "budget.h"
 #include "cgroup.h"
 #include "shared_cache.h"
+#include "../core/buf.h"
 #include "../core/policy.h"
 #include "../core/toml.h"
 #include "../core/model.h"
@@ -262,26 +263,27 @@ static int load_policies(svc_cfg *c, char *eb, size_t en)
         atexit(free_policies);
     }
     sb_arena *a = policy_arena = sb_arena_new(0);
-    char *data = NULL;
-    size_t len = 0, cap = 0;
+    sb_buf body = SB_BUF_INIT(0);
+    char chunk[8192];
+    int oom = 0;
     for (;;) {
-        if (len + 4096 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *g = realloc(data, cap);
-            if (NULL == g)
-                break;
-            data = g;
+        size_t k = fread(chunk, 1, sizeof chunk, f);
+        if (0 == k)
+            break;
+        if (sb_buf_append(&body, chunk, k) != SB_OK) {
+            oom = 1;
+            break;
         }
-        size_t k = fread(data + len, 1, cap - len, f);
-        len += k;
-        if (0 == k || len > (1u << 20))
+        if (body.len > (1u << 20))
             break;
     }
     fclose(f);
+    size_t len = body.len;
+    const char *data = body.data ? body.data : ""; /* an empty file is an empty policy set */
     svc_policies *set = a ? sb_arena_calloc(a, 1, sizeof *set) : NULL;
-    if (NULL == data || NULL == set || len > (1u << 20)) {
+    if (oom || NULL == set || len > (1u << 20)) {
         snprintf(eb, en, "policy-file '%.200s': %s", c->policy_file, len > (1u << 20) ? "larger than 1 MiB" : "out of memory");
-        free(data);
+        sb_buf_free(&body);
         return -1;
     }
     policy_load pl = {a, set, 0};
@@ -289,7 +291,7 @@ static int load_policies(svc_cfg *c, char *eb, size_t en)
     sb_err_clear(&err);
     sb_limits lim = SB_LIMITS_DEFAULT;
     sb_code rc = sb_toml_parse(a, data, len, &lim, policy_value, &pl, &err);
-    free(data);
+    sb_buf_free(&body);
     if (rc != SB_OK) {
         snprintf(eb, en, "policy-file '%.200s': %s", c->policy_file, err.msg);
         return -1;

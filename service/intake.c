@@ -58,40 +58,21 @@ int svc_bad_param(svc_req *r, const char *name, const char *why)
     return svc_req_error(r, &e, NULL, 0);
 }
 
-/* The strict check: every query argument must be one of the endpoint's
- * (service/params.c), given once; a selection and its all-* form exclude
- * each other. A typo is a 400 naming the closest parameter, not a silent
- * default the client never asked for. */
-typedef struct query_check {
-    unsigned ep;
-    const char *seen[32];
-    size_t nseen;
-    char why[256];
-} query_check;
-
 static int check_one(void *cls, const char *key, const char *value)
 {
-    query_check *c = cls;
-    if (svc_qparam_check(key, value, c->ep, c->why, sizeof c->why))
-        return 1;
-    const svc_qparam *row = svc_qparam_find(key, c->ep);
-    if (row && row->repeat)
-        return 0;
-    for (size_t i = 0; i < c->nseen; i++)
-        if (!strcmp(c->seen[i], key)) {
-            snprintf(c->why, sizeof c->why, "query parameter '%s' is given more than once", key);
-            return 1;
-        }
-    if (c->nseen < sizeof c->seen / sizeof c->seen[0])
-        c->seen[c->nseen++] = key;
-    return 0;
+    return svc_query_check_arg(cls, key, value);
+}
+
+static const char *query_value(void *cls, const char *name)
+{
+    return svc_req_query(cls, name);
 }
 
 /* 0 when the query is fine; else 1 with the 400 queued and *rc set. */
 static int check_query(svc_req *r, int *rc)
 {
     const char *path = svc_req_path(r);
-    query_check c = {.ep = SVC_EP_SBOM};
+    svc_query_check c = {.ep = SVC_EP_SBOM};
     if (!strncmp(path, "/v1/report/", 11))
         c.ep = !strcmp(path, "/v1/report/tree") ? SVC_EP_TREE
              : !strcmp(path, "/v1/report/quality") ? SVC_EP_QUALITY
@@ -104,16 +85,10 @@ static int check_query(svc_req *r, int *rc)
         *rc = svc_req_error(r, &e, NULL, 0);
         return 1;
     }
-    static const char *const pairs[][2] = {{"environment", "all-environments"}, {"platform", "all-platforms"}};
-    for (size_t i = 0; i < 2; i++) {
-        int all = 0;
-        if (svc_req_query(r, pairs[i][0]) && svc_req_query(r, pairs[i][1]) &&
-            0 == svc_param_bool(svc_req_query(r, pairs[i][1]), 0, &all) && all) {
-            sb_err_set(&e, SB_EINVAL, "query parameters '%s' and '%s' exclude each other: name one %s or ask for all",
-                       pairs[i][0], pairs[i][1], pairs[i][0]);
-            *rc = svc_req_error(r, &e, NULL, 0);
-            return 1;
-        }
+    if (svc_query_check_pairs(&c, query_value, r)) {
+        sb_err_set(&e, SB_EINVAL, "%s", c.why);
+        *rc = svc_req_error(r, &e, NULL, 0);
+        return 1;
     }
     return 0;
 }

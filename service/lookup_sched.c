@@ -15,6 +15,8 @@
  * those it abandons at stop).
  */
 #include "lookup_sched.h"
+#include "../core/alloc.h"
+#include "../core/buf.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -96,14 +98,8 @@ static void set_insert(svc_sched_req *q, size_t idx)
 /* Room for one more claim: the array grows by doubling, the set stays under half full. */
 static int grow_claims(svc_sched_req *q)
 {
-    if (q->nclaims == q->claims_cap) {
-        size_t nc = q->claims_cap ? q->claims_cap * 2 : 16;
-        claim *v = realloc(q->claims, nc * sizeof *v);
-        if (NULL == v)
-            return -1;
-        q->claims = v;
-        q->claims_cap = nc;
-    }
+    if (sb_vec_grow(&q->claims, &q->claims_cap, q->nclaims, sizeof *q->claims, 16) != SB_OK)
+        return -1;
     if (2 * (q->nclaims + 1) < q->nslots)
         return 0;
     size_t ns = q->nslots ? q->nslots * 2 : 32;
@@ -122,14 +118,8 @@ static int push_queue(svc_sched_req *q, svc_sched_item *it)
 {
     if (q->qhead > 0 && q->qhead == q->qlen)
         q->qhead = q->qlen = 0; /* drained: reuse from the start */
-    if (q->qlen == q->qcap) {
-        size_t nc = q->qcap ? q->qcap * 2 : 16;
-        svc_sched_item **v = realloc(q->queue, nc * sizeof *v);
-        if (NULL == v)
-            return -1;
-        q->queue = v;
-        q->qcap = nc;
-    }
+    if (sb_vec_grow(&q->queue, &q->qcap, q->qlen, sizeof *q->queue, 16) != SB_OK)
+        return -1;
     q->queue[q->qlen++] = it;
     return 0;
 }
@@ -216,9 +206,9 @@ svc_sched_item *svc_sched_next(svc_sched *s)
 
 static void free_req(svc_sched_req *q)
 {
-    free(q->claims);
+    sb_free(q->claims); /* sb_vec_grow's */
     free(q->slots);
-    free(q->queue);
+    sb_free(q->queue);
     free(q);
 }
 
@@ -259,9 +249,9 @@ void svc_sched_cancel(svc_sched *s, svc_sched_req *q, svc_sched_orphan_fn fn, vo
         if (fn)
             fn(it, was_waiting, cls);
     }
-    free(q->claims);
+    sb_free(q->claims); /* sb_vec_grow's */
     free(q->slots);
-    free(q->queue);
+    sb_free(q->queue);
     q->claims = NULL;
     q->slots = NULL;
     q->queue = NULL;

@@ -395,3 +395,36 @@ int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why
     }
     return 0;
 }
+
+int svc_query_check_arg(svc_query_check *c, const char *key, const char *value)
+{
+    if (svc_qparam_check(key, value, c->ep, c->why, sizeof c->why))
+        return 1;
+    const svc_qparam *row = svc_qparam_find(key, c->ep);
+    if (row && row->repeat)
+        return 0;
+    for (size_t i = 0; i < c->nseen; i++)
+        if (!strcmp(c->seen[i], key)) {
+            snprintf(c->why, sizeof c->why, "query parameter '%s' is given more than once", key);
+            return 1;
+        }
+    if (c->nseen < sizeof c->seen / sizeof c->seen[0])
+        c->seen[c->nseen++] = key;
+    return 0;
+}
+
+int svc_query_check_pairs(svc_query_check *c, const char *(*get)(void *cls, const char *name), void *cls)
+{
+    static const char *const pairs[][2] = {{"environment", "all-environments"}, {"platform", "all-platforms"}};
+    for (size_t i = 0; i < 2; i++) {
+        int all = 0;
+        if (get(cls, pairs[i][0]) && get(cls, pairs[i][1]) && 0 == svc_param_bool(get(cls, pairs[i][1]), 0, &all) &&
+            all) {
+            snprintf(c->why, sizeof c->why,
+                     "query parameters '%s' and '%s' exclude each other: name one %s or ask for all", pairs[i][0],
+                     pairs[i][1], pairs[i][0]);
+            return 1;
+        }
+    }
+    return 0;
+}

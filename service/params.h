@@ -89,4 +89,23 @@ const char *svc_qparam_closest(const char *name, unsigned ep);
  * 'plaform' (did you mean 'platform'?)", "... must be true or false"). */
 int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why, size_t n);
 
+/* The strict check of a whole query (service/intake.c runs it on every
+ * request; pure, so it is unit tested): every argument must be one of the
+ * endpoint's, given once unless its row repeats; a selection and its all-*
+ * form exclude each other. A typo is a 400 naming the closest parameter, not
+ * a silent default the client never asked for. */
+typedef struct svc_query_check {
+    unsigned ep;
+    const char *seen[32];
+    size_t nseen;
+    char why[256];
+} svc_query_check;
+
+/* One argument, in the query's order: 0, or 1 with c->why set. */
+int svc_query_check_arg(svc_query_check *c, const char *key, const char *value);
+
+/* After every argument: get(cls, name) is the query's value of name (NULL
+ * when absent). 0, or 1 with c->why set. */
+int svc_query_check_pairs(svc_query_check *c, const char *(*get)(void *cls, const char *name), void *cls);
+
 #endif

@@ -1,5 +1,6 @@
 /* test_arena.c - arena and buffer contracts. */
 #include "test.h"
+#include "../../core/alloc.h"
 #include "../../core/arena.h"
 #include "../../core/gate.h"
 #include "../../core/buf.h"
@@ -78,4 +79,54 @@ TEST(core_err__long_message_kept_whole)
     CHECK(sb_err_set(&err, SB_EINVAL, "package '%s' is not in the environment", name) == SB_EINVAL);
     CHECK(strlen(err.msg) == 600 + strlen("package '' is not in the environment"));
     CHECK(strstr(err.msg, "' is not in the environment") != NULL);
+}
+
+TEST(core_grow__arena_and_heap_arrays)
+{
+    sb_arena *a = sb_arena_new(0);
+    CHECK(a != NULL);
+    if (NULL == a)
+        return;
+    /* arena: element n of an array, doubling from `first`, contents kept */
+    int *v = NULL;
+    size_t cap = 0;
+    for (int i = 0; i < 100; i++) {
+        int *nv = sb_arena_grow(a, v, &cap, (size_t)i, sizeof *v, 4);
+        CHECK(nv != NULL);
+        if (NULL == nv)
+            break;
+        v = nv;
+        v[i] = i * 3;
+    }
+    CHECK(cap == 128); /* 4, 8, ... 128 */
+    int ok = 1;
+    for (int i = 0; v && i < 100; i++)
+        ok &= v[i] == i * 3;
+    CHECK(ok);
+    /* room for many at once: doubled until it holds them, the first n copied */
+    char *s = sb_arena_strdup(a, "abc");
+    size_t scap = 4;
+    char *ns = sb_arena_reserve(a, s, &scap, 3, 4, 1, 64);
+    CHECK(ns == s && scap == 4); /* enough already: the same block */
+    ns = sb_arena_reserve(a, s, &scap, 4, 37, 1, 64);
+    CHECK(ns && ns != s && scap == 64 && !memcmp(ns, "abc", 4));
+    size_t ecap = 0;
+    CHECK(sb_arena_reserve(a, NULL, &ecap, 0, 10, 8, 4) != NULL && ecap == 16);
+    size_t huge = SIZE_MAX / 2 + 2;
+    CHECK(sb_arena_reserve(a, NULL, &huge, 0, SIZE_MAX, 1, 1) == NULL && huge == SIZE_MAX / 2 + 2);
+    sb_arena_destroy(a);
+
+    /* heap: the same growth, realloc keeping the contents; failure leaves it */
+    long *h = NULL;
+    size_t hcap = 0;
+    for (size_t i = 0; i < 40; i++) {
+        CHECK(sb_vec_grow(&h, &hcap, i, sizeof *h, 16) == SB_OK);
+        h[i] = (long)i;
+    }
+    CHECK(hcap == 64 && h[39] == 39 && h[0] == 0);
+    CHECK(sb_vec_grow(&h, &hcap, 10, sizeof *h, 16) == SB_OK && hcap == 64); /* room: nothing moves */
+    size_t bad = SIZE_MAX / 4;
+    long *keep = h;
+    CHECK(sb_vec_grow(&h, &bad, bad, sizeof *h, 16) == SB_ENOMEM && h == keep && bad == SIZE_MAX / 4);
+    sb_free(h);
 }

@@ -1,0 +1,136 @@
+/*
+ * lookup_int.h - what the files of the lookup engine share (lookup.c,
+ * lookup_http.c, lookup_cache.c, lookup_licenses.c, lookup_vulns.c,
+ * lookup_projects.c); nothing else includes it but the cache's unit test
+ * (tests/unit/test_lookup_cache.c).
+ *
+ * The entry (one cached lookup keyed by URL), the running transfer, the
+ * engine itself, and the few calls one part makes into another. Locking:
+ * "lock held" in a comment means the engine's mutex L->mu.
+ */
+#ifndef SVC_LOOKUP_INT_H
+#define SVC_LOOKUP_INT_H
+
+#include "lookup.h"
+#include "lookup_sched.h"
+#include "../core/archive.h"
+#include "../core/buf.h"
+
+#include <curl/curl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <time.h>
+
+#define MAX_BODY (8u << 20)          /* spec 9.4: response cap */
+#define MAX_MEMBER_BODY (32u << 20)  /* a conda info member fetched by range */
+
+enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
+enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJECT };
+/* answers kept as raw JSON and parsed by the request that asked */
+#define IS_OSV(k) ((k) == K_OSV_BATCH || (k) == K_OSV_VULN || (k) == K_KEV || (k) == K_EPSS)
+/* kinds whose answer is a body handed to the asking request (OSV, KEV, EPSS raw, a PyPI project digested) */
+#define IS_RAW(k) (IS_OSV(k) || (k) == K_PROJECT)
+enum { X_WHOLE, X_TAIL, X_MEMBER };
+
+typedef struct entry {
+    svc_sched_item it;        /* claims, queue and owner (lookup_sched.h) */
+    char *url;
+    int kind;
+    int state;
+    char *license;            /* PyPI answer: the license, or NULL (none / no such release) */
+    char *info_dir;           /* conda answer: the stored info/, or NULL (the archive has none) */
+    char *target;             /* OSV: the URL fetched when the key is not one (querybatch) */
+    char *post;               /* OSV querybatch: the JSON body POSTed */
+    size_t post_len;
+    char *body;               /* OSV answer: the raw JSON, parsed by the asking request;
+                               * PyPI project: its digest (core/health.h), "" = no such project */
+    size_t body_len;
+    double expires;           /* monotonic seconds */
+    unsigned refs;            /* waiters holding it: never evicted while > 0 */
+    struct entry *hnext, *older, *newer;
+    int in_lru;
+} entry;
+
+typedef struct xfer {
+    entry *e;
+    CURL *h;
+    sb_buf body;
+    int too_big;
+    int phase;
+    long long body_off, total; /* from Content-Range: where the body sits in the archive */
+    sb_zip_member member;
+    struct curl_slist *headers;
+    double started;
+    struct xfer *prev, *next; /* the running transfers (engine thread only) */
+} xfer;
+
+struct svc_lookup {
+    pthread_mutex_t mu;
+    pthread_cond_t answered;
+    entry **buckets;
+    size_t nbuckets, count, max_entries;
+    svc_sched sched;
+    size_t per_request;       /* claims one request may make */
+    entry *lru_old, *lru_new;
+    CURLM *multi;
+    pthread_t thread;
+    int stop;
+    long concurrency, timeout_ms;
+    double ttl, neg_ttl, osv_ttl, kev_ttl, epss_ttl;
+    int licenses, vulns;      /* --lookups, --vulnerabilities */
+    char osv_base[512], kev_url[512], epss_url[512];
+    char kev_file[1024], epss_file[1024];
+    size_t active;
+    xfer *running;
+    svc_metrics *m;
+    char base[512], conda_base[512];
+    char cache[PATH_MAX];
+    int own_cache; /* a private temp dir: removed at stop */
+};
+
+static inline entry *entry_of(svc_sched_item *it)
+{
+    return (entry *)(void *)((char *)it - offsetof(entry, it));
+}
+
+static inline double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* What one want of a request came to. */
+enum { W_HIT, W_WAIT, W_CAPPED, W_FAILED };
+
+/* lookup.c: the request side */
+svc_sched_req *ticket(svc_lookup *L, svc_lookup_ctx *ctx);
+entry *want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res);
+void orphaned(svc_sched_item *it, int was_waiting, void *cls);
+void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m);
+int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m);
+sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n, const char *const *keys,
+                  const char *const *targets, const char *const *posts, const size_t *post_lens,
+                  const char **bodies, size_t *lens, size_t *capped);
+
+/* lookup_http.c: the engine thread and its transfers */
+void *engine(void *cls);
+xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, size_t cap);
+void unlink_xfer(svc_lookup *L, xfer *x);
+
+/* lookup_cache.c: memory, disk and shared tiers */
+entry *find(svc_lookup *L, const char *url);
+entry *add_entry(svc_lookup *L, const char *url, int kind);
+void lru_push(svc_lookup *L, entry *e);
+void evict(svc_lookup *L);
+void free_entry(entry *e);
+int disk_answer(svc_lookup *L, entry *e);
+void shared_put(const char *url, char type, double ttl, unsigned method, const void *body, size_t len);
+void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds,
+                 size_t m);
+
+/* lookup_licenses.c: conda archives */
+int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, int *negative);
+
+#endif

@@ -1,0 +1,266 @@
+/*
+ * lookup_licenses.c - the license lookups: PyPI release pages and conda
+ * archives (see lookup.c).
+ *
+ * Owns which lookup a package wants (and where), the prefetch of a
+ * request's packages, filling packages from the answers, and the conda
+ * archive steps (tail, then the info member by range; stored on disk).
+ */
+#include "lookup_int.h"
+#include "log.h"
+#include "lookup_store.h"
+#include "../core/archive.h"
+#include "../core/enrich.h"
+#include "../core/pypi.h"
+
+#include <curl/curl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a finished archive transfer leaves: 1 = a follow-up range was
+ * started (the entry stays running), else *ok and e->info_dir are set. */
+int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, int *negative)
+{
+    entry *e = x->e;
+    *ok = 0;
+    if (result != CURLE_OK)
+        return 0;
+    if (status == 404) {
+        *ok = *negative = 1; /* no such archive on the configured host */
+        return 0;
+    }
+    if (status == 200) { /* the whole archive: a server that ignores ranges, or a .tar.bz2 */
+        x->body_off = 0;
+        x->total = (long long)x->body.len;
+    } else if (status != 206 || x->total < 0) {
+        return 0;
+    }
+    const unsigned char *body = (const unsigned char *)(x->body.data ? x->body.data : "");
+    sb_err err;
+    const unsigned char *data = body;
+    size_t len = x->body.len;
+    unsigned method = 0;
+    sb_archive_kind kind = e->kind == K_TARBZ2 ? SB_ARCHIVE_TARBZ2 : SB_ARCHIVE_CONDA;
+    if (kind == SB_ARCHIVE_CONDA) {
+        if (x->phase != X_MEMBER) {
+            if (x->body_off + (long long)len != x->total) /* a tail must end the archive */
+                return 0;
+            sb_code rc = sb_zip_find_info(body, len, x->total, &x->member, &err);
+            if (rc == SB_ENOTFOUND && x->body_off == 0) {
+                *ok = *negative = 1; /* the whole archive, and no info member in it */
+                return 0;
+            }
+            if (rc != SB_OK)
+                return 0;
+        }
+        sb_code rc = sb_zip_member_data(body, len, x->body_off, &x->member, &data, &err);
+        if (rc == SB_ENOTFOUND && x->phase == X_TAIL) {
+            long long off, n;
+            sb_zip_member_span(&x->member, x->total, &off, &n);
+            char range[64];
+            snprintf(range, sizeof range, "%lld-%lld", off, off + n - 1);
+            xfer *next = start_xfer(L, e, X_MEMBER, range, MAX_MEMBER_BODY);
+            if (next)
+                next->member = x->member;
+            return next != NULL;
+        }
+        if (rc != SB_OK)
+            return 0;
+        len = (size_t)x->member.csize;
+        method = x->member.method;
+    }
+    char dir[PATH_MAX];
+    svc_store_path(L->cache, e->url, 1, dir, sizeof dir);
+    sb_code rc = sb_archive_store(dir, kind, data, len, method, &err);
+    if (rc == SB_ENOTFOUND) {
+        *ok = *negative = 1;
+        return 0;
+    }
+    if (rc != SB_OK) {
+        svc_log_event("lookup-store-failed", err.msg);
+        return 0;
+    }
+    shared_put(e->url, 'C', L->ttl, method, data, len); /* the member as fetched: small, and whole */
+    char info[PATH_MAX + 8];
+    snprintf(info, sizeof info, "%s/info", dir);
+    pthread_mutex_lock(&L->mu);
+    free(e->info_dir);
+    e->info_dir = strdup(info);
+    pthread_mutex_unlock(&L->mu);
+    *ok = e->info_dir != NULL;
+    return 0;
+}
+
+/* Which lookup, if any, a package wants: PyPI releases without a license;
+ * conda binaries lacking a license or license files (their archive has
+ * both), a .tar.bz2 only when small enough to fetch whole. *url is where
+ * (NULL without an engine, or when the name or version is unusable). */
+static int wanted(const sb_pkg *p, sb_arena *a, const svc_lookup *L, const char **url)
+{
+    *url = NULL;
+    if (p->kind == SB_KIND_PYPI) {
+        if ((p->license && p->license[0]) || NULL == p->version)
+            return -1;
+        *url = L ? sb_pypi_url(a, L->base, p->name, p->version) : NULL;
+        return K_PYPI;
+    }
+    if (p->kind != SB_KIND_CONDA || NULL == p->location || ((p->license && p->license[0]) && p->nlicfiles))
+        return -1;
+    /* an offline server still counts the archive as a lookup not made */
+    sb_archive_kind ak;
+    const char *u = sb_conda_archive_url(a, L ? L->conda_base : "http://offline", p->location, &ak);
+    if (NULL == u || (ak == SB_ARCHIVE_TARBZ2 && (sb_pkg_xr(p)->size <= 0 || sb_pkg_xr(p)->size > SB_ARCHIVE_TARBZ2_MAX)))
+        return -1;
+    *url = L ? u : NULL;
+    return ak == SB_ARCHIVE_TARBZ2 ? K_TARBZ2 : K_CONDA;
+}
+
+void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *package_cache, sb_arena *a)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx ? ctx->engine : NULL;
+    if (NULL == L || !L->licenses || NULL == plat || 0 == plat->npkgs)
+        return;
+    const char **urls = sb_arena_alloc(a, plat->npkgs * sizeof *urls);
+    int *kinds = sb_arena_alloc(a, plat->npkgs * sizeof *kinds);
+    if (!urls || !kinds)
+        return; /* only an optimization: the documents' own passes still look up */
+    size_t m = 0;
+    for (size_t i = 0; i < plat->npkgs; i++) {
+        sb_pkg p = *plat->pkgs[i]; /* a copy: the package cache may fill it, as the selection will */
+        int found = 0;
+        if (package_cache && p.kind == SB_KIND_CONDA && sb_enrich_from_cache(&p, a, package_cache, &found) != SB_OK)
+            return;
+        const char *u;
+        int kind = wanted(&p, a, L, &u);
+        if (kind < 0 || NULL == u)
+            continue;
+        urls[m] = u;
+        kinds[m++] = kind;
+    }
+    prefetch(L, ctx, a, urls, kinds, m);
+}
+
+void svc_lookup_prefetch_pkgs(void *cls, const sb_pkg *pkgs, size_t n, sb_arena *a)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx ? ctx->engine : NULL;
+    if (NULL == L || 0 == n)
+        return;
+    const char **urls = sb_arena_alloc(a, n * sizeof *urls);
+    int *kinds = sb_arena_alloc(a, n * sizeof *kinds);
+    if (!urls || !kinds)
+        return;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *u;
+        int kind = wanted(&pkgs[i], a, L, &u);
+        if (kind < 0 || NULL == u)
+            continue;
+        urls[m] = u;
+        kinds[m++] = kind;
+    }
+    prefetch(L, ctx, a, urls, kinds, m);
+}
+
+sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx->engine && ctx->engine->licenses ? ctx->engine : NULL; /* running for OSV only */
+    size_t *idx = sb_arena_alloc(a, (n ? n : 1) * sizeof *idx);
+    const char **urls = sb_arena_alloc(a, (n ? n : 1) * sizeof *urls);
+    const char **dirs = sb_arena_calloc(a, n ? n : 1, sizeof *dirs);
+    int *kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
+    int *results = sb_arena_calloc(a, n ? n : 1, sizeof *results);
+    entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
+    if (!idx || !urls || !dirs || !kinds || !results || !es)
+        return SB_ENOMEM;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sb_pkg *p = &pkgs[i];
+        const char *u;
+        int kind = wanted(p, a, L, &u);
+        if (kind < 0)
+            continue;
+        idx[m] = i;
+        kinds[m] = kind;
+        urls[m] = u;
+        m++;
+    }
+    st->asked = m;
+    if (0 == m)
+        return SB_OK;
+    if (NULL == L) {
+        st->offline = m;
+        for (size_t k = 0; k < m; k++)
+            pkgs[idx[k]].lookup = SB_LOOKUP_NOT_MADE;
+        return SB_OK;
+    }
+    shared_fill(L, ctx, a, urls, kinds, m);
+    size_t hits = 0, misses = 0, queued_any = 0;
+    pthread_mutex_lock(&L->mu);
+    svc_sched_req *q = ticket(L, ctx);
+    for (size_t k = 0; k < m; k++) {
+        results[k] = W_FAILED; /* no usable URL for this name/version */
+        if (NULL == urls[k])
+            continue;
+        es[k] = want(L, q, urls[k], kinds[k], &results[k]);
+        hits += results[k] == W_HIT;
+        misses += results[k] == W_WAIT;
+        queued_any |= (size_t)(results[k] == W_WAIT);
+    }
+    pthread_mutex_unlock(&L->mu);
+    atomic_fetch_add(&L->m->lookup_hits, hits);
+    atomic_fetch_add(&L->m->lookup_misses, misses);
+    if (queued_any)
+        curl_multi_wakeup(L->multi);
+    pthread_mutex_lock(&L->mu);
+    int gave_up = await(L, ctx, es, m);
+    if (gave_up && q) {
+        /* the deadline is the request's, for every document: nothing it still
+         * waits for will be read, so none of it is fetched any more */
+        svc_sched_cancel(&L->sched, q, orphaned, L);
+    }
+    sb_code rc = SB_OK;
+    for (size_t k = 0; k < m; k++) {
+        entry *e = es[k];
+        if (NULL == e) {
+            st->capped += results[k] == W_CAPPED;
+            st->failed += results[k] != W_CAPPED;
+            pkgs[idx[k]].lookup = SB_LOOKUP_FAILED;
+            continue;
+        }
+        pkgs[idx[k]].lookup = e->state == E_ANSWERED ? SB_LOOKUP_FILLED : SB_LOOKUP_FAILED;
+        if (e->state == E_ANSWERED) {
+            if (e->kind == K_PYPI && e->license && rc == SB_OK) {
+                rc = sb_enrich_set_license(&pkgs[idx[k]], a, e->license, "pypi");
+                st->filled += rc == SB_OK;
+            } else if (e->kind != K_PYPI && e->info_dir && rc == SB_OK) {
+                /* the entry may be evicted once released: keep the path */
+                dirs[k] = sb_arena_strdup(a, e->info_dir);
+                rc = dirs[k] ? SB_OK : SB_ENOMEM;
+            }
+        } else {
+            st->failed++; /* failed, or still running at the deadline */
+        }
+        e->refs--;
+    }
+    evict(L);
+    pthread_mutex_unlock(&L->mu);
+    if (gave_up)
+        curl_multi_wakeup(L->multi); /* abort what no one claims now */
+    /* the stored archives are read like a package cache, outside the lock */
+    for (size_t k = 0; k < m && rc == SB_OK; k++) {
+        if (NULL == dirs[k])
+            continue;
+        int found = 0;
+        sb_pkg *p = &pkgs[idx[k]];
+        int had = p->license && p->license[0];
+        rc = sb_enrich_from_info(p, a, dirs[k], "conda-archive", &found);
+        st->filled += rc == SB_OK && !had && p->license;
+    }
+    return rc;
+}
