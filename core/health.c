@@ -4,6 +4,7 @@
  * and the pixi:yanked properties.
  */
 #include "health.h"
+#include "scorecard.h"
 #include "vercmp.h"
 
 #include <ctype.h>
@@ -38,6 +39,28 @@ static sb_code add(sb_arena *a, char **o, size_t *n, size_t *cap, const char *s)
     return SB_OK;
 }
 
+/* The GitHub repository a project page names: a project_urls entry whose
+ * label says source code ("Source", "Source Code", "Repository", "Code",
+ * "GitHub"), else any project_urls entry, else home_page (spec 9.4). */
+static const char *project_repo(sb_arena *a, json_t *info)
+{
+    static const char *const labels[] = {"source", "repo", "code", "github"};
+    json_t *urls = json_object_get(info, "project_urls"), *v;
+    const char *k;
+    for (int pass = 0; pass < 2; pass++)
+        json_object_foreach(urls, k, v) {
+            int labelled = 0;
+            for (size_t i = 0; i < sizeof labels / sizeof *labels && !labelled; i++)
+                labelled = NULL != strcasestr(k, labels[i]);
+            if (pass == 0 && !labelled)
+                continue;
+            const char *r = sb_scorecard_repo(a, json_string_value(v));
+            if (r)
+                return r;
+        }
+    return sb_scorecard_repo(a, json_string_value(json_object_get(info, "home_page")));
+}
+
 sb_code sb_health_pypi_digest(sb_arena *a, const char *json, size_t len, const char **digest, size_t *dlen)
 {
     json_error_t je;
@@ -56,6 +79,9 @@ sb_code sb_health_pypi_digest(sb_arena *a, const char *json, size_t len, const c
         rc = SB_ENOMEM;
     else
         one_line(l + 7), l[strlen(l) - 1] = '\n', rc = add(a, &o, &n, &cap, l);
+    const char *repo = rc == SB_OK ? project_repo(a, json_object_get(root, "info")) : NULL;
+    if (repo && (rc = add(a, &o, &n, &cap, "repo\t")) == SB_OK && (rc = add(a, &o, &n, &cap, repo)) == SB_OK)
+        rc = add(a, &o, &n, &cap, "\n");
     const char *ver;
     json_t *files;
     json_object_foreach(json_object_get(root, "releases"), ver, files) {
@@ -168,6 +194,12 @@ sb_code sb_health_from_digest(sb_health *h, sb_arena *a, const char *digest, con
             return e ? SB_ENOMEM : SB_EPARSE;
         p = e + 1;
     }
+    if (!strncmp(p, "repo\t", 5)) {
+        const char *e = strchr(p, '\n');
+        if (NULL == e || NULL == (h->repo = sb_arena_strndup(a, p + 5, (size_t)(e - p - 5))))
+            return e ? SB_ENOMEM : SB_EPARSE;
+        p = e + 1;
+    }
     int exact = 0;
     while (*p) {
         const char *e = strchr(p, '\n');
@@ -204,8 +236,7 @@ sb_code sb_health_from_digest(sb_health *h, sb_arena *a, const char *digest, con
     return SB_OK;
 }
 
-/* Insert name=value into p's properties, which stay sorted by name. */
-static sb_code prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value)
+sb_code sb_health_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value)
 {
     sb_prop *v = sb_arena_alloc(a, (p->nprops + 1) * sizeof *v);
     if (NULL == v)
@@ -232,9 +263,9 @@ sb_code sb_health_props(sb_sbom *s, sb_arena *a)
         const sb_health *h = &s->health[i];
         if (h->state != SB_HEALTH_ANSWERED || !h->yanked)
             continue;
-        sb_code rc = prop_insert(&s->pkgs[i], a, "pixi:yanked", "true");
+        sb_code rc = sb_health_prop_insert(&s->pkgs[i], a, "pixi:yanked", "true");
         if (rc == SB_OK && h->yanked_reason)
-            rc = prop_insert(&s->pkgs[i], a, "pixi:yanked-reason", h->yanked_reason);
+            rc = sb_health_prop_insert(&s->pkgs[i], a, "pixi:yanked-reason", h->yanked_reason);
         if (rc != SB_OK)
             return rc;
     }

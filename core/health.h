@@ -9,7 +9,8 @@
  * service fetches it and keeps only a digest (a few bytes per release, made
  * here); documents and the outdated report read the digest. No I/O here.
  *
- * Digest text: "latest\t<info.version>\n" then one line per release that
+ * Digest text: "latest\t<info.version>\n", "repo\t<owner/repo>\n" when the
+ * page names a GitHub repository (core/scorecard.h), then one line per release that
  * has files: "<version>\t<YYYY-MM-DD of its first upload>\t<y|n>\t<reason>\n"
  * (y = every file yanked; tabs and line breaks in the reason become spaces).
  */
@@ -41,6 +42,7 @@ typedef struct sb_health {
     const char *latest_released;
     long behind;              /* releases newer than the locked one, yanked ones left out */
     const char *step;         /* "major", "minor", "patch" (or "other"); NULL when up to date */
+    const char *repo;         /* GitHub "owner/repo" the project page names (project_urls, home_page); NULL: none */
 } sb_health;
 
 /* The digest of a project page (see above), in the arena. SB_EPARSE when
@@ -60,6 +62,10 @@ int sb_health_queryable(const sb_pkg *p);
  * "minor", "patch", else "other" (pre/post/dev/local parts only); NULL when
  * `from` is not older. */
 const char *sb_health_step(const char *from, const char *to);
+
+/* Insert name=value into p's properties, which stay sorted by name (the
+ * strings are not copied). */
+sb_code sb_health_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value);
 
 /* Give the selection's yanked packages their pixi:yanked /
  * pixi:yanked-reason properties (kept sorted by name). */
