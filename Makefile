@@ -25,7 +25,7 @@ HND_SRC  := handlers/sbom.c handlers/health.c handlers/formats.c handlers/metric
 CLI_SRC  := cli/sbomgen.c
 TEST_SRC := tests/unit/main.c tests/unit/test_quality.c tests/unit/test_jsonw.c tests/unit/test_purl.c \
             tests/unit/test_pixi.c tests/unit/test_doc.c tests/unit/test_arena.c \
-            tests/unit/test_license.c tests/unit/test_toml.c tests/unit/test_marker.c tests/unit/test_pyreaders.c tests/unit/test_enrich.c tests/unit/test_params.c tests/unit/test_report.c tests/unit/test_uuid.c tests/unit/test_archive.c tests/unit/test_lookup_sched.c tests/unit/test_bounds.c tests/unit/test_cgroup.c tests/unit/test_jsreaders.c tests/unit/test_service.c tests/unit/test_manifest.c tests/unit/test_filter.c tests/unit/test_json_stream.c tests/unit/test_policy.c tests/unit/test_vuln.c tests/unit/test_diff.c tests/unit/test_shared_cache.c tests/unit/test_health.c tests/unit/test_sbomin.c tests/unit/test_rcache.c
+            tests/unit/test_license.c tests/unit/test_toml.c tests/unit/test_marker.c tests/unit/test_pyreaders.c tests/unit/test_enrich.c tests/unit/test_params.c tests/unit/test_report.c tests/unit/test_uuid.c tests/unit/test_archive.c tests/unit/test_lookup_sched.c tests/unit/test_bounds.c tests/unit/test_cgroup.c tests/unit/test_jsreaders.c tests/unit/test_service.c tests/unit/test_manifest.c tests/unit/test_filter.c tests/unit/test_json_stream.c tests/unit/test_policy.c tests/unit/test_vuln.c tests/unit/test_diff.c tests/unit/test_shared_cache.c tests/unit/test_health.c tests/unit/test_scorecard.c tests/unit/test_sbomin.c tests/unit/test_rcache.c
 
 # profile-specific flags
 release_CFLAGS  := -O2 -g -flto=auto -fvisibility=hidden

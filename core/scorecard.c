@@ -57,7 +57,7 @@ const char *sb_scorecard_repo(sb_arena *a, const char *url)
         return NULL;
     const char *r = slash + 1;
     size_t n = strcspn(r, "/?#");
-    if (n > 4 && !strncasecmp(r + n - 4, ".git", 4))
+    if (n >= 4 && !strncasecmp(r + n - 4, ".git", 4)) /* ".git" alone names nothing */
         n -= 4;
     if (!segment_ok(r, n))
         return NULL;
