@@ -58,11 +58,11 @@
 #define GONE_CHECK_NS 100000000L     /* how often a waiting request looks at its client */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
-enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJECT, K_SCORECARD };
+enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJECT, K_SCORECARD, K_CHANNEL };
 /* answers kept as raw JSON and parsed by the request that asked */
 #define IS_OSV(k) ((k) == K_OSV_BATCH || (k) == K_OSV_VULN || (k) == K_KEV || (k) == K_EPSS)
 /* kinds whose answer is a body handed to the asking request (OSV, KEV, EPSS raw, a PyPI project digested) */
-#define IS_RAW(k) (IS_OSV(k) || (k) == K_PROJECT || (k) == K_SCORECARD)
+#define IS_RAW(k) (IS_OSV(k) || (k) == K_PROJECT || (k) == K_SCORECARD || (k) == K_CHANNEL)
 #define OSV_CHUNK 1000 /* spec 9.6: purls per querybatch */
 enum { X_WHOLE, X_TAIL, X_MEMBER };
 
@@ -110,8 +110,8 @@ struct svc_lookup {
     pthread_t thread;
     int stop;
     long concurrency, timeout_ms;
-    double ttl, neg_ttl, osv_ttl, kev_ttl, epss_ttl, scorecard_ttl;
-    char scorecard_base[512];
+    double ttl, neg_ttl, osv_ttl, kev_ttl, epss_ttl, scorecard_ttl, channel_ttl;
+    char scorecard_base[512], channel_tmpl[512];
     int licenses, vulns;      /* --lookups, --vulnerabilities */
     char osv_base[512], kev_url[512], epss_url[512];
     char kev_file[1024], epss_file[1024];
@@ -468,6 +468,21 @@ static void finish(svc_lookup *L, CURLMsg *msg)
             body[x->body.len] = '\0';
             body_len = x->body.len;
         }
+    } else if (e->kind == K_CHANNEL) {
+        /* a channel index is digested here: the cache keeps a line per name and version */
+        ok = msg->data.result == CURLE_OK && status == 200;
+        if (ok) {
+            sb_arena *a = sb_arena_new(0);
+            const char *dg = NULL;
+            size_t dn = 0;
+            ok = a && sb_health_channel_digest(a, x->body.data ? x->body.data : "", x->body.len, &dg, &dn) == SB_OK &&
+                 NULL != (body = malloc(dn + 1));
+            if (ok) {
+                memcpy(body, dg, dn + 1);
+                body_len = dn;
+            }
+            sb_arena_destroy(a);
+        }
     } else if (e->kind == K_SCORECARD) {
         /* a 404 is a repository the API has not scored: kept as "" */
         ok = msg->data.result == CURLE_OK && (status == 200 || status == 404);
@@ -549,6 +564,7 @@ static void finish(svc_lookup *L, CURLMsg *msg)
     double life = e->kind == K_KEV    ? L->kev_ttl
                   : e->kind == K_EPSS ? L->epss_ttl
                   : e->kind == K_SCORECARD && !negative ? L->scorecard_ttl
+                  : e->kind == K_CHANNEL ? L->channel_ttl
                   : IS_OSV(e->kind)   ? L->osv_ttl
                   : negative          ? L->neg_ttl
                                       : L->ttl;
@@ -662,6 +678,8 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     L->kev_ttl = (double)cfg->kev_ttl;
     L->epss_ttl = (double)cfg->epss_ttl;
     L->scorecard_ttl = (double)cfg->scorecard_ttl;
+    L->channel_ttl = (double)cfg->channel_index_ttl;
+    snprintf(L->channel_tmpl, sizeof L->channel_tmpl, "%s", cfg->channel_index_url);
     snprintf(L->scorecard_base, sizeof L->scorecard_base, "%s", cfg->scorecard_url);
     snprintf(L->kev_url, sizeof L->kev_url, "%s", cfg->kev_url);
     snprintf(L->epss_url, sizeof L->epss_url, "%s", cfg->epss_url);
@@ -1542,4 +1560,32 @@ sb_code svc_lookup_scorecards(void *cls, sb_arena *a, size_t n, const char *cons
         if (NULL == (keys[i] = sb_scorecard_url(a, L->scorecard_base, repos[i])))
             return SB_ENOMEM;
     return osv_fetch(L, ctx, a, K_SCORECARD, n, keys, none, none, plens, digests, lens, capped);
+}
+
+/* --- conda channel indexes (the outdated report; mapping in lookup_health.c) */
+
+sb_code svc_lookup_channel_indexes(void *cls, sb_arena *a, size_t n, const char *const *channels,
+                                   const char *const *subdirs, const char **digests, size_t *capped, int *offline)
+{
+    svc_lookup_ctx *ctx = cls;
+    svc_lookup *L = ctx && ctx->engine && ctx->engine->licenses && ctx->engine->channel_tmpl[0] ? ctx->engine : NULL;
+    *capped = 0;
+    *offline = NULL == L;
+    for (size_t i = 0; i < n; i++)
+        digests[i] = NULL;
+    if (NULL == L || 0 == n)
+        return SB_OK;
+    const char **keys = sb_arena_alloc(a, n * sizeof *keys), **none = sb_arena_calloc(a, n, sizeof *none);
+    const char **got = sb_arena_alloc(a, n * sizeof *got);
+    size_t *lens = sb_arena_alloc(a, n * sizeof *lens), *plens = sb_arena_calloc(a, n, sizeof *plens), *at = sb_arena_alloc(a, n * sizeof *at);
+    if (!keys || !none || !got || !lens || !plens || !at)
+        return SB_ENOMEM;
+    size_t m = 0; /* a channel or subdir no URL can carry is not asked */
+    for (size_t i = 0; i < n; i++)
+        if ((keys[m] = sb_health_channel_url(a, L->channel_tmpl, channels[i], subdirs[i])))
+            at[m++] = i;
+    sb_code rc = osv_fetch(L, ctx, a, K_CHANNEL, m, keys, none, none, plens, got, lens, capped);
+    for (size_t k = 0; rc == SB_OK && k < m; k++)
+        digests[at[k]] = got[k];
+    return rc;
 }

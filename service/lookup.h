@@ -108,6 +108,14 @@ sb_code svc_lookup_scorecards(void *ctx, sb_arena *a, size_t n, const char *cons
  * before) get s->scorecard; gaps are pixi:incomplete step scorecard. */
 sb_code svc_lookup_scorecard(void *ctx, sb_sbom *s, sb_arena *a);
 
+/* Conda channel indexes (--channel-index-url with {channel}/{subdir}) for
+ * n channel/subdir pairs, through the engine above (cache for
+ * --channel-index-ttl): digests[i] is the index's digest (core/health.h),
+ * NULL when it failed, was capped, was not askable, or the server reads no
+ * channel index (*offline set: no lookups or no --channel-index-url). */
+sb_code svc_lookup_channel_indexes(void *ctx, sb_arena *a, size_t n, const char *const *channels,
+                                   const char *const *subdirs, const char **digests, size_t *capped, int *offline);
+
 /* The request is over (a svc_lookup_ctx *, for svc_req_on_done): its claims
  * are dropped as when it gives up. Safe without an engine or a lookup made. */
 void svc_lookup_end(void *ctx);
