@@ -152,6 +152,14 @@ static void make_serial(sb_doc *d)
         serial_part(&c, "vulnerabilities", "osv");
     if (s->yanked_asked) /* pixi:yanked properties */
         serial_part(&c, "yanked", "true");
+    if (s->scorecard_asked) { /* pixi:scorecard* properties */
+        serial_part(&c, "scorecard", "true");
+        if (s->scorecard_min >= 0) {
+            char m[16];
+            snprintf(m, sizeof m, "%.1f", s->scorecard_min);
+            serial_part(&c, "scorecard-min", m);
+        }
+    }
     if (s->kev_asked) /* pixi:kev* properties */
         serial_part(&c, "kev", "true");
     if (s->epss_asked)

@@ -4,6 +4,7 @@
  * and the pixi:yanked properties.
  */
 #include "health.h"
+#include "scorecard.h"
 #include "vercmp.h"
 
 #include <ctype.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* s with tabs and line breaks as spaces (a digest line holds one release) */
 static void one_line(char *s)
@@ -32,6 +34,28 @@ static sb_code add(sb_arena *a, char **o, size_t *n, size_t *cap, const char *s)
     return SB_OK;
 }
 
+/* The GitHub repository a project page names: a project_urls entry whose
+ * label says source code ("Source", "Source Code", "Repository", "Code",
+ * "GitHub"), else any project_urls entry, else home_page (spec 9.4). */
+static const char *project_repo(sb_arena *a, json_t *info)
+{
+    static const char *const labels[] = {"source", "repo", "code", "github"};
+    json_t *urls = json_object_get(info, "project_urls"), *v;
+    const char *k;
+    for (int pass = 0; pass < 2; pass++)
+        json_object_foreach(urls, k, v) {
+            int labelled = 0;
+            for (size_t i = 0; i < sizeof labels / sizeof *labels && !labelled; i++)
+                labelled = NULL != strcasestr(k, labels[i]);
+            if (pass == 0 && !labelled)
+                continue;
+            const char *r = sb_scorecard_repo(a, json_string_value(v));
+            if (r)
+                return r;
+        }
+    return sb_scorecard_repo(a, json_string_value(json_object_get(info, "home_page")));
+}
+
 sb_code sb_health_pypi_digest(sb_arena *a, const char *json, size_t len, const char **digest, size_t *dlen)
 {
     json_error_t je;
@@ -50,6 +74,9 @@ sb_code sb_health_pypi_digest(sb_arena *a, const char *json, size_t len, const c
         rc = SB_ENOMEM;
     else
         one_line(l + 7), l[strlen(l) - 1] = '\n', rc = add(a, &o, &n, &cap, l);
+    const char *repo = rc == SB_OK ? project_repo(a, json_object_get(root, "info")) : NULL;
+    if (repo && (rc = add(a, &o, &n, &cap, "repo\t")) == SB_OK && (rc = add(a, &o, &n, &cap, repo)) == SB_OK)
+        rc = add(a, &o, &n, &cap, "\n");
     const char *ver;
     json_t *files;
     json_object_foreach(json_object_get(root, "releases"), ver, files) {
@@ -162,6 +189,12 @@ sb_code sb_health_from_digest(sb_health *h, sb_arena *a, const char *digest, con
             return e ? SB_ENOMEM : SB_EPARSE;
         p = e + 1;
     }
+    if (!strncmp(p, "repo\t", 5)) {
+        const char *e = strchr(p, '\n');
+        if (NULL == e || NULL == (h->repo = sb_arena_strndup(a, p + 5, (size_t)(e - p - 5))))
+            return e ? SB_ENOMEM : SB_EPARSE;
+        p = e + 1;
+    }
     int exact = 0;
     while (*p) {
         const char *e = strchr(p, '\n');
@@ -198,8 +231,7 @@ sb_code sb_health_from_digest(sb_health *h, sb_arena *a, const char *digest, con
     return SB_OK;
 }
 
-/* Insert name=value into p's properties, which stay sorted by name. */
-static sb_code prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value)
+sb_code sb_health_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value)
 {
     sb_prop *v = sb_arena_alloc(a, (p->nprops + 1) * sizeof *v);
     if (NULL == v)
@@ -226,11 +258,152 @@ sb_code sb_health_props(sb_sbom *s, sb_arena *a)
         const sb_health *h = &s->health[i];
         if (h->state != SB_HEALTH_ANSWERED || !h->yanked)
             continue;
-        sb_code rc = prop_insert(&s->pkgs[i], a, "pixi:yanked", "true");
+        sb_code rc = sb_health_prop_insert(&s->pkgs[i], a, "pixi:yanked", "true");
         if (rc == SB_OK && h->yanked_reason)
-            rc = prop_insert(&s->pkgs[i], a, "pixi:yanked-reason", h->yanked_reason);
+            rc = sb_health_prop_insert(&s->pkgs[i], a, "pixi:yanked-reason", h->yanked_reason);
         if (rc != SB_OK)
             return rc;
     }
+    return SB_OK;
+}
+
+/* --- conda channel indexes (the outdated report) ------------------------- */
+
+static int plain_name(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (0 == n || n > 200 || !strcmp(s, ".") || !strcmp(s, ".."))
+        return 0;
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+const char *sb_health_channel_url(sb_arena *a, const char *tmpl, const char *channel, const char *subdir)
+{
+    if (NULL == tmpl || !tmpl[0] || !plain_name(channel) || !plain_name(subdir))
+        return NULL;
+    const char *out = "";
+    for (const char *p = tmpl; *p;) {
+        const char *rep = NULL;
+        size_t skip = 0;
+        if (!strncmp(p, "{channel}", 9))
+            rep = channel, skip = 9;
+        else if (!strncmp(p, "{subdir}", 8))
+            rep = subdir, skip = 8;
+        if (rep) {
+            out = sb_arena_printf(a, "%s%s", out, rep);
+            p += skip;
+        } else {
+            size_t k = strcspn(p + 1, "{") + 1;
+            out = sb_arena_printf(a, "%s%.*s", out, (int)k, p);
+            p += k;
+        }
+        if (NULL == out)
+            return NULL;
+    }
+    return out;
+}
+
+sb_code sb_health_channel_digest(sb_arena *a, const char *json, size_t len, const char **digest, size_t *dlen)
+{
+    json_error_t je;
+    json_t *root = json_loadb(json, len, 0, &je);
+    json_t *lists[2] = {json_object_get(root, "packages"), json_object_get(root, "packages.conda")};
+    if (!json_is_object(root) || (!json_is_object(lists[0]) && !json_is_object(lists[1]))) {
+        json_decref(root);
+        return SB_EPARSE;
+    }
+    /* "name\tversion" -> earliest timestamp (ms; 0 = none), in first-seen order */
+    json_t *seen = json_object();
+    sb_code rc = seen ? SB_OK : SB_ENOMEM;
+    for (int l = 0; l < 2 && rc == SB_OK; l++) {
+        const char *fn;
+        json_t *rec;
+        json_object_foreach(lists[l], fn, rec) {
+            const char *name = json_string_value(json_object_get(rec, "name"));
+            const char *ver = json_string_value(json_object_get(rec, "version"));
+            if (!name || !ver || !name[0] || !ver[0] || strpbrk(name, "\t\r\n") || strpbrk(ver, "\t\r\n"))
+                continue;
+            json_t *ts = json_object_get(rec, "timestamp");
+            long long t = json_is_integer(ts) ? json_integer_value(ts) : 0;
+            if (t > 0 && t < 100000000000LL)
+                t *= 1000; /* old records give seconds */
+            char *key = sb_arena_printf(a, "%s\t%s", name, ver);
+            if (NULL == key) {
+                rc = SB_ENOMEM;
+                break;
+            }
+            json_t *have = json_object_get(seen, key);
+            long long h = have ? json_integer_value(have) : -1;
+            if (h < 0 || (t > 0 && (h == 0 || t < h)))
+                if (json_object_set_new(seen, key, json_integer(t < 0 ? 0 : t))) {
+                    rc = SB_ENOMEM;
+                    break;
+                }
+        }
+    }
+    char *o = NULL;
+    size_t n = 0, cap = 0;
+    const char *key;
+    json_t *v;
+    if (rc == SB_OK && SB_OK != (rc = add(a, &o, &n, &cap, "")))
+        o = NULL;
+    json_object_foreach(seen, key, v) {
+        if (rc != SB_OK)
+            break;
+        long long t = json_integer_value(v);
+        char day[16] = "-";
+        if (t > 0) {
+            time_t secs = (time_t)(t / 1000);
+            struct tm tm;
+            if (gmtime_r(&secs, &tm))
+                strftime(day, sizeof day, "%Y-%m-%d", &tm);
+        }
+        const char *line = sb_arena_printf(a, "%s\t%s\n", key, day);
+        rc = line ? add(a, &o, &n, &cap, line) : SB_ENOMEM;
+    }
+    json_decref(seen);
+    json_decref(root);
+    if (rc != SB_OK)
+        return rc;
+    *digest = o;
+    *dlen = n;
+    return SB_OK;
+}
+
+sb_code sb_health_from_channel(sb_health *h, sb_arena *a, const char *digest, const char *name, const char *version)
+{
+    memset(h, 0, sizeof *h);
+    h->state = SB_HEALTH_UNKNOWN;
+    if (NULL == digest || NULL == version)
+        return SB_OK;
+    size_t nl = strlen(name);
+    /* two passes: the newest version first, then what lies between */
+    for (int pass = 0; pass < 2; pass++)
+        for (const char *p = digest; *p;) {
+            const char *e = strchr(p, '\n');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            const char *line = p;
+            p += n + (e != NULL);
+            if (n <= nl + 1 || strncmp(line, name, nl) || line[nl] != '\t')
+                continue;
+            const char *v = line + nl + 1, *t = memchr(v, '\t', n - nl - 1);
+            if (NULL == t)
+                continue;
+            char *ver = sb_arena_strndup(a, v, (size_t)(t - v)), *day = sb_arena_strndup(a, t + 1, n - (size_t)(t + 1 - line));
+            if (!ver || !day)
+                return SB_ENOMEM;
+            const char *d = strcmp(day, "-") ? day : NULL;
+            h->state = SB_HEALTH_ANSWERED;
+            if (pass == 0) {
+                if (NULL == h->latest || sb_vercmp_conda(ver, h->latest) > 0)
+                    h->latest = ver, h->latest_released = d;
+                if (!strcmp(ver, version))
+                    h->released = d;
+            } else if (sb_vercmp_conda(ver, version) > 0 && sb_vercmp_conda(ver, h->latest) <= 0) {
+                h->behind++;
+            }
+        }
+    if (h->latest && sb_vercmp_conda(version, h->latest) < 0)
+        h->step = sb_health_step(version, h->latest);
     return SB_OK;
 }

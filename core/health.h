@@ -9,7 +9,8 @@
  * service fetches it and keeps only a digest (a few bytes per release, made
  * here); documents and the outdated report read the digest. No I/O here.
  *
- * Digest text: "latest\t<info.version>\n" then one line per release that
+ * Digest text: "latest\t<info.version>\n", "repo\t<owner/repo>\n" when the
+ * page names a GitHub repository (core/scorecard.h), then one line per release that
  * has files: "<version>\t<YYYY-MM-DD of its first upload>\t<y|n>\t<reason>\n"
  * (y = every file yanked; tabs and line breaks in the reason become spaces).
  */
@@ -41,6 +42,7 @@ typedef struct sb_health {
     const char *latest_released;
     long behind;              /* releases newer than the locked one, yanked ones left out */
     const char *step;         /* "major", "minor", "patch" (or "other"); NULL when up to date */
+    const char *repo;         /* GitHub "owner/repo" the project page names (project_urls, home_page); NULL: none */
 } sb_health;
 
 /* The digest of a project page (see above), in the arena. SB_EPARSE when
@@ -60,6 +62,34 @@ int sb_health_queryable(const sb_pkg *p);
  * "minor", "patch", else "other" (pre/post/dev/local parts only); NULL when
  * `from` is not older. */
 const char *sb_health_step(const char *from, const char *to);
+
+/*
+ * Conda packages (the outdated report): a channel index in repodata.json's
+ * shape (`packages` and `packages.conda`: records with name, version,
+ * timestamp in ms) per channel and subdir, fetched by the service from
+ * --channel-index-url. Its digest: one line per distinct name and version,
+ * "<name>\t<version>\t<YYYY-MM-DD of its first build, or ->\n".
+ */
+
+/* The index URL for a package's channel and subdir: `tmpl` with {channel}
+ * and {subdir} replaced; NULL when either is missing or not a plain name
+ * ([A-Za-z0-9._-], not "." or "..": a lockfile cannot steer the URL), or
+ * the template is empty. */
+const char *sb_health_channel_url(sb_arena *a, const char *tmpl, const char *channel, const char *subdir);
+
+/* The digest of a channel index (see above). SB_EPARSE when the body is not
+ * a JSON object with a `packages` or `packages.conda` object. */
+sb_code sb_health_channel_digest(sb_arena *a, const char *json, size_t len, const char **digest, size_t *dlen);
+
+/* What a channel digest says about conda package `name` at `version`
+ * (newest by conda ordering, its and the locked version's first build day,
+ * Behind = distinct versions newer than the lock up to the newest, Step);
+ * state UNKNOWN when the index does not list the name. */
+sb_code sb_health_from_channel(sb_health *h, sb_arena *a, const char *digest, const char *name, const char *version);
+
+/* Insert name=value into p's properties, which stay sorted by name (the
+ * strings are not copied). */
+sb_code sb_health_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value);
 
 /* Give the selection's yanked packages their pixi:yanked /
  * pixi:yanked-reason properties (kept sorted by name). */

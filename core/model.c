@@ -19,6 +19,7 @@
 #include "enrich.h"
 #include "filter.h"
 #include "health.h"
+#include "scorecard.h"
 #include "license.h"
 #include "manifest.h"
 #include "purl.h"
@@ -1453,8 +1454,14 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     /* health: the packages as the document has them (filters applied) */
     s->yanked_asked = opts && opts->yanked;
     s->outdated_asked = opts && opts->outdated;
-    if ((s->yanked_asked || s->outdated_asked) && opts->health &&
+    s->scorecard_asked = opts && opts->scorecard;
+    s->scorecard_min = s->scorecard_asked ? opts->scorecard_min : -1;
+    if ((s->yanked_asked || s->outdated_asked || s->scorecard_asked) && opts->health &&
         (opts->health(opts->health_ctx, s, a) != SB_OK || (s->yanked_asked && sb_health_props(s, a) != SB_OK)))
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    /* scorecards after health: a PyPI package's repository is on its project page */
+    if (s->scorecard_asked && opts->scorecard_fn &&
+        (opts->scorecard_fn(opts->scorecard_ctx, s, a) != SB_OK || sb_scorecard_props(s, a, s->scorecard_min) != SB_OK))
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     if (sb_deadline_check(&dl, err) != SB_OK)
         return SB_ETIMEOUT;

@@ -331,6 +331,13 @@ typedef struct sb_select_opts {
     bool yanked, outdated;
     sb_vuln_fn health;         /* NULL = no health lookups */
     void *health_ctx;
+    /* OpenSSF Scorecard (core/scorecard.h): `scorecard_fn` fills s->scorecard
+     * for packages with a GitHub repository (PyPI ones through their project
+     * pages, so health is asked too); gaps are pixi:incomplete step scorecard */
+    bool scorecard;
+    double scorecard_min;      /* < 0: no per-check properties */
+    sb_vuln_fn scorecard_fn;   /* NULL = no scorecard lookups */
+    void *scorecard_ctx;
     bool consume;              /* the lock is selected once only: a platform's records
                                 * may become the selection's (see recs), after which the
                                 * lock's package lists are not to be read again */
@@ -377,6 +384,9 @@ typedef struct sb_sbom {
     size_t nvulns;
     bool yanked_asked, outdated_asked; /* yanked=true / the outdated report: health was looked for */
     struct sb_health *health;  /* one per package (health.h), NULL when not looked for */
+    bool scorecard_asked;      /* scorecard=true: pixi:scorecard* properties */
+    double scorecard_min;      /* scorecard-min, < 0 when not given */
+    struct sb_scorecard *scorecard; /* one per package (scorecard.h), NULL when not looked for */
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default

@@ -8,9 +8,10 @@
  * other), as JSON, an aligned text table, Markdown and CSV. The summary
  * counts what was checked, current, outdated and not answered.
  *
- * Only PyPI index packages are checked; conda packages are counted as not
- * checked (no channel index is read yet). Rows are computed when the report
- * begins, in the document's arena.
+ * PyPI index packages are checked against their project pages, conda
+ * packages against their channel's index when the server reads one
+ * (--channel-index-url); conda packages left unchecked are counted. Rows
+ * are computed when the report begins, in the document's arena.
  */
 #include "health.h"
 #include "report.h"
@@ -86,10 +87,10 @@ static sb_code obegin(sb_doc *d)
         return SB_ENOMEM;
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_health *h = s->health ? &s->health[i] : NULL;
-        if (s->pkgs[i].kind == SB_KIND_CONDA)
-            r->conda++;
-        if (NULL == h || h->state == SB_HEALTH_NONE)
+        if (NULL == h || h->state == SB_HEALTH_NONE) {
+            r->conda += s->pkgs[i].kind == SB_KIND_CONDA;
             continue;
+        }
         r->checked++;
         if (h->state == SB_HEALTH_UNKNOWN)
             r->unknown++;
@@ -195,7 +196,7 @@ static sb_code summary(sb_doc *d, oreport *r)
         return SB_OK;
     const char *line = sb_arena_printf(
         d->arena,
-        "\n%sSummary: %zu PyPI index package(s) checked: %zu outdated, %zu current, %zu not on the index, %zu not "
+        "\n%sSummary: %zu index package(s) checked: %zu outdated, %zu current, %zu not on the index, %zu not "
         "answered; %zu conda package(s) not checked (no channel index is read)%s%s\n",
         r->out == SB_REPORT_MARKDOWN ? "### " : "", r->checked, r->nrows, r->current, r->unknown, r->failed, r->conda,
         inc ? "\nIncomplete: " : "", inc ? inc : "");

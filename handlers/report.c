@@ -56,7 +56,7 @@ static int post_report(svc_req *r)
         profiles = strcmp(pq, "all") ? 1u << qp : 0;
     }
     const sb_sbom *one[1] = {sbom};
-    if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc))
+    if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc) || svc_scorecard_gate(r, one, 1, &rc))
         return rc;
     sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0, NULL};
     long long depth = -1;

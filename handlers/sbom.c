@@ -21,6 +21,7 @@
 #include "../core/lock.h"
 #include "../core/gate.h"
 #include "../core/health.h"
+#include "../core/scorecard.h"
 #include "../core/model.h"
 #include "../core/vuln.h"
 #include "../service/intake.h"
@@ -134,6 +135,40 @@ int svc_yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
         return 0;
     const char *detail = sb_arena_printf(a, "%zu yanked release(s) locked (fail-on-yanked=true); the same request "
                                             "without the gate answers the document", g.n);
+    *rc = svc_req_gate(r, &g, detail);
+    return 1;
+}
+
+/* fail-on-scorecard=N (intake checked the value and asked for the scores):
+ * 1 with the 422 queued when a package's repository scores below N. A
+ * package without a known repository, or one the API has not scored, is not
+ * a finding (nothing says it is worse); one whose lookup failed neither: its
+ * document says pixi:incomplete step scorecard. */
+int svc_scorecard_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    const char *q = svc_req_query(r, "fail-on-scorecard");
+    double min;
+    if (NULL == q || sb_scorecard_threshold(q, &min))
+        return 0;
+    sb_gate g;
+    sb_gate_init(&g, "scorecard", "OpenSSF Scorecard below the threshold");
+    sb_arena *a = svc_req_arena(r);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; docs[i]->scorecard && k < docs[i]->npkgs; k++) {
+            const sb_scorecard *sc = &docs[i]->scorecard[k];
+            if (sc->state != SB_SCORECARD_ANSWERED || sc->score >= min)
+                continue;
+            const sb_pkg *p = &docs[i]->pkgs[k];
+            sb_finding f = {p->name, p->version, sb_arena_printf(a, "fail-on-scorecard=%s", q),
+                            sb_arena_printf(a, "%.1f", sc->score),
+                            sb_arena_printf(a, "github.com/%s scores %.1f, below %s", sc->repo, sc->score, q)};
+            if (sb_gate_add(&g, a, &f) != SB_OK)
+                return 0;
+        }
+    if (!sb_gate_fired(&g))
+        return 0;
+    const char *detail = sb_arena_printf(a, "%zu package(s) whose repository scores below %s (fail-on-scorecard); the "
+                                            "same request without the gate answers the document", g.n, q);
     *rc = svc_req_gate(r, &g, detail);
     return 1;
 }
@@ -270,7 +305,8 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
     int grc;
     if (svc_intake_quality_gate(r, in->fail_quality, docs, nd, &grc))
         return grc;
-    if (svc_yanked_gate(r, docs, nd, &grc) || svc_vuln_gate(r, docs, nd, &grc))
+    if (svc_yanked_gate(r, docs, nd, &grc) || svc_vuln_gate(r, docs, nd, &grc) ||
+        svc_scorecard_gate(r, docs, nd, &grc))
         return grc;
     for (size_t i = 0; i < nd; i++)
         warn_vulns(r, ops, docs[i]);
@@ -333,7 +369,7 @@ static int post_sbom(svc_req *r)
     warn_incomplete(r, sbom);
     warn_vulns(r, ops, sbom);
     const sb_sbom *one[1] = {sbom};
-    if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc))
+    if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc) || svc_scorecard_gate(r, one, 1, &rc))
         return rc;
 
     sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0, NULL};

@@ -90,6 +90,10 @@ static const cfg_opt opts[] = {
     {"epss-url", "SBOMD_EPSS_URL", T_STR, OFF(epss_url), 0, 512, "https://api.first.org/data/v1/epss", "FIRST EPSS API (<url>?cve=CVE-...,CVE-...) asked for ?epss=true"},
     {"epss-file", "SBOMD_EPSS_FILE", T_STR, OFF(epss_file), 0, 1024, "", "a local EPSS answer ({\"data\": [{cve, epss, percentile, date}]}, the API's shape), read by each ?epss=true request instead of epss-url; empty = ask epss-url"},
     {"epss-ttl", "SBOMD_EPSS_TTL", T_LONG, OFF(epss_ttl), 0, 604800, "86400", "seconds an EPSS answer is reused (scores change daily)"},
+    {"scorecard-url", "SBOMD_SCORECARD_URL", T_STR, OFF(scorecard_url), 0, 512, "https://api.securityscorecards.dev", "OpenSSF Scorecard API base (<base>/projects/github.com/<owner>/<repo>) asked for ?scorecard=true (needs lookups); the only host scorecard lookups reach"},
+    {"scorecard-ttl", "SBOMD_SCORECARD_TTL", T_LONG, OFF(scorecard_ttl), 0, 2592000, "604800", "seconds a scorecard answer is reused (spec 9.6: scores are recomputed weekly)"},
+    {"channel-index-url", "SBOMD_CHANNEL_INDEX_URL", T_STR, OFF(channel_index_url), 0, 512, "", "repodata.json-shaped index per conda channel and subdir, {channel} and {subdir} replaced (e.g. https://conda.anaconda.org/{channel}/{subdir}/repodata.json; answers past 8 MiB fail, so point it at a trimmed mirror for big channels), read by the outdated report for conda packages (needs lookups); empty = conda packages not checked"},
+    {"channel-index-ttl", "SBOMD_CHANNEL_INDEX_TTL", T_LONG, OFF(channel_index_ttl), 0, 2592000, "86400", "seconds a channel index is reused (spec 9.6: outdated answers, 1 day)"},
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
@@ -361,9 +365,9 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (set(c, o, v, "option", eb, en))
             return -1;
     }
-    const char *bases[] = {c->pypi_url, c->conda_url, c->osv_url, c->kev_url, c->epss_url},
-               *base_names[] = {"pypi-url", "conda-url", "osv-url", "kev-url", "epss-url"};
-    for (size_t i = 0; i < 5; i++)
+    const char *bases[] = {c->pypi_url, c->conda_url, c->osv_url, c->kev_url, c->epss_url, c->scorecard_url},
+               *base_names[] = {"pypi-url", "conda-url", "osv-url", "kev-url", "epss-url", "scorecard-url"};
+    for (size_t i = 0; i < 6; i++)
         if (strncmp(bases[i], "http://", 7) && strncmp(bases[i], "https://", 8)) {
             snprintf(eb, en, "%s '%.200s' must be an http:// or https:// URL", base_names[i], bases[i]);
             return -1;
@@ -374,6 +378,10 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
     }
     if (c->probe_port > 0 && c->probe_port == c->port) {
         snprintf(eb, en, "probe-port %ld is the port of the main listener; give it another", c->probe_port);
+        return -1;
+    }
+    if (c->channel_index_url[0] && strncmp(c->channel_index_url, "http://", 7) && strncmp(c->channel_index_url, "https://", 8)) {
+        snprintf(eb, en, "channel-index-url '%.200s' must be an http:// or https:// URL", c->channel_index_url);
         return -1;
     }
     if (c->pypi_mapping_url[0] && strncmp(c->pypi_mapping_url, "http://", 7) && strncmp(c->pypi_mapping_url, "https://", 8)) {

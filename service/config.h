@@ -62,6 +62,10 @@ typedef struct svc_cfg {
     char epss_url[512];       /* FIRST EPSS API */
     char epss_file[1024];     /* local EPSS answer read per request; "" = epss_url */
     long epss_ttl;            /* seconds an EPSS answer is reused */
+    char scorecard_url[512];  /* OpenSSF Scorecard API base */
+    long scorecard_ttl;       /* seconds a scorecard answer is reused */
+    char channel_index_url[512]; /* repodata.json-shaped URL template ({channel}, {subdir}); "" = conda not checked */
+    long channel_index_ttl;   /* seconds a channel index digest is reused */
     char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
     long memory_budget;       /* bytes bodies and their parsing may hold; 0 = derived at load */
     long max_body_lowered;    /* 1: max_body was lowered to fit a derived memory_budget */

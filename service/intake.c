@@ -11,6 +11,7 @@
 #include "../core/manifest.h"
 #include "../core/filter.h"
 #include "../core/uuid.h"
+#include "../core/scorecard.h"
 #include "../core/vex.h"
 #include "../core/vuln.h"
 
@@ -471,7 +472,18 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         return answered(rc, svc_bad_param(r, "fail-on-yanked", "must be true or false"));
     yanked |= fail_yanked;
     int outdated = !strcmp(svc_req_path(r), "/v1/report/outdated");
-    if (fetch || vq || yanked || outdated) {
+    /* OpenSSF Scorecard: a threshold or the gate asks for the scores */
+    int scorecard;
+    double sc_min = -1, sc_gate = -1;
+    if (svc_param_bool(svc_req_query(r, "scorecard"), 0, &scorecard))
+        return answered(rc, svc_bad_param(r, "scorecard", "must be true or false"));
+    const char *scm = svc_req_query(r, "scorecard-min"), *fsc = svc_req_query(r, "fail-on-scorecard");
+    if (scm && sb_scorecard_threshold(scm, &sc_min))
+        return answered(rc, svc_bad_param(r, "scorecard-min", "must be a score between 0 and 10 (e.g. 5 or 6.5)"));
+    if (fsc && sb_scorecard_threshold(fsc, &sc_gate))
+        return answered(rc, svc_bad_param(r, "fail-on-scorecard", "must be a score between 0 and 10 (e.g. 5 or 6.5)"));
+    scorecard |= scm != NULL || fsc != NULL;
+    if (fetch || vq || yanked || outdated || scorecard) {
         svc_lookup_ctx *lc = sb_arena_calloc(a, 1, sizeof *lc);
         if (NULL == lc) {
             sb_err_set(&err, SB_ENOMEM, "out of memory");
@@ -507,11 +519,17 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
             sel->vuln_kev = kev;
             sel->vuln_epss = epss;
         }
-        if (yanked || outdated) {
+        if (yanked || outdated || scorecard) { /* scorecard: a PyPI package's repository is on its project page */
             sel->yanked = yanked;
             sel->outdated = outdated;
             sel->health = svc_lookup_health;
             sel->health_ctx = lc;
+        }
+        if (scorecard) {
+            sel->scorecard = true;
+            sel->scorecard_min = sc_min;
+            sel->scorecard_fn = svc_lookup_scorecard;
+            sel->scorecard_ctx = lc;
         }
     }
     if (!fetch) { /* the document says why licenses a lookup would give are absent */

@@ -74,6 +74,10 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     L->osv_ttl = (double)cfg->osv_ttl;
     L->kev_ttl = (double)cfg->kev_ttl;
     L->epss_ttl = (double)cfg->epss_ttl;
+    L->scorecard_ttl = (double)cfg->scorecard_ttl;
+    L->channel_ttl = (double)cfg->channel_index_ttl;
+    snprintf(L->channel_tmpl, sizeof L->channel_tmpl, "%s", cfg->channel_index_url);
+    snprintf(L->scorecard_base, sizeof L->scorecard_base, "%s", cfg->scorecard_url);
     snprintf(L->kev_url, sizeof L->kev_url, "%s", cfg->kev_url);
     snprintf(L->epss_url, sizeof L->epss_url, "%s", cfg->epss_url);
     snprintf(L->kev_file, sizeof L->kev_file, "%s", cfg->kev_file);

@@ -94,6 +94,28 @@ sb_code svc_lookup_pypi_projects(void *ctx, sb_arena *a, size_t n, const char *c
  * behind); gaps are pixi:incomplete step pypi-releases. */
 sb_code svc_lookup_health(void *ctx, sb_sbom *s, sb_arena *a);
 
+/* OpenSSF Scorecard answers (<scorecard-url>/projects/github.com/<repo>)
+ * for n "owner/repo" names already checked by sb_scorecard_repo, through the
+ * engine above (claims, cap, single flight, cache for --scorecard-ttl, a 404
+ * for --lookup-negative-ttl): digests[i] is the answer's digest
+ * (core/scorecard.h), "" when the API has not scored it, NULL when it failed,
+ * was capped (*capped) or the server makes no lookups (*offline). */
+sb_code svc_lookup_scorecards(void *ctx, sb_arena *a, size_t n, const char *const *repos, const char **digests,
+                              size_t *capped, int *offline);
+
+/* An sb_vuln_fn (lookup_scorecard.c): the selection's packages with a GitHub
+ * repository (PyPI: from their project pages, read by svc_lookup_health
+ * before) get s->scorecard; gaps are pixi:incomplete step scorecard. */
+sb_code svc_lookup_scorecard(void *ctx, sb_sbom *s, sb_arena *a);
+
+/* Conda channel indexes (--channel-index-url with {channel}/{subdir}) for
+ * n channel/subdir pairs, through the engine above (cache for
+ * --channel-index-ttl): digests[i] is the index's digest (core/health.h),
+ * NULL when it failed, was capped, was not askable, or the server reads no
+ * channel index (*offline set: no lookups or no --channel-index-url). */
+sb_code svc_lookup_channel_indexes(void *ctx, sb_arena *a, size_t n, const char *const *channels,
+                                   const char *const *subdirs, const char **digests, size_t *capped, int *offline);
+
 /* The request is over (a svc_lookup_ctx *, for svc_req_on_done): its claims
  * are dropped as when it gives up. Safe without an engine or a lookup made. */
 void svc_lookup_end(void *ctx);

@@ -12,6 +12,7 @@
 #include "lookup_store.h"
 #include "../core/health.h"
 #include "../core/pypi.h"
+#include "../core/scorecard.h"
 
 #include <curl/curl.h>
 #include <pthread.h>
@@ -135,6 +136,39 @@ static void finish(svc_lookup *L, CURLMsg *msg)
             body[x->body.len] = '\0';
             body_len = x->body.len;
         }
+    } else if (e->kind == K_CHANNEL) {
+        /* a channel index is digested here: the cache keeps a line per name and version */
+        ok = msg->data.result == CURLE_OK && status == 200;
+        if (ok) {
+            sb_arena *a = sb_arena_new(0);
+            const char *dg = NULL;
+            size_t dn = 0;
+            ok = a && sb_health_channel_digest(a, x->body.data ? x->body.data : "", x->body.len, &dg, &dn) == SB_OK &&
+                 NULL != (body = malloc(dn + 1));
+            if (ok) {
+                memcpy(body, dg, dn + 1);
+                body_len = dn;
+            }
+            sb_arena_destroy(a);
+        }
+    } else if (e->kind == K_SCORECARD) {
+        /* a 404 is a repository the API has not scored: kept as "" */
+        ok = msg->data.result == CURLE_OK && (status == 200 || status == 404);
+        negative = status == 404;
+        if (ok && negative) {
+            ok = NULL != (body = strdup(""));
+        } else if (ok) {
+            sb_arena *a = sb_arena_new(0);
+            const char *dg = NULL;
+            size_t dn = 0;
+            ok = a && sb_scorecard_digest(a, x->body.data ? x->body.data : "", x->body.len, &dg, &dn) == SB_OK &&
+                 NULL != (body = malloc(dn + 1));
+            if (ok) {
+                memcpy(body, dg, dn + 1);
+                body_len = dn;
+            }
+            sb_arena_destroy(a);
+        }
     } else if (e->kind == K_PROJECT) {
         /* digested here, off the requests' threads: the cache keeps a few
          * lines per release, not the project's whole page */
@@ -197,6 +231,8 @@ static void finish(svc_lookup *L, CURLMsg *msg)
     }
     double life = e->kind == K_KEV    ? L->kev_ttl
                   : e->kind == K_EPSS ? L->epss_ttl
+                  : e->kind == K_SCORECARD && !negative ? L->scorecard_ttl
+                  : e->kind == K_CHANNEL ? L->channel_ttl
                   : IS_OSV(e->kind)   ? L->osv_ttl
                   : negative          ? L->neg_ttl
                                       : L->ttl;

@@ -26,11 +26,11 @@
 #define MAX_MEMBER_BODY (32u << 20)  /* a conda info member fetched by range */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
-enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJECT };
+enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJECT, K_SCORECARD, K_CHANNEL };
 /* answers kept as raw JSON and parsed by the request that asked */
 #define IS_OSV(k) ((k) == K_OSV_BATCH || (k) == K_OSV_VULN || (k) == K_KEV || (k) == K_EPSS)
 /* kinds whose answer is a body handed to the asking request (OSV, KEV, EPSS raw, a PyPI project digested) */
-#define IS_RAW(k) (IS_OSV(k) || (k) == K_PROJECT)
+#define IS_RAW(k) (IS_OSV(k) || (k) == K_PROJECT || (k) == K_SCORECARD || (k) == K_CHANNEL)
 enum { X_WHOLE, X_TAIL, X_MEMBER };
 
 typedef struct entry {
@@ -77,7 +77,8 @@ struct svc_lookup {
     pthread_t thread;
     int stop;
     long concurrency, timeout_ms;
-    double ttl, neg_ttl, osv_ttl, kev_ttl, epss_ttl;
+    double ttl, neg_ttl, osv_ttl, kev_ttl, epss_ttl, scorecard_ttl, channel_ttl;
+    char scorecard_base[512], channel_tmpl[512];
     int licenses, vulns;      /* --lookups, --vulnerabilities */
     char osv_base[512], kev_url[512], epss_url[512];
     char kev_file[1024], epss_file[1024];

@@ -271,6 +271,9 @@ static const svc_qparam qparams[] = {
     /* health (issue 29 part 3) */
     {"yanked", SVC_Q_BOOL, 0, SB_R, 0, 1},
     {"fail-on-yanked", SVC_Q_BOOL, 0, SB_R, 0, 1},
+    {"scorecard", SVC_Q_BOOL, 0, SB_R, 0, 1},
+    {"scorecard-min", SVC_Q_STRING, 0, SB_R, 0, 1},
+    {"fail-on-scorecard", SVC_Q_STRING, 0, SB_R, 0, 1},
     {"kev", SVC_Q_BOOL, 0, SB_R, 0, 1},
     {"epss", SVC_Q_BOOL, 0, SB_R, 0, 1},
     {"fail-on-epss", SVC_Q_STRING, 0, SB_R, 0, 1},

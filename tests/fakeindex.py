@@ -12,6 +12,9 @@ or nothing). Behaviour is steered by the name:
 GET /pypi/<name>/json (a project page) answers <name>.json under
 --projects-dir; the names missing*, fail*, slow* and stall* behave as above,
 any other name 404.
+GET /projects/github.com/<owner>/<repo> (the OpenSSF Scorecard API) answers
+github.com-<owner>-<repo>.json under --scorecard-dir; owners failing* 500,
+any other repository 404 (not scored).
 GET /conda/<path> serves the file <path> under --conda-dir with HTTP range
 support (bytes=A-B, bytes=A-, bytes=-N), except files named norange* (whole
 body, 200), the way a plain static server would.
@@ -169,11 +172,27 @@ class Handler(BaseHTTPRequestHandler):
         with open(path) as f:
             self.answer(200, json.load(f))
 
+    def scorecard(self, owner, repo):
+        time.sleep(args.delay_ms / 1000.0)
+        if owner.startswith("failing"):
+            self.answer(500, {"message": "boom"})
+            return
+        path = os.path.join(args.scorecard_dir or "", "github.com-%s-%s.json" % (owner, repo))
+        ok = re.fullmatch(r"[A-Za-z0-9_.-]+", owner) and re.fullmatch(r"[A-Za-z0-9_.-]+", repo)
+        if not args.scorecard_dir or not ok or owner.startswith(".") or not os.path.isfile(path):
+            self.answer(404, {"error": "NOT_FOUND"})
+            return
+        with open(path) as f:
+            self.answer(200, json.load(f))
+
     def route(self):
         if self.path.startswith("/conda/") and args.conda_dir:
             self.archive(self.path[len("/conda/"):])
             return
         parts = self.path.strip("/").split("/")
+        if len(parts) == 4 and parts[0] == "projects" and parts[1] == "github.com":
+            self.scorecard(parts[2], parts[3])
+            return
         if len(parts) == 3 and parts[0] == "pypi" and parts[2] == "json":
             self.project(parts[1])
             return
@@ -202,6 +221,7 @@ p.add_argument("--slow-ms", type=float, default=3000)
 p.add_argument("--stall-ms", type=float, default=60000)
 p.add_argument("--conda-dir")
 p.add_argument("--projects-dir")
+p.add_argument("--scorecard-dir")
 args = p.parse_args()
 ThreadingHTTPServer.request_queue_size = 256  # socketserver's 5 drops SYNs under a burst of connects
 srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)

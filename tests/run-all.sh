@@ -55,6 +55,7 @@ for profile in ${SB_PROFILES:-release asan}; do
   suite "$profile: license lookups against a fake index" "$b/lookups.log" tests/integration/lookups.sh "$b"
   suite "$profile: OSV vulnerabilities against a fake OSV" "$b/vulns.log" tests/integration/vulns.sh "$b"
   suite "$profile: yanked, fail-on-yanked, outdated against a fake index" "$b/health.log" tests/integration/health.sh "$b"
+  suite "$profile: OpenSSF Scorecard, scorecard-min, fail-on-scorecard against a fake API" "$b/scorecard.log" tests/integration/scorecard.sh "$b"
   suite "$profile: conda archive lookups against a fake channel" "$b/archives.log" tests/integration/archives.sh "$b"
   suite "$profile: shared lookup cache on a real redis-server" "$b/redis.log" tests/integration/redis.sh "$b"
   suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"

@@ -7,12 +7,14 @@
 # column, the outdated report's rows and summary in json/text/markdown/csv,
 # one transfer per project and none for a repeated request, a failing
 # project as pixi:incomplete step pypi-releases, and an offline server's
-# marker. Ends with "health: N passed, N failed".
+# marker; conda rows of the outdated report from a channel index
+# (--channel-index-url, tests/data/channel-index) and a failing index as
+# pixi:incomplete step conda-index. Ends with "health: N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
 data="$root/tests/data"
 
-python3 "$root/tests/fakeindex.py" --projects-dir "$data/pypi-projects" > "$work/fake.out" 2>&1 &
+python3 "$root/tests/fakeindex.py" --projects-dir "$data/pypi-projects" --conda-dir "$data/channel-index" > "$work/fake.out" 2>&1 &
 pids="$pids $!"
 for _ in $(seq 50); do fport="$(awk '/^port/{print $2}' "$work/fake.out")"; [ -n "$fport" ] && break; sleep 0.1; done
 count() { curl -sS "http://127.0.0.1:$fport/_count" | jq "$1"; }
@@ -111,6 +113,40 @@ check "sarif: not an output of this report ($res)" [ "$res" = 400 ]
 res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -F "base=@$work/r.txt;filename=requirements.txt" \
   -F "head=@$work/r2.txt;filename=requirements.txt" "$base/v1/diff?yanked=true")"
 check "diff refuses yanked=true: 400 ($res), nothing asked" sh -c "[ '$res' = 400 ] && jq -e '.detail | test(\"yanked\")' '$work/d.json' >/dev/null"
+
+# --- conda packages in the outdated report: a channel index ------------------------------
+lock="$shared/fixtures/pixi/pixi-crates-pixi_global-src-test_data-lock_files-ripgrep_bat.lock/pixi.lock"
+res="$(post "$lock" "/v1/report/outdated?filename=pixi.lock" "$work/c0.json")"
+check "no --channel-index-url: conda packages counted as not checked ($res)" \
+  jq -e '.summary.checked == 0 and .summary.conda_not_checked == 7 and (.outdated | length) == 0' "$work/c0.json" >/dev/null
+kill -TERM "$pid"; wait "$pid"
+zero
+sb_start "$work/s3.log" --source-date-epoch 1735689600 --lookups --pypi-url "http://127.0.0.1:$fport/pypi" \
+  --channel-index-url "http://127.0.0.1:$fport/conda/{channel}/{subdir}/repodata.json"
+res="$(post "$lock" "/v1/report/outdated?filename=pixi.lock" "$work/c.json")"
+check "conda outdated: 200 ($res)" [ "$res" = 200 ]
+check "one index read for the channel and subdir ($(count .requests))" \
+  sh -c "curl -sS 'http://127.0.0.1:$fport/_count' | jq -e '.requests == 1 and .paths[\"/conda/conda-forge/linux-64/repodata.json\"] == 1' > /dev/null"
+want='[{"name":"bat","version":"0.24.0","released":"2023-10-11","age_days":448,"latest":"0.25.0","latest_released":"2025-01-04","behind":1,"step":"minor","yanked":false},{"name":"libgcc","version":"14.1.0","released":"2024-08-27","age_days":127,"latest":"15.1.0","latest_released":"2025-04-18","behind":2,"step":"major","yanked":false},{"name":"ripgrep","version":"14.1.0","released":"2024-01-04","age_days":363,"latest":"14.1.1","latest_released":"2024-08-30","behind":1,"step":"patch","yanked":false}]'
+got="$(jq -c '[.outdated[] | del(.purl)] | sort_by(.name)' "$work/c.json")"
+check "rows: bat minor, libgcc major 2 behind, ripgrep patch (two builds of 14.1.0: the first day)" [ "$got" = "$want" ]
+[ "$got" = "$want" ] || echo "    got $got"
+check "rows carry the conda purl" jq -e '[.outdated[].purl | startswith("pkg:conda/") and contains("channel=conda-forge")] | all' "$work/c.json" >/dev/null
+check "summary: 7 checked, 3 outdated, 3 current, 1 not on the index, none unchecked" \
+  jq -e '.summary | .checked == 7 and .outdated == 3 and .current == 3 and .not_on_index == 1 and .failed == 0 and .conda_not_checked == 0' "$work/c.json" >/dev/null
+res="$(post "$lock" "/v1/report/outdated?filename=pixi.lock&output=text" "$work/c.txt")"
+check "text: libgcc's row" grep -Eq '^libgcc +14\.1\.0 +127d +15\.1\.0 +2025-04-18 +2 +major$' "$work/c.txt"
+zero
+res="$(post "$lock" "/v1/report/outdated?filename=pixi.lock" "$work/c2.json")"
+check "asked again: the index is reused, nothing fetched ($(count .requests))" sh -c "[ '$(count .requests)' = 0 ] && cmp -s '$work/c.json' '$work/c2.json'"
+kill -TERM "$pid"; wait "$pid"
+sb_start "$work/s4.log" --source-date-epoch 1735689600 --lookups --pypi-url "http://127.0.0.1:$fport/pypi" \
+  --channel-index-url "http://127.0.0.1:$fport/conda/nowhere/{channel}/{subdir}/repodata.json"
+res="$(post "$lock" "/v1/report/outdated?filename=pixi.lock" "$work/c3.json")"
+check "a failing channel index: 200 ($res), 7 not answered, gap conda-index" \
+  jq -e '.summary.failed == 7 and (.summary.incomplete | test("conda-index: 1 of 1 channel indexes not read"))' "$work/c3.json" >/dev/null
+kill -TERM "$pid"; wait "$pid"
+sb_start "$work/s5.log" --source-date-epoch 1735689600 --lookups --pypi-url "http://127.0.0.1:$fport/pypi"
 
 # --- an offline server --------------------------------------------------------------
 kill -TERM "$pid"; wait "$pid"; st=$?

@@ -123,3 +123,47 @@ TEST(health_queryable_and_props)
     CHECK(p[1].nprops == 0);
     sb_arena_destroy(a);
 }
+
+/* conda channel indexes (the outdated report's conda rows) */
+TEST(health_channel_index)
+{
+    sb_arena *a = sb_arena_new(0);
+    CHECK_STR(sb_health_channel_url(a, "https://conda.example/{channel}/{subdir}/repodata.json", "conda-forge", "linux-64"),
+              "https://conda.example/conda-forge/linux-64/repodata.json");
+    CHECK_STR(sb_health_channel_url(a, "http://x/{subdir}?c={channel}&{other}", "c", "noarch"), "http://x/noarch?c=c&{other}");
+    CHECK(NULL == sb_health_channel_url(a, "", "c", "noarch"));
+    static const char *const bad[] = {NULL, "", ".", "..", "https://conda.anaconda.org/conda-forge", "a/b", "a b", "a%2f"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        CHECK(NULL == sb_health_channel_url(a, "http://x/{channel}/{subdir}", bad[i], "linux-64") &&
+              NULL == sb_health_channel_url(a, "http://x/{channel}/{subdir}", "c", bad[i]));
+    const char *repo =
+        "{\"info\": {\"subdir\": \"linux-64\"}, \"repodata_version\": 1, \"removed\": [],"
+        " \"packages\": {\"z-1.0-h0.tar.bz2\": {\"name\": \"z\", \"version\": \"1.0\", \"build\": \"h0\", \"timestamp\": 1600000000000},"
+        "   \"z-1.10-h0.tar.bz2\": {\"name\": \"z\", \"version\": \"1.10\", \"timestamp\": 1700000000}},"
+        " \"packages.conda\": {\"z-1.0-h1.conda\": {\"name\": \"z\", \"version\": \"1.0\", \"timestamp\": 1500000000000},"
+        "   \"z-1.9-h0.conda\": {\"name\": \"z\", \"version\": \"1.9\"},"
+        "   \"z-2.0a1-h0.conda\": {\"name\": \"z\", \"version\": \"1.11\", \"timestamp\": 1710000000000},"
+        "   \"y-3-h0.conda\": {\"name\": \"y\", \"version\": \"3\", \"timestamp\": 1710000000000},"
+        "   \"bad\": {\"name\": \"b\\tad\", \"version\": \"1\"}, \"worse\": {\"version\": \"1\"}}}";
+    const char *dg = NULL;
+    size_t n = 0;
+    CHECK(sb_health_channel_digest(a, repo, strlen(repo), &dg, &n) == SB_OK);
+    /* a line per name and version, the earliest build's day (seconds read as such), "-" when none */
+    CHECK(dg && strstr(dg, "z\t1.0\t2017-07-14\n") && strstr(dg, "z\t1.10\t2023-11-14\n") && strstr(dg, "z\t1.9\t-\n"));
+    CHECK(dg && !strstr(dg, "ad\t") && n == strlen(dg));
+    sb_health h;
+    CHECK(sb_health_from_channel(&h, a, dg, "z", "1.0") == SB_OK);
+    CHECK(h.state == SB_HEALTH_ANSWERED);
+    CHECK_STR(h.latest, "1.11"); /* conda ordering: 1.11 > 1.10 > 1.9 */
+    CHECK_STR(h.released, "2017-07-14");
+    CHECK_STR(h.latest_released, "2024-03-09");
+    CHECK(h.behind == 3);
+    CHECK_STR(h.step, "minor");
+    CHECK(sb_health_from_channel(&h, a, dg, "z", "1.11") == SB_OK && h.behind == 0 && NULL == h.step);
+    CHECK(sb_health_from_channel(&h, a, dg, "q", "1") == SB_OK && h.state == SB_HEALTH_UNKNOWN);
+    CHECK(sb_health_from_channel(&h, a, dg, "y", "2") == SB_OK && h.behind == 1 && NULL == h.released);
+    static const char *const junk[] = {"", "[]", "{}", "{\"packages\": []}", "nope"};
+    for (size_t i = 0; i < sizeof junk / sizeof *junk; i++)
+        CHECK(sb_health_channel_digest(a, junk[i], strlen(junk[i]), &dg, &n) == SB_EPARSE);
+    sb_arena_destroy(a);
+}
