@@ -397,6 +397,18 @@ TEST(vuln_vex_output_bom_links)
         CHECK_STR(json_string_value(json_object_get(p0, "name")), "pixi:vex-for");
         CHECK_STR(json_string_value(json_object_get(p0, "value")), want);
         json_decref(root);
+        /* fed back as a vex part, the encoded BOM-Link names the package again */
+        sb_vex *x = NULL;
+        sb_err err;
+        size_t applied = 0;
+        const char *was = v[1].vex_state;
+        v[1].vex_state = NULL;
+        CHECK(sb_vex_parse(a, vex, strlen(vex), &x, &err) == SB_OK);
+        CHECK(x && sb_vex_apply(&s, a, x, &applied) == SB_OK && applied == 1);
+        CHECK_STR(v[1].vex_state, "not_affected");
+        CHECK(NULL == v[0].vex_state);
+        v[1].vex_state = was;
+        v[1].vex_source = NULL;
         free(sbom);
         free(vex);
         free(vex7);
