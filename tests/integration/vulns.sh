@@ -14,6 +14,8 @@
 # output=vex: component-less CycloneDX 1.6/1.7 VEX documents whose affects
 # refs are BOM-Links that resolve (serial, version, bom-ref) into the SBOM of
 # the same request, checked in Python; a vex part's analysis carried over.
+# OSV pagination (fake modes paged / endless): next_page_token followed with
+# page_token, at most 10 pages a query, the rest as pixi:incomplete osv.
 # Ends with "vulns: N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
@@ -38,6 +40,8 @@ fake v500 vuln500;      v500_port="$fport"
 fake slow slow;         slow_port="$fport"
 
 fake k500 kev500;       k500_port="$fport"
+fake pg paged;          pg_port="$fport"
+fake en endless;        en_port="$fport"
 fake e500 epss500;      e500_port="$fport"
 exploit_urls() { echo --kev-url "http://127.0.0.1:$1/kev.json" --epss-url "http://127.0.0.1:$1/data/v1/epss"; }
 
@@ -377,6 +381,21 @@ check "batch500: no findings" [ "$(jq '.vulnerabilities // [] | length' "$work/b
 failing vuln500 "$v500_port" 'osv: 3 of 3 advisory records not fetched \(listed by id only\)'
 check "vuln500: findings listed by id, still affecting jinja2" [ "$(jq -c '[.vulnerabilities[] | [.id, .affects[0].ref]] | length' "$work/vuln500.json")" = 3 ]
 failing timeout "$slow_port" 'osv: 3 of 3 purls unasked' --lookup-timeout 1
+# --- OSV pagination: next_page_token re-asked with page_token, at most 10 pages ---------
+sb_start "$work/pg.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$pg_port"
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/pg.json")"
+check "paged OSV: 200 ($res) and valid" valid "$work/pg.json"
+check "paged OSV: the same findings as one-page answers (all three records, twins merged)" [ "$(jq -c .vulnerabilities "$work/pg.json")" = "$(jq -c .vulnerabilities "$work/cyclonedx-1.6.json")" ]
+check "paged OSV: jinja2's pages 2 and 3 asked with page_token, nothing else ($(stats "$pg_port" '[.querybatch, .pages] | map(tostring) | join(",")'))" [ "$(stats "$pg_port" '[.querybatch, .pages] | map(tostring) | join(",")')" = "3,2" ]
+check "paged OSV: complete, no osv step" [ "$(prop "$work/pg.json" pixi:incomplete | grep -c osv)" = 0 ]
+post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/pg2.json" > /dev/null
+check "paged OSV: pages cached like the first (no new transfer)" [ "$(stats "$pg_port" .querybatch)" = 3 ]
+sb_start "$work/en.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$en_port"
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/en.json")"
+check "endless pages: 200 ($res) and valid" valid "$work/en.json"
+check "endless pages: 10 pages per query at most (3 purls x 9 further pages, 10 rounds)" [ "$(stats "$en_port" '[.querybatch, .pages] | map(tostring) | join(",")')" = "10,27" ]
+check "endless pages: the findings of the pages had" [ "$(jq -c '[.vulnerabilities[].id]' "$work/en.json")" = '["GHSA-462w-v97r-4m45","GHSA-h5c8-rqwp-cp95"]' ]
+check "endless pages: pixi:incomplete says the rest is unasked ($(prop "$work/en.json" pixi:incomplete-detail))" grep -q 'osv: 3 of 3 purls have more than 10 result pages (the rest unasked)' <<< "$(prop "$work/en.json" pixi:incomplete-detail)"
 sb_start "$work/off.log" --source-date-epoch 1700000000
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/off.json")"
 check "server without --vulnerabilities: 200 ($res)" [ "$res" = 200 ]

@@ -415,3 +415,30 @@ TEST(vuln_vex_output_bom_links)
     }
     sb_arena_destroy(a);
 }
+
+/* OSV pagination: next_page_token read per query (a bad one is none), and
+ * the follow-up body asks only the chosen queries, each with its token. */
+TEST(vuln_osv_pages)
+{
+    sb_arena *a = sb_arena_new(0);
+    const char *ans = "{\"results\":[{\"vulns\":[{\"id\":\"A-1\"}],\"next_page_token\":\"tok=1\"},{},"
+                      "{\"vulns\":[{\"id\":\"B-1\"}],\"next_page_token\":\"bad\\ntoken\"}]}";
+    sb_strv ids[3];
+    const char *next[3] = {"x", "x", "x"};
+    CHECK(sb_osv_batch_parse_pages(a, ans, strlen(ans), 3, ids, next) == SB_OK);
+    CHECK_STR(next[0], "tok=1");
+    CHECK(NULL == next[1] && NULL == next[2]);
+    CHECK(ids[0].n == 1 && ids[1].n == 0 && ids[2].n == 1);
+    CHECK(sb_osv_batch_parse_pages(a, ans, strlen(ans), 2, ids, next) == SB_EPARSE); /* another number of queries */
+    sb_vuln_query q[3] = {{.purl = "pkg:pypi/a@1"}, {.purl = "pkg:pypi/b@2"}, {.purl = "pkg:pypi/c@3"}};
+    size_t idx[1] = {2};
+    const char *tok[1] = {"p\"1"};
+    const char *body = NULL;
+    size_t len = 0;
+    CHECK(sb_osv_batch_page_body(a, q, idx, tok, 1, &body, &len) == SB_OK);
+    CHECK_STR(body, "{\"queries\":[{\"package\":{\"purl\":\"pkg:pypi/c@3\"},\"page_token\":\"p\\\"1\"}]}");
+    CHECK(body && len == strlen(body));
+    CHECK(sb_osv_batch_body(a, q, 1, &body, &len) == SB_OK);
+    CHECK_STR(body, "{\"queries\":[{\"package\":{\"purl\":\"pkg:pypi/a@1\"}}]}");
+    sb_arena_destroy(a);
+}
