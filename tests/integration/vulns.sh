@@ -313,6 +313,8 @@ for f in cyclonedx-1.6 cyclonedx-1.7; do
   check "output=vex $f: the findings as in the SBOM but their affects" [ "$(jq -c '[.vulnerabilities[] | del(.affects)]' "$work/vex-$f.json")" = "$(jq -c '[.vulnerabilities[] | del(.affects)]' "$work/$f.json")" ]
   check "output=vex $f: the SBOM's serial is the one without output=vex (unchanged)" [ "$(post "$uv" "filename=uv.lock&vulnerabilities=osv&format=$f" "$work/again-$f.json"):$(jq -r .serialNumber "$work/again-$f.json")" = "200:$(jq -r .serialNumber "$work/$f.json")" ]
 done
+curl -sS -o "$work/vex-metrics.txt" "$base/metrics"
+check "output=vex: metrics count the VEX documents under their own names" [ "$(grep -cE '^sbomd_documents_total\{format="cyclonedx-1\.[67]-vex"\} [1-9]' "$work/vex-metrics.txt")" = 2 ]
 check "output=vex: a VEX file name" grep -qi '^Content-Disposition: attachment; filename="sbom-default-linux-64.vex.cdx.json"' "$work/vex-cyclonedx-1.6.json.h"
 res="$(curl -sS -o "$work/vex-acc.json" -w '%{http_code}' -H 'Accept: application/vnd.cyclonedx+json; version=1.7' --data-binary @"$uv" "$base/v1/sbom?filename=uv.lock&vulnerabilities=osv&output=vex")"
 check "output=vex: Accept picks 1.7 ($res)" [ "$res:$(jq -r .specVersion "$work/vex-acc.json")" = 200:1.7 ]
