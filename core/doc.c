@@ -113,7 +113,7 @@ static void serial_filter(sb_sha1 *c, const sb_filter *f)
     serial_part(c, "keep-orphans", f->keep_orphans ? "true" : "false");
 }
 
-static void make_serial(sb_doc *d)
+static void make_serial(sb_doc *d, const char *format, bool vex, char out[37])
 {
     const sb_sbom *s = d->sbom;
     unsigned char ns[16];
@@ -124,7 +124,7 @@ static void make_serial(sb_doc *d)
     sb_sha1_update(&c, d->input_digest, sizeof d->input_digest);
     sb_sha1_update(&c, &nul, 1);
     serial_part(&c, "sbomd", SB_VERSION);
-    serial_part(&c, "format", d->ops->name);
+    serial_part(&c, "format", format);
     serial_part(&c, "kind", s->input_kind);
     serial_part(&c, "lockfile", s->lockfile_name);
     serial_part(&c, "environment", s->environment);
@@ -174,7 +174,27 @@ static void make_serial(sb_doc *d)
         serial_filter(&c, s->filter);
     if (s->policy_key) /* a policy adds pixi:license-* properties */
         serial_part(&c, "license-policy", s->policy_key);
-    sb_uuid_v5_finish(&c, d->serial);
+    if (vex)
+        serial_part(&c, "output", "vex");
+    sb_uuid_v5_finish(&c, out);
+}
+
+/*
+ * A document's serial; for a VEX (ops->links_into) also the serial of the
+ * SBOM its BOM-Links point into. That one is computed exactly as the SBOM's
+ * own request computes it (same format name, no output=vex), so the links
+ * resolve. The VEX's own serialNumber is a different UUIDv5 (the same parts
+ * plus output=vex): it is another BOM, and a BOM-Link urn:cdx:<serial>/1
+ * must name one document, not two.
+ */
+static void set_serials(sb_doc *d)
+{
+    if (d->ops->links_into) {
+        make_serial(d, d->ops->links_into->name, false, d->link_serial);
+        make_serial(d, d->ops->links_into->name, true, d->serial);
+    } else {
+        make_serial(d, d->ops->name, false, d->serial);
+    }
 }
 
 sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *sbom,
@@ -206,7 +226,7 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
                 sb_sha1_update(&ic, opts->input, opts->input_len);
             sb_sha1_final(&ic, d->input_digest);
         }
-        make_serial(d);
+        set_serials(d);
     }
     *out = d;
     return SB_OK;
@@ -239,7 +259,7 @@ static sb_code next_in_seq(sb_doc *d)
     d->fmt = NULL;
     d->cur_a = d->cur_b = 0;
     sb_jw_init_buf(&d->jw, &d->stage, false);
-    make_serial(d);
+    set_serials(d);
     return SB_OK;
 }
 

@@ -41,6 +41,9 @@ typedef struct sb_doc_ops {
     const char *const *versions;  /* Accept version= values that pick it, canonical first */
     const char *const *media_aliases; /* other Accept types that pick it ("application/ld+json") */
     bool family_default;          /* picked by media_base without version= */
+    /* A document about another one (output=vex): the format of the SBOM its
+     * BOM-Links point into; that SBOM's serial is d->link_serial. NULL else. */
+    const struct sb_doc_ops *links_into;
     sb_code (*begin)(sb_doc *d);                 /* everything before the first component */
     sb_code (*component)(sb_doc *d, size_t i);   /* package i of the model */
     sb_code (*middle)(sb_doc *d);                /* between components and relations */
@@ -71,6 +74,7 @@ struct sb_doc {
     int phase;
     size_t index;
     char serial[37];           /* UUIDv5 of the input and all else that shapes the bytes (doc.c) */
+    char link_serial[37];      /* ops->links_into: the serial of the SBOM that document would be */
     unsigned char input_digest[20]; /* SHA-1 of the input, once per request */
     char timestamp[24];        /* RFC 3339 UTC, whole seconds */
     sb_err err;
@@ -136,6 +140,11 @@ void sb_doc__hashes(sb_jw *jw, const sb_pkg *p, const sb_doc_hash_shape *shape);
 
 extern const sb_doc_ops sb_doc_cyclonedx_16;
 extern const sb_doc_ops sb_doc_cyclonedx_17;
+/* output=vex: component-less CycloneDX VEX documents whose affects refs are
+ * BOM-Links into the cyclonedx-1.6 / 1.7 SBOM of the same request (spec 6.9);
+ * not in sb_doc_formats(): format= and Accept never pick them. */
+extern const sb_doc_ops sb_doc_cyclonedx_vex_16;
+extern const sb_doc_ops sb_doc_cyclonedx_vex_17;
 extern const sb_doc_ops sb_doc_spdx_23;
 extern const sb_doc_ops sb_doc_spdx_301;
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int is17(const sb_doc *d) { return d->ops == &sb_doc_cyclonedx_17; }
+static int is17(const sb_doc *d) { return d->ops == &sb_doc_cyclonedx_17 || d->ops == &sb_doc_cyclonedx_vex_17; }
 
 static const char *tool_ref(void) { return "pkg:generic/" SB_TOOL_NAME "@" SB_VERSION; }
 
@@ -109,10 +109,10 @@ static void ext_ref(sb_jw *jw, sb_doc *d, const char *type, const char *url)
     sb_jw_obj_end(jw);
 }
 
-static sb_code begin(sb_doc *d)
+/* The document's opening up to its version: SBOM and VEX alike. */
+static void head(sb_doc *d)
 {
     sb_jw *jw = &d->jw;
-    const sb_sbom *s = d->sbom;
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "$schema", is17(d) ? "http://cyclonedx.org/schema/bom-1.7.schema.json"
                                       : "http://cyclonedx.org/schema/bom-1.6.schema.json");
@@ -125,15 +125,12 @@ static sb_code begin(sb_doc *d)
     sb_jw_str_end(jw);
     sb_jw_key(jw, "version");
     sb_jw_int(jw, 1);
-    sb_jw_key(jw, "metadata");
-    sb_jw_obj_begin(jw);
-    sb_jw_kstr(jw, "timestamp", d->timestamp);
-    sb_jw_key(jw, "lifecycles");
-    sb_jw_arr_begin(jw);
-    sb_jw_obj_begin(jw);
-    sb_jw_kstr(jw, "phase", "pre-build");
-    sb_jw_obj_end(jw);
-    sb_jw_arr_end(jw);
+}
+
+/* metadata.tools: sbomd itself */
+static void tools(sb_doc *d)
+{
+    sb_jw *jw = &d->jw;
     sb_jw_key(jw, "tools");
     sb_jw_obj_begin(jw);
     sb_jw_key(jw, "components");
@@ -146,6 +143,33 @@ static sb_code begin(sb_doc *d)
     sb_jw_obj_end(jw);
     sb_jw_arr_end(jw);
     sb_jw_obj_end(jw);
+}
+
+/* pixi:incomplete and its detail, when a step fell short */
+static void incomplete_props(sb_doc *d)
+{
+    const char *steps = sb_incomplete_steps(&d->sbom->incomplete, d->arena);
+    if (steps) {
+        prop(&d->jw, "pixi:incomplete", steps);
+        prop(&d->jw, "pixi:incomplete-detail", sb_incomplete_details(&d->sbom->incomplete, d->arena));
+    }
+}
+
+static sb_code begin(sb_doc *d)
+{
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    head(d);
+    sb_jw_key(jw, "metadata");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "timestamp", d->timestamp);
+    sb_jw_key(jw, "lifecycles");
+    sb_jw_arr_begin(jw);
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "phase", "pre-build");
+    sb_jw_obj_end(jw);
+    sb_jw_arr_end(jw);
+    tools(d);
     if (s->author) { /* only when given: an author is never made up */
         sb_jw_key(jw, "authors");
         sb_jw_arr_begin(jw);
@@ -194,11 +218,7 @@ static sb_code begin(sb_doc *d)
     const char *excluded = sb_filter_excluded_text(s, d->arena);
     if (excluded)
         prop(jw, "pixi:excluded", excluded);
-    const char *steps = sb_incomplete_steps(&s->incomplete, d->arena);
-    if (steps) {
-        prop(jw, "pixi:incomplete", steps);
-        prop(jw, "pixi:incomplete-detail", sb_incomplete_details(&s->incomplete, d->arena));
-    }
+    incomplete_props(d);
     sb_jw_arr_end(jw);
     sb_jw_obj_end(jw);
     sb_jw_key(jw, "components");
@@ -349,6 +369,46 @@ static void composition(sb_doc *d, size_t k)
     }
 }
 
+/* Whether the fragment of a URI may hold c as it is (RFC 3986 3.5: pchar,
+ * "/" and "?"); '%' is not among them, so a decoded fragment is the ref. */
+static int fragment_char(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c && strchr("-._~!$&'()*+,;=:@/?", c));
+}
+
+/* "ref": the component's bom-ref; in a VEX a BOM-Link to it in the SBOM
+ * (urn:cdx:<serial>/1#<bom-ref, percent-encoded>), since the VEX holds no
+ * components of its own (spec 6.9). Streamed: no copy of the ref is made. */
+static void affects_ref(sb_doc *d, const char *id)
+{
+    sb_jw *jw = &d->jw;
+    sb_jw_key(jw, "ref");
+    if (NULL == d->ops->links_into) {
+        sb_jw_str(jw, id);
+        return;
+    }
+    static const char hx[] = "0123456789ABCDEF";
+    sb_jw_str_begin(jw);
+    sb_jw_str_chunk(jw, "urn:cdx:", 8);
+    sb_jw_str_chunk(jw, d->link_serial, strlen(d->link_serial));
+    sb_jw_str_chunk(jw, "/1#", 3);
+    const unsigned char *p = (const unsigned char *)id;
+    while (*p) {
+        size_t run = 0;
+        while (p[run] && fragment_char(p[run]))
+            run++;
+        sb_jw_str_chunk(jw, (const char *)p, run);
+        p += run;
+        if (*p) {
+            char esc[3] = {'%', hx[*p >> 4], hx[*p & 15]};
+            sb_jw_str_chunk(jw, esc, 3);
+            p++;
+        }
+    }
+    sb_jw_str_end(jw);
+}
+
 static void osv_source(sb_doc *d, const char *id)
 {
     sb_jw *jw = &d->jw;
@@ -427,7 +487,7 @@ static void vulnerability(sb_doc *d, const sb_vuln *v)
     sb_jw_arr_begin(jw);
     for (size_t k = 0; k < v->naffects; k++) {
         sb_jw_obj_begin(jw);
-        sb_jw_kstr(jw, "ref", s->pkgs[v->affects[k]].id);
+        affects_ref(d, s->pkgs[v->affects[k]].id);
         sb_jw_obj_end(jw);
     }
     sb_jw_arr_end(jw);
@@ -531,6 +591,59 @@ static sb_code end(sb_doc *d)
     return jw->status;
 }
 
+/* --- output=vex: the findings alone, about the SBOM of the same request --- */
+
+static sb_code vex_begin(sb_doc *d)
+{
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    head(d);
+    sb_jw_key(jw, "metadata");
+    sb_jw_obj_begin(jw);
+    sb_jw_kstr(jw, "timestamp", d->timestamp);
+    tools(d);
+    sb_jw_key(jw, "properties");
+    sb_jw_arr_begin(jw);
+    const char *target = sb_arena_printf(d->arena, "urn:cdx:%s/1", d->link_serial);
+    if (NULL == target)
+        return SB_ENOMEM;
+    prop(jw, "pixi:vex-for", target);
+    prop(jw, "pixi:environment", s->environment);
+    prop(jw, "pixi:platform", s->platform);
+    if (s->lockfile_name)
+        prop(jw, "pixi:lockfile", s->lockfile_name);
+    incomplete_props(d);
+    sb_jw_arr_end(jw);
+    sb_jw_obj_end(jw);
+    sb_jw_key(jw, "vulnerabilities");
+    sb_jw_arr_begin(jw);
+    return jw->status;
+}
+
+/* the components stay in the SBOM: nothing for each */
+static sb_code vex_component(sb_doc *d, size_t i)
+{
+    (void)i;
+    return d->jw.status;
+}
+
+static sb_code vex_middle(sb_doc *d) { return d->jw.status; }
+
+static size_t vex_relation_count(const sb_doc *d) { return d->sbom->nvulns; }
+
+static sb_code vex_relation(sb_doc *d, size_t i)
+{
+    vulnerability(d, &d->sbom->vulns[i]);
+    return d->jw.status;
+}
+
+static sb_code vex_end(sb_doc *d)
+{
+    sb_jw_arr_end(&d->jw);
+    sb_jw_obj_end(&d->jw);
+    return d->jw.status;
+}
+
 #define CDX_PHASES \
     .begin = begin, .component = component, .middle = middle, .relation_count = relation_count, \
     .relation = relation, .end = end
@@ -555,4 +668,26 @@ const sb_doc_ops sb_doc_cyclonedx_17 = {
     .media_base = "application/vnd.cyclonedx+json",
     .versions = (const char *const[]){"1.7", NULL},
     CDX_PHASES,
+};
+
+#define VEX_PHASES \
+    .begin = vex_begin, .component = vex_component, .middle = vex_middle, \
+    .relation_count = vex_relation_count, .relation = vex_relation, .end = vex_end
+
+const sb_doc_ops sb_doc_cyclonedx_vex_16 = {
+    .name = "cyclonedx-1.6-vex",
+    .media_type = "application/vnd.cyclonedx+json; version=1.6",
+    .ext = ".vex.cdx.json",
+    .text_shape = SB_TEXTS_CYCLONEDX,
+    .links_into = &sb_doc_cyclonedx_16,
+    VEX_PHASES,
+};
+
+const sb_doc_ops sb_doc_cyclonedx_vex_17 = {
+    .name = "cyclonedx-1.7-vex",
+    .media_type = "application/vnd.cyclonedx+json; version=1.7",
+    .ext = ".vex.cdx.json",
+    .text_shape = SB_TEXTS_CYCLONEDX,
+    .links_into = &sb_doc_cyclonedx_17,
+    VEX_PHASES,
 };

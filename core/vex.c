@@ -195,12 +195,38 @@ static size_t purl_core(const char *p)
     return strcspn(p, "?#");
 }
 
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Whether a BOM-Link's fragment, percent-decoded, is the bom-ref `id`: a
+ * bom-ref holding '%', '#' or a space is encoded there (output=vex does). */
+static int fragment_is(const char *frag, const char *id)
+{
+    while (*frag && *id) {
+        int c = (unsigned char)*frag++;
+        if (c == '%' && hexval(frag[0]) >= 0 && hexval(frag[1]) >= 0) {
+            c = hexval(frag[0]) * 16 + hexval(frag[1]);
+            frag += 2;
+        }
+        if (c != (unsigned char)*id++)
+            return 0;
+    }
+    return !*frag && !*id;
+}
+
 /* Whether product reference `ref` names package p. */
 static int names_pkg(const sb_pkg *p, const char *ref)
 {
-    const char *hash = strrchr(ref, '#');
-    if (!strncmp(ref, "urn:cdx:", 8) && hash) /* BOM-Link: urn:cdx:<serial>/<version>#<bom-ref> */
+    /* BOM-Link: urn:cdx:<serial>/<version>#<bom-ref>; the bom-ref is after
+     * the first '#' (an encoded one holds no other) */
+    const char *hash = strchr(ref, '#');
+    if (!strncmp(ref, "urn:cdx:", 8) && hash) {
+        if (p->id && fragment_is(hash + 1, p->id))
+            return 1;
         ref = hash + 1;
+    }
     if (p->id && !strcmp(p->id, ref))
         return 1;
     if (strncmp(ref, "pkg:", 4))

@@ -190,7 +190,10 @@ static int buf_write(void *payload, const char *p, size_t n)
     return sb_buf_append(payload, p, n) == SB_OK ? 0 : -1;
 }
 
-sb_code sb_osv_batch_body(sb_arena *a, const sb_vuln_query *q, size_t n, const char **body, size_t *len)
+/* A querybatch body: query k asks q[idx ? idx[k] : k].purl, with
+ * "page_token": tokens[k] when tokens is given (a further page). */
+static sb_code batch_body(sb_arena *a, const sb_vuln_query *q, const size_t *idx, const char *const *tokens, size_t n,
+                          const char **body, size_t *len)
 {
     sb_buf b = SB_BUF_INIT(64u << 20);
     sb_jw jw;
@@ -202,8 +205,10 @@ sb_code sb_osv_batch_body(sb_arena *a, const sb_vuln_query *q, size_t n, const c
         sb_jw_obj_begin(&jw);
         sb_jw_key(&jw, "package");
         sb_jw_obj_begin(&jw);
-        sb_jw_kstr(&jw, "purl", q[i].purl);
+        sb_jw_kstr(&jw, "purl", q[idx ? idx[i] : i].purl);
         sb_jw_obj_end(&jw);
+        if (tokens)
+            sb_jw_kstr(&jw, "page_token", tokens[i]);
         sb_jw_obj_end(&jw);
     }
     sb_jw_arr_end(&jw);
@@ -218,7 +223,31 @@ sb_code sb_osv_batch_body(sb_arena *a, const sb_vuln_query *q, size_t n, const c
     return rc;
 }
 
-sb_code sb_osv_batch_parse(sb_arena *a, const char *json, size_t len, size_t n, sb_strv *ids)
+sb_code sb_osv_batch_body(sb_arena *a, const sb_vuln_query *q, size_t n, const char **body, size_t *len)
+{
+    return batch_body(a, q, NULL, NULL, n, body, len);
+}
+
+sb_code sb_osv_batch_page_body(sb_arena *a, const sb_vuln_query *q, const size_t *idx, const char *const *tokens,
+                               size_t n, const char **body, size_t *len)
+{
+    return batch_body(a, q, idx, tokens, n, body, len);
+}
+
+/* A page token worth sending back: a short printable string (it goes into
+ * a JSON body the writer escapes, but a huge one is no token). */
+static const char *page_token(sb_arena *a, json_t *v)
+{
+    const char *t = json_string_value(v);
+    if (NULL == t || !t[0] || strlen(t) > 1024)
+        return NULL;
+    for (const char *c = t; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return NULL;
+    return sb_arena_strdup(a, t);
+}
+
+sb_code sb_osv_batch_parse_pages(sb_arena *a, const char *json, size_t len, size_t n, sb_strv *ids, const char **next)
 {
     json_t *root = json_loadb(json, len, 0, NULL);
     json_t *res = root ? json_object_get(root, "results") : NULL;
@@ -229,7 +258,10 @@ sb_code sb_osv_batch_parse(sb_arena *a, const char *json, size_t len, size_t n, 
     }
     for (size_t i = 0; i < n && rc == SB_OK; i++) {
         memset(&ids[i], 0, sizeof ids[i]);
-        json_t *vs = json_object_get(json_array_get(res, i), "vulns");
+        json_t *r = json_array_get(res, i);
+        if (next)
+            next[i] = page_token(a, json_object_get(r, "next_page_token"));
+        json_t *vs = json_object_get(r, "vulns");
         size_t k;
         json_t *v;
         json_array_foreach(vs, k, v) {
@@ -240,6 +272,11 @@ sb_code sb_osv_batch_parse(sb_arena *a, const char *json, size_t len, size_t n, 
     }
     json_decref(root);
     return rc;
+}
+
+sb_code sb_osv_batch_parse(sb_arena *a, const char *json, size_t len, size_t n, sb_strv *ids)
+{
+    return sb_osv_batch_parse_pages(a, json, len, n, ids, NULL);
 }
 
 /* --- records -------------------------------------------------------------- */

@@ -101,6 +101,16 @@ sb_code sb_osv_batch_body(sb_arena *a, const sb_vuln_query *q, size_t n, const c
  * when it is not one, or answers another number of queries. */
 sb_code sb_osv_batch_parse(sb_arena *a, const char *json, size_t len, size_t n, sb_strv *ids);
 
+/* Further pages (OSV pagination): a querybatch body whose query k asks
+ * q[idx[k]] again with "page_token": tokens[k]. */
+sb_code sb_osv_batch_page_body(sb_arena *a, const sb_vuln_query *q, const size_t *idx, const char *const *tokens,
+                               size_t n, const char **body, size_t *len);
+
+/* sb_osv_batch_parse(), and next[i] the query's next_page_token (NULL when
+ * its answer is complete): the same query with that page_token asks for the
+ * rest. next may be NULL. */
+sb_code sb_osv_batch_parse_pages(sb_arena *a, const char *json, size_t len, size_t n, sb_strv *ids, const char **next);
+
 /* One OSV record (GET /v1/vulns/{id}). SB_EPARSE when it is not one. */
 sb_code sb_osv_record_parse(sb_arena *a, const char *json, size_t len, sb_vuln *out);
 

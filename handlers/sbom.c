@@ -10,7 +10,9 @@
  * (true: one compact document per environment x platform as NDJSON),
  * license-texts (true: embed license file texts from the package cache),
  * license-file-max / license-texts-max (lower the server's text budget),
- * include / exclude / exclude-kind / scope / keep-orphans (core/filter.h).
+ * include / exclude / exclude-kind / scope / keep-orphans (core/filter.h),
+ * output=vex (with vulnerabilities=osv and a CycloneDX format: the findings
+ * as a CycloneDX VEX pointing into that SBOM).
  * The lockfile is the raw body, or the `lockfile` field of a
  * multipart/form-data upload; its name comes from filename=, else the
  * Content-Disposition of the body or of the part.
@@ -321,6 +323,38 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
     return svc_req_stream(r, "application/x-ndjson", doc);
 }
 
+/* output=vex (issue 22 part 4): the findings as a component-less CycloneDX
+ * VEX of the SBOM format chosen, whose BOM-Links point into the document the
+ * same request without output=vex answers. 1 with a 400 queued when it
+ * cannot be: another output, an SPDX format, or no findings asked for. */
+static int vex_output(svc_req *r, const sb_doc_ops **ops, int *rc)
+{
+    const char *output = svc_req_query(r, "output");
+    if (NULL == output)
+        return 0;
+    if (strcasecmp(output, "vex")) {
+        *rc = svc_bad_param(r, "output", "must be vex on /v1/sbom (the document's format is format= or Accept)");
+        return 1;
+    }
+    if (*ops == &sb_doc_cyclonedx_16) {
+        *ops = &sb_doc_cyclonedx_vex_16;
+    } else if (*ops == &sb_doc_cyclonedx_17) {
+        *ops = &sb_doc_cyclonedx_vex_17;
+    } else {
+        const char *why = sb_arena_printf(svc_req_arena(r),
+                                          "is vex, a CycloneDX VEX document, but format %s is not CycloneDX: ask for "
+                                          "cyclonedx-1.6 or cyclonedx-1.7 (spdx-3.0.1 carries the findings in the SBOM itself)",
+                                          (*ops)->name);
+        *rc = svc_bad_param(r, "output", why ? why : "is vex, which needs a CycloneDX format");
+        return 1;
+    }
+    if (NULL == svc_req_query(r, "vulnerabilities")) {
+        *rc = svc_bad_param(r, "output", "is vex, which needs vulnerabilities=osv (the VEX lists the findings)");
+        return 1;
+    }
+    return 0;
+}
+
 static int post_sbom(svc_req *r)
 {
     sb_arena *a = svc_req_arena(r);
@@ -348,6 +382,9 @@ static int post_sbom(svc_req *r)
                  fmt ? "format '" : "Accept: ", fmt ? fmt : svc_req_header(r, "Accept"), fmt ? "'" : "");
         return svc_req_problem(r, 406, NULL, detail, NULL, choices, (size_t)n);
     }
+    int vrc;
+    if (vex_output(r, &ops, &vrc))
+        return vrc;
     svc_req_note(r, ops->name, -1);
 
     svc_intake in;

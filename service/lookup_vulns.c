@@ -14,6 +14,7 @@
 #include <string.h>
 
 #define OSV_CHUNK 1000 /* spec 9.6: purls per querybatch */
+#define OSV_MAX_PAGES 10 /* result pages one query may take (next_page_token), the first included */
 
 /* An advisory id as one path segment: only [A-Za-z0-9._-] pass unencoded,
  * so an id OSV (or a fake of it) answers cannot leave /v1/vulns/. */
@@ -145,6 +146,70 @@ static sb_code lookup_epss(svc_lookup *L, svc_lookup_ctx *ctx, sb_sbom *s, sb_ar
     return rc;
 }
 
+/* OSV pagination: a query whose answer carries next_page_token is asked
+ * again with page_token (only those, in chunks, one page a round) until no
+ * token is left or it had OSV_MAX_PAGES pages. Each page is cached like the
+ * first (its key is the question, token included). The ids of every page go
+ * to hits[i]; *failed counts queries whose next page was not had, *truncated
+ * those still holding a token after the last allowed page. */
+static sb_code osv_pages(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *batch_url, const sb_vuln_query *q,
+                         size_t nq, sb_strv *hits, const char **tokens, size_t *failed, size_t *truncated)
+{
+    size_t *idx = sb_arena_alloc(a, nq * sizeof *idx);
+    const char **tk = sb_arena_alloc(a, nq * sizeof *tk), **next = sb_arena_alloc(a, nq * sizeof *next);
+    sb_strv *page = sb_arena_alloc(a, nq * sizeof *page);
+    if (!idx || !tk || !next || !page)
+        return SB_ENOMEM;
+    for (int round = 2; round <= OSV_MAX_PAGES; round++) {
+        size_t m = 0;
+        for (size_t i = 0; i < nq; i++)
+            if (tokens[i]) {
+                idx[m] = i;
+                tk[m++] = tokens[i];
+            }
+        if (0 == m)
+            return SB_OK;
+        size_t nch = (m + OSV_CHUNK - 1) / OSV_CHUNK;
+        const char **keys = sb_arena_alloc(a, nch * sizeof *keys), **targets = sb_arena_alloc(a, nch * sizeof *targets);
+        const char **posts = sb_arena_alloc(a, nch * sizeof *posts), **bodies = sb_arena_alloc(a, nch * sizeof *bodies);
+        size_t *plens = sb_arena_alloc(a, nch * sizeof *plens), *blens = sb_arena_alloc(a, nch * sizeof *blens);
+        if (!keys || !targets || !posts || !bodies || !plens || !blens)
+            return SB_ENOMEM;
+        for (size_t c = 0; c < nch; c++) {
+            size_t off = c * OSV_CHUNK, cm = m - off < OSV_CHUNK ? m - off : OSV_CHUNK;
+            if (sb_osv_batch_page_body(a, q, idx + off, tk + off, cm, &posts[c], &plens[c]) != SB_OK)
+                return SB_ENOMEM;
+            const char *h = sha1_hex(a, posts[c], plens[c]);
+            if (NULL == h || NULL == (keys[c] = sb_arena_printf(a, "%s#%s", batch_url, h)))
+                return SB_ENOMEM;
+            targets[c] = batch_url;
+        }
+        size_t capped = 0;
+        sb_code rc = osv_fetch(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens, &capped);
+        if (rc != SB_OK)
+            return rc;
+        for (size_t c = 0; c < nch; c++) {
+            size_t off = c * OSV_CHUNK, cm = m - off < OSV_CHUNK ? m - off : OSV_CHUNK;
+            int ok = bodies[c] && sb_osv_batch_parse_pages(a, bodies[c], blens[c], cm, page + off, next + off) == SB_OK;
+            for (size_t k = off; k < off + cm; k++) {
+                size_t i = idx[k];
+                tokens[i] = ok ? next[k] : NULL;
+                *failed += !ok;
+                for (size_t j = 0; ok && j < page[k].n; j++) {
+                    int seen = 0;
+                    for (size_t h = 0; h < hits[i].n && !seen; h++)
+                        seen = !strcmp(hits[i].v[h], page[k].v[j]);
+                    if (!seen && sb_strv_push(&hits[i], a, page[k].v[j]) != SB_OK)
+                        return SB_ENOMEM;
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < nq; i++)
+        *truncated += tokens[i] != NULL;
+    return SB_OK;
+}
+
 sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
 {
     svc_lookup_ctx *ctx = cls;
@@ -165,8 +230,9 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
     const char **posts = sb_arena_alloc(a, nch * sizeof *posts), **bodies = sb_arena_alloc(a, nch * sizeof *bodies);
     size_t *plens = sb_arena_alloc(a, nch * sizeof *plens), *blens = sb_arena_alloc(a, nch * sizeof *blens);
     sb_strv *hits = sb_arena_calloc(a, nq, sizeof *hits);
+    const char **tokens = sb_arena_calloc(a, nq, sizeof *tokens);
     const char *batch_url = sb_arena_printf(a, "%s/v1/querybatch", L->osv_base);
-    if (!keys || !targets || !posts || !bodies || !plens || !blens || !hits || !batch_url)
+    if (!keys || !targets || !posts || !bodies || !plens || !blens || !hits || !tokens || !batch_url)
         return SB_ENOMEM;
     for (size_t c = 0; c < nch; c++) {
         size_t off = c * OSV_CHUNK, m = nq - off < OSV_CHUNK ? nq - off : OSV_CHUNK;
@@ -186,11 +252,20 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
     size_t unasked = 0;
     for (size_t c = 0; c < nch; c++) {
         size_t off = c * OSV_CHUNK, m = nq - off < OSV_CHUNK ? nq - off : OSV_CHUNK;
-        if (NULL == bodies[c] || sb_osv_batch_parse(a, bodies[c], blens[c], m, hits + off) != SB_OK)
+        if (NULL == bodies[c] || sb_osv_batch_parse_pages(a, bodies[c], blens[c], m, hits + off, tokens + off) != SB_OK)
             unasked += m;
     }
     if (unasked && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls unasked (query failed%s)", unasked,
                                            nq, capped ? " or past the per-request lookup limit" : "")) != SB_OK)
+        return rc;
+    size_t pages_failed = 0, truncated = 0;
+    if ((rc = osv_pages(L, ctx, a, batch_url, q, nq, hits, tokens, &pages_failed, &truncated)) != SB_OK)
+        return rc;
+    if (pages_failed && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls' further result pages not fetched "
+                                                "(query failed)", pages_failed, nq)) != SB_OK)
+        return rc;
+    if (truncated && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls have more than %d result pages "
+                                             "(the rest unasked)", truncated, nq, OSV_MAX_PAGES)) != SB_OK)
         return rc;
     /* 2: each distinct advisory's record */
     sb_strv ids = {0};

@@ -232,7 +232,7 @@ int svc_negotiate_type(const char *accept, const char *const *types, size_t n)
 
 static const svc_qparam qparams[] = {
     {"format", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0},
-    {"output", SVC_Q_STRING, 0, SVC_EP_REPORT | SVC_EP_DIFF, 0, 0},
+    {"output", SVC_Q_STRING, 0, SVC_EP_SBOM | SVC_EP_REPORT | SVC_EP_DIFF, 0, 0}, /* /v1/sbom: vex */
     {"environment", SVC_Q_STRING, 0, SB_RD, 0, 0},
     {"platform", SVC_Q_STRING, 0, SB_RD, 0, 0},
     {"all-environments", SVC_Q_BOOL, 0, SVC_EP_SBOM, 0, 0},

@@ -25,7 +25,12 @@ for (const o of docs) {
 for (const k of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ConfigMap', 'NetworkPolicy'])
   ok(byKind[k], `${k} is rendered`);
 const d = byKind.Deployment;
-const lookupsOn = (cm) => cm.SBOMD_LOOKUPS === '1' || cm.SBOMD_LOOKUPS === 'true';
+const named = (kind, name) => docs.find((o) => o.kind === kind && o.metadata?.name === name);
+const isOn = (v) => v === '1' || v === 'true';
+const lookupsOn = (cm) => isOn(cm.SBOMD_LOOKUPS);
+// what asks the internet: license/index lookups, vulnerability lookups
+// (OSV, and KEV/EPSS with them), a PyPI mapping fetched by URL
+const networkOn = (cm) => lookupsOn(cm) || isOn(cm.SBOMD_VULNERABILITIES) || !!cm.SBOMD_PYPI_MAPPING_URL;
 if (d) {
   const pod = d.spec.template.spec, c = pod.containers[0];
   const matches = (m) => m && Object.entries(m).every(([k, v]) => d.spec.template.metadata.labels[k] === v);
@@ -73,15 +78,36 @@ if (d) {
   const inCluster = (e) => e.to && e.to.length && e.to.every((t) => t.podSelector && !t.ipBlock);
   const egress = allEgress.filter((e) => !inCluster(e));
   ok(allEgress.filter(inCluster).every((e) => e.ports && e.ports.length), 'every in-cluster egress rule names its ports');
-  if (!lookupsOn(cmd)) {
+  if (!networkOn(cmd)) {
     const dnsOnly = egress.every((e) => (e.ports || []).every((p) => Number(p.port) === 53));
     ok(dnsOnly && (egress.length === 0 || allEgress.some(inCluster)), 'lookups off: DNS only when an in-cluster peer needs it');
   }
   const ports = egress.flatMap((e) => (e.ports || []).map((p) => Number(p.port)));
-  const lookups = lookupsOn(cmd);
+  const lookups = lookupsOn(cmd), network = networkOn(cmd);
   ok(egress.every((e) => e.ports && e.ports.length), 'every egress rule names its ports');
-  if (lookups) ok(ports.includes(443) && ports.every((p) => p === 443 || p === 53), `lookups on: egress 443 and DNS only (${ports})`);
-  else ok(egress.every((e) => (e.ports || []).every((p) => Number(p.port) === 53)), `lookups off: no egress out of the cluster (${ports})`);
+  if (network) ok(ports.includes(443) && ports.every((p) => p === 443 || p === 53), `network on: egress 443 and DNS only (${ports})`);
+  else ok(egress.every((e) => (e.ports || []).every((p) => Number(p.port) === 53)), `network off: no egress out of the cluster (${ports})`);
+  // every upstream the settings name is HTTPS on 443, the port the egress opens
+  const upstreams = ['SBOMD_OSV_URL', 'SBOMD_KEV_URL', 'SBOMD_EPSS_URL', 'SBOMD_PYPI_MAPPING_URL', 'SBOMD_PYPI_URL', 'SBOMD_CONDA_URL']
+    .filter((k) => cmd[k]);
+  for (const k of upstreams) {
+    let u = null;
+    try { u = new URL(cmd[k]); } catch (e) { u = null; }
+    ok(u && u.protocol === 'https:' && (u.port === '' || u.port === '443'), `${k} (${cmd[k]}) is HTTPS on 443`);
+  }
+  if (variant === 'vulns') {
+    ok(isOn(cmd.SBOMD_VULNERABILITIES), 'the vulns overlay turns vulnerability lookups on');
+    for (const k of ['SBOMD_OSV_URL', 'SBOMD_KEV_URL', 'SBOMD_EPSS_URL'])
+      ok(cmd[k], `the vulns overlay names ${k} (the hosts its egress must reach)`);
+    ok(ports.includes(443) && ports.includes(53), `the vulns overlay opens 443 and DNS (${ports})`);
+    ok(!lookups, 'the vulns overlay leaves license lookups as the base has them (off)');
+    // the cache: answers shared through the redis overlay's Redis, the
+    // mapping's copy in the pod's emptyDir (SBOMD_CACHE_DIR)
+    ok(/^redis:\/\/sbomd-redis:/.test(cmd.SBOMD_CACHE_URL || '') && named('Deployment', 'sbomd-redis'),
+      `OSV/KEV/EPSS answers go to the shared Redis cache (${cmd.SBOMD_CACHE_URL})`);
+    const cm = c.volumeMounts?.find((m) => m.mountPath === cmd.SBOMD_CACHE_DIR);
+    ok(cm && pod.volumes?.find((v) => v.name === cm.name)?.emptyDir, `SBOMD_CACHE_DIR (${cmd.SBOMD_CACHE_DIR}) is an emptyDir volume`);
+  }
   const image = c.image || '';
   if (variant === 'pinned') ok(/@sha256:[0-9a-f]{64}$/.test(image) && !/:[^/@]+@/.test(image), `image pinned by digest (${image})`);
   if (variant === 'lookups') ok(lookups && ports.includes(443), 'the lookups overlay turns lookups on and opens 443');
@@ -100,7 +126,6 @@ if (d) {
   ok(sel && matches(sel), 'Deployment selector matches its template');
 }
 // deploy/overlays/redis: the shared cache is wired end to end
-const named = (kind, name) => docs.find((o) => o.kind === kind && o.metadata?.name === name);
 const rd = named('Deployment', 'sbomd-redis');
 if (rd) {
   const rs = named('Service', 'sbomd-redis'), rnp = named('NetworkPolicy', 'sbomd-redis');

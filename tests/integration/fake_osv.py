@@ -10,7 +10,10 @@ request counts so the suite can see caching at work. Also a CISA KEV feed
 /data/v1/epss?cve=A,B, the rows of tests/data/epss/epss.json asked for).
 Modes (argv[3]): ok, batch500 (querybatch answers 500), vuln500 (records
 answer 500), slow (querybatch sleeps past the client's timeout), kev500 and
-epss500 (those answer 500). GET /mapping.json serves tests/data/vulns/mapping.json
+epss500 (those answer 500), paged (querybatch answers one advisory per query
+a page, with next_page_token "pK" while more follow, and serves page_token
+"pK"; /stats "pages" counts the queries that sent one), endless (as paged,
+but every answer has a next_page_token). GET /mapping.json serves tests/data/vulns/mapping.json
 (--pypi-mapping-url) in mode ok and answers 500 in every other mode.
 Prints its port on stdout once listening.
 """
@@ -29,7 +32,7 @@ for f in sorted(os.listdir(sys.argv[1])):
             r = json.load(fh)
         records[r["id"]] = r
 mode = sys.argv[3] if len(sys.argv) > 3 else "ok"
-stats = {"querybatch": 0, "vulns": 0, "queries": 0, "kev": 0, "epss": 0, "epss_cves": [], "mapping": 0}
+stats = {"querybatch": 0, "pages": 0, "vulns": 0, "queries": 0, "kev": 0, "epss": 0, "epss_cves": [], "mapping": 0}
 data = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])))
 with open(os.path.join(data, "kev", "known_exploited_vulnerabilities.json")) as fh:
     kev = json.load(fh)
@@ -91,6 +94,20 @@ class H(BaseHTTPRequestHandler):
         results = []
         for q in req.get("queries", []):
             v = matches(q.get("package", {}).get("purl", ""))
+            if mode in ("paged", "endless"):
+                # OSV pagination: one advisory a page, next_page_token while
+                # more follow (endless: always), page_token asks for page K
+                tok = q.get("page_token")
+                if tok is not None:
+                    stats["pages"] += 1
+                    if not re.fullmatch(r"p[0-9]+", tok):
+                        return self.answer(400, {"code": 3, "message": "Invalid page token"})
+                k = int(tok[1:]) if tok else 0
+                r = {"vulns": v[k:k + 1]} if v[k:k + 1] else {}
+                if k + 1 < len(v) or mode == "endless":
+                    r["next_page_token"] = "p%d" % (k + 1)
+                results.append(r)
+                continue
             results.append({"vulns": v} if v else {})
         self.answer(200, {"results": results})
 

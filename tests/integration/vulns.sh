@@ -11,6 +11,11 @@
 # fail-on-epss, their upstreams failing as steps kev / epss. VEX parts
 # (CycloneDX VEX, OpenVEX) settling findings for the gates, the report and
 # SARIF suppressions; the SARIF logs checked against the SARIF 2.1.0 schema.
+# output=vex: component-less CycloneDX 1.6/1.7 VEX documents whose affects
+# refs are BOM-Links that resolve (serial, version, bom-ref) into the SBOM of
+# the same request, checked in Python; a vex part's analysis carried over.
+# OSV pagination (fake modes paged / endless): next_page_token followed with
+# page_token, at most 10 pages a query, the rest as pixi:incomplete osv.
 # Ends with "vulns: N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
@@ -35,6 +40,8 @@ fake v500 vuln500;      v500_port="$fport"
 fake slow slow;         slow_port="$fport"
 
 fake k500 kev500;       k500_port="$fport"
+fake pg paged;          pg_port="$fport"
+fake en endless;        en_port="$fport"
 fake e500 epss500;      e500_port="$fport"
 exploit_urls() { echo --kev-url "http://127.0.0.1:$1/kev.json" --epss-url "http://127.0.0.1:$1/data/v1/epss"; }
 
@@ -264,6 +271,89 @@ check "VEX of neither dialect: 400 ($res)" [ "$res" = 400 ]
 res="$(vpost "$ovex" "format=cyclonedx-1.6" "$work/vx8.json")"
 check "VEX without vulnerabilities=osv: 400 ($res)" [ "$res" = 400 ]
 
+# --- output=vex: a component-less CycloneDX VEX whose affects are BOM-Links -----------
+# links SBOM VEX: every affects ref is urn:cdx:<SBOM serial>/<SBOM version>#<bom-ref>
+# naming a component of the SBOM, pixi:vex-for names the SBOM, the VEX's own
+# serial is another, and it has no components. Prints "ok" or what is wrong.
+links() {
+  python3 - "$1" "$2" <<'PY'
+import json, re, sys, urllib.parse
+sbom, vex = (json.load(open(p)) for p in sys.argv[1:3])
+serial = sbom["serialNumber"].removeprefix("urn:uuid:")
+refs = {c["bom-ref"] for c in sbom.get("components", [])}
+bad = []
+if "components" in vex or "dependencies" in vex or "component" in vex.get("metadata", {}):
+    bad.append("components in the VEX")
+if vex["serialNumber"] == sbom["serialNumber"]:
+    bad.append("the VEX reuses the SBOM's serial")
+if vex["specVersion"] != sbom["specVersion"]:
+    bad.append("specVersion differs")
+vf = [p["value"] for p in vex["metadata"]["properties"] if p["name"] == "pixi:vex-for"]
+if vf != ["urn:cdx:%s/%d" % (serial, sbom["version"])]:
+    bad.append("pixi:vex-for %r" % vf)
+n = 0
+for v in vex["vulnerabilities"]:
+    for a in v["affects"]:
+        n += 1
+        m = re.fullmatch(r"urn:cdx:([0-9a-f-]{36})/([1-9][0-9]*)#(.+)", a["ref"])
+        if not m or m.group(1) != serial or int(m.group(2)) != sbom["version"] or urllib.parse.unquote(m.group(3)) not in refs:
+            bad.append("unresolved " + a["ref"])
+if [v["id"] for v in vex["vulnerabilities"]] != [v["id"] for v in sbom.get("vulnerabilities", [])]:
+    bad.append("findings differ from the SBOM's")
+print("ok" if not bad and n else "; ".join(bad) or "no affects at all")
+PY
+}
+for f in cyclonedx-1.6 cyclonedx-1.7; do
+  res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&format=$f&output=vex" "$work/vex-$f.json")"
+  check "output=vex $f: 200 ($res)" [ "$res" = 200 ]
+  check "output=vex $f: schema-valid" valid "$work/vex-$f.json"
+  check "output=vex $f: CycloneDX media type of that version" grep -qi "^Content-Type: application/vnd.cyclonedx+json; version=${f#cyclonedx-}" "$work/vex-$f.json.h"
+  check "output=vex $f: zero components, two findings" [ "$(jq -c '[(.components // [] | length), (.vulnerabilities | length), .specVersion]' "$work/vex-$f.json")" = "[0,2,\"${f#cyclonedx-}\"]" ]
+  check "output=vex $f: every affects ref a BOM-Link into the SBOM of the same request ($(links "$work/$f.json" "$work/vex-$f.json"))" [ "$(links "$work/$f.json" "$work/vex-$f.json")" = ok ]
+  check "output=vex $f: the findings as in the SBOM but their affects" [ "$(jq -c '[.vulnerabilities[] | del(.affects)]' "$work/vex-$f.json")" = "$(jq -c '[.vulnerabilities[] | del(.affects)]' "$work/$f.json")" ]
+  check "output=vex $f: the SBOM's serial is the one without output=vex (unchanged)" [ "$(post "$uv" "filename=uv.lock&vulnerabilities=osv&format=$f" "$work/again-$f.json"):$(jq -r .serialNumber "$work/again-$f.json")" = "200:$(jq -r .serialNumber "$work/$f.json")" ]
+done
+curl -sS -o "$work/vex-metrics.txt" "$base/metrics"
+check "output=vex: metrics count the VEX documents under their own names" [ "$(grep -cE '^sbomd_documents_total\{format="cyclonedx-1\.[67]-vex"\} [1-9]' "$work/vex-metrics.txt")" = 2 ]
+check "output=vex: a VEX file name" grep -qi '^Content-Disposition: attachment; filename="sbom-default-linux-64.vex.cdx.json"' "$work/vex-cyclonedx-1.6.json.h"
+res="$(curl -sS -o "$work/vex-acc.json" -w '%{http_code}' -H 'Accept: application/vnd.cyclonedx+json; version=1.7' --data-binary @"$uv" "$base/v1/sbom?filename=uv.lock&vulnerabilities=osv&output=vex")"
+check "output=vex: Accept picks 1.7 ($res)" [ "$res:$(jq -r .specVersion "$work/vex-acc.json")" = 200:1.7 ]
+# the pixi.lock: conda bom-refs with qualifiers (?, &, =) stay resolvable
+res="$(post "$px" "filename=pixi.lock&vulnerabilities=osv&output=vex" "$work/vex-px.json")"
+check "output=vex pixi: 200 ($res) and valid" valid "$work/vex-px.json"
+check "output=vex pixi: links resolve into the pixi SBOM ($(links "$work/px.json" "$work/vex-px.json"))" [ "$(links "$work/px.json" "$work/vex-px.json")" = ok ]
+check "output=vex pixi: the conda jinja2's link" [ "$(jq -r '.vulnerabilities[0].affects[] | .ref | sub(".*#"; "")' "$work/vex-px.json" | grep -cxF "$jconda")" = 1 ]
+# a vex part: its analysis is carried into the VEX, the links point into the SBOM made with that part
+res="$(vpost "$cvex" "vulnerabilities=osv&output=vex" "$work/vex-in.json")"
+check "output=vex with a vex part: 200 ($res) and valid" valid "$work/vex-in.json"
+check "output=vex with a vex part: the analysis carried over" [ "$(an "$work/vex-in.json" $g1)" = '{"state":"not_affected","justification":"code_not_reachable","detail":"demo never renders untrusted templates in a sandbox"}' ]
+check "output=vex with a vex part: the open one has none" [ "$(an "$work/vex-in.json" $g2)" = null ]
+check "output=vex with a vex part: links resolve into that request's SBOM ($(links "$work/vx1.json" "$work/vex-in.json"))" [ "$(links "$work/vx1.json" "$work/vex-in.json")" = ok ]
+res="$(vpost "$work/vex-in.json" "vulnerabilities=osv" "$work/vex-back.json")"
+check "output=vex fed back as the vex part: the same finding settled by its BOM-Link ($res)" [ "$(an "$work/vex-back.json" $g1)" = "$(an "$work/vx1.json" $g1)" ]
+res="$(vpost "$cvex" "vulnerabilities=osv&output=vex&fail-on-severity=medium" "$work/vex-gate.json")"
+check "output=vex: the gates still answer 422 ($res)" [ "$res:$(jq .violationCount "$work/vex-gate.json")" = 422:1 ]
+# all-platforms: one VEX per SBOM of the NDJSON answer, line by line
+post "$uv" "filename=uv.lock&vulnerabilities=osv&all-platforms=true" "$work/all.ndjson" > /dev/null
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&all-platforms=true&output=vex" "$work/all-vex.ndjson")"
+nl_ok=0
+for i in $(seq 1 "$(wc -l < "$work/all.ndjson")"); do
+  sed -n "${i}p" "$work/all.ndjson" > "$work/all-$i.json"; sed -n "${i}p" "$work/all-vex.ndjson" > "$work/all-vex-$i.json"
+  [ "$(links "$work/all-$i.json" "$work/all-vex-$i.json")" = ok ] && valid "$work/all-vex-$i.json" && nl_ok=$((nl_ok + 1))
+done
+check "output=vex all-platforms: $nl_ok of $(wc -l < "$work/all.ndjson") lines valid VEX linking into their SBOM line ($res)" [ "$res:$nl_ok:$(wc -l < "$work/all-vex.ndjson")" = "200:$(wc -l < "$work/all.ndjson"):$(wc -l < "$work/all.ndjson")" ]
+for f in spdx-3.0.1 spdx-2.3; do
+  res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&format=$f&output=vex" "$work/vex-$f.json")"
+  check "output=vex with $f: 400 problem+json saying why ($res)" [ "$res:$(jq -r .detail "$work/vex-$f.json" | grep -c "format $f is not CycloneDX")" = 400:1 ]
+  check "output=vex with $f: problem+json" grep -qi '^Content-Type: application/problem+json' "$work/vex-$f.json.h"
+done
+res="$(curl -sS -o "$work/vex-acc3.json" -w '%{http_code}' -H 'Accept: application/spdx+json; version=3.0.1' --data-binary @"$uv" "$base/v1/sbom?filename=uv.lock&vulnerabilities=osv&output=vex")"
+check "output=vex with Accept SPDX: 400 ($res)" [ "$res" = 400 ]
+res="$(post "$uv" "filename=uv.lock&output=vex" "$work/vex-novuln.json")"
+check "output=vex without vulnerabilities=osv: 400 naming it ($res)" [ "$res:$(jq -r .detail "$work/vex-novuln.json" | grep -c 'needs vulnerabilities=osv')" = 400:1 ]
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&output=text" "$work/vex-text.json")"
+check "output=text on /v1/sbom: 400 ($res)" [ "$res" = 400 ]
+
 # --- SARIF 2.1.0 schema (the reports suite fetches it; tests/run-all.sh sets up ajv) ---
 sarif_schema="$root/build/sarif-schema/package/lib/schemas/sarif-2.1.0-rtm.5.json"
 if [ ! -f "$sarif_schema" ]; then
@@ -293,6 +383,21 @@ check "batch500: no findings" [ "$(jq '.vulnerabilities // [] | length' "$work/b
 failing vuln500 "$v500_port" 'osv: 3 of 3 advisory records not fetched \(listed by id only\)'
 check "vuln500: findings listed by id, still affecting jinja2" [ "$(jq -c '[.vulnerabilities[] | [.id, .affects[0].ref]] | length' "$work/vuln500.json")" = 3 ]
 failing timeout "$slow_port" 'osv: 3 of 3 purls unasked' --lookup-timeout 1
+# --- OSV pagination: next_page_token re-asked with page_token, at most 10 pages ---------
+sb_start "$work/pg.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$pg_port"
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/pg.json")"
+check "paged OSV: 200 ($res) and valid" valid "$work/pg.json"
+check "paged OSV: the same findings as one-page answers (all three records, twins merged)" [ "$(jq -c .vulnerabilities "$work/pg.json")" = "$(jq -c .vulnerabilities "$work/cyclonedx-1.6.json")" ]
+check "paged OSV: jinja2's pages 2 and 3 asked with page_token, nothing else ($(stats "$pg_port" '[.querybatch, .pages] | map(tostring) | join(",")'))" [ "$(stats "$pg_port" '[.querybatch, .pages] | map(tostring) | join(",")')" = "3,2" ]
+check "paged OSV: complete, no osv step" [ "$(prop "$work/pg.json" pixi:incomplete | grep -c osv)" = 0 ]
+post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/pg2.json" > /dev/null
+check "paged OSV: pages cached like the first (no new transfer)" [ "$(stats "$pg_port" .querybatch)" = 3 ]
+sb_start "$work/en.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$en_port"
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/en.json")"
+check "endless pages: 200 ($res) and valid" valid "$work/en.json"
+check "endless pages: 10 pages per query at most (3 purls x 9 further pages, 10 rounds)" [ "$(stats "$en_port" '[.querybatch, .pages] | map(tostring) | join(",")')" = "10,27" ]
+check "endless pages: the findings of the pages had" [ "$(jq -c '[.vulnerabilities[].id]' "$work/en.json")" = '["GHSA-462w-v97r-4m45","GHSA-h5c8-rqwp-cp95"]' ]
+check "endless pages: pixi:incomplete says the rest is unasked ($(prop "$work/en.json" pixi:incomplete-detail))" grep -q 'osv: 3 of 3 purls have more than 10 result pages (the rest unasked)' <<< "$(prop "$work/en.json" pixi:incomplete-detail)"
 sb_start "$work/off.log" --source-date-epoch 1700000000
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv" "$work/off.json")"
 check "server without --vulnerabilities: 200 ($res)" [ "$res" = 200 ]

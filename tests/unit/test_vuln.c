@@ -3,14 +3,18 @@
  * and querybatch parsing, twin merging and the PyPI mapping.
  */
 #include "test.h"
+#include "../../core/doc.h"
 #include "../../core/pypimap.h"
 #include "../../core/exploit.h"
 #include "../../core/gate.h"
 #include "../../core/vex.h"
 #include "../../core/vuln.h"
 
+#include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Vectors with the base scores NVD / FIRST's calculator publish for them. */
 static const struct {
@@ -311,5 +315,130 @@ TEST(vuln_vex_dialects_and_matching)
         sb_err_clear(&err);
         CHECK(sb_vex_parse(a, bad[i], strlen(bad[i]), &x, &err) == SB_EPARSE && err.msg[0]);
     }
+    sb_arena_destroy(a);
+}
+
+/* The whole document into a heap string, bufsize bytes at a time; the
+ * serial into serial[37] (NULL on failure). */
+static char *vex_render(const sb_doc_ops *ops, const sb_sbom *s, size_t bufsize, char serial[37], char link[37])
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_doc *d = NULL;
+    sb_doc_opts o = {1700000000, true, "lock", 4, 0, NULL, 0, NULL};
+    sb_err err;
+    sb_buf out = SB_BUF_INIT(0);
+    char *buf = malloc(bufsize), *res = NULL;
+    if (buf && sb_doc_new(&d, a, ops, s, &o, &err) == SB_OK) {
+        memcpy(serial, d->serial, 37);
+        memcpy(link, d->link_serial, 37);
+        ssize_t n;
+        while ((n = sb_doc_produce(d, buf, bufsize)) > 0)
+            sb_buf_append(&out, buf, (size_t)n);
+        if (0 == n)
+            res = strndup(out.data ? out.data : "", out.len);
+    }
+    sb_doc_free(d);
+    sb_buf_free(&out);
+    free(buf);
+    sb_arena_destroy(a);
+    return res;
+}
+
+/* output=vex: no components, the findings' affects refs are BOM-Links into
+ * the SBOM of the same model and options (its serial, percent-encoded
+ * bom-ref), the VEX's own serial is another, the analysis is carried. */
+TEST(vuln_vex_output_bom_links)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_pkg pkg;
+    sb_vuln v[2];
+    sb_sbom s;
+    two_findings(&s, &pkg, v, a);
+    pkg.id = "pkg:pypi/jinja2@2.10?x=%41#b c"; /* '%', '#' and ' ' may not stand in a fragment */
+    s.environment = "default";
+    s.platform = "linux-64";
+    s.input_kind = "uv.lock";
+    s.root_name = "demo";
+    s.vulns_asked = true;
+    v[1].vex_state = "not_affected";
+    v[1].vex_justification = "code_not_reachable";
+    const sb_doc_ops *pairs[][2] = {{&sb_doc_cyclonedx_16, &sb_doc_cyclonedx_vex_16},
+                                    {&sb_doc_cyclonedx_17, &sb_doc_cyclonedx_vex_17}};
+    for (size_t i = 0; i < 2; i++) {
+        char sbom_serial[37], unused[37], vex_serial[37], link[37];
+        char *sbom = vex_render(pairs[i][0], &s, 1 << 16, sbom_serial, unused);
+        char *vex = vex_render(pairs[i][1], &s, 1 << 16, vex_serial, link);
+        char *vex7 = vex_render(pairs[i][1], &s, 7, vex_serial, link);
+        CHECK(sbom && vex && vex7);
+        if (!sbom || !vex || !vex7)
+            continue;
+        CHECK_STR(vex, vex7); /* any buffer size, the same bytes */
+        CHECK_STR(link, sbom_serial);
+        CHECK(strcmp(vex_serial, sbom_serial) != 0);
+        json_error_t je;
+        json_t *root = json_loads(vex, 0, &je);
+        CHECK(root != NULL);
+        CHECK(NULL == json_object_get(root, "components") && NULL == json_object_get(root, "dependencies"));
+        CHECK(NULL == json_object_get(json_object_get(root, "metadata"), "component"));
+        CHECK_STR(json_string_value(json_object_get(root, "specVersion")), i ? "1.7" : "1.6");
+        json_t *vulns = json_object_get(root, "vulnerabilities");
+        CHECK(json_array_size(vulns) == 2);
+        char want[160];
+        snprintf(want, sizeof want, "urn:cdx:%s/1#pkg:pypi/jinja2@2.10?x=%%2541%%23b%%20c", sbom_serial);
+        for (size_t k = 0; k < json_array_size(vulns); k++)
+            CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(json_array_get(vulns, k),
+                                                                                    "affects"), 0), "ref")),
+                      want);
+        json_t *an = json_object_get(json_array_get(vulns, 1), "analysis");
+        CHECK_STR(json_string_value(json_object_get(an, "state")), "not_affected");
+        CHECK_STR(json_string_value(json_object_get(an, "justification")), "code_not_reachable");
+        snprintf(want, sizeof want, "urn:cdx:%s/1", sbom_serial);
+        json_t *p0 = json_array_get(json_object_get(json_object_get(root, "metadata"), "properties"), 0);
+        CHECK_STR(json_string_value(json_object_get(p0, "name")), "pixi:vex-for");
+        CHECK_STR(json_string_value(json_object_get(p0, "value")), want);
+        json_decref(root);
+        /* fed back as a vex part, the encoded BOM-Link names the package again */
+        sb_vex *x = NULL;
+        sb_err err;
+        size_t applied = 0;
+        const char *was = v[1].vex_state;
+        v[1].vex_state = NULL;
+        CHECK(sb_vex_parse(a, vex, strlen(vex), &x, &err) == SB_OK);
+        CHECK(x && sb_vex_apply(&s, a, x, &applied) == SB_OK && applied == 1);
+        CHECK_STR(v[1].vex_state, "not_affected");
+        CHECK(NULL == v[0].vex_state);
+        v[1].vex_state = was;
+        v[1].vex_source = NULL;
+        free(sbom);
+        free(vex);
+        free(vex7);
+    }
+    sb_arena_destroy(a);
+}
+
+/* OSV pagination: next_page_token read per query (a bad one is none), and
+ * the follow-up body asks only the chosen queries, each with its token. */
+TEST(vuln_osv_pages)
+{
+    sb_arena *a = sb_arena_new(0);
+    const char *ans = "{\"results\":[{\"vulns\":[{\"id\":\"A-1\"}],\"next_page_token\":\"tok=1\"},{},"
+                      "{\"vulns\":[{\"id\":\"B-1\"}],\"next_page_token\":\"bad\\ntoken\"}]}";
+    sb_strv ids[3];
+    const char *next[3] = {"x", "x", "x"};
+    CHECK(sb_osv_batch_parse_pages(a, ans, strlen(ans), 3, ids, next) == SB_OK);
+    CHECK_STR(next[0], "tok=1");
+    CHECK(NULL == next[1] && NULL == next[2]);
+    CHECK(ids[0].n == 1 && ids[1].n == 0 && ids[2].n == 1);
+    CHECK(sb_osv_batch_parse_pages(a, ans, strlen(ans), 2, ids, next) == SB_EPARSE); /* another number of queries */
+    sb_vuln_query q[3] = {{.purl = "pkg:pypi/a@1"}, {.purl = "pkg:pypi/b@2"}, {.purl = "pkg:pypi/c@3"}};
+    size_t idx[1] = {2};
+    const char *tok[1] = {"p\"1"};
+    const char *body = NULL;
+    size_t len = 0;
+    CHECK(sb_osv_batch_page_body(a, q, idx, tok, 1, &body, &len) == SB_OK);
+    CHECK_STR(body, "{\"queries\":[{\"package\":{\"purl\":\"pkg:pypi/c@3\"},\"page_token\":\"p\\\"1\"}]}");
+    CHECK(body && len == strlen(body));
+    CHECK(sb_osv_batch_body(a, q, 1, &body, &len) == SB_OK);
+    CHECK_STR(body, "{\"queries\":[{\"package\":{\"purl\":\"pkg:pypi/a@1\"}}]}");
     sb_arena_destroy(a);
 }
