@@ -88,7 +88,7 @@ if (d) {
   if (network) ok(ports.includes(443) && ports.every((p) => p === 443 || p === 53), `network on: egress 443 and DNS only (${ports})`);
   else ok(egress.every((e) => (e.ports || []).every((p) => Number(p.port) === 53)), `network off: no egress out of the cluster (${ports})`);
   // every upstream the settings name is HTTPS on 443, the port the egress opens
-  const upstreams = ['SBOMD_OSV_URL', 'SBOMD_KEV_URL', 'SBOMD_EPSS_URL', 'SBOMD_PYPI_MAPPING_URL', 'SBOMD_PYPI_URL', 'SBOMD_CONDA_URL']
+  const upstreams = ['SBOMD_OSV_URL', 'SBOMD_KEV_URL', 'SBOMD_EPSS_URL', 'SBOMD_PYPI_MAPPING_URL', 'SBOMD_PYPI_URL', 'SBOMD_CONDA_URL', 'SBOMD_SCORECARD_URL']
     .filter((k) => cmd[k]);
   for (const k of upstreams) {
     let u = null;
