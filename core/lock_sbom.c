@@ -14,6 +14,17 @@
  *     externalRefs purl, sourceInfo, comment}, documentDescribes,
  *     relationships (DESCRIBES, DEPENDS_ON, CONTAINS from the root, and the
  *     *_DEPENDENCY_OF ones reversed), hasExtractedLicensingInfos.
+ *   SPDX 3.0.1 JSON-LD (@graph): the software_Sbom's root element (else the
+ *     SpdxDocument's) as the root, software_Package {spdxId, name,
+ *     software_packageVersion, summary, software_downloadLocation,
+ *     software_sourceInfo, software_homePage, software_packageUrl,
+ *     externalIdentifier packageUrl, verifiedUsing, suppliedBy -> the
+ *     Organization's name, comment}, Relationships hasDeclaredLicense (else
+ *     hasConcludedLicense) to a simplelicensing_LicenseExpression or
+ *     SimpleLicensingText (its name), dependsOn (LifecycleScopedRelationship
+ *     scope development: the target's scope; NoAssertionElement: no data).
+ *     It cannot hold the required / optional scopes, only the crossings
+ *     into a development group.
  * Identity: a package's purl as the document states it is kept as its
  * primary purl (sb_pkgx.given_purl); its kind is its pixi:kind property when
  * it has one, else the purl's type (conda, pypi, npm), else `external`. Edges
@@ -1011,6 +1022,11 @@ static sb_code spdx3_body(sbin *c, json_t *root)
             continue;
         const char *scope = jstr(c, e, "scope");
         int dev = type_is(e, "LifecycleScopedRelationship") && scope && !strcmp(scope, "development");
+        /* an edge into a development group starts outside it (sbomd writes
+         * one only where the scopes cross): its start is at least required,
+         * else written again the edge would be a plain one */
+        if (dev && sb_strmap_get(&c->by_key, from, strlen(from), &at) && SB_SCOPE_NONE == c->pkgs[at]->scope)
+            c->pkgs[at]->scope = SB_SCOPE_REQUIRED;
         json_array_foreach(to, k, t) {
             if (!json_is_string(t))
                 continue;
