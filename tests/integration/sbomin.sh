@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sbomin.sh BUILD_DIR - SBOMs as input (issue 23 part 5, spec 2.11) against a
-# live server: lockfile -> CycloneDX / SPDX 2.3 -> sbomd -> every format,
+# live server: lockfile -> CycloneDX / SPDX 2.3 / SPDX 3.0.1 -> sbomd -> every format,
 # each valid, with the same packages, purls and licenses as the document made
 # from the lockfile directly (and, for the 1.6 / 2.3 pairs, the same document
 # but for the serial, timestamps and the input kind); reports, the license
@@ -35,7 +35,7 @@ inv() {
 while read -r name rel; do
   f="$fx/$rel"
   [ -f "$f" ] || { bad "$name: fixture $rel missing"; continue; }
-  for src in cyclonedx-1.6 spdx-2.3; do
+  for src in cyclonedx-1.6 spdx-2.3 spdx-3.0.1; do
     res="$(post "$f" "/v1/sbom?format=$src" "$work/src.json")"
     check "$name -> $src: $res" [ "${res%% *}" = 200 ]
     for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
@@ -53,7 +53,12 @@ while read -r name rel; do
       check "$name $src -> $dst: same purls and licenses ($(wc -l < "$work/i1") packages)" cmp -s "$work/i1" "$work/i2"
       # scopes: CycloneDX has no development scope, so only the pairs that keep it compare whole
       if [ "$dst" = cyclonedx-1.6 ] || [ "$dst" = spdx-2.3 ]; then
-        if [ "$name" != uv ] && [ "$name" != npm ] || [ "$dst" = cyclonedx-1.6 ] && [ "$src" = cyclonedx-1.6 ]; then
+        # SPDX 3 holds no required / optional scope either (only edges into a development group)
+        if [ "$src" = spdx-3.0.1 ] && { [ "$name" = uv ] || [ "$name" = npm ] || [ "$name" = condalock ]; }; then
+          norm "$work/direct.json" | jq -S 'del(.components[]?.scope)' > "$work/n1"
+          norm "$work/back.json" | jq -S 'del(.components[]?.scope)' > "$work/n2"
+          [ "$dst" = cyclonedx-1.6 ] && check "$name $src -> $dst: the document as made from the lockfile, but for the scopes" cmp -s "$work/n1" "$work/n2"
+        elif [ "$name" != uv ] && [ "$name" != npm ] || [ "$dst" = cyclonedx-1.6 ] && [ "$src" = cyclonedx-1.6 ]; then
           norm "$work/direct.json" > "$work/n1"; norm "$work/back.json" > "$work/n2"
           check "$name $src -> $dst: the document as made from the lockfile" cmp -s "$work/n1" "$work/n2"
         fi
@@ -68,6 +73,27 @@ explicit explicit/ESMValCore--rev-9450033/conda-linux-64.lock
 uv uv/pydantic/uv.lock
 npm npm/cyclonedx-node-npm-with-prepared/package-lock.json
 EOF
+# SPDX 3.0.1 -> SPDX 3.0.1: the same bytes but for what names the input (the
+# namespace's serial covers the input bytes and kind; the CreationInfo comment
+# and the root's source info name the input kind) and pixi:incomplete-detail
+# (see norm); read back a second time, the same bytes exactly
+uuids() { sed 's/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/UUID/g' "$1"; }
+s3norm() { uuids "$1" | sed -e '/"Generated from the lockfile /d' -e '/ workspace; lockfile /d' -e 's/\\npixi:incomplete-detail=[^"]*//'; }
+while read -r name rel; do
+  post "$fx/$rel" "/v1/sbom?format=spdx-3.0.1" "$work/a3.json" > /dev/null
+  res="$(post "$work/a3.json" "/v1/sbom?format=spdx-3.0.1" "$work/b3.json")"
+  check "$name SPDX 3.0.1 read back: $res" [ "${res%% *}" = 200 ]
+  check "$name SPDX 3.0.1 read back and written again: the same bytes but for the input ($(wc -c < "$work/a3.json") bytes)" \
+    cmp -s <(s3norm "$work/a3.json") <(s3norm "$work/b3.json")
+  post "$work/b3.json" "/v1/sbom?format=spdx-3.0.1" "$work/c3.json" > /dev/null
+  check "$name SPDX 3.0.1 read back twice: the same bytes but for the serial" cmp -s <(uuids "$work/b3.json") <(uuids "$work/c3.json")
+done <<'EOF'
+pixi pixi/pixi--rev-0463268/pixi.lock
+uv uv/pydantic/uv.lock
+npm npm/cyclonedx-node-npm-with-prepared/package-lock.json
+condalock conda-lock/conda-lock-environments/conda-lock-python-3.10.yaml
+EOF
+
 # one validator run per format (each start costs seconds)
 for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
   check "$(ls "$work/v-$dst" | wc -l) documents read from SBOMs validate as $dst" "$validate" -q --format "$dst" "$work/v-$dst"/*.json
@@ -177,6 +203,21 @@ check "a LicenseRef resolved through its extracted name" jq -e '.components[] | 
 check "DEV_DEPENDENCY_OF reversed into flask's edges" jq -e '.dependencies[] | select(.ref | test("flask")) | .dependsOn | map(test("pytest")) | any' "$work/t.cdx.json" > /dev/null
 check "DEV_DEPENDENCY_OF: pytest's scope" jq -e '.components[] | select(.name == "pytest") | .scope == "optional"' "$work/t.cdx.json" > /dev/null
 
+cp "$root/tests/data/sbom/third.spdx3.json" "$work/third.spdx3.json"
+res="$(post "$work/third.spdx3.json" "/v1/sbom?format=cyclonedx-1.6" "$work/t3.cdx.json")"
+check "an SPDX 3.0.1 document of another tool converts: $res" [ "${res%% *}" = 200 ]
+check "it validates as CycloneDX 1.6" "$validate" -q --format cyclonedx-1.6 "$work/t3.cdx.json"
+check "three packages, the Sbom's root element the root" jq -e '(.components | length == 3) and .metadata.component.name == "shop"' "$work/t3.cdx.json" > /dev/null
+check "a purl from externalIdentifier" jq -e '.components[] | select(.name == "requests") | .purl == "pkg:pypi/requests@2.31.0"' "$work/t3.cdx.json" > /dev/null
+check "declared license through hasDeclaredLicense" jq -e '.components[] | select(.name == "requests") | .licenses[0] | (.expression // .license.id) == "Apache-2.0"' "$work/t3.cdx.json" > /dev/null
+check "concluded license when nothing is declared" jq -e '.components[] | select(.name == "spring-core") | .licenses[0] | (.expression // .license.id) == "MIT"' "$work/t3.cdx.json" > /dev/null
+check "a hash from verifiedUsing, lower-cased" jq -e '.components[] | select(.name == "requests") | .hashes[0].content == "58cd2187c01e70e6e26505bca751777aa9f2ee0b7f4300988b709f44e013003f"' "$work/t3.cdx.json" > /dev/null
+check "the supplier Organization's name" jq -e '.components[] | select(.name == "spring-core") | .supplier.name == "ACME"' "$work/t3.cdx.json" > /dev/null
+check "dependsOn: requests -> spring-core" jq -e '.dependencies[] | select(.ref | test("requests")) | .dependsOn | map(test("spring-core")) | any' "$work/t3.cdx.json" > /dev/null
+res="$(post "$work/third.spdx3.json" "/v1/sbom?format=spdx-3.0.1" "$work/t3.spdx3.json")"
+check "... and as SPDX 3.0.1: $res" "$validate" -q --format spdx-3.0.1 "$work/t3.spdx3.json"
+check "the development-scoped edge kept" jq -e '[."@graph"[] | select(.type == "LifecycleScopedRelationship" and .scope == "development")] | length == 1' "$work/t3.spdx3.json" > /dev/null
+
 # --- hostile documents: RFC 9457 problems, never a crash -------------------------
 # hostile NAME WANT_CODE FILE
 hostile() {
@@ -211,6 +252,13 @@ echo '{"spdxVersion": "SPDX-2.3", "packages": {"a": 1}}' > "$work/h10.json"
 hostile "SPDX packages not an array" 400 "$work/h10.json"
 echo "${c/\[\]/[{\"name\": \"a\\u0000b\"}]}" > "$work/h11.json"
 hostile "a NUL inside a name" 400 "$work/h11.json"
+s3='{"@context": "https://spdx.org/rdf/3.0.1/spdx-context.jsonld", "@graph": []}'
+echo "${s3/\[\]/\{\}}" > "$work/h12.json"
+hostile "SPDX 3 @graph not an array" 400 "$work/h12.json"
+echo "${s3/\[\]/[{\"type\": \"software_Package\", \"spdxId\": \"urn:a\"}]}" > "$work/h13.json"
+hostile "an SPDX 3 package without a name" 400 "$work/h13.json"
+echo "${s3/\[\]/[{\"type\": \"software_Package\", \"spdxId\": \"urn:a\", \"name\": \"a\", \"software_packageUrl\": \"x\"}]}" > "$work/h14.json"
+hostile "an SPDX 3 package with an invalid purl" 400 "$work/h14.json"
 res="$(curl -sS -o /dev/null -w '%{http_code}' "$base/healthz")"
 check "still serving after the hostile documents: $res" [ "$res" = 200 ]
 
