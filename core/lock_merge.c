@@ -4,9 +4,9 @@
  * --from-sbom): one package per purl (a package without one has
  * pkg:generic/name@version from its reader, so name@version is the
  * identity then), each carrying `pixi:source-document` (the labels of the
- * parts it came from) and one `pixi:merge-conflict` per field the parts
- * disagree on (license, digests, supplier, location), naming each value and
- * its part. A field the first part leaves empty is filled from a later one
+ * parts it came from) and `pixi:merge-conflict` listing ("; "-separated)
+ * every field the parts disagree on (license, digests, supplier, location)
+ * with each value and its part. A field the first part leaves empty is filled from a later one
  * without a conflict. The graph is the union of the parts' edges (document
  * ids mapped to purls, which become the packages' keys); the root is the
  * parts' root when they all name the same one, else a synthetic root
@@ -83,8 +83,16 @@ static sb_code field(merge *m, sb_pkg *keep, const char *what, const char **have
         *have = got;
         return SB_OK;
     }
-    return prop(m, keep, "pixi:merge-conflict",
-                sb_arena_printf(m->a, "%s: %s (%s) vs %s (%s)", what, *have, first_label, got, label));
+    const char *c = sb_arena_printf(m->a, "%s: %s (%s) vs %s (%s)", what, *have, first_label, got, label);
+    if (NULL == c)
+        return oom(m);
+    /* a package has one property of a name: its conflicts in one value */
+    for (uint32_t j = 0; j + 1 < keep->reader_props.n; j += 2)
+        if (!strcmp(keep->reader_props.v[j], "pixi:merge-conflict")) {
+            keep->reader_props.v[j + 1] = sb_arena_printf(m->a, "%s; %s", keep->reader_props.v[j + 1], c);
+            return keep->reader_props.v[j + 1] ? SB_OK : oom(m);
+        }
+    return prop(m, keep, "pixi:merge-conflict", c);
 }
 
 /* The package of purl `u` (made from `p` the first time it is seen). */

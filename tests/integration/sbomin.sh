@@ -143,6 +143,76 @@ check "an SBOM against its own lockfile: no rows" jq -e '.diff | length == 0' "$
 res="$(diffq "$work/a.cdx.json" "$work/b.spdx.json" "?output=markdown" "$work/d.md")"
 check "markdown diff of two SBOMs: $res" [ "$res" = 200 ]
 
+# --- merging several `sbom` parts (issue 23 part 5) -------------------------------
+# uv.lock as CycloneDX and pixi.lock as SPDX 2.3: different roots, so a
+# synthetic root over one pkg:generic component per part root
+uvl="$fx/uv/pydantic/uv.lock"
+post "$uvl" "/v1/sbom?format=cyclonedx-1.6&filename=uv.lock" "$work/uv.cdx.json" > /dev/null
+post "$lock" "/v1/sbom?format=spdx-2.3&filename=pixi.lock" "$work/px.spdx.json" > /dev/null
+nuv="$(jq '.components | length' "$work/uv.cdx.json")"
+npx="$(jq '[.packages[] | select(.SPDXID != "SPDXRef-Package-root")] | length' "$work/px.spdx.json")"
+# purls in both parts (a PyPI package both lock)
+nboth="$(comm -12 <(jq -r '.components[].purl' "$work/uv.cdx.json" | sort -u) \
+                 <(jq -r '.packages[] | select(.SPDXID != "SPDXRef-Package-root") | .externalRefs[0].referenceLocator' "$work/px.spdx.json" | sort -u) | wc -l)"
+merge() { curl -sS -o "$2" -w '%{http_code} %{content_type}' "${@:3}" "$base/v1/sbom$1"; }
+res="$(merge "?format=cyclonedx-1.6" "$work/m.json" -F "sbom=@$work/uv.cdx.json" -F "sbom=@$work/px.spdx.json")"
+check "merge a CycloneDX and an SPDX document: $res" [ "${res%% *}" = 200 ]
+check "one component per purl: $nuv + $npx - $nboth shared + 2 part roots" \
+  jq -e --argjson n "$((nuv + npx - nboth + 2))" '(.components | length) == $n and ([.components[].purl] | unique | length) == $n' "$work/m.json" > /dev/null
+check "a synthetic root over the two part roots" jq -e '.metadata.component.name == "merged" and
+  ([.dependencies[] | select(.ref == .ref and .ref == "root") | .dependsOn[]] | sort == ["pkg:generic/pydantic", "pkg:generic/workspace"])' "$work/m.json" > /dev/null
+check "each part root depends on what its document's root did" jq -e --argjson n "$(jq '.dependencies[] | select(.ref == "root") | .dependsOn | length' "$work/uv.cdx.json")" \
+  '.dependencies[] | select(.ref == "pkg:generic/pydantic") | .dependsOn | length == $n' "$work/m.json" > /dev/null
+check "pixi:source-document on every component, by the parts' file names" jq -e --argjson u "$nuv" --argjson p "$npx" --argjson b "$nboth" '
+  [.components[] | .properties[] | select(.name == "pixi:source-document") | .value] as $v
+  | ($v | length) == (.components | length)
+  and ([$v[] | select(. == "uv.cdx.json")] | length) == $u - $b + 1
+  and ([$v[] | select(. == "px.spdx.json")] | length) == $p - $b + 1
+  and ([$v[] | select(. == "uv.cdx.json, px.spdx.json")] | length) == $b' "$work/m.json" > /dev/null
+# bom-refs are purls in sbomd's CycloneDX: every edge of the uv part is in the merge
+edges() { jq -r '.dependencies[] | select(.ref != "root") | .ref as $r | .dependsOn[] | "\($r) \(.)"' "$1" | sort -u; }
+edges "$work/uv.cdx.json" > "$work/e1"; edges "$work/m.json" > "$work/e2"
+check "the graph is the union: the uv part's $(wc -l < "$work/e1") edges all in the merge ($(wc -l < "$work/e2"))" \
+  [ "$(comm -23 "$work/e1" "$work/e2" | wc -l)" = 0 ] && [ "$(wc -l < "$work/e2")" -gt "$(wc -l < "$work/e1")" ]
+check "no conflicts between these two" jq -e '[.components[].properties[] | select(.name == "pixi:merge-conflict")] | length == 0' "$work/m.json" > /dev/null
+for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+  mkdir -p "$work/mv-$dst"
+  res="$(merge "?format=$dst" "$work/mv-$dst/m.json" -F "sbom=@$work/uv.cdx.json" -F "sbom=@$work/px.spdx.json" -F "sbom=@$work/a3.json")"
+  check "merge of three parts (CycloneDX, SPDX 2.3, SPDX 3.0.1) as $dst: $res" [ "${res%% *}" = 200 ]
+  check "... validates as $dst" "$validate" -q --format "$dst" "$work/mv-$dst/m.json"
+done
+check "SPDX 2.3: pixi:source-document in the package comments" jq -e '[.packages[] | select(.comment // "" | test("pixi:source-document="))] | length > 100' "$work/mv-spdx-2.3/m.json" > /dev/null
+# a conflicting license (and a digest): the same pixi.lock twice, one part edited
+post "$lock" "/v1/sbom?format=cyclonedx-1.6&filename=pixi.lock" "$work/px.cdx.json" > /dev/null
+jq '(.components[] | select(.name == "python") | .licenses) = [{"license": {"id": "MIT"}}]
+    | (.components[] | select(.name == "python") | .hashes) |= map(if .alg == "SHA-256" then .content = ("0" * 64) else . end)' \
+  "$work/px.cdx.json" > "$work/edited.cdx.json"
+res="$(merge "?format=cyclonedx-1.6" "$work/mc.json" -F "sbom=@$work/px.spdx.json" -F "sbom=@$work/edited.cdx.json;filename=edited.json")"
+check "merge with a conflict: $res" [ "${res%% *}" = 200 ]
+check "one root: both parts name the same one" jq -e '.metadata.component.name == "workspace" and (.components | length) == '"$npx" "$work/mc.json" > /dev/null
+check "the license and digest conflicts with both values and their parts, in one property" jq -e --arg z "$(printf '0%.0s' $(seq 64))" '.components[] | select(.name == "python")
+  | [.properties[] | select(.name == "pixi:merge-conflict") | .value] | length == 1 and (.[0] | split("; ")) ==
+    ["license: Python-2.0 (px.spdx.json) vs MIT (edited.json)", "sha256: 84f13bd70cff5dcdaee19263b2d4291d5793856a718efc1b63a9cfa9eb6e2ca1 (px.spdx.json) vs \($z) (edited.json)"]' "$work/mc.json" > /dev/null
+check "the first part's value kept" jq -e '.components[] | select(.name == "python") | .licenses[0] | (.expression // .license.id) == "Python-2.0"' "$work/mc.json" > /dev/null
+check "conflicts only on python" jq -e '[.components[] | select(any(.properties[]; .name == "pixi:merge-conflict")) | .name] == ["python"]' "$work/mc.json" > /dev/null
+res="$(merge "" "$work/mi.json" -F "sbom=@$work/px.spdx.json" -F "sbom=<$work/edited.cdx.json")"
+check "a part without a file name is named by its index" jq -e '.components[] | select(.name == "python") | .properties[] | select(.name == "pixi:source-document") | .value == "px.spdx.json, 2"' "$work/mi.json" > /dev/null
+# bounds and refusals
+cp "$root/tests/data/sbom/third.cdx.json" "$work/third.cdx.json"
+args=(); for i in $(seq 1 17); do args+=(-F "sbom=@$work/third.cdx.json"); done
+res="$(merge "" "$work/p.json" "${args[@]}")"
+check "17 sbom parts: $res" [ "$res" = "413 application/problem+json" ]
+res="$(merge "" "$work/p.json" "${args[@]:2}")"
+check "16 sbom parts: $res" [ "${res%% *}" = 200 ]
+res="$(merge "" "$work/p.json" -F "sbom=@$work/third.cdx.json" -F "sbom=@$lock")"
+check "a lockfile as an sbom part: $res" [ "$res" = "400 application/problem+json" ]
+check "... the problem names the part" jq -e '.detail | test("part 2")' "$work/p.json" > /dev/null
+res="$(merge "" "$work/p.json" -F "sbom=@$work/third.cdx.json" -F "lockfile=@$lock")"
+check "sbom parts and a lockfile part: $res" [ "$res" = "400 application/problem+json" ]
+printf '{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": [' > "$work/trunc.json"
+res="$(merge "" "$work/p.json" -F "sbom=@$work/third.cdx.json" -F "sbom=@$work/trunc.json")"
+check "a malformed sbom part: $res" [ "$res" = "400 application/problem+json" ]
+
 # --- explain (issue 23 part 4) ------------------------------------------------------
 ex() { curl -sS -o "$3" -w '%{http_code} %{content_type}' --data-binary @"$1" "$base/v1/report/explain?$2"; }
 res="$(ex "$lock" "package=python&filename=pixi.lock" "$work/x.json")"
