@@ -10,6 +10,7 @@
 #include "../../core/buf.h"
 #include "../../core/doc.h"
 #include "../../core/lock.h"
+#include "../../core/lock_merge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -347,6 +348,107 @@ TEST(sbomin_third_party_spdx3)
         CHECK(t->scope == SB_SCOPE_DEVELOPMENT);
         CHECK(s->nroot == 2);
     }
+    sb_arena_destroy(a);
+}
+
+static const char *prop_of(const sb_pkg *p, const char *name)
+{
+    for (uint32_t k = 0; k < p->nprops; k++)
+        if (!strcmp(p->props[k].name, name))
+            return p->props[k].value;
+    return NULL;
+}
+
+/* Merging (core/lock_merge.c): one package per purl, its parts named, the
+ * disagreements listed, gaps filled, edges united, the roots. */
+TEST(sbomin_merge)
+{
+    static const char a_doc[] =
+        "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"metadata\": {\"component\": {\"bom-ref\": \"r\", \"name\": \"app\"}},\n"
+        " \"components\": [\n"
+        "  {\"bom-ref\": \"a1\", \"name\": \"requests\", \"version\": \"2.0\", \"purl\": \"pkg:pypi/requests@2.0\",\n"
+        "   \"licenses\": [{\"license\": {\"id\": \"Apache-2.0\"}}]},\n"
+        "  {\"bom-ref\": \"a2\", \"name\": \"urllib3\", \"version\": \"2.2\", \"purl\": \"pkg:pypi/urllib3@2.2\"},\n"
+        "  {\"bom-ref\": \"a3\", \"name\": \"tool\", \"version\": \"1\"}],\n"
+        " \"dependencies\": [{\"ref\": \"r\", \"dependsOn\": [\"a1\"]}, {\"ref\": \"a1\", \"dependsOn\": [\"a2\"]}]}\n";
+    static const char b_doc[] =
+        "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.5\", \"metadata\": {\"component\": {\"bom-ref\": \"x\", \"name\": \"app\"}},\n"
+        " \"components\": [\n"
+        "  {\"bom-ref\": \"b1\", \"name\": \"requests\", \"version\": \"2.0\", \"purl\": \"pkg:pypi/requests@2.0\",\n"
+        "   \"licenses\": [{\"license\": {\"id\": \"MIT\"}}]},\n"
+        "  {\"bom-ref\": \"b2\", \"name\": \"urllib3\", \"version\": \"2.2\", \"purl\": \"pkg:pypi/urllib3@2.2\",\n"
+        "   \"licenses\": [{\"license\": {\"id\": \"MIT\"}}]},\n"
+        "  {\"bom-ref\": \"b3\", \"name\": \"tool\", \"version\": \"1\"},\n"
+        "  {\"bom-ref\": \"b4\", \"name\": \"idna\", \"version\": \"3.7\", \"purl\": \"pkg:pypi/idna@3.7\"}],\n"
+        " \"dependencies\": [{\"ref\": \"x\", \"dependsOn\": [\"b1\"]}, {\"ref\": \"b1\", \"dependsOn\": [\"b4\"]}]}\n";
+    static const char c_doc[] =
+        "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"metadata\": {\"component\": {\"bom-ref\": \"y\", \"name\": \"other\", \"version\": \"3\"}},\n"
+        " \"components\": [{\"bom-ref\": \"c1\", \"name\": \"idna\", \"version\": \"3.7\", \"purl\": \"pkg:pypi/idna@3.7\"}],\n"
+        " \"dependencies\": [{\"ref\": \"y\", \"dependsOn\": [\"c1\"]}]}\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l[3] = {NULL, NULL, NULL}, *m = NULL;
+    const char *labels[] = {"a.json", "b.json", "3"};
+    CHECK(sb_lock_read(&l[0], a, NULL, a_doc, sizeof a_doc - 1, NULL, NULL, &err) == SB_OK);
+    CHECK(sb_lock_read(&l[1], a, NULL, b_doc, sizeof b_doc - 1, NULL, NULL, &err) == SB_OK);
+    CHECK(sb_lock_read(&l[2], a, NULL, c_doc, sizeof c_doc - 1, NULL, NULL, &err) == SB_OK);
+    sb_sbom *s = NULL;
+    /* same root: kept */
+    if (l[0] && l[1] && sb_lock_merge(&m, a, l, labels, 2, NULL, &err) == SB_OK) {
+        sb_select_opts o = {.environment = m->envs[0].name};
+        CHECK(sb_model_select(&s, a, m, &o, &err) == SB_OK);
+    }
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(s->npkgs == 4);
+        CHECK_STR(s->root_name, "app");
+        const sb_pkg *r = find(s, "requests"), *u = find(s, "urllib3"), *t = find(s, "tool"), *i = find(s, "idna");
+        CHECK(r && u && t && i);
+        if (r && u && t && i) {
+            CHECK_STR(r->license, "Apache-2.0");
+            CHECK_STR(prop_of(r, "pixi:merge-conflict"), "license: Apache-2.0 (a.json) vs MIT (b.json)");
+            CHECK_STR(prop_of(r, "pixi:source-document"), "a.json, b.json");
+            CHECK_STR(u->license, "MIT"); /* a gap filled, no conflict */
+            CHECK(NULL == prop_of(u, "pixi:merge-conflict"));
+            CHECK_STR(t->purl, "pkg:generic/tool@1"); /* no purl: name@version */
+            CHECK_STR(prop_of(t, "pixi:source-document"), "a.json, b.json");
+            CHECK_STR(prop_of(i, "pixi:source-document"), "b.json");
+            CHECK(r->ndeps == 2); /* urllib3 from a, idna from b */
+            /* the root's edge, and tool: nothing depends on it, the model hangs it on the root */
+            CHECK(s->nroot == 2);
+            int to_r = 0, to_t = 0;
+            for (size_t k = 0; k < s->nroot; k++) {
+                to_r |= &s->pkgs[s->root_deps[k]] == r;
+                to_t |= &s->pkgs[s->root_deps[k]] == t;
+            }
+            CHECK(to_r && to_t);
+        }
+    }
+    /* different roots: a synthetic one over a pkg:generic component per part root */
+    s = NULL;
+    if (l[0] && l[2] && sb_lock_merge(&m, a, (sb_lock *const[]){l[0], l[2]}, (const char *const[]){"a.json", "2"}, 2, NULL,
+                                      &err) == SB_OK) {
+        sb_select_opts o = {.environment = m->envs[0].name};
+        CHECK(sb_model_select(&s, a, m, &o, &err) == SB_OK);
+    }
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_STR(s->root_name, "merged");
+        CHECK(s->npkgs == 6); /* 3 + 1 + the two roots */
+        const sb_pkg *ra = find(s, "app"), *rc = find(s, "other");
+        CHECK(ra && rc);
+        if (ra && rc) {
+            CHECK_STR(rc->purl, "pkg:generic/other@3");
+            CHECK(rc->ndeps == 1 && !strcmp(s->pkgs[rc->deps[0]].name, "idna"));
+            CHECK(ra->ndeps == 1 && !strcmp(s->pkgs[ra->deps[0]].name, "requests"));
+            CHECK_STR(prop_of(rc, "pixi:source-document"), "2");
+        }
+        CHECK(s->nroot == 3); /* the two part roots, and the orphan tool */
+    }
+    /* the package bound holds across the parts */
+    sb_limits lim = SB_LIMITS_DEFAULT;
+    lim.max_packages = 4;
+    CHECK(l[0] && l[1] && sb_lock_merge(&m, a, l, labels, 3, &lim, &err) == SB_ELIMIT);
     sb_arena_destroy(a);
 }
 
