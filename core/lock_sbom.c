@@ -14,6 +14,17 @@
  *     externalRefs purl, sourceInfo, comment}, documentDescribes,
  *     relationships (DESCRIBES, DEPENDS_ON, CONTAINS from the root, and the
  *     *_DEPENDENCY_OF ones reversed), hasExtractedLicensingInfos.
+ *   SPDX 3.0.1 JSON-LD (@graph): the software_Sbom's root element (else the
+ *     SpdxDocument's) as the root, software_Package {spdxId, name,
+ *     software_packageVersion, summary, software_downloadLocation,
+ *     software_sourceInfo, software_homePage, software_packageUrl,
+ *     externalIdentifier packageUrl, verifiedUsing, suppliedBy -> the
+ *     Organization's name, comment}, Relationships hasDeclaredLicense (else
+ *     hasConcludedLicense) to a simplelicensing_LicenseExpression or
+ *     SimpleLicensingText (its name), dependsOn (LifecycleScopedRelationship
+ *     scope development: the target's scope; NoAssertionElement: no data).
+ *     It cannot hold the required / optional scopes, only the crossings
+ *     into a development group.
  * Identity: a package's purl as the document states it is kept as its
  * primary purl (sb_pkgx.given_purl); its kind is its pixi:kind property when
  * it has one, else the purl's type (conda, pypi, npm), else `external`. Edges
@@ -111,7 +122,8 @@ static int cdx_detect(const char *data, size_t len, const char *filename)
 static int spdx_detect(const char *data, size_t len, const char *filename)
 {
     (void)filename;
-    return json_with(data, len, "\"spdxVersion\"") ? 3 : 0;
+    return json_with(data, len, "\"spdxVersion\"") || (json_with(data, len, "\"@context\"") &&
+                                                       json_with(data, len, "spdx.org/rdf/3.")) ? 3 : 0;
 }
 
 /* ---- the model ----------------------------------------------------------- */
@@ -610,6 +622,38 @@ static const char *spdx_license(sbin *c, json_t *o, json_t *extracted)
     return v;
 }
 
+/* A list of license file names as sbomd writes them ("a, b" in SPDX 2's
+ * licenseComments, "a;b" in SPDX 3's comment) back into the package. */
+static sb_code license_files(sbin *c, sb_pkg *p, const char *list, const char *sep)
+{
+    sb_code rc = SB_OK;
+    size_t k = strlen(sep);
+    for (const char *s = list; *s && rc == SB_OK;) {
+        const char *at = strstr(s, sep);
+        size_t n = at ? (size_t)(at - s) : strlen(s);
+        const char *f = sb_arena_strndup(c->a, s, n);
+        if (NULL == f)
+            return oom(c);
+        restore(c, p, "pixi:license-file", f, &rc);
+        s = at ? at + k : s + n;
+    }
+    return rc;
+}
+
+/* sbomd's root (SPDX 2 and 3) says where it came from in its source info:
+ * "<kind> workspace; lockfile X; environment E; platform P". */
+static void root_source(sbin *c, const char *rsi, const char **env, const char **plat)
+{
+    const char *pe = rsi ? strstr(rsi, "; environment ") : NULL, *pp = rsi ? strstr(rsi, "; platform ") : NULL;
+    const char *pl = rsi ? strstr(rsi, "; lockfile ") : NULL;
+    if (pl && pe && pe > pl && strncmp(pl + 11, "(unnamed)", 9))
+        c->l->lockfile_name = sb_arena_strndup(c->a, pl + 11, (size_t)(pe - pl - 11));
+    if (pe && pp && pp > pe) {
+        *env = sb_arena_strndup(c->a, pe + 14, (size_t)(pp - pe - 14));
+        *plat = pp + 11;
+    }
+}
+
 /* `comment`: sbomd writes a package's properties there, one
  * "pixi:name=value" a line. */
 static sb_code spdx_comment(sbin *c, sb_pkg *p, const char *s, int *kind_given)
@@ -624,7 +668,11 @@ static sb_code spdx_comment(sbin *c, sb_pkg *p, const char *s, int *kind_given)
             if (NULL == name || NULL == value)
                 return oom(c);
             *kind_given |= !strcmp(name, "pixi:kind");
-            sb_code rc = add_prop(c, p, name, value);
+            sb_code rc = SB_OK;
+            if (!strcmp(name, "pixi:license-files")) /* SPDX 3: the file names, ';'-separated */
+                rc = license_files(c, p, value, ";");
+            else
+                rc = add_prop(c, p, name, value);
             if (rc != SB_OK)
                 return rc;
         }
@@ -665,17 +713,8 @@ static sb_code spdx_package(sbin *c, json_t *o, size_t idx, json_t *extracted)
         return rc;
     const char *lc = jstr(c, o, "licenseComments");
     if (lc && !strncmp(lc, "License files: ", 15) && 0 == p->nlicfiles) {
-        for (const char *s = lc + 15; *s;) {
-            const char *sep = strstr(s, ", ");
-            size_t n = sep ? (size_t)(sep - s) : strlen(s);
-            const char *f = sb_arena_strndup(c->a, s, n);
-            if (NULL == f)
-                return oom(c);
-            restore(c, p, "pixi:license-file", f, &rc);
-            if (rc != SB_OK)
-                return rc;
-            s = sep ? sep + 2 : s + n;
-        }
+        if ((rc = license_files(c, p, lc + 15, ", ")) != SB_OK)
+            return rc;
     }
     /* the first purl is the package's own; the rest are its other identities */
     json_t *refs = json_object_get(o, "externalRefs"), *e;
@@ -764,16 +803,7 @@ static sb_code spdx_body(sbin *c, json_t *root)
         if (1 == ndescribed && id && !strcmp(id, described))
             rootpkg = e;
     }
-    /* sbomd's root says where it came from: "<kind> workspace; lockfile X; environment E; platform P" */
-    const char *rsi = rootpkg ? jstr(c, rootpkg, "sourceInfo") : NULL;
-    const char *pe = rsi ? strstr(rsi, "; environment ") : NULL, *pp = rsi ? strstr(rsi, "; platform ") : NULL;
-    const char *pl = rsi ? strstr(rsi, "; lockfile ") : NULL;
-    if (pl && pe && pe > pl && strncmp(pl + 11, "(unnamed)", 9))
-        c->l->lockfile_name = sb_arena_strndup(c->a, pl + 11, (size_t)(pe - pl - 11));
-    if (pe && pp && pp > pe) {
-        env = sb_arena_strndup(c->a, pe + 14, (size_t)(pp - pe - 14));
-        plat = pp + 11;
-    }
+    root_source(c, rootpkg ? jstr(c, rootpkg, "sourceInfo") : NULL, &env, &plat);
     sb_code rc = place(c, env, plat);
     if (rc != SB_OK)
         return rc;
@@ -818,6 +848,203 @@ static sb_code spdx_body(sbin *c, json_t *root)
     return SB_OK;
 }
 
+/* ---- SPDX 3.0.1 JSON-LD ---------------------------------------------------- */
+
+/* An element of the @graph by its spdxId; NULL when the graph has none. */
+static json_t *spdx3_elem(const sb_strmap *ids, json_t *graph, const char *id)
+{
+    size_t i;
+    return id && sb_strmap_get(ids, id, strlen(id), &i) ? json_array_get(graph, i) : NULL;
+}
+
+static int type_is(json_t *o, const char *type)
+{
+    json_t *t = json_object_get(o, "type");
+    return json_is_string(t) && !strcmp(json_string_value(t), type);
+}
+
+/* The license a license element stands for: a LicenseExpression's
+ * expression, a SimpleLicensingText's name (sbomd writes the original text
+ * there, the file's content as its licenseText). */
+static const char *spdx3_license(sbin *c, json_t *el)
+{
+    if (type_is(el, "simplelicensing_LicenseExpression")) {
+        const char *v = jstr(c, el, "simplelicensing_licenseExpression");
+        return spdx_none(v) ? NULL : v;
+    }
+    if (type_is(el, "simplelicensing_SimpleLicensingText"))
+        return jstr(c, el, "name");
+    return NULL;
+}
+
+static sb_code spdx3_package(sbin *c, json_t *o, size_t idx, const sb_strmap *ids, json_t *graph)
+{
+    const char *name = jstr(c, o, "name"), *id = jstr(c, o, "spdxId");
+    if (NULL == name || has_nul(json_object_get(o, "name")))
+        return sb_err_set(c->err, SB_EPARSE, "@graph[%zu]: a software_Package without a name", idx);
+    if (NULL == id)
+        return sb_err_set(c->err, SB_EPARSE, "@graph[%zu]: a software_Package without an spdxId", idx);
+    sb_pkg *p;
+    sb_code rc = new_pkg(c, &p, id);
+    if (rc != SB_OK)
+        return rc;
+    p->name = name;
+    p->version = jstr(c, o, "software_packageVersion");
+    p->summary = jstr(c, o, "summary");
+    if (NULL == p->summary)
+        p->summary = jstr(c, o, "description");
+    p->location = jstr(c, o, "software_downloadLocation");
+    const char *si = jstr(c, o, "software_sourceInfo");
+    if (si && NULL == p->location && !strncmp(si, "built from source at ", 21))
+        p->location = si + 21;
+    p->homepage = jstr(c, o, "software_homePage");
+    int kind_given = 0;
+    if ((rc = spdx_comment(c, p, jstr(c, o, "comment"), &kind_given)) != SB_OK)
+        return rc;
+    sb_pkgx *x = sb_pkg_x(p, c->a);
+    if (NULL == x)
+        return oom(c);
+    x->lock_purls.n = 0; /* pixi:purl lines repeat the packageUrl identifiers */
+    const char *purl = jstr(c, o, "software_packageUrl");
+    json_t *ext = json_object_get(o, "externalIdentifier"), *e;
+    size_t i;
+    json_array_foreach(ext, i, e) {
+        const char *t = jstr(c, e, "externalIdentifierType"), *v = jstr(c, e, "identifier");
+        if (NULL == t || NULL == v || strcmp(t, "packageUrl"))
+            continue;
+        if (NULL == purl) /* no software_packageUrl: the first identifier is the package's own */
+            purl = v;
+        else if (sb_strv_push(&x->lock_purls, c->a, v) != SB_OK)
+            return oom(c);
+    }
+    if (purl) {
+        sb_purl pu;
+        if (sb_purl_parse(&pu, c->a, purl, NULL) != SB_OK)
+            return sb_err_set(c->err, SB_EPARSE, "package '%.64s': purl '%.128s' is not a valid purl", name, purl);
+        x->given_purl = purl;
+    }
+    for (size_t k = 0; k < x->lock_purls.n; k++) {
+        sb_purl pu;
+        if (sb_purl_parse(&pu, c->a, x->lock_purls.v[k], NULL) != SB_OK)
+            return sb_err_set(c->err, SB_EPARSE, "package '%.64s': purl '%.128s' is not a valid purl", name,
+                              x->lock_purls.v[k]);
+    }
+    kind_from_purl(c, p, kind_given);
+    json_t *sums = json_object_get(o, "verifiedUsing");
+    json_array_foreach(sums, i, e)
+        if ((rc = set_hash(c, p, jstr(c, e, "algorithm"), jstr(c, e, "hashValue"))) != SB_OK)
+            return rc;
+    json_t *sup = spdx3_elem(ids, graph, jstr(c, o, "suppliedBy"));
+    if (p->kind == SB_KIND_EXTERNAL && json_is_object(sup))
+        p->supplier_name = jstr(c, sup, "name");
+    return SB_OK;
+}
+
+static sb_code spdx3_body(sbin *c, json_t *root)
+{
+    json_t *graph = json_object_get(root, "@graph"), *e;
+    if (!json_is_array(graph))
+        return sb_err_set(c->err, SB_EPARSE, "SPDX 3: @graph is not an array");
+    c->l->version = 3;
+    size_t i, n = json_array_size(graph);
+    sb_strmap ids;
+    if (sb_strmap_init(&ids, c->a, n ? n : 1) != SB_OK)
+        return oom(c);
+    const char *ver = NULL;
+    const char *root_id = NULL, *doc_root = NULL;
+    json_array_foreach(graph, i, e) {
+        if (!json_is_object(e))
+            return sb_err_set(c->err, SB_EPARSE, "@graph[%zu]: not an object", i);
+        if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
+            return SB_ETIMEOUT;
+        json_t *id = json_object_get(e, "spdxId");
+        if (json_is_string(id) && sb_strmap_put(&ids, json_string_value(id), strlen(json_string_value(id)), i, NULL) < 0)
+            return oom(c);
+        if (type_is(e, "CreationInfo") && NULL == ver)
+            ver = jstr(c, e, "specVersion");
+        /* the root: the Sbom's root element, else the document's */
+        json_t *re = json_array_get(json_object_get(e, "rootElement"), 0);
+        if (json_is_string(re) && type_is(e, "software_Sbom") && NULL == root_id)
+            root_id = json_string_value(re);
+        else if (json_is_string(re) && type_is(e, "SpdxDocument") && NULL == doc_root)
+            doc_root = json_string_value(re);
+    }
+    if (ver && strncmp(ver, "3.0", 3))
+        return sb_err_set(c->err, SB_EUNSUPPORTED, "SPDX version '%.16s' is not read (SPDX 3.0.x JSON-LD is)", ver);
+    if (NULL == root_id)
+        root_id = doc_root;
+    json_t *rootpkg = spdx3_elem(&ids, graph, root_id);
+    if (!type_is(rootpkg, "software_Package"))
+        rootpkg = NULL; /* a root that is no package (an Sbom of files): no root */
+    const char *env = NULL, *plat = NULL;
+    root_source(c, rootpkg ? jstr(c, rootpkg, "software_sourceInfo") : NULL, &env, &plat);
+    sb_code rc = place(c, env, plat);
+    if (rc != SB_OK)
+        return rc;
+    if (rootpkg) {
+        c->root_key = jstr(c, rootpkg, "spdxId");
+        c->l->root_name = jstr(c, rootpkg, "name");
+        c->l->root_version = jstr(c, rootpkg, "software_packageVersion");
+    }
+    json_array_foreach(graph, i, e)
+        if (e != rootpkg && type_is(e, "software_Package") && (rc = spdx3_package(c, e, i, &ids, graph)) != SB_OK)
+            return rc;
+    /* licenses (declared before concluded) and the graph */
+    int any_dep = 0;
+    json_array_foreach(graph, i, e) {
+        if (!type_is(e, "Relationship") && !type_is(e, "LifecycleScopedRelationship"))
+            continue;
+        if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
+            return SB_ETIMEOUT;
+        const char *from = jstr(c, e, "from"), *type = jstr(c, e, "relationshipType");
+        json_t *to = json_object_get(e, "to"), *t;
+        size_t k, at;
+        if (NULL == from || NULL == type || !json_is_array(to))
+            continue;
+        int declared = !strcmp(type, "hasDeclaredLicense");
+        if (declared || !strcmp(type, "hasConcludedLicense")) {
+            if (!sb_strmap_get(&c->by_key, from, strlen(from), &at))
+                continue; /* the root's license is the manifest's, not read from documents */
+            sb_pkg *p = c->pkgs[at];
+            const char *lic = spdx3_license(c, spdx3_elem(&ids, graph, json_string_value(json_array_get(to, 0))));
+            if (lic && (declared || NULL == p->license))
+                p->license = lic;
+            continue;
+        }
+        int deps = !strcmp(type, "dependsOn") || (!strcmp(type, "contains") && c->root_key && !strcmp(from, c->root_key));
+        if (!deps)
+            continue;
+        const char *scope = jstr(c, e, "scope");
+        int dev = type_is(e, "LifecycleScopedRelationship") && scope && !strcmp(scope, "development");
+        /* an edge into a development group starts outside it (sbomd writes
+         * one only where the scopes cross): its start is at least required,
+         * else written again the edge would be a plain one */
+        if (dev && sb_strmap_get(&c->by_key, from, strlen(from), &at) && SB_SCOPE_NONE == c->pkgs[at]->scope)
+            c->pkgs[at]->scope = SB_SCOPE_REQUIRED;
+        json_array_foreach(to, k, t) {
+            if (!json_is_string(t))
+                continue;
+            const char *tid = json_string_value(t);
+            if (!strcmp(tid, "NoAssertionElement")) {
+                c->l->no_dep_data = true;
+                continue;
+            }
+            if (!strcmp(tid, "NoneElement")) {
+                any_dep = 1; /* stated: depends on nothing */
+                continue;
+            }
+            any_dep = 1;
+            if (dev && sb_strmap_get(&c->by_key, tid, strlen(tid), &at))
+                c->pkgs[at]->scope = sb_scope_merge(c->pkgs[at]->scope, SB_SCOPE_DEVELOPMENT);
+            if ((rc = edge(c, from, tid)) != SB_OK)
+                return rc;
+        }
+    }
+    if (!any_dep && c->n)
+        c->l->no_dep_data = true;
+    return SB_OK;
+}
+
 static sb_code spdx_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
                          sb_err *err)
 {
@@ -825,7 +1052,7 @@ static sb_code spdx_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     json_t *root;
     sb_code rc = start(&c, a, lim, err, "spdx");
     if (rc == SB_OK && (rc = parse(&c, &root, data, len, "SPDX")) == SB_OK) {
-        rc = spdx_body(&c, root);
+        rc = json_object_get(root, "@graph") ? spdx3_body(&c, root) : spdx_body(&c, root);
         json_decref(root);
     }
     return rc == SB_OK ? finish(&c, out) : rc;

@@ -2,6 +2,7 @@
  * intake.c - the lockfile and selection parameters of a request (intake.h).
  */
 #include "intake.h"
+#include "../core/lock_merge.h"
 #include "../core/gate.h"
 #include "../core/quality.h"
 #include "lookup.h"
@@ -387,6 +388,66 @@ static int read_vex(svc_req *r, const svc_part *part, svc_lookup_ctx *lc, svc_in
 
 /* The lockfile is the body or its `lockfile` part (part NULL), or the
  * named part of a multipart body, which then stays for the other parts. */
+/* Several `sbom` parts (issue 23 part 5): each read as a CycloneDX or SPDX
+ * document, labelled by its file name (else its index, from 1), and merged
+ * into one lock (core/lock_merge.c). The serial covers every part's label
+ * and bytes. */
+static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, svc_intake *in, int *rc)
+{
+    sb_arena *a = svc_req_arena(r);
+    sb_err err;
+    sb_err_clear(&err);
+    sb_lock **locks = sb_arena_alloc(a, up->nsboms * sizeof *locks);
+    const char **labels = sb_arena_alloc(a, up->nsboms * sizeof *labels);
+    if (NULL == locks || NULL == labels) {
+        sb_err_set(&err, SB_ENOMEM, "out of memory");
+        return answered(rc, svc_req_error(r, &err, NULL, 0));
+    }
+    sb_sha1 c;
+    sb_sha1_init(&c);
+    for (size_t i = 0; i < up->nsboms; i++) {
+        const svc_part *p = &up->sboms[i];
+        labels[i] = p->filename ? p->filename : sb_arena_printf(a, "%zu", i + 1);
+        if (NULL == labels[i]) {
+            sb_err_set(&err, SB_ENOMEM, "out of memory");
+            return answered(rc, svc_req_error(r, &err, NULL, 0));
+        }
+        if (0 == p->len) {
+            sb_err_set(&err, SB_EPARSE, "'sbom' part %zu (%s) is empty", i + 1, labels[i]);
+            return answered(rc, svc_req_error(r, &err, NULL, 0));
+        }
+        if (svc_req_admit(r, sb_lock_estimate(NULL, p->data, p->len, p->filename), rc))
+            return 1;
+        if (sb_lock_read(&locks[i], a, NULL, p->data, p->len, p->filename, lim, &err) != SB_OK) {
+            if (err.code == SB_ETIMEOUT)
+                return answered(rc, svc_req_timeout(r));
+            char msg[sizeof err.msg];
+            snprintf(msg, sizeof msg, "%s", err.msg);
+            sb_err_set_at(&err, err.code, err.line, err.column, "'sbom' part %zu (%.128s): %.800s", i + 1, labels[i], msg);
+            return answered(rc, svc_req_error(r, &err, NULL, 0));
+        }
+        if (strcmp(locks[i]->kind, "cyclonedx") && strcmp(locks[i]->kind, "spdx")) {
+            sb_err_set(&err, SB_EPARSE, "'sbom' part %zu (%s) is a %s, not a CycloneDX or SPDX document: send a "
+                                        "lockfile as the body or the 'lockfile' part", i + 1, labels[i], locks[i]->kind);
+            return answered(rc, svc_req_error(r, &err, NULL, 0));
+        }
+        static const char nul = '\0';
+        sb_sha1_update(&c, labels[i], strlen(labels[i]));
+        sb_sha1_update(&c, &nul, 1);
+        sb_sha1_update(&c, p->data, p->len);
+        sb_sha1_update(&c, &nul, 1);
+    }
+    sb_sha1_final(&c, in->sha1);
+    if (NULL == svc_req_query(r, "filename"))
+        in->sel.lockfile_name = NULL; /* the first part's file name is no lockfile of the merge */
+    if (sb_lock_merge(&in->lock, a, locks, labels, up->nsboms, lim, &err) != SB_OK)
+        return answered(rc, svc_req_error(r, &err, NULL, 0));
+    in->body = NULL;
+    svc_req_count(r, 0, in->lock->kind);
+    svc_req_drop_body(r);
+    return 0;
+}
+
 static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *part, svc_intake *in, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
@@ -610,6 +671,8 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     if (svc_req_admit(r, sb_lock_estimate(svc_req_query(r, "kind"), in->body, in->len, filename), rc))
         return 1;
     /* a large lockfile is hashed on a second thread while it is parsed */
+    if (up.nsboms) /* SBOMs to merge: read each, merge them */
+        return read_sboms(r, &up, &lim, in, rc);
     digest_job job = {in->body, in->len, {0}};
     pthread_t hasher;
     int threaded = digest && in->len >= DIGEST_THREAD_MIN && 0 == pthread_create(&hasher, NULL, digest_run, &job);

@@ -45,12 +45,18 @@ typedef struct svc_upload {
     int has_manifest;
     svc_part vex;          /* the `vex` part: a CycloneDX VEX or OpenVEX document */
     int has_vex;
+    svc_part *sboms;       /* the `sbom` parts, in body order: merged into one document */
+    size_t nsboms;
 } svc_upload;
+
+/* At most this many `sbom` parts in one request (more is a 413). */
+#define SVC_MAX_SBOM_PARTS 16
 
 /* The uploaded inputs: a raw body is the lockfile (its name from the
  * request's Content-Disposition); a multipart/form-data body must have a
- * `lockfile` part and may have `manifest` and `vex` parts. 0, or -1 with err set for
- * a malformed multipart body. */
+ * `lockfile` part and may have `manifest` and `vex` parts, or instead of the
+ * lockfile up to SVC_MAX_SBOM_PARTS `sbom` parts (SBOMs to merge). 0, or -1
+ * with err set for a malformed multipart body. */
 int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err);
 
 /* The part named `name` of a multipart/form-data body (/v1/diff's `base`

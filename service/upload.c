@@ -1,7 +1,8 @@
 /*
  * upload.c - where the inputs are in a request: the raw body (the lockfile),
  * or the named parts of a multipart/form-data body (RFC 7578): `lockfile`
- * and the optional `manifest`, with the file names their
+ * and the optional `manifest` and `vex`, or instead of the lockfile several
+ * `sbom` parts (SBOMs to merge), with the file names their
  * Content-Disposition gives them.
  */
 #include "request_int.h"
@@ -58,7 +59,19 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
             have = &up->has_manifest, slot = &up->manifest;
         else if (!strcmp(parts[i].name, "vex"))
             have = &up->has_vex, slot = &up->vex;
-        else
+        else if (!strcmp(parts[i].name, "sbom")) { /* several: merged (issue 23 part 5) */
+            if (up->nsboms == SVC_MAX_SBOM_PARTS) {
+                sb_err_set(err, SB_ELIMIT, "more than %d 'sbom' parts: merge at most %d documents in one request",
+                           SVC_MAX_SBOM_PARTS, SVC_MAX_SBOM_PARTS);
+                return -1;
+            }
+            if (NULL == up->sboms && NULL == (up->sboms = sb_arena_alloc(r->arena, SVC_MAX_SBOM_PARTS * sizeof *up->sboms))) {
+                sb_err_set(err, SB_ENOMEM, "out of memory");
+                return -1;
+            }
+            up->sboms[up->nsboms++] = parts[i];
+            continue;
+        } else
             continue; /* other form fields are not inputs */
         if (*have) {
             sb_err_set(err, SB_EPARSE, "multipart/form-data upload has more than one '%s' part: send one", parts[i].name);
@@ -67,8 +80,14 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
         *have = 1;
         *slot = parts[i];
     }
-    if (!have_lock) {
-        sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no 'lockfile' field");
+    if (have_lock && up->nsboms) {
+        sb_err_set(err, SB_EPARSE, "multipart/form-data upload has both a 'lockfile' and 'sbom' parts: send one or the other");
+        return -1;
+    }
+    if (up->nsboms)
+        up->lockfile = up->sboms[0]; /* for the checks on the first input (empty, file name) */
+    else if (!have_lock) {
+        sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no 'lockfile' field (or 'sbom' parts)");
         return -1;
     }
     return 0;

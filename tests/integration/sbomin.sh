@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sbomin.sh BUILD_DIR - SBOMs as input (issue 23 part 5, spec 2.11) against a
-# live server: lockfile -> CycloneDX / SPDX 2.3 -> sbomd -> every format,
+# live server: lockfile -> CycloneDX / SPDX 2.3 / SPDX 3.0.1 -> sbomd -> every format,
 # each valid, with the same packages, purls and licenses as the document made
 # from the lockfile directly (and, for the 1.6 / 2.3 pairs, the same document
 # but for the serial, timestamps and the input kind); reports, the license
@@ -35,7 +35,7 @@ inv() {
 while read -r name rel; do
   f="$fx/$rel"
   [ -f "$f" ] || { bad "$name: fixture $rel missing"; continue; }
-  for src in cyclonedx-1.6 spdx-2.3; do
+  for src in cyclonedx-1.6 spdx-2.3 spdx-3.0.1; do
     res="$(post "$f" "/v1/sbom?format=$src" "$work/src.json")"
     check "$name -> $src: $res" [ "${res%% *}" = 200 ]
     for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
@@ -53,7 +53,12 @@ while read -r name rel; do
       check "$name $src -> $dst: same purls and licenses ($(wc -l < "$work/i1") packages)" cmp -s "$work/i1" "$work/i2"
       # scopes: CycloneDX has no development scope, so only the pairs that keep it compare whole
       if [ "$dst" = cyclonedx-1.6 ] || [ "$dst" = spdx-2.3 ]; then
-        if [ "$name" != uv ] && [ "$name" != npm ] || [ "$dst" = cyclonedx-1.6 ] && [ "$src" = cyclonedx-1.6 ]; then
+        # SPDX 3 holds no required / optional scope either (only edges into a development group)
+        if [ "$src" = spdx-3.0.1 ] && { [ "$name" = uv ] || [ "$name" = npm ] || [ "$name" = condalock ]; }; then
+          norm "$work/direct.json" | jq -S 'del(.components[]?.scope)' > "$work/n1"
+          norm "$work/back.json" | jq -S 'del(.components[]?.scope)' > "$work/n2"
+          [ "$dst" = cyclonedx-1.6 ] && check "$name $src -> $dst: the document as made from the lockfile, but for the scopes" cmp -s "$work/n1" "$work/n2"
+        elif [ "$name" != uv ] && [ "$name" != npm ] || [ "$dst" = cyclonedx-1.6 ] && [ "$src" = cyclonedx-1.6 ]; then
           norm "$work/direct.json" > "$work/n1"; norm "$work/back.json" > "$work/n2"
           check "$name $src -> $dst: the document as made from the lockfile" cmp -s "$work/n1" "$work/n2"
         fi
@@ -68,6 +73,27 @@ explicit explicit/ESMValCore--rev-9450033/conda-linux-64.lock
 uv uv/pydantic/uv.lock
 npm npm/cyclonedx-node-npm-with-prepared/package-lock.json
 EOF
+# SPDX 3.0.1 -> SPDX 3.0.1: the same bytes but for what names the input (the
+# namespace's serial covers the input bytes and kind; the CreationInfo comment
+# and the root's source info name the input kind) and pixi:incomplete-detail
+# (see norm); read back a second time, the same bytes exactly
+uuids() { sed 's/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/UUID/g' "$1"; }
+s3norm() { uuids "$1" | sed -e '/"Generated from the lockfile /d' -e '/ workspace; lockfile /d' -e 's/\\npixi:incomplete-detail=[^"]*//'; }
+while read -r name rel; do
+  post "$fx/$rel" "/v1/sbom?format=spdx-3.0.1" "$work/a3.json" > /dev/null
+  res="$(post "$work/a3.json" "/v1/sbom?format=spdx-3.0.1" "$work/b3.json")"
+  check "$name SPDX 3.0.1 read back: $res" [ "${res%% *}" = 200 ]
+  check "$name SPDX 3.0.1 read back and written again: the same bytes but for the input ($(wc -c < "$work/a3.json") bytes)" \
+    cmp -s <(s3norm "$work/a3.json") <(s3norm "$work/b3.json")
+  post "$work/b3.json" "/v1/sbom?format=spdx-3.0.1" "$work/c3.json" > /dev/null
+  check "$name SPDX 3.0.1 read back twice: the same bytes but for the serial" cmp -s <(uuids "$work/b3.json") <(uuids "$work/c3.json")
+done <<'EOF'
+pixi pixi/pixi--rev-0463268/pixi.lock
+uv uv/pydantic/uv.lock
+npm npm/cyclonedx-node-npm-with-prepared/package-lock.json
+condalock conda-lock/conda-lock-environments/conda-lock-python-3.10.yaml
+EOF
+
 # one validator run per format (each start costs seconds)
 for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
   check "$(ls "$work/v-$dst" | wc -l) documents read from SBOMs validate as $dst" "$validate" -q --format "$dst" "$work/v-$dst"/*.json
@@ -116,6 +142,76 @@ res="$(diffq "$work/a.cdx.json" "$lock" "" "$work/d4.json")"
 check "an SBOM against its own lockfile: no rows" jq -e '.diff | length == 0' "$work/d4.json" > /dev/null
 res="$(diffq "$work/a.cdx.json" "$work/b.spdx.json" "?output=markdown" "$work/d.md")"
 check "markdown diff of two SBOMs: $res" [ "$res" = 200 ]
+
+# --- merging several `sbom` parts (issue 23 part 5) -------------------------------
+# uv.lock as CycloneDX and pixi.lock as SPDX 2.3: different roots, so a
+# synthetic root over one pkg:generic component per part root
+uvl="$fx/uv/pydantic/uv.lock"
+post "$uvl" "/v1/sbom?format=cyclonedx-1.6&filename=uv.lock" "$work/uv.cdx.json" > /dev/null
+post "$lock" "/v1/sbom?format=spdx-2.3&filename=pixi.lock" "$work/px.spdx.json" > /dev/null
+nuv="$(jq '.components | length' "$work/uv.cdx.json")"
+npx="$(jq '[.packages[] | select(.SPDXID != "SPDXRef-Package-root")] | length' "$work/px.spdx.json")"
+# purls in both parts (a PyPI package both lock)
+nboth="$(comm -12 <(jq -r '.components[].purl' "$work/uv.cdx.json" | sort -u) \
+                 <(jq -r '.packages[] | select(.SPDXID != "SPDXRef-Package-root") | .externalRefs[0].referenceLocator' "$work/px.spdx.json" | sort -u) | wc -l)"
+merge() { curl -sS -o "$2" -w '%{http_code} %{content_type}' "${@:3}" "$base/v1/sbom$1"; }
+res="$(merge "?format=cyclonedx-1.6" "$work/m.json" -F "sbom=@$work/uv.cdx.json" -F "sbom=@$work/px.spdx.json")"
+check "merge a CycloneDX and an SPDX document: $res" [ "${res%% *}" = 200 ]
+check "one component per purl: $nuv + $npx - $nboth shared + 2 part roots" \
+  jq -e --argjson n "$((nuv + npx - nboth + 2))" '(.components | length) == $n and ([.components[].purl] | unique | length) == $n' "$work/m.json" > /dev/null
+check "a synthetic root over the two part roots" jq -e '.metadata.component.name == "merged" and
+  ([.dependencies[] | select(.ref == .ref and .ref == "root") | .dependsOn[]] | sort == ["pkg:generic/pydantic", "pkg:generic/workspace"])' "$work/m.json" > /dev/null
+check "each part root depends on what its document's root did" jq -e --argjson n "$(jq '.dependencies[] | select(.ref == "root") | .dependsOn | length' "$work/uv.cdx.json")" \
+  '.dependencies[] | select(.ref == "pkg:generic/pydantic") | .dependsOn | length == $n' "$work/m.json" > /dev/null
+check "pixi:source-document on every component, by the parts' file names" jq -e --argjson u "$nuv" --argjson p "$npx" --argjson b "$nboth" '
+  [.components[] | .properties[] | select(.name == "pixi:source-document") | .value] as $v
+  | ($v | length) == (.components | length)
+  and ([$v[] | select(. == "uv.cdx.json")] | length) == $u - $b + 1
+  and ([$v[] | select(. == "px.spdx.json")] | length) == $p - $b + 1
+  and ([$v[] | select(. == "uv.cdx.json, px.spdx.json")] | length) == $b' "$work/m.json" > /dev/null
+# bom-refs are purls in sbomd's CycloneDX: every edge of the uv part is in the merge
+edges() { jq -r '.dependencies[] | select(.ref != "root") | .ref as $r | .dependsOn[] | "\($r) \(.)"' "$1" | sort -u; }
+edges "$work/uv.cdx.json" > "$work/e1"; edges "$work/m.json" > "$work/e2"
+check "the graph is the union: the uv part's $(wc -l < "$work/e1") edges all in the merge ($(wc -l < "$work/e2"))" \
+  [ "$(comm -23 "$work/e1" "$work/e2" | wc -l)" = 0 ] && [ "$(wc -l < "$work/e2")" -gt "$(wc -l < "$work/e1")" ]
+check "no conflicts between these two" jq -e '[.components[].properties[] | select(.name == "pixi:merge-conflict")] | length == 0' "$work/m.json" > /dev/null
+for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+  mkdir -p "$work/mv-$dst"
+  res="$(merge "?format=$dst" "$work/mv-$dst/m.json" -F "sbom=@$work/uv.cdx.json" -F "sbom=@$work/px.spdx.json" -F "sbom=@$work/a3.json")"
+  check "merge of three parts (CycloneDX, SPDX 2.3, SPDX 3.0.1) as $dst: $res" [ "${res%% *}" = 200 ]
+  check "... validates as $dst" "$validate" -q --format "$dst" "$work/mv-$dst/m.json"
+done
+check "SPDX 2.3: pixi:source-document in the package comments" jq -e '[.packages[] | select(.comment // "" | test("pixi:source-document="))] | length > 100' "$work/mv-spdx-2.3/m.json" > /dev/null
+# a conflicting license (and a digest): the same pixi.lock twice, one part edited
+post "$lock" "/v1/sbom?format=cyclonedx-1.6&filename=pixi.lock" "$work/px.cdx.json" > /dev/null
+jq '(.components[] | select(.name == "python") | .licenses) = [{"license": {"id": "MIT"}}]
+    | (.components[] | select(.name == "python") | .hashes) |= map(if .alg == "SHA-256" then .content = ("0" * 64) else . end)' \
+  "$work/px.cdx.json" > "$work/edited.cdx.json"
+res="$(merge "?format=cyclonedx-1.6" "$work/mc.json" -F "sbom=@$work/px.spdx.json" -F "sbom=@$work/edited.cdx.json;filename=edited.json")"
+check "merge with a conflict: $res" [ "${res%% *}" = 200 ]
+check "one root: both parts name the same one" jq -e '.metadata.component.name == "workspace" and (.components | length) == '"$npx" "$work/mc.json" > /dev/null
+check "the license and digest conflicts with both values and their parts, in one property" jq -e --arg z "$(printf '0%.0s' $(seq 64))" '.components[] | select(.name == "python")
+  | [.properties[] | select(.name == "pixi:merge-conflict") | .value] | length == 1 and (.[0] | split("; ")) ==
+    ["license: Python-2.0 (px.spdx.json) vs MIT (edited.json)", "sha256: 84f13bd70cff5dcdaee19263b2d4291d5793856a718efc1b63a9cfa9eb6e2ca1 (px.spdx.json) vs \($z) (edited.json)"]' "$work/mc.json" > /dev/null
+check "the first part's value kept" jq -e '.components[] | select(.name == "python") | .licenses[0] | (.expression // .license.id) == "Python-2.0"' "$work/mc.json" > /dev/null
+check "conflicts only on python" jq -e '[.components[] | select(any(.properties[]; .name == "pixi:merge-conflict")) | .name] == ["python"]' "$work/mc.json" > /dev/null
+res="$(merge "" "$work/mi.json" -F "sbom=@$work/px.spdx.json" -F "sbom=<$work/edited.cdx.json")"
+check "a part without a file name is named by its index" jq -e '.components[] | select(.name == "python") | .properties[] | select(.name == "pixi:source-document") | .value == "px.spdx.json, 2"' "$work/mi.json" > /dev/null
+# bounds and refusals
+cp "$root/tests/data/sbom/third.cdx.json" "$work/third.cdx.json"
+args=(); for i in $(seq 1 17); do args+=(-F "sbom=@$work/third.cdx.json"); done
+res="$(merge "" "$work/p.json" "${args[@]}")"
+check "17 sbom parts: $res" [ "$res" = "413 application/problem+json" ]
+res="$(merge "" "$work/p.json" "${args[@]:2}")"
+check "16 sbom parts: $res" [ "${res%% *}" = 200 ]
+res="$(merge "" "$work/p.json" -F "sbom=@$work/third.cdx.json" -F "sbom=@$lock")"
+check "a lockfile as an sbom part: $res" [ "$res" = "400 application/problem+json" ]
+check "... the problem names the part" jq -e '.detail | test("part 2")' "$work/p.json" > /dev/null
+res="$(merge "" "$work/p.json" -F "sbom=@$work/third.cdx.json" -F "lockfile=@$lock")"
+check "sbom parts and a lockfile part: $res" [ "$res" = "400 application/problem+json" ]
+printf '{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": [' > "$work/trunc.json"
+res="$(merge "" "$work/p.json" -F "sbom=@$work/third.cdx.json" -F "sbom=@$work/trunc.json")"
+check "a malformed sbom part: $res" [ "$res" = "400 application/problem+json" ]
 
 # --- explain (issue 23 part 4) ------------------------------------------------------
 ex() { curl -sS -o "$3" -w '%{http_code} %{content_type}' --data-binary @"$1" "$base/v1/report/explain?$2"; }
@@ -177,6 +273,21 @@ check "a LicenseRef resolved through its extracted name" jq -e '.components[] | 
 check "DEV_DEPENDENCY_OF reversed into flask's edges" jq -e '.dependencies[] | select(.ref | test("flask")) | .dependsOn | map(test("pytest")) | any' "$work/t.cdx.json" > /dev/null
 check "DEV_DEPENDENCY_OF: pytest's scope" jq -e '.components[] | select(.name == "pytest") | .scope == "optional"' "$work/t.cdx.json" > /dev/null
 
+cp "$root/tests/data/sbom/third.spdx3.json" "$work/third.spdx3.json"
+res="$(post "$work/third.spdx3.json" "/v1/sbom?format=cyclonedx-1.6" "$work/t3.cdx.json")"
+check "an SPDX 3.0.1 document of another tool converts: $res" [ "${res%% *}" = 200 ]
+check "it validates as CycloneDX 1.6" "$validate" -q --format cyclonedx-1.6 "$work/t3.cdx.json"
+check "three packages, the Sbom's root element the root" jq -e '(.components | length == 3) and .metadata.component.name == "shop"' "$work/t3.cdx.json" > /dev/null
+check "a purl from externalIdentifier" jq -e '.components[] | select(.name == "requests") | .purl == "pkg:pypi/requests@2.31.0"' "$work/t3.cdx.json" > /dev/null
+check "declared license through hasDeclaredLicense" jq -e '.components[] | select(.name == "requests") | .licenses[0] | (.expression // .license.id) == "Apache-2.0"' "$work/t3.cdx.json" > /dev/null
+check "concluded license when nothing is declared" jq -e '.components[] | select(.name == "spring-core") | .licenses[0] | (.expression // .license.id) == "MIT"' "$work/t3.cdx.json" > /dev/null
+check "a hash from verifiedUsing, lower-cased" jq -e '.components[] | select(.name == "requests") | .hashes[0].content == "58cd2187c01e70e6e26505bca751777aa9f2ee0b7f4300988b709f44e013003f"' "$work/t3.cdx.json" > /dev/null
+check "the supplier Organization's name" jq -e '.components[] | select(.name == "spring-core") | .supplier.name == "ACME"' "$work/t3.cdx.json" > /dev/null
+check "dependsOn: requests -> spring-core" jq -e '.dependencies[] | select(.ref | test("requests")) | .dependsOn | map(test("spring-core")) | any' "$work/t3.cdx.json" > /dev/null
+res="$(post "$work/third.spdx3.json" "/v1/sbom?format=spdx-3.0.1" "$work/t3.spdx3.json")"
+check "... and as SPDX 3.0.1: $res" "$validate" -q --format spdx-3.0.1 "$work/t3.spdx3.json"
+check "the development-scoped edge kept" jq -e '[."@graph"[] | select(.type == "LifecycleScopedRelationship" and .scope == "development")] | length == 1' "$work/t3.spdx3.json" > /dev/null
+
 # --- hostile documents: RFC 9457 problems, never a crash -------------------------
 # hostile NAME WANT_CODE FILE
 hostile() {
@@ -211,6 +322,13 @@ echo '{"spdxVersion": "SPDX-2.3", "packages": {"a": 1}}' > "$work/h10.json"
 hostile "SPDX packages not an array" 400 "$work/h10.json"
 echo "${c/\[\]/[{\"name\": \"a\\u0000b\"}]}" > "$work/h11.json"
 hostile "a NUL inside a name" 400 "$work/h11.json"
+s3='{"@context": "https://spdx.org/rdf/3.0.1/spdx-context.jsonld", "@graph": []}'
+echo "${s3/\[\]/\{\}}" > "$work/h12.json"
+hostile "SPDX 3 @graph not an array" 400 "$work/h12.json"
+echo "${s3/\[\]/[{\"type\": \"software_Package\", \"spdxId\": \"urn:a\"}]}" > "$work/h13.json"
+hostile "an SPDX 3 package without a name" 400 "$work/h13.json"
+echo "${s3/\[\]/[{\"type\": \"software_Package\", \"spdxId\": \"urn:a\", \"name\": \"a\", \"software_packageUrl\": \"x\"}]}" > "$work/h14.json"
+hostile "an SPDX 3 package with an invalid purl" 400 "$work/h14.json"
 res="$(curl -sS -o /dev/null -w '%{http_code}' "$base/healthz")"
 check "still serving after the hostile documents: $res" [ "$res" = 200 ]
 
