@@ -93,7 +93,9 @@ typedef struct pn_ctx {
     int major;               /* 5, 6 or 9 */
     int have_state;          /* the jsl holds a document's packages */
     sb_jsl l;
-    sb_strmap by_key;        /* lock key (with peers) -> index into l.pkgs */
+    sb_strmap by_key;        /* lock key (with peers) -> index into l.pkgs, unless it is */
+    unsigned char *own;      /* ... the record's key: bit i set (l.by_key finds it, no second entry) */
+    size_t nown;             /* bytes in own */
     sb_strmap importers;     /* importer path -> index into l.pkgs, +1 (0 = the root ".") */
     pn_ent e;                /* the entry being read */
     sb_buf kb;               /* its key */
@@ -145,6 +147,8 @@ static sb_code state_init(pn_ctx *c)
 static sb_code state_reset(pn_ctx *c)
 {
     sb_jsl_free(&c->l);
+    if (c->own)
+        memset(c->own, 0, c->nown);
     return state_init(c);
 }
 
@@ -223,15 +227,41 @@ static const char *pkg_source(pn_ctx *c, const pn_ent *e)
     return NULL;
 }
 
+static sb_js_pkg *pkg_of(pn_ctx *c, const char *key);
+
+/* Mark pkgs[at] as found by its record key (see pkg_of_n). */
+static sb_code own_set(pn_ctx *c, size_t at)
+{
+    if (at / 8 >= c->nown) {
+        size_t n = c->nown ? c->nown : 1024;
+        while (at / 8 >= n)
+            n *= 2;
+        unsigned char *v = realloc(c->own, n);
+        if (NULL == v)
+            return SB_ENOMEM;
+        memset(v + c->nown, 0, n - c->nown);
+        c->own = v;
+        c->nown = n;
+    }
+    c->own[at / 8] |= (unsigned char)(1u << (at % 8));
+    return SB_OK;
+}
+
 /* Map a lock key to its component and note its peer suffix. The key is kept
  * as an install path; when it spells the record's key (a 9.x registry
- * package: "name@1.0.0") that string serves, not a copy. */
+ * package: "name@1.0.0") that string serves, not a copy, and the jsl's key
+ * map finds it: a bit, not a second 100,000-entry map (6 MB at 100,000). The
+ * first package a key names keeps it, as when every key had its own entry. */
 static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *peers)
 {
     size_t at;
     sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &at);
-    const char *path = strcmp(key, p->rec->key) ? sb_arena_strdup(c->a, key) : p->rec->key;
-    if (NULL == path || sb_strmap_put(&c->by_key, path, strlen(path), at, NULL) < 0 || sb_js_path(p, c->a, path) != SB_OK)
+    int own = !strcmp(key, p->rec->key);
+    const char *path = own ? p->rec->key : sb_arena_strdup(c->a, key);
+    if (NULL == path || sb_js_path(p, c->a, path) != SB_OK)
+        return oom(c);
+    if (NULL == pkg_of(c, path) &&
+        (own ? own_set(c, at) != SB_OK : sb_strmap_put(&c->by_key, path, strlen(path), at, NULL) < 0))
         return oom(c);
     if (peers && (NULL == p->peers || !strstr(p->peers, peers)))
         p->peers = p->peers ? sb_arena_printf(c->a, "%s, %s", p->peers, peers) : sb_arena_strdup(c->a, peers);
@@ -268,10 +298,16 @@ static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_code 
     return p;
 }
 
+/* The package a lock key names: its own entry, or the record whose key it
+ * spells when that record was marked as named by it. */
 static sb_js_pkg *pkg_of_n(pn_ctx *c, const char *key, size_t n)
 {
     size_t at;
-    return sb_strmap_get(&c->by_key, key, n, &at) ? c->l.pkgs[at] : NULL;
+    if (sb_strmap_get(&c->by_key, key, n, &at))
+        return c->l.pkgs[at];
+    if (sb_strmap_get(&c->l.by_key, key, n, &at) && at / 8 < c->nown && c->own[at / 8] & (1u << (at % 8)))
+        return c->l.pkgs[at];
+    return NULL;
 }
 
 static sb_js_pkg *pkg_of(pn_ctx *c, const char *key) { return pkg_of_n(c, key, strlen(key)); }
@@ -566,9 +602,12 @@ static sb_code read_packages(pn_ctx *c, sb_yp *y)
     if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
         return sb_yp_fail(y, SB_EPARSE, "pnpm-lock.yaml: packages must be a mapping");
     size_t n = count_entries(c->data, c->len, y->ev.start_mark.index);
+    /* sized once: no table grown and left behind in copies (9.x keys are
+     * the records' own: that map stays small) */
     if (n > 256 && 0 == c->by_key.count &&
-        (sb_jsl_expect(&c->l, c->a, n + c->doc.nimps) != SB_OK || sb_strmap_init(&c->by_key, c->t, n) != SB_OK))
-        return oom(c); /* sized once: no table grown and left behind in copies */
+        (sb_jsl_expect(&c->l, c->a, n + c->doc.nimps) != SB_OK ||
+         (c->major != 9 && sb_strmap_init(&c->by_key, c->t, n) != SB_OK)))
+        return oom(c);
     for (;;) {
         sb_code rc = next(y);
         if (rc != SB_OK)
@@ -919,6 +958,7 @@ static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     ent_free(&c.e);
     sb_buf_free(&c.kb);
     sb_buf_free(&c.lk);
+    free(c.own);
     return rc;
 }
 
