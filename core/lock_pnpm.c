@@ -530,7 +530,9 @@ static sb_js_pkg *target(pn_ctx *c, const char *from, const char *name, const ch
  * NULL = the root. */
 static sb_code edges(pn_ctx *c, sb_js_pkg *p, const char *from, const char *d, size_t dlen, sb_js_scope how)
 {
-    for (const char *s = d, *end = d + dlen; d && s < end;) {
+    if (NULL == d) /* an empty list */
+        return SB_OK;
+    for (const char *s = d, *end = d + dlen; s < end;) {
         const char *name = s, *ref = s + strlen(s) + 1;
         s = ref + strlen(ref) + 1;
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
