@@ -19,29 +19,137 @@
  * members (pkg:generic). Scopes come from the importers down the graph.
  * When the file holds several YAML documents (pnpm 11 puts its own
  * packageManagerDependencies first) the last one is the project's lock.
+ *
+ * Read from libyaml events (yaml_ev.h), never as a whole tree: a tree of a
+ * 100,000-entry lock held ~150 MB against a 26 MB input (issue 30 bounds).
+ * The sections come in any order and an edge may name a package listed
+ * further down, so the input is pulled more than once, each pass keeping
+ * only what the records need:
+ *   1. every document: lockfileVersion, the packages (records), in 9.x the
+ *      snapshot keys, and the importers' (or 5.x top-level) dependency lists,
+ *      small, kept in their own arena;
+ *   2. only when the chosen document named its lockfileVersion after its
+ *      packages / snapshots: those again;
+ *   3. the chosen document's package (5.x, 6.x) / snapshot (9.x) edges.
+ * One entry's strings go through reusable buffers, look-up keys too: the
+ * scratch arena holds the key tables and what the records' extras need.
  */
 #include "lock_int.h"
 #include "lock_js.h"
-#include "yaml_tree.h"
+#include "buf.h"
+#include "yaml_ev.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* The fields of one packages / snapshots / importers entry the records
+ * need, in reusable buffers (the parser's strings last one event). */
+enum { F_NAME, F_VERSION, F_INTEGRITY, F_TARBALL, F_TYPE, F_REPO, F_COMMIT, F_DIR, F_N };
+enum { D_REQ, D_OPT, D_DEV, D_N }; /* dependencies, optionalDependencies, devDependencies */
+
+typedef struct pn_ent {
+    sb_buf s;            /* the fields' text, each '\0'-terminated */
+    size_t off[F_N];     /* into s; SIZE_MAX: absent, null or not a scalar */
+    sb_buf deps[D_N];    /* "name\0ref\0" pairs */
+    unsigned seen;       /* the first occurrence of a key counts (as the tree's look-up did) */
+    unsigned line, col;  /* where the entry's value starts */
+} pn_ent;
+
+/* An importer (or the 5.x top level): its dependency lists, kept to the end. */
+typedef struct pn_imp {
+    const char *path;
+    const char *deps[D_N];
+    size_t dlen[D_N];
+} pn_imp;
+
+/* What pass 1 learns about the current document. */
+typedef struct pn_doc {
+    int has_version;        /* names a lockfileVersion (any value) */
+    const char *vtext;      /* its scalar text, NULL when null or not a scalar */
+    unsigned vline, vcol;
+    int major;              /* 5, 6, 9; 0 when unsupported or not read */
+    int pk_done;            /* its packages read */
+    int pk_deferred;        /* packages met before lockfileVersion */
+    int snap_pending;       /* 9.x snapshots not read yet */
+    int imp_bad;            /* importers not a mapping */
+    unsigned iline, icol;
+    pn_imp *imps;           /* NULL: no importers section */
+    size_t nimps, capimps;
+    int has_imps;
+    pn_imp top;             /* 5.x: the top-level dependency lists */
+    unsigned seen;
+} pn_doc;
+
+enum { PASS_FIRST, PASS_PACKAGES, PASS_SNAPSHOTS, PASS_EDGES };
+
 typedef struct pn_ctx {
     sb_arena *a;             /* the request's: what the records keep */
-    sb_arena *t;             /* the reader's scratch (c->l.tmp): the YAML tree, tables, look-up keys */
+    sb_arena *t;             /* the reader's scratch (c->l.tmp): tables, records' extras */
+    sb_arena *d;             /* the importers' lists and document notes, to the end of the read */
     sb_err *err;
+    const sb_limits *lim;
+    const char *data;
+    size_t len;
     int major;               /* 5, 6 or 9 */
+    int have_state;          /* the jsl holds a document's packages */
     sb_jsl l;
-    sb_strmap by_key;        /* lock key (with peers) -> index into l.pkgs */
+    sb_strmap by_key;        /* lock key (with peers) -> index into l.pkgs, unless it is */
+    unsigned char *own;      /* ... the record's key: bit i set (l.by_key finds it, no second entry) */
+    size_t nown;             /* bytes in own */
     sb_strmap importers;     /* importer path -> index into l.pkgs, +1 (0 = the root ".") */
+    pn_ent e;                /* the entry being read */
+    sb_buf kb;               /* its key */
+    sb_buf lk;               /* a look-up key built from a dependency */
+    pn_doc doc, chosen;      /* the current document in pass 1; the last one naming a lockfileVersion */
+    int ndocs;               /* documents seen */
+    int chosen_at;           /* its index, -1 none */
 } pn_ctx;
 
 static sb_code oom(pn_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
 
-static sb_code fail_at(pn_ctx *c, const sb_yn *n, sb_code code, const char *what, const char *key)
+static sb_code fail_at(pn_ctx *c, unsigned line, unsigned col, sb_code code, const char *what, const char *key)
 {
-    return sb_err_set_at(c->err, code, n ? n->line : 0, n ? n->col : 0, "pnpm-lock.yaml: %s '%.100s'", what, key);
+    return sb_err_set_at(c->err, code, line, col, "pnpm-lock.yaml: %s '%.100s'", what, key);
+}
+
+static const char *ent_str(const pn_ent *e, int f) { return e->off[f] == SIZE_MAX ? NULL : e->s.data + e->off[f]; }
+
+static void ent_reset(pn_ent *e)
+{
+    sb_buf_reset(&e->s);
+    for (int i = 0; i < F_N; i++)
+        e->off[i] = SIZE_MAX;
+    for (int i = 0; i < D_N; i++)
+        sb_buf_reset(&e->deps[i]);
+    e->seen = 0;
+}
+
+static void ent_free(pn_ent *e)
+{
+    sb_buf_free(&e->s);
+    for (int i = 0; i < D_N; i++)
+        sb_buf_free(&e->deps[i]);
+}
+
+/* ---- state ---- */
+
+static sb_code state_init(pn_ctx *c)
+{
+    if (sb_jsl_init(&c->l, c->a, "pnpm-lock.yaml", c->lim) != SB_OK || sb_strmap_init(&c->by_key, c->l.tmp, 256) != SB_OK ||
+        sb_strmap_init(&c->importers, c->l.tmp, 16) != SB_OK)
+        return oom(c);
+    c->t = c->l.tmp;
+    return SB_OK;
+}
+
+/* A later document names a lockfileVersion: it is the lock, not the one
+ * read so far (whose records, small, stay in the request's arena unused). */
+static sb_code state_reset(pn_ctx *c)
+{
+    sb_jsl_free(&c->l);
+    if (c->own)
+        memset(c->own, 0, c->nown);
+    return state_init(c);
 }
 
 /* ---- keys ---- */
@@ -76,30 +184,38 @@ static sb_code split_key(pn_ctx *c, sb_arena *a, const char *key, pn_key *k)
     return k->name && k->version ? SB_OK : SB_ENOMEM;
 }
 
-/* The lock key a dependency <name>: <ref> points at. */
+/* The lock key a dependency <name>: <ref> points at (in c->lk, reused). */
 static const char *ref_key(pn_ctx *c, const char *name, const char *ref)
 {
+    const char *pre = "";
+    const char *sep = "@";
     if (c->major == 9) {
         size_t base = strcspn(ref, "(");
         if (base > 1 && memchr(ref + 1, '@', base - 1))
             return ref; /* an alias: real@1.0.0 */
-        return sb_arena_printf(c->t, "%s@%s", name, ref);
+    } else {
+        if (ref[0] == '/' || strchr(ref, '/'))
+            return ref; /* an alias or a git-hosted/tarball key */
+        pre = "/";
+        sep = c->major == 5 ? "/" : "@";
     }
-    if (ref[0] == '/' || strchr(ref, '/'))
-        return ref; /* an alias or a git-hosted/tarball key */
-    return c->major == 5 ? sb_arena_printf(c->t, "/%s/%s", name, ref) : sb_arena_printf(c->t, "/%s@%s", name, ref);
+    sb_buf_reset(&c->lk);
+    if (sb_buf_append(&c->lk, pre, strlen(pre)) != SB_OK || sb_buf_append(&c->lk, name, strlen(name)) != SB_OK ||
+        sb_buf_append(&c->lk, sep, 1) != SB_OK || sb_buf_append(&c->lk, ref, strlen(ref) + 1) != SB_OK)
+        return NULL;
+    return c->lk.data;
 }
 
 /* ---- packages ---- */
 
 /* Identity from the resolution: NULL for a registry package, else where it
- * comes from (in the request's arena: the tree's strings go with it). */
-static const char *pkg_source(pn_ctx *c, const sb_yn *res)
+ * comes from (in the request's arena). */
+static const char *pkg_source(pn_ctx *c, const pn_ent *e)
 {
-    const char *tarball = sb_yn_str(res, "tarball"), *type = sb_yn_str(res, "type");
-    const char *dir = sb_yn_str(res, "directory");
+    const char *tarball = ent_str(e, F_TARBALL), *type = ent_str(e, F_TYPE);
+    const char *dir = ent_str(e, F_DIR);
     if (type && !strcmp(type, "git")) {
-        const char *repo = sb_yn_str(res, "repo"), *commit = sb_yn_str(res, "commit");
+        const char *repo = ent_str(e, F_REPO), *commit = ent_str(e, F_COMMIT);
         if (repo)
             return commit ? sb_arena_printf(c->a, "%s%s#%s", strncmp(repo, "git", 3) ? "git+" : "", repo, commit)
                           : sb_arena_strdup(c->a, repo);
@@ -111,30 +227,57 @@ static const char *pkg_source(pn_ctx *c, const sb_yn *res)
     return NULL;
 }
 
-/* Map a lock key to its component and note its peer suffix. */
+static sb_js_pkg *pkg_of(pn_ctx *c, const char *key);
+
+/* Mark pkgs[at] as found by its record key (see pkg_of_n). */
+static sb_code own_set(pn_ctx *c, size_t at)
+{
+    if (at / 8 >= c->nown) {
+        size_t n = c->nown ? c->nown : 1024;
+        while (at / 8 >= n)
+            n *= 2;
+        unsigned char *v = realloc(c->own, n);
+        if (NULL == v)
+            return SB_ENOMEM;
+        memset(v + c->nown, 0, n - c->nown);
+        c->own = v;
+        c->nown = n;
+    }
+    c->own[at / 8] |= (unsigned char)(1u << (at % 8));
+    return SB_OK;
+}
+
+/* Map a lock key to its component and note its peer suffix. The key is kept
+ * as an install path; when it spells the record's key (a 9.x registry
+ * package: "name@1.0.0") that string serves, not a copy, and the jsl's key
+ * map finds it: a bit, not a second 100,000-entry map (6 MB at 100,000). The
+ * first package a key names keeps it, as when every key had its own entry. */
 static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *peers)
 {
     size_t at;
     sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &at);
-    const char *path = sb_arena_strdup(c->a, key); /* an install path: kept */
-    if (NULL == path || sb_strmap_put(&c->by_key, key, strlen(key), at, NULL) < 0 || sb_js_path(p, c->a, path) != SB_OK)
+    int own = !strcmp(key, p->rec->key);
+    const char *path = own ? p->rec->key : sb_arena_strdup(c->a, key);
+    if (NULL == path || sb_js_path(p, c->a, path) != SB_OK)
+        return oom(c);
+    if (NULL == pkg_of(c, path) &&
+        (own ? own_set(c, at) != SB_OK : sb_strmap_put(&c->by_key, path, strlen(path), at, NULL) < 0))
         return oom(c);
     if (peers && (NULL == p->peers || !strstr(p->peers, peers)))
         p->peers = p->peers ? sb_arena_printf(c->a, "%s, %s", p->peers, peers) : sb_arena_strdup(c->a, peers);
     return p->peers || !peers ? SB_OK : oom(c);
 }
 
-static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const sb_yn *entry, sb_code *rc)
+static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_code *rc)
 {
     pn_key k;
-    const char *name = sb_yn_str(entry, "name"), *version = sb_yn_str(entry, "version");
+    const char *name = ent_str(e, F_NAME), *version = ent_str(e, F_VERSION);
     *rc = split_key(c, c->a, key, &k);
     if (*rc == SB_ENOMEM || (*rc == SB_EPARSE && !(name && version))) {
-        *rc = *rc == SB_ENOMEM ? oom(c) : fail_at(c, entry, SB_EPARSE, "cannot read the package key", key);
+        *rc = *rc == SB_ENOMEM ? oom(c) : fail_at(c, e->line, e->col, SB_EPARSE, "cannot read the package key", key);
         return NULL;
     }
-    const sb_yn *res = sb_yn_get(entry, "resolution");
-    const char *source = pkg_source(c, res);
+    const char *source = pkg_source(c, e);
     bool added;
     if ((name && NULL == (name = sb_arena_strdup(c->a, name))) ||
         (version && NULL == (version = sb_arena_strdup(c->a, version)))) {
@@ -149,32 +292,194 @@ static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const sb_yn *entry, sb_co
     if ((*rc = alias_key(c, key, p, k.peers)) != SB_OK)
         return NULL;
     if (added) {
-        p->rec->location = source ? source : sb_arena_strdup(c->a, sb_yn_str(res, "tarball"));
-        sb_js_integrity(c->a, p->rec, sb_yn_str(res, "integrity"));
+        p->rec->location = source ? source : sb_arena_strdup(c->a, ent_str(e, F_TARBALL));
+        sb_js_integrity(c->a, p->rec, ent_str(e, F_INTEGRITY));
     }
     return p;
 }
 
-static sb_js_pkg *pkg_of(pn_ctx *c, const char *key)
+/* The package a lock key names: its own entry, or the record whose key it
+ * spells when that record was marked as named by it. */
+static sb_js_pkg *pkg_of_n(pn_ctx *c, const char *key, size_t n)
 {
     size_t at;
-    return sb_strmap_get(&c->by_key, key, strlen(key), &at) ? c->l.pkgs[at] : NULL;
+    if (sb_strmap_get(&c->by_key, key, n, &at))
+        return c->l.pkgs[at];
+    if (sb_strmap_get(&c->l.by_key, key, n, &at) && at / 8 < c->nown && c->own[at / 8] & (1u << (at % 8)))
+        return c->l.pkgs[at];
+    return NULL;
 }
 
-static sb_code read_packages(pn_ctx *c, const sb_yn *pk)
+static sb_js_pkg *pkg_of(pn_ctx *c, const char *key) { return pkg_of_n(c, key, strlen(key)); }
+
+/* A 9.x snapshot "name@1.0.0(peer@2)": the component of its package
+ * "name@1.0.0", or one from the key alone when the lock lists no package. */
+static sb_js_pkg *snapshot_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_code *rc)
 {
-    if (NULL == pk)
-        return SB_OK;
-    if (pk->type != SB_YN_MAP)
-        return sb_err_set_at(c->err, SB_EPARSE, pk->line, pk->col, "pnpm-lock.yaml: packages must be a mapping");
-    for (size_t i = 0; i < pk->n; i++) {
-        sb_code rc;
-        if ((rc = sb_jsl_tick(&c->l, c->err)) != SB_OK)
+    const char *s = key[0] == '/' ? key + 1 : key;
+    const char *paren = strchr(s, '(');
+    size_t base = paren ? (size_t)(paren - s) : strlen(s);
+    size_t nl = sb_js_name_len(s);
+    if (nl >= base || 0 == nl) {
+        *rc = fail_at(c, e->line, e->col, SB_EPARSE, "cannot read the snapshot key", key);
+        return NULL;
+    }
+    /* "name@version" is the key less its leading '/' and peer suffix */
+    sb_js_pkg *p = pkg_of_n(c, s, base);
+    if (NULL == p)
+        return take_pkg(c, key, e, rc);
+    const char *peers = paren ? sb_arena_strdup(c->t, paren) : NULL;
+    if (paren && NULL == peers) {
+        *rc = oom(c);
+        return NULL;
+    }
+    *rc = alias_key(c, key, p, peers);
+    return *rc == SB_OK ? p : NULL;
+}
+
+/* ---- reading events ---- */
+
+static sb_code next(sb_yp *y) { return sb_yp_next(y); }
+
+/* Store the current scalar as field f of the entry (first occurrence only). */
+static sb_code field(pn_ent *e, sb_yp *y, int f)
+{
+    unsigned bit = 1u << f;
+    if (e->seen & bit || sb_yp_type(y) != YAML_SCALAR_EVENT)
+        return (e->seen |= bit, sb_yp_skip(y));
+    e->seen |= bit;
+    const char *v;
+    sb_code rc = sb_yp_peek(y, &v, "a value");
+    if (rc != SB_OK || NULL == v)
+        return rc;
+    e->off[f] = e->s.len;
+    return sb_buf_append(&e->s, v, strlen(v) + 1) == SB_OK ? SB_OK : sb_err_set(y->err, SB_ENOMEM, "out of memory");
+}
+
+/* A mapping key (the current event), copied into `into` ('\0'-terminated). */
+static sb_code key_into(sb_yp *y, sb_buf *into)
+{
+    const char *k;
+    if (sb_yp_type(y) != YAML_SCALAR_EVENT)
+        return sb_yp_fail(y, SB_EPARSE, "a mapping key must be a scalar");
+    sb_code rc = sb_yp_peek(y, &k, "a key");
+    if (rc != SB_OK)
+        return rc;
+    if (NULL == k)
+        return sb_yp_fail(y, SB_EPARSE, "a mapping key is null");
+    return sb_buf_append(into, k, strlen(k) + 1) == SB_OK ? SB_OK : sb_err_set(y->err, SB_ENOMEM, "out of memory");
+}
+
+/* A dependency map into "name\0ref\0" pairs; a ref is the scalar or the
+ * first `version` of a {specifier, version} map; others are dropped. */
+static sb_code read_deps(sb_yp *y, sb_buf *b)
+{
+    if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
+        return sb_yp_skip(y);
+    for (;;) {
+        sb_code rc = next(y);
+        if (rc != SB_OK)
             return rc;
-        if (NULL == take_pkg(c, sb_yn_key(pk, i), sb_yn_val(pk, i), &rc))
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        size_t mark = b->len;
+        if ((rc = key_into(y, b)) != SB_OK || (rc = next(y)) != SB_OK)
+            return rc;
+        int kept = 0;
+        if (sb_yp_type(y) == YAML_SCALAR_EVENT) {
+            const char *v;
+            if ((rc = sb_yp_peek(y, &v, "a version")) != SB_OK)
+                return rc;
+            if (v && sb_buf_append(b, v, strlen(v) + 1) != SB_OK)
+                return sb_err_set(y->err, SB_ENOMEM, "out of memory");
+            kept = NULL != v;
+        } else if (sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
+            int seen = 0;
+            for (;;) {
+                char k[SB_YP_KEY_MAX];
+                if ((rc = next(y)) != SB_OK)
+                    return rc;
+                if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+                    break;
+                if ((rc = sb_yp_key(y, k, "a dependency field")) != SB_OK || (rc = next(y)) != SB_OK)
+                    return rc;
+                if (!seen && !strcmp(k, "version") && sb_yp_type(y) == YAML_SCALAR_EVENT) {
+                    const char *v;
+                    if ((rc = sb_yp_peek(y, &v, "a version")) != SB_OK)
+                        return rc;
+                    if (v && sb_buf_append(b, v, strlen(v) + 1) != SB_OK)
+                        return sb_err_set(y->err, SB_ENOMEM, "out of memory");
+                    kept = NULL != v;
+                } else if ((rc = sb_yp_skip(y)) != SB_OK) {
+                    return rc;
+                }
+                seen |= !strcmp(k, "version");
+            }
+        } else if ((rc = sb_yp_skip(y)) != SB_OK) {
+            return rc;
+        }
+        if (!kept)
+            b->len = mark;
+    }
+}
+
+static int dep_section(const char *k)
+{
+    return !strcmp(k, "dependencies") ? D_REQ : !strcmp(k, "optionalDependencies") ? D_OPT
+         : !strcmp(k, "devDependencies") ? D_DEV : -1;
+}
+
+/* One entry's value (the current event): its fields, and with `deps` its
+ * dependency lists. A value that is not a mapping has none. */
+static sb_code read_entry(pn_ctx *c, sb_yp *y, int deps)
+{
+    pn_ent *e = &c->e;
+    ent_reset(e);
+    e->line = sb_yp_line(y);
+    e->col = sb_yp_col(y);
+    if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
+        return sb_yp_skip(y);
+    for (;;) {
+        char k[SB_YP_KEY_MAX];
+        sb_code rc = next(y);
+        if (rc != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        if ((rc = sb_yp_key(y, k, "a package field")) != SB_OK || (rc = next(y)) != SB_OK)
+            return rc;
+        int d = deps ? dep_section(k) : -1;
+        if (!strcmp(k, "name"))
+            rc = field(e, y, F_NAME);
+        else if (!strcmp(k, "version"))
+            rc = field(e, y, F_VERSION);
+        else if (!strcmp(k, "resolution") && !(e->seen & (1u << F_N)) && sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
+            e->seen |= 1u << F_N;
+            for (;;) {
+                if ((rc = next(y)) != SB_OK)
+                    return rc;
+                if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+                    break;
+                if ((rc = sb_yp_key(y, k, "a resolution field")) != SB_OK || (rc = next(y)) != SB_OK)
+                    return rc;
+                int f = !strcmp(k, "integrity") ? F_INTEGRITY : !strcmp(k, "tarball") ? F_TARBALL
+                      : !strcmp(k, "type") ? F_TYPE : !strcmp(k, "repo") ? F_REPO
+                      : !strcmp(k, "commit") ? F_COMMIT : !strcmp(k, "directory") ? F_DIR : -1;
+                if ((rc = f >= 0 ? field(e, y, f) : sb_yp_skip(y)) != SB_OK)
+                    return rc;
+            }
+        } else if (!strcmp(k, "resolution")) {
+            e->seen |= 1u << F_N;
+            rc = sb_yp_skip(y);
+        } else if (d >= 0 && !(e->seen & (1u << (F_N + 1 + d)))) {
+            e->seen |= 1u << (F_N + 1 + d);
+            rc = read_deps(y, &e->deps[d]);
+        } else {
+            rc = sb_yp_skip(y);
+        }
+        if (rc != SB_OK)
             return rc;
     }
-    return SB_OK;
 }
 
 /* ---- edges ---- */
@@ -210,11 +515,8 @@ static const char *join_path(pn_ctx *c, const char *from, const char *rel)
 
 /* The component a dependency points at; NULL when the lock lacks it or it
  * is the root importer. */
-static sb_js_pkg *target(pn_ctx *c, const char *from, const char *name, const sb_yn *v)
+static sb_js_pkg *target(pn_ctx *c, const char *from, const char *name, const char *ref)
 {
-    const char *ref = v->type == SB_YN_MAP ? sb_yn_str(v, "version") : v->type == SB_YN_SCALAR ? v->s : NULL;
-    if (NULL == ref)
-        return NULL;
     if (!strncmp(ref, "link:", 5)) {
         const char *path = join_path(c, from, ref + 5);
         size_t at;
@@ -224,15 +526,18 @@ static sb_js_pkg *target(pn_ctx *c, const char *from, const char *name, const sb
     return key ? pkg_of(c, key) : NULL;
 }
 
-/* One dependency map of a package or importer; `p` NULL = the root. */
-static sb_code edges(pn_ctx *c, sb_js_pkg *p, const char *from, const sb_yn *deps, sb_js_scope how)
+/* One dependency list ("name\0ref\0" pairs) of a package or importer; `p`
+ * NULL = the root. */
+static sb_code edges(pn_ctx *c, sb_js_pkg *p, const char *from, const char *d, size_t dlen, sb_js_scope how)
 {
-    if (NULL == deps || deps->type != SB_YN_MAP)
+    if (NULL == d) /* an empty list */
         return SB_OK;
-    for (size_t i = 0; i < deps->n; i++) {
+    for (const char *s = d, *end = d + dlen; s < end;) {
+        const char *name = s, *ref = s + strlen(s) + 1;
+        s = ref + strlen(ref) + 1;
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
-        sb_js_pkg *t = target(c, from, sb_yn_key(deps, i), sb_yn_val(deps, i));
+        sb_js_pkg *t = target(c, from, name, ref);
         if (NULL == t || t == p)
             continue;
         sb_code rc = p ? sb_js_dep_scoped(p, c->a, t->rec->key, how)
@@ -243,63 +548,168 @@ static sb_code edges(pn_ctx *c, sb_js_pkg *p, const char *from, const sb_yn *dep
     return SB_OK;
 }
 
-static sb_code deps_of(pn_ctx *c, sb_js_pkg *p, const char *from, const sb_yn *entry, int with_dev)
+static sb_code deps_of(pn_ctx *c, sb_js_pkg *p, const char *from, const pn_imp *im, int with_dev)
 {
-    sb_code rc = edges(c, p, from, sb_yn_get(entry, "dependencies"), SB_JS_REQUIRED);
+    sb_code rc = edges(c, p, from, im->deps[D_REQ], im->dlen[D_REQ], SB_JS_REQUIRED);
     if (rc == SB_OK)
-        rc = edges(c, p, from, sb_yn_get(entry, "optionalDependencies"), SB_JS_OPTIONAL);
+        rc = edges(c, p, from, im->deps[D_OPT], im->dlen[D_OPT], SB_JS_OPTIONAL);
     if (rc == SB_OK && with_dev)
-        rc = edges(c, p, from, sb_yn_get(entry, "devDependencies"), SB_JS_DEV);
+        rc = edges(c, p, from, im->deps[D_DEV], im->dlen[D_DEV], SB_JS_DEV);
     return rc;
 }
 
-/* A 9.x snapshot "name@1.0.0(peer@2)": the component of its package
- * "name@1.0.0", or one from the key alone when the lock lists no package. */
-static sb_js_pkg *snapshot_pkg(pn_ctx *c, const char *key, const sb_yn *entry, sb_code *rc)
+/* The entry's lists as a pn_imp (pointing into the entry's buffers, or
+ * copied into the document arena to be kept). */
+static sb_code ent_lists(pn_ctx *c, pn_imp *im, int keep)
 {
-    pn_key k;
-    if ((*rc = split_key(c, c->t, key, &k)) != SB_OK) {
-        *rc = *rc == SB_EPARSE ? fail_at(c, entry, SB_EPARSE, "cannot read the snapshot key", key) : oom(c);
-        return NULL;
+    for (int i = 0; i < D_N; i++) {
+        const sb_buf *b = &c->e.deps[i];
+        im->dlen[i] = b->len;
+        im->deps[i] = b->len ? b->data : NULL;
+        if (keep && b->len) {
+            char *cp = sb_arena_alloc(c->d, b->len);
+            if (NULL == cp)
+                return oom(c);
+            memcpy(cp, b->data, b->len);
+            im->deps[i] = cp;
+        }
     }
-    const char *base = sb_arena_printf(c->t, "%s@%s", k.name, k.version);
-    sb_js_pkg *p = base ? pkg_of(c, base) : NULL;
-    if (NULL == p)
-        return take_pkg(c, key, entry, rc);
-    *rc = alias_key(c, key, p, k.peers);
-    return *rc == SB_OK ? p : NULL;
+    return SB_OK;
+}
+
+/* ---- sections ---- */
+
+/* Entries of a block mapping starting at byte `from`, counted from the
+ * lines indented by two: a size hint only (tables sized once instead of
+ * grown and left behind in copies); a wrong count costs nothing else. */
+static size_t count_entries(const char *data, size_t len, size_t from)
+{
+    size_t n = 0, i = from;
+    while (i > 0 && data[i - 1] != '\n')
+        i--;
+    for (int first = 1; i < len; first = 0) {
+        const char *l = data + i, *nl = memchr(l, '\n', len - i);
+        size_t ll = nl ? (size_t)(nl - l) : len - i;
+        if (!first && ll && l[0] != ' ' && l[0] != '#' && l[0] != '\r')
+            break;
+        if (ll > 2 && l[0] == ' ' && l[1] == ' ' && l[2] != ' ' && l[2] != '#' && l[2] != '\r')
+            n++;
+        i += ll + 1;
+    }
+    return n;
+}
+
+static sb_code read_packages(pn_ctx *c, sb_yp *y)
+{
+    if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
+        return sb_yp_fail(y, SB_EPARSE, "pnpm-lock.yaml: packages must be a mapping");
+    size_t n = count_entries(c->data, c->len, y->ev.start_mark.index);
+    /* sized once: no table grown and left behind in copies (9.x keys are
+     * the records' own: that map stays small) */
+    if (n > 256 && 0 == c->by_key.count &&
+        (sb_jsl_expect(&c->l, c->a, n + c->doc.nimps) != SB_OK ||
+         (c->major != 9 && sb_strmap_init(&c->by_key, c->t, n) != SB_OK)))
+        return oom(c);
+    for (;;) {
+        sb_code rc = next(y);
+        if (rc != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        sb_buf_reset(&c->kb);
+        if ((rc = key_into(y, &c->kb)) != SB_OK || (rc = next(y)) != SB_OK || (rc = read_entry(c, y, 0)) != SB_OK)
+            return rc;
+        if ((rc = sb_jsl_tick(&c->l, c->err)) != SB_OK)
+            return rc;
+        if (NULL == take_pkg(c, c->kb.data, &c->e, &rc))
+            return rc;
+    }
 }
 
 /* Every 9.x snapshot key to its component, before any edge is read: a
  * dependency may name a snapshot listed further down. */
-static sb_code read_snapshots(pn_ctx *c, const sb_yn *tbl)
+static sb_code read_snapshots(pn_ctx *c, sb_yp *y)
 {
-    if (NULL == tbl)
-        return SB_OK;
-    if (tbl->type != SB_YN_MAP)
-        return sb_err_set_at(c->err, SB_EPARSE, tbl->line, tbl->col, "pnpm-lock.yaml: snapshots must be a mapping");
-    for (size_t i = 0; i < tbl->n; i++) {
-        sb_code rc = sb_jsl_tick(&c->l, c->err);
+    if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
+        return sb_yp_fail(y, SB_EPARSE, "pnpm-lock.yaml: snapshots must be a mapping");
+    for (;;) {
+        sb_code rc = next(y);
         if (rc != SB_OK)
             return rc;
-        if (NULL == pkg_of(c, sb_yn_key(tbl, i)) && NULL == snapshot_pkg(c, sb_yn_key(tbl, i), sb_yn_val(tbl, i), &rc))
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        sb_buf_reset(&c->kb);
+        if ((rc = key_into(y, &c->kb)) != SB_OK || (rc = next(y)) != SB_OK)
+            return rc;
+        if ((rc = sb_jsl_tick(&c->l, c->err)) != SB_OK)
+            return rc;
+        if (pkg_of(c, c->kb.data)) {
+            if ((rc = sb_yp_skip(y)) != SB_OK)
+                return rc;
+            continue;
+        }
+        if ((rc = read_entry(c, y, 0)) != SB_OK)
+            return rc;
+        if (NULL == snapshot_pkg(c, c->kb.data, &c->e, &rc))
             return rc;
     }
-    return SB_OK;
 }
 
 /* Package (5.x, 6.x) or snapshot (9.x) dependencies. */
-static sb_code package_edges(pn_ctx *c, const sb_yn *tbl)
+static sb_code package_edges(pn_ctx *c, sb_yp *y)
 {
-    for (size_t i = 0; tbl && i < tbl->n; i++) {
-        sb_js_pkg *p = pkg_of(c, sb_yn_key(tbl, i));
-        sb_code rc = sb_jsl_tick(&c->l, c->err);
+    if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
+        return sb_yp_skip(y);
+    for (;;) {
+        sb_code rc = next(y);
+        if (rc != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        sb_buf_reset(&c->kb);
+        if ((rc = key_into(y, &c->kb)) != SB_OK || (rc = next(y)) != SB_OK)
+            return rc;
+        sb_js_pkg *p = pkg_of(c, c->kb.data);
+        if ((rc = p ? read_entry(c, y, 1) : sb_yp_skip(y)) != SB_OK)
+            return rc;
+        pn_imp im;
+        ent_lists(c, &im, 0);
+        rc = sb_jsl_tick(&c->l, c->err);
         if (rc == SB_OK && p)
-            rc = deps_of(c, p, ".", sb_yn_val(tbl, i), 0);
+            rc = deps_of(c, p, ".", &im, 0);
         if (rc != SB_OK)
             return rc;
     }
-    return SB_OK;
+}
+
+/* The importers' paths and dependency lists, kept for after the packages. */
+static sb_code store_importers(pn_ctx *c, sb_yp *y)
+{
+    pn_doc *dc = &c->doc;
+    dc->has_imps = 1;
+    if (sb_yp_type(y) != YAML_MAPPING_START_EVENT) {
+        dc->imp_bad = 1;
+        dc->iline = sb_yp_line(y);
+        dc->icol = sb_yp_col(y);
+        return sb_yp_skip(y);
+    }
+    for (;;) {
+        sb_code rc = next(y);
+        if (rc != SB_OK)
+            return rc;
+        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
+            return SB_OK;
+        sb_buf_reset(&c->kb);
+        if ((rc = key_into(y, &c->kb)) != SB_OK || (rc = next(y)) != SB_OK || (rc = read_entry(c, y, 1)) != SB_OK)
+            return rc;
+        pn_imp *v = sb_arena_grow(c->d, dc->imps, &dc->capimps, dc->nimps, sizeof *v, 8);
+        if (NULL == v)
+            return oom(c);
+        dc->imps = v;
+        pn_imp *im = &v[dc->nimps++];
+        if (NULL == (im->path = sb_arena_strdup(c->d, c->kb.data)) || ent_lists(c, im, 1) != SB_OK)
+            return oom(c);
+    }
 }
 
 /* ---- importers ---- */
@@ -311,10 +721,10 @@ static const char *last_segment(const char *path)
 }
 
 /* Each importer but "." becomes a workspace member component. */
-static sb_code read_importers(pn_ctx *c, const sb_yn *imp)
+static sb_code read_importers(pn_ctx *c, const pn_doc *dc)
 {
-    for (size_t i = 0; imp && i < imp->n; i++) {
-        const char *path = sb_yn_key(imp, i);
+    for (size_t i = 0; i < dc->nimps; i++) {
+        const char *path = dc->imps[i].path;
         size_t idx = 0;
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
@@ -337,16 +747,16 @@ static sb_code read_importers(pn_ctx *c, const sb_yn *imp)
     return SB_OK;
 }
 
-static sb_code importer_edges(pn_ctx *c, const sb_yn *imp, const sb_yn *doc)
+static sb_code importer_edges(pn_ctx *c, const pn_doc *dc)
 {
-    if (NULL == imp) /* 5.x, one project: its dependencies at the top */
-        return deps_of(c, NULL, ".", doc, 1);
-    for (size_t i = 0; i < imp->n; i++) {
-        const char *path = sb_yn_key(imp, i);
+    if (!dc->has_imps) /* 5.x, one project: its dependencies at the top */
+        return deps_of(c, NULL, ".", &dc->top, 1);
+    for (size_t i = 0; i < dc->nimps; i++) {
+        const char *path = dc->imps[i].path;
         size_t at = 0;
         sb_strmap_get(&c->importers, path, strlen(path), &at);
         sb_js_pkg *p = at ? c->l.pkgs[at - 1] : NULL;
-        sb_code rc = deps_of(c, p, path, sb_yn_val(imp, i), 1);
+        sb_code rc = deps_of(c, p, path, &dc->imps[i], 1);
         /* members hang off the root; without a "." importer they are the roots */
         if (rc == SB_OK && p)
             rc = sb_jsl_root_scoped(&c->l, c->a, p->rec->key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
@@ -356,47 +766,178 @@ static sb_code importer_edges(pn_ctx *c, const sb_yn *imp, const sb_yn *doc)
     return SB_OK;
 }
 
-/* ---- reader ---- */
+/* ---- documents ---- */
 
-static sb_code version_of(pn_ctx *c, const sb_yn *doc)
+static int parse_major(const char *v)
 {
-    const sb_yn *v = sb_yn_get(doc, "lockfileVersion");
-    if (NULL == v || v->type != SB_YN_SCALAR || NULL == v->s)
-        return sb_err_set(c->err, SB_EPARSE, "not a pnpm-lock.yaml: no lockfileVersion");
-    int major = atoi(v->s);
-    if (major != 5 && major != 6 && major != 9)
-        return sb_err_set_at(c->err, SB_EUNSUPPORTED, v->line, v->col,
-                             "pnpm-lock.yaml lockfileVersion '%.32s' is not supported (5.x, 6.x and 9.x are read)", v->s);
-    c->major = major;
-    c->l.version = major;
-    return SB_OK;
+    int major = v ? atoi(v) : 0;
+    return major == 5 || major == 6 || major == 9 ? major : 0;
 }
 
-static sb_code read_doc(pn_ctx *c, const sb_yn *doc)
+enum { K_VERSION, K_PACKAGES, K_SNAPSHOTS, K_IMPORTERS, K_TOP }; /* seen bits; K_TOP + D_* */
+
+/* One top-level key's value (the current event) of a document in a pass. */
+static sb_code top_value(pn_ctx *c, sb_yp *y, int pass, const char *k)
 {
-    if (doc->type != SB_YN_MAP)
-        return sb_err_set_at(c->err, SB_EPARSE, doc->line, doc->col, "pnpm-lock.yaml must be a mapping");
-    sb_code rc = version_of(c, doc);
-    const sb_yn *imp = sb_yn_get(doc, "importers");
-    if (rc == SB_OK && imp && imp->type != SB_YN_MAP)
-        rc = sb_err_set_at(c->err, SB_EPARSE, imp->line, imp->col, "pnpm-lock.yaml: importers must be a mapping");
-    const sb_yn *pk = sb_yn_get(doc, "packages");
-    if (rc == SB_OK && pk && pk->type == SB_YN_MAP && pk->n > 256 &&
-        (sb_jsl_expect(&c->l, c->a, pk->n + (imp ? imp->n : 0)) != SB_OK || sb_strmap_init(&c->by_key, c->t, pk->n) != SB_OK))
-        rc = oom(c); /* sized once: no table grown and left behind in copies */
-    if (rc == SB_OK)
-        rc = read_packages(c, pk);
-    if (rc == SB_OK && c->major == 9)
-        rc = read_snapshots(c, sb_yn_get(doc, "snapshots"));
-    if (rc == SB_OK)
-        rc = read_importers(c, imp);
-    if (rc == SB_OK)
-        rc = package_edges(c, sb_yn_get(doc, c->major == 9 ? "snapshots" : "packages"));
-    if (rc == SB_OK)
-        rc = importer_edges(c, imp, doc);
-    if (rc == SB_OK)
-        rc = sb_jsl_scopes(&c->l, c->a, c->err);
+    pn_doc *dc = &c->doc;
+    int d = dep_section(k);
+    int bit = !strcmp(k, "lockfileVersion") ? K_VERSION : !strcmp(k, "packages") ? K_PACKAGES
+            : !strcmp(k, "snapshots") ? K_SNAPSHOTS : !strcmp(k, "importers") ? K_IMPORTERS
+            : d >= 0 ? K_TOP + d : -1;
+    if (bit < 0 || dc->seen & (1u << bit))
+        return sb_yp_skip(y);
+    dc->seen |= 1u << bit;
+    if (pass == PASS_EDGES) {
+        if (bit == (c->major == 9 ? K_SNAPSHOTS : K_PACKAGES))
+            return package_edges(c, y);
+        return sb_yp_skip(y);
+    }
+    if (pass == PASS_PACKAGES || pass == PASS_SNAPSHOTS) {
+        if (bit == (pass == PASS_PACKAGES ? K_PACKAGES : K_SNAPSHOTS)) {
+            sb_code rc = pass == PASS_PACKAGES ? read_packages(c, y) : read_snapshots(c, y);
+            dc->pk_done |= rc == SB_OK && pass == PASS_PACKAGES;
+            return rc;
+        }
+        return sb_yp_skip(y);
+    }
+    /* PASS_FIRST */
+    switch (bit) {
+    case K_VERSION: {
+        sb_code rc;
+        dc->has_version = 1;
+        if (c->have_state && (rc = state_reset(c)) != SB_OK)
+            return rc;
+        c->have_state = 1;
+        if (sb_yp_type(y) == YAML_SCALAR_EVENT) {
+            const char *v;
+            if ((rc = sb_yp_peek(y, &v, "lockfileVersion")) != SB_OK)
+                return rc;
+            dc->vline = sb_yp_line(y);
+            dc->vcol = sb_yp_col(y);
+            if (v && NULL == (dc->vtext = sb_arena_strdup(c->d, v)))
+                return oom(c);
+        }
+        dc->major = parse_major(dc->vtext);
+        c->major = dc->major;
+        return sb_yp_skip(y);
+    }
+    case K_PACKAGES: {
+        if (!dc->has_version) {
+            dc->pk_deferred = 1;
+            return sb_yp_skip(y);
+        }
+        if (0 == dc->major)
+            return sb_yp_skip(y);
+        sb_code rc = read_packages(c, y);
+        dc->pk_done = rc == SB_OK;
+        return rc;
+    }
+    case K_SNAPSHOTS:
+        if (dc->major != 9 || !dc->pk_done) {
+            dc->snap_pending = 1; /* read once every package is */
+            return sb_yp_skip(y);
+        }
+        return read_snapshots(c, y);
+    case K_IMPORTERS:
+        return store_importers(c, y);
+    default: { /* 5.x without importers: the project's own lists */
+        sb_code rc;
+        ent_reset(&c->e);
+        if ((rc = read_deps(y, &c->e.deps[0])) != SB_OK)
+            return rc;
+        const sb_buf *b = &c->e.deps[0];
+        if (b->len) {
+            char *cp = sb_arena_alloc(c->d, b->len);
+            if (NULL == cp)
+                return oom(c);
+            memcpy(cp, b->data, b->len);
+            dc->top.deps[bit - K_TOP] = cp;
+            dc->top.dlen[bit - K_TOP] = b->len;
+        }
+        return SB_OK;
+    }
+    }
+}
+
+/* One pass over the documents: PASS_FIRST reads every one (see the top of
+ * the file), the others only the chosen one. */
+static sb_code pass_over(pn_ctx *c, int pass)
+{
+    sb_yp y;
+    sb_code rc = sb_yp_open(&y, c->d, c->data, c->len, c->lim, c->err);
+    if (rc != SB_OK)
+        return rc;
+    int at = -1;
+    for (;;) {
+        if ((rc = next(&y)) != SB_OK)
+            break;
+        yaml_event_type_t t = sb_yp_type(&y);
+        if (t == YAML_STREAM_END_EVENT)
+            break;
+        if (t != YAML_DOCUMENT_START_EVENT)
+            continue; /* STREAM_START, DOCUMENT_END */
+        at++;
+        if ((rc = next(&y)) != SB_OK)
+            break;
+        int mine = pass == PASS_FIRST || at == c->chosen_at;
+        if (!mine || sb_yp_type(&y) != YAML_MAPPING_START_EVENT) {
+            if ((rc = sb_yp_skip(&y)) != SB_OK)
+                break;
+            continue;
+        }
+        if (pass == PASS_FIRST)
+            memset(&c->doc, 0, sizeof c->doc);
+        else
+            c->doc.seen = 0, c->doc.pk_done = 0;
+        for (;;) {
+            char k[SB_YP_KEY_MAX];
+            if ((rc = next(&y)) != SB_OK)
+                break;
+            if (sb_yp_type(&y) == YAML_MAPPING_END_EVENT)
+                break;
+            if ((rc = sb_yp_key(&y, k, "a top-level key")) != SB_OK || (rc = next(&y)) != SB_OK ||
+                (rc = top_value(c, &y, pass, k)) != SB_OK)
+                break;
+        }
+        if (rc != SB_OK)
+            break;
+        if (pass == PASS_FIRST && c->doc.has_version) {
+            c->chosen = c->doc;
+            c->chosen_at = at;
+        }
+    }
+    if (pass == PASS_FIRST)
+        c->ndocs = at + 1;
+    sb_yp_close(&y);
     return rc;
+}
+
+static sb_code read_lock(pn_ctx *c)
+{
+    sb_code rc = pass_over(c, PASS_FIRST);
+    if (rc != SB_OK)
+        return rc;
+    pn_doc *dc = &c->chosen;
+    if (c->chosen_at < 0)
+        return sb_err_set(c->err, SB_EPARSE, c->ndocs ? "not a pnpm-lock.yaml: no lockfileVersion" : "the pnpm-lock.yaml is empty");
+    if (NULL == dc->vtext)
+        return sb_err_set(c->err, SB_EPARSE, "not a pnpm-lock.yaml: no lockfileVersion");
+    if (0 == dc->major)
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, dc->vline, dc->vcol,
+                             "pnpm-lock.yaml lockfileVersion '%.32s' is not supported (5.x, 6.x and 9.x are read)", dc->vtext);
+    c->major = dc->major;
+    c->l.version = dc->major;
+    if (dc->imp_bad)
+        return sb_err_set_at(c->err, SB_EPARSE, dc->iline, dc->icol, "pnpm-lock.yaml: importers must be a mapping");
+    c->doc = *dc;
+    if (dc->pk_deferred && (rc = pass_over(c, PASS_PACKAGES)) != SB_OK)
+        return rc;
+    if (dc->major == 9 && (dc->snap_pending || dc->pk_deferred) && (rc = pass_over(c, PASS_SNAPSHOTS)) != SB_OK)
+        return rc;
+    if ((rc = read_importers(c, dc)) != SB_OK || (rc = pass_over(c, PASS_EDGES)) != SB_OK ||
+        (rc = importer_edges(c, dc)) != SB_OK)
+        return rc;
+    return sb_jsl_scopes(&c->l, c->a, c->err);
 }
 
 static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
@@ -406,30 +947,20 @@ static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t le
         data += 3;
         len -= 3;
     }
-    pn_ctx c = {.a = a, .err = err};
-    if (sb_jsl_init(&c.l, a, "pnpm-lock.yaml", lim) != SB_OK || sb_strmap_init(&c.by_key, c.l.tmp, 256) != SB_OK ||
-        sb_strmap_init(&c.importers, c.l.tmp, 16) != SB_OK) {
-        sb_jsl_free(&c.l);
-        return oom(&c);
-    }
-    c.t = c.l.tmp;
-    /* the tree in the scratch arena, gone with it once the records are
-     * built: what a record keeps is copied out */
-    sb_yn **docs = NULL;
-    size_t ndocs = 0;
-    sb_code rc = sb_yt_parse(&docs, &ndocs, c.t, data, len, lim, err);
-    /* the project's lock is the last document naming a lockfileVersion */
-    const sb_yn *doc = NULL;
-    for (size_t i = 0; rc == SB_OK && i < ndocs; i++)
-        if (sb_yn_get(docs[i], "lockfileVersion"))
-            doc = docs[i];
-    if (rc == SB_OK && NULL == doc)
-        rc = sb_err_set(err, SB_EPARSE, ndocs ? "not a pnpm-lock.yaml: no lockfileVersion" : "the pnpm-lock.yaml is empty");
+    pn_ctx c = {.a = a, .err = err, .lim = lim, .data = data, .len = len, .chosen_at = -1};
+    sb_code rc = state_init(&c);
+    if (rc == SB_OK && NULL == (c.d = sb_arena_new(0)))
+        rc = oom(&c);
     if (rc == SB_OK)
-        rc = read_doc(&c, doc);
+        rc = read_lock(&c);
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);
     sb_jsl_free(&c.l);
+    sb_arena_destroy(c.d);
+    ent_free(&c.e);
+    sb_buf_free(&c.kb);
+    sb_buf_free(&c.lk);
+    free(c.own);
     return rc;
 }
 

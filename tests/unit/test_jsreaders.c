@@ -375,6 +375,56 @@ TEST(core_pnpm__v5_v6_keys)
     sb_arena_destroy(a);
 }
 
+/* The sections in any order: the reader pulls the events more than once
+ * (lockfileVersion last, snapshots before packages, importers last), and
+ * gives the same components, edges and scopes as in pnpm's own order. */
+TEST(core_pnpm__sections_in_any_order)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    const char *imp = strstr(pnpm_v9, "importers:"), *pk = strstr(pnpm_v9, "packages:\n"),
+               *sn = strstr(pnpm_v9, "snapshots:");
+    CHECK(imp && pk && sn && imp < pk && pk < sn);
+    if (!(imp && pk && sn)) {
+        sb_arena_destroy(a);
+        return;
+    }
+    /* snapshots, packages, importers, lockfileVersion */
+    char *lock = sb_arena_printf(a, "%s%.*s%.*s%.*s", sn, (int)(sn - pk), pk, (int)(pk - imp), imp, (int)(imp - pnpm_v9),
+                                 pnpm_v9);
+    sb_sbom *s = lock ? sel(a, "pnpm-lock.yaml", lock, &err) : NULL;
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(s->npkgs == 7);
+    const sb_pkg *lib = find(s, "lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
+                 *real = find(s, "@x/real", "3.0.0"), *git = find(s, "gitdep", "1.1.0"), *opt = find(s, "opt", NULL),
+                 *tool = find(s, "tool", NULL);
+    CHECK(lib && ui && react && real && git && opt && tool);
+    if (lib && ui && react && real && git && opt && tool) {
+        CHECK_STR(prop(ui, "pixi:peer-suffixes"), "(react@18.2.0)");
+        CHECK(root_depends_on(s, lib) && root_depends_on(s, tool) && !root_depends_on(s, ui));
+        CHECK(depends_on(s, lib, ui) && depends_on(s, lib, real) && depends_on(s, lib, git) && depends_on(s, lib, opt));
+        CHECK(depends_on(s, ui, react) && depends_on(s, tool, ui) && depends_on(s, opt, react));
+        CHECK_STR(prop(ui, "pixi:scope"), "required");
+        CHECK_STR(prop(tool, "pixi:scope"), "dev");
+        CHECK_STR(prop(opt, "pixi:scope"), "optional");
+    }
+    /* a first document whose packages precede its lockfileVersion is not the
+     * lock when a later one names a version; a 6.0 lock with its version last */
+    const char two[] = "packages:\n  /x@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\nlockfileVersion: '6.0'\n"
+                       "---\nimporters:\n  .:\n    dependencies:\n      y: {specifier: '1', version: 1.0.0}\n"
+                       "packages:\n  /y@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\nlockfileVersion: '6.0'\n";
+    s = sel(a, "pnpm-lock.yaml", two, &err);
+    CHECK(s && s->npkgs == 1 && find(s, "y", "1.0.0") && !find(s, "x", NULL));
+    if (s)
+        CHECK(root_depends_on(s, find(s, "y", "1.0.0")));
+    sb_arena_destroy(a);
+}
+
 TEST(core_pnpm__documents_and_refusals)
 {
     sb_arena *a = sb_arena_new(0);
