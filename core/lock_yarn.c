@@ -47,8 +47,7 @@ typedef struct yl_ent {
     uint32_t ndescs;
     unsigned line;
     yl_str version, resolved, resolution, integrity, checksum;
-    yl_dep *deps;
-    size_t ndeps, dcap;
+    uint32_t dep0, ndeps;  /* its dependencies: yl_ctx.deps[dep0, dep0 + ndeps) */
     sb_js_pkg *pkg;
     bool root;
 } yl_ent;
@@ -58,9 +57,13 @@ typedef struct yl_ctx {
     sb_err *err;
     bool berry;
     sb_jsl l;
+    sb_arena *scr;       /* entries, descriptor lists, decoded tokens, by_desc: dropped
+                          * once resolved, before sb_jsl_build adds its properties */
     yl_ent *ents;
     size_t n, cap;
     sb_strmap by_desc;   /* descriptor -> entry index; keys are slices */
+    yl_dep *deps;        /* every entry's dependencies, in entry order (malloc) */
+    size_t ndeps, dcap;
     char *scratch;       /* a descriptor being looked up, a string decoded for one use */
     size_t scratch_cap;
 } yl_ctx;
@@ -96,7 +99,7 @@ static const char *yl_tmp(yl_ctx *c, yl_str v)
 
 static yl_ent *ent_add(yl_ctx *c, unsigned line)
 {
-    yl_ent *nv = sb_arena_grow(c->l.tmp, c->ents, &c->cap, c->n, sizeof *nv, 256);
+    yl_ent *nv = sb_arena_grow(c->scr, c->ents, &c->cap, c->n, sizeof *nv, 256);
     if (NULL == nv)
         return NULL;
     c->ents = nv;
@@ -110,11 +113,20 @@ static sb_code dep_add(yl_ctx *c, yl_ent *e, yl_str name, yl_str range, bool opt
 {
     if (range.n >= 1u << 31)
         return sb_err_set_at(c->err, SB_ELIMIT, e->line, 1, "yarn.lock: a dependency range longer than 2 GiB");
-    yl_dep *nv = sb_arena_grow(c->l.tmp, e->deps, &e->dcap, e->ndeps, sizeof *nv, 4);
-    if (NULL == nv)
-        return oom(c);
-    e->deps = nv;
-    e->deps[e->ndeps++] = (yl_dep){name.s, range.s, name.n, range.n, optional};
+    if (c->ndeps == c->dcap) {
+        /* one array for all entries (an entry's are added together), sized
+         * from a count of the lines up front in classic, so not regrown */
+        size_t nc = c->dcap ? c->dcap * 2 : 256;
+        yl_dep *nv = nc > UINT32_MAX ? NULL : realloc(c->deps, nc * sizeof *nv);
+        if (NULL == nv)
+            return oom(c);
+        c->deps = nv;
+        c->dcap = nc;
+    }
+    if (0 == e->ndeps)
+        e->dep0 = (uint32_t)c->ndeps;
+    c->deps[c->ndeps++] = (yl_dep){name.s, range.s, name.n, range.n, optional};
+    e->ndeps++;
     return SB_OK;
 }
 
@@ -124,7 +136,7 @@ static sb_code descriptors(yl_ctx *c, yl_ent *e, const char *s, size_t n)
     size_t cap = 1;
     for (size_t i = 0; i < n; i++)
         cap += s[i] == ',';
-    e->descs = sb_arena_alloc(c->l.tmp, cap * sizeof *e->descs);
+    e->descs = sb_arena_alloc(c->scr, cap * sizeof *e->descs);
     if (NULL == e->descs)
         return oom(c);
     for (size_t i = 0; i < n;) {
@@ -168,7 +180,7 @@ static yl_str token(yl_ctx *c, const char **p, const char *end)
             *p = q ? q + 1 : end;
             return (yl_str){s + 1, (uint32_t)(qe - s - 1)};
         }
-        char *o = sb_arena_alloc(c->l.tmp, (size_t)(end - s));
+        char *o = sb_arena_alloc(c->scr, (size_t)(end - s));
         if (NULL == o)
             return (yl_str){NULL, 0};
         size_t k = 0;
@@ -571,10 +583,11 @@ static yl_ent *lookup(yl_ctx *c, const yl_dep *d)
 static sb_code entry_edges(yl_ctx *c, yl_ent *e)
 {
     for (size_t i = 0; i < e->ndeps; i++) {
-        yl_ent *t = lookup(c, &e->deps[i]);
+        const yl_dep *d = &c->deps[e->dep0 + i];
+        yl_ent *t = lookup(c, d);
         if (NULL == t || NULL == t->pkg || t->pkg == e->pkg)
             continue;
-        sb_js_scope how = e->deps[i].optional ? SB_JS_OPTIONAL : SB_JS_REQUIRED;
+        sb_js_scope how = d->optional ? SB_JS_OPTIONAL : SB_JS_REQUIRED;
         sb_code rc = e->root ? sb_jsl_root_scoped(&c->l, c->a, t->pkg->rec->key, how)
                              : sb_js_dep_scoped(e->pkg, c->a, t->pkg->rec->key, how);
         if (rc != SB_OK)
@@ -636,13 +649,17 @@ static sb_code read_berry_doc(yl_ctx *c, const char *data, size_t len, const sb_
 }
 
 /* Lines starting in column 1 other than comments: the entries (and berry's
- * __metadata), an estimate to size the tables by. */
-static size_t count_entries(const char *data, size_t len)
+ * __metadata), an estimate to size the tables by; *nested the lines indented
+ * four spaces (classic's dependencies, at most). */
+static size_t count_entries(const char *data, size_t len, size_t *nested)
 {
     size_t n = 0;
+    *nested = 0;
     for (const char *p = data, *end = data + len; p < end;) {
         if (*p != ' ' && *p != '#' && *p != '\r' && *p != '\n')
             n++;
+        else if (end - p > 4 && !memcmp(p, "    ", 4) && p[4] != ' ')
+            ++*nested;
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         p = nl ? nl + 1 : end;
     }
@@ -658,28 +675,35 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     }
     yl_ctx c = {.a = a, .err = err};
     c.berry = sb_lock__has_line(data, len < 4096 ? len : 4096, "__metadata:");
-    if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || sb_strmap_init(&c.by_desc, c.l.tmp, 256) != SB_OK) {
-        sb_jsl_free(&c.l);
-        return oom(&c);
-    }
+    sb_code rc = SB_OK;
+    if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || NULL == (c.scr = sb_arena_new(0)) ||
+        sb_strmap_init(&c.by_desc, c.scr, 256) != SB_OK)
+        rc = oom(&c);
     c.l.version = 1;
-    size_t n = count_entries(data, len);
-    if (n > 256) {
-        /* sized once: no table grown and left behind in copies */
-        c.ents = sb_arena_alloc(c.l.tmp, n * sizeof *c.ents);
-        c.cap = n;
-        if (NULL == c.ents || sb_strmap_init(&c.by_desc, c.l.tmp, n) != SB_OK || sb_jsl_expect(&c.l, a, n) != SB_OK) {
-            sb_jsl_free(&c.l);
-            return oom(&c);
-        }
+    size_t nested, n = count_entries(data, len, &nested);
+    if (rc == SB_OK && !c.berry && nested > 256 && nested < UINT32_MAX) {
+        if (NULL == (c.deps = malloc(nested * sizeof *c.deps)))
+            rc = oom(&c);
+        c.dcap = c.deps ? nested : 0;
     }
-    sb_code rc = c.berry ? read_berry_doc(&c, data, len, lim) : read_classic(&c, data, len);
+    if (rc == SB_OK && n > 256) {
+        /* sized once: no table grown and left behind in copies */
+        c.ents = sb_arena_alloc(c.scr, n * sizeof *c.ents);
+        c.cap = n;
+        if (NULL == c.ents || sb_strmap_init(&c.by_desc, c.scr, n) != SB_OK || sb_jsl_expect(&c.l, a, n) != SB_OK)
+            rc = oom(&c);
+    }
+    if (rc == SB_OK)
+        rc = c.berry ? read_berry_doc(&c, data, len, lim) : read_classic(&c, data, len);
     if (rc == SB_OK)
         rc = resolve_all(&c);
+    /* nothing a record keeps points into these (kept strings are copies) */
     free(c.scratch);
+    free(c.deps);
+    sb_arena_destroy(c.scr);
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);
-    sb_jsl_free(&c.l); /* the entries, their slices' tables and the descriptor map with it */
+    sb_jsl_free(&c.l);
     return rc;
 }
 
