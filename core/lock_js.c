@@ -278,7 +278,8 @@ sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err)
     /* a worklist: a package goes back on it only when its scope rises, at
      * most once per scope level */
     size_t cap = l->n * 5 + 1, head = 0, tail = 0;
-    sb_js_pkg **q = sb_arena_alloc(a, cap * sizeof *q);
+    (void)a; /* the queue is the reader's scratch, gone with it */
+    sb_js_pkg **q = sb_arena_alloc(l->tmp, cap * sizeof *q);
     if (NULL == q)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < l->n; i++)

@@ -52,6 +52,8 @@ typedef struct npm_ctx {
     size_t len;
     unsigned jdepth;       /* the tokenizer's nesting bound */
     sb_jsl l;
+    sb_arena *paths;       /* the entry table and by_path: dropped once the edges are
+                            * read, before sb_jsl_build adds its properties */
     npm_ent *ents;
     size_t n, cap;
     sb_strmap by_path;
@@ -113,7 +115,7 @@ static const char *temp(npm_ctx *c, const char *s, size_t n, bool esc, sb_code *
 
 static npm_ent *ent_add(npm_ctx *c, const char *path)
 {
-    npm_ent *nv = sb_arena_grow(c->l.tmp, c->ents, &c->cap, c->n, sizeof *nv, 256);
+    npm_ent *nv = sb_arena_grow(c->paths, c->ents, &c->cap, c->n, sizeof *nv, 256);
     if (NULL == nv)
         return NULL;
     c->ents = nv;
@@ -602,15 +604,15 @@ static sb_code read_lock(npm_ctx *c)
         if (!top.packages_object)
             return sb_err_set(c->err, SB_EPARSE, "packages must be an object");
         /* sized once from the first pass: no table is grown (and copied) */
-        c->ents = sb_arena_alloc(c->l.tmp, (top.npackages + 1) * sizeof *c->ents);
+        c->ents = sb_arena_alloc(c->paths, (top.npackages + 1) * sizeof *c->ents);
         c->cap = top.npackages + 1;
-        if (NULL == c->ents || sb_strmap_init(&c->by_path, c->l.tmp, top.npackages) != SB_OK ||
+        if (NULL == c->ents || sb_strmap_init(&c->by_path, c->paths, top.npackages) != SB_OK ||
             sb_jsl_expect(&c->l, c->a, top.npackages) != SB_OK)
             return oom(c);
         rc = read_v2(c, top.packages - 1);
         return rc == SB_OK ? all_edges(c) : rc;
     }
-    if (sb_strmap_init(&c->by_path, c->l.tmp, 256) != SB_OK)
+    if (sb_strmap_init(&c->by_path, c->paths, 256) != SB_OK)
         return oom(c);
     c->l.root_name = keep(c, &top.name);
     c->l.root_version = keep(c, &top.root_version);
@@ -635,10 +637,15 @@ static sb_code npm_read(sb_lock **out, sb_arena *a, const char *data, size_t len
     npm_ctx c = {.a = a, .err = err, .lim = lim, .data = data, .len = len,
                  .jdepth = jdepth < SB_JR_MAX_DEPTH ? jdepth : SB_JR_MAX_DEPTH};
     sb_code rc = SB_OK;
-    if (sb_jsl_init(&c.l, a, "package-lock.json", lim) != SB_OK)
+    if (sb_jsl_init(&c.l, a, "package-lock.json", lim) != SB_OK || NULL == (c.paths = sb_arena_new(0)))
         rc = oom(&c);
     if (rc == SB_OK)
         rc = read_lock(&c);
+    /* the install-path table is done with: its ~70 bytes per entry are not
+     * held through sb_jsl_build (the records' properties), where the read
+     * peaks with the input still held */
+    sb_arena_destroy(c.paths);
+    c.paths = NULL;
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);
     sb_jsl_free(&c.l);

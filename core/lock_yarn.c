@@ -25,18 +25,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A string of the entry as read: a slice of the input (classic) or a
+ * NUL-terminated string of the YAML tree (berry; n its length); s NULL when
+ * absent. Everything read is held as slices while reading, so a 100,000-entry
+ * lock does not copy its descriptors, ranges, integrities and URLs into the
+ * arena; only what a record keeps is copied (yl_dup), and nothing kept
+ * points into the input or the scratch arena. */
+typedef struct yl_str {
+    const char *s;
+    uint32_t n;
+} yl_str;
+
 typedef struct yl_dep {
     const char *name, *range;
-    bool optional;
+    uint32_t nl;
+    uint32_t rl : 31, optional : 1;
 } yl_dep;
 
 typedef struct yl_ent {
-    const char **descs;
-    size_t ndescs;
-    const char *version, *resolved, *resolution, *integrity, *checksum;
-    yl_dep *deps;
-    size_t ndeps, dcap;
+    yl_str *descs;
+    uint32_t ndescs;
     unsigned line;
+    yl_str version, resolved, resolution, integrity, checksum;
+    uint32_t dep0, ndeps;  /* its dependencies: yl_ctx.deps[dep0, dep0 + ndeps) */
     sb_js_pkg *pkg;
     bool root;
 } yl_ent;
@@ -46,18 +57,49 @@ typedef struct yl_ctx {
     sb_err *err;
     bool berry;
     sb_jsl l;
+    sb_arena *scr;       /* entries, descriptor lists, decoded tokens, by_desc: dropped
+                          * once resolved, before sb_jsl_build adds its properties */
     yl_ent *ents;
     size_t n, cap;
-    sb_strmap by_desc;   /* descriptor -> entry index */
-    char *scratch;       /* a descriptor being looked up */
+    sb_strmap by_desc;   /* descriptor -> entry index; keys are slices */
+    yl_dep *deps;        /* every entry's dependencies, in entry order (malloc) */
+    size_t ndeps, dcap;
+    char *scratch;       /* a descriptor being looked up, a string decoded for one use */
     size_t scratch_cap;
 } yl_ctx;
 
 static sb_code oom(yl_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
 
+static yl_str cstr(const char *s) { return (yl_str){s, s ? (uint32_t)strlen(s) : 0}; }
+
+/* An arena copy of a slice a record keeps; NULL when absent (or out of
+ * memory: the callers that must have it check). */
+static const char *yl_dup(sb_arena *a, yl_str v)
+{
+    return v.s ? sb_arena_strndup(a, v.s, v.n) : NULL;
+}
+
+/* A slice NUL-terminated in the reusable scratch buffer (valid until the
+ * next use of it); NULL when absent or out of memory. */
+static const char *yl_tmp(yl_ctx *c, yl_str v)
+{
+    if (NULL == v.s)
+        return NULL;
+    if ((size_t)v.n + 1 > c->scratch_cap) {
+        char *nb = realloc(c->scratch, (size_t)v.n + 64);
+        if (NULL == nb)
+            return NULL;
+        c->scratch = nb;
+        c->scratch_cap = (size_t)v.n + 64;
+    }
+    memcpy(c->scratch, v.s, v.n);
+    c->scratch[v.n] = '\0';
+    return c->scratch;
+}
+
 static yl_ent *ent_add(yl_ctx *c, unsigned line)
 {
-    yl_ent *nv = sb_arena_grow(c->a, c->ents, &c->cap, c->n, sizeof *nv, 256);
+    yl_ent *nv = sb_arena_grow(c->scr, c->ents, &c->cap, c->n, sizeof *nv, 256);
     if (NULL == nv)
         return NULL;
     c->ents = nv;
@@ -67,13 +109,24 @@ static yl_ent *ent_add(yl_ctx *c, unsigned line)
     return e;
 }
 
-static sb_code dep_add(yl_ctx *c, yl_ent *e, const char *name, const char *range, bool optional)
+static sb_code dep_add(yl_ctx *c, yl_ent *e, yl_str name, yl_str range, bool optional)
 {
-    yl_dep *nv = sb_arena_grow(c->a, e->deps, &e->dcap, e->ndeps, sizeof *nv, 4);
-    if (NULL == nv)
-        return oom(c);
-    e->deps = nv;
-    e->deps[e->ndeps++] = (yl_dep){name, range, optional};
+    if (range.n >= 1u << 31)
+        return sb_err_set_at(c->err, SB_ELIMIT, e->line, 1, "yarn.lock: a dependency range longer than 2 GiB");
+    if (c->ndeps == c->dcap) {
+        /* one array for all entries (an entry's are added together), sized
+         * from a count of the lines up front in classic, so not regrown */
+        size_t nc = c->dcap ? c->dcap * 2 : 256;
+        yl_dep *nv = nc > UINT32_MAX ? NULL : realloc(c->deps, nc * sizeof *nv);
+        if (NULL == nv)
+            return oom(c);
+        c->deps = nv;
+        c->dcap = nc;
+    }
+    if (0 == e->ndeps)
+        e->dep0 = (uint32_t)c->ndeps;
+    c->deps[c->ndeps++] = (yl_dep){name.s, range.s, name.n, range.n, optional};
+    e->ndeps++;
     return SB_OK;
 }
 
@@ -83,7 +136,7 @@ static sb_code descriptors(yl_ctx *c, yl_ent *e, const char *s, size_t n)
     size_t cap = 1;
     for (size_t i = 0; i < n; i++)
         cap += s[i] == ',';
-    e->descs = sb_arena_alloc(c->a, cap * sizeof *e->descs);
+    e->descs = sb_arena_alloc(c->scr, cap * sizeof *e->descs);
     if (NULL == e->descs)
         return oom(c);
     for (size_t i = 0; i < n;) {
@@ -100,10 +153,10 @@ static sb_code descriptors(yl_ctx *c, yl_ent *e, const char *s, size_t n)
             k--;
         }
         if (k > b) {
-            const char *d = sb_arena_strndup(c->a, s + b, k - b);
-            if (NULL == d || sb_strmap_put(&c->by_desc, d, k - b, c->n - 1, NULL) < 0)
+            /* a slice of the line: the map and the entry only read it */
+            if (sb_strmap_put(&c->by_desc, s + b, k - b, c->n - 1, NULL) < 0)
                 return oom(c);
-            e->descs[e->ndescs++] = d;
+            e->descs[e->ndescs++] = (yl_str){s + b, (uint32_t)(k - b)};
         }
         i = j;
     }
@@ -114,14 +167,22 @@ static sb_code descriptors(yl_ctx *c, yl_ent *e, const char *s, size_t n)
 
 /* ---- classic ---- */
 
-/* A classic token: "quoted" (\" and \\ escapes) or bare up to a space. */
-static const char *token(yl_ctx *c, const char **p, const char *end)
+/* A classic token: "quoted" (\" and \\ escapes) or bare up to a space: a
+ * slice of the line, or when it has escapes a decoded copy in the scratch
+ * arena. s NULL on allocation failure. */
+static yl_str token(yl_ctx *c, const char **p, const char *end)
 {
     const char *s = *p;
     if (s < end && *s == '"') {
-        char *o = sb_arena_alloc(c->a, (size_t)(end - s));
+        const char *q = memchr(s + 1, '"', (size_t)(end - s - 1));
+        const char *qe = q ? q : end;
+        if (NULL == memchr(s + 1, '\\', (size_t)(qe - s - 1))) {
+            *p = q ? q + 1 : end;
+            return (yl_str){s + 1, (uint32_t)(qe - s - 1)};
+        }
+        char *o = sb_arena_alloc(c->scr, (size_t)(end - s));
         if (NULL == o)
-            return NULL;
+            return (yl_str){NULL, 0};
         size_t k = 0;
         for (s++; s < end && *s != '"'; s++) {
             if (*s == '\\' && s + 1 < end)
@@ -130,13 +191,13 @@ static const char *token(yl_ctx *c, const char **p, const char *end)
         }
         o[k] = '\0';
         *p = s < end ? s + 1 : s;
-        return o;
+        return (yl_str){o, (uint32_t)k};
     }
     const char *t = s;
     while (t < end && *t != ' ')
         t++;
     *p = t;
-    return sb_arena_strndup(c->a, s, (size_t)(t - s));
+    return (yl_str){s, (uint32_t)(t - s)};
 }
 
 typedef struct yl_line {
@@ -178,13 +239,13 @@ static sb_code classic_field(yl_ctx *c, yl_ent *e, const yl_line *ln, const char
         bool deps = !strcmp(*section, "dependencies"), opt = !strcmp(*section, "optionalDependencies");
         if (!deps && !opt)
             return SB_OK; /* a section not read */
-        const char *key = token(c, &p, ln->end);
-        if (NULL == key)
+        yl_str key = token(c, &p, ln->end);
+        if (NULL == key.s)
             return oom(c);
         while (p < ln->end && *p == ' ')
             p++;
-        const char *val = token(c, &p, ln->end);
-        if (NULL == val)
+        yl_str val = token(c, &p, ln->end);
+        if (NULL == val.s)
             return oom(c);
         return dep_add(c, e, key, val, opt);
     }
@@ -194,9 +255,10 @@ static sb_code classic_field(yl_ctx *c, yl_ent *e, const yl_line *ln, const char
     if (NULL == k) {
         /* a quoted key with escapes: decoded as token() does */
         const char *q = p;
-        if (NULL == (k = token(c, &q, ln->end)))
+        yl_str dk = token(c, &q, ln->end);
+        if (NULL == (k = dk.s))
             return oom(c);
-        kl = strlen(k);
+        kl = dk.n;
         after = q;
     }
     p = after;
@@ -210,12 +272,12 @@ static sb_code classic_field(yl_ctx *c, yl_ent *e, const yl_line *ln, const char
         return SB_OK;
     }
     *section = NULL;
-    const char **slot = key_is(k, kl, "version") ? &e->version : key_is(k, kl, "resolved") ? &e->resolved
-                      : key_is(k, kl, "integrity") ? &e->integrity : NULL;
+    yl_str *slot = key_is(k, kl, "version") ? &e->version : key_is(k, kl, "resolved") ? &e->resolved
+                 : key_is(k, kl, "integrity") ? &e->integrity : NULL;
     if (NULL == slot)
         return SB_OK;
-    const char *val = token(c, &p, ln->end);
-    if (NULL == val)
+    yl_str val = token(c, &p, ln->end);
+    if (NULL == val.s)
         return oom(c);
     *slot = val;
     return SB_OK;
@@ -273,8 +335,11 @@ static sb_code berry_deps(yl_ctx *c, yl_ent *e, const sb_yn *deps, bool optional
 {
     for (size_t i = 0; deps && deps->type == SB_YN_MAP && i < deps->n; i++) {
         const sb_yn *v = sb_yn_val(deps, i);
-        if (v->type == SB_YN_SCALAR && v->s && dep_add(c, e, sb_yn_key(deps, i), v->s, optional) != SB_OK)
-            return oom(c);
+        if (v->type == SB_YN_SCALAR && v->s) {
+            sb_code rc = dep_add(c, e, cstr(sb_yn_key(deps, i)), cstr(v->s), optional);
+            if (rc != SB_OK)
+                return rc;
+        }
     }
     return SB_OK;
 }
@@ -298,10 +363,10 @@ static sb_code read_berry(yl_ctx *c, const sb_yn *doc)
         sb_code rc = descriptors(c, e, key, strlen(key));
         if (rc != SB_OK)
             return rc;
-        e->version = sb_yn_str(v, "version");
-        e->resolution = sb_yn_str(v, "resolution");
-        e->checksum = sb_yn_str(v, "checksum");
-        if (NULL == e->resolution)
+        e->version = cstr(sb_yn_str(v, "version"));
+        e->resolution = cstr(sb_yn_str(v, "resolution"));
+        e->checksum = cstr(sb_yn_str(v, "checksum"));
+        if (NULL == e->resolution.s)
             return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' has no resolution", key);
         if ((rc = berry_deps(c, e, sb_yn_get(v, "dependencies"), false)) != SB_OK ||
             (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK)
@@ -375,7 +440,8 @@ static const char *berry_source(yl_ctx *c, const char *proto)
     return proto; /* patch:, exec: ...: the resolution itself */
 }
 
-/* Classic: NULL for a registry tarball, else the identity part. */
+/* Classic: NULL for a registry tarball, else the identity part (always an
+ * arena string: `resolved` may be the scratch buffer). */
 static const char *classic_source(yl_ctx *c, const char *resolved)
 {
     if (NULL == resolved || sb_model_npm_registry(resolved))
@@ -385,7 +451,7 @@ static const char *classic_source(yl_ctx *c, const char *resolved)
     if (!strncmp(resolved, "file:", 5))
         return sb_lock__location(c->a, resolved + 5);
     if (strstr(resolved, "://"))
-        return resolved;
+        return sb_arena_strdup(c->a, resolved);
     return sb_lock__location(c->a, resolved);
 }
 
@@ -406,24 +472,32 @@ static void classic_sha1(yl_ctx *c, sb_pkg *p, const char *resolved)
     p->sha1 = sb_arena_strdup(c->a, h + 1);
 }
 
+/* name and source are arena strings; `resolved` is left in the scratch
+ * buffer for entry_pkg */
 static sb_code take_classic(yl_ctx *c, yl_ent *e, const char **name, const char **source)
 {
-    *name = desc_name(c, e->descs[0], NULL);
-    *source = classic_source(c, e->resolved);
-    return *name ? SB_OK : oom(c);
+    const char *d0 = yl_tmp(c, e->descs[0]);
+    *name = d0 ? desc_name(c, d0, NULL) : NULL;
+    if (NULL == *name)
+        return oom(c);
+    const char *resolved = yl_tmp(c, e->resolved);
+    if (e->resolved.s && NULL == resolved)
+        return oom(c);
+    *source = classic_source(c, resolved);
+    return resolved && !*source && !sb_model_npm_registry(resolved) ? oom(c) : SB_OK;
 }
 
 static sb_code take_berry(yl_ctx *c, yl_ent *e, const char **name, const char **source)
 {
     const char *proto = NULL;
-    *name = desc_name(c, e->resolution, &proto);
+    *name = desc_name(c, e->resolution.s, &proto);
     if (NULL == *name)
         return oom(c);
     *source = berry_source(c, proto);
     e->root = !strcmp(proto, "workspace:.");
     if (e->root) {
         c->l.root_name = *name;
-        c->l.root_version = e->version && strcmp(e->version, "0.0.0-use.local") ? e->version : NULL;
+        c->l.root_version = e->version.s && strcmp(e->version.s, "0.0.0-use.local") ? e->version.s : NULL;
     }
     return SB_OK;
 }
@@ -435,29 +509,46 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
     if (rc != SB_OK || e->root)
         return rc;
     if (!name[0])
-        return sb_err_set_at(c->err, SB_EPARSE, e->line, 1, "yarn.lock: entry '%.100s' has no name", e->descs[0]);
+        return sb_err_set_at(c->err, SB_EPARSE, e->line, 1, "yarn.lock: entry '%.*s' has no name",
+                             (int)(e->descs[0].n < 100 ? e->descs[0].n : 100), e->descs[0].s);
+    /* berry's strings are the YAML tree's (in the request's arena); classic's
+     * are slices of the input, copied only when kept */
+    const char *version = c->berry ? e->version.s : yl_dup(c->a, e->version);
+    if (e->version.s && NULL == version)
+        return oom(c);
     bool added;
-    sb_js_pkg *p = sb_jsl_get(&c->l, c->a, name, e->version, source, &added, &rc);
+    sb_js_pkg *p = sb_jsl_get(&c->l, c->a, name, version, source, &added, &rc);
     if (NULL == p)
         return rc == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
     e->pkg = p;
-    for (size_t d = 0; d < e->ndescs; d++)
-        if (sb_js_path(p, c->a, e->descs[d]) != SB_OK)
+    for (size_t d = 0; d < e->ndescs; d++) {
+        const char *path = yl_dup(c->a, e->descs[d]);
+        if (NULL == path || sb_js_path(p, c->a, path) != SB_OK)
             return oom(c);
+    }
     if (!added)
         return SB_OK;
     if (c->berry) {
-        p->rec->location = source && strncmp(e->resolution + strlen(name) + 1, "patch:", 6) ? source : NULL;
-        if (source && NULL == p->rec->location && (rc = push_prop(c, p->rec, "pixi:yarn-resolution", e->resolution)) != SB_OK)
+        p->rec->location = source && strncmp(e->resolution.s + strlen(name) + 1, "patch:", 6) ? source : NULL;
+        if (source && NULL == p->rec->location && (rc = push_prop(c, p->rec, "pixi:yarn-resolution", e->resolution.s)) != SB_OK)
             return rc;
-        return e->checksum ? push_prop(c, p->rec, "pixi:yarn-checksum", e->checksum) : SB_OK;
+        return e->checksum.s ? push_prop(c, p->rec, "pixi:yarn-checksum", e->checksum.s) : SB_OK;
     }
-    if (e->resolved) {
-        const char *h = strchr(e->resolved, '#');
-        p->rec->location = source ? source : h ? sb_arena_strndup(c->a, e->resolved, (size_t)(h - e->resolved)) : e->resolved;
+    /* the scratch buffer still holds `resolved` (take_classic) */
+    const char *resolved = e->resolved.s ? c->scratch : NULL;
+    if (resolved) {
+        const char *h = strchr(resolved, '#');
+        p->rec->location = source ? source : sb_arena_strndup(c->a, resolved, h ? (size_t)(h - resolved) : strlen(resolved));
+        if (NULL == p->rec->location)
+            return oom(c);
     }
-    sb_js_integrity(c->a, p->rec, e->integrity);
-    classic_sha1(c, p->rec, e->resolved);
+    classic_sha1(c, p->rec, resolved);
+    if (e->integrity.s) {
+        const char *sri = yl_tmp(c, e->integrity);
+        if (NULL == sri)
+            return oom(c);
+        sb_js_integrity(c->a, p->rec, sri);
+    }
     return SB_OK;
 }
 
@@ -466,8 +557,8 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
 static yl_ent *lookup(yl_ctx *c, const yl_dep *d)
 {
     /* "name@range" in a reusable buffer: built for every edge, kept by none */
-    size_t nl = strlen(d->name), rl = strlen(d->range);
-    bool npm = c->berry && NULL == strchr(d->range, ':');
+    size_t nl = d->nl, rl = d->rl;
+    bool npm = c->berry && NULL == memchr(d->range, ':', rl);
     size_t n = nl + 1 + (npm ? 4 : 0) + rl;
     if (n + 1 > c->scratch_cap) {
         char *nb = realloc(c->scratch, n + 64);
@@ -492,17 +583,18 @@ static yl_ent *lookup(yl_ctx *c, const yl_dep *d)
 static sb_code entry_edges(yl_ctx *c, yl_ent *e)
 {
     for (size_t i = 0; i < e->ndeps; i++) {
-        yl_ent *t = lookup(c, &e->deps[i]);
+        const yl_dep *d = &c->deps[e->dep0 + i];
+        yl_ent *t = lookup(c, d);
         if (NULL == t || NULL == t->pkg || t->pkg == e->pkg)
             continue;
-        sb_js_scope how = e->deps[i].optional ? SB_JS_OPTIONAL : SB_JS_REQUIRED;
+        sb_js_scope how = d->optional ? SB_JS_OPTIONAL : SB_JS_REQUIRED;
         sb_code rc = e->root ? sb_jsl_root_scoped(&c->l, c->a, t->pkg->rec->key, how)
                              : sb_js_dep_scoped(e->pkg, c->a, t->pkg->rec->key, how);
         if (rc != SB_OK)
             return oom(c);
     }
     /* a workspace member hangs off the root */
-    if (c->berry && e->pkg && !strncmp(e->resolution + strlen(e->pkg->rec->name) + 1, "workspace:", 10))
+    if (c->berry && e->pkg && !strncmp(e->resolution.s + strlen(e->pkg->rec->name) + 1, "workspace:", 10))
         return sb_jsl_root_scoped(&c->l, c->a, e->pkg->rec->key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
     return SB_OK;
 }
@@ -557,13 +649,17 @@ static sb_code read_berry_doc(yl_ctx *c, const char *data, size_t len, const sb_
 }
 
 /* Lines starting in column 1 other than comments: the entries (and berry's
- * __metadata), an estimate to size the tables by. */
-static size_t count_entries(const char *data, size_t len)
+ * __metadata), an estimate to size the tables by; *nested the lines indented
+ * four spaces (classic's dependencies, at most). */
+static size_t count_entries(const char *data, size_t len, size_t *nested)
 {
     size_t n = 0;
+    *nested = 0;
     for (const char *p = data, *end = data + len; p < end;) {
         if (*p != ' ' && *p != '#' && *p != '\r' && *p != '\n')
             n++;
+        else if (end - p > 4 && !memcmp(p, "    ", 4) && p[4] != ' ')
+            ++*nested;
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         p = nl ? nl + 1 : end;
     }
@@ -579,25 +675,32 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     }
     yl_ctx c = {.a = a, .err = err};
     c.berry = sb_lock__has_line(data, len < 4096 ? len : 4096, "__metadata:");
-    if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || sb_strmap_init(&c.by_desc, a, 256) != SB_OK) {
-        sb_jsl_free(&c.l);
-        return oom(&c);
-    }
+    sb_code rc = SB_OK;
+    if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || NULL == (c.scr = sb_arena_new(0)) ||
+        sb_strmap_init(&c.by_desc, c.scr, 256) != SB_OK)
+        rc = oom(&c);
     c.l.version = 1;
-    size_t n = count_entries(data, len);
-    if (n > 256) {
-        /* sized once: no table grown and left behind in copies */
-        c.ents = sb_arena_alloc(a, n * sizeof *c.ents);
-        c.cap = n;
-        if (NULL == c.ents || sb_strmap_init(&c.by_desc, a, n) != SB_OK || sb_jsl_expect(&c.l, a, n) != SB_OK) {
-            sb_jsl_free(&c.l);
-            return oom(&c);
-        }
+    size_t nested, n = count_entries(data, len, &nested);
+    if (rc == SB_OK && !c.berry && nested > 256 && nested < UINT32_MAX) {
+        if (NULL == (c.deps = malloc(nested * sizeof *c.deps)))
+            rc = oom(&c);
+        c.dcap = c.deps ? nested : 0;
     }
-    sb_code rc = c.berry ? read_berry_doc(&c, data, len, lim) : read_classic(&c, data, len);
+    if (rc == SB_OK && n > 256) {
+        /* sized once: no table grown and left behind in copies */
+        c.ents = sb_arena_alloc(c.scr, n * sizeof *c.ents);
+        c.cap = n;
+        if (NULL == c.ents || sb_strmap_init(&c.by_desc, c.scr, n) != SB_OK || sb_jsl_expect(&c.l, a, n) != SB_OK)
+            rc = oom(&c);
+    }
+    if (rc == SB_OK)
+        rc = c.berry ? read_berry_doc(&c, data, len, lim) : read_classic(&c, data, len);
     if (rc == SB_OK)
         rc = resolve_all(&c);
+    /* nothing a record keeps points into these (kept strings are copies) */
     free(c.scratch);
+    free(c.deps);
+    sb_arena_destroy(c.scr);
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);
     sb_jsl_free(&c.l);
