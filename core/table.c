@@ -55,6 +55,10 @@ static sb_code md_cell(sb_buf *b, const char *s)
 
 static sb_code csv_cell(sb_buf *b, const char *s)
 {
+    /* "-" is the text tables' mark for "nothing here"; a spreadsheet's is an
+     * empty cell (quoted as a formula it would show as '-) */
+    if (s[0] == '-' && s[1] == '\0')
+        return SB_OK;
     int formula = strchr("=+-@\t\r", s[0]) != NULL && s[0];
     if (!formula && NULL == strpbrk(s, ",\"\r\n"))
         return sb_buf_append(b, s, strlen(s));

@@ -31,6 +31,17 @@ sb_start() {
   [ -n "$port" ] || { echo "sbomd did not start:" >&2; cat "$log" >&2; }
 }
 
+# golden NAME FILE - FILE is byte for byte tests/golden/reports/NAME, the
+# answer a reviewed run gave (SB_GOLDEN_UPDATE=1 writes it instead: the way
+# tests/golden/update.sh regenerates the goldens the server alone can make,
+# e.g. the vulnerabilities report against the fake OSV, the diff of two
+# lockfiles).
+golden() {
+  local want="$root/tests/golden/reports/$1"
+  if [ "${SB_GOLDEN_UPDATE:-}" = 1 ]; then cp "$2" "$want"; ok; return; fi
+  if cmp -s "$want" "$2"; then ok; else bad "golden $1 differs: diff $want $2"; diff "$want" "$2" | head -5 >&2; fi
+}
+
 # sb_done NAME - the closing line and the exit status
 sb_done() {
   echo "$1: $pass passed, $fail failed"

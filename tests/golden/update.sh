@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # update.sh [BUILD_DIR] - regenerate the goldens with sbomgen: the reports
-# (tests/golden/reports/, both outputs) and the documents
+# (tests/golden/reports/, every output) and the documents
 # (tests/golden/documents/, CycloneDX 1.6 and SPDX 2.3 at a fixed timestamp).
 # Review the diff before committing: these files are what the service is held
 # to (tests/integration/reports.sh and goldens.sh compare the server's
@@ -27,3 +27,7 @@ grep -v '^#' "$docs/FIXTURES" | while read -r name rel; do
   "$b/sbomgen" -t 1700000000 -f cyclonedx-1.6 "$shared/fixtures/$rel" > "$docs/$name.cdx.json"
   "$b/sbomgen" -t 1700000000 -f spdx-2.3 "$shared/fixtures/$rel" > "$docs/$name.spdx.json"
 done
+# the goldens only a server with its fakes can make: the vulnerabilities
+# report (fake OSV, KEV, EPSS) and the diff of two lockfiles
+SB_GOLDEN_UPDATE=1 "$root/tests/integration/vulns.sh" "$b" > /dev/null
+SB_GOLDEN_UPDATE=1 "$root/tests/integration/diff.sh" "$b" > /dev/null

@@ -69,6 +69,10 @@ check "pypi example: libiconv's license changed from the text to LGPL-2.1-only" 
   jq -e '[.diff[] | select(.change == "license-changed" and .name == "libiconv" and .head_license == "LGPL-2.1-only")] | length == 1' "$work/p.json" >/dev/null
 check "pypi example: a wheel's new URL on the same index is no source change" \
   jq -e '.summary.source_changed == 0' "$work/p.json" >/dev/null
+for o in json:json text:txt markdown:md csv:csv; do # every output against its reviewed golden
+  diff_req "$b3" "$b4" "?output=${o%%:*}" "$work/g.${o#*:}" >/dev/null
+  golden "pixi-pypi-v3-v4.diff.${o#*:}" "$work/g.${o#*:}"
+done
 
 # --- the same lockfile twice: nothing ------------------------------------------
 res="$(diff_req "$b4" "$b4" "?output=markdown" "$work/same.md")"

@@ -232,6 +232,9 @@ check "report sarif: every result's rule exists" [ "$(jq '[.runs[0].tool.driver.
 check "report sarif: location and fingerprint" [ "$(jq -c '.runs[0].results[0] | [.locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.artifactLocation.uriBaseId, .partialFingerprints["pixi-sbom/purl|environment|platform"]]' "$work/r.sarif")" = '["uv.lock","%SRCROOT%","pkg:pypi/jinja2@2.10|default|linux-64"]' ]
 res="$(rep "output=sarif&fail-on-severity=high" "$work/r422.json")"
 check "report with fail-on-severity=high: 422 ($res)" [ "$res" = 422 ]
+for o in json:json text:txt markdown:md csv:csv sarif:sarif; do # every output against its reviewed golden
+  golden "uv-vulns.vulnerabilities.${o#*:}" "$work/r.${o#*:}"
+done
 res="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Accept: application/sarif+json' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock")"
 check "report: Accept application/sarif+json ($res)" [ "$res" = 200 ]
 

@@ -212,6 +212,9 @@ TEST(core_table__text_markdown_csv_rows)
     const char *q[] = {"say \"hi\"", "a,b", "=HYPERLINK(\"x\")", "-1", "@SUM(A1)", "+1", "plain"};
     CHECK_STR(row_of(&b, SB_TABLE_CSV, q, 7, NULL),
               "\"say \"\"hi\"\"\",\"a,b\",\"'=HYPERLINK(\"\"x\"\")\",\"'-1\",\"'@SUM(A1)\",\"'+1\",plain\r\n");
+    /* the text tables' "-" (nothing here) is an empty CSV cell, not a quoted '- */
+    const char *dash[] = {"jinja2", "-", "--", "high"};
+    CHECK_STR(row_of(&b, SB_TABLE_CSV, dash, 4, NULL), "jinja2,,\"'--\",high\r\n");
     b.len = 0;
     CHECK(sb_table_rule(&b, SB_TABLE_MARKDOWN, 3, NULL) == SB_OK && b.len == 14 && !memcmp(b.data, "|---|---|---|\n", 14));
     b.len = 0;
