@@ -313,7 +313,9 @@ static int enrich_failed(const sb_pkg *p)
 }
 
 /* compositions (CycloneDX 1.6 "compositions"): the lockfile pins the whole
- * closure, so the root's assembly is complete; the dependency edges are
+ * closure, so the root's assembly is complete, unless the request's filters
+ * left packages out on purpose: then it is incomplete (known to lack them,
+ * and pixi:excluded names each), never unknown; the dependency edges are
  * complete when the input states them and unknown when it has none
  * (requirements.txt without `# via`, conda explicit specs); packages whose
  * enrichment failed are an incomplete assembly of their own. */
@@ -328,7 +330,7 @@ static void composition(sb_doc *d, size_t k)
         sb_jw_arr_begin(jw);
         sb_jw_obj_begin(jw);
         sb_jw_kstr(jw, "bom-ref", "composition-assembly");
-        sb_jw_kstr(jw, "aggregate", "complete");
+        sb_jw_kstr(jw, "aggregate", s->nexcluded ? "incomplete" : "complete");
         sb_jw_key(jw, "assemblies");
         sb_jw_arr_begin(jw);
         sb_jw_str(jw, "root");

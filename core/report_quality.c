@@ -222,6 +222,9 @@ static void json_summary_open(sb_doc *d)
     sb_jw_str(jw, s->lockfile_name);
     sb_jw_key(jw, "packages");
     sb_jw_int(jw, (long long)s->npkgs);
+    /* left out on purpose by the request's filters: not scored, not unknown */
+    sb_jw_key(jw, "withheld");
+    sb_jw_int(jw, (long long)s->nexcluded);
     sb_jw_key(jw, "profiles");
     sb_jw_arr_begin(jw);
 }
@@ -249,7 +252,15 @@ static sb_code text_verdict(sb_doc *d, const qreport *r, size_t k)
     char head[96];
     snprintf(head, sizeof head, "%s%s%s: %s", k == 0 ? "\n" : "", r->out == SB_REPORT_MARKDOWN ? "- " : "Verdict ",
              sb_quality_profile_name(p), r->q.pass[p] ? "pass" : "fail");
-    sb_code rc = sb_buf_append(b, head, strlen(head));
+    sb_code rc = SB_OK;
+    if (k == 0 && d->sbom->nexcluded && r->out != SB_REPORT_CSV) {
+        char w[128];
+        snprintf(w, sizeof w, "\n%sWithheld: %zu package(s) left out by the request's filters (pixi:excluded), not scored\n",
+                 r->out == SB_REPORT_MARKDOWN ? "- " : "", d->sbom->nexcluded);
+        rc = sb_buf_append(b, w, strlen(w));
+    }
+    if (rc == SB_OK)
+        rc = sb_buf_append(b, head, strlen(head));
     const char *sep = " (lacking: ";
     for (size_t e = 0; e < r->q.n && rc == SB_OK; e++) {
         const sb_quality_result *res = &r->q.res[e];

@@ -53,6 +53,15 @@ check "uv scope=required: reasons are scopes" \
   test -z "$(excluded "$work/uvr.json" | tr ',' '\n' | grep -v -e '(scope=development)$' -e '(scope=optional)$' -e '(orphan)$')"
 check "uv scope=required: development reason present" grep -q 'scope=development' <(excluded "$work/uvr.json")
 check "uv scope=required: graph closed" cdx_closed "$work/uvr.json"
+check "uv unfiltered: the root's assembly is complete" \
+  test "$(jq -r '.compositions[] | select(."bom-ref" == "composition-assembly") | .aggregate' "$work/uv.json")" = complete
+check "uv scope=required: packages withheld on purpose make it incomplete, not unknown" \
+  test "$(jq -r '.compositions[] | select(."bom-ref" == "composition-assembly") | .aggregate' "$work/uvr.json")" = incomplete
+qr() { curl -sS --data-binary @"$UV" "$base/v1/report/quality?filename=uv.lock&$1"; }
+check "quality report: withheld counts the packages the filters left out ($((all - req)))" \
+  test "$(qr 'scope=required' | jq .summary.withheld):$(qr '' | jq .summary.withheld)" = "$((all - req)):0"
+check "quality report text: a Withheld line only when filtered" \
+  test "$(qr 'scope=required&output=text' | grep -c '^Withheld: '):$(qr 'output=text' | grep -c '^Withheld: ')" = 1:0
 check "uv scope=required: serial differs from unfiltered" \
   test "$(jq -r .serialNumber "$work/uvr.json")" != "$(jq -r .serialNumber "$work/uv.json")"
 for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
