@@ -70,7 +70,7 @@ static int post_diff(svc_req *r)
         snprintf(detail, sizeof detail, "%zu change(s) between base and head, and fail-on=diff", diff->nrows);
         return svc_req_gate(r, &g, detail);
     }
-    sb_doc_opts dopts = {head_in.ts, head_in.pretty != 0, NULL, 0, 0, NULL, 0, NULL};
+    sb_doc_opts dopts = {.timestamp = head_in.ts, .pretty = head_in.pretty != 0};
     sb_doc *doc = NULL;
     if (sb_diff_doc_new(&doc, a, ops, diff, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);

@@ -58,7 +58,7 @@ static int post_report(svc_req *r)
     const sb_sbom *one[1] = {sbom};
     if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc) || svc_scorecard_gate(r, one, 1, &rc))
         return rc;
-    sb_doc_opts dopts = {in.ts, in.pretty != 0, NULL, 0, 0, in.sha1, 0, NULL};
+    sb_doc_opts dopts = {.timestamp = in.ts, .pretty = in.pretty != 0, .input_sha1 = in.sha1};
     long long depth = -1;
     if (svc_param_count(svc_req_query(r, "depth"), 100000, &depth))
         return svc_bad_param(r, "depth", "must be a level count (0 = the root's direct dependencies only)");

@@ -17,7 +17,7 @@ static char *produce_all(const sb_doc_ops *ops, const sb_sbom *s, const char *in
 {
     sb_arena *a = sb_arena_new(0);
     sb_doc *d = NULL;
-    sb_doc_opts o = {1700000000, true, in, inlen, 0, NULL, 0, NULL};
+    sb_doc_opts o = {.timestamp = 1700000000, .pretty = true, .input = in, .input_len = inlen};
     sb_err err;
     sb_buf out = SB_BUF_INIT(0);
     char *buf = malloc(bufsize);
@@ -220,7 +220,7 @@ static void serial_of(char out[37], const char *in, size_t len, const serial_cas
     sb_lock *l = NULL;
     sb_sbom *s = NULL;
     sb_doc *d = NULL;
-    sb_doc_opts o = {c->ts, c->pretty, in, len, 0, NULL, 0, NULL};
+    sb_doc_opts o = {.timestamp = c->ts, .pretty = c->pretty, .input = in, .input_len = len};
     if (sb_lock_read(&l, a, NULL, in, len, "pixi.lock", NULL, &err) == SB_OK &&
         sb_model_select(&s, a, l, &c->sel, &err) == SB_OK && sb_doc_new(&d, a, c->ops, s, &o, &err) == SB_OK)
         memcpy(out, d->serial, 37);

@@ -20,7 +20,7 @@ static char *render(const sb_doc_ops *ops, const sb_sbom *s, const char *in, siz
 {
     sb_arena *a = sb_arena_new(0);
     sb_doc *d = NULL;
-    sb_doc_opts o = {1700000000, true, in, inlen, 0, NULL, 0, NULL};
+    sb_doc_opts o = {.timestamp = 1700000000, .pretty = true, .input = in, .input_len = inlen};
     sb_err err;
     sb_buf out = SB_BUF_INIT(0);
     char buf[4096];

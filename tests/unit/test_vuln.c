@@ -324,7 +324,7 @@ static char *vex_render(const sb_doc_ops *ops, const sb_sbom *s, size_t bufsize,
 {
     sb_arena *a = sb_arena_new(0);
     sb_doc *d = NULL;
-    sb_doc_opts o = {1700000000, true, "lock", 4, 0, NULL, 0, NULL};
+    sb_doc_opts o = {.timestamp = 1700000000, .pretty = true, .input = "lock", .input_len = 4};
     sb_err err;
     sb_buf out = SB_BUF_INIT(0);
     char *buf = malloc(bufsize), *res = NULL;
