@@ -1,6 +1,7 @@
 /*
- * enrich.c - what a conda package cache adds to the model, the per-request
- * license-text budget, and the pixi:incomplete collector.
+ * enrich.c - what a conda package cache adds to the model, and the
+ * per-request license-text budget (the pixi:incomplete collector the model
+ * owns is in model.c).
  *
  * Cache: <root>/pkgs/<file name without .conda/.tar.bz2>/ with
  * info/index.json (else an incomplete extraction, ignored), info/about.json
@@ -15,7 +16,6 @@
 
 #include <dirent.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,74 +24,6 @@
 #define MAX_LICENSE_FILES 256 /* per package */
 #define MAX_LICENSE_DEPTH 8
 #define MAX_ABOUT_BYTES (1 << 20)
-
-sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, const char *fmt, ...)
-{
-    if (inc->n == inc->cap) {
-        size_t nc = inc->cap, cd = inc->cap; /* two parallel arrays, grown alike */
-        const char **ns = sb_arena_grow(a, inc->step, &nc, inc->n, sizeof *ns, 4);
-        const char **nd = sb_arena_grow(a, inc->detail, &cd, inc->n, sizeof *nd, 4);
-        if (NULL == ns || NULL == nd)
-            return SB_ENOMEM;
-        inc->step = ns;
-        inc->detail = nd;
-        inc->cap = nc;
-    }
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    inc->step[inc->n] = step;
-    inc->detail[inc->n] = sb_arena_printf(a, "%s: %s", step, buf);
-    if (NULL == inc->detail[inc->n])
-        return SB_ENOMEM;
-    inc->n++;
-    return SB_OK;
-}
-
-static const char *join(const char *const *v, size_t n, const char *sep, sb_arena *a)
-{
-    if (0 == n)
-        return NULL;
-    size_t len = 1;
-    for (size_t i = 0; i < n; i++)
-        len += strlen(v[i]) + strlen(sep);
-    char *out = sb_arena_alloc(a, len);
-    if (NULL == out)
-        return NULL;
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i) {
-            memcpy(out + o, sep, strlen(sep));
-            o += strlen(sep);
-        }
-        memcpy(out + o, v[i], strlen(v[i]));
-        o += strlen(v[i]);
-    }
-    out[o] = '\0';
-    return out;
-}
-
-const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a)
-{
-    /* each step once, in the order first seen */
-    const char **u = inc->n ? sb_arena_alloc(a, inc->n * sizeof *u) : NULL;
-    size_t nu = 0;
-    for (size_t i = 0; u && i < inc->n; i++) {
-        size_t k = 0;
-        while (k < nu && strcmp(u[k], inc->step[i]))
-            k++;
-        if (k == nu)
-            u[nu++] = inc->step[i];
-    }
-    return join(u, nu, ", ", a);
-}
-
-const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a)
-{
-    return join(inc->detail, inc->n, "; ", a);
-}
 
 /* ---- the package cache ---- */
 

@@ -26,6 +26,8 @@
 #include "strmap.h"
 
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1525,4 +1527,74 @@ int sb_author_parse(sb_author *out, sb_arena *a, const char *s, const char **why
     }
     out->name = sb_arena_strndup(a, s, name_len);
     return out->name ? 0 : (*why = "could not be stored", -1);
+}
+
+/* ---- pixi:incomplete: what the document lacks, step by step (model.h) ---- */
+
+sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, const char *fmt, ...)
+{
+    if (inc->n == inc->cap) {
+        size_t nc = inc->cap, cd = inc->cap; /* two parallel arrays, grown alike */
+        const char **ns = sb_arena_grow(a, inc->step, &nc, inc->n, sizeof *ns, 4);
+        const char **nd = sb_arena_grow(a, inc->detail, &cd, inc->n, sizeof *nd, 4);
+        if (NULL == ns || NULL == nd)
+            return SB_ENOMEM;
+        inc->step = ns;
+        inc->detail = nd;
+        inc->cap = nc;
+    }
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    inc->step[inc->n] = step;
+    inc->detail[inc->n] = sb_arena_printf(a, "%s: %s", step, buf);
+    if (NULL == inc->detail[inc->n])
+        return SB_ENOMEM;
+    inc->n++;
+    return SB_OK;
+}
+
+static const char *join_strs(const char *const *v, size_t n, const char *sep, sb_arena *a)
+{
+    if (0 == n)
+        return NULL;
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(v[i]) + strlen(sep);
+    char *out = sb_arena_alloc(a, len);
+    if (NULL == out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i) {
+            memcpy(out + o, sep, strlen(sep));
+            o += strlen(sep);
+        }
+        memcpy(out + o, v[i], strlen(v[i]));
+        o += strlen(v[i]);
+    }
+    out[o] = '\0';
+    return out;
+}
+
+const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a)
+{
+    /* each step once, in the order first seen */
+    const char **u = inc->n ? sb_arena_alloc(a, inc->n * sizeof *u) : NULL;
+    size_t nu = 0;
+    for (size_t i = 0; u && i < inc->n; i++) {
+        size_t k = 0;
+        while (k < nu && strcmp(u[k], inc->step[i]))
+            k++;
+        if (k == nu)
+            u[nu++] = inc->step[i];
+    }
+    return join_strs(u, nu, ", ", a);
+}
+
+const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a)
+{
+    return join_strs(inc->detail, inc->n, "; ", a);
 }
