@@ -448,54 +448,16 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
     return 0;
 }
 
-static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *part, svc_intake *in, int *rc)
+/* The network the request asks for (license lookups, OSV with KEV/EPSS, PyPI
+ * project pages for yanked/outdated, OpenSSF Scorecard), checked, and one
+ * lookup context wired into the selection for all of them; *vctx is the
+ * findings' context (a vex part is applied there), NULL without OSV. */
+static int read_lookups(svc_req *r, sb_select_opts *sel, svc_lookup_ctx **vctx, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
     sb_err err;
     sb_err_clear(&err);
-    memset(in, 0, sizeof *in);
-    if (check_query(r, rc))
-        return 1;
-    if (read_policy(r, in, rc))
-        return 1;
-    if (svc_param_bool(svc_req_query(r, "pretty"), 1, &in->pretty))
-        return answered(rc, svc_bad_param(r, "pretty", "must be true or false"));
-    in->fail_quality = -1;
-    const char *fq = svc_req_query(r, "fail-on-quality");
-    if (fq) {
-        sb_quality_profile qp;
-        if (sb_quality_profile_find(fq, &qp))
-            return answered(rc, svc_bad_param(r, "fail-on-quality", "must be cisa-2026, bsi-tr-03183-2 or ntia-2021"));
-        in->fail_quality = (int)qp;
-    }
-    in->ts = svc_req_wall(r); /* --source-date-epoch, else the arrival (the ETag has the same) */
-    const char *tq = svc_req_query(r, "timestamp");
-    if (tq) {
-        long long v;
-        if (svc_param_count(tq, 253402300799LL, &v))
-            return answered(rc, svc_bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799"));
-        in->ts = (time_t)v;
-    }
-    if (svc_param_bool(svc_req_query(r, "all-environments"), 0, &in->all_envs))
-        return answered(rc, svc_bad_param(r, "all-environments", "must be true or false"));
-    if (svc_param_bool(svc_req_query(r, "all-platforms"), 0, &in->all_plats))
-        return answered(rc, svc_bad_param(r, "all-platforms", "must be true or false"));
-    sb_select_opts *sel = &in->sel;
-    int texts;
-    if (svc_param_bool(svc_req_query(r, "license-texts"), 0, &texts))
-        return answered(rc, svc_bad_param(r, "license-texts", "must be true or false"));
-    sel->license_texts = texts != 0;
-    sel->text_shape = shape;
-    sel->package_cache = cfg->package_cache[0] ? cfg->package_cache : NULL;
-    sel->license_file_max = cfg->license_file_max;
-    sel->license_texts_max = cfg->license_texts_max;
-    if (budget_param(r, "license-file-max", cfg->license_file_max, &sel->license_file_max))
-        return answered(rc, svc_bad_param(r, "license-file-max", "must be a byte count no larger than the server's --license-file-max"));
-    if (budget_param(r, "license-texts-max", cfg->license_texts_max, &sel->license_texts_max))
-        return answered(rc, svc_bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max"));
-    if (0 == sel->license_file_max || 0 == sel->license_texts_max)
-        sel->license_texts = false; /* a zero budget: names only */
     int fetch;
     if (svc_param_bool(svc_req_query(r, "fetch-licenses"), 0, &fetch))
         return answered(rc, svc_bad_param(r, "fetch-licenses", "must be true or false"));
@@ -523,7 +485,6 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     if ((fs || kev || epss) && !vq)
         return answered(rc, svc_bad_param(r, fs ? "fail-on-severity" : fkev ? "fail-on-kev" : kev ? "kev" : fe ? "fail-on-epss" : "epss",
                              "needs vulnerabilities=osv"));
-    svc_lookup_ctx *vctx = NULL; /* the findings' lookups: a vex part is applied there */
     /* health (issue 29 part 3): yanked flags on request, the gate implies
      * them; the outdated report is about releases */
     int yanked, fail_yanked;
@@ -576,7 +537,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
             sel->vulns_ctx = lc;
             lc->kev = kev;
             lc->epss = epss;
-            vctx = lc;
+            *vctx = lc;
             sel->vuln_kev = kev;
             sel->vuln_epss = epss;
         }
@@ -597,17 +558,16 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         sel->lookup_probe = sb_lookup_probe;
         sel->lookup_probe_ctx = cfg->lookups ? (void *)cfg : NULL; /* non-NULL: this server would look them up */
     }
-    if (read_filter(r, sel, rc))
-        return 1;
-    sel->pypi_map = svc_req_pypimap(r);
-    const char *pp = svc_req_query(r, "primary-purl");
-    if (pp && strcmp(pp, "pypi") && strcmp(pp, "conda"))
-        return answered(rc, svc_bad_param(r, "primary-purl", "must be pypi or conda"));
-    sel->primary_pypi = pp && !strcmp(pp, "pypi");
-    sel->environment = svc_req_query(r, "environment");
-    sel->platform = svc_req_query(r, "platform");
-    sel->root_name = svc_req_query(r, "name");
-    sel->root_version = svc_req_query(r, "version");
+    return 0;
+}
+
+/* author= (else the server's --sbom-author) as the document's SBOM author */
+static int read_author(svc_req *r, sb_select_opts *sel, int *rc)
+{
+    sb_arena *a = svc_req_arena(r);
+    const svc_cfg *cfg = svc_req_cfg(r);
+    sb_err err;
+    sb_err_clear(&err);
     const char *author = svc_req_query(r, "author");
     if (NULL == author && cfg->sbom_author[0])
         author = cfg->sbom_author;
@@ -623,6 +583,73 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         }
         sel->author = au;
     }
+    return 0;
+}
+
+static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *part, svc_intake *in, int *rc)
+{
+    sb_arena *a = svc_req_arena(r);
+    const svc_cfg *cfg = svc_req_cfg(r);
+    sb_err err;
+    sb_err_clear(&err);
+    memset(in, 0, sizeof *in);
+    if (check_query(r, rc))
+        return 1;
+    if (read_policy(r, in, rc))
+        return 1;
+    if (svc_param_bool(svc_req_query(r, "pretty"), 1, &in->pretty))
+        return answered(rc, svc_bad_param(r, "pretty", "must be true or false"));
+    in->fail_quality = -1;
+    const char *fq = svc_req_query(r, "fail-on-quality");
+    if (fq) {
+        sb_quality_profile qp;
+        if (sb_quality_profile_find(fq, &qp))
+            return answered(rc, svc_bad_param(r, "fail-on-quality", "must be cisa-2026, bsi-tr-03183-2 or ntia-2021"));
+        in->fail_quality = (int)qp;
+    }
+    in->ts = svc_req_wall(r); /* --source-date-epoch, else the arrival (the ETag has the same) */
+    const char *tq = svc_req_query(r, "timestamp");
+    if (tq) {
+        long long v;
+        if (svc_param_count(tq, 253402300799LL, &v))
+            return answered(rc, svc_bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799"));
+        in->ts = (time_t)v;
+    }
+    if (svc_param_bool(svc_req_query(r, "all-environments"), 0, &in->all_envs))
+        return answered(rc, svc_bad_param(r, "all-environments", "must be true or false"));
+    if (svc_param_bool(svc_req_query(r, "all-platforms"), 0, &in->all_plats))
+        return answered(rc, svc_bad_param(r, "all-platforms", "must be true or false"));
+    sb_select_opts *sel = &in->sel;
+    int texts;
+    if (svc_param_bool(svc_req_query(r, "license-texts"), 0, &texts))
+        return answered(rc, svc_bad_param(r, "license-texts", "must be true or false"));
+    sel->license_texts = texts != 0;
+    sel->text_shape = shape;
+    sel->package_cache = cfg->package_cache[0] ? cfg->package_cache : NULL;
+    sel->license_file_max = cfg->license_file_max;
+    sel->license_texts_max = cfg->license_texts_max;
+    if (budget_param(r, "license-file-max", cfg->license_file_max, &sel->license_file_max))
+        return answered(rc, svc_bad_param(r, "license-file-max", "must be a byte count no larger than the server's --license-file-max"));
+    if (budget_param(r, "license-texts-max", cfg->license_texts_max, &sel->license_texts_max))
+        return answered(rc, svc_bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max"));
+    if (0 == sel->license_file_max || 0 == sel->license_texts_max)
+        sel->license_texts = false; /* a zero budget: names only */
+    svc_lookup_ctx *vctx = NULL; /* the findings' lookups: a vex part is applied there */
+    if (read_lookups(r, sel, &vctx, rc))
+        return 1;
+    if (read_filter(r, sel, rc))
+        return 1;
+    sel->pypi_map = svc_req_pypimap(r);
+    const char *pp = svc_req_query(r, "primary-purl");
+    if (pp && strcmp(pp, "pypi") && strcmp(pp, "conda"))
+        return answered(rc, svc_bad_param(r, "primary-purl", "must be pypi or conda"));
+    sel->primary_pypi = pp && !strcmp(pp, "pypi");
+    sel->environment = svc_req_query(r, "environment");
+    sel->platform = svc_req_query(r, "platform");
+    sel->root_name = svc_req_query(r, "name");
+    sel->root_version = svc_req_query(r, "version");
+    if (read_author(r, sel, rc))
+        return 1;
 
     svc_upload up;
     memset(&up, 0, sizeof up);
