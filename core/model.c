@@ -1268,6 +1268,101 @@ static sb_code enrich_kept(sb_sbom *s, const sb_pkg *raw, const size_t *kept, sb
  * freed when it returns so the writers can reuse the memory; `*tmp` what
  * only its first steps need (the repeated records, the license strings),
  * destroyed once they are done so the id and graph maps reuse that memory. */
+/* The document's own fields: the root (query, else manifest, else lockfile),
+ * what the manifest declares about it, the input's names, and what the
+ * request asked for that the writers show. */
+static sb_code doc_fields(sb_sbom *s, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts)
+{
+    const sb_manifest *mf = opts ? opts->manifest : NULL;
+    const char *mname = mf && mf->name && mf->name[0] ? mf->name : NULL;
+    s->root_name = opts && opts->root_name ? opts->root_name : mname ? mname : lock->root_name ? lock->root_name : "workspace";
+    /* a version belongs to the name it came with: the query's, else the manifest's */
+    s->root_version = opts && opts->root_version ? opts->root_version
+                      : opts && opts->root_name  ? NULL
+                      : mname                    ? mf->version
+                                                 : lock->root_version;
+    if (mf) {
+        s->manifest = true;
+        s->root_authors = mf->authors;
+        s->nroot_authors = mf->nauthors;
+        s->root_license = mf->license && mf->license[0] ? mf->license : NULL;
+        s->root_homepage = mf->homepage && mf->homepage[0] ? mf->homepage : NULL;
+        s->root_repository = mf->repository && mf->repository[0] ? mf->repository : NULL;
+        s->root_documentation = mf->documentation && mf->documentation[0] ? mf->documentation : NULL;
+        char hex[41];
+        for (int k = 0; k < 20; k++) {
+            static const char digits[] = "0123456789abcdef";
+            hex[2 * k] = digits[mf->sha1[k] >> 4];
+            hex[2 * k + 1] = digits[mf->sha1[k] & 15];
+        }
+        hex[40] = 0;
+        if (NULL == (s->manifest_digest = sb_arena_strdup(a, hex)))
+            return SB_ENOMEM;
+    }
+    /* the name the client sent, else the kind's own name when the content says
+     * which kind it is; never a name nobody sent */
+    s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name
+                     : lock->lockfile_name           ? lock->lockfile_name
+                     : lock->kind_unsure             ? NULL
+                                                     : lock->kind;
+    s->input_kind = lock->kind;
+    s->package_cache = opts && opts->package_cache;
+    s->lookups = opts && opts->lookup;
+    s->deps_unknown = lock->no_dep_data;
+    s->author = opts ? opts->author : NULL;
+    s->pypi_mapping = opts && opts->pypi_map ? sb_pypimap_digest(opts->pypi_map) : NULL;
+    s->primary_pypi = opts && opts->primary_pypi;
+    s->kev_asked = opts && opts->vulns && opts->vuln_kev;
+    s->epss_asked = opts && opts->vulns && opts->vuln_epss;
+    s->vex_digest = opts && opts->vulns ? opts->vex_digest : NULL;
+    return SB_OK;
+}
+
+/* ids: the purl, suffixed when two packages share one */
+static sb_code assign_ids(sb_sbom *s, sb_arena *a, sb_arena *scratch)
+{
+    sb_strmap ids;
+    if (sb_strmap_init(&ids, scratch, s->npkgs) != SB_OK)
+        return SB_ENOMEM;
+    /* equal purls sort together: a run of them continues its suffixes
+     * rather than trying #dup-2, #dup-3, ... again for each */
+    unsigned next = 2;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const char *id = s->pkgs[i].ref_purl;
+        if (0 == i || strcmp(id, s->pkgs[i - 1].ref_purl))
+            next = 2;
+        for (unsigned n = next; sb_strmap_put(&ids, id, strlen(id), i, NULL) == 1; n++) {
+            id = sb_arena_printf(a, "%s#dup-%u", s->pkgs[i].ref_purl, n);
+            if (NULL == id)
+                return SB_ENOMEM;
+            next = n + 1;
+        }
+        s->pkgs[i].id = id;
+    }
+    return SB_OK;
+}
+
+/* pixi:incomplete for the license lookups a request wanted and did not get, by why */
+static sb_code note_lookups(sb_sbom *s, sb_arena *a, const sb_lookup_stats *looked)
+{
+    sb_code lrc = SB_OK;
+    if (looked->failed)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) failed", looked->failed);
+    if (lrc == SB_OK && looked->offline)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (this server makes no network lookups)",
+                                looked->offline);
+    if (lrc == SB_OK && looked->unasked)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses",
+                                "%zu lookup(s) not made (not asked: fetch-licenses=true looks them up)", looked->unasked);
+    if (lrc == SB_OK && looked->off)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (network lookups are off)",
+                                looked->off);
+    if (lrc == SB_OK && looked->capped)
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses",
+                                "%zu lookup(s) not made (past the server's per-request lookup limit)", looked->capped);
+    return lrc;
+}
+
 static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_arena **tmp, const sb_lock *lock,
                            const sb_select_opts *opts, sb_err *err)
 {
@@ -1292,47 +1387,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     s->environment = env->name;
     s->platform = plat->name;
-    const sb_manifest *mf = opts ? opts->manifest : NULL;
-    const char *mname = mf && mf->name && mf->name[0] ? mf->name : NULL;
-    s->root_name = opts && opts->root_name ? opts->root_name : mname ? mname : lock->root_name ? lock->root_name : "workspace";
-    /* a version belongs to the name it came with: the query's, else the manifest's */
-    s->root_version = opts && opts->root_version ? opts->root_version
-                      : opts && opts->root_name  ? NULL
-                      : mname                    ? mf->version
-                                                 : lock->root_version;
-    if (mf) {
-        s->manifest = true;
-        s->root_authors = mf->authors;
-        s->nroot_authors = mf->nauthors;
-        s->root_license = mf->license && mf->license[0] ? mf->license : NULL;
-        s->root_homepage = mf->homepage && mf->homepage[0] ? mf->homepage : NULL;
-        s->root_repository = mf->repository && mf->repository[0] ? mf->repository : NULL;
-        s->root_documentation = mf->documentation && mf->documentation[0] ? mf->documentation : NULL;
-        char hex[41];
-        for (int k = 0; k < 20; k++) {
-            static const char digits[] = "0123456789abcdef";
-            hex[2 * k] = digits[mf->sha1[k] >> 4];
-            hex[2 * k + 1] = digits[mf->sha1[k] & 15];
-        }
-        hex[40] = 0;
-        s->manifest_digest = sb_arena_strdup(a, hex);
-    }
-    /* the name the client sent, else the kind's own name when the content says
-     * which kind it is; never a name nobody sent */
-    s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name
-                     : lock->lockfile_name           ? lock->lockfile_name
-                     : lock->kind_unsure             ? NULL
-                                                     : lock->kind;
-    s->input_kind = lock->kind;
-    s->package_cache = opts && opts->package_cache;
-    s->lookups = opts && opts->lookup;
-    s->deps_unknown = lock->no_dep_data;
-    s->author = opts ? opts->author : NULL;
-    s->pypi_mapping = opts && opts->pypi_map ? sb_pypimap_digest(opts->pypi_map) : NULL;
-    s->primary_pypi = opts && opts->primary_pypi;
-    s->kev_asked = opts && opts->vulns && opts->vuln_kev;
-    s->epss_asked = opts && opts->vulns && opts->vuln_epss;
-    s->vex_digest = opts && opts->vulns ? opts->vex_digest : NULL;
+    if (doc_fields(s, a, lock, opts) != SB_OK)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     size_t ncache_conda = 0, ncache_found = 0;
     /* each record once, even if the environment lists it twice */
     unsigned char *repeated = repeats(*tmp, plat);
@@ -1392,25 +1448,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     *tmp = NULL;
     if (order(s, raw, scratch) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
-    /* ids: the purl, suffixed when two packages share one */
-    sb_strmap ids;
-    if (sb_strmap_init(&ids, scratch, s->npkgs) != SB_OK)
+    if (assign_ids(s, a, scratch) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
-    /* equal purls sort together: a run of them continues its suffixes
-     * rather than trying #dup-2, #dup-3, ... again for each */
-    unsigned next = 2;
-    for (size_t i = 0; i < s->npkgs; i++) {
-        const char *id = s->pkgs[i].ref_purl;
-        if (0 == i || strcmp(id, s->pkgs[i - 1].ref_purl))
-            next = 2;
-        for (unsigned n = next; sb_strmap_put(&ids, id, strlen(id), i, NULL) == 1; n++) {
-            id = sb_arena_printf(a, "%s#dup-%u", s->pkgs[i].ref_purl, n);
-            if (NULL == id)
-                return sb_err_set(err, SB_ENOMEM, "out of memory");
-            next = n + 1;
-        }
-        s->pkgs[i].id = id;
-    }
     if (sb_deadline_check(&dl, err) != SB_OK)
         return SB_ETIMEOUT;
     int by_manifest = s->manifest && s->ndeclared > 0;
@@ -1433,22 +1472,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     if (note_gaps(s, a, opts, ncache_conda, ncache_found) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
-    sb_code lrc = SB_OK;
-    if (looked.failed)
-        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) failed", looked.failed);
-    if (lrc == SB_OK && looked.offline)
-        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (this server makes no network lookups)",
-                                looked.offline);
-    if (lrc == SB_OK && looked.unasked)
-        lrc = sb_incomplete_add(&s->incomplete, a, "licenses",
-                                "%zu lookup(s) not made (not asked: fetch-licenses=true looks them up)", looked.unasked);
-    if (lrc == SB_OK && looked.off)
-        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (network lookups are off)",
-                                looked.off);
-    if (lrc == SB_OK && looked.capped)
-        lrc = sb_incomplete_add(&s->incomplete, a, "licenses",
-                                "%zu lookup(s) not made (past the server's per-request lookup limit)", looked.capped);
-    if (lrc != SB_OK)
+    if (note_lookups(s, a, &looked) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     /* advisories last: they point at the final ids */
     if (opts && opts->vulns && opts->vulns(opts->vulns_ctx, s, a) != SB_OK)
