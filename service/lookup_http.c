@@ -115,6 +115,24 @@ void unlink_xfer(svc_lookup *L, xfer *x)
     free(x);
 }
 
+/* An answer digested here, off the requests' threads, into a malloc'd
+ * body: the cache keeps the few lines the requests read, not the page. */
+typedef sb_code (*digest_fn)(sb_arena *a, const char *data, size_t len, const char **out, size_t *out_len);
+static int digest_body(const xfer *x, digest_fn fn, char **body, size_t *body_len)
+{
+    sb_arena *a = sb_arena_new(0);
+    const char *dg = NULL;
+    size_t dn = 0;
+    int ok = a && fn(a, x->body.data ? x->body.data : "", x->body.len, &dg, &dn) == SB_OK &&
+             NULL != (*body = malloc(dn + 1));
+    if (ok) {
+        memcpy(*body, dg, dn + 1);
+        *body_len = dn;
+    }
+    sb_arena_destroy(a);
+    return ok;
+}
+
 static void finish(svc_lookup *L, CURLMsg *msg)
 {
     xfer *x = NULL;
@@ -140,16 +158,7 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         /* a channel index is digested here: the cache keeps a line per name and version */
         ok = msg->data.result == CURLE_OK && status == 200;
         if (ok) {
-            sb_arena *a = sb_arena_new(0);
-            const char *dg = NULL;
-            size_t dn = 0;
-            ok = a && sb_health_channel_digest(a, x->body.data ? x->body.data : "", x->body.len, &dg, &dn) == SB_OK &&
-                 NULL != (body = malloc(dn + 1));
-            if (ok) {
-                memcpy(body, dg, dn + 1);
-                body_len = dn;
-            }
-            sb_arena_destroy(a);
+            ok = digest_body(x, sb_health_channel_digest, &body, &body_len);
         }
     } else if (e->kind == K_SCORECARD) {
         /* a 404 is a repository the API has not scored: kept as "" */
@@ -158,16 +167,7 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         if (ok && negative) {
             ok = NULL != (body = strdup(""));
         } else if (ok) {
-            sb_arena *a = sb_arena_new(0);
-            const char *dg = NULL;
-            size_t dn = 0;
-            ok = a && sb_scorecard_digest(a, x->body.data ? x->body.data : "", x->body.len, &dg, &dn) == SB_OK &&
-                 NULL != (body = malloc(dn + 1));
-            if (ok) {
-                memcpy(body, dg, dn + 1);
-                body_len = dn;
-            }
-            sb_arena_destroy(a);
+            ok = digest_body(x, sb_scorecard_digest, &body, &body_len);
         }
     } else if (e->kind == K_PROJECT) {
         /* digested here, off the requests' threads: the cache keeps a few
@@ -177,16 +177,7 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         if (ok && negative) {
             ok = NULL != (body = strdup(""));
         } else if (ok) {
-            sb_arena *a = sb_arena_new(0);
-            const char *dg = NULL;
-            size_t dn = 0;
-            ok = a && sb_health_pypi_digest(a, x->body.data ? x->body.data : "", x->body.len, &dg, &dn) == SB_OK &&
-                 NULL != (body = malloc(dn + 1));
-            if (ok) {
-                memcpy(body, dg, dn + 1);
-                body_len = dn;
-            }
-            sb_arena_destroy(a);
+            ok = digest_body(x, sb_health_pypi_digest, &body, &body_len);
         }
     } else if (e->kind == K_PYPI) {
         ok = msg->data.result == CURLE_OK && (status == 200 || status == 404);
