@@ -72,8 +72,15 @@ static const sb_reader *pick(const char *kind, const char *data, size_t len, con
     return r;
 }
 
-sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data,
-                     size_t len, const char *filename, const sb_limits *lim, sb_err *err)
+void sb_lock_choose(sb_lock_choice *c, const char *kind, const char *data, size_t len, const char *filename)
+{
+    size_t skip = bom_len(data, len);
+    c->kind = kind;
+    c->reader = pick(kind, data + skip, len - skip, filename, &c->by_content);
+}
+
+sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c, const char *data, size_t len,
+                            const sb_limits *lim, sb_err *err)
 {
     static const sb_limits defaults = SB_LIMITS_DEFAULT;
     if (NULL == lim)
@@ -81,18 +88,25 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
     size_t skip = bom_len(data, len);
     data += skip;
     len -= skip;
-    int by_content = 0;
-    const sb_reader *r = pick(kind, data, len, filename, &by_content);
-    if (NULL == r && kind && kind[0] && strcmp(kind, "auto") != 0)
-        return sb_err_set(err, SB_EFORMAT, "unknown input kind '%.64s'", kind);
+    const sb_reader *r = c->reader;
+    if (NULL == r && c->kind && c->kind[0] && strcmp(c->kind, "auto") != 0)
+        return sb_err_set(err, SB_EFORMAT, "unknown input kind '%.64s'", c->kind);
     if (NULL == r)
         return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)", kinds_list());
     sb_code rc = r->read(out, a, data, len, lim, err);
     /* pixi.lock v1 and conda-lock.yml are one YAML shape: taken by content
      * alone, the input's kind (and so its file name) is not known */
-    if (rc == SB_OK && by_content && r == &sb_reader_pixi && (*out)->version == 1)
+    if (rc == SB_OK && c->by_content && r == &sb_reader_pixi && (*out)->version == 1)
         (*out)->kind_unsure = true;
     return rc;
+}
+
+sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data,
+                     size_t len, const char *filename, const sb_limits *lim, sb_err *err)
+{
+    sb_lock_choice c;
+    sb_lock_choose(&c, kind, data, len, filename);
+    return sb_lock_read_choice(out, a, &c, data, len, lim, err);
 }
 
 /*
@@ -141,11 +155,10 @@ static size_t count_records(const char *data, size_t len, const char *prefix)
     return n;
 }
 
-size_t sb_lock_estimate(const char *kind, const char *data, size_t len, const char *filename)
+size_t sb_lock_estimate_choice(const sb_lock_choice *ch, const char *data, size_t len)
 {
     size_t skip = bom_len(data, len);
-    int by_content;
-    const sb_reader *r = pick(kind, data + skip, len - skip, filename, &by_content);
+    const sb_reader *r = ch->reader;
     if (NULL == r)
         return 0;
     const struct cost *c = NULL;
@@ -156,6 +169,13 @@ size_t sb_lock_estimate(const char *kind, const char *data, size_t len, const ch
         return len * 8;
     size_t n = c->record ? count_records(data + skip, len - skip, c->record) : 0;
     return n * c->per_record + len * c->per_byte;
+}
+
+size_t sb_lock_estimate(const char *kind, const char *data, size_t len, const char *filename)
+{
+    sb_lock_choice c;
+    sb_lock_choose(&c, kind, data, len, filename);
+    return sb_lock_estimate_choice(&c, data, len);
 }
 
 long long sb_lock__yaml_version(const char *data, size_t n, unsigned *line, unsigned *col)

@@ -59,6 +59,23 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
  */
 size_t sb_lock_estimate(const char *kind, const char *data, size_t len, const char *filename);
 
+/*
+ * Which reader takes an input. Detection scans the whole input (each
+ * reader's detect), so a caller that both estimates and reads (the service)
+ * chooses once and hands the choice to both; sb_lock_read and
+ * sb_lock_estimate above choose for themselves.
+ */
+typedef struct sb_lock_choice {
+    const char *kind;        /* as asked: NULL or "auto" = detected */
+    const sb_reader *reader; /* NULL: an unknown kind, or nothing claims the input */
+    int by_content;          /* detected from the content alone (no name, no marker) */
+} sb_lock_choice;
+
+void sb_lock_choose(sb_lock_choice *c, const char *kind, const char *data, size_t len, const char *filename);
+size_t sb_lock_estimate_choice(const sb_lock_choice *c, const char *data, size_t len);
+sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c, const char *data, size_t len,
+                            const sb_limits *lim, sb_err *err);
+
 extern const sb_reader sb_reader_pixi;
 extern const sb_reader sb_reader_condalock;
 extern const sb_reader sb_reader_explicit;

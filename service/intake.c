@@ -416,9 +416,11 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
             sb_err_set(&err, SB_EPARSE, "'sbom' part %zu (%s) is empty", i + 1, labels[i]);
             return answered(rc, svc_req_error(r, &err, NULL, 0));
         }
-        if (svc_req_admit(r, sb_lock_estimate(NULL, p->data, p->len, p->filename), rc))
+        sb_lock_choice ch; /* detected once for the estimate and the read */
+        sb_lock_choose(&ch, NULL, p->data, p->len, p->filename);
+        if (svc_req_admit(r, sb_lock_estimate_choice(&ch, p->data, p->len), rc))
             return 1;
-        if (sb_lock_read(&locks[i], a, NULL, p->data, p->len, p->filename, lim, &err) != SB_OK) {
+        if (sb_lock_read_choice(&locks[i], a, &ch, p->data, p->len, lim, &err) != SB_OK) {
             if (err.code == SB_ETIMEOUT)
                 return answered(rc, svc_req_timeout(r));
             char msg[sizeof err.msg];
@@ -695,7 +697,9 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     /* the model's memory, estimated from the input before anything is built
      * (issue 19): a request the budget cannot hold is refused here, not
      * halfway through taking the replica past its limit */
-    if (svc_req_admit(r, sb_lock_estimate(svc_req_query(r, "kind"), in->body, in->len, filename), rc))
+    sb_lock_choice choice; /* detection scans the whole input: once for the estimate and the read */
+    sb_lock_choose(&choice, svc_req_query(r, "kind"), in->body, in->len, filename);
+    if (svc_req_admit(r, sb_lock_estimate_choice(&choice, in->body, in->len), rc))
         return 1;
     /* a large lockfile is hashed on a second thread while it is parsed */
     if (up.nsboms) /* SBOMs to merge: read each, merge them */
@@ -703,7 +707,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     digest_job job = {in->body, in->len, {0}};
     pthread_t hasher;
     int threaded = digest && in->len >= DIGEST_THREAD_MIN && 0 == pthread_create(&hasher, NULL, digest_run, &job);
-    sb_code read_rc = sb_lock_read(&in->lock, a, svc_req_query(r, "kind"), in->body, in->len, filename, &lim, &err);
+    sb_code read_rc = sb_lock_read_choice(&in->lock, a, &choice, in->body, in->len, &lim, &err);
     if (threaded)
         pthread_join(hasher, NULL);
     else if (digest && read_rc == SB_OK)
