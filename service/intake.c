@@ -705,6 +705,11 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     if (up.nsboms) /* SBOMs to merge: read each, merge them */
         return read_sboms(r, &up, &lim, in, rc);
     digest_job job = {in->body, in->len, {0}};
+    const unsigned char *known = svc_req_body_sha1(r, in->body, in->len); /* hashed for the result key */
+    if (known) {
+        memcpy(job.sha1, known, sizeof job.sha1);
+        digest = 0;
+    }
     pthread_t hasher;
     int threaded = digest && in->len >= DIGEST_THREAD_MIN && 0 == pthread_create(&hasher, NULL, digest_run, &job);
     sb_code read_rc = sb_lock_read_choice(&in->lock, a, &choice, in->body, in->len, &lim, &err);

@@ -58,6 +58,13 @@ const char *svc_req_body(const svc_req *r, size_t *len)
     return r->body.data ? r->body.data : "";
 }
 
+const unsigned char *svc_req_body_sha1(const svc_req *r, const char *data, size_t len)
+{
+    if (!r->body_hashed || len != r->body.len || (len && data != r->body.data))
+        return NULL;
+    return r->body_sha1;
+}
+
 void svc_req_note(svc_req *r, const char *format, long packages)
 {
     if (format)
@@ -451,9 +458,14 @@ int svc_req_repeat(svc_req *r, int *rc)
     static const char *const heads[] = {"Accept", "Content-Type", "Content-Disposition", "Content-Encoding"};
     for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
         key_str(&c, heads[i], svc_req_header(r, heads[i]));
+    /* the body by its digest, which the intake reuses for the serial */
+    sb_sha1 bc;
+    sb_sha1_init(&bc);
+    sb_sha1_update(&bc, r->body.data ? r->body.data : "", r->body.len);
+    sb_sha1_final(&bc, r->body_sha1);
+    r->body_hashed = 1;
     key_num(&c, "body", (long long)r->body.len);
-    if (r->body.len)
-        sb_sha1_update(&c, r->body.data, r->body.len);
+    sb_sha1_update(&c, r->body_sha1, sizeof r->body_sha1);
     sb_sha1_final(&c, r->rkey);
     r->keyed = 1;
     /* the ETag: the key and the timestamp (a request without timestamp=

@@ -37,6 +37,10 @@ const char *svc_req_body(const svc_req *r, size_t *len);
 /* Free the body once it has been read (the readers copy what they keep):
  * a large lockfile's bytes need not stay while its document streams. */
 void svc_req_drop_body(svc_req *r);
+/* The SHA-1 of exactly these bytes when they are the whole body and it was
+ * already hashed (svc_req_repeat keys the result cache by it), else NULL:
+ * the input digest of the document serial is then not computed twice. */
+const unsigned char *svc_req_body_sha1(const svc_req *r, const char *data, size_t len);
 sb_arena *svc_req_arena(svc_req *r);
 
 typedef struct svc_upload {

@@ -53,6 +53,8 @@ struct svc_req {
     time_t wall;               /* arrival, Unix seconds: the default document timestamp */
     unsigned char rkey[20];    /* result key (svc_req_repeat); valid when keyed */
     int keyed;
+    unsigned char body_sha1[20]; /* SHA-1 of the body; valid when body_hashed */
+    int body_hashed;
     char etag[48];             /* strong ETag of the answer, "" = none */
     sb_buf capture;            /* the streamed bytes, for the result cache */
     int capturing;             /* 1 while capture holds the whole answer so far */
