@@ -218,3 +218,26 @@ void *sb_arena_reserve(sb_arena *a, void *p, size_t *cap, size_t n, size_t need,
     *cap = nc;
     return np;
 }
+
+void sb_arena_reset(sb_arena *a)
+{
+    block *keep = NULL, *b = a->head;
+#ifndef SB_ARENA_DEBUG
+    /* any block will do as the next one's start, but not a big one of its own */
+    if (b && b->size <= BLOCK_MAX) {
+        keep = b;
+        b = b->next;
+    }
+#endif
+    while (b) {
+        block *n = b->next;
+        sb_free(b);
+        b = n;
+    }
+    if (keep) {
+        keep->used = 0;
+        keep->next = NULL;
+    }
+    a->head = keep;
+    a->used = 0;
+}

@@ -61,6 +61,11 @@ sb_arena *sb_arena_child(const sb_arena *parent);
  * when `parent` would pass its cap. */
 int sb_arena_adopt(sb_arena *parent, sb_arena *child);
 
+/* Forget everything handed out, keeping one block for what comes next: a
+ * scratch arena reused piece after piece (the document writers' per-element
+ * strings) holds one piece's worth, not the whole document's. */
+void sb_arena_reset(sb_arena *a);
+
 /* Bytes handed out so far (for limits and metrics). */
 size_t sb_arena_used(const sb_arena *a);
 

@@ -206,6 +206,9 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
     d->ops = ops;
     d->sbom = sbom;
     d->arena = a;
+    d->tmp = sb_arena_child(a);
+    if (NULL == d->tmp)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     d->opts = *opts;
     sb_buf_init(&d->stage, 0);
     sb_jw_init_buf(&d->jw, &d->stage, opts->pretty);
@@ -265,14 +268,18 @@ static sb_code next_in_seq(sb_doc *d)
 
 void sb_doc_free(sb_doc *d)
 {
-    if (d)
+    if (d) {
         sb_buf_free(&d->stage);
+        sb_arena_destroy(d->tmp);
+        d->tmp = NULL;
+    }
 }
 
 /* Generate the next piece into the stage. 0 ok, -1 error. */
 static int next_piece(sb_doc *d)
 {
     sb_code rc = SB_OK;
+    sb_arena_reset(d->tmp);
     switch (d->phase) {
     case PH_BEGIN:
         rc = d->ops->begin(d);
@@ -365,7 +372,7 @@ const char *sb_doc__uri(sb_doc *d, const char *s)
     }
     if (need == strlen(s))
         return s;
-    char *o = sb_arena_alloc(d->arena, need + 1);
+    char *o = sb_arena_alloc(d->tmp, need + 1);
     if (NULL == o)
         return s;
     size_t k = 0;

@@ -66,7 +66,10 @@ typedef struct sb_doc_opts {
 struct sb_doc {
     const sb_doc_ops *ops;
     const sb_sbom *sbom;
-    sb_arena *arena;
+    sb_arena *arena;           /* what lives as long as the document (a format's state) */
+    sb_arena *tmp;             /* what one piece needs while it is written (element ids,
+                                * escaped URLs, comments): emptied before each piece, so
+                                * memory does not grow with the output (sb_doc_free frees it) */
     sb_doc_opts opts;
     sb_jw jw;                  /* writes into `stage` */
     sb_buf stage;

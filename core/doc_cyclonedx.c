@@ -59,7 +59,7 @@ static void named_file(sb_doc *d, const sb_licfile *f)
  * with texts the shapes of the spec's table 6.4. */
 static void licenses(sb_doc *d, const sb_pkg *p)
 {
-    sb_lic l = sb_pkg_lic(p, d->arena);
+    sb_lic l = sb_pkg_lic(p, d->tmp);
     const sb_licfile *with_text[64];
     size_t nt = 0;
     for (size_t k = 0; k < p->nlicfiles && nt < 64; k++)
@@ -417,7 +417,7 @@ static void osv_source(sb_doc *d, const char *id)
     sb_jw_key(jw, "source");
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "name", "OSV");
-    sb_jw_kstr(jw, "url", sb_doc__uri(d, sb_vuln_url(d->arena, id)));
+    sb_jw_kstr(jw, "url", sb_doc__uri(d, sb_vuln_url(d->tmp, id)));
     sb_jw_obj_end(jw);
 }
 
@@ -427,7 +427,7 @@ static void vulnerability(sb_doc *d, const sb_vuln *v)
     sb_jw *jw = &d->jw;
     const sb_sbom *s = d->sbom;
     sb_jw_obj_begin(jw);
-    const char *ref = sb_arena_printf(d->arena, "vuln-%s", v->id);
+    const char *ref = sb_arena_printf(d->tmp, "vuln-%s", v->id);
     sb_jw_kstr(jw, "bom-ref", ref ? ref : v->id);
     sb_jw_kstr(jw, "id", v->id);
     osv_source(d, v->id);

@@ -171,8 +171,8 @@ static sb_code component(sb_doc *d, size_t i)
     sb_jw_kstr_opt(jw, "versionInfo", p->version);
     if (p->supplier_name) {
         const char *sup = p->supplier_url
-                              ? sb_arena_printf(d->arena, "Organization: %s (%s)", p->supplier_name, p->supplier_url)
-                              : sb_arena_printf(d->arena, "Organization: %s", p->supplier_name);
+                              ? sb_arena_printf(d->tmp, "Organization: %s (%s)", p->supplier_name, p->supplier_url)
+                              : sb_arena_printf(d->tmp, "Organization: %s", p->supplier_name);
         sb_jw_kstr_opt(jw, "supplier", sup);
     }
     int remote = p->location && strstr(p->location, "://");
@@ -199,7 +199,7 @@ static sb_code component(sb_doc *d, size_t i)
     }
     sb_jw_arr_end(jw);
     if (p->location && p->location[0] && !remote) {
-        const char *si = sb_arena_printf(d->arena, "built from source at %s", p->location);
+        const char *si = sb_arena_printf(d->tmp, "built from source at %s", p->location);
         sb_jw_kstr_opt(jw, "sourceInfo", si);
     }
     sb_jw_kstr_opt(jw, "comment", sb_spdx__comment(d, p));

@@ -44,11 +44,17 @@ typedef struct spdx3 {
 
 static void license_element(sb_doc *d, const char *elem_iri, const sb_lic *l, const sb_licfile *text);
 
+/* The element IRI of a fragment, in `a`: the document's arena for the IRIs
+ * prepare3 keeps, the piece's scratch (iri) for one written at once. */
+static const char *iri_in(sb_arena *a, const spdx3 *s3, const char *frag)
+{
+    const char *r = sb_arena_printf(a, "%s#%s", s3->x->ns, frag);
+    return r ? r : "urn:invalid";
+}
+
 static const char *iri(sb_doc *d, const char *frag)
 {
-    spdx3 *s3 = d->fmt;
-    const char *r = sb_arena_printf(d->arena, "%s#%s", s3->x->ns, frag);
-    return r ? r : "urn:invalid";
+    return iri_in(d->tmp, d->fmt, frag);
 }
 
 static void common(sb_doc *d, const char *type, const char *frag_or_iri, int is_iri)
@@ -95,7 +101,7 @@ static sb_code prepare3(sb_doc *d)
             if (dup) {
                 s3->sup_iri[i] = s3->sup_iri[at];
             } else {
-                s3->sup_iri[i] = iri(d, sb_arena_printf(a, "supplier-%s", sb_spdx__frag(a, p->supplier_name)));
+                s3->sup_iri[i] = iri_in(a, s3, sb_arena_printf(a, "supplier-%s", sb_spdx__frag(a, p->supplier_name)));
                 s3->sup_new[i] = 1;
             }
         }
@@ -124,7 +130,7 @@ static sb_code prepare3(sb_doc *d)
         }
         if (NULL == frag)
             return SB_ENOMEM;
-        s3->lic_iri[i] = iri(d, frag);
+        s3->lic_iri[i] = iri_in(a, s3, frag);
         s3->lic_new[i] = 1;
         s3->lic_list[s3->nlic++] = (lic_elem){key, s3->lic_iri[i]};
     }
@@ -147,7 +153,7 @@ static sb_code begin(sb_doc *d)
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "@id", "_:creationinfo");
     sb_jw_kstr(jw, "type", "CreationInfo");
-    const char *c = sb_arena_printf(d->arena, "Generated from the lockfile %s (%s, environment %s, platform %s) before any build",
+    const char *c = sb_arena_printf(d->tmp, "Generated from the lockfile %s (%s, environment %s, platform %s) before any build",
                                     s->lockfile_name ? s->lockfile_name : "(unnamed)", s->input_kind,
                                     s->environment, s->platform);
     sb_jw_kstr_opt(jw, "comment", c);
@@ -194,7 +200,7 @@ static sb_code begin(sb_doc *d)
     /* the manifest's authors and license, each an element of its own */
     for (size_t k = 0; k < s->nroot_authors; k++) {
         sb_jw_obj_begin(jw);
-        common(d, "Person", sb_arena_printf(d->arena, "person-root-%zu", k + 1), 0);
+        common(d, "Person", sb_arena_printf(d->tmp, "person-root-%zu", k + 1), 0);
         sb_jw_kstr(jw, "name", s->root_authors[k].name);
         if (s->root_authors[k].email) {
             sb_jw_key(jw, "externalIdentifier");
@@ -219,7 +225,7 @@ static sb_code begin(sb_doc *d)
         sb_jw_key(jw, "originatedBy");
         sb_jw_arr_begin(jw);
         for (size_t k = 0; k < s->nroot_authors; k++)
-            sb_jw_str(jw, iri(d, sb_arena_printf(d->arena, "person-root-%zu", k + 1)));
+            sb_jw_str(jw, iri(d, sb_arena_printf(d->tmp, "person-root-%zu", k + 1)));
         sb_jw_arr_end(jw);
     }
     if (s->root_homepage && strstr(s->root_homepage, "://"))
@@ -304,7 +310,7 @@ static sb_code component(sb_doc *d, size_t i)
     const char *comment = sb_spdx__comment(d, p);
     const char *files = sb_spdx__license_files(d, p, "pixi:license-files=", ";");
     if (comment && files)
-        comment = sb_arena_printf(d->arena, "%s\n%s", comment, files);
+        comment = sb_arena_printf(d->tmp, "%s\n%s", comment, files);
     sb_jw_kstr_opt(jw, "comment", comment);
     sb_jw_kstr_opt(jw, "software_packageVersion", p->version);
     if (p->homepage && strstr(p->homepage, "://"))
@@ -312,7 +318,7 @@ static sb_code component(sb_doc *d, size_t i)
     if (p->location && strstr(p->location, "://")) {
         sb_jw_kstr(jw, "software_downloadLocation", sb_doc__uri(d, p->location));
     } else if (p->location && p->location[0]) {
-        sb_jw_kstr_opt(jw, "software_sourceInfo", sb_arena_printf(d->arena, "built from source at %s", p->location));
+        sb_jw_kstr_opt(jw, "software_sourceInfo", sb_arena_printf(d->tmp, "built from source at %s", p->location));
     }
     sb_jw_kstr(jw, "software_packageUrl", p->purl);
     sb_jw_kstr(jw, "software_primaryPurpose", "library");
@@ -348,7 +354,7 @@ static size_t relation_count(const sb_doc *d)
 /* "vulnerability-GHSA-xxxx": ids keep [A-Za-z0-9._-], anything else is '-' */
 static const char *vuln_frag(sb_doc *d, const sb_vuln *v, const char *what)
 {
-    char *f = sb_arena_printf(d->arena, "%s-%s", what, v->id);
+    char *f = sb_arena_printf(d->tmp, "%s-%s", what, v->id);
     for (char *c = f ? f : ""; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' ||
               *c == '_' || *c == '-'))
@@ -364,14 +370,14 @@ static int cvss3(const sb_vuln_rating *r)
 static const char *cvss_frag(sb_doc *d, const sb_vuln *v, size_t k)
 {
     const char *b = vuln_frag(d, v, "assessment");
-    const char *f = sb_arena_printf(d->arena, "%s-cvss3-%zu", b, k);
+    const char *f = sb_arena_printf(d->tmp, "%s-cvss3-%zu", b, k);
     return f ? f : b;
 }
 
 static const char *assoc_frag(sb_doc *d, const sb_vuln *v, size_t pkg)
 {
     spdx3 *s3 = d->fmt;
-    const char *f = sb_arena_printf(d->arena, "relationship-%s-%s", s3->x->pkg_ids[pkg], vuln_frag(d, v, "vulnerability"));
+    const char *f = sb_arena_printf(d->tmp, "relationship-%s-%s", s3->x->pkg_ids[pkg], vuln_frag(d, v, "vulnerability"));
     return f ? f : "relationship";
 }
 
@@ -398,7 +404,7 @@ static void assessment_open(sb_doc *d, const sb_vuln *v, const char *type, const
 static void assessment_head(sb_doc *d, const sb_vuln *v, const char *type, const char *what, const char *viri)
 {
     const char *b = vuln_frag(d, v, "assessment");
-    const char *f = sb_arena_printf(d->arena, "%s-%s", b, what);
+    const char *f = sb_arena_printf(d->tmp, "%s-%s", b, what);
     assessment_open(d, v, type, f ? f : b, viri);
 }
 
@@ -458,7 +464,7 @@ static void vulnerability3(sb_doc *d, const sb_vuln *v)
         sb_jw_kstr(jw, "identifier", id);
         sb_jw_key(jw, "identifierLocator");
         sb_jw_arr_begin(jw);
-        sb_jw_str(jw, sb_doc__uri(d, sb_vuln_url(d->arena, id)));
+        sb_jw_str(jw, sb_doc__uri(d, sb_vuln_url(d->tmp, id)));
         sb_jw_arr_end(jw);
         sb_jw_obj_end(jw);
     }
@@ -550,7 +556,7 @@ static void vulnerability3_ids(sb_doc *d, const sb_vuln *v)
     const char *b = vuln_frag(d, v, "assessment");
     const char *what[] = {v->kev ? "kev" : NULL, v->epss >= 0 ? "epss" : NULL, vex_type(v) ? "vex" : NULL};
     for (size_t k = 0; k < 3; k++) {
-        const char *f = what[k] ? sb_arena_printf(d->arena, "%s-%s", b, what[k]) : NULL;
+        const char *f = what[k] ? sb_arena_printf(d->tmp, "%s-%s", b, what[k]) : NULL;
         if (f)
             sb_jw_str(&d->jw, iri(d, f));
     }
@@ -558,7 +564,7 @@ static void vulnerability3_ids(sb_doc *d, const sb_vuln *v)
 
 static const char *rel_frag(sb_doc *d, const char *pkg_id, const char *what)
 {
-    const char *f = sb_arena_printf(d->arena, "relationship-%s-%s", pkg_id, what);
+    const char *f = sb_arena_printf(d->tmp, "relationship-%s-%s", pkg_id, what);
     return f ? f : "relationship";
 }
 
@@ -720,7 +726,7 @@ static sb_code relation(sb_doc *d, size_t i)
     } else if (i == 2 * n + 2) {
         depends_ids(d, "root", SB_SCOPE_REQUIRED, s->root_deps, s->nroot);
         for (size_t k = 0; k < s->nroot_authors; k++)
-            sb_jw_str(jw, iri(d, sb_arena_printf(d->arena, "person-root-%zu", k + 1)));
+            sb_jw_str(jw, iri(d, sb_arena_printf(d->tmp, "person-root-%zu", k + 1)));
         if (s3->root_lic.kind != SB_LIC_NONE) {
             sb_jw_str(jw, iri(d, "license-root"));
             sb_jw_str(jw, iri(d, rel_frag(d, "root", "license")));

@@ -88,7 +88,7 @@ sb_code sb_spdx__prepare(sb_doc *d)
 const char *sb_spdx__source_info(sb_doc *d)
 {
     const sb_sbom *s = d->sbom;
-    const char *r = sb_arena_printf(d->arena, "%s workspace; lockfile %s; environment %s; platform %s",
+    const char *r = sb_arena_printf(d->tmp, "%s workspace; lockfile %s; environment %s; platform %s",
                                     strncmp(s->input_kind, "pixi", 4) ? s->input_kind : "pixi",
                                     s->lockfile_name ? s->lockfile_name : "(unnamed)", s->environment,
                                     s->platform);
@@ -102,7 +102,7 @@ const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p)
         n += strlen(p->props[i].name) + strlen(p->props[i].value) + 2;
     for (size_t i = 0; i < p->extra_purls.n; i++)
         n += strlen("pixi:purl=") + strlen(p->extra_purls.v[i]) + 1;
-    char *out = sb_arena_alloc(d->arena, n + 1);
+    char *out = sb_arena_alloc(d->tmp, n + 1);
     if (NULL == out)
         return NULL;
     size_t o = 0;
@@ -128,20 +128,20 @@ const char *sb_spdx__license_files(sb_doc *d, const sb_pkg *p, const char *prefi
         if (rc == SB_OK)
             rc = sb_buf_append(&b, p->licfiles[k].name, strlen(p->licfiles[k].name));
     }
-    char *r = rc == SB_OK && b.data ? sb_arena_strndup(d->arena, b.data, b.len) : NULL;
+    char *r = rc == SB_OK && b.data ? sb_arena_strndup(d->tmp, b.data, b.len) : NULL;
     sb_buf_free(&b);
     return r;
 }
 
 const char *sb_spdx__root_comment(sb_doc *d)
 {
-    const char *excluded = sb_filter_excluded_text(d->sbom, d->arena);
-    const char *steps = sb_incomplete_steps(&d->sbom->incomplete, d->arena);
+    const char *excluded = sb_filter_excluded_text(d->sbom, d->tmp);
+    const char *steps = sb_incomplete_steps(&d->sbom->incomplete, d->tmp);
     if (NULL == steps && NULL == excluded)
         return NULL;
     if (NULL == steps)
-        return sb_arena_printf(d->arena, "pixi:excluded=%s", excluded);
-    return sb_arena_printf(d->arena, "%s%s%spixi:incomplete=%s\npixi:incomplete-detail=%s", excluded ? "pixi:excluded=" : "",
+        return sb_arena_printf(d->tmp, "pixi:excluded=%s", excluded);
+    return sb_arena_printf(d->tmp, "%s%s%spixi:incomplete=%s\npixi:incomplete-detail=%s", excluded ? "pixi:excluded=" : "",
                            excluded ? excluded : "", excluded ? "\n" : "", steps,
-                           sb_incomplete_details(&d->sbom->incomplete, d->arena));
+                           sb_incomplete_details(&d->sbom->incomplete, d->tmp));
 }
