@@ -314,8 +314,19 @@ int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
     r->doc = doc;
     r->ctype = content_type;
     if (r->keyed && r->srv->rcache) {
-        sb_buf_init(&r->capture, (size_t)r->srv->cfg.result_cache_max_entry);
-        r->capturing = 1;
+        /* a request's peak stays within 2 x its input + 16 MiB (issue 25):
+         * the copy kept for the cache gets half of what the request leaves of
+         * that (half: the buffer doubles, old and new held for a moment), so
+         * an answer far larger than its input (a 10,000-package document) is
+         * streamed and not kept, however large max-entry is. The request is
+         * counted as 1.5 x its arena: its RSS runs about that much above the
+         * arena (the freed input's pages, parser buffers, allocator slack:
+         * 23.7 MB of growth over a 16.8 MB arena for 10,000 packages). */
+        unsigned long long bound = 2 * r->bytes_in + 16ull * 1024 * 1024, used = sb_arena_used(r->arena);
+        used += used / 2;
+        unsigned long long room = used < bound ? (bound - used) / 2 : 0, cap = r->srv->cfg.result_cache_max_entry;
+        sb_buf_init(&r->capture, (size_t)(room < cap ? room : cap));
+        r->capturing = room > 0;
     }
     /* compressed when asked: chunk by chunk, like the plain stream */
     if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
