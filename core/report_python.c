@@ -5,9 +5,11 @@
  * allows (its ceiling); rows lowest ceiling first. The summary names the
  * report's ceiling, the packages holding it, those the interpreter does not
  * satisfy, and how many say nothing about Python. As JSON, an aligned text
- * table, Markdown and CSV. A table report: the shared machinery is in
+ * table, Markdown and CSV. Specifiers are read by core/marker.c, the one
+ * version-spec evaluator. A table report: the shared machinery is in
  * report.c (report_int.h).
  */
+#include "marker.h"
 #include "report_int.h"
 
 #include <stdint.h>
@@ -28,124 +30,6 @@ static const char *const csv_headers[] = {"environment", "platform", "package", 
                                           "requires_python", "satisfied", "ceiling", NULL};
 
 static const preport *own(const sb_report__tab *r) { return r->own; }
-
-/* ---- requires-python read at MAJOR.MINOR (spec 10.3) ----------------------- */
-
-typedef struct pyver {
-    long v[4];
-    int n;
-    bool star;
-} pyver;
-
-static const char *parse_ver(const char *s, pyver *out)
-{
-    memset(out, 0, sizeof *out);
-    while (*s == ' ')
-        s++;
-    while (out->n < 4 && *s >= '0' && *s <= '9') {
-        long x = 0;
-        while (*s >= '0' && *s <= '9' && x < 100000)
-            x = x * 10 + (*s++ - '0');
-        out->v[out->n++] = x;
-        if (s[0] == '.' && s[1] >= '0' && s[1] <= '9')
-            s++;
-        else
-            break;
-    }
-    if (s[0] == '.' && s[1] == '*') {
-        out->star = true;
-        s += 2;
-    }
-    return s;
-}
-
-static int ver_cmp(const pyver *a, const pyver *b, int upto)
-{
-    for (int i = 0; i < upto; i++) {
-        long x = i < a->n ? a->v[i] : 0, y = i < b->n ? b->v[i] : 0;
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return 0;
-}
-
-/* Evaluate a specifier against the interpreter (1/0/-1 unknown) and find its
- * ceiling (major/minor, -1 when none). */
-static int python_spec(const char *spec, const char *interp, int *cmaj, int *cmin)
-{
-    *cmaj = *cmin = -1;
-    pyver iv;
-    int have_i = interp && parse_ver(interp, &iv) && iv.n > 0;
-    int sat = have_i ? 1 : -1;
-    const char *p = spec;
-    while (*p) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        if (!*p)
-            break;
-        char op[4] = "";
-        size_t k = 0;
-        while (k < 3 && strchr("<>=!~", *p))
-            op[k++] = *p++;
-        op[k] = '\0';
-        pyver v;
-        const char *e = parse_ver(p, &v);
-        if (0 == v.n) {
-            sat = -1;
-            while (*p && *p != ',')
-                p++;
-            continue;
-        }
-        p = e;
-        while (*p && *p != ',')
-            p++; /* pre/post/local parts: read at the release level */
-        int c_maj = -1, c_min = -1;
-        if (!strcmp(op, "<") && v.n >= 2) {
-            int rest_zero = v.n == 2 || (v.v[2] == 0 && (v.n < 4 || v.v[3] == 0));
-            if (!rest_zero) {
-                c_maj = (int)v.v[0];
-                c_min = (int)v.v[1];
-            } else if (v.v[1] > 0) {
-                c_maj = (int)v.v[0];
-                c_min = (int)v.v[1] - 1;
-            }
-        } else if ((!strcmp(op, "<=") || !strcmp(op, "==") || !strcmp(op, "===")) && v.n >= 2) {
-            c_maj = (int)v.v[0];
-            c_min = (int)v.v[1];
-        } else if (!strcmp(op, "~=") && v.n >= 3) {
-            c_maj = (int)v.v[0];
-            c_min = (int)v.v[1];
-        }
-        if (c_maj >= 0 && (*cmaj < 0 || c_maj < *cmaj || (c_maj == *cmaj && c_min < *cmin))) {
-            *cmaj = c_maj;
-            *cmin = c_min;
-        }
-        if (!have_i || sat == -1)
-            continue;
-        int c = ver_cmp(&iv, &v, 4), ok;
-        if (!strcmp(op, ">="))
-            ok = c >= 0;
-        else if (!strcmp(op, ">"))
-            ok = c > 0;
-        else if (!strcmp(op, "<="))
-            ok = c <= 0;
-        else if (!strcmp(op, "<"))
-            ok = c < 0;
-        else if (!strcmp(op, "==") || !strcmp(op, "==="))
-            ok = v.star ? ver_cmp(&iv, &v, v.n) == 0 : c == 0;
-        else if (!strcmp(op, "!="))
-            ok = v.star ? ver_cmp(&iv, &v, v.n) != 0 : c != 0;
-        else if (!strcmp(op, "~="))
-            ok = c >= 0 && ver_cmp(&iv, &v, v.n - 1) == 0;
-        else
-            ok = -1;
-        if (ok < 0)
-            sat = -1;
-        else if (!ok)
-            sat = 0;
-    }
-    return sat;
-}
 
 /* ---- rows ------------------------------------------------------------------ */
 
@@ -185,10 +69,12 @@ static sb_code prepare(sb_doc *d, sb_report__tab *r)
         sb_report__row w = SB_REPORT__ROW(i);
         if (p->kind != SB_KIND_PYPI)
             continue;
-        if (p->requires_python && p->requires_python[0])
-            w.satisfied = python_spec(p->requires_python, py->interp, &w.ceil_major, &w.ceil_minor);
-        else
+        if (p->requires_python && p->requires_python[0]) { /* read at MAJOR.MINOR (spec 10.3) */
+            w.satisfied = sb_marker_spec_match(p->requires_python, py->interp);
+            sb_marker_python_ceiling(p->requires_python, &w.ceil_major, &w.ceil_minor);
+        } else {
             py->nopython++;
+        }
         if (w.ceil_major >= 0 && (py->min_major < 0 || w.ceil_major < py->min_major ||
                                   (w.ceil_major == py->min_major && w.ceil_minor < py->min_minor))) {
             py->min_major = w.ceil_major;
@@ -256,9 +142,9 @@ static int holds_ceiling(const sb_report__tab *r, const sb_report__row *w)
 /* The interpreter as MAJOR.MINOR, or NULL when unknown. */
 static const char *interp_minor(sb_doc *d, const sb_report__tab *r)
 {
-    pyver iv;
-    if (own(r)->interp && parse_ver(own(r)->interp, &iv) && iv.n >= 2)
-        return sb_arena_printf(d->arena, "%ld.%ld", iv.v[0], iv.v[1]);
+    long major, minor;
+    if (sb_marker_major_minor(own(r)->interp, &major, &minor) == 0)
+        return sb_arena_printf(d->arena, "%ld.%ld", major, minor);
     return NULL;
 }
 
