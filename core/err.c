@@ -67,3 +67,10 @@ const char *sb_code_name(sb_code code)
     }
     return "unknown";
 }
+
+sb_code sb_err_set_code(sb_err *err, sb_code code, const char *what)
+{
+    if (code == SB_ENOMEM)
+        return sb_err_set(err, code, "out of memory");
+    return sb_err_set(err, code, "%s failed (%s)", what, sb_code_name(code));
+}

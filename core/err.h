@@ -46,6 +46,11 @@ sb_code sb_err_set(sb_err *err, sb_code code, const char *fmt, ...)
 sb_code sb_err_set_at(sb_err *err, sb_code code, unsigned line, unsigned column,
                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Set err for a code that came up without a message of its own (a callee
+ * that takes no sb_err): "out of memory" for SB_ENOMEM, else "<what>
+ * failed (<code name>)". Returns `code`. Accepts NULL err. */
+sb_code sb_err_set_code(sb_err *err, sb_code code, const char *what);
+
 /* A stable short name for the code ("parse", "limit", ...). */
 const char *sb_code_name(sb_code code);
 

@@ -93,13 +93,10 @@ static int cmp_ver(const ver *a, const ver *b, int upto)
     return 0;
 }
 
-/* `have` OP `want` for version operators; -1 when op is not a version op. */
-static int ver_op(const char *have, const char *op, const char *want)
+/* `h` OP `w` for version operators; -1 when op is not a version op. */
+static int ver_op_v(const ver *h, const char *op, const ver *w)
 {
-    ver h, w;
-    if (!parse_ver(have, &h) || !parse_ver(want, &w))
-        return -1;
-    int c = cmp_ver(&h, &w, w.wildcard ? w.n : 0);
+    int c = cmp_ver(h, w, w->wildcard ? w->n : 0);
     if (!strcmp(op, "==") || !strcmp(op, "==="))
         return c == 0;
     if (!strcmp(op, "!="))
@@ -113,11 +110,111 @@ static int ver_op(const char *have, const char *op, const char *want)
     if (!strcmp(op, ">="))
         return c >= 0;
     if (!strcmp(op, "~=")) {
-        if (w.n < 2)
+        if (w->n < 2)
             return -1;
-        return cmp_ver(&h, &w, 0) >= 0 && cmp_ver(&h, &w, w.n - 1) == 0;
+        return cmp_ver(h, w, 0) >= 0 && cmp_ver(h, w, w->n - 1) == 0;
     }
     return -1;
+}
+
+/* `have` OP `want` for version operators; -1 when op is not a version op. */
+static int ver_op(const char *have, const char *op, const char *want)
+{
+    ver h, w;
+    if (!parse_ver(have, &h) || !parse_ver(want, &w))
+        return -1;
+    return ver_op_v(&h, op, &w);
+}
+
+/* ---- version specifier lists (requires-python) ---- */
+
+/* The next clause of a specifier list: its operator (up to 3 of "<>=!~",
+ * "" when none) and its version, read at the release level (pre, post and
+ * local parts are passed over); *p moves past the clause. 0 at the end of
+ * the list, -1 for a clause without a version. */
+static int next_clause(const char **p, char op[4], ver *v)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == ',')
+        s++;
+    if (!*s) {
+        *p = s;
+        return 0;
+    }
+    size_t k = 0;
+    while (k < 3 && *s && strchr("<>=!~", *s))
+        op[k++] = *s++;
+    op[k] = '\0';
+    int ok = parse_ver(s, v);
+    while (*s && *s != ',')
+        s++;
+    *p = s;
+    return ok ? 1 : -1;
+}
+
+int sb_marker_spec_match(const char *spec, const char *version)
+{
+    ver h, w;
+    char op[4];
+    if (NULL == version || !parse_ver(version, &h))
+        return -1;
+    int sat = 1;
+    for (const char *p = spec ? spec : "";;) {
+        int k = next_clause(&p, op, &w);
+        if (0 == k)
+            break;
+        int ok = k < 0 ? -1 : ver_op_v(&h, op, &w);
+        if (ok < 0)
+            return -1; /* one clause unread: the whole list is unknown */
+        if (!ok)
+            sat = 0;
+    }
+    return sat;
+}
+
+void sb_marker_python_ceiling(const char *spec, int *major, int *minor)
+{
+    *major = *minor = -1;
+    ver v;
+    char op[4];
+    for (const char *p = spec ? spec : "";;) {
+        int k = next_clause(&p, op, &v);
+        if (0 == k)
+            break;
+        if (k < 0 || v.n < 2)
+            continue;
+        int cmaj = -1, cmin = -1;
+        if (!strcmp(op, "<")) {
+            bool rest_zero = true; /* <3.10 and <3.10.0 stop below 3.10; <3.10.2 lets 3.10 in */
+            for (int i = 2; i < v.n; i++)
+                rest_zero = rest_zero && v.seg[i] == 0;
+            if (!rest_zero) {
+                cmaj = (int)v.seg[0];
+                cmin = (int)v.seg[1];
+            } else if (v.seg[1] > 0) { /* <4.0 says nothing of 3.x's last minor */
+                cmaj = (int)v.seg[0];
+                cmin = (int)v.seg[1] - 1;
+            }
+        } else if (!strcmp(op, "<=") || !strcmp(op, "==") || !strcmp(op, "===") ||
+                   (!strcmp(op, "~=") && v.n >= 3)) {
+            cmaj = (int)v.seg[0];
+            cmin = (int)v.seg[1];
+        }
+        if (cmaj >= 0 && (*major < 0 || cmaj < *major || (cmaj == *major && cmin < *minor))) {
+            *major = cmaj;
+            *minor = cmin;
+        }
+    }
+}
+
+int sb_marker_major_minor(const char *version, long *major, long *minor)
+{
+    ver v;
+    if (NULL == version || !parse_ver(version, &v) || v.n < 2)
+        return -1;
+    *major = v.seg[0];
+    *minor = v.seg[1];
+    return 0;
 }
 
 /* ---- marker evaluation ---- */

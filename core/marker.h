@@ -37,6 +37,22 @@ int sb_marker_eval(const char *marker, const sb_marker_env *env, sb_err *err);
  * of the form >=X.Y, ~=X.Y, ==X.Y(.*), >X.Y taken as X.Y); `fallback` when none. */
 void sb_marker_python_floor(const char *requires_python, const char *fallback, char out[16]);
 
+/* Does `version` satisfy a PEP 440 specifier list (">=3.8, <4, !=3.9.*")?
+ * 1 yes, 0 no, -1 unknown: `version` is NULL or not a version, or a clause has no version or an operator that is none (`~=`
+ * needs two release segments). Versions compare at the release level;
+ * ==X.* and !=X.* compare the segments written. An empty list is 1. */
+int sb_marker_spec_match(const char *spec, const char *version);
+
+/* The highest Python MAJOR.MINOR a requires-python specifier allows (spec
+ * 10.3): the lowest of its clauses' ceilings, where <X.Y (and <X.Y.0) gives
+ * X.(Y-1), <X.Y.Z gives X.Y, <=, ==, === X.Y... and ~=X.Y.Z give X.Y; >=, >,
+ * !=, ~=X.Y and <X.0 give none. *major = *minor = -1 when no clause does. */
+void sb_marker_python_ceiling(const char *spec, int *major, int *minor);
+
+/* The first two release segments of a version ("3.12.4" -> 3, 12): 0, or -1
+ * when it has fewer (or is NULL). */
+int sb_marker_major_minor(const char *version, long *major, long *minor);
+
 /* Does a wheel file name fit the platform (by its platform tag)? */
 bool sb_marker_wheel_fits(const char *wheel, const char *platform);
 

@@ -1120,8 +1120,9 @@ static int would_look_up(const sb_pkg *p, sb_arena *a)
     return ak != SB_ARCHIVE_TARBZ2 || (size > 0 && size <= SB_ARCHIVE_TARBZ2_MAX);
 }
 
-sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
+sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err)
 {
+    (void)err; /* counts only: cannot fail */
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         m += (size_t)would_look_up(&pkgs[i], a);
@@ -1130,6 +1131,18 @@ sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
     else
         st->off = m;
     return SB_OK;
+}
+
+/* A step of the selection failed with rc: a step that says why (takes an
+ * sb_err and set it: a callback, the graph, the deadline) has its code and
+ * message travel up unchanged; one that cannot say gets a line naming it
+ * ("out of memory" for SB_ENOMEM, sb_err_set_code). err is clear until a
+ * failure (sb_model_select clears it), so a code set here is the step's. */
+static sb_code step_failed(sb_err *err, sb_code rc, const char *step)
+{
+    if (err && err->code == rc)
+        return rc;
+    return sb_err_set_code(err, rc, step);
 }
 
 /* Enrichment of n packages: the package cache (conda binaries), then the
@@ -1141,18 +1154,21 @@ static sb_code enrich(sb_pkg *pkgs, size_t n, sb_arena *a, const sb_select_opts 
         if (pkgs[i].kind != SB_KIND_CONDA)
             continue;
         int found = 0;
-        if (sb_enrich_from_cache(&pkgs[i], a, opts->package_cache, &found) != SB_OK)
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        sb_code rc = sb_enrich_from_cache(&pkgs[i], a, opts->package_cache, &found);
+        if (rc != SB_OK)
+            return step_failed(err, rc, "reading the package cache");
         (*ncache_conda)++;
         *ncache_found += (size_t)found;
         if (sb_deadline_tick(dl, err) != SB_OK)
             return SB_ETIMEOUT;
     }
-    if (opts && opts->lookup && opts->lookup(opts->lookup_ctx, pkgs, n, a, looked) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
-    if (opts && !opts->lookup && opts->lookup_probe &&
-        opts->lookup_probe(opts->lookup_probe_ctx, pkgs, n, a, looked) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    sb_code rc = SB_OK;
+    if (opts && opts->lookup)
+        rc = opts->lookup(opts->lookup_ctx, pkgs, n, a, looked, err);
+    else if (opts && opts->lookup_probe)
+        rc = opts->lookup_probe(opts->lookup_probe_ctx, pkgs, n, a, looked, err);
+    if (rc != SB_OK)
+        return step_failed(err, rc, "the license lookups");
     if (sb_deadline_check(dl, err) != SB_OK)
         return SB_ETIMEOUT;
     return SB_OK;
@@ -1195,7 +1211,7 @@ static sb_code finish(sb_pkg *pkgs, size_t n, sb_arena *a, sb_arena *licmem, sb_
         if (rc == SB_OK && sb_deadline_tick(dl, err) != SB_OK)
             return SB_ETIMEOUT;
         if (rc == SB_ENOMEM)
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
+            return sb_err_set(err, SB_ENOMEM, "out of memory"); /* derive fails otherwise only for a purl */
         if (rc != SB_OK)
             return sb_err_set(err, SB_EINVAL, "package '%.100s' has no valid purl (empty name?)", p->name);
     }
@@ -1387,7 +1403,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     s->environment = env->name;
     s->platform = plat->name;
-    if (doc_fields(s, a, lock, opts) != SB_OK)
+    if (doc_fields(s, a, lock, opts) != SB_OK) /* allocations only */
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     size_t ncache_conda = 0, ncache_found = 0;
     /* each record once, even if the environment lists it twice */
@@ -1424,8 +1440,9 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     }
     /* what the manifest declares, before properties are derived (and before
      * the filter's copy of the records, which must carry it) */
-    if (opts && opts->manifest && apply_manifest(s, a, scratch, opts->manifest) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    sb_code rc;
+    if (opts && opts->manifest && (rc = apply_manifest(s, a, scratch, opts->manifest)) != SB_OK)
+        return step_failed(err, rc, "applying the manifest");
     /* with a filter, enrichment (package cache, lookups) waits until the
      * filter has run: it then only touches what the document keeps */
     bool filtering = sb_filter_active(opts ? opts->filter : NULL);
@@ -1446,49 +1463,47 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         return frc;
     sb_arena_destroy(*tmp);
     *tmp = NULL;
-    if (order(s, raw, scratch) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
-    if (assign_ids(s, a, scratch) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if ((rc = order(s, raw, scratch)) != SB_OK || (rc = assign_ids(s, a, scratch)) != SB_OK)
+        return step_failed(err, rc, "ordering the packages");
     if (sb_deadline_check(&dl, err) != SB_OK)
         return SB_ETIMEOUT;
     int by_manifest = s->manifest && s->ndeclared > 0;
     sb_code grc = resolve_graph(s, a, scratch, plat->has_root_names ? &plat->root_names : NULL, by_manifest,
                                 by_manifest && !strcmp(lock->kind, "pixi.lock"), &dl, err);
     if (grc != SB_OK)
-        return grc == SB_ETIMEOUT ? grc : sb_err_set(err, SB_ENOMEM, "out of memory");
-    if (by_manifest && manifest_scopes(s, lock, opts->manifest, scratch) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
+        return step_failed(err, grc, "the dependency graph");
+    if (by_manifest && (rc = manifest_scopes(s, lock, opts->manifest, scratch)) != SB_OK)
+        return step_failed(err, rc, "the manifest's scopes");
     if (filtering) {
         size_t *kept = NULL;
-        if (sb_filter_apply(s, a, opts->filter, raw ? &kept : NULL) != SB_OK)
-            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        if ((rc = sb_filter_apply(s, a, opts->filter, raw ? &kept : NULL)) != SB_OK)
+            return step_failed(err, rc, "the filter");
         if (raw && (frc = enrich_kept(s, raw, kept, a, scratch, opts, env, &ncache_conda, &ncache_found, &looked, &dl,
                                       err)) != SB_OK)
             return frc;
     }
     if (opts && opts->manifest_problem &&
-        sb_incomplete_add(&s->incomplete, a, "manifest", "%s", opts->manifest_problem) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
-    if (note_gaps(s, a, opts, ncache_conda, ncache_found) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
-    if (note_lookups(s, a, &looked) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
+        (rc = sb_incomplete_add(&s->incomplete, a, "manifest", "%s", opts->manifest_problem)) != SB_OK)
+        return step_failed(err, rc, "noting the manifest");
+    if ((rc = note_gaps(s, a, opts, ncache_conda, ncache_found)) != SB_OK || (rc = note_lookups(s, a, &looked)) != SB_OK)
+        return step_failed(err, rc, "noting what is incomplete");
     /* advisories last: they point at the final ids */
-    if (opts && opts->vulns && opts->vulns(opts->vulns_ctx, s, a) != SB_OK)
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    if (opts && opts->vulns && (rc = opts->vulns(opts->vulns_ctx, s, a, err)) != SB_OK)
+        return step_failed(err, rc, "the vulnerability lookups");
     /* health: the packages as the document has them (filters applied) */
     s->yanked_asked = opts && opts->yanked;
     s->outdated_asked = opts && opts->outdated;
     s->scorecard_asked = opts && opts->scorecard;
     s->scorecard_min = s->scorecard_asked ? opts->scorecard_min : -1;
     if ((s->yanked_asked || s->outdated_asked || s->scorecard_asked) && opts->health &&
-        (opts->health(opts->health_ctx, s, a) != SB_OK || (s->yanked_asked && sb_health_props(s, a) != SB_OK)))
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
+        ((rc = opts->health(opts->health_ctx, s, a, err)) != SB_OK ||
+         (s->yanked_asked && (rc = sb_health_props(s, a)) != SB_OK)))
+        return step_failed(err, rc, "the package health lookups");
     /* scorecards after health: a PyPI package's repository is on its project page */
     if (s->scorecard_asked && opts->scorecard_fn &&
-        (opts->scorecard_fn(opts->scorecard_ctx, s, a) != SB_OK || sb_scorecard_props(s, a, s->scorecard_min) != SB_OK))
-        return sb_err_set(err, SB_ENOMEM, "out of memory");
+        ((rc = opts->scorecard_fn(opts->scorecard_ctx, s, a, err)) != SB_OK ||
+         (rc = sb_scorecard_props(s, a, s->scorecard_min)) != SB_OK))
+        return step_failed(err, rc, "the scorecard lookups");
     if (sb_deadline_check(&dl, err) != SB_OK)
         return SB_ETIMEOUT;
     *out = s;
@@ -1498,6 +1513,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
 sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err)
 {
     sb_arena *scratch = sb_arena_new(0), *tmp = sb_arena_new(0);
+    sb_err_clear(err); /* a code in err is then the failing step's own (step_failed) */
     sb_code rc = scratch && tmp ? select_into(out, a, scratch, &tmp, lock, opts, err)
                                 : sb_err_set(err, SB_ENOMEM, "out of memory");
     sb_arena_destroy(tmp);

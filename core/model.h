@@ -270,15 +270,16 @@ typedef struct sb_lookup_stats {
 /* Fill licenses the lockfile lacks from the package indexes: called once per
  * selection with every package (copies owned by the selection), before
  * properties are derived. Set with sb_enrich_set_license(). The network
- * lives in the service; core only calls this. */
-typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
+ * lives in the service; core only calls this. On failure it returns its
+ * code with err set, and sb_model_select() returns both unchanged. */
+typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err);
 
 /* An sb_lookup_fn for sb_select_opts.lookup_probe: counts the packages
  * without a license that a lookup would ask about (a PyPI release, a conda
  * archive: those service/lookup.c asks for) as st->unasked when ctx is not
  * NULL (the server makes lookups: the request did not ask) or st->off (no
  * lookups where the document is made); fills nothing, asks nobody. */
-sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
+sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err);
 
 /* Which packages a request leaves out (core/filter.h). */
 typedef struct sb_filter sb_filter;
@@ -293,8 +294,9 @@ struct sb_sbom;
 /* Find the advisories that affect a selection's packages (spec 6.9): called
  * once the packages have their purls and ids; fills s->vulns and records
  * what could not be asked in s->incomplete. The network lives in the
- * service; core only calls this. */
-typedef sb_code (*sb_vuln_fn)(void *ctx, struct sb_sbom *s, sb_arena *a);
+ * service; core only calls this. On failure it returns its code with err
+ * set, and sb_model_select() returns both unchanged. */
+typedef sb_code (*sb_vuln_fn)(void *ctx, struct sb_sbom *s, sb_arena *a, sb_err *err);
 
 typedef struct sb_select_opts {
     const char *environment;   /* NULL = "default" */
@@ -400,7 +402,9 @@ const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_o
  * locks no platform at all gives an empty document for platform "none";
  * otherwise
  * SB_ENOTFOUND naming the choices. An unknown environment or platform is
- * SB_ENOTFOUND with the available names in the message.
+ * SB_ENOTFOUND with the available names in the message. A failure below
+ * (a lookup or other callback, the deadline) comes up with its own code and
+ * message; SB_ENOMEM "out of memory" is an allocation that failed.
  */
 sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
                         const sb_select_opts *opts, sb_err *err);

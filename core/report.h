@@ -28,16 +28,19 @@ typedef enum sb_report_output {
 
 /* One report kind: its name (the path /v1/report/<name>) and its producer
  * per output, NULL where it has no such output. Each kind lives in its
- * own file (report.c: packages, licenses, python, tree) and is listed once
- * in the registry in report.c. */
+ * own file (core/report_<kind>.c) and is listed once in the registry in
+ * report.c. */
 typedef struct sb_report_kind {
     const char *name;
     const sb_doc_ops *ops[SB_REPORT_NOUTPUTS];
 } sb_report_kind;
 
-/* Report kinds defined in their own files. */
+/* The report kinds, each in its own file. */
+extern const sb_report_kind sb_report_packages; /* report_packages.c: spec 10.1 */
+extern const sb_report_kind sb_report_licenses; /* report_licenses.c: spec 10.2, SARIF under a policy */
+extern const sb_report_kind sb_report_python; /* report_python.c: spec 10.3, requires-python */
+extern const sb_report_kind sb_report_tree; /* report_tree.c: spec 10.4, the dependency tree */
 extern const sb_report_kind sb_report_quality; /* report_quality.c: minimum-element profiles */
-/* Kinds in files of their own. */
 extern const sb_report_kind sb_report_vulnerabilities; /* report_vulns.c */
 extern const sb_report_kind sb_report_outdated; /* report_outdated.c: PyPI releases behind the newest */
 extern const sb_report_kind sb_report_explain; /* report_explain.c: every fact about one package */

@@ -61,8 +61,10 @@ typedef struct svc_lookup_ctx {
  * (checked every 100 ms). Past the request's --lookup-max-per-request
  * lookups, packages are counted in st->capped and not looked up. When it
  * gives up, the request's queued lookups are dropped and transfers no other
- * request waits for are aborted; later calls for the request look up nothing. */
-sb_code svc_lookup_fill(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st);
+ * request waits for are aborted; later calls for the request look up nothing.
+ * A failure (out of memory; lookups that did not answer are counted, not
+ * failures) sets err. */
+sb_code svc_lookup_fill(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err);
 
 /* Queue, without waiting, the lookups a selection's records will want (a
  * multi-document request calls this for every selection before writing the
@@ -78,7 +80,7 @@ void svc_lookup_prefetch_pkgs(void *ctx, const sb_pkg *pkgs, size_t n, sb_arena 
  * through the engine above (claims, cap, single flight, cache for
  * --osv-ttl, deadline, client gone). What fails is recorded as pixi:incomplete
  * step osv; the document never fails for it. */
-sb_code svc_lookup_vulns(void *ctx, sb_sbom *s, sb_arena *a);
+sb_code svc_lookup_vulns(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err);
 
 /* PyPI project pages (<pypi-url>/<PEP 503 name>/json) for n names, through
  * the engine above (claims, per-request cap, single flight, in-memory cache
@@ -92,7 +94,7 @@ sb_code svc_lookup_pypi_projects(void *ctx, sb_arena *a, size_t n, const char *c
 /* An sb_vuln_fn (issue 29 part 3; lookup_health.c): the selection's PyPI
  * index packages' project pages read into s->health (yanked flags, how far
  * behind); gaps are pixi:incomplete step pypi-releases. */
-sb_code svc_lookup_health(void *ctx, sb_sbom *s, sb_arena *a);
+sb_code svc_lookup_health(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err);
 
 /* OpenSSF Scorecard answers (<scorecard-url>/projects/github.com/<repo>)
  * for n "owner/repo" names already checked by sb_scorecard_repo, through the
@@ -106,7 +108,7 @@ sb_code svc_lookup_scorecards(void *ctx, sb_arena *a, size_t n, const char *cons
 /* An sb_vuln_fn (lookup_scorecard.c): the selection's packages with a GitHub
  * repository (PyPI: from their project pages, read by svc_lookup_health
  * before) get s->scorecard; gaps are pixi:incomplete step scorecard. */
-sb_code svc_lookup_scorecard(void *ctx, sb_sbom *s, sb_arena *a);
+sb_code svc_lookup_scorecard(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err);
 
 /* Conda channel indexes (--channel-index-url with {channel}/{subdir}) for
  * n channel/subdir pairs, through the engine above (cache for

@@ -63,7 +63,7 @@ static sb_code conda_health(void *ctx, sb_sbom *s, sb_arena *a)
                              capped ? "failed or past the per-request lookup limit" : "failed, or not a repodata.json");
 }
 
-sb_code svc_lookup_health(void *ctx, sb_sbom *s, sb_arena *a)
+static sb_code health(void *ctx, sb_sbom *s, sb_arena *a)
 {
     s->health = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, sizeof *s->health);
     const char **names = sb_arena_alloc(a, (s->npkgs ? s->npkgs : 1) * sizeof *names);
@@ -122,4 +122,10 @@ sb_code svc_lookup_health(void *ctx, sb_sbom *s, sb_arena *a)
                              offline  ? "not made (this server makes no network lookups)"
                              : capped ? "failed or past the per-request lookup limit"
                                       : "failed");
+}
+
+sb_code svc_lookup_health(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err)
+{
+    sb_code rc = health(ctx, s, a);
+    return rc == SB_OK ? rc : sb_err_set_code(err, rc, "the package health lookups");
 }

@@ -166,7 +166,7 @@ void svc_lookup_prefetch_pkgs(void *cls, const sb_pkg *pkgs, size_t n, sb_arena 
     prefetch(L, ctx, a, urls, kinds, m);
 }
 
-sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
+static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
 {
     svc_lookup_ctx *ctx = cls;
     svc_lookup *L = ctx->engine && ctx->engine->licenses ? ctx->engine : NULL; /* running for OSV only */
@@ -263,4 +263,10 @@ sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
         st->filled += rc == SB_OK && !had && p->license;
     }
     return rc;
+}
+
+sb_code svc_lookup_fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err)
+{
+    sb_code rc = fill(cls, pkgs, n, a, st);
+    return rc == SB_OK ? rc : sb_err_set_code(err, rc, "the license lookups");
 }

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-sb_code svc_lookup_scorecard(void *ctx, sb_sbom *s, sb_arena *a)
+static sb_code scorecard(void *ctx, sb_sbom *s, sb_arena *a)
 {
     size_t np = s->npkgs ? s->npkgs : 1;
     s->scorecard = sb_arena_calloc(a, np, sizeof *s->scorecard);
@@ -68,4 +68,10 @@ sb_code svc_lookup_scorecard(void *ctx, sb_sbom *s, sb_arena *a)
                              offline  ? "this server makes no network lookups"
                              : capped ? "lookup failed or past the per-request lookup limit"
                                       : "lookup failed");
+}
+
+sb_code svc_lookup_scorecard(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err)
+{
+    sb_code rc = scorecard(ctx, s, a);
+    return rc == SB_OK ? rc : sb_err_set_code(err, rc, "the scorecard lookups");
 }

@@ -210,7 +210,7 @@ static sb_code osv_pages(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const 
     return SB_OK;
 }
 
-sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
+static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
 {
     svc_lookup_ctx *ctx = cls;
     svc_lookup *L = ctx && ctx->engine && ctx->engine->vulns ? ctx->engine : NULL;
@@ -316,4 +316,10 @@ sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a)
     if (ctx->vex && (rc = sb_vex_apply(s, a, ctx->vex, &applied)) != SB_OK)
         return rc;
     return SB_OK;
+}
+
+sb_code svc_lookup_vulns(void *cls, sb_sbom *s, sb_arena *a, sb_err *err)
+{
+    sb_code rc = vulns(cls, s, a);
+    return rc == SB_OK ? rc : sb_err_set_code(err, rc, "the vulnerability lookups");
 }

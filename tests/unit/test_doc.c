@@ -196,9 +196,9 @@ TEST(core_doc__deterministic_serial_and_timestamp)
 
 /* ---- the serial names one document (issue 18 item 10) ---- */
 
-static sb_code no_lookup(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
+static sb_code no_lookup(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err)
 {
-    (void)ctx, (void)pkgs, (void)n, (void)a, (void)st;
+    (void)ctx, (void)pkgs, (void)n, (void)a, (void)st, (void)err;
     return SB_OK;
 }
 

@@ -279,8 +279,9 @@ typedef struct asked {
     size_t n;
 } asked;
 
-static sb_code fake_lookup(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
+static sb_code fake_lookup(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err)
 {
+    (void)err;
     asked *k = ctx;
     for (size_t i = 0; i < n; i++) {
         if (k->n < 16)

@@ -109,3 +109,94 @@ TEST(marker_requirements)
     CHECK(sb_req_parse(&r, a, ">=1", &err) == SB_EPARSE);
     sb_arena_destroy(a);
 }
+
+/* requires-python against an interpreter: the python report's Satisfied
+ * column (spec 10.3), the cases the report's own evaluator handled before
+ * it became this one. */
+TEST(marker_spec_match)
+{
+    CHECK(sb_marker_spec_match(">=3.8", "3.12.4") == 1);
+    CHECK(sb_marker_spec_match(">=3.8", "3.8.0") == 1);
+    CHECK(sb_marker_spec_match(">=3.8", "3.7.17") == 0);
+    CHECK(sb_marker_spec_match(">= 3.8", "3.9") == 1); /* blank after the operator */
+    CHECK(sb_marker_spec_match(">3.8", "3.8.0") == 0); /* 3.8 == 3.8.0 at the release level */
+    CHECK(sb_marker_spec_match(">3.8", "3.8.1") == 1);
+    CHECK(sb_marker_spec_match("<3.10", "3.9.18") == 1);
+    CHECK(sb_marker_spec_match("<3.10", "3.10.0") == 0);
+    CHECK(sb_marker_spec_match("<=3.10", "3.10.0") == 1);
+    CHECK(sb_marker_spec_match("<=3.10", "3.10.1") == 0);
+    CHECK(sb_marker_spec_match("~=3.8", "3.12.4") == 1);
+    CHECK(sb_marker_spec_match("~=3.8", "4.0") == 0);
+    CHECK(sb_marker_spec_match("~=3.8.1", "3.8.5") == 1);
+    CHECK(sb_marker_spec_match("~=3.8.1", "3.9.0") == 0);
+    CHECK(sb_marker_spec_match("~=3.8.1", "3.8.0") == 0);
+    CHECK(sb_marker_spec_match("==3.*", "3.11.9") == 1);
+    CHECK(sb_marker_spec_match("==3.11.*", "3.11.9") == 1);
+    CHECK(sb_marker_spec_match("==3.11.*", "3.12.0") == 0);
+    CHECK(sb_marker_spec_match("==3.11", "3.11.0") == 1);
+    CHECK(sb_marker_spec_match("==3.11", "3.11.4") == 0);
+    CHECK(sb_marker_spec_match("===3.11", "3.11.0") == 1);
+    CHECK(sb_marker_spec_match("!=3.9.*", "3.9.2") == 0);
+    CHECK(sb_marker_spec_match("!=3.9.*", "3.10.2") == 1);
+    CHECK(sb_marker_spec_match("!=3.9.0", "3.9.2") == 1);
+    /* comma lists: every clause must hold */
+    CHECK(sb_marker_spec_match(">=3.8,<4", "3.12.4") == 1);
+    CHECK(sb_marker_spec_match(">=3.8, <3.12", "3.12.4") == 0);
+    CHECK(sb_marker_spec_match(">=2.7, !=3.0.*, !=3.1.*, !=3.2.*, !=3.3.*, !=3.4.*", "3.12.4") == 1);
+    CHECK(sb_marker_spec_match(">=2.7, !=3.0.*, !=3.1.*, !=3.2.*, !=3.3.*, !=3.4.*", "3.4.10") == 0);
+    CHECK(sb_marker_spec_match(" , >=3.9 ,", "3.9") == 1); /* empty clauses are passed over */
+    CHECK(sb_marker_spec_match(">=3.8.0rc1", "3.8.0") == 1); /* pre/post/local read at the release level */
+    CHECK(sb_marker_spec_match(">=3.8.post1,<3.13+local", "3.12.4") == 1);
+    /* unknown: no interpreter, an unreadable clause (anywhere in the list), no operator */
+    CHECK(sb_marker_spec_match(">=3.8", NULL) == -1);
+    CHECK(sb_marker_spec_match(">=3.8", "abc") == -1);
+    CHECK(sb_marker_spec_match(">=abc", "3.12") == -1);
+    CHECK(sb_marker_spec_match("<3.9, >=abc", "3.12") == -1); /* false then unknown: unknown */
+    CHECK(sb_marker_spec_match(">=abc, <3.9", "3.12") == -1);
+    CHECK(sb_marker_spec_match("3.8", "3.8") == -1);
+    CHECK(sb_marker_spec_match("=>3.8", "3.8") == -1);
+    CHECK(sb_marker_spec_match("~=3", "3.8") == -1); /* ~= needs two release segments (PEP 440) */
+    CHECK(sb_marker_spec_match(">=", "3.8") == -1); /* an operator at the very end is read, not run past */
+    CHECK(sb_marker_spec_match("", "3.8") == 1);
+}
+
+/* The ceiling the python report gives per package and as its summary: the
+ * highest MAJOR.MINOR a specifier allows, the lowest over its clauses. */
+static int ceiling(const char *spec, int want_major, int want_minor)
+{
+    int major = -2, minor = -2;
+    sb_marker_python_ceiling(spec, &major, &minor);
+    return major == want_major && minor == want_minor;
+}
+
+TEST(marker_python_ceiling)
+{
+    CHECK(ceiling(">=3.8", -1, -1)); /* a floor is no ceiling */
+    CHECK(ceiling(">3.8, !=3.9.*", -1, -1));
+    CHECK(ceiling("<3.10", 3, 9));
+    CHECK(ceiling("<3.10.0", 3, 9));
+    CHECK(ceiling("<3.10.0.0", 3, 9));
+    CHECK(ceiling("<3.10.2", 3, 10)); /* 3.10.0 and 3.10.1 are allowed */
+    CHECK(ceiling("<4", -1, -1)); /* a major alone says nothing of the last minor */
+    CHECK(ceiling("<4.0", -1, -1));
+    CHECK(ceiling("<=3.11", 3, 11));
+    CHECK(ceiling("<=3.11.4", 3, 11));
+    CHECK(ceiling("==3.9.*", 3, 9));
+    CHECK(ceiling("==3.9.1", 3, 9));
+    CHECK(ceiling("===3.9.1", 3, 9));
+    CHECK(ceiling("==3.*", -1, -1));
+    CHECK(ceiling("~=3.8", -1, -1)); /* any 3.x from 3.8 */
+    CHECK(ceiling("~=3.8.1", 3, 8)); /* 3.8.x from 3.8.1 */
+    CHECK(ceiling(">=3.8,<3.13", 3, 12));
+    CHECK(ceiling("<3.13, <=3.11, ==3.12.*", 3, 11)); /* the lowest of the clauses' */
+    CHECK(ceiling("<=3.11, <3.11", 3, 10));
+    CHECK(ceiling("<3.12, >=abc", 3, 11)); /* an unreadable clause gives none, the others still count */
+    CHECK(ceiling("", -1, -1));
+    CHECK(ceiling(NULL, -1, -1));
+
+    long major = -2, minor = -2;
+    CHECK(sb_marker_major_minor("3.12.4", &major, &minor) == 0 && major == 3 && minor == 12);
+    CHECK(sb_marker_major_minor("3.9", &major, &minor) == 0 && major == 3 && minor == 9);
+    CHECK(sb_marker_major_minor("3", &major, &minor) == -1);
+    CHECK(sb_marker_major_minor(NULL, &major, &minor) == -1);
+}

@@ -1,0 +1,144 @@
+/*
+ * report_packages.c - the packages report (spec 10.1): one row per package
+ * of the model with its version, kind, where the manifest declares it, its
+ * source, license, yanked flag and purl, as JSON, an aligned text table,
+ * Markdown and CSV (frozen header). The summary counts the packages and,
+ * when a manifest was read, what it declares that is present or missing.
+ * A table report: the shared machinery is in report.c (report_int.h).
+ */
+#include "report_int.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static const char *const headers[] = {"Name", "Version", "Kind", "Declared", "Source", "License", "Yanked", "Purl"};
+
+/* spec 10.1, frozen */
+static const char *const csv_headers[] = {"environment", "platform", "name", "version", "kind", "source",
+                                          "license", "purl", NULL};
+
+/* The model's scope as the packages report names it; NULL (no key) when the
+ * input does not distinguish scopes (pixi.lock, most lockfiles alone). */
+static const char *scope_name(sb_scope sc)
+{
+    switch (sc) {
+    case SB_SCOPE_REQUIRED: return "required";
+    case SB_SCOPE_OPTIONAL: return "optional";
+    case SB_SCOPE_DEVELOPMENT: return "development";
+    case SB_SCOPE_NONE: break;
+    }
+    return NULL;
+}
+
+/* The Yanked cell of a row (spec 10.1): "yes: <reason>", "yes", or "-"
+ * (also when yanked flags were not asked for: yanked=true). */
+static const char *yanked_cell(sb_doc *d, const sb_pkg *p)
+{
+    if (NULL == sb_report__prop(p, "pixi:yanked"))
+        return "-";
+    const char *why = sb_report__prop(p, "pixi:yanked-reason");
+    const char *c = why ? sb_arena_printf(d->arena, "yes: %s", why) : "yes";
+    return c ? c : "yes";
+}
+
+static sb_code prepare(sb_doc *d, sb_report__tab *r)
+{
+    r->hdr = headers;
+    r->csv_hdr = csv_headers;
+    r->nsummary = 1;
+    return sb_report__all_rows(d, r);
+}
+
+static void cells(sb_doc *d, const sb_report__tab *r, size_t i, const char *out[SB_REPORT__MAXCOLS])
+{
+    const sb_report__row *w = &r->rows[i];
+    const sb_pkg *p = &d->sbom->pkgs[w->pkg];
+    out[0] = p->name, out[1] = sb_report__dash(p->version), out[2] = sb_kind_name(p->kind);
+    out[3] = sb_report__dash(sb_report__prop(p, "pixi:declared-in")), out[4] = sb_report__dash(p->supplier_name);
+    out[5] = sb_report__dash(r->lics[w->pkg].value);
+    out[6] = yanked_cell(d, p), out[7] = sb_report__dash(p->purl);
+}
+
+static size_t csv_cells(sb_doc *d, const sb_report__tab *r, size_t i, const char **cv)
+{
+    const sb_report__row *w = &r->rows[i];
+    const sb_pkg *p = &d->sbom->pkgs[w->pkg];
+    size_t n = 0;
+    cv[n++] = p->name, cv[n++] = p->version, cv[n++] = sb_kind_name(p->kind), cv[n++] = p->supplier_name;
+    cv[n++] = r->lics[w->pkg].value, cv[n++] = p->purl;
+    return n;
+}
+
+static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
+{
+    sb_jw *jw = &d->jw;
+    const sb_report__row *w = &r->rows[i];
+    const sb_pkg *p = &d->sbom->pkgs[w->pkg];
+    sb_jw_obj_begin(jw);
+    sb_report__kopt(jw, "name", p->name);
+    sb_report__kopt(jw, "version", p->version);
+    sb_jw_kstr(jw, "kind", sb_kind_name(p->kind));
+    sb_report__kopt(jw, "license", r->lics[w->pkg].value);
+    sb_report__kopt(jw, "declared", sb_report__prop(p, "pixi:declared-in"));
+    sb_report__kopt(jw, "scope", scope_name(p->scope));
+    sb_report__kopt(jw, "source", p->supplier_name);
+    sb_report__json_license(jw, p, &r->lics[w->pkg]);
+    sb_report__kopt(jw, "purl", p->purl);
+    sb_jw_key(jw, "yanked");
+    sb_jw_bool(jw, sb_report__prop(p, "pixi:yanked") != NULL);
+    /* only when given: rows without stay as they were */
+    sb_jw_kstr_opt(jw, "yanked_reason", sb_report__prop(p, "pixi:yanked-reason"));
+    sb_jw_obj_end(jw);
+}
+
+static void text_summary(sb_doc *d, const sb_report__tab *r, size_t k)
+{
+    (void)k;
+    const sb_sbom *s = d->sbom;
+    const char *t = sb_arena_printf(d->arena, "%sSummary: %zu packages (environment %s, platform %s)\n",
+                                    r->md ? "\n### " : "\n", s->npkgs, s->environment, s->platform);
+    sb_report__puts(d, t ? t : "\n");
+    if (!s->manifest) /* spec 10.1: only when a manifest was read */
+        return;
+    const char *dl = sb_arena_printf(d->arena, "Declared by the manifest: %zu present, %zu missing%s", s->ndeclared,
+                                     (size_t)s->declared_missing.n, s->declared_missing.n ? ": " : "\n");
+    sb_report__puts(d, dl ? dl : "");
+    for (size_t j = 0; j < s->declared_missing.n; j++) {
+        if (j)
+            sb_report__puts(d, ", ");
+        sb_report__put_cell(d, s->declared_missing.v[j], 0);
+    }
+    if (s->declared_missing.n)
+        sb_report__puts(d, "\n");
+}
+
+static void json_summary(sb_doc *d, const sb_report__tab *r, size_t k)
+{
+    (void)r;
+    (void)k;
+    sb_jw *jw = &d->jw;
+    const sb_sbom *s = d->sbom;
+    if (!s->manifest)
+        return;
+    sb_jw_key(jw, "declared");
+    sb_jw_int(jw, (long long)s->ndeclared);
+    sb_jw_key(jw, "declared_missing");
+    sb_jw_arr_begin(jw);
+    for (size_t j = 0; j < s->declared_missing.n; j++)
+        sb_jw_str(jw, s->declared_missing.v[j]);
+    sb_jw_arr_end(jw);
+}
+
+static const sb_report__tab_kind packages = {
+    .kind = &sb_report_packages, .prepare = prepare, .cells = cells, .text_summary = text_summary,
+    .csv_cells = csv_cells, .json_row = json_row, .json_summary = json_summary,
+};
+
+static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &packages); }
+
+SB_REPORT__TAB_OPS(packages_json, "packages", begin, "application/json");
+SB_REPORT__TAB_OPS(packages_text, "packages", begin, "text/plain; charset=utf-8");
+SB_REPORT__TAB_OPS(packages_md, "packages", begin, "text/markdown; charset=utf-8");
+SB_REPORT__TAB_OPS(packages_csv, "packages", begin, "text/csv; charset=utf-8");
+
+const sb_report_kind sb_report_packages = {"packages", {&packages_json, &packages_text, &packages_md, &packages_csv, NULL}};

@@ -1,0 +1,224 @@
+/*
+ * report_tree.c - the tree report (spec 10.4): the dependency graph walked
+ * depth-first from the workspace's direct dependencies, one row per edge
+ * with its depth and parent; a package already expanded is listed again as
+ * a repeat ("(*)"), not walked again; `levels=` bounds the depth. As JSON,
+ * text (drawn with box characters under one rule across the table),
+ * Markdown and CSV. A table report: the shared machinery is in report.c
+ * (report_int.h).
+ */
+#include "report_int.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const headers[] = {"Package", "Version", "Kind", "License", NULL};
+
+/* spec 10.4, frozen */
+static const char *const csv_headers[] = {"environment", "platform", "depth", "name", "version",
+                                          "kind", "license", "parent", "repeat", "purl", NULL};
+
+static int idx_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct frame {
+    size_t row, next, n;
+    size_t *kids;
+} frame;
+
+/* Depth-first from the root edges, without recursion (a chain may be deep);
+ * a package already expanded is listed again as a repeat, not re-walked. */
+static sb_code walk_tree(sb_doc *d, sb_report__tab *r)
+{
+    const sb_sbom *s = d->sbom;
+    sb_arena *a = d->arena;
+    size_t cap = s->nroot + 1;
+    for (size_t i = 0; i < s->npkgs; i++)
+        cap += s->pkgs[i].ndeps;
+    r->rows = sb_arena_calloc(a, cap, sizeof *r->rows);
+    unsigned char *expanded = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, 1);
+    frame *stack = sb_arena_calloc(a, s->npkgs + 2, sizeof *stack);
+    size_t *roots = sb_arena_calloc(a, s->nroot ? s->nroot : 1, sizeof *roots);
+    if (!r->rows || !expanded || !stack || !roots)
+        return SB_ENOMEM;
+    memcpy(roots, s->root_deps, s->nroot * sizeof *roots);
+    qsort(roots, s->nroot, sizeof *roots, idx_cmp);
+    size_t top = 0;
+    stack[top++] = (frame){SIZE_MAX, 0, s->nroot, roots};
+    while (top) {
+        frame *f = &stack[top - 1];
+        if (f->next == f->n) {
+            top--;
+            continue;
+        }
+        size_t pkg = f->kids[f->next++];
+        if (r->nrows == cap)
+            return SB_EMISUSE;
+        sb_report__row *w = &r->rows[r->nrows];
+        *w = SB_REPORT__ROW(pkg);
+        w->parent = f->row;
+        w->depth = f->row == SIZE_MAX ? 0 : r->rows[f->row].depth + 1;
+        w->last = f->next == f->n;
+        w->repeat = expanded[pkg] != 0;
+        size_t me = r->nrows++;
+        if (w->repeat)
+            continue;
+        expanded[pkg] = 1;
+        const sb_pkg *p = &s->pkgs[pkg];
+        if (0 == p->ndeps || (d->opts.tree_levels && w->depth + 1 >= d->opts.tree_levels))
+            continue; /* a leaf, or as deep as the request asked */
+        size_t *kids = sb_arena_alloc(a, p->ndeps * sizeof *kids);
+        if (NULL == kids)
+            return SB_ENOMEM;
+        memcpy(kids, p->deps, p->ndeps * sizeof *kids);
+        qsort(kids, p->ndeps, sizeof *kids, idx_cmp);
+        stack[top++] = (frame){me, 0, p->ndeps, kids}; /* at most one frame per expanded package */
+    }
+    return SB_OK;
+}
+
+static sb_code prepare(sb_doc *d, sb_report__tab *r)
+{
+    r->hdr = headers;
+    r->csv_hdr = csv_headers;
+    r->nsummary = r->text ? 0 : 1;
+    return walk_tree(d, r);
+}
+
+/* The text cells of row i; the first without its drawing. */
+static void cells(sb_doc *d, const sb_report__tab *r, size_t i, const char *out[SB_REPORT__MAXCOLS])
+{
+    const sb_report__row *w = &r->rows[i];
+    const sb_pkg *p = &d->sbom->pkgs[w->pkg];
+    out[0] = p->name, out[1] = sb_report__dash(p->version), out[2] = sb_kind_name(p->kind);
+    out[3] = sb_report__dash(r->lics[w->pkg].value);
+}
+
+/* The name's width plus its drawing and repeat mark. */
+static size_t first_width(const sb_report__tab *r, size_t i, const char *cell)
+{
+    const sb_report__row *w = &r->rows[i];
+    return sb_table_width(cell) + 4 * (size_t)w->depth + (w->repeat ? 4 : 0);
+}
+
+/* The drawing before a row's name: one column of 4 per ancestor below the
+ * roots ("│   " while that ancestor has siblings to come), then the row's
+ * own branch. */
+static void put_branches(sb_doc *d, const sb_report__tab *r, size_t i)
+{
+    const sb_report__row *w = &r->rows[i];
+    if (0 == w->depth)
+        return;
+    unsigned char small[64];
+    unsigned char *last = w->depth <= sizeof small ? small : sb_arena_alloc(d->arena, w->depth);
+    if (NULL == last) {
+        d->jw.status = SB_ENOMEM;
+        return;
+    }
+    if (r->md) { /* in a cell: indentation would be collapsed, the branches are kept */
+        for (unsigned lvl = 1; lvl < w->depth; lvl++)
+            sb_report__puts(d, "\xe2\x80\x83"); /* em space per level */
+        sb_report__puts(d, w->last ? "\xe2\x94\x94\xe2\x94\x80 " : "\xe2\x94\x9c\xe2\x94\x80 ");
+        return;
+    }
+    size_t k = i;
+    for (unsigned lvl = w->depth; lvl >= 1 && k != SIZE_MAX; lvl--) {
+        last[lvl - 1] = r->rows[k].last;
+        k = r->rows[k].parent;
+    }
+    for (unsigned lvl = 1; lvl < w->depth; lvl++)
+        sb_report__puts(d, last[lvl - 1] ? "    " : "\xe2\x94\x82   ");
+    sb_report__puts(d, w->last ? "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 " : "\xe2\x94\x9c\xe2\x94\x80\xe2\x94\x80 ");
+}
+
+static void text_row(sb_doc *d, const sb_report__tab *r, size_t i)
+{
+    const char *cv[SB_REPORT__MAXCOLS] = {0};
+    cells(d, r, i, cv);
+    if (r->md) {
+        /* the first cell: drawing, name, repeat mark (escaped like any cell) */
+        size_t mark = d->stage.len;
+        put_branches(d, r, i);
+        size_t blen = d->stage.len - mark;
+        const char *pre = blen ? sb_arena_strndup(d->arena, d->stage.data + mark, blen) : "";
+        d->stage.len = mark;
+        const char *first = sb_arena_printf(d->arena, "%s%s%s", pre ? pre : "", cv[0], r->rows[i].repeat ? " (*)" : "");
+        if (NULL == first) {
+            d->jw.status = SB_ENOMEM;
+            return;
+        }
+        cv[0] = first;
+        sb_report__put_line(d, r, cv, NULL, r->ncols);
+        return;
+    }
+    put_branches(d, r, i);
+    sb_report__put_cell(d, cv[0], 0);
+    if (r->rows[i].repeat)
+        sb_report__puts(d, " (*)");
+    for (size_t w = first_width(r, i, cv[0]); w < r->width[0]; w++)
+        sb_report__put(d, " ", 1);
+    sb_report__put(d, "  ", 2);
+    sb_report__put_line(d, r, cv + 1, r->width + 1, r->ncols - 1);
+}
+
+static size_t csv_cells(sb_doc *d, const sb_report__tab *r, size_t i, const char **cv)
+{
+    const sb_sbom *s = d->sbom;
+    const sb_report__row *w = &r->rows[i];
+    const sb_pkg *p = &s->pkgs[w->pkg];
+    size_t n = 0;
+    cv[n++] = sb_arena_printf(d->arena, "%u", w->depth);
+    cv[n++] = p->name, cv[n++] = p->version, cv[n++] = sb_kind_name(p->kind), cv[n++] = r->lics[w->pkg].value;
+    cv[n++] = w->parent == SIZE_MAX ? NULL : s->pkgs[r->rows[w->parent].pkg].name;
+    cv[n++] = w->repeat ? "true" : "false";
+    cv[n++] = p->purl;
+    return n;
+}
+
+static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
+{
+    sb_jw *jw = &d->jw;
+    const sb_report__row *w = &r->rows[i];
+    const sb_pkg *p = &d->sbom->pkgs[w->pkg];
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "depth");
+    sb_jw_int(jw, w->depth);
+    sb_report__kopt(jw, "name", p->name);
+    sb_report__kopt(jw, "version", p->version);
+    sb_jw_kstr(jw, "kind", sb_kind_name(p->kind));
+    sb_report__kopt(jw, "license", r->lics[w->pkg].value);
+    sb_report__kopt(jw, "parent", w->parent == SIZE_MAX ? NULL : d->sbom->pkgs[r->rows[w->parent].pkg].name);
+    sb_jw_key(jw, "repeat");
+    sb_jw_bool(jw, w->repeat);
+    sb_report__kopt(jw, "purl", p->purl);
+    sb_jw_obj_end(jw);
+}
+
+static void json_summary(sb_doc *d, const sb_report__tab *r, size_t k)
+{
+    (void)k;
+    sb_jw *jw = &d->jw;
+    sb_jw_key(jw, "rows");
+    sb_jw_int(jw, (long long)r->nrows);
+    sb_jw_key(jw, "roots");
+    sb_jw_int(jw, (long long)d->sbom->nroot);
+}
+
+static const sb_report__tab_kind tree = {
+    .kind = &sb_report_tree, .prepare = prepare, .cells = cells, .first_width = first_width,
+    .text_row = text_row, .csv_cells = csv_cells, .json_row = json_row, .json_summary = json_summary,
+    .rule_across = true,
+};
+
+static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &tree); }
+
+SB_REPORT__TAB_OPS(tree_json, "tree", begin, "application/json");
+SB_REPORT__TAB_OPS(tree_text, "tree", begin, "text/plain; charset=utf-8");
+SB_REPORT__TAB_OPS(tree_md, "tree", begin, "text/markdown; charset=utf-8");
+SB_REPORT__TAB_OPS(tree_csv, "tree", begin, "text/csv; charset=utf-8");
+
+const sb_report_kind sb_report_tree = {"tree", {&tree_json, &tree_text, &tree_md, &tree_csv, NULL}};
