@@ -42,8 +42,10 @@ typedef struct yl_dep {
     uint32_t rl : 31, optional : 1;
 } yl_dep;
 
+/* The entry being read (one at a time: its package is made as soon as it
+ * ends, see ent_done), its fields slices as above. */
 typedef struct yl_ent {
-    yl_str *descs;
+    yl_str *descs;         /* yl_ctx.descs, reused by every entry */
     uint32_t ndescs;
     unsigned line;
     yl_str version, resolved, resolution, integrity, checksum;
@@ -52,14 +54,28 @@ typedef struct yl_ent {
     bool root;
 } yl_ent;
 
+/* What the edges need of an entry once its package is made: 32 bytes a
+ * package rather than the 128 of a whole yl_ent kept until every entry
+ * was read (12.8 MB of a 100,000-entry lock). */
+typedef struct yl_done {
+    sb_js_pkg *pkg;        /* NULL for berry's root */
+    const char *resolution; /* berry: the tree's string (workspace members) */
+    uint32_t dep0, ndeps;
+    bool root;
+} yl_done;
+
 typedef struct yl_ctx {
     sb_arena *a;
     sb_err *err;
     bool berry;
     sb_jsl l;
-    sb_arena *scr;       /* entries, descriptor lists, decoded tokens, by_desc: dropped
-                          * once resolved, before sb_jsl_build adds its properties */
-    yl_ent *ents;
+    sb_arena *scr;       /* entries, decoded tokens, by_desc: dropped once resolved,
+                          * before sb_jsl_build adds its properties */
+    yl_ent cur;          /* the entry being read */
+    bool open;           /* cur holds an entry not yet made a package */
+    yl_str *descs;       /* cur's descriptors (malloc, reused) */
+    size_t descs_cap;
+    yl_done *ents;       /* the entries read, by_desc's values index them */
     size_t n, cap;
     sb_strmap by_desc;   /* descriptor -> entry index; keys are slices */
     yl_dep *deps;        /* every entry's dependencies, in entry order (malloc) */
@@ -99,13 +115,16 @@ static const char *yl_tmp(yl_ctx *c, yl_str v)
 
 static yl_ent *ent_add(yl_ctx *c, unsigned line)
 {
-    yl_ent *nv = sb_arena_grow(c->scr, c->ents, &c->cap, c->n, sizeof *nv, 256);
+    yl_done *nv = sb_arena_grow(c->scr, c->ents, &c->cap, c->n, sizeof *nv, 256);
     if (NULL == nv)
         return NULL;
     c->ents = nv;
-    yl_ent *e = &c->ents[c->n++];
+    memset(&c->ents[c->n++], 0, sizeof *nv);
+    yl_ent *e = &c->cur;
     memset(e, 0, sizeof *e);
+    e->descs = c->descs;
     e->line = line;
+    c->open = true;
     return e;
 }
 
@@ -136,9 +155,13 @@ static sb_code descriptors(yl_ctx *c, yl_ent *e, const char *s, size_t n)
     size_t cap = 1;
     for (size_t i = 0; i < n; i++)
         cap += s[i] == ',';
-    e->descs = sb_arena_alloc(c->scr, cap * sizeof *e->descs);
-    if (NULL == e->descs)
-        return oom(c);
+    if (cap > c->descs_cap) {
+        yl_str *nv = realloc(c->descs, cap * sizeof *nv);
+        if (NULL == nv)
+            return oom(c);
+        c->descs = e->descs = nv;
+        c->descs_cap = cap;
+    }
     for (size_t i = 0; i < n;) {
         while (i < n && (s[i] == ' ' || s[i] == ','))
             i++;
@@ -164,6 +187,8 @@ static sb_code descriptors(yl_ctx *c, yl_ent *e, const char *s, size_t n)
         return sb_err_set_at(c->err, SB_EPARSE, e->line, 1, "yarn.lock: an entry without a descriptor");
     return SB_OK;
 }
+
+static sb_code ent_done(yl_ctx *c);
 
 /* ---- classic ---- */
 
@@ -292,6 +317,9 @@ static sb_code classic_line(yl_ctx *c, const yl_line *ln, yl_ent **cur, const ch
             return sb_err_set_at(c->err, SB_EPARSE, ln->no, 1, "yarn.lock: an entry line must end with ':'");
         if (c->n >= c->l.max_packages)
             return sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages);
+        sb_code rc = ent_done(c);
+        if (rc != SB_OK)
+            return rc;
         *cur = ent_add(c, ln->no);
         *section = NULL;
         return *cur ? descriptors(c, *cur, ln->s, (size_t)(ln->end - ln->s - 1)) : oom(c);
@@ -326,7 +354,7 @@ static sb_code read_classic(yl_ctx *c, const char *data, size_t len)
         if (rc != SB_OK)
             return rc;
     }
-    return SB_OK;
+    return ent_done(c);
 }
 
 /* ---- berry ---- */
@@ -369,7 +397,8 @@ static sb_code read_berry(yl_ctx *c, const sb_yn *doc)
         if (NULL == e->resolution.s)
             return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' has no resolution", key);
         if ((rc = berry_deps(c, e, sb_yn_get(v, "dependencies"), false)) != SB_OK ||
-            (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK)
+            (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK ||
+            (rc = ent_done(c)) != SB_OK)
             return rc;
     }
     return SB_OK;
@@ -554,7 +583,7 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
 
 /* ---- edges ---- */
 
-static yl_ent *lookup(yl_ctx *c, const yl_dep *d)
+static yl_done *lookup(yl_ctx *c, const yl_dep *d)
 {
     /* "name@range" in a reusable buffer: built for every edge, kept by none */
     size_t nl = d->nl, rl = d->rl;
@@ -580,11 +609,11 @@ static yl_ent *lookup(yl_ctx *c, const yl_dep *d)
     return sb_strmap_get(&c->by_desc, o, n, &at) ? &c->ents[at] : NULL;
 }
 
-static sb_code entry_edges(yl_ctx *c, yl_ent *e)
+static sb_code entry_edges(yl_ctx *c, yl_done *e)
 {
     for (size_t i = 0; i < e->ndeps; i++) {
         const yl_dep *d = &c->deps[e->dep0 + i];
-        yl_ent *t = lookup(c, d);
+        yl_done *t = lookup(c, d);
         if (NULL == t || NULL == t->pkg || t->pkg == e->pkg)
             continue;
         sb_js_scope how = d->optional ? SB_JS_OPTIONAL : SB_JS_REQUIRED;
@@ -594,22 +623,30 @@ static sb_code entry_edges(yl_ctx *c, yl_ent *e)
             return oom(c);
     }
     /* a workspace member hangs off the root */
-    if (c->berry && e->pkg && !strncmp(e->resolution.s + strlen(e->pkg->rec->name) + 1, "workspace:", 10))
+    if (c->berry && e->pkg && !strncmp(e->resolution + strlen(e->pkg->rec->name) + 1, "workspace:", 10))
         return sb_jsl_root_scoped(&c->l, c->a, e->pkg->rec->key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
     return SB_OK;
 }
 
+/* The entry just read made its package (read_classic, read_berry call this
+ * as each entry ends); what its edges need is kept. */
+static sb_code ent_done(yl_ctx *c)
+{
+    if (!c->open)
+        return SB_OK;
+    c->open = false;
+    yl_ent *e = &c->cur;
+    sb_code rc = entry_pkg(c, e);
+    if (rc == SB_OK)
+        c->ents[c->n - 1] = (yl_done){e->pkg, e->resolution.s, e->dep0, e->ndeps, e->root};
+    return rc;
+}
+
+/* The edges, once every descriptor is known (entries name others read later). */
 static sb_code resolve_all(yl_ctx *c)
 {
     for (size_t i = 0; i < c->n; i++) {
-        sb_code rc = sb_jsl_tick(&c->l, c->err);
-        if (rc == SB_OK)
-            rc = entry_pkg(c, &c->ents[i]);
-        if (rc != SB_OK)
-            return rc;
-    }
-    for (size_t i = 0; i < c->n; i++) {
-        yl_ent *e = &c->ents[i];
+        yl_done *e = &c->ents[i];
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
         if ((e->pkg || e->root) && entry_edges(c, e) != SB_OK)
@@ -700,6 +737,7 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     /* nothing a record keeps points into these (kept strings are copies) */
     free(c.scratch);
     free(c.deps);
+    free(c.descs);
     sb_arena_destroy(c.scr);
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);
