@@ -18,6 +18,7 @@
  * hash of yarn's cache zip, not of the registry tarball: kept as
  * pixi:yarn-checksum, never as a hash.
  */
+#include "buf.h"
 #include "lock_int.h"
 #include "lock_js.h"
 #include "yaml_tree.h"
@@ -36,10 +37,13 @@ typedef struct yl_str {
     uint32_t n;
 } yl_str;
 
+/* A dependency as two spans, 16 bytes (a 100,000-entry classic lock has
+ * some 300,000): offsets into the input, or (a decoded token, berry's tree
+ * strings) into yl_ctx.side; *_side says which. */
 typedef struct yl_dep {
-    const char *name, *range;
-    uint32_t nl;
-    uint32_t rl : 31, optional : 1;
+    uint32_t no, ro;
+    uint32_t nl : 31, name_side : 1;
+    uint32_t rl : 30, range_side : 1, optional : 1;
 } yl_dep;
 
 /* The entry being read (one at a time: its package is made as soon as it
@@ -79,6 +83,9 @@ typedef struct yl_ctx {
     size_t n, cap;
     sb_strmap by_desc;   /* descriptor -> entry index; keys are slices */
     yl_dep *deps;        /* every entry's dependencies, in entry order (malloc) */
+    const char *data;    /* the input, which yl_dep spans point into */
+    size_t len;
+    sb_buf side;         /* the dependency strings that are not in it */
     size_t ndeps, dcap;
     char *scratch;       /* a descriptor being looked up, a string decoded for one use */
     size_t scratch_cap;
@@ -128,10 +135,28 @@ static yl_ent *ent_add(yl_ctx *c, unsigned line)
     return e;
 }
 
+/* The span of v: its offset in the input, else of a copy of it appended to
+ * c->side; *side tells which. -1 when out of memory or past 4 GiB. */
+static int64_t dep_span(yl_ctx *c, yl_str v, bool *side)
+{
+    *side = !(v.s >= c->data && v.s + v.n <= c->data + c->len);
+    if (!*side)
+        return v.s - c->data;
+    size_t at = c->side.len;
+    if (at + v.n > UINT32_MAX || sb_buf_append(&c->side, v.s, v.n) != SB_OK)
+        return -1;
+    return (int64_t)at;
+}
+
+static const char *dep_str(const yl_ctx *c, uint32_t off, bool side)
+{
+    return (side ? c->side.data : c->data) + off;
+}
+
 static sb_code dep_add(yl_ctx *c, yl_ent *e, yl_str name, yl_str range, bool optional)
 {
-    if (range.n >= 1u << 31)
-        return sb_err_set_at(c->err, SB_ELIMIT, e->line, 1, "yarn.lock: a dependency range longer than 2 GiB");
+    if (range.n >= 1u << 30 || name.n >= 1u << 31)
+        return sb_err_set_at(c->err, SB_ELIMIT, e->line, 1, "yarn.lock: a dependency name or range longer than 1 GiB");
     if (c->ndeps == c->dcap) {
         /* one array for all entries (an entry's are added together), sized
          * from a count of the lines up front in classic, so not regrown */
@@ -144,7 +169,11 @@ static sb_code dep_add(yl_ctx *c, yl_ent *e, yl_str name, yl_str range, bool opt
     }
     if (0 == e->ndeps)
         e->dep0 = (uint32_t)c->ndeps;
-    c->deps[c->ndeps++] = (yl_dep){name.s, range.s, name.n, range.n, optional};
+    bool ns, rs;
+    int64_t no = dep_span(c, name, &ns), ro = dep_span(c, range, &rs);
+    if (no < 0 || ro < 0)
+        return oom(c);
+    c->deps[c->ndeps++] = (yl_dep){(uint32_t)no, (uint32_t)ro, name.n, ns, range.n, rs, optional};
     e->ndeps++;
     return SB_OK;
 }
@@ -587,7 +616,8 @@ static yl_done *lookup(yl_ctx *c, const yl_dep *d)
 {
     /* "name@range" in a reusable buffer: built for every edge, kept by none */
     size_t nl = d->nl, rl = d->rl;
-    bool npm = c->berry && NULL == memchr(d->range, ':', rl);
+    const char *name = dep_str(c, d->no, d->name_side), *range = dep_str(c, d->ro, d->range_side);
+    bool npm = c->berry && NULL == memchr(range, ':', rl);
     size_t n = nl + 1 + (npm ? 4 : 0) + rl;
     if (n + 1 > c->scratch_cap) {
         char *nb = realloc(c->scratch, n + 64);
@@ -597,14 +627,14 @@ static yl_done *lookup(yl_ctx *c, const yl_dep *d)
         c->scratch_cap = n + 64;
     }
     char *o = c->scratch;
-    memcpy(o, d->name, nl);
+    memcpy(o, name, nl);
     o[nl] = '@';
     size_t k = nl + 1;
     if (npm) {
         memcpy(o + k, "npm:", 4);
         k += 4;
     }
-    memcpy(o + k, d->range, rl);
+    memcpy(o + k, range, rl);
     size_t at;
     return sb_strmap_get(&c->by_desc, o, n, &at) ? &c->ents[at] : NULL;
 }
@@ -710,7 +740,7 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
         data += 3;
         len -= 3;
     }
-    yl_ctx c = {.a = a, .err = err};
+    yl_ctx c = {.a = a, .err = err, .data = data, .len = len};
     c.berry = sb_lock__has_line(data, len < 4096 ? len : 4096, "__metadata:");
     sb_code rc = SB_OK;
     if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || NULL == (c.scr = sb_arena_new(0)) ||
@@ -738,6 +768,7 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     free(c.scratch);
     free(c.deps);
     free(c.descs);
+    sb_buf_free(&c.side);
     sb_arena_destroy(c.scr);
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);
