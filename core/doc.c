@@ -480,8 +480,9 @@ const char *sb_doc__text_h8(sb_doc *d, const sb_licfile *f)
 void sb_doc__hashes(sb_jw *jw, const sb_pkg *p, const sb_doc_hash_shape *shape)
 {
     int open = 0;
+    sb_hash_hex hx;
     for (int h = 0; h < SB_HASH_N; h++) {
-        const char *v = sb_pkg_hash(p, (sb_hash_alg)h);
+        const char *v = sb_pkg_hash(p, (sb_hash_alg)h, &hx);
         if (NULL == v)
             continue;
         if (!open) {

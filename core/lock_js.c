@@ -149,46 +149,40 @@ static int b64_val(unsigned char c)
     return -1;
 }
 
-/* base64 [s, s+n) into lower-case hex when it decodes to exactly `want`
- * bytes; NULL otherwise. */
-static const char *b64_hex(sb_arena *a, const char *s, size_t n, size_t want)
+/* base64 [s, s+n) into `want` bytes at o (at most 64); 0 when it does not
+ * decode to exactly that */
+static int b64_bytes(unsigned char *o, const char *s, size_t n, size_t want)
 {
     while (n && s[n - 1] == '=')
         n--;
     if ((n * 6) / 8 != want)
-        return NULL;
-    char *o = sb_arena_alloc(a, want * 2 + 1);
-    if (NULL == o)
-        return NULL;
-    static const char hex[] = "0123456789abcdef";
+        return 0;
     unsigned acc = 0, bits = 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         int v = b64_val((unsigned char)s[i]);
         if (v < 0)
-            return NULL;
+            return 0;
         acc = (acc << 6) | (unsigned)v;
         bits += 6;
         if (bits >= 8) {
             bits -= 8;
-            unsigned char byte = (unsigned char)(acc >> bits);
+            if (k < want)
+                o[k] = (unsigned char)(acc >> bits);
             acc &= (1u << bits) - 1;
-            if (k < want) {
-                o[2 * k] = hex[byte >> 4];
-                o[2 * k + 1] = hex[byte & 15];
-            }
             k++;
         }
     }
-    o[2 * want] = '\0';
-    return k == want ? o : NULL;
+    return k == want;
 }
 
+/* SHA-512 and SHA-384 are kept in binary (sb_pkg.sha512b), SHA-256 and
+ * SHA-1 in hex as every other reader keeps them */
 static void one_digest(sb_arena *a, sb_pkg *p, const char *tok, size_t n)
 {
-    static const struct { const char *pfx; size_t bytes; sb_hash_alg alg; } algs[] = {
-        {"sha512-", 64, SB_HASH_SHA512}, {"sha384-", 48, SB_HASH_SHA384},
-        {"sha256-", 32, SB_HASH_SHA256}, {"sha1-", 20, SB_HASH_SHA1},
+    static const struct { const char *pfx; sb_hash_alg alg; } algs[] = {
+        {"sha512-", SB_HASH_SHA512}, {"sha384-", SB_HASH_SHA384},
+        {"sha256-", SB_HASH_SHA256}, {"sha1-", SB_HASH_SHA1},
     };
     for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
         size_t pl = strlen(algs[i].pfx);
@@ -198,14 +192,28 @@ static void one_digest(sb_arena *a, sb_pkg *p, const char *tok, size_t n)
         const char *b = tok + pl;
         size_t bn = n - pl;
         const char *q = memchr(b, '?', bn);
-        const char *hexs = b64_hex(a, b, q ? (size_t)(q - b) : bn, algs[i].bytes);
-        if (NULL == hexs)
+        unsigned char bytes[64];
+        size_t want = sb_hash_bytes(algs[i].alg);
+        if (!b64_bytes(bytes, b, q ? (size_t)(q - b) : bn, want))
             return;
         switch (algs[i].alg) {
-        case SB_HASH_SHA512: p->sha512 = p->sha512 ? p->sha512 : hexs; break;
-        case SB_HASH_SHA384: p->sha384 = p->sha384 ? p->sha384 : hexs; break;
-        case SB_HASH_SHA256: p->sha256 = p->sha256 ? p->sha256 : hexs; break;
-        default: p->sha1 = p->sha1 ? p->sha1 : hexs; break;
+        case SB_HASH_SHA512:
+            if (NULL == p->sha512b)
+                p->sha512b = sb_hash_keep(a, bytes, want);
+            break;
+        case SB_HASH_SHA384:
+            if (NULL == p->sha384b)
+                p->sha384b = sb_hash_keep(a, bytes, want);
+            break;
+        default: {
+            sb_hash_hex hx;
+            const char *h = sb_arena_strdup(a, sb_hash_to_hex(&hx, bytes, want));
+            if (algs[i].alg == SB_HASH_SHA256)
+                p->sha256 = p->sha256 ? p->sha256 : h;
+            else
+                p->sha1 = p->sha1 ? p->sha1 : h;
+            break;
+        }
         }
         return;
     }

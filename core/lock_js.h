@@ -96,8 +96,8 @@ sb_js_pkg *sb_jsl_find(const sb_jsl *l, const char *key);
 /* Merge one instance's scope into the package's. */
 void sb_js_scope_merge(sb_js_pkg *p, sb_js_scope s);
 
-/* An SRI `integrity` ("sha512-<base64> sha1-<base64>") into the record's hex
- * hashes; unknown algorithms and undecodable digests are skipped. */
+/* An SRI `integrity` ("sha512-<base64> sha1-<base64>") into the record's hashes
+ * (SHA-512/384 in binary, SHA-256/1 in hex); unknown algorithms and undecodable digests are skipped. */
 sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri);
 
 /* Add a dependency edge (a key) to `p`, and a root edge to the lock. */

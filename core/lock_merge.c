@@ -95,6 +95,20 @@ static sb_code field(merge *m, sb_pkg *keep, const char *what, const char **have
     return prop(m, keep, "pixi:merge-conflict", c);
 }
 
+/* field() for the SHA-512, kept in binary: compared so, reported in hex */
+static sb_code field_sha512(merge *m, sb_pkg *keep, const sb_pkg *p, const char *first_label, const char *label)
+{
+    if (NULL == p->sha512b || (keep->sha512b && !memcmp(keep->sha512b, p->sha512b, 64)))
+        return SB_OK;
+    if (NULL == keep->sha512b) {
+        keep->sha512b = p->sha512b;
+        return SB_OK;
+    }
+    sb_hash_hex hk, hp;
+    const char *have = sb_arena_strdup(m->a, sb_pkg_hash(keep, SB_HASH_SHA512, &hk));
+    return have ? field(m, keep, "sha512", &have, sb_pkg_hash(p, SB_HASH_SHA512, &hp), first_label, label) : oom(m);
+}
+
 /* The package of purl `u` (made from `p` the first time it is seen). */
 static sb_code take(merge *m, const sb_pkg *p, size_t part, const char *label, size_t *at)
 {
@@ -116,7 +130,7 @@ static sb_code take(merge *m, const sb_pkg *p, size_t part, const char *label, s
             return oom(m);
         if ((rc = field(m, k, "license", &k->license, p->license, first, label)) != SB_OK ||
             (rc = field(m, k, "sha256", &k->sha256, p->sha256, first, label)) != SB_OK ||
-            (rc = field(m, k, "sha512", &k->sha512, p->sha512, first, label)) != SB_OK ||
+            (rc = field_sha512(m, k, p, first, label)) != SB_OK ||
             (rc = field(m, k, "md5", &kx->md5, px->md5, first, label)) != SB_OK ||
             (rc = field(m, k, "supplier", &k->supplier_name, p->supplier_name, first, label)) != SB_OK ||
             (rc = field(m, k, "location", &k->location, p->location, first, label)) != SB_OK)

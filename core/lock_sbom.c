@@ -159,6 +159,14 @@ static sb_code set_hash(sbin *c, sb_pkg *p, const char *alg, const char *hex)
         if (!is_hex(hex, algs[i].hexlen))
             return sb_err_set(c->err, SB_EPARSE, "package '%.64s': %s digest is not %zu hex digits", p->name, alg,
                               algs[i].hexlen);
+        if (algs[i].slot == 2 || algs[i].slot == 3) {
+            /* kept in binary (sb_pkg.sha512b), written in lower case */
+            const unsigned char *b = sb_hash_from_hex(c->a, hex, algs[i].hexlen / 2);
+            if (NULL == b)
+                return oom(c);
+            *(algs[i].slot == 2 ? &p->sha512b : &p->sha384b) = b;
+            continue;
+        }
         char *h = sb_arena_strdup(c->a, hex);
         if (NULL == h)
             return oom(c);
@@ -173,8 +181,6 @@ static sb_code set_hash(sbin *c, sb_pkg *p, const char *alg, const char *hex)
             x->md5 = h;
             break;
         }
-        case 2: p->sha512 = h; break;
-        case 3: p->sha384 = h; break;
         default: p->sha1 = h; break;
         }
     }

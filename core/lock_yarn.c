@@ -18,6 +18,7 @@
  * hash of yarn's cache zip, not of the registry tarball: kept as
  * pixi:yarn-checksum, never as a hash.
  */
+#include "buf.h"
 #include "lock_int.h"
 #include "lock_js.h"
 #include "yaml_tree.h"
@@ -36,14 +37,19 @@ typedef struct yl_str {
     uint32_t n;
 } yl_str;
 
+/* A dependency as two spans, 16 bytes (a 100,000-entry classic lock has
+ * some 300,000): offsets into the input, or (a decoded token, berry's tree
+ * strings) into yl_ctx.side; *_side says which. */
 typedef struct yl_dep {
-    const char *name, *range;
-    uint32_t nl;
-    uint32_t rl : 31, optional : 1;
+    uint32_t no, ro;
+    uint32_t nl : 31, name_side : 1;
+    uint32_t rl : 30, range_side : 1, optional : 1;
 } yl_dep;
 
+/* The entry being read (one at a time: its package is made as soon as it
+ * ends, see ent_done), its fields slices as above. */
 typedef struct yl_ent {
-    yl_str *descs;
+    yl_str *descs;         /* yl_ctx.descs, reused by every entry */
     uint32_t ndescs;
     unsigned line;
     yl_str version, resolved, resolution, integrity, checksum;
@@ -52,17 +58,34 @@ typedef struct yl_ent {
     bool root;
 } yl_ent;
 
+/* What the edges need of an entry once its package is made: 32 bytes a
+ * package rather than the 128 of a whole yl_ent kept until every entry
+ * was read (12.8 MB of a 100,000-entry lock). */
+typedef struct yl_done {
+    sb_js_pkg *pkg;        /* NULL for berry's root */
+    const char *resolution; /* berry: the tree's string (workspace members) */
+    uint32_t dep0, ndeps;
+    bool root;
+} yl_done;
+
 typedef struct yl_ctx {
     sb_arena *a;
     sb_err *err;
     bool berry;
     sb_jsl l;
-    sb_arena *scr;       /* entries, descriptor lists, decoded tokens, by_desc: dropped
-                          * once resolved, before sb_jsl_build adds its properties */
-    yl_ent *ents;
+    sb_arena *scr;       /* entries, decoded tokens, by_desc: dropped once resolved,
+                          * before sb_jsl_build adds its properties */
+    yl_ent cur;          /* the entry being read */
+    bool open;           /* cur holds an entry not yet made a package */
+    yl_str *descs;       /* cur's descriptors (malloc, reused) */
+    size_t descs_cap;
+    yl_done *ents;       /* the entries read, by_desc's values index them */
     size_t n, cap;
     sb_strmap by_desc;   /* descriptor -> entry index; keys are slices */
     yl_dep *deps;        /* every entry's dependencies, in entry order (malloc) */
+    const char *data;    /* the input, which yl_dep spans point into */
+    size_t len;
+    sb_buf side;         /* the dependency strings that are not in it */
     size_t ndeps, dcap;
     char *scratch;       /* a descriptor being looked up, a string decoded for one use */
     size_t scratch_cap;
@@ -99,20 +122,41 @@ static const char *yl_tmp(yl_ctx *c, yl_str v)
 
 static yl_ent *ent_add(yl_ctx *c, unsigned line)
 {
-    yl_ent *nv = sb_arena_grow(c->scr, c->ents, &c->cap, c->n, sizeof *nv, 256);
+    yl_done *nv = sb_arena_grow(c->scr, c->ents, &c->cap, c->n, sizeof *nv, 256);
     if (NULL == nv)
         return NULL;
     c->ents = nv;
-    yl_ent *e = &c->ents[c->n++];
+    memset(&c->ents[c->n++], 0, sizeof *nv);
+    yl_ent *e = &c->cur;
     memset(e, 0, sizeof *e);
+    e->descs = c->descs;
     e->line = line;
+    c->open = true;
     return e;
+}
+
+/* The span of v: its offset in the input, else of a copy of it appended to
+ * c->side; *side tells which. -1 when out of memory or past 4 GiB. */
+static int64_t dep_span(yl_ctx *c, yl_str v, bool *side)
+{
+    *side = !(v.s >= c->data && v.s + v.n <= c->data + c->len);
+    if (!*side)
+        return v.s - c->data;
+    size_t at = c->side.len;
+    if (at + v.n > UINT32_MAX || sb_buf_append(&c->side, v.s, v.n) != SB_OK)
+        return -1;
+    return (int64_t)at;
+}
+
+static const char *dep_str(const yl_ctx *c, uint32_t off, bool side)
+{
+    return (side ? c->side.data : c->data) + off;
 }
 
 static sb_code dep_add(yl_ctx *c, yl_ent *e, yl_str name, yl_str range, bool optional)
 {
-    if (range.n >= 1u << 31)
-        return sb_err_set_at(c->err, SB_ELIMIT, e->line, 1, "yarn.lock: a dependency range longer than 2 GiB");
+    if (range.n >= 1u << 30 || name.n >= 1u << 31)
+        return sb_err_set_at(c->err, SB_ELIMIT, e->line, 1, "yarn.lock: a dependency name or range longer than 1 GiB");
     if (c->ndeps == c->dcap) {
         /* one array for all entries (an entry's are added together), sized
          * from a count of the lines up front in classic, so not regrown */
@@ -125,7 +169,11 @@ static sb_code dep_add(yl_ctx *c, yl_ent *e, yl_str name, yl_str range, bool opt
     }
     if (0 == e->ndeps)
         e->dep0 = (uint32_t)c->ndeps;
-    c->deps[c->ndeps++] = (yl_dep){name.s, range.s, name.n, range.n, optional};
+    bool ns, rs;
+    int64_t no = dep_span(c, name, &ns), ro = dep_span(c, range, &rs);
+    if (no < 0 || ro < 0)
+        return oom(c);
+    c->deps[c->ndeps++] = (yl_dep){(uint32_t)no, (uint32_t)ro, name.n, ns, range.n, rs, optional};
     e->ndeps++;
     return SB_OK;
 }
@@ -136,9 +184,13 @@ static sb_code descriptors(yl_ctx *c, yl_ent *e, const char *s, size_t n)
     size_t cap = 1;
     for (size_t i = 0; i < n; i++)
         cap += s[i] == ',';
-    e->descs = sb_arena_alloc(c->scr, cap * sizeof *e->descs);
-    if (NULL == e->descs)
-        return oom(c);
+    if (cap > c->descs_cap) {
+        yl_str *nv = realloc(c->descs, cap * sizeof *nv);
+        if (NULL == nv)
+            return oom(c);
+        c->descs = e->descs = nv;
+        c->descs_cap = cap;
+    }
     for (size_t i = 0; i < n;) {
         while (i < n && (s[i] == ' ' || s[i] == ','))
             i++;
@@ -164,6 +216,8 @@ static sb_code descriptors(yl_ctx *c, yl_ent *e, const char *s, size_t n)
         return sb_err_set_at(c->err, SB_EPARSE, e->line, 1, "yarn.lock: an entry without a descriptor");
     return SB_OK;
 }
+
+static sb_code ent_done(yl_ctx *c);
 
 /* ---- classic ---- */
 
@@ -292,6 +346,9 @@ static sb_code classic_line(yl_ctx *c, const yl_line *ln, yl_ent **cur, const ch
             return sb_err_set_at(c->err, SB_EPARSE, ln->no, 1, "yarn.lock: an entry line must end with ':'");
         if (c->n >= c->l.max_packages)
             return sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages);
+        sb_code rc = ent_done(c);
+        if (rc != SB_OK)
+            return rc;
         *cur = ent_add(c, ln->no);
         *section = NULL;
         return *cur ? descriptors(c, *cur, ln->s, (size_t)(ln->end - ln->s - 1)) : oom(c);
@@ -326,7 +383,7 @@ static sb_code read_classic(yl_ctx *c, const char *data, size_t len)
         if (rc != SB_OK)
             return rc;
     }
-    return SB_OK;
+    return ent_done(c);
 }
 
 /* ---- berry ---- */
@@ -369,7 +426,8 @@ static sb_code read_berry(yl_ctx *c, const sb_yn *doc)
         if (NULL == e->resolution.s)
             return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' has no resolution", key);
         if ((rc = berry_deps(c, e, sb_yn_get(v, "dependencies"), false)) != SB_OK ||
-            (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK)
+            (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK ||
+            (rc = ent_done(c)) != SB_OK)
             return rc;
     }
     return SB_OK;
@@ -554,11 +612,12 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
 
 /* ---- edges ---- */
 
-static yl_ent *lookup(yl_ctx *c, const yl_dep *d)
+static yl_done *lookup(yl_ctx *c, const yl_dep *d)
 {
     /* "name@range" in a reusable buffer: built for every edge, kept by none */
     size_t nl = d->nl, rl = d->rl;
-    bool npm = c->berry && NULL == memchr(d->range, ':', rl);
+    const char *name = dep_str(c, d->no, d->name_side), *range = dep_str(c, d->ro, d->range_side);
+    bool npm = c->berry && NULL == memchr(range, ':', rl);
     size_t n = nl + 1 + (npm ? 4 : 0) + rl;
     if (n + 1 > c->scratch_cap) {
         char *nb = realloc(c->scratch, n + 64);
@@ -568,23 +627,23 @@ static yl_ent *lookup(yl_ctx *c, const yl_dep *d)
         c->scratch_cap = n + 64;
     }
     char *o = c->scratch;
-    memcpy(o, d->name, nl);
+    memcpy(o, name, nl);
     o[nl] = '@';
     size_t k = nl + 1;
     if (npm) {
         memcpy(o + k, "npm:", 4);
         k += 4;
     }
-    memcpy(o + k, d->range, rl);
+    memcpy(o + k, range, rl);
     size_t at;
     return sb_strmap_get(&c->by_desc, o, n, &at) ? &c->ents[at] : NULL;
 }
 
-static sb_code entry_edges(yl_ctx *c, yl_ent *e)
+static sb_code entry_edges(yl_ctx *c, yl_done *e)
 {
     for (size_t i = 0; i < e->ndeps; i++) {
         const yl_dep *d = &c->deps[e->dep0 + i];
-        yl_ent *t = lookup(c, d);
+        yl_done *t = lookup(c, d);
         if (NULL == t || NULL == t->pkg || t->pkg == e->pkg)
             continue;
         sb_js_scope how = d->optional ? SB_JS_OPTIONAL : SB_JS_REQUIRED;
@@ -594,22 +653,30 @@ static sb_code entry_edges(yl_ctx *c, yl_ent *e)
             return oom(c);
     }
     /* a workspace member hangs off the root */
-    if (c->berry && e->pkg && !strncmp(e->resolution.s + strlen(e->pkg->rec->name) + 1, "workspace:", 10))
+    if (c->berry && e->pkg && !strncmp(e->resolution + strlen(e->pkg->rec->name) + 1, "workspace:", 10))
         return sb_jsl_root_scoped(&c->l, c->a, e->pkg->rec->key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
     return SB_OK;
 }
 
+/* The entry just read made its package (read_classic, read_berry call this
+ * as each entry ends); what its edges need is kept. */
+static sb_code ent_done(yl_ctx *c)
+{
+    if (!c->open)
+        return SB_OK;
+    c->open = false;
+    yl_ent *e = &c->cur;
+    sb_code rc = entry_pkg(c, e);
+    if (rc == SB_OK)
+        c->ents[c->n - 1] = (yl_done){e->pkg, e->resolution.s, e->dep0, e->ndeps, e->root};
+    return rc;
+}
+
+/* The edges, once every descriptor is known (entries name others read later). */
 static sb_code resolve_all(yl_ctx *c)
 {
     for (size_t i = 0; i < c->n; i++) {
-        sb_code rc = sb_jsl_tick(&c->l, c->err);
-        if (rc == SB_OK)
-            rc = entry_pkg(c, &c->ents[i]);
-        if (rc != SB_OK)
-            return rc;
-    }
-    for (size_t i = 0; i < c->n; i++) {
-        yl_ent *e = &c->ents[i];
+        yl_done *e = &c->ents[i];
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
         if ((e->pkg || e->root) && entry_edges(c, e) != SB_OK)
@@ -673,7 +740,7 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
         data += 3;
         len -= 3;
     }
-    yl_ctx c = {.a = a, .err = err};
+    yl_ctx c = {.a = a, .err = err, .data = data, .len = len};
     c.berry = sb_lock__has_line(data, len < 4096 ? len : 4096, "__metadata:");
     sb_code rc = SB_OK;
     if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || NULL == (c.scr = sb_arena_new(0)) ||
@@ -700,6 +767,8 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     /* nothing a record keeps points into these (kept strings are copies) */
     free(c.scratch);
     free(c.deps);
+    free(c.descs);
+    sb_buf_free(&c.side);
     sb_arena_destroy(c.scr);
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);

@@ -62,17 +62,62 @@ sb_scope sb_scope_crossing(sb_scope from, sb_scope to)
     return to;
 }
 
-const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg)
+size_t sb_hash_bytes(sb_hash_alg alg)
+{
+    static const size_t bytes[SB_HASH_N] = {32, 16, 64, 48, 20};
+    return alg < SB_HASH_N ? bytes[alg] : 0;
+}
+
+const char *sb_hash_to_hex(sb_hash_hex *buf, const unsigned char *b, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        buf->s[2 * i] = hex[b[i] >> 4];
+        buf->s[2 * i + 1] = hex[b[i] & 15];
+    }
+    buf->s[2 * n] = '\0';
+    return buf->s;
+}
+
+const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg, sb_hash_hex *buf)
 {
     switch (alg) {
     case SB_HASH_SHA256: return p->sha256;
     case SB_HASH_MD5: return sb_pkg_xr(p)->md5;
-    case SB_HASH_SHA512: return p->sha512;
-    case SB_HASH_SHA384: return p->sha384;
+    case SB_HASH_SHA512: return p->sha512b ? sb_hash_to_hex(buf, p->sha512b, 64) : NULL;
+    case SB_HASH_SHA384: return p->sha384b ? sb_hash_to_hex(buf, p->sha384b, 48) : NULL;
     case SB_HASH_SHA1: return p->sha1;
     case SB_HASH_N: break;
     }
     return NULL;
+}
+
+static int hex_val(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+const unsigned char *sb_hash_keep(sb_arena *a, const unsigned char *b, size_t n)
+{
+    /* byte-aligned (as a string is): 64 bytes, not up to 79 with padding */
+    return (const unsigned char *)sb_arena_strndup(a, (const char *)b, n);
+}
+
+const unsigned char *sb_hash_from_hex(sb_arena *a, const char *hex, size_t nbytes)
+{
+    unsigned char b[64];
+    if (NULL == hex || nbytes > sizeof b || strlen(hex) != 2 * nbytes)
+        return NULL;
+    for (size_t i = 0; i < nbytes; i++) {
+        int hi = hex_val(hex[2 * i]), lo = hex_val(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return NULL;
+        b[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return sb_hash_keep(a, b, nbytes);
 }
 
 static const sb_pkgx no_x = {.build_number = -1, .size = -1};
@@ -1018,11 +1063,12 @@ static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, si
                          size_t ncache_found)
 {
     size_t nohash = 0, nolic = 0, text = 0;
+    sb_hash_hex hx;
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_pkg *p = &s->pkgs[i];
         int any = 0;
         for (int h = 0; h < SB_HASH_N; h++)
-            any |= NULL != sb_pkg_hash(p, (sb_hash_alg)h);
+            any |= NULL != sb_pkg_hash(p, (sb_hash_alg)h, &hx);
         nohash += !any;
         if (NULL == p->license) {
             nolic++;

@@ -152,7 +152,11 @@ typedef struct sb_pkg {
     const char *location;    /* URL, path or git+...; NULL when unknown */
     const char *file_name;   /* archive file name */
     const char *sha256;      /* lower-case hex, validated */
-    const char *sha512, *sha384, *sha1; /* lower-case hex (npm `integrity`) */
+    /* SHA-512 and SHA-384 in binary (64 and 48 bytes, NULL when absent): every
+     * npm package has a SHA-512, and its 129 bytes of hex were a fifth of a
+     * JavaScript record; read them in hex with sb_pkg_hash */
+    const unsigned char *sha512b, *sha384b;
+    const char *sha1;        /* lower-case hex */
     const char *license;     /* raw as found */
     const char *requires_python;
     const char *index_url;   /* PyPI index, when known */
@@ -194,8 +198,28 @@ typedef enum sb_hash_alg {
     SB_HASH_SHA256, SB_HASH_MD5, SB_HASH_SHA512, SB_HASH_SHA384, SB_HASH_SHA1, SB_HASH_N
 } sb_hash_alg;
 
-/* The hex digest of `alg`, NULL when the package has none. */
-const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg);
+/* Room for the longest digest in hex (SHA-512) and its NUL. */
+typedef struct sb_hash_hex {
+    char s[129];
+} sb_hash_hex;
+
+/* The lower-case hex digest of `alg`, NULL when the package has none: the
+ * record's own string, or one written into *buf (the digests the record
+ * keeps in binary), valid while *buf is. */
+const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg, sb_hash_hex *buf);
+
+/* The bytes a digest of `alg` has (sha512b, sha384b: 64, 48). */
+size_t sb_hash_bytes(sb_hash_alg alg);
+
+/* n (at most 64) bytes as lower-case hex into *buf; buf->s. */
+const char *sb_hash_to_hex(sb_hash_hex *buf, const unsigned char *b, size_t n);
+
+/* An arena copy of the n bytes of a binary digest (NULL on failure). */
+const unsigned char *sb_hash_keep(sb_arena *a, const unsigned char *b, size_t n);
+
+/* `hex` (2 x nbytes hex digits, at most 64 bytes, either case) into an arena copy in binary;
+ * NULL when it is not that or out of memory. */
+const unsigned char *sb_hash_from_hex(sb_arena *a, const char *hex, size_t nbytes);
 
 /* A package's normalized license: the selection's, else normalized now. */
 sb_lic sb_pkg_lic(const sb_pkg *p, sb_arena *a);

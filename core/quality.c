@@ -78,8 +78,9 @@ static sb_quality_reason producer_contact(const sb_sbom *s, const sb_pkg *p)
 static sb_quality_reason any_hash(const sb_sbom *s, const sb_pkg *p)
 {
     (void)s;
+    sb_hash_hex hx;
     for (int h = 0; h < SB_HASH_N; h++)
-        if (sb_pkg_hash(p, (sb_hash_alg)h))
+        if (sb_pkg_hash(p, (sb_hash_alg)h, &hx))
             return SB_QR_NONE;
     return SB_QR_NOT_IN_INPUT;
 }
@@ -89,7 +90,7 @@ static sb_quality_reason any_hash(const sb_sbom *s, const sb_pkg *p)
 static sb_quality_reason sha512(const sb_sbom *s, const sb_pkg *p)
 {
     (void)s;
-    return sb_pkg_hash(p, SB_HASH_SHA512) ? SB_QR_NONE : SB_QR_NOT_IN_INPUT;
+    return p->sha512b ? SB_QR_NONE : SB_QR_NOT_IN_INPUT;
 }
 
 /* Whether a license lookup could have supplied the license (the kinds the

@@ -149,8 +149,9 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
     F("location", p->location, input, NULL);
     F("file-name", p->file_name, input, NULL);
     static const char *const algs[SB_HASH_N] = {"sha256", "md5", "sha512", "sha384", "sha1"};
-    for (int h = 0; h < SB_HASH_N; h++)
-        F(algs[h], sb_pkg_hash(p, (sb_hash_alg)h), input, NULL);
+    sb_hash_hex hx;
+    for (int h = 0; h < SB_HASH_N; h++) /* a row keeps its value: the hex copied */
+        F(algs[h], sb_arena_strdup(a, sb_pkg_hash(p, (sb_hash_alg)h, &hx)), input, NULL);
     if (p->scope != SB_SCOPE_NONE)
         F("scope", p->scope == SB_SCOPE_REQUIRED ? "required" : p->scope == SB_SCOPE_OPTIONAL ? "optional" : "development",
           input, "the strongest way it is reached (required < optional < development)");

@@ -27,7 +27,8 @@ static void full_pkg(sb_pkg *p, const char *name)
     p->supplier_name = "PyPI";
     p->supplier_url = "https://pypi.org";
     p->sha256 = "aa";
-    p->sha512 = "bb";
+    static const unsigned char sha512[64] = {0xbb};
+    p->sha512b = sha512;
     p->license = "MIT";
     p->file_name = "x-1.0-py3-none-any.whl";
     p->props = bsi_props;
@@ -69,8 +70,8 @@ static void drop_version(model *m) { m->pkgs[1].version = NULL; }
 static void drop_purl(model *m) { m->pkgs[1].purl = NULL; }
 static void drop_supplier(model *m) { m->pkgs[1].supplier_name = NULL, m->pkgs[1].supplier_url = NULL; }
 static void drop_supplier_url(model *m) { m->pkgs[1].supplier_url = NULL; }
-static void drop_hashes(model *m) { m->pkgs[1].sha256 = NULL, m->pkgs[1].sha512 = NULL; }
-static void drop_sha512(model *m) { m->pkgs[1].sha512 = NULL; }
+static void drop_hashes(model *m) { m->pkgs[1].sha256 = NULL, m->pkgs[1].sha512b = NULL; }
+static void drop_sha512(model *m) { m->pkgs[1].sha512b = NULL; }
 static void drop_license(model *m) { m->pkgs[1].license = NULL; } /* lookups off: a PyPI release */
 static void drop_deps(model *m) { m->s.deps_unknown = true; }
 static void drop_file(model *m) { m->pkgs[1].file_name = NULL; }
@@ -257,7 +258,7 @@ TEST(quality_report_outputs)
 {
     model m;
     full_model(&m);
-    m.pkgs[1].sha512 = NULL;
+    m.pkgs[1].sha512b = NULL;
     char *j = render(sb_report_find("quality", SB_REPORT_JSON), &m.s, 1u << SB_QP_BSI);
     json_error_t je;
     json_t *doc = j ? json_loads(j, 0, &je) : NULL;
