@@ -644,9 +644,12 @@ static sb_code cdx_body(sbin *c, json_t *root)
     o->format = !strcmp(spec, "1.6") ? "cyclonedx-1.6" : !strcmp(spec, "1.7") ? "cyclonedx-1.7" : NULL;
     o->timestamp = stamp(jstr(c, meta, "timestamp"));
     const char *note = jstr(c, json_array_get(json_object_get(root, "citations"), 0), "note");
-    if (NULL == o->kind && note && !strncmp(note, "Derived from the ", 17)) { /* 1.7: "Derived from the KIND NAME (..." */
-        const char *sp = strchr(note + 17, ' ');
-        o->kind = sp ? sb_arena_strndup(c->a, note + 17, (size_t)(sp - note - 17)) : NULL;
+    if (NULL == o->kind && note && !strncmp(note, "Derived from the ", 17)) {
+        /* 1.7: "Derived from the KIND LOCKFILE (environment ...": the kind may
+         * hold spaces ("conda explicit spec"), the lockfile is known */
+        const char *tail = sb_arena_printf(c->a, " %s (environment ", c->l->lockfile_name ? c->l->lockfile_name : "(unnamed)");
+        const char *at = tail ? strstr(note + 17, tail) : NULL;
+        o->kind = at ? sb_arena_strndup(c->a, note + 17, (size_t)(at - note - 17)) : NULL;
     }
     sb_code rc = place(c, env, plat);
     if (rc != SB_OK)
@@ -943,6 +946,9 @@ static sb_code spdx_body(sbin *c, json_t *root)
         if (e != rootpkg && (rc = spdx_package(c, e, i, extracted)) != SB_OK)
             return rc;
     int any_dep = 0;
+    unsigned char *starts = sb_arena_calloc(c->a, c->n ? c->n : 1, 1); /* per package: a crossing edge starts there */
+    if (NULL == starts)
+        return oom(c);
     json_array_foreach(rels, i, e) {
         if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
             return SB_ETIMEOUT;
@@ -965,11 +971,20 @@ static sb_code spdx_body(sbin *c, json_t *root)
             size_t k;
             if (sc != SB_SCOPE_NONE && sb_strmap_get(&c->by_key, from, strlen(from), &k))
                 c->pkgs[k]->scope = sb_scope_merge(c->pkgs[k]->scope, sc);
+            if (sc != SB_SCOPE_NONE && sb_strmap_get(&c->by_key, to, strlen(to), &k))
+                starts[k] = 1;
             rc = edge(c, to, from);
         }
         if (rc != SB_OK)
             return rc;
     }
+    /* an edge written reversed into a development group or an extra starts
+     * outside it (sbomd writes one only where the scopes cross): a start
+     * that has no scope of its own is required, else written again the
+     * edge would be a plain DEPENDS_ON */
+    for (size_t k = 0; k < c->n; k++)
+        if (starts[k] && SB_SCOPE_NONE == c->pkgs[k]->scope)
+            c->pkgs[k]->scope = SB_SCOPE_REQUIRED;
     if (!any_dep && c->n)
         c->l->no_dep_data = true;
     return SB_OK;
