@@ -215,6 +215,9 @@ static sb_code begin(sb_doc *d)
     prop(jw, "pixi:platform", s->platform);
     if (s->lockfile_name)
         prop(jw, "pixi:lockfile", s->lockfile_name);
+    /* the kind of lockfile the data came from (SPDX says it in its creation
+     * comment, 1.7 in its citation): read back, a 1.6 document can say it again */
+    prop(jw, "pixi:input-kind", sb_doc__made_from(d));
     if (d->source_doc) /* converted from another document (spec 2.11) */
         prop(jw, "pixi:source-document", d->source_doc);
     const char *excluded = sb_filter_excluded_text(s, d->arena);
