@@ -180,20 +180,102 @@ static void make_serial(sb_doc *d, const char *format, bool vex, char out[37])
 }
 
 /*
- * A document's serial; for a VEX (ops->links_into) also the serial of the
- * SBOM its BOM-Links point into. That one is computed exactly as the SBOM's
- * own request computes it (same format name, no output=vex), so the links
- * resolve. The VEX's own serialNumber is a different UUIDv5 (the same parts
- * plus output=vex): it is another BOM, and a BOM-Link urn:cdx:<serial>/1
- * must name one document, not two.
+ * Identity carried over (issue 23 part 5). A document sbomd wrote, read back
+ * and written again in its own format with nothing that changes it, is that
+ * document: it keeps the source's serial, so the answer is the source byte
+ * for byte. CycloneDX lets one BOM keep its serialNumber while its content
+ * is the same (only a changed BOM needs a new serial or version); SPDX asks
+ * that a documentNamespace be unique to one document's content. Both hold
+ * because the serial is carried only when the bytes are the same: the
+ * document is written once with the source's serial into a digest and
+ * compared with the source's (same length, same SHA-1), so any option,
+ * server setting or model difference that changes a byte falls back to the
+ * serial make_serial() computes, which covers all of them. Anything else
+ * made from an sbomd document (another format, a filter, a policy, a merge)
+ * is a new document with its own serial that names its source
+ * (pixi:source-document); it keeps the source's provenance, though: its
+ * timestamp (unless timestamp= was given), the lockfile kind it was made
+ * from, and the gaps it stated (model.c), so that a conversion says what
+ * the direct path from the lockfile says.
+ */
+static int reproduces_source(sb_doc *d, const sb_doc_ops *ops)
+{
+    const sb_lock_origin *o = d->sbom->origin;
+    if (NULL == o || !o->ours || NULL == o->format || !o->serial[0] || strcmp(o->format, ops->name))
+        return 0;
+    sb_arena *ta = sb_arena_child(d->arena); /* the trial's allocations go with it */
+    sb_doc *t = ta ? sb_arena_calloc(ta, 1, sizeof *t) : NULL;
+    if (t && NULL == (t->tmp = sb_arena_child(ta)))
+        t = NULL;
+    if (NULL == t) {
+        sb_arena_destroy(ta);
+        return 0;
+    }
+    t->ops = ops;
+    t->sbom = d->sbom;
+    t->arena = ta;
+    t->opts = d->opts;
+    memcpy(t->timestamp, d->timestamp, sizeof t->timestamp);
+    memcpy(t->serial, o->serial, sizeof t->serial);
+    t->is_source = true;
+    t->source_doc = o->stated_source;
+    sb_buf_init(&t->stage, 0);
+    sb_jw_init_buf(&t->jw, &t->stage, t->opts.pretty);
+    sb_sha1 c;
+    sb_sha1_init(&c);
+    char buf[16384];
+    size_t total = 0;
+    ssize_t n;
+    int same = 1;
+    while ((n = sb_doc_produce(t, buf, sizeof buf)) > 0) {
+        total += (size_t)n;
+        if (total > o->len) { /* longer: not the source, no need to write the rest */
+            same = 0;
+            break;
+        }
+        sb_sha1_update(&c, buf, (size_t)n);
+    }
+    unsigned char h[20];
+    sb_sha1_final(&c, h);
+    same = same && n == 0 && total == o->len && !memcmp(h, o->sha1, sizeof h);
+    sb_doc_free(t);
+    sb_arena_destroy(ta);
+    return same;
+}
+
+/*
+ * A document's identity: its timestamp, whether it is its source again (see
+ * above), its serial and what it names as its source. For a VEX
+ * (ops->links_into) also the serial of the SBOM its BOM-Links point into.
+ * That one is computed exactly as the SBOM's own request computes it (same
+ * format name, no output=vex), so the links resolve. The VEX's own
+ * serialNumber is a different UUIDv5 (the same parts plus output=vex): it is
+ * another BOM, and a BOM-Link urn:cdx:<serial>/1 must name one document, not
+ * two.
  */
 static void set_serials(sb_doc *d)
 {
+    const sb_lock_origin *o = d->sbom->origin;
+    memcpy(d->timestamp, d->ts_request, sizeof d->timestamp);
+    if (o && o->ours && o->timestamp && !d->opts.timestamp_given)
+        snprintf(d->timestamp, sizeof d->timestamp, "%s", o->timestamp);
+    const sb_doc_ops *sbom_ops = d->ops->links_into ? d->ops->links_into : d->ops;
+    int again = reproduces_source(d, sbom_ops);
     if (d->ops->links_into) {
-        make_serial(d, d->ops->links_into->name, false, d->link_serial);
+        if (again)
+            memcpy(d->link_serial, o->serial, sizeof d->link_serial);
+        else
+            make_serial(d, d->ops->links_into->name, false, d->link_serial);
         make_serial(d, d->ops->links_into->name, true, d->serial);
+        d->is_source = false;
+        d->source_doc = NULL; /* a VEX names the SBOM it is about, not that one's source */
     } else {
-        make_serial(d, d->ops->name, false, d->serial);
+        if (again)
+            memcpy(d->serial, o->serial, sizeof d->serial);
+        else
+            make_serial(d, d->ops->name, false, d->serial);
+        d->is_source = again;
+        d->source_doc = again ? o->stated_source : d->sbom->source_document;
     }
 }
 
@@ -218,7 +300,8 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
         t = 0;
         gmtime_r(&t, &tm);
     }
-    strftime(d->timestamp, sizeof d->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    strftime(d->ts_request, sizeof d->ts_request, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    memcpy(d->timestamp, d->ts_request, sizeof d->timestamp);
     if (ops->ext) { /* a document, with an identifier (reports have none) */
         if (opts->input_sha1) {
             memcpy(d->input_digest, opts->input_sha1, sizeof d->input_digest);
@@ -347,6 +430,11 @@ ssize_t sb_doc_produce(sb_doc *d, char *buf, size_t cap)
         out += k;
     }
     return (ssize_t)out;
+}
+
+const char *sb_doc__made_from(const sb_doc *d)
+{
+    return d->sbom->made_from ? d->sbom->made_from : d->sbom->input_kind;
 }
 
 static int isalnum_ascii(unsigned c)

@@ -61,6 +61,7 @@ typedef struct sb_doc_opts {
     const unsigned char *input_sha1; /* the input's SHA-1 when known: `input` is not read */
     unsigned quality_profiles; /* quality report: bit per sb_quality_profile, 0 = all */
     const char *explain_package; /* explain report: the package name asked about */
+    bool timestamp_given;      /* the request named the timestamp: it wins over a source's (doc.c) */
 } sb_doc_opts;
 
 struct sb_doc {
@@ -80,6 +81,9 @@ struct sb_doc {
     char link_serial[37];      /* ops->links_into: the serial of the SBOM that document would be */
     unsigned char input_digest[20]; /* SHA-1 of the input, once per request */
     char timestamp[24];        /* RFC 3339 UTC, whole seconds */
+    char ts_request[24];       /* the request's timestamp (a source's may replace it per document) */
+    bool is_source;            /* the document is its input, an sbomd document, again (doc.c) */
+    const char *source_doc;    /* document-level pixi:source-document, NULL: none */
     sb_err err;
     void *fmt;                 /* a format's own precomputed state (arena) */
     size_t cur_a, cur_b;       /* a format's own cursor within a phase */
@@ -118,6 +122,8 @@ void sb_doc_free(sb_doc *d);
 sb_code sb_doc_formats_json(const char **out, size_t *len, sb_arena *a);
 
 /* Helpers for format files. */
+/* The input kind the document says it was made from (sb_sbom.made_from). */
+const char *sb_doc__made_from(const sb_doc *d);
 const char *sb_doc__uri(sb_doc *d, const char *s);   /* percent-encode what a URI may not hold */
 
 /* A license file's text as one JSON string value, streamed from the file in

@@ -215,6 +215,11 @@ static sb_code begin(sb_doc *d)
     prop(jw, "pixi:platform", s->platform);
     if (s->lockfile_name)
         prop(jw, "pixi:lockfile", s->lockfile_name);
+    /* the kind of lockfile the data came from (SPDX says it in its creation
+     * comment, 1.7 in its citation): read back, a 1.6 document can say it again */
+    prop(jw, "pixi:input-kind", sb_doc__made_from(d));
+    if (d->source_doc) /* converted from another document (spec 2.11) */
+        prop(jw, "pixi:source-document", d->source_doc);
     const char *excluded = sb_filter_excluded_text(s, d->arena);
     if (excluded)
         prop(jw, "pixi:excluded", excluded);
@@ -583,7 +588,7 @@ static sb_code end(sb_doc *d)
         sb_jw_kstr(jw, "timestamp", d->timestamp);
         sb_jw_kstr(jw, "attributedTo", tool_ref());
         const char *note = sb_arena_printf(d->arena, "Derived from the %s %s (environment %s, platform %s)",
-                                           s->input_kind, s->lockfile_name ? s->lockfile_name : "(unnamed)",
+                                           sb_doc__made_from(d), s->lockfile_name ? s->lockfile_name : "(unnamed)",
                                            s->environment, s->platform);
         sb_jw_kstr(jw, "note", note ? note : "Derived from the lockfile");
         sb_jw_obj_end(jw);

@@ -85,7 +85,7 @@ static sb_code begin(sb_doc *d)
     sb_jw_obj_begin(jw);
     const char *comment = sb_arena_printf(d->arena,
         "Generated from the lockfile %s (%s, resolved dependencies) before any build; lifecycle phase: pre-build",
-        s->lockfile_name ? s->lockfile_name : "(unnamed)", s->input_kind);
+        s->lockfile_name ? s->lockfile_name : "(unnamed)", sb_doc__made_from(d));
     str_field(jw, "comment", comment ? comment : "lifecycle phase: pre-build");
     str_field(jw, "created", d->timestamp);
     sb_jw_key(jw, "creators");

@@ -154,7 +154,7 @@ static sb_code begin(sb_doc *d)
     sb_jw_kstr(jw, "@id", "_:creationinfo");
     sb_jw_kstr(jw, "type", "CreationInfo");
     const char *c = sb_arena_printf(d->tmp, "Generated from the lockfile %s (%s, environment %s, platform %s) before any build",
-                                    s->lockfile_name ? s->lockfile_name : "(unnamed)", s->input_kind,
+                                    s->lockfile_name ? s->lockfile_name : "(unnamed)", sb_doc__made_from(d),
                                     s->environment, s->platform);
     sb_jw_kstr_opt(jw, "comment", c);
     sb_jw_kstr(jw, "specVersion", "3.0.1");

@@ -89,7 +89,7 @@ const char *sb_spdx__source_info(sb_doc *d)
 {
     const sb_sbom *s = d->sbom;
     const char *r = sb_arena_printf(d->tmp, "%s workspace; lockfile %s; environment %s; platform %s",
-                                    strncmp(s->input_kind, "pixi", 4) ? s->input_kind : "pixi",
+                                    strncmp(sb_doc__made_from(d), "pixi", 4) ? sb_doc__made_from(d) : "pixi",
                                     s->lockfile_name ? s->lockfile_name : "(unnamed)", s->environment,
                                     s->platform);
     return r ? r : "";
@@ -137,11 +137,14 @@ const char *sb_spdx__root_comment(sb_doc *d)
 {
     const char *excluded = sb_filter_excluded_text(d->sbom, d->tmp);
     const char *steps = sb_incomplete_steps(&d->sbom->incomplete, d->tmp);
-    if (NULL == steps && NULL == excluded)
+    if (NULL == steps && NULL == excluded && NULL == d->source_doc)
         return NULL;
-    if (NULL == steps)
-        return sb_arena_printf(d->tmp, "pixi:excluded=%s", excluded);
-    return sb_arena_printf(d->tmp, "%s%s%spixi:incomplete=%s\npixi:incomplete-detail=%s", excluded ? "pixi:excluded=" : "",
-                           excluded ? excluded : "", excluded ? "\n" : "", steps,
-                           sb_incomplete_details(&d->sbom->incomplete, d->tmp));
+    /* one "pixi:name=value" a line, in the order CycloneDX lists them */
+    const char *src = d->source_doc ? sb_arena_printf(d->tmp, "pixi:source-document=%s", d->source_doc) : NULL;
+    const char *exc = excluded ? sb_arena_printf(d->tmp, "pixi:excluded=%s", excluded) : NULL;
+    const char *inc = steps ? sb_arena_printf(d->tmp, "pixi:incomplete=%s\npixi:incomplete-detail=%s", steps,
+                                              sb_incomplete_details(&d->sbom->incomplete, d->tmp))
+                            : NULL;
+    return sb_arena_printf(d->tmp, "%s%s%s%s%s", src ? src : "", src && (exc || inc) ? "\n" : "", exc ? exc : "",
+                           exc && inc ? "\n" : "", inc ? inc : "");
 }

@@ -11,7 +11,9 @@
  * ids mapped to purls, which become the packages' keys); the root is the
  * parts' root when they all name the same one, else a synthetic root
  * ("merged") whose dependencies are the parts' roots, each a pkg:generic
- * component depending on what its part's root depended on.
+ * component depending on what its part's root depended on. The merged
+ * document names its parts (their serial numbers / namespaces) in its own
+ * pixi:source-document; it is none of them, so it carries no part's origin.
  */
 #include "lock_merge.h"
 #include "lock_int.h"
@@ -305,6 +307,16 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
             sb_lock_platform_add(pl, a, m.pkgs[i]) != SB_OK)
             return oom(&m);
     }
+    /* the document names its sources (spec 2.11): each part's serial number
+     * or namespace, else its label; no part's identity is the merge's own */
+    const char *srcdoc = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *one = locks[i]->source_document ? locks[i]->source_document : labels[i];
+        srcdoc = srcdoc ? sb_arena_printf(a, "%s, %s", srcdoc, one) : one;
+        if (NULL == srcdoc)
+            return oom(&m);
+    }
+    l->source_document = srcdoc;
     l->nrecords = m.n;
     *out = l;
     return SB_OK;

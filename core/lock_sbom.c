@@ -43,6 +43,8 @@
 #include "deadline.h"
 #include "purl.h"
 #include "strmap.h"
+#include "uuid.h"
+#include "version.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -61,6 +63,7 @@ typedef struct sbin {
     size_t n, cap;
     const char *root_key;  /* the root's id, NULL when none */
     unsigned depth;
+    sb_lock_origin *origin; /* what names the document, and what it states when sbomd wrote it */
 } sbin;
 
 static sb_code oom(sbin *c)
@@ -240,6 +243,11 @@ static int restore(sbin *c, sb_pkg *p, const char *name, const char *value, sb_c
         p->editable = !strcmp(value, "true");
     else if (!strcmp(name, "pixi:noarch"))
         p->noarch = !strcmp(value, "true");
+    else if (!strcmp(name, "pixi:scope")) /* npm's word (lock_js.c): the model's scope is made from it */
+        p->scope = !strcmp(value, "dev") || !strcmp(value, "devOptional") ? SB_SCOPE_DEVELOPMENT
+                 : !strcmp(value, "peer") || !strcmp(value, "optional")   ? SB_SCOPE_OPTIONAL
+                 : !strcmp(value, "required")                             ? SB_SCOPE_REQUIRED
+                                                                          : p->scope;
     else if (!strncmp(name, "pixi:", 5)) {
         if (NULL == (x = sb_pkg_x(p, c->a))) {
             *rc = oom(c);
@@ -368,6 +376,78 @@ static sb_code start(sbin *c, sb_arena *a, const sb_limits *lim, sb_err *err, co
     c->l->kind = kind;
     c->l->version = 1;
     c->l->kind_unsure = true; /* "cyclonedx" is no file name: pixi:lockfile names one or none is recorded */
+    c->origin = sb_arena_calloc(a, 1, sizeof *c->origin);
+    return c->origin ? SB_OK : oom(c);
+}
+
+/* ---- the document's identity and provenance (sb_lock_origin) ------------- */
+
+/* "YYYY-MM-DDTHH:MM:SSZ", as sbomd writes timestamps */
+static const char *stamp(const char *s)
+{
+    static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+    if (NULL == s || strlen(s) != sizeof shape - 1)
+        return NULL;
+    for (size_t i = 0; shape[i]; i++)
+        if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
+            return NULL;
+    return s;
+}
+
+/* The UUID s starts with (8-4-4-4-12 hex digits), into o->serial. */
+static void uuid_from(sb_lock_origin *o, const char *s)
+{
+    if (NULL == s || strlen(s) < 36)
+        return;
+    for (size_t i = 0; i < 36; i++)
+        if ((i == 8 || i == 13 || i == 18 || i == 23) ? s[i] != '-' : !isxdigit((unsigned char)s[i]))
+            return;
+    memcpy(o->serial, s, 36);
+    o->serial[36] = '\0';
+}
+
+/* The input kind out of "...lockfile NAME (KIND<end>...": the last " ("
+ * before `end` (a file name may hold one; a kind does not). */
+static const char *kind_before(sbin *c, const char *s, const char *end)
+{
+    const char *e = s ? strstr(s, end) : NULL, *k = NULL;
+    for (const char *p = s; e && (p = strstr(p, " (")) && p < e; p += 2)
+        k = p + 2;
+    return k ? sb_arena_strndup(c->a, k, (size_t)(e - k)) : NULL;
+}
+
+/* A document-level fact sbomd writes (CycloneDX metadata.properties, the
+ * SPDX root's comment lines). */
+static void doc_fact(sbin *c, const char *name, const char *value)
+{
+    if (NULL == name || NULL == value)
+        return;
+    if (!strcmp(name, "pixi:incomplete"))
+        c->origin->steps = value;
+    else if (!strcmp(name, "pixi:incomplete-detail"))
+        c->origin->detail = value;
+    else if (!strcmp(name, "pixi:source-document"))
+        c->origin->stated_source = value;
+    else if (!strcmp(name, "pixi:input-kind"))
+        c->origin->kind = value;
+}
+
+/* The SPDX root's comment: one pixi:name=value a line. */
+static sb_code root_facts(sbin *c, const char *s)
+{
+    while (s && *s) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        const char *eq = memchr(s, '=', n);
+        if (eq && !strncmp(s, "pixi:", 5)) {
+            const char *name = sb_arena_strndup(c->a, s, (size_t)(eq - s));
+            const char *value = sb_arena_strndup(c->a, eq + 1, n - (size_t)(eq - s) - 1);
+            if (NULL == name || NULL == value)
+                return oom(c);
+            doc_fact(c, name, value);
+        }
+        s = nl ? nl + 1 : NULL;
+    }
     return SB_OK;
 }
 
@@ -380,8 +460,21 @@ static sb_code place(sbin *c, const char *env, const char *plat)
     return c->plat ? SB_OK : oom(c);
 }
 
-static sb_code finish(sbin *c, sb_lock **out)
+static sb_code finish(sbin *c, sb_lock **out, const char *data, size_t len)
 {
+    sb_lock_origin *o = c->origin;
+    if (o->ours) { /* doc.c compares what it would write with these bytes */
+        sb_sha1 h;
+        sb_sha1_init(&h);
+        sb_sha1_update(&h, data, len);
+        sb_sha1_final(&h, o->sha1);
+        o->len = len;
+    } else { /* another tool's statements are not sbomd's to carry */
+        o->format = o->timestamp = o->kind = o->steps = o->detail = o->stated_source = NULL;
+        o->serial[0] = '\0';
+    }
+    c->l->origin = o;
+    c->l->source_document = o->source;
     for (size_t i = 0; i < c->n; i++) {
         sb_code rc = ensure_purl(c, c->pkgs[i]);
         if (rc != SB_OK)
@@ -541,7 +634,29 @@ static sb_code cdx_body(sbin *c, json_t *root)
                 plat = jstr(c, e, "value");
             else if (pn && !strcmp(pn, "pixi:lockfile"))
                 c->l->lockfile_name = jstr(c, e, "value");
+            else
+                doc_fact(c, pn, jstr(c, e, "value"));
         }
+    sb_lock_origin *o = c->origin;
+    o->source = jstr(c, root, "serialNumber");
+    if (o->source && !strncmp(o->source, "urn:uuid:", 9))
+        uuid_from(o, o->source + 9);
+    /* sbomd's own: its tool entry (1.5+: tools.components) and its facts */
+    json_t *tools = json_object_get(json_object_get(meta, "tools"), "components");
+    json_array_foreach(tools, i, e) {
+        const char *tn = jstr(c, e, "name");
+        o->ours |= tn && !strcmp(tn, SB_TOOL_NAME) && env && plat;
+    }
+    o->format = !strcmp(spec, "1.6") ? "cyclonedx-1.6" : !strcmp(spec, "1.7") ? "cyclonedx-1.7" : NULL;
+    o->timestamp = stamp(jstr(c, meta, "timestamp"));
+    const char *note = jstr(c, json_array_get(json_object_get(root, "citations"), 0), "note");
+    if (NULL == o->kind && note && !strncmp(note, "Derived from the ", 17)) {
+        /* 1.7: "Derived from the KIND LOCKFILE (environment ...": the kind may
+         * hold spaces ("conda explicit spec"), the lockfile is known */
+        const char *tail = sb_arena_printf(c->a, " %s (environment ", c->l->lockfile_name ? c->l->lockfile_name : "(unnamed)");
+        const char *at = tail ? strstr(note + 17, tail) : NULL;
+        o->kind = at ? sb_arena_strndup(c->a, note + 17, (size_t)(at - note - 17)) : NULL;
+    }
     sb_code rc = place(c, env, plat);
     if (rc != SB_OK)
         return rc;
@@ -594,7 +709,7 @@ static sb_code cdx_read(sb_lock **out, sb_arena *a, const char *data, size_t len
                                                : sb_err_set(err, SB_EPARSE, "CycloneDX: bomFormat is not \"CycloneDX\"");
         json_decref(root);
     }
-    return rc == SB_OK ? finish(&c, out) : rc;
+    return rc == SB_OK ? finish(&c, out, data, len) : rc;
 }
 
 /* ---- SPDX 2.x ------------------------------------------------------------ */
@@ -810,7 +925,22 @@ static sb_code spdx_body(sbin *c, json_t *root)
             rootpkg = e;
     }
     root_source(c, rootpkg ? jstr(c, rootpkg, "sourceInfo") : NULL, &env, &plat);
-    sb_code rc = place(c, env, plat);
+    sb_lock_origin *o = c->origin;
+    o->source = jstr(c, root, "documentNamespace");
+    json_t *ci = json_object_get(root, "creationInfo");
+    json_array_foreach(json_object_get(ci, "creators"), i, e)
+        o->ours |= json_is_string(e) && !strncmp(json_string_value(e), "Tool: " SB_TOOL_NAME "-", strlen("Tool: " SB_TOOL_NAME "-")) &&
+                   env && plat;
+    static const char ns_prefix[] = "https://spdx.org/spdxdocs/" SB_TOOL_NAME "/";
+    const char *slash = o->source && !strncmp(o->source, ns_prefix, sizeof ns_prefix - 1) ? strrchr(o->source, '/') : NULL;
+    if (slash && strlen(slash + 1) == 36)
+        uuid_from(o, slash + 1);
+    o->format = !strcmp(ver, "SPDX-2.3") ? "spdx-2.3" : NULL;
+    o->timestamp = stamp(jstr(c, ci, "created"));
+    o->kind = kind_before(c, jstr(c, ci, "comment"), ", resolved dependencies)");
+    sb_code rc = rootpkg ? root_facts(c, jstr(c, rootpkg, "comment")) : SB_OK;
+    if (rc == SB_OK)
+        rc = place(c, env, plat);
     if (rc != SB_OK)
         return rc;
     if (rootpkg) {
@@ -822,6 +952,9 @@ static sb_code spdx_body(sbin *c, json_t *root)
         if (e != rootpkg && (rc = spdx_package(c, e, i, extracted)) != SB_OK)
             return rc;
     int any_dep = 0;
+    unsigned char *starts = sb_arena_calloc(c->a, c->n ? c->n : 1, 1); /* per package: a crossing edge starts there */
+    if (NULL == starts)
+        return oom(c);
     json_array_foreach(rels, i, e) {
         if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
             return SB_ETIMEOUT;
@@ -844,11 +977,20 @@ static sb_code spdx_body(sbin *c, json_t *root)
             size_t k;
             if (sc != SB_SCOPE_NONE && sb_strmap_get(&c->by_key, from, strlen(from), &k))
                 c->pkgs[k]->scope = sb_scope_merge(c->pkgs[k]->scope, sc);
+            if (sc != SB_SCOPE_NONE && sb_strmap_get(&c->by_key, to, strlen(to), &k))
+                starts[k] = 1;
             rc = edge(c, to, from);
         }
         if (rc != SB_OK)
             return rc;
     }
+    /* an edge written reversed into a development group or an extra starts
+     * outside it (sbomd writes one only where the scopes cross): a start
+     * that has no scope of its own is required, else written again the
+     * edge would be a plain DEPENDS_ON */
+    for (size_t k = 0; k < c->n; k++)
+        if (starts[k] && SB_SCOPE_NONE == c->pkgs[k]->scope)
+            c->pkgs[k]->scope = SB_SCOPE_REQUIRED;
     if (!any_dep && c->n)
         c->l->no_dep_data = true;
     return SB_OK;
@@ -984,7 +1126,27 @@ static sb_code spdx3_body(sbin *c, json_t *root)
         rootpkg = NULL; /* a root that is no package (an Sbom of files): no root */
     const char *env = NULL, *plat = NULL;
     root_source(c, rootpkg ? jstr(c, rootpkg, "software_sourceInfo") : NULL, &env, &plat);
-    sb_code rc = place(c, env, plat);
+    sb_lock_origin *o = c->origin;
+    json_t *ci = NULL;
+    json_array_foreach(graph, i, e) {
+        const char *nm = jstr(c, e, "name");
+        if (type_is(e, "SpdxDocument") && NULL == o->source)
+            o->source = jstr(c, e, "spdxId");
+        else if (type_is(e, "CreationInfo") && NULL == ci)
+            ci = e;
+        else if (type_is(e, "Tool") && nm && !strcmp(nm, SB_TOOL_NAME))
+            o->ours = env && plat;
+    }
+    static const char ns_prefix[] = "https://spdx.org/spdxdocs/" SB_TOOL_NAME "/";
+    const char *rid = rootpkg ? jstr(c, rootpkg, "spdxId") : NULL, *hash = rid ? strrchr(rid, '#') : NULL;
+    if (hash && hash - rid > 36 && !strncmp(rid, ns_prefix, sizeof ns_prefix - 1) && hash[-37] == '/')
+        uuid_from(o, hash - 36);
+    o->format = ver && !strcmp(ver, "3.0.1") ? "spdx-3.0.1" : NULL;
+    o->timestamp = stamp(ci ? jstr(c, ci, "created") : NULL);
+    o->kind = kind_before(c, ci ? jstr(c, ci, "comment") : NULL, ", environment ");
+    sb_code rc = rootpkg ? root_facts(c, jstr(c, rootpkg, "comment")) : SB_OK;
+    if (rc == SB_OK)
+        rc = place(c, env, plat);
     if (rc != SB_OK)
         return rc;
     if (rootpkg) {
@@ -1061,7 +1223,7 @@ static sb_code spdx_read(sb_lock **out, sb_arena *a, const char *data, size_t le
         rc = json_object_get(root, "@graph") ? spdx3_body(&c, root) : spdx_body(&c, root);
         json_decref(root);
     }
-    return rc == SB_OK ? finish(&c, out) : rc;
+    return rc == SB_OK ? finish(&c, out, data, len) : rc;
 }
 
 const sb_reader sb_reader_cyclonedx = {"cyclonedx", cdx_detect, cdx_read};

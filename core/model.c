@@ -1368,6 +1368,9 @@ static sb_code doc_fields(sb_sbom *s, sb_arena *a, const sb_lock *lock, const sb
                      : lock->kind_unsure             ? NULL
                                                      : lock->kind;
     s->input_kind = lock->kind;
+    s->origin = lock->origin;
+    s->source_document = lock->source_document;
+    s->made_from = lock->origin && lock->origin->kind ? lock->origin->kind : lock->kind;
     s->package_cache = opts && opts->package_cache;
     s->lookups = opts && opts->lookup;
     s->deps_unknown = lock->no_dep_data;
@@ -1533,6 +1536,16 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         return step_failed(err, rc, "noting the manifest");
     if ((rc = note_gaps(s, a, opts, ncache_conda, ncache_found)) != SB_OK || (rc = note_lookups(s, a, &looked)) != SB_OK)
         return step_failed(err, rc, "noting what is incomplete");
+    /* A document sbomd wrote states its own gaps; the records read back
+     * cannot say them all again (a lockfile's placeholder license, "None",
+     * is written as none, and read back it is one a lookup would ask for),
+     * so its statement stands - unless this request changes what the gaps
+     * are about: a filter, a package cache, lookups, texts, a manifest. */
+    const sb_lock_origin *og = lock->origin;
+    if (og && og->ours && !filtering && !(opts && (opts->package_cache || opts->lookup || opts->license_texts ||
+                                                    opts->manifest || opts->manifest_problem)) &&
+        sb_incomplete_restore(&s->incomplete, a, og->steps, og->detail) != SB_OK)
+        return step_failed(err, SB_ENOMEM, "restoring the source's own gaps");
     /* advisories last: they point at the final ids */
     if (opts && opts->vulns && (rc = opts->vulns(opts->vulns_ctx, s, a, err)) != SB_OK)
         return step_failed(err, rc, "the vulnerability lookups");
@@ -1683,4 +1696,63 @@ const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a)
 const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a)
 {
     return join_strs(inc->detail, inc->n, "; ", a);
+}
+
+/* A detail item starts with one of the stated steps and ": "; a "; " not
+ * followed by one is inside an item's own text. */
+static int starts_step(const char *item, const char *const *steps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(steps[i]);
+        if (!strncmp(item, steps[i], k) && !strncmp(item + k, ": ", 2))
+            return 1;
+    }
+    return 0;
+}
+
+sb_code sb_incomplete_restore(sb_incomplete *inc, sb_arena *a, const char *steps, const char *detail)
+{
+    inc->n = 0;
+    if (NULL == steps || NULL == detail)
+        return SB_OK;
+    const char *sv[64];
+    size_t ns = 0;
+    for (const char *s = steps; *s && ns < sizeof sv / sizeof sv[0];) {
+        const char *at = strstr(s, ", ");
+        size_t n = at ? (size_t)(at - s) : strlen(s);
+        if (NULL == (sv[ns++] = sb_arena_strndup(a, s, n)))
+            return SB_ENOMEM;
+        s = at ? at + 2 : s + n;
+    }
+    const char *item = detail;
+    while (*item) {
+        const char *end = item;
+        for (;;) { /* the next "; " that starts an item, else the end */
+            end = strstr(end, "; ");
+            if (NULL == end || starts_step(end + 2, sv, ns))
+                break;
+            end += 2;
+        }
+        size_t n = end ? (size_t)(end - item) : strlen(item);
+        const char *step = NULL;
+        for (size_t i = 0; i < ns && NULL == step; i++)
+            if (!strncmp(item, sv[i], strlen(sv[i])) && !strncmp(item + strlen(sv[i]), ": ", 2))
+                step = sv[i];
+        if (NULL == step) /* a detail that names no stated step: kept whole under the first */
+            step = ns ? sv[0] : "unknown";
+        size_t nc = inc->cap, cd = inc->cap;
+        const char **nst = sb_arena_grow(a, inc->step, &nc, inc->n, sizeof *nst, 4);
+        const char **nd = sb_arena_grow(a, inc->detail, &cd, inc->n, sizeof *nd, 4);
+        if (NULL == nst || NULL == nd)
+            return SB_ENOMEM;
+        inc->step = nst;
+        inc->detail = nd;
+        inc->cap = nc;
+        inc->step[inc->n] = step;
+        if (NULL == (inc->detail[inc->n] = sb_arena_strndup(a, item, n)))
+            return SB_ENOMEM;
+        inc->n++;
+        item = end ? end + 2 : item + n;
+    }
+    return SB_OK;
 }

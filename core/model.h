@@ -101,6 +101,10 @@ sb_code sb_incomplete_add(sb_incomplete *inc, sb_arena *a, const char *step, con
 /* "a, b" and "a: x; b: y", or NULL when nothing is missing. */
 const char *sb_incomplete_steps(const sb_incomplete *inc, sb_arena *a);
 const char *sb_incomplete_details(const sb_incomplete *inc, sb_arena *a);
+/* Replace what inc holds with a statement read from a document (the values
+ * of its pixi:incomplete and pixi:incomplete-detail; NULL: complete), so
+ * the two functions above give those values back. */
+sb_code sb_incomplete_restore(sb_incomplete *inc, sb_arena *a, const char *steps, const char *detail);
 
 /* What a license lookup did for one package: the quality report says why a
  * license is missing from it (not in the lockfile, lookups off, failed). */
@@ -251,6 +255,24 @@ typedef struct sb_lock_env {
     size_t nplatforms, cap;
 } sb_lock_env;
 
+/* An SBOM input (lock_sbom.c): what names the document read, and, when it
+ * is one sbomd wrote (its tool entry and its pixi:* facts), the identity and
+ * provenance it states, which the documents made from it carry over
+ * (doc.c: a same-format read-back is the source itself, byte for byte). */
+typedef struct sb_lock_origin {
+    const char *source;      /* its serial number (urn:uuid:...), SPDX 2 namespace or SPDX 3
+                                document id: pixi:source-document of what is made from it; NULL: none */
+    bool ours;               /* written by sbomd; the fields below are only set then */
+    const char *format;      /* the sbomd format it is in ("cyclonedx-1.6"), NULL when another */
+    char serial[37];         /* its UUID ("" when it has none) */
+    const char *timestamp;   /* metadata.timestamp / created as written, NULL when not RFC 3339 UTC */
+    const char *kind;        /* the input kind it was made from ("pixi.lock"), NULL when unsaid */
+    const char *steps, *detail; /* pixi:incomplete / pixi:incomplete-detail as stated, NULL: none */
+    const char *stated_source; /* the pixi:source-document it states itself (it was converted) */
+    unsigned char sha1[20];  /* of its bytes, */
+    size_t len;              /* and their number */
+} sb_lock_origin;
+
 typedef struct sb_lock {
     const char *kind;        /* "pixi.lock", ... */
     int version;             /* format version as read */
@@ -263,6 +285,9 @@ typedef struct sb_lock {
     const char *lockfile_name; /* an SBOM input: the lockfile it was made from (pixi:lockfile), else NULL */
     bool no_dep_data;        /* the input states no dependencies at all (requirements.txt,
                                 conda explicit specs): edges are unknown, not absent */
+    const sb_lock_origin *origin; /* an SBOM input: the document read, else NULL */
+    const char *source_document; /* pixi:source-document of the document: the origin's source,
+                                    or a merge's parts' ("a, b"); NULL when none */
 } sb_lock;
 
 /* Find or add an environment / a platform of it. NULL on allocation failure. */
@@ -374,6 +399,10 @@ typedef struct sb_sbom {
     const char *environment, *platform;
     const char *lockfile_name; /* NULL when neither the client nor the content names it */
     const char *input_kind;    /* sb_lock.kind */
+    const char *made_from;     /* the input kind the writers name: the original lockfile's kind
+                                  an sbomd document states, else input_kind */
+    const sb_lock_origin *origin; /* sb_lock.origin */
+    const char *source_document; /* sb_lock.source_document */
     sb_pkg *pkgs;              /* sorted by (kind, name, version) */
     size_t npkgs;
     size_t *root_deps;         /* indices, sorted by id */

@@ -314,7 +314,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
         warn_vulns(r, ops, docs[i]);
     if (svc_req_expired(r))
         return svc_req_timeout(r);
-    sb_doc_opts dopts = {.timestamp = ts, .pretty = false, .input_sha1 = sha1};
+    sb_doc_opts dopts = {.timestamp = ts, .pretty = false, .input_sha1 = sha1, .timestamp_given = in->ts_given};
     sb_doc *doc = NULL;
     if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
@@ -409,7 +409,8 @@ static int post_sbom(svc_req *r)
     if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc) || svc_scorecard_gate(r, one, 1, &rc))
         return rc;
 
-    sb_doc_opts dopts = {.timestamp = in.ts, .pretty = in.pretty != 0, .input_sha1 = in.sha1};
+    sb_doc_opts dopts = {.timestamp = in.ts, .pretty = in.pretty != 0, .input_sha1 = in.sha1,
+                         .timestamp_given = in.ts_given};
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);

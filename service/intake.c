@@ -616,6 +616,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         if (svc_param_count(tq, 253402300799LL, &v))
             return answered(rc, svc_bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799"));
         in->ts = (time_t)v;
+        in->ts_given = true;
     }
     if (svc_param_bool(svc_req_query(r, "all-environments"), 0, &in->all_envs))
         return answered(rc, svc_bad_param(r, "all-environments", "must be true or false"));

@@ -22,6 +22,7 @@ typedef struct svc_intake {
     sb_lock *lock;
     sb_select_opts sel;
     time_t ts;                 /* document timestamp */
+    bool ts_given;             /* by timestamp=: it wins over an SBOM input's own (core/doc.c) */
     int pretty;
     int all_envs, all_plats;
     sb_policy policy;          /* policy=NAME, then allow/deny/require/ignore-license */

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # sbomin.sh BUILD_DIR - SBOMs as input (issue 23 part 5, spec 2.11) against a
-# live server: lockfile -> CycloneDX / SPDX 2.3 / SPDX 3.0.1 -> sbomd -> every format,
-# each valid, with the same packages, purls and licenses as the document made
-# from the lockfile directly (and, for the 1.6 / 2.3 pairs, the same document
-# but for the serial, timestamps and the input kind); reports, the license
+# live server: lockfile -> each of the four formats -> sbomd -> every format,
+# each valid: the same format gives the source's bytes exactly (cmp); every
+# other pair that can hold the data gives the document made from the
+# lockfile directly but for its own serial and the pixi:source-document
+# naming its source; the rest (scopes a format cannot hold) the same
+# packages, purls and licenses; options still change the serial; reports, the license
 # gate and /v1/diff on SBOM parts; third-party shapes (nested components, no
 # pixi properties, SPDX DESCRIBES / *_DEPENDENCY_OF); hostile documents
 # answered with problem+json. Ends with "sbomin: N passed, N failed".
@@ -14,57 +16,77 @@ fx="$shared/fixtures"
 
 # post FILE QUERY OUT - the body as is; prints "code content-type"
 post() { curl -sS -o "$3" -w '%{http_code} %{content_type}' --data-binary @"$1" "$base$2"; }
-# the same document but for what depends on the request's input bytes
-# pixi:incomplete-detail is left out: a lockfile's placeholder license text
-# ("None" in a legacy pixi.lock) is written as no license, so read back the
-# package is one a lookup would ask for, and the detail says one more
-# "lookup(s) not made" than the lockfile's document
-norm() {
-  jq -S 'del(.serialNumber, .metadata.timestamp, .documentNamespace, .creationInfo.created, .creationInfo.comment)
-         | if .metadata.properties then .metadata.properties |= map(select(.name != "pixi:incomplete-detail")) else . end
-         | if .packages then .packages |= map(if .comment then .comment |= sub("; licenses: [0-9]+ lookup\\(s\\) not made[^\n]*"; "") else . end) else . end
-         | if .packages then (.packages |= map(del(.sourceInfo))) else . end' "$1"
-}
 # purl -> license, sorted, from either family
 inv() {
   jq -r 'if .components then .components[] | [.purl, ((.licenses // []) | map(.expression // .license.id // .license.name) | join(" AND "))]
          else .packages[] | select(.SPDXID != "SPDXRef-Package-root")
               | [(.externalRefs // [] | map(select(.referenceType == "purl"))[0].referenceLocator), .licenseDeclared] end | @tsv' "$1" | sort
 }
+# A converted document is another document than the one made from the
+# lockfile directly: its own serial (namespace, SPDX 3 ids) and a
+# document-level pixi:source-document naming its source. Those two taken
+# out, it is that document (jq only deletes here; key order is kept).
+ident() {
+  sed 's/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/UUID/g' "$1" \
+    | jq 'def unsrc: if .comment then .comment |= sub("^pixi:source-document=[^\n]*\n?"; "") | if .comment == "" then del(.comment) else . end else . end;
+          if .metadata then .metadata.properties |= map(select(.name != "pixi:source-document"))
+          elif .packages then .packages |= map(unsrc)
+          else ."@graph" |= map(unsrc) end'
+}
+# the pairs that cannot hold the data, so only packages, purls and licenses
+# compare: with scopes (uv, npm, condalock) CycloneDX has no development
+# scope (a development package is optional there), SPDX 3 no required /
+# optional one (it states only edges into a development group), SPDX 2.3 a
+# scope only where an edge crosses into one (*_DEPENDENCY_OF): between any
+# of them some scopes are lost; CycloneDX 1.6 <-> 1.7 hold the same
+lossy() { # NAME SRC DST
+  case "$1" in uv|npm|condalock) [ "${2%-*}" != "${3%-*}" ] || [ "$2" = spdx-2.3 ] || [ "$3" = spdx-2.3 ] ;; *) false ;; esac
+}
+# the document's own name for itself, as pixi:source-document quotes it
+selfid() { jq -r '.serialNumber // .documentNamespace // (."@graph"[] | select(.type == "SpdxDocument") | .spdxId)' "$1"; }
+# the document-level pixi:source-document values, wherever the format keeps them
+srcdocs() {
+  jq -c '[.metadata.properties[]? | select(.name == "pixi:source-document") | .value]
+    + [.packages[]? | select(.SPDXID == "SPDXRef-Package-root") | .comment // "" | capture("pixi:source-document=(?<v>[^\n]*)").v]
+    + [."@graph"[]? | select(.type == "software_Package" and (.spdxId | endswith("#package-root"))) | .comment // "" | capture("pixi:source-document=(?<v>[^\n]*)").v]' "$1"
+}
 
 while read -r name rel; do
   f="$fx/$rel"
   [ -f "$f" ] || { bad "$name: fixture $rel missing"; continue; }
-  for src in cyclonedx-1.6 spdx-2.3 spdx-3.0.1; do
-    res="$(post "$f" "/v1/sbom?format=$src" "$work/src.json")"
-    check "$name -> $src: $res" [ "${res%% *}" = 200 ]
+  for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+    post "$f" "/v1/sbom?format=$dst" "$work/direct-$dst.json" > /dev/null
+  done
+  for src in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
+    cp "$work/direct-$src.json" "$work/src.json"
     for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
       res="$(post "$work/src.json" "/v1/sbom?format=$dst" "$work/back.json")"
       check "$name $src -> $dst: $res" [ "${res%% *}" = 200 ]
       mkdir -p "$work/v-$dst"; cp "$work/back.json" "$work/v-$dst/$name-$src.json" # validated at once below
-      post "$f" "/v1/sbom?format=$dst" "$work/direct.json" > /dev/null
-      if [ "$dst" = spdx-3.0.1 ]; then
-        n1="$(jq '[."@graph"[] | select(.type == "software_Package")] | length' "$work/direct.json")"
-        n2="$(jq '[."@graph"[] | select(.type == "software_Package")] | length' "$work/back.json")"
-        check "$name $src -> $dst: $n2 packages, as direct ($n1)" [ "$n1" = "$n2" ]
+      if [ "$src" = "$dst" ]; then
+        # the same format: the document is its source again, serial and all (and names no source)
+        check "$name $src read back and written again: the same $(wc -c < "$work/src.json") bytes" cmp -s "$work/src.json" "$work/back.json"
         continue
       fi
-      inv "$work/direct.json" > "$work/i1"; inv "$work/back.json" > "$work/i2"
-      check "$name $src -> $dst: same purls and licenses ($(wc -l < "$work/i1") packages)" cmp -s "$work/i1" "$work/i2"
-      # scopes: CycloneDX has no development scope, so only the pairs that keep it compare whole
-      if [ "$dst" = cyclonedx-1.6 ] || [ "$dst" = spdx-2.3 ]; then
-        # SPDX 3 holds no required / optional scope either (only edges into a development group)
-        if [ "$src" = spdx-3.0.1 ] && { [ "$name" = uv ] || [ "$name" = npm ] || [ "$name" = condalock ]; }; then
-          norm "$work/direct.json" | jq -S 'del(.components[]?.scope)' > "$work/n1"
-          norm "$work/back.json" | jq -S 'del(.components[]?.scope)' > "$work/n2"
-          [ "$dst" = cyclonedx-1.6 ] && check "$name $src -> $dst: the document as made from the lockfile, but for the scopes" cmp -s "$work/n1" "$work/n2"
-        elif [ "$name" != uv ] && [ "$name" != npm ] || [ "$dst" = cyclonedx-1.6 ] && [ "$src" = cyclonedx-1.6 ]; then
-          norm "$work/direct.json" > "$work/n1"; norm "$work/back.json" > "$work/n2"
-          check "$name $src -> $dst: the document as made from the lockfile" cmp -s "$work/n1" "$work/n2"
-        fi
+      check "$name $src -> $dst names its source in pixi:source-document" \
+        [ "$(srcdocs "$work/back.json")" = "$(jq -cn --arg s "$(selfid "$work/src.json")" '[$s]')" ]
+      if [ "$dst" != spdx-3.0.1 ]; then
+        inv "$work/direct-$dst.json" > "$work/i1"; inv "$work/back.json" > "$work/i2"
+        check "$name $src -> $dst: same purls and licenses ($(wc -l < "$work/i1") packages)" cmp -s "$work/i1" "$work/i2"
       fi
+      lossy "$name" "$src" "$dst" && continue
+      ident "$work/direct-$dst.json" > "$work/n1"; ident "$work/back.json" > "$work/n2"
+      check "$name $src -> $dst: the direct $dst document but for its identity ($(wc -c < "$work/n1") bytes)" \
+        [ -s "$work/n1" ] && cmp -s "$work/n1" "$work/n2"
     done
   done
+  # the serial still follows every option that changes the bytes
+  post "$work/direct-cyclonedx-1.6.json" "/v1/sbom?format=cyclonedx-1.6&pretty=false" "$work/o.json" > /dev/null
+  check "$name: compact output of the read-back document: another serial, naming the source" jq -e --arg s "$(selfid "$work/direct-cyclonedx-1.6.json")" \
+    '.serialNumber != $s and ([.metadata.properties[] | select(.name == "pixi:source-document") | .value] == [$s])' "$work/o.json" > /dev/null
+  post "$work/direct-spdx-2.3.json" "/v1/sbom?format=spdx-2.3&timestamp=1800000000" "$work/o.json" > /dev/null
+  check "$name: timestamp= wins over the source's, with another namespace" jq -e --arg ns "$(selfid "$work/direct-spdx-2.3.json")" \
+    '.creationInfo.created == "2027-01-15T08:00:00Z" and .documentNamespace != $ns' "$work/o.json" > /dev/null
 done <<'EOF'
 pixi pixi/pixi--rev-0463268/pixi.lock
 poetry poetry/cyclonedx-python-tests-_data-infiles-environment-via-poetry/poetry.lock
@@ -73,26 +95,14 @@ explicit explicit/ESMValCore--rev-9450033/conda-linux-64.lock
 uv uv/pydantic/uv.lock
 npm npm/cyclonedx-node-npm-with-prepared/package-lock.json
 EOF
-# SPDX 3.0.1 -> SPDX 3.0.1: the same bytes but for what names the input (the
-# namespace's serial covers the input bytes and kind; the CreationInfo comment
-# and the root's source info name the input kind) and pixi:incomplete-detail
-# (see norm); read back a second time, the same bytes exactly
-uuids() { sed 's/[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/UUID/g' "$1"; }
-s3norm() { uuids "$1" | sed -e '/"Generated from the lockfile /d' -e '/ workspace; lockfile /d' -e 's/\\npixi:incomplete-detail=[^"]*//'; }
-while read -r name rel; do
-  post "$fx/$rel" "/v1/sbom?format=spdx-3.0.1" "$work/a3.json" > /dev/null
-  res="$(post "$work/a3.json" "/v1/sbom?format=spdx-3.0.1" "$work/b3.json")"
-  check "$name SPDX 3.0.1 read back: $res" [ "${res%% *}" = 200 ]
-  check "$name SPDX 3.0.1 read back and written again: the same bytes but for the input ($(wc -c < "$work/a3.json") bytes)" \
-    cmp -s <(s3norm "$work/a3.json") <(s3norm "$work/b3.json")
-  post "$work/b3.json" "/v1/sbom?format=spdx-3.0.1" "$work/c3.json" > /dev/null
-  check "$name SPDX 3.0.1 read back twice: the same bytes but for the serial" cmp -s <(uuids "$work/b3.json") <(uuids "$work/c3.json")
-done <<'EOF'
-pixi pixi/pixi--rev-0463268/pixi.lock
-uv uv/pydantic/uv.lock
-npm npm/cyclonedx-node-npm-with-prepared/package-lock.json
-condalock conda-lock/conda-lock-environments/conda-lock-python-3.10.yaml
-EOF
+post "$fx/uv/pydantic/uv.lock" "/v1/sbom?format=spdx-3.0.1" "$work/a3.json" > /dev/null # a part of the merges below
+# another server, with another clock (its arrival, no --source-date-epoch):
+# the source's timestamp and serial still stand
+first_base="$base"
+sb_start "$work/log2" --max-packages 2000
+res="$(post "$work/a3.json" "/v1/sbom?format=spdx-3.0.1" "$work/b3.json")"
+check "another server's clock: the SPDX 3.0.1 document read back is its source: $res" cmp -s "$work/a3.json" "$work/b3.json"
+base="$first_base"
 
 # one validator run per format (each start costs seconds)
 for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
@@ -175,6 +185,8 @@ edges "$work/uv.cdx.json" > "$work/e1"; edges "$work/m.json" > "$work/e2"
 check "the graph is the union: the uv part's $(wc -l < "$work/e1") edges all in the merge ($(wc -l < "$work/e2"))" \
   [ "$(comm -23 "$work/e1" "$work/e2" | wc -l)" = 0 ] && [ "$(wc -l < "$work/e2")" -gt "$(wc -l < "$work/e1")" ]
 check "no conflicts between these two" jq -e '[.components[].properties[] | select(.name == "pixi:merge-conflict")] | length == 0' "$work/m.json" > /dev/null
+check "the merged document names both parts' serial / namespace in its pixi:source-document" \
+  [ "$(srcdocs "$work/m.json")" = "$(jq -cn --arg a "$(selfid "$work/uv.cdx.json")" --arg b "$(selfid "$work/px.spdx.json")" '["\($a), \($b)"]')" ]
 for dst in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
   mkdir -p "$work/mv-$dst"
   res="$(merge "?format=$dst" "$work/mv-$dst/m.json" -F "sbom=@$work/uv.cdx.json" -F "sbom=@$work/px.spdx.json" -F "sbom=@$work/a3.json")"
@@ -253,6 +265,7 @@ cp "$root/tests/data/sbom/third.cdx.json" "$work/third.cdx.json"
 res="$(post "$work/third.cdx.json" "/v1/sbom?format=spdx-2.3" "$work/t.spdx.json")"
 check "a CycloneDX 1.4 document of another tool converts: $res" [ "${res%% *}" = 200 ]
 check "it validates as SPDX 2.3" "$validate" -q --format spdx-2.3 "$work/t.spdx.json"
+check "a third-party document without a serial number: no pixi:source-document" [ "$(srcdocs "$work/t.spdx.json")" = "[]" ]
 check "four packages (nested component included)" jq -e '[.packages[] | select(.SPDXID != "SPDXRef-Package-root")] | length == 4' "$work/t.spdx.json" > /dev/null
 check "the root is its metadata component" jq -e '.packages[] | select(.SPDXID == "SPDXRef-Package-root") | .name == "shop" and .versionInfo == "2.0"' "$work/t.spdx.json" > /dev/null
 check "a maven purl kept, kind external" jq -e '.packages[] | select(.name == "spring-core") | (.externalRefs[0].referenceLocator == "pkg:maven/org.springframework/spring-core@6.1.0") and (.comment | test("pixi:kind=external"))' "$work/t.spdx.json" > /dev/null
@@ -267,6 +280,7 @@ cp "$root/tests/data/sbom/third.spdx.json" "$work/third.spdx.json"
 res="$(post "$work/third.spdx.json" "/v1/sbom?format=cyclonedx-1.6" "$work/t.cdx.json")"
 check "an SPDX 2.3 document of another tool converts: $res" [ "${res%% *}" = 200 ]
 check "it validates as CycloneDX 1.6" "$validate" -q --format cyclonedx-1.6 "$work/t.cdx.json"
+check "a third-party document's namespace is its pixi:source-document" [ "$(srcdocs "$work/t.cdx.json")" = "$(jq -c '[.documentNamespace]' "$work/third.spdx.json")" ]
 check "two packages, the described one the root" jq -e '(.components | length == 2) and .metadata.component.name == "image"' "$work/t.cdx.json" > /dev/null
 check "licenseConcluded when nothing is declared" jq -e '.components[] | select(.name == "flask") | .licenses[0] | (.expression // .license.id) == "BSD-3-Clause"' "$work/t.cdx.json" > /dev/null
 check "a LicenseRef resolved through its extracted name" jq -e '.components[] | select(.name == "pytest") | .licenses[0] | (.expression // .license.id) == "MIT"' "$work/t.cdx.json" > /dev/null
