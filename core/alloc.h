@@ -22,6 +22,7 @@
 #define sb_realloc(p, n) realloc((p), (n))
 #define sb_free(p) free(p)
 static inline void sb_alloc_release(void) { malloc_trim(0); }
+static inline void sb_alloc_release_now(void) { malloc_trim(0); }
 #else
 #include <mimalloc.h>
 #define sb_malloc(n) mi_malloc(n)
@@ -29,6 +30,15 @@ static inline void sb_alloc_release(void) { malloc_trim(0); }
 #define sb_realloc(p, n) mi_realloc((p), (n))
 #define sb_free(p) mi_free(p)
 static inline void sb_alloc_release(void) { mi_collect(true); }
+/* sb_alloc_release_now(): the same, without the allocator's decommit delay
+ * (pages freed a moment ago are returned too, not kept for reuse). */
+static inline void sb_alloc_release_now(void)
+{
+    long delay = mi_option_get(mi_option_decommit_delay);
+    mi_option_set(mi_option_decommit_delay, 0);
+    mi_collect(true);
+    mi_option_set(mi_option_decommit_delay, delay);
+}
 #endif
 
 #endif

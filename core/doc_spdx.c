@@ -46,7 +46,7 @@ static sb_code prepare23(sb_doc *d)
     const sb_sbom *s = d->sbom;
     spdx23 *f = sb_arena_calloc(d->arena, 1, sizeof *f);
     sb_strmap seen;
-    if (NULL == f || sb_strmap_init(&seen, d->arena, s->npkgs) != SB_OK)
+    if (NULL == f || sb_strmap_init(&seen, d->tmp, s->npkgs) != SB_OK)
         return SB_ENOMEM;
     f->x = d->fmt;
     f->ex = sb_arena_calloc(d->arena, s->npkgs ? s->npkgs : 1, sizeof *f->ex);

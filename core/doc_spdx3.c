@@ -85,10 +85,13 @@ static sb_code prepare3(sb_doc *d)
     s3->lic_iri = sb_arena_calloc(a, n, sizeof *s3->lic_iri);
     s3->lic_new = sb_arena_calloc(a, n, 1);
     s3->lic_list = sb_arena_calloc(a, n, sizeof *s3->lic_list);
+    /* the look-up maps and the fragments they are built from are needed
+     * only here: in the piece's scratch, which the next piece empties */
+    sb_arena *t = d->tmp;
     sb_strmap sups, lic_by_value, lic_ids;
     if (!s3->sup_iri || !s3->sup_new || !s3->lic_iri || !s3->lic_new || !s3->lic_list ||
-        sb_strmap_init(&sups, a, n) != SB_OK || sb_strmap_init(&lic_by_value, a, n) != SB_OK ||
-        sb_strmap_init(&lic_ids, a, n + 1) != SB_OK)
+        sb_strmap_init(&sups, t, n) != SB_OK || sb_strmap_init(&lic_by_value, t, n) != SB_OK ||
+        sb_strmap_init(&lic_ids, t, n + 1) != SB_OK)
         return SB_ENOMEM;
     sb_strmap_put(&lic_ids, "license-CC0-1.0", 15, 0, NULL); /* the data license */
     for (size_t i = 0; i < s->npkgs; i++) {
@@ -101,7 +104,7 @@ static sb_code prepare3(sb_doc *d)
             if (dup) {
                 s3->sup_iri[i] = s3->sup_iri[at];
             } else {
-                s3->sup_iri[i] = iri_in(a, s3, sb_arena_printf(a, "supplier-%s", sb_spdx__frag(a, p->supplier_name)));
+                s3->sup_iri[i] = iri_in(a, s3, sb_arena_printf(t, "supplier-%s", sb_spdx__frag(t, p->supplier_name)));
                 s3->sup_new[i] = 1;
             }
         }
@@ -119,14 +122,14 @@ static sb_code prepare3(sb_doc *d)
             s3->lic_iri[i] = s3->lic_iri[at];
             continue;
         }
-        const char *base = sb_arena_printf(a, "%s%s%s%s", l->kind == SB_LIC_EXPR ? "license-" : "license-text-",
-                                           sb_spdx__frag(a, l->value), h8 ? "-" : "", h8 ? h8 : "");
+        const char *base = sb_arena_printf(t, "%s%s%s%s", l->kind == SB_LIC_EXPR ? "license-" : "license-text-",
+                                           sb_spdx__frag(t, l->value), h8 ? "-" : "", h8 ? h8 : "");
         const char *frag = base;
         if (l->kind == SB_LIC_EXPR && !strcmp(l->value, "CC0-1.0")) {
             s3->cc0_emitted = 1; /* this package's element is the data license too */
         } else {
             for (unsigned k = 2; frag && sb_strmap_put(&lic_ids, frag, strlen(frag), i, NULL) == 1; k++)
-                frag = sb_arena_printf(a, "%s-%u", base, k);
+                frag = sb_arena_printf(t, "%s-%u", base, k);
         }
         if (NULL == frag)
             return SB_ENOMEM;

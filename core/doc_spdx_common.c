@@ -55,23 +55,25 @@ sb_code sb_spdx__prepare(sb_doc *d)
     x->declared = sb_arena_calloc(a, n, sizeof *x->declared);
     if (!x->doc_name || !x->ns || !x->pkg_ids || !x->lics || !x->text_file || !x->text_h8 || !x->declared)
         return SB_ENOMEM;
+    sb_arena *t = d->tmp; /* the id map and the fragments: needed only here */
     sb_strmap ids;
-    if (sb_strmap_init(&ids, a, s->npkgs + 1) != SB_OK)
+    if (sb_strmap_init(&ids, t, s->npkgs + 1) != SB_OK)
         return SB_ENOMEM;
     sb_strmap_put(&ids, "Package-root", 12, 0, NULL);
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_pkg *p = &s->pkgs[i];
-        const char *base = p->version ? sb_arena_printf(a, "Package-%s-%s", sb_kind_name(p->kind),
-                                                        sb_spdx__frag(a, sb_arena_printf(a, "%s-%s", p->name, p->version)))
-                                      : sb_arena_printf(a, "Package-%s-%s", sb_kind_name(p->kind),
-                                                        sb_spdx__frag(a, p->name));
+        const char *base = p->version ? sb_arena_printf(t, "Package-%s-%s", sb_kind_name(p->kind),
+                                                        sb_spdx__frag(t, sb_arena_printf(t, "%s-%s", p->name, p->version)))
+                                      : sb_arena_printf(t, "Package-%s-%s", sb_kind_name(p->kind),
+                                                        sb_spdx__frag(t, p->name));
         if (NULL == base)
             return SB_ENOMEM;
         const char *id = base;
         for (unsigned k = 2; sb_strmap_put(&ids, id, strlen(id), i, NULL) == 1; k++)
-            if (NULL == (id = sb_arena_printf(a, "%s-%u", base, k)))
+            if (NULL == (id = sb_arena_printf(t, "%s-%u", base, k)))
                 return SB_ENOMEM;
-        x->pkg_ids[i] = id;
+        if (NULL == (x->pkg_ids[i] = sb_arena_strdup(a, id)))
+            return SB_ENOMEM;
         x->lics[i] = sb_pkg_lic(p, a);
         x->total_deps += p->ndeps;
         /* the budget left at most the first file embeddable for SPDX */

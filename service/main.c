@@ -83,16 +83,6 @@ int main(int argc, char **argv)
 {
     static svc_server srv; /* owned by main; reached by callbacks through their cls */
     char eb[256];
-#ifndef SB_NO_MIMALLOC
-    /* freed pages go back to the system at once, not 25 ms later (issue 25
-     * target 2): a large request's input is released before its model
-     * grows into that room, so the request peaks at 22.5 MB instead of 25.5
-     * for a 10,000-package pixi.lock to SPDX 2.3, and the replica's RSS after
-     * it is 19 MB instead of 35. Small requests free no whole pages (two
-     * madvise calls over 300 20-package requests). MIMALLOC_RESET_DELAY in
-     * the environment still wins. */
-    mi_option_set_default(mi_option_decommit_delay, 0);
-#endif
     int rc = svc_cfg_load(&srv.cfg, argc, argv, eb, sizeof eb);
     if (rc == 1)
         return 0;
