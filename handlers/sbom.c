@@ -18,6 +18,7 @@
  * Content-Disposition of the body or of the part.
  */
 #include "handlers.h"
+#include "../core/pairs.h"
 #include "../core/doc.h"
 #include "../core/filter.h"
 #include "../core/lock.h"
@@ -192,22 +193,8 @@ static void disposition(svc_req *r, const char *env, const char *plat, const cha
         svc_req_add_header(r, "Content-Disposition", v);
 }
 
-static int env_order(const void *a, const void *b)
-{
-    const sb_lock_env *x = *(const sb_lock_env *const *)a, *y = *(const sb_lock_env *const *)b;
-    int xd = !strcmp(x->name, "default"), yd = !strcmp(y->name, "default");
-    if (xd != yd)
-        return yd - xd;
-    return strcmp(x->name, y->name);
-}
-
-static int name_order(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* all-environments / all-platforms: one document per selection, in a stable
- * order (default first, then environments and platforms by name), as NDJSON. */
+/* all-environments / all-platforms: one document per selection, in the
+ * order core/pairs.c gives (default first, then by name), as NDJSON. */
 static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const sb_lock *lock,
                        const sb_select_opts *base, int all_envs, int all_plats, time_t ts, const unsigned char *sha1)
 {
@@ -216,99 +203,62 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
     const svc_cfg *cfg = svc_req_cfg(r);
     sb_err err;
     sb_err_clear(&err);
-    size_t nenv = 0;
-    const sb_lock_env **envs = sb_arena_alloc(a, (lock->nenvs + 1) * sizeof *envs);
-    if (NULL == envs)
-        return -1;
-    for (size_t i = 0; i < lock->nenvs; i++)
-        if (all_envs || !strcmp(lock->envs[i].name, base->environment ? base->environment : "default"))
-            envs[nenv++] = &lock->envs[i];
-    if (0 == nenv) {
-        sb_select_opts probe = *base;
-        sb_sbom *none = NULL;
-        sb_model_select(&none, a, lock, &probe, &err); /* names the environments */
+    sb_select_pair *pairs = NULL;
+    size_t np = 0;
+    if (sb_model_pairs(&pairs, &np, a, lock, base, all_envs, all_plats, (size_t)cfg->max_documents, &err) != SB_OK) {
         const char **choices = NULL;
-        int n = svc_intake_choices(r, lock, base->environment, &choices);
+        int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, base->environment, &choices) : 0;
         return svc_req_error(r, &err, choices, (size_t)n);
     }
-    qsort(envs, nenv, sizeof *envs, env_order);
-    size_t cap = 0;
-    for (size_t e = 0; e < nenv; e++)
-        cap += all_plats && envs[e]->nplatforms ? envs[e]->nplatforms : 1;
-    if (cap > (size_t)cfg->max_documents) {
-        sb_err_set(&err, SB_ELIMIT, "the request asks for %zu documents; this server writes at most %ld per request",
-                   cap, cfg->max_documents);
-        return svc_req_error(r, &err, NULL, 0);
-    }
-    const sb_sbom **docs = sb_arena_alloc(a, (cap + 1) * sizeof *docs);
-    const char **plats = sb_arena_alloc(a, (cap + 1) * sizeof *plats);
-    if (NULL == docs || NULL == plats)
-        return -1;
-    size_t nd = 0;
-    long total = 0;
-    /* pass 0 queues every selection's lookups at once; pass 1 writes */
-    for (int pass = base->lookup ? 0 : 1; pass < 2; pass++)
-    for (size_t e = 0; e < nenv; e++) {
+    /* every pair's lookups are queued before any is selected, so they run
+     * together; with a filter, only what it keeps (learnt by a selection
+     * without lookups; an unknown platform is answered by the real one) */
+    for (size_t i = 0; base->lookup && i < np; i++) {
         sb_select_opts sel = *base;
-        sel.environment = envs[e]->name;
-        size_t np = 0;
-        if (all_plats && envs[e]->nplatforms) {
-            for (size_t k = 0; k < envs[e]->nplatforms; k++)
-                plats[np++] = envs[e]->platforms[k].name;
-            qsort(plats, np, sizeof *plats, name_order);
-        } else if (all_plats) {
-            /* an environment that locks no platform: its one (empty)
-             * document, the one a request without all-platforms gets */
-            plats[np++] = NULL;
+        sel.environment = pairs[i].environment;
+        sel.platform = pairs[i].platform;
+        if (sb_filter_active(sel.filter)) {
+            sb_select_opts probe = sel;
+            probe.lookup = NULL;
+            probe.health = NULL; /* and no health lookups: the selection asks them */
+            sb_sbom *kept = NULL;
+            sb_err perr;
+            if (sb_model_select(&kept, a, lock, &probe, &perr) == SB_OK)
+                svc_lookup_prefetch_pkgs(sel.lookup_ctx, kept->pkgs, kept->npkgs, a);
         } else {
-            plats[np++] = base->platform;
-        }
-        for (size_t k = 0; k < np; k++) {
-            sel.platform = plats[k];
-            if (0 == pass && sb_filter_active(sel.filter)) {
-                /* only what the filter keeps is looked up: select without
-                 * lookups to learn it (an unknown platform is answered in pass 1) */
-                sb_select_opts probe = sel;
-                probe.lookup = NULL;
-                probe.health = NULL; /* and no health lookups: pass 1 asks them */
-                sb_sbom *kept = NULL;
-                sb_err perr;
-                if (sb_model_select(&kept, a, lock, &probe, &perr) == SB_OK)
-                    svc_lookup_prefetch_pkgs(sel.lookup_ctx, kept->pkgs, kept->npkgs, a);
-                continue;
-            }
-            if (0 == pass) {
-                svc_lookup_prefetch(sel.lookup_ctx, sb_model_platform(lock, &sel), sel.package_cache, a);
-                continue;
-            }
-            sb_sbom *s = NULL;
-            if (sb_model_select(&s, a, lock, &sel, &err) != SB_OK) {
-                if (err.code == SB_ETIMEOUT)
-                    return svc_req_timeout(r);
-                const char **choices = NULL;
-                int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, sel.environment, &choices) : 0;
-                return svc_req_error(r, &err, choices, (size_t)n);
-            }
-            if (svc_intake_policy(r, in, s, &prc))
-                return prc;
-            docs[nd++] = s;
-            total += (long)s->npkgs;
-            warn_incomplete(r, s);
+            svc_lookup_prefetch(sel.lookup_ctx, sb_model_platform(lock, &sel), sel.package_cache, a);
         }
     }
-    if (0 == nd) {
-        sb_err_set(&err, SB_ENOTFOUND, "the lockfile locks no platform for the chosen environments");
-        return svc_req_error(r, &err, NULL, 0);
+    sb_sbom **docs = sb_arena_alloc(a, (np + 1) * sizeof *docs);
+    if (NULL == docs)
+        return -1;
+    size_t at = 0;
+    if (sb_model_select_pairs(docs, a, lock, base, pairs, np, &at, &err) != SB_OK) {
+        if (err.code == SB_ETIMEOUT)
+            return svc_req_timeout(r);
+        const char **choices = NULL;
+        int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, pairs[at].environment, &choices) : 0;
+        return svc_req_error(r, &err, choices, (size_t)n);
     }
+    size_t nd = np; /* at least one: every environment has its document */
+    long total = 0;
+    for (size_t i = 0; i < nd; i++) {
+        if (svc_intake_policy(r, in, docs[i], &prc))
+            return prc;
+        total += (long)docs[i]->npkgs;
+        warn_incomplete(r, docs[i]);
+    }
+    /* the policy above marked them; from here on they are only read */
+    const sb_sbom **cdocs = (const sb_sbom **)docs;
     svc_req_note(r, NULL, total);
     if (svc_intake_gate(r, in, &prc))
         return prc;
     svc_req_mark(r, "model");
     int grc;
-    if (svc_intake_quality_gate(r, in->fail_quality, docs, nd, &grc))
+    if (svc_intake_quality_gate(r, in->fail_quality, cdocs, nd, &grc))
         return grc;
-    if (svc_yanked_gate(r, docs, nd, &grc) || svc_vuln_gate(r, docs, nd, &grc) ||
-        svc_scorecard_gate(r, docs, nd, &grc))
+    if (svc_yanked_gate(r, cdocs, nd, &grc) || svc_vuln_gate(r, cdocs, nd, &grc) ||
+        svc_scorecard_gate(r, cdocs, nd, &grc))
         return grc;
     for (size_t i = 0; i < nd; i++)
         warn_vulns(r, ops, docs[i]);
@@ -316,7 +266,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
         return svc_req_timeout(r);
     sb_doc_opts dopts = {.timestamp = ts, .pretty = false, .input_sha1 = sha1, .timestamp_given = in->ts_given};
     sb_doc *doc = NULL;
-    if (sb_doc_new_seq(&doc, a, ops, docs, nd, &dopts, &err) != SB_OK)
+    if (sb_doc_new_seq(&doc, a, ops, cdocs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
     svc_req_count(r, (unsigned)nd, NULL);
     disposition(r, all_envs ? "all" : docs[0]->environment, all_plats ? "all" : docs[0]->platform, ".ndjson");

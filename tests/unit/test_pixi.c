@@ -6,6 +6,7 @@
 #include "../../core/arena.h"
 #include "../../core/lock.h"
 #include "../../core/model.h"
+#include "../../core/pairs.h"
 
 #include <stdlib.h>
 
@@ -942,5 +943,84 @@ TEST(core_pixi__pypi_without_version)
         CHECK_STR(find(s, "gl")->purl, "pkg:pypi/gl@0?vcs_url=git%2Bhttps:%2F%2Fgitlab.example%2Forg%2Frepo.git");
         CHECK_STR(find(s, "LocalPkg")->purl, "pkg:generic/LocalPkg");
     }
+    sb_arena_destroy(a);
+}
+
+/* core/pairs.c: which (environment, platform) documents a request over
+ * several selections makes, in which order, and each one's selection */
+TEST(core_pixi__pairs_order_limits_selection)
+{
+    static const char lock3[] =
+        "version: 6\n"
+        "environments:\n"
+        "  zeta:\n"
+        "    channels: []\n"
+        "    packages:\n"
+        "      win-64:\n"
+        "      - conda: https://conda.anaconda.org/conda-forge/win-64/zlib-1.3.1-h0_0.conda\n"
+        "  default:\n"
+        "    channels: []\n"
+        "    packages:\n"
+        "      osx-arm64:\n"
+        "      - conda: https://conda.anaconda.org/conda-forge/osx-arm64/zlib-1.3.1-h0_0.conda\n"
+        "      linux-64:\n"
+        "      - conda: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-h0_0.conda\n"
+        "  alpha:\n"
+        "    channels: []\n"
+        "packages:\n"
+        "- conda: https://conda.anaconda.org/conda-forge/win-64/zlib-1.3.1-h0_0.conda\n"
+        "- conda: https://conda.anaconda.org/conda-forge/osx-arm64/zlib-1.3.1-h0_0.conda\n"
+        "- conda: https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-h0_0.conda\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_lock *l = NULL;
+    sb_err err;
+    CHECK(read_str(a, lock3, &l, &err) == SB_OK);
+    sb_select_opts base = {0};
+    sb_select_pair *p = NULL;
+    size_t n = 0;
+    /* every environment, every platform: default first, then by name; an
+     * environment that locks no platform has its one empty document */
+    CHECK(sb_model_pairs(&p, &n, a, l, &base, true, true, 16, &err) == SB_OK);
+    CHECK(n == 4);
+    if (n == 4) {
+        CHECK_STR(p[0].environment, "default");
+        CHECK_STR(p[0].platform, "linux-64");
+        CHECK_STR(p[1].environment, "default");
+        CHECK_STR(p[1].platform, "osx-arm64");
+        CHECK_STR(p[2].environment, "alpha");
+        CHECK(NULL == p[2].platform);
+        CHECK_STR(p[3].environment, "zeta");
+        CHECK_STR(p[3].platform, "win-64");
+        sb_sbom *docs[4] = {0};
+        size_t at = 99;
+        CHECK(sb_model_select_pairs(docs, a, l, &base, p, n, &at, &err) == SB_OK);
+        CHECK(docs[0] && docs[0]->npkgs == 1 && !strcmp(docs[0]->platform, "linux-64"));
+        CHECK(docs[1] && docs[1]->npkgs == 1 && !strcmp(docs[1]->platform, "osx-arm64"));
+        CHECK(docs[2] && docs[2]->npkgs == 0);
+        CHECK(docs[3] && docs[3]->npkgs == 1 && !strcmp(docs[3]->environment, "zeta"));
+    }
+    /* one environment's platforms; every environment on one platform */
+    base.environment = "default";
+    CHECK(sb_model_pairs(&p, &n, a, l, &base, false, true, 16, &err) == SB_OK && n == 2);
+    base.environment = NULL;
+    base.platform = "win-64";
+    CHECK(sb_model_pairs(&p, &n, a, l, &base, true, false, 16, &err) == SB_OK && n == 3);
+    if (n == 3) {
+        CHECK_STR(p[2].platform, "win-64");
+        /* a pair the lockfile does not lock fails its selection, named */
+        sb_sbom *docs[3] = {0};
+        size_t at = 99;
+        CHECK(sb_model_select_pairs(docs, a, l, &base, p, n, &at, &err) == SB_ENOTFOUND);
+        CHECK(at == 0);
+        CHECK(strstr(err.msg, "win-64") != NULL);
+    }
+    /* more documents than the server writes */
+    base.platform = NULL;
+    CHECK(sb_model_pairs(&p, &n, a, l, &base, true, true, 3, &err) == SB_ELIMIT);
+    CHECK(strstr(err.msg, "asks for 4 documents") != NULL);
+    /* an environment the lockfile does not have: named, with the choices */
+    base.environment = "nope";
+    CHECK(sb_model_pairs(&p, &n, a, l, &base, false, true, 16, &err) == SB_ENOTFOUND);
+    CHECK(strstr(err.msg, "nope") != NULL && strstr(err.msg, "alpha") != NULL);
     sb_arena_destroy(a);
 }
