@@ -928,9 +928,12 @@ static sb_code spdx_body(sbin *c, json_t *root)
     sb_lock_origin *o = c->origin;
     o->source = jstr(c, root, "documentNamespace");
     json_t *ci = json_object_get(root, "creationInfo");
-    json_array_foreach(json_object_get(ci, "creators"), i, e)
-        o->ours |= json_is_string(e) && !strncmp(json_string_value(e), "Tool: " SB_TOOL_NAME "-", strlen("Tool: " SB_TOOL_NAME "-")) &&
-                   env && plat;
+    json_t *creators = json_object_get(ci, "creators");
+    for (size_t k = 0; k < json_array_size(creators); k++) {
+        const json_t *cr = json_array_get(creators, k);
+        o->ours |= json_is_string(cr) &&
+                   !strncmp(json_string_value(cr), "Tool: " SB_TOOL_NAME "-", strlen("Tool: " SB_TOOL_NAME "-")) && env && plat;
+    }
     static const char ns_prefix[] = "https://spdx.org/spdxdocs/" SB_TOOL_NAME "/";
     const char *slash = o->source && !strncmp(o->source, ns_prefix, sizeof ns_prefix - 1) ? strrchr(o->source, '/') : NULL;
     if (slash && strlen(slash + 1) == 36)
