@@ -104,6 +104,14 @@ sb_code sb_report__tab_end(sb_doc *d);
                                    .middle = sb_report__tab_middle, .relation_count = sb_report__tab_count,  \
                                    .relation = sb_report__tab_piece, .end = sb_report__tab_end}
 
+/* The four outputs every table report has: prefix_json, prefix_text,
+ * prefix_md and prefix_csv (a report with findings adds its SARIF beside). */
+#define SB_REPORT__TAB_OUTPUTS(prefix, kind_name, begin_fn)                              \
+    SB_REPORT__TAB_OPS(prefix##_json, kind_name, begin_fn, "application/json");           \
+    SB_REPORT__TAB_OPS(prefix##_text, kind_name, begin_fn, "text/plain; charset=utf-8");  \
+    SB_REPORT__TAB_OPS(prefix##_md, kind_name, begin_fn, "text/markdown; charset=utf-8"); \
+    SB_REPORT__TAB_OPS(prefix##_csv, kind_name, begin_fn, "text/csv; charset=utf-8")
+
 /* One row per package, in model order (packages, licenses). */
 sb_code sb_report__all_rows(sb_doc *d, sb_report__tab *r);
 

@@ -503,10 +503,7 @@ static const sb_report__tab_kind licenses = {
 
 static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &licenses); }
 
-SB_REPORT__TAB_OPS(licenses_json, "licenses", begin, "application/json");
-SB_REPORT__TAB_OPS(licenses_text, "licenses", begin, "text/plain; charset=utf-8");
-SB_REPORT__TAB_OPS(licenses_md, "licenses", begin, "text/markdown; charset=utf-8");
-SB_REPORT__TAB_OPS(licenses_csv, "licenses", begin, "text/csv; charset=utf-8");
+SB_REPORT__TAB_OUTPUTS(licenses, "licenses", begin);
 SB_REPORT__TAB_OPS(licenses_sarif, "licenses", begin, "application/sarif+json");
 
 const sb_report_kind sb_report_licenses = {"licenses",

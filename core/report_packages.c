@@ -136,9 +136,6 @@ static const sb_report__tab_kind packages = {
 
 static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &packages); }
 
-SB_REPORT__TAB_OPS(packages_json, "packages", begin, "application/json");
-SB_REPORT__TAB_OPS(packages_text, "packages", begin, "text/plain; charset=utf-8");
-SB_REPORT__TAB_OPS(packages_md, "packages", begin, "text/markdown; charset=utf-8");
-SB_REPORT__TAB_OPS(packages_csv, "packages", begin, "text/csv; charset=utf-8");
+SB_REPORT__TAB_OUTPUTS(packages, "packages", begin);
 
 const sb_report_kind sb_report_packages = {"packages", {&packages_json, &packages_text, &packages_md, &packages_csv, NULL}};

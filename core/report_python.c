@@ -214,9 +214,6 @@ static const sb_report__tab_kind python = {
 
 static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &python); }
 
-SB_REPORT__TAB_OPS(python_json, "python", begin, "application/json");
-SB_REPORT__TAB_OPS(python_text, "python", begin, "text/plain; charset=utf-8");
-SB_REPORT__TAB_OPS(python_md, "python", begin, "text/markdown; charset=utf-8");
-SB_REPORT__TAB_OPS(python_csv, "python", begin, "text/csv; charset=utf-8");
+SB_REPORT__TAB_OUTPUTS(python, "python", begin);
 
 const sb_report_kind sb_report_python = {"python", {&python_json, &python_text, &python_md, &python_csv, NULL}};

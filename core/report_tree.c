@@ -216,9 +216,6 @@ static const sb_report__tab_kind tree = {
 
 static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &tree); }
 
-SB_REPORT__TAB_OPS(tree_json, "tree", begin, "application/json");
-SB_REPORT__TAB_OPS(tree_text, "tree", begin, "text/plain; charset=utf-8");
-SB_REPORT__TAB_OPS(tree_md, "tree", begin, "text/markdown; charset=utf-8");
-SB_REPORT__TAB_OPS(tree_csv, "tree", begin, "text/csv; charset=utf-8");
+SB_REPORT__TAB_OUTPUTS(tree, "tree", begin);
 
 const sb_report_kind sb_report_tree = {"tree", {&tree_json, &tree_text, &tree_md, &tree_csv, NULL}};
