@@ -4,6 +4,8 @@
  * Used for request bodies and the writers' staging area. An append past
  * `cap` fails with SB_ELIMIT and leaves the buffer as it was; the contents
  * are always NUL-terminated so text parsers may read them as a C string.
+ * data belongs to the buffer: release it with sb_buf_free, never sb_free
+ * (a large buffer is a mapping of its own, see buf.c).
  */
 #ifndef SB_BUF_H
 #define SB_BUF_H
@@ -17,9 +19,10 @@ typedef struct sb_buf {
     size_t len;
     size_t alloc;
     size_t cap;  /* most bytes it may hold; 0 = unlimited */
+    size_t mapped; /* length of data's own mapping (large buffers, buf.c); 0 = heap */
 } sb_buf;
 
-#define SB_BUF_INIT(capacity) { NULL, 0, 0, (capacity) }
+#define SB_BUF_INIT(capacity) { NULL, 0, 0, (capacity), 0 }
 
 void sb_buf_init(sb_buf *b, size_t cap);
 

@@ -18,21 +18,11 @@
 const char *svc_req_method(const svc_req *r) { return r->method; }
 const char *svc_req_path(const svc_req *r) { return r->path; }
 sb_arena *svc_req_arena(svc_req *r) { return r->arena; }
-/* A large input's pages go back to the system as soon as it is read, so the
- * model grows into them rather than beside them (issue 25 target 2: a
- * 10,000-package pixi.lock, 4.5 MB, to SPDX 3.0.1 peaked 0.6 MB over
- * 2 x input + 16 MiB with the pages kept). Only from 4 MiB: returning pages
- * costs CPU (the next request faults them in again: +35% CPU for the 2.4 MB
- * reference pixi.lock when done from 1 MiB, and decommitting on every free
- * doubled it), and below that a request peaks far under its bound (the
- * reference: 9.2 MB against 21.2). */
-#define DROP_RELEASE_MIN ((size_t)4 << 20)
-
 void svc_req_drop_body(svc_req *r)
 {
     size_t had = r->body.alloc;
     sb_buf_free(&r->body);
-    if (had >= DROP_RELEASE_MIN)
+    if (had >= SVC_BODY_RELEASE_MIN)
         sb_alloc_release_now();
 }
 const svc_cfg *svc_req_cfg(const svc_req *r) { return &r->srv->cfg; }

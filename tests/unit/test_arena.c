@@ -130,3 +130,46 @@ TEST(core_grow__arena_and_heap_arrays)
     CHECK(sb_vec_grow(&h, &bad, bad, sizeof *h, 16) == SB_ENOMEM && h == keep && bad == SIZE_MAX / 4);
     sb_free(h);
 }
+
+/* A buffer past 4 MiB: grown a chunk at a time (a chunked upload) or sized
+ * once (a declared body), its contents survive every step, the NUL stays
+ * after them, and freeing leaves it empty and reusable. In the mimalloc build
+ * it is a mapping of its own (mapped = its page-rounded length). */
+TEST(core_buf__large_growth_keeps_contents)
+{
+    sb_buf b = SB_BUF_INIT((size_t)9 << 20);
+    char chunk[65536];
+    size_t total = 0;
+    int ok = 1;
+    for (unsigned i = 0; total + sizeof chunk <= ((size_t)9 << 20); i++) {
+        memset(chunk, (int)('a' + i % 26), sizeof chunk);
+        ok &= sb_buf_append(&b, chunk, sizeof chunk) == SB_OK;
+        total += sizeof chunk;
+    }
+    CHECK(ok && b.len == total && b.data[b.len] == '\0');
+    for (size_t at = 0; at < total; at += sizeof chunk)
+        ok &= b.data[at] == (char)('a' + (at / sizeof chunk) % 26) && b.data[at + sizeof chunk - 1] == b.data[at];
+    CHECK(ok);
+    CHECK(b.alloc >= b.len + 1);
+#ifndef SB_NO_MIMALLOC
+    CHECK(b.mapped == b.alloc && b.mapped % 4096 == 0);
+#else
+    CHECK(b.mapped == 0);
+#endif
+    CHECK(sb_buf_append(&b, chunk, sizeof chunk) == SB_ELIMIT && b.len == total); /* past the cap */
+    sb_buf_consume(&b, total - 3);
+    CHECK(b.len == 3 && b.data[3] == '\0');
+    sb_buf_free(&b);
+    CHECK(b.data == NULL && b.len == 0 && b.alloc == 0 && b.mapped == 0);
+
+    /* sized once, then filled: no growth step past the first */
+    sb_buf_expect(&b, (size_t)5 << 20);
+    CHECK(b.data != NULL && b.alloc >= ((size_t)5 << 20) + 1 && b.data[0] == '\0');
+    char *at = b.data;
+    for (size_t n = 0; n < ((size_t)5 << 20); n += sizeof chunk)
+        ok &= sb_buf_append(&b, chunk, sizeof chunk) == SB_OK;
+    CHECK(ok && b.data == at && b.len == ((size_t)5 << 20));
+    sb_buf_free(&b);
+    sb_buf_free(&b); /* twice is harmless */
+    CHECK(b.data == NULL);
+}
