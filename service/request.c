@@ -10,6 +10,7 @@
 #include "../core/version.h"
 
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +19,25 @@
 const char *svc_req_method(const svc_req *r) { return r->method; }
 const char *svc_req_path(const svc_req *r) { return r->path; }
 sb_arena *svc_req_arena(svc_req *r) { return r->arena; }
+/* sb_alloc_release_now sets the allocator's decommit delay to 0 and back, a
+ * process-wide option: two requests doing it at once could interleave so
+ * the second restores the first's 0 for good, and every later free would
+ * decommit (twice the CPU per request, measured). One at a time. */
+static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void svc_req__release_now(void)
+{
+    pthread_mutex_lock(&release_lock);
+    sb_alloc_release_now();
+    pthread_mutex_unlock(&release_lock);
+}
+
 void svc_req_drop_body(svc_req *r)
 {
     size_t had = r->body.alloc;
     sb_buf_free(&r->body);
     if (had >= SVC_BODY_RELEASE_MIN)
-        sb_alloc_release_now();
+        svc_req__release_now();
 }
 const svc_cfg *svc_req_cfg(const svc_req *r) { return &r->srv->cfg; }
 const char *svc_req_id(const svc_req *r) { return r->id; }

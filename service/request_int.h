@@ -28,6 +28,10 @@
  * 9.2 MB against 21.2). */
 #define SVC_BODY_RELEASE_MIN ((size_t)4 << 20)
 
+/* sb_alloc_release_now, one thread at a time (it flips a process-wide
+ * allocator option). */
+void svc_req__release_now(void);
+
 struct svc_req {
     struct MHD_Connection *conn;
     svc_server *srv;

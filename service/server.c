@@ -94,7 +94,7 @@ static void req_free(svc_req *r)
     sb_arena_destroy(r->arena);
     free(r);
     if (body >= SVC_BODY_RELEASE_MIN)
-        sb_alloc_release_now();
+        svc_req__release_now();
     else if (held >= RELEASE_AFTER)
         sb_alloc_release();
 }
