@@ -42,8 +42,7 @@ sb_code sb_model_pairs(sb_select_pair **out, size_t *n, sb_arena *a, const sb_lo
     if (0 == nenv) {
         /* the one selection's own answer names the environments there are */
         sb_sbom *none = NULL;
-        sb_select_opts probe = *base;
-        sb_code rc = sb_model_select(&none, a, lock, &probe, err);
+        sb_code rc = sb_model_select(&none, a, lock, base, err);
         return rc != SB_OK ? rc : sb_err_set(err, SB_ENOTFOUND, "environment '%.200s' not found in lockfile", want);
     }
     qsort(envs, nenv, sizeof *envs, env_order);

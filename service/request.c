@@ -25,7 +25,7 @@ sb_arena *svc_req_arena(svc_req *r) { return r->arena; }
  * decommit (twice the CPU per request, measured). One at a time. */
 static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void svc_req__release_now(void)
+static void release_now(void)
 {
     pthread_mutex_lock(&release_lock);
     sb_alloc_release_now();
@@ -37,7 +37,7 @@ void svc_req_drop_body(svc_req *r)
     size_t had = r->body.alloc;
     sb_buf_free(&r->body);
     if (had >= SVC_BODY_RELEASE_MIN)
-        svc_req__release_now();
+        release_now();
 }
 const svc_cfg *svc_req_cfg(const svc_req *r) { return &r->srv->cfg; }
 const char *svc_req_id(const svc_req *r) { return r->id; }

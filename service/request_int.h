@@ -14,23 +14,17 @@
 
 #define SVC_MAX_EXTRA_HEADERS 8
 
-/* A request whose body reached this size gives its freed pages back to the
- * system at once: after the body is read (svc_req_drop_body), so the model
- * grows into them rather than beside them (issue 25 target 2: a
- * 10,000-package pixi.lock, 4.5 MB, to SPDX 3.0.1 peaked 0.6 MB over
- * 2 x input + 16 MiB with the pages kept), and at the request's end. The
- * body itself is a mapping of its own from that size (core/buf.c); what
- * this returns is the rest: the smaller steps a chunked body grew through,
- * the reading's own blocks. Only from 4 MiB: returning pages costs CPU (the
- * next request faults them in again: +35% CPU for the 2.4 MB reference
- * pixi.lock when done from 1 MiB, and decommitting on every free doubled
- * it), and below that a request peaks far under its bound (the reference:
- * 9.2 MB against 21.2). */
+/* A body of this size or more, when freed (svc_req_drop_body: after the
+ * read, or at the request's end), returns the request's freed pages to the
+ * system at once. The body itself is a mapping of its own from that size
+ * (core/buf.c); what this returns is the rest: the smaller steps a chunked
+ * body grew through (kept, they piled up over chunked uploads read on
+ * different threads: +12.5, +16.8, +17.6 MB peak for three in a row), and
+ * at the end whatever the request freed. Only from 4 MiB: returning pages
+ * costs CPU (the next request faults them in again: +35% CPU for the 2.4 MB
+ * reference pixi.lock when done from 1 MiB, and decommitting on every free
+ * doubled it). */
 #define SVC_BODY_RELEASE_MIN ((size_t)4 << 20)
-
-/* sb_alloc_release_now, one thread at a time (it flips a process-wide
- * allocator option). */
-void svc_req__release_now(void);
 
 struct svc_req {
     struct MHD_Connection *conn;

@@ -86,16 +86,15 @@ static void req_free(svc_req *r)
         if (r->on_done[i])
             r->on_done[i](r->on_done_cls[i]);
     svc_budget_release(&r->srv->budget, r->charged);
-    size_t held = sb_arena_used(r->arena) + r->body.alloc, body = r->body.alloc;
+    size_t held = sb_arena_used(r->arena) + r->body.alloc;
+    int released = r->body.alloc >= SVC_BODY_RELEASE_MIN; /* by svc_req_drop_body below */
     sb_doc_free(r->doc);
     svc_rentry_release(r->hit);
     sb_buf_free(&r->capture);
-    sb_buf_free(&r->body);
     sb_arena_destroy(r->arena);
+    svc_req_drop_body(r); /* last: a large body's release takes what was freed above too */
     free(r);
-    if (body >= SVC_BODY_RELEASE_MIN)
-        svc_req__release_now();
-    else if (held >= RELEASE_AFTER)
+    if (!released && held >= RELEASE_AFTER)
         sb_alloc_release();
 }
 
