@@ -6,17 +6,27 @@
 
 #include <stdlib.h>
 
-#define MAX_TESTS 256
-
-static sb_test_case cases[MAX_TESTS];
-static int ncases;
+/* Grown as constructors register cases: there is no cap to fall off
+ * silently (a fixed array of 256 once dropped every case past it). */
+static sb_test_case *cases;
+static int ncases, capcases;
+static int register_failed;
 static int current_failed;
 static int passed, failed;
 
 void sb_test_register(const char *name, void (*fn)(void))
 {
-    if (ncases < MAX_TESTS)
-        cases[ncases++] = (sb_test_case){name, fn};
+    if (ncases == capcases) {
+        int ncap = capcases ? capcases * 2 : 256;
+        sb_test_case *n = realloc(cases, (size_t)ncap * sizeof *n);
+        if (NULL == n) {
+            register_failed++; /* reported by main: a lost case fails the run */
+            return;
+        }
+        cases = n;
+        capcases = ncap;
+    }
+    cases[ncases++] = (sb_test_case){name, fn};
 }
 
 void sb_test_fail(const char *file, int line, const char *expr)
@@ -68,6 +78,10 @@ char *sb_test_read(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
     const char *filter = argc > 1 ? argv[1] : NULL;
+    if (register_failed) {
+        printf("FAIL %d test case(s) could not be registered (out of memory)\n", register_failed);
+        failed += register_failed;
+    }
     for (int i = 0; i < ncases; i++) {
         if (filter && !strstr(cases[i].name, filter))
             continue;
@@ -81,6 +95,8 @@ int main(int argc, char **argv)
             printf("ok   %s\n", cases[i].name);
         }
     }
+    printf("unit: %d cases registered\n", ncases);
     printf("unit: %d passed, %d failed\n", passed, failed);
+    free(cases);
     return failed ? 1 : 0;
 }
