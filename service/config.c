@@ -91,9 +91,9 @@ static const cfg_opt opts[] = {
     {"epss-file", "SBOMD_EPSS_FILE", T_STR, OFF(epss_file), 0, 1024, "", "a local EPSS answer ({\"data\": [{cve, epss, percentile, date}]}, the API's shape), read by each ?epss=true request instead of epss-url; empty = ask epss-url"},
     {"epss-ttl", "SBOMD_EPSS_TTL", T_LONG, OFF(epss_ttl), 0, 604800, "86400", "seconds an EPSS answer is reused (scores change daily)"},
     {"scorecard-url", "SBOMD_SCORECARD_URL", T_STR, OFF(scorecard_url), 0, 512, "https://api.securityscorecards.dev", "OpenSSF Scorecard API base (<base>/projects/github.com/<owner>/<repo>) asked for ?scorecard=true (needs lookups); the only host scorecard lookups reach"},
-    {"scorecard-ttl", "SBOMD_SCORECARD_TTL", T_LONG, OFF(scorecard_ttl), 0, 2592000, "604800", "seconds a scorecard answer is reused (spec 9.6: scores are recomputed weekly)"},
+    {"scorecard-ttl", "SBOMD_SCORECARD_TTL", T_LONG, OFF(scorecard_ttl), 0, 2592000, "604800", "seconds a scorecard answer is reused (Scorecard recomputes scores weekly)"},
     {"channel-index-url", "SBOMD_CHANNEL_INDEX_URL", T_STR, OFF(channel_index_url), 0, 512, "", "repodata.json-shaped index per conda channel and subdir, {channel} and {subdir} replaced (e.g. https://conda.anaconda.org/{channel}/{subdir}/repodata.json; answers past 8 MiB fail, so point it at a trimmed mirror for big channels), read by the outdated report for conda packages (needs lookups); empty = conda packages not checked"},
-    {"channel-index-ttl", "SBOMD_CHANNEL_INDEX_TTL", T_LONG, OFF(channel_index_ttl), 0, 2592000, "86400", "seconds a channel index is reused (spec 9.6: outdated answers, 1 day)"},
+    {"channel-index-ttl", "SBOMD_CHANNEL_INDEX_TTL", T_LONG, OFF(channel_index_ttl), 0, 2592000, "86400", "seconds a channel index is reused (an outdated answer may be a day old)"},
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
@@ -141,14 +141,125 @@ static int set(svc_cfg *c, const cfg_opt *o, const char *v, const char *origin, 
     return 0;
 }
 
+/* The options that act instead of configuring: listed by --help and the
+ * generated reference beside the table's settings. */
+static const struct {
+    const char *name, *help;
+} actions[] = {
+    {"check-config", "validate the settings, print them, exit 0 (2 if invalid)"},
+    {"help", "print this text and exit"},
+    {"help-markdown", "print the configuration reference (docs/configuration.md) and exit"},
+    {"help-man", "print the manual page sbomd(8) (docs/sbomd.8) and exit"},
+    {"version", "print the version and exit"},
+};
+#define NACTIONS (sizeof actions / sizeof actions[0])
+
 static void help(void)
 {
     printf("usage: sbomd [options]\n\nEvery option is also an environment variable; flags win.\n\n");
     for (size_t i = 0; i < NOPTS; i++)
         printf("  --%-20s %-24s %s (default %s)\n", opts[i].name, opts[i].env, opts[i].help, opts[i].def);
-    printf("  --%-20s %-24s %s\n", "check-config", "", "validate the settings, print them, exit 0 (2 if invalid)");
-    printf("  --%-20s %-24s %s\n", "help", "", "this text");
-    printf("  --%-20s %-24s %s\n", "version", "", "print the version");
+    for (size_t i = 0; i < NACTIONS; i++)
+        printf("  --%-20s %-24s %s\n", actions[i].name, "", actions[i].help);
+}
+
+/* One phrase for what a setting takes, shared by both references. */
+static void value_kind(const cfg_opt *o, char *b, size_t n)
+{
+    if (o->type == T_FLAG)
+        snprintf(b, n, "flag: true, false, yes, no (a bare --%s is true)", o->name);
+    else if (o->type == T_STR)
+        snprintf(b, n, "text, at most %ld bytes", o->max - 1);
+    else
+        snprintf(b, n, "integer in [%ld, %ld]", o->min, o->max);
+}
+
+static const char *const doc_intro =
+    "sbomd is an HTTP service that turns lockfiles into Software Bills of Materials: "
+    "a client POSTs a lockfile and gets a CycloneDX or SPDX JSON document (or a report) streamed back. "
+    "Every setting is a command-line option and an environment variable of the same meaning; "
+    "an option given on the command line wins over the variable, and a variable set to the empty string counts as unset. "
+    "A value out of bounds stops the service at start with a message naming the setting.";
+
+/* docs/configuration.md: generated, so the reference and --help come from
+ * the one table and cannot drift (a test compares the file with this). */
+static void help_markdown(void)
+{
+    char kind[128];
+    printf("# sbomd configuration\n\n");
+    printf("<!-- Generated by `sbomd --help-markdown` from the settings table in service/config.c.\n"
+           "     Do not edit: `make docs` rewrites it, and `make test` fails when it differs. -->\n\n");
+    printf("%s\n\n", doc_intro);
+    printf("| option | environment variable | default |\n|---|---|---|\n");
+    for (size_t i = 0; i < NOPTS; i++)
+        printf("| [`--%s`](#%s) | `%s` | `%s` |\n", opts[i].name, opts[i].name, opts[i].env,
+               opts[i].def[0] ? opts[i].def : "\"\"");
+    printf("\n## Settings\n");
+    for (size_t i = 0; i < NOPTS; i++) {
+        value_kind(&opts[i], kind, sizeof kind);
+        printf("\n### %s\n\n`--%s`, `%s`: %s; default `%s`.\n\n", opts[i].name, opts[i].name, opts[i].env, kind,
+               opts[i].def[0] ? opts[i].def : "\"\"");
+        /* a help text may hold | or < >: fine in a paragraph, not in a table */
+        printf("%c%s.\n", opts[i].help[0] >= 'a' && opts[i].help[0] <= 'z' ? opts[i].help[0] - 32 : opts[i].help[0],
+               opts[i].help + 1);
+    }
+    printf("\n## Actions\n\n");
+    for (size_t i = 0; i < NACTIONS; i++)
+        printf("- `--%s`: %s.\n", actions[i].name, actions[i].help);
+}
+
+/* roff text: a backslash is \e, a hyphen in an option name \-, and a line
+ * must not start with . or ' (it would be a request). */
+static void roff(const char *s, int hyphens)
+{
+    if (*s == '.' || *s == '\'')
+        fputs("\\&", stdout);
+    for (; *s; s++) {
+        if (*s == '\\')
+            fputs("\\e", stdout);
+        else if (*s == '-' && hyphens)
+            fputs("\\-", stdout);
+        else
+            putchar(*s);
+    }
+}
+
+/* docs/sbomd.8, the manual page: generated from the same table. */
+static void help_man(void)
+{
+    char kind[128];
+    printf(".\\\" Generated by sbomd --help-man from the settings table in service/config.c; do not edit.\n");
+    printf(".TH SBOMD 8 \"\" \"%s %s\" \"System Administration\"\n", SB_TOOL_NAME, SB_VERSION);
+    printf(".SH NAME\nsbomd \\- lockfiles in, SBOMs out: an HTTP service\n");
+    printf(".SH SYNOPSIS\n.B sbomd\n.RI [ options ]\n");
+    printf(".SH DESCRIPTION\n");
+    roff(doc_intro, 0);
+    printf("\n.PP\nThe API is described in the OpenAPI document the service serves at\n.BR /openapi.yaml .\n");
+    printf(".SH OPTIONS\n");
+    for (size_t i = 0; i < NOPTS; i++) {
+        value_kind(&opts[i], kind, sizeof kind);
+        printf(".TP\n\\fB\\-\\-");
+        roff(opts[i].name, 1);
+        printf("\\fR, \\fB");
+        roff(opts[i].env, 0);
+        printf("\\fR\n");
+        putchar(opts[i].help[0] >= 'a' && opts[i].help[0] <= 'z' ? opts[i].help[0] - 32 : opts[i].help[0]);
+        roff(opts[i].help + 1, 0);
+        printf(".\n.br\n");
+        roff(kind, 0);
+        printf("; default \\(lq");
+        roff(opts[i].def, 0);
+        printf("\\(rq.\n");
+    }
+    for (size_t i = 0; i < NACTIONS; i++) {
+        printf(".TP\n.B \\-\\-");
+        roff(actions[i].name, 1);
+        printf("\n");
+        roff(actions[i].help, 0);
+        printf(".\n");
+    }
+    printf(".SH EXIT STATUS\n0 after a clean shutdown (SIGTERM or SIGINT) or an action; 2 when a setting is invalid.\n");
+    printf(".SH SEE ALSO\nThe configuration reference docs/configuration.md and the API guide docs/api.md in the source tree.\n");
 }
 
 /* --memory-budget 0: a share of the cgroup memory limit, or a fixed value.
@@ -332,6 +443,14 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         if (!strcmp(a, "--check-config")) {
             c->check_only = 1;
             continue;
+        }
+        if (!strcmp(a, "--help-markdown")) {
+            help_markdown();
+            return 1;
+        }
+        if (!strcmp(a, "--help-man")) {
+            help_man();
+            return 1;
         }
         if (!strcmp(a, "--version")) {
             printf("%s %s\n", SB_TOOL_NAME, SB_VERSION);
