@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # run.sh - build the libFuzzer targets with clang (ASan+UBSan) and run each for
-# FUZZ_SECONDS (default 60) on a seed corpus made from ../shared/fixtures.
+# FUZZ_SECONDS (default 60) on a seed corpus made from the shared fixtures.
+# The core is compiled once (in parallel) into an archive every target links;
+# FUZZ_JOBS targets (default: one per core) run at once, each one process.
 # Crashers are kept in build/fuzz/crashes-<target>/ and fail the run.
 #   tests/fuzz/run.sh [SECONDS]
 set -u
@@ -12,8 +14,24 @@ out=build/fuzz
 mkdir -p "$out"
 CC=${FUZZ_CC:-clang}
 if ! command -v "$CC" >/dev/null; then echo "fuzz: $CC not found"; echo "0 passed, 1 failed"; exit 1; fi
-flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DSB_NO_MIMALLOC -D_GNU_SOURCE -std=c11 $(pkg-config --cflags yaml-0.1)"
-core=$(make -s --no-print-directory print-core-src)
+common="-g -O1 -fno-sanitize-recover=undefined -DSB_NO_MIMALLOC -D_GNU_SOURCE -std=c11 $(pkg-config --cflags yaml-0.1)"
+flags="-fsanitize=fuzzer,address,undefined $common"
+libs="$(pkg-config --libs yaml-0.1 jansson libzstd zlib) -lbz2"
+jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+# the core and the three service files some targets call, instrumented for
+# the fuzzer but without its main: compiled once, not once per target
+objs="$out/obj"
+mkdir -p "$objs"
+srcs="$(make -s --no-print-directory print-core-src) service/params.c service/decode.c service/multipart.c"
+t0=$SECONDS
+if ! printf '%s\n' $srcs | xargs -P "$jobs" -I{} sh -c \
+     'o="$1/$(echo "$2" | tr / _ | sed "s/\.c$/.o/")"; [ "$o" -nt "$2" ] || exec '"$CC"' -fsanitize=fuzzer-no-link,address,undefined '"$common"' -c "$2" -o "$o"' _ "$objs" {} \
+     2> "$out/build-core.log"; then
+  cat "$out/build-core.log"; echo "fuzz: 0 passed, 1 failed"; exit 1
+fi
+rm -f "$out/libcore.a"
+ar rcs "$out/libcore.a" $(for f in $srcs; do case "$f" in core/*) echo "$objs/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')" ;; esac; done)
+echo "fuzz: core built in $((SECONDS - t0)) s"
 pass=0 fail=0
 # target name, source, extra flags, seed corpus (directories of fixtures)
 targets=(
@@ -42,8 +60,8 @@ only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
   read -r t src def seeds <<< "$spec"
   [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
-  extra=""; [ "$t" = params ] && extra=service/params.c; [ "$t" = decode ] && extra=service/decode.c; [ "$t" = multipart ] && extra=service/multipart.c
-  if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra $core $(pkg-config --libs yaml-0.1 jansson libzstd zlib) -lbz2 2> "$out/build-$t.log"; then
+  extra=""; case "$t" in params|decode|multipart) extra="$objs/service_$t.o" ;; esac
+  if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra "$out/libcore.a" $libs 2> "$out/build-$t.log"; then
     cat "$out/build-$t.log"; fail=$((fail + 1)); continue
   fi
   corpus="$out/corpus-$t"; crashes="$out/crashes-$t"
@@ -114,11 +132,22 @@ sys.stdout.buffer.write(b"\x03" + b.getvalue())' > "$corpus/tar-0"
     fi
   fi
   echo "fuzz: $t for ${secs}s"
-  if "$out/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-       -artifact_prefix="$crashes/" "$corpus" > "$out/run-$t.log" 2>&1; then
-    pass=$((pass + 1)); grep -E '^#[0-9]+.*DONE|Done [0-9]+ runs' "$out/run-$t.log" | tail -1
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  rm -f "$out/result-$t"
+  ( if "$out/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+         -artifact_prefix="$crashes/" "$corpus" > "$out/run-$t.log" 2>&1; then
+      echo pass > "$out/result-$t"
+    else
+      echo fail > "$out/result-$t"
+    fi ) &
+  ran="${ran:-} $t"
+done
+wait
+for t in ${ran:-}; do
+  if [ "$(cat "$out/result-$t" 2>/dev/null)" = pass ]; then
+    pass=$((pass + 1)); echo "fuzz: $t: $(grep -E '^#[0-9]+.*DONE|Done [0-9]+ runs' "$out/run-$t.log" | tail -1)"
   else
-    fail=$((fail + 1)); tail -40 "$out/run-$t.log"
+    fail=$((fail + 1)); echo "fuzz: $t FAILED"; tail -40 "$out/run-$t.log"
   fi
 done
 echo "fuzz: $pass passed, $fail failed"
