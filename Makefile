@@ -111,20 +111,20 @@ deps:
 	@scripts/install-deps
 
 run: check-deps
-	@$(MAKE) --no-print-directory -j$(NPROC) PROFILE=release build
+	@$(MAKE) --no-print-directory PROFILE=release build
 	./build/release/sbomd --listen 127.0.0.1 --port $${PORT:-8080}
 
 # The whole suite, release build then the ASan/UBSan build.
 test:
 	@scripts/install-deps --check-or-install --with-browser
-	@$(MAKE) --no-print-directory -j$(NPROC) PROFILE=release build
-	@$(MAKE) --no-print-directory -j$(NPROC) PROFILE=asan build
+	@$(MAKE) --no-print-directory PROFILE=release build
+	@$(MAKE) --no-print-directory PROFILE=asan build
 	@tests/run-all.sh
 
 # The fast tier (minutes, not the full suite's half hour): release build, unit
 # tests, the golden documents and the reports against a real server.
 check: check-deps
-	@$(MAKE) --no-print-directory -j$(NPROC) PROFILE=release build
+	@$(MAKE) --no-print-directory PROFILE=release build
 	@SB_PROFILES=release SB_FAST=1 tests/run-all.sh
 
 # One profile only (PROFILE=release|asan|debug).
@@ -132,10 +132,10 @@ test-one: build
 	@SB_PROFILES=$(PROFILE) tests/run-all.sh
 
 asan:
-	@$(MAKE) --no-print-directory -j$(NPROC) PROFILE=asan build
+	@$(MAKE) --no-print-directory PROFILE=asan build
 
 valgrind:
-	@$(MAKE) --no-print-directory -j$(NPROC) PROFILE=debug build
+	@$(MAKE) --no-print-directory PROFILE=debug build
 	@SB_PROFILES=debug SB_VALGRIND=1 tests/run-all.sh
 
 # libFuzzer targets (clang), each run FUZZ_SECONDS (default 60).
@@ -148,13 +148,13 @@ image-test:
 
 # core micro-benchmarks (figures only, never a pass/fail on time)
 bench: check-deps
-	@$(MAKE) --no-print-directory -j$(NPROC) PROFILE=release build build/release/bench
+	@$(MAKE) --no-print-directory PROFILE=release build build/release/bench
 	@loadtest/bench.sh
 
 # the generated references: docs/configuration.md and the man page sbomd(8),
 # both from the settings table (tests/integration/docs.sh checks they match)
 docs:
-	@$(MAKE) --no-print-directory -j$(NPROC) PROFILE=release build
+	@$(MAKE) --no-print-directory PROFILE=release build
 	build/release/sbomd --help-markdown > docs/configuration.md
 	build/release/sbomd --help-man > docs/sbomd.8
 
