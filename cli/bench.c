@@ -62,7 +62,7 @@ typedef struct ctx {
     size_t len;
     const char *path, *cache;
     const sb_doc_ops *ops;
-    int fd;             /* write target for the sink stages, -1 = none */
+    int fd; /* write target for the sink stages, -1 = none */
     size_t out_bytes;
     volatile unsigned sink;
 } ctx;
@@ -391,9 +391,14 @@ int main(int argc, char **argv)
         }
     /* license normalization: 8 real strings, per call of all 8 */
     {
-        static const char *const exprs[] = {"MIT", "BSD 3-Clause", "Apache 2.0", "GPLv3+", "MIT License",
+        static const char *const exprs[] = {"MIT",
+                                            "BSD 3-Clause",
+                                            "Apache 2.0",
+                                            "GPLv3+",
+                                            "MIT License",
                                             "LGPL-2.1-or-later AND (MIT OR Apache-2.0)",
-                                            "GPL-2.0-or-later WITH Classpath-exception-2.0", "Proprietary"};
+                                            "GPL-2.0-or-later WITH Classpath-exception-2.0",
+                                            "Proprietary"};
         const int reps = 1000;
         for (int r = 0; r < runs; r++) {
             sb_arena *a = sb_arena_new(0);
@@ -413,8 +418,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < nstages; i++)
         if (!strncmp(stages[i].name, "floor: memcpy", 13))
             copy = stages[i].ms;
-    printf("bench: %s, %zu bytes, %zu packages (default/default platform), median of %d runs\n", c.path, c.len,
-           npkgs, runs);
+    printf("bench: %s, %zu bytes, %zu packages (default/default platform), median of %d runs\n", c.path, c.len, npkgs,
+           runs);
     printf("%-46s %12s %12s %10s %10s\n", "stage", "median ms", "bytes out", "x scan", "x memcpy");
     for (int i = 0; i < nstages; i++) {
         char rs[16] = "-", rc[16] = "-";

@@ -96,13 +96,14 @@ static int read_manifest(const char *path, sb_arena *a, const sb_limits *lim, ch
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] [-n ROOT]\n"
-                    "               [-C PACKAGE_CACHE] [-L (license texts)] [-F FILE_MAX] [-T TEXTS_MAX]\n"
-                    "               [-r REPORT [-o json|text|markdown|csv|sarif]]\n"
-                    "               [-A ALLOW,..] [-D DENY,..] [-R (require a license)] [-I PKG[:WHY],..]\n"
-                    "               [-m MANIFEST] [-i INCLUDE_GLOB].. [-x EXCLUDE_GLOB].. [-k EXCLUDE_KIND]..\n"
-                    "               [-S (scope=required)] [-O (keep orphans)]\n"
-                    "               [-P THREADS[:MIN_BYTES] (reading in pieces)] LOCKFILE\n");
+    fprintf(stderr,
+            "usage: sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] [-n ROOT]\n"
+            "               [-C PACKAGE_CACHE] [-L (license texts)] [-F FILE_MAX] [-T TEXTS_MAX]\n"
+            "               [-r REPORT [-o json|text|markdown|csv|sarif]]\n"
+            "               [-A ALLOW,..] [-D DENY,..] [-R (require a license)] [-I PKG[:WHY],..]\n"
+            "               [-m MANIFEST] [-i INCLUDE_GLOB].. [-x EXCLUDE_GLOB].. [-k EXCLUDE_KIND]..\n"
+            "               [-S (scope=required)] [-O (keep orphans)]\n"
+            "               [-P THREADS[:MIN_BYTES] (reading in pieces)] LOCKFILE\n");
 }
 
 int main(int argc, char **argv)
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
     sb_policy pol = {0};
     sb_select_opts sel = {0};
     sel.lookup_probe = sb_lookup_probe; /* no lookups here: documents say why licenses are absent */
-    sel.consume = true; /* one selection of the lock, as the service's single document */
+    sel.consume = true;                 /* one selection of the lock, as the service's single document */
     sb_doc_opts dopts = {0};
     dopts.pretty = true;
     dopts.timestamp = 0;
@@ -228,8 +229,7 @@ int main(int argc, char **argv)
     sb_code rrc = sb_lock_read(&lock, a, "auto", data, len, sel.lockfile_name, &lim, &err);
     free(data);
     data = NULL;
-    if (rrc != SB_OK ||
-        sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK ||
+    if (rrc != SB_OK || sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK ||
         (allow && sb_policy_add_ids(&pol, a, false, allow, &err) != SB_OK) ||
         (deny && sb_policy_add_ids(&pol, a, true, deny, &err) != SB_OK) ||
         (ignore && sb_policy_add_ignores(&pol, a, ignore, &err) != SB_OK) ||

@@ -21,15 +21,24 @@
 #define sb_calloc(c, n) calloc((c), (n))
 #define sb_realloc(p, n) realloc((p), (n))
 #define sb_free(p) free(p)
-static inline void sb_alloc_release(void) { malloc_trim(0); }
-static inline void sb_alloc_release_now(void) { malloc_trim(0); }
+static inline void sb_alloc_release(void)
+{
+    malloc_trim(0);
+}
+static inline void sb_alloc_release_now(void)
+{
+    malloc_trim(0);
+}
 #else
 #include <mimalloc.h>
 #define sb_malloc(n) mi_malloc(n)
 #define sb_calloc(c, n) mi_calloc((c), (n))
 #define sb_realloc(p, n) mi_realloc((p), (n))
 #define sb_free(p) mi_free(p)
-static inline void sb_alloc_release(void) { mi_collect(true); }
+static inline void sb_alloc_release(void)
+{
+    mi_collect(true);
+}
 /* sb_alloc_release_now(): the same, without the allocator's decommit delay
  * (pages freed a moment ago are returned too, not kept for reuse). It sets
  * a process-wide option and restores it: callers on several threads

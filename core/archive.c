@@ -81,9 +81,18 @@ const char *sb_conda_archive_url(sb_arena *a, const char *base, const char *loca
 
 /* ---- zip ---------------------------------------------------------------- */
 
-static unsigned rd16(const unsigned char *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
-static unsigned long long rd32(const unsigned char *p) { return rd16(p) | (unsigned long long)rd16(p + 2) << 16; }
-static unsigned long long rd64(const unsigned char *p) { return rd32(p) | rd32(p + 4) << 32; }
+static unsigned rd16(const unsigned char *p)
+{
+    return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
+static unsigned long long rd32(const unsigned char *p)
+{
+    return rd16(p) | (unsigned long long)rd16(p + 2) << 16;
+}
+static unsigned long long rd64(const unsigned char *p)
+{
+    return rd32(p) | rd32(p + 4) << 32;
+}
 
 static int is_info_name(const unsigned char *n, size_t len)
 {
@@ -567,8 +576,8 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
     return 0;
 }
 
-sb_code sb_archive_store(const char *dir, sb_archive_kind kind, const unsigned char *data, size_t len,
-                         unsigned method, sb_err *err)
+sb_code sb_archive_store(const char *dir, sb_archive_kind kind, const unsigned char *data, size_t len, unsigned method,
+                         sb_err *err)
 {
     store *s = calloc(1, sizeof *s);
     if (NULL == s)

@@ -19,10 +19,10 @@
 
 #include <stddef.h>
 
-#define SB_ARCHIVE_TAIL (256 * 1024)              /* bytes asked for first */
-#define SB_ARCHIVE_UNPACKED_MAX (256LL << 20)     /* decompressed bytes per archive */
-#define SB_ARCHIVE_TARBZ2_MAX (2LL << 20)         /* a .tar.bz2 is fetched whole up to this size */
-#define SB_ARCHIVE_FILE_MAX (16LL << 20)          /* bytes kept per file */
+#define SB_ARCHIVE_TAIL (256 * 1024)          /* bytes asked for first */
+#define SB_ARCHIVE_UNPACKED_MAX (256LL << 20) /* decompressed bytes per archive */
+#define SB_ARCHIVE_TARBZ2_MAX (2LL << 20)     /* a .tar.bz2 is fetched whole up to this size */
+#define SB_ARCHIVE_FILE_MAX (16LL << 20)      /* bytes kept per file */
 
 typedef enum sb_archive_kind { SB_ARCHIVE_CONDA, SB_ARCHIVE_TARBZ2 } sb_archive_kind;
 
@@ -66,7 +66,7 @@ sb_code sb_archive_each(sb_archive_kind kind, const unsigned char *data, size_t 
  * place, so a reader sees all of it or none. SB_ENOTFOUND (and nothing
  * written) when the archive has no info/index.json. A dir that appeared
  * meanwhile (another writer won) is success. */
-sb_code sb_archive_store(const char *dir, sb_archive_kind kind, const unsigned char *data, size_t len,
-                         unsigned method, sb_err *err);
+sb_code sb_archive_store(const char *dir, sb_archive_kind kind, const unsigned char *data, size_t len, unsigned method,
+                         sb_err *err);
 
 #endif

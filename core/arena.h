@@ -36,8 +36,7 @@ char *sb_arena_strndup(sb_arena *a, const char *s, size_t len);
 char *sb_arena_strdup(sb_arena *a, const char *s);
 
 /* printf into the arena. */
-char *sb_arena_printf(sb_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+char *sb_arena_printf(sb_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Room for element n of an arena array of `size`-byte elements: p itself
  * while n < *cap, else a copy of twice the capacity (`first` for an empty

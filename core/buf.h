@@ -15,14 +15,17 @@
 #include <stddef.h>
 
 typedef struct sb_buf {
-    char *data;  /* NULL until the first append */
+    char *data; /* NULL until the first append */
     size_t len;
     size_t alloc;
-    size_t cap;  /* most bytes it may hold; 0 = unlimited */
+    size_t cap;    /* most bytes it may hold; 0 = unlimited */
     size_t mapped; /* length of data's own mapping (large buffers, buf.c); 0 = heap */
 } sb_buf;
 
-#define SB_BUF_INIT(capacity) { NULL, 0, 0, (capacity), 0 }
+#define SB_BUF_INIT(capacity) \
+    { \
+        NULL, 0, 0, (capacity), 0 \
+    }
 
 void sb_buf_init(sb_buf *b, size_t cap);
 

@@ -19,8 +19,7 @@ sb_code sb_deadline_check(sb_deadline *d, sb_err *err)
     d->calls = 0;
     if (sb_deadline_now_ns() < d->at_ns)
         return SB_OK;
-    return sb_err_set(err, SB_ETIMEOUT, "the request deadline passed while %s",
-                      d->what ? d->what : "working");
+    return sb_err_set(err, SB_ETIMEOUT, "the request deadline passed while %s", d->what ? d->what : "working");
 }
 
 sb_code sb_deadline_tick(sb_deadline *d, sb_err *err)

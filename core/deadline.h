@@ -17,9 +17,9 @@
 #define SB_DEADLINE_EVERY 256
 
 typedef struct sb_deadline {
-    long long at_ns;   /* absolute CLOCK_MONOTONIC ns; 0 = no deadline */
-    unsigned calls;    /* ticks since the clock was last read */
-    const char *what;  /* the stage, for the message ("reading the lockfile") */
+    long long at_ns;  /* absolute CLOCK_MONOTONIC ns; 0 = no deadline */
+    unsigned calls;   /* ticks since the clock was last read */
+    const char *what; /* the stage, for the message ("reading the lockfile") */
 } sb_deadline;
 
 /* Now, on the clock deadlines are measured with. */

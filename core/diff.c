@@ -333,10 +333,14 @@ sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff)
         else
             before = r->base_version, after = r->head_version;
         const char *reason = sb_arena_printf(a, "%s %s: %s -> %s", sb_kind_name(r->kind), change_names[r->change],
-                                             r->change == SB_DIFF_ADDED ? "(none)" : before ? before : "(none)",
-                                             r->change == SB_DIFF_REMOVED ? "(none)" : after ? after : "(none)");
-        sb_finding f = {r->name, r->head_version ? r->head_version : r->base_version, "diff",
-                        change_names[r->change], reason};
+                                             r->change == SB_DIFF_ADDED ? "(none)"
+                                             : before                   ? before
+                                                                        : "(none)",
+                                             r->change == SB_DIFF_REMOVED ? "(none)"
+                                             : after                      ? after
+                                                                          : "(none)");
+        sb_finding f = {r->name, r->head_version ? r->head_version : r->base_version, "diff", change_names[r->change],
+                        reason};
         if (NULL == reason || sb_gate_add(g, a, &f) != SB_OK)
             return SB_ENOMEM;
     }
@@ -349,10 +353,13 @@ typedef struct writer {
     const sb_diff *diff;
     sb_report_output out;
     size_t width[5];
-    size_t nsummary;     /* pieces after the rows */
+    size_t nsummary; /* pieces after the rows */
 } writer;
 
-static const char *dash(const char *s) { return s && s[0] ? s : "-"; }
+static const char *dash(const char *s)
+{
+    return s && s[0] ? s : "-";
+}
 
 /* text/markdown cells: the values the change is about */
 static void before_after(const sb_diff_row *r, const char **before, const char **after)
@@ -373,8 +380,9 @@ static void before_after(const sb_diff_row *r, const char **before, const char *
 
 static const char *const text_header[5] = {"Change", "Kind", "Name", "Before", "After"};
 static const char *const md_header[4] = {"Kind", "Name", "Before", "After"};
-static const char *const csv_header[10] = {"change", "kind", "name", "base_version", "head_version",
-                                           "base_license", "head_license", "base_source", "head_source", "purl"};
+static const char *const csv_header[10] = {"change",       "kind",         "name",         "base_version",
+                                           "head_version", "base_license", "head_license", "base_source",
+                                           "head_source",  "purl"};
 
 static void text_cells(const sb_diff_row *r, const char *cv[5])
 {
@@ -395,8 +403,9 @@ static sb_code counts_line(sb_doc *d, const sb_diff *df)
     sb_code rc = SB_OK;
     for (int c = 0; rc == SB_OK && c < SB_DIFF_NCHANGES; c++) {
         const char *t = sb_arena_printf(d->arena, "%s%zu %s", c ? ", " : "", df->count[c],
-                                        c == SB_DIFF_LICENSE ? "license changed"
-                                        : c == SB_DIFF_SOURCE ? "source changed" : change_names[c]);
+                                        c == SB_DIFF_LICENSE  ? "license changed"
+                                        : c == SB_DIFF_SOURCE ? "source changed"
+                                                              : change_names[c]);
         rc = t ? put(d, t) : SB_ENOMEM;
     }
     return rc;
@@ -405,7 +414,9 @@ static sb_code counts_line(sb_doc *d, const sb_diff *df)
 static const char *side_text(sb_doc *d, const char *label, const sb_sbom *s)
 {
     return sb_arena_printf(d->arena, "%s %s (%zu packages, environment %s, platform %s)", label,
-                           s->lockfile_name ? s->lockfile_name : s->input_kind ? s->input_kind : "lockfile",
+                           s->lockfile_name ? s->lockfile_name
+                           : s->input_kind  ? s->input_kind
+                                            : "lockfile",
                            s->npkgs, s->environment ? s->environment : "-", s->platform ? s->platform : "-");
 }
 
@@ -451,10 +462,8 @@ static sb_code begin(sb_doc *d)
         }
         return rc == SB_OK ? put(d, "\n\n") : rc; /* a blank line before the first <details> */
     }
-    case SB_REPORT_CSV:
-        return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, 10, NULL);
-    default:
-        return SB_EMISUSE;
+    case SB_REPORT_CSV: return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, 10, NULL);
+    default: return SB_EMISUSE;
     }
 }
 
@@ -464,7 +473,10 @@ static sb_code nothing(sb_doc *d, size_t i)
     return d->jw.status;
 }
 
-static sb_code middle(sb_doc *d) { return d->jw.status; }
+static sb_code middle(sb_doc *d)
+{
+    return d->jw.status;
+}
 
 static size_t piece_count(const sb_doc *d)
 {
@@ -534,14 +546,9 @@ static sb_code piece(sb_doc *d, size_t i)
         const sb_diff_row *r = &df->rows[i];
         const char *cv[10];
         switch (w->out) {
-        case SB_REPORT_JSON:
-            json_row(d, r);
-            return d->jw.status;
-        case SB_REPORT_TEXT:
-            text_cells(r, cv);
-            return sb_table_row(&d->stage, SB_TABLE_TEXT, cv, 5, w->width);
-        case SB_REPORT_MARKDOWN:
-            return md_row(d, df, i);
+        case SB_REPORT_JSON: json_row(d, r); return d->jw.status;
+        case SB_REPORT_TEXT: text_cells(r, cv); return sb_table_row(&d->stage, SB_TABLE_TEXT, cv, 5, w->width);
+        case SB_REPORT_MARKDOWN: return md_row(d, df, i);
         default:
             cv[0] = change_names[r->change], cv[1] = sb_kind_name(r->kind), cv[2] = r->name;
             cv[3] = r->base_version, cv[4] = r->head_version, cv[5] = r->base_license, cv[6] = r->head_license;
@@ -595,10 +602,16 @@ static sb_code end(sb_doc *d)
     return d->jw.status;
 }
 
-#define DIFF_OPS(var, mtype)                                                                           \
-    static const sb_doc_ops var = {.name = "diff", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = begin, .component = nothing, .middle = middle,             \
-                                   .relation_count = piece_count, .relation = piece, .end = end}
+#define DIFF_OPS(var, mtype) \
+    static const sb_doc_ops var = {.name = "diff", \
+                                   .media_type = mtype, \
+                                   .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = begin, \
+                                   .component = nothing, \
+                                   .middle = middle, \
+                                   .relation_count = piece_count, \
+                                   .relation = piece, \
+                                   .end = end}
 
 DIFF_OPS(diff_json, "application/json");
 DIFF_OPS(diff_text, "text/plain; charset=utf-8");
@@ -607,8 +620,8 @@ DIFF_OPS(diff_csv, "text/csv; charset=utf-8");
 
 const sb_report_kind sb_diff_kind = {"diff", {&diff_json, &diff_text, &diff_markdown, &diff_csv, NULL}};
 
-sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_diff *diff,
-                        const sb_doc_opts *opts, sb_err *err)
+sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_diff *diff, const sb_doc_opts *opts,
+                        sb_err *err)
 {
     int o = 0;
     while (o < SB_REPORT_NOUTPUTS && sb_diff_kind.ops[o] != ops)

@@ -51,11 +51,11 @@ const char *sb_diff_change_name(sb_diff_change c);
 typedef struct sb_diff_row {
     sb_diff_change change;
     sb_kind kind;
-    const char *name;                       /* as the head spells it, else the base */
+    const char *name; /* as the head spells it, else the base */
     const char *base_version, *head_version;
     const char *base_license, *head_license; /* normalized */
     const char *base_source, *head_source;
-    const char *purl;                        /* the head's, else the base's */
+    const char *purl; /* the head's, else the base's */
 } sb_diff_row;
 
 typedef struct sb_diff {
@@ -63,7 +63,7 @@ typedef struct sb_diff {
     sb_diff_row *rows;
     size_t nrows;
     size_t count[SB_DIFF_NCHANGES];
-    size_t unchanged;                        /* matched pairs without a row */
+    size_t unchanged; /* matched pairs without a row */
 } sb_diff;
 
 /* Compare two models. SB_ENOMEM is the only failure. */
@@ -84,8 +84,8 @@ extern const sb_report_kind sb_diff_kind;
 
 /* A producer (sb_doc_produce, sb_doc_free) writing `diff` with ops from
  * sb_diff_kind. */
-sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_diff *diff,
-                        const sb_doc_opts *opts, sb_err *err);
+sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_diff *diff, const sb_doc_opts *opts,
+                        sb_err *err);
 
 /* One finding per row into g (fail-on=diff: any change fails). */
 sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff);

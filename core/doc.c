@@ -18,11 +18,7 @@
 enum { PH_BEGIN, PH_COMPONENTS, PH_MIDDLE, PH_RELATIONS, PH_END, PH_DONE };
 
 static const sb_doc_ops *const formats[] = {
-    &sb_doc_cyclonedx_16,
-    &sb_doc_cyclonedx_17,
-    &sb_doc_spdx_23,
-    &sb_doc_spdx_301,
-    NULL,
+    &sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23, &sb_doc_spdx_301, NULL,
 };
 
 const sb_doc_ops *const *sb_doc_formats(void)
@@ -279,8 +275,8 @@ static void set_serials(sb_doc *d)
     }
 }
 
-sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *sbom,
-                   const sb_doc_opts *opts, sb_err *err)
+sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *sbom, const sb_doc_opts *opts,
+                   sb_err *err)
 {
     sb_doc *d = sb_arena_calloc(a, 1, sizeof *d);
     if (NULL == d)
@@ -318,8 +314,8 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
     return SB_OK;
 }
 
-sb_code sb_doc_new_seq(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *const *sboms,
-                       size_t n, const sb_doc_opts *opts, sb_err *err)
+sb_code sb_doc_new_seq(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *const *sboms, size_t n,
+                       const sb_doc_opts *opts, sb_err *err)
 {
     if (0 == n)
         return sb_err_set(err, SB_EMISUSE, "a document sequence needs at least one document");
@@ -395,8 +391,7 @@ static int next_piece(sb_doc *d)
         if (rc == SB_OK && d->nseq)
             rc = next_in_seq(d);
         break;
-    default:
-        break;
+    default: break;
     }
     if (rc == SB_OK)
         rc = d->jw.status;
@@ -521,8 +516,7 @@ sb_code sb_doc_formats_json(const char **out, size_t *len, sb_arena *a)
 }
 
 /* Call fn on each bounded read of the first f->text_len bytes of f. */
-static void each_read(const sb_licfile *f, void (*fn)(void *, const char *, size_t), void *ctx,
-                      const sb_code *status)
+static void each_read(const sb_licfile *f, void (*fn)(void *, const char *, size_t), void *ctx, const sb_code *status)
 {
     FILE *fp = fopen(f->path, "rb");
     if (NULL == fp)
@@ -540,7 +534,10 @@ static void each_read(const sb_licfile *f, void (*fn)(void *, const char *, size
     fclose(fp);
 }
 
-static void text_chunk(void *jw, const char *p, size_t n) { sb_jw_str_chunk(jw, p, n); }
+static void text_chunk(void *jw, const char *p, size_t n)
+{
+    sb_jw_str_chunk(jw, p, n);
+}
 
 void sb_doc__file_text(sb_doc *d, const sb_licfile *f)
 {
@@ -549,7 +546,10 @@ void sb_doc__file_text(sb_doc *d, const sb_licfile *f)
     sb_jw_str_end(&d->jw);
 }
 
-static void hash_chunk(void *c, const char *p, size_t n) { sb_sha1_update(c, p, n); }
+static void hash_chunk(void *c, const char *p, size_t n)
+{
+    sb_sha1_update(c, p, n);
+}
 
 const char *sb_doc__text_h8(sb_doc *d, const sb_licfile *f)
 {

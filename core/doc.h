@@ -32,58 +32,58 @@ typedef struct sb_doc sb_doc;
  * what it can hold) beside the writer's phases. Defined next to each writer
  * with designated initializers; sb_doc_formats() lists the documents. */
 typedef struct sb_doc_ops {
-    const char *name;        /* "cyclonedx-1.6" */
-    const char *media_type;  /* Content-Type of the document */
-    const char *ext;         /* ".cdx.json"; NULL: no identifier (reports) */
-    sb_text_shape text_shape; /* which license files it can embed a text for */
-    const char *const *aliases;   /* other names format= takes ("cyclonedx", "cdx"); NULL-terminated or NULL */
-    const char *media_base;       /* Accept type without parameters ("application/vnd.cyclonedx+json") */
-    const char *const *versions;  /* Accept version= values that pick it, canonical first */
+    const char *name;                 /* "cyclonedx-1.6" */
+    const char *media_type;           /* Content-Type of the document */
+    const char *ext;                  /* ".cdx.json"; NULL: no identifier (reports) */
+    sb_text_shape text_shape;         /* which license files it can embed a text for */
+    const char *const *aliases;       /* other names format= takes ("cyclonedx", "cdx"); NULL-terminated or NULL */
+    const char *media_base;           /* Accept type without parameters ("application/vnd.cyclonedx+json") */
+    const char *const *versions;      /* Accept version= values that pick it, canonical first */
     const char *const *media_aliases; /* other Accept types that pick it ("application/ld+json") */
-    bool family_default;          /* picked by media_base without version= */
+    bool family_default;              /* picked by media_base without version= */
     /* A document about another one (output=vex): the format of the SBOM its
      * BOM-Links point into; that SBOM's serial is d->link_serial. NULL else. */
     const struct sb_doc_ops *links_into;
-    sb_code (*begin)(sb_doc *d);                 /* everything before the first component */
-    sb_code (*component)(sb_doc *d, size_t i);   /* package i of the model */
-    sb_code (*middle)(sb_doc *d);                /* between components and relations */
+    sb_code (*begin)(sb_doc *d);               /* everything before the first component */
+    sb_code (*component)(sb_doc *d, size_t i); /* package i of the model */
+    sb_code (*middle)(sb_doc *d);              /* between components and relations */
     size_t (*relation_count)(const sb_doc *d);
-    sb_code (*relation)(sb_doc *d, size_t i);    /* relation piece i */
-    sb_code (*end)(sb_doc *d);                   /* to the end of the document */
+    sb_code (*relation)(sb_doc *d, size_t i); /* relation piece i */
+    sb_code (*end)(sb_doc *d);                /* to the end of the document */
 } sb_doc_ops;
 
 typedef struct sb_doc_opts {
-    time_t timestamp;          /* creation time written into the document */
-    bool pretty;               /* indented (default) or compact (NDJSON) */
-    const char *input;         /* the lockfile bytes, for the serial number */
+    time_t timestamp;  /* creation time written into the document */
+    bool pretty;       /* indented (default) or compact (NDJSON) */
+    const char *input; /* the lockfile bytes, for the serial number */
     size_t input_len;
-    unsigned tree_levels;      /* tree report: levels shown (1 = direct only), 0 = all */
+    unsigned tree_levels;            /* tree report: levels shown (1 = direct only), 0 = all */
     const unsigned char *input_sha1; /* the input's SHA-1 when known: `input` is not read */
-    unsigned quality_profiles; /* quality report: bit per sb_quality_profile, 0 = all */
-    const char *explain_package; /* explain report: the package name asked about */
-    bool timestamp_given;      /* the request named the timestamp: it wins over a source's (doc.c) */
+    unsigned quality_profiles;       /* quality report: bit per sb_quality_profile, 0 = all */
+    const char *explain_package;     /* explain report: the package name asked about */
+    bool timestamp_given;            /* the request named the timestamp: it wins over a source's (doc.c) */
 } sb_doc_opts;
 
 struct sb_doc {
     const sb_doc_ops *ops;
     const sb_sbom *sbom;
-    sb_arena *arena;           /* what lives as long as the document (a format's state) */
-    sb_arena *tmp;             /* what one piece needs while it is written (element ids,
+    sb_arena *arena; /* what lives as long as the document (a format's state) */
+    sb_arena *tmp;   /* what one piece needs while it is written (element ids,
                                 * escaped URLs, comments): emptied before each piece, so
                                 * memory does not grow with the output (sb_doc_free frees it) */
     sb_doc_opts opts;
-    sb_jw jw;                  /* writes into `stage` */
+    sb_jw jw; /* writes into `stage` */
     sb_buf stage;
-    size_t stage_off;          /* bytes of stage already handed out */
+    size_t stage_off; /* bytes of stage already handed out */
     int phase;
     size_t index;
-    char serial[37];           /* UUIDv5 of the input and all else that shapes the bytes (doc.c) */
-    char link_serial[37];      /* ops->links_into: the serial of the SBOM that document would be */
+    char serial[37];                /* UUIDv5 of the input and all else that shapes the bytes (doc.c) */
+    char link_serial[37];           /* ops->links_into: the serial of the SBOM that document would be */
     unsigned char input_digest[20]; /* SHA-1 of the input, once per request */
-    char timestamp[24];        /* RFC 3339 UTC, whole seconds */
-    char ts_request[24];       /* the request's timestamp (a source's may replace it per document) */
-    bool is_source;            /* the document is its input, an sbomd document, again (doc.c) */
-    const char *source_doc;    /* document-level pixi:source-document, NULL: none */
+    char timestamp[24];             /* RFC 3339 UTC, whole seconds */
+    char ts_request[24];            /* the request's timestamp (a source's may replace it per document) */
+    bool is_source;                 /* the document is its input, an sbomd document, again (doc.c) */
+    const char *source_doc;         /* document-level pixi:source-document, NULL: none */
     sb_err err;
     void *fmt;                 /* a format's own precomputed state (arena) */
     size_t cur_a, cur_b;       /* a format's own cursor within a phase */
@@ -102,8 +102,8 @@ const sb_doc_ops *sb_doc_find_media(const char *type, const char *version);
 
 /* New producer for `sbom` in the named format. The sb_doc lives in the arena
  * but holds a heap staging buffer: call sb_doc_free() when done. */
-sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *sbom,
-                   const sb_doc_opts *opts, sb_err *err);
+sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *sbom, const sb_doc_opts *opts,
+                   sb_err *err);
 
 /* Fill buf with up to cap bytes: >0 bytes written, 0 = complete, -1 = error
  * (details in doc->err). */
@@ -112,8 +112,8 @@ ssize_t sb_doc_produce(sb_doc *d, char *buf, size_t cap);
 /* A sequence of documents as NDJSON: each compact, each followed by "\n",
  * produced one after the other through the same sb_doc_produce() (only one
  * is ever staged, so memory does not grow with their number). n >= 1. */
-sb_code sb_doc_new_seq(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *const *sboms,
-                       size_t n, const sb_doc_opts *opts, sb_err *err);
+sb_code sb_doc_new_seq(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *const *sboms, size_t n,
+                       const sb_doc_opts *opts, sb_err *err);
 
 void sb_doc_free(sb_doc *d);
 
@@ -124,7 +124,7 @@ sb_code sb_doc_formats_json(const char **out, size_t *len, sb_arena *a);
 /* Helpers for format files. */
 /* The input kind the document says it was made from (sb_sbom.made_from). */
 const char *sb_doc__made_from(const sb_doc *d);
-const char *sb_doc__uri(sb_doc *d, const char *s);   /* percent-encode what a URI may not hold */
+const char *sb_doc__uri(sb_doc *d, const char *s); /* percent-encode what a URI may not hold */
 
 /* A license file's text as one JSON string value, streamed from the file in
  * bounded reads (invalid UTF-8 replaced by the writer: the spec's lossy

@@ -19,9 +19,15 @@
 #include <stdio.h>
 #include <string.h>
 
-static int is17(const sb_doc *d) { return d->ops == &sb_doc_cyclonedx_17 || d->ops == &sb_doc_cyclonedx_vex_17; }
+static int is17(const sb_doc *d)
+{
+    return d->ops == &sb_doc_cyclonedx_17 || d->ops == &sb_doc_cyclonedx_vex_17;
+}
 
-static const char *tool_ref(void) { return "pkg:generic/" SB_TOOL_NAME "@" SB_VERSION; }
+static const char *tool_ref(void)
+{
+    return "pkg:generic/" SB_TOOL_NAME "@" SB_VERSION;
+}
 
 static void prop(sb_jw *jw, const char *name, const char *value)
 {
@@ -114,8 +120,9 @@ static void head(sb_doc *d)
 {
     sb_jw *jw = &d->jw;
     sb_jw_obj_begin(jw);
-    sb_jw_kstr(jw, "$schema", is17(d) ? "http://cyclonedx.org/schema/bom-1.7.schema.json"
-                                      : "http://cyclonedx.org/schema/bom-1.6.schema.json");
+    sb_jw_kstr(jw, "$schema",
+               is17(d) ? "http://cyclonedx.org/schema/bom-1.7.schema.json"
+                       : "http://cyclonedx.org/schema/bom-1.6.schema.json");
     sb_jw_kstr(jw, "bomFormat", "CycloneDX");
     sb_jw_kstr(jw, "specVersion", is17(d) ? "1.7" : "1.6");
     sb_jw_key(jw, "serialNumber");
@@ -232,7 +239,9 @@ static sb_code begin(sb_doc *d)
 }
 
 static const sb_doc_hash_shape cdx_hashes = {
-    .key = "hashes", .alg_key = "alg", .value_key = "content",
+    .key = "hashes",
+    .alg_key = "alg",
+    .value_key = "content",
     .names = {"SHA-256", "MD5", "SHA-512", "SHA-384", "SHA-1"},
 };
 
@@ -634,9 +643,15 @@ static sb_code vex_component(sb_doc *d, size_t i)
     return d->jw.status;
 }
 
-static sb_code vex_middle(sb_doc *d) { return d->jw.status; }
+static sb_code vex_middle(sb_doc *d)
+{
+    return d->jw.status;
+}
 
-static size_t vex_relation_count(const sb_doc *d) { return d->sbom->nvulns; }
+static size_t vex_relation_count(const sb_doc *d)
+{
+    return d->sbom->nvulns;
+}
 
 static sb_code vex_relation(sb_doc *d, size_t i)
 {
@@ -652,8 +667,8 @@ static sb_code vex_end(sb_doc *d)
 }
 
 #define CDX_PHASES \
-    .begin = begin, .component = component, .middle = middle, .relation_count = relation_count, \
-    .relation = relation, .end = end
+    .begin = begin, .component = component, .middle = middle, .relation_count = relation_count, .relation = relation, \
+    .end = end
 
 const sb_doc_ops sb_doc_cyclonedx_16 = {
     .name = "cyclonedx-1.6",
@@ -678,8 +693,8 @@ const sb_doc_ops sb_doc_cyclonedx_17 = {
 };
 
 #define VEX_PHASES \
-    .begin = vex_begin, .component = vex_component, .middle = vex_middle, \
-    .relation_count = vex_relation_count, .relation = vex_relation, .end = vex_end
+    .begin = vex_begin, .component = vex_component, .middle = vex_middle, .relation_count = vex_relation_count, \
+    .relation = vex_relation, .end = vex_end
 
 const sb_doc_ops sb_doc_cyclonedx_vex_16 = {
     .name = "cyclonedx-1.6-vex",

@@ -18,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void str_field(sb_jw *jw, const char *k, const char *v) { sb_jw_kstr(jw, k, v); }
+static void str_field(sb_jw *jw, const char *k, const char *v)
+{
+    sb_jw_kstr(jw, k, v);
+}
 
 /* One hasExtractedLicensingInfos entry: the id, and the package whose
  * license (and license file, if one stands for it) gives the text. */
@@ -29,7 +32,7 @@ typedef struct extracted {
 
 typedef struct spdx23 {
     sb_spdx *x;
-    extracted *ex;      /* distinct LicenseRef-pixi-* ids, sorted */
+    extracted *ex; /* distinct LicenseRef-pixi-* ids, sorted */
     size_t nex;
 } spdx23;
 
@@ -83,7 +86,8 @@ static sb_code begin(sb_doc *d)
     str_field(jw, "documentNamespace", x->ns);
     sb_jw_key(jw, "creationInfo");
     sb_jw_obj_begin(jw);
-    const char *comment = sb_arena_printf(d->arena,
+    const char *comment = sb_arena_printf(
+        d->arena,
         "Generated from the lockfile %s (%s, resolved dependencies) before any build; lifecycle phase: pre-build",
         s->lockfile_name ? s->lockfile_name : "(unnamed)", sb_doc__made_from(d));
     str_field(jw, "comment", comment ? comment : "lifecycle phase: pre-build");
@@ -93,9 +97,10 @@ static sb_code begin(sb_doc *d)
     sb_jw_str(jw, "Tool: " SB_TOOL_NAME "-" SB_VERSION);
     if (s->author) { /* SPDX 2.3 6.8: "Person: name (email)" / "Organization: name (email)" */
         const sb_author *au = s->author;
-        const char *c = au->email ? sb_arena_printf(d->arena, "%s: %s (%s)", au->person ? "Person" : "Organization",
-                                                    au->name, au->email)
-                                  : sb_arena_printf(d->arena, "%s: %s", au->person ? "Person" : "Organization", au->name);
+        const char *c = au->email
+                            ? sb_arena_printf(d->arena, "%s: %s (%s)", au->person ? "Person" : "Organization", au->name,
+                                              au->email)
+                            : sb_arena_printf(d->arena, "%s: %s", au->person ? "Person" : "Organization", au->name);
         if (c)
             sb_jw_str(jw, c);
         else
@@ -112,8 +117,9 @@ static sb_code begin(sb_doc *d)
     sb_jw_kstr_opt(jw, "versionInfo", s->root_version);
     if (s->nroot_authors) { /* SPDX 2.3 has one originator: the first author */
         const sb_author *au = &s->root_authors[0];
-        sb_jw_kstr_opt(jw, "originator", au->email ? sb_arena_printf(d->arena, "Person: %s (%s)", au->name, au->email)
-                                                   : sb_arena_printf(d->arena, "Person: %s", au->name));
+        sb_jw_kstr_opt(jw, "originator",
+                       au->email ? sb_arena_printf(d->arena, "Person: %s (%s)", au->name, au->email)
+                                 : sb_arena_printf(d->arena, "Person: %s", au->name));
     }
     str_field(jw, "downloadLocation", "NOASSERTION");
     if (s->root_homepage && strstr(s->root_homepage, "://"))
@@ -152,7 +158,9 @@ static sb_code begin(sb_doc *d)
 }
 
 static const sb_doc_hash_shape spdx_checksums = {
-    .key = "checksums", .alg_key = "algorithm", .value_key = "checksumValue",
+    .key = "checksums",
+    .alg_key = "algorithm",
+    .value_key = "checksumValue",
     .names = {"SHA256", "MD5", "SHA512", "SHA384", "SHA1"},
 };
 
@@ -221,8 +229,8 @@ static size_t relation_count(const sb_doc *d)
     const spdx23 *f = d->fmt;
     return 1 + d->sbom->nroot + f->x->total_deps + d->sbom->npkgs + f->nex;
 }
-static void rel(sb_doc *d, const char *from_prefix, const char *from, const char *type,
-                const char *to_prefix, const char *to)
+static void rel(sb_doc *d, const char *from_prefix, const char *from, const char *type, const char *to_prefix,
+                const char *to)
 {
     sb_jw *jw = &d->jw;
     sb_jw_obj_begin(jw);
@@ -249,15 +257,9 @@ static void depends(sb_doc *d, const char *from_prefix, const char *from, sb_sco
     const spdx23 *f = d->fmt;
     const char *to_id = f->x->pkg_ids[to];
     switch (sb_scope_crossing(from_scope, d->sbom->pkgs[to].scope)) {
-    case SB_SCOPE_DEVELOPMENT:
-        rel(d, "SPDXRef-", to_id, "DEV_DEPENDENCY_OF", from_prefix, from);
-        break;
-    case SB_SCOPE_OPTIONAL:
-        rel(d, "SPDXRef-", to_id, "OPTIONAL_DEPENDENCY_OF", from_prefix, from);
-        break;
-    default:
-        rel(d, from_prefix, from, "DEPENDS_ON", "SPDXRef-", to_id);
-        break;
+    case SB_SCOPE_DEVELOPMENT: rel(d, "SPDXRef-", to_id, "DEV_DEPENDENCY_OF", from_prefix, from); break;
+    case SB_SCOPE_OPTIONAL: rel(d, "SPDXRef-", to_id, "OPTIONAL_DEPENDENCY_OF", from_prefix, from); break;
+    default: rel(d, from_prefix, from, "DEPENDS_ON", "SPDXRef-", to_id); break;
     }
 }
 
@@ -337,6 +339,10 @@ const sb_doc_ops sb_doc_spdx_23 = {
     .media_base = "application/spdx+json",
     .versions = (const char *const[]){"2.3", NULL},
     .family_default = true,
-    .begin = begin, .component = component, .middle = middle, .relation_count = relation_count,
-    .relation = relation, .end = end,
+    .begin = begin,
+    .component = component,
+    .middle = middle,
+    .relation_count = relation_count,
+    .relation = relation,
+    .end = end,
 };

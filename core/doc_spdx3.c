@@ -22,7 +22,7 @@
 #include <string.h>
 
 typedef struct lic_elem {
-    const char *key, *iri;   /* the expression or text (+ file hash) */
+    const char *key, *iri; /* the expression or text (+ file hash) */
 } lic_elem;
 
 static int lic_cmp(const void *a, const void *b)
@@ -32,14 +32,14 @@ static int lic_cmp(const void *a, const void *b)
 
 typedef struct spdx3 {
     sb_spdx *x;
-    const char **sup_iri;    /* per package: supplier IRI or NULL */
-    unsigned char *sup_new;  /* per package: emit the Organization here */
-    const char **lic_iri;    /* per package: license element IRI or NULL */
+    const char **sup_iri;   /* per package: supplier IRI or NULL */
+    unsigned char *sup_new; /* per package: emit the Organization here */
+    const char **lic_iri;   /* per package: license element IRI or NULL */
     unsigned char *lic_new;
-    lic_elem *lic_list;      /* distinct license elements, by value order */
+    lic_elem *lic_list; /* distinct license elements, by value order */
     size_t nlic;
     int cc0_emitted;
-    sb_lic root_lic;         /* the manifest's license (kind NONE without one) */
+    sb_lic root_lic; /* the manifest's license (kind NONE without one) */
 } spdx3;
 
 static void license_element(sb_doc *d, const char *elem_iri, const sb_lic *l, const sb_licfile *text);
@@ -156,7 +156,8 @@ static sb_code begin(sb_doc *d)
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "@id", "_:creationinfo");
     sb_jw_kstr(jw, "type", "CreationInfo");
-    const char *c = sb_arena_printf(d->tmp, "Generated from the lockfile %s (%s, environment %s, platform %s) before any build",
+    const char *c = sb_arena_printf(d->tmp,
+                                    "Generated from the lockfile %s (%s, environment %s, platform %s) before any build",
                                     s->lockfile_name ? s->lockfile_name : "(unnamed)", sb_doc__made_from(d),
                                     s->environment, s->platform);
     sb_jw_kstr_opt(jw, "comment", c);
@@ -279,7 +280,10 @@ static void license_element(sb_doc *d, const char *elem_iri, const sb_lic *l, co
 }
 
 static const sb_doc_hash_shape spdx3_verified_using = {
-    .key = "verifiedUsing", .type = "Hash", .alg_key = "algorithm", .value_key = "hashValue",
+    .key = "verifiedUsing",
+    .type = "Hash",
+    .alg_key = "algorithm",
+    .value_key = "hashValue",
     .names = {"sha256", "md5", "sha512", "sha384", "sha1"},
 };
 
@@ -380,7 +384,8 @@ static const char *cvss_frag(sb_doc *d, const sb_vuln *v, size_t k)
 static const char *assoc_frag(sb_doc *d, const sb_vuln *v, size_t pkg)
 {
     spdx3 *s3 = d->fmt;
-    const char *f = sb_arena_printf(d->tmp, "relationship-%s-%s", s3->x->pkg_ids[pkg], vuln_frag(d, v, "vulnerability"));
+    const char *f = sb_arena_printf(d->tmp, "relationship-%s-%s", s3->x->pkg_ids[pkg],
+                                    vuln_frag(d, v, "vulnerability"));
     return f ? f : "relationship";
 }
 
@@ -613,13 +618,16 @@ static size_t count_edges(const sb_sbom *s, sb_scope from, const size_t *to, siz
     return c;
 }
 
-static const char *depends_what(int dev) { return dev ? "depends-development" : "depends"; }
+static const char *depends_what(int dev)
+{
+    return dev ? "depends-development" : "depends";
+}
 
 /* The dependsOn relationship of `base` (a package fragment or "root") for
  * its plain edges (dev = 0) or its development edges (dev = 1); nothing when
  * it has none of that kind. */
-static void depends_rel(sb_doc *d, const char *base, const char *from_iri, sb_scope from, const size_t *to,
-                        size_t n, int dev)
+static void depends_rel(sb_doc *d, const char *base, const char *from_iri, sb_scope from, const size_t *to, size_t n,
+                        int dev)
 {
     spdx3 *s3 = d->fmt;
     sb_jw *jw = &d->jw;
@@ -776,6 +784,10 @@ const sb_doc_ops sb_doc_spdx_301 = {
     .media_base = "application/spdx+json",
     .versions = (const char *const[]){"3.0.1", "3.0", NULL},
     .media_aliases = (const char *const[]){"application/ld+json", NULL},
-    .begin = begin, .component = component, .middle = middle, .relation_count = relation_count,
-    .relation = relation, .end = end,
+    .begin = begin,
+    .component = component,
+    .middle = middle,
+    .relation_count = relation_count,
+    .relation = relation,
+    .end = end,
 };

@@ -16,8 +16,8 @@ const char *sb_spdx__frag(sb_arena *a, const char *s)
     if (NULL == d)
         return "x";
     for (char *c = d; *c; c++)
-        if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
-              *c == '.' || *c == '-'))
+        if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '.' ||
+              *c == '-'))
             *c = '-';
     return d;
 }
@@ -45,8 +45,7 @@ sb_code sb_spdx__prepare(sb_doc *d)
     if (NULL == x)
         return SB_ENOMEM;
     x->doc_name = sb_arena_printf(a, "%s-%s-%s", s->root_name, s->environment, s->platform);
-    x->ns = sb_arena_printf(a, "https://spdx.org/spdxdocs/sbomd/%s/%s",
-                            sb_spdx__frag(a, x->doc_name), d->serial);
+    x->ns = sb_arena_printf(a, "https://spdx.org/spdxdocs/sbomd/%s/%s", sb_spdx__frag(a, x->doc_name), d->serial);
     size_t n = s->npkgs ? s->npkgs : 1;
     x->pkg_ids = sb_arena_calloc(a, n, sizeof *x->pkg_ids);
     x->lics = sb_arena_calloc(a, n, sizeof *x->lics);
@@ -62,10 +61,10 @@ sb_code sb_spdx__prepare(sb_doc *d)
     sb_strmap_put(&ids, "Package-root", 12, 0, NULL);
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_pkg *p = &s->pkgs[i];
-        const char *base = p->version ? sb_arena_printf(t, "Package-%s-%s", sb_kind_name(p->kind),
-                                                        sb_spdx__frag(t, sb_arena_printf(t, "%s-%s", p->name, p->version)))
-                                      : sb_arena_printf(t, "Package-%s-%s", sb_kind_name(p->kind),
-                                                        sb_spdx__frag(t, p->name));
+        const char *base = p->version
+                               ? sb_arena_printf(t, "Package-%s-%s", sb_kind_name(p->kind),
+                                                 sb_spdx__frag(t, sb_arena_printf(t, "%s-%s", p->name, p->version)))
+                               : sb_arena_printf(t, "Package-%s-%s", sb_kind_name(p->kind), sb_spdx__frag(t, p->name));
         if (NULL == base)
             return SB_ENOMEM;
         const char *id = base;
@@ -92,8 +91,7 @@ const char *sb_spdx__source_info(sb_doc *d)
     const sb_sbom *s = d->sbom;
     const char *r = sb_arena_printf(d->tmp, "%s workspace; lockfile %s; environment %s; platform %s",
                                     strncmp(sb_doc__made_from(d), "pixi", 4) ? sb_doc__made_from(d) : "pixi",
-                                    s->lockfile_name ? s->lockfile_name : "(unnamed)", s->environment,
-                                    s->platform);
+                                    s->lockfile_name ? s->lockfile_name : "(unnamed)", s->environment, s->platform);
     return r ? r : "";
 }
 

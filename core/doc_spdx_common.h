@@ -10,14 +10,14 @@
 #include "license.h"
 
 typedef struct sb_spdx {
-    const char *doc_name;      /* <root>-<env>-<platform> */
-    const char *ns;            /* https://spdx.org/spdxdocs/sbomd/<frag(name)>/<uuid> */
-    const char **pkg_ids;      /* "Package-<kind>-<frag>" per package, unique */
-    sb_lic *lics;              /* normalized license per package */
+    const char *doc_name;         /* <root>-<env>-<platform> */
+    const char *ns;               /* https://spdx.org/spdxdocs/sbomd/<frag(name)>/<uuid> */
+    const char **pkg_ids;         /* "Package-<kind>-<frag>" per package, unique */
+    sb_lic *lics;                 /* normalized license per package */
     const sb_licfile **text_file; /* per package: the file whose text stands for
                                    * its free-text license, or NULL */
-    const char **text_h8;      /* per package: sb_doc__text_h8 of text_file */
-    const char **declared;     /* per package: SPDX 2.3 licenseDeclared */
+    const char **text_h8;         /* per package: sb_doc__text_h8 of text_file */
+    const char **declared;        /* per package: SPDX 2.3 licenseDeclared */
     size_t total_deps;
 } sb_spdx;
 

@@ -232,9 +232,10 @@ sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, sb_text_shape shap
     s->license_text_bytes = used;
     if (name_only + too_big > 0) {
         if (too_big && name_only)
-            return sb_incomplete_add(&s->incomplete, a, "license-texts",
-                                     "%lld file(s) listed by name only (%lld over the %lld-byte file limit, %lld past the %lld-byte document budget)",
-                                     name_only + too_big, too_big, file_max, name_only, total_max);
+            return sb_incomplete_add(
+                &s->incomplete, a, "license-texts",
+                "%lld file(s) listed by name only (%lld over the %lld-byte file limit, %lld past the %lld-byte document budget)",
+                name_only + too_big, too_big, file_max, name_only, total_max);
         return sb_incomplete_add(&s->incomplete, a, "license-texts", "%lld file(s) listed by name only (%s)",
                                  name_only + too_big,
                                  too_big ? "over the per-file limit" : "past the document's license-text budget");

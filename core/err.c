@@ -34,8 +34,7 @@ sb_code sb_err_set(sb_err *err, sb_code code, const char *fmt, ...)
     return code;
 }
 
-sb_code sb_err_set_at(sb_err *err, sb_code code, unsigned line, unsigned column,
-                      const char *fmt, ...)
+sb_code sb_err_set_at(sb_err *err, sb_code code, unsigned line, unsigned column, const char *fmt, ...)
 {
     if (NULL == err)
         return code;

@@ -39,12 +39,11 @@ void sb_err_clear(sb_err *err);
 
 /* Set code and a printf-style message; returns `code` so callers can
  * `return sb_err_set(err, SB_EPARSE, "...")`. Accepts NULL err. */
-sb_code sb_err_set(sb_err *err, sb_code code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+sb_code sb_err_set(sb_err *err, sb_code code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* As sb_err_set, with the location in the input. */
-sb_code sb_err_set_at(sb_err *err, sb_code code, unsigned line, unsigned column,
-                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+sb_code sb_err_set_at(sb_err *err, sb_code code, unsigned line, unsigned column, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Set err for a code that came up without a message of its own (a callee
  * that takes no sb_err): "out of memory" for SB_ENOMEM, else "<what>

@@ -50,10 +50,13 @@ bool sb_glob_match(const char *pattern, const char *name)
     return !*p;
 }
 
-static const char *const kind_names[] = {"conda", "conda-source", "pypi", "pypi-source", "embedded", "external", "npm",
-                                         NULL};
+static const char *const kind_names[] = {"conda",    "conda-source", "pypi", "pypi-source",
+                                         "embedded", "external",     "npm",  NULL};
 
-const char *const *sb_filter_kind_names(void) { return kind_names; }
+const char *const *sb_filter_kind_names(void)
+{
+    return kind_names;
+}
 
 unsigned sb_filter_kind_bit(const char *name)
 {
@@ -61,8 +64,8 @@ unsigned sb_filter_kind_bit(const char *name)
         return 0;
     if (!strcmp(name, "pypi-source"))
         return 1u << SB_FILTER_PYPI_SOURCE;
-    static const sb_kind kinds[] = {SB_KIND_CONDA, SB_KIND_CONDA_SOURCE, SB_KIND_PYPI, SB_KIND_EMBEDDED,
-                                    SB_KIND_EXTERNAL, SB_KIND_NPM};
+    static const sb_kind kinds[] = {SB_KIND_CONDA,    SB_KIND_CONDA_SOURCE, SB_KIND_PYPI,
+                                    SB_KIND_EMBEDDED, SB_KIND_EXTERNAL,     SB_KIND_NPM};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (!strcmp(name, sb_kind_name(kinds[i])))
             return 1u << kinds[i];

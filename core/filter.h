@@ -28,9 +28,9 @@ struct sb_filter {
     size_t ninclude;
     const char *const *exclude; /* drop names matching any of these */
     size_t nexclude;
-    unsigned kinds;             /* bit (1u << sb_kind) per dropped kind, and 1u << SB_FILTER_PYPI_SOURCE */
-    bool required_only;         /* drop development and optional packages (sb_scope) */
-    bool keep_orphans;          /* keep what only dropped packages reached */
+    unsigned kinds;     /* bit (1u << sb_kind) per dropped kind, and 1u << SB_FILTER_PYPI_SOURCE */
+    bool required_only; /* drop development and optional packages (sb_scope) */
+    bool keep_orphans;  /* keep what only dropped packages reached */
 };
 
 /* Shell-style match of a package name: '*' any run, '?' one character,

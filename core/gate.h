@@ -40,6 +40,9 @@ void sb_gate_init(sb_gate *g, const char *slug, const char *title);
 sb_code sb_gate_add(sb_gate *g, sb_arena *a, const sb_finding *f);
 
 /* Whether the gate fired. */
-static inline int sb_gate_fired(const sb_gate *g) { return g->n > 0; }
+static inline int sb_gate_fired(const sb_gate *g)
+{
+    return g->n > 0;
+}
 
 #endif

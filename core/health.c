@@ -60,8 +60,9 @@ sb_code sb_health_pypi_digest(sb_arena *a, const char *json, size_t len, const c
 {
     json_error_t je;
     json_t *root = json_loadb(json, len, 0, &je);
-    const char *latest = json_is_object(root) ? json_string_value(json_object_get(json_object_get(root, "info"), "version"))
-                                              : NULL;
+    const char *latest = json_is_object(root)
+                             ? json_string_value(json_object_get(json_object_get(root, "info"), "version"))
+                             : NULL;
     if (NULL == latest || !latest[0]) {
         json_decref(root);
         return SB_EPARSE;
@@ -224,7 +225,8 @@ sb_code sb_health_from_digest(sb_health *h, sb_arena *a, const char *digest, con
             h->latest_released = day;
         /* newer than the lock, not past the project's newest (pre-releases of
          * what comes next do not count), and installable */
-        if (!is_yanked && sb_vercmp_pep440(line, version) > 0 && (NULL == h->latest || sb_vercmp_pep440(line, h->latest) <= 0))
+        if (!is_yanked && sb_vercmp_pep440(line, version) > 0 &&
+            (NULL == h->latest || sb_vercmp_pep440(line, h->latest) <= 0))
             h->behind++;
     }
     h->step = sb_health_step(version, h->latest);
@@ -389,7 +391,8 @@ sb_code sb_health_from_channel(sb_health *h, sb_arena *a, const char *digest, co
             const char *v = line + nl + 1, *t = memchr(v, '\t', n - nl - 1);
             if (NULL == t)
                 continue;
-            char *ver = sb_arena_strndup(a, v, (size_t)(t - v)), *day = sb_arena_strndup(a, t + 1, n - (size_t)(t + 1 - line));
+            char *ver = sb_arena_strndup(a, v, (size_t)(t - v)),
+                 *day = sb_arena_strndup(a, t + 1, n - (size_t)(t + 1 - line));
             if (!ver || !day)
                 return SB_ENOMEM;
             const char *d = strcmp(day, "-") ? day : NULL;

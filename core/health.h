@@ -27,22 +27,22 @@
 /* What the index said about one package; state SB_HEALTH_NONE everywhere
  * when the package was not asked about. */
 typedef enum sb_health_state {
-    SB_HEALTH_NONE = 0,    /* not an index package, or nothing was asked */
-    SB_HEALTH_ANSWERED,    /* the project page was read */
-    SB_HEALTH_UNKNOWN,     /* the index has no such project */
-    SB_HEALTH_FAILED       /* failed, capped, missed the deadline, or no lookups on this server */
+    SB_HEALTH_NONE = 0, /* not an index package, or nothing was asked */
+    SB_HEALTH_ANSWERED, /* the project page was read */
+    SB_HEALTH_UNKNOWN,  /* the index has no such project */
+    SB_HEALTH_FAILED    /* failed, capped, missed the deadline, or no lookups on this server */
 } sb_health_state;
 
 typedef struct sb_health {
     sb_health_state state;
-    bool yanked;              /* the locked release is yanked (every file of it) */
+    bool yanked;               /* the locked release is yanked (every file of it) */
     const char *yanked_reason; /* NULL when none was given */
-    const char *released;     /* first upload of the locked version, YYYY-MM-DD; NULL when not listed */
-    const char *latest;       /* the project's newest release (info.version) */
+    const char *released;      /* first upload of the locked version, YYYY-MM-DD; NULL when not listed */
+    const char *latest;        /* the project's newest release (info.version) */
     const char *latest_released;
-    long behind;              /* releases newer than the locked one, yanked ones left out */
-    const char *step;         /* "major", "minor", "patch" (or "other"); NULL when up to date */
-    const char *repo;         /* GitHub "owner/repo" the project page names (project_urls, home_page); NULL: none */
+    long behind;      /* releases newer than the locked one, yanked ones left out */
+    const char *step; /* "major", "minor", "patch" (or "other"); NULL when up to date */
+    const char *repo; /* GitHub "owner/repo" the project page names (project_urls, home_page); NULL: none */
 } sb_health;
 
 /* The digest of a project page (see above), in the arena. SB_EPARSE when

@@ -95,9 +95,12 @@ static sb_jt pop(sb_jr *r)
 
 static int hexval(char c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -125,12 +128,16 @@ static size_t utf8_len(const unsigned char *s, const unsigned char *end)
         n = 2;
     else if (c >= 0xE0 && c <= 0xEF) {
         n = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
+        if (c == 0xE0)
+            lo = 0xA0;
+        if (c == 0xED)
+            hi = 0x9F;
     } else if (c >= 0xF0 && c <= 0xF4) {
         n = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
+        if (c == 0xF0)
+            lo = 0x90;
+        if (c == 0xF4)
+            hi = 0x8F;
     } else
         return 0;
     if ((size_t)(end - s) < n || s[1] < lo || s[1] > hi)
@@ -202,7 +209,10 @@ static sb_jt string(sb_jr *r, sb_jt kind)
     return kind;
 }
 
-static bool digit(const char *s, const char *end) { return s < end && *s >= '0' && *s <= '9'; }
+static bool digit(const char *s, const char *end)
+{
+    return s < end && *s >= '0' && *s <= '9';
+}
 
 static sb_jt number(sb_jr *r)
 {
@@ -303,20 +313,17 @@ sb_jt sb_jr_next(sb_jr *r)
     for (;;) {
         skip_ws(r);
         switch (r->state) {
-        case ST_FAILED:
-            return SB_JT_ERROR;
+        case ST_FAILED: return SB_JT_ERROR;
         case ST_DONE:
             if (r->p < r->end)
                 return fail(r, r->p, "data after the end of the JSON value");
             return SB_JT_END;
-        case ST_VALUE:
-            return value(r);
+        case ST_VALUE: return value(r);
         case ST_VALUE_OR_CLOSE:
             if (r->p < r->end && *r->p == ']')
                 return pop(r);
             return value(r);
-        case ST_KEY:
-            return key(r);
+        case ST_KEY: return key(r);
         case ST_KEY_OR_CLOSE:
             if (r->p < r->end && *r->p == '}')
                 return pop(r);
@@ -327,8 +334,9 @@ sb_jt sb_jr_next(sb_jr *r)
                 continue;
             }
             if (r->p >= r->end)
-                return fail(r, r->p, in_object(r) ? "unexpected end of input: ',' or '}' must follow"
-                                                  : "unexpected end of input: ',' or ']' must follow");
+                return fail(r, r->p,
+                            in_object(r) ? "unexpected end of input: ',' or '}' must follow"
+                                         : "unexpected end of input: ',' or ']' must follow");
             if (*r->p == ',') {
                 r->p++;
                 r->state = in_object(r) ? ST_KEY : ST_VALUE;
@@ -336,8 +344,9 @@ sb_jt sb_jr_next(sb_jr *r)
             }
             if (*r->p == (in_object(r) ? '}' : ']'))
                 return pop(r);
-            return fail(r, r->p, in_object(r) ? "',' or '}' must follow an object member"
-                                              : "',' or ']' must follow an array item");
+            return fail(r, r->p,
+                        in_object(r) ? "',' or '}' must follow an object member"
+                                     : "',' or ']' must follow an array item");
         }
         return fail(r, r->p, "tokenizer in an unknown state");
     }

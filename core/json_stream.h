@@ -44,16 +44,16 @@ typedef enum sb_jt {
 
 typedef struct sb_jr {
     const char *base, *p, *end;
-    const char *tok;      /* the token's text: a string's bytes between the quotes, a number */
+    const char *tok; /* the token's text: a string's bytes between the quotes, a number */
     size_t tlen;
-    size_t tpos;          /* offset of the token's first byte (a string's opening quote) */
-    bool escaped;         /* the string holds backslash escapes (sb_jr_str decodes them) */
-    bool integer;         /* the number has neither fraction nor exponent */
+    size_t tpos;  /* offset of the token's first byte (a string's opening quote) */
+    bool escaped; /* the string holds backslash escapes (sb_jr_str decodes them) */
+    bool integer; /* the number has neither fraction nor exponent */
     int state;
     unsigned depth, max_depth;
     unsigned char stack[SB_JR_MAX_DEPTH / 8]; /* one bit per level: 1 = object */
     size_t errpos;
-    bool too_deep;        /* the error is the depth bound (SB_ELIMIT) */
+    bool too_deep; /* the error is the depth bound (SB_ELIMIT) */
     char msg[96];
 } sb_jr;
 

@@ -134,10 +134,22 @@ static sb_code close_container(sb_jw *jw, char kind)
     return jw->status;
 }
 
-sb_code sb_jw_obj_begin(sb_jw *jw) { return open_container(jw, '{'); }
-sb_code sb_jw_obj_end(sb_jw *jw) { return close_container(jw, '{'); }
-sb_code sb_jw_arr_begin(sb_jw *jw) { return open_container(jw, '['); }
-sb_code sb_jw_arr_end(sb_jw *jw) { return close_container(jw, '['); }
+sb_code sb_jw_obj_begin(sb_jw *jw)
+{
+    return open_container(jw, '{');
+}
+sb_code sb_jw_obj_end(sb_jw *jw)
+{
+    return close_container(jw, '{');
+}
+sb_code sb_jw_arr_begin(sb_jw *jw)
+{
+    return open_container(jw, '[');
+}
+sb_code sb_jw_arr_end(sb_jw *jw)
+{
+    return close_container(jw, '[');
+}
 
 static const char hexdig[] = "0123456789abcdef";
 
@@ -149,15 +161,14 @@ static inline int needs_work8(const unsigned char *p)
     memcpy(&x, p, 8);
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
-    uint64_t lt20 = (x - ones * 0x20) & ~x;   /* high bit set where a byte < 0x20 (or x >= 0x80) */
+    uint64_t lt20 = (x - ones * 0x20) & ~x; /* high bit set where a byte < 0x20 (or x >= 0x80) */
     uint64_t zq = (q - ones) & ~q, zb = (b - ones) & ~b;
     return ((lt20 | zq | zb) & highs) != 0 || (x & highs) != 0;
 }
 
 /* Escape and write. `carry` holds up to 3 bytes of a UTF-8 sequence cut by
  * the previous chunk; with `final` a dangling carry becomes U+FFFD. */
-static int escape(sb_buf *b, sb_sink sink, const char *str, size_t n, unsigned char *carry, size_t *ncarry,
-                  bool final)
+static int escape(sb_buf *b, sb_sink sink, const char *str, size_t n, unsigned char *carry, size_t *ncarry, bool final)
 {
     static const char replacement[] = "\xEF\xBF\xBD";
     if (carry && *ncarry) {

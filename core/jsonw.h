@@ -35,16 +35,16 @@ typedef struct sb_sink {
 
 typedef struct sb_jw {
     sb_sink sink;
-    sb_buf *buf;          /* set by sb_jw_init_buf: output appended here directly */
-    bool pretty;          /* 2-space indent, "key": value, like serde_json pretty */
-    int depth;            /* open containers */
-    sb_code status;       /* first failure, sticky */
-    bool want_value;      /* a key was written, its value is due */
+    sb_buf *buf;            /* set by sb_jw_init_buf: output appended here directly */
+    bool pretty;            /* 2-space indent, "key": value, like serde_json pretty */
+    int depth;              /* open containers */
+    sb_code status;         /* first failure, sticky */
+    bool want_value;        /* a key was written, its value is due */
     unsigned char carry[4]; /* UTF-8 bytes cut by a chunk boundary */
     size_t ncarry;
     struct {
-        char kind;        /* '{' or '[' */
-        uint32_t count;   /* members written so far */
+        char kind;      /* '{' or '[' */
+        uint32_t count; /* members written so far */
     } stack[SB_JW_MAX_DEPTH];
 } sb_jw;
 
@@ -63,10 +63,10 @@ sb_code sb_jw_arr_end(sb_jw *jw);
 /* An object key; must be inside an object with no value pending. */
 sb_code sb_jw_key(sb_jw *jw, const char *key);
 
-sb_code sb_jw_str(sb_jw *jw, const char *s);              /* NULL writes null */
+sb_code sb_jw_str(sb_jw *jw, const char *s); /* NULL writes null */
 sb_code sb_jw_strn(sb_jw *jw, const char *s, size_t n);
 sb_code sb_jw_int(sb_jw *jw, long long v);
-sb_code sb_jw_tenths(sb_jw *jw, double v);                 /* a number with one decimal: 9.8 */
+sb_code sb_jw_tenths(sb_jw *jw, double v); /* a number with one decimal: 9.8 */
 sb_code sb_jw_bool(sb_jw *jw, bool v);
 sb_code sb_jw_null(sb_jw *jw);
 
@@ -97,7 +97,6 @@ bool sb_jw_done(const sb_jw *jw);
 
 /* Escape `s` as JSON string content (no quotes) straight to a sink. Exposed
  * for tests and for writers that stream raw text. Returns 0 or sink error. */
-int sb_jw_escape_to(sb_sink sink, const char *s, size_t n, unsigned char *carry,
-                    size_t *ncarry, bool final);
+int sb_jw_escape_to(sb_sink sink, const char *s, size_t n, unsigned char *carry, size_t *ncarry, bool final);
 
 #endif

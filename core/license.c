@@ -37,18 +37,18 @@ typedef enum { T_WORD, T_AND, T_OR, T_WITH, T_LP, T_RP, T_END } tok_type;
 
 typedef struct tok {
     tok_type type;
-    const char *s;   /* word text (not NUL-terminated) */
+    const char *s; /* word text (not NUL-terminated) */
     size_t n;
-    int upper;       /* operator written in upper case */
-    int slash;       /* OR written as '/' */
+    int upper; /* operator written in upper case */
+    int slash; /* OR written as '/' */
 } tok;
 
 typedef enum { N_LIC, N_AND, N_OR, N_WITH } node_type;
 
 typedef struct node {
     node_type type;
-    const char *id;          /* N_LIC: canonical id (with '+' if any); N_WITH: exception */
-    struct node *l, *r;      /* N_AND/N_OR/N_WITH (r unused for WITH: id holds the exception) */
+    const char *id;     /* N_LIC: canonical id (with '+' if any); N_WITH: exception */
+    struct node *l, *r; /* N_AND/N_OR/N_WITH (r unused for WITH: id holds the exception) */
 } node;
 
 typedef struct parser {
@@ -56,7 +56,7 @@ typedef struct parser {
     tok *t;
     size_t nt, pos;
     int strict;
-    const char *bad;         /* offending term, for the reason */
+    const char *bad; /* offending term, for the reason */
     size_t badn;
     int nlic;
     int nops;
@@ -80,10 +80,18 @@ static const char *find_id(const sb_spdx_id *tab, unsigned long n, const char *w
 static const struct {
     const char *name, *id;
 } aliases[] = {
-    {"bsd 2-clause", "BSD-2-Clause"}, {"bsd-2", "BSD-2-Clause"}, {"2-clause bsd", "BSD-2-Clause"},
-    {"simplified bsd", "BSD-2-Clause"}, {"bsd 3-clause", "BSD-3-Clause"}, {"bsd-3", "BSD-3-Clause"},
-    {"3-clause bsd", "BSD-3-Clause"}, {"new bsd", "BSD-3-Clause"}, {"bsd 3 clause", "BSD-3-Clause"},
-    {"apache license, version 2.0", "Apache-2.0"}, {"mit/x11", "MIT"}, {"expat", "MIT"},
+    {"bsd 2-clause", "BSD-2-Clause"},
+    {"bsd-2", "BSD-2-Clause"},
+    {"2-clause bsd", "BSD-2-Clause"},
+    {"simplified bsd", "BSD-2-Clause"},
+    {"bsd 3-clause", "BSD-3-Clause"},
+    {"bsd-3", "BSD-3-Clause"},
+    {"3-clause bsd", "BSD-3-Clause"},
+    {"new bsd", "BSD-3-Clause"},
+    {"bsd 3 clause", "BSD-3-Clause"},
+    {"apache license, version 2.0", "Apache-2.0"},
+    {"mit/x11", "MIT"},
+    {"expat", "MIT"},
     {"zlib/libpng", "Zlib"},
 };
 
@@ -184,14 +192,30 @@ static const struct {
     const char *name, *stem;
     int gnu;
 } families[] = {
-    {"gpl", "GPL", 1}, {"gnu-gpl", "GPL", 1}, {"gnu-general-public", "GPL", 1},
-    {"lgpl", "LGPL", 1}, {"gnu-lgpl", "LGPL", 1}, {"gnu-lesser-general-public", "LGPL", 1},
-    {"gnu-library-general-public", "LGPL", 1}, {"agpl", "AGPL", 1}, {"gnu-agpl", "AGPL", 1},
-    {"gnu-affero-general-public", "AGPL", 1}, {"gfdl", "GFDL", 1}, {"gnu-fdl", "GFDL", 1},
-    {"gnu-free-documentation", "GFDL", 1}, {"apache-software", "Apache", 0}, {"asl", "Apache", 0},
-    {"mozilla-public", "MPL", 0}, {"mozilla", "MPL", 0}, {"eclipse-public", "EPL", 0},
-    {"sil-open-font", "OFL", 0}, {"open-font", "OFL", 0}, {"academic-free", "AFL", 0},
-    {"boost-software", "BSL", 0}, {"python-software-foundation", "PSF", 0}, {"zope-public", "ZPL", 0},
+    {"gpl", "GPL", 1},
+    {"gnu-gpl", "GPL", 1},
+    {"gnu-general-public", "GPL", 1},
+    {"lgpl", "LGPL", 1},
+    {"gnu-lgpl", "LGPL", 1},
+    {"gnu-lesser-general-public", "LGPL", 1},
+    {"gnu-library-general-public", "LGPL", 1},
+    {"agpl", "AGPL", 1},
+    {"gnu-agpl", "AGPL", 1},
+    {"gnu-affero-general-public", "AGPL", 1},
+    {"gfdl", "GFDL", 1},
+    {"gnu-fdl", "GFDL", 1},
+    {"gnu-free-documentation", "GFDL", 1},
+    {"apache-software", "Apache", 0},
+    {"asl", "Apache", 0},
+    {"mozilla-public", "MPL", 0},
+    {"mozilla", "MPL", 0},
+    {"eclipse-public", "EPL", 0},
+    {"sil-open-font", "OFL", 0},
+    {"open-font", "OFL", 0},
+    {"academic-free", "AFL", 0},
+    {"boost-software", "BSL", 0},
+    {"python-software-foundation", "PSF", 0},
+    {"zope-public", "ZPL", 0},
 };
 
 static int is_fill(const char *w)
@@ -384,7 +408,10 @@ static node *mk(parser *ps, node_type t, node *l, node *r, const char *id)
     return n;
 }
 
-static tok *peek(parser *ps) { return &ps->t[ps->pos]; }
+static tok *peek(parser *ps)
+{
+    return &ps->t[ps->pos];
+}
 
 static int op_ok(parser *ps, const tok *t)
 {
@@ -527,17 +554,15 @@ static node *parse(parser *ps, const char *s, int strict)
 static size_t emit(const node *n, char *out, int paren_or)
 {
     size_t k = 0;
-#define PUT(str)                                  \
-    do {                                          \
-        size_t l_ = strlen(str);                  \
-        if (out)                                  \
-            memcpy(out + k, (str), l_);           \
-        k += l_;                                  \
+#define PUT(str) \
+    do { \
+        size_t l_ = strlen(str); \
+        if (out) \
+            memcpy(out + k, (str), l_); \
+        k += l_; \
     } while (0)
     switch (n->type) {
-    case N_LIC:
-        PUT(n->id);
-        break;
+    case N_LIC: PUT(n->id); break;
     case N_WITH:
         k += emit(n->l, out ? out + k : NULL, 0);
         PUT(" WITH ");
@@ -586,8 +611,7 @@ static char *rewrite_exceptions(sb_arena *a, const char *s, int *changed)
     *changed = 0;
     const char *p = s;
     while (*p) {
-        if ((p == s || isspace((unsigned char)p[-1])) && !strncasecmp(p, "with", 4) &&
-            isspace((unsigned char)p[4])) {
+        if ((p == s || isspace((unsigned char)p[-1])) && !strncasecmp(p, "with", 4) && isspace((unsigned char)p[4])) {
             memcpy(out + o, p, 4);
             o += 4;
             p += 4;

@@ -17,11 +17,11 @@ typedef enum sb_lic_kind { SB_LIC_NONE = 0, SB_LIC_EXPR, SB_LIC_TEXT } sb_lic_ki
 
 typedef struct sb_lic {
     sb_lic_kind kind;
-    const char *value;   /* the expression or the text; NULL for NONE */
-    bool single_id;      /* EXPR that is one license (optionally WITH exception) */
-    bool is_ref;         /* single id that is a LicenseRef-/DocumentRef- */
+    const char *value;         /* the expression or the text; NULL for NONE */
+    bool single_id;            /* EXPR that is one license (optionally WITH exception) */
+    bool is_ref;               /* single id that is a LicenseRef-/DocumentRef- */
     const char *raw_rewritten; /* original when a non-SPDX WITH was rewritten */
-    const char *reason;  /* why TEXT or NONE: "unknown term: 'X'", "empty", "stated as none" */
+    const char *reason;        /* why TEXT or NONE: "unknown term: 'X'", "empty", "stated as none" */
 } sb_lic;
 
 /* Classify `raw` (may be NULL). Strings live in the arena. Never fails:

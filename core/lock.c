@@ -8,20 +8,13 @@
 #include <string.h>
 
 static const sb_reader *const readers[] = {
-    &sb_reader_explicit,
-    &sb_reader_condalock,
-    &sb_reader_uv,
-    &sb_reader_pylock,
-    &sb_reader_poetry,
-    &sb_reader_pdm,
-    &sb_reader_requirements,
-    &sb_reader_npm,
-    &sb_reader_pnpm,
-    &sb_reader_yarn,
-    &sb_reader_pixi,
-    &sb_reader_cyclonedx,
-    &sb_reader_spdx,
-    NULL,
+    &sb_reader_explicit,     &sb_reader_condalock,
+    &sb_reader_uv,           &sb_reader_pylock,
+    &sb_reader_poetry,       &sb_reader_pdm,
+    &sb_reader_requirements, &sb_reader_npm,
+    &sb_reader_pnpm,         &sb_reader_yarn,
+    &sb_reader_pixi,         &sb_reader_cyclonedx,
+    &sb_reader_spdx,         NULL,
 };
 
 /* "pixi.lock, uv.lock, ..." for messages; fixed once the table is. */
@@ -101,8 +94,8 @@ sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c,
     return rc;
 }
 
-sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data,
-                     size_t len, const char *filename, const sb_limits *lim, sb_err *err)
+sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data, size_t len, const char *filename,
+                     const sb_limits *lim, sb_err *err)
 {
     sb_lock_choice c;
     sb_lock_choose(&c, kind, data, len, filename);
@@ -123,7 +116,7 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
  */
 static const struct cost {
     const char *kind;
-    const char *record;  /* a line starting so is one record; "" = starts with a letter or digit */
+    const char *record; /* a line starting so is one record; "" = starts with a letter or digit */
     size_t per_record, per_byte;
 } costs[] = {
     {"requirements.txt", "", 1000, 2},

@@ -16,27 +16,29 @@
 #include <stddef.h>
 
 typedef struct sb_limits {
-    unsigned max_depth;     /* YAML/TOML nesting */
-    size_t max_scalar;      /* bytes in one scalar */
-    size_t max_events;      /* parser events per input (aliases are refused) */
-    size_t max_packages;    /* package records per input */
+    unsigned max_depth;  /* YAML/TOML nesting */
+    size_t max_scalar;   /* bytes in one scalar */
+    size_t max_events;   /* parser events per input (aliases are refused) */
+    size_t max_packages; /* package records per input */
     /* The one platform the caller will select (NULL = any): readers that
      * build records per platform (the Python ones) build only this one and
      * list the others as unbuilt, so memory and time do not grow sevenfold. */
     const char *platform;
-    long long deadline_ns;  /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
+    long long deadline_ns; /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
 } sb_limits;
 
-#define SB_LIMITS_DEFAULT { 64, (size_t)1 << 20, (size_t)50 * 1000 * 1000, 500000, NULL, 0 }
+#define SB_LIMITS_DEFAULT \
+    { \
+        64, (size_t)1 << 20, (size_t)50 * 1000 * 1000, 500000, NULL, 0 \
+    }
 
 typedef struct sb_reader {
-    const char *kind;       /* "pixi.lock" */
+    const char *kind; /* "pixi.lock" */
     /* How sure this reader is that it should take the input (filename may be
      * NULL): 0 no, 1 by content, 2 by file name, 3 by a marker that wins over
      * any name (@EXPLICIT). The highest score wins; ties go to the earlier. */
     int (*detect)(const char *data, size_t len, const char *filename);
-    sb_code (*read)(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                    const sb_limits *lim, sb_err *err);
+    sb_code (*read)(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err);
 } sb_reader;
 
 /* The registered readers, NULL-terminated, in detection order. */
@@ -44,8 +46,8 @@ const sb_reader *const *sb_lock_readers(void);
 
 /* Read `data` as `kind` ("auto" or NULL = detect). SB_EUNSUPPORTED when the
  * kind is unknown or nothing claims the input. */
-sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data,
-                     size_t len, const char *filename, const sb_limits *lim, sb_err *err);
+sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *data, size_t len, const char *filename,
+                     const sb_limits *lim, sb_err *err);
 
 /*
  * What reading `data` as `kind` (NULL or "auto": the reader sb_lock_read

@@ -39,8 +39,8 @@ static int condalock_detect(const char *data, size_t len, const char *filename)
     return 0;
 }
 
-static sb_code condalock_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                              const sb_limits *lim, sb_err *err)
+static sb_code condalock_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                              sb_err *err)
 {
     return sb_lock__read_pixi_shape(out, a, data, len, lim, err, "conda-lock.yml", 1);
 }

@@ -49,8 +49,8 @@ static int all_hex(const char *s, size_t n)
     return n > 0;
 }
 
-static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                             const sb_limits *lim, sb_err *err)
+static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                             sb_err *err)
 {
     sb_lock *l = sb_arena_calloc(a, 1, sizeof *l);
     if (NULL == l)
@@ -130,8 +130,8 @@ static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_
         if (sb_lock__conda_from_url(a, pkg, text) != SB_OK)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
         if (NULL == pkg->name || !pkg->name[0] || NULL == pkg->x->archive_type)
-            return sb_err_set_at(err, SB_EPARSE, line, 1,
-                                 "line %u is not a conda package archive URL: %.120s", line, text);
+            return sb_err_set_at(err, SB_EPARSE, line, 1, "line %u is not a conda package archive URL: %.120s", line,
+                                 text);
         if (!first_subdir && pkg->x->subdir && strcmp(pkg->x->subdir, "noarch"))
             first_subdir = pkg->x->subdir;
         sb_pkg **np = sb_arena_grow(a, pkgs, &cap, n, sizeof *np, 32);

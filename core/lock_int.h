@@ -20,8 +20,8 @@ const char *sb_lock__location(sb_arena *a, const char *loc);
 
 /* The pixi.lock parser, shared with conda-lock.yml (the same YAML shape as
  * pixi.lock v1); `kind` is recorded in the lock, `only_v1` refuses others. */
-sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                                 const sb_limits *lim, sb_err *err, const char *kind, int only_v1);
+sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                                 sb_err *err, const char *kind, int only_v1);
 
 /* The value of a top-level YAML `version:` line anywhere in data[0..n)
  * (content detection): -1 when there is none, -2 when it is not a number;

@@ -105,15 +105,14 @@ static sb_js_pkg *add(sb_jsl *l, sb_arena *a, const char *key, sb_code *code)
         return NULL;
     l->pkgs = nv;
     sb_js_pkg *p = sb_arena_calloc(l->tmp, 1, sizeof *p);
-    if (NULL == p || NULL == (p->rec = next_rec(l, a)) ||
-        sb_strmap_put(&l->by_key, key, strlen(key), l->n, NULL) < 0)
+    if (NULL == p || NULL == (p->rec = next_rec(l, a)) || sb_strmap_put(&l->by_key, key, strlen(key), l->n, NULL) < 0)
         return NULL;
     l->pkgs[l->n++] = p;
     return p;
 }
 
-sb_js_pkg *sb_jsl_get(sb_jsl *l, sb_arena *a, const char *name, const char *version, const char *source,
-                      bool *added, sb_code *code)
+sb_js_pkg *sb_jsl_get(sb_jsl *l, sb_arena *a, const char *name, const char *version, const char *source, bool *added,
+                      sb_code *code)
 {
     *code = SB_ENOMEM;
     *added = false;
@@ -141,11 +140,16 @@ void sb_js_scope_merge(sb_js_pkg *p, sb_js_scope s)
 
 static int b64_val(unsigned char c)
 {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+' || c == '-')
+        return 62;
+    if (c == '/' || c == '_')
+        return 63;
     return -1;
 }
 
@@ -180,9 +184,14 @@ static int b64_bytes(unsigned char *o, const char *s, size_t n, size_t want)
  * SHA-1 in hex as every other reader keeps them */
 static void one_digest(sb_arena *a, sb_pkg *p, const char *tok, size_t n)
 {
-    static const struct { const char *pfx; sb_hash_alg alg; } algs[] = {
-        {"sha512-", SB_HASH_SHA512}, {"sha384-", SB_HASH_SHA384},
-        {"sha256-", SB_HASH_SHA256}, {"sha1-", SB_HASH_SHA1},
+    static const struct {
+        const char *pfx;
+        sb_hash_alg alg;
+    } algs[] = {
+        {"sha512-", SB_HASH_SHA512},
+        {"sha384-", SB_HASH_SHA384},
+        {"sha256-", SB_HASH_SHA256},
+        {"sha1-", SB_HASH_SHA1},
     };
     for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
         size_t pl = strlen(algs[i].pfx);
@@ -399,8 +408,8 @@ static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a)
     /* the reader's own properties (an alias, yarn's checksum) and those of
      * the four below it has, in one exactly sized array rather than a vector
      * grown twice */
-    size_t want = p->rec->reader_props.n + 2 * ((NULL != scope_name(p->scope)) + (NULL != p->path1) + p->direct +
-                                                (NULL != p->peers));
+    size_t want = p->rec->reader_props.n +
+                  2 * ((NULL != scope_name(p->scope)) + (NULL != p->path1) + p->direct + (NULL != p->peers));
     if (want > p->rec->reader_props.cap) {
         const char **nv = sb_arena_alloc(a, want * sizeof *nv);
         if (NULL == nv)

@@ -45,23 +45,23 @@ typedef struct sb_js_pkg {
     const char *peers;   /* peer suffixes of its lock keys, "(a@1), (b@2)" */
     sb_js_scope scope;
     sb_js_scope root_scope; /* how the document root depends on it */
-    bool direct;         /* the document root depends on it */
+    bool direct;            /* the document root depends on it */
 } sb_js_pkg;
 
 typedef struct sb_jsl {
-    const char *kind;    /* "package-lock.json" */
-    int version;         /* lockfile version as read */
+    const char *kind; /* "package-lock.json" */
+    int version;      /* lockfile version as read */
     const char *root_name, *root_version;
-    sb_js_pkg **pkgs;    /* in tmp */
+    sb_js_pkg **pkgs; /* in tmp */
     size_t n, cap;
-    sb_pkg *recs;        /* the records, in the request's arena; pkgs[i]->rec == &recs[i] */
-    size_t nrecs;        /* room in recs */
-    sb_arena *tmp;       /* the reader's scratch: extras, tables, what only reading needs */
-    sb_strmap by_key;    /* in tmp */
-    sb_strv roots;       /* keys the document root depends on */
-    bool has_roots;      /* the lockfile states its root's dependencies */
+    sb_pkg *recs;     /* the records, in the request's arena; pkgs[i]->rec == &recs[i] */
+    size_t nrecs;     /* room in recs */
+    sb_arena *tmp;    /* the reader's scratch: extras, tables, what only reading needs */
+    sb_strmap by_key; /* in tmp */
+    sb_strv roots;    /* keys the document root depends on */
+    bool has_roots;   /* the lockfile states its root's dependencies */
     size_t max_packages;
-    sb_deadline dl;      /* the request's, from the limits (sb_jsl_tick) */
+    sb_deadline dl; /* the request's, from the limits (sb_jsl_tick) */
 } sb_jsl;
 
 sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *lim);
@@ -87,8 +87,8 @@ const char *sb_js_key(sb_arena *a, const char *name, const char *version, const 
 /* The package of that identity, added (name, version, key, kind set) when
  * new. *added tells which. NULL with *code set on allocation failure or when
  * the input holds more packages than the limit. */
-sb_js_pkg *sb_jsl_get(sb_jsl *l, sb_arena *a, const char *name, const char *version, const char *source,
-                      bool *added, sb_code *code);
+sb_js_pkg *sb_jsl_get(sb_jsl *l, sb_arena *a, const char *name, const char *version, const char *source, bool *added,
+                      sb_code *code);
 
 /* A package by key; NULL when absent. */
 sb_js_pkg *sb_jsl_find(const sb_jsl *l, const char *key);

@@ -26,7 +26,7 @@ typedef struct merge {
     sb_arena *a;
     sb_err *err;
     const sb_limits *lim;
-    sb_strmap by_purl;  /* purl -> index in pkgs */
+    sb_strmap by_purl; /* purl -> index in pkgs */
     sb_pkg **pkgs;
     size_t n, cap;
     const char **srcs;  /* per package: "a.json, b.json" */
@@ -76,8 +76,8 @@ static sb_code prop(merge *m, sb_pkg *p, const char *name, const char *value)
 
 /* Field `what` of the kept package `*have` against a later part's `got`:
  * fill a gap, or record the disagreement. */
-static sb_code field(merge *m, sb_pkg *keep, const char *what, const char **have, const char *got, const char *first_label,
-                     const char *label)
+static sb_code field(merge *m, sb_pkg *keep, const char *what, const char **have, const char *got,
+                     const char *first_label, const char *label)
 {
     if (NULL == got || same(*have, got))
         return SB_OK;
@@ -149,7 +149,8 @@ static sb_code take(merge *m, const sb_pkg *p, size_t part, const char *label, s
     k->depends = (sb_strv){0};
     k->reader_props = (sb_strv){0};
     for (uint32_t j = 0; j + 1 < p->reader_props.n; j += 2) /* an earlier merge's verdicts are not this one's */
-        if (strcmp(p->reader_props.v[j], "pixi:source-document") && strcmp(p->reader_props.v[j], "pixi:merge-conflict") &&
+        if (strcmp(p->reader_props.v[j], "pixi:source-document") &&
+            strcmp(p->reader_props.v[j], "pixi:merge-conflict") &&
             prop(m, k, p->reader_props.v[j], p->reader_props.v[j + 1]) != SB_OK)
             return oom(m);
     if (m->n == m->cap) {
@@ -205,7 +206,8 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
     /* one root for all when every part names the same one */
     int one_root = 1;
     for (size_t i = 1; i < n; i++)
-        one_root &= same(locks[i]->root_name, locks[0]->root_name) && same(locks[i]->root_version, locks[0]->root_version);
+        one_root &= same(locks[i]->root_name, locks[0]->root_name) &&
+                    same(locks[i]->root_version, locks[0]->root_version);
     int no_dep_data = 1;
     for (size_t i = 0; i < n; i++) {
         const sb_lock_platform *pl = only_platform(locks[i]);
@@ -264,7 +266,8 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
             continue;
         }
         /* the part's root as a component of its own */
-        sb_pkg root = {.name = locks[i]->root_name ? locks[i]->root_name : labels[i], .version = locks[i]->root_version,
+        sb_pkg root = {.name = locks[i]->root_name ? locks[i]->root_name : labels[i],
+                       .version = locks[i]->root_version,
                        .kind = SB_KIND_EXTERNAL};
         sb_purl pu = {.type = "generic", .name = root.name, .version = root.version};
         char *u = NULL;

@@ -38,28 +38,28 @@ enum { DK_DEPS, DK_OPTIONAL, DK_PEER, DK_DEV, DK_N };
 
 typedef struct npm_ent {
     const char *path;
-    const char *link;      /* link target path, for `link: true` */
-    sb_js_pkg *pkg;        /* NULL: not installed (no version), the root, or a link */
-    uint32_t deps[DK_N];   /* offset + 1 of each dependency object (v1: `requires` in [0]); 0 = none */
-    bool folder;           /* not under node_modules: the root or a workspace folder */
+    const char *link;    /* link target path, for `link: true` */
+    sb_js_pkg *pkg;      /* NULL: not installed (no version), the root, or a link */
+    uint32_t deps[DK_N]; /* offset + 1 of each dependency object (v1: `requires` in [0]); 0 = none */
+    bool folder;         /* not under node_modules: the root or a workspace folder */
 } npm_ent;
 
 typedef struct npm_ctx {
     sb_arena *a;
     sb_err *err;
     const sb_limits *lim;
-    const char *data;      /* the input (after a BOM) */
+    const char *data; /* the input (after a BOM) */
     size_t len;
-    unsigned jdepth;       /* the tokenizer's nesting bound */
+    unsigned jdepth; /* the tokenizer's nesting bound */
     sb_jsl l;
-    sb_arena *paths;       /* the entry table and by_path: dropped once the edges are
+    sb_arena *paths; /* the entry table and by_path: dropped once the edges are
                             * read, before sb_jsl_build adds its properties */
     npm_ent *ents;
     size_t n, cap;
     sb_strmap by_path;
-    char *scratch;         /* candidate paths while resolving */
+    char *scratch; /* candidate paths while resolving */
     size_t scratch_cap;
-    char *tmp;             /* a decoded string used and dropped (integrity, a dependency name) */
+    char *tmp; /* a decoded string used and dropped (integrity, a dependency name) */
     size_t tmp_cap;
 } npm_ctx;
 
@@ -76,13 +76,19 @@ typedef struct npm_fields {
     npm_str name, version, resolved, integrity, license;
     bool link, dev, optional, dev_optional, peer;
     uint32_t deps[DK_N];
-    uint32_t requires;     /* v1: offset + 1 of `requires` (an object) */
-    uint32_t nested;       /* v1: offset + 1 of `dependencies`, whatever its type */
+    uint32_t requires; /* v1: offset + 1 of `requires` (an object) */
+    uint32_t nested;   /* v1: offset + 1 of `dependencies`, whatever its type */
 } npm_fields;
 
-static sb_code oom(npm_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
+static sb_code oom(npm_ctx *c)
+{
+    return sb_err_set(c->err, SB_ENOMEM, "out of memory");
+}
 
-static sb_code jerr(npm_ctx *c, const sb_jr *r) { return sb_jr_error(r, c->err, "package-lock.json"); }
+static sb_code jerr(npm_ctx *c, const sb_jr *r)
+{
+    return sb_jr_error(r, c->err, "package-lock.json");
+}
 
 /* An arena copy of a kept member; NULL when absent (or out of memory: the
  * callers that must have it check). */
@@ -142,21 +148,37 @@ static sb_code read_fields(npm_ctx *c, sb_jr *r, npm_fields *f)
         bool *flag = NULL;
         uint32_t *off = NULL;
         int dk = -1;
-        if (sb_jr_is(r, "name")) str = &f->name;
-        else if (sb_jr_is(r, "version")) str = &f->version;
-        else if (sb_jr_is(r, "resolved")) str = &f->resolved;
-        else if (sb_jr_is(r, "integrity")) str = &f->integrity;
-        else if (sb_jr_is(r, "license")) str = &f->license;
-        else if (sb_jr_is(r, "link")) flag = &f->link;
-        else if (sb_jr_is(r, "dev")) flag = &f->dev;
-        else if (sb_jr_is(r, "optional")) flag = &f->optional;
-        else if (sb_jr_is(r, "devOptional")) flag = &f->dev_optional;
-        else if (sb_jr_is(r, "peer")) flag = &f->peer;
-        else if (sb_jr_is(r, "dependencies")) { dk = DK_DEPS; off = &f->nested; }
-        else if (sb_jr_is(r, "requires")) dk = DK_DEPS; /* v1; v2 has no such member */
-        else if (sb_jr_is(r, "optionalDependencies")) dk = DK_OPTIONAL;
-        else if (sb_jr_is(r, "peerDependencies")) dk = DK_PEER;
-        else if (sb_jr_is(r, "devDependencies")) dk = DK_DEV;
+        if (sb_jr_is(r, "name"))
+            str = &f->name;
+        else if (sb_jr_is(r, "version"))
+            str = &f->version;
+        else if (sb_jr_is(r, "resolved"))
+            str = &f->resolved;
+        else if (sb_jr_is(r, "integrity"))
+            str = &f->integrity;
+        else if (sb_jr_is(r, "license"))
+            str = &f->license;
+        else if (sb_jr_is(r, "link"))
+            flag = &f->link;
+        else if (sb_jr_is(r, "dev"))
+            flag = &f->dev;
+        else if (sb_jr_is(r, "optional"))
+            flag = &f->optional;
+        else if (sb_jr_is(r, "devOptional"))
+            flag = &f->dev_optional;
+        else if (sb_jr_is(r, "peer"))
+            flag = &f->peer;
+        else if (sb_jr_is(r, "dependencies")) {
+            dk = DK_DEPS;
+            off = &f->nested;
+        } else if (sb_jr_is(r, "requires"))
+            dk = DK_DEPS; /* v1; v2 has no such member */
+        else if (sb_jr_is(r, "optionalDependencies"))
+            dk = DK_OPTIONAL;
+        else if (sb_jr_is(r, "peerDependencies"))
+            dk = DK_PEER;
+        else if (sb_jr_is(r, "devDependencies"))
+            dk = DK_DEV;
         bool is_requires = dk == DK_DEPS && NULL == off;
         t = sb_jr_next(r);
         if (t == SB_JT_ERROR || t == SB_JT_END)
@@ -170,9 +192,8 @@ static sb_code read_fields(npm_ctx *c, sb_jr *r, npm_fields *f)
         if (dk >= 0) {
             uint32_t v = t == SB_JT_OBJ ? (uint32_t)r->tpos + 1 : 0; /* a non-object has no edges */
             if (is_requires)
-                f->requires = v;
-            else
-                f->deps[dk] = v;
+            f->requires = v;
+            else f->deps[dk] = v;
         }
         if (!sb_jr_skip(r, NULL))
             return jerr(c, r);
@@ -206,7 +227,8 @@ static sb_js_scope entry_scope(const npm_fields *f)
  * stands for; NULL for anything else. */
 static const char *git_shorthand(npm_ctx *c, const char *s)
 {
-    static const char *const hosts[][2] = {{"github:", "github.com"}, {"gitlab:", "gitlab.com"},
+    static const char *const hosts[][2] = {{"github:", "github.com"},
+                                           {"gitlab:", "gitlab.com"},
                                            {"bitbucket:", "bitbucket.org"}};
     for (size_t i = 0; i < sizeof hosts / sizeof *hosts; i++) {
         size_t pl = strlen(hosts[i][0]);
@@ -247,8 +269,7 @@ static sb_code take_pkg(npm_ctx *c, npm_ent *e, const npm_fields *f, const char 
     sb_code code;
     sb_js_pkg *p = sb_jsl_get(&c->l, c->a, name, version, source, &added, &code);
     if (NULL == p)
-        return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages)
-                                 : oom(c);
+        return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
     e->pkg = p;
     sb_js_scope_merge(p, entry_scope(f));
     if (sb_js_path(p, c->a, e->path) != SB_OK)
@@ -381,7 +402,8 @@ static sb_code v1_walk(npm_ctx *c, uint32_t off, const char *parent, unsigned de
     if (t == SB_JT_ERROR)
         return jerr(c, &r);
     if (t != SB_JT_OBJ)
-        return sb_err_set(c->err, SB_EPARSE, "dependencies of '%.100s' must be an object", parent[0] ? parent : "(root)");
+        return sb_err_set(c->err, SB_EPARSE, "dependencies of '%.100s' must be an object",
+                          parent[0] ? parent : "(root)");
     if (depth > c->lim->max_depth)
         return sb_err_set(c->err, SB_ELIMIT, "dependencies nest deeper than %u", c->lim->max_depth);
     for (;;) {
@@ -558,8 +580,12 @@ static sb_code read_top(npm_ctx *c, npm_top *top)
             break;
         if (t != SB_JT_KEY)
             return jerr(c, &r);
-        int which = sb_jr_is(&r, "lockfileVersion") ? 1 : sb_jr_is(&r, "name") ? 2 : sb_jr_is(&r, "version") ? 3
-                  : sb_jr_is(&r, "packages") ? 4 : sb_jr_is(&r, "dependencies") ? 5 : 0;
+        int which = sb_jr_is(&r, "lockfileVersion") ? 1
+                    : sb_jr_is(&r, "name")          ? 2
+                    : sb_jr_is(&r, "version")       ? 3
+                    : sb_jr_is(&r, "packages")      ? 4
+                    : sb_jr_is(&r, "dependencies")  ? 5
+                                                    : 0;
         t = sb_jr_next(&r);
         if (t == SB_JT_ERROR)
             return jerr(c, &r);
@@ -622,8 +648,7 @@ static sb_code read_lock(npm_ctx *c)
     return rc == SB_OK ? all_edges(c) : rc;
 }
 
-static sb_code npm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                        sb_err *err)
+static sb_code npm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
         data += 3;
@@ -634,7 +659,11 @@ static sb_code npm_read(sb_lock **out, sb_arena *a, const char *data, size_t len
     /* v1 nests two JSON levels per dependency level: room for the reader's
      * own bound on that nesting to speak first */
     unsigned jdepth = lim->max_depth * 4 + 16;
-    npm_ctx c = {.a = a, .err = err, .lim = lim, .data = data, .len = len,
+    npm_ctx c = {.a = a,
+                 .err = err,
+                 .lim = lim,
+                 .data = data,
+                 .len = len,
                  .jdepth = jdepth < SB_JR_MAX_DEPTH ? jdepth : SB_JR_MAX_DEPTH};
     sb_code rc = SB_OK;
     if (sb_jsl_init(&c.l, a, "package-lock.json", lim) != SB_OK || NULL == (c.paths = sb_arena_new(0)))

@@ -37,12 +37,15 @@ typedef struct pd_ctx {
     pd_src *src;
     size_t scap;
     int static_urls;
-    int has_files;      /* [metadata.files] (2.x-4.0) or `"name version"` under [metadata] (legacy) */
+    int has_files; /* [metadata.files] (2.x-4.0) or `"name version"` under [metadata] (legacy) */
     sb_py_files files;
-    int file_open;      /* the last of `files` takes the fields being read */
+    int file_open; /* the last of `files` takes the fields being read */
 } pd_ctx;
 
-static sb_code oom(sb_err *err) { return sb_err_set(err, SB_ENOMEM, "out of memory"); }
+static sb_code oom(sb_err *err)
+{
+    return sb_err_set(err, SB_ENOMEM, "out of memory");
+}
 
 /* A dependency edge from a PEP 508 requirement (4.x, 2.x-3.x). */
 static sb_code add_requirement(pd_ctx *c, sb_py_pkg *p, const char *text, sb_err *err)
@@ -61,8 +64,8 @@ static sb_code add_requirement(pd_ctx *c, sb_py_pkg *p, const char *text, sb_err
 
 /* Legacy `[package.dependencies] name = "spec" | {version, marker, extras}`:
  * an edge per name, gated by its marker, asking for its extras. */
-static sb_code on_legacy_dep(pd_ctx *c, sb_py_pkg *p, const sb_toml_seg *path, size_t depth,
-                             const sb_toml_value *v, sb_err *err)
+static sb_code on_legacy_dep(pd_ctx *c, sb_py_pkg *p, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
+                             sb_err *err)
 {
     sb_py_deps *g = &p->groups[0];
     if (depth == 4 && (v->type == SB_TOML_STRING || v->type == SB_TOML_TABLE)) {
@@ -80,8 +83,7 @@ static sb_code on_legacy_dep(pd_ctx *c, sb_py_pkg *p, const sb_toml_seg *path, s
     return SB_OK;
 }
 
-static sb_code on_package(pd_ctx *c, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
-                          sb_err *err)
+static sb_code on_package(pd_ctx *c, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
 {
     if (depth == 2) {
         if (v->type != SB_TOML_TABLE)
@@ -100,14 +102,22 @@ static sb_code on_package(pd_ctx *c, const sb_toml_seg *path, size_t depth, cons
     pd_src *s = &c->src[c->pkg - 1];
     const char *k = path[2].key;
     if (depth == 3 && v->type == SB_TOML_STRING) {
-        if (!strcmp(k, "name")) p->rec.name = v->str;
-        else if (!strcmp(k, "version")) p->rec.version = v->str;
-        else if (!strcmp(k, "marker")) p->marker = v->str;
-        else if (!strcmp(k, "requires_python") && v->str[0]) p->rec.requires_python = v->str;
-        else if (!strcmp(k, "git")) s->git = v->str;
-        else if (!strcmp(k, "revision")) s->revision = v->str;
-        else if (!strcmp(k, "path")) s->path = v->str;
-        else if (!strcmp(k, "url")) s->url = v->str;
+        if (!strcmp(k, "name"))
+            p->rec.name = v->str;
+        else if (!strcmp(k, "version"))
+            p->rec.version = v->str;
+        else if (!strcmp(k, "marker"))
+            p->marker = v->str;
+        else if (!strcmp(k, "requires_python") && v->str[0])
+            p->rec.requires_python = v->str;
+        else if (!strcmp(k, "git"))
+            s->git = v->str;
+        else if (!strcmp(k, "revision"))
+            s->revision = v->str;
+        else if (!strcmp(k, "path"))
+            s->path = v->str;
+        else if (!strcmp(k, "url"))
+            s->url = v->str;
         return SB_OK;
     }
     if (depth == 3 && v->type == SB_TOML_BOOL && !strcmp(k, "editable")) {
@@ -172,8 +182,7 @@ static sb_code on_files(pd_ctx *c, const sb_toml_seg *path, size_t depth, size_t
     return SB_OK;
 }
 
-static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
-                        sb_err *err)
+static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
 {
     pd_ctx *c = ud;
     if (depth >= 3 && sb_toml_key_is(path, depth, 0, "metadata") && sb_toml_key_is(path, depth, 1, "files") &&
@@ -186,8 +195,8 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
             c->lock_version = v->str;
             c->vline = v->line;
             c->vcol = v->column;
-        } else if (v->type == SB_TOML_STRING && path[depth - 1].key && !strcmp(path[depth - 1].key, "requires_python") &&
-                 NULL == c->pl.requires_python)
+        } else if (v->type == SB_TOML_STRING && path[depth - 1].key &&
+                   !strcmp(path[depth - 1].key, "requires_python") && NULL == c->pl.requires_python)
             c->pl.requires_python = v->str;
     } else if (depth >= 2 && sb_toml_key_is(path, depth, 0, "package") && NULL == path[1].key) {
         return on_package(c, path, depth, v, err);
@@ -341,12 +350,13 @@ static sb_code versions_held(const pd_ctx *c, sb_err *err)
             return SB_OK;
     if (0 == c->pl.npkgs)
         return SB_OK;
-    return sb_err_set(err, SB_EUNSUPPORTED, "pdm.lock lists %zu package(s) and no version: not supported; "
-                      "run `pdm lock` with a current PDM", c->pl.npkgs);
+    return sb_err_set(err, SB_EUNSUPPORTED,
+                      "pdm.lock lists %zu package(s) and no version: not supported; "
+                      "run `pdm lock` with a current PDM",
+                      c->pl.npkgs);
 }
 
-static sb_code pdm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                        sb_err *err)
+static sb_code pdm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     pd_ctx c = {0};
     c.a = a;
@@ -361,11 +371,12 @@ static sb_code pdm_read(sb_lock **out, sb_arena *a, const char *data, size_t len
     if (NULL == c.lock_version && 0 == c.pl.npkgs && !c.has_files)
         return sb_err_set(err, SB_EPARSE, "not a pdm.lock: no metadata.lock_version");
     /* no lock_version: the format before 2.x, still name + version per package */
-    if (c.lock_version && (c.lock_version[0] < '1' || c.lock_version[0] > '4' ||
-                           (c.lock_version[1] && c.lock_version[1] != '.')))
-        return sb_err_set_at(err, SB_EUNSUPPORTED, c.vline, c.vcol,
-                             "pdm.lock lock_version %.32s is not supported (1.x to 4.x are); run `pdm lock` with a current PDM",
-                             c.lock_version);
+    if (c.lock_version &&
+        (c.lock_version[0] < '1' || c.lock_version[0] > '4' || (c.lock_version[1] && c.lock_version[1] != '.')))
+        return sb_err_set_at(
+            err, SB_EUNSUPPORTED, c.vline, c.vcol,
+            "pdm.lock lock_version %.32s is not supported (1.x to 4.x are); run `pdm lock` with a current PDM",
+            c.lock_version);
     if ((rc = versions_held(&c, err)) != SB_OK)
         return rc;
     if ((rc = finish(&c, err)) != SB_OK)

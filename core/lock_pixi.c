@@ -29,10 +29,10 @@ typedef enum { REC_UNKNOWN, REC_CONDA, REC_PYPI, REC_CONDA_SOURCE } rec_kind;
 
 typedef struct raw_rec {
     rec_kind kind;
-    const char *loc;        /* keyed location or url */
-    const char *platform;   /* v1-v3 */
-    const char *category;   /* conda-lock: main, dev, ... */
-    bool optional;          /* conda-lock: not in main */
+    const char *loc;      /* keyed location or url */
+    const char *platform; /* v1-v3 */
+    const char *category; /* conda-lock: main, dev, ... */
+    bool optional;        /* conda-lock: not in main */
     sb_pkg *pkg;
     unsigned line, col;
 } raw_rec;
@@ -84,7 +84,10 @@ static int platform_name_ok(const char *s)
     return n > 0 && n <= 64;
 }
 
-static sb_code oom(pixi_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
+static sb_code oom(pixi_ctx *c)
+{
+    return sb_err_set(c->err, SB_ENOMEM, "out of memory");
+}
 
 /* Grow an arena array of `size`-byte elements to hold n+1. */
 static void *grow(sb_arena *a, void *p, size_t *cap, size_t n, size_t size)
@@ -149,8 +152,7 @@ static const char *requirement_name(sb_arena *a, const char *req)
     return raw ? sb_model_pep503(a, raw) : NULL;
 }
 
-static sb_code read_str_seq(pixi_ctx *c, sb_strv *out, const char *what,
-                            const char *(*xform)(sb_arena *, const char *))
+static sb_code read_str_seq(pixi_ctx *c, sb_strv *out, const char *what, const char *(*xform)(sb_arena *, const char *))
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, what);
@@ -233,8 +235,7 @@ static sb_code add_prop(pixi_ctx *c, sb_pkg *p, const char *name, const char *va
 {
     if (NULL == value || !value[0])
         return SB_OK;
-    if (sb_strv_push(&p->reader_props, c->a, name) != SB_OK ||
-        sb_strv_push(&p->reader_props, c->a, value) != SB_OK)
+    if (sb_strv_push(&p->reader_props, c->a, name) != SB_OK || sb_strv_push(&p->reader_props, c->a, value) != SB_OK)
         return oom(c);
     return SB_OK;
 }
@@ -395,12 +396,12 @@ typedef struct rec_fields {
 static const char **str_slot(raw_rec *r, rec_fields *f, const char *key)
 {
     sb_pkg *p = r->pkg;
-    static const char *const keys[] = {"kind", "manager", "platform", "name", "version", "build", "subdir", "url",
-                                       "path", "license", "license_family", "requires_python", "noarch",
-                                       "category", "index"};
-    const char **slots[] = {&f->kind, &f->manager, &r->platform, &p->name, &p->version, &p->x->build,
-                            &p->x->subdir, &f->url, &f->path, &p->license, &p->x->license_family,
-                            &p->requires_python, &f->noarch, &r->category,
+    static const char *const keys[] = {"kind",           "manager",         "platform", "name",     "version",
+                                       "build",          "subdir",          "url",      "path",     "license",
+                                       "license_family", "requires_python", "noarch",   "category", "index"};
+    const char **slots[] = {&f->kind, &f->manager, &r->platform, &p->name, &p->version, &p->x->build, &p->x->subdir,
+                            &f->url, &f->path, &p->license, &p->x->license_family, &p->requires_python, &f->noarch,
+                            &r->category,
                             /* v7 PyPI: the index this package was resolved from; it wins over
                              * the environment's first index (supplier, pixi:index-url) */
                             &p->index_url};
@@ -608,15 +609,9 @@ static sb_code read_record(pixi_ctx *c)
     if (f.noarch && strcmp(f.noarch, "false") != 0)
         r->pkg->noarch = true;
     switch (r->kind) {
-    case REC_CONDA:
-        rc = is_archive(r->loc) ? finish_conda_binary(c, r) : finish_conda_tree(c, r, &f);
-        break;
-    case REC_CONDA_SOURCE:
-        rc = finish_conda_source(c, r, &f);
-        break;
-    default:
-        rc = finish_pypi(c, r);
-        break;
+    case REC_CONDA: rc = is_archive(r->loc) ? finish_conda_binary(c, r) : finish_conda_tree(c, r, &f); break;
+    case REC_CONDA_SOURCE: rc = finish_conda_source(c, r, &f); break;
+    default: rc = finish_pypi(c, r); break;
     }
     if (rc == SB_OK && NULL == r->pkg->location)
         rc = oom(c);
@@ -729,10 +724,15 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
                 return rc;
             if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
                 break;
-            rec_kind k = sb_yp_is(y, "conda") ? REC_CONDA : sb_yp_is(y, "pypi") ? REC_PYPI
-                       : sb_yp_is(y, "conda_source") ? REC_CONDA_SOURCE : REC_UNKNOWN;
-            const char **sel = sb_yp_is(y, "name") ? &ref.name : sb_yp_is(y, "version") ? &ref.version
-                             : sb_yp_is(y, "build") ? &ref.build : sb_yp_is(y, "subdir") ? &ref.subdir : NULL;
+            rec_kind k = sb_yp_is(y, "conda")          ? REC_CONDA
+                         : sb_yp_is(y, "pypi")         ? REC_PYPI
+                         : sb_yp_is(y, "conda_source") ? REC_CONDA_SOURCE
+                                                       : REC_UNKNOWN;
+            const char **sel = sb_yp_is(y, "name")      ? &ref.name
+                               : sb_yp_is(y, "version") ? &ref.version
+                               : sb_yp_is(y, "build")   ? &ref.build
+                               : sb_yp_is(y, "subdir")  ? &ref.subdir
+                                                        : NULL;
             if ((rc = sb_yp_next(y)) != SB_OK)
                 return rc;
             if (k != REC_UNKNOWN || (sel && sb_yp_type(y) == YAML_SCALAR_EVENT)) {
@@ -911,7 +911,8 @@ static sb_code link_v4(pixi_ctx *c)
                                      "that is not in 'packages': %.120s%s",
                                      l->env, l->platform, ref->loc,
                                      ref->name || ref->version || ref->build || ref->subdir
-                                         ? " (with its name/version/build/subdir)" : "");
+                                         ? " (with its name/version/build/subdir)"
+                                         : "");
             if (sb_lock_platform_add(plat, c->a, c->recs[idx].pkg) != SB_OK)
                 return oom(c);
         }
@@ -1041,8 +1042,7 @@ static sb_code read_top(pixi_ctx *c)
             c->version_col = sb_yp_col(y);
             /* refuse early: later keys may not even have a shape we know */
             if (c->version < 1 || c->version > 7)
-                return sb_yp_fail(y, SB_EUNSUPPORTED,
-                                  "pixi.lock version %lld is not supported (versions 1 to 7 are)",
+                return sb_yp_fail(y, SB_EUNSUPPORTED, "pixi.lock version %lld is not supported (versions 1 to 7 are)",
                                   c->version);
         } else if (!strcmp(key, "package") || !strcmp(key, "packages")) {
             if (seen_pkgs++)
@@ -1404,12 +1404,12 @@ static sb_code version_first(const char *data, size_t len, sb_err *err, sb_code 
     long long v = sb_lock__yaml_version(data, len, &line, &col);
     if (v == -1 || v == -2 || (v >= 1 && v <= 7))
         return rc;
-    return sb_err_set_at(err, SB_EUNSUPPORTED, line, col, "pixi.lock version %lld is not supported (versions 1 to 7 are)",
-                         v);
+    return sb_err_set_at(err, SB_EUNSUPPORTED, line, col,
+                         "pixi.lock version %lld is not supported (versions 1 to 7 are)", v);
 }
 
-static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *data, size_t len,
-                          const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
+static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                          sb_err *err, const char *kind, int only_v1)
 {
     pixi_ctx c = *cp;
     c.lock = sb_arena_calloc(a, 1, sizeof *c.lock);
@@ -1434,14 +1434,13 @@ static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *
     if (rc != SB_OK)
         return rc;
     if (c.version >= 4 && c.lock->nenvs == 0 && c.nrecs > 0)
-        return sb_err_set(err, SB_EPARSE, "pixi.lock version %lld lists packages but no environments",
-                          c.version);
+        return sb_err_set(err, SB_EPARSE, "pixi.lock version %lld lists packages but no environments", c.version);
     *out = c.lock;
     return SB_OK;
 }
 
-sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                                 const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
+sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                                 sb_err *err, const char *kind, int only_v1)
 {
     pixi_ctx c;
     memset(&c, 0, sizeof c);
@@ -1455,8 +1454,7 @@ sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, s
     return rc;
 }
 
-static sb_code pixi_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                         const sb_limits *lim, sb_err *err)
+static sb_code pixi_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     return sb_lock__read_pixi_shape(out, a, data, len, lim, err, "pixi.lock", 0);
 }

@@ -48,11 +48,11 @@ enum { F_NAME, F_VERSION, F_INTEGRITY, F_TARBALL, F_TYPE, F_REPO, F_COMMIT, F_DI
 enum { D_REQ, D_OPT, D_DEV, D_N }; /* dependencies, optionalDependencies, devDependencies */
 
 typedef struct pn_ent {
-    sb_buf s;            /* the fields' text, each '\0'-terminated */
-    size_t off[F_N];     /* into s; SIZE_MAX: absent, null or not a scalar */
-    sb_buf deps[D_N];    /* "name\0ref\0" pairs */
-    unsigned seen;       /* the first occurrence of a key counts (as the tree's look-up did) */
-    unsigned line, col;  /* where the entry's value starts */
+    sb_buf s;           /* the fields' text, each '\0'-terminated */
+    size_t off[F_N];    /* into s; SIZE_MAX: absent, null or not a scalar */
+    sb_buf deps[D_N];   /* "name\0ref\0" pairs */
+    unsigned seen;      /* the first occurrence of a key counts (as the tree's look-up did) */
+    unsigned line, col; /* where the entry's value starts */
 } pn_ent;
 
 /* An importer (or the 5.x top level): its dependency lists, kept to the end. */
@@ -64,55 +64,61 @@ typedef struct pn_imp {
 
 /* What pass 1 learns about the current document. */
 typedef struct pn_doc {
-    int has_version;        /* names a lockfileVersion (any value) */
-    const char *vtext;      /* its scalar text, NULL when null or not a scalar */
+    int has_version;   /* names a lockfileVersion (any value) */
+    const char *vtext; /* its scalar text, NULL when null or not a scalar */
     unsigned vline, vcol;
-    int major;              /* 5, 6, 9; 0 when unsupported or not read */
-    int pk_done;            /* its packages read */
-    int pk_deferred;        /* packages met before lockfileVersion */
-    int snap_pending;       /* 9.x snapshots not read yet */
-    int imp_bad;            /* importers not a mapping */
+    int major;        /* 5, 6, 9; 0 when unsupported or not read */
+    int pk_done;      /* its packages read */
+    int pk_deferred;  /* packages met before lockfileVersion */
+    int snap_pending; /* 9.x snapshots not read yet */
+    int imp_bad;      /* importers not a mapping */
     unsigned iline, icol;
-    pn_imp *imps;           /* NULL: no importers section */
+    pn_imp *imps; /* NULL: no importers section */
     size_t nimps, capimps;
     int has_imps;
-    pn_imp top;             /* 5.x: the top-level dependency lists */
+    pn_imp top; /* 5.x: the top-level dependency lists */
     unsigned seen;
 } pn_doc;
 
 enum { PASS_FIRST, PASS_PACKAGES, PASS_SNAPSHOTS, PASS_EDGES };
 
 typedef struct pn_ctx {
-    sb_arena *a;             /* the request's: what the records keep */
-    sb_arena *t;             /* the reader's scratch (c->l.tmp): tables, records' extras */
-    sb_arena *d;             /* the importers' lists and document notes, to the end of the read */
+    sb_arena *a; /* the request's: what the records keep */
+    sb_arena *t; /* the reader's scratch (c->l.tmp): tables, records' extras */
+    sb_arena *d; /* the importers' lists and document notes, to the end of the read */
     sb_err *err;
     const sb_limits *lim;
     const char *data;
     size_t len;
-    int major;               /* 5, 6 or 9 */
-    int have_state;          /* the jsl holds a document's packages */
+    int major;      /* 5, 6 or 9 */
+    int have_state; /* the jsl holds a document's packages */
     sb_jsl l;
-    sb_strmap by_key;        /* lock key (with peers) -> index into l.pkgs, unless it is */
-    unsigned char *own;      /* ... the record's key: bit i set (l.by_key finds it, no second entry) */
-    size_t nown;             /* bytes in own */
-    sb_strmap importers;     /* importer path -> index into l.pkgs, +1 (0 = the root ".") */
-    pn_ent e;                /* the entry being read */
-    sb_buf kb;               /* its key */
-    sb_buf lk;               /* a look-up key built from a dependency */
-    pn_doc doc, chosen;      /* the current document in pass 1; the last one naming a lockfileVersion */
-    int ndocs;               /* documents seen */
-    int chosen_at;           /* its index, -1 none */
+    sb_strmap by_key;    /* lock key (with peers) -> index into l.pkgs, unless it is */
+    unsigned char *own;  /* ... the record's key: bit i set (l.by_key finds it, no second entry) */
+    size_t nown;         /* bytes in own */
+    sb_strmap importers; /* importer path -> index into l.pkgs, +1 (0 = the root ".") */
+    pn_ent e;            /* the entry being read */
+    sb_buf kb;           /* its key */
+    sb_buf lk;           /* a look-up key built from a dependency */
+    pn_doc doc, chosen;  /* the current document in pass 1; the last one naming a lockfileVersion */
+    int ndocs;           /* documents seen */
+    int chosen_at;       /* its index, -1 none */
 } pn_ctx;
 
-static sb_code oom(pn_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
+static sb_code oom(pn_ctx *c)
+{
+    return sb_err_set(c->err, SB_ENOMEM, "out of memory");
+}
 
 static sb_code fail_at(pn_ctx *c, unsigned line, unsigned col, sb_code code, const char *what, const char *key)
 {
     return sb_err_set_at(c->err, code, line, col, "pnpm-lock.yaml: %s '%.100s'", what, key);
 }
 
-static const char *ent_str(const pn_ent *e, int f) { return e->off[f] == SIZE_MAX ? NULL : e->s.data + e->off[f]; }
+static const char *ent_str(const pn_ent *e, int f)
+{
+    return e->off[f] == SIZE_MAX ? NULL : e->s.data + e->off[f];
+}
 
 static void ent_reset(pn_ent *e)
 {
@@ -135,8 +141,8 @@ static void ent_free(pn_ent *e)
 
 static sb_code state_init(pn_ctx *c)
 {
-    if (sb_jsl_init(&c->l, c->a, "pnpm-lock.yaml", c->lim) != SB_OK || sb_strmap_init(&c->by_key, c->l.tmp, 256) != SB_OK ||
-        sb_strmap_init(&c->importers, c->l.tmp, 16) != SB_OK)
+    if (sb_jsl_init(&c->l, c->a, "pnpm-lock.yaml", c->lim) != SB_OK ||
+        sb_strmap_init(&c->by_key, c->l.tmp, 256) != SB_OK || sb_strmap_init(&c->importers, c->l.tmp, 16) != SB_OK)
         return oom(c);
     c->t = c->l.tmp;
     return SB_OK;
@@ -310,7 +316,10 @@ static sb_js_pkg *pkg_of_n(pn_ctx *c, const char *key, size_t n)
     return NULL;
 }
 
-static sb_js_pkg *pkg_of(pn_ctx *c, const char *key) { return pkg_of_n(c, key, strlen(key)); }
+static sb_js_pkg *pkg_of(pn_ctx *c, const char *key)
+{
+    return pkg_of_n(c, key, strlen(key));
+}
 
 /* A 9.x snapshot "name@1.0.0(peer@2)": the component of its package
  * "name@1.0.0", or one from the key alone when the lock lists no package. */
@@ -339,7 +348,10 @@ static sb_js_pkg *snapshot_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_c
 
 /* ---- reading events ---- */
 
-static sb_code next(sb_yp *y) { return sb_yp_next(y); }
+static sb_code next(sb_yp *y)
+{
+    return sb_yp_next(y);
+}
 
 /* Store the current scalar as field f of the entry (first occurrence only). */
 static sb_code field(pn_ent *e, sb_yp *y, int f)
@@ -425,8 +437,10 @@ static sb_code read_deps(sb_yp *y, sb_buf *b)
 
 static int dep_section(const char *k)
 {
-    return !strcmp(k, "dependencies") ? D_REQ : !strcmp(k, "optionalDependencies") ? D_OPT
-         : !strcmp(k, "devDependencies") ? D_DEV : -1;
+    return !strcmp(k, "dependencies")           ? D_REQ
+           : !strcmp(k, "optionalDependencies") ? D_OPT
+           : !strcmp(k, "devDependencies")      ? D_DEV
+                                                : -1;
 }
 
 /* One entry's value (the current event): its fields, and with `deps` its
@@ -462,9 +476,13 @@ static sb_code read_entry(pn_ctx *c, sb_yp *y, int deps)
                     break;
                 if ((rc = sb_yp_key(y, k, "a resolution field")) != SB_OK || (rc = next(y)) != SB_OK)
                     return rc;
-                int f = !strcmp(k, "integrity") ? F_INTEGRITY : !strcmp(k, "tarball") ? F_TARBALL
-                      : !strcmp(k, "type") ? F_TYPE : !strcmp(k, "repo") ? F_REPO
-                      : !strcmp(k, "commit") ? F_COMMIT : !strcmp(k, "directory") ? F_DIR : -1;
+                int f = !strcmp(k, "integrity")   ? F_INTEGRITY
+                        : !strcmp(k, "tarball")   ? F_TARBALL
+                        : !strcmp(k, "type")      ? F_TYPE
+                        : !strcmp(k, "repo")      ? F_REPO
+                        : !strcmp(k, "commit")    ? F_COMMIT
+                        : !strcmp(k, "directory") ? F_DIR
+                                                  : -1;
                 if ((rc = f >= 0 ? field(e, y, f) : sb_yp_skip(y)) != SB_OK)
                     return rc;
             }
@@ -732,11 +750,13 @@ static sb_code read_importers(pn_ctx *c, const pn_doc *dc)
             bool added;
             sb_code code;
             const char *name = sb_arena_strdup(c->a, last_segment(path));
-            sb_js_pkg *p = name ? sb_jsl_get(&c->l, c->a, name, NULL, sb_lock__location(c->a, path), &added, &code) : NULL;
+            sb_js_pkg *p = name ? sb_jsl_get(&c->l, c->a, name, NULL, sb_lock__location(c->a, path), &added, &code)
+                                : NULL;
             if (NULL == name)
                 code = SB_ENOMEM;
             if (NULL == p)
-                return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
+                return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages)
+                                         : oom(c);
             p->rec->location = sb_lock__location(c->a, path);
             sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &idx);
             idx++;
@@ -781,9 +801,12 @@ static sb_code top_value(pn_ctx *c, sb_yp *y, int pass, const char *k)
 {
     pn_doc *dc = &c->doc;
     int d = dep_section(k);
-    int bit = !strcmp(k, "lockfileVersion") ? K_VERSION : !strcmp(k, "packages") ? K_PACKAGES
-            : !strcmp(k, "snapshots") ? K_SNAPSHOTS : !strcmp(k, "importers") ? K_IMPORTERS
-            : d >= 0 ? K_TOP + d : -1;
+    int bit = !strcmp(k, "lockfileVersion") ? K_VERSION
+              : !strcmp(k, "packages")      ? K_PACKAGES
+              : !strcmp(k, "snapshots")     ? K_SNAPSHOTS
+              : !strcmp(k, "importers")     ? K_IMPORTERS
+              : d >= 0                      ? K_TOP + d
+                                            : -1;
     if (bit < 0 || dc->seen & (1u << bit))
         return sb_yp_skip(y);
     dc->seen |= 1u << bit;
@@ -838,8 +861,7 @@ static sb_code top_value(pn_ctx *c, sb_yp *y, int pass, const char *k)
             return sb_yp_skip(y);
         }
         return read_snapshots(c, y);
-    case K_IMPORTERS:
-        return store_importers(c, y);
+    case K_IMPORTERS: return store_importers(c, y);
     default: { /* 5.x without importers: the project's own lists */
         sb_code rc;
         ent_reset(&c->e);
@@ -919,12 +941,14 @@ static sb_code read_lock(pn_ctx *c)
         return rc;
     pn_doc *dc = &c->chosen;
     if (c->chosen_at < 0)
-        return sb_err_set(c->err, SB_EPARSE, c->ndocs ? "not a pnpm-lock.yaml: no lockfileVersion" : "the pnpm-lock.yaml is empty");
+        return sb_err_set(c->err, SB_EPARSE,
+                          c->ndocs ? "not a pnpm-lock.yaml: no lockfileVersion" : "the pnpm-lock.yaml is empty");
     if (NULL == dc->vtext)
         return sb_err_set(c->err, SB_EPARSE, "not a pnpm-lock.yaml: no lockfileVersion");
     if (0 == dc->major)
         return sb_err_set_at(c->err, SB_EUNSUPPORTED, dc->vline, dc->vcol,
-                             "pnpm-lock.yaml lockfileVersion '%.32s' is not supported (5.x, 6.x and 9.x are read)", dc->vtext);
+                             "pnpm-lock.yaml lockfileVersion '%.32s' is not supported (5.x, 6.x and 9.x are read)",
+                             dc->vtext);
     c->major = dc->major;
     c->l.version = dc->major;
     if (dc->imp_bad)
@@ -940,8 +964,7 @@ static sb_code read_lock(pn_ctx *c)
     return sb_jsl_scopes(&c->l, c->a, c->err);
 }
 
-static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                         sb_err *err)
+static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
         data += 3;

@@ -21,8 +21,8 @@
 
 typedef struct po_src {
     const char *type, *url, *reference, *resolved;
-    bool main, other;    /* listed in the main group / another group (groups, 1.x category) */
-    bool optional;       /* only installed through an extra */
+    bool main, other; /* listed in the main group / another group (groups, 1.x category) */
+    bool optional;    /* only installed through an extra */
 } po_src;
 
 typedef struct po_ctx {
@@ -31,13 +31,16 @@ typedef struct po_ctx {
     const char *lock_version;
     unsigned vline, vcol;
     int has_metadata;
-    size_t pkg;          /* +1 */
+    size_t pkg; /* +1 */
     po_src *src;
     size_t scap;
-    sb_py_files files;   /* 1.x: [metadata.files] */
+    sb_py_files files; /* 1.x: [metadata.files] */
 } po_ctx;
 
-static sb_code oom(sb_err *err) { return sb_err_set(err, SB_ENOMEM, "out of memory"); }
+static sb_code oom(sb_err *err)
+{
+    return sb_err_set(err, SB_ENOMEM, "out of memory");
+}
 
 static sb_code add_dep(po_ctx *c, sb_py_pkg *p, const char *name, sb_err *err)
 {
@@ -56,8 +59,7 @@ static void in_group(po_src *s, const char *group)
         s->other = true;
 }
 
-static sb_code on_package(po_ctx *c, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
-                          sb_err *err)
+static sb_code on_package(po_ctx *c, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
 {
     if (depth == 2) {
         if (v->type != SB_TOML_TABLE)
@@ -75,11 +77,16 @@ static sb_code on_package(po_ctx *c, const sb_toml_seg *path, size_t depth, cons
     sb_py_pkg *p = &c->pl.pkgs[c->pkg - 1];
     const char *k = path[2].key;
     if (depth == 3 && v->type == SB_TOML_STRING) {
-        if (!strcmp(k, "name")) p->rec.name = v->str;
-        else if (!strcmp(k, "version")) p->rec.version = v->str;
-        else if (!strcmp(k, "markers") || !strcmp(k, "marker")) p->marker = v->str; /* 1.x: marker */
-        else if (!strcmp(k, "python-versions") && strcmp(v->str, "*")) p->rec.requires_python = v->str;
-        else if (!strcmp(k, "category")) in_group(&c->src[c->pkg - 1], v->str);
+        if (!strcmp(k, "name"))
+            p->rec.name = v->str;
+        else if (!strcmp(k, "version"))
+            p->rec.version = v->str;
+        else if (!strcmp(k, "markers") || !strcmp(k, "marker"))
+            p->marker = v->str; /* 1.x: marker */
+        else if (!strcmp(k, "python-versions") && strcmp(v->str, "*"))
+            p->rec.requires_python = v->str;
+        else if (!strcmp(k, "category"))
+            in_group(&c->src[c->pkg - 1], v->str);
         return SB_OK;
     }
     if (depth == 3 && v->type == SB_TOML_BOOL && !strcmp(k, "optional")) {
@@ -127,10 +134,14 @@ static sb_code on_package(po_ctx *c, const sb_toml_seg *path, size_t depth, cons
     if (!strcmp(k, "source") && depth == 4 && v->type == SB_TOML_STRING && path[3].key) {
         po_src *s = &c->src[c->pkg - 1];
         const char *f = path[3].key;
-        if (!strcmp(f, "type")) s->type = v->str;
-        else if (!strcmp(f, "url")) s->url = v->str;
-        else if (!strcmp(f, "reference")) s->reference = v->str;
-        else if (!strcmp(f, "resolved_reference")) s->resolved = v->str;
+        if (!strcmp(f, "type"))
+            s->type = v->str;
+        else if (!strcmp(f, "url"))
+            s->url = v->str;
+        else if (!strcmp(f, "reference"))
+            s->reference = v->str;
+        else if (!strcmp(f, "resolved_reference"))
+            s->resolved = v->str;
     }
     return SB_OK;
 }
@@ -154,16 +165,14 @@ static sb_code on_files(po_ctx *c, const sb_toml_seg *path, size_t depth, const 
     return SB_OK;
 }
 
-static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
-                        sb_err *err)
+static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
 {
     po_ctx *c = ud;
     if (depth >= 4 && sb_toml_key_is(path, depth, 0, "metadata") && sb_toml_key_is(path, depth, 1, "files")) {
         return on_files(c, path, depth, v, err);
     } else if (depth >= 1 && sb_toml_key_is(path, depth, 0, "metadata")) {
         c->has_metadata = 1;
-        if (depth == 2 && v->type == SB_TOML_STRING && sb_toml_key_is(path, depth, 1, "lock-version"))
-        {
+        if (depth == 2 && v->type == SB_TOML_STRING && sb_toml_key_is(path, depth, 1, "lock-version")) {
             c->lock_version = v->str;
             c->vline = v->line;
             c->vcol = v->column;
@@ -220,8 +229,7 @@ static sb_code finish(po_ctx *c, sb_err *err)
     return SB_OK;
 }
 
-static sb_code poetry_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                           sb_err *err)
+static sb_code poetry_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     po_ctx c = {0};
     c.a = a;
@@ -260,8 +268,8 @@ static int poetry_detect(const char *data, size_t len, const char *filename)
     size_t n = len < 65536 ? len : 65536;
     if (sb_lock__has_line(data, n, "# This file is automatically @generated by Poetry"))
         return 1;
-    if (sb_lock__has_line(data, len, "[metadata]") && (sb_lock__has_line(data, len, "lock-version = ") ||
-                                                      sb_lock__has_line(data, len, "content-hash = ")))
+    if (sb_lock__has_line(data, len, "[metadata]") &&
+        (sb_lock__has_line(data, len, "lock-version = ") || sb_lock__has_line(data, len, "content-hash = ")))
         return 1;
     return sb_lock__has_line(data, n, "[[package]]") && sb_lock__has_line(data, n, "python-versions = ") ? 1 : 0;
 }

@@ -255,25 +255,25 @@ typedef struct work {
 } work;
 
 typedef struct build_ctx {
-    sb_arena *a;          /* the lock's: records, their edges */
-    sb_arena *s;          /* the build's own indexes and flags, destroyed when it ends */
+    sb_arena *a; /* the lock's: records, their edges */
+    sb_arena *s; /* the build's own indexes and flags, destroyed when it ends */
     sb_pyl *pl;
     sb_err *err;
     sb_deadline dl;
     sb_marker_env env;
-    sb_strmap byname;     /* pep503 name -> first package of that name */
-    sb_strmap byversion;  /* "name\0version" -> first such package, for names locked more than once */
-    size_t *head;         /* per package: the first package of its name */
-    size_t *next;         /* per package: the next one of its name, NONE at the end */
-    size_t *pick;         /* per name head: what resolution markers choose on this platform */
+    sb_strmap byname;    /* pep503 name -> first package of that name */
+    sb_strmap byversion; /* "name\0version" -> first such package, for names locked more than once */
+    size_t *head;        /* per package: the first package of its name */
+    size_t *next;        /* per package: the next one of its name, NONE at the end */
+    size_t *pick;        /* per name head: what resolution markers choose on this platform */
     unsigned char *included;
     unsigned char *direct;  /* per name head: the root depends on that name */
-    sb_scope *scope;      /* per package, this platform */
+    sb_scope *scope;        /* per package, this platform */
     unsigned char **active; /* per package: groups already followed */
-    sb_strv *edges;       /* per package: target names for this platform */
+    sb_strv *edges;         /* per package: target names for this platform */
     sb_strv root_edges;
     bool has_root;
-    bool once;            /* one platform is built: records are the templates, not copies */
+    bool once; /* one platform is built: records are the templates, not copies */
     work *queue;
     size_t nq, qcap;
 } build_ctx;
@@ -287,8 +287,7 @@ static int marker_true(build_ctx *c, const char *marker, int *bad)
 }
 
 /* "name\0version" in `buf` when it fits, else in the arena; NULL on OOM. */
-static const char *version_key(sb_arena *a, const char *name, const char *version, char *buf, size_t cap,
-                               size_t *klen)
+static const char *version_key(sb_arena *a, const char *name, const char *version, char *buf, size_t cap, size_t *klen)
 {
     size_t n = strlen(name), v = strlen(version);
     *klen = n + 1 + v;
@@ -617,8 +616,8 @@ static sb_code index_names(build_ctx *c, sb_lock *l)
         if (c->next[c->head[i]] == NONE || NULL == pl->pkgs[i].rec.version)
             continue;
         size_t klen;
-        const char *k = version_key(c->s, sb_model_pep503(c->s, pl->pkgs[i].rec.name), pl->pkgs[i].rec.version,
-                                    NULL, 0, &klen);
+        const char *k = version_key(c->s, sb_model_pep503(c->s, pl->pkgs[i].rec.name), pl->pkgs[i].rec.version, NULL, 0,
+                                    &klen);
         if (NULL == k || sb_strmap_put(&c->byversion, k, klen, i, NULL) < 0)
             return SB_ENOMEM;
     }
@@ -639,8 +638,7 @@ static sb_code alloc_ctx(build_ctx *c, size_t n)
                                                                                                           : SB_ENOMEM;
 }
 
-static sb_code build_into(sb_lock **out, sb_arena *a, sb_arena *scratch, sb_pyl *pl, const sb_limits *lim,
-                         sb_err *err)
+static sb_code build_into(sb_lock **out, sb_arena *a, sb_arena *scratch, sb_pyl *pl, const sb_limits *lim, sb_err *err)
 {
     sb_lock *l = sb_arena_calloc(a, 1, sizeof *l);
     build_ctx c = {0};

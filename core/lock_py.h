@@ -31,48 +31,48 @@ typedef struct sb_py_dep {
 } sb_py_dep;
 
 typedef struct sb_py_deps {
-    const char *group;   /* extra or dependency-group name; NULL for the base list */
-    bool dev;            /* a development group (uv dev-dependencies), not an extra */
+    const char *group; /* extra or dependency-group name; NULL for the base list */
+    bool dev;          /* a development group (uv dev-dependencies), not an extra */
     sb_py_dep *v;
     size_t n, cap;
 } sb_py_deps;
 
 typedef struct sb_py_art {
-    const char *file;    /* file name */
-    const char *url;     /* NULL when the lockfile records none */
-    const char *sha256;  /* lower-case hex or NULL */
+    const char *file;   /* file name */
+    const char *url;    /* NULL when the lockfile records none */
+    const char *sha256; /* lower-case hex or NULL */
     bool sdist;
 } sb_py_art;
 
 typedef struct sb_py_pkg {
-    sb_pkg rec;          /* template: kind, name, version, location (non-index), index_url, ... */
-    const char *marker;  /* the package's own marker (pylock, poetry, pdm) */
+    sb_pkg rec;         /* template: kind, name, version, location (non-index), index_url, ... */
+    const char *marker; /* the package's own marker (pylock, poetry, pdm) */
     sb_py_art *arts;
     size_t narts, acap;
-    sb_py_deps *groups;  /* [0] = base dependencies, then one per extra / group */
+    sb_py_deps *groups; /* [0] = base dependencies, then one per extra / group */
     size_t ngroups, gcap;
-    sb_strmap *gmap;     /* group name -> index, once there are many (sb_pyl_group) */
+    sb_strmap *gmap; /* group name -> index, once there are many (sb_pyl_group) */
     sb_strv resolution_markers;
-    bool member;         /* workspace member: a walk starts here */
-    bool root;           /* the project itself: becomes the document root */
-    bool index;          /* comes from an index: gets the artifact as location */
-    sb_scope scope;      /* what the lock says the package is for (poetry groups,
+    bool member;    /* workspace member: a walk starts here */
+    bool root;      /* the project itself: becomes the document root */
+    bool index;     /* comes from an index: gets the artifact as location */
+    sb_scope scope; /* what the lock says the package is for (poetry groups,
                           * pdm groups); NONE = the walk decides, or no scope */
 } sb_py_pkg;
 
 typedef struct sb_pyl {
-    const char *kind;             /* "uv.lock" */
-    bool no_dep_data;             /* the format states no dependencies (requirements.txt) */
-    const char *requires_python;  /* for the Python floor */
-    const char *python_default;   /* floor when requires-python names none */
-    bool walk;                    /* include what the members reach (uv); else each marker decides */
-    bool marker_all_extras;       /* markers naming an extra are true (poetry) */
-    bool file_only;               /* artifacts have no URL: file name + hash, no location */
-    sb_strv root_names;           /* declared root edges when not walking (requirements) */
+    const char *kind;            /* "uv.lock" */
+    bool no_dep_data;            /* the format states no dependencies (requirements.txt) */
+    const char *requires_python; /* for the Python floor */
+    const char *python_default;  /* floor when requires-python names none */
+    bool walk;                   /* include what the members reach (uv); else each marker decides */
+    bool marker_all_extras;      /* markers naming an extra are true (poetry) */
+    bool file_only;              /* artifacts have no URL: file name + hash, no location */
+    sb_strv root_names;          /* declared root edges when not walking (requirements) */
     bool has_root_names;
     sb_py_pkg *pkgs;
     size_t npkgs, pcap;
-    sb_arena *tmp;                /* where sb_pyl_add puts a package's base dependency
+    sb_arena *tmp; /* where sb_pyl_add puts a package's base dependency
                                    * group, when the reader has an arena that outlives
                                    * the build only (NULL: the lock's) */
 } sb_pyl;

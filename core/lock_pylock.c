@@ -19,11 +19,14 @@ typedef struct pl_ctx {
     sb_pyl pl;
     const char *lock_version;
     unsigned vline, vcol;
-    size_t pkg;      /* +1 */
-    size_t art;      /* +1, into the current package's arts */
+    size_t pkg; /* +1 */
+    size_t art; /* +1, into the current package's arts */
 } pl_ctx;
 
-static sb_code oom(sb_err *err) { return sb_err_set(err, SB_ENOMEM, "out of memory"); }
+static sb_code oom(sb_err *err)
+{
+    return sb_err_set(err, SB_ENOMEM, "out of memory");
+}
 
 typedef struct pl_src {
     const char *vcs_type, *vcs_url, *commit, *dir, *archive_url;
@@ -64,8 +67,7 @@ static void art_field(pl_state *s, sb_py_pkg *p, const sb_toml_seg *path, size_t
     }
 }
 
-static sb_code on_package(pl_state *s, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
-                          sb_err *err)
+static sb_code on_package(pl_state *s, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
 {
     pl_ctx *c = &s->c;
     if (depth == 2) {
@@ -87,11 +89,16 @@ static sb_code on_package(pl_state *s, const sb_toml_seg *path, size_t depth, co
     pl_src *src = &s->src[c->pkg - 1];
     const char *k = path[2].key;
     if (depth == 3 && v->type == SB_TOML_STRING) {
-        if (!strcmp(k, "name")) p->rec.name = v->str;
-        else if (!strcmp(k, "version")) p->rec.version = v->str;
-        else if (!strcmp(k, "marker")) p->marker = v->str;
-        else if (!strcmp(k, "requires-python")) p->rec.requires_python = v->str;
-        else if (!strcmp(k, "index")) p->rec.index_url = v->str;
+        if (!strcmp(k, "name"))
+            p->rec.name = v->str;
+        else if (!strcmp(k, "version"))
+            p->rec.version = v->str;
+        else if (!strcmp(k, "marker"))
+            p->marker = v->str;
+        else if (!strcmp(k, "requires-python"))
+            p->rec.requires_python = v->str;
+        else if (!strcmp(k, "index"))
+            p->rec.index_url = v->str;
         return SB_OK;
     }
     if (!strcmp(k, "dependencies")) {
@@ -103,10 +110,14 @@ static sb_code on_package(pl_state *s, const sb_toml_seg *path, size_t depth, co
             return d->name ? SB_OK : oom(err);
         }
     } else if (!strcmp(k, "vcs") && depth == 4 && v->type == SB_TOML_STRING) {
-        if (sb_toml_key_is(path, depth, 3, "type")) src->vcs_type = v->str;
-        else if (sb_toml_key_is(path, depth, 3, "url")) src->vcs_url = v->str;
-        else if (sb_toml_key_is(path, depth, 3, "path") && !src->vcs_url) src->vcs_url = v->str;
-        else if (sb_toml_key_is(path, depth, 3, "commit-id")) src->commit = v->str;
+        if (sb_toml_key_is(path, depth, 3, "type"))
+            src->vcs_type = v->str;
+        else if (sb_toml_key_is(path, depth, 3, "url"))
+            src->vcs_url = v->str;
+        else if (sb_toml_key_is(path, depth, 3, "path") && !src->vcs_url)
+            src->vcs_url = v->str;
+        else if (sb_toml_key_is(path, depth, 3, "commit-id"))
+            src->commit = v->str;
     } else if (!strcmp(k, "directory") && depth == 4) {
         if (sb_toml_key_is(path, depth, 3, "path") && v->type == SB_TOML_STRING)
             src->dir = v->str;
@@ -131,8 +142,7 @@ static sb_code on_package(pl_state *s, const sb_toml_seg *path, size_t depth, co
     return SB_OK;
 }
 
-static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
-                        sb_err *err)
+static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
 {
     pl_state *s = ud;
     if (depth == 1 && sb_toml_key_is(path, depth, 0, "lock-version")) {
@@ -185,8 +195,7 @@ static sb_code finish(pl_state *s, sb_err *err)
     return SB_OK;
 }
 
-static sb_code pylock_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                           sb_err *err)
+static sb_code pylock_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     pl_state s = {0};
     s.c.a = a;

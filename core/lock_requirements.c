@@ -27,25 +27,28 @@
 #include <string.h>
 
 typedef struct rq_ctx {
-    sb_arena *a;         /* the lock's */
-    sb_arena *s;         /* this read's own (see above) */
+    sb_arena *a; /* the lock's */
+    sb_arena *s; /* this read's own (see above) */
     sb_pyl pl;
     sb_err *err;
     const char *index;
-    sb_strv *via;        /* parallel to pl.pkgs: names from `# via` */
-    sb_strmap names;     /* PEP 503 name -> package index */
+    sb_strv *via;    /* parallel to pl.pkgs: names from `# via` */
+    sb_strmap names; /* PEP 503 name -> package index */
     size_t vcap;
-    size_t last;         /* package the via comments belong to, +1 */
-    unsigned includes;   /* -r / -c lines skipped */
+    size_t last;       /* package the via comments belong to, +1 */
+    unsigned includes; /* -r / -c lines skipped */
     sb_deadline dl;
     int in_via;
     char python[16];
 } rq_ctx;
 
-static sb_code oom(sb_err *err) { return sb_err_set(err, SB_ENOMEM, "out of memory"); }
+static sb_code oom(sb_err *err)
+{
+    return sb_err_set(err, SB_ENOMEM, "out of memory");
+}
 
-#define NOT_PINNED_HINT                                                                      \
-    "; sbomd reads only fully pinned requirements (name==version), as pip-compile "           \
+#define NOT_PINNED_HINT \
+    "; sbomd reads only fully pinned requirements (name==version), as pip-compile " \
     "--generate-hashes or `uv pip compile ... -o pylock.toml` write them"
 
 static char *trim(char *s)
@@ -180,8 +183,8 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
         t = trim(t);
     }
     if (strstr(t, "://") || t[0] == '.' || t[0] == '/' || t[0] == '~')
-        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u is a URL or path, not a pinned requirement: %.80s" NOT_PINNED_HINT,
-                             line, t);
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1,
+                             "line %u is a URL or path, not a pinned requirement: %.80s" NOT_PINNED_HINT, line, t);
     sb_req r; /* in scratch: the record keeps copies of what it needs */
     sb_code rc = sb_req_parse(&r, c->s, t, c->err);
     if (rc != SB_OK) {
@@ -190,8 +193,8 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
         return rc;
     }
     if (r.url)
-        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u names a URL for '%.60s', not a pinned version" NOT_PINNED_HINT,
-                             line, r.name);
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1,
+                             "line %u names a URL for '%.60s', not a pinned version" NOT_PINNED_HINT, line, r.name);
     const char *spec = r.spec ? r.spec : "";
     const char *ver = NULL;
     if (!strncmp(spec, "===", 3))
@@ -201,8 +204,9 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
     while (ver && *ver == ' ')
         ver++;
     if (NULL == ver || !*ver || strpbrk(ver, "*,<>!=~ "))
-        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u: '%.60s' is not pinned to one version (%.40s)" NOT_PINNED_HINT,
-                             line, r.name, spec[0] ? spec : "no version");
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1,
+                             "line %u: '%.60s' is not pinned to one version (%.40s)" NOT_PINNED_HINT, line, r.name,
+                             spec[0] ? spec : "no version");
     char *n503 = sb_model_pep503(c->s, r.name);
     if (NULL == n503)
         return oom(c->err);
@@ -243,8 +247,8 @@ static sb_code option(rq_ctx *c, char *t, unsigned line)
         return c->index ? SB_OK : oom(c->err);
     }
     if (!strcmp(t, "-e") || !strcmp(t, "--editable"))
-        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1, "line %u is an editable install (-e), not a pinned requirement" NOT_PINNED_HINT,
-                             line);
+        return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1,
+                             "line %u is an editable install (-e), not a pinned requirement" NOT_PINNED_HINT, line);
     if (!strcmp(t, "-r") || !strcmp(t, "--requirement") || !strcmp(t, "-c") || !strcmp(t, "--constraint"))
         c->includes++;
     return SB_OK; /* -r/-c (no file system here), --extra-index-url, --hash on its own, ... */
@@ -385,8 +389,9 @@ static sb_code read_into(rq_ctx *cp, sb_lock **out, sb_arena *a, const char *dat
         return oom(err);
     sb_code rc = parse(&c, data, len);
     if (rc == SB_OK && 0 == c.pl.npkgs && c.includes)
-        rc = sb_err_set(err, SB_EUNSUPPORTED, "the file only includes other files (-r/-c), which sbomd cannot "
-                                              "follow; upload the compiled requirements instead");
+        rc = sb_err_set(err, SB_EUNSUPPORTED,
+                        "the file only includes other files (-r/-c), which sbomd cannot "
+                        "follow; upload the compiled requirements instead");
     else if (rc == SB_OK && 0 == c.pl.npkgs)
         rc = sb_err_set(err, SB_EPARSE, "no pinned requirement found");
     if (rc == SB_OK)
@@ -399,8 +404,8 @@ static sb_code read_into(rq_ctx *cp, sb_lock **out, sb_arena *a, const char *dat
     return sb_pyl_build(out, a, &c.pl, lim, err);
 }
 
-static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, size_t len,
-                                 const sb_limits *lim, sb_err *err)
+static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                                 sb_err *err)
 {
     rq_ctx c = {0};
     c.s = sb_arena_new(0);

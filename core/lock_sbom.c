@@ -58,10 +58,10 @@ typedef struct sbin {
     sb_deadline dl;
     sb_lock *l;
     sb_lock_platform *plat;
-    sb_strmap by_key;      /* document id -> package index */
+    sb_strmap by_key; /* document id -> package index */
     sb_pkg **pkgs;
     size_t n, cap;
-    const char *root_key;  /* the root's id, NULL when none */
+    const char *root_key; /* the root's id, NULL when none */
     unsigned depth;
     sb_lock_origin *origin; /* what names the document, and what it states when sbomd wrote it */
 } sbin;
@@ -74,8 +74,9 @@ static sb_code oom(sbin *c)
 static const char *jstr(sbin *c, json_t *o, const char *k)
 {
     json_t *v = json_object_get(o, k);
-    return json_is_string(v) && json_string_length(v) ? sb_arena_strndup(c->a, json_string_value(v), json_string_length(v))
-                                                      : NULL;
+    return json_is_string(v) && json_string_length(v)
+               ? sb_arena_strndup(c->a, json_string_value(v), json_string_length(v))
+               : NULL;
 }
 
 /* strings must be text: jansson accepts \u0000 inside one */
@@ -125,8 +126,10 @@ static int cdx_detect(const char *data, size_t len, const char *filename)
 static int spdx_detect(const char *data, size_t len, const char *filename)
 {
     (void)filename;
-    return json_with(data, len, "\"spdxVersion\"") || (json_with(data, len, "\"@context\"") &&
-                                                       json_with(data, len, "spdx.org/rdf/3.")) ? 3 : 0;
+    return json_with(data, len, "\"spdxVersion\"") ||
+                   (json_with(data, len, "\"@context\"") && json_with(data, len, "spdx.org/rdf/3."))
+               ? 3
+               : 0;
 }
 
 /* ---- the model ----------------------------------------------------------- */
@@ -153,7 +156,11 @@ static sb_code set_hash(sbin *c, sb_pkg *p, const char *alg, const char *hex)
         if (*s != '-' && *s != '_')
             norm[o++] = (char)toupper((unsigned char)*s);
     norm[o] = '\0';
-    static const struct { const char *name; size_t hexlen; int slot; } algs[] = {
+    static const struct {
+        const char *name;
+        size_t hexlen;
+        int slot;
+    } algs[] = {
         {"SHA256", 64, 0}, {"MD5", 32, 1}, {"SHA512", 128, 2}, {"SHA384", 96, 3}, {"SHA1", 40, 4},
     };
     for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
@@ -245,8 +252,8 @@ static int restore(sbin *c, sb_pkg *p, const char *name, const char *value, sb_c
         p->noarch = !strcmp(value, "true");
     else if (!strcmp(name, "pixi:scope")) /* npm's word (lock_js.c): the model's scope is made from it */
         p->scope = !strcmp(value, "dev") || !strcmp(value, "devOptional") ? SB_SCOPE_DEVELOPMENT
-                 : !strcmp(value, "peer") || !strcmp(value, "optional")   ? SB_SCOPE_OPTIONAL
-                 : !strcmp(value, "required")                             ? SB_SCOPE_REQUIRED
+                   : !strcmp(value, "peer") || !strcmp(value, "optional") ? SB_SCOPE_OPTIONAL
+                   : !strcmp(value, "required")                           ? SB_SCOPE_REQUIRED
                                                                           : p->scope;
     else if (!strncmp(name, "pixi:", 5)) {
         if (NULL == (x = sb_pkg_x(p, c->a))) {
@@ -295,10 +302,10 @@ static void kind_from_purl(sbin *c, sb_pkg *p, int kind_given)
     sb_purl pu;
     if (sb_purl_parse(&pu, c->a, x->given_purl, NULL) != SB_OK)
         return;
-    p->kind = !strcmp(pu.type, "conda") ? SB_KIND_CONDA
-            : !strcmp(pu.type, "pypi")  ? SB_KIND_PYPI
-            : !strcmp(pu.type, "npm")   ? SB_KIND_NPM
-                                        : SB_KIND_EXTERNAL;
+    p->kind = !strcmp(pu.type, "conda")  ? SB_KIND_CONDA
+              : !strcmp(pu.type, "pypi") ? SB_KIND_PYPI
+              : !strcmp(pu.type, "npm")  ? SB_KIND_NPM
+                                         : SB_KIND_EXTERNAL;
 }
 
 /* Every package has a purl to be identified by: pkg:generic/name@version
@@ -559,8 +566,9 @@ static sb_code cdx_component(sbin *c, json_t *o, const char *where, size_t idx)
     p->summary = jstr(c, o, "description");
     const char *scope = jstr(c, o, "scope");
     if (scope)
-        p->scope = !strcmp(scope, "required") ? SB_SCOPE_REQUIRED : !strcmp(scope, "optional") ? SB_SCOPE_OPTIONAL
-                                                                                               : SB_SCOPE_NONE;
+        p->scope = !strcmp(scope, "required")   ? SB_SCOPE_REQUIRED
+                   : !strcmp(scope, "optional") ? SB_SCOPE_OPTIONAL
+                                                : SB_SCOPE_NONE;
     const char *purl = jstr(c, o, "purl");
     if (purl) {
         sb_purl pu;
@@ -653,7 +661,8 @@ static sb_code cdx_body(sbin *c, json_t *root)
     if (NULL == o->kind && note && !strncmp(note, "Derived from the ", 17)) {
         /* 1.7: "Derived from the KIND LOCKFILE (environment ...": the kind may
          * hold spaces ("conda explicit spec"), the lockfile is known */
-        const char *tail = sb_arena_printf(c->a, " %s (environment ", c->l->lockfile_name ? c->l->lockfile_name : "(unnamed)");
+        const char *tail = sb_arena_printf(c->a, " %s (environment ",
+                                           c->l->lockfile_name ? c->l->lockfile_name : "(unnamed)");
         const char *at = tail ? strstr(note + 17, tail) : NULL;
         o->kind = at ? sb_arena_strndup(c->a, note + 17, (size_t)(at - note - 17)) : NULL;
     }
@@ -697,8 +706,7 @@ static sb_code cdx_body(sbin *c, json_t *root)
     return SB_OK;
 }
 
-static sb_code cdx_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                        sb_err *err)
+static sb_code cdx_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     sbin c;
     json_t *root;
@@ -706,7 +714,7 @@ static sb_code cdx_read(sb_lock **out, sb_arena *a, const char *data, size_t len
     if (rc == SB_OK && (rc = parse(&c, &root, data, len, "CycloneDX")) == SB_OK) {
         const char *fmt = jstr(&c, root, "bomFormat");
         rc = fmt && !strcmp(fmt, "CycloneDX") ? cdx_body(&c, root)
-                                               : sb_err_set(err, SB_EPARSE, "CycloneDX: bomFormat is not \"CycloneDX\"");
+                                              : sb_err_set(err, SB_EPARSE, "CycloneDX: bomFormat is not \"CycloneDX\"");
         json_decref(root);
     }
     return rc == SB_OK ? finish(&c, out, data, len) : rc;
@@ -871,10 +879,16 @@ static sb_code spdx_package(sbin *c, json_t *o, size_t idx, json_t *extracted)
 /* *_DEPENDENCY_OF: the element is a dependency of the related one. */
 static sb_scope reversed_dep(const char *type, int *is)
 {
-    static const struct { const char *t; sb_scope s; } rev[] = {
-        {"DEPENDENCY_OF", SB_SCOPE_NONE}, {"RUNTIME_DEPENDENCY_OF", SB_SCOPE_NONE},
-        {"BUILD_DEPENDENCY_OF", SB_SCOPE_NONE}, {"OPTIONAL_DEPENDENCY_OF", SB_SCOPE_OPTIONAL},
-        {"DEV_DEPENDENCY_OF", SB_SCOPE_DEVELOPMENT}, {"TEST_DEPENDENCY_OF", SB_SCOPE_DEVELOPMENT},
+    static const struct {
+        const char *t;
+        sb_scope s;
+    } rev[] = {
+        {"DEPENDENCY_OF", SB_SCOPE_NONE},
+        {"RUNTIME_DEPENDENCY_OF", SB_SCOPE_NONE},
+        {"BUILD_DEPENDENCY_OF", SB_SCOPE_NONE},
+        {"OPTIONAL_DEPENDENCY_OF", SB_SCOPE_OPTIONAL},
+        {"DEV_DEPENDENCY_OF", SB_SCOPE_DEVELOPMENT},
+        {"TEST_DEPENDENCY_OF", SB_SCOPE_DEVELOPMENT},
     };
     for (size_t i = 0; i < sizeof rev / sizeof rev[0]; i++)
         if (!strcmp(type, rev[i].t)) {
@@ -932,10 +946,12 @@ static sb_code spdx_body(sbin *c, json_t *root)
     for (size_t k = 0; k < json_array_size(creators); k++) {
         const json_t *cr = json_array_get(creators, k);
         o->ours |= json_is_string(cr) &&
-                   !strncmp(json_string_value(cr), "Tool: " SB_TOOL_NAME "-", strlen("Tool: " SB_TOOL_NAME "-")) && env && plat;
+                   !strncmp(json_string_value(cr), "Tool: " SB_TOOL_NAME "-", strlen("Tool: " SB_TOOL_NAME "-")) &&
+                   env && plat;
     }
     static const char ns_prefix[] = "https://spdx.org/spdxdocs/" SB_TOOL_NAME "/";
-    const char *slash = o->source && !strncmp(o->source, ns_prefix, sizeof ns_prefix - 1) ? strrchr(o->source, '/') : NULL;
+    const char *slash = o->source && !strncmp(o->source, ns_prefix, sizeof ns_prefix - 1) ? strrchr(o->source, '/')
+                                                                                          : NULL;
     if (slash && strlen(slash + 1) == 36)
         uuid_from(o, slash + 1);
     o->format = !strcmp(ver, "SPDX-2.3") ? "spdx-2.3" : NULL;
@@ -1109,7 +1125,8 @@ static sb_code spdx3_body(sbin *c, json_t *root)
         if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
             return SB_ETIMEOUT;
         json_t *id = json_object_get(e, "spdxId");
-        if (json_is_string(id) && sb_strmap_put(&ids, json_string_value(id), strlen(json_string_value(id)), i, NULL) < 0)
+        if (json_is_string(id) &&
+            sb_strmap_put(&ids, json_string_value(id), strlen(json_string_value(id)), i, NULL) < 0)
             return oom(c);
         if (type_is(e, "CreationInfo") && NULL == ver)
             ver = jstr(c, e, "specVersion");
@@ -1182,7 +1199,8 @@ static sb_code spdx3_body(sbin *c, json_t *root)
                 p->license = lic;
             continue;
         }
-        int deps = !strcmp(type, "dependsOn") || (!strcmp(type, "contains") && c->root_key && !strcmp(from, c->root_key));
+        int deps = !strcmp(type, "dependsOn") ||
+                   (!strcmp(type, "contains") && c->root_key && !strcmp(from, c->root_key));
         if (!deps)
             continue;
         const char *scope = jstr(c, e, "scope");
@@ -1216,8 +1234,7 @@ static sb_code spdx3_body(sbin *c, json_t *root)
     return SB_OK;
 }
 
-static sb_code spdx_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                         sb_err *err)
+static sb_code spdx_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     sbin c;
     json_t *root;

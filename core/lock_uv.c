@@ -26,21 +26,24 @@ typedef struct uv_src {
 typedef struct uv_ctx {
     sb_arena *a;
     sb_pyl pl;
-    uv_src *src;        /* parallel to pl.pkgs */
+    uv_src *src; /* parallel to pl.pkgs */
     size_t src_cap;
     long long version;
     int has_version;
-    unsigned vline, vcol;  /* where the version is, for errors */
+    unsigned vline, vcol; /* where the version is, for errors */
     sb_strv members;
-    size_t pkg;         /* index of the package being read, +1 (0 = none) */
-    sb_py_deps *group;  /* the dependency list being read */
-    size_t art;         /* artifact being read, +1 */
+    size_t pkg;        /* index of the package being read, +1 (0 = none) */
+    sb_py_deps *group; /* the dependency list being read */
+    size_t art;        /* artifact being read, +1 */
 } uv_ctx;
 
-static sb_code oom(sb_err *err) { return sb_err_set(err, SB_ENOMEM, "out of memory"); }
+static sb_code oom(sb_err *err)
+{
+    return sb_err_set(err, SB_ENOMEM, "out of memory");
+}
 
-static sb_code on_dep_field(uv_ctx *c, const sb_toml_seg *path, size_t depth, size_t at,
-                            const sb_toml_value *v, sb_err *err)
+static sb_code on_dep_field(uv_ctx *c, const sb_toml_seg *path, size_t depth, size_t at, const sb_toml_value *v,
+                            sb_err *err)
 {
     /* at: index of the dependency's own index segment in path */
     if (NULL == c->group || 0 == c->group->n)
@@ -64,8 +67,7 @@ static sb_code on_dep_field(uv_ctx *c, const sb_toml_seg *path, size_t depth, si
     return SB_OK;
 }
 
-static void on_art_field(uv_ctx *c, const sb_toml_seg *path, size_t depth, size_t at,
-                         const sb_toml_value *v)
+static void on_art_field(uv_ctx *c, const sb_toml_seg *path, size_t depth, size_t at, const sb_toml_value *v)
 {
     if (0 == c->art || v->type != SB_TOML_STRING || depth != at + 1)
         return;
@@ -82,8 +84,7 @@ static void on_art_field(uv_ctx *c, const sb_toml_seg *path, size_t depth, size_
     }
 }
 
-static sb_code on_package(uv_ctx *c, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
-                          sb_err *err)
+static sb_code on_package(uv_ctx *c, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
 {
     if (depth == 2) { /* package[i] */
         if (v->type != SB_TOML_TABLE)
@@ -124,11 +125,10 @@ static sb_code on_package(uv_ctx *c, const sb_toml_seg *path, size_t depth, cons
             return SB_OK;
         }
         return on_dep_field(c, path, depth, 3, v, err);
-    } else if ((!strcmp(k, "optional-dependencies") || !strcmp(k, "dev-dependencies")) && depth >= 4 &&
-               path[3].key) {
+    } else if ((!strcmp(k, "optional-dependencies") || !strcmp(k, "dev-dependencies")) && depth >= 4 && path[3].key) {
         if (depth == 4 && v->type == SB_TOML_ARRAY) {
             const char *g = !strcmp(k, "dev-dependencies") ? sb_arena_printf(c->a, "group:%s", path[3].key)
-                                                            : path[3].key;
+                                                           : path[3].key;
             c->group = g ? sb_pyl_group(p, c->a, g) : NULL;
             if (NULL == c->group)
                 return oom(err);
@@ -161,8 +161,7 @@ static sb_code on_package(uv_ctx *c, const sb_toml_seg *path, size_t depth, cons
     return SB_OK;
 }
 
-static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
-                        sb_err *err)
+static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
 {
     uv_ctx *c = ud;
     if (depth == 1 && sb_toml_key_is(path, depth, 0, "version")) {
@@ -174,8 +173,8 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
         c->vcol = v->column;
     } else if (depth == 1 && sb_toml_key_is(path, depth, 0, "requires-python") && v->type == SB_TOML_STRING) {
         c->pl.requires_python = v->str;
-    } else if (depth == 3 && sb_toml_key_is(path, depth, 0, "manifest") &&
-               sb_toml_key_is(path, depth, 1, "members") && v->type == SB_TOML_STRING) {
+    } else if (depth == 3 && sb_toml_key_is(path, depth, 0, "manifest") && sb_toml_key_is(path, depth, 1, "members") &&
+               v->type == SB_TOML_STRING) {
         char *n = sb_model_pep503(c->a, v->str);
         if (NULL == n || sb_strv_push(&c->members, c->a, n) != SB_OK)
             return oom(err);
@@ -245,8 +244,7 @@ static sb_code finish(uv_ctx *c, sb_err *err)
     return SB_OK;
 }
 
-static sb_code uv_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                       sb_err *err)
+static sb_code uv_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     uv_ctx c = {0};
     c.a = a;

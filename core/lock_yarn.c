@@ -49,11 +49,11 @@ typedef struct yl_dep {
 /* The entry being read (one at a time: its package is made as soon as it
  * ends, see ent_done), its fields slices as above. */
 typedef struct yl_ent {
-    yl_str *descs;         /* yl_ctx.descs, reused by every entry */
+    yl_str *descs; /* yl_ctx.descs, reused by every entry */
     uint32_t ndescs;
     unsigned line;
     yl_str version, resolved, resolution, integrity, checksum;
-    uint32_t dep0, ndeps;  /* its dependencies: yl_ctx.deps[dep0, dep0 + ndeps) */
+    uint32_t dep0, ndeps; /* its dependencies: yl_ctx.deps[dep0, dep0 + ndeps) */
     sb_js_pkg *pkg;
     bool root;
 } yl_ent;
@@ -62,7 +62,7 @@ typedef struct yl_ent {
  * package rather than the 128 of a whole yl_ent kept until every entry
  * was read (12.8 MB of a 100,000-entry lock). */
 typedef struct yl_done {
-    sb_js_pkg *pkg;        /* NULL for berry's root */
+    sb_js_pkg *pkg;         /* NULL for berry's root */
     const char *resolution; /* berry: the tree's string (workspace members) */
     uint32_t dep0, ndeps;
     bool root;
@@ -73,27 +73,33 @@ typedef struct yl_ctx {
     sb_err *err;
     bool berry;
     sb_jsl l;
-    sb_arena *scr;       /* entries, decoded tokens, by_desc: dropped once resolved,
+    sb_arena *scr; /* entries, decoded tokens, by_desc: dropped once resolved,
                           * before sb_jsl_build adds its properties */
-    yl_ent cur;          /* the entry being read */
-    bool open;           /* cur holds an entry not yet made a package */
-    yl_str *descs;       /* cur's descriptors (malloc, reused) */
+    yl_ent cur;    /* the entry being read */
+    bool open;     /* cur holds an entry not yet made a package */
+    yl_str *descs; /* cur's descriptors (malloc, reused) */
     size_t descs_cap;
-    yl_done *ents;       /* the entries read, by_desc's values index them */
+    yl_done *ents; /* the entries read, by_desc's values index them */
     size_t n, cap;
-    sb_strmap by_desc;   /* descriptor -> entry index; keys are slices */
-    yl_dep *deps;        /* every entry's dependencies, in entry order (malloc) */
-    const char *data;    /* the input, which yl_dep spans point into */
+    sb_strmap by_desc; /* descriptor -> entry index; keys are slices */
+    yl_dep *deps;      /* every entry's dependencies, in entry order (malloc) */
+    const char *data;  /* the input, which yl_dep spans point into */
     size_t len;
-    sb_buf side;         /* the dependency strings that are not in it */
+    sb_buf side; /* the dependency strings that are not in it */
     size_t ndeps, dcap;
-    char *scratch;       /* a descriptor being looked up, a string decoded for one use */
+    char *scratch; /* a descriptor being looked up, a string decoded for one use */
     size_t scratch_cap;
 } yl_ctx;
 
-static sb_code oom(yl_ctx *c) { return sb_err_set(c->err, SB_ENOMEM, "out of memory"); }
+static sb_code oom(yl_ctx *c)
+{
+    return sb_err_set(c->err, SB_ENOMEM, "out of memory");
+}
 
-static yl_str cstr(const char *s) { return (yl_str){s, s ? (uint32_t)strlen(s) : 0}; }
+static yl_str cstr(const char *s)
+{
+    return (yl_str){s, s ? (uint32_t)strlen(s) : 0};
+}
 
 /* An arena copy of a slice a record keeps; NULL when absent (or out of
  * memory: the callers that must have it check). */
@@ -255,7 +261,7 @@ static yl_str token(yl_ctx *c, const char **p, const char *end)
 }
 
 typedef struct yl_line {
-    const char *s, *end;   /* content after the indentation */
+    const char *s, *end; /* content after the indentation */
     unsigned indent, no;
 } yl_line;
 
@@ -321,13 +327,16 @@ static sb_code classic_field(yl_ctx *c, yl_ent *e, const yl_line *ln, const char
     if (p == ln->end && kl && k[kl - 1] == ':') {
         /* a section header; only the two dependency sections are read, the
          * others are kept as a name no field matches */
-        *section = key_is(k, kl - 1, "dependencies") ? "dependencies"
-                 : key_is(k, kl - 1, "optionalDependencies") ? "optionalDependencies" : "";
+        *section = key_is(k, kl - 1, "dependencies")           ? "dependencies"
+                   : key_is(k, kl - 1, "optionalDependencies") ? "optionalDependencies"
+                                                               : "";
         return SB_OK;
     }
     *section = NULL;
-    yl_str *slot = key_is(k, kl, "version") ? &e->version : key_is(k, kl, "resolved") ? &e->resolved
-                 : key_is(k, kl, "integrity") ? &e->integrity : NULL;
+    yl_str *slot = key_is(k, kl, "version")     ? &e->version
+                   : key_is(k, kl, "resolved")  ? &e->resolved
+                   : key_is(k, kl, "integrity") ? &e->integrity
+                                                : NULL;
     if (NULL == slot)
         return SB_OK;
     yl_str val = token(c, &p, ln->end);
@@ -340,7 +349,8 @@ static sb_code classic_field(yl_ctx *c, yl_ent *e, const yl_line *ln, const char
 static sb_code classic_line(yl_ctx *c, const yl_line *ln, yl_ent **cur, const char **section)
 {
     if (!strncmp(ln->s, "<<<<<<<", 7) || !strncmp(ln->s, "=======", 7) || !strncmp(ln->s, ">>>>>>>", 7))
-        return sb_err_set_at(c->err, SB_EPARSE, ln->no, 1, "yarn.lock: a merge-conflict marker; resolve the conflict first");
+        return sb_err_set_at(c->err, SB_EPARSE, ln->no, 1,
+                             "yarn.lock: a merge-conflict marker; resolve the conflict first");
     if (ln->indent == 0) {
         if (ln->end[-1] != ':')
             return sb_err_set_at(c->err, SB_EPARSE, ln->no, 1, "yarn.lock: an entry line must end with ':'");
@@ -411,7 +421,8 @@ static sb_code read_berry(yl_ctx *c, const sb_yn *doc)
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
         if (v->type != SB_YN_MAP)
-            return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' must be a mapping", key);
+            return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' must be a mapping",
+                                 key);
         if (c->n >= c->l.max_packages)
             return sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages);
         yl_ent *e = ent_add(c, v->line);
@@ -424,10 +435,10 @@ static sb_code read_berry(yl_ctx *c, const sb_yn *doc)
         e->resolution = cstr(sb_yn_str(v, "resolution"));
         e->checksum = cstr(sb_yn_str(v, "checksum"));
         if (NULL == e->resolution.s)
-            return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' has no resolution", key);
+            return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' has no resolution",
+                                 key);
         if ((rc = berry_deps(c, e, sb_yn_get(v, "dependencies"), false)) != SB_OK ||
-            (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK ||
-            (rc = ent_done(c)) != SB_OK)
+            (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK || (rc = ent_done(c)) != SB_OK)
             return rc;
     }
     return SB_OK;
@@ -588,7 +599,8 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
         return SB_OK;
     if (c->berry) {
         p->rec->location = source && strncmp(e->resolution.s + strlen(name) + 1, "patch:", 6) ? source : NULL;
-        if (source && NULL == p->rec->location && (rc = push_prop(c, p->rec, "pixi:yarn-resolution", e->resolution.s)) != SB_OK)
+        if (source && NULL == p->rec->location &&
+            (rc = push_prop(c, p->rec, "pixi:yarn-resolution", e->resolution.s)) != SB_OK)
             return rc;
         return e->checksum.s ? push_prop(c, p->rec, "pixi:yarn-checksum", e->checksum.s) : SB_OK;
     }
@@ -596,7 +608,8 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
     const char *resolved = e->resolved.s ? c->scratch : NULL;
     if (resolved) {
         const char *h = strchr(resolved, '#');
-        p->rec->location = source ? source : sb_arena_strndup(c->a, resolved, h ? (size_t)(h - resolved) : strlen(resolved));
+        p->rec->location = source ? source
+                                  : sb_arena_strndup(c->a, resolved, h ? (size_t)(h - resolved) : strlen(resolved));
         if (NULL == p->rec->location)
             return oom(c);
     }
@@ -733,8 +746,7 @@ static size_t count_entries(const char *data, size_t len, size_t *nested)
     return n;
 }
 
-static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                         sb_err *err)
+static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
         data += 3;

@@ -262,12 +262,18 @@ static sb_code on_pixi(toml_ctx *c, const sb_toml_seg *p, size_t depth, size_t o
         const char *k = p[o + 1].key;
         if (depth == o + 2 && v->type == SB_TOML_STRING) {
             const char *s = sb_arena_strndup(c->a, v->str, v->len);
-            if (!strcmp(k, "name")) c->name[SRC_PIXI] = s;
-            else if (!strcmp(k, "version")) c->version[SRC_PIXI] = s;
-            else if (!strcmp(k, "license")) c->license[SRC_PIXI] = s;
-            else if (!strcmp(k, "homepage")) c->homepage[SRC_PIXI] = s;
-            else if (!strcmp(k, "repository")) c->repository[SRC_PIXI] = s;
-            else if (!strcmp(k, "documentation")) c->documentation[SRC_PIXI] = s;
+            if (!strcmp(k, "name"))
+                c->name[SRC_PIXI] = s;
+            else if (!strcmp(k, "version"))
+                c->version[SRC_PIXI] = s;
+            else if (!strcmp(k, "license"))
+                c->license[SRC_PIXI] = s;
+            else if (!strcmp(k, "homepage"))
+                c->homepage[SRC_PIXI] = s;
+            else if (!strcmp(k, "repository"))
+                c->repository[SRC_PIXI] = s;
+            else if (!strcmp(k, "documentation"))
+                c->documentation[SRC_PIXI] = s;
         } else if (!strcmp(k, "authors") && depth == o + 3 && v->type == SB_TOML_STRING) {
             sb_author au;
             if (sb_manifest_author(c->a, sb_arena_strndup(c->a, v->str, v->len), &au)) {
@@ -293,8 +299,7 @@ static sb_code on_pixi(toml_ctx *c, const sb_toml_seg *p, size_t depth, size_t o
         const char *f = p[o + 1].key;
         if (pixi_dep_table(c, p, depth, o + 2, f, v) != SB_OK)
             return SB_ENOMEM;
-        if (key(p, depth, o + 2, "target") && depth >= o + 6 &&
-            pixi_dep_table(c, p, depth, o + 4, f, v) != SB_OK)
+        if (key(p, depth, o + 2, "target") && depth >= o + 6 && pixi_dep_table(c, p, depth, o + 4, f, v) != SB_OK)
             return SB_ENOMEM;
     }
     if (!strcmp(top, "environments") && depth >= o + 2 && p[o + 1].key) {
@@ -348,7 +353,9 @@ static sb_code flush_pending(toml_ctx *c)
     const char *nm = c->pending_name && c->pending_name[0] ? c->pending_name : c->pending_email;
     const char *em = c->pending_name && c->pending_name[0] ? c->pending_email : NULL;
     if (nm && nm[0]) {
-        n[c->nauth[s]++] = (sb_author){true, nm, em && em[0] ? em : NULL}; /* project authors are people (PEP 621, package.json) */
+        n[c->nauth[s]++] = (sb_author){true, nm,
+                                       em && em[0] ? em
+                                                   : NULL}; /* project authors are people (PEP 621, package.json) */
         c->auth[s] = n;
     }
     c->pending_name = c->pending_email = NULL;
@@ -365,9 +372,12 @@ static sb_code on_pyproject(toml_ctx *c, const sb_toml_seg *p, size_t depth, con
     if (key(p, depth, 0, "project") && depth >= 2 && p[1].key) {
         const char *k = p[1].key;
         if (depth == 2 && s) {
-            if (!strcmp(k, "name")) c->name[SRC_PEP621] = s;
-            else if (!strcmp(k, "version")) c->version[SRC_PEP621] = s;
-            else if (!strcmp(k, "license")) c->license[SRC_PEP621] = s;
+            if (!strcmp(k, "name"))
+                c->name[SRC_PEP621] = s;
+            else if (!strcmp(k, "version"))
+                c->version[SRC_PEP621] = s;
+            else if (!strcmp(k, "license"))
+                c->license[SRC_PEP621] = s;
         } else if (!strcmp(k, "license") && depth == 3 && s && key(p, depth, 2, "text")) {
             c->license[SRC_PEP621] = s;
         } else if (!strcmp(k, "urls") && depth == 3 && s && p[2].key) {
@@ -418,12 +428,18 @@ static sb_code on_pyproject(toml_ctx *c, const sb_toml_seg *p, size_t depth, con
         if (NULL == k)
             return SB_OK;
         if (depth == 3 && s) {
-            if (!strcmp(k, "name")) c->name[SRC_POETRY] = s;
-            else if (!strcmp(k, "version")) c->version[SRC_POETRY] = s;
-            else if (!strcmp(k, "license")) c->license[SRC_POETRY] = s;
-            else if (!strcmp(k, "homepage")) c->homepage[SRC_POETRY] = s;
-            else if (!strcmp(k, "repository")) c->repository[SRC_POETRY] = s;
-            else if (!strcmp(k, "documentation")) c->documentation[SRC_POETRY] = s;
+            if (!strcmp(k, "name"))
+                c->name[SRC_POETRY] = s;
+            else if (!strcmp(k, "version"))
+                c->version[SRC_POETRY] = s;
+            else if (!strcmp(k, "license"))
+                c->license[SRC_POETRY] = s;
+            else if (!strcmp(k, "homepage"))
+                c->homepage[SRC_POETRY] = s;
+            else if (!strcmp(k, "repository"))
+                c->repository[SRC_POETRY] = s;
+            else if (!strcmp(k, "documentation"))
+                c->documentation[SRC_POETRY] = s;
             return SB_OK;
         }
         if (!strcmp(k, "authors") && depth == 4 && s) {
@@ -479,7 +495,7 @@ static sb_code on_toml(void *ud, const sb_toml_seg *path, size_t depth, const sb
 /* PEP 735: every group also declares what it includes, transitively; a
  * cycle is an error (the PEP says tools must report it), and so is an
  * include of a group that is not there. Group names compare normalized. */
-#define MAX_INCLUDES 4096 /* include-group entries: the walk is quadratic in them */
+#define MAX_INCLUDES 4096   /* include-group entries: the walk is quadratic in them */
 #define MAX_DECLARED 200000 /* declarations after expansion: a bound on what groups can multiply */
 
 static sb_code expand_groups(toml_ctx *c, sb_err *err)
@@ -555,8 +571,10 @@ static sb_code expand_groups(toml_ctx *c, sb_err *err)
                 if (strcmp(feat[d], t))
                     continue;
                 if (m->ndeps >= MAX_DECLARED)
-                    return sb_err_set(err, SB_ELIMIT, "the manifest's groups declare more than %d names once "
-                                      "include-group is expanded", MAX_DECLARED);
+                    return sb_err_set(err, SB_ELIMIT,
+                                      "the manifest's groups declare more than %d names once "
+                                      "include-group is expanded",
+                                      MAX_DECLARED);
                 sb_mdep copy = m->deps[d];
                 copy.feature = start;
                 sb_mdep *v = sb_arena_grow(c->a, m->deps, &m->dcap, m->ndeps + 1, sizeof *v, 16);
@@ -572,8 +590,7 @@ static sb_code expand_groups(toml_ctx *c, sb_err *err)
     return SB_OK;
 }
 
-static sb_code read_toml(sb_manifest *m, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                         sb_err *err)
+static sb_code read_toml(sb_manifest *m, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     toml_ctx c = {.m = m, .a = a, .pyproject = !strcmp(m->kind, "pyproject.toml")};
     m->pixi = !c.pyproject;
@@ -599,7 +616,9 @@ static sb_code read_toml(sb_manifest *m, sb_arena *a, const char *data, size_t l
     }
     /* root metadata: pixi's workspace first, PEP 621 fills gaps, then poetry */
     for (int s = 0; s < 3; s++) {
-#define FILL(f) if (NULL == m->f) m->f = c.f[s]
+#define FILL(f) \
+    if (NULL == m->f) \
+    m->f = c.f[s]
         FILL(name);
         FILL(version);
         FILL(license);
@@ -702,8 +721,7 @@ static sb_code read_package_json(sb_manifest *m, sb_arena *a, const char *data, 
         json_t *o = json_object_get(root, tables[t].key);
         const char *k;
         json_t *v;
-        json_object_foreach(o, k, v)
-        {
+        json_object_foreach(o, k, v) {
             if (rc == SB_OK)
                 rc = add_dep(m, a, k, tables[t].feature, tables[t].scope, SB_MDEP_NPM);
         }

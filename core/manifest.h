@@ -27,9 +27,9 @@ typedef enum sb_mdep_eco {
 } sb_mdep_eco;
 
 typedef struct sb_mdep {
-    const char *name;     /* normalized: PEP 503 for PyPI, lower-case for conda, as is for npm */
-    const char *feature;  /* pixi feature, dependency group or extra; "default" for the base list */
-    sb_scope scope;       /* REQUIRED, OPTIONAL (extra) or DEVELOPMENT (group) */
+    const char *name;    /* normalized: PEP 503 for PyPI, lower-case for conda, as is for npm */
+    const char *feature; /* pixi feature, dependency group or extra; "default" for the base list */
+    sb_scope scope;      /* REQUIRED, OPTIONAL (extra) or DEVELOPMENT (group) */
     sb_mdep_eco eco;
 } sb_mdep;
 
@@ -37,19 +37,19 @@ typedef struct sb_mdep {
 typedef struct sb_menv {
     const char *name;
     sb_strv features;
-    bool no_default;      /* no-default-feature = true */
+    bool no_default; /* no-default-feature = true */
 } sb_menv;
 
 typedef struct sb_manifest {
-    const char *kind;     /* "pixi.toml", "pyproject.toml", "environment.yml", "package.json" */
+    const char *kind; /* "pixi.toml", "pyproject.toml", "environment.yml", "package.json" */
     const char *name, *version;
     sb_author *authors;
     size_t nauthors;
-    const char *license;  /* raw; normalized by the writers' license code */
+    const char *license; /* raw; normalized by the writers' license code */
     const char *homepage, *repository, *documentation;
     sb_mdep *deps;
     size_t ndeps, dcap;
-    bool pixi;            /* features are pixi features: environments pick them */
+    bool pixi; /* features are pixi features: environments pick them */
     sb_menv *envs;
     size_t nenvs, ecap;
     unsigned char sha1[20]; /* of the manifest bytes, for the document serial */

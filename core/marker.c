@@ -13,18 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const sb_marker_platforms[] = {"linux-64", "linux-aarch64", "linux-ppc64le", "osx-64",
-                                           "osx-arm64", "win-64", "win-arm64", NULL};
+const char *const sb_marker_platforms[] = {"linux-64",  "linux-aarch64", "linux-ppc64le", "osx-64",
+                                           "osx-arm64", "win-64",        "win-arm64",     NULL};
 
 static const struct {
     const char *platform, *sys_platform, *system, *os_name, *machine;
 } plat_table[] = {
-    {"linux-64", "linux", "Linux", "posix", "x86_64"},
-    {"linux-aarch64", "linux", "Linux", "posix", "aarch64"},
-    {"linux-ppc64le", "linux", "Linux", "posix", "ppc64le"},
-    {"osx-64", "darwin", "Darwin", "posix", "x86_64"},
-    {"osx-arm64", "darwin", "Darwin", "posix", "arm64"},
-    {"win-64", "win32", "Windows", "nt", "AMD64"},
+    {"linux-64", "linux", "Linux", "posix", "x86_64"},       {"linux-aarch64", "linux", "Linux", "posix", "aarch64"},
+    {"linux-ppc64le", "linux", "Linux", "posix", "ppc64le"}, {"osx-64", "darwin", "Darwin", "posix", "x86_64"},
+    {"osx-arm64", "darwin", "Darwin", "posix", "arm64"},     {"win-64", "win32", "Windows", "nt", "AMD64"},
     {"win-arm64", "win32", "Windows", "nt", "ARM64"},
 };
 
@@ -195,8 +192,7 @@ void sb_marker_python_ceiling(const char *spec, int *major, int *minor)
                 cmaj = (int)v.seg[0];
                 cmin = (int)v.seg[1] - 1;
             }
-        } else if (!strcmp(op, "<=") || !strcmp(op, "==") || !strcmp(op, "===") ||
-                   (!strcmp(op, "~=") && v.n >= 3)) {
+        } else if (!strcmp(op, "<=") || !strcmp(op, "==") || !strcmp(op, "===") || (!strcmp(op, "~=") && v.n >= 3)) {
             cmaj = (int)v.seg[0];
             cmin = (int)v.seg[1];
         }
@@ -236,8 +232,7 @@ static void ws(mp *m)
 static int fail(mp *m, const char *why)
 {
     if (!m->bad)
-        sb_err_set(m->err, SB_EPARSE, "invalid marker '%.120s': %s at offset %d", m->s, why,
-                   (int)(m->p - m->s));
+        sb_err_set(m->err, SB_EPARSE, "invalid marker '%.120s': %s at offset %d", m->s, why, (int)(m->p - m->s));
     m->bad = 1;
     return 0;
 }
@@ -260,17 +255,24 @@ typedef struct operand {
 static const char *var_value(const mp *m, const char *name)
 {
     const sb_marker_env *e = m->env;
-    if (!strcmp(name, "os_name") || !strcmp(name, "os.name")) return e->os_name;
-    if (!strcmp(name, "sys_platform") || !strcmp(name, "sys.platform")) return e->sys_platform;
-    if (!strcmp(name, "platform_machine") || !strcmp(name, "platform.machine")) return e->platform_machine;
-    if (!strcmp(name, "platform_system")) return e->platform_system;
+    if (!strcmp(name, "os_name") || !strcmp(name, "os.name"))
+        return e->os_name;
+    if (!strcmp(name, "sys_platform") || !strcmp(name, "sys.platform"))
+        return e->sys_platform;
+    if (!strcmp(name, "platform_machine") || !strcmp(name, "platform.machine"))
+        return e->platform_machine;
+    if (!strcmp(name, "platform_system"))
+        return e->platform_system;
     if (!strcmp(name, "platform_python_implementation") || !strcmp(name, "platform.python_implementation"))
         return "CPython";
-    if (!strcmp(name, "implementation_name")) return "cpython";
-    if (!strcmp(name, "python_version")) return e->python_version;
+    if (!strcmp(name, "implementation_name"))
+        return "cpython";
+    if (!strcmp(name, "python_version"))
+        return e->python_version;
     if (!strcmp(name, "python_full_version") || !strcmp(name, "implementation_version"))
         return e->python_full_version;
-    if (!strcmp(name, "platform_release") || !strcmp(name, "platform_version")) return "";
+    if (!strcmp(name, "platform_release") || !strcmp(name, "platform_version"))
+        return "";
     return NULL;
 }
 
@@ -388,12 +390,18 @@ static int compare(mp *m)
             return res;
     }
     int c = strcmp(lv, rv);
-    if (!strcmp(op, "==") || !strcmp(op, "===")) return c == 0;
-    if (!strcmp(op, "!=")) return c != 0;
-    if (!strcmp(op, "<")) return c < 0;
-    if (!strcmp(op, "<=")) return c <= 0;
-    if (!strcmp(op, ">")) return c > 0;
-    if (!strcmp(op, ">=")) return c >= 0;
+    if (!strcmp(op, "==") || !strcmp(op, "==="))
+        return c == 0;
+    if (!strcmp(op, "!="))
+        return c != 0;
+    if (!strcmp(op, "<"))
+        return c < 0;
+    if (!strcmp(op, "<="))
+        return c <= 0;
+    if (!strcmp(op, ">"))
+        return c > 0;
+    if (!strcmp(op, ">="))
+        return c >= 0;
     return 0; /* ~= on non-versions: never true */
 }
 
@@ -556,8 +564,7 @@ bool sb_marker_wheel_fits(const char *wheel, const char *platform)
     return false;
 }
 
-int sb_marker_choose_wheel(const char *const *names, size_t n, bool has_sdist, const char *platform,
-                           const char *python)
+int sb_marker_choose_wheel(const char *const *names, size_t n, bool has_sdist, const char *platform, const char *python)
 {
     char cp[16] = "";
     unsigned maj = 0, min = 0;

@@ -14,13 +14,13 @@
 #include <stddef.h>
 
 typedef struct sb_marker_env {
-    const char *platform;           /* conda-style name: linux-64, osx-arm64, ... */
+    const char *platform; /* conda-style name: linux-64, osx-arm64, ... */
     const char *sys_platform, *platform_system, *os_name, *platform_machine;
-    char python_version[16];        /* "3.9" */
-    char python_full_version[24];   /* "3.9.0" */
-    const char *const *extras;      /* active extras/groups, PEP 503-normalized */
+    char python_version[16];      /* "3.9" */
+    char python_full_version[24]; /* "3.9.0" */
+    const char *const *extras;    /* active extras/groups, PEP 503-normalized */
     size_t nextras;
-    bool all_extras;                /* every `extra == ...` is true */
+    bool all_extras; /* every `extra == ...` is true */
 } sb_marker_env;
 
 /* The seven platforms Python lockfiles are evaluated for, in a stable order. */
@@ -61,16 +61,16 @@ bool sb_marker_wheel_fits(const char *wheel, const char *platform);
  * else one with -abi3-; else the first fitting wheel; else the sdist (returns
  * -1); else the first wheel. `names` are file names (or URLs ending in them).
  * Returns the index into names, -1 for the sdist, -2 when there is nothing. */
-int sb_marker_choose_wheel(const char *const *names, size_t n, bool has_sdist,
-                           const char *platform, const char *python);
+int sb_marker_choose_wheel(const char *const *names, size_t n, bool has_sdist, const char *platform,
+                           const char *python);
 
 /* A PEP 508 requirement "name[extra1,extra2] (>=1) ; marker". */
 typedef struct sb_req {
-    const char *name;      /* as written */
-    const char *extras;    /* comma-separated, NULL when none */
-    const char *spec;      /* version specifier text, NULL when none */
-    const char *marker;    /* NULL when none */
-    const char *url;       /* "name @ url" form */
+    const char *name;   /* as written */
+    const char *extras; /* comma-separated, NULL when none */
+    const char *spec;   /* version specifier text, NULL when none */
+    const char *marker; /* NULL when none */
+    const char *url;    /* "name @ url" form */
 } sb_req;
 
 sb_code sb_req_parse(sb_req *r, sb_arena *a, const char *text, sb_err *err);

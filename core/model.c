@@ -94,9 +94,12 @@ const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg, sb_hash_hex *buf)
 
 static int hex_val(char c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -333,9 +336,13 @@ static int ends_with(const char *s, const char *suf)
 /* owner/repo of a GitHub repository URL, lower-cased, ".git" dropped. */
 static int github_repo(sb_arena *a, const char *repo, const char **owner, const char **name)
 {
-    static const char *prefixes[] = {"https://github.com/", "http://github.com/",
-                                     "https://www.github.com/", "ssh://git@github.com/",
-                                     "git@github.com:", "git://github.com/", NULL};
+    static const char *prefixes[] = {"https://github.com/",
+                                     "http://github.com/",
+                                     "https://www.github.com/",
+                                     "ssh://git@github.com/",
+                                     "git@github.com:",
+                                     "git://github.com/",
+                                     NULL};
     const char *rest = NULL;
     for (int i = 0; prefixes[i] && !rest; i++)
         if (!strncasecmp(repo, prefixes[i], strlen(prefixes[i])))
@@ -361,8 +368,8 @@ static int github_repo(sb_arena *a, const char *repo, const char **owner, const 
     return 1;
 }
 
-static char *build(sb_arena *a, const char *type, const char *ns, const char *name,
-                   const char *version, sb_prop *q, size_t nq)
+static char *build(sb_arena *a, const char *type, const char *ns, const char *name, const char *version, sb_prop *q,
+                   size_t nq)
 {
     sb_purl p = {type, ns, name, version, q, nq, NULL};
     char *out = NULL;
@@ -417,8 +424,8 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
         if (commit && repo && github_repo(a, repo, &owner, &rname)) {
             p->purl = build(a, "github", owner, rname, commit, NULL, 0);
         } else {
-            sb_prop vq = {"vcs_url", commit ? sb_arena_printf(a, "git+%s@%s", repo, commit)
-                                            : sb_arena_printf(a, "git+%s", repo)};
+            sb_prop vq = {"vcs_url",
+                          commit ? sb_arena_printf(a, "git+%s@%s", repo, commit) : sb_arena_printf(a, "git+%s", repo)};
             p->purl = build(a, "pypi", NULL, sb_model_pep503(pb->scratch, p->name), pv, &vq, 1);
         }
         rc = prop(pb, a, "pixi:direct-url", loc);
@@ -476,8 +483,7 @@ int sb_model_npm_registry(const char *url)
 }
 
 /* pkg:<type>/[%40scope/]name@version with optional qualifier */
-static const char *npm_purl(sb_arena *a, const char *type, const char *name, const char *version,
-                            sb_prop *q)
+static const char *npm_purl(sb_arena *a, const char *type, const char *name, const char *version, sb_prop *q)
 {
     const char *slash = name[0] == '@' ? strchr(name, '/') : NULL;
     const char *ns = slash ? sb_arena_strndup(a, name, (size_t)(slash - name)) : NULL;
@@ -593,28 +599,41 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
         rc = prop(&pb, a, p->reader_props.v[i], p->reader_props.v[i + 1]);
     switch (p->kind) {
     case SB_KIND_CONDA:
-        p->purl = sb_purl_conda(a, p->name, p->version, x->build, x->channel, x->subdir,
-                                x->archive_type);
+        p->purl = sb_purl_conda(a, p->name, p->version, x->build, x->channel, x->subdir, x->archive_type);
         p->supplier_name = x->channel;
         p->supplier_url = x->channel ? x->channel_url : NULL;
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel", x->channel);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:channel-url", x->channel_url);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", x->subdir);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", x->build);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build-number", num(a, x->build_number));
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:file-name", p->file_name);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:size", num(a, x->size));
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", x->license_family);
-        if (rc == SB_OK && p->noarch) rc = prop(&pb, a, "pixi:noarch", "true");
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:channel", x->channel);
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:channel-url", x->channel_url);
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:subdir", x->subdir);
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:build", x->build);
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:build-number", num(a, x->build_number));
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:file-name", p->file_name);
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:size", num(a, x->size));
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:license-family", x->license_family);
+        if (rc == SB_OK && p->noarch)
+            rc = prop(&pb, a, "pixi:noarch", "true");
         break;
     case SB_KIND_CONDA_SOURCE:
         p->purl = p->version ? sb_purl_conda(a, p->name, p->version, x->build, NULL, x->subdir, NULL)
                              : sb_purl_conda(a, p->name, NULL, NULL, NULL, NULL, NULL);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:identifier-hash", x->identifier_hash);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:subdir", x->subdir);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:build", x->build);
-        if (rc == SB_OK) rc = prop(&pb, a, "pixi:license-family", x->license_family);
-        if (rc == SB_OK && p->noarch) rc = prop(&pb, a, "pixi:noarch", "true");
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:identifier-hash", x->identifier_hash);
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:subdir", x->subdir);
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:build", x->build);
+        if (rc == SB_OK)
+            rc = prop(&pb, a, "pixi:license-family", x->license_family);
+        if (rc == SB_OK && p->noarch)
+            rc = prop(&pb, a, "pixi:noarch", "true");
         break;
     case SB_KIND_PYPI:
         if (rc == SB_OK)
@@ -624,8 +643,7 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
         if (rc == SB_OK)
             rc = derive_npm(p, a, &pb);
         break;
-    default:
-        break;
+    default: break;
     }
     if (rc == SB_OK && p->declared_in) {
         rc = prop(&pb, a, "pixi:direct", "true");
@@ -801,8 +819,7 @@ static sb_code resolve_graph(sb_sbom *s, sb_arena *a, sb_arena *scratch, const s
             if (p->key) {
                 found = sb_strmap_get(&keys, dn, strlen(dn), &t);
             } else if (p->kind == SB_KIND_PYPI) {
-                found = sb_strmap_get(&pypi, dn, strlen(dn), &t) ||
-                        sb_strmap_get(&conda503, dn, strlen(dn), &t);
+                found = sb_strmap_get(&pypi, dn, strlen(dn), &t) || sb_strmap_get(&conda503, dn, strlen(dn), &t);
             } else if (strncmp(dn, "__", 2) != 0) {
                 found = sb_strmap_get(&conda, dn, strlen(dn), &t);
             }
@@ -1017,7 +1034,8 @@ static sb_code manifest_scopes(sb_sbom *s, const sb_lock *lock, const sb_manifes
         return SB_OK;
     int distinguishes = 0, recorded = 0;
     for (size_t d = 0; d < m->ndeps; d++)
-        distinguishes |= m->deps[d].scope != SB_SCOPE_REQUIRED && sb_manifest_in_env(m, s->environment, m->deps[d].feature);
+        distinguishes |= m->deps[d].scope != SB_SCOPE_REQUIRED &&
+                         sb_manifest_in_env(m, s->environment, m->deps[d].feature);
     for (size_t i = 0; i < s->npkgs; i++)
         recorded |= s->pkgs[i].scope != SB_SCOPE_NONE;
     if (!distinguishes || recorded)
@@ -1059,8 +1077,7 @@ static sb_code manifest_scopes(sb_sbom *s, const sb_lock *lock, const sb_manifes
 }
 
 /* What the document will lack, in a fixed step order. */
-static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, size_t ncache_conda,
-                         size_t ncache_found)
+static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, size_t ncache_conda, size_t ncache_found)
 {
     size_t nohash = 0, nolic = 0, text = 0;
     sb_hash_hex hx;
@@ -1083,15 +1100,15 @@ static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, si
         rc = sb_incomplete_add(&s->incomplete, a, "hashes", "%zu of %zu package(s) without a hash", nohash, s->npkgs);
     if (rc == SB_OK && (nolic || text))
         rc = sb_incomplete_add(&s->incomplete, a, "licenses",
-                               "%zu of %zu package(s) without a license, %zu not an SPDX expression", nolic,
-                               s->npkgs, text);
+                               "%zu of %zu package(s) without a license, %zu not an SPDX expression", nolic, s->npkgs,
+                               text);
     if (rc == SB_OK && opts && opts->package_cache && ncache_found < ncache_conda)
-        rc = sb_incomplete_add(&s->incomplete, a, "package-cache", "%zu of %zu conda package(s) not in the package cache",
-                               ncache_conda - ncache_found, ncache_conda);
+        rc = sb_incomplete_add(&s->incomplete, a, "package-cache",
+                               "%zu of %zu conda package(s) not in the package cache", ncache_conda - ncache_found,
+                               ncache_conda);
     if (rc == SB_OK)
         rc = sb_enrich_budget(s, a, opts && opts->license_texts, opts ? opts->text_shape : SB_TEXTS_CYCLONEDX,
-                              opts ? opts->license_file_max : 0,
-                              opts ? opts->license_texts_max : 0);
+                              opts ? opts->license_file_max : 0, opts ? opts->license_texts_max : 0);
     return rc;
 }
 
@@ -1222,8 +1239,8 @@ static sb_code enrich(sb_pkg *pkgs, size_t n, sb_arena *a, const sb_select_opts 
 
 /* Normalize licenses (each distinct string once: packages share a handful)
  * and derive purls, suppliers and properties. */
-static sb_code finish(sb_pkg *pkgs, size_t n, sb_arena *a, sb_arena *licmem, sb_arena *scratch,
-                      const sb_lock_env *env, const sb_select_opts *opts, sb_deadline *dl, sb_err *err)
+static sb_code finish(sb_pkg *pkgs, size_t n, sb_arena *a, sb_arena *licmem, sb_arena *scratch, const sb_lock_env *env,
+                      const sb_select_opts *opts, sb_deadline *dl, sb_err *err)
 {
     size_t nlic = 0;
     for (size_t i = 0; i < n; i++)
@@ -1337,7 +1354,10 @@ static sb_code doc_fields(sb_sbom *s, sb_arena *a, const sb_lock *lock, const sb
 {
     const sb_manifest *mf = opts ? opts->manifest : NULL;
     const char *mname = mf && mf->name && mf->name[0] ? mf->name : NULL;
-    s->root_name = opts && opts->root_name ? opts->root_name : mname ? mname : lock->root_name ? lock->root_name : "workspace";
+    s->root_name = opts && opts->root_name ? opts->root_name
+                   : mname                 ? mname
+                   : lock->root_name       ? lock->root_name
+                                           : "workspace";
     /* a version belongs to the name it came with: the query's, else the manifest's */
     s->root_version = opts && opts->root_version ? opts->root_version
                       : opts && opts->root_name  ? NULL
@@ -1364,9 +1384,9 @@ static sb_code doc_fields(sb_sbom *s, sb_arena *a, const sb_lock *lock, const sb
     /* the name the client sent, else the kind's own name when the content says
      * which kind it is; never a name nobody sent */
     s->lockfile_name = opts && opts->lockfile_name ? opts->lockfile_name
-                     : lock->lockfile_name           ? lock->lockfile_name
-                     : lock->kind_unsure             ? NULL
-                                                     : lock->kind;
+                       : lock->lockfile_name       ? lock->lockfile_name
+                       : lock->kind_unsure         ? NULL
+                                                   : lock->kind;
     s->input_kind = lock->kind;
     s->origin = lock->origin;
     s->source_document = lock->source_document;
@@ -1414,11 +1434,12 @@ static sb_code note_lookups(sb_sbom *s, sb_arena *a, const sb_lookup_stats *look
     if (looked->failed)
         lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) failed", looked->failed);
     if (lrc == SB_OK && looked->offline)
-        lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (this server makes no network lookups)",
-                                looked->offline);
+        lrc = sb_incomplete_add(&s->incomplete, a, "licenses",
+                                "%zu lookup(s) not made (this server makes no network lookups)", looked->offline);
     if (lrc == SB_OK && looked->unasked)
         lrc = sb_incomplete_add(&s->incomplete, a, "licenses",
-                                "%zu lookup(s) not made (not asked: fetch-licenses=true looks them up)", looked->unasked);
+                                "%zu lookup(s) not made (not asked: fetch-licenses=true looks them up)",
+                                looked->unasked);
     if (lrc == SB_OK && looked->off)
         lrc = sb_incomplete_add(&s->incomplete, a, "licenses", "%zu lookup(s) not made (network lookups are off)",
                                 looked->off);
@@ -1434,12 +1455,13 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     const char *env_name = opts && opts->environment ? opts->environment : "default";
     const sb_lock_env *env = sb_lock_find_env(lock, env_name);
     if (NULL == env)
-        return sb_err_set(err, SB_ENOTFOUND, "environment '%.64s' not found in lockfile; available: %.150s",
-                          env_name, join_envs(a, lock));
+        return sb_err_set(err, SB_ENOTFOUND, "environment '%.64s' not found in lockfile; available: %.150s", env_name,
+                          join_envs(a, lock));
     const sb_lock_platform *plat = pick_platform(env, opts ? opts->platform : NULL);
     if (NULL == plat && opts && opts->platform)
-        return sb_err_set(err, SB_ENOTFOUND, "platform '%.64s' is not locked for environment '%.64s'; available: %.120s",
-                          opts->platform, env_name, join_platforms(a, env));
+        return sb_err_set(err, SB_ENOTFOUND,
+                          "platform '%.64s' is not locked for environment '%.64s'; available: %.120s", opts->platform,
+                          env_name, join_platforms(a, env));
     if (NULL == plat)
         return sb_err_set(err, SB_ENOTFOUND, "environment '%.64s' does not lock linux-64; choose a platform: %.120s",
                           env_name, join_platforms(a, env));
@@ -1534,7 +1556,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     if (opts && opts->manifest_problem &&
         (rc = sb_incomplete_add(&s->incomplete, a, "manifest", "%s", opts->manifest_problem)) != SB_OK)
         return step_failed(err, rc, "noting the manifest");
-    if ((rc = note_gaps(s, a, opts, ncache_conda, ncache_found)) != SB_OK || (rc = note_lookups(s, a, &looked)) != SB_OK)
+    if ((rc = note_gaps(s, a, opts, ncache_conda, ncache_found)) != SB_OK ||
+        (rc = note_lookups(s, a, &looked)) != SB_OK)
         return step_failed(err, rc, "noting what is incomplete");
     /* A document sbomd wrote states its own gaps; the records read back
      * cannot say them all again (a lockfile's placeholder license, "None",
@@ -1542,8 +1565,9 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
      * so its statement stands - unless this request changes what the gaps
      * are about: a filter, a package cache, lookups, texts, a manifest. */
     const sb_lock_origin *og = lock->origin;
-    if (og && og->ours && !filtering && !(opts && (opts->package_cache || opts->lookup || opts->license_texts ||
-                                                    opts->manifest || opts->manifest_problem)) &&
+    if (og && og->ours && !filtering &&
+        !(opts &&
+          (opts->package_cache || opts->lookup || opts->license_texts || opts->manifest || opts->manifest_problem)) &&
         sb_incomplete_restore(&s->incomplete, a, og->steps, og->detail) != SB_OK)
         return step_failed(err, SB_ENOMEM, "restoring the source's own gaps");
     /* advisories last: they point at the final ids */
@@ -1582,7 +1606,10 @@ sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const s
 
 /* ---- SBOM author --------------------------------------------------------- */
 
-static int author_char_ok(unsigned char c) { return c >= 0x20 && c != 0x7f; }
+static int author_char_ok(unsigned char c)
+{
+    return c >= 0x20 && c != 0x7f;
+}
 
 int sb_author_parse(sb_author *out, sb_arena *a, const char *s, const char **why)
 {

@@ -23,12 +23,12 @@
 #include <stdint.h>
 
 typedef enum sb_kind {
-    SB_KIND_CONDA = 0,       /* conda binary from a channel */
+    SB_KIND_CONDA = 0,        /* conda binary from a channel */
     SB_KIND_CONDA_SOURCE = 1, /* pixi-build source package */
     SB_KIND_PYPI = 2,
     SB_KIND_EMBEDDED = 3,
     SB_KIND_EXTERNAL = 4,
-    SB_KIND_NPM = 5          /* JavaScript package (package-lock.json, pnpm, yarn) */
+    SB_KIND_NPM = 5 /* JavaScript package (package-lock.json, pnpm, yarn) */
 } sb_kind;
 
 /* "conda", "conda-source", "pypi", ... (the pixi:kind value). */
@@ -40,9 +40,9 @@ const char *sb_kind_name(sb_kind k);
  * precedence: a package reachable in several ways takes the smallest. */
 typedef enum sb_scope {
     SB_SCOPE_NONE = 0,
-    SB_SCOPE_REQUIRED = 1,    /* reachable from what the project needs to run */
-    SB_SCOPE_OPTIONAL = 2,    /* only through an extra (or an extra and a group) */
-    SB_SCOPE_DEVELOPMENT = 3  /* only through a development group / category */
+    SB_SCOPE_REQUIRED = 1,   /* reachable from what the project needs to run */
+    SB_SCOPE_OPTIONAL = 2,   /* only through an extra (or an extra and a group) */
+    SB_SCOPE_DEVELOPMENT = 3 /* only through a development group / category */
 } sb_scope;
 
 /* The stronger of two scopes (required < optional < development; NONE yields). */
@@ -59,9 +59,9 @@ sb_scope sb_scope_crossing(sb_scope from, sb_scope to);
 /* A person or organization: the project's authors (a manifest) and the
  * SBOM's author (query `author`, --sbom-author). */
 typedef struct sb_author {
-    bool person;        /* Person, else Organization */
-    const char *name;   /* never NULL */
-    const char *email;  /* NULL when none */
+    bool person;       /* Person, else Organization */
+    const char *name;  /* never NULL */
+    const char *email; /* NULL when none */
 } sb_author;
 
 struct sb_manifest; /* manifest.h */
@@ -82,9 +82,9 @@ sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s);
 
 /* A license file of a package (from the package cache). */
 typedef struct sb_licfile {
-    const char *name;        /* relative to info/licenses/, '/' separators */
-    const char *path;        /* where to read it */
-    long long text_len;      /* bytes of text the document embeds; -1 = listed by name only */
+    const char *name;   /* relative to info/licenses/, '/' separators */
+    const char *path;   /* where to read it */
+    long long text_len; /* bytes of text the document embeds; -1 = listed by name only */
 } sb_licfile;
 
 /* What a document lacks: steps that did not finish, each with a detail.
@@ -109,10 +109,10 @@ sb_code sb_incomplete_restore(sb_incomplete *inc, sb_arena *a, const char *steps
 /* What a license lookup did for one package: the quality report says why a
  * license is missing from it (not in the lockfile, lookups off, failed). */
 typedef enum sb_lookup_state {
-    SB_LOOKUP_NONE = 0,    /* not wanted (it had a license) or no lookups ran */
-    SB_LOOKUP_FILLED,      /* answered (with or without a license) */
-    SB_LOOKUP_FAILED,      /* failed, still running at the deadline, or past the request's limit */
-    SB_LOOKUP_NOT_MADE     /* wanted but not asked: this server makes no network lookups */
+    SB_LOOKUP_NONE = 0, /* not wanted (it had a license) or no lookups ran */
+    SB_LOOKUP_FILLED,   /* answered (with or without a license) */
+    SB_LOOKUP_FAILED,   /* failed, still running at the deadline, or past the request's limit */
+    SB_LOOKUP_NOT_MADE  /* wanted but not asked: this server makes no network lookups */
 } sb_lookup_state;
 
 /* sb_author (above) is also who wrote the SBOM (CISA "SBOM author", NTIA "Author of SBOM Data", BSI
@@ -130,14 +130,14 @@ int sb_author_parse(sb_author *out, sb_arena *a, const char *s, const char **why
  * copy do not carry them. Conda readers allocate them with sb_pkg_x. */
 typedef struct sb_pkgx {
     const char *build, *subdir;
-    const char *channel, *channel_url;  /* conda binary */
-    const char *archive_type; /* "conda" or "tar.bz2" */
-    const char *md5;         /* lower-case hex, validated */
-    const char *license_family; /* raw as found */
-    const char *identifier_hash; /* conda source [hash] */
-    long long build_number, size; /* -1 when unknown */
-    sb_strv lock_purls;      /* purls the input listed */
-    const char *given_purl;  /* an SBOM input's own purl for it: kept as the primary purl */
+    const char *channel, *channel_url; /* conda binary */
+    const char *archive_type;          /* "conda" or "tar.bz2" */
+    const char *md5;                   /* lower-case hex, validated */
+    const char *license_family;        /* raw as found */
+    const char *identifier_hash;       /* conda source [hash] */
+    long long build_number, size;      /* -1 when unknown */
+    sb_strv lock_purls;                /* purls the input listed */
+    const char *given_purl;            /* an SBOM input's own purl for it: kept as the primary purl */
 } sb_pkgx;
 
 /* One package. Every reader's record and the selection's copy of it are one
@@ -146,48 +146,48 @@ typedef struct sb_pkgx {
  * pin-dense requirements.txt). */
 typedef struct sb_pkg {
     sb_kind kind;
-    sb_scope scope;          /* set by readers that distinguish scopes */
+    sb_scope scope; /* set by readers that distinguish scopes */
     bool noarch, sdist, editable;
-    bool has_purls_key;      /* the input stated `purls:` at all */
+    bool has_purls_key; /* the input stated `purls:` at all */
     uint32_t nlicfiles;
-    const char *name;        /* as spelled in the input */
-    const char *version;     /* NULL for partial source packages */
-    sb_pkgx *x;              /* NULL: none of those set (sb_pkg_xr reads either way) */
-    const char *location;    /* URL, path or git+...; NULL when unknown */
-    const char *file_name;   /* archive file name */
-    const char *sha256;      /* lower-case hex, validated */
+    const char *name;      /* as spelled in the input */
+    const char *version;   /* NULL for partial source packages */
+    sb_pkgx *x;            /* NULL: none of those set (sb_pkg_xr reads either way) */
+    const char *location;  /* URL, path or git+...; NULL when unknown */
+    const char *file_name; /* archive file name */
+    const char *sha256;    /* lower-case hex, validated */
     /* SHA-512 and SHA-384 in binary (64 and 48 bytes, NULL when absent): every
      * npm package has a SHA-512, and its 129 bytes of hex were a fifth of a
      * JavaScript record; read them in hex with sb_pkg_hash */
     const unsigned char *sha512b, *sha384b;
-    const char *sha1;        /* lower-case hex */
-    const char *license;     /* raw as found */
+    const char *sha1;    /* lower-case hex */
+    const char *license; /* raw as found */
     const char *requires_python;
-    const char *index_url;   /* PyPI index, when known */
-    sb_strv depends;         /* dependency names, normalized; keys when `key` is set */
-    const char *key;         /* identity for edges where names are ambiguous (npm:
+    const char *index_url; /* PyPI index, when known */
+    sb_strv depends;       /* dependency names, normalized; keys when `key` is set */
+    const char *key;       /* identity for edges where names are ambiguous (npm:
                               * one name in several versions): when set, `depends`
                               * and the platform's root_names list other packages' keys */
-    sb_strv reader_props;    /* extra pixi:* name/value pairs, flattened */
+    sb_strv reader_props;  /* extra pixi:* name/value pairs, flattened */
     /* enrichment (package cache): */
     const char *summary, *homepage, *repository, *documentation;
-    sb_licfile *licfiles;    /* nlicfiles of them */
+    sb_licfile *licfiles; /* nlicfiles of them */
 
     /* assigned by sb_model_select(): */
-    const char *purl;        /* primary purl */
-    const char *ref_purl;    /* what the id derives from: the package's own purl even
+    const char *purl;     /* primary purl */
+    const char *ref_purl; /* what the id derives from: the package's own purl even
                               * when primary-purl=pypi made a PyPI identity primary */
-    const char *id;          /* unique in the document (bom-ref) */
+    const char *id;       /* unique in the document (bom-ref) */
     sb_strv extra_purls;
     const char *supplier_name, *supplier_url;
-    sb_prop *props;          /* sorted by name; pixi:kind is not in here */
-    size_t *deps;            /* indices into sb_sbom.pkgs, sorted by id */
+    sb_prop *props; /* sorted by name; pixi:kind is not in here */
+    size_t *deps;   /* indices into sb_sbom.pkgs, sorted by id */
     uint32_t nprops, ndeps;
-    const sb_lic *lic;       /* `license` normalized once per selection (shared by equal strings) */
+    const sb_lic *lic; /* `license` normalized once per selection (shared by equal strings) */
     /* set by sb_model_select() from a manifest (sb_select_opts.manifest): */
-    const char *declared_in; /* features/groups/extras declaring it, comma-separated */
+    const char *declared_in;    /* features/groups/extras declaring it, comma-separated */
     unsigned char declared_via; /* bits 1 << sb_scope of the declarations */
-    sb_lookup_state lookup;  /* what a license lookup did for it (set by the lookup function) */
+    sb_lookup_state lookup;     /* what a license lookup did for it (set by the lookup function) */
 } sb_pkg;
 
 /* p's out-of-line fields, allocated (build number and size -1) when it has
@@ -199,7 +199,12 @@ const sb_pkgx *sb_pkg_xr(const sb_pkg *p);
 
 /* The digests a package can carry, in the order documents list them. */
 typedef enum sb_hash_alg {
-    SB_HASH_SHA256, SB_HASH_MD5, SB_HASH_SHA512, SB_HASH_SHA384, SB_HASH_SHA1, SB_HASH_N
+    SB_HASH_SHA256,
+    SB_HASH_MD5,
+    SB_HASH_SHA512,
+    SB_HASH_SHA384,
+    SB_HASH_SHA1,
+    SB_HASH_N
 } sb_hash_alg;
 
 /* Room for the longest digest in hex (SHA-512) and its NUL. */
@@ -260,33 +265,33 @@ typedef struct sb_lock_env {
  * provenance it states, which the documents made from it carry over
  * (doc.c: a same-format read-back is the source itself, byte for byte). */
 typedef struct sb_lock_origin {
-    const char *source;      /* its serial number (urn:uuid:...), SPDX 2 namespace or SPDX 3
+    const char *source;         /* its serial number (urn:uuid:...), SPDX 2 namespace or SPDX 3
                                 document id: pixi:source-document of what is made from it; NULL: none */
-    bool ours;               /* written by sbomd; the fields below are only set then */
-    const char *format;      /* the sbomd format it is in ("cyclonedx-1.6"), NULL when another */
-    char serial[37];         /* its UUID ("" when it has none) */
-    const char *timestamp;   /* metadata.timestamp / created as written, NULL when not RFC 3339 UTC */
-    const char *kind;        /* the input kind it was made from ("pixi.lock"), NULL when unsaid */
+    bool ours;                  /* written by sbomd; the fields below are only set then */
+    const char *format;         /* the sbomd format it is in ("cyclonedx-1.6"), NULL when another */
+    char serial[37];            /* its UUID ("" when it has none) */
+    const char *timestamp;      /* metadata.timestamp / created as written, NULL when not RFC 3339 UTC */
+    const char *kind;           /* the input kind it was made from ("pixi.lock"), NULL when unsaid */
     const char *steps, *detail; /* pixi:incomplete / pixi:incomplete-detail as stated, NULL: none */
-    const char *stated_source; /* the pixi:source-document it states itself (it was converted) */
-    unsigned char sha1[20];  /* of its bytes, */
-    size_t len;              /* and their number */
+    const char *stated_source;  /* the pixi:source-document it states itself (it was converted) */
+    unsigned char sha1[20];     /* of its bytes, */
+    size_t len;                 /* and their number */
 } sb_lock_origin;
 
 typedef struct sb_lock {
-    const char *kind;        /* "pixi.lock", ... */
-    int version;             /* format version as read */
+    const char *kind; /* "pixi.lock", ... */
+    int version;      /* format version as read */
     sb_lock_env *envs;
     size_t nenvs, cap;
-    size_t nrecords;         /* package records read */
-    bool kind_unsure;        /* read by content as one of two kinds with one shape
+    size_t nrecords;                      /* package records read */
+    bool kind_unsure;                     /* read by content as one of two kinds with one shape
                                 (pixi.lock v1 = conda-lock.yml): no file name to record */
     const char *root_name, *root_version; /* the project, when the input names it */
-    const char *lockfile_name; /* an SBOM input: the lockfile it was made from (pixi:lockfile), else NULL */
-    bool no_dep_data;        /* the input states no dependencies at all (requirements.txt,
+    const char *lockfile_name;            /* an SBOM input: the lockfile it was made from (pixi:lockfile), else NULL */
+    bool no_dep_data;                     /* the input states no dependencies at all (requirements.txt,
                                 conda explicit specs): edges are unknown, not absent */
-    const sb_lock_origin *origin; /* an SBOM input: the document read, else NULL */
-    const char *source_document; /* pixi:source-document of the document: the origin's source,
+    const sb_lock_origin *origin;         /* an SBOM input: the document read, else NULL */
+    const char *source_document;          /* pixi:source-document of the document: the origin's source,
                                     or a merge's parts' ("a, b"); NULL when none */
 } sb_lock;
 
@@ -307,13 +312,13 @@ typedef enum sb_text_shape { SB_TEXTS_CYCLONEDX, SB_TEXTS_SPDX } sb_text_shape;
 
 /* What a license lookup pass did (see sb_select_opts.lookup). */
 typedef struct sb_lookup_stats {
-    size_t asked;      /* packages that wanted a license */
-    size_t filled;     /* of those, filled in */
-    size_t failed;     /* lookups that failed or missed the deadline */
-    size_t offline;    /* not asked: the server makes no lookups */
-    size_t capped;     /* not asked: past the request's lookup limit */
-    size_t unasked;    /* not asked: the request did not ask for lookups (the server makes them) */
-    size_t off;        /* not asked: lookups are off where the document was made */
+    size_t asked;   /* packages that wanted a license */
+    size_t filled;  /* of those, filled in */
+    size_t failed;  /* lookups that failed or missed the deadline */
+    size_t offline; /* not asked: the server makes no lookups */
+    size_t capped;  /* not asked: past the request's lookup limit */
+    size_t unasked; /* not asked: the request did not ask for lookups (the server makes them) */
+    size_t off;     /* not asked: lookups are off where the document was made */
 } sb_lookup_stats;
 
 /* Fill licenses the lockfile lacks from the package indexes: called once per
@@ -348,48 +353,48 @@ struct sb_sbom;
 typedef sb_code (*sb_vuln_fn)(void *ctx, struct sb_sbom *s, sb_arena *a, sb_err *err);
 
 typedef struct sb_select_opts {
-    const char *environment;   /* NULL = "default" */
-    const char *package_cache; /* conda package cache root (has pkgs/), NULL = none */
-    bool license_texts;        /* embed license file texts */
-    sb_text_shape text_shape;  /* which files the output format can embed */
+    const char *environment;     /* NULL = "default" */
+    const char *package_cache;   /* conda package cache root (has pkgs/), NULL = none */
+    bool license_texts;          /* embed license file texts */
+    sb_text_shape text_shape;    /* which files the output format can embed */
     long long license_file_max;  /* bytes of text per file (<= 0: 1 MiB) */
     long long license_texts_max; /* bytes of text per document (<= 0: 64 MiB) */
-    const char *platform;      /* NULL = the documented default, see below */
-    const char *root_name;     /* NULL = "workspace" */
-    const char *root_version;  /* optional */
-    const char *lockfile_name; /* file name recorded in the document */
-    const sb_author *author;   /* SBOM author; NULL = none given */
-    sb_lookup_fn lookup;       /* NULL = no lookups */
+    const char *platform;        /* NULL = the documented default, see below */
+    const char *root_name;       /* NULL = "workspace" */
+    const char *root_version;    /* optional */
+    const char *lockfile_name;   /* file name recorded in the document */
+    const sb_author *author;     /* SBOM author; NULL = none given */
+    sb_lookup_fn lookup;         /* NULL = no lookups */
     void *lookup_ctx;
     /* without lookups: counts (offline or unasked), never fills, the
      * packages without a license a lookup would have asked about, so the
      * document says why their licenses are absent; NULL = not counted */
     sb_lookup_fn lookup_probe;
     void *lookup_probe_ctx;
-    long long deadline_ns;     /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
+    long long deadline_ns;              /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
     const struct sb_manifest *manifest; /* what the project declares; NULL = none */
-    const char *manifest_problem; /* a manifest was sent but could not be read: why (pixi:incomplete) */
-    const sb_filter *filter;   /* packages to leave out, before any lookup; NULL = none */
-    const struct sb_pypimap *pypi_map; /* conda-forge -> PyPI names (pypimap.h), NULL = none */
-    bool primary_pypi;         /* a PyPI identity, when a package has one, is the primary purl */
-    sb_vuln_fn vulns;          /* NULL = no vulnerability lookups */
-    bool vuln_kev, vuln_epss;  /* kev=true / epss=true: findings annotated (the serial says so) */
-    const char *vex_digest;    /* SHA-1 hex of a `vex` part applied to the findings; NULL = none */
+    const char *manifest_problem;       /* a manifest was sent but could not be read: why (pixi:incomplete) */
+    const sb_filter *filter;            /* packages to leave out, before any lookup; NULL = none */
+    const struct sb_pypimap *pypi_map;  /* conda-forge -> PyPI names (pypimap.h), NULL = none */
+    bool primary_pypi;                  /* a PyPI identity, when a package has one, is the primary purl */
+    sb_vuln_fn vulns;                   /* NULL = no vulnerability lookups */
+    bool vuln_kev, vuln_epss;           /* kev=true / epss=true: findings annotated (the serial says so) */
+    const char *vex_digest;             /* SHA-1 hex of a `vex` part applied to the findings; NULL = none */
     void *vulns_ctx;
     /* supply-chain health (core/health.h): PyPI project pages asked for
      * yanked flags (pixi:yanked) and/or the outdated report; `health` fills
      * s->health (and records gaps as pixi:incomplete step pypi-releases) */
     bool yanked, outdated;
-    sb_vuln_fn health;         /* NULL = no health lookups */
+    sb_vuln_fn health; /* NULL = no health lookups */
     void *health_ctx;
     /* OpenSSF Scorecard (core/scorecard.h): `scorecard_fn` fills s->scorecard
      * for packages with a GitHub repository (PyPI ones through their project
      * pages, so health is asked too); gaps are pixi:incomplete step scorecard */
     bool scorecard;
-    double scorecard_min;      /* < 0: no per-check properties */
-    sb_vuln_fn scorecard_fn;   /* NULL = no scorecard lookups */
+    double scorecard_min;    /* < 0: no per-check properties */
+    sb_vuln_fn scorecard_fn; /* NULL = no scorecard lookups */
     void *scorecard_ctx;
-    bool consume;              /* the lock is selected once only: a platform's records
+    bool consume; /* the lock is selected once only: a platform's records
                                 * may become the selection's (see recs), after which the
                                 * lock's package lists are not to be read again */
 } sb_select_opts;
@@ -397,51 +402,51 @@ typedef struct sb_select_opts {
 typedef struct sb_sbom {
     const char *root_name, *root_version;
     const char *environment, *platform;
-    const char *lockfile_name; /* NULL when neither the client nor the content names it */
-    const char *input_kind;    /* sb_lock.kind */
-    const char *made_from;     /* the input kind the writers name: the original lockfile's kind
+    const char *lockfile_name;    /* NULL when neither the client nor the content names it */
+    const char *input_kind;       /* sb_lock.kind */
+    const char *made_from;        /* the input kind the writers name: the original lockfile's kind
                                   an sbomd document states, else input_kind */
     const sb_lock_origin *origin; /* sb_lock.origin */
-    const char *source_document; /* sb_lock.source_document */
-    sb_pkg *pkgs;              /* sorted by (kind, name, version) */
+    const char *source_document;  /* sb_lock.source_document */
+    sb_pkg *pkgs;                 /* sorted by (kind, name, version) */
     size_t npkgs;
-    size_t *root_deps;         /* indices, sorted by id */
+    size_t *root_deps; /* indices, sorted by id */
     size_t nroot;
-    sb_incomplete incomplete;  /* this document's own gaps */
-    bool license_texts;        /* texts were asked for */
+    sb_incomplete incomplete;     /* this document's own gaps */
+    bool license_texts;           /* texts were asked for */
     long long license_text_bytes; /* total embedded */
     /* what else shaped the document, for its serial number */
     long long license_file_max, license_texts_max; /* the text budget applied (bytes) */
-    bool package_cache;        /* records were enriched from a package cache */
-    bool lookups;              /* missing licenses were looked up in the indexes */
+    bool package_cache;                            /* records were enriched from a package cache */
+    bool lookups;                                  /* missing licenses were looked up in the indexes */
     /* from the manifest (spec 2.13); all absent without one */
     const sb_author *root_authors;
     size_t nroot_authors;
     const char *root_license, *root_homepage, *root_repository, *root_documentation;
     const char *manifest_digest; /* hex SHA-1 of the manifest read, for the serial */
-    bool manifest;             /* a manifest was read */
-    size_t ndeclared;          /* packages the manifest declares that are present */
-    sb_strv declared_missing;  /* names it declares that the environment lacks */
-    const sb_filter *filter;   /* the filter applied (NULL when none was active) */
-    sb_excluded *excluded;     /* what it left out, model order */
+    bool manifest;               /* a manifest was read */
+    size_t ndeclared;            /* packages the manifest declares that are present */
+    sb_strv declared_missing;    /* names it declares that the environment lacks */
+    const sb_filter *filter;     /* the filter applied (NULL when none was active) */
+    sb_excluded *excluded;       /* what it left out, model order */
     size_t nexcluded;
     /* license policy (core/policy.h), when one was applied: */
     const struct sb_policy_verdict *policy; /* one per package, NULL without a policy */
-    const char *policy_key;    /* canonical text of the policy, for the serial */
-    bool deps_unknown;         /* the input has no dependency data (sb_lock.no_dep_data) */
-    const sb_author *author;   /* SBOM author, NULL when none was given */
-    const char *pypi_mapping;  /* digest of the PyPI mapping applied, NULL = none */
-    bool primary_pypi;         /* primary-purl=pypi */
-    bool vulns_asked;          /* vulnerabilities=osv: findings were looked for */
-    bool kev_asked, epss_asked; /* kev=true / epss=true: findings annotated */
-    const char *vex_digest;    /* a VEX document applied (serial) */
-    struct sb_vuln *vulns;     /* merged findings, worst first (vuln.h) */
+    const char *policy_key;                 /* canonical text of the policy, for the serial */
+    bool deps_unknown;                      /* the input has no dependency data (sb_lock.no_dep_data) */
+    const sb_author *author;                /* SBOM author, NULL when none was given */
+    const char *pypi_mapping;               /* digest of the PyPI mapping applied, NULL = none */
+    bool primary_pypi;                      /* primary-purl=pypi */
+    bool vulns_asked;                       /* vulnerabilities=osv: findings were looked for */
+    bool kev_asked, epss_asked;             /* kev=true / epss=true: findings annotated */
+    const char *vex_digest;                 /* a VEX document applied (serial) */
+    struct sb_vuln *vulns;                  /* merged findings, worst first (vuln.h) */
     size_t nvulns;
     bool yanked_asked, outdated_asked; /* yanked=true / the outdated report: health was looked for */
-    struct sb_health *health;  /* one per package (health.h), NULL when not looked for */
-    bool scorecard_asked;      /* scorecard=true: pixi:scorecard* properties */
-    double scorecard_min;      /* scorecard-min, < 0 when not given */
-    struct sb_scorecard *scorecard; /* one per package (scorecard.h), NULL when not looked for */
+    struct sb_health *health;          /* one per package (health.h), NULL when not looked for */
+    bool scorecard_asked;              /* scorecard=true: pixi:scorecard* properties */
+    double scorecard_min;              /* scorecard-min, < 0 when not given */
+    struct sb_scorecard *scorecard;    /* one per package (scorecard.h), NULL when not looked for */
 } sb_sbom;
 
 /* The records a selection would read (see sb_model_select for the default
@@ -459,8 +464,7 @@ const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_o
  * (a lookup or other callback, the deadline) comes up with its own code and
  * message; SB_ENOMEM "out of memory" is an allocation that failed.
  */
-sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock,
-                        const sb_select_opts *opts, sb_err *err);
+sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err);
 
 /* 1 when `url` is a registry tarball (http(s), ".../<name>/-/<file>.tgz"):
  * the package is then the registry's name@version, not another source. */

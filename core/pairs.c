@@ -50,8 +50,8 @@ sb_code sb_model_pairs(sb_select_pair **out, size_t *n, sb_arena *a, const sb_lo
     for (size_t e = 0; e < nenv; e++)
         cap += all_plats && envs[e]->nplatforms ? envs[e]->nplatforms : 1;
     if (cap > max)
-        return sb_err_set(err, SB_ELIMIT, "the request asks for %zu documents; this server writes at most %zu per request",
-                          cap, max);
+        return sb_err_set(err, SB_ELIMIT,
+                          "the request asks for %zu documents; this server writes at most %zu per request", cap, max);
     sb_select_pair *p = sb_arena_alloc(a, (cap + 1) * sizeof *p);
     const char **plats = sb_arena_alloc(a, (cap + 1) * sizeof *plats);
     if (NULL == p || NULL == plats)

@@ -13,7 +13,7 @@
 /* One selection of a multi-document request. */
 typedef struct sb_select_pair {
     const char *environment;
-    const char *platform;    /* NULL: the selection's default (see sb_model_select) */
+    const char *platform; /* NULL: the selection's default (see sb_model_select) */
 } sb_select_pair;
 
 /*

@@ -101,7 +101,10 @@ void sb_par_configure(size_t width, size_t bytes)
         min_bytes = bytes;
 }
 
-size_t sb_par_min_bytes(void) { return min_bytes; }
+size_t sb_par_min_bytes(void)
+{
+    return min_bytes;
+}
 
 void sb_par_run(sb_par_job *jobs, size_t n)
 {

@@ -19,7 +19,10 @@
 
 /* ---- ids ---------------------------------------------------------------- */
 
-static int ci_cmp(const void *k, const void *e) { return strcasecmp(k, ((const sb_spdx_id *)e)->id); }
+static int ci_cmp(const void *k, const void *e)
+{
+    return strcasecmp(k, ((const sb_spdx_id *)e)->id);
+}
 
 static const sb_spdx_id *find_id(const char *s, const sb_spdx_id *tab, unsigned long n)
 {
@@ -244,7 +247,10 @@ static void next(lexer *lx)
     lx->tok[n] = '\0';
 }
 
-static bool is_op(const char *t, const char *op) { return !strcasecmp(t, op); }
+static bool is_op(const char *t, const char *op)
+{
+    return !strcasecmp(t, op);
+}
 
 static result fail(lexer *lx, sb_policy_rule rule, const char *why)
 {

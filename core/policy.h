@@ -51,15 +51,15 @@ typedef enum sb_policy_rule {
 
 /* One allow/deny entry, read once. */
 typedef struct sb_policy_term {
-    const char *text;   /* as given (trimmed) */
-    const char *family; /* "GPL", "Apache", "MIT", or a whole LicenseRef */
+    const char *text;    /* as given (trimmed) */
+    const char *family;  /* "GPL", "Apache", "MIT", or a whole LicenseRef */
     const char *version; /* "2.0", "" when the id has none */
-    const char *exc;    /* exception id, NULL when none */
+    const char *exc;     /* exception id, NULL when none */
     bool or_later, ref;
 } sb_policy_term;
 
 typedef struct sb_policy {
-    const char *name;   /* the server-side policy chosen (policy=NAME), or NULL */
+    const char *name; /* the server-side policy chosen (policy=NAME), or NULL */
     sb_policy_term *allow, *deny;
     size_t nallow, ndeny, capallow, capdeny;
     bool require;
@@ -69,9 +69,9 @@ typedef struct sb_policy {
 
 /* What the policy says about one package. */
 typedef struct sb_policy_verdict {
-    sb_policy_rule rule;   /* what it would be without an exemption */
-    const char *reason;    /* one sentence when rule != PASS */
-    const char *exempt;    /* exemption reason ("true" when none given), NULL when not exempt */
+    sb_policy_rule rule; /* what it would be without an exemption */
+    const char *reason;  /* one sentence when rule != PASS */
+    const char *exempt;  /* exemption reason ("true" when none given), NULL when not exempt */
 } sb_policy_verdict;
 
 /* Whether any part of a policy is set. */

@@ -20,7 +20,10 @@ static int keep_plain(unsigned char c)
     return isalnum(c) || c == '.' || c == '-' || c == '_' || c == '~' || c == ':';
 }
 
-static sb_code put(sb_buf *b, const char *s, size_t n) { return sb_buf_append(b, s, n); }
+static sb_code put(sb_buf *b, const char *s, size_t n)
+{
+    return sb_buf_append(b, s, n);
+}
 
 static sb_code put_enc(sb_buf *b, const char *s)
 {
@@ -212,9 +215,12 @@ sb_code sb_purl_build(char **out, sb_arena *a, const sb_purl *p, sb_err *err)
 
 static int hexv(int c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -393,8 +399,8 @@ sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err)
     return SB_OK;
 }
 
-char *sb_purl_conda(sb_arena *a, const char *name, const char *version, const char *build,
-                    const char *channel, const char *subdir, const char *type)
+char *sb_purl_conda(sb_arena *a, const char *name, const char *version, const char *build, const char *channel,
+                    const char *subdir, const char *type)
 {
     sb_prop q[4] = {{"build", build}, {"channel", channel}, {"subdir", subdir}, {"type", type}};
     sb_purl p = {"conda", NULL, name, version, q, 4, NULL};

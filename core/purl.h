@@ -20,12 +20,12 @@
 
 typedef struct sb_purl {
     const char *type;
-    const char *ns;       /* namespace, '/'-separated segments; NULL = none */
+    const char *ns; /* namespace, '/'-separated segments; NULL = none */
     const char *name;
-    const char *version;  /* NULL = none */
-    sb_prop *quals;       /* name = key; unsorted on input */
+    const char *version; /* NULL = none */
+    sb_prop *quals;      /* name = key; unsorted on input */
     size_t nquals;
-    const char *subpath;  /* NULL = none */
+    const char *subpath; /* NULL = none */
 } sb_purl;
 
 /* Canonical string of `p` into the arena. SB_EINVAL when a required part is
@@ -40,7 +40,7 @@ sb_code sb_purl_parse(sb_purl *out, sb_arena *a, const char *s, sb_err *err);
 char *sb_pct_decode(sb_arena *a, const char *s, size_t n);
 
 /* Convenience: "pkg:conda/<name>@<ver>?build=&channel=&subdir=&type=". */
-char *sb_purl_conda(sb_arena *a, const char *name, const char *version, const char *build,
-                    const char *channel, const char *subdir, const char *type);
+char *sb_purl_conda(sb_arena *a, const char *name, const char *version, const char *build, const char *channel,
+                    const char *subdir, const char *type);
 
 #endif

@@ -16,7 +16,7 @@ typedef struct names {
 
 struct sb_pypimap {
     sb_arena *a;
-    sb_strmap idx;   /* conda name -> index into `lists` */
+    sb_strmap idx; /* conda name -> index into `lists` */
     names *lists;
     size_t n;
     char digest[41];
@@ -105,6 +105,12 @@ const char *const *sb_pypimap_get(const sb_pypimap *m, const char *conda_name, s
     return m->lists[at].v;
 }
 
-size_t sb_pypimap_count(const sb_pypimap *m) { return m ? m->n : 0; }
+size_t sb_pypimap_count(const sb_pypimap *m)
+{
+    return m ? m->n : 0;
+}
 
-const char *sb_pypimap_digest(const sb_pypimap *m) { return m ? m->digest : NULL; }
+const char *sb_pypimap_digest(const sb_pypimap *m)
+{
+    return m ? m->digest : NULL;
+}

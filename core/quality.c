@@ -107,12 +107,9 @@ static sb_quality_reason license(const sb_sbom *s, const sb_pkg *p)
     if (p->lic ? p->lic->kind != SB_LIC_NONE : (p->license && p->license[0]))
         return SB_QR_NONE;
     switch (p->lookup) {
-    case SB_LOOKUP_FAILED:
-        return SB_QR_LOOKUP_FAILED;
-    case SB_LOOKUP_NOT_MADE:
-        return SB_QR_LOOKUPS_OFF;
-    default:
-        break;
+    case SB_LOOKUP_FAILED: return SB_QR_LOOKUP_FAILED;
+    case SB_LOOKUP_NOT_MADE: return SB_QR_LOOKUPS_OFF;
+    default: break;
     }
     return !s->lookups && lookable(p) ? SB_QR_LOOKUPS_OFF : SB_QR_NOT_IN_INPUT;
 }
@@ -149,6 +146,8 @@ static sb_quality_reason bsi_properties(const sb_sbom *s, const sb_pkg *p)
 }
 
 /* CISA, BSI, NTIA: the section each element comes from (NULL: not required there). */
+/* one row per line, however long, so that a row reads as a record */
+/* clang-format off */
 static const sb_quality_element elements[] = {
     {"sbom-author", "SBOM author", true, "the document names who wrote it (--sbom-author, ?author=)",
      {"Data Fields: SBOM Author", "5.2.1 Creator of the SBOM", "IV Data Fields: Author of SBOM Data"}, author},
@@ -185,6 +184,7 @@ static const sb_quality_element elements[] = {
      "all three properties of the deployable file",
      {NULL, "5.2.2 Executable, Archive and Structured property", NULL}, bsi_properties},
 };
+/* clang-format on */
 
 #define NELEMENTS (sizeof elements / sizeof elements[0])
 
@@ -194,7 +194,10 @@ const sb_quality_element *sb_quality_elements(size_t *n)
     return elements;
 }
 
-const char *sb_quality_profile_name(sb_quality_profile p) { return p < SB_QP_N ? profile_names[p] : "?"; }
+const char *sb_quality_profile_name(sb_quality_profile p)
+{
+    return p < SB_QP_N ? profile_names[p] : "?";
+}
 
 int sb_quality_profile_find(const char *name, sb_quality_profile *out)
 {
@@ -206,7 +209,10 @@ int sb_quality_profile_find(const char *name, sb_quality_profile *out)
     return -1;
 }
 
-const char *sb_quality_reason_name(sb_quality_reason r) { return r < SB_QR_N ? reason_names[r] : "?"; }
+const char *sb_quality_reason_name(sb_quality_reason r)
+{
+    return r < SB_QR_N ? reason_names[r] : "?";
+}
 
 /* ---- scoring -------------------------------------------------------------- */
 

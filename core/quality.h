@@ -42,11 +42,11 @@ typedef enum sb_quality_reason {
 } sb_quality_reason;
 
 typedef struct sb_quality_element {
-    const char *id;                 /* "component-hash" */
-    const char *title;              /* "Component hash" */
-    bool document;                  /* one per document, not per component */
-    const char *rule;               /* what counts as present, one sentence */
-    const char *source[SB_QP_N];    /* the profile's section; NULL: not in that profile */
+    const char *id;              /* "component-hash" */
+    const char *title;           /* "Component hash" */
+    bool document;               /* one per document, not per component */
+    const char *rule;            /* what counts as present, one sentence */
+    const char *source[SB_QP_N]; /* the profile's section; NULL: not in that profile */
     /* SB_QR_NONE when present, else why not (p is NULL for document elements) */
     sb_quality_reason (*lacks)(const sb_sbom *s, const sb_pkg *p);
 } sb_quality_element;
@@ -56,15 +56,15 @@ typedef struct sb_quality_element {
 
 typedef struct sb_quality_result {
     const sb_quality_element *el;
-    size_t total, have;              /* components (1 for a document element) */
+    size_t total, have; /* components (1 for a document element) */
     size_t nfirst;
-    size_t first[SB_QUALITY_FIRST];  /* package indices (document: unused) */
+    size_t first[SB_QUALITY_FIRST]; /* package indices (document: unused) */
     sb_quality_reason first_why[SB_QUALITY_FIRST];
-    size_t by_reason[SB_QR_N];       /* lacking, counted per reason */
+    size_t by_reason[SB_QR_N]; /* lacking, counted per reason */
 } sb_quality_result;
 
 typedef struct sb_quality {
-    sb_quality_result *res;          /* one per element, table order */
+    sb_quality_result *res; /* one per element, table order */
     size_t n;
     bool pass[SB_QP_N];
 } sb_quality;

@@ -20,10 +20,13 @@
 /* Every report kind, one line each; the handler routes /v1/report/<name>
  * from this list. */
 static const sb_report_kind *const registry[] = {&sb_report_packages, &sb_report_licenses, &sb_report_python,
-                                                 &sb_report_tree, &sb_report_quality, &sb_report_vulnerabilities,
-                                                 &sb_report_outdated, &sb_report_explain, NULL};
+                                                 &sb_report_tree,     &sb_report_quality,  &sb_report_vulnerabilities,
+                                                 &sb_report_outdated, &sb_report_explain,  NULL};
 
-const sb_report_kind *const *sb_report_registry(void) { return registry; }
+const sb_report_kind *const *sb_report_registry(void)
+{
+    return registry;
+}
 
 static const struct {
     const char *name, *media;
@@ -45,9 +48,15 @@ int sb_report_output_find(const char *name, sb_report_output *out)
     return -1;
 }
 
-const char *sb_report_output_name(sb_report_output out) { return outputs[out].name; }
+const char *sb_report_output_name(sb_report_output out)
+{
+    return outputs[out].name;
+}
 
-const char *sb_report_output_media(sb_report_output out) { return outputs[out].media; }
+const char *sb_report_output_media(sb_report_output out)
+{
+    return outputs[out].media;
+}
 
 sb_report_output sb_report_output_of(const sb_report_kind *k, const sb_doc_ops *ops)
 {
@@ -104,7 +113,10 @@ const char *sb_report__prop(const sb_pkg *p, const char *name)
     return NULL;
 }
 
-const char *sb_report__dash(const char *s) { return s && s[0] ? s : "-"; }
+const char *sb_report__dash(const char *s)
+{
+    return s && s[0] ? s : "-";
+}
 
 const char *sb_report__license_source(const sb_pkg *p)
 {
@@ -122,7 +134,10 @@ void sb_report__put(sb_doc *d, const char *s, size_t n)
         d->jw.status = SB_ENOMEM;
 }
 
-void sb_report__puts(sb_doc *d, const char *s) { sb_report__put(d, s, strlen(s)); }
+void sb_report__puts(sb_doc *d, const char *s)
+{
+    sb_report__put(d, s, strlen(s));
+}
 
 void sb_report__put_cell(sb_doc *d, const char *s, size_t pad)
 {
@@ -324,7 +339,10 @@ sb_code sb_report__tab_nothing(sb_doc *d, size_t i)
     return d->jw.status;
 }
 
-sb_code sb_report__tab_middle(sb_doc *d) { return d->jw.status; }
+sb_code sb_report__tab_middle(sb_doc *d)
+{
+    return d->jw.status;
+}
 
 size_t sb_report__tab_count(const sb_doc *d)
 {

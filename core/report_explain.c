@@ -108,16 +108,16 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
     const char *kind = sb_kind_name(p->kind);
     const char *input = s->lockfile_name ? s->lockfile_name : s->input_kind;
     sb_code rc = SB_OK;
-#define F(name, value, source, considered)                                                  \
-    do {                                                                                    \
-        if (rc == SB_OK)                                                                    \
-            rc = fact(d, r, p, kind, name, value, source, considered);                      \
+#define F(name, value, source, considered) \
+    do { \
+        if (rc == SB_OK) \
+            rc = fact(d, r, p, kind, name, value, source, considered); \
     } while (0)
     F("kind", kind, input, NULL);
-    const char *derived = p->kind == SB_KIND_CONDA ? "derived from name, version, build, channel, subdir"
-                        : p->kind == SB_KIND_PYPI  ? "derived from name, version and the source URL"
-                        : p->kind == SB_KIND_NPM   ? "derived from name, version and the resolved URL"
-                                                   : "derived from name and version";
+    const char *derived = p->kind == SB_KIND_CONDA  ? "derived from name, version, build, channel, subdir"
+                          : p->kind == SB_KIND_PYPI ? "derived from name, version and the source URL"
+                          : p->kind == SB_KIND_NPM  ? "derived from name, version and the resolved URL"
+                                                    : "derived from name and version";
     const char *other = join(a, p->extra_purls.v, p->extra_purls.n);
     F("purl", p->purl, x->given_purl ? sb_arena_printf(a, "%s (as the document states it)", input) : derived,
       other ? sb_arena_printf(a, "other identities: %s", other) : NULL);
@@ -125,12 +125,15 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
         F("own-purl", p->ref_purl, "primary-purl=pypi made a PyPI identity primary", NULL);
     sb_lic lic = sb_pkg_lic(p, a);
     const char *lsrc = prop_of(p, "pixi:license-source");
-    const char *why = lic.kind == SB_LIC_TEXT  ? sb_arena_printf(a, "free text: %s", lic.reason ? lic.reason : "not an SPDX expression")
-                    : lic.kind == SB_LIC_NONE  ? (lic.reason ? lic.reason : "no license stated")
-                    : lic.raw_rewritten        ? sb_arena_printf(a, "rewritten from '%s'", lic.raw_rewritten)
-                                               : NULL;
+    const char *why = lic.kind == SB_LIC_TEXT
+                          ? sb_arena_printf(a, "free text: %s", lic.reason ? lic.reason : "not an SPDX expression")
+                      : lic.kind == SB_LIC_NONE ? (lic.reason ? lic.reason : "no license stated")
+                      : lic.raw_rewritten       ? sb_arena_printf(a, "rewritten from '%s'", lic.raw_rewritten)
+                                                : NULL;
     F("license", lic.kind == SB_LIC_NONE ? "(none)" : lic.value,
-      lsrc ? lsrc : p->license && p->license[0] ? input : "nothing states one",
+      lsrc                          ? lsrc
+      : p->license && p->license[0] ? input
+                                    : "nothing states one",
       p->license && (NULL == lic.value || strcmp(p->license, lic.value))
           ? (why ? sb_arena_printf(a, "raw '%s'; %s", p->license, why) : sb_arena_printf(a, "raw '%s'", p->license))
           : why);
@@ -144,7 +147,10 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
         F("license-files", join(a, names, p->nlicfiles), "package cache (info/licenses)", NULL);
     }
     F("supplier", p->supplier_name,
-      p->kind == SB_KIND_CONDA ? "the channel" : p->kind == SB_KIND_PYPI ? "the package index" : p->kind == SB_KIND_NPM ? "the registry host" : input,
+      p->kind == SB_KIND_CONDA  ? "the channel"
+      : p->kind == SB_KIND_PYPI ? "the package index"
+      : p->kind == SB_KIND_NPM  ? "the registry host"
+                                : input,
       p->supplier_url);
     F("location", p->location, input, NULL);
     F("file-name", p->file_name, input, NULL);
@@ -153,7 +159,10 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
     for (int h = 0; h < SB_HASH_N; h++) /* a row keeps its value: the hex copied */
         F(algs[h], sb_arena_strdup(a, sb_pkg_hash(p, (sb_hash_alg)h, &hx)), input, NULL);
     if (p->scope != SB_SCOPE_NONE)
-        F("scope", p->scope == SB_SCOPE_REQUIRED ? "required" : p->scope == SB_SCOPE_OPTIONAL ? "optional" : "development",
+        F("scope",
+          p->scope == SB_SCOPE_REQUIRED   ? "required"
+          : p->scope == SB_SCOPE_OPTIONAL ? "optional"
+                                          : "development",
           input, "the strongest way it is reached (required < optional < development)");
     F("summary", p->summary, "package cache or index lookup", NULL);
     F("homepage", p->homepage, "package cache or index lookup", NULL);
@@ -239,9 +248,15 @@ static sb_code nothing(sb_doc *d, size_t i)
     return d->jw.status;
 }
 
-static sb_code middle(sb_doc *d) { return d->jw.status; }
+static sb_code middle(sb_doc *d)
+{
+    return d->jw.status;
+}
 
-static size_t piece_count(const sb_doc *d) { return ((const xreport *)d->fmt)->n; }
+static size_t piece_count(const sb_doc *d)
+{
+    return ((const xreport *)d->fmt)->n;
+}
 
 static const char *const keys[NCOLS] = {"package", "version", "kind", "fact", "value", "source", "considered"};
 
@@ -301,15 +316,21 @@ static sb_code end(sb_doc *d)
     return jw->status;
 }
 
-#define EXPLAIN_OPS(var, mtype)                                                                              \
-    static const sb_doc_ops var = {.name = "explain", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = begin, .component = nothing, .middle = middle,                 \
-                                   .relation_count = piece_count, .relation = piece, .end = end}
+#define EXPLAIN_OPS(var, mtype) \
+    static const sb_doc_ops var = {.name = "explain", \
+                                   .media_type = mtype, \
+                                   .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = begin, \
+                                   .component = nothing, \
+                                   .middle = middle, \
+                                   .relation_count = piece_count, \
+                                   .relation = piece, \
+                                   .end = end}
 
 EXPLAIN_OPS(explain_json, "application/json");
 EXPLAIN_OPS(explain_text, "text/plain; charset=utf-8");
 EXPLAIN_OPS(explain_markdown, "text/markdown; charset=utf-8");
 EXPLAIN_OPS(explain_csv, "text/csv; charset=utf-8");
 
-const sb_report_kind sb_report_explain = {
-    "explain", {&explain_json, &explain_text, &explain_markdown, &explain_csv, NULL}};
+const sb_report_kind sb_report_explain = {"explain",
+                                          {&explain_json, &explain_text, &explain_markdown, &explain_csv, NULL}};

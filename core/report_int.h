@@ -23,8 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SB_REPORT__MAXCOLS 8  /* text columns of a table report */
-#define SB_REPORT__MAXCSV 16  /* CSV columns, environment and platform included */
+#define SB_REPORT__MAXCOLS 8 /* text columns of a table report */
+#define SB_REPORT__MAXCSV 16 /* CSV columns, environment and platform included */
 
 /* One row: a package, plus what the tree and python reports keep per row. */
 typedef struct sb_report__row {
@@ -76,17 +76,17 @@ typedef struct sb_report__tab_kind {
 struct sb_report__tab {
     const sb_report__tab_kind *k;
     sb_report_output out;
-    bool text;              /* the aligned table and its summaries (also Markdown's shape) */
-    bool md, csv, sarif;    /* Markdown rows, CSV rows, SARIF findings */
-    sb_lic *lics;           /* per package */
+    bool text;           /* the aligned table and its summaries (also Markdown's shape) */
+    bool md, csv, sarif; /* Markdown rows, CSV rows, SARIF findings */
+    sb_lic *lics;        /* per package */
     sb_report__row *rows;
     size_t nrows;
     const char *const *hdr; /* text headers */
     size_t ncols;
     size_t width[SB_REPORT__MAXCOLS];
     const char *const *csv_hdr;
-    size_t nsummary;        /* relation pieces after the rows */
-    void *own;              /* the kind's own state */
+    size_t nsummary; /* relation pieces after the rows */
+    void *own;       /* the kind's own state */
 };
 
 /* The producer callbacks of every table report; a kind's begin() is
@@ -98,17 +98,22 @@ size_t sb_report__tab_count(const sb_doc *d);
 sb_code sb_report__tab_piece(sb_doc *d, size_t i);
 sb_code sb_report__tab_end(sb_doc *d);
 
-#define SB_REPORT__TAB_OPS(var, kind_name, begin_fn, mtype)                                                 \
-    static const sb_doc_ops var = {.name = kind_name, .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = begin_fn, .component = sb_report__tab_nothing,                   \
-                                   .middle = sb_report__tab_middle, .relation_count = sb_report__tab_count,  \
-                                   .relation = sb_report__tab_piece, .end = sb_report__tab_end}
+#define SB_REPORT__TAB_OPS(var, kind_name, begin_fn, mtype) \
+    static const sb_doc_ops var = {.name = kind_name, \
+                                   .media_type = mtype, \
+                                   .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = begin_fn, \
+                                   .component = sb_report__tab_nothing, \
+                                   .middle = sb_report__tab_middle, \
+                                   .relation_count = sb_report__tab_count, \
+                                   .relation = sb_report__tab_piece, \
+                                   .end = sb_report__tab_end}
 
 /* The four outputs every table report has: prefix_json, prefix_text,
  * prefix_md and prefix_csv (a report with findings adds its SARIF beside). */
-#define SB_REPORT__TAB_OUTPUTS(prefix, kind_name, begin_fn)                              \
-    SB_REPORT__TAB_OPS(prefix##_json, kind_name, begin_fn, "application/json");           \
-    SB_REPORT__TAB_OPS(prefix##_text, kind_name, begin_fn, "text/plain; charset=utf-8");  \
+#define SB_REPORT__TAB_OUTPUTS(prefix, kind_name, begin_fn) \
+    SB_REPORT__TAB_OPS(prefix##_json, kind_name, begin_fn, "application/json"); \
+    SB_REPORT__TAB_OPS(prefix##_text, kind_name, begin_fn, "text/plain; charset=utf-8"); \
     SB_REPORT__TAB_OPS(prefix##_md, kind_name, begin_fn, "text/markdown; charset=utf-8"); \
     SB_REPORT__TAB_OPS(prefix##_csv, kind_name, begin_fn, "text/csv; charset=utf-8")
 

@@ -30,19 +30,22 @@ typedef struct lreport {
 
 static const char *const headers[] = {"Name", "Version", "Kind", "License", "Family", "Source", "Files", NULL};
 /* under a policy: a Policy column */
-static const char *const policy_headers[] = {"Name", "Version", "Kind", "License", "Family",
-                                             "Source", "Files", "Policy"};
+static const char *const policy_headers[] = {"Name",   "Version", "Kind",  "License",
+                                             "Family", "Source",  "Files", "Policy"};
 
 /* spec 10.2, frozen: a policy adds two columns at the end only */
-static const char *const csv_headers[] = {"environment", "platform", "name", "version", "kind", "license", "spdx",
-                                          "spdx_reason", "license_family", "license_source", "license_files",
-                                          "purl", NULL};
-static const char *const csv_policy_headers[] = {"environment", "platform", "name", "version", "kind", "license",
-                                                 "spdx", "spdx_reason", "license_family", "license_source",
-                                                 "license_files", "purl", "license_violation", "license_exempt",
-                                                 NULL};
+static const char *const csv_headers[] = {
+    "environment", "platform",       "name",           "version",       "kind", "license", "spdx",
+    "spdx_reason", "license_family", "license_source", "license_files", "purl", NULL};
+static const char *const csv_policy_headers[] = {
+    "environment", "platform",       "name",           "version",       "kind", "license",           "spdx",
+    "spdx_reason", "license_family", "license_source", "license_files", "purl", "license_violation", "license_exempt",
+    NULL};
 
-static const lreport *own(const sb_report__tab *r) { return r->own; }
+static const lreport *own(const sb_report__tab *r)
+{
+    return r->own;
+}
 
 /* ---- grouping by license --------------------------------------------------- */
 
@@ -496,15 +499,27 @@ static void sarif_end(sb_doc *d, const sb_report__tab *r)
 }
 
 static const sb_report__tab_kind licenses = {
-    .kind = &sb_report_licenses, .prepare = prepare, .cells = cells, .text_summary = text_summary,
-    .csv_cells = csv_cells, .json_row = json_row, .json_summary = json_summary, .json_end = json_end,
-    .sarif_begin = sarif_begin, .sarif_row = sarif_row, .sarif_end = sarif_end,
+    .kind = &sb_report_licenses,
+    .prepare = prepare,
+    .cells = cells,
+    .text_summary = text_summary,
+    .csv_cells = csv_cells,
+    .json_row = json_row,
+    .json_summary = json_summary,
+    .json_end = json_end,
+    .sarif_begin = sarif_begin,
+    .sarif_row = sarif_row,
+    .sarif_end = sarif_end,
 };
 
-static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &licenses); }
+static sb_code begin(sb_doc *d)
+{
+    return sb_report__tab_begin(d, &licenses);
+}
 
 SB_REPORT__TAB_OUTPUTS(licenses, "licenses", begin);
 SB_REPORT__TAB_OPS(licenses_sarif, "licenses", begin, "application/sarif+json");
 
 const sb_report_kind sb_report_licenses = {"licenses",
-                                           {&licenses_json, &licenses_text, &licenses_md, &licenses_csv, &licenses_sarif}};
+                                           {&licenses_json, &licenses_text, &licenses_md, &licenses_csv,
+                                            &licenses_sarif}};

@@ -119,8 +119,7 @@ static sb_code obegin(sb_doc *d)
         sb_code rc = sb_table_heading(b, "outdated", s->root_name, s->environment, s->platform);
         return rc == SB_OK ? sb_table_head(b, SB_TABLE_MARKDOWN, header, NCOLS, NULL) : rc;
     }
-    default:
-        return sb_table_head(b, sb_report_table_out(r->out), header, NCOLS, r->width);
+    default: return sb_table_head(b, sb_report_table_out(r->out), header, NCOLS, r->width);
     }
 }
 
@@ -130,7 +129,10 @@ static sb_code onothing(sb_doc *d, size_t i)
     return d->jw.status;
 }
 
-static sb_code omiddle(sb_doc *d) { return d->jw.status; }
+static sb_code omiddle(sb_doc *d)
+{
+    return d->jw.status;
+}
 
 static size_t ocount(const sb_doc *d)
 {
@@ -214,8 +216,7 @@ static sb_code opiece(sb_doc *d, size_t i)
     }
     const char *c[NCOLS];
     cells(d, r->rows[i], c);
-    return sb_table_row(&d->stage, sb_report_table_out(r->out), c,
-                        NCOLS, r->out == SB_REPORT_TEXT ? r->width : NULL);
+    return sb_table_row(&d->stage, sb_report_table_out(r->out), c, NCOLS, r->out == SB_REPORT_TEXT ? r->width : NULL);
 }
 
 static sb_code oend(sb_doc *d)
@@ -227,14 +228,20 @@ static sb_code oend(sb_doc *d)
 }
 
 #define OUTDATED_OPS(var, mtype) \
-    static const sb_doc_ops var = {.name = "outdated", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = obegin, .component = onothing, .middle = omiddle,                \
-                                   .relation_count = ocount, .relation = opiece, .end = oend}
+    static const sb_doc_ops var = {.name = "outdated", \
+                                   .media_type = mtype, \
+                                   .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = obegin, \
+                                   .component = onothing, \
+                                   .middle = omiddle, \
+                                   .relation_count = ocount, \
+                                   .relation = opiece, \
+                                   .end = oend}
 
 OUTDATED_OPS(outdated_json, "application/json");
 OUTDATED_OPS(outdated_text, "text/plain; charset=utf-8");
 OUTDATED_OPS(outdated_md, "text/markdown; charset=utf-8");
 OUTDATED_OPS(outdated_csv, "text/csv; charset=utf-8");
 
-const sb_report_kind sb_report_outdated = {"outdated", {&outdated_json, &outdated_text, &outdated_md, &outdated_csv, NULL}};
-
+const sb_report_kind sb_report_outdated = {"outdated",
+                                           {&outdated_json, &outdated_text, &outdated_md, &outdated_csv, NULL}};

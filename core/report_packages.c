@@ -14,8 +14,8 @@
 static const char *const headers[] = {"Name", "Version", "Kind", "Declared", "Source", "License", "Yanked", "Purl"};
 
 /* spec 10.1, frozen */
-static const char *const csv_headers[] = {"environment", "platform", "name", "version", "kind", "source",
-                                          "license", "purl", NULL};
+static const char *const csv_headers[] = {"environment", "platform", "name", "version", "kind",
+                                          "source",      "license",  "purl", NULL};
 
 /* The model's scope as the packages report names it; NULL (no key) when the
  * input does not distinguish scopes (pixi.lock, most lockfiles alone). */
@@ -130,12 +130,21 @@ static void json_summary(sb_doc *d, const sb_report__tab *r, size_t k)
 }
 
 static const sb_report__tab_kind packages = {
-    .kind = &sb_report_packages, .prepare = prepare, .cells = cells, .text_summary = text_summary,
-    .csv_cells = csv_cells, .json_row = json_row, .json_summary = json_summary,
+    .kind = &sb_report_packages,
+    .prepare = prepare,
+    .cells = cells,
+    .text_summary = text_summary,
+    .csv_cells = csv_cells,
+    .json_row = json_row,
+    .json_summary = json_summary,
 };
 
-static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &packages); }
+static sb_code begin(sb_doc *d)
+{
+    return sb_report__tab_begin(d, &packages);
+}
 
 SB_REPORT__TAB_OUTPUTS(packages, "packages", begin);
 
-const sb_report_kind sb_report_packages = {"packages", {&packages_json, &packages_text, &packages_md, &packages_csv, NULL}};
+const sb_report_kind sb_report_packages = {"packages",
+                                           {&packages_json, &packages_text, &packages_md, &packages_csv, NULL}};

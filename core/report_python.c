@@ -18,18 +18,21 @@
 
 /* The python report's own state (r->own). */
 typedef struct preport {
-    const char *interp; /* the interpreter's version, or NULL */
+    const char *interp;       /* the interpreter's version, or NULL */
     int min_major, min_minor; /* the lowest ceiling, -1 when none */
-    size_t nopython;    /* PyPI packages without requires-python */
+    size_t nopython;          /* PyPI packages without requires-python */
 } preport;
 
 static const char *const headers[] = {"Package", "Version", "Requires-Python", "Satisfied", "Ceiling", NULL};
 
 /* spec 10.3, frozen */
-static const char *const csv_headers[] = {"environment", "platform", "package", "version",
+static const char *const csv_headers[] = {"environment",     "platform",  "package", "version",
                                           "requires_python", "satisfied", "ceiling", NULL};
 
-static const preport *own(const sb_report__tab *r) { return r->own; }
+static const preport *own(const sb_report__tab *r)
+{
+    return r->own;
+}
 
 /* ---- rows ------------------------------------------------------------------ */
 
@@ -44,7 +47,10 @@ static int ceil_cmp(const sb_report__row *a, const sb_report__row *b)
     return a->pkg < b->pkg ? -1 : a->pkg > b->pkg;
 }
 
-static int row_ceil_cmp(const void *a, const void *b) { return ceil_cmp(a, b); }
+static int row_ceil_cmp(const void *a, const void *b)
+{
+    return ceil_cmp(a, b);
+}
 
 /* One row per PyPI package, its ceiling and the interpreter's verdict. */
 static sb_code prepare(sb_doc *d, sb_report__tab *r)
@@ -208,11 +214,19 @@ static void json_summary(sb_doc *d, const sb_report__tab *r, size_t k)
 }
 
 static const sb_report__tab_kind python = {
-    .kind = &sb_report_python, .prepare = prepare, .cells = cells, .text_summary = text_summary,
-    .csv_cells = csv_cells, .json_row = json_row, .json_summary = json_summary,
+    .kind = &sb_report_python,
+    .prepare = prepare,
+    .cells = cells,
+    .text_summary = text_summary,
+    .csv_cells = csv_cells,
+    .json_row = json_row,
+    .json_summary = json_summary,
 };
 
-static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &python); }
+static sb_code begin(sb_doc *d)
+{
+    return sb_report__tab_begin(d, &python);
+}
 
 SB_REPORT__TAB_OUTPUTS(python, "python", begin);
 

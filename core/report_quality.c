@@ -18,12 +18,12 @@
 
 enum { NCOLS = 8 };
 
-static const char *const header[NCOLS] = {"Profile", "Element", "Section", "Have", "Total", "Lacking", "Why",
-                                          "First lacking"};
+static const char *const header[NCOLS] = {"Profile", "Element", "Section", "Have",
+                                          "Total",   "Lacking", "Why",     "First lacking"};
 
 typedef struct qrow {
     sb_quality_profile profile;
-    size_t res;            /* index in sb_quality.res */
+    size_t res; /* index in sb_quality.res */
 } qrow;
 
 typedef struct qreport {
@@ -150,7 +150,10 @@ static sb_code nothing(sb_doc *d, size_t i)
     return d->jw.status;
 }
 
-static sb_code middle(sb_doc *d) { return d->jw.status; }
+static sb_code middle(sb_doc *d)
+{
+    return d->jw.status;
+}
 
 /* rows, then one piece per profile's verdict (JSON: a first piece opening the summary) */
 static size_t piece_count(const sb_doc *d)
@@ -255,7 +258,8 @@ static sb_code text_verdict(sb_doc *d, const qreport *r, size_t k)
     sb_code rc = SB_OK;
     if (k == 0 && d->sbom->nexcluded && r->out != SB_REPORT_CSV) {
         char w[128];
-        snprintf(w, sizeof w, "\n%sWithheld: %zu package(s) left out by the request's filters (pixi:excluded), not scored\n",
+        snprintf(w, sizeof w,
+                 "\n%sWithheld: %zu package(s) left out by the request's filters (pixi:excluded), not scored\n",
                  r->out == SB_REPORT_MARKDOWN ? "- " : "", d->sbom->nexcluded);
         rc = sb_buf_append(b, w, strlen(w));
     }
@@ -307,15 +311,21 @@ static sb_code end(sb_doc *d)
     return d->jw.status;
 }
 
-#define QUALITY_OPS(var, mtype)                                                                              \
-    static const sb_doc_ops var = {.name = "quality", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = begin, .component = nothing, .middle = middle,                 \
-                                   .relation_count = piece_count, .relation = piece, .end = end}
+#define QUALITY_OPS(var, mtype) \
+    static const sb_doc_ops var = {.name = "quality", \
+                                   .media_type = mtype, \
+                                   .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = begin, \
+                                   .component = nothing, \
+                                   .middle = middle, \
+                                   .relation_count = piece_count, \
+                                   .relation = piece, \
+                                   .end = end}
 
 QUALITY_OPS(quality_json, "application/json");
 QUALITY_OPS(quality_text, "text/plain; charset=utf-8");
 QUALITY_OPS(quality_markdown, "text/markdown; charset=utf-8");
 QUALITY_OPS(quality_csv, "text/csv; charset=utf-8");
 
-const sb_report_kind sb_report_quality = {
-    "quality", {&quality_json, &quality_text, &quality_markdown, &quality_csv, NULL}};
+const sb_report_kind sb_report_quality = {"quality",
+                                          {&quality_json, &quality_text, &quality_markdown, &quality_csv, NULL}};

@@ -16,8 +16,8 @@
 static const char *const headers[] = {"Package", "Version", "Kind", "License", NULL};
 
 /* spec 10.4, frozen */
-static const char *const csv_headers[] = {"environment", "platform", "depth", "name", "version",
-                                          "kind", "license", "parent", "repeat", "purl", NULL};
+static const char *const csv_headers[] = {"environment", "platform", "depth",  "name", "version", "kind",
+                                          "license",     "parent",   "repeat", "purl", NULL};
 
 static int idx_cmp(const void *a, const void *b)
 {
@@ -209,12 +209,21 @@ static void json_summary(sb_doc *d, const sb_report__tab *r, size_t k)
 }
 
 static const sb_report__tab_kind tree = {
-    .kind = &sb_report_tree, .prepare = prepare, .cells = cells, .first_width = first_width,
-    .text_row = text_row, .csv_cells = csv_cells, .json_row = json_row, .json_summary = json_summary,
+    .kind = &sb_report_tree,
+    .prepare = prepare,
+    .cells = cells,
+    .first_width = first_width,
+    .text_row = text_row,
+    .csv_cells = csv_cells,
+    .json_row = json_row,
+    .json_summary = json_summary,
     .rule_across = true,
 };
 
-static sb_code begin(sb_doc *d) { return sb_report__tab_begin(d, &tree); }
+static sb_code begin(sb_doc *d)
+{
+    return sb_report__tab_begin(d, &tree);
+}
 
 SB_REPORT__TAB_OUTPUTS(tree, "tree", begin);
 

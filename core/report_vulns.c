@@ -32,12 +32,12 @@ typedef struct vreport {
     size_t width[NCOLS];
     size_t by_sev[SB_SEV_CRITICAL + 1];
     size_t queryable, kev, accepted;
-    int ncols;                 /* NCOLS with EPSS, else one less */
+    int ncols; /* NCOLS with EPSS, else one less */
     const char *head[NCOLS];
 } vreport;
 
-static const char *const header[NCOLS] = {"Package", "Version", "Severity", "Score", "KEV", "EPSS", "ID",
-                                          "Aliases", "Fixed", "Status", "Summary"};
+static const char *const header[NCOLS] = {"Package", "Version", "Severity", "Score",  "KEV",    "EPSS",
+                                          "ID",      "Aliases", "Fixed",    "Status", "Summary"};
 
 /* The status column: what a VEX statement said, else open. */
 static const char *status_of(const sb_vuln *v)
@@ -164,8 +164,7 @@ static sb_code vbegin(sb_doc *d)
         sb_code rc = sb_table_heading(b, "vulnerabilities", s->root_name, s->environment, s->platform);
         return rc == SB_OK ? sb_table_head(b, SB_TABLE_MARKDOWN, r->head, (size_t)r->ncols, NULL) : rc;
     }
-    default:
-        return sb_table_head(b, sb_report_table_out(r->out), r->head, (size_t)r->ncols, r->width);
+    default: return sb_table_head(b, sb_report_table_out(r->out), r->head, (size_t)r->ncols, r->width);
     }
 }
 
@@ -175,7 +174,10 @@ static sb_code vnothing(sb_doc *d, size_t i)
     return d->jw.status;
 }
 
-static sb_code vmiddle(sb_doc *d) { return d->jw.status; }
+static sb_code vmiddle(sb_doc *d)
+{
+    return d->jw.status;
+}
 
 static size_t vcount(const sb_doc *d)
 {
@@ -239,10 +241,11 @@ static void sarif_result(sb_doc *d, const vrow *w)
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "ruleId", v->id);
     int settled = sb_vuln_accepted(v);
-    sb_jw_kstr(jw, "level", settled                         ? "note"
-                            : v->severity >= SB_SEV_HIGH    ? "error"
-                            : v->severity == SB_SEV_MEDIUM  ? "warning"
-                                                            : "note");
+    sb_jw_kstr(jw, "level",
+               settled                        ? "note"
+               : v->severity >= SB_SEV_HIGH   ? "error"
+               : v->severity == SB_SEV_MEDIUM ? "warning"
+                                              : "note");
     sb_jw_key(jw, "message");
     sb_jw_obj_begin(jw);
     const char *m = sb_arena_printf(d->arena, "%s %s is affected by %s (%s)%s%s", p->name, p->version ? p->version : "",
@@ -275,7 +278,8 @@ static void sarif_result(sb_doc *d, const vrow *w)
         sb_jw_kstr(jw, "kind", "external");
         sb_jw_kstr(jw, "status", "accepted");
         const char *j = sb_arena_printf(d->arena, "VEX: %s%s%s%s", v->vex_state, v->vex_justification ? " (" : "",
-                                        v->vex_justification ? v->vex_justification : "", v->vex_justification ? ")" : "");
+                                        v->vex_justification ? v->vex_justification : "",
+                                        v->vex_justification ? ")" : "");
         sb_jw_kstr(jw, "justification", v->vex_detail ? v->vex_detail : j ? j : "VEX");
         sb_jw_obj_end(jw);
         sb_jw_arr_end(jw);
@@ -362,12 +366,14 @@ static sb_code summary(sb_doc *d, vreport *r)
     if (r->out == SB_REPORT_CSV)
         return SB_OK;
     const char *line = sb_arena_printf(
-        d->arena, "\n%sSummary: %zu finding(s) in %zu package row(s): %zu critical, %zu high, %zu medium, %zu low, %zu unrated; "
-                  "known-exploited: %zu; settled by VEX: %zu; queryable purls: %zu%s%s\n",
-        r->out == SB_REPORT_MARKDOWN ? "### " : "", s->nvulns, r->nrows, r->by_sev[SB_SEV_CRITICAL], r->by_sev[SB_SEV_HIGH],
-        r->by_sev[SB_SEV_MEDIUM], r->by_sev[SB_SEV_LOW], r->by_sev[SB_SEV_UNKNOWN] + r->by_sev[SB_SEV_NONE], r->kev,
-        r->accepted, r->queryable,
-        s->incomplete.n ? "\nIncomplete: " : "", s->incomplete.n ? sb_incomplete_details(&s->incomplete, d->arena) : "");
+        d->arena,
+        "\n%sSummary: %zu finding(s) in %zu package row(s): %zu critical, %zu high, %zu medium, %zu low, %zu unrated; "
+        "known-exploited: %zu; settled by VEX: %zu; queryable purls: %zu%s%s\n",
+        r->out == SB_REPORT_MARKDOWN ? "### " : "", s->nvulns, r->nrows, r->by_sev[SB_SEV_CRITICAL],
+        r->by_sev[SB_SEV_HIGH], r->by_sev[SB_SEV_MEDIUM], r->by_sev[SB_SEV_LOW],
+        r->by_sev[SB_SEV_UNKNOWN] + r->by_sev[SB_SEV_NONE], r->kev, r->accepted, r->queryable,
+        s->incomplete.n ? "\nIncomplete: " : "",
+        s->incomplete.n ? sb_incomplete_details(&s->incomplete, d->arena) : "");
     return line ? sb_buf_append(&d->stage, line, strlen(line)) : SB_ENOMEM;
 }
 
@@ -398,8 +404,8 @@ static sb_code vpiece(sb_doc *d, size_t i)
     }
     const char *c[NCOLS];
     cells(d, &r->rows[i], c);
-    return sb_table_row(&d->stage, sb_report_table_out(r->out), c,
-                        (size_t)r->ncols, r->out == SB_REPORT_TEXT ? r->width : NULL);
+    return sb_table_row(&d->stage, sb_report_table_out(r->out), c, (size_t)r->ncols,
+                        r->out == SB_REPORT_TEXT ? r->width : NULL);
 }
 
 static sb_code vend(sb_doc *d)
@@ -418,9 +424,15 @@ static sb_code vend(sb_doc *d)
 }
 
 #define VULN_OPS(var, mtype) \
-    static const sb_doc_ops var = {.name = "vulnerabilities", .media_type = mtype, .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = vbegin, .component = vnothing, .middle = vmiddle,                        \
-                                   .relation_count = vcount, .relation = vpiece, .end = vend}
+    static const sb_doc_ops var = {.name = "vulnerabilities", \
+                                   .media_type = mtype, \
+                                   .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .begin = vbegin, \
+                                   .component = vnothing, \
+                                   .middle = vmiddle, \
+                                   .relation_count = vcount, \
+                                   .relation = vpiece, \
+                                   .end = vend}
 
 VULN_OPS(vulns_json, "application/json");
 VULN_OPS(vulns_text, "text/plain; charset=utf-8");
@@ -428,6 +440,5 @@ VULN_OPS(vulns_md, "text/markdown; charset=utf-8");
 VULN_OPS(vulns_csv, "text/csv; charset=utf-8");
 VULN_OPS(vulns_sarif, "application/sarif+json");
 
-const sb_report_kind sb_report_vulnerabilities = {
-    "vulnerabilities", {&vulns_json, &vulns_text, &vulns_md, &vulns_csv, &vulns_sarif}};
-
+const sb_report_kind sb_report_vulnerabilities = {"vulnerabilities",
+                                                  {&vulns_json, &vulns_text, &vulns_md, &vulns_csv, &vulns_sarif}};

@@ -32,8 +32,8 @@ const char *sb_scorecard_repo(sb_arena *a, const char *url)
     if (NULL == url)
         return NULL;
     const char *p = url;
-    static const char *const schemes[] = {"git+https://", "git+ssh://", "git+http://", "https://", "http://",
-                                          "git://",       "ssh://"};
+    static const char *const schemes[] = {"git+https://", "git+ssh://", "git+http://", "https://",
+                                          "http://",      "git://",     "ssh://"};
     for (size_t i = 0; i < sizeof schemes / sizeof *schemes; i++)
         if (!strncasecmp(p, schemes[i], strlen(schemes[i]))) {
             p += strlen(schemes[i]);

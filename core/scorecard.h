@@ -34,9 +34,9 @@ typedef struct sb_scorecard_check {
 
 typedef struct sb_scorecard {
     sb_scorecard_state state;
-    const char *repo;  /* "owner/repo" on github.com, NULL when none is known */
-    double score;      /* overall, 0..10 (one decimal) */
-    const char *date;  /* YYYY-MM-DD of the run */
+    const char *repo; /* "owner/repo" on github.com, NULL when none is known */
+    double score;     /* overall, 0..10 (one decimal) */
+    const char *date; /* YYYY-MM-DD of the run */
     sb_scorecard_check *checks;
     size_t nchecks;
 } sb_scorecard;

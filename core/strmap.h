@@ -19,8 +19,8 @@ typedef struct sb_strmap {
     struct sb_strmap_slot { /* 16 bytes: maps of every package are many */
         const char *key;
         uint32_t klen;
-        uint32_t value;     /* an index: values above 2^32 - 1 are refused */
-    } *slots;
+        uint32_t value; /* an index: values above 2^32 - 1 are refused */
+    } * slots;
     size_t nslots, count;
 } sb_strmap;
 

@@ -14,7 +14,10 @@ size_t sb_table_width(const char *s)
     return w;
 }
 
-static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+static int is_control(unsigned char c)
+{
+    return c < 0x20 || c == 0x7f;
+}
 
 sb_code sb_table_text(sb_buf *b, const char *s, size_t pad)
 {
@@ -88,9 +91,7 @@ sb_code sb_table_row(sb_buf *b, sb_table_out out, const char *const *cells, size
             if (rc == SB_OK)
                 rc = sb_table_text(b, s, width && c + 1 < n ? width[c] : 0);
             break;
-        case SB_TABLE_MARKDOWN:
-            rc = md_cell(b, s);
-            break;
+        case SB_TABLE_MARKDOWN: rc = md_cell(b, s); break;
         case SB_TABLE_CSV:
             if (c)
                 rc = sb_buf_append(b, ",", 1);

@@ -64,8 +64,7 @@ static unsigned col_of(const parser *ps, const char *at)
     return (unsigned)(at - ps->line_start) + 1;
 }
 
-#define FAIL_AT(ps, at, code, ...)                                                      \
-    sb_err_set_at((ps)->err, (code), (ps)->line, col_of((ps), (at)), __VA_ARGS__)
+#define FAIL_AT(ps, at, code, ...) sb_err_set_at((ps)->err, (code), (ps)->line, col_of((ps), (at)), __VA_ARGS__)
 #define FAIL(ps, ...) FAIL_AT((ps), (ps)->p, SB_EPARSE, __VA_ARGS__)
 
 /* ---- key tree ---- */
@@ -192,8 +191,14 @@ static sb_code emit_container(parser *ps, sb_toml_type type, const char *at)
 
 /* ---- lexing ---- */
 
-static int at_end(const parser *ps) { return ps->p >= ps->end; }
-static int peek(const parser *ps) { return ps->p < ps->end ? (unsigned char)*ps->p : -1; }
+static int at_end(const parser *ps)
+{
+    return ps->p >= ps->end;
+}
+static int peek(const parser *ps)
+{
+    return ps->p < ps->end ? (unsigned char)*ps->p : -1;
+}
 static int peek_at(const parser *ps, size_t k)
 {
     return ps->p + k < ps->end ? (unsigned char)ps->p[k] : -1;
@@ -310,9 +315,12 @@ static size_t utf8_encode(char *o, unsigned long cp)
 
 static int hexval(int c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -346,8 +354,7 @@ static sb_code escape(parser *ps, sbuf *b)
         ps->p += (size_t)nd + 1;
         return sbuf_put(ps, b, o, utf8_encode(o, cp));
     }
-    default:
-        return FAIL_AT(ps, at, SB_EPARSE, "unknown escape sequence");
+    default: return FAIL_AT(ps, at, SB_EPARSE, "unknown escape sequence");
     }
     ps->p++;
     return sbuf_put(ps, b, r, 1);
@@ -462,8 +469,7 @@ static sb_code string_multi(parser *ps, sbuf *b)
 
 static int is_bare(int c)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
 typedef struct keyseg {
@@ -515,7 +521,10 @@ static sb_code parse_key(parser *ps, keyseg *segs, size_t cap, size_t *nseg)
 
 static sb_code parse_value(parser *ps, tnode *node);
 
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
+static int is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
 
 static int ndigits(const parser *ps, size_t off, size_t n)
 {
@@ -525,7 +534,10 @@ static int ndigits(const parser *ps, size_t off, size_t n)
     return 1;
 }
 
-static int num2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
+static int num2(const char *s)
+{
+    return (s[0] - '0') * 10 + (s[1] - '0');
+}
 
 static int days_in(int y, int m)
 {
@@ -622,14 +634,22 @@ static size_t digit_run(parser *ps, int (*ok)(int), sbuf *clean)
     return n;
 }
 
-static int is_hex(int c) { return hexval(c) >= 0; }
-static int is_oct(int c) { return c >= '0' && c <= '7'; }
-static int is_bin(int c) { return c == '0' || c == '1'; }
+static int is_hex(int c)
+{
+    return hexval(c) >= 0;
+}
+static int is_oct(int c)
+{
+    return c >= '0' && c <= '7';
+}
+static int is_bin(int c)
+{
+    return c == '0' || c == '1';
+}
 
 static int ends_value(int c)
 {
-    return c < 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ']' ||
-           c == '}' || c == '#';
+    return c < 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ']' || c == '}' || c == '#';
 }
 
 static sb_code parse_number(parser *ps, sb_toml_value *v)
@@ -836,8 +856,8 @@ static sb_code parse_value(parser *ps, tnode *node)
     } else if (c == 'f' && ps->end - ps->p >= 5 && !memcmp(ps->p, "false", 5) && ends_value(peek_at(ps, 5))) {
         ps->p += 5;
         v.type = SB_TOML_BOOL;
-    } else if (is_digit(c) && ((ndigits(ps, 0, 4) && peek_at(ps, 4) == '-') ||
-                               (ndigits(ps, 0, 2) && peek_at(ps, 2) == ':'))) {
+    } else if (is_digit(c) &&
+               ((ndigits(ps, 0, 4) && peek_at(ps, 4) == '-') || (ndigits(ps, 0, 2) && peek_at(ps, 2) == ':'))) {
         if ((rc = parse_datetime(ps, &v)) != SB_OK)
             return rc;
         if (!ends_value(peek(ps)))
@@ -910,7 +930,8 @@ static sb_code header(parser *ps, tnode *root, tnode **cur)
     if (rc != SB_OK)
         return rc;
     if (peek(ps) != ']' || (aot && peek_at(ps, 1) != ']'))
-        return FAIL(ps, aot ? "expected ']]' to close an array-of-tables header" : "expected ']' to close a table header");
+        return FAIL(ps,
+                    aot ? "expected ']]' to close an array-of-tables header" : "expected ']' to close a table header");
     ps->p += aot ? 2 : 1;
     ps->npath = 0;
     tnode *t = root;
@@ -926,8 +947,7 @@ static sb_code header(parser *ps, tnode *root, tnode **cur)
             if ((rc = emit_container(ps, final && aot ? SB_TOML_ARRAY : SB_TOML_TABLE, segs[i].at)) != SB_OK)
                 return rc;
         } else if (c->flags & F_FROZEN) {
-            return FAIL_AT(ps, segs[i].at, SB_EPARSE, "'%.100s' is an inline table and cannot be extended",
-                           segs[i].k);
+            return FAIL_AT(ps, segs[i].at, SB_EPARSE, "'%.100s' is an inline table and cannot be extended", segs[i].k);
         } else if (final && aot) {
             if (c->kind != N_AOT)
                 return FAIL_AT(ps, segs[i].at, SB_EPARSE, "'%.100s' is already defined and is not an array of tables",
@@ -959,8 +979,8 @@ static sb_code header(parser *ps, tnode *root, tnode **cur)
     return end_of_line(ps);
 }
 
-sb_code sb_toml_parse(sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                      sb_toml_cb cb, void *ud, sb_err *err)
+sb_code sb_toml_parse(sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_toml_cb cb, void *ud,
+                      sb_err *err)
 {
     static const sb_limits defaults = SB_LIMITS_DEFAULT;
     parser ps = {0};

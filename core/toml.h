@@ -29,7 +29,7 @@ typedef enum sb_toml_type {
     SB_TOML_INTEGER,
     SB_TOML_FLOAT,
     SB_TOML_BOOL,
-    SB_TOML_DATETIME,       /* offset date-time */
+    SB_TOML_DATETIME, /* offset date-time */
     SB_TOML_DATETIME_LOCAL,
     SB_TOML_DATE_LOCAL,
     SB_TOML_TIME_LOCAL
@@ -44,22 +44,21 @@ typedef struct sb_toml_seg {
 
 typedef struct sb_toml_value {
     sb_toml_type type;
-    const char *str;   /* STRING: decoded text; date/time kinds: canonical text
+    const char *str; /* STRING: decoded text; date/time kinds: canonical text
                         * ('T' separator, 'Z' upper case); FLOAT/INTEGER: as written */
     size_t len;
-    long long i;       /* INTEGER */
-    double f;          /* FLOAT */
-    bool b;            /* BOOL */
+    long long i; /* INTEGER */
+    double f;    /* FLOAT */
+    bool b;      /* BOOL */
     unsigned line, column;
 } sb_toml_value;
 
 /* Return SB_OK to go on; anything else stops the parse and is returned
  * (set `err` yourself for a message; the parser adds the position). */
-typedef sb_code (*sb_toml_cb)(void *ud, const sb_toml_seg *path, size_t depth,
-                              const sb_toml_value *v, sb_err *err);
+typedef sb_code (*sb_toml_cb)(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err);
 
-sb_code sb_toml_parse(sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                      sb_toml_cb cb, void *ud, sb_err *err);
+sb_code sb_toml_parse(sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_toml_cb cb, void *ud,
+                      sb_err *err);
 
 /* Path helpers for callbacks: key at position i equals `k`. */
 static inline bool sb_toml_key_is(const sb_toml_seg *path, size_t depth, size_t i, const char *k)

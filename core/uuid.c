@@ -5,18 +5,21 @@
 
 #include <string.h>
 
-static uint32_t rol(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
+static uint32_t rol(uint32_t x, int n)
+{
+    return (x << n) | (x >> (32 - n));
+}
 
 /* One round with its function and constant spelled out, so each group of
  * 20 compiles to straight-line code (a branch per round cost half the speed). */
-#define ROUND(f, k)                                              \
-    do {                                                         \
-        uint32_t t = rol(a, 5) + (f) + e + (k) + w[i & 15];      \
-        e = d;                                                   \
-        d = cc;                                                  \
-        cc = rol(bb, 30);                                        \
-        bb = a;                                                  \
-        a = t;                                                   \
+#define ROUND(f, k) \
+    do { \
+        uint32_t t = rol(a, 5) + (f) + e + (k) + w[i & 15]; \
+        e = d; \
+        d = cc; \
+        cc = rol(bb, 30); \
+        bb = a; \
+        a = t; \
     } while (0)
 
 /* the schedule in a 16-word ring: w[i] for i >= 16 from the ring */
@@ -180,9 +183,12 @@ void sb_sha1_final(sb_sha1 *c, unsigned char out[20])
 
 static int hexval(char ch)
 {
-    if (ch >= '0' && ch <= '9') return ch - '0';
-    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
     return -1;
 }
 

@@ -10,9 +10,18 @@
 
 #include <string.h>
 
-static int lower(int c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
-static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+static int is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+static int is_alpha(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 /* Two runs of digits as numbers. */
 static int num_cmp(const char *a, size_t na, const char *b, size_t nb)
@@ -66,7 +75,10 @@ static int elem_cmp(const elem *x, const elem *y)
     return 0;
 }
 
-static int is_sep(int c) { return c == '.' || c == '_' || c == '-'; }
+static int is_sep(int c)
+{
+    return c == '.' || c == '_' || c == '-';
+}
 
 /* The next element at *p within [.., end), or 0 at a component's end. */
 static int next_elem(const char **p, const char *end, elem *e)
@@ -204,7 +216,7 @@ typedef struct pep440 {
     run epoch;
     run rel[MAXREL];
     size_t nrel;
-    int pre;        /* -1 none, 0 a, 1 b, 2 rc */
+    int pre; /* -1 none, 0 a, 1 b, 2 rc */
     run pre_n;
     int has_post, has_dev;
     run post_n, dev_n;
@@ -464,11 +476,8 @@ int sb_vercmp_semver(const char *a, const char *b)
 int sb_vercmp(sb_kind kind, const char *a, const char *b)
 {
     switch (kind) {
-    case SB_KIND_PYPI:
-        return sb_vercmp_pep440(a, b);
-    case SB_KIND_NPM:
-        return sb_vercmp_semver(a, b);
-    default:
-        return sb_vercmp_conda(a, b);
+    case SB_KIND_PYPI: return sb_vercmp_pep440(a, b);
+    case SB_KIND_NPM: return sb_vercmp_semver(a, b);
+    default: return sb_vercmp_conda(a, b);
     }
 }

@@ -10,23 +10,29 @@
 
 #define VEX_MAX_STMTS 100000
 
-static const char *const cdx_states[] = {"resolved", "resolved_with_pedigree", "exploitable", "in_triage",
-                                         "false_positive", "not_affected", NULL};
-static const char *const cdx_justs[] = {"code_not_present", "code_not_reachable", "requires_configuration",
-                                        "requires_dependency", "requires_environment", "protected_by_compiler",
-                                        "protected_at_runtime", "protected_at_perimeter",
-                                        "protected_by_mitigating_control", NULL};
+static const char *const cdx_states[] = {"resolved",       "resolved_with_pedigree", "exploitable", "in_triage",
+                                         "false_positive", "not_affected",           NULL};
+static const char *const cdx_justs[] = {"code_not_present",
+                                        "code_not_reachable",
+                                        "requires_configuration",
+                                        "requires_dependency",
+                                        "requires_environment",
+                                        "protected_by_compiler",
+                                        "protected_at_runtime",
+                                        "protected_at_perimeter",
+                                        "protected_by_mitigating_control",
+                                        NULL};
 /* OpenVEX status -> CycloneDX state */
-static const char *const ov_status[][2] = {
-    {"not_affected", "not_affected"}, {"fixed", "resolved"}, {"affected", "exploitable"},
-    {"under_investigation", "in_triage"}};
+static const char *const ov_status[][2] = {{"not_affected", "not_affected"},
+                                           {"fixed", "resolved"},
+                                           {"affected", "exploitable"},
+                                           {"under_investigation", "in_triage"}};
 /* OpenVEX justification -> the CycloneDX one that says the same */
-static const char *const ov_just[][2] = {
-    {"component_not_present", "code_not_present"},
-    {"vulnerable_code_not_present", "code_not_present"},
-    {"vulnerable_code_not_in_execute_path", "code_not_reachable"},
-    {"vulnerable_code_cannot_be_controlled_by_adversary", "requires_environment"},
-    {"inline_mitigations_already_exist", "protected_by_mitigating_control"}};
+static const char *const ov_just[][2] = {{"component_not_present", "code_not_present"},
+                                         {"vulnerable_code_not_present", "code_not_present"},
+                                         {"vulnerable_code_not_in_execute_path", "code_not_reachable"},
+                                         {"vulnerable_code_cannot_be_controlled_by_adversary", "requires_environment"},
+                                         {"inline_mitigations_already_exist", "protected_by_mitigating_control"}};
 
 static const char *word_in(const char *const *list, const char *w)
 {
@@ -82,8 +88,8 @@ static sb_code read_cdx(sb_arena *a, json_t *root, sb_vex *vex, sb_err *err)
             return sb_err_set(err, SB_EPARSE, "vulnerabilities[%zu].analysis.state '%.40s' is not a CycloneDX state", i,
                               state ? state : "");
         if (just && NULL == (st->justification = word_in(cdx_justs, just)))
-            return sb_err_set(err, SB_EPARSE, "vulnerabilities[%zu].analysis.justification '%.40s' is not a CycloneDX one",
-                              i, just);
+            return sb_err_set(err, SB_EPARSE,
+                              "vulnerabilities[%zu].analysis.justification '%.40s' is not a CycloneDX one", i, just);
         st->detail = opt_str(a, json_object_get(an, "detail"));
         sb_code rc = push(&st->ids, a, id);
         size_t k;
@@ -162,7 +168,8 @@ sb_code sb_vex_parse(sb_arena *a, const char *json, size_t len, sb_vex **out, sb
     json_t *root = json_loadb(json, len, 0, &je);
     if (!json_is_object(root)) {
         json_decref(root);
-        return sb_err_set(err, SB_EPARSE, "not a JSON object (line %d: %.80s)", je.line, root ? "not an object" : je.text);
+        return sb_err_set(err, SB_EPARSE, "not a JSON object (line %d: %.80s)", je.line,
+                          root ? "not an object" : je.text);
     }
     sb_vex *vex = sb_arena_calloc(a, 1, sizeof *vex);
     json_t *list = json_object_get(root, "vulnerabilities");
@@ -197,7 +204,10 @@ static size_t purl_core(const char *p)
 
 static int hexval(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /* Whether a BOM-Link's fragment, percent-decoded, is the bom-ref `id`: a

@@ -28,7 +28,7 @@ typedef struct sb_vex_stmt {
 } sb_vex_stmt;
 
 typedef struct sb_vex {
-    const char *source;        /* "cyclonedx:<serialNumber>" / "openvex:<@id>" (pixi:vex-source) */
+    const char *source; /* "cyclonedx:<serialNumber>" / "openvex:<@id>" (pixi:vex-source) */
     sb_vex_stmt *stmts;
     size_t n;
 } sb_vex;

@@ -22,7 +22,10 @@
 
 static const char *const sev_names[] = {"unknown", "none", "low", "medium", "high", "critical"};
 
-const char *sb_sev_name(sb_sev s) { return sev_names[s]; }
+const char *sb_sev_name(sb_sev s)
+{
+    return sev_names[s];
+}
 
 sb_sev sb_sev_parse(const char *s)
 {
@@ -354,8 +357,9 @@ static char *norm_name(sb_arena *a, const char *eco, const char *name)
 static sb_code add_rating(sb_arena *a, sb_vuln *v, size_t *cap, sb_vuln_rating r)
 {
     for (size_t i = 0; i < v->nratings; i++)
-        if (!strcmp(v->ratings[i].method, r.method) && (v->ratings[i].vector ? r.vector && !strcmp(v->ratings[i].vector, r.vector)
-                                                                              : NULL == r.vector && v->ratings[i].severity == r.severity))
+        if (!strcmp(v->ratings[i].method, r.method) &&
+            (v->ratings[i].vector ? r.vector && !strcmp(v->ratings[i].vector, r.vector)
+                                  : NULL == r.vector && v->ratings[i].severity == r.severity))
             return SB_OK;
     sb_vuln_rating *nr = sb_arena_grow(a, v->ratings, cap, v->nratings, sizeof *nr, 4);
     if (NULL == nr)
@@ -519,8 +523,8 @@ static const char *pkg_name_for(const sb_sbom *s, sb_arena *a, size_t pkg, const
     return pu.name;
 }
 
-sb_code sb_vuln_attach(sb_sbom *s, sb_arena *a, const sb_vuln_query *q, const sb_strv *hits, size_t nq,
-                       sb_vuln *recs, size_t nrecs)
+sb_code sb_vuln_attach(sb_sbom *s, sb_arena *a, const sb_vuln_query *q, const sb_strv *hits, size_t nq, sb_vuln *recs,
+                       size_t nrecs)
 {
     s->nvulns = 0;
     if (0 == nrecs)
@@ -702,7 +706,8 @@ sb_code sb_vuln_gate(const sb_sbom *s, sb_arena *a, sb_sev min, int kev, double 
         if (rc == SB_OK && epss_min >= 0 && v->epss >= epss_min)
             rc = gate_rows(s, a, v, sb_arena_printf(a, "epss>=%g", epss_min),
                            sb_arena_printf(a, "%s (%s) has EPSS probability %s%s%s", v->id,
-                                           v->epss_cve ? v->epss_cve : "-", v->epss_text ? v->epss_text : "-", sep, fix),
+                                           v->epss_cve ? v->epss_cve : "-", v->epss_text ? v->epss_text : "-", sep,
+                                           fix),
                            g);
         if (rc != SB_OK)
             return rc;

@@ -20,9 +20,7 @@
 #include <stddef.h>
 
 /* Severity, ordered so that a larger value is worse. */
-typedef enum sb_sev {
-    SB_SEV_UNKNOWN = 0, SB_SEV_NONE, SB_SEV_LOW, SB_SEV_MEDIUM, SB_SEV_HIGH, SB_SEV_CRITICAL
-} sb_sev;
+typedef enum sb_sev { SB_SEV_UNKNOWN = 0, SB_SEV_NONE, SB_SEV_LOW, SB_SEV_MEDIUM, SB_SEV_HIGH, SB_SEV_CRITICAL } sb_sev;
 
 /* "critical", "high", ... "unknown" (CycloneDX's words). */
 const char *sb_sev_name(sb_sev s);
@@ -37,9 +35,9 @@ sb_sev sb_sev_of_score(double score);
 double sb_cvss3_base(const char *vector);
 
 typedef struct sb_vuln_rating {
-    const char *method;  /* CycloneDX: "CVSSv31", "CVSSv3", "CVSSv4", "CVSSv2", "other" */
-    const char *vector;  /* NULL for "other" */
-    double score;        /* < 0: none */
+    const char *method; /* CycloneDX: "CVSSv31", "CVSSv3", "CVSSv4", "CVSSv2", "other" */
+    const char *vector; /* NULL for "other" */
+    double score;       /* < 0: none */
     sb_sev severity;
 } sb_vuln_rating;
 
@@ -50,7 +48,7 @@ typedef struct sb_vuln_ref {
 /* One advisory as OSV gives it, or a merged finding. */
 typedef struct sb_vuln {
     const char *id;
-    sb_strv aliases;          /* every other id it is known by (merged twins' ids too) */
+    sb_strv aliases; /* every other id it is known by (merged twins' ids too) */
     const char *summary, *details;
     const char *published, *modified; /* normalized YYYY-MM-DDThh:mm:ssZ, NULL when unparsable */
     sb_vuln_rating *ratings;
@@ -63,20 +61,20 @@ typedef struct sb_vuln {
      * fixed versions (one per name, the lowest the record names) */
     const char **aff_names, **aff_fixed, **aff_eco;
     size_t naff;
-    int record;               /* 0: the record could not be fetched, only the id is known */
+    int record; /* 0: the record could not be fetched, only the id is known */
     /* filled by sb_vuln_attach: */
-    size_t *affects;          /* package indices into the sbom, sorted */
+    size_t *affects; /* package indices into the sbom, sorted */
     size_t naffects;
     const char *recommendation; /* "Upgrade jinja2 to 2.10.1" */
-    sb_sev severity;          /* worst rating */
-    double score;             /* best-known CVSS score, < 0 none */
+    sb_sev severity;            /* worst rating */
+    double score;               /* best-known CVSS score, < 0 none */
     /* filled by sb_kev_apply / sb_epss_apply (exploit.c) when asked: */
-    int kev;                  /* listed in the CISA KEV catalog */
+    int kev; /* listed in the CISA KEV catalog */
     const char *kev_cve, *kev_added, *kev_due, *kev_ransomware;
-    double epss, epss_pct;    /* FIRST EPSS probability / percentile, < 0 none */
+    double epss, epss_pct;                                        /* FIRST EPSS probability / percentile, < 0 none */
     const char *epss_text, *epss_pct_text, *epss_cve, *epss_date; /* as the API wrote them */
     /* filled by sb_vex_apply (vex.c) when a VEX document names the finding: */
-    const char *vex_state;    /* CycloneDX analysis.state: not_affected, fixed (resolved), ... */
+    const char *vex_state; /* CycloneDX analysis.state: not_affected, fixed (resolved), ... */
     const char *vex_justification, *vex_detail, *vex_source;
 } sb_vuln;
 
@@ -118,8 +116,8 @@ sb_code sb_osv_record_parse(sb_arena *a, const char *json, size_t len, sb_vuln *
  * record did not come have record = 0 and only their id), hits[i] the ids
  * OSV returned for query q[i]. Twins merge by shared id/alias. Sets
  * s->vulns / s->nvulns, worst first then id. */
-sb_code sb_vuln_attach(sb_sbom *s, sb_arena *a, const sb_vuln_query *q, const sb_strv *hits, size_t nq,
-                       sb_vuln *recs, size_t nrecs);
+sb_code sb_vuln_attach(sb_sbom *s, sb_arena *a, const sb_vuln_query *q, const sb_strv *hits, size_t nq, sb_vuln *recs,
+                       size_t nrecs);
 
 /* The vulnerability gate (fail-on-severity / fail-on-kev / fail-on-epss):
  * one finding per affected package of each open finding rated `min` or

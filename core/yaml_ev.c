@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,
-                   const sb_limits *lim, sb_err *err)
+sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     memset(y, 0, sizeof *y);
     y->arena = a;
@@ -24,8 +23,8 @@ sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,
     return SB_OK;
 }
 
-sb_code sb_yp_open_piece(sb_yp *y, sb_arena *a, const char *data, size_t len, unsigned line0,
-                         const sb_limits *lim, sb_err *err)
+sb_code sb_yp_open_piece(sb_yp *y, sb_arena *a, const char *data, size_t len, unsigned line0, const sb_limits *lim,
+                         sb_err *err)
 {
     sb_code rc = sb_yp_open(y, a, data, len, lim, err);
     y->line0 = line0;
@@ -119,8 +118,7 @@ sb_code sb_yp_next(sb_yp *y)
             }
         }
         return sb_err_set_at(y->err, SB_EPARSE, y->line0 + (unsigned)m.line + 1, (unsigned)m.column + 1,
-                             "invalid YAML: %s%s%s", problem,
-                             y->parser.context ? " " : "",
+                             "invalid YAML: %s%s%s", problem, y->parser.context ? " " : "",
                              y->parser.context ? y->parser.context : "");
     }
     y->have_ev = 1;
@@ -129,25 +127,21 @@ sb_code sb_yp_next(sb_yp *y)
     if (++y->events > y->lim->max_events)
         return sb_yp_fail(y, SB_ELIMIT, "the YAML input has more than %zu events", y->lim->max_events);
     switch (y->ev.type) {
-    case YAML_ALIAS_EVENT:
-        return sb_yp_fail(y, SB_EUNSUPPORTED, "YAML aliases are not accepted in lockfiles");
+    case YAML_ALIAS_EVENT: return sb_yp_fail(y, SB_EUNSUPPORTED, "YAML aliases are not accepted in lockfiles");
     case YAML_SEQUENCE_START_EVENT:
     case YAML_MAPPING_START_EVENT:
         if (++y->depth > y->lim->max_depth)
             return sb_yp_fail(y, SB_ELIMIT, "YAML nesting deeper than %u levels", y->lim->max_depth);
         break;
     case YAML_SEQUENCE_END_EVENT:
-    case YAML_MAPPING_END_EVENT:
-        y->depth--;
-        break;
+    case YAML_MAPPING_END_EVENT: y->depth--; break;
     case YAML_SCALAR_EVENT:
         if (y->ev.data.scalar.length > y->lim->max_scalar)
             return sb_yp_fail(y, SB_ELIMIT, "a YAML scalar is longer than %zu bytes", y->lim->max_scalar);
         if (memchr(y->ev.data.scalar.value, '\0', y->ev.data.scalar.length))
             return sb_yp_fail(y, SB_EPARSE, "a YAML scalar contains a NUL character");
         break;
-    default:
-        break;
+    default: break;
     }
     return SB_OK;
 }
@@ -166,8 +160,7 @@ sb_code sb_yp_expect(sb_yp *y, yaml_event_type_t t, const char *what)
 {
     if (y->ev.type == t)
         return SB_OK;
-    return sb_yp_fail(y, SB_EPARSE, "%s must be %s, found %s", what, type_name(t),
-                      type_name(y->ev.type));
+    return sb_yp_fail(y, SB_EPARSE, "%s must be %s, found %s", what, type_name(t), type_name(y->ev.type));
 }
 
 static int is_null_scalar(const sb_yp *y)

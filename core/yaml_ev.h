@@ -25,23 +25,22 @@ typedef struct sb_yp {
     const sb_limits *lim;
     unsigned depth;
     size_t events;
-    sb_deadline dl;      /* lim->deadline_ns, ticked per event */
-    unsigned line0;      /* lines before the parsed text (a piece of a larger input) */
-    const char *gap_data;            /* sb_yp_open_gap: the input, */
+    sb_deadline dl;                   /* lim->deadline_ns, ticked per event */
+    unsigned line0;                   /* lines before the parsed text (a piece of a larger input) */
+    const char *gap_data;             /* sb_yp_open_gap: the input, */
     size_t gap_len, gap_from, gap_to; /* and the byte range read as line breaks */
     size_t gap_pos;
-    const char *in;      /* the bytes as given (sb_yp_open, _piece), to place a reader error */
+    const char *in; /* the bytes as given (sb_yp_open, _piece), to place a reader error */
     size_t in_len;
 } sb_yp;
 
-sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len,
-                   const sb_limits *lim, sb_err *err);
+sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err);
 void sb_yp_close(sb_yp *y);
 
 /* As sb_yp_open over a piece of a larger input that starts at a line's
  * beginning, after `line0` lines: positions are those of the whole input. */
-sb_code sb_yp_open_piece(sb_yp *y, sb_arena *a, const char *data, size_t len, unsigned line0,
-                         const sb_limits *lim, sb_err *err);
+sb_code sb_yp_open_piece(sb_yp *y, sb_arena *a, const char *data, size_t len, unsigned line0, const sb_limits *lim,
+                         sb_err *err);
 
 /* As sb_yp_open, but data[from..to) reads as its line breaks alone (every
  * other byte dropped): the rest of the input keeps its lines and columns
@@ -52,13 +51,21 @@ sb_code sb_yp_open_gap(sb_yp *y, sb_arena *a, const char *data, size_t len, size
 /* Advance to the next event (the "current" one). */
 sb_code sb_yp_next(sb_yp *y);
 
-static inline yaml_event_type_t sb_yp_type(const sb_yp *y) { return y->ev.type; }
-static inline unsigned sb_yp_line(const sb_yp *y) { return y->line0 + (unsigned)y->ev.start_mark.line + 1; }
-static inline unsigned sb_yp_col(const sb_yp *y) { return (unsigned)y->ev.start_mark.column + 1; }
+static inline yaml_event_type_t sb_yp_type(const sb_yp *y)
+{
+    return y->ev.type;
+}
+static inline unsigned sb_yp_line(const sb_yp *y)
+{
+    return y->line0 + (unsigned)y->ev.start_mark.line + 1;
+}
+static inline unsigned sb_yp_col(const sb_yp *y)
+{
+    return (unsigned)y->ev.start_mark.column + 1;
+}
 
 /* Error at the current event. */
-sb_code sb_yp_fail(sb_yp *y, sb_code code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+sb_code sb_yp_fail(sb_yp *y, sb_code code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The current event must be of type t; `what` names the expected value. */
 sb_code sb_yp_expect(sb_yp *y, yaml_event_type_t t, const char *what);

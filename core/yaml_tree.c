@@ -127,8 +127,8 @@ static sb_code documents(sb_yp *y, yt_stack *st, yt_vec *docs)
     }
 }
 
-sb_code sb_yt_parse(sb_yn ***docs, size_t *ndocs, sb_arena *a, const char *data, size_t len,
-                    const sb_limits *lim, sb_err *err)
+sb_code sb_yt_parse(sb_yn ***docs, size_t *ndocs, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
+                    sb_err *err)
 {
     sb_yp y;
     sb_code rc = sb_yp_open(&y, a, data, len, lim, err);

@@ -36,8 +36,9 @@ static int post_report(svc_req *r)
     svc_req_mark(r, "parse");
     /* the licenses report's SARIF results are policy violations: no policy, nothing to say */
     if (ops == k->ops[SB_REPORT_SARIF] && !strcmp(k->name, "licenses") && !in.policy_on)
-        return svc_bad_param(r, "output", "is sarif, whose results are license policy violations: give a policy "
-                                          "(allow-license, deny-license, require-license or policy)");
+        return svc_bad_param(r, "output",
+                             "is sarif, whose results are license policy violations: give a policy "
+                             "(allow-license, deny-license, require-license or policy)");
     if (in.all_envs || in.all_plats)
         return svc_bad_param(r, in.all_envs ? "all-environments" : "all-platforms",
                              "is not supported by reports: a report covers one environment x platform");

@@ -101,10 +101,11 @@ int svc_vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
             return 0;
     if (!sb_gate_fired(&g))
         return 0;
-    const char *detail = sb_arena_printf(a, "%zu finding(s) at or above the gate (fail-on-severity=%s%s%s%s); the same request "
-                                            "without the gate answers the document",
-                                         g.n, fs ? fs : "-", kev ? ", fail-on-kev=true" : "", fe ? ", fail-on-epss=" : "",
-                                         fe ? fe : "");
+    const char *detail =
+        sb_arena_printf(a,
+                        "%zu finding(s) at or above the gate (fail-on-severity=%s%s%s%s); the same request "
+                        "without the gate answers the document",
+                        g.n, fs ? fs : "-", kev ? ", fail-on-kev=true" : "", fe ? ", fail-on-epss=" : "", fe ? fe : "");
     *rc = svc_req_gate(r, &g, detail);
     return 1;
 }
@@ -136,8 +137,10 @@ int svc_yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
         }
     if (!sb_gate_fired(&g))
         return 0;
-    const char *detail = sb_arena_printf(a, "%zu yanked release(s) locked (fail-on-yanked=true); the same request "
-                                            "without the gate answers the document", g.n);
+    const char *detail = sb_arena_printf(a,
+                                         "%zu yanked release(s) locked (fail-on-yanked=true); the same request "
+                                         "without the gate answers the document",
+                                         g.n);
     *rc = svc_req_gate(r, &g, detail);
     return 1;
 }
@@ -170,8 +173,10 @@ int svc_scorecard_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
         }
     if (!sb_gate_fired(&g))
         return 0;
-    const char *detail = sb_arena_printf(a, "%zu package(s) whose repository scores below %s (fail-on-scorecard); the "
-                                            "same request without the gate answers the document", g.n, q);
+    const char *detail = sb_arena_printf(a,
+                                         "%zu package(s) whose repository scores below %s (fail-on-scorecard); the "
+                                         "same request without the gate answers the document",
+                                         g.n, q);
     *rc = svc_req_gate(r, &g, detail);
     return 1;
 }
@@ -291,10 +296,11 @@ static int vex_output(svc_req *r, const sb_doc_ops **ops, int *rc)
     } else if (*ops == &sb_doc_cyclonedx_17) {
         *ops = &sb_doc_cyclonedx_vex_17;
     } else {
-        const char *why = sb_arena_printf(svc_req_arena(r),
-                                          "is vex, a CycloneDX VEX document, but format %s is not CycloneDX: ask for "
-                                          "cyclonedx-1.6 or cyclonedx-1.7 (spdx-3.0.1 carries the findings in the SBOM itself)",
-                                          (*ops)->name);
+        const char *why =
+            sb_arena_printf(svc_req_arena(r),
+                            "is vex, a CycloneDX VEX document, but format %s is not CycloneDX: ask for "
+                            "cyclonedx-1.6 or cyclonedx-1.7 (spdx-3.0.1 carries the findings in the SBOM itself)",
+                            (*ops)->name);
         *rc = svc_bad_param(r, "output", why ? why : "is vex, which needs a CycloneDX format");
         return 1;
     }
@@ -359,7 +365,9 @@ static int post_sbom(svc_req *r)
     if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc) || svc_scorecard_gate(r, one, 1, &rc))
         return rc;
 
-    sb_doc_opts dopts = {.timestamp = in.ts, .pretty = in.pretty != 0, .input_sha1 = in.sha1,
+    sb_doc_opts dopts = {.timestamp = in.ts,
+                         .pretty = in.pretty != 0,
+                         .input_sha1 = in.sha1,
                          .timestamp_given = in.ts_given};
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)

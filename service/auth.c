@@ -31,7 +31,7 @@ static int load(const char *path, unsigned char (**out)[20], size_t *nout, char 
         fclose(f);
         return -1;
     }
-    unsigned char (*v)[20] = NULL;
+    unsigned char(*v)[20] = NULL;
     size_t n = 0, cap = 0;
     char line[MAX_TOKEN + 2];
     unsigned lineno = 0;
@@ -98,12 +98,12 @@ int svc_auth_reload(svc_auth *a, size_t *count, char *eb, size_t en)
         *count = 0;
         return 0;
     }
-    unsigned char (*v)[20] = NULL;
+    unsigned char(*v)[20] = NULL;
     size_t n = 0;
     if (load(a->path, &v, &n, eb, en))
         return -1;
     pthread_rwlock_wrlock(&a->lock);
-    unsigned char (*old)[20] = a->digests;
+    unsigned char(*old)[20] = a->digests;
     a->digests = v;
     a->n = n;
     pthread_rwlock_unlock(&a->lock);

@@ -20,9 +20,9 @@ typedef struct svc_auth {
     pthread_rwlock_t lock;
     unsigned char (*digests)[20];
     size_t n;
-    int enabled;              /* a tokens file is configured */
+    int enabled; /* a tokens file is configured */
     char path[1024];
-    char open[256];           /* comma-separated paths that need no token */
+    char open[256]; /* comma-separated paths that need no token */
 } svc_auth;
 
 /* Set up; with a non-empty path, load it. 0, or -1 with a message. */

@@ -140,8 +140,8 @@ static int cpu_v1(const char *dir, double *cpus)
 
 /* The smallest limit in the v2 hierarchy, else in v1 controller `ctrl`
  * mounted at one of `mounts` (under root). */
-static double limit_of(const char *root, const char *self, limit_fn v2, const char *ctrl,
-                       const char *const *mounts, limit_fn v1)
+static double limit_of(const char *root, const char *self, limit_fn v2, const char *ctrl, const char *const *mounts,
+                       limit_fn v1)
 {
     char cg[4096];
     double v = 0;

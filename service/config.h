@@ -10,76 +10,76 @@
 #include <stddef.h>
 
 typedef struct svc_cfg {
-    char listen[64];          /* address to bind; 127.0.0.1 by default */
+    char listen[64]; /* address to bind; 127.0.0.1 by default */
     long port;
-    long threads;             /* MHD thread pool; 0 = the cgroup CPU quota, else the cores */
-    long max_body;            /* bytes; 413 beyond */
+    long threads;  /* MHD thread pool; 0 = the cgroup CPU quota, else the cores */
+    long max_body; /* bytes; 413 beyond */
     long max_connections;
-    long conn_timeout;        /* seconds of inactivity before a connection is closed */
-    long source_date_epoch;   /* fixed document timestamp; -1 = now */
-    long max_packages;        /* package records per lockfile */
-    long max_documents;       /* documents in one NDJSON response */
-    long max_depth;           /* YAML nesting */
-    long max_scalar;          /* bytes in one YAML scalar */
-    long quiet;               /* 1 = no request log lines */
-    char log_level[8];        /* least level of request lines: info, warn, error */
-    long max_requests;        /* requests in flight before 503 + Retry-After */
-    long shutdown_delay;      /* seconds /readyz says 503 before the listener closes */
-    long check_only;          /* --check-config: validate, print, exit */
-    char package_cache[1024]; /* conda package cache root (holds pkgs/); "" = none */
-    long license_file_max;    /* bytes of license text per file a request may embed */
-    long license_texts_max;   /* bytes of license text per document */
-    long request_timeout;     /* seconds from a request's headers to its last byte */
-    long min_upload_rate;     /* bytes/s an upload must average after upload_grace; 0 = off */
-    long upload_grace;        /* seconds before the upload rate is judged */
-    char tokens_file[1024];   /* bearer tokens, one per line; "" = no auth */
-    char auth_open[256];      /* comma-separated paths served without a token */
-    char tls_cert[1024];      /* PEM certificate (chain); with tls_key: HTTPS */
-    char tls_key[1024];       /* PEM private key */
-    char sbom_author[320];    /* default SBOM author (SPDX creator syntax); "" = none */
-    long lookups;             /* 1: ?fetch-licenses=true may query the package index */
-    char pypi_url[512];       /* PyPI JSON API base */
-    char conda_url[512];      /* conda channel host: base of every archive lookup */
-    char cache_dir[1024];     /* lookup answers kept across restarts; "" = a private temp dir */
-    long concurrency;         /* lookup transfers at once */
-    long lookup_timeout;      /* seconds per transfer */
-    long lookup_deadline;     /* seconds a request waits for its lookups */
-    long lookup_cache;        /* cached answers kept */
-    long lookup_ttl;          /* seconds an answer stays fresh */
-    long lookup_negative_ttl; /* seconds "no such release" stays fresh */
-    long lookup_max_per_request; /* lookups one request may make; past it, counted in pixi:incomplete */
+    long conn_timeout;            /* seconds of inactivity before a connection is closed */
+    long source_date_epoch;       /* fixed document timestamp; -1 = now */
+    long max_packages;            /* package records per lockfile */
+    long max_documents;           /* documents in one NDJSON response */
+    long max_depth;               /* YAML nesting */
+    long max_scalar;              /* bytes in one YAML scalar */
+    long quiet;                   /* 1 = no request log lines */
+    char log_level[8];            /* least level of request lines: info, warn, error */
+    long max_requests;            /* requests in flight before 503 + Retry-After */
+    long shutdown_delay;          /* seconds /readyz says 503 before the listener closes */
+    long check_only;              /* --check-config: validate, print, exit */
+    char package_cache[1024];     /* conda package cache root (holds pkgs/); "" = none */
+    long license_file_max;        /* bytes of license text per file a request may embed */
+    long license_texts_max;       /* bytes of license text per document */
+    long request_timeout;         /* seconds from a request's headers to its last byte */
+    long min_upload_rate;         /* bytes/s an upload must average after upload_grace; 0 = off */
+    long upload_grace;            /* seconds before the upload rate is judged */
+    char tokens_file[1024];       /* bearer tokens, one per line; "" = no auth */
+    char auth_open[256];          /* comma-separated paths served without a token */
+    char tls_cert[1024];          /* PEM certificate (chain); with tls_key: HTTPS */
+    char tls_key[1024];           /* PEM private key */
+    char sbom_author[320];        /* default SBOM author (SPDX creator syntax); "" = none */
+    long lookups;                 /* 1: ?fetch-licenses=true may query the package index */
+    char pypi_url[512];           /* PyPI JSON API base */
+    char conda_url[512];          /* conda channel host: base of every archive lookup */
+    char cache_dir[1024];         /* lookup answers kept across restarts; "" = a private temp dir */
+    long concurrency;             /* lookup transfers at once */
+    long lookup_timeout;          /* seconds per transfer */
+    long lookup_deadline;         /* seconds a request waits for its lookups */
+    long lookup_cache;            /* cached answers kept */
+    long lookup_ttl;              /* seconds an answer stays fresh */
+    long lookup_negative_ttl;     /* seconds "no such release" stays fresh */
+    long lookup_max_per_request;  /* lookups one request may make; past it, counted in pixi:incomplete */
     char pypi_mapping_file[1024]; /* conda-forge -> PyPI names (prefix.dev mapping JSON); "" = none */
     char pypi_mapping_url[512];   /* the same fetched and refreshed (mapsrc.c); "" = none */
     long pypi_mapping_ttl;        /* seconds between its fetches */
-    long vulns;               /* 1: ?vulnerabilities=osv may query OSV */
-    char osv_url[512];        /* OSV API base */
-    long osv_ttl;             /* seconds an OSV answer is reused */
-    long result_cache_size;   /* bytes of responses kept for repeats; 0 = off */
-    long result_cache_max_entry; /* largest body kept */
-    char kev_url[512];        /* CISA KEV catalog feed */
-    char kev_file[1024];      /* local KEV catalog read per request; "" = kev_url */
-    long kev_ttl;             /* seconds the fetched catalog is reused */
-    char epss_url[512];       /* FIRST EPSS API */
-    char epss_file[1024];     /* local EPSS answer read per request; "" = epss_url */
-    long epss_ttl;            /* seconds an EPSS answer is reused */
-    char scorecard_url[512];  /* OpenSSF Scorecard API base */
-    long scorecard_ttl;       /* seconds a scorecard answer is reused */
-    char channel_index_url[512]; /* repodata.json-shaped URL template ({channel}, {subdir}); "" = conda not checked */
-    long channel_index_ttl;   /* seconds a channel index digest is reused */
-    char cors_origins[512];   /* comma-separated origins allowed cross-origin, "*" any; "" = off */
-    long memory_budget;       /* bytes bodies and their parsing may hold; 0 = derived at load */
-    long max_body_lowered;    /* 1: max_body was lowered to fit a derived memory_budget */
-    long head_timeout;        /* seconds a request head may take to arrive, trickle or not */
-    long max_connections_per_ip; /* open connections per client address; 0 = no cap */
-    char policy_file[1024];   /* TOML file of named license policies; "" = none */
-    long probe_port;          /* plain-HTTP listener for /healthz, /readyz, /metrics; -1 = off */
-    char probe_listen[64];    /* its address; "" = listen's */
-    char cache_url[512];      /* shared cache (Redis) for lookup answers; "" = the embedded caches only */
-    char cache_prefix[128];   /* prepended to every shared-cache key */
-    long cache_timeout_ms;    /* connect and command timeout of the shared cache */
-    long cache_max_value;     /* bytes: larger values are not written to the shared cache */
-    long cache_ttl;           /* seconds a shared-cache entry lives at most; 0 = the answer's own TTL */
-    long cache_pool;          /* read connections to the shared cache */
+    long vulns;                   /* 1: ?vulnerabilities=osv may query OSV */
+    char osv_url[512];            /* OSV API base */
+    long osv_ttl;                 /* seconds an OSV answer is reused */
+    long result_cache_size;       /* bytes of responses kept for repeats; 0 = off */
+    long result_cache_max_entry;  /* largest body kept */
+    char kev_url[512];            /* CISA KEV catalog feed */
+    char kev_file[1024];          /* local KEV catalog read per request; "" = kev_url */
+    long kev_ttl;                 /* seconds the fetched catalog is reused */
+    char epss_url[512];           /* FIRST EPSS API */
+    char epss_file[1024];         /* local EPSS answer read per request; "" = epss_url */
+    long epss_ttl;                /* seconds an EPSS answer is reused */
+    char scorecard_url[512];      /* OpenSSF Scorecard API base */
+    long scorecard_ttl;           /* seconds a scorecard answer is reused */
+    char channel_index_url[512];  /* repodata.json-shaped URL template ({channel}, {subdir}); "" = conda not checked */
+    long channel_index_ttl;       /* seconds a channel index digest is reused */
+    char cors_origins[512];       /* comma-separated origins allowed cross-origin, "*" any; "" = off */
+    long memory_budget;           /* bytes bodies and their parsing may hold; 0 = derived at load */
+    long max_body_lowered;        /* 1: max_body was lowered to fit a derived memory_budget */
+    long head_timeout;            /* seconds a request head may take to arrive, trickle or not */
+    long max_connections_per_ip;  /* open connections per client address; 0 = no cap */
+    char policy_file[1024];       /* TOML file of named license policies; "" = none */
+    long probe_port;              /* plain-HTTP listener for /healthz, /readyz, /metrics; -1 = off */
+    char probe_listen[64];        /* its address; "" = listen's */
+    char cache_url[512];          /* shared cache (Redis) for lookup answers; "" = the embedded caches only */
+    char cache_prefix[128];       /* prepended to every shared-cache key */
+    long cache_timeout_ms;        /* connect and command timeout of the shared cache */
+    long cache_max_value;         /* bytes: larger values are not written to the shared cache */
+    long cache_ttl;               /* seconds a shared-cache entry lives at most; 0 = the answer's own TTL */
+    long cache_pool;              /* read connections to the shared cache */
     const struct svc_policies *policies; /* read from policy_file at load; NULL when none */
 } svc_cfg;
 

@@ -21,8 +21,7 @@ int svc_decode_needed(const char *coding)
 }
 
 /* Room for one more step of output: the budget asked at each new MiB. */
-static svc_decode_rc room(sb_buf *out, size_t max, size_t *asked, int (*grow)(void *, size_t), void *ctx,
-                          size_t *space)
+static svc_decode_rc room(sb_buf *out, size_t max, size_t *asked, int (*grow)(void *, size_t), void *ctx, size_t *space)
 {
     if (out->len >= max)
         return SVC_DECODE_TOO_BIG;
@@ -40,8 +39,8 @@ static svc_decode_rc room(sb_buf *out, size_t max, size_t *asked, int (*grow)(vo
     return sb_buf_reserve(out, *space) == SB_OK ? SVC_DECODE_OK : SVC_DECODE_NOMEM;
 }
 
-static svc_decode_rc inflate_zlib(const sb_buf *in, size_t max, sb_buf *out, int (*grow)(void *, size_t),
-                                  void *ctx, char *why, size_t nwhy)
+static svc_decode_rc inflate_zlib(const sb_buf *in, size_t max, sb_buf *out, int (*grow)(void *, size_t), void *ctx,
+                                  char *why, size_t nwhy)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
@@ -67,8 +66,10 @@ static svc_decode_rc inflate_zlib(const sb_buf *in, size_t max, sb_buf *out, int
             break;
         }
         if (zr != Z_OK && !(zr == Z_BUF_ERROR && z.avail_in)) {
-            snprintf(why, nwhy, "%s", zr == Z_BUF_ERROR ? "the compressed body is truncated"
-                                                       : z.msg ? z.msg : "the compressed body is not valid");
+            snprintf(why, nwhy, "%s",
+                     zr == Z_BUF_ERROR ? "the compressed body is truncated"
+                     : z.msg           ? z.msg
+                                       : "the compressed body is not valid");
             rc = SVC_DECODE_CORRUPT;
             break;
         }
@@ -84,8 +85,8 @@ static svc_decode_rc inflate_zlib(const sb_buf *in, size_t max, sb_buf *out, int
     return rc;
 }
 
-static svc_decode_rc inflate_zstd(const sb_buf *in, size_t max, sb_buf *out, int (*grow)(void *, size_t),
-                                  void *ctx, char *why, size_t nwhy)
+static svc_decode_rc inflate_zstd(const sb_buf *in, size_t max, sb_buf *out, int (*grow)(void *, size_t), void *ctx,
+                                  char *why, size_t nwhy)
 {
     ZSTD_DStream *zs = ZSTD_createDStream();
     if (NULL == zs)

@@ -18,9 +18,9 @@ typedef struct svc_filesig {
 } svc_filesig;
 
 typedef struct svc_filewatch {
-    char path[1024];     /* "" = nothing watched */
-    svc_filesig loaded;  /* what the server last read (or tried to) */
-    svc_filesig seen;    /* what the previous poll found */
+    char path[1024];    /* "" = nothing watched */
+    svc_filesig loaded; /* what the server last read (or tried to) */
+    svc_filesig seen;   /* what the previous poll found */
 } svc_filewatch;
 
 /* Watch `path` ("" or NULL: nothing), taking its current state as loaded. */

@@ -76,9 +76,10 @@ static int check_query(svc_req *r, int *rc)
     const char *path = svc_req_path(r);
     svc_query_check c = {.ep = SVC_EP_SBOM};
     if (!strncmp(path, "/v1/report/", 11))
-        c.ep = !strcmp(path, "/v1/report/tree") ? SVC_EP_TREE
-             : !strcmp(path, "/v1/report/quality") ? SVC_EP_QUALITY
-             : !strcmp(path, "/v1/report/explain") ? SVC_EP_EXPLAIN : SVC_EP_REPORT;
+        c.ep = !strcmp(path, "/v1/report/tree")      ? SVC_EP_TREE
+               : !strcmp(path, "/v1/report/quality") ? SVC_EP_QUALITY
+               : !strcmp(path, "/v1/report/explain") ? SVC_EP_EXPLAIN
+                                                     : SVC_EP_REPORT;
     else if (!strcmp(path, "/v1/diff"))
         c.ep = SVC_EP_DIFF;
     sb_err e;
@@ -102,7 +103,7 @@ typedef struct qlist {
     const char *key;
     const char **v;
     size_t n;
-    int bad;                  /* a bare ?key, an empty value, or too many */
+    int bad; /* a bare ?key, an empty value, or too many */
 } qlist;
 
 static int collect(void *cls, const char *key, const char *value)
@@ -142,9 +143,11 @@ static int read_filter(svc_req *r, sb_select_opts *sel, int *rc)
     }
     qlist inc, exc, kinds;
     if (list_param(r, "include", &inc))
-        return answered(rc, svc_bad_param(r, "include", "must be a non-empty name pattern (* and ?), at most 256 of them"));
+        return answered(rc,
+                        svc_bad_param(r, "include", "must be a non-empty name pattern (* and ?), at most 256 of them"));
     if (list_param(r, "exclude", &exc))
-        return answered(rc, svc_bad_param(r, "exclude", "must be a non-empty name pattern (* and ?), at most 256 of them"));
+        return answered(rc,
+                        svc_bad_param(r, "exclude", "must be a non-empty name pattern (* and ?), at most 256 of them"));
     if (list_param(r, "exclude-kind", &kinds))
         return answered(rc, svc_bad_param(r, "exclude-kind", "must name a package kind"));
     f->include = inc.v;
@@ -166,7 +169,8 @@ static int read_filter(svc_req *r, sb_select_opts *sel, int *rc)
     }
     const char *scope = svc_req_query(r, "scope");
     if (scope && strcmp(scope, "all") && strcmp(scope, "required"))
-        return answered(rc, svc_bad_param(r, "scope", "must be required (leave out development and optional packages) or all"));
+        return answered(rc, svc_bad_param(r, "scope",
+                                          "must be required (leave out development and optional packages) or all"));
     f->required_only = scope && !strcmp(scope, "required");
     int keep;
     if (svc_param_bool(svc_req_query(r, "keep-orphans"), 0, &keep))
@@ -191,7 +195,8 @@ static void shared_cache_warning(void *cls, const char *why)
     for (const char *p = why; *p && k + 1 < sizeof clean; p++)
         clean[k++] = (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) ? '_' : *p;
     clean[k] = '\0';
-    const char *w = sb_arena_printf(svc_req_arena(r), "199 sbomd \"shared cache unavailable, looked up without it: %s\"", clean);
+    const char *w = sb_arena_printf(svc_req_arena(r),
+                                    "199 sbomd \"shared cache unavailable, looked up without it: %s\"", clean);
     if (w)
         svc_req_add_header(r, "Warning", w);
 }
@@ -248,8 +253,8 @@ static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim,
         return 0;
     }
     sb_err named = err;
-    snprintf(named.msg, sizeof named.msg, "multipart part 'manifest' (%.40s): %.180s", fname[0] ? fname : "no file name",
-             err.msg);
+    snprintf(named.msg, sizeof named.msg, "multipart part 'manifest' (%.40s): %.180s",
+             fname[0] ? fname : "no file name", err.msg);
     return answered(rc, svc_req_error(r, &named, NULL, 0));
 }
 
@@ -286,8 +291,8 @@ static int read_policy(svc_req *r, svc_intake *in, int *rc)
         if (NULL == named) {
             sb_err e;
             size_t n = cfg->policies ? cfg->policies->n : 0;
-            sb_err_set(&e, SB_EINVAL, "query parameter 'policy': %s", n ? "no policy of that name on this server"
-                                                                       : "this server has no --policy-file");
+            sb_err_set(&e, SB_EINVAL, "query parameter 'policy': %s",
+                       n ? "no policy of that name on this server" : "this server has no --policy-file");
             return answered(rc, svc_req_error(r, &e, n ? cfg->policies->names : NULL, n));
         }
         if (sb_policy_merge(&in->policy, a, named) != SB_OK)
@@ -323,8 +328,9 @@ static int read_policy(svc_req *r, svc_intake *in, int *rc)
             s = strchr(s, ',');
         } while (s && *++s);
         if (!in->policy_on)
-            return answered(rc, svc_bad_param(r, "fail-on", "is 'license' but no policy was given (allow-license, deny-license, "
-                                               "require-license, ignore-license or policy)"));
+            return answered(rc, svc_bad_param(r, "fail-on",
+                                              "is 'license' but no policy was given (allow-license, deny-license, "
+                                              "require-license, ignore-license or policy)"));
     }
     sb_gate_init(&in->gate, "policy-violation", "License policy violated");
     return 0;
@@ -346,8 +352,8 @@ int svc_intake_gate(svc_req *r, svc_intake *in, int *rc)
 {
     if (!in->fail_license || !sb_gate_fired(&in->gate))
         return 0;
-    const char *detail = sb_arena_printf(svc_req_arena(r), "%zu package(s) violate the license policy%s%s",
-                                         in->gate.n, in->policy.name ? " " : "", in->policy.name ? in->policy.name : "");
+    const char *detail = sb_arena_printf(svc_req_arena(r), "%zu package(s) violate the license policy%s%s", in->gate.n,
+                                         in->policy.name ? " " : "", in->policy.name ? in->policy.name : "");
     return answered(rc, svc_req_gate(r, &in->gate, detail ? detail : "the license policy is violated"));
 }
 
@@ -359,7 +365,8 @@ static int read_vex(svc_req *r, const svc_part *part, svc_lookup_ctx *lc, svc_in
 {
     sb_arena *a = svc_req_arena(r);
     if (NULL == lc)
-        return answered(rc, svc_bad_param(r, "vulnerabilities", "is needed with a 'vex' part (it applies to findings)"));
+        return answered(rc,
+                        svc_bad_param(r, "vulnerabilities", "is needed with a 'vex' part (it applies to findings)"));
     sb_err err;
     sb_err_clear(&err);
     sb_vex *vex = NULL;
@@ -425,12 +432,15 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
                 return answered(rc, svc_req_timeout(r));
             char msg[sizeof err.msg];
             snprintf(msg, sizeof msg, "%s", err.msg);
-            sb_err_set_at(&err, err.code, err.line, err.column, "'sbom' part %zu (%.128s): %.800s", i + 1, labels[i], msg);
+            sb_err_set_at(&err, err.code, err.line, err.column, "'sbom' part %zu (%.128s): %.800s", i + 1, labels[i],
+                          msg);
             return answered(rc, svc_req_error(r, &err, NULL, 0));
         }
         if (strcmp(locks[i]->kind, "cyclonedx") && strcmp(locks[i]->kind, "spdx")) {
-            sb_err_set(&err, SB_EPARSE, "'sbom' part %zu (%s) is a %s, not a CycloneDX or SPDX document: send a "
-                                        "lockfile as the body or the 'lockfile' part", i + 1, labels[i], locks[i]->kind);
+            sb_err_set(&err, SB_EPARSE,
+                       "'sbom' part %zu (%s) is a %s, not a CycloneDX or SPDX document: send a "
+                       "lockfile as the body or the 'lockfile' part",
+                       i + 1, labels[i], locks[i]->kind);
             return answered(rc, svc_req_error(r, &err, NULL, 0));
         }
         static const char nul = '\0';
@@ -485,8 +495,13 @@ static int read_lookups(svc_req *r, sb_select_opts *sel, svc_lookup_ctx **vctx, 
     kev |= fkev;
     epss |= fe != NULL;
     if ((fs || kev || epss) && !vq)
-        return answered(rc, svc_bad_param(r, fs ? "fail-on-severity" : fkev ? "fail-on-kev" : kev ? "kev" : fe ? "fail-on-epss" : "epss",
-                             "needs vulnerabilities=osv"));
+        return answered(rc, svc_bad_param(r,
+                                          fs     ? "fail-on-severity"
+                                          : fkev ? "fail-on-kev"
+                                          : kev  ? "kev"
+                                          : fe   ? "fail-on-epss"
+                                                 : "epss",
+                                          "needs vulnerabilities=osv"));
     /* health (issue 29 part 3): yanked flags on request, the gate implies
      * them; the outdated report is about releases */
     int yanked, fail_yanked;
@@ -632,12 +647,14 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     sel->license_file_max = cfg->license_file_max;
     sel->license_texts_max = cfg->license_texts_max;
     if (budget_param(r, "license-file-max", cfg->license_file_max, &sel->license_file_max))
-        return answered(rc, svc_bad_param(r, "license-file-max", "must be a byte count no larger than the server's --license-file-max"));
+        return answered(rc, svc_bad_param(r, "license-file-max",
+                                          "must be a byte count no larger than the server's --license-file-max"));
     if (budget_param(r, "license-texts-max", cfg->license_texts_max, &sel->license_texts_max))
-        return answered(rc, svc_bad_param(r, "license-texts-max", "must be a byte count no larger than the server's --license-texts-max"));
+        return answered(rc, svc_bad_param(r, "license-texts-max",
+                                          "must be a byte count no larger than the server's --license-texts-max"));
     if (0 == sel->license_file_max || 0 == sel->license_texts_max)
         sel->license_texts = false; /* a zero budget: names only */
-    svc_lookup_ctx *vctx = NULL; /* the findings' lookups: a vex part is applied there */
+    svc_lookup_ctx *vctx = NULL;    /* the findings' lookups: a vex part is applied there */
     if (read_lookups(r, sel, &vctx, rc))
         return 1;
     if (read_filter(r, sel, rc))

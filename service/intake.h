@@ -16,20 +16,20 @@
 #include <time.h>
 
 typedef struct svc_intake {
-    const char *body;          /* NULL once read: the request's body is freed */
+    const char *body; /* NULL once read: the request's body is freed */
     size_t len;
-    unsigned char sha1[20];    /* of the lockfile, for the documents' serial numbers */
+    unsigned char sha1[20]; /* of the lockfile, for the documents' serial numbers */
     sb_lock *lock;
     sb_select_opts sel;
-    time_t ts;                 /* document timestamp */
-    bool ts_given;             /* by timestamp=: it wins over an SBOM input's own (core/doc.c) */
+    time_t ts;     /* document timestamp */
+    bool ts_given; /* by timestamp=: it wins over an SBOM input's own (core/doc.c) */
     int pretty;
     int all_envs, all_plats;
-    sb_policy policy;          /* policy=NAME, then allow/deny/require/ignore-license */
-    bool policy_on;            /* any of them was given */
-    bool fail_license;         /* fail-on=license: a violation answers 422 */
-    sb_gate gate;              /* the violations of every document of the request */
-    int fail_quality;          /* fail-on-quality: an sb_quality_profile, -1 = none */
+    sb_policy policy;  /* policy=NAME, then allow/deny/require/ignore-license */
+    bool policy_on;    /* any of them was given */
+    bool fail_license; /* fail-on=license: a violation answers 422 */
+    sb_gate gate;      /* the violations of every document of the request */
+    int fail_quality;  /* fail-on-quality: an sb_quality_profile, -1 = none */
 } svc_intake;
 
 /* Apply the request's license policy (if any) to one selected document:

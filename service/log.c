@@ -101,7 +101,11 @@ svc_log_level svc_log_level_of(unsigned status, int stream_failed)
     if (status >= 500 || stream_failed)
         return SVC_LOG_ERROR;
     switch (status) {
-    case 401: case 403: case 408: case 413: case 429: return SVC_LOG_WARN;
+    case 401:
+    case 403:
+    case 408:
+    case 413:
+    case 429: return SVC_LOG_WARN;
     default: return SVC_LOG_INFO;
     }
 }

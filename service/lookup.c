@@ -46,7 +46,7 @@
 #include <string.h>
 #include <time.h>
 
-#define GONE_CHECK_NS 100000000L     /* how often a waiting request looks at its client */
+#define GONE_CHECK_NS 100000000L /* how often a waiting request looks at its client */
 
 int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en)
 {
@@ -262,7 +262,8 @@ int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m)
             t.tv_sec++;
             t.tv_nsec -= 1000000000L;
         }
-        int last = t.tv_sec > ctx->deadline.tv_sec || (t.tv_sec == ctx->deadline.tv_sec && t.tv_nsec >= ctx->deadline.tv_nsec);
+        int last = t.tv_sec > ctx->deadline.tv_sec ||
+                   (t.tv_sec == ctx->deadline.tv_sec && t.tv_nsec >= ctx->deadline.tv_nsec);
         if (pthread_cond_timedwait(&L->answered, &L->mu, last ? &ctx->deadline : &t) == ETIMEDOUT && last)
             return 1;
     }
@@ -276,8 +277,8 @@ int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m)
  * is the answer copied into the arena, NULL when it failed, was capped or
  * missed the deadline; *capped counts the capped. */
 sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n, const char *const *keys,
-                         const char *const *targets, const char *const *posts, const size_t *post_lens,
-                         const char **bodies, size_t *lens, size_t *capped)
+                  const char *const *targets, const char *const *posts, const size_t *post_lens, const char **bodies,
+                  size_t *lens, size_t *capped)
 {
     entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
     int *res = sb_arena_calloc(a, n ? n : 1, sizeof *res);

@@ -197,15 +197,11 @@ static int type_fits(char type, int kind)
 {
     switch (type) {
     case 'P':
-    case 'p':
-        return kind == K_PYPI;
+    case 'p': return kind == K_PYPI;
     case 'C':
-    case 'c':
-        return kind == K_CONDA || kind == K_TARBZ2;
-    case 'O':
-        return IS_OSV(kind);
-    default:
-        return 0;
+    case 'c': return kind == K_CONDA || kind == K_TARBZ2;
+    case 'O': return IS_OSV(kind);
+    default: return 0;
     }
 }
 
@@ -214,8 +210,7 @@ static int type_fits(char type, int kind)
  * stored as answers (a conda info member unpacked into the disk cache
  * first, as a transfer's would be), so the claims that follow find them.
  * Request thread. */
-void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds,
-                        size_t m)
+void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds, size_t m)
 {
     if (!svc_shared_enabled() || 0 == m)
         return;

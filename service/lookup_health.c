@@ -54,7 +54,8 @@ static sb_code conda_health(void *ctx, sb_sbom *s, sb_arena *a)
             s->health[i].state = SB_HEALTH_FAILED;
             continue;
         }
-        if ((rc = sb_health_from_channel(&s->health[i], a, digests[of[i]], s->pkgs[i].name, s->pkgs[i].version)) != SB_OK)
+        if ((rc = sb_health_from_channel(&s->health[i], a, digests[of[i]], s->pkgs[i].name, s->pkgs[i].version)) !=
+            SB_OK)
             return rc;
     }
     if (0 == failed)

@@ -197,10 +197,14 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         follows = conda_step(L, x, msg->data.result, status, &ok, &negative);
     }
     if (ok && IS_OSV(e->kind))
-        shared_put(e->url, 'O', e->kind == K_KEV ? L->kev_ttl : e->kind == K_EPSS ? L->epss_ttl : L->osv_ttl, 0, body,
-                   body_len);
+        shared_put(e->url, 'O',
+                   e->kind == K_KEV    ? L->kev_ttl
+                   : e->kind == K_EPSS ? L->epss_ttl
+                                       : L->osv_ttl,
+                   0, body, body_len);
     else if (ok && e->kind == K_PYPI)
-        shared_put(e->url, license ? 'P' : 'p', negative ? L->neg_ttl : L->ttl, 0, license, license ? strlen(license) : 0);
+        shared_put(e->url, license ? 'P' : 'p', negative ? L->neg_ttl : L->ttl, 0, license,
+                   license ? strlen(license) : 0);
     else if (ok && negative && !follows)
         shared_put(e->url, 'c', L->neg_ttl, 0, NULL, 0);
     double spent = now_s() - x->started;
@@ -220,13 +224,13 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         e->body = body;
         e->body_len = body_len;
     }
-    double life = e->kind == K_KEV    ? L->kev_ttl
-                  : e->kind == K_EPSS ? L->epss_ttl
+    double life = e->kind == K_KEV                      ? L->kev_ttl
+                  : e->kind == K_EPSS                   ? L->epss_ttl
                   : e->kind == K_SCORECARD && !negative ? L->scorecard_ttl
-                  : e->kind == K_CHANNEL ? L->channel_ttl
-                  : IS_OSV(e->kind)   ? L->osv_ttl
-                  : negative          ? L->neg_ttl
-                                      : L->ttl;
+                  : e->kind == K_CHANNEL                ? L->channel_ttl
+                  : IS_OSV(e->kind)                     ? L->osv_ttl
+                  : negative                            ? L->neg_ttl
+                                                        : L->ttl;
     e->expires = now_s() + (ok ? life : 0.0);
     L->active--;
     svc_sched_done(&L->sched, &e->it);

@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <time.h>
 
-#define MAX_BODY (8u << 20)          /* spec 9.4: response cap */
-#define MAX_MEMBER_BODY (32u << 20)  /* a conda info member fetched by range */
+#define MAX_BODY (8u << 20)         /* spec 9.4: response cap */
+#define MAX_MEMBER_BODY (32u << 20) /* a conda info member fetched by range */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
 enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJECT, K_SCORECARD, K_CHANNEL };
@@ -34,20 +34,20 @@ enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJ
 enum { X_WHOLE, X_TAIL, X_MEMBER };
 
 typedef struct entry {
-    svc_sched_item it;        /* claims, queue and owner (lookup_sched.h) */
+    svc_sched_item it; /* claims, queue and owner (lookup_sched.h) */
     char *url;
     int kind;
     int state;
-    char *license;            /* PyPI answer: the license, or NULL (none / no such release) */
-    char *info_dir;           /* conda answer: the stored info/, or NULL (the archive has none) */
-    char *target;             /* OSV: the URL fetched when the key is not one (querybatch) */
-    char *post;               /* OSV querybatch: the JSON body POSTed */
+    char *license;  /* PyPI answer: the license, or NULL (none / no such release) */
+    char *info_dir; /* conda answer: the stored info/, or NULL (the archive has none) */
+    char *target;   /* OSV: the URL fetched when the key is not one (querybatch) */
+    char *post;     /* OSV querybatch: the JSON body POSTed */
     size_t post_len;
-    char *body;               /* OSV answer: the raw JSON, parsed by the asking request;
+    char *body; /* OSV answer: the raw JSON, parsed by the asking request;
                                * PyPI project: its digest (core/health.h), "" = no such project */
     size_t body_len;
-    double expires;           /* monotonic seconds */
-    unsigned refs;            /* waiters holding it: never evicted while > 0 */
+    double expires; /* monotonic seconds */
+    unsigned refs;  /* waiters holding it: never evicted while > 0 */
     struct entry *hnext, *older, *newer;
     int in_lru;
 } entry;
@@ -71,7 +71,7 @@ struct svc_lookup {
     entry **buckets;
     size_t nbuckets, count, max_entries;
     svc_sched sched;
-    size_t per_request;       /* claims one request may make */
+    size_t per_request; /* claims one request may make */
     entry *lru_old, *lru_new;
     CURLM *multi;
     pthread_t thread;
@@ -79,7 +79,7 @@ struct svc_lookup {
     long concurrency, timeout_ms;
     double ttl, neg_ttl, osv_ttl, kev_ttl, epss_ttl, scorecard_ttl, channel_ttl;
     char scorecard_base[512], channel_tmpl[512];
-    int licenses, vulns;      /* --lookups, --vulnerabilities */
+    int licenses, vulns; /* --lookups, --vulnerabilities */
     char osv_base[512], kev_url[512], epss_url[512];
     char kev_file[1024], epss_file[1024];
     size_t active;
@@ -112,8 +112,8 @@ void orphaned(svc_sched_item *it, int was_waiting, void *cls);
 void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m);
 int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m);
 sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n, const char *const *keys,
-                  const char *const *targets, const char *const *posts, const size_t *post_lens,
-                  const char **bodies, size_t *lens, size_t *capped);
+                  const char *const *targets, const char *const *posts, const size_t *post_lens, const char **bodies,
+                  size_t *lens, size_t *capped);
 
 /* lookup_http.c: the engine thread and its transfers */
 void *engine(void *cls);
@@ -128,8 +128,7 @@ void evict(svc_lookup *L);
 void free_entry(entry *e);
 int disk_answer(svc_lookup *L, entry *e);
 void shared_put(const char *url, char type, double ttl, unsigned method, const void *body, size_t len);
-void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds,
-                 size_t m);
+void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds, size_t m);
 
 /* lookup_licenses.c: conda archives */
 int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, int *negative);

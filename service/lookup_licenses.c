@@ -112,7 +112,8 @@ static int wanted(const sb_pkg *p, sb_arena *a, const svc_lookup *L, const char 
     /* an offline server still counts the archive as a lookup not made */
     sb_archive_kind ak;
     const char *u = sb_conda_archive_url(a, L ? L->conda_base : "http://offline", p->location, &ak);
-    if (NULL == u || (ak == SB_ARCHIVE_TARBZ2 && (sb_pkg_xr(p)->size <= 0 || sb_pkg_xr(p)->size > SB_ARCHIVE_TARBZ2_MAX)))
+    if (NULL == u ||
+        (ak == SB_ARCHIVE_TARBZ2 && (sb_pkg_xr(p)->size <= 0 || sb_pkg_xr(p)->size > SB_ARCHIVE_TARBZ2_MAX)))
         return -1;
     *url = L ? u : NULL;
     return ak == SB_ARCHIVE_TARBZ2 ? K_TARBZ2 : K_CONDA;

@@ -30,14 +30,14 @@ typedef struct claim {
 struct svc_sched_req {
     size_t limit;
     int cancelled, closed;
-    size_t running;               /* transfers started on its turn, still running */
+    size_t running; /* transfers started on its turn, still running */
     claim *claims;
     size_t nclaims, claims_cap;
-    size_t *slots;                /* claim index + 1; 0 = empty */
-    size_t nslots;                /* power of two, > 2 * nclaims */
+    size_t *slots; /* claim index + 1; 0 = empty */
+    size_t nslots; /* power of two, > 2 * nclaims */
     svc_sched_item **queue;
     size_t qhead, qlen, qcap;
-    svc_sched_req *prev, *next;   /* the ring, while open */
+    svc_sched_req *prev, *next; /* the ring, while open */
 };
 
 void svc_sched_init(svc_sched *s, size_t concurrency)
@@ -279,5 +279,11 @@ void svc_sched_free_all(svc_sched *s)
     }
 }
 
-size_t svc_sched_claims(const svc_sched_req *q) { return q->nclaims; }
-size_t svc_sched_running(const svc_sched_req *q) { return q->running; }
+size_t svc_sched_claims(const svc_sched_req *q)
+{
+    return q->nclaims;
+}
+size_t svc_sched_running(const svc_sched_req *q)
+{
+    return q->running;
+}

@@ -24,14 +24,14 @@ typedef struct svc_sched_req svc_sched_req;
 
 /* Embedded in each lookup entry. */
 typedef struct svc_sched_item {
-    unsigned wanters;       /* requests holding a claim on it */
-    int waiting;            /* wants a transfer that has not started */
-    svc_sched_req *owner;   /* the request whose turn started its transfer; NULL when none runs */
+    unsigned wanters;     /* requests holding a claim on it */
+    int waiting;          /* wants a transfer that has not started */
+    svc_sched_req *owner; /* the request whose turn started its transfer; NULL when none runs */
 } svc_sched_item;
 
 typedef struct svc_sched {
-    svc_sched_req *turn;    /* the ring of open requests, at the one served next */
-    size_t concurrency;     /* transfer slots in the whole process */
+    svc_sched_req *turn; /* the ring of open requests, at the one served next */
+    size_t concurrency;  /* transfer slots in the whole process */
 } svc_sched;
 
 typedef enum svc_claim {

@@ -95,7 +95,8 @@ int svc_store_pypi_get(const char *root, const char *url, double ttl, char **lic
         return 0;
     struct stat st;
     char buf[4096];
-    ssize_t n = fstat(fd, &st) == 0 && (double)st.st_mtime + ttl > (double)time(NULL) ? read(fd, buf, sizeof buf - 1) : -1;
+    ssize_t n = fstat(fd, &st) == 0 && (double)st.st_mtime + ttl > (double)time(NULL) ? read(fd, buf, sizeof buf - 1)
+                                                                                      : -1;
     close(fd);
     if (n < 2 || buf[1] != '\n' || (buf[0] != '0' && buf[0] != '1'))
         return 0;

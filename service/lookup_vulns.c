@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define OSV_CHUNK 1000 /* spec 9.6: purls per querybatch */
+#define OSV_CHUNK 1000   /* spec 9.6: purls per querybatch */
 #define OSV_MAX_PAGES 10 /* result pages one query may take (next_page_token), the first included */
 
 /* An advisory id as one path segment: only [A-Za-z0-9._-] pass unencoded,
@@ -222,8 +222,8 @@ static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
     if (0 == nq)
         return sb_incomplete_add(&s->incomplete, a, "osv", "nothing queryable (no PyPI or npm purl with a version)");
     if (NULL == L)
-        return sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls unasked (this server makes no vulnerability lookups)",
-                                 nq, nq);
+        return sb_incomplete_add(&s->incomplete, a, "osv",
+                                 "%zu of %zu purls unasked (this server makes no vulnerability lookups)", nq, nq);
     /* 1: querybatch in chunks */
     size_t nch = (nq + OSV_CHUNK - 1) / OSV_CHUNK;
     const char **keys = sb_arena_alloc(a, nch * sizeof *keys), **targets = sb_arena_alloc(a, nch * sizeof *targets);
@@ -255,17 +255,22 @@ static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
         if (NULL == bodies[c] || sb_osv_batch_parse_pages(a, bodies[c], blens[c], m, hits + off, tokens + off) != SB_OK)
             unasked += m;
     }
-    if (unasked && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls unasked (query failed%s)", unasked,
-                                           nq, capped ? " or past the per-request lookup limit" : "")) != SB_OK)
+    if (unasked &&
+        (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls unasked (query failed%s)", unasked, nq,
+                                capped ? " or past the per-request lookup limit" : "")) != SB_OK)
         return rc;
     size_t pages_failed = 0, truncated = 0;
     if ((rc = osv_pages(L, ctx, a, batch_url, q, nq, hits, tokens, &pages_failed, &truncated)) != SB_OK)
         return rc;
-    if (pages_failed && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls' further result pages not fetched "
-                                                "(query failed)", pages_failed, nq)) != SB_OK)
+    if (pages_failed && (rc = sb_incomplete_add(&s->incomplete, a, "osv",
+                                                "%zu of %zu purls' further result pages not fetched "
+                                                "(query failed)",
+                                                pages_failed, nq)) != SB_OK)
         return rc;
-    if (truncated && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu purls have more than %d result pages "
-                                             "(the rest unasked)", truncated, nq, OSV_MAX_PAGES)) != SB_OK)
+    if (truncated && (rc = sb_incomplete_add(&s->incomplete, a, "osv",
+                                             "%zu of %zu purls have more than %d result pages "
+                                             "(the rest unasked)",
+                                             truncated, nq, OSV_MAX_PAGES)) != SB_OK)
         return rc;
     /* 2: each distinct advisory's record */
     sb_strv ids = {0};
@@ -303,8 +308,9 @@ static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
         recs[j].id = ids.v[j];
         byid++;
     }
-    if (byid && (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu advisory records not fetched (listed by id only)",
-                                        byid, (size_t)ids.n)) != SB_OK)
+    if (byid &&
+        (rc = sb_incomplete_add(&s->incomplete, a, "osv", "%zu of %zu advisory records not fetched (listed by id only)",
+                                byid, (size_t)ids.n)) != SB_OK)
         return rc;
     if ((rc = sb_vuln_attach(s, a, q, hits, nq, recs, ids.n)) != SB_OK)
         return rc;

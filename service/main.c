@@ -44,7 +44,8 @@ static int load_mapping(svc_server *srv, char *eb, size_t en)
     sb_err err;
     sb_err_clear(&err);
     if (rc != 0)
-        snprintf(eb, en, "pypi-mapping-file '%.200s' is larger than %ld bytes", srv->cfg.pypi_mapping_file, MAPPING_MAX);
+        snprintf(eb, en, "pypi-mapping-file '%.200s' is larger than %ld bytes", srv->cfg.pypi_mapping_file,
+                 MAPPING_MAX);
     else if (sb_pypimap_parse(&srv->pypimap, b.data ? b.data : "", b.len, &err) != SB_OK)
         rc = -1, snprintf(eb, en, "pypi-mapping-file '%.200s': %s", srv->cfg.pypi_mapping_file, err.msg);
     sb_buf_free(&b);
@@ -64,7 +65,8 @@ static void reload(svc_server *srv, int tokens, int tls, const char *why)
     if (tokens) {
         size_t n = 0;
         if (svc_auth_reload(&srv->auth, &n, eb, sizeof eb) == 0) {
-            snprintf(detail, sizeof detail, "%zu token(s)%s (%s)", n, srv->auth.enabled ? "" : " (no tokens-file)", why);
+            snprintf(detail, sizeof detail, "%zu token(s)%s (%s)", n, srv->auth.enabled ? "" : " (no tokens-file)",
+                     why);
             svc_log_event("tokens reloaded", detail);
         } else {
             svc_log_error("tokens reload failed, keeping the previous set", eb);
@@ -130,7 +132,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbomd: %s\n", eb);
         return 2;
     }
-    curl_global_init(CURL_GLOBAL_DEFAULT); /* before any thread */
+    curl_global_init(CURL_GLOBAL_DEFAULT);                                    /* before any thread */
     svc_log_set_level((svc_log_level)svc_log_level_parse(srv.cfg.log_level)); /* checked when loaded */
     if (svc_shared_init(&srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
@@ -140,7 +142,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbomd: %s\n", eb);
         return 1;
     }
-    if ((srv.cfg.lookups || srv.cfg.vulns) && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
+    if ((srv.cfg.lookups || srv.cfg.vulns) &&
+        svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
         return 1;
     }
@@ -173,8 +176,8 @@ int main(int argc, char **argv)
         svc_log_event("probe listener", detail);
     }
     if (srv.cfg.max_body_lowered) {
-        snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds", srv.cfg.max_body,
-                 srv.cfg.memory_budget);
+        snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds",
+                 srv.cfg.max_body, srv.cfg.memory_budget);
         svc_log_event("max-body lowered to fit the memory budget derived from the cgroup memory limit", detail);
     }
     /* a Secret volume is updated by the kubelet, which sends no SIGHUP */

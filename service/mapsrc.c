@@ -20,7 +20,7 @@
 /* One generation of the map and the requests holding it. */
 typedef struct gen {
     sb_pypimap *map;
-    unsigned refs;       /* requests + 1 while it is current */
+    unsigned refs; /* requests + 1 while it is current */
     struct svc_mapsrc *src;
 } gen;
 

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 static const unsigned statuses[SVC_METRICS_STATUSES] = {200, 400, 401, 404, 405, 406, 408, 413,
-                                                        415, 422, 500, 502, 503, 504, 0, 0};
+                                                        415, 422, 500, 502, 503, 504, 0,   0};
 static const double bucket_le[SVC_METRICS_BUCKETS] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
-                                                      0.1, 0.25, 0.5, 1, 2.5, 10};
+                                                      0.1,   0.25,   0.5,   1,    2.5,   10};
 
 unsigned svc_metrics_route(svc_metrics *m, const char *label)
 {
@@ -73,9 +73,9 @@ static unsigned status_slot(unsigned status)
     return SVC_METRICS_STATUSES - 1; /* other */
 }
 
-void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const char *format,
-                         double seconds, uint64_t bytes_in, uint64_t bytes_out, long packages,
-                         int stream_failed, int timed, unsigned ndocs, const char *kind)
+void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const char *format, double seconds,
+                         uint64_t bytes_in, uint64_t bytes_out, long packages, int stream_failed, int timed,
+                         unsigned ndocs, const char *kind)
 {
     if (kind)
         count_input(m, kind);
@@ -131,13 +131,14 @@ static long rss_bytes(void)
 
 #define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 
-int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int ready,
-                       unsigned long long budget, unsigned long long charged)
+int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int ready, unsigned long long budget,
+                       unsigned long long charged)
 {
     svc_metrics *m = (svc_metrics *)cm; /* atomics are read, never written, here */
     int rc = 0;
-    rc |= put(b, "# HELP sbomd_requests_total Requests answered, by route and status.\n"
-                 "# TYPE sbomd_requests_total counter\n");
+    rc |= put(b,
+              "# HELP sbomd_requests_total Requests answered, by route and status.\n"
+              "# TYPE sbomd_requests_total counter\n");
     for (unsigned r = 0; r < SVC_METRICS_ROUTES; r++) {
         const char *name = r < m->nroutes ? m->route_names[r] : (r == SVC_METRICS_ROUTES - 1 ? "unmatched" : NULL);
         if (!name)
@@ -152,19 +153,24 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
                 rc |= put(b, "sbomd_requests_total{route=\"%s\",status=\"%u\"} %llu\n", name, statuses[s], v);
         }
     }
-    rc |= put(b, "# HELP sbomd_documents_total Documents and reports answered, by format (an NDJSON answer counts each document it holds).\n"
-                 "# TYPE sbomd_documents_total counter\n");
+    rc |= put(
+        b,
+        "# HELP sbomd_documents_total Documents and reports answered, by format (an NDJSON answer counts each document it holds).\n"
+        "# TYPE sbomd_documents_total counter\n");
     for (unsigned i = 0; i < m->nformats; i++)
         rc |= put(b, "sbomd_documents_total{format=\"%s\"} %llu\n", m->format_names[i], LOAD(m->documents[i]));
-    rc |= put(b, "# HELP sbomd_inputs_total Lockfiles and manifests read, by kind (answers from the result cache count too).\n"
-                 "# TYPE sbomd_inputs_total counter\n");
+    rc |= put(
+        b,
+        "# HELP sbomd_inputs_total Lockfiles and manifests read, by kind (answers from the result cache count too).\n"
+        "# TYPE sbomd_inputs_total counter\n");
     unsigned nk = atomic_load(&m->nkinds);
     for (unsigned i = 0; i < nk; i++)
         rc |= put(b, "sbomd_inputs_total{kind=\"%s\"} %llu\n", m->kind_names[i], LOAD(m->inputs[i]));
     if (LOAD(m->inputs[SVC_METRICS_KINDS - 1]))
         rc |= put(b, "sbomd_inputs_total{kind=\"other\"} %llu\n", LOAD(m->inputs[SVC_METRICS_KINDS - 1]));
-    rc |= put(b, "# HELP sbomd_sbom_duration_seconds Time from request start to completion for /v1/sbom.\n"
-                 "# TYPE sbomd_sbom_duration_seconds histogram\n");
+    rc |= put(b,
+              "# HELP sbomd_sbom_duration_seconds Time from request start to completion for /v1/sbom.\n"
+              "# TYPE sbomd_sbom_duration_seconds histogram\n");
     unsigned long long cum = 0;
     for (unsigned i = 0; i < SVC_METRICS_BUCKETS; i++) {
         cum += LOAD(m->duration_buckets[i]);
@@ -193,7 +199,8 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
          LOAD(m->rejected_memory)},
         {"sbomd_timeouts_total", "Requests cut short by the request deadline or the minimum upload rate.",
          LOAD(m->timeouts)},
-        {"sbomd_head_timeouts_total", "Connections closed because their request head was not complete within --head-timeout.",
+        {"sbomd_head_timeouts_total",
+         "Connections closed because their request head was not complete within --head-timeout.",
          LOAD(m->head_timeouts)},
         {"sbomd_auth_failures_total", "Requests answered 401 (missing or unknown bearer token).",
          LOAD(m->auth_failures)},
@@ -217,21 +224,26 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
          "Shared-cache commands that failed (unreachable, past --cache-timeout-ms, refused); each read is a miss.",
          LOAD(m->shared_errors)},
         {"sbomd_shared_cache_writes_total", "Values written to the shared cache.", LOAD(m->shared_puts)},
-        {"sbomd_shared_cache_dropped_total", "Values not written to the shared cache (over --cache-max-value, queue full).",
-         LOAD(m->shared_dropped)},
+        {"sbomd_shared_cache_dropped_total",
+         "Values not written to the shared cache (over --cache-max-value, queue full).", LOAD(m->shared_dropped)},
     };
     for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
         rc |= put(b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", counters[i].name, counters[i].help, counters[i].name,
                   counters[i].name, counters[i].v);
-    rc |= put(b, "# HELP sbomd_lookup_seconds_total Time spent in lookup transfers.\n"
-                 "# TYPE sbomd_lookup_seconds_total counter\nsbomd_lookup_seconds_total %.6f\n",
+    rc |= put(b,
+              "# HELP sbomd_lookup_seconds_total Time spent in lookup transfers.\n"
+              "# TYPE sbomd_lookup_seconds_total counter\nsbomd_lookup_seconds_total %.6f\n",
               (double)LOAD(m->lookup_us) / 1e6);
     rc |= put(b, "# TYPE sbomd_in_flight gauge\nsbomd_in_flight %ld\n", in_flight);
     rc |= put(b, "# TYPE sbomd_ready gauge\nsbomd_ready %d\n", ready);
-    rc |= put(b, "# HELP sbomd_memory_budget_bytes The memory budget (--memory-budget).\n"
-                 "# TYPE sbomd_memory_budget_bytes gauge\nsbomd_memory_budget_bytes %llu\n", budget);
-    rc |= put(b, "# HELP sbomd_memory_charged_bytes What requests in flight hold of the budget.\n"
-                 "# TYPE sbomd_memory_charged_bytes gauge\nsbomd_memory_charged_bytes %llu\n", charged);
+    rc |= put(b,
+              "# HELP sbomd_memory_budget_bytes The memory budget (--memory-budget).\n"
+              "# TYPE sbomd_memory_budget_bytes gauge\nsbomd_memory_budget_bytes %llu\n",
+              budget);
+    rc |= put(b,
+              "# HELP sbomd_memory_charged_bytes What requests in flight hold of the budget.\n"
+              "# TYPE sbomd_memory_charged_bytes gauge\nsbomd_memory_charged_bytes %llu\n",
+              charged);
     rc |= put(b, "# TYPE sbomd_resident_memory_bytes gauge\nsbomd_resident_memory_bytes %ld\n", rss_bytes());
     return rc ? -1 : 0;
 }

@@ -54,8 +54,7 @@ static const void *find(const char *h, size_t hl, const char *n, size_t nlen)
     return nlen <= hl ? memmem(h, hl, n, nlen) : NULL;
 }
 
-int svc_multipart_parse(sb_arena *a, const char *ct, char *body, size_t blen, svc_part **out, size_t *nout,
-                        sb_err *err)
+int svc_multipart_parse(sb_arena *a, const char *ct, char *body, size_t blen, svc_part **out, size_t *nout, sb_err *err)
 {
     *out = NULL;
     *nout = 0;

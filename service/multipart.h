@@ -10,9 +10,9 @@
 
 /* One uploaded input: a multipart part or the raw body. */
 typedef struct svc_part {
-    const char *name;      /* the form field: "lockfile", "manifest", "vex", "base", "head" */
-    const char *filename;  /* last path component of filename=, NULL when none */
-    const char *data;      /* NUL-terminated */
+    const char *name;     /* the form field: "lockfile", "manifest", "vex", "base", "head" */
+    const char *filename; /* last path component of filename=, NULL when none */
+    const char *data;     /* NUL-terminated */
     size_t len;
 } svc_part;
 

@@ -43,7 +43,10 @@ int svc_param_count(const char *s, long long max, long long *out)
     return 0;
 }
 
-static int is_ows(char c) { return c == ' ' || c == '\t'; }
+static int is_ows(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
 /* Copy [b, e) trimmed of spaces into dst (cap bytes, truncating). */
 static void copy_trimmed(char *dst, size_t cap, const char *b, const char *e)
@@ -282,7 +285,8 @@ static const svc_qparam qparams[] = {
 
 int svc_param_epss(const char *s, double *out)
 {
-    if (NULL == s || !s[0] || strlen(s) > 12 || strspn(s, "0123456789.") != strlen(s) || strchr(s, '.') != strrchr(s, '.'))
+    if (NULL == s || !s[0] || strlen(s) > 12 || strspn(s, "0123456789.") != strlen(s) ||
+        strchr(s, '.') != strrchr(s, '.'))
         return -1;
     char *end;
     double d = strtod(s, &end);
@@ -293,7 +297,10 @@ int svc_param_epss(const char *s, double *out)
     return 0;
 }
 
-const svc_qparam *svc_qparams(void) { return qparams; }
+const svc_qparam *svc_qparams(void)
+{
+    return qparams;
+}
 
 /* Reports take every SVC_EP_REPORT row; the tree and quality reports their own rows too. */
 static int takes(const svc_qparam *p, unsigned ep)
@@ -393,8 +400,7 @@ int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why
             return -1;
         }
         break;
-    case SVC_Q_STRING:
-        break;
+    case SVC_Q_STRING: break;
     }
     return 0;
 }

@@ -48,16 +48,16 @@ int svc_negotiate_type(const char *accept, const char *const *types, size_t n);
 /* The query parameters of the API, one row each: what the strict check
  * (svc_query_check) accepts and a unit test holds openapi/openapi.yaml to. */
 typedef enum svc_qtype {
-    SVC_Q_STRING,  /* free text (names, file names) */
-    SVC_Q_BOOL,    /* true|false|1|0|"" */
-    SVC_Q_COUNT    /* a decimal count in [0, max] */
+    SVC_Q_STRING, /* free text (names, file names) */
+    SVC_Q_BOOL,   /* true|false|1|0|"" */
+    SVC_Q_COUNT   /* a decimal count in [0, max] */
 } svc_qtype;
 
 /* Which endpoints take a parameter. */
 enum {
-    SVC_EP_SBOM = 1u << 0,   /* POST /v1/sbom */
-    SVC_EP_REPORT = 1u << 1, /* POST /v1/report/{kind} */
-    SVC_EP_TREE = 1u << 2,   /* POST /v1/report/tree only */
+    SVC_EP_SBOM = 1u << 0,    /* POST /v1/sbom */
+    SVC_EP_REPORT = 1u << 1,  /* POST /v1/report/{kind} */
+    SVC_EP_TREE = 1u << 2,    /* POST /v1/report/tree only */
     SVC_EP_QUALITY = 1u << 3, /* POST /v1/report/quality only */
     SVC_EP_DIFF = 1u << 4,    /* POST /v1/diff */
     SVC_EP_EXPLAIN = 1u << 5  /* POST /v1/report/explain only */
@@ -66,10 +66,10 @@ enum {
 typedef struct svc_qparam {
     const char *name;
     svc_qtype type;
-    long long max;           /* SVC_Q_COUNT only */
-    unsigned endpoints;      /* SVC_EP_* bits */
-    int repeat;              /* may be given more than once (a list) */
-    int upstream;            /* given (a boolean: true), the answer depends on an upstream's (lookups,
+    long long max;      /* SVC_Q_COUNT only */
+    unsigned endpoints; /* SVC_EP_* bits */
+    int repeat;         /* may be given more than once (a list) */
+    int upstream;       /* given (a boolean: true), the answer depends on an upstream's (lookups,
                               * OSV, KEV/EPSS, PyPI pages): no ETag, never kept for repeats */
 } svc_qparam;
 

@@ -150,8 +150,8 @@ static int problem(svc_req *r, unsigned status, const char *title, const char *d
     return rc;
 }
 
-int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail,
-                    const sb_err *err, const char *const *choices, size_t nchoices)
+int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail, const sb_err *err,
+                    const char *const *choices, size_t nchoices)
 {
     return problem(r, status, title, detail, err, choices, nchoices, NULL);
 }

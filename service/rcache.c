@@ -21,7 +21,7 @@ struct svc_rcache {
     pthread_mutex_t mu;
     size_t max_bytes, max_entry;
     size_t bytes, entries;
-    svc_rentry *head, *tail;   /* most recently used first */
+    svc_rentry *head, *tail; /* most recently used first */
     svc_rentry *buckets[NBUCKETS];
 };
 
@@ -62,7 +62,10 @@ int svc_rcache_fits(const svc_rcache *c, size_t len)
     return c && len <= c->max_entry;
 }
 
-static size_t slen(const char *s) { return s ? strlen(s) + 1 : 0; }
+static size_t slen(const char *s)
+{
+    return s ? strlen(s) + 1 : 0;
+}
 
 static char *put_str(char **at, const char *s)
 {
@@ -75,8 +78,8 @@ static char *put_str(char **at, const char *s)
 }
 
 svc_rentry *svc_rentry_new(const unsigned char key[SVC_RKEY_LEN], const char *etag, const char *ctype,
-                           const char *format, const char *kind, const char *const *hname, const char *const *hvalue, unsigned nh,
-                           unsigned ndocs, long packages, const char *body, size_t len, long ttl)
+                           const char *format, const char *kind, const char *const *hname, const char *const *hvalue,
+                           unsigned nh, unsigned ndocs, long packages, const char *body, size_t len, long ttl)
 {
     if (nh > SVC_RCACHE_MAX_HEADERS)
         return NULL; /* not one to replay faithfully */

@@ -17,27 +17,27 @@
 #include <stddef.h>
 #include <time.h>
 
-#define SVC_RKEY_LEN 20  /* SHA-1 of the request's shaping parts */
+#define SVC_RKEY_LEN 20 /* SHA-1 of the request's shaping parts */
 #define SVC_RCACHE_MAX_HEADERS 6
 
 typedef struct svc_rcache svc_rcache;
 
 typedef struct svc_rentry {
     unsigned char key[SVC_RKEY_LEN];
-    char etag[48];             /* the quoted strong validator sent with it */
-    const char *ctype;         /* Content-Type */
-    const char *format;        /* format label for the metrics */
-    const char *kind;          /* the input's kind, for the metrics */
+    char etag[48];      /* the quoted strong validator sent with it */
+    const char *ctype;  /* Content-Type */
+    const char *format; /* format label for the metrics */
+    const char *kind;   /* the input's kind, for the metrics */
     const char *hname[SVC_RCACHE_MAX_HEADERS], *hvalue[SVC_RCACHE_MAX_HEADERS];
-    unsigned nheaders;         /* Content-Disposition, Warning... as first sent */
-    unsigned ndocs;            /* documents in the body (NDJSON: many) */
+    unsigned nheaders; /* Content-Disposition, Warning... as first sent */
+    unsigned ndocs;    /* documents in the body (NDJSON: many) */
     long packages;
     const char *body;
     size_t len;
-    time_t expires;            /* CLOCK_MONOTONIC seconds; 0 = never */
+    time_t expires; /* CLOCK_MONOTONIC seconds; 0 = never */
     /* owned by the cache */
     atomic_int refs;
-    size_t cost;               /* bytes charged against the cache size */
+    size_t cost; /* bytes charged against the cache size */
     struct svc_rentry *prev, *next, *chain;
 } svc_rentry;
 
@@ -54,8 +54,8 @@ int svc_rcache_fits(const svc_rcache *c, size_t len);
 /* A new entry (one allocation: strings and body copied in), refs 1. NULL
  * when memory is short. `ttl` seconds from now, 0 = until evicted. */
 svc_rentry *svc_rentry_new(const unsigned char key[SVC_RKEY_LEN], const char *etag, const char *ctype,
-                           const char *format, const char *kind, const char *const *hname, const char *const *hvalue, unsigned nh,
-                           unsigned ndocs, long packages, const char *body, size_t len, long ttl);
+                           const char *format, const char *kind, const char *const *hname, const char *const *hvalue,
+                           unsigned nh, unsigned ndocs, long packages, const char *body, size_t len, long ttl);
 
 /* Drop a reference; the last one frees the entry. */
 void svc_rentry_release(svc_rentry *e);

@@ -16,9 +16,18 @@
 #include <string.h>
 #include "../core/alloc.h"
 
-const char *svc_req_method(const svc_req *r) { return r->method; }
-const char *svc_req_path(const svc_req *r) { return r->path; }
-sb_arena *svc_req_arena(svc_req *r) { return r->arena; }
+const char *svc_req_method(const svc_req *r)
+{
+    return r->method;
+}
+const char *svc_req_path(const svc_req *r)
+{
+    return r->path;
+}
+sb_arena *svc_req_arena(svc_req *r)
+{
+    return r->arena;
+}
 /* sb_alloc_release_now sets the allocator's decommit delay to 0 and back, a
  * process-wide option: two requests doing it at once could interleave so
  * the second restores the first's 0 for good, and every later free would
@@ -39,8 +48,14 @@ void svc_req_drop_body(svc_req *r)
     if (had >= SVC_BODY_RELEASE_MIN)
         release_now();
 }
-const svc_cfg *svc_req_cfg(const svc_req *r) { return &r->srv->cfg; }
-const char *svc_req_id(const svc_req *r) { return r->id; }
+const svc_cfg *svc_req_cfg(const svc_req *r)
+{
+    return &r->srv->cfg;
+}
+const char *svc_req_id(const svc_req *r)
+{
+    return r->id;
+}
 
 const char *svc_req_query(svc_req *r, const char *key)
 {
@@ -126,8 +141,7 @@ int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp)
 
 int svc_req_send(svc_req *r, unsigned status, const char *content_type, const char *body, size_t len)
 {
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
     if (NULL == resp)
         return -1;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
@@ -147,7 +161,10 @@ int svc_req_expired(const svc_req *r)
     return svc_req__elapsed(r) > (double)r->srv->cfg.request_timeout;
 }
 
-struct svc_lookup *svc_req_lookups(const svc_req *r) { return r->srv->lookup; }
+struct svc_lookup *svc_req_lookups(const svc_req *r)
+{
+    return r->srv->lookup;
+}
 const struct sb_pypimap *svc_req_pypimap(svc_req *r)
 {
     if (NULL == r->srv->mapsrc)
@@ -552,8 +569,8 @@ int svc_req_server_ready(const svc_req *r)
 int svc_req_metrics_text(svc_req *r, const char **out, size_t *len)
 {
     sb_buf b = SB_BUF_INIT(1 << 20);
-    int rc = svc_metrics_render(&r->srv->metrics, &b, atomic_load(&r->srv->in_flight),
-                                atomic_load(&r->srv->ready), r->srv->budget.total, svc_budget_used(&r->srv->budget));
+    int rc = svc_metrics_render(&r->srv->metrics, &b, atomic_load(&r->srv->in_flight), atomic_load(&r->srv->ready),
+                                r->srv->budget.total, svc_budget_used(&r->srv->budget));
     if (rc == 0) {
         *out = sb_arena_strndup(r->arena, b.data ? b.data : "", b.len);
         *len = b.len;

@@ -44,12 +44,12 @@ const unsigned char *svc_req_body_sha1(const svc_req *r, const char *data, size_
 sb_arena *svc_req_arena(svc_req *r);
 
 typedef struct svc_upload {
-    svc_part lockfile;     /* the raw body, or the `lockfile` part */
-    svc_part manifest;     /* the `manifest` part (multipart only) */
+    svc_part lockfile; /* the raw body, or the `lockfile` part */
+    svc_part manifest; /* the `manifest` part (multipart only) */
     int has_manifest;
-    svc_part vex;          /* the `vex` part: a CycloneDX VEX or OpenVEX document */
+    svc_part vex; /* the `vex` part: a CycloneDX VEX or OpenVEX document */
     int has_vex;
-    svc_part *sboms;       /* the `sbom` parts, in body order: merged into one document */
+    svc_part *sboms; /* the `sbom` parts, in body order: merged into one document */
     size_t nsboms;
 } svc_upload;
 
@@ -80,8 +80,8 @@ int svc_req_send(svc_req *r, unsigned status, const char *content_type, const ch
 
 /* Answer with an RFC 9457 problem document. `err` (may be NULL) gives the
  * location in the input; `choices` (may be NULL) lists acceptable values. */
-int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail,
-                    const sb_err *err, const char *const *choices, size_t nchoices);
+int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail, const sb_err *err,
+                    const char *const *choices, size_t nchoices);
 
 /* A failed CI gate (core/gate.h): 422 problem+json of type
  * urn:sbomd:problem:<g->slug> with a `violations` array (the first 1000

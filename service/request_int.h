@@ -32,7 +32,7 @@ struct svc_req {
     const svc_route *route;
     sb_arena *arena;
     sb_buf body;
-    svc_part *parts;           /* the multipart parts, read once (upload.c); point into body */
+    svc_part *parts; /* the multipart parts, read once (upload.c); point into body */
     size_t nparts;
     int parts_read;
     const char *method, *path;
@@ -41,11 +41,11 @@ struct svc_req {
     int responded;
     int too_large;
     sb_doc *doc;
-    struct svc_gzip *gz;       /* the document is sent gzip-compressed through this */
+    struct svc_gzip *gz; /* the document is sent gzip-compressed through this */
     struct {
         const char *name;
-        double at;             /* seconds since the head arrived */
-    } marks[6];                /* phases for Server-Timing (svc_req_mark) */
+        double at; /* seconds since the head arrived */
+    } marks[6];    /* phases for Server-Timing (svc_req_mark) */
     unsigned nmarks;
     struct {
         const char *name, *value;
@@ -56,25 +56,25 @@ struct svc_req {
     const char *format;
     long packages;
     int stream_failed;
-    char reason[1024];         /* a problem's detail, for the request's log line ("" = none) */
-    int timed_out;             /* the deadline cut the request short */
-    int dropped;               /* connection closed mid-upload (status says why) */
-    int over_budget;           /* the body outgrew the memory budget: drained, answered 503 */
+    char reason[1024];          /* a problem's detail, for the request's log line ("" = none) */
+    int timed_out;              /* the deadline cut the request short */
+    int dropped;                /* connection closed mid-upload (status says why) */
+    int over_budget;            /* the body outgrew the memory budget: drained, answered 503 */
     unsigned long long charged; /* bytes of the memory budget this request holds */
-    const char *cors_origin;   /* Access-Control-Allow-Origin to send, or NULL */
-    time_t wall;               /* arrival, Unix seconds: the default document timestamp */
-    unsigned char rkey[20];    /* result key (svc_req_repeat); valid when keyed */
+    const char *cors_origin;    /* Access-Control-Allow-Origin to send, or NULL */
+    time_t wall;                /* arrival, Unix seconds: the default document timestamp */
+    unsigned char rkey[20];     /* result key (svc_req_repeat); valid when keyed */
     int keyed;
     unsigned char body_sha1[20]; /* SHA-1 of the body; valid when body_hashed */
     int body_hashed;
-    char etag[48];             /* strong ETag of the answer, "" = none */
-    sb_buf capture;            /* the streamed bytes, for the result cache */
-    int capturing;             /* 1 while capture holds the whole answer so far */
-    const char *ctype;         /* Content-Type of the streamed answer */
-    struct svc_rentry *hit;    /* the cached answer being sent (a reference) */
+    char etag[48];          /* strong ETag of the answer, "" = none */
+    sb_buf capture;         /* the streamed bytes, for the result cache */
+    int capturing;          /* 1 while capture holds the whole answer so far */
+    const char *ctype;      /* Content-Type of the streamed answer */
+    struct svc_rentry *hit; /* the cached answer being sent (a reference) */
     size_t hit_pos;
-    unsigned ndocs;            /* documents in the answer (0 = 1) */
-    const char *kind;          /* the input's kind, for the metrics */
+    unsigned ndocs;             /* documents in the answer (0 = 1) */
+    const char *kind;           /* the input's kind, for the metrics */
     void (*on_done[2])(void *); /* svc_req_on_done: run when the request is freed, in order */
     void *on_done_cls[2];
 };

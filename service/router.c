@@ -6,8 +6,7 @@
 
 #include <string.h>
 
-int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn,
-                   int wants_body)
+int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body)
 {
     if (rt->n >= SVC_MAX_ROUTES || strlen(path) >= SVC_ROUTE_PATH_MAX)
         return -1;
@@ -17,8 +16,7 @@ int svc_router_add(svc_router *rt, const char *method, const char *path, svc_han
     return 0;
 }
 
-const svc_route *svc_router_match(const svc_router *rt, const char *method, const char *path,
-                                  int *path_known)
+const svc_route *svc_router_match(const svc_router *rt, const char *method, const char *path, int *path_known)
 {
     *path_known = 0;
     for (unsigned i = 0; i < rt->n; i++) {

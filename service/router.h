@@ -25,13 +25,11 @@ typedef struct svc_router {
 } svc_router;
 
 /* Add a route; `path` is copied (at most SVC_ROUTE_PATH_MAX - 1 bytes, else -1). */
-int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn,
-                   int wants_body);
+int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body);
 
 /* The route for method+path, or NULL; *path_known tells a 405 from a 404.
  * HEAD matches GET routes. */
-const svc_route *svc_router_match(const svc_router *rt, const char *method, const char *path,
-                                  int *path_known);
+const svc_route *svc_router_match(const svc_router *rt, const char *method, const char *path, int *path_known);
 
 /* "GET, HEAD" style list of methods allowed on path, into buf. */
 void svc_router_allowed(const svc_router *rt, const char *path, char *buf, size_t n);

@@ -41,8 +41,8 @@ static void make_id(svc_req *r, svc_server *s)
         int ok = n > 0 && n < sizeof r->id;
         for (size_t i = 0; ok && i < n; i++) {
             char c = given[i];
-            ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                 c == '-' || c == '_' || c == '.';
+            ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_' ||
+                 c == '.';
         }
         if (ok) {
             memcpy(r->id, given, n + 1);
@@ -53,8 +53,7 @@ static void make_id(svc_req *r, svc_server *s)
     snprintf(r->id, sizeof r->id, "%012llx-%08llx", s->id_salt & 0xffffffffffffULL, n);
 }
 
-static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *method,
-                        const char *url)
+static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *method, const char *url)
 {
     svc_req *r = calloc(1, sizeof *r);
     if (NULL == r)
@@ -124,8 +123,8 @@ static int refuse_memory(svc_req *r)
 {
     atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
     svc_req_add_header(r, "Retry-After", "2");
-    return svc_req_problem(r, 503, NULL,
-                           "sbomd's memory budget is taken by requests in flight; retry shortly", NULL, NULL, 0);
+    return svc_req_problem(r, 503, NULL, "sbomd's memory budget is taken by requests in flight; retry shortly", NULL,
+                           NULL, 0);
 }
 
 /* Charge the request for a body of `len` bytes (its arena estimate
@@ -185,8 +184,8 @@ static int decode_body(svc_req *r)
     const char *coding = svc_req_header(r, "Content-Encoding");
     char why[160], detail[256];
     sb_buf out;
-    svc_decode_rc rc = svc_decode_body(coding, &r->body, (size_t)r->srv->cfg.max_body, &out, charge_inflated, r,
-                                       why, sizeof why);
+    svc_decode_rc rc = svc_decode_body(coding, &r->body, (size_t)r->srv->cfg.max_body, &out, charge_inflated, r, why,
+                                       sizeof why);
     sb_buf_free(&r->body);
     if (rc == SVC_DECODE_OK) {
         r->body = out;
@@ -207,12 +206,8 @@ static int decode_body(svc_req *r)
         snprintf(detail, sizeof detail, "the request body inflates past %ld bytes (max-body)", r->srv->cfg.max_body);
         sent = svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
         break;
-    case SVC_DECODE_REFUSED:
-        sent = refuse_memory(r);
-        break;
-    default:
-        sent = svc_req_problem(r, 503, NULL, "out of memory inflating the request body", NULL, NULL, 0);
-        break;
+    case SVC_DECODE_REFUSED: sent = refuse_memory(r); break;
+    default: sent = svc_req_problem(r, 503, NULL, "out of memory inflating the request body", NULL, NULL, 0); break;
     }
     return sent == 0 ? 1 : -1;
 }
@@ -352,9 +347,9 @@ static int probe_path(const char *url)
     return !strcmp(url, "/healthz") || !strcmp(url, "/readyz") || !strcmp(url, "/metrics");
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size, void **req_cls)
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size,
+                                  void **req_cls)
 {
     svc_listener *l = cls;
     svc_server *s = l->srv;
@@ -372,8 +367,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (defect)
             return refuse_head(r, defect) == 0 ? MHD_YES : MHD_NO;
         if (l->probe && !probe_path(url))
-            return svc_req_problem(r, 404, NULL, "the probe listener serves only /healthz, /readyz and /metrics",
-                                   NULL, NULL, 0) == 0 ? MHD_YES : MHD_NO;
+            return svc_req_problem(r, 404, NULL, "the probe listener serves only /healthz, /readyz and /metrics", NULL,
+                                   NULL, 0) == 0
+                       ? MHD_YES
+                       : MHD_NO;
         r->cors_origin = cors_origin(r, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"));
         /* a preflight carries no credentials: answer it before auth */
         if (r->cors_origin && !strcmp(method, "OPTIONS") &&
@@ -382,24 +379,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         /* a kubelet sends no token: on the probe listener the probes are open */
         int probe_open = l->probe && strcmp(url, "/metrics");
         if (s->auth.enabled && !probe_open && !svc_auth_is_open(&s->auth, url)) {
-            int ok = svc_auth_check(&s->auth, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-                                                                          MHD_HTTP_HEADER_AUTHORIZATION));
+            int ok = svc_auth_check(&s->auth,
+                                    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION));
             if (ok != 1) {
                 atomic_fetch_add(&s->metrics.auth_failures, 1);
                 svc_req_add_header(r, "WWW-Authenticate",
-                                   ok < 0 ? "Bearer realm=\"sbomd\", error=\"invalid_token\"" : "Bearer realm=\"sbomd\"");
+                                   ok < 0 ? "Bearer realm=\"sbomd\", error=\"invalid_token\""
+                                          : "Bearer realm=\"sbomd\"");
                 return svc_req_problem(r, 401, NULL,
                                        ok < 0 ? "the bearer token is not one this server accepts"
                                               : "this endpoint needs an Authorization: Bearer <token> header",
-                                       NULL, NULL, 0) == 0 ? MHD_YES : MHD_NO;
+                                       NULL, NULL, 0) == 0
+                           ? MHD_YES
+                           : MHD_NO;
             }
         }
         /* probes and metrics are never refused: a busy replica is not a dead one */
         if (now_in > s->cfg.max_requests && r->route && r->route->wants_body) {
             atomic_fetch_add(&s->metrics.rejected_busy, 1);
             svc_req_add_header(r, "Retry-After", "1");
-            return svc_req_problem(r, 503, NULL, "sbomd is at its concurrent request limit; retry shortly",
-                                   NULL, NULL, 0) == 0 ? MHD_YES : MHD_NO;
+            return svc_req_problem(r, 503, NULL, "sbomd is at its concurrent request limit; retry shortly", NULL, NULL,
+                                   0) == 0
+                       ? MHD_YES
+                       : MHD_NO;
         }
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl) {
@@ -460,8 +462,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return dispatch(r) == 0 ? MHD_YES : MHD_NO;
 }
 
-static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
-                         enum MHD_RequestTerminationCode toe)
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls, enum MHD_RequestTerminationCode toe)
 {
     svc_listener *l = cls;
     svc_server *s = l->srv;
@@ -496,15 +497,25 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
             const unsigned char *b = (const unsigned char *)&sin->sin_addr;
             snprintf(client, sizeof client, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
         }
-        svc_log_entry e = {r->id, r->method, r->path, r->format, client[0] ? client : NULL,
-                           r->responded || r->dropped ? r->status : 0, r->packages, r->bytes_in, r->bytes_out, ms,
-                           r->stream_failed, client_left, r->reason};
+        svc_log_entry e = {r->id,
+                           r->method,
+                           r->path,
+                           r->format,
+                           client[0] ? client : NULL,
+                           r->responded || r->dropped ? r->status : 0,
+                           r->packages,
+                           r->bytes_in,
+                           r->bytes_out,
+                           ms,
+                           r->stream_failed,
+                           client_left,
+                           r->reason};
         svc_log_request(&e);
     }
     unsigned slot = r->route ? (unsigned)(r->route - s->router.routes) : SVC_METRICS_ROUTES - 1;
     svc_metrics_request(&s->metrics, slot, r->responded || r->dropped ? r->status : 0, r->format, ms / 1e3, r->bytes_in,
-                        r->bytes_out, r->packages, r->stream_failed,
-                        r->route && !strcmp(r->route->path, "/v1/sbom"), r->ndocs, r->kind);
+                        r->bytes_out, r->packages, r->stream_failed, r->route && !strcmp(r->route->path, "/v1/sbom"),
+                        r->ndocs, r->kind);
     atomic_fetch_add(&s->requests, 1);
     atomic_fetch_sub(&s->in_flight, 1);
     req_free(r);
@@ -581,8 +592,10 @@ static struct MHD_Daemon *start_main(svc_server *s, const struct sockaddr_storag
         int is_any = !memcmp(&((const struct sockaddr_in6 *)addr)->sin6_addr, &any, sizeof any);
         flags |= is_any ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
     }
-    struct MHD_OptionItem extra[4] = {{MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL},
-                                      {MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL}};
+    struct MHD_OptionItem extra[4] = {{MHD_OPTION_END, 0, NULL},
+                                      {MHD_OPTION_END, 0, NULL},
+                                      {MHD_OPTION_END, 0, NULL},
+                                      {MHD_OPTION_END, 0, NULL}};
     int k = 0;
     if (cert_pem) {
         flags |= MHD_USE_TLS;
@@ -594,16 +607,13 @@ static struct MHD_Daemon *start_main(svc_server *s, const struct sockaddr_storag
     else
         extra[k++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
     errno = 0;
-    return MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->main_l,
-                            MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
-                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)worker_threads(s),
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout,
-                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s->main_l,
+    return MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->main_l, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
+                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)worker_threads(s), MHD_OPTION_CONNECTION_LIMIT,
+                            (unsigned)s->cfg.max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
+                            (unsigned)s->cfg.conn_timeout, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s->main_l,
                             MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->main_l.guard,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections_per_ip,
-                            MHD_OPTION_ARRAY, extra,
-                            MHD_OPTION_END);
+                            MHD_OPTION_ARRAY, extra, MHD_OPTION_END);
 }
 
 /* The probe listener's budget: a kubelet opens one connection per probe and
@@ -633,14 +643,11 @@ static int start_probe(svc_server *s, char *eb, size_t en)
     if (NULL == s->probe_l.guard)
         return -1;
     errno = 0;
-    s->probe = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->probe_l,
-                                MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
-                                MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-                                MHD_OPTION_CONNECTION_LIMIT, (unsigned)PROBE_CONNECTIONS,
-                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PROBE_TIMEOUT,
-                                MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s->probe_l,
-                                MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->probe_l.guard,
-                                MHD_OPTION_END);
+    s->probe = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->probe_l, MHD_OPTION_EXTERNAL_LOGGER, log_mhd,
+                                NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
+                                (unsigned)PROBE_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PROBE_TIMEOUT,
+                                MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s->probe_l, MHD_OPTION_NOTIFY_CONNECTION,
+                                svc_guard_notify, s->probe_l.guard, MHD_OPTION_END);
     if (NULL == s->probe) {
         int e = errno;
         char w[128];
@@ -755,8 +762,10 @@ int svc_server_reload_tls(svc_server *s, char *eb, size_t en)
     int fd = dup(di->listen_fd);
     struct MHD_Daemon *fresh = fd < 0 ? NULL : start_main(s, NULL, AF_UNSPEC, fd, cert, key);
     if (NULL == fresh) {
-        snprintf(eb, en, "'%.200s' and '%.200s' do not make a TLS listener (libmicrohttpd refused them; see its log "
-                 "line)", s->cfg.tls_cert, s->cfg.tls_key);
+        snprintf(eb, en,
+                 "'%.200s' and '%.200s' do not make a TLS listener (libmicrohttpd refused them; see its log "
+                 "line)",
+                 s->cfg.tls_cert, s->cfg.tls_key);
         free(cert);
         free(key);
         return -1;

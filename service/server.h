@@ -22,8 +22,8 @@
  * answer. */
 typedef struct svc_listener {
     struct svc_server *srv;
-    struct svc_guard *guard;   /* this listener's request-head deadline */
-    int probe;                 /* 1: the probe listener */
+    struct svc_guard *guard; /* this listener's request-head deadline */
+    int probe;               /* 1: the probe listener */
 } svc_listener;
 
 /* Daemons a TLS reload replaced: no longer accepting, still finishing their
@@ -32,7 +32,7 @@ typedef struct svc_listener {
 typedef struct svc_retired {
     struct MHD_Daemon *mhd;
     char *cert_pem, *key_pem;
-    double since;              /* CLOCK_MONOTONIC seconds */
+    double since; /* CLOCK_MONOTONIC seconds */
 } svc_retired;
 
 typedef struct svc_server {
@@ -44,19 +44,19 @@ typedef struct svc_server {
     unsigned long long id_salt;
     atomic_long in_flight;
     atomic_ullong requests;
-    atomic_int ready;          /* 1 while accepting; 0 once shutdown began */
+    atomic_int ready; /* 1 while accepting; 0 once shutdown began */
     svc_metrics metrics;
-    svc_auth auth;             /* bearer tokens (off unless --tokens-file) */
-    char *tls_cert_pem, *tls_key_pem; /* held for the daemon's lifetime */
-    struct svc_lookup *lookup; /* license and OSV lookups (NULL unless --lookups or --vulnerabilities) */
-    struct sb_pypimap *pypimap; /* --pypi-mapping-file, read-only after start (NULL = none) */
-    struct svc_mapsrc *mapsrc;  /* --pypi-mapping-url (NULL = none) */
-    svc_budget budget;         /* --memory-budget: what bodies and their parsing hold */
-    svc_listener main_l;       /* the main daemon's context */
-    svc_listener probe_l;      /* the probe daemon's context */
-    struct MHD_Daemon *probe;  /* --probe-port's daemon (NULL when off) */
+    svc_auth auth;                        /* bearer tokens (off unless --tokens-file) */
+    char *tls_cert_pem, *tls_key_pem;     /* held for the daemon's lifetime */
+    struct svc_lookup *lookup;            /* license and OSV lookups (NULL unless --lookups or --vulnerabilities) */
+    struct sb_pypimap *pypimap;           /* --pypi-mapping-file, read-only after start (NULL = none) */
+    struct svc_mapsrc *mapsrc;            /* --pypi-mapping-url (NULL = none) */
+    svc_budget budget;                    /* --memory-budget: what bodies and their parsing hold */
+    svc_listener main_l;                  /* the main daemon's context */
+    svc_listener probe_l;                 /* the probe daemon's context */
+    struct MHD_Daemon *probe;             /* --probe-port's daemon (NULL when off) */
     svc_retired retired[SVC_RETIRED_MAX]; /* daemons replaced by TLS reloads */
-    struct svc_rcache *rcache; /* finished responses for repeats (NULL = --result-cache-size 0) */
+    struct svc_rcache *rcache;            /* finished responses for repeats (NULL = --result-cache-size 0) */
 } svc_server;
 
 /* Start listening. 0 or -1 with a message. */

@@ -181,8 +181,8 @@ int svc_shared_parse_url(const char *url, svc_shared_url *u, char *eb, size_t en
         memcpy(u->host, p, (size_t)(hend - p));
     }
     for (const char *h = u->host; *h; h++)
-        if (!((*h >= 'a' && *h <= 'z') || (*h >= 'A' && *h <= 'Z') || (*h >= '0' && *h <= '9') || *h == '.' || *h == '-' ||
-              *h == ':' || *h == '_')) {
+        if (!((*h >= 'a' && *h <= 'z') || (*h >= 'A' && *h <= 'Z') || (*h >= '0' && *h <= '9') || *h == '.' ||
+              *h == '-' || *h == ':' || *h == '_')) {
             snprintf(eb, en, "cache-url: bad character in the host");
             return -1;
         }
@@ -290,8 +290,7 @@ static int connect_slot(slot *s, char *why, size_t whyn)
         an = 2;
     }
     const char *sel[2] = {"SELECT", db};
-    if ((S.url.has_password && !ok_reply(c, an, auth, why, whyn)) ||
-        (S.url.db && !ok_reply(c, 2, sel, why, whyn))) {
+    if ((S.url.has_password && !ok_reply(c, an, auth, why, whyn)) || (S.url.db && !ok_reply(c, 2, sel, why, whyn))) {
         redisFree(c);
         mark_down(why);
         return -1;
@@ -305,7 +304,8 @@ static int connect_slot(slot *s, char *why, size_t whyn)
  * may still arrive on it), so it goes, and Redis is down for a while. */
 static void drop_conn(slot *s, char *why, size_t whyn)
 {
-    snprintf(why, whyn, "Redis at %s:%d: %s", S.url.host, S.url.port, s->c && s->c->errstr[0] ? s->c->errstr : "no reply");
+    snprintf(why, whyn, "Redis at %s:%d: %s", S.url.host, S.url.port,
+             s->c && s->c->errstr[0] ? s->c->errstr : "no reply");
     if (s->c)
         redisFree(s->c);
     s->c = NULL;
@@ -353,8 +353,8 @@ static const char *full_key(const char *key, sb_arena *a, size_t *len)
 
 /* ---- reads -------------------------------------------------------------- */
 
-svc_shared_rc svc_shared_mget(const char *const *keys, size_t n, sb_arena *a, const char **vals, size_t *lens, char *why,
-                              size_t whyn)
+svc_shared_rc svc_shared_mget(const char *const *keys, size_t n, sb_arena *a, const char **vals, size_t *lens,
+                              char *why, size_t whyn)
 {
     for (size_t i = 0; i < n; i++) {
         vals[i] = NULL;
@@ -392,7 +392,8 @@ svc_shared_rc svc_shared_mget(const char *const *keys, size_t n, sb_arena *a, co
     }
     pthread_mutex_unlock(&s->mu);
     if (r && (r->type != REDIS_REPLY_ARRAY || r->elements != n)) {
-        snprintf(why, whyn, "Redis answered MGET with %.120s", r->type == REDIS_REPLY_ERROR && r->str ? r->str : "something else");
+        snprintf(why, whyn, "Redis answered MGET with %.120s",
+                 r->type == REDIS_REPLY_ERROR && r->str ? r->str : "something else");
     } else if (r) {
         rc = SVC_SHARED_HIT;
         size_t hits = 0;

@@ -24,10 +24,10 @@
 #include <stddef.h>
 
 typedef enum {
-    SVC_SHARED_OFF,   /* no --cache-url */
-    SVC_SHARED_HIT,   /* a value (for mget: the command ran; each key is a value or NULL) */
-    SVC_SHARED_MISS,  /* no value under the key */
-    SVC_SHARED_ERROR  /* unreachable, slow, refused: treat as a miss, `why` says which */
+    SVC_SHARED_OFF,  /* no --cache-url */
+    SVC_SHARED_HIT,  /* a value (for mget: the command ran; each key is a value or NULL) */
+    SVC_SHARED_MISS, /* no value under the key */
+    SVC_SHARED_ERROR /* unreachable, slow, refused: treat as a miss, `why` says which */
 } svc_shared_rc;
 
 /* --cache-url taken apart (percent-escapes in user and password decoded). */
@@ -61,8 +61,8 @@ svc_shared_rc svc_shared_get(const char *key, sb_arena *a, const char **bytes, s
 
 /* n values in one round trip (MGET): vals[i] NULL where key i has none.
  * SVC_SHARED_HIT when the command ran (whatever it found). */
-svc_shared_rc svc_shared_mget(const char *const *keys, size_t n, sb_arena *a, const char **vals, size_t *lens, char *why,
-                              size_t whyn);
+svc_shared_rc svc_shared_mget(const char *const *keys, size_t n, sb_arena *a, const char **vals, size_t *lens,
+                              char *why, size_t whyn);
 
 /* Queue a write of bytes under key for ttl seconds (capped by --cache-ttl
  * when set). Best effort: 0 when queued, -1 when dropped (off, ttl <= 0,

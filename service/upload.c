@@ -65,7 +65,8 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
                            SVC_MAX_SBOM_PARTS, SVC_MAX_SBOM_PARTS);
                 return -1;
             }
-            if (NULL == up->sboms && NULL == (up->sboms = sb_arena_alloc(r->arena, SVC_MAX_SBOM_PARTS * sizeof *up->sboms))) {
+            if (NULL == up->sboms &&
+                NULL == (up->sboms = sb_arena_alloc(r->arena, SVC_MAX_SBOM_PARTS * sizeof *up->sboms))) {
                 sb_err_set(err, SB_ENOMEM, "out of memory");
                 return -1;
             }
@@ -74,14 +75,16 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
         } else
             continue; /* other form fields are not inputs */
         if (*have) {
-            sb_err_set(err, SB_EPARSE, "multipart/form-data upload has more than one '%s' part: send one", parts[i].name);
+            sb_err_set(err, SB_EPARSE, "multipart/form-data upload has more than one '%s' part: send one",
+                       parts[i].name);
             return -1;
         }
         *have = 1;
         *slot = parts[i];
     }
     if (have_lock && up->nsboms) {
-        sb_err_set(err, SB_EPARSE, "multipart/form-data upload has both a 'lockfile' and 'sbom' parts: send one or the other");
+        sb_err_set(err, SB_EPARSE,
+                   "multipart/form-data upload has both a 'lockfile' and 'sbom' parts: send one or the other");
         return -1;
     }
     if (up->nsboms)

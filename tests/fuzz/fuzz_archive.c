@@ -39,12 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             sb_archive_each(SB_ARCHIVE_CONDA, member, (size_t)m.csize, m.method, check_path, NULL, &err);
         break;
     }
-    case 1:
-        sb_archive_each(SB_ARCHIVE_CONDA, p, n, 0, check_path, NULL, &err);
-        break;
-    case 2:
-        sb_archive_each(SB_ARCHIVE_TARBZ2, p, n, 0, check_path, NULL, &err);
-        break;
+    case 1: sb_archive_each(SB_ARCHIVE_CONDA, p, n, 0, check_path, NULL, &err); break;
+    case 2: sb_archive_each(SB_ARCHIVE_TARBZ2, p, n, 0, check_path, NULL, &err); break;
     default: {
         size_t cap = ZSTD_compressBound(n);
         void *z = malloc(cap);

@@ -29,7 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* -DFUZZ_PIECES: differential. The input read on one thread and in pieces
  * (cut every few dozen bytes) must give the same answer: the same error at
  * the same place, or the same packages in the same order everywhere. */
-static const char *str(const char *s) { return s ? s : "(null)"; }
+static const char *str(const char *s)
+{
+    return s ? s : "(null)";
+}
 
 static void same_lock(const sb_lock *x, const sb_lock *y)
 {

@@ -22,29 +22,29 @@ const char *sb_test_shared(const char *rel);
 /* Read a whole file; NULL on failure. Caller frees. */
 char *sb_test_read(const char *path, size_t *len);
 
-#define TEST(name)                                                         \
-    static void test_##name(void);                                         \
-    __attribute__((constructor)) static void reg_##name(void)             \
-    {                                                                      \
-        sb_test_register(#name, test_##name);                              \
-    }                                                                      \
+#define TEST(name) \
+    static void test_##name(void); \
+    __attribute__((constructor)) static void reg_##name(void) \
+    { \
+        sb_test_register(#name, test_##name); \
+    } \
     static void test_##name(void)
 
-#define CHECK(cond)                                          \
-    do {                                                     \
-        if (!(cond))                                         \
-            sb_test_fail(__FILE__, __LINE__, #cond);         \
+#define CHECK(cond) \
+    do { \
+        if (!(cond)) \
+            sb_test_fail(__FILE__, __LINE__, #cond); \
     } while (0)
 
-#define CHECK_STR(a, b)                                                          \
-    do {                                                                         \
-        const char *sa_ = (a), *sb_ = (b);                                       \
-        if (!sa_ || !sb_ || strcmp(sa_, sb_)) {                                  \
-            char m_[1024];                                                        \
-            snprintf(m_, sizeof m_, "%s == %s (\"%.200s\" vs \"%.200s\")", #a, #b, \
-                     sa_ ? sa_ : "(null)", sb_ ? sb_ : "(null)");                \
-            sb_test_fail(__FILE__, __LINE__, m_);                                \
-        }                                                                        \
+#define CHECK_STR(a, b) \
+    do { \
+        const char *sa_ = (a), *sb_ = (b); \
+        if (!sa_ || !sb_ || strcmp(sa_, sb_)) { \
+            char m_[1024]; \
+            snprintf(m_, sizeof m_, "%s == %s (\"%.200s\" vs \"%.200s\")", #a, #b, sa_ ? sa_ : "(null)", \
+                     sb_ ? sb_ : "(null)"); \
+            sb_test_fail(__FILE__, __LINE__, m_); \
+        } \
     } while (0)
 
 #endif

@@ -41,7 +41,10 @@ static void tar_add(sb_buf *t, const char *name, char type, const char *data, si
     snprintf((char *)h + 124, 12, "%011o", (unsigned)len);
     memset(h + 148, ' ', 8);
     h[156] = (unsigned char)type;
-    memcpy(h + 257, "ustar\0" "00", 8);
+    memcpy(h + 257,
+           "ustar\0"
+           "00",
+           8);
     unsigned sum = 0;
     for (int i = 0; i < 512; i++)
         sum += h[i];
@@ -381,11 +384,13 @@ TEST(archive_url_from_the_configured_host)
     sb_arena *a = sb_arena_new(0);
     sb_archive_kind k = SB_ARCHIVE_TARBZ2;
     const char *base = "http://127.0.0.1:9/conda/";
-    CHECK_STR(sb_conda_archive_url(a, base, "https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda", &k),
+    CHECK_STR(sb_conda_archive_url(a, base,
+                                   "https://conda.anaconda.org/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda", &k),
               "http://127.0.0.1:9/conda/conda-forge/linux-64/zlib-1.3.1-hb9d3cd8_2.conda");
     CHECK(k == SB_ARCHIVE_CONDA);
     /* another host, credentials, a query: only the last three segments travel */
-    CHECK_STR(sb_conda_archive_url(a, base, "https://user:pw@evil.example:8443/a/b/main/noarch/x-1-0.tar.bz2?t=1#f", &k),
+    CHECK_STR(sb_conda_archive_url(a, base, "https://user:pw@evil.example:8443/a/b/main/noarch/x-1-0.tar.bz2?t=1#f",
+                                   &k),
               "http://127.0.0.1:9/conda/main/noarch/x-1-0.tar.bz2");
     CHECK(k == SB_ARCHIVE_TARBZ2);
     CHECK_STR(sb_conda_archive_url(a, base, "https://h/c%2Bx/linux-64//y%20z.conda", &k),

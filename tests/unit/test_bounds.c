@@ -64,7 +64,11 @@ TEST(bounds_same_name_extras_root_edges)
     sb_err err;
     sb_sbom *s = read_select(a, "uv.lock", forks, strlen(forks), NULL, "linux-64", &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     /* linux: the root's p is 2.0 (its resolution marker), r pins 1.0: both in */
     const sb_pkg *p1 = find_version(s, "p", "1.0"), *p2 = find_version(s, "p", "2.0");
     CHECK(p1 && p2);
@@ -85,7 +89,10 @@ TEST(bounds_only_the_selected_platform)
     lim.platform = "win-64";
     sb_lock *l = NULL;
     CHECK(sb_lock_read(&l, a, "uv.lock", forks, strlen(forks), NULL, &lim, &err) == SB_OK);
-    if (!l) { sb_arena_destroy(a); return; }
+    if (!l) {
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK(l->nenvs == 1 && l->envs[0].nplatforms == 7); /* every platform listed */
     size_t built = 0;
     for (size_t i = 0; i < l->envs[0].nplatforms; i++)
@@ -124,10 +131,14 @@ TEST(bounds_deadline_every_reader_and_select)
     sb_limits lim = SB_LIMITS_DEFAULT;
     lim.deadline_ns = 1; /* long past */
     size_t len;
-    const struct { const char *kind, *head, *fmt; } in[] = {
+    const struct {
+        const char *kind, *head, *fmt;
+    } in[] = {
         {"requirements.txt", "", "p%d==1.0%.0d%.0d\n"},
-        {"uv.lock", "version = 1\n", "[[package]]\nname = \"p%d\"\nversion = \"1.%d\"\nsource = { registry = \"x%d\" }\n"},
-        {"pylock.toml", "lock-version = '1.0'\ncreated-by = 't'\n", "[[packages]]\nname = 'p%d'\nversion = '1.%d%.0d'\n"},
+        {"uv.lock", "version = 1\n",
+         "[[package]]\nname = \"p%d\"\nversion = \"1.%d\"\nsource = { registry = \"x%d\" }\n"},
+        {"pylock.toml", "lock-version = '1.0'\ncreated-by = 't'\n",
+         "[[packages]]\nname = 'p%d'\nversion = '1.%d%.0d'\n"},
         {"poetry.lock", "[metadata]\nlock-version = '2.1'\n", "[[package]]\nname = 'p%d'\nversion = '1.%d%.0d'\n"},
         {"pdm.lock", "[metadata]\nlock_version = '4.5.0'\n", "[[package]]\nname = 'p%d'\nversion = '1.%d%.0d'\n"},
         {"pixi.lock",
@@ -135,7 +146,8 @@ TEST(bounds_deadline_every_reader_and_select)
          "    packages:\n      linux-64:\n      - conda: https://conda.anaconda.org/conda-forge/linux-64/p0-1.0-h0_0.conda\n"
          "packages:\n",
          "- conda: https://conda.anaconda.org/conda-forge/linux-64/p%d-1.%d-h0_%d.conda\n"},
-        {"conda explicit spec", "@EXPLICIT\n", "https://conda.anaconda.org/conda-forge/linux-64/p%d-1.%d-h0_%d.conda\n"},
+        {"conda explicit spec", "@EXPLICIT\n",
+         "https://conda.anaconda.org/conda-forge/linux-64/p%d-1.%d-h0_%d.conda\n"},
     };
     for (size_t k = 0; k < sizeof in / sizeof in[0]; k++) {
         const char *text = repeat(a, in[k].head, in[k].fmt, 2000, &len);
@@ -179,10 +191,12 @@ static char *js_lock(sb_arena *a, const char *kind, int n, size_t *len)
 #define PUT(...) (k = snprintf(line, sizeof line, __VA_ARGS__), sb_buf_append(&b, line, (size_t)k))
     if (!strcmp(kind, "package-lock.json")) {
         PUT("{\"name\": \"r\", \"version\": \"1.0.0\", \"lockfileVersion\": 3, \"packages\": {\n"
-            "\"\": {\"name\": \"r\", \"version\": \"1.0.0\", \"dependencies\": {\"p%d\": \"^1\"}}", n - 1);
+            "\"\": {\"name\": \"r\", \"version\": \"1.0.0\", \"dependencies\": {\"p%d\": \"^1\"}}",
+            n - 1);
         for (int i = 0; i < n; i++) {
             PUT(",\n\"node_modules/p%d\": {\"version\": \"1.0.0\", \"resolved\": "
-                "\"https://registry.npmjs.org/p%d/-/p%d-1.0.0.tgz\"", i, i, i);
+                "\"https://registry.npmjs.org/p%d/-/p%d-1.0.0.tgz\"",
+                i, i, i);
             if (i)
                 PUT(", \"dependencies\": {\"p%d\": \"^1\"}", i - 1);
             PUT("}");
@@ -190,7 +204,8 @@ static char *js_lock(sb_arena *a, const char *kind, int n, size_t *len)
         PUT("}}\n");
     } else if (!strcmp(kind, "pnpm-lock.yaml")) {
         PUT("lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      p%d:\n"
-            "        specifier: ^1\n        version: 1.0.0\npackages:\n", n - 1);
+            "        specifier: ^1\n        version: 1.0.0\npackages:\n",
+            n - 1);
         for (int i = 0; i < n; i++)
             PUT("  p%d@1.0.0:\n    resolution: {integrity: sha512-AAAA}\n", i);
         PUT("snapshots:\n");

@@ -66,7 +66,7 @@ TEST(cgroup_v2_nested_limits)
     put("fs/kubepods/pod1/ctr/cpu.max", "150000 100000\n");
     CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 536870912ULL);
     CHECK(svc_cgroup_cpus(at("fs"), at("self")) == 2); /* 1.5 rounds up */
-    put("fs/kubepods/memory.max", "268435456\n"); /* a smaller one above wins */
+    put("fs/kubepods/memory.max", "268435456\n");      /* a smaller one above wins */
     CHECK(svc_cgroup_memory_limit(at("fs"), at("self")) == 268435456ULL);
 }
 
@@ -148,9 +148,11 @@ TEST(budget_fits_max_body)
     memset(&c, 0, sizeof c);
     c.max_body = 64L << 20;
     CHECK(svc_cfg_fit_budget(&c, 256ULL << 20, eb, sizeof eb) == 0); /* derived, too small: max-body fits it */
-    CHECK(c.max_body_lowered && c.max_body == c.memory_budget / 5 && svc_budget_cost((unsigned long long)c.max_body) <= (unsigned long long)c.memory_budget);
+    CHECK(c.max_body_lowered && c.max_body == c.memory_budget / 5 &&
+          svc_budget_cost((unsigned long long)c.max_body) <= (unsigned long long)c.memory_budget);
     memset(&c, 0, sizeof c);
     c.max_body = 64L << 20;
     c.memory_budget = 1000000; /* set too small: an error naming both */
-    CHECK(svc_cfg_fit_budget(&c, 0, eb, sizeof eb) == -1 && strstr(eb, "memory-budget 1000000") && strstr(eb, "max-body"));
+    CHECK(svc_cfg_fit_budget(&c, 0, eb, sizeof eb) == -1 && strstr(eb, "memory-budget 1000000") &&
+          strstr(eb, "max-body"));
 }

@@ -12,7 +12,10 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-static int sign(int c) { return (c > 0) - (c < 0); }
+static int sign(int c)
+{
+    return (c > 0) - (c < 0);
+}
 
 /* each list strictly increasing; every pair compared both ways */
 static void increasing(int (*cmp)(const char *, const char *), const char *const *v, const char *what)
@@ -30,11 +33,29 @@ static void increasing(int (*cmp)(const char *, const char *), const char *const
 TEST(vercmp_pep440)
 {
     /* PEP 440's own ordering example, plus epochs and local labels */
-    static const char *const v[] = {"1.0.dev456", "1.0a1", "1.0a2.dev456", "1.0a12.dev456", "1.0a12",
-                                    "1.0b1.dev456", "1.0b2", "1.0b2.post345.dev456", "1.0b2.post345",
-                                    "1.0rc1.dev456", "1.0rc1", "1.0", "1.0+abc.5", "1.0+abc.7", "1.0+5",
-                                    "1.0.post456.dev34", "1.0.post456", "1.0.15", "1.1.dev1", "1.10",
-                                    "2024.1", "1!0.1", NULL};
+    static const char *const v[] = {"1.0.dev456",
+                                    "1.0a1",
+                                    "1.0a2.dev456",
+                                    "1.0a12.dev456",
+                                    "1.0a12",
+                                    "1.0b1.dev456",
+                                    "1.0b2",
+                                    "1.0b2.post345.dev456",
+                                    "1.0b2.post345",
+                                    "1.0rc1.dev456",
+                                    "1.0rc1",
+                                    "1.0",
+                                    "1.0+abc.5",
+                                    "1.0+abc.7",
+                                    "1.0+5",
+                                    "1.0.post456.dev34",
+                                    "1.0.post456",
+                                    "1.0.15",
+                                    "1.1.dev1",
+                                    "1.10",
+                                    "2024.1",
+                                    "1!0.1",
+                                    NULL};
     increasing(sb_vercmp_pep440, v, "pep440");
     CHECK(sb_vercmp_pep440("1.0", "1.0.0") == 0);
     CHECK(sb_vercmp_pep440("v1.0", "1.0") == 0);
@@ -49,10 +70,10 @@ TEST(vercmp_pep440)
 TEST(vercmp_conda)
 {
     /* conda's VersionOrder documentation, in order */
-    static const char *const v[] = {"0.4", "0.4.1.rc", "0.4.1", "0.5a1", "0.5b3", "0.5C1", "0.5", "0.9.6",
-                                    "0.960923", "1.0", "1.1dev1", "1.1a1", "1.1.0dev1", "1.1.a1", "1.1.0rc1",
-                                    "1.1.0", "1.1.0post1", "1.1post1", "1996.07.12", "1!0.4.1", "1!3.1.1.6",
-                                    "2!0.4.1", NULL};
+    static const char *const v[] = {"0.4",        "0.4.1.rc", "0.4.1",     "0.5a1",   "0.5b3",      "0.5C1",
+                                    "0.5",        "0.9.6",    "0.960923",  "1.0",     "1.1dev1",    "1.1a1",
+                                    "1.1.0dev1",  "1.1.a1",   "1.1.0rc1",  "1.1.0",   "1.1.0post1", "1.1post1",
+                                    "1996.07.12", "1!0.4.1",  "1!3.1.1.6", "2!0.4.1", NULL};
     increasing(sb_vercmp_conda, v, "conda");
     CHECK(sb_vercmp_conda("0.4", "0.4.0") == 0);
     CHECK(sb_vercmp_conda("1.1.0dev1", "1.1.dev1") == 0);
@@ -66,9 +87,11 @@ TEST(vercmp_conda)
 TEST(vercmp_semver)
 {
     /* SemVer 2.0 section 11's example, then majors */
-    static const char *const v[] = {"1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta",
-                                    "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1",
-                                    "1.9.0", "1.10.0", "2.0.0", NULL};
+    static const char *const v[] = {"1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta",
+                                    "1.0.0-beta",  "1.0.0-beta.2",  "1.0.0-beta.11",
+                                    "1.0.0-rc.1",  "1.0.0",         "1.0.1",
+                                    "1.9.0",       "1.10.0",        "2.0.0",
+                                    NULL};
     increasing(sb_vercmp_semver, v, "semver");
     CHECK(sb_vercmp_semver("1.0.0+build.1", "1.0.0+build.2") == 0);
     CHECK(sb_vercmp_semver("v1.2.3", "1.2.3") == 0);
@@ -267,15 +290,19 @@ TEST(diff_outputs)
             json_decref(j);
         }
         if (o == SB_REPORT_MARKDOWN && big) {
-            CHECK(!strncmp(big, "**sbomd diff:** 0 added, 1 removed, 1 upgraded, 0 downgraded, 0 license changed, "
-                                "0 source changed (0 unchanged)\n", 105));
+            CHECK(!strncmp(big,
+                           "**sbomd diff:** 0 added, 1 removed, 1 upgraded, 0 downgraded, 0 license changed, "
+                           "0 source changed (0 unchanged)\n",
+                           105));
             CHECK(strstr(big, "<details><summary>Removed (1)</summary>\n\n| Kind | Name | Before | After |\n"));
             CHECK(strstr(big, "| conda | a\\|b | 1.0 | 1.1 |\n")); /* the bar escaped */
             CHECK(strstr(big, "\n</details>\n"));
         }
         if (o == SB_REPORT_CSV && big) {
-            CHECK(!strncmp(big, "change,kind,name,base_version,head_version,base_license,head_license,base_source,"
-                                "head_source,purl\r\n", 98));
+            CHECK(!strncmp(big,
+                           "change,kind,name,base_version,head_version,base_license,head_license,base_source,"
+                           "head_source,purl\r\n",
+                           98));
             CHECK(strstr(big, "removed,pypi,\"'=cmd\",1.0,,,,pypi.org,,pkg:generic/x\r\n")); /* formula-safe */
         }
         free(small);

@@ -12,8 +12,8 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-static char *produce_all(const sb_doc_ops *ops, const sb_sbom *s, const char *in, size_t inlen,
-                         size_t bufsize, size_t *outlen)
+static char *produce_all(const sb_doc_ops *ops, const sb_sbom *s, const char *in, size_t inlen, size_t bufsize,
+                         size_t *outlen)
 {
     sb_arena *a = sb_arena_new(0);
     sb_doc *d = NULL;
@@ -72,8 +72,7 @@ static void check_structure(const char *name, const char *doc, const sb_sbom *s)
     int unique = 1, resolves = 1;
     size_t i;
     json_t *c;
-    json_array_foreach(comps, i, c)
-    {
+    json_array_foreach(comps, i, c) {
         const char *r = json_string_value(json_object_get(c, "bom-ref"));
         if (!r || json_object_get(refs, r))
             unique = 0;
@@ -81,8 +80,7 @@ static void check_structure(const char *name, const char *doc, const sb_sbom *s)
             json_object_set_new(refs, r, json_true());
     }
     json_t *dentry;
-    json_array_foreach(deps, i, dentry)
-    {
+    json_array_foreach(deps, i, dentry) {
         const char *r = json_string_value(json_object_get(dentry, "ref"));
         if (!r || !json_object_get(refs, r))
             resolves = 0;
@@ -102,8 +100,7 @@ static void check_structure(const char *name, const char *doc, const sb_sbom *s)
 TEST(core_doc__identical_for_any_buffer_size)
 {
     static const size_t sizes[] = {1, 7, 4096, 65536};
-    const sb_doc_ops *formats[] = {&sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23,
-                                   &sb_doc_spdx_301};
+    const sb_doc_ops *formats[] = {&sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23, &sb_doc_spdx_301};
     for (int f = 0; fixtures[f]; f++) {
         size_t len;
         char *in = sb_test_read(sb_test_shared(fixtures[f]), &len);
@@ -231,7 +228,8 @@ static void serial_of(char out[37], const char *in, size_t len, const serial_cas
 TEST(core_doc__serial_names_one_document)
 {
     size_t len;
-    char *in = sb_test_read(sb_test_shared("fixtures/pixi/pixi-docs-source_files-pixi_workspaces-introduction-multi_env/pixi.lock"), &len);
+    char *in = sb_test_read(
+        sb_test_shared("fixtures/pixi/pixi-docs-source_files-pixi_workspaces-introduction-multi_env/pixi.lock"), &len);
     CHECK(in != NULL);
     if (!in)
         return;

@@ -19,8 +19,8 @@ TEST(filter_glob_rules)
     CHECK(sb_glob_match("pytest", "pytest"));
     CHECK(!sb_glob_match("pytest", "pytest-cov"));
     CHECK(sb_glob_match("pytest*", "pytest-cov"));
-    CHECK(sb_glob_match("pytest*", "pytest"));       /* * matches nothing too */
-    CHECK(sb_glob_match("PyTest*", "pytest_COV"));   /* case folded */
+    CHECK(sb_glob_match("pytest*", "pytest"));                      /* * matches nothing too */
+    CHECK(sb_glob_match("PyTest*", "pytest_COV"));                  /* case folded */
     CHECK(sb_glob_match("typing_extensions", "typing-extensions")); /* _ = - */
     CHECK(sb_glob_match("typing-extensions", "Typing_Extensions"));
     CHECK(!sb_glob_match("typing-extensions", "typing.extensions")); /* only - and _ */
@@ -35,7 +35,7 @@ TEST(filter_glob_rules)
     CHECK(!sb_glob_match("*-dev", "libfoo-devel"));
     CHECK(sb_glob_match("a*b*c", "axxbyyc"));
     CHECK(!sb_glob_match("a*b*c", "axxbyy"));
-    CHECK(sb_glob_match("a*b?c", "ab-bxc"));        /* backtracks to the last * */
+    CHECK(sb_glob_match("a*b?c", "ab-bxc")); /* backtracks to the last * */
     CHECK(sb_glob_match("**x", "yyx"));
     CHECK(sb_glob_match("lib*", "lib"));
     CHECK(sb_glob_match("@types/*", "@types/node"));
@@ -124,12 +124,9 @@ static const char *edges(sb_arena *a, const sb_sbom *s)
 /* app -> lib -> {zlib, shared}; six alone; tool (development) -> {helper
  * (development), shared}. Roots: app, six, tool. */
 static const gspec graph[] = {
-    {"app", SB_KIND_PYPI, SB_SCOPE_REQUIRED, {1, -1}},
-    {"lib", SB_KIND_PYPI, SB_SCOPE_REQUIRED, {2, 6, -1}},
-    {"zlib", SB_KIND_CONDA, SB_SCOPE_REQUIRED, {-1}},
-    {"six", SB_KIND_PYPI, SB_SCOPE_REQUIRED, {-1}},
-    {"tool", SB_KIND_PYPI, SB_SCOPE_DEVELOPMENT, {5, 6, -1}},
-    {"helper", SB_KIND_PYPI, SB_SCOPE_DEVELOPMENT, {-1}},
+    {"app", SB_KIND_PYPI, SB_SCOPE_REQUIRED, {1, -1}},        {"lib", SB_KIND_PYPI, SB_SCOPE_REQUIRED, {2, 6, -1}},
+    {"zlib", SB_KIND_CONDA, SB_SCOPE_REQUIRED, {-1}},         {"six", SB_KIND_PYPI, SB_SCOPE_REQUIRED, {-1}},
+    {"tool", SB_KIND_PYPI, SB_SCOPE_DEVELOPMENT, {5, 6, -1}}, {"helper", SB_KIND_PYPI, SB_SCOPE_DEVELOPMENT, {-1}},
     {"shared", SB_KIND_CONDA, SB_SCOPE_REQUIRED, {-1}},
 };
 static const size_t graph_roots[] = {0, 3, 4};
@@ -357,8 +354,9 @@ TEST(filter_selection_before_lookups)
     }
     CHECK(found);
     CHECK(cu && !strstr(cu, "pixi:excluded"));
-    CHECK(jf && ju && strcmp(json_string_value(json_object_get(jf, "serialNumber")),
-                             json_string_value(json_object_get(ju, "serialNumber"))));
+    CHECK(jf && ju &&
+          strcmp(json_string_value(json_object_get(jf, "serialNumber")),
+                 json_string_value(json_object_get(ju, "serialNumber"))));
     json_decref(jf);
     json_decref(ju);
     free(cf);

@@ -34,8 +34,8 @@ TEST(health_pypi_digest_and_read_back)
     CHECK(dg && strlen(dg) == n);
     CHECK(dg && !strncmp(dg, "latest\t2.1.0\n", 13));
     CHECK(dg && strstr(dg, "1.1.0\t2021-02-01\ty\tbad build sorry\n")); /* earliest upload, one line */
-    CHECK(dg && strstr(dg, "1.2.0\t2021-05-05\tn\t\n"));   /* one file left: installable */
-    CHECK(dg && !strstr(dg, "3.0.0"));                      /* no files: never installable */
+    CHECK(dg && strstr(dg, "1.2.0\t2021-05-05\tn\t\n"));                /* one file left: installable */
+    CHECK(dg && !strstr(dg, "3.0.0"));                                  /* no files: never installable */
 
     sb_health h;
     CHECK(sb_health_from_digest(&h, a, dg, "1.1.0") == SB_OK);
@@ -95,7 +95,8 @@ TEST(health_queryable_and_props)
     sb_pkg p[4];
     memset(p, 0, sizeof p);
     p[0] = (sb_pkg){.kind = SB_KIND_PYPI, .name = "a", .version = "1", .ref_purl = "pkg:pypi/a@1"};
-    p[1] = (sb_pkg){.kind = SB_KIND_PYPI, .name = "b", .version = "1", .ref_purl = "pkg:pypi/b@1?vcs_url=git%2Bhttps://x"};
+    p[1] =
+        (sb_pkg){.kind = SB_KIND_PYPI, .name = "b", .version = "1", .ref_purl = "pkg:pypi/b@1?vcs_url=git%2Bhttps://x"};
     p[2] = (sb_pkg){.kind = SB_KIND_PYPI, .name = "c", .version = "1", .ref_purl = "pkg:generic/c@1"};
     p[3] = (sb_pkg){.kind = SB_KIND_CONDA, .name = "d", .version = "1", .ref_purl = "pkg:conda/d@1"};
     CHECK(sb_health_queryable(&p[0]));
@@ -128,11 +129,14 @@ TEST(health_queryable_and_props)
 TEST(health_channel_index)
 {
     sb_arena *a = sb_arena_new(0);
-    CHECK_STR(sb_health_channel_url(a, "https://conda.example/{channel}/{subdir}/repodata.json", "conda-forge", "linux-64"),
+    CHECK_STR(sb_health_channel_url(a, "https://conda.example/{channel}/{subdir}/repodata.json", "conda-forge",
+                                    "linux-64"),
               "https://conda.example/conda-forge/linux-64/repodata.json");
-    CHECK_STR(sb_health_channel_url(a, "http://x/{subdir}?c={channel}&{other}", "c", "noarch"), "http://x/noarch?c=c&{other}");
+    CHECK_STR(sb_health_channel_url(a, "http://x/{subdir}?c={channel}&{other}", "c", "noarch"),
+              "http://x/noarch?c=c&{other}");
     CHECK(NULL == sb_health_channel_url(a, "", "c", "noarch"));
-    static const char *const bad[] = {NULL, "", ".", "..", "https://conda.anaconda.org/conda-forge", "a/b", "a b", "a%2f"};
+    static const char *const bad[] = {NULL,  "",    ".",   "..", "https://conda.anaconda.org/conda-forge",
+                                      "a/b", "a b", "a%2f"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         CHECK(NULL == sb_health_channel_url(a, "http://x/{channel}/{subdir}", bad[i], "linux-64") &&
               NULL == sb_health_channel_url(a, "http://x/{channel}/{subdir}", "c", bad[i]));

@@ -52,7 +52,8 @@ static int run_all(unsigned ep, const kv *q, size_t n, char *why, size_t wn)
     return bad;
 }
 
-#define RUN(ep, ...) run_all((ep), (const kv[]){__VA_ARGS__}, sizeof((const kv[]){__VA_ARGS__}) / sizeof(kv), why, sizeof why)
+#define RUN(ep, ...) \
+    run_all((ep), (const kv[]){__VA_ARGS__}, sizeof((const kv[]){__VA_ARGS__}) / sizeof(kv), why, sizeof why)
 
 TEST(intake_query_unknown_and_misplaced)
 {
@@ -102,8 +103,9 @@ TEST(intake_query_selection_excludes_all)
 {
     char why[256];
     CHECK(RUN(SVC_EP_SBOM, {"environment", "default"}, {"all-environments", "true"}) == 1);
-    CHECK_STR(why, "query parameters 'environment' and 'all-environments' exclude each other: name one environment "
-                   "or ask for all");
+    CHECK_STR(why,
+              "query parameters 'environment' and 'all-environments' exclude each other: name one environment "
+              "or ask for all");
     CHECK(RUN(SVC_EP_SBOM, {"all-platforms", NULL}, {"platform", "linux-64"}) == 1 && strstr(why, "'platform'"));
     /* all-*=false names nothing more: the selection stands */
     CHECK(RUN(SVC_EP_SBOM, {"environment", "default"}, {"all-environments", "false"}) == 0);

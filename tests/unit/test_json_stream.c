@@ -42,7 +42,8 @@ TEST(core_json_stream__tokens)
 TEST(core_json_stream__escapes_and_surrogates)
 {
     sb_arena *a = sb_arena_new(0);
-    const char *text = "[\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\", \"\\u00e9\\u20AC\", \"\\ud83d\\ude00\", \"plain\", \"caf\xc3\xa9\"]";
+    const char *text =
+        "[\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\", \"\\u00e9\\u20AC\", \"\\ud83d\\ude00\", \"plain\", \"caf\xc3\xa9\"]";
     sb_jr r;
     sb_jr_init(&r, text, strlen(text), 0);
     CHECK(sb_jr_next(&r) == SB_JT_ARR);
@@ -133,7 +134,11 @@ TEST(core_json_stream__depth_limit)
 
 TEST(core_json_stream__truncation_and_errors_with_positions)
 {
-    static const struct { const char *text; unsigned line, col; const char *msg; } cases[] = {
+    static const struct {
+        const char *text;
+        unsigned line, col;
+        const char *msg;
+    } cases[] = {
         {"", 1, 1, "end of input"},
         {"{\"a\": 1", 1, 8, "end of input"},
         {"{\"a\": \"unterminated", 1, 20, "end of input"},
@@ -159,7 +164,8 @@ TEST(core_json_stream__truncation_and_errors_with_positions)
 
 TEST(core_json_stream__skip_counts_and_offsets)
 {
-    const char *text = "{\"a\": {\"x\": [1, {\"y\": 2}], \"z\": null, \"w\": {}}, \"b\": [1, [2, 3], {}, \"s\"], \"c\": 5}";
+    const char *text =
+        "{\"a\": {\"x\": [1, {\"y\": 2}], \"z\": null, \"w\": {}}, \"b\": [1, [2, 3], {}, \"s\"], \"c\": 5}";
     sb_jr r;
     sb_jr_init(&r, text, strlen(text), 0);
     size_t n = 9;

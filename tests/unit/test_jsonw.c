@@ -42,8 +42,9 @@ TEST(core_jsonw__pretty_like_serde)
     sb_jw_null(&jw);
     sb_jw_obj_end(&jw);
     CHECK(sb_jw_done(&jw));
-    CHECK_STR(b.data, "{\n  \"a\": \"x\",\n  \"b\": [\n    1,\n    -22\n  ],\n  \"c\": {},\n  \"d\": [],\n"
-                      "  \"e\": true,\n  \"f\": null\n}\n");
+    CHECK_STR(b.data,
+              "{\n  \"a\": \"x\",\n  \"b\": [\n    1,\n    -22\n  ],\n  \"c\": {},\n  \"d\": [],\n"
+              "  \"e\": true,\n  \"f\": null\n}\n");
     sb_buf_free(&b);
 }
 
@@ -71,14 +72,18 @@ TEST(core_jsonw__escaping_and_utf8)
     sb_jw_str(&jw, "q\"b\\n\n\t\x01 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
     sb_jw_str(&jw, "bad \xff lead \xc3 cut \xed\xa0\x80 surrogate");
     sb_jw_arr_end(&jw);
-    CHECK_STR(b.data, "[\"q\\\"b\\\\n\\n\\t\\u0001 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\","
-                      "\"bad \xef\xbf\xbd lead \xef\xbf\xbd cut \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd surrogate\"]");
+    CHECK_STR(b.data,
+              "[\"q\\\"b\\\\n\\n\\t\\u0001 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\","
+              "\"bad \xef\xbf\xbd lead \xef\xbf\xbd cut \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd surrogate\"]");
     sb_buf_free(&b);
 }
 
 TEST(core_jsonw__chunked_string_keeps_split_utf8)
 {
-    const char *text = "a\xe2\x82\xac" "b\xf0\x9f\x98\x80" "c\"";
+    const char *text =
+        "a\xe2\x82\xac"
+        "b\xf0\x9f\x98\x80"
+        "c\"";
     size_t n = strlen(text);
     for (size_t step = 1; step <= n; step++) {
         sb_buf b = SB_BUF_INIT(0);
@@ -88,7 +93,10 @@ TEST(core_jsonw__chunked_string_keeps_split_utf8)
         for (size_t i = 0; i < n; i += step)
             sb_jw_str_chunk(&jw, text + i, i + step <= n ? step : n - i);
         sb_jw_str_end(&jw);
-        CHECK_STR(b.data, "\"a\xe2\x82\xac" "b\xf0\x9f\x98\x80" "c\\\"\"");
+        CHECK_STR(b.data,
+                  "\"a\xe2\x82\xac"
+                  "b\xf0\x9f\x98\x80"
+                  "c\\\"\"");
         sb_buf_free(&b);
     }
 }

@@ -68,7 +68,8 @@ static const char npm_v3[] =
     "  \"packages/w\": {\"name\": \"w\", \"version\": \"0.1.0\", \"dependencies\": {\"shared\": \"^1\"}},\n"
     "  \"node_modules/w\": {\"resolved\": \"packages/w\", \"link\": true},\n"
     "  \"node_modules/@scope/lib\": {\"version\": \"2.0.0\", \"resolved\": \"https://registry.npmjs.org/@scope/lib/-/lib-2.0.0.tgz\",\n"
-    "        \"integrity\": \"sha512-" SHA512_0_63 " sha1-" SHA1_FF "\", \"license\": \"MIT\",\n"
+    "        \"integrity\": \"sha512-" SHA512_0_63 " sha1-" SHA1_FF
+    "\", \"license\": \"MIT\",\n"
     "        \"dependencies\": {\"shared\": \"^2\", \"leaf\": \"1\"}},\n"
     "  \"node_modules/@scope/lib/node_modules/shared\": {\"version\": \"2.0.0\", \"resolved\": \"https://registry.npmjs.org/shared/-/shared-2.0.0.tgz\",\n"
     "        \"dependencies\": {\"leaf\": \"1\"}},\n"
@@ -136,8 +137,8 @@ TEST(core_npm__v3_node_resolution_scopes_roots)
     }
     const sb_pkg *lib = find(s, "@scope/lib", NULL), *shared2 = find(s, "shared", "2.0.0"),
                  *shared1 = find(s, "shared", "1.5.0"), *leaf = find(s, "leaf", NULL), *w = find(s, "w", NULL),
-                 *devtool = find(s, "devtool", NULL), *maybe = find(s, "maybe", NULL),
-                 *real = find(s, "real", NULL), *git = find(s, "gitdep", NULL);
+                 *devtool = find(s, "devtool", NULL), *maybe = find(s, "maybe", NULL), *real = find(s, "real", NULL),
+                 *git = find(s, "gitdep", NULL);
     /* the nested copy wins inside @scope/lib; the top-level one elsewhere */
     CHECK(depends_on(s, lib, shared2) && !depends_on(s, lib, shared1));
     CHECK(depends_on(s, w, shared1) && !depends_on(s, w, shared2));
@@ -169,7 +170,8 @@ static const char npm_v1[] =
     "         \"dependencies\": {\"b\": {\"version\": \"2.0.0\", \"resolved\": \"https://registry.npmjs.org/b/-/b-2.0.0.tgz\",\n"
     "                                    \"dev\": true, \"requires\": {\"c\": \"1\"}}}},\n"
     "  \"b\": {\"version\": \"1.0.0\", \"optional\": true},\n"
-    "  \"c\": {\"version\": \"1.0.0\", \"integrity\": \"sha1-" SHA1_FF "\"},\n"
+    "  \"c\": {\"version\": \"1.0.0\", \"integrity\": \"sha1-" SHA1_FF
+    "\"},\n"
     "  \"al\": {\"version\": \"npm:@x/real@3.1.0\"},\n"
     "  \"g\": {\"version\": \"github:o/r#deadbeef\", \"from\": \"github:o/r\"}\n"
     " }}\n";
@@ -229,10 +231,11 @@ TEST(core_npm__file_url_outlives_the_json_tree)
 {
     sb_arena *a = sb_arena_new(0);
     sb_err err;
-    const sb_sbom *s = sel(a, "package-lock.json",
-                           "{\"lockfileVersion\": 3, \"packages\": {\"\": {\"name\": \"r\"},"
-                           " \"node_modules/a\": {\"version\": \"1.0.0\", \"resolved\": \"file:https://h.example/a.tgz\"}}}",
-                           &err);
+    const sb_sbom *s =
+        sel(a, "package-lock.json",
+            "{\"lockfileVersion\": 3, \"packages\": {\"\": {\"name\": \"r\"},"
+            " \"node_modules/a\": {\"version\": \"1.0.0\", \"resolved\": \"file:https://h.example/a.tgz\"}}}",
+            &err);
     const sb_pkg *p = find(s, "a", "1.0.0");
     CHECK(p != NULL);
     CHECK(p && p->location && !strcmp(p->location, "https://h.example/a.tgz"));
@@ -261,18 +264,23 @@ static const char pnpm_v9[] =
     "      opt: {specifier: ^1, version: 1.0.0}\n"
     "packages:\n"
     "  ui@2.0.0:\n"
-    "    resolution: {integrity: sha512-" SHA512_0_63 "}\n"
+    "    resolution: {integrity: sha512-" SHA512_0_63
+    "}\n"
     "  react@18.2.0:\n"
-    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
     "  '@x/real@3.0.0':\n"
-    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
     "  gitdep@https://codeload.github.com/o/r/tar.gz/abc:\n"
     "    resolution: {tarball: https://codeload.github.com/o/r/tar.gz/abc}\n"
     "    version: 1.1.0\n"
     "  opt@1.0.0:\n"
-    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
     "  tool@1.0.0:\n"
-    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
     "snapshots:\n"
     "  ui@2.0.0(react@18.2.0):\n"
     "    dependencies:\n"
@@ -307,7 +315,8 @@ TEST(core_pnpm__v9_importers_peers_alias_git)
     CHECK(ui && !strcmp(ui->purl, "pkg:npm/ui@2.0.0") && ui->sha512b);
     CHECK_STR(prop(ui, "pixi:peer-suffixes"), "(react@18.2.0)");
     CHECK(real && !strcmp(real->purl, "pkg:npm/%40x/real@3.0.0"));
-    CHECK(git && !strcmp(git->purl, "pkg:npm/gitdep@1.1.0?download_url=https:%2F%2Fcodeload.github.com%2Fo%2Fr%2Ftar.gz%2Fabc"));
+    CHECK(git && !strcmp(git->purl,
+                         "pkg:npm/gitdep@1.1.0?download_url=https:%2F%2Fcodeload.github.com%2Fo%2Fr%2Ftar.gz%2Fabc"));
     /* edges: link to the member, peer-suffixed ref, alias ref, snapshot listed later */
     CHECK(root_depends_on(s, lib) && root_depends_on(s, tool) && !root_depends_on(s, ui));
     CHECK(depends_on(s, lib, ui) && depends_on(s, lib, real) && depends_on(s, lib, git) && depends_on(s, lib, opt));
@@ -332,12 +341,14 @@ static const char pnpm_v5[] =
     "  b: 2.0.0\n"
     "packages:\n"
     "  /@s/a/1.0.0_b@2.0.0:\n"
-    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
     "    dependencies:\n"
     "      b: 2.0.0\n"
     "    dev: false\n"
     "  /b/2.0.0:\n"
-    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
     "  github.com/o/r/abc:\n"
     "    resolution: {type: git, repo: 'https://github.com/o/r.git', commit: abc}\n"
     "    name: r\n"
@@ -351,7 +362,8 @@ static const char pnpm_v6[] =
     "    version: 1.0.0(b@2.0.0)\n"
     "packages:\n"
     "  /a@1.0.0(b@2.0.0):\n"
-    "    resolution: {integrity: sha1-" SHA1_FF "}\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
     "    dependencies:\n"
     "      b: 2.0.0\n"
     "  /b@2.0.0:\n"
@@ -392,8 +404,8 @@ TEST(core_pnpm__sections_in_any_order)
         return;
     }
     /* snapshots, packages, importers, lockfileVersion */
-    char *lock = sb_arena_printf(a, "%s%.*s%.*s%.*s", sn, (int)(sn - pk), pk, (int)(pk - imp), imp, (int)(imp - pnpm_v9),
-                                 pnpm_v9);
+    char *lock = sb_arena_printf(a, "%s%.*s%.*s%.*s", sn, (int)(sn - pk), pk, (int)(pk - imp), imp,
+                                 (int)(imp - pnpm_v9), pnpm_v9);
     sb_sbom *s = lock ? sel(a, "pnpm-lock.yaml", lock, &err) : NULL;
     CHECK(s != NULL);
     if (!s) {
@@ -417,7 +429,8 @@ TEST(core_pnpm__sections_in_any_order)
     }
     /* a first document whose packages precede its lockfileVersion is not the
      * lock when a later one names a version; a 6.0 lock with its version last */
-    const char two[] = "packages:\n  /x@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\nlockfileVersion: '6.0'\n"
+    const char two[] = "packages:\n  /x@1.0.0: {resolution: {integrity: sha1-" SHA1_FF
+                       "}}\nlockfileVersion: '6.0'\n"
                        "---\nimporters:\n  .:\n    dependencies:\n      y: {specifier: '1', version: 1.0.0}\n"
                        "packages:\n  /y@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\nlockfileVersion: '6.0'\n";
     s = sel(a, "pnpm-lock.yaml", two, &err);
@@ -432,9 +445,11 @@ TEST(core_pnpm__documents_and_refusals)
     sb_arena *a = sb_arena_new(0);
     sb_err err;
     /* two documents: the last is the project's lock */
-    const char two[] = "---\nlockfileVersion: '9.0'\nimporters:\n  .: {}\npackages:\n  x@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\n"
-                       "---\nlockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      y: {specifier: '1', version: 1.0.0}\n"
-                       "packages:\n  y@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\nsnapshots:\n  y@1.0.0: {}\n";
+    const char two[] =
+        "---\nlockfileVersion: '9.0'\nimporters:\n  .: {}\npackages:\n  x@1.0.0: {resolution: {integrity: sha1-" SHA1_FF
+        "}}\n"
+        "---\nlockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      y: {specifier: '1', version: 1.0.0}\n"
+        "packages:\n  y@1.0.0: {resolution: {integrity: sha1-" SHA1_FF "}}\nsnapshots:\n  y@1.0.0: {}\n";
     sb_sbom *s = sel(a, "pnpm-lock.yaml", two, &err);
     CHECK(s && s->npkgs == 1 && find(s, "y", "1.0.0"));
     CHECK(NULL == sel(a, "pnpm-lock.yaml", "", &err));
@@ -466,7 +481,8 @@ static const char yarn_v1[] =
     "b@^2:\n"
     "  version \"2.0.0\"\n"
     "  resolved \"https://registry.yarnpkg.com/b/-/b-2.0.0.tgz#0123\"\n"
-    "  integrity sha512-" SHA512_0_63 "\n"
+    "  integrity sha512-" SHA512_0_63
+    "\n"
     "\n"
     "\"al@npm:real\":\n"
     "  version \"3.0.0\"\n"
@@ -491,7 +507,8 @@ TEST(core_yarn__classic)
     CHECK(s->npkgs == 4);
     const sb_pkg *pa = find(s, "@s/a", "1.2.0"), *b = find(s, "b", "2.0.0"), *real = find(s, "real", "3.0.0"),
                  *g = find(s, "g", "0.1.0");
-    CHECK(pa && !strcmp(pa->purl, "pkg:npm/%40s/a@1.2.0") && pa->sha1 && !strcmp(pa->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
+    CHECK(pa && !strcmp(pa->purl, "pkg:npm/%40s/a@1.2.0") && pa->sha1 &&
+          !strcmp(pa->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
     CHECK(pa && pa->location && !strcmp(pa->location, "https://registry.yarnpkg.com/@s/a/-/a-1.2.0.tgz"));
     CHECK_STR(prop(pa, "pixi:install-paths"), "@s/a@^1.0.0, @s/a@^1.1.0");
     CHECK(b && b->sha512b && NULL == b->sha1);
@@ -578,7 +595,8 @@ TEST(core_yarn__berry)
     CHECK(root_depends_on(s, lib) && root_depends_on(s, res) && !root_depends_on(s, x));
     CHECK(depends_on(s, lib, x) && depends_on(s, lib, g));
     CHECK_STR(prop(x, "pixi:scope"), "required");
-    const char v3[] = "__metadata:\n  version: 3\n  cacheKey: 8\n\n\"a@npm:1\":\n  version: 1.0.0\n  resolution: \"a@npm:1.0.0\"\n";
+    const char v3[] =
+        "__metadata:\n  version: 3\n  cacheKey: 8\n\n\"a@npm:1\":\n  version: 1.0.0\n  resolution: \"a@npm:1.0.0\"\n";
     CHECK(NULL == sel(a, "yarn.lock", v3, &err));
     CHECK(err.code == SB_EUNSUPPORTED && strstr(err.msg, "version 3") && strstr(err.msg, "4 to 10") && err.line == 2);
     sb_arena_destroy(a);
@@ -591,9 +609,10 @@ TEST(core_pnpm__tarball_url_outlives_the_tree)
 {
     sb_arena *a = sb_arena_new(0);
     sb_err err;
-    const char lock[] = "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      z: {specifier: '1', version: 1.0.0}\n"
-                        "packages:\n  z@1.0.0: {resolution: {tarball: 'file:https://example.org/z-1.0.0.tgz'}}\n"
-                        "snapshots:\n  z@1.0.0: {}\n";
+    const char lock[] =
+        "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      z: {specifier: '1', version: 1.0.0}\n"
+        "packages:\n  z@1.0.0: {resolution: {tarball: 'file:https://example.org/z-1.0.0.tgz'}}\n"
+        "snapshots:\n  z@1.0.0: {}\n";
     sb_sbom *s = sel(a, "pnpm-lock.yaml", lock, &err);
     const sb_pkg *p = s ? find(s, "z", "1.0.0") : NULL;
     CHECK(p != NULL);

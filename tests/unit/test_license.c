@@ -24,7 +24,7 @@ TEST(core_license__normalization)
         {"MIT", SB_LIC_EXPR, "MIT", 1, 0},
         {"  MIT  ", SB_LIC_EXPR, "MIT", 1, 0},
         {"mit", SB_LIC_EXPR, "MIT", 1, 0},
-        {"GPL-3.0", SB_LIC_EXPR, "GPL-3.0", 1, 0},          /* deprecated id kept verbatim */
+        {"GPL-3.0", SB_LIC_EXPR, "GPL-3.0", 1, 0}, /* deprecated id kept verbatim */
         {"GPL-2.0+", SB_LIC_EXPR, "GPL-2.0+", 1, 0},
         {"MIT/Apache-2.0", SB_LIC_EXPR, "MIT OR Apache-2.0", 0, 0},
         {"MIT AND BSD-3-Clause/Apache-2.0", SB_LIC_EXPR, "MIT AND BSD-3-Clause OR Apache-2.0", 0, 0},
@@ -37,8 +37,8 @@ TEST(core_license__normalization)
         {"GPLv3+", SB_LIC_EXPR, "GPL-3.0-or-later", 1, 0},
         {"GPLv3", SB_LIC_EXPR, "GPL-3.0-only", 1, 0},
         {"GPLv2+", SB_LIC_EXPR, "GPL-2.0-or-later", 1, 0},
-        {"GPL-2.0-or-later WITH Classpath-exception-2.0", SB_LIC_EXPR,
-         "GPL-2.0-or-later WITH Classpath-exception-2.0", 1, 0},
+        {"GPL-2.0-or-later WITH Classpath-exception-2.0", SB_LIC_EXPR, "GPL-2.0-or-later WITH Classpath-exception-2.0",
+         1, 0},
         {"Apache-2.0 WITH LLVM-exception", SB_LIC_EXPR, "Apache-2.0 WITH LLVM-exception", 1, 0},
         {"LicenseRef-Proprietary", SB_LIC_EXPR, "LicenseRef-Proprietary", 1, 0},
         {"LGPL-2.0-or-later AND LGPL-2.0-or-later WITH exceptions AND GPL-2.0-or-later", SB_LIC_EXPR,
@@ -75,9 +75,10 @@ TEST(core_license__normalization)
         {"LGPL-2.0-or-later AND LGPL-2.0-or-later WITH exceptions AND GPL-2.0-or-later AND MPL-2.0", SB_LIC_EXPR,
          "LGPL-2.0-or-later AND LGPL-2.0-or-later WITH AdditionRef-exceptions AND GPL-2.0-or-later AND MPL-2.0", 0, 1},
         {"LicenseRef-Public-Domain-Dedictation and BSD-2-Clause and LicenseRef-PSF-2.1.1 and GPL-3.0-or-later",
-         SB_LIC_EXPR, "LicenseRef-Public-Domain-Dedictation AND BSD-2-Clause AND LicenseRef-PSF-2.1.1 AND GPL-3.0-or-later", 0, 0},
-        {"SGI-2", SB_LIC_TEXT, "SGI-2", 0, 0},                 /* not an SPDX id (SGI-B-2.0 is) */
-        {"None", SB_LIC_NONE, NULL, 0, 0},        /* a literal "no license", not a license called None */
+         SB_LIC_EXPR,
+         "LicenseRef-Public-Domain-Dedictation AND BSD-2-Clause AND LicenseRef-PSF-2.1.1 AND GPL-3.0-or-later", 0, 0},
+        {"SGI-2", SB_LIC_TEXT, "SGI-2", 0, 0}, /* not an SPDX id (SGI-B-2.0 is) */
+        {"None", SB_LIC_NONE, NULL, 0, 0},     /* a literal "no license", not a license called None */
         {"none", SB_LIC_NONE, NULL, 0, 0},
         {"UNKNOWN", SB_LIC_NONE, NULL, 0, 0},
         {" Unknown ", SB_LIC_NONE, NULL, 0, 0},
@@ -111,13 +112,13 @@ TEST(core_license__normalization)
         {"LGPL-2.1 License", SB_LIC_EXPR, "LGPL-2.1", 1, 0}, /* an id as written stays that id */
         {"LGPL-2.1 and GPL-2.0", SB_LIC_EXPR, "LGPL-2.1 AND GPL-2.0", 0, 0},
         {"Expat", SB_LIC_EXPR, "MIT", 1, 0},
-        {"MIT/X11", SB_LIC_EXPR, "MIT", 1, 0},      /* one name, not MIT OR X11 */
+        {"MIT/X11", SB_LIC_EXPR, "MIT", 1, 0}, /* one name, not MIT OR X11 */
         {"MPLv2.0", SB_LIC_EXPR, "MPL-2.0", 1, 0},
-        {"Apache", SB_LIC_TEXT, "Apache", 0, 0},   /* no version: none invented */
+        {"Apache", SB_LIC_TEXT, "Apache", 0, 0}, /* no version: none invented */
         {"GPL License", SB_LIC_TEXT, "GPL License", 0, 0},
         {"GNU GPL v", SB_LIC_TEXT, "GNU GPL v", 0, 0},
         {"License 2.0", SB_LIC_TEXT, "License 2.0", 0, 0},
-        {"BSD 2", SB_LIC_TEXT, "BSD 2", 0, 0},     /* no BSD-2 / BSD-2.0: not guessed as 2-clause */
+        {"BSD 2", SB_LIC_TEXT, "BSD 2", 0, 0}, /* no BSD-2 / BSD-2.0: not guessed as 2-clause */
         {"Foo 1.0", SB_LIC_TEXT, "Foo 1.0", 0, 0},
         {"MIT, BSD", SB_LIC_TEXT, "MIT, BSD", 0, 0},
         {"PUBLIC-DOMAIN", SB_LIC_TEXT, "PUBLIC-DOMAIN", 0, 0},
@@ -137,8 +138,7 @@ TEST(core_license__normalization)
                  l.reason ? l.reason : "-");
         int ok = l.kind == cases[i].kind &&
                  (cases[i].out ? l.value && !strcmp(l.value, cases[i].out) : l.value == NULL) &&
-                 (l.kind != SB_LIC_EXPR || l.single_id == cases[i].single) &&
-                 (!!l.raw_rewritten == cases[i].rewritten);
+                 (l.kind != SB_LIC_EXPR || l.single_id == cases[i].single) && (!!l.raw_rewritten == cases[i].rewritten);
         char name[200];
         snprintf(name, sizeof name, "license '%s'", cases[i].in);
         sb_test_subcase(name, ok, why);
@@ -196,7 +196,8 @@ static const struct {
     {"BSD-3-Clause AND MIT AND EPL-2.0", E, "BSD-3-Clause AND MIT AND EPL-2.0"},
     {"BSD-3-Clause AND MIT AND OpenSSL", E, "BSD-3-Clause AND MIT AND OpenSSL"},
     {"BSD-3-Clause OR MIT", E, "BSD-3-Clause OR MIT"},
-    {"BSD-3-Clause and GPL-2.0-only and ZPL-2.0 and LicenseRef-ElementTree", E, "BSD-3-Clause AND GPL-2.0-only AND ZPL-2.0 AND LicenseRef-ElementTree"},
+    {"BSD-3-Clause and GPL-2.0-only and ZPL-2.0 and LicenseRef-ElementTree", E,
+     "BSD-3-Clause AND GPL-2.0-only AND ZPL-2.0 AND LicenseRef-ElementTree"},
     {"BSD-3-Clause and MIT-CMU", E, "BSD-3-Clause AND MIT-CMU"},
     {"BSD-3-Clause-Attribution", E, "BSD-3-Clause-Attribution"},
     {"BSD-4-Clause", E, "BSD-4-Clause"},
@@ -204,7 +205,8 @@ static const struct {
     {"BlueOak-1.0.0", E, "BlueOak-1.0.0"},
     {"CC-BY-3.0", E, "CC-BY-3.0"},
     {"CC-BY-4.0", E, "CC-BY-4.0"},
-    {"CC-PDDC AND BSD-3-Clause AND BSD-2-Clause AND ZPL-2.1", E, "CC-PDDC AND BSD-3-Clause AND BSD-2-Clause AND ZPL-2.1"},
+    {"CC-PDDC AND BSD-3-Clause AND BSD-2-Clause AND ZPL-2.1", E,
+     "CC-PDDC AND BSD-3-Clause AND BSD-2-Clause AND ZPL-2.1"},
     {"CC0-1.0", E, "CC0-1.0"},
     {"EPL-1.0", E, "EPL-1.0"},
     {"GD", E, "GD"},
@@ -242,15 +244,19 @@ static const struct {
     {"LGPL 3", E, "LGPL-3.0-only"},
     {"LGPL-2.0-only", E, "LGPL-2.0-only"},
     {"LGPL-2.0-or-later", E, "LGPL-2.0-or-later"},
-    {"LGPL-2.0-or-later AND LGPL-2.0-or-later WITH exceptions AND GPL-2.0-or-later", E, "LGPL-2.0-or-later AND LGPL-2.0-or-later WITH AdditionRef-exceptions AND GPL-2.0-or-later"},
-    {"LGPL-2.0-or-later AND LGPL-2.0-or-later WITH exceptions AND GPL-2.0-or-later AND MPL-2.0", E, "LGPL-2.0-or-later AND LGPL-2.0-or-later WITH AdditionRef-exceptions AND GPL-2.0-or-later AND MPL-2.0"},
+    {"LGPL-2.0-or-later AND LGPL-2.0-or-later WITH exceptions AND GPL-2.0-or-later", E,
+     "LGPL-2.0-or-later AND LGPL-2.0-or-later WITH AdditionRef-exceptions AND GPL-2.0-or-later"},
+    {"LGPL-2.0-or-later AND LGPL-2.0-or-later WITH exceptions AND GPL-2.0-or-later AND MPL-2.0", E,
+     "LGPL-2.0-or-later AND LGPL-2.0-or-later WITH AdditionRef-exceptions AND GPL-2.0-or-later AND MPL-2.0"},
     {"LGPL-2.1", E, "LGPL-2.1"},
     {"LGPL-2.1 and GPL-2.0", E, "LGPL-2.1 AND GPL-2.0"},
     {"LGPL-2.1-only", E, "LGPL-2.1-only"},
     {"LGPL-2.1-only OR MPL-1.1", E, "LGPL-2.1-only OR MPL-1.1"},
     {"LGPL-2.1-only or MPL-1.1", E, "LGPL-2.1-only OR MPL-1.1"},
     {"LGPL-2.1-or-later", E, "LGPL-2.1-or-later"},
-    {"LGPL-2.1-or-later (AMD, BTF, etc.), BSD-3-clause (UFget), GPL-2.0-or-later (UMFPACK, RBIO, SPQR, GPUQRENGINE), Apache-2.0 (Metis)", T, "LGPL-2.1-or-later (AMD, BTF, etc.), BSD-3-clause (UFget), GPL-2.0-or-later (UMFPACK, RBIO, SPQR, GPUQRENGINE), Apache-2.0 (Metis)"},
+    {"LGPL-2.1-or-later (AMD, BTF, etc.), BSD-3-clause (UFget), GPL-2.0-or-later (UMFPACK, RBIO, SPQR, GPUQRENGINE), Apache-2.0 (Metis)",
+     T,
+     "LGPL-2.1-or-later (AMD, BTF, etc.), BSD-3-clause (UFget), GPL-2.0-or-later (UMFPACK, RBIO, SPQR, GPUQRENGINE), Apache-2.0 (Metis)"},
     {"LGPL-2.1-or-later AND GPL-2.0-or-later", E, "LGPL-2.1-or-later AND GPL-2.0-or-later"},
     {"LGPL-2.1-or-later AND GPL-3.0-or-later", E, "LGPL-2.1-or-later AND GPL-3.0-or-later"},
     {"LGPL-2.1-or-later OR BSD-4-Clause", E, "LGPL-2.1-or-later OR BSD-4-Clause"},
@@ -274,7 +280,8 @@ static const struct {
     {"LicenseRef-ProprietaryMicrosoft", E, "LicenseRef-ProprietaryMicrosoft"},
     {"LicenseRef-Public-Domain", E, "LicenseRef-Public-Domain"},
     {"LicenseRef-Public-Domain OR MIT", E, "LicenseRef-Public-Domain OR MIT"},
-    {"LicenseRef-Public-Domain-Dedictation and BSD-2-Clause and LicenseRef-PSF-2.1.1 and GPL-3.0-or-later", E, "LicenseRef-Public-Domain-Dedictation AND BSD-2-Clause AND LicenseRef-PSF-2.1.1 AND GPL-3.0-or-later"},
+    {"LicenseRef-Public-Domain-Dedictation and BSD-2-Clause and LicenseRef-PSF-2.1.1 and GPL-3.0-or-later", E,
+     "LicenseRef-Public-Domain-Dedictation AND BSD-2-Clause AND LicenseRef-PSF-2.1.1 AND GPL-3.0-or-later"},
     {"LicenseRef-Qhull", E, "LicenseRef-Qhull"},
     {"LicenseRef-Tumbolia-Public", E, "LicenseRef-Tumbolia-Public"},
     {"LicenseRef-Ubuntu-Font-Licence-Version-1.0", E, "LicenseRef-Ubuntu-Font-Licence-Version-1.0"},
@@ -397,8 +404,10 @@ TEST(core_license__generated_table_matches_list)
 {
     /* regenerate into a temp file and compare with the committed table */
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "scripts/gen-spdx-ids '%s' > build/spdx_ids.check.c 2>/dev/null && cmp -s build/spdx_ids.check.c core/spdx_ids.c",
-             sb_test_shared("data/spdx-license-list"));
+    snprintf(
+        cmd, sizeof cmd,
+        "scripts/gen-spdx-ids '%s' > build/spdx_ids.check.c 2>/dev/null && cmp -s build/spdx_ids.check.c core/spdx_ids.c",
+        sb_test_shared("data/spdx-license-list"));
     CHECK(system(cmd) == 0);
     CHECK(sb_spdx_nlicenses > 700);
     CHECK(sb_spdx_nexceptions > 80);

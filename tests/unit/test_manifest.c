@@ -109,17 +109,18 @@ TEST(manifest_pyproject_pep621_and_tools)
 {
     sb_arena *a = sb_arena_new(0);
     sb_err err;
-    sb_manifest *m = read_m(a, "pyproject.toml",
-                            "[project]\nname = 'demo'\nversion = '1.2.3'\n"
-                            "license = {text = 'Apache-2.0'}\n"
-                            "authors = [{name = 'Ann', email = 'ann@x.org'}, {email = 'bob@x.org'}, {name = 'Cy'}]\n"
-                            "dependencies = ['Requests[socks]>=2; python_version > \"3.8\"', 'attrs']\n"
-                            "[project.optional-dependencies]\nfast = ['orjson']\n"
-                            "[project.urls]\nHomepage = 'https://demo.example'\n'Source Code' = 'https://git.example/demo'\n"
-                            "Docs = 'https://docs.example'\n"
-                            "[tool.uv]\ndev-dependencies = ['pytest']\n"
-                            "[tool.pdm.dev-dependencies]\nlint = ['flake8']\n",
-                            &err);
+    sb_manifest *m =
+        read_m(a, "pyproject.toml",
+               "[project]\nname = 'demo'\nversion = '1.2.3'\n"
+               "license = {text = 'Apache-2.0'}\n"
+               "authors = [{name = 'Ann', email = 'ann@x.org'}, {email = 'bob@x.org'}, {name = 'Cy'}]\n"
+               "dependencies = ['Requests[socks]>=2; python_version > \"3.8\"', 'attrs']\n"
+               "[project.optional-dependencies]\nfast = ['orjson']\n"
+               "[project.urls]\nHomepage = 'https://demo.example'\n'Source Code' = 'https://git.example/demo'\n"
+               "Docs = 'https://docs.example'\n"
+               "[tool.uv]\ndev-dependencies = ['pytest']\n"
+               "[tool.pdm.dev-dependencies]\nlint = ['flake8']\n",
+               &err);
     CHECK(m != NULL);
     if (NULL == m) {
         printf("  %s\n", err.msg);
@@ -232,7 +233,8 @@ TEST(manifest_environment_yml_and_package_json)
         CHECK_STR(m->name, "@acme/web");
         CHECK_STR(m->version, "3.1.0");
         CHECK_STR(m->license, "ISC");
-        CHECK(m->nauthors == 1 && !strcmp(m->authors[0].name, "Kim Lee") && !strcmp(m->authors[0].email, "kim@acme.io"));
+        CHECK(m->nauthors == 1 && !strcmp(m->authors[0].name, "Kim Lee") &&
+              !strcmp(m->authors[0].email, "kim@acme.io"));
         CHECK_STR(m->repository, "https://github.com/acme/web");
         CHECK_STR(decls(a, m),
                   "default:react devDependencies:@types/node optionalDependencies:fsevents peerDependencies:react-dom");

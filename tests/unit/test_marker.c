@@ -21,7 +21,11 @@ TEST(marker_platforms_and_versions)
     CHECK(eval("win-64", "3.9", "sys_platform == 'linux'") == 0);
     CHECK(eval("win-64", "3.9", "sys_platform == \"win32\" and platform_machine == 'AMD64'") == 1);
     CHECK(eval("osx-arm64", "3.12", "platform_machine == 'arm64' and sys_platform == 'darwin'") == 1);
-    CHECK(eval("linux-aarch64", "3.12", "(platform_machine == 'AMD64' and sys_platform == 'linux') or (platform_machine == 'x86_64' and sys_platform == 'linux')") == 0);
+    CHECK(
+        eval(
+            "linux-aarch64", "3.12",
+            "(platform_machine == 'AMD64' and sys_platform == 'linux') or (platform_machine == 'x86_64' and sys_platform == 'linux')") ==
+        0);
     CHECK(eval("linux-64", "3.9", "python_version < '3.10'") == 1);
     CHECK(eval("linux-64", "3.10", "python_version < '3.10'") == 0);
     CHECK(eval("linux-64", "3.8", "python_full_version >= '3.8.1'") == 0);
@@ -144,7 +148,7 @@ TEST(marker_spec_match)
     CHECK(sb_marker_spec_match(">=3.8, <3.12", "3.12.4") == 0);
     CHECK(sb_marker_spec_match(">=2.7, !=3.0.*, !=3.1.*, !=3.2.*, !=3.3.*, !=3.4.*", "3.12.4") == 1);
     CHECK(sb_marker_spec_match(">=2.7, !=3.0.*, !=3.1.*, !=3.2.*, !=3.3.*, !=3.4.*", "3.4.10") == 0);
-    CHECK(sb_marker_spec_match(" , >=3.9 ,", "3.9") == 1); /* empty clauses are passed over */
+    CHECK(sb_marker_spec_match(" , >=3.9 ,", "3.9") == 1);   /* empty clauses are passed over */
     CHECK(sb_marker_spec_match(">=3.8.0rc1", "3.8.0") == 1); /* pre/post/local read at the release level */
     CHECK(sb_marker_spec_match(">=3.8.post1,<3.13+local", "3.12.4") == 1);
     /* unknown: no interpreter, an unreadable clause (anywhere in the list), no operator */
@@ -156,7 +160,7 @@ TEST(marker_spec_match)
     CHECK(sb_marker_spec_match("3.8", "3.8") == -1);
     CHECK(sb_marker_spec_match("=>3.8", "3.8") == -1);
     CHECK(sb_marker_spec_match("~=3", "3.8") == -1); /* ~= needs two release segments (PEP 440) */
-    CHECK(sb_marker_spec_match(">=", "3.8") == -1); /* an operator at the very end is read, not run past */
+    CHECK(sb_marker_spec_match(">=", "3.8") == -1);  /* an operator at the very end is read, not run past */
     CHECK(sb_marker_spec_match("", "3.8") == 1);
 }
 
@@ -177,7 +181,7 @@ TEST(marker_python_ceiling)
     CHECK(ceiling("<3.10.0", 3, 9));
     CHECK(ceiling("<3.10.0.0", 3, 9));
     CHECK(ceiling("<3.10.2", 3, 10)); /* 3.10.0 and 3.10.1 are allowed */
-    CHECK(ceiling("<4", -1, -1)); /* a major alone says nothing of the last minor */
+    CHECK(ceiling("<4", -1, -1));     /* a major alone says nothing of the last minor */
     CHECK(ceiling("<4.0", -1, -1));
     CHECK(ceiling("<=3.11", 3, 11));
     CHECK(ceiling("<=3.11.4", 3, 11));

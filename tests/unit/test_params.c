@@ -155,7 +155,8 @@ TEST(params_negotiate_exclusion_and_ndjson)
     CHECK(svc_negotiate_format("*/*, application/vnd.cyclonedx+json;version=1.6;q=0") == &sb_doc_cyclonedx_17);
     CHECK(svc_negotiate_format("application/vnd.cyclonedx+json;q=0, application/spdx+json;q=0, */*") == NULL);
     CHECK(svc_negotiate_format("application/spdx+json, */*;q=0") == &sb_doc_spdx_23);
-    CHECK(svc_negotiate_format("application/json;q=0.1, application/spdx+json;version=3.0.1;q=0.2") == &sb_doc_spdx_301);
+    CHECK(svc_negotiate_format("application/json;q=0.1, application/spdx+json;version=3.0.1;q=0.2") ==
+          &sb_doc_spdx_301);
     CHECK(svc_negotiate_format("application/vnd.cyclonedx+json") == &sb_doc_cyclonedx_16);
     CHECK(svc_negotiate_format("application/x-ndjson") == NULL);
     CHECK(svc_negotiate_format_for("application/x-ndjson", 1) == &sb_doc_cyclonedx_16);

@@ -283,8 +283,7 @@ TEST(core_pixi__bad_input_is_located)
         char why[1200];
         snprintf(why, sizeof why, "rc=%d line=%u msg=%s", rc, err.line, err.msg);
         sb_test_subcase(cases[i].name,
-                        rc == cases[i].code && err.line == cases[i].line && strstr(err.msg, cases[i].needle),
-                        why);
+                        rc == cases[i].code && err.line == cases[i].line && strstr(err.msg, cases[i].needle), why);
         sb_arena_destroy(a);
     }
 }
@@ -317,7 +316,8 @@ TEST(core_pixi__limits_depth_scalar_events)
     free(s);
 
     lim.max_events = 50;
-    const char *many = "version: 6\nx: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48]\n";
+    const char *many =
+        "version: 6\nx: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48]\n";
     CHECK(sb_lock_read(&l, a, "pixi.lock", many, strlen(many), NULL, &lim, &err) == SB_ELIMIT);
     sb_arena_destroy(a);
 }
@@ -401,7 +401,8 @@ TEST(core_explicit__fragments_platform_errors)
     CHECK(err.line == 2 && strstr(err.msg, "not a package URL"));
     static const char nofrag[] = "@EXPLICIT\nhttps://x.org/c/osx-arm64/a-1-0.conda#zz\n";
     CHECK(sb_lock_read(&l, a, NULL, nofrag, strlen(nofrag), NULL, NULL, &err) == SB_EPARSE);
-    static const char noplat[] = "@EXPLICIT\nhttps://x.org/c/noarch/a-1-0.conda\nhttps://x.org/c/osx-arm64/b-1-0.conda\n";
+    static const char noplat[] =
+        "@EXPLICIT\nhttps://x.org/c/noarch/a-1-0.conda\nhttps://x.org/c/osx-arm64/b-1-0.conda\n";
     CHECK(sb_lock_read(&l, a, NULL, noplat, strlen(noplat), NULL, NULL, &err) == SB_OK);
     CHECK(l && l->envs[0].nplatforms == 1 && !strcmp(l->envs[0].platforms[0].name, "osx-arm64"));
     sb_arena_destroy(a);
@@ -412,8 +413,7 @@ TEST(core_condalock__by_name_and_version)
     /* issue 18 item 1: conda-lock only writes version 1 without environments;
      * other content named *conda-lock.yml is pixi's (this test once expected
      * the refusal "conda-lock.yml version 2 is not supported") */
-    static const char v2[] =
-        "version: 2\nmetadata:\n  platforms: [linux-64]\npackage: []\n";
+    static const char v2[] = "version: 2\nmetadata:\n  platforms: [linux-64]\npackage: []\n";
     sb_arena *a = sb_arena_new(0);
     sb_err err;
     sb_lock *l = NULL;
@@ -490,7 +490,8 @@ static void read_summary(const char *data, size_t len, const char *filename, cha
 TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
 {
     static const bom_case cases[] = {
-        {"pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock", "pixi.lock", "pixi.lock", "pixi.lock"},
+        {"pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock", "pixi.lock", "pixi.lock",
+         "pixi.lock"},
         {"conda-lock/conda-lock-tests-test-lockfile/conda-lock.yml", "conda-lock.yml", "conda-lock.yml", "pixi.lock"},
         {"explicit/conda-lock-tests-zlib/conda-win-64.lock", "conda-win-64.lock", "conda explicit spec",
          "conda explicit spec"},
@@ -674,7 +675,8 @@ TEST(core_pixi__v6_source_package_fields)
         CHECK(e && e->kind == SB_KIND_CONDA_SOURCE);
         CHECK_STR(e->location, ".");
         CHECK_STR(prop(e, "pixi:source-path"), ".");
-        CHECK_STR(prop(e, "pixi:source-input-hash"), "0e5b879b8be1bd55540bc912ca881382625113b8fca75bf88b2e3a9a1093b4d3");
+        CHECK_STR(prop(e, "pixi:source-input-hash"),
+                  "0e5b879b8be1bd55540bc912ca881382625113b8fca75bf88b2e3a9a1093b4d3");
         CHECK_STR(prop(e, "pixi:source-input-globs"), "pyproject.toml,src/**");
         const sb_pkg *ot = find(s, "other");
         CHECK(ot && !strcmp(ot->version, "2"));
@@ -729,8 +731,9 @@ TEST(core_pixi__v4_one_url_record_per_subdir)
         "  subdir: noarch\n"
         "  url: https://conda.anaconda.org/conda-forge/noarch/tzdata-2024a-h0c530f3_0.conda\n"
         "  license: LicenseRef-noarch\n";
-    static const char *const want[][2] = {
-        {"linux-64", "LicenseRef-linux"}, {"win-64", "LicenseRef-win"}, {"osx-arm64", "LicenseRef-noarch"}};
+    static const char *const want[][2] = {{"linux-64", "LicenseRef-linux"},
+                                          {"win-64", "LicenseRef-win"},
+                                          {"osx-arm64", "LicenseRef-noarch"}};
     sb_arena *a = sb_arena_new(0);
     sb_err err;
     sb_lock *l = NULL;
@@ -755,12 +758,16 @@ TEST(core_pixi__implied_build_number)
         /* version, record lines, expected pixi:build-number */
         {"6", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n", "7"},
         {"7", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n", "7"},
-        {"6", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n"
-              "  build_number: 3\n", "3"},
+        {"6",
+         "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n"
+         "  build_number: 3\n",
+         "3"},
         {"6", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-cpython.conda\n", "0"},
         {"6", "- conda: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-pyhd8ed1ab_100.conda\n", "100"},
-        {"5", "- kind: conda\n  name: bzip2\n  version: 1.0.8\n  build: h4bc722e_7\n  subdir: linux-64\n"
-              "  url: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n", "0"},
+        {"5",
+         "- kind: conda\n  name: bzip2\n  version: 1.0.8\n  build: h4bc722e_7\n  subdir: linux-64\n"
+         "  url: https://conda.anaconda.org/conda-forge/linux-64/bzip2-1.0.8-h4bc722e_7.conda\n",
+         "0"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char yaml[1024];
@@ -791,8 +798,9 @@ TEST(core_pixi__implied_build_number)
 TEST(core_pixi__v7_pypi_index)
 {
     size_t len;
-    char *data = sb_test_read(
-        sb_test_shared("fixtures/pixi/pixi-tests-data-satisfiability-pypi-index-transitive/pixi.lock"), &len);
+    char *data = sb_test_read(sb_test_shared(
+                                  "fixtures/pixi/pixi-tests-data-satisfiability-pypi-index-transitive/pixi.lock"),
+                              &len);
     CHECK(data != NULL);
     if (NULL == data)
         return;

@@ -13,7 +13,7 @@
 typedef struct pcase {
     const char *allow, *deny; /* comma lists, NULL for none */
     int require;
-    const char *license;      /* raw, as a lockfile would carry it; NULL = none */
+    const char *license; /* raw, as a lockfile would carry it; NULL = none */
     sb_policy_rule want;
 } pcase;
 
@@ -156,10 +156,22 @@ TEST(policy_values_validated)
         const char *v;
         int ok;
     } vals[] = {
-        {"MIT", 1}, {"GPL-2.0+", 1}, {"GPL-3.0", 1}, {"gpl-3.0-or-later", 1}, {"LicenseRef-Acme", 1},
-        {"GPL-2.0-only WITH Classpath-exception-2.0", 1}, {"MIT,Apache-2.0", 1},
-        {"Proprietary", 0}, {"MIT OR Apache-2.0", 0}, {"MIT AND Zlib", 0}, {"GPL", 0}, {"", 0},
-        {"MIT,", 0}, {"LicenseRef-", 0}, {"GPL-2.0-only WITH Nothing-exception", 0}, {"MIT+ +", 0},
+        {"MIT", 1},
+        {"GPL-2.0+", 1},
+        {"GPL-3.0", 1},
+        {"gpl-3.0-or-later", 1},
+        {"LicenseRef-Acme", 1},
+        {"GPL-2.0-only WITH Classpath-exception-2.0", 1},
+        {"MIT,Apache-2.0", 1},
+        {"Proprietary", 0},
+        {"MIT OR Apache-2.0", 0},
+        {"MIT AND Zlib", 0},
+        {"GPL", 0},
+        {"", 0},
+        {"MIT,", 0},
+        {"LicenseRef-", 0},
+        {"GPL-2.0-only WITH Nothing-exception", 0},
+        {"MIT+ +", 0},
         {"BSD License", 0},
     };
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {

@@ -37,8 +37,7 @@ static void from_json(sb_purl *p, sb_arena *a, json_t *o)
         p->quals = sb_arena_calloc(a, json_object_size(q) + 1, sizeof *p->quals);
         const char *k;
         json_t *v;
-        json_object_foreach(q, k, v)
-        {
+        json_object_foreach(q, k, v) {
             p->quals[p->nquals].name = sb_arena_strdup(a, k);
             p->quals[p->nquals].value = json_is_string(v) ? json_string_value(v) : NULL;
             p->nquals++;
@@ -62,8 +61,7 @@ static int components_equal(const sb_purl *got, const sb_purl *want)
             continue;
         int found = 0;
         for (size_t j = 0; j < got->nquals; j++)
-            if (!strcmp(got->quals[j].name, want->quals[i].name) &&
-                same(got->quals[j].value, want->quals[i].value))
+            if (!strcmp(got->quals[j].name, want->quals[i].name) && same(got->quals[j].value, want->quals[i].value))
                 found = 1;
         if (!found)
             return 0;
@@ -82,8 +80,7 @@ static void run_file(const char *rel, int *total)
     json_t *tests = json_object_get(root, "tests");
     size_t i;
     json_t *t;
-    json_array_foreach(tests, i, t)
-    {
+    json_array_foreach(tests, i, t) {
         sb_arena *a = sb_arena_new(0);
         const char *type = jstr(t, "test_type");
         int expect_fail = json_is_true(json_object_get(t, "expected_failure"));

@@ -92,11 +92,15 @@ TEST(uv_walk_root_markers_extras)
     sb_err err;
     sb_sbom *s = sel(a, "uv.lock", uv_lock, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK_STR(s->root_name, "app");
     CHECK_STR(s->root_version, "0.1.0");
     CHECK_STR(s->platform, "linux-64");
-    CHECK(s->npkgs == 3);                 /* requests, idna, pysocks: not colorama (win32), not unused */
+    CHECK(s->npkgs == 3); /* requests, idna, pysocks: not colorama (win32), not unused */
     CHECK(find(s, "colorama") == NULL && find(s, "unused") == NULL);
     const sb_pkg *rq = find(s, "requests");
     CHECK(rq && depends_on(s, rq, "idna") && depends_on(s, rq, "pysocks")); /* the extra is followed */
@@ -111,7 +115,8 @@ TEST(uv_walk_root_markers_extras)
     CHECK_STR(co ? co->location : NULL, "https://files/colorama-0.4.6-py2.py3-none-any.whl");
     CHECK_STR(co ? co->sha256 : NULL, "4f1d9991f5acc0ca119f9d443620b77f9d6b33703e51011c16baf57afb285fc6");
     CHECK(sel(a, "uv.lock", "version = 3\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED && err.line == 1);
-    CHECK(sel(a, "uv.lock", "version = 1\n[[package]]\nversion = \"1\"\nsource = { registry = \"x\" }\n", NULL, &err) == NULL &&
+    CHECK(sel(a, "uv.lock", "version = 1\n[[package]]\nversion = \"1\"\nsource = { registry = \"x\" }\n", NULL, &err) ==
+              NULL &&
           err.code == SB_EPARSE);
     sb_arena_destroy(a);
 }
@@ -130,7 +135,11 @@ TEST(poetry_file_only_and_markers)
     sb_err err;
     sb_sbom *s = sel(a, "poetry.lock", lock, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK(s->npkgs == 2); /* pywin32 only on Windows; extra-only with every extra on */
     const sb_pkg *te = find(s, "Typing_Extensions");
     CHECK(te && te->location == NULL);
@@ -157,7 +166,11 @@ TEST(pdm_extras_folded)
     sb_err err;
     sb_sbom *s = sel(a, "pdm.lock", lock, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK(s->npkgs == 4); /* the extras entry is not a package of its own */
     const sb_pkg *rq = find(s, "requests");
     CHECK(depends_on(s, rq, "idna") && depends_on(s, rq, "pysocks"));
@@ -179,7 +192,11 @@ TEST(requirements_via_graph_and_refusals)
     sb_err err;
     sb_sbom *s = sel(a, "requirements.txt", txt, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK(s->npkgs == 3); /* tomli: python 3.9 from the header */
     CHECK(depends_on(s, find(s, "requests"), "certifi"));
     CHECK_STR(find(s, "certifi") ? find(s, "certifi")->sha256 : NULL,
@@ -208,7 +225,11 @@ TEST(requirements_every_hash_kept)
     sb_err err;
     sb_sbom *s = sel(a, "requirements.txt", txt, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     const sb_pkg *attrs = find(s, "attrs"), *six = find(s, "six"), *idna = find(s, "idna");
     CHECK_STR(attrs ? attrs->sha256 : NULL, "5cfb1b9148b5b086569baec03f20d7b6bf3bcacc9a42bebf87ffaaec5c9a6d2e");
     CHECK_STR(prop(attrs, "pixi:hashes"),
@@ -263,7 +284,11 @@ TEST(pylock_markers_and_root)
     sb_err err;
     sb_sbom *s = sel(a, "pylock.toml", lock, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK_STR(s->root_name, "proj");
     CHECK(s->npkgs == 1);
     const sb_pkg *np = find(s, "numpy");
@@ -304,14 +329,18 @@ TEST(uv_scopes_required_optional_development)
     sb_err err;
     sb_sbom *s = sel(a, "uv.lock", uv_scoped, NULL, &err);
     CHECK(s != NULL && s->npkgs == 6);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK(scope_of(s, "a") == SB_SCOPE_REQUIRED);
-    CHECK(scope_of(s, "shared") == SB_SCOPE_REQUIRED);     /* also via the extra: required wins */
+    CHECK(scope_of(s, "shared") == SB_SCOPE_REQUIRED); /* also via the extra: required wins */
     CHECK(scope_of(s, "b") == SB_SCOPE_OPTIONAL);
-    CHECK(scope_of(s, "d") == SB_SCOPE_OPTIONAL);          /* extra and dev group: optional */
+    CHECK(scope_of(s, "d") == SB_SCOPE_OPTIONAL); /* extra and dev group: optional */
     CHECK(scope_of(s, "c") == SB_SCOPE_DEVELOPMENT);
     CHECK(scope_of(s, "e") == SB_SCOPE_DEVELOPMENT);
-    CHECK(depends_on(s, find(s, "c"), "a"));               /* a dev package may need a required one */
+    CHECK(depends_on(s, find(s, "c"), "a")); /* a dev package may need a required one */
     /* the same lock without extras and groups tells nothing apart: no scope */
     static const char plain[] =
         "version = 1\n[[package]]\nname = \"app\"\nversion = \"1\"\nsource = { virtual = \".\" }\n"
@@ -329,7 +358,7 @@ TEST(scope_crossing_rules)
     CHECK(sb_scope_crossing(SB_SCOPE_DEVELOPMENT, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_NONE); /* inside the group */
     CHECK(sb_scope_crossing(SB_SCOPE_DEVELOPMENT, SB_SCOPE_REQUIRED) == SB_SCOPE_NONE);    /* required anyway */
     CHECK(sb_scope_crossing(SB_SCOPE_OPTIONAL, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_DEVELOPMENT);
-    CHECK(sb_scope_crossing(SB_SCOPE_NONE, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_NONE);        /* unscoped source */
+    CHECK(sb_scope_crossing(SB_SCOPE_NONE, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_NONE); /* unscoped source */
     CHECK(sb_scope_merge(SB_SCOPE_DEVELOPMENT, SB_SCOPE_OPTIONAL) == SB_SCOPE_OPTIONAL);
     CHECK(sb_scope_merge(SB_SCOPE_DEVELOPMENT, SB_SCOPE_REQUIRED) == SB_SCOPE_REQUIRED);
     CHECK(sb_scope_merge(SB_SCOPE_NONE, SB_SCOPE_DEVELOPMENT) == SB_SCOPE_DEVELOPMENT);
@@ -390,7 +419,10 @@ TEST(scopes_in_every_format)
     sb_err err;
     sb_sbom *s = sel(a, "uv.lock", uv_scoped, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { sb_arena_destroy(a); return; }
+    if (!s) {
+        sb_arena_destroy(a);
+        return;
+    }
     char *text = NULL;
     /* CycloneDX: scope after version/description, before supplier; development is "optional" */
     json_t *cdx = render(&sb_doc_cyclonedx_16, s, uv_scoped, &text);
@@ -407,7 +439,8 @@ TEST(scopes_in_every_format)
     }
     CHECK(seen == 6);
     const char *at = text ? strstr(text, "\"bom-ref\": \"pkg:pypi/c@1\"") : NULL;
-    CHECK(at && strstr(at, "\"scope\"") && strstr(at, "\"supplier\"") && strstr(at, "\"scope\"") < strstr(at, "\"supplier\""));
+    CHECK(at && strstr(at, "\"scope\"") && strstr(at, "\"supplier\"") &&
+          strstr(at, "\"scope\"") < strstr(at, "\"supplier\""));
     json_decref(cdx);
     free(text);
     /* SPDX 2.3: edges crossing into a group or an extra are reversed */
@@ -465,7 +498,11 @@ TEST(poetry_1x_category_files_and_scopes)
     sb_err err;
     sb_sbom *s = sel(a, "poetry.lock", lock, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK(s->npkgs == 4); /* colorama's marker is false on linux-64 */
     const sb_pkg *rq = find(s, "requests");
     CHECK_STR(rq ? rq->sha256 : NULL, "c210084e36a42ae6b9219e00e48287def368a26d03a048ddad7bfee44f75871e");
@@ -501,7 +538,11 @@ TEST(poetry_groups_give_scopes)
     sb_err err;
     sb_sbom *s = sel(a, "poetry.lock", lock, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK(scope_of(s, "click") == SB_SCOPE_REQUIRED);
     CHECK(scope_of(s, "black") == SB_SCOPE_DEVELOPMENT);
     CHECK(scope_of(s, "ujson") == SB_SCOPE_OPTIONAL);
@@ -530,7 +571,11 @@ TEST(pdm_legacy_and_2x_read_with_scopes)
     sb_err err;
     sb_sbom *s = sel(a, "pdm.lock", legacy, NULL, &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK(s->npkgs == 2); /* colorama only on Windows */
     CHECK_STR(find(s, "click") ? find(s, "click")->sha256 : NULL,
               "dacca89f4bfadd5de3d7489b7c8a566eee0d3676333fbb50030263894c38c0dc");
@@ -551,7 +596,8 @@ TEST(pdm_legacy_and_2x_read_with_scopes)
     /* the one shape refused: no versions at all; and formats from the future */
     CHECK(sel(a, "pdm.lock", "[[package]]\nname = \"x\"\nsections = [\"default\"]\n", NULL, &err) == NULL &&
           err.code == SB_EUNSUPPORTED && strstr(err.msg, "no version"));
-    CHECK(sel(a, "pdm.lock", "[metadata]\nlock_version = \"9.0\"\n", NULL, &err) == NULL && err.code == SB_EUNSUPPORTED);
+    CHECK(sel(a, "pdm.lock", "[metadata]\nlock_version = \"9.0\"\n", NULL, &err) == NULL &&
+          err.code == SB_EUNSUPPORTED);
     sb_arena_destroy(a);
 }
 
@@ -586,21 +632,26 @@ TEST(condalock_categories_one_component_scoped)
     sb_err err;
     sb_sbom *s = sel(a, "conda-lock.yml", condalock_categories, "linux-64", &err);
     CHECK(s != NULL);
-    if (!s) { printf("  %s\n", err.msg); sb_arena_destroy(a); return; }
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
     CHECK(s->npkgs == 4); /* zlib and pluggy once each, not #dup-2 */
     for (size_t i = 0; i < s->npkgs; i++)
         CHECK(strstr(s->pkgs[i].id, "#dup") == NULL);
     CHECK(scope_of(s, "python") == SB_SCOPE_REQUIRED);
-    CHECK(scope_of(s, "zlib") == SB_SCOPE_REQUIRED);        /* main and dev: required */
+    CHECK(scope_of(s, "zlib") == SB_SCOPE_REQUIRED); /* main and dev: required */
     CHECK(scope_of(s, "pytest") == SB_SCOPE_DEVELOPMENT);
-    CHECK(scope_of(s, "pluggy") == SB_SCOPE_OPTIONAL);      /* dev and docs: optional */
+    CHECK(scope_of(s, "pluggy") == SB_SCOPE_OPTIONAL); /* dev and docs: optional */
     CHECK(depends_on(s, find(s, "pytest"), "pluggy") && depends_on(s, find(s, "python"), "zlib"));
     /* osx-64 locks only main: nothing to tell apart */
     s = sel(a, "conda-lock.yml", condalock_categories, "osx-64", &err);
     CHECK(s && s->npkgs == 1 && scope_of(s, "zlib") == SB_SCOPE_NONE);
     /* the same records as a pixi.lock v1 carry no scope, duplicates and all */
     sb_lock *l = NULL;
-    CHECK(sb_lock_read(&l, a, "pixi.lock", condalock_categories, strlen(condalock_categories), NULL, NULL, &err) == SB_OK);
+    CHECK(sb_lock_read(&l, a, "pixi.lock", condalock_categories, strlen(condalock_categories), NULL, NULL, &err) ==
+          SB_OK);
     sb_select_opts o = {.platform = "linux-64"};
     CHECK(l && sb_model_select(&s, a, l, &o, &err) == SB_OK && scope_of(s, "pytest") == SB_SCOPE_NONE);
     sb_arena_destroy(a);

@@ -63,19 +63,58 @@ typedef struct qcase {
     void (*drop)(model *m);
 } qcase;
 
-static void drop_author(model *m) { m->s.author = NULL; }
-static void drop_author_email(model *m) { m->s.author = &no_email; }
-static void drop_name(model *m) { m->pkgs[1].name = ""; }
-static void drop_version(model *m) { m->pkgs[1].version = NULL; }
-static void drop_purl(model *m) { m->pkgs[1].purl = NULL; }
-static void drop_supplier(model *m) { m->pkgs[1].supplier_name = NULL, m->pkgs[1].supplier_url = NULL; }
-static void drop_supplier_url(model *m) { m->pkgs[1].supplier_url = NULL; }
-static void drop_hashes(model *m) { m->pkgs[1].sha256 = NULL, m->pkgs[1].sha512b = NULL; }
-static void drop_sha512(model *m) { m->pkgs[1].sha512b = NULL; }
-static void drop_license(model *m) { m->pkgs[1].license = NULL; } /* lookups off: a PyPI release */
-static void drop_deps(model *m) { m->s.deps_unknown = true; }
-static void drop_file(model *m) { m->pkgs[1].file_name = NULL; }
-static void drop_props(model *m) { m->pkgs[1].nprops = 1; }
+static void drop_author(model *m)
+{
+    m->s.author = NULL;
+}
+static void drop_author_email(model *m)
+{
+    m->s.author = &no_email;
+}
+static void drop_name(model *m)
+{
+    m->pkgs[1].name = "";
+}
+static void drop_version(model *m)
+{
+    m->pkgs[1].version = NULL;
+}
+static void drop_purl(model *m)
+{
+    m->pkgs[1].purl = NULL;
+}
+static void drop_supplier(model *m)
+{
+    m->pkgs[1].supplier_name = NULL, m->pkgs[1].supplier_url = NULL;
+}
+static void drop_supplier_url(model *m)
+{
+    m->pkgs[1].supplier_url = NULL;
+}
+static void drop_hashes(model *m)
+{
+    m->pkgs[1].sha256 = NULL, m->pkgs[1].sha512b = NULL;
+}
+static void drop_sha512(model *m)
+{
+    m->pkgs[1].sha512b = NULL;
+}
+static void drop_license(model *m)
+{
+    m->pkgs[1].license = NULL;
+} /* lookups off: a PyPI release */
+static void drop_deps(model *m)
+{
+    m->s.deps_unknown = true;
+}
+static void drop_file(model *m)
+{
+    m->pkgs[1].file_name = NULL;
+}
+static void drop_props(model *m)
+{
+    m->pkgs[1].nprops = 1;
+}
 
 static const qcase cases[] = {
     {"sbom-author-contact", SB_QR_NOT_GIVEN, drop_author_email},

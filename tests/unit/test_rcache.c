@@ -138,7 +138,7 @@ TEST(rcache_expiry_and_off)
     CHECK(n == 0 && bytes == 0);
     svc_rcache_free(c);
     CHECK(svc_rcache_new(0, 4096) == NULL); /* 0 = off */
-    svc_rcache_put(NULL, entry(1, 10, 0)); /* released, no leak (ASan) */
+    svc_rcache_put(NULL, entry(1, 10, 0));  /* released, no leak (ASan) */
     CHECK(!has(NULL, 1));
     CHECK(!svc_rcache_fits(NULL, 1));
 }

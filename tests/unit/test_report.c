@@ -43,8 +43,13 @@ static sb_licfile files[2] = {{"LICENSE", "/nonexistent", -1}, {"NOTICE", "/none
 
 static sb_pkg pkg(sb_kind k, const char *name, const char *version, const char *license, size_t nfiles)
 {
-    sb_pkg p = {.kind = k, .name = name, .version = version, .license = license, .licfiles = files,
-                .nlicfiles = nfiles, .purl = "pkg:generic/x"};
+    sb_pkg p = {.kind = k,
+                .name = name,
+                .version = version,
+                .license = license,
+                .licfiles = files,
+                .nlicfiles = nfiles,
+                .purl = "pkg:generic/x"};
     return p;
 }
 
@@ -54,23 +59,28 @@ TEST(report_golden_tree)
     sb_pkg p[5] = {pkg(SB_KIND_CONDA, "libzlib", "1.3.1", "Zlib", 1),
                    pkg(SB_KIND_CONDA, "zlib", "1.3.1", "MIT OR Apache-2.0", 2),
                    pkg(SB_KIND_CONDA_SOURCE, "mylib", NULL, "Proprietary", 1),
-                   pkg(SB_KIND_CONDA_SOURCE, "other", "0.2.0", "MIT", 0),
-                   pkg(SB_KIND_PYPI, "six", "1.17.0", NULL, 0)};
+                   pkg(SB_KIND_CONDA_SOURCE, "other", "0.2.0", "MIT", 0), pkg(SB_KIND_PYPI, "six", "1.17.0", NULL, 0)};
     size_t zlib_deps[] = {0}, mylib_deps[] = {1}, other_deps[] = {1}, roots[] = {2, 3, 4};
     p[1].deps = zlib_deps, p[1].ndeps = 1;
     p[2].deps = mylib_deps, p[2].ndeps = 1;
     p[3].deps = other_deps, p[3].ndeps = 1;
-    sb_sbom s = {.root_name = "workspace", .environment = "default", .platform = "linux-64", .pkgs = p, .npkgs = 5,
-                 .root_deps = roots, .nroot = 3};
+    sb_sbom s = {.root_name = "workspace",
+                 .environment = "default",
+                 .platform = "linux-64",
+                 .pkgs = p,
+                 .npkgs = 5,
+                 .root_deps = roots,
+                 .nroot = 3};
     char *t = run(sb_report_find("tree", SB_REPORT_TEXT), &s, 7);
-    static const char want_tree[] = "Package          Version  Kind          License\n"
-                 "---------------------------------------------------------\n"
-                 "mylib            -        conda-source  Proprietary\n"
-                 "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 zlib         1.3.1    conda         MIT OR Apache-2.0\n"
-                 "    \xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 libzlib  1.3.1    conda         Zlib\n"
-                 "other            0.2.0    conda-source  MIT\n"
-                 "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 zlib (*)     1.3.1    conda         MIT OR Apache-2.0\n"
-                 "six              1.17.0   pypi          -\n";
+    static const char want_tree[] =
+        "Package          Version  Kind          License\n"
+        "---------------------------------------------------------\n"
+        "mylib            -        conda-source  Proprietary\n"
+        "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 zlib         1.3.1    conda         MIT OR Apache-2.0\n"
+        "    \xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 libzlib  1.3.1    conda         Zlib\n"
+        "other            0.2.0    conda-source  MIT\n"
+        "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 zlib (*)     1.3.1    conda         MIT OR Apache-2.0\n"
+        "six              1.17.0   pypi          -\n";
     CHECK_STR(t, want_tree);
     free(t);
     char *j = run(sb_report_find("tree", SB_REPORT_JSON), &s, 1);
@@ -95,22 +105,23 @@ TEST(report_golden_licenses)
                    pkg(SB_KIND_PYPI, "six", "1.17.0", NULL, 0)};
     sb_sbom s = {.root_name = "workspace", .environment = "default", .platform = "linux-64", .pkgs = p, .npkgs = 4};
     char *t = run(sb_report_find("licenses", SB_REPORT_TEXT), &s, 4096);
-    static const char want_licenses[] = "Name     Version  Kind          License            Family  Source    Files\n"
-                 "-------  -------  ------------  -----------------  ------  --------  -----\n"
-                 "libzlib  1.3.1    conda         Zlib               -       lockfile  1\n"
-                 "zlib     1.3.1    conda         MIT OR Apache-2.0  -       lockfile  2\n"
-                 "mylib    -        conda-source  Proprietary        -       lockfile  1\n"
-                 "six      1.17.0   pypi          -                  -       -         0\n"
-                 "\n"
-                 "Summary: 4 packages, 3 distinct licenses\n"
-                 "License            Packages\n"
-                 "-----------------  --------\n"
-                 "MIT OR Apache-2.0  1\n"
-                 "Proprietary        1\n"
-                 "Zlib               1\n"
-                 "\n"
-                 "No license (1): six\n"
-                 "Not an SPDX expression (1): mylib (unknown term: 'Proprietary')\n";
+    static const char want_licenses[] =
+        "Name     Version  Kind          License            Family  Source    Files\n"
+        "-------  -------  ------------  -----------------  ------  --------  -----\n"
+        "libzlib  1.3.1    conda         Zlib               -       lockfile  1\n"
+        "zlib     1.3.1    conda         MIT OR Apache-2.0  -       lockfile  2\n"
+        "mylib    -        conda-source  Proprietary        -       lockfile  1\n"
+        "six      1.17.0   pypi          -                  -       -         0\n"
+        "\n"
+        "Summary: 4 packages, 3 distinct licenses\n"
+        "License            Packages\n"
+        "-----------------  --------\n"
+        "MIT OR Apache-2.0  1\n"
+        "Proprietary        1\n"
+        "Zlib               1\n"
+        "\n"
+        "No license (1): six\n"
+        "Not an SPDX expression (1): mylib (unknown term: 'Proprietary')\n";
     CHECK_STR(t, want_licenses);
     free(t);
     for (size_t bs = 1; bs <= 65536; bs *= 16) {
@@ -161,7 +172,10 @@ TEST(report_alignment_non_ascii_and_long)
     char longname[301];
     memset(longname, 'n', 300);
     longname[300] = '\0';
-    sb_pkg p[3] = {pkg(SB_KIND_CONDA, "p\xc3\xa2t\xc3\xa9-\xc3\xbcnic\xc3\xb8" "de", "1", "MIT", 0),
+    sb_pkg p[3] = {pkg(SB_KIND_CONDA,
+                       "p\xc3\xa2t\xc3\xa9-\xc3\xbcnic\xc3\xb8"
+                       "de",
+                       "1", "MIT", 0),
                    pkg(SB_KIND_CONDA, longname, "2", "MIT", 0), pkg(SB_KIND_CONDA, "bad\nname\x01", "3", "MIT", 0)};
     sb_sbom s = {.root_name = "w", .environment = "default", .platform = "linux-64", .pkgs = p, .npkgs = 3};
     char *t = run(sb_report_find("licenses", SB_REPORT_TEXT), &s, 13);
@@ -216,7 +230,8 @@ TEST(core_table__text_markdown_csv_rows)
     const char *dash[] = {"jinja2", "-", "--", "high"};
     CHECK_STR(row_of(&b, SB_TABLE_CSV, dash, 4, NULL), "jinja2,,\"'--\",high\r\n");
     b.len = 0;
-    CHECK(sb_table_rule(&b, SB_TABLE_MARKDOWN, 3, NULL) == SB_OK && b.len == 14 && !memcmp(b.data, "|---|---|---|\n", 14));
+    CHECK(sb_table_rule(&b, SB_TABLE_MARKDOWN, 3, NULL) == SB_OK && b.len == 14 &&
+          !memcmp(b.data, "|---|---|---|\n", 14));
     b.len = 0;
     CHECK(sb_table_rule(&b, SB_TABLE_TEXT, 2, w) == SB_OK && b.len == 12 && !memcmp(b.data, "-----  ----\n", 12));
     b.len = 0;

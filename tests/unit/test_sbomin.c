@@ -197,7 +197,8 @@ TEST(sbomin_third_party_cyclonedx)
     const sb_pkg *c = find(s, "numpy"), *p = find(s, "Requests"), *n = find(s, "left-pad"), *o = find(s, "orphan");
     CHECK(c && p && n && o);
     if (c && p && n && o) {
-        CHECK(c->kind == SB_KIND_CONDA && p->kind == SB_KIND_PYPI && n->kind == SB_KIND_NPM && o->kind == SB_KIND_EXTERNAL);
+        CHECK(c->kind == SB_KIND_CONDA && p->kind == SB_KIND_PYPI && n->kind == SB_KIND_NPM &&
+              o->kind == SB_KIND_EXTERNAL);
         CHECK_STR(c->purl, "pkg:conda/numpy@1.26.4?channel=conda-forge&subdir=linux-64");
         CHECK_STR(sb_pkg_xr(c)->md5, "0123456789abcdef0123456789abcdef");
         CHECK_STR(c->license, "BSD-3-Clause AND (MIT OR Apache-2.0)");
@@ -307,7 +308,8 @@ TEST(sbomin_spdx3_read_back)
         sb_test_subcase(name, again && third && n2 == n3 && !memcmp(again, third, n2), "bytes differ");
         blank_uuids(ref);
         blank_uuids(again);
-        char *r1 = ref ? drop_lines(ref, input_kind_lines) : NULL, *r2 = again ? drop_lines(again, input_kind_lines) : NULL;
+        char *r1 = ref ? drop_lines(ref, input_kind_lines) : NULL,
+             *r2 = again ? drop_lines(again, input_kind_lines) : NULL;
         snprintf(name, sizeof name, "%s: SPDX 3.0.1 read back and written again", fixtures[f][0]);
         sb_test_subcase(name, r1 && r2 && !strcmp(r1, r2), "bytes differ beyond the input kind");
         char *cdx = s ? render(&sb_doc_cyclonedx_16, s, in, len, &n4) : NULL;
@@ -465,8 +467,9 @@ TEST(sbomin_merge)
     }
     /* different roots: a synthetic one over a pkg:generic component per part root */
     s = NULL;
-    if (l[0] && l[2] && sb_lock_merge(&m, a, (sb_lock *const[]){l[0], l[2]}, (const char *const[]){"a.json", "2"}, 2, NULL,
-                                      &err) == SB_OK) {
+    if (l[0] && l[2] &&
+        sb_lock_merge(&m, a, (sb_lock *const[]){l[0], l[2]}, (const char *const[]){"a.json", "2"}, 2, NULL, &err) ==
+            SB_OK) {
         sb_select_opts o = {.environment = m->envs[0].name};
         CHECK(sb_model_select(&s, a, m, &o, &err) == SB_OK);
     }
@@ -505,19 +508,24 @@ TEST(sbomin_refusals)
         {"{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\": [{\"name\": \"a\", \"purl\": \"x\"}]}",
          SB_EPARSE},
         {"{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\": [{\"name\": \"a\", \"bom-ref\": \"r\"},"
-         " {\"name\": \"b\", \"bom-ref\": \"r\"}]}", SB_EPARSE},
+         " {\"name\": \"b\", \"bom-ref\": \"r\"}]}",
+         SB_EPARSE},
         {"{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"bomFormat\": \"CycloneDX\"}", SB_EPARSE},
         {"{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\": [{\"name\": \"a\", \"hashes\":"
-         " [{\"alg\": \"SHA-1\", \"content\": \"abc\"}]}]}", SB_EPARSE},
+         " [{\"alg\": \"SHA-1\", \"content\": \"abc\"}]}]}",
+         SB_EPARSE},
         {"{\"spdxVersion\": \"SPDX-3.0\"}", SB_EUNSUPPORTED},
         {"{\"@context\": \"https://spdx.org/rdf/3.0.1/spdx-context.jsonld\", \"@graph\": {}}", SB_EPARSE},
         {"{\"@context\": \"https://spdx.org/rdf/3.0.1/spdx-context.jsonld\", \"@graph\": [1]}", SB_EPARSE},
         {"{\"@context\": \"https://spdx.org/rdf/3.0.1/spdx-context.jsonld\", \"@graph\": [{\"type\": \"CreationInfo\","
-         " \"specVersion\": \"2.3\"}]}", SB_EUNSUPPORTED},
+         " \"specVersion\": \"2.3\"}]}",
+         SB_EUNSUPPORTED},
         {"{\"@context\": \"https://spdx.org/rdf/3.0.1/spdx-context.jsonld\", \"@graph\": [{\"type\": \"software_Package\","
-         " \"spdxId\": \"urn:a\"}]}", SB_EPARSE},
+         " \"spdxId\": \"urn:a\"}]}",
+         SB_EPARSE},
         {"{\"@context\": \"https://spdx.org/rdf/3.0.1/spdx-context.jsonld\", \"@graph\": [{\"type\": \"software_Package\","
-         " \"spdxId\": \"urn:a\", \"name\": \"a\", \"software_packageUrl\": \"nope\"}]}", SB_EPARSE},
+         " \"spdxId\": \"urn:a\", \"name\": \"a\", \"software_packageUrl\": \"nope\"}]}",
+         SB_EPARSE},
         {"{\"@context\": \"https://spdx.org/rdf/3.0.1/spdx-context.jsonld\", \"@graph\": [{\"type\": \"software_Package\","
          " \"spdxId\": \"urn:a\", \"name\": \"a\"}, {\"type\": \"software_Package\", \"spdxId\": \"urn:a\", \"name\": \"b\"}]}",
          SB_EPARSE},
@@ -538,11 +546,13 @@ TEST(sbomin_refusals)
     sb_limits lim = SB_LIMITS_DEFAULT;
     lim.max_packages = 2;
     lim.max_depth = 3;
-    static const char many[] = "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\":"
-                               " [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}]}";
-    static const char deep[] = "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\":"
-                               " [{\"name\": \"a\", \"components\": [{\"name\": \"b\", \"components\": [{\"name\": \"c\","
-                               " \"components\": [{\"name\": \"d\"}]}]}]}]}";
+    static const char many[] =
+        "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\":"
+        " [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}]}";
+    static const char deep[] =
+        "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\":"
+        " [{\"name\": \"a\", \"components\": [{\"name\": \"b\", \"components\": [{\"name\": \"c\","
+        " \"components\": [{\"name\": \"d\"}]}]}]}]}";
     sb_arena *a = sb_arena_new(0);
     sb_err err;
     sb_lock *l = NULL;
@@ -571,9 +581,14 @@ static char *value_of(const char *doc, const char *key)
 
 TEST(sbomin_identity_carried)
 {
-    static const struct { const sb_doc_ops *ops; const char *key; } fmts[] = {
-        {&sb_doc_cyclonedx_16, "serialNumber"}, {&sb_doc_cyclonedx_17, "serialNumber"},
-        {&sb_doc_spdx_23, "documentNamespace"}, {&sb_doc_spdx_301, "spdxId"},
+    static const struct {
+        const sb_doc_ops *ops;
+        const char *key;
+    } fmts[] = {
+        {&sb_doc_cyclonedx_16, "serialNumber"},
+        {&sb_doc_cyclonedx_17, "serialNumber"},
+        {&sb_doc_spdx_23, "documentNamespace"},
+        {&sb_doc_spdx_301, "spdxId"},
     };
     size_t len;
     char *in = sb_test_read(sb_test_shared("fixtures/pixi/pixi--rev-0463268/pixi.lock"), &len);
@@ -606,14 +621,16 @@ TEST(sbomin_identity_carried)
         char *stamped = render_o(fmts[f].ops, back, o, &n3);
         char *id3 = value_of(stamped, fmts[f].key);
         snprintf(name, sizeof name, "%s: timestamp= given: another serial", fmts[f].ops->name);
-        sb_test_subcase(name, id1 && id3 && strcmp(id1, id3) && strstr(stamped, "2027-01-15T08:00:00Z"), id3 ? id3 : "none");
+        sb_test_subcase(name, id1 && id3 && strcmp(id1, id3) && strstr(stamped, "2027-01-15T08:00:00Z"),
+                        id3 ? id3 : "none");
         /* compact: other bytes, another serial, and it names its source */
         o.timestamp_given = false;
         o.pretty = false;
         char *compact = render_o(fmts[f].ops, back, o, &n4);
         char *id4 = value_of(compact, fmts[f].key);
         snprintf(name, sizeof name, "%s: compact: another serial naming its source", fmts[f].ops->name);
-        sb_test_subcase(name, id1 && id4 && strcmp(id1, id4) && strstr(compact, "pixi:source-document"), id4 ? id4 : "none");
+        sb_test_subcase(name, id1 && id4 && strcmp(id1, id4) && strstr(compact, "pixi:source-document"),
+                        id4 ? id4 : "none");
         /* a model change (the root's version): another serial */
         back->root_version = "9.9";
         o.pretty = true;

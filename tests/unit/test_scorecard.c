@@ -35,10 +35,21 @@ TEST(scorecard_repo_spellings)
         CHECK(r && !strcmp(r, good[i][1]));
     }
     static const char *const bad[] = {
-        NULL, "", "https://gitlab.com/a/b", "https://github.com/", "https://github.com/onlyowner",
-        "https://github.com.evil.example/a/b", "https://evil.example/github.com/a/b", "https://github.com/../b",
-        "https://github.com/a/..", "https://github.com/a/%2e%2e", "https://github.com/a b/c",
-        "https://github.com/a/.git", "https://user@github.com/a/b", "file:///github.com/a/b", "https://githubcom/a/b",
+        NULL,
+        "",
+        "https://gitlab.com/a/b",
+        "https://github.com/",
+        "https://github.com/onlyowner",
+        "https://github.com.evil.example/a/b",
+        "https://evil.example/github.com/a/b",
+        "https://github.com/../b",
+        "https://github.com/a/..",
+        "https://github.com/a/%2e%2e",
+        "https://github.com/a b/c",
+        "https://github.com/a/.git",
+        "https://user@github.com/a/b",
+        "file:///github.com/a/b",
+        "https://githubcom/a/b",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         CHECK(NULL == sb_scorecard_repo(a, bad[i]));
@@ -64,8 +75,9 @@ TEST(scorecard_real_answer_digest)
     const char *dg = NULL;
     size_t n = 0;
     CHECK(body && sb_scorecard_digest(a, body, len, &dg, &n) == SB_OK);
-    CHECK_STR(dg, "score\t6.8\ndate\t2023-05-22\ncheck\tMaintained\t8\ncheck\tCode-Review\t0\n"
-                  "check\tCII-Best-Practices\t0\ncheck\tLicense\t10\n");
+    CHECK_STR(dg,
+              "score\t6.8\ndate\t2023-05-22\ncheck\tMaintained\t8\ncheck\tCode-Review\t0\n"
+              "check\tCII-Best-Practices\t0\ncheck\tLicense\t10\n");
     CHECK(dg && n == strlen(dg));
     sb_scorecard sc;
     memset(&sc, 0, sizeof sc);
@@ -80,11 +92,13 @@ TEST(scorecard_real_answer_digest)
     free(body);
     /* what is not an answer: no numeric score, or one off the scale; a
      * timestamp date is cut to its day, odd checks are left out */
-    static const char *const junk[] = {"", "[]", "{}", "{\"score\": \"7\"}", "{\"score\": 11}", "{\"score\": -1}", "nope"};
+    static const char *const junk[] = {"",    "[]", "{}", "{\"score\": \"7\"}", "{\"score\": 11}", "{\"score\": -1}",
+                                       "nope"};
     for (size_t i = 0; i < sizeof junk / sizeof *junk; i++)
         CHECK(sb_scorecard_digest(a, junk[i], strlen(junk[i]), &dg, &n) == SB_EPARSE);
-    const char *odd = "{\"date\": \"2024-11-25T10:12:31Z\", \"score\": 7.25, \"checks\": [{\"name\": \"A\\tB\", \"score\": 1},"
-                      " {\"name\": \"Fuzzing\", \"score\": -1}, {\"name\": \"X\", \"score\": 12}, {\"score\": 3}, {\"name\": \"Y\"}]}";
+    const char *odd =
+        "{\"date\": \"2024-11-25T10:12:31Z\", \"score\": 7.25, \"checks\": [{\"name\": \"A\\tB\", \"score\": 1},"
+        " {\"name\": \"Fuzzing\", \"score\": -1}, {\"name\": \"X\", \"score\": 12}, {\"score\": 3}, {\"name\": \"Y\"}]}";
     CHECK(sb_scorecard_digest(a, odd, strlen(odd), &dg, &n) == SB_OK);
     CHECK(dg && (!strcmp(dg, "score\t7.3\ndate\t2024-11-25\ncheck\tFuzzing\t-1\n") ||
                  !strcmp(dg, "score\t7.2\ndate\t2024-11-25\ncheck\tFuzzing\t-1\n")));
@@ -103,8 +117,9 @@ TEST(scorecard_props_below_min)
     pkgs[0].nprops = 2;
     sb_scorecard sc[2];
     memset(sc, 0, sizeof sc);
-    CHECK(sb_scorecard_from_digest(&sc[0], a, "score\t6.8\ndate\t2023-05-22\ncheck\tMaintained\t8\ncheck\tCode-Review\t0\n"
-                                              "check\tFuzzing\t-1\ncheck\tLicense\t10\n") == SB_OK);
+    CHECK(sb_scorecard_from_digest(&sc[0], a,
+                                   "score\t6.8\ndate\t2023-05-22\ncheck\tMaintained\t8\ncheck\tCode-Review\t0\n"
+                                   "check\tFuzzing\t-1\ncheck\tLicense\t10\n") == SB_OK);
     sc[1].state = SB_SCORECARD_FAILED;
     sb_sbom s;
     memset(&s, 0, sizeof s);
@@ -113,8 +128,12 @@ TEST(scorecard_props_below_min)
     s.scorecard = sc;
     CHECK(sb_scorecard_props(&s, a, 9) == SB_OK);
     static const char *const want[][2] = {
-        {"pixi:index-url", "x"},          {"pixi:scorecard", "6.8"}, {"pixi:scorecard-check-Code-Review", "0"},
-        {"pixi:scorecard-check-Maintained", "8"}, {"pixi:scorecard-date", "2023-05-22"}, {"pixi:source", "true"},
+        {"pixi:index-url", "x"},
+        {"pixi:scorecard", "6.8"},
+        {"pixi:scorecard-check-Code-Review", "0"},
+        {"pixi:scorecard-check-Maintained", "8"},
+        {"pixi:scorecard-date", "2023-05-22"},
+        {"pixi:source", "true"},
     };
     CHECK(pkgs[0].nprops == 6);
     for (size_t i = 0; i < 6 && i < pkgs[0].nprops; i++)
@@ -137,9 +156,10 @@ TEST(scorecard_repo_from_project_page)
 {
     sb_arena *a = sb_arena_new(0);
     /* a labelled source link wins over an earlier unlabelled one; home_page last */
-    const char *page = "{\"info\": {\"version\": \"1.0\", \"home_page\": \"https://github.com/home/page\","
-                       " \"project_urls\": {\"Homepage\": \"https://github.com/other/site\", \"Documentation\": \"https://x.readthedocs.io\","
-                       " \"Source Code\": \"https://github.com/right/repo\"}}, \"releases\": {}}";
+    const char *page =
+        "{\"info\": {\"version\": \"1.0\", \"home_page\": \"https://github.com/home/page\","
+        " \"project_urls\": {\"Homepage\": \"https://github.com/other/site\", \"Documentation\": \"https://x.readthedocs.io\","
+        " \"Source Code\": \"https://github.com/right/repo\"}}, \"releases\": {}}";
     const char *dg = NULL;
     size_t n = 0;
     CHECK(sb_health_pypi_digest(a, page, strlen(page), &dg, &n) == SB_OK);
@@ -148,7 +168,8 @@ TEST(scorecard_repo_from_project_page)
     CHECK(sb_health_from_digest(&h, a, dg, "1.0") == SB_OK);
     CHECK_STR(h.repo, "right/repo");
     CHECK_STR(h.latest, "1.0");
-    const char *p2 = "{\"info\": {\"version\": \"1.0\", \"home_page\": \"https://github.com/home/page\", \"project_urls\": null}}";
+    const char *p2 =
+        "{\"info\": {\"version\": \"1.0\", \"home_page\": \"https://github.com/home/page\", \"project_urls\": null}}";
     CHECK(sb_health_pypi_digest(a, p2, strlen(p2), &dg, &n) == SB_OK);
     CHECK_STR(dg, "latest\t1.0\nrepo\thome/page\n");
     const char *p3 = "{\"info\": {\"version\": \"1.0\", \"project_urls\": {\"Source\": \"https://gitlab.com/a/b\"}}}";

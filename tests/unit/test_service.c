@@ -42,7 +42,7 @@ TEST(svc_auth__load_check_reload)
     CHECK(a.n == 2);
     CHECK(svc_auth_check(&a, "Bearer alpha-1") == 1);
     CHECK(svc_auth_check(&a, "Bearer beta-2") == 1);
-    CHECK(svc_auth_check(&a, "Bearer alpha-") == -1);  /* a prefix is not the token */
+    CHECK(svc_auth_check(&a, "Bearer alpha-") == -1); /* a prefix is not the token */
     CHECK(svc_auth_check(&a, "Bearer  alpha-1x") == -1);
     CHECK(svc_auth_check(&a, NULL) == 0);
     CHECK(svc_auth_check(&a, "Basic YWxwaGEtMQ==") == 0);

@@ -44,9 +44,11 @@ TEST(shared_url_refused)
     char eb[512];
     CHECK(svc_shared_parse_url("rediss://h:6380/0", &u, eb, sizeof eb) == -1);
     CHECK(strstr(eb, "TLS") != NULL);
-    const char *bad[] = {"http://h:6379", "redis://", "redis://:pw@", "redis://h:0", "redis://h:65536", "redis://h:12x",
-                         "redis://h/-1", "redis://h/x", "redis://h/1/2", "redis://h?db=1", "redis://h#f", "redis://[::1",
-                         "redis://[::1]x", "redis://:%zz@h", "redis://:%00@h", "redis://h h", "redis://h/99999999999"};
+    const char *bad[] = {"http://h:6379",        "redis://",       "redis://:pw@",   "redis://h:0",
+                         "redis://h:65536",      "redis://h:12x",  "redis://h/-1",   "redis://h/x",
+                         "redis://h/1/2",        "redis://h?db=1", "redis://h#f",    "redis://[::1",
+                         "redis://[::1]x",       "redis://:%zz@h", "redis://:%00@h", "redis://h h",
+                         "redis://h/99999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         eb[0] = '\0';
         int rc = svc_shared_parse_url(bad[i], &u, eb, sizeof eb);

@@ -83,8 +83,7 @@ static int place(json_t *c, const sb_toml_seg *s, json_t *v)
     return -1;
 }
 
-static sb_code to_json(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v,
-                       sb_err *err)
+static sb_code to_json(void *ud, const sb_toml_seg *path, size_t depth, const sb_toml_value *v, sb_err *err)
 {
     json_t *c = ud;
     for (size_t i = 0; i + 1 < depth && c; i++)
@@ -150,8 +149,7 @@ static int same_value(json_t *want, json_t *got)
         char cw[128], cg[128];
         return !strcmp(millis(w, cw, sizeof cw), millis(g, cg, sizeof cg));
     }
-    return json_string_length(wv) == json_string_length(gv) &&
-           0 == memcmp(w, g, json_string_length(wv));
+    return json_string_length(wv) == json_string_length(gv) && 0 == memcmp(w, g, json_string_length(wv));
 }
 
 static int same_tree(json_t *want, json_t *got)
@@ -165,8 +163,7 @@ static int same_tree(json_t *want, json_t *got)
         const char *k;
         size_t klen;
         json_t *v;
-        json_object_keylen_foreach(want, k, klen, v)
-        {
+        json_object_keylen_foreach(want, k, klen, v) {
             json_t *g = json_object_getn(got, k, klen);
             if (!g || !same_tree(v, g))
                 return 0;
@@ -264,8 +261,7 @@ TEST(toml_test_vectors)
         sb_arena_destroy(a);
         free(data);
     }
-    printf("  toml-test 1.0.0: valid %d/%d passed, invalid %d/%d rejected\n", valid_ok, valid_n,
-           invalid_ok, invalid_n);
+    printf("  toml-test 1.0.0: valid %d/%d passed, invalid %d/%d rejected\n", valid_ok, valid_n, invalid_ok, invalid_n);
     CHECK(valid_n >= 200 && invalid_n >= 400);
     free(list);
 }

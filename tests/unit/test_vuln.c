@@ -56,7 +56,7 @@ TEST(vuln_cvss3_base_scores)
 
 TEST(vuln_cvss3_rejects_incomplete)
 {
-    CHECK(sb_cvss3_base("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H") < 0);     /* no A */
+    CHECK(sb_cvss3_base("CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H") < 0); /* no A */
     CHECK(sb_cvss3_base("CVSS:2.0/AV:N/AC:L/Au:N/C:P/I:P/A:P") < 0);
     CHECK(sb_cvss3_base("AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H") < 0);
     CHECK(sb_cvss3_base("CVSS:3.1/AV:X/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H") < 0);
@@ -97,13 +97,16 @@ TEST(vuln_osv_record_and_twins)
     CHECK(record(a, "GHSA-462w-v97r-4m45.json", &recs[1]) == SB_OK);
     CHECK(record(a, "GHSA-h5c8-rqwp-cp95.json", &recs[2]) == SB_OK);
     CHECK_STR(recs[1].id, "GHSA-462w-v97r-4m45");
-    CHECK(recs[1].nratings == 2);              /* database severity + the CVSS vector */
+    CHECK(recs[1].nratings == 2); /* database severity + the CVSS vector */
     CHECK(recs[1].ncwes == 1 && recs[1].cwes[0] == 693);
     CHECK_STR(recs[1].aff_names[0], "jinja2"); /* "Jinja2" under PEP 503 */
     CHECK_STR(recs[1].aff_fixed[0], "2.10.1");
     CHECK_STR(recs[0].modified, "2021-11-22T04:57:52Z"); /* fraction dropped */
     /* one package, jinja2 2.10, for which OSV answered all three ids */
-    sb_pkg pkg = {.kind = SB_KIND_PYPI, .name = "jinja2", .version = "2.10", .purl = "pkg:pypi/jinja2@2.10",
+    sb_pkg pkg = {.kind = SB_KIND_PYPI,
+                  .name = "jinja2",
+                  .version = "2.10",
+                  .purl = "pkg:pypi/jinja2@2.10",
                   .id = "pkg:pypi/jinja2@2.10"};
     sb_sbom s = {.pkgs = &pkg, .npkgs = 1};
     sb_vuln_query q = {"pkg:pypi/jinja2@2.10", 0};
@@ -138,8 +141,9 @@ TEST(vuln_osv_batch)
     const char *body;
     size_t len;
     CHECK(sb_osv_batch_body(a, q, 2, &body, &len) == SB_OK);
-    CHECK_STR(body, "{\"queries\":[{\"package\":{\"purl\":\"pkg:pypi/jinja2@2.10\"}},"
-                    "{\"package\":{\"purl\":\"pkg:npm/%40scope/x@1.0.0\"}}]}");
+    CHECK_STR(body,
+              "{\"queries\":[{\"package\":{\"purl\":\"pkg:pypi/jinja2@2.10\"}},"
+              "{\"package\":{\"purl\":\"pkg:npm/%40scope/x@1.0.0\"}}]}");
     const char *ans = "{\"results\":[{\"vulns\":[{\"id\":\"GHSA-1\",\"modified\":\"2024-01-01T00:00:00Z\"}]},{}]}";
     sb_strv ids[2];
     CHECK(sb_osv_batch_parse(a, ans, strlen(ans), 2, ids) == SB_OK);
@@ -172,17 +176,30 @@ TEST(vuln_pypi_mapping)
  * one by a CVE id of its own. */
 static void two_findings(sb_sbom *s, sb_pkg *pkg, sb_vuln *v, sb_arena *a)
 {
-    *pkg = (sb_pkg){.kind = SB_KIND_PYPI, .name = "jinja2", .version = "2.10", .purl = "pkg:pypi/jinja2@2.10",
+    *pkg = (sb_pkg){.kind = SB_KIND_PYPI,
+                    .name = "jinja2",
+                    .version = "2.10",
+                    .purl = "pkg:pypi/jinja2@2.10",
                     .id = "pkg:pypi/jinja2@2.10"};
     static size_t aff[1] = {0};
     memset(v, 0, 2 * sizeof *v);
-    v[0] = (sb_vuln){.id = "GHSA-462w-v97r-4m45", .severity = SB_SEV_HIGH, .score = 8.6, .affects = aff, .naffects = 1,
-                     .epss = -1, .epss_pct = -1};
+    v[0] = (sb_vuln){.id = "GHSA-462w-v97r-4m45",
+                     .severity = SB_SEV_HIGH,
+                     .score = 8.6,
+                     .affects = aff,
+                     .naffects = 1,
+                     .epss = -1,
+                     .epss_pct = -1};
     sb_strv_push(&v[0].aliases, a, "PYSEC-2019-217");
     sb_strv_push(&v[0].aliases, a, "CVE-2019-10906");
     sb_strv_push(&v[0].aliases, a, "CVE-2019-99999");
-    v[1] = (sb_vuln){.id = "CVE-2024-22195", .severity = SB_SEV_MEDIUM, .score = 5.4, .affects = aff, .naffects = 1,
-                     .epss = -1, .epss_pct = -1};
+    v[1] = (sb_vuln){.id = "CVE-2024-22195",
+                     .severity = SB_SEV_MEDIUM,
+                     .score = 5.4,
+                     .affects = aff,
+                     .naffects = 1,
+                     .epss = -1,
+                     .epss_pct = -1};
     *s = (sb_sbom){.pkgs = pkg, .npkgs = 1, .vulns = v, .nvulns = 2};
 }
 
@@ -227,11 +244,12 @@ TEST(vuln_epss_highest_and_odd_ids)
     two_findings(&s, &pkg, v, a);
     /* an alias that would add a query parameter is no CVE id: never asked, never matched */
     sb_strv_push(&v[1].aliases, a, "CVE-2024-1&limit=1");
-    const char *ans = "{\"status\":\"OK\",\"data\":["
-                      "{\"cve\":\"CVE-2019-99999\",\"epss\":\"0.300000000\",\"percentile\":\"0.900000000\",\"date\":\"2026-12-01\"},"
-                      "{\"cve\":\"CVE-2019-10906\",\"epss\":\"0.012450000\",\"percentile\":\"0.785310000\",\"date\":\"2026-12-01\"},"
-                      "{\"cve\":\"CVE-2024-1&limit=1\",\"epss\":\"0.9\",\"percentile\":\"0.9\"},"
-                      "{\"cve\":\"CVE-2024-22195\",\"epss\":\"1.5\",\"percentile\":\"0.4\"}]}";
+    const char *ans =
+        "{\"status\":\"OK\",\"data\":["
+        "{\"cve\":\"CVE-2019-99999\",\"epss\":\"0.300000000\",\"percentile\":\"0.900000000\",\"date\":\"2026-12-01\"},"
+        "{\"cve\":\"CVE-2019-10906\",\"epss\":\"0.012450000\",\"percentile\":\"0.785310000\",\"date\":\"2026-12-01\"},"
+        "{\"cve\":\"CVE-2024-1&limit=1\",\"epss\":\"0.9\",\"percentile\":\"0.9\"},"
+        "{\"cve\":\"CVE-2024-22195\",\"epss\":\"1.5\",\"percentile\":\"0.4\"}]}";
     size_t scored = 0;
     CHECK(sb_epss_apply(&s, a, ans, strlen(ans), &scored) == SB_OK);
     CHECK(scored == 1);
@@ -386,8 +404,9 @@ TEST(vuln_vex_output_bom_links)
         char want[160];
         snprintf(want, sizeof want, "urn:cdx:%s/1#pkg:pypi/jinja2@2.10?x=%%2541%%23b%%20c", sbom_serial);
         for (size_t k = 0; k < json_array_size(vulns); k++)
-            CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(json_array_get(vulns, k),
-                                                                                    "affects"), 0), "ref")),
+            CHECK_STR(json_string_value(
+                          json_object_get(json_array_get(json_object_get(json_array_get(vulns, k), "affects"), 0),
+                                          "ref")),
                       want);
         json_t *an = json_object_get(json_array_get(vulns, 1), "analysis");
         CHECK_STR(json_string_value(json_object_get(an, "state")), "not_affected");
@@ -421,8 +440,9 @@ TEST(vuln_vex_output_bom_links)
 TEST(vuln_osv_pages)
 {
     sb_arena *a = sb_arena_new(0);
-    const char *ans = "{\"results\":[{\"vulns\":[{\"id\":\"A-1\"}],\"next_page_token\":\"tok=1\"},{},"
-                      "{\"vulns\":[{\"id\":\"B-1\"}],\"next_page_token\":\"bad\\ntoken\"}]}";
+    const char *ans =
+        "{\"results\":[{\"vulns\":[{\"id\":\"A-1\"}],\"next_page_token\":\"tok=1\"},{},"
+        "{\"vulns\":[{\"id\":\"B-1\"}],\"next_page_token\":\"bad\\ntoken\"}]}";
     sb_strv ids[3];
     const char *next[3] = {"x", "x", "x"};
     CHECK(sb_osv_batch_parse_pages(a, ans, strlen(ans), 3, ids, next) == SB_OK);
