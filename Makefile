@@ -1,11 +1,13 @@
-# sbomd - lockfiles in, SBOMs out. Plain make; every source listed here.
+# sbomd - lockfiles in, SBOMs out. Plain make; every .c of core/, service/,
+# handlers/ and tests/unit/ is built.
 #
-#   make            release build: build/release/{sbomd,sbomgen}
+#   make            release build: build/release/{sbomd,sbomgen,unit-tests}
 #   make run        install missing deps, build, start sbomd on 127.0.0.1:8080
 #   make test       install missing deps, build, run every test (release + ASan/UBSan)
-#   make check      the fast tier: release build, unit tests, golden documents and reports
+#   make check      the fast tier: release build, unit tests, goldens, reports, quality, docs
 #   make asan       sanitizer build in build/asan
-#   make valgrind   the unit tests under valgrind
+#   make valgrind   debug build: unit tests, a slice of the HTTP suite, lookups under valgrind
+#   make docs       regenerate docs/configuration.md and docs/sbomd.8
 
 CC      ?= cc
 PKGS    := libmicrohttpd yaml-0.1 jansson libcurl libzstd zlib

@@ -17,15 +17,14 @@ static const sb_reader *const readers[] = {
     &sb_reader_spdx,         NULL,
 };
 
-/* "pixi.lock, uv.lock, ..." for messages; fixed once the table is. */
-static const char *kinds_list(void)
+/* "pixi.lock, uv.lock, ..." for messages, into the caller's buffer: a
+ * static one filled on first use was a data race between request threads. */
+static const char *kinds_list(char *buf, size_t cap)
 {
-    static char buf[256];
-    if (!buf[0]) {
-        size_t o = 0;
-        for (size_t i = 0; readers[i] && o < sizeof buf; i++)
-            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", i ? ", " : "", readers[i]->kind);
-    }
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; readers[i] && o < cap; i++)
+        o += (size_t)snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", readers[i]->kind);
     return buf;
 }
 
@@ -84,8 +83,11 @@ sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c,
     const sb_reader *r = c->reader;
     if (NULL == r && c->kind && c->kind[0] && strcmp(c->kind, "auto") != 0)
         return sb_err_set(err, SB_EFORMAT, "unknown input kind '%.64s'", c->kind);
-    if (NULL == r)
-        return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)", kinds_list());
+    if (NULL == r) {
+        char kinds[256];
+        return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)",
+                          kinds_list(kinds, sizeof kinds));
+    }
     sb_code rc = r->read(out, a, data, len, lim, err);
     /* pixi.lock v1 and conda-lock.yml are one YAML shape: taken by content
      * alone, the input's kind (and so its file name) is not known */

@@ -1,6 +1,6 @@
 /*
- * lock_sbom.c - existing SBOMs as input (spec 2.11): CycloneDX 1.4-1.7 JSON
- * and SPDX 2.x JSON documents read into the one model, as the lockfile
+ * lock_sbom.c - existing SBOMs as input: CycloneDX 1.4-1.7 JSON, SPDX 2.x
+ * JSON and SPDX 3.0.1 JSON-LD documents read into the one model, as the lockfile
  * readers fill it, so every output, report, policy and diff takes them.
  *
  * What is read (everything else is ignored):

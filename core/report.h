@@ -1,8 +1,9 @@
 /*
- * report.h - the reports of spec section 10 over one selected model:
- * packages, licenses, python, tree; each as JSON (stable key order), an
- * aligned text table for terminals, Markdown or CSV; licenses also as SARIF
- * when a license policy was applied to the model.
+ * report.h - the reports over one selected model: packages, licenses,
+ * python, tree, quality, vulnerabilities, outdated, explain (the registry in
+ * report.c); each as JSON (stable key order), an aligned text table for
+ * terminals, Markdown or CSV; licenses (under a license policy) and
+ * vulnerabilities also as SARIF.
  *
  * A report is an sb_doc_ops like a document format, so it is produced by the
  * same resumable producer (sb_doc_new / sb_doc_produce): one row per piece,

@@ -1,6 +1,6 @@
 /*
  * yaml_ev.h - internal to the YAML readers: a bounded pull loop over libyaml
- * events. Never included outside core/lock_*.c.
+ * events. Included by the YAML readers (core/lock_*.c) and yaml_tree.c only.
  *
  * Aliases are refused (no billion-laughs), nesting depth, scalar size and the
  * number of events are bounded by sb_limits, and every error carries the

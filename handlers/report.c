@@ -1,8 +1,10 @@
 /*
- * report.c - POST /v1/report/{packages,licenses,python,tree}: the same body
- * and selection parameters as /v1/sbom (license policy included), a report
- * streamed back as JSON, an aligned text table, Markdown, CSV, or (licenses
- * under a policy) SARIF (?output=, else Accept).
+ * report.c - POST /v1/report/{kind} for every report the registry in
+ * core/report.c holds (packages, licenses, python, tree, quality,
+ * vulnerabilities, outdated, explain): the same body and selection parameters
+ * as /v1/sbom (license policy included), a report streamed back as JSON, an
+ * aligned text table, Markdown, CSV, or SARIF where the report has it
+ * (?output=, else Accept).
  */
 #include "handlers.h"
 #include "../core/quality.h"
