@@ -8,27 +8,10 @@
 #include "handlers.h"
 #include "../core/diff.h"
 #include "../service/intake.h"
+#include "../service/params.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* fail-on: a comma-separated list of gates; this endpoint has one, `diff`.
- * 0 and *on set, or -1 for a name it does not know. */
-static int fail_on(const char *v, int *on)
-{
-    *on = 0;
-    if (NULL == v)
-        return 0;
-    for (const char *p = v; *p;) {
-        size_t n = strcspn(p, ",");
-        if (n == 4 && !strncmp(p, "diff", 4))
-            *on = 1;
-        else if (n)
-            return -1;
-        p += n + (p[n] == ',');
-    }
-    return 0;
-}
 
 /* Read and select one side. 0, or 1 with the answer queued in *rc. */
 static int side(svc_req *r, const char *part, svc_intake *in, sb_sbom **out, int *rc)
@@ -40,9 +23,7 @@ static int side(svc_req *r, const char *part, svc_intake *in, sb_sbom **out, int
 
 static int post_diff(svc_req *r)
 {
-    int rc, gate_on;
-    if (fail_on(svc_req_query(r, "fail-on"), &gate_on))
-        return svc_bad_param(r, "fail-on", "must be 'diff' (fail when anything changed)");
+    int rc, gate_on = svc_req_q(r)->fail_on_diff; /* fail-on=diff, checked by the query's parse */
     const sb_doc_ops *ops = NULL;
     if (svc_intake_output(r, &sb_diff_kind, &ops, &rc))
         return rc;
@@ -79,5 +60,5 @@ static int post_diff(svc_req *r)
 
 int h_diff_register(svc_router *rt)
 {
-    return svc_router_add(rt, "POST", "/v1/diff", post_diff, 1);
+    return svc_router_add_q(rt, "POST", "/v1/diff", post_diff, 1, SVC_EP_DIFF);
 }

@@ -26,7 +26,8 @@ static int post_report(svc_req *r)
         return svc_req_problem(r, 404, NULL, NULL, NULL, NULL, 0);
     if (svc_intake_output(r, k, &ops, &rc))
         return rc;
-    const char *explain = svc_req_query(r, "package");
+    const svc_query *q = svc_req_q(r);
+    const char *explain = q->package;
     if (k == &sb_report_explain && (NULL == explain || !explain[0])) /* before the body is read */
         return svc_bad_param(r, "package", "is required: the name of the package to explain");
     svc_intake in;
@@ -50,24 +51,13 @@ static int post_report(svc_req *r)
     svc_req_mark(r, "model");
     if (svc_intake_quality_gate(r, in.fail_quality, (const sb_sbom *const *)&sbom, 1, &rc))
         return rc;
-    unsigned profiles = 0;
-    const char *pq = svc_req_query(r, "profile");
-    if (pq) { /* quality only (the strict check refuses it elsewhere): one profile, or "all" */
-        sb_quality_profile qp;
-        if (strcmp(pq, "all") && sb_quality_profile_find(pq, &qp))
-            return svc_bad_param(r, "profile", "must be cisa-2026, bsi-tr-03183-2, ntia-2021 or all");
-        profiles = strcmp(pq, "all") ? 1u << qp : 0;
-    }
     const sb_sbom *one[1] = {sbom};
     if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc) || svc_scorecard_gate(r, one, 1, &rc))
         return rc;
     sb_doc_opts dopts = {.timestamp = in.ts, .pretty = in.pretty != 0, .input_sha1 = in.sha1};
-    long long depth = -1;
-    if (svc_param_count(svc_req_query(r, "depth"), 100000, &depth))
-        return svc_bad_param(r, "depth", "must be a level count (0 = the root's direct dependencies only)");
-    if (depth >= 0)
-        dopts.tree_levels = (unsigned)depth + 1;
-    dopts.quality_profiles = profiles;
+    if (q->depth >= 0) /* tree only; 0 = the root's direct dependencies */
+        dopts.tree_levels = (unsigned)q->depth + 1;
+    dopts.quality_profiles = q->profiles; /* quality only: one profile, or 0 for all */
     dopts.explain_package = explain;
     sb_doc *doc = NULL;
     sb_err err;
@@ -82,7 +72,11 @@ int h_report_register(svc_router *rt)
     for (const sb_report_kind *const *k = sb_report_registry(); *k; k++) {
         char path[SVC_ROUTE_PATH_MAX];
         snprintf(path, sizeof path, PREFIX "%s", (*k)->name);
-        if (svc_router_add(rt, "POST", path, post_report, 1))
+        unsigned ep = !strcmp((*k)->name, "tree")      ? SVC_EP_TREE
+                      : !strcmp((*k)->name, "quality") ? SVC_EP_QUALITY
+                      : !strcmp((*k)->name, "explain") ? SVC_EP_EXPLAIN
+                                                       : SVC_EP_REPORT;
+        if (svc_router_add_q(rt, "POST", path, post_report, 1, ep))
             return -1;
     }
     return 0;

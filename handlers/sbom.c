@@ -84,20 +84,17 @@ static void warn_vulns(svc_req *r, const sb_doc_ops *ops, const sb_sbom *s)
  * values): 1 with the 422 queued when the gate fires. */
 int svc_vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
 {
-    const char *fs = svc_req_query(r, "fail-on-severity");
-    const char *fe = svc_req_query(r, "fail-on-epss");
-    int kev = 0;
-    double epss = -1;
-    svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &kev);
-    if (fe && svc_param_epss(fe, &epss))
-        epss = -1;
+    const svc_query *q = svc_req_q(r);
+    const char *fs = q->fail_on_severity, *fe = q->fail_on_epss;
+    int kev = q->fail_on_kev > 0;
+    double epss = q->epss_min;
     if (NULL == fs && !kev && epss < 0)
         return 0;
     sb_gate g;
     sb_gate_init(&g, "vulnerable", "Vulnerable packages");
     sb_arena *a = svc_req_arena(r);
     for (size_t i = 0; i < n; i++)
-        if (sb_vuln_gate(docs[i], a, fs ? sb_sev_parse(fs) : SB_SEV_UNKNOWN, kev, epss, &g) != SB_OK)
+        if (sb_vuln_gate(docs[i], a, fs ? (sb_sev)q->severity : SB_SEV_UNKNOWN, kev, epss, &g) != SB_OK)
             return 0;
     if (!sb_gate_fired(&g))
         return 0;
@@ -116,9 +113,7 @@ int svc_vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
  * pixi:incomplete step pypi-releases. */
 int svc_yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
 {
-    int on = 0;
-    svc_param_bool(svc_req_query(r, "fail-on-yanked"), 0, &on);
-    if (!on)
+    if (svc_req_q(r)->fail_on_yanked <= 0)
         return 0;
     sb_gate g;
     sb_gate_init(&g, "yanked", "Yanked releases");
@@ -152,9 +147,9 @@ int svc_yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
  * document says pixi:incomplete step scorecard. */
 int svc_scorecard_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
 {
-    const char *q = svc_req_query(r, "fail-on-scorecard");
-    double min;
-    if (NULL == q || sb_scorecard_threshold(q, &min))
+    const char *q = svc_req_q(r)->fail_on_scorecard;
+    double min = svc_req_q(r)->scorecard_gate;
+    if (NULL == q)
         return 0;
     sb_gate g;
     sb_gate_init(&g, "scorecard", "OpenSSF Scorecard below the threshold");
@@ -284,7 +279,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
  * cannot be: another output, an SPDX format, or no findings asked for. */
 static int vex_output(svc_req *r, const sb_doc_ops **ops, int *rc)
 {
-    const char *output = svc_req_query(r, "output");
+    const char *output = svc_req_q(r)->output;
     if (NULL == output)
         return 0;
     if (strcasecmp(output, "vex")) {
@@ -304,7 +299,7 @@ static int vex_output(svc_req *r, const sb_doc_ops **ops, int *rc)
         *rc = svc_bad_param(r, "output", why ? why : "is vex, which needs a CycloneDX format");
         return 1;
     }
-    if (NULL == svc_req_query(r, "vulnerabilities")) {
+    if (NULL == svc_req_q(r)->vulnerabilities) {
         *rc = svc_bad_param(r, "output", "is vex, which needs vulnerabilities=osv (the VEX lists the findings)");
         return 1;
     }
@@ -318,16 +313,13 @@ static int post_sbom(svc_req *r)
     sb_err_clear(&err);
 
     const sb_doc_ops *ops;
-    const char *fmt = svc_req_query(r, "format");
+    const svc_query *q = svc_req_q(r);
+    const char *fmt = q->format;
     if (fmt) {
         ops = sb_doc_find(fmt);
     } else {
         /* all-* answers NDJSON: Accept may name that container */
-        int many = 0, b;
-        if (0 == svc_param_bool(svc_req_query(r, "all-environments"), 0, &b))
-            many |= b;
-        if (0 == svc_param_bool(svc_req_query(r, "all-platforms"), 0, &b))
-            many |= b;
+        int many = q->all_environments > 0 || q->all_platforms > 0;
         ops = svc_negotiate_format_for(svc_req_header(r, "Accept"), many);
     }
     if (NULL == ops) {
@@ -378,5 +370,5 @@ static int post_sbom(svc_req *r)
 
 int h_sbom_register(svc_router *rt)
 {
-    return svc_router_add(rt, "POST", "/v1/sbom", post_sbom, 1);
+    return svc_router_add_q(rt, "POST", "/v1/sbom", post_sbom, 1, SVC_EP_SBOM);
 }

@@ -1,5 +1,6 @@
 /*
- * intake.c - the lockfile and selection parameters of a request (intake.h).
+ * intake.c - the lockfile and the selection options of a request
+ * (intake.h), from the query the server parsed at dispatch (svc_req_q).
  */
 #include "intake.h"
 #include "../core/lock_merge.h"
@@ -44,15 +45,6 @@ int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const c
     return (int)n;
 }
 
-/* A request may lower a budget, never raise it: -1 for a bad value (out set to -1). */
-static int budget_param(svc_req *r, const char *name, long max, long long *out)
-{
-    if (svc_param_count(svc_req_query(r, name), max, out) == 0)
-        return 0;
-    *out = -1;
-    return -1;
-}
-
 int svc_bad_param(svc_req *r, const char *name, const char *why)
 {
     sb_err e;
@@ -60,80 +52,9 @@ int svc_bad_param(svc_req *r, const char *name, const char *why)
     return svc_req_error(r, &e, NULL, 0);
 }
 
-static int check_one(void *cls, const char *key, const char *value)
-{
-    return svc_query_check_arg(cls, key, value);
-}
-
-static const char *query_value(void *cls, const char *name)
-{
-    return svc_req_query(cls, name);
-}
-
-/* 0 when the query is fine; else 1 with the 400 queued and *rc set. */
-static int check_query(svc_req *r, int *rc)
-{
-    const char *path = svc_req_path(r);
-    svc_query_check c = {.ep = SVC_EP_SBOM};
-    if (!strncmp(path, "/v1/report/", 11))
-        c.ep = !strcmp(path, "/v1/report/tree")      ? SVC_EP_TREE
-               : !strcmp(path, "/v1/report/quality") ? SVC_EP_QUALITY
-               : !strcmp(path, "/v1/report/explain") ? SVC_EP_EXPLAIN
-                                                     : SVC_EP_REPORT;
-    else if (!strcmp(path, "/v1/diff"))
-        c.ep = SVC_EP_DIFF;
-    sb_err e;
-    if (svc_req_query_each(r, check_one, &c)) {
-        sb_err_set(&e, SB_EINVAL, "%s", c.why);
-        *rc = svc_req_error(r, &e, NULL, 0);
-        return 1;
-    }
-    if (svc_query_check_pairs(&c, query_value, r)) {
-        sb_err_set(&e, SB_EINVAL, "%s", c.why);
-        *rc = svc_req_error(r, &e, NULL, 0);
-        return 1;
-    }
-    return 0;
-}
-
-#define FILTER_MAX_VALUES 256 /* patterns or kinds per list parameter */
-
-/* The values of one repeatable query parameter, in the order given. */
-typedef struct qlist {
-    const char *key;
-    const char **v;
-    size_t n;
-    int bad; /* a bare ?key, an empty value, or too many */
-} qlist;
-
-static int collect(void *cls, const char *key, const char *value)
-{
-    qlist *l = cls;
-    if (strcmp(key, l->key))
-        return 0;
-    if (NULL == value || !value[0] || l->n == FILTER_MAX_VALUES) {
-        l->bad = 1;
-        return 0;
-    }
-    l->v[l->n++] = value;
-    return 0;
-}
-
-static int list_param(svc_req *r, const char *key, qlist *l)
-{
-    l->key = key;
-    l->n = 0;
-    l->bad = 0;
-    l->v = sb_arena_alloc(svc_req_arena(r), FILTER_MAX_VALUES * sizeof *l->v);
-    if (NULL == l->v)
-        return -1;
-    svc_req_query_each(r, collect, l);
-    return l->bad ? -1 : 0;
-}
-
-/* include / exclude / exclude-kind / scope / keep-orphans (spec 3) into
- * sel->filter; 0, or 1 with the 400 queued. */
-static int read_filter(svc_req *r, sb_select_opts *sel, int *rc)
+/* include / exclude / exclude-kind / scope / keep-orphans (the query's
+ * parse checked them) into sel->filter; 0, or 1 with the answer queued. */
+static int read_filter(svc_req *r, const svc_query *q, sb_select_opts *sel, int *rc)
 {
     sb_filter *f = sb_arena_calloc(svc_req_arena(r), 1, sizeof *f);
     if (NULL == f) {
@@ -141,41 +62,13 @@ static int read_filter(svc_req *r, sb_select_opts *sel, int *rc)
         sb_err_set(&e, SB_ENOMEM, "out of memory");
         return answered(rc, svc_req_error(r, &e, NULL, 0));
     }
-    qlist inc, exc, kinds;
-    if (list_param(r, "include", &inc))
-        return answered(rc,
-                        svc_bad_param(r, "include", "must be a non-empty name pattern (* and ?), at most 256 of them"));
-    if (list_param(r, "exclude", &exc))
-        return answered(rc,
-                        svc_bad_param(r, "exclude", "must be a non-empty name pattern (* and ?), at most 256 of them"));
-    if (list_param(r, "exclude-kind", &kinds))
-        return answered(rc, svc_bad_param(r, "exclude-kind", "must name a package kind"));
-    f->include = inc.v;
-    f->ninclude = inc.n;
-    f->exclude = exc.v;
-    f->nexclude = exc.n;
-    for (size_t i = 0; i < kinds.n; i++) {
-        unsigned bit = sb_filter_kind_bit(kinds.v[i]);
-        if (0 == bit) {
-            const char *const *names = sb_filter_kind_names();
-            size_t n = 0;
-            while (names[n])
-                n++;
-            sb_err e;
-            sb_err_set(&e, SB_EINVAL, "query parameter 'exclude-kind': '%.64s' is not a package kind", kinds.v[i]);
-            return answered(rc, svc_req_error(r, &e, names, n));
-        }
-        f->kinds |= bit;
-    }
-    const char *scope = svc_req_query(r, "scope");
-    if (scope && strcmp(scope, "all") && strcmp(scope, "required"))
-        return answered(rc, svc_bad_param(r, "scope",
-                                          "must be required (leave out development and optional packages) or all"));
-    f->required_only = scope && !strcmp(scope, "required");
-    int keep;
-    if (svc_param_bool(svc_req_query(r, "keep-orphans"), 0, &keep))
-        return answered(rc, svc_bad_param(r, "keep-orphans", "must be true or false"));
-    f->keep_orphans = keep != 0;
+    f->include = q->include.v;
+    f->ninclude = q->include.n;
+    f->exclude = q->exclude.v;
+    f->nexclude = q->exclude.n;
+    f->kinds = q->kinds;
+    f->required_only = q->required_only;
+    f->keep_orphans = q->keep_orphans > 0;
     sel->filter = f;
     return 0;
 }
@@ -260,34 +153,26 @@ static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim,
 
 /* ---- license policy (spec 5) ---------------------------------------- */
 
-typedef struct policy_args {
-    svc_intake *in;
-    sb_arena *a;
-    sb_err err;
-} policy_args;
-
-static int policy_arg(void *cls, const char *key, const char *value)
+/* One policy list (allow, deny or ignore), each value perhaps a comma-separated list. */
+static sb_code policy_list(svc_intake *in, sb_arena *a, const svc_qlist *l, int which, sb_err *err)
 {
-    policy_args *pa = cls;
-    sb_code rc = SB_OK;
-    if (!strcmp(key, "allow-license") || !strcmp(key, "deny-license"))
-        rc = sb_policy_add_ids(&pa->in->policy, pa->a, key[0] == 'd', value ? value : "", &pa->err);
-    else if (!strcmp(key, "ignore-license"))
-        rc = sb_policy_add_ignores(&pa->in->policy, pa->a, value ? value : "", &pa->err);
-    else
-        return 0;
-    pa->in->policy_on = true;
-    return rc != SB_OK;
+    for (size_t i = 0; i < l->n; i++) {
+        sb_code c = which == 2 ? sb_policy_add_ignores(&in->policy, a, l->v[i], err)
+                               : sb_policy_add_ids(&in->policy, a, which == 1, l->v[i], err);
+        if (c != SB_OK)
+            return c;
+        in->policy_on = true;
+    }
+    return SB_OK;
 }
 
 /* policy=NAME, allow/deny/ignore/require-license and fail-on into `in`. */
-static int read_policy(svc_req *r, svc_intake *in, int *rc)
+static int read_policy(svc_req *r, const svc_query *q, svc_intake *in, int *rc)
 {
     const svc_cfg *cfg = svc_req_cfg(r);
     sb_arena *a = svc_req_arena(r);
-    const char *name = svc_req_query(r, "policy");
-    if (name) {
-        const sb_policy *named = svc_cfg_policy(cfg, name);
+    if (q->policy) {
+        const sb_policy *named = svc_cfg_policy(cfg, q->policy);
         if (NULL == named) {
             sb_err e;
             size_t n = cfg->policies ? cfg->policies->n : 0;
@@ -299,34 +184,21 @@ static int read_policy(svc_req *r, svc_intake *in, int *rc)
             return answered(rc, -1);
         in->policy_on = true;
     }
-    policy_args pa = {in, a, {0}};
-    sb_err_clear(&pa.err);
-    if (svc_req_query_each(r, policy_arg, &pa)) {
-        if (pa.err.code == SB_ENOMEM)
+    sb_err err;
+    sb_err_clear(&err);
+    if (policy_list(in, a, &q->allow_license, 0, &err) != SB_OK ||
+        policy_list(in, a, &q->deny_license, 1, &err) != SB_OK ||
+        policy_list(in, a, &q->ignore_license, 2, &err) != SB_OK) {
+        if (err.code == SB_ENOMEM)
             return answered(rc, -1);
-        return answered(rc, svc_req_error(r, &pa.err, NULL, 0)); /* the message names the parameter and value */
+        return answered(rc, svc_req_error(r, &err, NULL, 0)); /* the message names the parameter and value */
     }
-    int req = 0;
-    if (svc_param_bool(svc_req_query(r, "require-license"), 0, &req))
-        return answered(rc, svc_bad_param(r, "require-license", "must be true or false"));
-    if (svc_req_query(r, "require-license"))
+    if (q->require_license >= 0)
         in->policy_on = true;
-    in->policy.require |= req != 0;
+    in->policy.require |= q->require_license > 0;
     /* /v1/diff's fail-on is its own (fail-on=diff, handlers/diff.c) */
-    const char *fail = strcmp(svc_req_path(r), "/v1/diff") ? svc_req_query(r, "fail-on") : NULL;
-    if (fail) {
-        const char *s = fail;
-        do {
-            size_t n = strcspn(s, ",");
-            while (n && s[n - 1] == ' ')
-                n--;
-            while (n && *s == ' ')
-                s++, n--;
-            if (n != 7 || strncmp(s, "license", 7))
-                return answered(rc, svc_bad_param(r, "fail-on", "takes 'license' (the license policy's violations)"));
-            in->fail_license = true;
-            s = strchr(s, ',');
-        } while (s && *++s);
+    if (q->fail_on_license) {
+        in->fail_license = true;
         if (!in->policy_on)
             return answered(rc, svc_bad_param(r, "fail-on",
                                               "is 'license' but no policy was given (allow-license, deny-license, "
@@ -450,7 +322,7 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
         sb_sha1_update(&c, &nul, 1);
     }
     sb_sha1_final(&c, in->sha1);
-    if (NULL == svc_req_query(r, "filename"))
+    if (NULL == svc_req_q(r)->filename)
         in->sel.lockfile_name = NULL; /* the first part's file name is no lockfile of the merge */
     if (sb_lock_merge(&in->lock, a, locks, labels, up->nsboms, lim, &err) != SB_OK)
         return answered(rc, svc_req_error(r, &err, NULL, 0));
@@ -464,36 +336,18 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
  * project pages for yanked/outdated, OpenSSF Scorecard), checked, and one
  * lookup context wired into the selection for all of them; *vctx is the
  * findings' context (a vex part is applied there), NULL without OSV. */
-static int read_lookups(svc_req *r, sb_select_opts *sel, svc_lookup_ctx **vctx, int *rc)
+static int read_lookups(svc_req *r, const svc_query *q, sb_select_opts *sel, svc_lookup_ctx **vctx, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
     sb_err err;
     sb_err_clear(&err);
-    int fetch;
-    if (svc_param_bool(svc_req_query(r, "fetch-licenses"), 0, &fetch))
-        return answered(rc, svc_bad_param(r, "fetch-licenses", "must be true or false"));
-    const char *vq = svc_req_query(r, "vulnerabilities");
-    if (NULL == vq && !strcmp(svc_req_path(r), "/v1/report/vulnerabilities"))
-        vq = "osv"; /* the report is about them */
-    if (vq && strcmp(vq, "osv"))
-        return answered(rc, svc_bad_param(r, "vulnerabilities", "must be osv"));
-    const char *fs = svc_req_query(r, "fail-on-severity");
-    if (fs && (sb_sev_parse(fs) < SB_SEV_LOW || !strcmp(fs, "moderate")))
-        return answered(rc, svc_bad_param(r, "fail-on-severity", "must be low, medium, high or critical"));
-    int kev, fkev, epss;
-    if (svc_param_bool(svc_req_query(r, "fail-on-kev"), 0, &fkev))
-        return answered(rc, svc_bad_param(r, "fail-on-kev", "must be true or false"));
-    if (svc_param_bool(svc_req_query(r, "kev"), 0, &kev))
-        return answered(rc, svc_bad_param(r, "kev", "must be true or false"));
-    if (svc_param_bool(svc_req_query(r, "epss"), 0, &epss))
-        return answered(rc, svc_bad_param(r, "epss", "must be true or false"));
-    const char *fe = svc_req_query(r, "fail-on-epss");
-    if (fe && svc_param_epss(fe, NULL))
-        return answered(rc, svc_bad_param(r, "fail-on-epss", "must be a probability between 0 and 1 (e.g. 0.1)"));
+    int fetch = q->fetch_licenses > 0;
+    int vq = q->vulnerabilities != NULL ||
+             !strcmp(svc_req_path(r), "/v1/report/vulnerabilities"); /* the report is about them */
+    int fs = q->fail_on_severity != NULL, fkev = q->fail_on_kev > 0, fe = q->fail_on_epss != NULL;
     /* a gate on exploitation evidence needs the evidence: it asks for it */
-    kev |= fkev;
-    epss |= fe != NULL;
+    int kev = q->kev > 0 || fkev, epss = q->epss > 0 || fe;
     if ((fs || kev || epss) && !vq)
         return answered(rc, svc_bad_param(r,
                                           fs     ? "fail-on-severity"
@@ -502,26 +356,13 @@ static int read_lookups(svc_req *r, sb_select_opts *sel, svc_lookup_ctx **vctx, 
                                           : fe   ? "fail-on-epss"
                                                  : "epss",
                                           "needs vulnerabilities=osv"));
-    /* health (issue 29 part 3): yanked flags on request, the gate implies
-     * them; the outdated report is about releases */
-    int yanked, fail_yanked;
-    if (svc_param_bool(svc_req_query(r, "yanked"), 0, &yanked))
-        return answered(rc, svc_bad_param(r, "yanked", "must be true or false"));
-    if (svc_param_bool(svc_req_query(r, "fail-on-yanked"), 0, &fail_yanked))
-        return answered(rc, svc_bad_param(r, "fail-on-yanked", "must be true or false"));
-    yanked |= fail_yanked;
+    /* health: yanked flags on request, the gate implies them; the outdated
+     * report is about releases */
+    int yanked = q->yanked > 0 || q->fail_on_yanked > 0;
     int outdated = !strcmp(svc_req_path(r), "/v1/report/outdated");
     /* OpenSSF Scorecard: a threshold or the gate asks for the scores */
-    int scorecard;
-    double sc_min = -1, sc_gate = -1;
-    if (svc_param_bool(svc_req_query(r, "scorecard"), 0, &scorecard))
-        return answered(rc, svc_bad_param(r, "scorecard", "must be true or false"));
-    const char *scm = svc_req_query(r, "scorecard-min"), *fsc = svc_req_query(r, "fail-on-scorecard");
-    if (scm && sb_scorecard_threshold(scm, &sc_min))
-        return answered(rc, svc_bad_param(r, "scorecard-min", "must be a score between 0 and 10 (e.g. 5 or 6.5)"));
-    if (fsc && sb_scorecard_threshold(fsc, &sc_gate))
-        return answered(rc, svc_bad_param(r, "fail-on-scorecard", "must be a score between 0 and 10 (e.g. 5 or 6.5)"));
-    scorecard |= scm != NULL || fsc != NULL;
+    int scorecard = q->scorecard > 0 || q->scorecard_min != NULL || q->fail_on_scorecard != NULL;
+    double sc_min = q->scorecard_floor;
     if (fetch || vq || yanked || outdated || scorecard) {
         svc_lookup_ctx *lc = sb_arena_calloc(a, 1, sizeof *lc);
         if (NULL == lc) {
@@ -579,13 +420,13 @@ static int read_lookups(svc_req *r, sb_select_opts *sel, svc_lookup_ctx **vctx, 
 }
 
 /* author= (else the server's --sbom-author) as the document's SBOM author */
-static int read_author(svc_req *r, sb_select_opts *sel, int *rc)
+static int read_author(svc_req *r, const svc_query *q, sb_select_opts *sel, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
     sb_err err;
     sb_err_clear(&err);
-    const char *author = svc_req_query(r, "author");
+    const char *author = q->author;
     if (NULL == author && cfg->sbom_author[0])
         author = cfg->sbom_author;
     if (author) {
@@ -610,65 +451,49 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     sb_err err;
     sb_err_clear(&err);
     memset(in, 0, sizeof *in);
-    if (check_query(r, rc))
+    const svc_query *q = svc_req_q(r); /* parsed and checked at dispatch */
+    if (read_policy(r, q, in, rc))
         return 1;
-    if (read_policy(r, in, rc))
-        return 1;
-    if (svc_param_bool(svc_req_query(r, "pretty"), 1, &in->pretty))
-        return answered(rc, svc_bad_param(r, "pretty", "must be true or false"));
-    in->fail_quality = -1;
-    const char *fq = svc_req_query(r, "fail-on-quality");
-    if (fq) {
-        sb_quality_profile qp;
-        if (sb_quality_profile_find(fq, &qp))
-            return answered(rc, svc_bad_param(r, "fail-on-quality", "must be cisa-2026, bsi-tr-03183-2 or ntia-2021"));
-        in->fail_quality = (int)qp;
-    }
+    in->pretty = q->pretty != 0; /* absent: pretty */
+    in->fail_quality = q->fail_on_quality;
     in->ts = svc_req_wall(r); /* --source-date-epoch, else the arrival (the ETag has the same) */
-    const char *tq = svc_req_query(r, "timestamp");
-    if (tq) {
-        long long v;
-        if (svc_param_count(tq, 253402300799LL, &v))
-            return answered(rc, svc_bad_param(r, "timestamp", "must be Unix seconds between 0 and 253402300799"));
-        in->ts = (time_t)v;
+    if (q->timestamp >= 0) {
+        in->ts = (time_t)q->timestamp;
         in->ts_given = true;
     }
-    if (svc_param_bool(svc_req_query(r, "all-environments"), 0, &in->all_envs))
-        return answered(rc, svc_bad_param(r, "all-environments", "must be true or false"));
-    if (svc_param_bool(svc_req_query(r, "all-platforms"), 0, &in->all_plats))
-        return answered(rc, svc_bad_param(r, "all-platforms", "must be true or false"));
+    in->all_envs = q->all_environments > 0;
+    in->all_plats = q->all_platforms > 0;
     sb_select_opts *sel = &in->sel;
-    int texts;
-    if (svc_param_bool(svc_req_query(r, "license-texts"), 0, &texts))
-        return answered(rc, svc_bad_param(r, "license-texts", "must be true or false"));
-    sel->license_texts = texts != 0;
+    sel->license_texts = q->license_texts > 0;
     sel->text_shape = shape;
     sel->package_cache = cfg->package_cache[0] ? cfg->package_cache : NULL;
+    /* a request may lower a budget, never raise it */
     sel->license_file_max = cfg->license_file_max;
     sel->license_texts_max = cfg->license_texts_max;
-    if (budget_param(r, "license-file-max", cfg->license_file_max, &sel->license_file_max))
+    if (q->license_file_max > cfg->license_file_max)
         return answered(rc, svc_bad_param(r, "license-file-max",
                                           "must be a byte count no larger than the server's --license-file-max"));
-    if (budget_param(r, "license-texts-max", cfg->license_texts_max, &sel->license_texts_max))
+    if (q->license_texts_max > cfg->license_texts_max)
         return answered(rc, svc_bad_param(r, "license-texts-max",
                                           "must be a byte count no larger than the server's --license-texts-max"));
+    if (q->license_file_max >= 0)
+        sel->license_file_max = q->license_file_max;
+    if (q->license_texts_max >= 0)
+        sel->license_texts_max = q->license_texts_max;
     if (0 == sel->license_file_max || 0 == sel->license_texts_max)
         sel->license_texts = false; /* a zero budget: names only */
     svc_lookup_ctx *vctx = NULL;    /* the findings' lookups: a vex part is applied there */
-    if (read_lookups(r, sel, &vctx, rc))
+    if (read_lookups(r, q, sel, &vctx, rc))
         return 1;
-    if (read_filter(r, sel, rc))
+    if (read_filter(r, q, sel, rc))
         return 1;
     sel->pypi_map = svc_req_pypimap(r);
-    const char *pp = svc_req_query(r, "primary-purl");
-    if (pp && strcmp(pp, "pypi") && strcmp(pp, "conda"))
-        return answered(rc, svc_bad_param(r, "primary-purl", "must be pypi or conda"));
-    sel->primary_pypi = pp && !strcmp(pp, "pypi");
-    sel->environment = svc_req_query(r, "environment");
-    sel->platform = svc_req_query(r, "platform");
-    sel->root_name = svc_req_query(r, "name");
-    sel->root_version = svc_req_query(r, "version");
-    if (read_author(r, sel, rc))
+    sel->primary_pypi = q->primary_pypi;
+    sel->environment = q->environment;
+    sel->platform = q->platform;
+    sel->root_name = q->name;
+    sel->root_version = q->version;
+    if (read_author(r, q, sel, rc))
         return 1;
 
     svc_upload up;
@@ -698,7 +523,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     lim.platform = in->all_plats ? NULL : sel->platform ? sel->platform : "linux-64";
     lim.deadline_ns = svc_intake_deadline(r);
     sel->deadline_ns = lim.deadline_ns;
-    const char *filename = part ? NULL : svc_req_query(r, "filename");
+    const char *filename = part ? NULL : q->filename;
     if (NULL == filename)
         filename = upload_name;
     if (filename) {
@@ -716,7 +541,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
      * (issue 19): a request the budget cannot hold is refused here, not
      * halfway through taking the replica past its limit */
     sb_lock_choice choice; /* detection scans the whole input: once for the estimate and the read */
-    sb_lock_choose(&choice, svc_req_query(r, "kind"), in->body, in->len, filename);
+    sb_lock_choose(&choice, q->kind, in->body, in->len, filename);
     if (svc_req_admit(r, sb_lock_estimate_choice(&choice, in->body, in->len), rc))
         return 1;
     /* a large lockfile is hashed on a second thread while it is parsed */
@@ -833,7 +658,7 @@ int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **op
             types[n] = sb_report_output_media(outs[n]);
             n++;
         }
-    const char *output = svc_req_query(r, "output");
+    const char *output = svc_req_q(r)->output;
     if (output) {
         sb_report_output out;
         if (sb_report_output_find(output, &out) || NULL == k->ops[out]) {

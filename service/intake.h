@@ -1,9 +1,12 @@
 /*
  * intake.h - what every endpoint that takes a lockfile does first: the body
- * (raw or multipart), detection and reading, and the selection parameters
- * (environment, platform, name, version, timestamp, pretty, all-*, license
- * texts and their budget, the filters: include, exclude, exclude-kind, scope,
- * keep-orphans), each refused with a located problem answer.
+ * (raw or multipart), detection and reading, and the selection options
+ * taken from the request's parsed query (svc_req_q: environment, platform,
+ * name, version, timestamp, pretty, all-*, license texts and their budget,
+ * the filters, the policy, the lookups), with the checks that need the
+ * server's settings or several parameters together (a budget above the
+ * server's, a policy name it does not have, a gate without
+ * vulnerabilities=osv), each refused with a located problem answer.
  */
 #ifndef SVC_INTAKE_H
 #define SVC_INTAKE_H

@@ -2,6 +2,12 @@
  * params.c - request parameter parsers (see params.h).
  */
 #include "params.h"
+#include "../core/filter.h"
+#include "../core/quality.h"
+#include "../core/scorecard.h"
+#include "../core/vuln.h"
+
+#include <stddef.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,55 +238,211 @@ int svc_negotiate_type(const char *accept, const char *const *types, size_t n)
 
 #define SB_R (SVC_EP_SBOM | SVC_EP_REPORT)
 #define SB_RD (SB_R | SVC_EP_DIFF) /* the selection parameters: /v1/diff reads both sides with them */
+#define Q(f) offsetof(svc_query, f)
+
+/* The checks of values beyond their type. Each fills the typed field it
+ * owns; *why continues "query parameter 'NAME' ". */
+
+static int check_scope(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    static const char *const set[] = {"all", "required", NULL};
+    if (strcmp(v, "all") && strcmp(v, "required")) {
+        *why = "must be required (leave out development and optional packages) or all";
+        *ch = set;
+        return -1;
+    }
+    q->required_only = !strcmp(v, "required");
+    return 0;
+}
+
+static int check_kind(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    unsigned bit = sb_filter_kind_bit(v);
+    if (0 == bit) {
+        *why = "must name a package kind";
+        *ch = sb_filter_kind_names();
+        return -1;
+    }
+    q->kinds |= bit;
+    return 0;
+}
+
+static int check_primary(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    static const char *const set[] = {"pypi", "conda", NULL};
+    if (strcmp(v, "pypi") && strcmp(v, "conda")) {
+        *why = "must be pypi or conda";
+        *ch = set;
+        return -1;
+    }
+    q->primary_pypi = !strcmp(v, "pypi");
+    return 0;
+}
+
+static int check_vulns(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    static const char *const set[] = {"osv", NULL};
+    if (strcmp(v, "osv")) {
+        *why = "must be osv";
+        *ch = set;
+        return -1;
+    }
+    return 0;
+}
+
+static int check_severity(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    static const char *const set[] = {"low", "medium", "high", "critical", NULL};
+    sb_sev sev = sb_sev_parse(v);
+    if (sev < SB_SEV_LOW || !strcmp(v, "moderate")) {
+        *why = "must be low, medium, high or critical";
+        *ch = set;
+        return -1;
+    }
+    q->severity = (int)sev;
+    return 0;
+}
+
+static int check_epss(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    if (svc_param_epss(v, &q->epss_min)) {
+        *why = "must be a probability between 0 and 1 (e.g. 0.1)";
+        return -1;
+    }
+    return 0;
+}
+
+static int check_score(svc_query *q, const char *v, double *out, const char **why)
+{
+    if (sb_scorecard_threshold(v, out)) {
+        *why = "must be a score between 0 and 10 (e.g. 5 or 6.5)";
+        return -1;
+    }
+    return 0;
+}
+
+static int check_score_min(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    return check_score(q, v, &q->scorecard_floor, why);
+}
+
+static int check_score_gate(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    return check_score(q, v, &q->scorecard_gate, why);
+}
+
+static int check_quality(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    static const char *const set[] = {"cisa-2026", "bsi-tr-03183-2", "ntia-2021", NULL};
+    sb_quality_profile qp;
+    if (sb_quality_profile_find(v, &qp)) {
+        *why = "must be cisa-2026, bsi-tr-03183-2 or ntia-2021";
+        *ch = set;
+        return -1;
+    }
+    q->fail_on_quality = (int)qp;
+    return 0;
+}
+
+static int check_profile(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    static const char *const set[] = {"cisa-2026", "bsi-tr-03183-2", "ntia-2021", "all", NULL};
+    sb_quality_profile qp;
+    if (strcmp(v, "all") && sb_quality_profile_find(v, &qp)) {
+        *why = "must be cisa-2026, bsi-tr-03183-2, ntia-2021 or all";
+        *ch = set;
+        return -1;
+    }
+    q->profiles = strcmp(v, "all") ? 1u << qp : 0;
+    return 0;
+}
+
+/* fail-on: a comma-separated list of the endpoint's gates: `diff` on
+ * /v1/diff, `license` (spaces around a name allowed) elsewhere. */
+static int check_fail_on(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    if (ep & SVC_EP_DIFF) {
+        static const char *const set[] = {"diff", NULL};
+        for (const char *p = v; *p;) {
+            size_t n = strcspn(p, ",");
+            if (n == 4 && !strncmp(p, "diff", 4)) {
+                q->fail_on_diff = true;
+            } else if (n) {
+                *why = "must be 'diff' (fail when anything changed)";
+                *ch = set;
+                return -1;
+            }
+            p += n + (p[n] == ',');
+        }
+        return 0;
+    }
+    static const char *const set[] = {"license", NULL};
+    const char *s = v;
+    do {
+        size_t n = strcspn(s, ",");
+        while (n && s[n - 1] == ' ')
+            n--;
+        while (n && *s == ' ')
+            s++, n--;
+        if (n != 7 || strncmp(s, "license", 7)) {
+            *why = "takes 'license' (the license policy's violations)";
+            *ch = set;
+            return -1;
+        }
+        q->fail_on_license = true;
+        s = strchr(s, ',');
+    } while (s && *++s);
+    return 0;
+}
 
 static const svc_qparam qparams[] = {
-    {"format", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0},
-    {"output", SVC_Q_STRING, 0, SVC_EP_SBOM | SVC_EP_REPORT | SVC_EP_DIFF, 0, 0}, /* /v1/sbom: vex */
-    {"environment", SVC_Q_STRING, 0, SB_RD, 0, 0},
-    {"platform", SVC_Q_STRING, 0, SB_RD, 0, 0},
-    {"all-environments", SVC_Q_BOOL, 0, SVC_EP_SBOM, 0, 0},
-    {"all-platforms", SVC_Q_BOOL, 0, SVC_EP_SBOM, 0, 0},
-    {"kind", SVC_Q_STRING, 0, SB_RD, 0, 0},
-    {"filename", SVC_Q_STRING, 0, SB_R, 0, 0},
-    {"name", SVC_Q_STRING, 0, SB_R, 0, 0},
-    {"version", SVC_Q_STRING, 0, SB_R, 0, 0},
-    {"timestamp", SVC_Q_COUNT, 253402300799LL, SB_R, 0, 0},
-    {"pretty", SVC_Q_BOOL, 0, SB_RD, 0, 0},
-    {"license-texts", SVC_Q_BOOL, 0, SB_R, 0, 0},
-    {"license-file-max", SVC_Q_COUNT, 1LL << 40, SB_R, 0, 0},
-    {"license-texts-max", SVC_Q_COUNT, 1LL << 40, SB_R, 0, 0},
-    {"fetch-licenses", SVC_Q_BOOL, 0, SB_R, 0, 1},
-    {"depth", SVC_Q_COUNT, 100000, SVC_EP_TREE, 0, 0},
-    {"include", SVC_Q_STRING, 0, SB_R, 1, 0},
-    {"exclude", SVC_Q_STRING, 0, SB_R, 1, 0},
-    {"exclude-kind", SVC_Q_STRING, 0, SB_R, 1, 0},
-    {"scope", SVC_Q_STRING, 0, SB_R, 0, 0},
-    {"keep-orphans", SVC_Q_BOOL, 0, SB_R, 0, 0},
-    /* license policy (spec 5): lists may repeat or be comma-separated */
-    {"allow-license", SVC_Q_STRING, 0, SB_R, 1, 0},
-    {"deny-license", SVC_Q_STRING, 0, SB_R, 1, 0},
-    {"require-license", SVC_Q_BOOL, 0, SB_R, 0, 0},
-    {"ignore-license", SVC_Q_STRING, 0, SB_R, 1, 0},
-    {"policy", SVC_Q_STRING, 0, SB_R, 0, 0},
-    {"fail-on", SVC_Q_STRING, 0, SB_RD, 0, 0},
-    {"author", SVC_Q_STRING, 0, SB_R, 0, 0},
-    {"fail-on-quality", SVC_Q_STRING, 0, SB_R, 0, 0},
-    {"profile", SVC_Q_STRING, 0, SVC_EP_QUALITY, 0, 0},
-    {"package", SVC_Q_STRING, 0, SVC_EP_EXPLAIN, 0, 0},
-    {"primary-purl", SVC_Q_STRING, 0, SB_R, 0, 0},
-    {"vulnerabilities", SVC_Q_STRING, 0, SB_R, 0, 1},
-    {"fail-on-severity", SVC_Q_STRING, 0, SB_R, 0, 1},
-    {"fail-on-kev", SVC_Q_BOOL, 0, SB_R, 0, 1},
-    /* health (issue 29 part 3) */
-    {"yanked", SVC_Q_BOOL, 0, SB_R, 0, 1},
-    {"fail-on-yanked", SVC_Q_BOOL, 0, SB_R, 0, 1},
-    {"scorecard", SVC_Q_BOOL, 0, SB_R, 0, 1},
-    {"scorecard-min", SVC_Q_STRING, 0, SB_R, 0, 1},
-    {"fail-on-scorecard", SVC_Q_STRING, 0, SB_R, 0, 1},
-    {"kev", SVC_Q_BOOL, 0, SB_R, 0, 1},
-    {"epss", SVC_Q_BOOL, 0, SB_R, 0, 1},
-    {"fail-on-epss", SVC_Q_STRING, 0, SB_R, 0, 1},
-    {NULL, SVC_Q_STRING, 0, 0, 0, 0},
+    {"format", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(format), NULL},
+    {"output", SVC_Q_STRING, 0, SVC_EP_SBOM | SVC_EP_REPORT | SVC_EP_DIFF, 0, 0, Q(output), NULL}, /* /v1/sbom: vex */
+    {"environment", SVC_Q_STRING, 0, SB_RD, 0, 0, Q(environment), NULL},
+    {"platform", SVC_Q_STRING, 0, SB_RD, 0, 0, Q(platform), NULL},
+    {"all-environments", SVC_Q_BOOL, 0, SVC_EP_SBOM, 0, 0, Q(all_environments), NULL},
+    {"all-platforms", SVC_Q_BOOL, 0, SVC_EP_SBOM, 0, 0, Q(all_platforms), NULL},
+    {"kind", SVC_Q_STRING, 0, SB_RD, 0, 0, Q(kind), NULL},
+    {"filename", SVC_Q_STRING, 0, SB_R, 0, 0, Q(filename), NULL},
+    {"name", SVC_Q_STRING, 0, SB_R, 0, 0, Q(name), NULL},
+    {"version", SVC_Q_STRING, 0, SB_R, 0, 0, Q(version), NULL},
+    {"timestamp", SVC_Q_COUNT, 253402300799LL, SB_R, 0, 0, Q(timestamp), NULL},
+    {"pretty", SVC_Q_BOOL, 0, SB_RD, 0, 0, Q(pretty), NULL},
+    {"license-texts", SVC_Q_BOOL, 0, SB_R, 0, 0, Q(license_texts), NULL},
+    {"license-file-max", SVC_Q_COUNT, 1LL << 40, SB_R, 0, 0, Q(license_file_max), NULL},
+    {"license-texts-max", SVC_Q_COUNT, 1LL << 40, SB_R, 0, 0, Q(license_texts_max), NULL},
+    {"fetch-licenses", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(fetch_licenses), NULL},
+    {"depth", SVC_Q_COUNT, 100000, SVC_EP_TREE, 0, 0, Q(depth), NULL},
+    {"include", SVC_Q_LIST, 0, SB_R, 1, 0, Q(include), NULL},
+    {"exclude", SVC_Q_LIST, 0, SB_R, 1, 0, Q(exclude), NULL},
+    {"exclude-kind", SVC_Q_LIST, 0, SB_R, 1, 0, Q(exclude_kind), check_kind},
+    {"scope", SVC_Q_STRING, 0, SB_R, 0, 0, Q(scope), check_scope},
+    {"keep-orphans", SVC_Q_BOOL, 0, SB_R, 0, 0, Q(keep_orphans), NULL},
+    /* license policy: lists may repeat or be comma-separated */
+    {"allow-license", SVC_Q_LIST, 0, SB_R, 1, 0, Q(allow_license), NULL},
+    {"deny-license", SVC_Q_LIST, 0, SB_R, 1, 0, Q(deny_license), NULL},
+    {"require-license", SVC_Q_BOOL, 0, SB_R, 0, 0, Q(require_license), NULL},
+    {"ignore-license", SVC_Q_LIST, 0, SB_R, 1, 0, Q(ignore_license), NULL},
+    {"policy", SVC_Q_STRING, 0, SB_R, 0, 0, Q(policy), NULL},
+    {"fail-on", SVC_Q_STRING, 0, SB_RD, 0, 0, Q(fail_on), check_fail_on},
+    {"author", SVC_Q_STRING, 0, SB_R, 0, 0, Q(author), NULL},
+    {"fail-on-quality", SVC_Q_STRING, 0, SB_R, 0, 0, Q(fail_on_quality_name), check_quality},
+    {"profile", SVC_Q_STRING, 0, SVC_EP_QUALITY, 0, 0, Q(profile), check_profile},
+    {"package", SVC_Q_STRING, 0, SVC_EP_EXPLAIN, 0, 0, Q(package), NULL},
+    {"primary-purl", SVC_Q_STRING, 0, SB_R, 0, 0, Q(primary_purl), check_primary},
+    {"vulnerabilities", SVC_Q_STRING, 0, SB_R, 0, 1, Q(vulnerabilities), check_vulns},
+    {"fail-on-severity", SVC_Q_STRING, 0, SB_R, 0, 1, Q(fail_on_severity), check_severity},
+    {"fail-on-kev", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(fail_on_kev), NULL},
+    /* health */
+    {"yanked", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(yanked), NULL},
+    {"fail-on-yanked", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(fail_on_yanked), NULL},
+    {"scorecard", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(scorecard), NULL},
+    {"scorecard-min", SVC_Q_STRING, 0, SB_R, 0, 1, Q(scorecard_min), check_score_min},
+    {"fail-on-scorecard", SVC_Q_STRING, 0, SB_R, 0, 1, Q(fail_on_scorecard), check_score_gate},
+    {"kev", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(kev), NULL},
+    {"epss", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(epss), NULL},
+    {"fail-on-epss", SVC_Q_STRING, 0, SB_R, 0, 1, Q(fail_on_epss), check_epss},
+    {NULL, SVC_Q_STRING, 0, 0, 0, 0, 0, NULL},
 };
 
 int svc_param_epss(const char *s, double *out)
@@ -400,40 +562,138 @@ int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why
             return -1;
         }
         break;
-    case SVC_Q_STRING: break;
+    case SVC_Q_STRING:
+    case SVC_Q_LIST: break; /* their checks are the row's (svc_query_parse_arg) */
     }
     return 0;
 }
 
-int svc_query_check_arg(svc_query_check *c, const char *key, const char *value)
+void svc_query_init(svc_query *q)
 {
-    if (svc_qparam_check(key, value, c->ep, c->why, sizeof c->why))
-        return 1;
-    const svc_qparam *row = svc_qparam_find(key, c->ep);
-    if (row && row->repeat)
-        return 0;
-    for (size_t i = 0; i < c->nseen; i++)
-        if (!strcmp(c->seen[i], key)) {
-            snprintf(c->why, sizeof c->why, "query parameter '%s' is given more than once", key);
-            return 1;
-        }
-    if (c->nseen < sizeof c->seen / sizeof c->seen[0])
-        c->seen[c->nseen++] = key;
-    return 0;
+    memset(q, 0, sizeof *q);
+    q->all_environments = q->all_platforms = q->pretty = q->license_texts = q->keep_orphans = -1;
+    q->timestamp = q->license_file_max = q->license_texts_max = q->depth = -1;
+    q->require_license = q->fetch_licenses = q->fail_on_kev = q->kev = q->epss = -1;
+    q->yanked = q->fail_on_yanked = q->scorecard = -1;
+    q->fail_on_quality = -1;
+    q->epss_min = q->scorecard_floor = q->scorecard_gate = -1;
 }
 
-int svc_query_check_pairs(svc_query_check *c, const char *(*get)(void *cls, const char *name), void *cls)
+int svc_query_on(const svc_query *q, const svc_qparam *p)
 {
+    const char *f = (const char *)q + p->off;
+    switch (p->type) {
+    case SVC_Q_BOOL: return *(const int *)(const void *)f > 0;
+    case SVC_Q_COUNT: return *(const long long *)(const void *)f >= 0;
+    case SVC_Q_LIST: return ((const svc_qlist *)(const void *)f)->n > 0;
+    case SVC_Q_STRING: break;
+    }
+    return *(const char *const *)(const void *)f != NULL;
+}
+
+void svc_query_parse_begin(svc_query_parser *p, svc_query *q, unsigned ep, void *(*alloc)(void *, size_t), void *cls)
+{
+    memset(p, 0, sizeof *p);
+    svc_query_init(q);
+    p->q = q;
+    p->ep = ep;
+    p->alloc = alloc;
+    p->alloc_cls = cls;
+}
+
+static int refuse(svc_query_parser *p, const char *name, const char *why)
+{
+    snprintf(p->why, sizeof p->why, "query parameter '%s' %s", name, why);
+    return 1;
+}
+
+/* What a list parameter must be, for its 400. */
+static const char *list_why(const svc_qparam *row)
+{
+    if (row->check)
+        return "must name a package kind"; /* exclude-kind */
+    if (row->off == offsetof(svc_query, include) || row->off == offsetof(svc_query, exclude))
+        return "must be a non-empty name pattern (* and ?), at most 256 of them";
+    return "must be a non-empty list of SPDX license ids, at most 256 of them"; /* the policy lists */
+}
+
+int svc_query_parse_arg(svc_query_parser *p, const char *key, const char *value)
+{
+    if (svc_qparam_check(key, value, p->ep, p->why, sizeof p->why))
+        return 1;
+    const svc_qparam *row = svc_qparam_find(key, p->ep);
+    if (!row->repeat) {
+        for (size_t i = 0; i < p->nseen; i++)
+            if (!strcmp(p->seen[i], key)) {
+                snprintf(p->why, sizeof p->why, "query parameter '%s' is given more than once", key);
+                return 1;
+            }
+        if (p->nseen < sizeof p->seen / sizeof p->seen[0])
+            p->seen[p->nseen++] = row->name;
+    }
+    char *f = (char *)p->q + row->off;
+    const char *why = NULL;
+    const char *const *choices = NULL;
+    switch (row->type) {
+    case SVC_Q_BOOL: {
+        int b = 0;
+        svc_param_bool(value ? value : "", 0, &b); /* checked above */
+        *(int *)(void *)f = b;
+        return 0;
+    }
+    case SVC_Q_COUNT: {
+        long long c = 0;
+        svc_param_count(value, row->max, &c); /* checked above */
+        *(long long *)(void *)f = c;
+        return 0;
+    }
+    case SVC_Q_LIST: {
+        svc_qlist *l = (svc_qlist *)(void *)f;
+        if (NULL == value || !value[0] || l->n == SVC_QLIST_MAX)
+            return refuse(p, row->name, list_why(row));
+        if (NULL == l->v) {
+            l->v = p->alloc ? p->alloc(p->alloc_cls, SVC_QLIST_MAX * sizeof *l->v) : NULL;
+            if (NULL == l->v) {
+                p->nomem = 1;
+                return refuse(p, row->name, "could not be stored (out of memory)");
+            }
+        }
+        if (row->check && row->check(p->q, p->ep, value, &why, &choices)) {
+            snprintf(p->why, sizeof p->why, "query parameter '%s': '%.64s' is not a package kind", row->name, value);
+            goto closed;
+        }
+        l->v[l->n++] = value;
+        return 0;
+    }
+    case SVC_Q_STRING:
+        if (row->check && row->check(p->q, p->ep, value ? value : "", &why, &choices)) {
+            refuse(p, row->name, why);
+            goto closed;
+        }
+        *(const char **)(void *)f = value ? value : "";
+        return 0;
+    }
+    return 0;
+closed:
+    p->choices = choices;
+    p->nchoices = 0;
+    while (choices && choices[p->nchoices])
+        p->nchoices++;
+    return 1;
+}
+
+int svc_query_parse_end(svc_query_parser *p)
+{
+    const svc_query *q = p->q;
     static const char *const pairs[][2] = {{"environment", "all-environments"}, {"platform", "all-platforms"}};
-    for (size_t i = 0; i < 2; i++) {
-        int all = 0;
-        if (get(cls, pairs[i][0]) && get(cls, pairs[i][1]) && 0 == svc_param_bool(get(cls, pairs[i][1]), 0, &all) &&
-            all) {
-            snprintf(c->why, sizeof c->why,
+    int named[2] = {q->environment != NULL, q->platform != NULL},
+        all[2] = {q->all_environments > 0, q->all_platforms > 0};
+    for (size_t i = 0; i < 2; i++)
+        if (named[i] && all[i]) {
+            snprintf(p->why, sizeof p->why,
                      "query parameters '%s' and '%s' exclude each other: name one %s or ask for all", pairs[i][0],
                      pairs[i][1], pairs[i][0]);
             return 1;
         }
-    }
     return 0;
 }

@@ -9,6 +9,8 @@
 
 #include "../core/doc.h"
 
+#include <stdbool.h>
+
 #include <stddef.h>
 
 /* true|1|"" -> 1, false|0 -> 0, NULL -> dflt. 0 on success, -1 otherwise. */
@@ -46,11 +48,13 @@ const sb_doc_ops *svc_negotiate_format_for(const char *accept, int seq);
 int svc_negotiate_type(const char *accept, const char *const *types, size_t n);
 
 /* The query parameters of the API, one row each: what the strict check
- * (svc_query_check) accepts and a unit test holds openapi/openapi.yaml to. */
+ * accepts, where its value goes in svc_query, and what a unit test holds
+ * openapi/openapi.yaml and the docs to. */
 typedef enum svc_qtype {
-    SVC_Q_STRING, /* free text (names, file names) */
+    SVC_Q_STRING, /* free text (names, file names), or one of a closed set the row's check knows */
     SVC_Q_BOOL,   /* true|false|1|0|"" */
-    SVC_Q_COUNT   /* a decimal count in [0, max] */
+    SVC_Q_COUNT,  /* a decimal count in [0, max] */
+    SVC_Q_LIST    /* repeatable non-empty text, kept in the order given (at most SVC_QLIST_MAX values) */
 } svc_qtype;
 
 /* Which endpoints take a parameter. */
@@ -63,6 +67,51 @@ enum {
     SVC_EP_EXPLAIN = 1u << 5  /* POST /v1/report/explain only */
 };
 
+#define SVC_QLIST_MAX 256 /* values of one list parameter */
+
+/* The values of a list parameter, in the order given. */
+typedef struct svc_qlist {
+    const char **v;
+    size_t n;
+} svc_qlist;
+
+/* A request's query, parsed once (svc_query_parse_*) when the request is
+ * dispatched: the handlers, intake and the gates read these fields and
+ * never the query string. Absent: a string is NULL, a boolean or count -1,
+ * a list empty, a threshold -1. Strings point into the request (they live
+ * as long as it does). */
+typedef struct svc_query {
+    /* selection and output */
+    const char *format, *output, *environment, *platform, *kind, *filename, *name, *version, *author, *package;
+    int all_environments, all_platforms, pretty, license_texts, keep_orphans;
+    long long timestamp, license_file_max, license_texts_max, depth;
+    svc_qlist include, exclude, exclude_kind;
+    const char *scope, *primary_purl, *fail_on_quality_name; /* as given */
+    bool required_only;                                      /* scope=required (scope=all: false) */
+    unsigned kinds;                                          /* exclude-kind as sb_filter_kind_bit()s */
+    bool primary_pypi;                                       /* primary-purl=pypi */
+    /* license policy and its gate */
+    const char *policy, *fail_on;
+    svc_qlist allow_license, deny_license, ignore_license;
+    int require_license;
+    bool fail_on_license; /* fail-on=license (/v1/sbom, reports) */
+    bool fail_on_diff;    /* fail-on=diff (/v1/diff) */
+    /* quality */
+    int fail_on_quality; /* an sb_quality_profile, -1 absent */
+    const char *profile;
+    unsigned profiles; /* profile= as 1 << sb_quality_profile; 0 = all (or absent) */
+    /* network: lookups, vulnerabilities, health, scorecard */
+    int fetch_licenses, fail_on_kev, kev, epss, yanked, fail_on_yanked, scorecard;
+    const char *vulnerabilities;                                  /* "osv" or NULL */
+    const char *fail_on_severity;                                 /* as given, for messages */
+    int severity;                                                 /* its sb_sev, 0 when absent */
+    const char *fail_on_epss, *scorecard_min, *fail_on_scorecard; /* as given, for messages */
+    double epss_min, scorecard_floor, scorecard_gate;             /* parsed; -1 absent */
+} svc_query;
+
+/* A query with nothing given (what a route that takes no query sees). */
+void svc_query_init(svc_query *q);
+
 typedef struct svc_qparam {
     const char *name;
     svc_qtype type;
@@ -70,7 +119,11 @@ typedef struct svc_qparam {
     unsigned endpoints; /* SVC_EP_* bits */
     int repeat;         /* may be given more than once (a list) */
     int upstream;       /* given (a boolean: true), the answer depends on an upstream's (lookups,
-                              * OSV, KEV/EPSS, PyPI pages): no ETag, never kept for repeats */
+                         * OSV, KEV/EPSS, PyPI pages): no ETag, never kept for repeats */
+    size_t off;         /* the svc_query field the value goes to */
+    /* a closed set or a format beyond the type: 0, or -1 with *why (the rest
+     * of "query parameter 'NAME' ...") and, for a closed set, the choices */
+    int (*check)(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **choices);
 } svc_qparam;
 
 /* The table, terminated by a row whose name is NULL. */
@@ -78,6 +131,9 @@ const svc_qparam *svc_qparams(void);
 
 /* The row for `name` when endpoint `ep` takes it, else NULL. */
 const svc_qparam *svc_qparam_find(const char *name, unsigned ep);
+
+/* Whether the query gave row `p` (a boolean: as true). */
+int svc_query_on(const svc_query *q, const svc_qparam *p);
 
 /* The parameter of endpoint `ep` closest to a misspelled `name` (edit
  * distance after folding case and '_' to '-'), or NULL when none is within
@@ -89,23 +145,32 @@ const char *svc_qparam_closest(const char *name, unsigned ep);
  * 'plaform' (did you mean 'platform'?)", "... must be true or false"). */
 int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why, size_t n);
 
-/* The strict check of a whole query (service/intake.c runs it on every
- * request; pure, so it is unit tested): every argument must be one of the
- * endpoint's, given once unless its row repeats; a selection and its all-*
- * form exclude each other. A typo is a 400 naming the closest parameter, not
- * a silent default the client never asked for. */
-typedef struct svc_query_check {
+/* The one parse of a whole query (the server runs it at dispatch; pure, so
+ * it is unit tested and fuzzed): every argument must be one of the
+ * endpoint's, given once unless its row repeats, of its row's type and set;
+ * a selection and its all-* form exclude each other. A typo is a 400 naming
+ * the closest parameter, not a silent default the client never asked for.
+ * List values are stored in arrays from alloc(cls, bytes). */
+typedef struct svc_query_parser {
+    svc_query *q;
     unsigned ep;
-    const char *seen[32];
+    void *(*alloc)(void *cls, size_t n);
+    void *alloc_cls;
+    const char *seen[48];
     size_t nseen;
     char why[256];
-} svc_query_check;
+    const char *const *choices; /* for a value outside a closed set */
+    size_t nchoices;
+    int nomem; /* the refusal is out of memory, not the client's */
+} svc_query_parser;
 
-/* One argument, in the query's order: 0, or 1 with c->why set. */
-int svc_query_check_arg(svc_query_check *c, const char *key, const char *value);
+/* Start: q is reset to svc_query_init's. */
+void svc_query_parse_begin(svc_query_parser *p, svc_query *q, unsigned ep, void *(*alloc)(void *, size_t), void *cls);
 
-/* After every argument: get(cls, name) is the query's value of name (NULL
- * when absent). 0, or 1 with c->why set. */
-int svc_query_check_pairs(svc_query_check *c, const char *(*get)(void *cls, const char *name), void *cls);
+/* One argument, in the query's order: 0, or 1 with p->why set. */
+int svc_query_parse_arg(svc_query_parser *p, const char *key, const char *value);
+
+/* After every argument: 0, or 1 with p->why set. */
+int svc_query_parse_end(svc_query_parser *p);
 
 #endif

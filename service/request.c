@@ -57,9 +57,33 @@ const char *svc_req_id(const svc_req *r)
     return r->id;
 }
 
-const char *svc_req_query(svc_req *r, const char *key)
+const svc_query *svc_req_q(const svc_req *r)
 {
-    return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
+    return &r->query;
+}
+
+static void *query_alloc(void *cls, size_t n)
+{
+    return sb_arena_alloc(cls, n);
+}
+
+static int parse_step(void *cls, const char *key, const char *value)
+{
+    return svc_query_parse_arg(cls, key, value);
+}
+
+int svc_req_parse_query(svc_req *r, unsigned ep)
+{
+    svc_query_parser p;
+    svc_query_parse_begin(&p, &r->query, ep, query_alloc, r->arena);
+    if (svc_req_query_each(r, parse_step, &p) || svc_query_parse_end(&p)) {
+        sb_err e;
+        sb_err_set(&e, p.nomem ? SB_ENOMEM : SB_EINVAL, "%s", p.why);
+        svc_req_error(r, &e, p.choices, p.nchoices);
+        svc_query_init(&r->query); /* nothing half-parsed is read after the answer */
+        return 1;
+    }
+    return 0;
 }
 
 typedef struct query_walk {
@@ -420,15 +444,10 @@ static int needs_network(svc_req *r)
         if (!strcmp(r->path, paths[i]))
             return 1;
     /* the parameters the table marks as asking an upstream (a boolean only
-     * when true; a malformed one is the handler's 400) */
-    for (const svc_qparam *q = svc_qparams(); q->name; q++) {
-        const char *v = q->upstream ? svc_req_query(r, q->name) : NULL;
-        int on = 1;
-        if (v && q->type == SVC_Q_BOOL && svc_param_bool(v, 0, &on))
-            return -1;
-        if (v && on)
+     * when true), as the query's one parse left them */
+    for (const svc_qparam *q = svc_qparams(); q->name; q++)
+        if (q->upstream && svc_query_on(&r->query, q))
             return 1;
-    }
     return 0;
 }
 
@@ -479,12 +498,8 @@ int svc_req_repeat(svc_req *r, int *rc)
     const svc_cfg *cfg = &r->srv->cfg;
     if (needs_network(r))
         return 0;
-    /* the timestamp as the document will have it (intake reads it again and
-     * answers a malformed one) */
-    long long ts = (long long)svc_req_wall(r);
-    const char *tq = svc_req_query(r, "timestamp");
-    if (tq && svc_param_count(tq, 253402300799LL, &ts))
-        return 0;
+    /* the timestamp as the document will have it */
+    long long ts = r->query.timestamp >= 0 ? r->query.timestamp : (long long)svc_req_wall(r);
     sb_sha1 c;
     sb_sha1_init(&c);
     /* the server: its version and every setting that changes output bytes */

@@ -21,8 +21,14 @@ typedef struct svc_req svc_req;
 
 const char *svc_req_method(const svc_req *r);
 const char *svc_req_path(const svc_req *r);
-/* Query argument or NULL. */
-const char *svc_req_query(svc_req *r, const char *key);
+struct svc_query;
+/* The request's query parameters, parsed once at dispatch for the route's
+ * endpoint (service/params.h): what handlers, intake and gates read. */
+const struct svc_query *svc_req_q(const svc_req *r);
+/* Parse the query for endpoint `ep` (the server does, before the handler):
+ * 0, or 1 with the 400 (unknown, repeated, malformed, outside its set:
+ * the choices listed) queued. */
+int svc_req_parse_query(svc_req *r, unsigned ep);
 /* Call fn for every query argument in order (repeats included; value NULL
  * for a bare `?flag`); stops at the first nonzero return and returns it. */
 /* End of a phase ("upload", "parse", "model"): streamed answers carry

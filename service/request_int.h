@@ -5,6 +5,7 @@
 #define SVC_REQUEST_INT_H
 
 #include "../core/buf.h"
+#include "params.h"
 #include "request.h"
 #include "server.h"
 
@@ -30,6 +31,7 @@ struct svc_req {
     struct MHD_Connection *conn;
     svc_server *srv;
     const svc_route *route;
+    svc_query query; /* parsed at dispatch (svc_req_parse_query); all absent for a route that takes none */
     sb_arena *arena;
     sb_buf body;
     svc_part *parts; /* the multipart parts, read once (upload.c); point into body */

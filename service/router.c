@@ -6,14 +6,20 @@
 
 #include <string.h>
 
-int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body)
+int svc_router_add_q(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body,
+                     unsigned ep)
 {
     if (rt->n >= SVC_MAX_ROUTES || strlen(path) >= SVC_ROUTE_PATH_MAX)
         return -1;
     svc_route *r = &rt->routes[rt->n++];
-    *r = (svc_route){.method = method, .fn = fn, .wants_body = wants_body};
+    *r = (svc_route){.method = method, .fn = fn, .wants_body = wants_body, .query_ep = ep};
     memcpy(r->path, path, strlen(path) + 1);
     return 0;
+}
+
+int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body)
+{
+    return svc_router_add_q(rt, method, path, fn, wants_body, 0);
 }
 
 const svc_route *svc_router_match(const svc_router *rt, const char *method, const char *path, int *path_known)

@@ -15,6 +15,7 @@ typedef struct svc_route {
     char path[SVC_ROUTE_PATH_MAX]; /* a copy: paths may be built at startup */
     svc_handler_fn fn;
     int wants_body;
+    unsigned query_ep; /* SVC_EP_* whose query parameters it takes (parsed at dispatch); 0 = none read */
 } svc_route;
 
 #define SVC_MAX_ROUTES 48
@@ -26,6 +27,12 @@ typedef struct svc_router {
 
 /* Add a route; `path` is copied (at most SVC_ROUTE_PATH_MAX - 1 bytes, else -1). */
 int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body);
+
+/* The same for a route that takes the query parameters of endpoint `ep`
+ * (service/params.h): the server parses them once, before the handler
+ * runs, and answers every unknown or bad one itself. */
+int svc_router_add_q(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body,
+                     unsigned ep);
 
 /* The route for method+path, or NULL; *path_known tells a 405 from a 404.
  * HEAD matches GET routes. */

@@ -66,6 +66,7 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
     r->conn = conn;
     r->srv = s;
     r->packages = -1;
+    svc_query_init(&r->query);
     clock_gettime(CLOCK_MONOTONIC, &r->start);
     r->wall = time(NULL);
     r->method = sb_arena_strdup(r->arena, method);
@@ -246,6 +247,9 @@ static int dispatch(svc_req *r)
         if (st)
             return st < 0 ? -1 : 0;
     }
+    /* the query, parsed once for everything after: a bad one is answered here */
+    if (r->route->query_ep && svc_req_parse_query(r, r->route->query_ep))
+        return 0;
     int rc = r->route->fn(r);
     if (!r->responded) {
         /* a handler that neither answered nor failed loudly: never leave the client hanging */

@@ -1,6 +1,8 @@
 /* fuzz_params.c - libFuzzer target: the request parameter parsers (Accept
  * negotiation for formats and report media types, counts, booleans) on
- * arbitrary strings, as libmicrohttpd would hand them over (NUL-terminated). */
+ * arbitrary strings, as libmicrohttpd would hand them over (NUL-terminated),
+ * and the one parse of a query: the input split at '&' and '=' into
+ * arguments, for every endpoint. */
 #include "../../service/params.h"
 
 #include <stdint.h>
@@ -8,6 +10,45 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void *fuzz_alloc(void *cls, size_t n)
+{
+    (void)cls;
+    return malloc(n); /* freed through the lists below */
+}
+
+/* The query `s` (modified in place) through the parser for endpoint ep. */
+static void parse_query(char *s, unsigned ep)
+{
+    svc_query q;
+    svc_query_parser p;
+    svc_query_parse_begin(&p, &q, ep, fuzz_alloc, NULL);
+    int bad = 0;
+    for (char *arg = s; arg && !bad;) {
+        char *next = strchr(arg, '&');
+        if (next)
+            *next++ = '\0';
+        char *eq = strchr(arg, '=');
+        if (eq)
+            *eq++ = '\0';
+        bad = svc_query_parse_arg(&p, arg, eq);
+        if (eq)
+            eq[-1] = '=';
+        if (next)
+            next[-1] = '&';
+        arg = next;
+    }
+    if (!bad)
+        bad = svc_query_parse_end(&p);
+    if (bad && (!p.why[0] || strlen(p.why) >= sizeof p.why))
+        __builtin_trap(); /* a refusal always says why */
+    if (!bad && ((q.pretty < -1 || q.pretty > 1) || q.timestamp < -1 || q.include.n > SVC_QLIST_MAX))
+        __builtin_trap();
+    const svc_qlist *lists[] = {&q.include,       &q.exclude,      &q.exclude_kind,
+                                &q.allow_license, &q.deny_license, &q.ignore_license};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        free((void *)lists[i]->v);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -35,6 +76,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         __builtin_trap();
     int b;
     svc_param_bool(s, 0, &b);
+    static const unsigned eps[] = {SVC_EP_SBOM,    SVC_EP_REPORT, SVC_EP_TREE,
+                                   SVC_EP_QUALITY, SVC_EP_DIFF,   SVC_EP_EXPLAIN};
+    parse_query(s, eps[size % 6]);
     free(s);
     return 0;
 }

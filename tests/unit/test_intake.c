@@ -1,6 +1,6 @@
 /*
- * test_intake.c - the strict query check every lockfile endpoint runs first
- * (service/intake.c check_query over svc_query_check_* in service/params.c):
+ * test_intake.c - the one parse of the query every lockfile endpoint gets at
+ * dispatch (svc_query_parse_* in service/params.c, run by the server):
  * unknown and misplaced parameters, out-of-bounds values, which parameters
  * may repeat, and a selection excluding its all-* form. End to end the same
  * rules are in tests/integration/params.sh.
@@ -14,42 +14,37 @@ typedef struct kv {
     const char *k, *v;
 } kv;
 
-/* Run the check over a query as intake does: each argument in order, then
- * the pairs. 0 = accepted; else 1 with why copied out. */
-static int run(unsigned ep, const kv *q, size_t n, char *why, size_t wn)
+/* Run the one parse over a query as the server does at dispatch: each
+ * argument in order, then the pairs. 0 = accepted (the typed fields in *out
+ * when out is given); else 1 with why copied out. */
+static void *test_alloc(void *cls, size_t n)
 {
-    svc_query_check c = {.ep = ep};
-    int bad = 0;
-    for (size_t i = 0; i < n && !bad; i++)
-        bad = svc_query_check_arg(&c, q[i].k, q[i].v);
-    snprintf(why, wn, "%s", bad ? c.why : "");
-    return bad;
+    (void)cls;
+    static const char *pool[8][SVC_QLIST_MAX]; /* lists of one query at a time */
+    static size_t used;
+    (void)n;
+    return pool[used++ % 8];
 }
 
-/* The query's value of a name: the first one given, "" for a bare ?name. */
-typedef struct query {
-    const kv *q;
-    size_t n;
-} query;
-
-static const char *lookup(void *cls, const char *name)
+static int parse(unsigned ep, const kv *q, size_t n, char *why, size_t wn, svc_query *out)
 {
-    const query *qq = cls;
-    for (size_t i = 0; i < qq->n; i++)
-        if (!strcmp(qq->q[i].k, name))
-            return qq->q[i].v ? qq->q[i].v : "";
-    return NULL;
+    svc_query qq;
+    svc_query_parser p;
+    svc_query_parse_begin(&p, &qq, ep, test_alloc, NULL);
+    int bad = 0;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad = svc_query_parse_arg(&p, q[i].k, q[i].v);
+    if (!bad)
+        bad = svc_query_parse_end(&p);
+    snprintf(why, wn, "%s", bad ? p.why : "");
+    if (out)
+        *out = qq;
+    return bad;
 }
 
 static int run_all(unsigned ep, const kv *q, size_t n, char *why, size_t wn)
 {
-    if (run(ep, q, n, why, wn))
-        return 1;
-    svc_query_check c = {.ep = ep};
-    query qq = {q, n};
-    int bad = svc_query_check_pairs(&c, lookup, &qq);
-    snprintf(why, wn, "%s", bad ? c.why : "");
-    return bad;
+    return parse(ep, q, n, why, wn, NULL);
 }
 
 #define RUN(ep, ...) \
@@ -110,4 +105,87 @@ TEST(intake_query_selection_excludes_all)
     /* all-*=false names nothing more: the selection stands */
     CHECK(RUN(SVC_EP_SBOM, {"environment", "default"}, {"all-environments", "false"}) == 0);
     CHECK(RUN(SVC_EP_SBOM, {"all-environments", "true"}, {"all-platforms", "true"}) == 0);
+}
+
+#define PARSE(ep, out, ...) \
+    parse((ep), (const kv[]){__VA_ARGS__}, sizeof((const kv[]){__VA_ARGS__}) / sizeof(kv), why, sizeof why, (out))
+
+/* The typed fields handlers and intake read: absent values, booleans,
+ * counts, lists in order, and the values a row's check turns into types. */
+TEST(intake_query_typed_fields)
+{
+    char why[256];
+    svc_query q;
+    CHECK(PARSE(SVC_EP_SBOM, &q, {"platform", "linux-64"}) == 0);
+    CHECK_STR(q.platform, "linux-64");
+    CHECK(q.environment == NULL && q.pretty == -1 && q.timestamp == -1 && q.include.n == 0);
+    CHECK(q.fail_on_quality == -1 && q.epss_min < 0 && q.scorecard_gate < 0 && !q.fail_on_license);
+    CHECK(PARSE(SVC_EP_SBOM, &q, {"pretty", "false"}, {"timestamp", "1700000000"}, {"include", "numpy"},
+                {"include", "sci*"}, {"keep-orphans", NULL}) == 0);
+    CHECK(q.pretty == 0 && q.timestamp == 1700000000LL && q.keep_orphans == 1);
+    CHECK(q.include.n == 2 && !strcmp(q.include.v[0], "numpy") && !strcmp(q.include.v[1], "sci*"));
+    CHECK(PARSE(SVC_EP_SBOM, &q, {"scope", "required"}, {"primary-purl", "pypi"}, {"fail-on-quality", "ntia-2021"},
+                {"vulnerabilities", "osv"}, {"fail-on-severity", "HIGH"}, {"fail-on-epss", "0.5"},
+                {"fail-on-scorecard", "6.5"}, {"exclude-kind", "pypi"}) == 0);
+    CHECK(q.required_only && q.primary_pypi && q.fail_on_quality >= 0 && q.severity > 0);
+    CHECK(q.epss_min == 0.5 && q.scorecard_gate == 6.5 && q.kinds != 0 && q.exclude_kind.n == 1);
+    CHECK(PARSE(SVC_EP_SBOM, &q, {"deny-license", "GPL-3.0-only"}, {"fail-on", "license"}) == 0);
+    CHECK(q.fail_on_license && q.deny_license.n == 1 && !q.fail_on_diff);
+    CHECK(PARSE(SVC_EP_DIFF, &q, {"fail-on", "diff"}) == 0);
+    CHECK(q.fail_on_diff && !q.fail_on_license);
+    CHECK(PARSE(SVC_EP_QUALITY, &q, {"profile", "all"}) == 0 && q.profiles == 0);
+    CHECK(PARSE(SVC_EP_QUALITY, &q, {"profile", "ntia-2021"}) == 0 && q.profiles != 0);
+}
+
+/* A value outside its row's set is refused in the one parse, with the set. */
+TEST(intake_query_closed_sets)
+{
+    char why[256];
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"scope", "most"}) == 1);
+    CHECK_STR(why, "query parameter 'scope' must be required (leave out development and optional packages) or all");
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"exclude-kind", "rpm"}) == 1);
+    CHECK_STR(why, "query parameter 'exclude-kind': 'rpm' is not a package kind");
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"fail-on-severity", "moderate"}) == 1);
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"fail-on-epss", "2"}) == 1 && strstr(why, "probability"));
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"scorecard-min", "11"}) == 1 && strstr(why, "between 0 and 10"));
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"vulnerabilities", "nvd"}) == 1);
+    CHECK_STR(why, "query parameter 'vulnerabilities' must be osv");
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"fail-on", "diff"}) == 1 && strstr(why, "takes 'license'"));
+    CHECK(PARSE(SVC_EP_DIFF, NULL, {"fail-on", "license"}) == 1 && strstr(why, "must be 'diff'"));
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"fail-on-quality", "iso"}) == 1);
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"include", ""}) == 1 && strstr(why, "non-empty name pattern"));
+    CHECK(PARSE(SVC_EP_SBOM, NULL, {"allow-license", NULL}) == 1);
+}
+
+/* Every row has a field of the right type: a value given is read back
+ * through svc_query_on, the way the repeat check asks which upstream
+ * parameters were given. */
+TEST(intake_query_every_row_lands)
+{
+    char why[256];
+    for (const svc_qparam *p = svc_qparams(); p->name; p++) {
+        unsigned ep = p->endpoints & SVC_EP_SBOM      ? SVC_EP_SBOM
+                      : p->endpoints & SVC_EP_TREE    ? SVC_EP_TREE
+                      : p->endpoints & SVC_EP_QUALITY ? SVC_EP_QUALITY
+                      : p->endpoints & SVC_EP_EXPLAIN ? SVC_EP_EXPLAIN
+                      : p->endpoints & SVC_EP_REPORT  ? SVC_EP_REPORT
+                                                      : SVC_EP_DIFF;
+        const char *v = p->type == SVC_Q_BOOL                                                        ? "true"
+                        : p->type == SVC_Q_COUNT                                                     ? "7"
+                        : !strcmp(p->name, "scope")                                                  ? "all"
+                        : !strcmp(p->name, "exclude-kind")                                           ? "npm"
+                        : !strcmp(p->name, "primary-purl")                                           ? "conda"
+                        : !strcmp(p->name, "vulnerabilities")                                        ? "osv"
+                        : !strcmp(p->name, "fail-on-severity")                                       ? "low"
+                        : !strcmp(p->name, "fail-on-epss")                                           ? "0.1"
+                        : !strcmp(p->name, "scorecard-min") || !strcmp(p->name, "fail-on-scorecard") ? "5"
+                        : !strcmp(p->name, "fail-on")                                                ? "license"
+                        : !strcmp(p->name, "fail-on-quality")                                        ? "ntia-2021"
+                        : !strcmp(p->name, "profile")                                                ? "ntia-2021"
+                                                                                                     : "x";
+        svc_query q;
+        kv one[1] = {{p->name, v}};
+        int bad = parse(ep, one, 1, why, sizeof why, &q);
+        sb_test_subcase(p->name, !bad && svc_query_on(&q, p), why);
+    }
 }
