@@ -7,6 +7,7 @@
  */
 #include "handlers.h"
 #include "../core/diff.h"
+#include "../service/gates.h"
 #include "../service/intake.h"
 #include "../service/params.h"
 
@@ -33,6 +34,8 @@ static int post_diff(svc_req *r)
     if (side(r, "base", &base_in, &base, &rc) || side(r, "head", &head_in, &head, &rc))
         return rc;
     svc_req_drop_body(r); /* both sides hold copies of what they need */
+    const sb_sbom *sides[2] = {base, head};
+    svc_gates_mark_incomplete(r, sides, 2);
     svc_req_mark(r, "model");
     sb_arena *a = svc_req_arena(r);
     sb_err err;

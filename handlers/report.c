@@ -9,6 +9,7 @@
 #include "handlers.h"
 #include "../core/quality.h"
 #include "../core/report.h"
+#include "../service/gates.h"
 #include "../service/intake.h"
 #include "../service/params.h"
 
@@ -49,10 +50,8 @@ static int post_report(svc_req *r)
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
     svc_req_mark(r, "model");
-    if (svc_intake_quality_gate(r, in.fail_quality, (const sb_sbom *const *)&sbom, 1, &rc))
-        return rc;
     const sb_sbom *one[1] = {sbom};
-    if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc) || svc_scorecard_gate(r, one, 1, &rc))
+    if (svc_gates_run(r, in.fail_quality, one, 1, &rc))
         return rc;
     sb_doc_opts dopts = {.timestamp = in.ts, .pretty = in.pretty != 0, .input_sha1 = in.sha1};
     if (q->depth >= 0) /* tree only; 0 = the root's direct dependencies */

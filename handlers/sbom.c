@@ -27,6 +27,7 @@
 #include "../core/scorecard.h"
 #include "../core/model.h"
 #include "../core/vuln.h"
+#include "../service/gates.h"
 #include "../service/intake.h"
 #include "../service/lookup.h"
 #include "../service/params.h"
@@ -78,102 +79,6 @@ static void warn_vulns(svc_req *r, const sb_doc_ops *ops, const sb_sbom *s)
                                     s->nvulns, s->environment, s->platform);
     if (w)
         svc_req_add_header(r, "Warning", w);
-}
-
-/* fail-on-severity / fail-on-kev / fail-on-epss (intake checked their
- * values): 1 with the 422 queued when the gate fires. */
-int svc_vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
-{
-    const svc_query *q = svc_req_q(r);
-    const char *fs = q->fail_on_severity, *fe = q->fail_on_epss;
-    int kev = q->fail_on_kev > 0;
-    double epss = q->epss_min;
-    if (NULL == fs && !kev && epss < 0)
-        return 0;
-    sb_gate g;
-    sb_gate_init(&g, "vulnerable", "Vulnerable packages");
-    sb_arena *a = svc_req_arena(r);
-    for (size_t i = 0; i < n; i++)
-        if (sb_vuln_gate(docs[i], a, fs ? (sb_sev)q->severity : SB_SEV_UNKNOWN, kev, epss, &g) != SB_OK)
-            return 0;
-    if (!sb_gate_fired(&g))
-        return 0;
-    const char *detail =
-        sb_arena_printf(a,
-                        "%zu finding(s) at or above the gate (fail-on-severity=%s%s%s%s); the same request "
-                        "without the gate answers the document",
-                        g.n, fs ? fs : "-", kev ? ", fail-on-kev=true" : "", fe ? ", fail-on-epss=" : "", fe ? fe : "");
-    *rc = svc_req_gate(r, &g, detail);
-    return 1;
-}
-
-/* fail-on-yanked (intake checked the value and asked for the flags): 1
- * with the 422 queued when a yanked release is in a document. A package
- * whose lookup failed is not a finding: its document says
- * pixi:incomplete step pypi-releases. */
-int svc_yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
-{
-    if (svc_req_q(r)->fail_on_yanked <= 0)
-        return 0;
-    sb_gate g;
-    sb_gate_init(&g, "yanked", "Yanked releases");
-    sb_arena *a = svc_req_arena(r);
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; docs[i]->health && k < docs[i]->npkgs; k++) {
-            const sb_health *h = &docs[i]->health[k];
-            if (h->state != SB_HEALTH_ANSWERED || !h->yanked)
-                continue;
-            const sb_pkg *p = &docs[i]->pkgs[k];
-            sb_finding f = {p->name, p->version, "fail-on-yanked", h->yanked_reason,
-                            sb_arena_printf(a, "%s %s is yanked from the index (PEP 592)%s%s", p->name, p->version,
-                                            h->yanked_reason ? ": " : "", h->yanked_reason ? h->yanked_reason : "")};
-            if (sb_gate_add(&g, a, &f) != SB_OK)
-                return 0;
-        }
-    if (!sb_gate_fired(&g))
-        return 0;
-    const char *detail = sb_arena_printf(a,
-                                         "%zu yanked release(s) locked (fail-on-yanked=true); the same request "
-                                         "without the gate answers the document",
-                                         g.n);
-    *rc = svc_req_gate(r, &g, detail);
-    return 1;
-}
-
-/* fail-on-scorecard=N (intake checked the value and asked for the scores):
- * 1 with the 422 queued when a package's repository scores below N. A
- * package without a known repository, or one the API has not scored, is not
- * a finding (nothing says it is worse); one whose lookup failed neither: its
- * document says pixi:incomplete step scorecard. */
-int svc_scorecard_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
-{
-    const char *q = svc_req_q(r)->fail_on_scorecard;
-    double min = svc_req_q(r)->scorecard_gate;
-    if (NULL == q)
-        return 0;
-    sb_gate g;
-    sb_gate_init(&g, "scorecard", "OpenSSF Scorecard below the threshold");
-    sb_arena *a = svc_req_arena(r);
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; docs[i]->scorecard && k < docs[i]->npkgs; k++) {
-            const sb_scorecard *sc = &docs[i]->scorecard[k];
-            if (sc->state != SB_SCORECARD_ANSWERED || sc->score >= min)
-                continue;
-            const sb_pkg *p = &docs[i]->pkgs[k];
-            sb_finding f = {p->name, p->version, sb_arena_printf(a, "fail-on-scorecard=%s", q),
-                            sb_arena_printf(a, "%.1f", sc->score),
-                            sb_arena_printf(a, "github.com/%s scores %.1f, below %s", sc->repo, sc->score, q)};
-            if (sb_gate_add(&g, a, &f) != SB_OK)
-                return 0;
-        }
-    if (!sb_gate_fired(&g))
-        return 0;
-    const char *detail = sb_arena_printf(a,
-                                         "%zu package(s) whose repository scores below %s (fail-on-scorecard); the "
-                                         "same request without the gate answers the document",
-                                         g.n, q);
-    *rc = svc_req_gate(r, &g, detail);
-    return 1;
 }
 
 /* Content-Disposition: the file name a browser or `curl -OJ` saves under,
@@ -255,10 +160,7 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
         return prc;
     svc_req_mark(r, "model");
     int grc;
-    if (svc_intake_quality_gate(r, in->fail_quality, cdocs, nd, &grc))
-        return grc;
-    if (svc_yanked_gate(r, cdocs, nd, &grc) || svc_vuln_gate(r, cdocs, nd, &grc) ||
-        svc_scorecard_gate(r, cdocs, nd, &grc))
+    if (svc_gates_run(r, in->fail_quality, cdocs, nd, &grc))
         return grc;
     for (size_t i = 0; i < nd; i++)
         warn_vulns(r, ops, docs[i]);
@@ -349,13 +251,11 @@ static int post_sbom(svc_req *r)
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
     svc_req_mark(r, "model");
-    if (svc_intake_quality_gate(r, in.fail_quality, (const sb_sbom *const *)&sbom, 1, &rc))
+    const sb_sbom *one[1] = {sbom};
+    if (svc_gates_run(r, in.fail_quality, one, 1, &rc))
         return rc;
     warn_incomplete(r, sbom);
     warn_vulns(r, ops, sbom);
-    const sb_sbom *one[1] = {sbom};
-    if (svc_yanked_gate(r, one, 1, &rc) || svc_vuln_gate(r, one, 1, &rc) || svc_scorecard_gate(r, one, 1, &rc))
-        return rc;
 
     sb_doc_opts dopts = {.timestamp = in.ts,
                          .pretty = in.pretty != 0,

@@ -3,6 +3,7 @@
  * (intake.h), from the query the server parsed at dispatch (svc_req_q).
  */
 #include "intake.h"
+#include "gates.h"
 #include "../core/lock_merge.h"
 #include "../core/gate.h"
 #include "../core/quality.h"
@@ -452,6 +453,8 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     sb_err_clear(&err);
     memset(in, 0, sizeof *in);
     const svc_query *q = svc_req_q(r); /* parsed and checked at dispatch */
+    if (svc_gates_offered(r, rc))
+        return 1;
     if (read_policy(r, q, in, rc))
         return 1;
     in->pretty = q->pretty != 0; /* absent: pretty */
@@ -617,32 +620,6 @@ int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc)
         return 1;
     }
     return 0;
-}
-
-int svc_intake_quality_gate(svc_req *r, int profile, const sb_sbom *const *docs, size_t n, int *rc)
-{
-    if (profile < 0)
-        return 0;
-    sb_arena *a = svc_req_arena(r);
-    sb_gate g;
-    sb_gate_init(&g, "quality-failed", "The SBOM lacks minimum elements of the profile");
-    for (size_t i = 0; i < n; i++) {
-        sb_quality q;
-        if (sb_quality_score(&q, a, docs[i]) != SB_OK ||
-            sb_quality_gate(&g, a, docs[i], &q, (sb_quality_profile)profile) != SB_OK) {
-            sb_err err;
-            sb_err_set(&err, SB_ENOMEM, "out of memory");
-            *rc = svc_req_error(r, &err, NULL, 0);
-            return 1;
-        }
-    }
-    if (!sb_gate_fired(&g))
-        return 0;
-    const char *detail = sb_arena_printf(a, "%zu element(s) of %s are not met (environment %s, platform %s)", g.n,
-                                         sb_quality_profile_name((sb_quality_profile)profile), docs[0]->environment,
-                                         docs[0]->platform);
-    *rc = svc_req_gate(r, &g, detail ? detail : "elements of the quality profile are not met");
-    return 1;
 }
 
 /* (intake.h) */

@@ -63,11 +63,6 @@ int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc);
  * it: absolute CLOCK_MONOTONIC nanoseconds (core/deadline.h). */
 long long svc_intake_deadline(const svc_req *r);
 
-/* fail-on-quality (`profile`, -1 = not asked): score each document's model
- * and, when an element of the profile is not met, answer 422
- * urn:sbomd:problem:quality-failed listing the elements (*rc set, 1);
- * 0 when the documents pass or no gate was asked for. */
-int svc_intake_quality_gate(svc_req *r, int profile, const sb_sbom *const *docs, size_t n, int *rc);
 
 /* Environments or platforms to offer when a selection was not found. */
 int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out);

@@ -395,6 +395,18 @@ static int check_fail_on(svc_query *q, unsigned ep, const char *v, const char **
     return 0;
 }
 
+static int check_gate_incomplete(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    static const char *const set[] = {"fail", "pass", NULL};
+    if (strcmp(v, "fail") && strcmp(v, "pass")) {
+        *why = "must be fail (a gate whose data is missing fails the request) or pass (evaluated on what is known)";
+        *ch = set;
+        return -1;
+    }
+    q->gate_incomplete_pass = !strcmp(v, "pass");
+    return 0;
+}
+
 static const svc_qparam qparams[] = {
     {"format", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(format), NULL},
     {"output", SVC_Q_STRING, 0, SVC_EP_SBOM | SVC_EP_REPORT | SVC_EP_DIFF, 0, 0, Q(output), NULL}, /* /v1/sbom: vex */
@@ -442,6 +454,7 @@ static const svc_qparam qparams[] = {
     {"kev", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(kev), NULL},
     {"epss", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(epss), NULL},
     {"fail-on-epss", SVC_Q_STRING, 0, SB_R, 0, 1, Q(fail_on_epss), check_epss},
+    {"gate-incomplete", SVC_Q_STRING, 0, SB_R, 0, 0, Q(gate_incomplete), check_gate_incomplete},
     {NULL, SVC_Q_STRING, 0, 0, 0, 0, 0, NULL},
 };
 

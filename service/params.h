@@ -107,6 +107,8 @@ typedef struct svc_query {
     int severity;                                                 /* its sb_sev, 0 when absent */
     const char *fail_on_epss, *scorecard_min, *fail_on_scorecard; /* as given, for messages */
     double epss_min, scorecard_floor, scorecard_gate;             /* parsed; -1 absent */
+    const char *gate_incomplete;                                  /* fail (absent) | pass */
+    bool gate_incomplete_pass; /* gates evaluated on what is known, the answer saying what is not */
 } svc_query;
 
 /* A query with nothing given (what a route that takes no query sees). */

@@ -68,11 +68,15 @@ static int to_buf(void *payload, const char *p, size_t n)
  * built in memory, and a CI log needs the first ones, not all. */
 #define GATE_MAX_LISTED 1000
 
-static void put_violations(sb_jw *jw, const sb_gate *g)
+/* The gate's findings as `violations` + `violationCount` (a failed gate), or
+ * as `unevaluated` (a gate that could not be evaluated: rule the gate, value
+ * the missing step, reason what the step lacked). */
+static void put_violations(sb_jw *jw, const sb_gate *g, int unevaluated)
 {
     static const char *const keys[] = {"package", "version", "rule", "value", "reason"};
+    static const char *const ukeys[] = {"package", "version", "gate", "step", "detail"};
     size_t n = g->n < GATE_MAX_LISTED ? g->n : GATE_MAX_LISTED;
-    sb_jw_key(jw, "violations");
+    sb_jw_key(jw, unevaluated ? "unevaluated" : "violations");
     sb_jw_arr_begin(jw);
     for (size_t i = 0; i < n; i++) {
         const sb_finding *f = &g->items[i];
@@ -80,26 +84,29 @@ static void put_violations(sb_jw *jw, const sb_gate *g)
         sb_jw_obj_begin(jw);
         for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
             if (vals[k])
-                sb_jw_kstr(jw, keys[k], vals[k]);
+                sb_jw_kstr(jw, unevaluated ? ukeys[k] : keys[k], vals[k]);
         sb_jw_obj_end(jw);
     }
     sb_jw_arr_end(jw);
-    sb_jw_key(jw, "violationCount");
-    sb_jw_int(jw, (long long)g->n);
+    if (!unevaluated) {
+        sb_jw_key(jw, "violationCount");
+        sb_jw_int(jw, (long long)g->n);
+    }
 }
 
 static int problem(svc_req *r, unsigned status, const char *title, const char *detail, const sb_err *err,
-                   const char *const *choices, size_t nchoices, const sb_gate *gate)
+                   const char *const *choices, size_t nchoices, const sb_gate *gate, int unevaluated,
+                   const char *type_slug)
 {
     sb_buf b = SB_BUF_INIT(1 << 20);
     sb_jw jw;
     sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
-    const char *slug = gate ? gate->slug : "error";
+    const char *slug = type_slug ? type_slug : gate ? gate->slug : "error";
     if (err)
         for (size_t i = 0; i < sizeof status_table / sizeof status_table[0]; i++)
             if (status_table[i].code == err->code)
                 slug = status_table[i].slug;
-    if (!err && !gate) {
+    if (!err && !gate && !type_slug) {
         switch (status) {
         case 404: slug = "not-found"; break;
         case 405: slug = "method-not-allowed"; break;
@@ -135,7 +142,7 @@ static int problem(svc_req *r, unsigned status, const char *title, const char *d
         sb_jw_arr_end(&jw);
     }
     if (gate)
-        put_violations(&jw, gate);
+        put_violations(&jw, gate, unevaluated);
     sb_jw_obj_end(&jw);
     sb_buf_append(&b, "\n", 1);
     int rc;
@@ -153,12 +160,23 @@ static int problem(svc_req *r, unsigned status, const char *title, const char *d
 int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail, const sb_err *err,
                     const char *const *choices, size_t nchoices)
 {
-    return problem(r, status, title, detail, err, choices, nchoices, NULL);
+    return problem(r, status, title, detail, err, choices, nchoices, NULL, 0, NULL);
 }
 
 int svc_req_gate(svc_req *r, const sb_gate *g, const char *detail)
 {
-    return problem(r, 422, g->title, detail, NULL, NULL, 0, g);
+    return problem(r, 422, g->title, detail, NULL, NULL, 0, g, 0, NULL);
+}
+
+int svc_req_unevaluated(svc_req *r, const sb_gate *g, const char *detail)
+{
+    svc_req_add_header(r, "Retry-After", "60"); /* an upstream's failure is usually brief */
+    return problem(r, 503, g->title, detail, NULL, NULL, 0, g, 1, NULL);
+}
+
+int svc_req_disabled(svc_req *r, const char *detail)
+{
+    return problem(r, 400, "Feature disabled on this server", detail, NULL, NULL, 0, NULL, 0, "feature-disabled");
 }
 
 int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, size_t nchoices)

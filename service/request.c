@@ -149,7 +149,8 @@ int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp)
     MHD_add_response_header(resp, "X-Request-Id", r->id);
     if (r->cors_origin) {
         MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->cors_origin);
-        MHD_add_response_header(resp, "Access-Control-Expose-Headers", "X-Request-Id, Warning, Retry-After");
+        MHD_add_response_header(resp, "Access-Control-Expose-Headers",
+                                "X-Request-Id, Warning, Retry-After, Sbomd-Incomplete");
         MHD_add_response_header(resp, "Vary", "Origin");
     }
     for (unsigned i = 0; i < r->nheaders; i++)

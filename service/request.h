@@ -95,6 +95,15 @@ int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *
 struct sb_gate;
 int svc_req_gate(svc_req *r, const struct sb_gate *g, const char *detail);
 
+/* A gate that could not be evaluated (service/gates.c): 503 problem+json of
+ * type urn:sbomd:problem:<g->slug> with Retry-After and an `unevaluated`
+ * array ({gate, step, detail}: which data each gate lacked). */
+int svc_req_unevaluated(svc_req *r, const struct sb_gate *g, const char *detail);
+
+/* A gate this server cannot evaluate at all: 400 problem+json of type
+ * urn:sbomd:problem:feature-disabled (detail names the server option). */
+int svc_req_disabled(svc_req *r, const char *detail);
+
 /* Problem from an sb_err with the status its code maps to. */
 int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, size_t nchoices);
 

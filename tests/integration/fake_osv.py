@@ -8,7 +8,8 @@ the version sorts below the record's fixed version. GET /stats answers the
 request counts so the suite can see caching at work. Also a CISA KEV feed
 (GET /kev.json, tests/data/kev) and FIRST's EPSS API (GET
 /data/v1/epss?cve=A,B, the rows of tests/data/epss/epss.json asked for).
-Modes (argv[3]): ok, batch500 (querybatch answers 500), vuln500 (records
+Modes (argv[3]): ok, batch500 (querybatch answers 500), garbage (querybatch
+answers 200 with an HTML body), vuln500 (records
 answer 500), slow (querybatch sleeps past the client's timeout), kev500 and
 epss500 (those answer 500), paged (querybatch answers one advisory per query
 a page, with next_page_token "pK" while more follow, and serves page_token
@@ -89,6 +90,14 @@ class H(BaseHTTPRequestHandler):
         stats["queries"] += len(req.get("queries", []))
         if mode == "batch500":
             return self.answer(500, {"code": 13, "message": "internal"})
+        if mode == "garbage":  # 200 with a body that is not OSV's shape
+            body = b"<html>upstream proxy error</html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if mode == "slow":
             time.sleep(4)
         results = []

@@ -76,7 +76,18 @@ check "problem type yanked, one violation: requests 2.32.0" \
   jq -e --arg w "$why" '.type == "urn:sbomd:problem:yanked" and .violationCount == 1 and .violations[0].package == "requests" and .violations[0].version == "2.32.0" and .violations[0].value == $w' "$work/g.json" >/dev/null
 grep -v '^requests' "$work/r.txt" > "$work/r2.txt"
 res="$(post "$work/r2.txt" "/v1/sbom?filename=requirements.txt&fail-on-yanked=true" "$work/g2.json")"
-check "nothing yanked: the gate passes, 200 ($res)" [ "$res" = 200 ]
+# failpkg's page failed: a gate that would pass is not trusted on it
+check "nothing yanked, one page failed: the gate is unevaluated, 503 ($res)" [ "$res" = 503 ]
+check "the 503 names fail-on-yanked and pypi-releases" jq -e '.type == "urn:sbomd:problem:gate-unevaluated" and (.unevaluated | any(.gate == "fail-on-yanked" and .step == "pypi-releases" and (.detail | test("1 of 5 index lookups failed"))))' "$work/g2.json" > /dev/null
+check "the 503 says when to retry" grep -qi '^Retry-After: 60' "$work/g2.json.h"
+res="$(post "$work/r2.txt" "/v1/sbom?filename=requirements.txt&fail-on-yanked=true&gate-incomplete=pass" "$work/g2p.json")"
+check "gate-incomplete=pass: the gate passes on what is known, 200 ($res)" [ "$res" = 200 ]
+check "gate-incomplete=pass: a Warning names the gate" grep -qi '^Warning: 299 sbomd "evaluated on incomplete data (gate-incomplete=pass): fail-on-yanked' "$work/g2p.json.h"
+check "gate-incomplete=pass: Sbomd-Incomplete lists pypi-releases" grep -qi '^Sbomd-Incomplete: .*pypi-releases' "$work/g2p.json.h"
+grep -v '^failpkg' "$work/r2.txt" > "$work/r3.txt"
+res="$(post "$work/r3.txt" "/v1/sbom?filename=requirements.txt&fail-on-yanked=true" "$work/g3.json")"
+check "nothing yanked, every page read: the gate passes, 200 ($res)" [ "$res" = 200 ]
+check "and no Sbomd-Incomplete pypi-releases" sh -c "! grep -qi '^Sbomd-Incomplete: .*pypi-releases' '$work/g3.json.h'"
 res="$(post "$work/r.txt" "/v1/report/packages?filename=requirements.txt&fail-on-yanked=true" "$work/g3.json")"
 check "the gate on a report: 422 ($res)" [ "$res" = 422 ]
 
@@ -159,7 +170,10 @@ check "offline: the marker says no lookups were made" \
   has "$(mprop "$work/off.json" pixi:incomplete-detail)" "pypi-releases: 6 of 6 index lookups not made (this server makes no network lookups)"
 check "offline: nothing reached the index" [ "$(count .requests)" = 0 ]
 res="$(post "$work/r.txt" "/v1/sbom?filename=requirements.txt&fail-on-yanked=true" "$work/off2.json")"
-check "offline: the gate does not fire on what was not asked (200: $res)" [ "$res" = 200 ]
+check "offline: the gate cannot be evaluated here, 400 ($res)" [ "$res" = 400 ]
+check "offline: feature-disabled naming --lookups" jq -e '.type == "urn:sbomd:problem:feature-disabled" and (.detail | test("--lookups"))' "$work/off2.json" > /dev/null
+res="$(post "$work/r.txt" "/v1/sbom?filename=requirements.txt&fail-on-yanked=true&gate-incomplete=pass" "$work/off3.json")"
+check "offline, gate-incomplete=pass: the document, 200 ($res)" [ "$res" = 200 ]
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "the offline server exits 0 ($st)" [ "$st" = 0 ]
 sb_done health

@@ -94,7 +94,15 @@ check "problem type scorecard, one violation: idna 3.7 at 4.3" \
   jq -e '.type == "urn:sbomd:problem:scorecard" and .violationCount == 1 and .violations[0].package == "idna" and .violations[0].version == "3.7" and .violations[0].value == "4.3" and .violations[0].rule == "fail-on-scorecard=5"' "$work/g.json" >/dev/null
 check "the answer is problem+json" grep -qi '^content-type: application/problem+json' "$work/g.json.h"
 res="$(post "$work/r.txt" "$q&fail-on-scorecard=4" "$work/g2.json")"
-check "everything scored at or above 4: the gate passes, 200 ($res)" [ "$res" = 200 ]
+# brokenscore's repository could not be scored: a gate that would pass is not trusted on it
+check "everything scored at or above 4, one unscored: the gate is unevaluated, 503 ($res)" [ "$res" = 503 ]
+check "the 503 names fail-on-scorecard and the scorecard step" jq -e '.type == "urn:sbomd:problem:gate-unevaluated" and (.unevaluated | any(.gate == "fail-on-scorecard" and .step == "scorecard"))' "$work/g2.json" > /dev/null
+res="$(post "$work/r.txt" "$q&fail-on-scorecard=4&gate-incomplete=pass" "$work/g2p.json")"
+check "gate-incomplete=pass: the gate passes on what is known, 200 ($res)" [ "$res" = 200 ]
+check "gate-incomplete=pass: Sbomd-Incomplete lists scorecard" grep -qi '^Sbomd-Incomplete: .*scorecard' "$work/g2p.json.h"
+grep -v '^brokenscore' "$work/r.txt" > "$work/r3.txt"
+res="$(post "$work/r3.txt" "$q&fail-on-scorecard=4" "$work/g3.json")"
+check "everything scored at or above 4, nothing missing: the gate passes, 200 ($res)" [ "$res" = 200 ]
 res="$(post "$work/r.txt" "$q&fail-on-scorecard=8.5" "$work/g3.json")"
 check "fail-on-scorecard=8.5: requests and idna ($res, $(jq -c '[.violations[].package]' "$work/g3.json"))" \
   jq -e '.violationCount == 2 and ([.violations[].package] | sort) == ["idna", "requests"]' "$work/g3.json" >/dev/null
@@ -130,7 +138,8 @@ check "offline: the marker says no lookups were made" \
   has "$(mprop "$work/off.json" pixi:incomplete-detail)" "scorecard: 1 of 1 repositories unscored (this server makes no network lookups)"
 check "offline: nothing reached the API" [ "$(count .requests)" = 0 ]
 res="$(post "$work/in.cdx.json" "/v1/sbom?filename=bom.cdx.json&fail-on-scorecard=9" "$work/off2.json")"
-check "offline: the gate does not fire on what was not asked (200: $res)" [ "$res" = 200 ]
+check "offline: the gate cannot be evaluated here, 400 ($res)" [ "$res" = 400 ]
+check "offline: feature-disabled naming --lookups" jq -e '.type == "urn:sbomd:problem:feature-disabled" and (.detail | test("--lookups"))' "$work/off2.json" > /dev/null
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "the offline server exits 0 ($st)" [ "$st" = 0 ]
 sb_done scorecard

@@ -203,7 +203,11 @@ check "KEV upstream 500: 200 ($res), valid" valid "$work/kx.json"
 check "KEV upstream 500: pixi:incomplete kev" grep -q 'kev: catalog not read from http' <<< "$(prop "$work/kx.json" pixi:incomplete-detail)"
 check "KEV upstream 500: findings kept, unmarked" [ "$(jq -r '[(.vulnerabilities | length), ([.vulnerabilities[].properties // [] | .[]] | length)] | map(tostring) | join(",")' "$work/kx.json")" = "2,0" ]
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-kev=true" "$work/kx2.json")"
-check "KEV upstream 500: fail-on-kev cannot fire, 200 with kev incomplete ($res)" [ "$res:$(prop "$work/kx2.json" pixi:incomplete | grep -c kev)" = 200:1 ]
+# the gate fails closed: without the catalog it cannot pass (gates.sh has the rest)
+check "KEV upstream 500: fail-on-kev is unevaluated, 503 ($res)" [ "$res" = 503 ]
+check "KEV upstream 500: the 503 names the gate and the step" jq -e '.type == "urn:sbomd:problem:gate-unevaluated" and (.unevaluated | any(.gate == "fail-on-kev" and .step == "kev"))' "$work/kx2.json" > /dev/null
+res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&fail-on-kev=true&gate-incomplete=pass" "$work/kx3.json")"
+check "KEV upstream 500, gate-incomplete=pass: 200 with kev incomplete ($res)" [ "$res:$(prop "$work/kx3.json" pixi:incomplete | grep -c kev)" = 200:1 ]
 sb_start "$work/ex.log" --source-date-epoch 1700000000 --vulnerabilities --osv-url "http://127.0.0.1:$ok_port" $(exploit_urls "$e500_port")
 res="$(post "$uv" "filename=uv.lock&vulnerabilities=osv&epss=true" "$work/ex.json")"
 check "EPSS upstream 500: 200 ($res), valid" valid "$work/ex.json"

@@ -182,6 +182,7 @@ TEST(intake_query_every_row_lands)
                         : !strcmp(p->name, "fail-on")                                                ? "license"
                         : !strcmp(p->name, "fail-on-quality")                                        ? "ntia-2021"
                         : !strcmp(p->name, "profile")                                                ? "ntia-2021"
+                        : !strcmp(p->name, "gate-incomplete")                                        ? "pass"
                                                                                                      : "x";
         svc_query q;
         kv one[1] = {{p->name, v}};

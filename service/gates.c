@@ -1,0 +1,299 @@
+/*
+ * gates.c - the CI gates a request asks for, over its selected documents:
+ * fail-on-quality, fail-on-yanked, fail-on-severity / -kev / -epss and
+ * fail-on-scorecard (the license policy's gate runs with the selection, in
+ * intake.c). A gate never passes blind: it is evaluated only on data it has.
+ *
+ *   - a gate whose data this server never gathers (no --vulnerabilities, no
+ *     --lookups) is a 400 urn:sbomd:problem:feature-disabled before the body
+ *     is read (svc_gates_offered);
+ *   - a gate that fires on the data it has answers its 422 as always;
+ *   - a gate that would pass but whose data is missing from a document (an
+ *     upstream refused, failed, timed out, or a lookup was capped: the
+ *     document's pixi:incomplete steps the gate reads) is a 503
+ *     urn:sbomd:problem:gate-unevaluated with Retry-After, listing each
+ *     gate, the missing step and what it lacked (svc_gates_run);
+ *   - gate-incomplete=pass opts out of both: the gates are evaluated on what
+ *     is known, and a Warning header says which were not whole.
+ *
+ * Every answer made from documents says which steps they lack in the
+ * Sbomd-Incomplete header (svc_gates_mark_incomplete), so a script can test
+ * it without reading the body.
+ */
+#include "gates.h"
+#include "params.h"
+#include "../core/gate.h"
+#include "../core/health.h"
+#include "../core/quality.h"
+#include "../core/scorecard.h"
+#include "../core/vuln.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The gates that read upstream data, and the pixi:incomplete steps each
+ * needs whole (the scorecard gate finds a PyPI package's repository on its
+ * project page, so it needs those pages too). */
+typedef struct gate_need {
+    const char *gate;
+    const char *steps[3];
+    const char *server_option; /* the option without which the data is never gathered */
+} gate_need;
+
+static const gate_need needs[] = {
+    {"fail-on-severity", {"osv", NULL}, "--vulnerabilities"},
+    {"fail-on-kev", {"osv", "kev", NULL}, "--vulnerabilities"},
+    {"fail-on-epss", {"osv", "epss", NULL}, "--vulnerabilities"},
+    {"fail-on-yanked", {"pypi-releases", NULL}, "--lookups"},
+    {"fail-on-scorecard", {"scorecard", "pypi-releases", NULL}, "--lookups"},
+};
+#define NNEEDS (sizeof needs / sizeof needs[0])
+
+/* Whether the request asks for needs[i]. */
+static int asked(const svc_query *q, size_t i)
+{
+    switch (i) {
+    case 0: return q->fail_on_severity != NULL;
+    case 1: return q->fail_on_kev > 0;
+    case 2: return q->fail_on_epss != NULL;
+    case 3: return q->fail_on_yanked > 0;
+    default: return q->fail_on_scorecard != NULL;
+    }
+}
+
+static int server_has(const svc_cfg *cfg, const gate_need *g)
+{
+    return !strcmp(g->server_option, "--vulnerabilities") ? cfg->vulns != 0 : cfg->lookups != 0;
+}
+
+int svc_gates_offered(svc_req *r, int *rc)
+{
+    const svc_query *q = svc_req_q(r);
+    const svc_cfg *cfg = svc_req_cfg(r);
+    if (q->gate_incomplete_pass)
+        return 0; /* evaluated on what is known; the answer says what is not */
+    for (size_t i = 0; i < NNEEDS; i++) {
+        if (!asked(q, i) || server_has(cfg, &needs[i]))
+            continue;
+        char detail[400];
+        snprintf(detail, sizeof detail,
+                 "%s needs data this server does not gather (it was started without %s), so the gate cannot be "
+                 "evaluated; ask its operator to turn it on, or add gate-incomplete=pass to have the document "
+                 "without the gate's data",
+                 needs[i].gate, needs[i].server_option);
+        *rc = svc_req_disabled(r, detail);
+        return 1;
+    }
+    return 0;
+}
+
+void svc_gates_mark_incomplete(svc_req *r, const sb_sbom *const *docs, size_t n)
+{
+    char steps[512];
+    size_t len = 0;
+    steps[0] = '\0';
+    for (size_t d = 0; d < n; d++)
+        for (size_t i = 0; i < docs[d]->incomplete.n; i++) {
+            const char *st = docs[d]->incomplete.step[i];
+            size_t sl = strlen(st);
+            int seen = 0;
+            for (const char *p = steps; (p = strstr(p, st)) && !seen; p += sl)
+                seen = (p == steps || p[-1] == ' ') && (p[sl] == ',' || p[sl] == '\0');
+            if (seen || len + sl + 3 >= sizeof steps)
+                continue;
+            len += (size_t)snprintf(steps + len, sizeof steps - len, "%s%s", len ? ", " : "", st);
+        }
+    if (len) {
+        const char *v = sb_arena_strdup(svc_req_arena(r), steps);
+        if (v)
+            svc_req_add_header(r, "Sbomd-Incomplete", v);
+    }
+}
+
+/* Gates whose data a document lacks: into g (gate, step, detail); then a
+ * 503, or with gate-incomplete=pass a Warning per gate. 1 with the answer
+ * queued. */
+static int unevaluated(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    const svc_query *q = svc_req_q(r);
+    sb_arena *a = svc_req_arena(r);
+    sb_gate g;
+    sb_gate_init(&g, "gate-unevaluated", "A gate could not be evaluated");
+    char gates[256];
+    size_t glen = 0;
+    gates[0] = '\0';
+    for (size_t k = 0; k < NNEEDS; k++) {
+        if (!asked(q, k))
+            continue;
+        size_t before = g.n;
+        for (size_t d = 0; d < n; d++)
+            for (size_t i = 0; i < docs[d]->incomplete.n; i++)
+                for (const char *const *st = needs[k].steps; *st; st++) {
+                    if (strcmp(*st, docs[d]->incomplete.step[i]))
+                        continue;
+                    sb_finding f = {NULL, NULL, needs[k].gate, *st,
+                                    sb_arena_printf(a, "%s (%s/%s)", docs[d]->incomplete.detail[i],
+                                                    docs[d]->environment, docs[d]->platform)};
+                    if (sb_gate_add(&g, a, &f) != SB_OK) {
+                        sb_err e;
+                        sb_err_set(&e, SB_ENOMEM, "out of memory");
+                        *rc = svc_req_error(r, &e, NULL, 0);
+                        return 1;
+                    }
+                }
+        if (g.n > before && glen + strlen(needs[k].gate) + 3 < sizeof gates)
+            glen += (size_t)snprintf(gates + glen, sizeof gates - glen, "%s%s", glen ? ", " : "", needs[k].gate);
+    }
+    if (!sb_gate_fired(&g))
+        return 0;
+    if (q->gate_incomplete_pass) {
+        const char *w = sb_arena_printf(a,
+                                        "299 sbomd \"evaluated on incomplete data (gate-incomplete=pass): %s; "
+                                        "see Sbomd-Incomplete\"",
+                                        gates);
+        if (w)
+            svc_req_add_header(r, "Warning", w);
+        return 0;
+    }
+    const char *detail =
+        sb_arena_printf(a,
+                        "%s could not be evaluated: the data it reads is incomplete (%s: %s); a gate never passes "
+                        "blind. Retry later, or add gate-incomplete=pass to evaluate it on what is known",
+                        gates, g.items[0].value, g.items[0].reason ? g.items[0].reason : "");
+    *rc = svc_req_unevaluated(r, &g, detail ? detail : "a gate could not be evaluated");
+    return 1;
+}
+
+static int quality_gate(svc_req *r, int profile, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    if (profile < 0)
+        return 0;
+    sb_arena *a = svc_req_arena(r);
+    sb_gate g;
+    sb_gate_init(&g, "quality-failed", "The SBOM lacks minimum elements of the profile");
+    for (size_t i = 0; i < n; i++) {
+        sb_quality q;
+        if (sb_quality_score(&q, a, docs[i]) != SB_OK ||
+            sb_quality_gate(&g, a, docs[i], &q, (sb_quality_profile)profile) != SB_OK) {
+            sb_err err;
+            sb_err_set(&err, SB_ENOMEM, "out of memory");
+            *rc = svc_req_error(r, &err, NULL, 0);
+            return 1;
+        }
+    }
+    if (!sb_gate_fired(&g))
+        return 0;
+    const char *detail = sb_arena_printf(a, "%zu element(s) of %s are not met (environment %s, platform %s)", g.n,
+                                         sb_quality_profile_name((sb_quality_profile)profile), docs[0]->environment,
+                                         docs[0]->platform);
+    *rc = svc_req_gate(r, &g, detail ? detail : "elements of the quality profile are not met");
+    return 1;
+}
+
+/* fail-on-severity / fail-on-kev / fail-on-epss (the query's parse checked
+ * their values): 1 with the 422 queued when the gate fires. */
+static int vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    const svc_query *q = svc_req_q(r);
+    const char *fs = q->fail_on_severity, *fe = q->fail_on_epss;
+    int kev = q->fail_on_kev > 0;
+    double epss = q->epss_min;
+    if (NULL == fs && !kev && epss < 0)
+        return 0;
+    sb_gate g;
+    sb_gate_init(&g, "vulnerable", "Vulnerable packages");
+    sb_arena *a = svc_req_arena(r);
+    for (size_t i = 0; i < n; i++)
+        if (sb_vuln_gate(docs[i], a, fs ? (sb_sev)q->severity : SB_SEV_UNKNOWN, kev, epss, &g) != SB_OK)
+            return 0;
+    if (!sb_gate_fired(&g))
+        return 0;
+    const char *detail =
+        sb_arena_printf(a,
+                        "%zu finding(s) at or above the gate (fail-on-severity=%s%s%s%s); the same request "
+                        "without the gate answers the document",
+                        g.n, fs ? fs : "-", kev ? ", fail-on-kev=true" : "", fe ? ", fail-on-epss=" : "", fe ? fe : "");
+    *rc = svc_req_gate(r, &g, detail);
+    return 1;
+}
+
+/* fail-on-yanked (the query's parse checked
+ * the value; intake asked for the flags): 1
+ * with the 422 queued when a yanked release is in a document. A package
+ * whose lookup failed is not a finding: its document says
+ * pixi:incomplete step pypi-releases. */
+static int yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    if (svc_req_q(r)->fail_on_yanked <= 0)
+        return 0;
+    sb_gate g;
+    sb_gate_init(&g, "yanked", "Yanked releases");
+    sb_arena *a = svc_req_arena(r);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; docs[i]->health && k < docs[i]->npkgs; k++) {
+            const sb_health *h = &docs[i]->health[k];
+            if (h->state != SB_HEALTH_ANSWERED || !h->yanked)
+                continue;
+            const sb_pkg *p = &docs[i]->pkgs[k];
+            sb_finding f = {p->name, p->version, "fail-on-yanked", h->yanked_reason,
+                            sb_arena_printf(a, "%s %s is yanked from the index (PEP 592)%s%s", p->name, p->version,
+                                            h->yanked_reason ? ": " : "", h->yanked_reason ? h->yanked_reason : "")};
+            if (sb_gate_add(&g, a, &f) != SB_OK)
+                return 0;
+        }
+    if (!sb_gate_fired(&g))
+        return 0;
+    const char *detail = sb_arena_printf(a,
+                                         "%zu yanked release(s) locked (fail-on-yanked=true); the same request "
+                                         "without the gate answers the document",
+                                         g.n);
+    *rc = svc_req_gate(r, &g, detail);
+    return 1;
+}
+
+/* fail-on-scorecard=N (the query's parse checked
+ * the value; intake asked for the scores):
+ * 1 with the 422 queued when a package's repository scores below N. A
+ * package without a known repository, or one the API has not scored, is not
+ * a finding (nothing says it is worse); one whose lookup failed neither: its
+ * document says pixi:incomplete step scorecard. */
+static int scorecard_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    const char *q = svc_req_q(r)->fail_on_scorecard;
+    double min = svc_req_q(r)->scorecard_gate;
+    if (NULL == q)
+        return 0;
+    sb_gate g;
+    sb_gate_init(&g, "scorecard", "OpenSSF Scorecard below the threshold");
+    sb_arena *a = svc_req_arena(r);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; docs[i]->scorecard && k < docs[i]->npkgs; k++) {
+            const sb_scorecard *sc = &docs[i]->scorecard[k];
+            if (sc->state != SB_SCORECARD_ANSWERED || sc->score >= min)
+                continue;
+            const sb_pkg *p = &docs[i]->pkgs[k];
+            sb_finding f = {p->name, p->version, sb_arena_printf(a, "fail-on-scorecard=%s", q),
+                            sb_arena_printf(a, "%.1f", sc->score),
+                            sb_arena_printf(a, "github.com/%s scores %.1f, below %s", sc->repo, sc->score, q)};
+            if (sb_gate_add(&g, a, &f) != SB_OK)
+                return 0;
+        }
+    if (!sb_gate_fired(&g))
+        return 0;
+    const char *detail = sb_arena_printf(a,
+                                         "%zu package(s) whose repository scores below %s (fail-on-scorecard); the "
+                                         "same request without the gate answers the document",
+                                         g.n, q);
+    *rc = svc_req_gate(r, &g, detail);
+    return 1;
+}
+
+int svc_gates_run(svc_req *r, int quality_profile, const sb_sbom *const *docs, size_t n, int *rc)
+{
+    svc_gates_mark_incomplete(r, docs, n);
+    /* a gate that fires on what is known fails the request whatever else is
+     * missing (its 422 names real findings); one that would pass is only
+     * trusted on whole data */
+    return quality_gate(r, quality_profile, docs, n, rc) || yanked_gate(r, docs, n, rc) || vuln_gate(r, docs, n, rc) ||
+           scorecard_gate(r, docs, n, rc) || unevaluated(r, docs, n, rc);
+}
