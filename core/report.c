@@ -103,6 +103,53 @@ void sb_report__sarif_open(sb_jw *jw)
     sb_jw_kstr(jw, "version", SB_VERSION);
 }
 
+/* What a document lacks as every report's JSON says it: `incomplete`, one
+ * {step, detail} per pixi:incomplete entry (empty when whole), so a
+ * dashboard reads it with one mapping whatever the report. */
+void sb_report__incomplete_json(sb_jw *jw, const sb_sbom *s)
+{
+    sb_jw_key(jw, "incomplete");
+    sb_jw_arr_begin(jw);
+    for (size_t i = 0; i < s->incomplete.n; i++) {
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "step", s->incomplete.step[i]);
+        sb_jw_kstr(jw, "detail", s->incomplete.detail[i]);
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_arr_end(jw);
+}
+
+/* A SARIF run's invocation: executionSuccessful is false when the document
+ * lacks something (code scanning must not read "0 alerts" as "all clear"),
+ * with one warning notification per missing step. */
+void sb_report__sarif_invocations(sb_jw *jw, const sb_sbom *s, sb_arena *a)
+{
+    sb_jw_key(jw, "invocations");
+    sb_jw_arr_begin(jw);
+    sb_jw_obj_begin(jw);
+    sb_jw_key(jw, "executionSuccessful");
+    sb_jw_bool(jw, s->incomplete.n == 0);
+    sb_jw_key(jw, "toolExecutionNotifications");
+    sb_jw_arr_begin(jw);
+    for (size_t i = 0; i < s->incomplete.n; i++) {
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "level", "warning");
+        sb_jw_key(jw, "message");
+        sb_jw_obj_begin(jw);
+        const char *t = sb_arena_printf(a, "incomplete: %s", s->incomplete.detail[i]); /* "step: what" */
+        sb_jw_kstr(jw, "text", t ? t : s->incomplete.step[i]);
+        sb_jw_obj_end(jw);
+        sb_jw_key(jw, "descriptor");
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "id", s->incomplete.step[i]);
+        sb_jw_obj_end(jw);
+        sb_jw_obj_end(jw);
+    }
+    sb_jw_arr_end(jw);
+    sb_jw_obj_end(jw);
+    sb_jw_arr_end(jw);
+}
+
 /* ---- cells ------------------------------------------------------------------ */
 
 const char *sb_report__prop(const sb_pkg *p, const char *name)
@@ -235,6 +282,7 @@ static void json_summary_open(sb_doc *d)
     sb_report__kopt(jw, "lockfile", s->lockfile_name);
     sb_jw_key(jw, "packages");
     sb_jw_int(jw, (long long)s->npkgs);
+    sb_report__incomplete_json(jw, s);
 }
 
 /* ---- the table reports' producer ------------------------------------------- */

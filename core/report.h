@@ -75,5 +75,10 @@ const sb_doc_ops *sb_report_find(const char *kind, sb_report_output out);
  * runs[0].tool.driver with sbomd's name and version, left open for the
  * report's own driver fields (rules) and what follows. */
 void sb_report__sarif_open(sb_jw *jw);
+/* The run's `invocations` (executionSuccessful, a notification per missing
+ * step); written before the run object closes. */
+void sb_report__sarif_invocations(sb_jw *jw, const sb_sbom *s, sb_arena *a);
+/* `incomplete`: [{step, detail}] in a JSON summary (every report has it). */
+void sb_report__incomplete_json(sb_jw *jw, const sb_sbom *s);
 
 #endif

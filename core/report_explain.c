@@ -308,6 +308,7 @@ static sb_code end(sb_doc *d)
     sb_jw_kstr(jw, "workspace", s->root_name);
     sb_jw_kstr(jw, "environment", s->environment);
     sb_jw_kstr(jw, "platform", s->platform);
+    sb_report__incomplete_json(jw, s);
     sb_jw_key(jw, "lockfile");
     sb_jw_str(jw, s->lockfile_name);
     sb_jw_kstr(jw, "input_kind", s->input_kind);

@@ -493,6 +493,7 @@ static void sarif_end(sb_doc *d, const sb_report__tab *r)
     (void)r;
     sb_jw *jw = &d->jw;
     sb_jw_arr_end(jw); /* results */
+    sb_report__sarif_invocations(jw, d->sbom, d->arena);
     sb_jw_obj_end(jw); /* run */
     sb_jw_arr_end(jw); /* runs */
     sb_jw_obj_end(jw);

@@ -189,8 +189,7 @@ static sb_code summary(sb_doc *d, oreport *r)
         sb_jw_int(jw, (long long)r->failed);
         sb_jw_key(jw, "conda_not_checked");
         sb_jw_int(jw, (long long)r->conda);
-        sb_jw_key(jw, "incomplete");
-        sb_jw_str(jw, inc);
+        sb_report__incomplete_json(jw, s);
         sb_jw_obj_end(jw);
         return jw->status;
     }

@@ -228,6 +228,7 @@ static void json_summary_open(sb_doc *d)
     /* left out on purpose by the request's filters: not scored, not unknown */
     sb_jw_key(jw, "withheld");
     sb_jw_int(jw, (long long)s->nexcluded);
+    sb_report__incomplete_json(jw, s);
     sb_jw_key(jw, "profiles");
     sb_jw_arr_begin(jw);
 }

@@ -358,8 +358,7 @@ static sb_code summary(sb_doc *d, vreport *r)
         sb_jw_int(jw, (long long)r->kev);
         sb_jw_key(jw, "accepted");
         sb_jw_int(jw, (long long)r->accepted);
-        sb_jw_key(jw, "incomplete");
-        sb_jw_str(jw, sb_incomplete_details(&s->incomplete, d->arena));
+        sb_report__incomplete_json(jw, s);
         sb_jw_obj_end(jw);
         return jw->status;
     }
@@ -416,6 +415,7 @@ static sb_code vend(sb_doc *d)
         sb_jw_obj_end(jw);
     } else if (r->out == SB_REPORT_SARIF) {
         sb_jw_arr_end(jw); /* results */
+        sb_report__sarif_invocations(jw, d->sbom, d->arena);
         sb_jw_obj_end(jw); /* run */
         sb_jw_arr_end(jw); /* runs */
         sb_jw_obj_end(jw);

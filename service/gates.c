@@ -103,11 +103,8 @@ void svc_gates_mark_incomplete(svc_req *r, const sb_sbom *const *docs, size_t n)
                 continue;
             len += (size_t)snprintf(steps + len, sizeof steps - len, "%s%s", len ? ", " : "", st);
         }
-    if (len) {
-        const char *v = sb_arena_strdup(svc_req_arena(r), steps);
-        if (v)
-            svc_req_add_header(r, "Sbomd-Incomplete", v);
-    }
+    if (len)
+        svc_req_incomplete(r, steps);
 }
 
 /* Gates whose data a document lacks: into g (gate, step, detail); then a

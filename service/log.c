@@ -110,10 +110,33 @@ svc_log_level svc_log_level_of(unsigned status, int stream_failed)
     }
 }
 
+/* Whether `steps` (comma-separated) names a step an upstream failed to
+ * answer: such an answer lacks what the operator turned on, worth a warn.
+ * Steps the lockfile itself decides (hashes, licenses it does not record)
+ * are not. */
+static int upstream_missing(const char *steps)
+{
+    static const char *const up[] = {"osv", "kev", "epss", "pypi-releases", "scorecard", "conda-index"};
+    if (NULL == steps)
+        return 0;
+    for (const char *p = steps; *p;) {
+        size_t n = strcspn(p, ",");
+        for (size_t i = 0; i < sizeof up / sizeof up[0]; i++)
+            if (strlen(up[i]) == n && !strncmp(p, up[i], n))
+                return 1;
+        p += n;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return 0;
+}
+
 void svc_log_request(const svc_log_entry *e)
 {
     static const char *const level_names[] = {"info", "warn", "error"};
     svc_log_level lv = svc_log_level_of(e->status, e->stream_failed);
+    if (lv < SVC_LOG_WARN && upstream_missing(e->incomplete))
+        lv = SVC_LOG_WARN;
     if (lv < min_level)
         return;
     sb_buf b = SB_BUF_INIT(LOG_LINE_MAX);
@@ -148,6 +171,8 @@ void svc_log_request(const svc_log_entry *e)
     }
     if (e->reason && e->reason[0])
         kstr_capped(&jw, "reason", e->reason);
+    if (e->incomplete)
+        kstr_capped(&jw, "incomplete", e->incomplete);
     sb_jw_obj_end(&jw);
     emit(&jw, &b);
 }

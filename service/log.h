@@ -12,9 +12,10 @@ typedef struct svc_log_entry {
     long packages;
     uint64_t bytes_in, bytes_out;
     double duration_ms;
-    int stream_failed;  /* the server cut the response short (level error) */
-    int client_left;    /* the client went before the response's end (level info) */
-    const char *reason; /* an error answer's problem detail, NULL = none */
+    int stream_failed;      /* the server cut the response short (level error) */
+    int client_left;        /* the client went before the response's end (level info) */
+    const char *reason;     /* an error answer's problem detail, NULL = none */
+    const char *incomplete; /* the answer's Sbomd-Incomplete steps, NULL = whole */
 } svc_log_entry;
 
 /* Levels of request lines, least to most severe. */

@@ -57,6 +57,15 @@ const char *svc_req_id(const svc_req *r)
     return r->id;
 }
 
+void svc_req_incomplete(svc_req *r, const char *steps)
+{
+    const char *v = sb_arena_strdup(r->arena, steps);
+    if (NULL == v)
+        return;
+    r->incomplete = v;
+    svc_req_add_header(r, "Sbomd-Incomplete", v);
+}
+
 const svc_query *svc_req_q(const svc_req *r)
 {
     return &r->query;

@@ -22,6 +22,11 @@ typedef struct svc_req svc_req;
 const char *svc_req_method(const svc_req *r);
 const char *svc_req_path(const svc_req *r);
 struct svc_query;
+/* The answer's documents lack these pixi:incomplete steps (comma-separated):
+ * the Sbomd-Incomplete header, and the request's log line says so (warn when
+ * an upstream's step is among them). */
+void svc_req_incomplete(svc_req *r, const char *steps);
+
 /* The request's query parameters, parsed once at dispatch for the route's
  * endpoint (service/params.h): what handlers, intake and gates read. */
 const struct svc_query *svc_req_q(const svc_req *r);

@@ -31,7 +31,8 @@ struct svc_req {
     struct MHD_Connection *conn;
     svc_server *srv;
     const svc_route *route;
-    svc_query query; /* parsed at dispatch (svc_req_parse_query); all absent for a route that takes none */
+    svc_query query;        /* parsed at dispatch (svc_req_parse_query); all absent for a route that takes none */
+    const char *incomplete; /* the Sbomd-Incomplete steps (svc_req_incomplete), for the log line */
     sb_arena *arena;
     sb_buf body;
     svc_part *parts; /* the multipart parts, read once (upload.c); point into body */

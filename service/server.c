@@ -513,7 +513,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
                            ms,
                            r->stream_failed,
                            client_left,
-                           r->reason};
+                           r->reason,
+                           r->incomplete};
         svc_log_request(&e);
     }
     unsigned slot = r->route ? (unsigned)(r->route - s->router.routes) : SVC_METRICS_ROUTES - 1;

@@ -7,7 +7,10 @@
 # list, on /v1/sbom and on a report; a gate that fires on what is known
 # keeps its 422; gate-incomplete=pass evaluates on what is known and says so
 # in a Warning. Every answer made from documents lists their missing steps in
-# Sbomd-Incomplete (documents, reports, NDJSON, diff). Upstreams are
+# Sbomd-Incomplete (documents, reports, NDJSON, diff), every JSON report in
+# summary.incomplete ({step, detail}), SARIF in invocations[0]
+# (executionSuccessful, a notification per step), and the request's log line
+# (warn when an upstream's step is missing). Upstreams are
 # tests/integration/fake_osv.py and tests/fakeindex.py on loopback.
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
@@ -76,6 +79,10 @@ for up in "refused:$closed" "500:$b500" "garbage:$gb" "timeout:$slow"; do
   res="$(post "$uv" "/v1/report/vulnerabilities?filename=uv.lock" "$work/$how-r2.json")"
   check "OSV $how: the report without a gate is 200 and says osv is missing ($res: $(hdr "$work/$how-r2.json" Sbomd-Incomplete))" \
     sh -c "[ '$res' = 200 ] && grep -qi '^Sbomd-Incomplete: .*osv' '$work/$how-r2.json.h'"
+  check "OSV $how: the report's summary.incomplete has step osv" jq -e '.summary.incomplete | any(.step == "osv" and (.detail | length) > 0)' "$work/$how-r2.json" > /dev/null
+  res="$(post "$uv" "/v1/report/vulnerabilities?filename=uv.lock&output=sarif" "$work/$how-s.json")"
+  check "OSV $how: SARIF says the run was not whole ($res)" jq -e '.runs[0].invocations[0].executionSuccessful == false and (.runs[0].invocations[0].toolExecutionNotifications | any(.descriptor.id == "osv" and .level == "warning"))' "$work/$how-s.json" > /dev/null
+  check "OSV $how: the 200's log line is warn and names osv" grep -q '"level":"warn".*"status":200.*"incomplete":"[^"]*osv' "$work/$how.log"
   res="$(post "$uv" "/v1/sbom?filename=uv.lock&vulnerabilities=osv&fail-on-severity=critical&gate-incomplete=pass" "$work/$how-p.json")"
   check "OSV $how, gate-incomplete=pass: 200 with a Warning ($res)" sh -c "[ '$res' = 200 ] && grep -qi '^Warning: 299 sbomd \"evaluated on incomplete' '$work/$how-p.json.h'"
   kill -TERM "$pid"; wait "$pid" 2>/dev/null
@@ -88,6 +95,8 @@ check "OSV answering: a finding fires the gate, 422 ($res)" [ "$res" = 422 ]
 res="$(post "$uv" "/v1/sbom?filename=uv.lock&vulnerabilities=osv&fail-on-severity=critical" "$work/v2.json")"
 check "OSV answering: nothing critical, the gate passes on whole data, 200 ($res)" [ "$res" = 200 ]
 check "OSV answering: Sbomd-Incomplete does not name osv" sh -c "! grep -qi '^Sbomd-Incomplete: .*osv' '$work/v2.json.h'"
+res="$(post "$uv" "/v1/report/vulnerabilities?filename=uv.lock&output=sarif" "$work/vs.json")"
+check "OSV answering: SARIF invocation lists no osv notification ($res)" jq -e '.runs[0].invocations[0] | has("executionSuccessful") and ([.toolExecutionNotifications[].descriptor.id] | index("osv") == null)' "$work/vs.json" > /dev/null
 res="$(post "$uv" "/v1/sbom?filename=uv.lock&vulnerabilities=osv&all-platforms=true&fail-on-severity=critical" "$work/v3.json")"
 check "OSV answering, all-platforms: 200 NDJSON ($res)" [ "$res" = 200 ]
 kill -TERM "$pid"; wait "$pid" 2>/dev/null
@@ -132,6 +141,10 @@ res="$(post "$px" "/v1/sbom?all-platforms=true" "$work/nd.json")"
 want="$(head -1 "$work/nd.json" | jq -r '.metadata.properties[] | select(.name == "pixi:incomplete") | .value')"
 check "NDJSON: 200 and Sbomd-Incomplete covers the first document's steps ($res)" \
   sh -c "[ '$res' = 200 ] && for s in \$(echo '$want' | tr -d ','); do grep -qi \"^Sbomd-Incomplete: .*\$s\" '$work/nd.json.h' || exit 1; done"
+res="$(post "$uv" "/v1/report/packages?filename=uv.lock" "$work/pr.json")"
+check "packages report: summary.incomplete is the header's steps ($res)" \
+  [ "$(jq -r '[.summary.incomplete[].step] | unique | join(", ")' "$work/pr.json")" = "$(hdr "$work/pr.json" Sbomd-Incomplete | tr ',' '\n' | sed 's/^ //' | sort | paste -sd, | sed 's/,/, /g')" ]
+check "a lockfile's own gaps (hashes, licenses) log at info" grep -q '"level":"info".*"path":"/v1/report/packages".*"incomplete":"' "$work/h.log"
 res="$(post "$uv" "/v1/report/licenses?filename=uv.lock" "$work/lr.json")"
 check "licenses report: Sbomd-Incomplete names licenses ($res: $(hdr "$work/lr.json" Sbomd-Incomplete))" grep -qi '^Sbomd-Incomplete: .*licenses' "$work/lr.json.h"
 res="$(curl -sS -o "$work/df.json" -D "$work/df.json.h" -w '%{http_code}' -F base=@"$root/examples/poetry-be09d9c/poetry.lock" \
