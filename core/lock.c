@@ -71,6 +71,74 @@ void sb_lock_choose(sb_lock_choice *c, const char *kind, const char *data, size_
     c->reader = pick(kind, data + skip, len - skip, filename, &c->by_content);
 }
 
+/* The line (1-based) where a git merge-conflict marker starts a line, else 0. */
+static unsigned conflict_line(const char *data, size_t len)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if ((i == 0 || data[i - 1] == '\n') && len - i >= 8 && !memcmp(data + i, "<<<<<<< ", 8))
+            return line;
+        if (data[i] == '\n')
+            line++;
+    }
+    return 0;
+}
+
+/* A workspace manifest is what people send by mistake instead of its lockfile. */
+static const char *manifest_kind(const char *data, size_t len, const char **lock)
+{
+    /* only the start is looked at: a manifest says what it is early */
+    size_t n = len < 4096 ? len : 4096;
+    char head[4097];
+    memcpy(head, data, n);
+    head[n] = '\0';
+    if ((strstr(head, "[workspace]") || strstr(head, "[project]")) && strstr(head, "channels") &&
+        !strstr(head, "[[package]]"))
+        return *lock = "pixi.lock", "pixi.toml";
+    if (strstr(head, "[tool.poetry]") || (strstr(head, "[project]") && !strstr(head, "[[package]]")) ||
+        strstr(head, "[build-system]"))
+        return *lock = "uv.lock, poetry.lock, pdm.lock or pylock.toml", "pyproject.toml";
+    if (head[strspn(head, " \t\r\n")] == '{' && strstr(head, "\"dependencies\"") && !strstr(head, "lockfileVersion"))
+        return *lock = "package-lock.json, pnpm-lock.yaml or yarn.lock", "package.json";
+    if (strstr(head, "dependencies:") && strstr(head, "channels:") && !strstr(head, "package:") &&
+        !strstr(head, "packages:"))
+        return *lock = "conda-lock.yml or an explicit spec (conda list --explicit)", "environment.yml";
+    return NULL;
+}
+
+/* A failed read, told what to do: merge-conflict markers, a body whose
+ * line breaks were stripped (curl -d), a manifest sent instead of its
+ * lockfile. Looked for only once reading failed, so a good input pays nothing. */
+static void hint(const char *data, size_t len, sb_err *err)
+{
+    if (err->code == SB_ENOMEM || err->code == SB_ETIMEOUT || err->code == SB_ELIMIT)
+        return;
+    unsigned cl = conflict_line(data, len);
+    if (cl) {
+        char was[sizeof err->msg];
+        snprintf(was, sizeof was, "%s", err->msg);
+        sb_err_set_at(err, SB_EPARSE, cl, 1,
+                      "the input holds git merge-conflict markers (<<<<<<< at line %u): resolve the conflict and "
+                      "lock again (pixi install, uv lock, ...), then send the lockfile (the reader said: %.600s)",
+                      cl, was);
+        return;
+    }
+    const char *lock = NULL, *man = manifest_kind(data, len, &lock);
+    if (man) {
+        sb_err_set_at(err, err->code, 0, 0,
+                      "this is %s %s manifest, not a lockfile: send its lockfile (%s) as the body, or both as "
+                      "multipart: curl -F lockfile=@LOCKFILE -F manifest=@%s",
+                      man[0] == 'e' ? "an" : "a", man, lock, man);
+        return;
+    }
+    if (len > 80 && NULL == memchr(data, '\n', len) && NULL == memchr(data, '\r', len)) {
+        size_t at = strlen(err->msg);
+        snprintf(err->msg + at, sizeof err->msg - at,
+                 "; the body has no line breaks at all, as when curl -d strips them: send the file with "
+                 "curl --data-binary @FILE");
+    }
+}
+
 sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c, const char *data, size_t len,
                             const sb_limits *lim, sb_err *err)
 {
@@ -85,10 +153,16 @@ sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c,
         return sb_err_set(err, SB_EFORMAT, "unknown input kind '%.64s'", c->kind);
     if (NULL == r) {
         char kinds[256];
-        return sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)",
-                          kinds_list(kinds, sizeof kinds));
+        sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)",
+                   kinds_list(kinds, sizeof kinds));
+        hint(data, len, err);
+        return err->code;
     }
     sb_code rc = r->read(out, a, data, len, lim, err);
+    if (rc != SB_OK) {
+        hint(data, len, err);
+        rc = err->code;
+    }
     /* pixi.lock v1 and conda-lock.yml are one YAML shape: taken by content
      * alone, the input's kind (and so its file name) is not known */
     if (rc == SB_OK && c->by_content && r == &sb_reader_pixi && (*out)->version == 1)

@@ -303,6 +303,15 @@ static int check_severity(svc_query *q, unsigned ep, const char *v, const char *
     return 0;
 }
 
+static int check_time(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    if (svc_param_time(v, &q->timestamp)) {
+        *why = "must be Unix seconds from 0 to 253402300799 or an RFC 3339 date-time (2020-01-01T00:00:00Z)";
+        return -1;
+    }
+    return 0;
+}
+
 static int check_epss(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
 {
     if (svc_param_epss(v, &q->epss_min)) {
@@ -418,7 +427,7 @@ static const svc_qparam qparams[] = {
     {"filename", SVC_Q_STRING, 0, SB_R, 0, 0, Q(filename), NULL},
     {"name", SVC_Q_STRING, 0, SB_R, 0, 0, Q(name), NULL},
     {"version", SVC_Q_STRING, 0, SB_R, 0, 0, Q(version), NULL},
-    {"timestamp", SVC_Q_COUNT, 253402300799LL, SB_R, 0, 0, Q(timestamp), NULL},
+    {"timestamp", SVC_Q_STRING, 0, SB_R, 0, 0, Q(timestamp_text), check_time},
     {"pretty", SVC_Q_BOOL, 0, SB_RD, 0, 0, Q(pretty), NULL},
     {"license-texts", SVC_Q_BOOL, 0, SB_R, 0, 0, Q(license_texts), NULL},
     {"license-file-max", SVC_Q_COUNT, 1LL << 40, SB_R, 0, 0, Q(license_file_max), NULL},
@@ -457,6 +466,74 @@ static const svc_qparam qparams[] = {
     {"gate-incomplete", SVC_Q_STRING, 0, SB_R, 0, 0, Q(gate_incomplete), check_gate_incomplete},
     {NULL, SVC_Q_STRING, 0, 0, 0, 0, 0, NULL},
 };
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static long long days_from_civil(long long y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    long long era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (long long)doe - 719468;
+}
+
+/* n digits at s as a number, -1 when they are not all digits. */
+static long digits(const char *s, int n)
+{
+    long v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+int svc_param_time(const char *s, long long *out)
+{
+    if (NULL == s)
+        return -1;
+    if (s[0] >= '0' && s[0] <= '9' && strspn(s, "0123456789") == strlen(s))
+        return svc_param_count(s, 253402300799LL, out);
+    /* YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM) */
+    if (strlen(s) < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+        s[13] != ':' || s[16] != ':')
+        return -1;
+    long y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2), h = digits(s + 11, 2), mi = digits(s + 14, 2),
+         se = digits(s + 17, 2);
+    static const unsigned mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 60)
+        return -1;
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if ((unsigned)d > mdays[mo - 1] + (mo == 2 && leap))
+        return -1;
+    const char *p = s + 19;
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return -1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    long off = 0;
+    if ((*p == 'Z' || *p == 'z') && p[1] == '\0') {
+        off = 0;
+    } else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':') {
+        long oh = digits(p + 1, 2), om = digits(p + 4, 2);
+        if (oh < 0 || oh > 23 || om < 0 || om > 59)
+            return -1;
+        off = (oh * 60 + om) * 60 * (*p == '-' ? -1 : 1);
+    } else {
+        return -1;
+    }
+    long long t = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400LL + h * 3600 + mi * 60 + (se == 60 ? 59 : se) -
+                  off;
+    if (t < 0 || t > 253402300799LL)
+        return -1;
+    *out = t;
+    return 0;
+}
 
 int svc_param_epss(const char *s, double *out)
 {
@@ -502,7 +579,7 @@ static char fold(char c)
 
 /* Levenshtein distance, folded, of two short strings (longer input is capped:
  * a 64-byte parameter name is no typo of ours). */
-static size_t distance(const char *a, const char *b)
+size_t svc_param_distance(const char *a, const char *b)
 {
     enum { CAP = 64 };
     size_t la = strnlen(a, CAP), lb = strnlen(b, CAP);
@@ -533,7 +610,7 @@ const char *svc_qparam_closest(const char *name, unsigned ep)
     for (const svc_qparam *p = qparams; p->name; p++) {
         if (!takes(p, ep))
             continue;
-        size_t d = distance(name, p->name);
+        size_t d = svc_param_distance(name, p->name);
         if (d < best_d) {
             best = p->name;
             best_d = d;
@@ -543,10 +620,43 @@ const char *svc_qparam_closest(const char *name, unsigned ep)
     return (best && best_d * 3 <= (len > 3 ? len : 3)) ? best : NULL;
 }
 
-int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why, size_t n)
+/* Names users bring from neighbouring tools (cdxgen, Dependency-Track,
+ * Syft), and what sbomd calls the same thing. */
+static const struct {
+    const char *name, *ours;
+} foreign[] = {
+    {"specversion", "the format is format= (cyclonedx-1.6, cyclonedx-1.7, spdx-2.3, spdx-3.0.1) or Accept"},
+    {"spec-version", "the format is format= (cyclonedx-1.6, cyclonedx-1.7, spdx-2.3, spdx-3.0.1) or Accept"},
+    {"outputformat", "documents take format=, reports output="},
+    {"output-format", "documents take format=, reports output="},
+    {"projectname", "the document's root is name= (and version=)"},
+    {"project-name", "the document's root is name= (and version=)"},
+    {"projectversion", "the root's version is version="},
+    {"project-version", "the root's version is version="},
+    {"bom", "an SBOM to convert or merge is the body, or the multipart part 'sbom'"},
+    {"type", "the input's kind is kind= (detected when absent)"},
+    {"pretty-print", "indentation is pretty=true|false"},
+};
+
+static int same_folded(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (fold(*a) != fold(*b))
+            return 0;
+    return *a == *b;
+}
+
+/* svc_qparam_check; `rows` 0 leaves the rows' own checks to the caller
+ * (svc_query_parse_arg runs them on the query itself, keeping the choices). */
+static int check_arg(const char *name, const char *value, unsigned ep, char *why, size_t n, int rows)
 {
     const svc_qparam *p = svc_qparam_find(name, ep);
     if (NULL == p) {
+        for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++)
+            if (same_folded(name, foreign[i].name)) {
+                snprintf(why, n, "unknown query parameter '%.64s': %s", name, foreign[i].ours);
+                return -1;
+            }
         const char *close = svc_qparam_closest(name, ep);
         const svc_qparam *other = NULL;
         for (const svc_qparam *q = qparams; q->name && !other; q++)
@@ -576,9 +686,28 @@ int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why
         }
         break;
     case SVC_Q_STRING:
-    case SVC_Q_LIST: break; /* their checks are the row's (svc_query_parse_arg) */
+    case SVC_Q_LIST:
+        if (rows && p->check) { /* the row's own: a closed set or a format */
+            svc_query scratch;
+            svc_query_init(&scratch);
+            const char *w = NULL;
+            const char *const *ch = NULL;
+            if (p->check(&scratch, ep, value ? value : "", &w, &ch)) {
+                if (p->type == SVC_Q_LIST)
+                    snprintf(why, n, "query parameter '%s': '%.64s' is not a package kind", name, value ? value : "");
+                else
+                    snprintf(why, n, "query parameter '%s' %s", name, w ? w : "is not valid");
+                return -1;
+            }
+        }
+        break;
     }
     return 0;
+}
+
+int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why, size_t n)
+{
+    return check_arg(name, value, ep, why, n, 1);
 }
 
 void svc_query_init(svc_query *q)
@@ -632,7 +761,7 @@ static const char *list_why(const svc_qparam *row)
 
 int svc_query_parse_arg(svc_query_parser *p, const char *key, const char *value)
 {
-    if (svc_qparam_check(key, value, p->ep, p->why, sizeof p->why))
+    if (check_arg(key, value, p->ep, p->why, sizeof p->why, 0))
         return 1;
     const svc_qparam *row = svc_qparam_find(key, p->ep);
     if (!row->repeat) {

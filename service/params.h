@@ -84,7 +84,8 @@ typedef struct svc_query {
     /* selection and output */
     const char *format, *output, *environment, *platform, *kind, *filename, *name, *version, *author, *package;
     int all_environments, all_platforms, pretty, license_texts, keep_orphans;
-    long long timestamp, license_file_max, license_texts_max, depth;
+    long long timestamp, license_file_max, license_texts_max, depth; /* timestamp: Unix seconds */
+    const char *timestamp_text; /* as given: Unix seconds or an RFC 3339 date-time */
     svc_qlist include, exclude, exclude_kind;
     const char *scope, *primary_purl, *fail_on_quality_name; /* as given */
     bool required_only;                                      /* scope=required (scope=all: false) */
@@ -136,6 +137,15 @@ const svc_qparam *svc_qparam_find(const char *name, unsigned ep);
 
 /* Whether the query gave row `p` (a boolean: as true). */
 int svc_query_on(const svc_query *q, const svc_qparam *p);
+
+/* timestamp=: Unix seconds (0 to 253402300799) or an RFC 3339 date-time
+ * ("2020-01-01T00:00:00Z", "2020-01-01T02:00:00.5+02:00"; a fraction is
+ * dropped, a leap second taken as :59). 0 with *out, -1 when neither. */
+int svc_param_time(const char *s, long long *out);
+
+/* Edit distance of two short strings (at most 64 bytes are compared), case
+ * and '_' / '-' folded: what "did you mean" suggestions are chosen by. */
+size_t svc_param_distance(const char *a, const char *b);
 
 /* The parameter of endpoint `ep` closest to a misspelled `name` (edit
  * distance after folding case and '_' to '-'), or NULL when none is within

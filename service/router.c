@@ -3,6 +3,7 @@
  * nothing cleverer.
  */
 #include "router.h"
+#include "params.h"
 
 #include <string.h>
 
@@ -20,6 +21,20 @@ int svc_router_add_q(svc_router *rt, const char *method, const char *path, svc_h
 int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body)
 {
     return svc_router_add_q(rt, method, path, fn, wants_body, 0);
+}
+
+const char *svc_router_closest(const svc_router *rt, const char *path)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1, len = strnlen(path, 64);
+    for (unsigned i = 0; i < rt->n; i++) {
+        size_t d = svc_param_distance(path, rt->routes[i].path);
+        if (d < best_d) {
+            best = rt->routes[i].path;
+            best_d = d;
+        }
+    }
+    return best && best_d * 3 <= len ? best : NULL;
 }
 
 const svc_route *svc_router_match(const svc_router *rt, const char *method, const char *path, int *path_known)

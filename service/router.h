@@ -38,6 +38,10 @@ int svc_router_add_q(svc_router *rt, const char *method, const char *path, svc_h
  * HEAD matches GET routes. */
 const svc_route *svc_router_match(const svc_router *rt, const char *method, const char *path, int *path_known);
 
+/* The route path closest to a path no route has (a typo), or NULL when none
+ * is within a third of its length. */
+const char *svc_router_closest(const svc_router *rt, const char *path);
+
 /* "GET, HEAD" style list of methods allowed on path, into buf. */
 void svc_router_allowed(const svc_router *rt, const char *path, char *buf, size_t n);
 

@@ -240,7 +240,11 @@ static int dispatch(svc_req *r)
             snprintf(detail, sizeof detail, "%.16s is not allowed here; allowed: %s", r->method, allowed);
             return svc_req_problem(r, 405, NULL, detail, NULL, NULL, 0);
         }
-        return svc_req_problem(r, 404, NULL, "no such endpoint", NULL, NULL, 0);
+        const char *close = svc_router_closest(&s->router, r->path);
+        char detail[160];
+        snprintf(detail, sizeof detail, "no such endpoint%s%.64s%s", close ? " (did you mean " : "", close ? close : "",
+                 close ? "?)" : "");
+        return svc_req_problem(r, 404, NULL, detail, NULL, NULL, 0);
     }
     if (r->route->wants_body && svc_decode_needed(svc_req_header(r, "Content-Encoding"))) {
         int st = decode_body(r);

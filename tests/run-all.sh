@@ -106,6 +106,7 @@ for profile in $profiles; do
     suite "$profile: SBOMs as input (CycloneDX, SPDX 2.3)" "$b/sbomin.log" tests/integration/sbomin.sh "$b"
     suite "$profile: repeat uploads (ETag, 304, result cache)" "$b/repeat.log" tests/integration/repeat.sh "$b"
     suite "$profile: gates fail closed, Sbomd-Incomplete" "$b/gates.log" tests/integration/gates.sh "$b"
+    suite "$profile: errors that teach" "$b/errors.log" tests/integration/errors.sh "$b"
   fi
   if [ "$profile" = release ]; then
     suite "release: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"

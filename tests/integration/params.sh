@@ -26,7 +26,8 @@ refused "depth on the document" "/v1/sbom?depth=1" "'depth' is not taken by this
 refused "depth on the packages report" "/v1/report/packages?depth=1" "'depth' is not taken by this endpoint"
 refused "format on a report" "/v1/report/licenses?format=spdx-2.3" "'format' is not taken"
 refused "mistyped boolean" "/v1/sbom?pretty=maybe" "'pretty' must be true or false"
-refused "count out of bounds" "/v1/sbom?timestamp=99999999999999" "'timestamp' must be a whole number"
+refused "count out of bounds" "/v1/sbom?license-file-max=99999999999999" "'license-file-max' must be a whole number"
+refused "timestamp out of bounds" "/v1/sbom?timestamp=99999999999999" "'timestamp' must be Unix seconds from 0 to 253402300799 or an RFC 3339 date-time"
 # every known parameter of each endpoint is accepted
 ok_st() { local st; st="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$f" "$base$2")"; check "$1 (got $st)" [ "$st" = 200 ]; }
 ok_st "document with every parameter" "/v1/sbom?format=spdx-2.3&environment=default&platform=linux-64&kind=uv.lock&filename=uv.lock&name=x&version=1&timestamp=1&pretty=false&license-texts=false&license-file-max=1&license-texts-max=1&fetch-licenses=false"

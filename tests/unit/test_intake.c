@@ -71,7 +71,9 @@ TEST(intake_query_bounds)
     char why[256];
     CHECK(RUN(SVC_EP_SBOM, {"timestamp", "253402300799"}) == 0);
     CHECK(RUN(SVC_EP_SBOM, {"timestamp", "253402300800"}) == 1);
-    CHECK_STR(why, "query parameter 'timestamp' must be a whole number from 0 to 253402300799");
+    CHECK_STR(why,
+              "query parameter 'timestamp' must be Unix seconds from 0 to 253402300799 or an RFC 3339 date-time "
+              "(2020-01-01T00:00:00Z)");
     CHECK(RUN(SVC_EP_SBOM, {"timestamp", "-1"}) == 1);
     CHECK(RUN(SVC_EP_SBOM, {"timestamp", NULL}) == 1); /* a bare ?timestamp has no number */
     CHECK(RUN(SVC_EP_TREE, {"depth", "100000"}) == 0);
@@ -183,10 +185,50 @@ TEST(intake_query_every_row_lands)
                         : !strcmp(p->name, "fail-on-quality")                                        ? "ntia-2021"
                         : !strcmp(p->name, "profile")                                                ? "ntia-2021"
                         : !strcmp(p->name, "gate-incomplete")                                        ? "pass"
+                        : !strcmp(p->name, "timestamp")                                              ? "1700000000"
                                                                                                      : "x";
         svc_query q;
         kv one[1] = {{p->name, v}};
         int bad = parse(ep, one, 1, why, sizeof why, &q);
         sb_test_subcase(p->name, !bad && svc_query_on(&q, p), why);
+    }
+}
+
+/* timestamp= takes Unix seconds or an RFC 3339 date-time, into one value. */
+TEST(intake_query_timestamp_rfc3339)
+{
+    char why[256];
+    svc_query q;
+    static const struct {
+        const char *in;
+        long long want; /* -1: refused */
+    } cases[] = {
+        {"0", 0},
+        {"1700000000", 1700000000LL},
+        {"2020-01-01T00:00:00Z", 1577836800LL},
+        {"2020-01-01t00:00:00z", 1577836800LL},
+        {"2020-01-01 00:00:00Z", 1577836800LL},
+        {"2020-01-01T02:00:00+02:00", 1577836800LL},
+        {"2019-12-31T19:00:00.123456-05:00", 1577836800LL},
+        {"2024-02-29T12:00:00Z", 1709208000LL},
+        {"2016-12-31T23:59:60Z", 1483228799LL}, /* a leap second, taken as :59 */
+        {"1970-01-01T00:00:00Z", 0},
+        {"9999-12-31T23:59:59Z", 253402300799LL},
+        {"2023-02-29T00:00:00Z", -1}, /* not a leap year */
+        {"2020-13-01T00:00:00Z", -1},
+        {"2020-01-01T24:00:00Z", -1},
+        {"2020-01-01T00:00:00", -1}, /* no offset */
+        {"2020-01-01T00:00:00+0200", -1},
+        {"2020-01-01", -1},
+        {"1969-12-31T23:59:59Z", -1}, /* before the epoch */
+        {"2020-01-01T00:00:00.Z", -1},
+        {"-5", -1},
+        {"", -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kv one[1] = {{"timestamp", cases[i].in}};
+        int bad = parse(SVC_EP_SBOM, one, 1, why, sizeof why, &q);
+        int ok = cases[i].want < 0 ? bad == 1 : (bad == 0 && q.timestamp == cases[i].want);
+        sb_test_subcase(cases[i].in, ok, why);
     }
 }

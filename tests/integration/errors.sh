@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# errors.sh [BUILD_DIR] - answers that teach: what to do next on the
+# mistakes people make. Git merge-conflict markers in a lockfile (400 naming
+# the line, for every reader kind); a workspace manifest sent instead of its
+# lockfile (pixi.toml, pyproject.toml, package.json, environment.yml: which
+# lockfile to send, and the multipart form); a body whose line breaks were
+# stripped (curl -d); parameter names from neighbouring tools (cdxgen's
+# specVersion, Dependency-Track's projectName / projectVersion, a 'bom'
+# parameter) named with sbomd's own; a mistyped path answered with the
+# closest endpoint; timestamp= as an RFC 3339 date-time.
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../lib.sh"
+ex="$root/examples"
+sb_start "$work/s.log" --source-date-epoch 1700000000
+post() { curl -sS -o "$3" -w '%{http_code}' --data-binary @"$1" "$base$2"; }
+
+# --- merge-conflict markers, one lockfile of each kind ---------------------------------
+conflict() { # conflict IN OUT: markers around lines 10-12
+  awk 'NR==10{print "<<<<<<< HEAD"} {print} NR==11{print "======="} NR==12{print ">>>>>>> feature"}' "$1" > "$2"
+}
+for f in pixi-pypi/pixi.lock uv-droid-semantic-search/uv.lock poetry-5484122/poetry.lock \
+         requirements-warehouse/tests.txt npm-with-prepared/package-lock.json conda-lock-pip-deps/conda-lock.yml; do
+  name="$(basename "$f")"
+  conflict "$ex/$f" "$work/c-$name"
+  res="$(post "$work/c-$name" "/v1/sbom?filename=$name" "$work/c.json")"
+  check "$name with conflict markers: 400 ($res)" [ "$res" = 400 ]
+  check "$name: names the markers, the line and what to do" \
+    jq -e '(.detail | test("merge-conflict markers \\(<<<<<<< at line 10\\): resolve the conflict and lock again")) and .line == 10' "$work/c.json" > /dev/null
+done
+
+# --- a manifest instead of its lockfile --------------------------------------------------
+pixi_toml="$(find "$root/tests/data/manifests" -name pixi.toml | head -1)"
+pyproject="$(find "$root/tests/data/manifests" -name pyproject.toml | head -1)"
+for m in "$pixi_toml:pixi.toml:pixi.lock" "$pyproject:pyproject.toml:uv.lock" \
+         "$ex/npm-with-prepared/package.json:package.json:package-lock.json" \
+         "$ex/conda-lock-pip-deps/environment.yml:environment.yml:conda-lock.yml"; do
+  IFS=: read -r file kind lock <<< "$m"
+  res="$(post "$file" "/v1/sbom" "$work/m.json")"
+  check "$kind as the body: 4xx ($res)" sh -c "[ '$res' -ge 400 ] && [ '$res' -lt 500 ]"
+  check "$kind as the body: says it is a $kind manifest and to send $lock" \
+    jq -e --arg k "$kind" --arg l "$lock" '(.detail | contains("this is a")) and (.detail | contains($k + " manifest, not a lockfile")) and (.detail | contains($l)) and (.detail | contains("-F manifest=@" + $k))' "$work/m.json" > /dev/null
+done
+
+# --- curl -d: the line breaks stripped ----------------------------------------------------
+res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -d @"$ex/uv-droid-semantic-search/uv.lock" "$base/v1/sbom?filename=uv.lock")"
+check "curl -d: 4xx ($res)" sh -c "[ '$res' -ge 400 ] && [ '$res' -lt 500 ]"
+check "curl -d: says to use --data-binary" jq -e '.detail | test("no line breaks at all, as when curl -d strips them: send the file with curl --data-binary @FILE")' "$work/d.json" > /dev/null
+res="$(curl -sS -o "$work/d2.json" -w '%{http_code}' -d @"$ex/pixi-pypi/pixi.lock" "$base/v1/sbom")"
+check "curl -d, kind unknown: says to use --data-binary ($res)" jq -e '.detail | test("--data-binary")' "$work/d2.json" > /dev/null
+res="$(post "$ex/uv-droid-semantic-search/uv.lock" "/v1/sbom?filename=uv.lock" "$work/ok.json")"
+check "the same file with --data-binary: 200 ($res)" [ "$res" = 200 ]
+
+# --- names from neighbouring tools ----------------------------------------------------------
+for q in "specVersion=1.6:format=" "spec_version=1.6:format=" "projectName=x:name=" "projectVersion=1:version=" \
+         "bom=x:multipart part 'sbom'" "outputFormat=json:format="; do
+  arg="${q%%:*}" want="${q#*:}"
+  res="$(post "$ex/pixi-pypi/pixi.lock" "/v1/sbom?$arg" "$work/f.json")"
+  check "?$arg: 400 naming sbomd's own ($res: $(jq -r .detail "$work/f.json"))" \
+    sh -c "[ '$res' = 400 ] && jq -e --arg w \"\$1\" '.detail | contains(\$w)' '$work/f.json' > /dev/null" _ "$want"
+done
+
+# --- a mistyped path ----------------------------------------------------------------------
+for p in "/v1/sbmo:/v1/sbom" "/v1/report/licences:/v1/report/licenses" "/v1/formts:/v1/formats"; do
+  path="${p%%:*}" want="${p#*:}"
+  res="$(curl -sS -o "$work/p.json" -w '%{http_code}' "$base$path")"
+  check "$path: 404 suggesting $want ($res)" sh -c "[ '$res' = 404 ] && jq -e --arg w '$want' '.detail == \"no such endpoint (did you mean \" + \$w + \"?)\"' '$work/p.json' > /dev/null"
+done
+res="$(curl -sS -o "$work/p.json" -w '%{http_code}' "$base/totally/elsewhere")"
+check "a path like none: 404 without a guess ($res)" jq -e '.detail == "no such endpoint"' "$work/p.json" > /dev/null
+
+# --- timestamp= as RFC 3339 ------------------------------------------------------------------
+for t in "2020-01-01T00:00:00Z" "2020-01-01T02:00:00%2B02:00" "1577836800"; do
+  res="$(post "$ex/pixi-pypi/pixi.lock" "/v1/sbom?timestamp=$t" "$work/t.json")"
+  check "timestamp=$t: 200 and the document's time is 2020-01-01T00:00:00Z ($res)" \
+    sh -c "[ '$res' = 200 ] && jq -e '.metadata.timestamp == \"2020-01-01T00:00:00Z\"' '$work/t.json' > /dev/null"
+done
+res="$(post "$ex/pixi-pypi/pixi.lock" "/v1/sbom?timestamp=2020-02-30T00:00:00Z" "$work/t.json")"
+check "timestamp=2020-02-30: 400 naming both forms ($res)" jq -e '.detail | test("Unix seconds .* or an RFC 3339 date-time")' "$work/t.json" > /dev/null
+sb_done errors
