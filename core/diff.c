@@ -321,10 +321,12 @@ sb_code sb_diff_compute(sb_diff **out, sb_arena *a, const sb_sbom *base, const s
     return SB_OK;
 }
 
-sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff)
+sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff, unsigned kinds)
 {
     for (size_t i = 0; i < diff->nrows; i++) {
         const sb_diff_row *r = &diff->rows[i];
+        if (!(kinds & (1u << r->change)))
+            continue;
         const char *before, *after;
         if (r->change == SB_DIFF_LICENSE)
             before = r->base_license, after = r->head_license;

@@ -87,7 +87,11 @@ extern const sb_report_kind sb_diff_kind;
 sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_diff *diff, const sb_doc_opts *opts,
                         sb_err *err);
 
-/* One finding per row into g (fail-on=diff: any change fails). */
-sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff);
+/* All kinds of change (fail-on=diff). */
+#define SB_DIFF_ALL ((1u << SB_DIFF_NCHANGES) - 1)
+
+/* One finding per row whose change is among `kinds` (bits 1 << sb_diff_change;
+ * SB_DIFF_ALL for fail-on=diff) into g. */
+sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff, unsigned kinds);
 
 #endif

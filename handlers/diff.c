@@ -24,7 +24,8 @@ static int side(svc_req *r, const char *part, svc_intake *in, sb_sbom **out, int
 
 static int post_diff(svc_req *r)
 {
-    int rc, gate_on = svc_req_q(r)->fail_on_diff; /* fail-on=diff, checked by the query's parse */
+    int rc;
+    unsigned gated = svc_req_q(r)->diff_gate; /* fail-on's kinds of change, checked by the query's parse */
     const sb_doc_ops *ops = NULL;
     if (svc_intake_output(r, &sb_diff_kind, &ops, &rc))
         return rc;
@@ -43,16 +44,24 @@ static int post_diff(svc_req *r)
     sb_diff *diff = NULL;
     if (sb_diff_compute(&diff, a, base, head, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
-    if (gate_on && diff->nrows) {
+    if (gated && diff->nrows) {
         sb_gate g;
         sb_gate_init(&g, "diff", "The lockfiles differ");
-        if (sb_diff_gate(&g, a, diff) != SB_OK) {
+        if (sb_diff_gate(&g, a, diff, gated) != SB_OK) {
             sb_err_set(&err, SB_ENOMEM, "out of memory");
             return svc_req_error(r, &err, NULL, 0);
         }
-        char detail[160];
-        snprintf(detail, sizeof detail, "%zu change(s) between base and head, and fail-on=diff", diff->nrows);
-        return svc_req_gate(r, &g, detail);
+        if (sb_gate_fired(&g)) {
+            char detail[300];
+            if (gated == SB_DIFF_ALL)
+                snprintf(detail, sizeof detail, "%zu change(s) between base and head, and fail-on=diff", diff->nrows);
+            else
+                snprintf(detail, sizeof detail,
+                         "%zu change(s) between base and head of the kinds fail-on=%.120s names (%zu change(s) in "
+                         "all)",
+                         g.n, svc_req_q(r)->fail_on, diff->nrows);
+            return svc_req_gate(r, &g, detail);
+        }
     }
     sb_doc_opts dopts = {.timestamp = head_in.ts, .pretty = head_in.pretty != 0};
     sb_doc *doc = NULL;

@@ -2,6 +2,7 @@
  * params.c - request parameter parsers (see params.h).
  */
 #include "params.h"
+#include "../core/diff.h"
 #include "../core/filter.h"
 #include "../core/quality.h"
 #include "../core/scorecard.h"
@@ -366,21 +367,33 @@ static int check_profile(svc_query *q, unsigned ep, const char *v, const char **
     return 0;
 }
 
-/* fail-on: a comma-separated list of the endpoint's gates: `diff` on
- * /v1/diff, `license` (spaces around a name allowed) elsewhere. */
+/* fail-on: a comma-separated list of the endpoint's gates: on /v1/diff
+ * `diff` (any change) or kinds of change (added, removed, upgraded,
+ * downgraded, license-changed, source-changed), `license` (spaces around a
+ * name allowed) elsewhere. */
 static int check_fail_on(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
 {
     if (ep & SVC_EP_DIFF) {
-        static const char *const set[] = {"diff", NULL};
+        /* the choices: "diff", then core/diff.c's names in sb_diff_change order */
+        static const char *const set[] = {"diff",       "added",           "removed",        "upgraded",
+                                          "downgraded", "license-changed", "source-changed", NULL};
+        _Static_assert(sizeof set / sizeof set[0] == SB_DIFF_NCHANGES + 2, "one choice per kind of change");
         for (const char *p = v; *p;) {
             size_t n = strcspn(p, ",");
-            if (n == 4 && !strncmp(p, "diff", 4)) {
-                q->fail_on_diff = true;
-            } else if (n) {
-                *why = "must be 'diff' (fail when anything changed)";
+            unsigned bits = 0;
+            if (n == 4 && !strncmp(p, "diff", 4))
+                bits = (1u << SB_DIFF_NCHANGES) - 1;
+            for (int c = 0; c < SB_DIFF_NCHANGES && !bits; c++)
+                if (strlen(set[c + 1]) == n && !strncmp(p, set[c + 1], n))
+                    bits = 1u << c;
+            if (n && !bits) {
+                *why =
+                    "must be 'diff' (fail on any change) or kinds of change, comma-separated: added, removed, "
+                    "upgraded, downgraded, license-changed, source-changed";
                 *ch = set;
                 return -1;
             }
+            q->diff_gate |= bits;
             p += n + (p[n] == ',');
         }
         return 0;

@@ -96,7 +96,7 @@ typedef struct svc_query {
     svc_qlist allow_license, deny_license, ignore_license;
     int require_license;
     bool fail_on_license; /* fail-on=license (/v1/sbom, reports) */
-    bool fail_on_diff;    /* fail-on=diff (/v1/diff) */
+    unsigned diff_gate;   /* /v1/diff's fail-on: bits 1 << sb_diff_change gated (diff: every kind); 0 = none */
     /* quality */
     int fail_on_quality; /* an sb_quality_profile, -1 absent */
     const char *profile;

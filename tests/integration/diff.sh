@@ -92,6 +92,24 @@ code="$(curl -sS -o /dev/null -w '%{http_code}' --fail-with-body -F "base=@$b3" 
 check "gate: curl --fail-with-body fails the job ($code)" [ "$code" = 422 ]
 res="$(diff_req "$b3" "$b4" "?fail-on=license" "$work/e.json")"
 check "fail-on=license is not a gate of /v1/diff: $res" [ "$res" = "400 application/problem+json" ]
+check "fail-on=license: the 400 lists the gates /v1/diff has" jq -e '.choices == ["diff", "added", "removed", "upgraded", "downgraded", "license-changed", "source-changed"]' "$work/e.json" >/dev/null
+# --- the gate by kind of change: only the kinds named fail -----------------------------
+res="$(diff_req "$b3" "$b4" "?fail-on=license-changed" "$work/gk.json")"
+check "fail-on=license-changed: 422 ($res)" [ "$res" = "422 application/problem+json" ]
+check "fail-on=license-changed: only license changes are violations" \
+  jq -e --slurpfile d "$work/p.json" '.violationCount == ([$d[0].diff[] | select(.change == "license-changed")] | length) and ([.violations[].value] | unique == ["license-changed"]) and (.detail | test("of the kinds fail-on=license-changed names"))' "$work/gk.json" >/dev/null
+res="$(diff_req "$b3" "$b4" "?fail-on=downgraded,source-changed" "$work/gk2.json")"
+want="$(jq '[.diff[] | select(.change == "downgraded" or .change == "source-changed")] | length' "$work/p.json")"
+if [ "$want" = 0 ]; then
+  check "fail-on=downgraded,source-changed with none of them: the gate passes, 200 ($res)" [ "$res" = "200 application/json" ]
+else
+  check "fail-on=downgraded,source-changed: 422 ($res)" [ "$res" = "422 application/problem+json" ]
+fi
+res="$(diff_req "$b3" "$b4" "?fail-on=upgraded,added" "$work/gk3.json")"
+check "fail-on=upgraded,added: 422 with upgrades and additions only ($res)" \
+  jq -e '[.violations[].value] | unique | all(. == "upgraded" or . == "added")' "$work/gk3.json" >/dev/null
+res="$(diff_req "$b3" "$b4" "?fail-on=moved" "$work/gk4.json")"
+check "fail-on=moved: 400 ($res)" [ "$res" = "400 application/problem+json" ]
 
 # --- selection applies to both sides; negotiation; refusals ----------------------------
 res="$(diff_req "$b3" "$b4" "?platform=win-64" "$work/w.json")"

@@ -200,7 +200,13 @@ TEST(diff_each_change_kind)
 
     sb_gate g;
     sb_gate_init(&g, "diff", "The lockfiles differ");
-    CHECK(sb_diff_gate(&g, a, d) == SB_OK && g.n == d->nrows);
+    CHECK(sb_diff_gate(&g, a, d, SB_DIFF_ALL) == SB_OK && g.n == d->nrows);
+    /* a gate on some kinds of change takes only their rows */
+    sb_gate some;
+    sb_gate_init(&some, "diff", "The lockfiles differ");
+    CHECK(sb_diff_gate(&some, a, d, 1u << SB_DIFF_DOWNGRADED | 1u << SB_DIFF_SOURCE) == SB_OK && some.n == 3);
+    for (size_t i = 0; i < some.n; i++)
+        CHECK(!strcmp(some.items[i].value, "downgraded") || !strcmp(some.items[i].value, "source-changed"));
     int found = 0;
     for (size_t i = 0; i < g.n; i++)
         if (!strcmp(g.items[i].package, "libfoo"))

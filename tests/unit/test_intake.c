@@ -7,6 +7,7 @@
  */
 #include "test.h"
 #include "../../service/params.h"
+#include "../../core/diff.h"
 
 #include <string.h>
 
@@ -132,9 +133,13 @@ TEST(intake_query_typed_fields)
     CHECK(q.required_only && q.primary_pypi && q.fail_on_quality >= 0 && q.severity > 0);
     CHECK(q.epss_min == 0.5 && q.scorecard_gate == 6.5 && q.kinds != 0 && q.exclude_kind.n == 1);
     CHECK(PARSE(SVC_EP_SBOM, &q, {"deny-license", "GPL-3.0-only"}, {"fail-on", "license"}) == 0);
-    CHECK(q.fail_on_license && q.deny_license.n == 1 && !q.fail_on_diff);
+    CHECK(q.fail_on_license && q.deny_license.n == 1 && !q.diff_gate);
     CHECK(PARSE(SVC_EP_DIFF, &q, {"fail-on", "diff"}) == 0);
-    CHECK(q.fail_on_diff && !q.fail_on_license);
+    CHECK(q.diff_gate == SB_DIFF_ALL && !q.fail_on_license);
+    CHECK(PARSE(SVC_EP_DIFF, &q, {"fail-on", "added,downgraded"}) == 0);
+    CHECK(q.diff_gate == (1u << SB_DIFF_ADDED | 1u << SB_DIFF_DOWNGRADED));
+    CHECK(PARSE(SVC_EP_DIFF, &q, {"fail-on", "license-changed"}) == 0 && q.diff_gate == 1u << SB_DIFF_LICENSE);
+    CHECK(PARSE(SVC_EP_DIFF, &q, {"fail-on", "source-changed"}) == 0 && q.diff_gate == 1u << SB_DIFF_SOURCE);
     CHECK(PARSE(SVC_EP_QUALITY, &q, {"profile", "all"}) == 0 && q.profiles == 0);
     CHECK(PARSE(SVC_EP_QUALITY, &q, {"profile", "ntia-2021"}) == 0 && q.profiles != 0);
 }
