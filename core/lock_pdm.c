@@ -40,6 +40,10 @@ typedef struct pd_ctx {
     int has_files; /* [metadata.files] (2.x-4.0) or `"name version"` under [metadata] (legacy) */
     sb_py_files files;
     int file_open; /* the last of `files` takes the fields being read */
+    /* the extras of the dependency being read: (group, index) and the string built */
+    const sb_py_deps *xgroup;
+    size_t xidx;
+    sb_strb xb;
 } pd_ctx;
 
 static sb_code oom(sb_err *err)
@@ -76,9 +80,16 @@ static sb_code on_legacy_dep(pd_ctx *c, sb_py_pkg *p, const sb_toml_seg *path, s
         g->v[g->n - 1].marker = v->str;
     } else if (g->n && v->type == SB_TOML_STRING && depth == 6 && sb_toml_key_is(path, depth, 4, "extras")) {
         sb_py_dep *d = &g->v[g->n - 1];
-        d->extras = d->extras ? sb_arena_printf(c->a, "%s,%s", d->extras, v->str) : v->str;
-        if (NULL == d->extras)
+        if (c->xgroup != g || c->xidx != g->n - 1) {
+            c->xgroup = g;
+            c->xidx = g->n - 1;
+            c->xb = (sb_strb){0};
+            if (d->extras && sb_strb_add(&c->xb, c->a, ",", d->extras) != SB_OK)
+                return oom(err);
+        }
+        if (sb_strb_add(&c->xb, c->a, ",", v->str) != SB_OK)
             return oom(err);
+        d->extras = c->xb.s;
     }
     return SB_OK;
 }

@@ -330,9 +330,7 @@ static sb_code read_input(pixi_ctx *c, sb_pkg *p)
             sb_strv g = {0};
             if ((rc = read_str_seq(c, &g, "input.globs", NULL)) != SB_OK)
                 return rc;
-            const char *joined = g.n ? g.v[0] : NULL;
-            for (size_t i = 1; joined && i < g.n; i++)
-                joined = sb_arena_printf(c->a, "%s,%s", joined, g.v[i]);
+            const char *joined = g.n ? sb_strv_join(&g, c->a, ",") : NULL;
             if (g.n && NULL == joined)
                 return oom(c);
             if ((rc = add_prop(c, p, "pixi:source-input-globs", joined)) != SB_OK)

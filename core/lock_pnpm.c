@@ -103,6 +103,11 @@ typedef struct pn_ctx {
     pn_doc doc, chosen;  /* the current document in pass 1; the last one naming a lockfileVersion */
     int ndocs;           /* documents seen */
     int chosen_at;       /* its index, -1 none */
+    /* the peer suffixes of each package, each once: "<record key>\x01<suffix>"
+     * seen, and per package (record key -> slot) the list built by appending */
+    sb_strmap peer_seen, peer_slot;
+    sb_strb *peer_b;
+    size_t npeer_b, peer_cap;
 } pn_ctx;
 
 static sb_code oom(pn_ctx *c)
@@ -142,9 +147,12 @@ static void ent_free(pn_ent *e)
 static sb_code state_init(pn_ctx *c)
 {
     if (sb_jsl_init(&c->l, c->a, "pnpm-lock.yaml", c->lim) != SB_OK ||
-        sb_strmap_init(&c->by_key, c->l.tmp, 256) != SB_OK || sb_strmap_init(&c->importers, c->l.tmp, 16) != SB_OK)
+        sb_strmap_init(&c->by_key, c->l.tmp, 256) != SB_OK || sb_strmap_init(&c->importers, c->l.tmp, 16) != SB_OK ||
+        sb_strmap_init(&c->peer_seen, c->l.tmp, 16) != SB_OK || sb_strmap_init(&c->peer_slot, c->l.tmp, 16) != SB_OK)
         return oom(c);
     c->t = c->l.tmp;
+    c->peer_b = NULL;
+    c->npeer_b = c->peer_cap = 0;
     return SB_OK;
 }
 
@@ -258,6 +266,36 @@ static sb_code own_set(pn_ctx *c, size_t at)
  * package: "name@1.0.0") that string serves, not a copy, and the jsl's key
  * map finds it: a bit, not a second 100,000-entry map (6 MB at 100,000). The
  * first package a key names keeps it, as when every key had its own entry. */
+/* Record peer suffix `peers` of package p once, in linear time: a set
+ * of what was seen, and the package's list built by appending (re-printing
+ * the list and searching it per suffix made 12,000 suffixes of one package
+ * take a gigabyte). */
+static sb_code add_peers(pn_ctx *c, sb_js_pkg *p, const char *peers)
+{
+    const char *ik = p->rec->key; /* the package's identity: its record's key, in the request arena */
+    const char *k = sb_arena_printf(c->t, "%s\x01%s", ik, peers);
+    if (NULL == k)
+        return oom(c);
+    int seen = sb_strmap_put(&c->peer_seen, k, strlen(k), 0, NULL);
+    if (seen)
+        return seen < 0 ? oom(c) : SB_OK;
+    size_t slot = c->npeer_b;
+    int had = sb_strmap_put(&c->peer_slot, ik, strlen(ik), slot, &slot);
+    if (had < 0)
+        return oom(c);
+    if (0 == had) {
+        sb_strb *nb = sb_arena_grow(c->t, c->peer_b, &c->peer_cap, c->npeer_b, sizeof *nb, 16);
+        if (NULL == nb)
+            return oom(c);
+        c->peer_b = nb;
+        c->peer_b[c->npeer_b++] = (sb_strb){0};
+    }
+    if (sb_strb_add(&c->peer_b[slot], c->a, ", ", peers) != SB_OK)
+        return oom(c);
+    p->peers = c->peer_b[slot].s;
+    return SB_OK;
+}
+
 static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *peers)
 {
     size_t at;
@@ -269,9 +307,7 @@ static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *p
     if (NULL == pkg_of(c, path) &&
         (own ? own_set(c, at) != SB_OK : sb_strmap_put(&c->by_key, path, strlen(path), at, NULL) < 0))
         return oom(c);
-    if (peers && (NULL == p->peers || !strstr(p->peers, peers)))
-        p->peers = p->peers ? sb_arena_printf(c->a, "%s, %s", p->peers, peers) : sb_arena_strdup(c->a, peers);
-    return p->peers || !peers ? SB_OK : oom(c);
+    return peers ? add_peers(c, p, peers) : SB_OK;
 }
 
 static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_code *rc)

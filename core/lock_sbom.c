@@ -503,7 +503,8 @@ static sb_code cdx_licenses(sbin *c, sb_pkg *p, json_t *arr)
 {
     if (!json_is_array(arr))
         return SB_OK;
-    const char *acc = NULL;
+    sb_strb acc = {0}; /* appended, not re-printed: 8,000 licenses stay linear */
+    int any = 0;
     size_t i;
     json_t *e;
     json_array_foreach(arr, i, e) {
@@ -521,11 +522,16 @@ static sb_code cdx_licenses(sbin *c, sb_pkg *p, json_t *arr)
         if (NULL == term)
             continue;
         int compound = strchr(term, ' ') != NULL;
-        acc = acc ? sb_arena_printf(c->a, compound ? "%s AND (%s)" : "%s AND %s", acc, term) : term;
-        if (NULL == acc)
+        if (!any++) { /* a first term is kept as written */
+            if (sb_strb_add(&acc, c->a, NULL, term) != SB_OK)
+                return oom(c);
+            continue;
+        }
+        if (sb_strb_add(&acc, c->a, compound ? " AND (" : " AND ", term) != SB_OK ||
+            (compound && sb_strb_add(&acc, c->a, NULL, ")") != SB_OK))
             return oom(c);
     }
-    p->license = acc;
+    p->license = acc.s;
     return SB_OK;
 }
 

@@ -35,6 +35,10 @@ typedef struct uv_ctx {
     size_t pkg;        /* index of the package being read, +1 (0 = none) */
     sb_py_deps *group; /* the dependency list being read */
     size_t art;        /* artifact being read, +1 */
+    /* the extras of the dependency being read: (group, index) and the string built */
+    const sb_py_deps *xgroup;
+    size_t xidx;
+    sb_strb xb;
 } uv_ctx;
 
 static sb_code oom(sb_err *err)
@@ -60,9 +64,16 @@ static sb_code on_dep_field(uv_ctx *c, const sb_toml_seg *path, size_t depth, si
     } else if (depth == at + 2 && sb_toml_key_is(path, depth, at + 1, "version")) {
         d->version = v->str;
     } else if (depth == at + 3 && sb_toml_key_is(path, depth, at + 1, "extra")) {
-        d->extras = d->extras ? sb_arena_printf(c->a, "%s,%s", d->extras, v->str) : v->str;
-        if (NULL == d->extras)
+        if (c->xgroup != c->group || c->xidx != c->group->n - 1) {
+            c->xgroup = c->group;
+            c->xidx = c->group->n - 1;
+            c->xb = (sb_strb){0};
+            if (d->extras && sb_strb_add(&c->xb, c->a, ",", d->extras) != SB_OK)
+                return oom(err);
+        }
+        if (sb_strb_add(&c->xb, c->a, ",", v->str) != SB_OK)
             return oom(err);
+        d->extras = c->xb.s;
     }
     return SB_OK;
 }
@@ -229,9 +240,7 @@ static sb_code finish(uv_ctx *c, sb_err *err)
         if (NULL == p->rec.location && !p->index)
             return oom(err);
         if (p->resolution_markers.n) {
-            const char *j = p->resolution_markers.v[0];
-            for (size_t k = 1; j && k < p->resolution_markers.n; k++)
-                j = sb_arena_printf(c->a, "%s || %s", j, p->resolution_markers.v[k]);
+            const char *j = sb_strv_join(&p->resolution_markers, c->a, " || ");
             if (NULL == j || sb_strv_push(&p->rec.reader_props, c->a, "pixi:resolution-markers") != SB_OK ||
                 sb_strv_push(&p->rec.reader_props, c->a, j) != SB_OK)
                 return oom(err);

@@ -153,6 +153,42 @@ sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
     return SB_OK;
 }
 
+sb_code sb_strb_add(sb_strb *b, sb_arena *a, const char *sep, const char *piece)
+{
+    size_t ns = b->len && sep ? strlen(sep) : 0, np = strlen(piece);
+    char *s = sb_arena_reserve(a, b->s, &b->cap, b->len, b->len + ns + np + 1, 1, 32);
+    if (NULL == s)
+        return SB_ENOMEM;
+    if (ns)
+        memcpy(s + b->len, sep, ns);
+    memcpy(s + b->len + ns, piece, np);
+    b->len += ns + np;
+    s[b->len] = '\0';
+    b->s = s;
+    return SB_OK;
+}
+
+const char *sb_strv_join(const sb_strv *sv, sb_arena *a, const char *sep)
+{
+    size_t ns = strlen(sep), total = 1;
+    for (size_t i = 0; i < sv->n; i++)
+        total += strlen(sv->v[i]) + (i ? ns : 0);
+    char *s = sb_arena_alloc(a, total), *w = s;
+    if (NULL == s)
+        return NULL;
+    for (size_t i = 0; i < sv->n; i++) {
+        if (i) {
+            memcpy(w, sep, ns);
+            w += ns;
+        }
+        size_t n = strlen(sv->v[i]);
+        memcpy(w, sv->v[i], n);
+        w += n;
+    }
+    *w = '\0';
+    return s;
+}
+
 sb_lock_env *sb_lock_env_get(sb_lock *l, sb_arena *a, const char *name)
 {
     for (size_t i = 0; i < l->nenvs; i++)
