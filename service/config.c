@@ -14,6 +14,7 @@
 #include "../core/version.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -24,7 +25,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef enum { T_LONG, T_STR, T_FLAG } opt_type;
+/* T_SIZE: a byte count, with an optional unit (k/M/G/T: powers of 1000;
+ * Ki/Mi/Gi/Ti: powers of 1024; a trailing B allowed), as Kubernetes writes
+ * memory (300Mi) and people write sizes (64M). */
+typedef enum { T_LONG, T_SIZE, T_STR, T_FLAG } opt_type;
 
 typedef struct cfg_opt {
     const char *name; /* --name */
@@ -44,22 +48,22 @@ static const cfg_opt opts[] = {
     {"listen", "SBOMD_LISTEN", T_STR, OFF(listen), 0, 64, "127.0.0.1", "IPv4 or IPv6 address to bind (:: is dual stack, [::1] accepted; 0.0.0.0 in containers)"},
     {"port", "SBOMD_PORT", T_LONG, OFF(port), 0, 65535, "8080", "TCP port (0 = any free port, printed at start)"},
     {"threads", "SBOMD_THREADS", T_LONG, OFF(threads), 0, 256, "0", "worker threads (0 = one per core the cgroup CPU quota allows, else per core)"},
-    {"max-body", "SBOMD_MAX_BODY", T_LONG, OFF(max_body), 1024, 1L << 32, "67108864", "largest accepted request body in bytes"},
+    {"max-body", "SBOMD_MAX_BODY", T_SIZE, OFF(max_body), 1024, 1L << 32, "67108864", "largest accepted request body in bytes"},
     {"max-connections", "SBOMD_MAX_CONNECTIONS", T_LONG, OFF(max_connections), 1, 100000, "1024", "concurrent connections"},
     {"conn-timeout", "SBOMD_CONN_TIMEOUT", T_LONG, OFF(conn_timeout), 1, 3600, "30", "idle seconds before a connection is dropped"},
     {"source-date-epoch", "SOURCE_DATE_EPOCH", T_LONG, OFF(source_date_epoch), -1, 253402300799L, "-1", "fixed document timestamp (Unix seconds; -1 = now)"},
     {"max-packages", "SBOMD_MAX_PACKAGES", T_LONG, OFF(max_packages), 1, 10000000, "500000", "package records accepted per lockfile"},
     {"max-documents", "SBOMD_MAX_DOCUMENTS", T_LONG, OFF(max_documents), 1, 100000, "256", "environment x platform documents per request (all-environments / all-platforms)"},
     {"max-depth", "SBOMD_MAX_DEPTH", T_LONG, OFF(max_depth), 4, 1000, "64", "YAML nesting accepted"},
-    {"max-scalar", "SBOMD_MAX_SCALAR", T_LONG, OFF(max_scalar), 1024, 1L << 30, "1048576", "bytes in one YAML scalar"},
+    {"max-scalar", "SBOMD_MAX_SCALAR", T_SIZE, OFF(max_scalar), 1024, 1L << 30, "1048576", "bytes in one YAML scalar"},
     {"quiet", "SBOMD_QUIET", T_FLAG, OFF(quiet), 0, 1, "0", "do not log one line per request"},
     {"log-level", "SBOMD_LOG_LEVEL", T_STR, OFF(log_level), 0, 8, "info", "least level of the request lines logged: info (every request), warn (5xx, cut streams, and 401/403/408/413/429), error (5xx and cut streams); service events are always logged"},
     {"max-requests", "SBOMD_MAX_REQUESTS", T_LONG, OFF(max_requests), 1, 100000, "256", "requests in flight before 503 with Retry-After"},
     {"package-cache", "SBOMD_PACKAGE_CACHE", T_STR, OFF(package_cache), 0, 1024, "", "conda package cache directory (with pkgs/) for licenses, about.json and license files; empty = none"},
-    {"license-file-max", "SBOMD_LICENSE_FILE_MAX", T_LONG, OFF(license_file_max), 0, 1L << 30, "1048576", "bytes of text embedded per license file (larger files are listed by name)"},
-    {"license-texts-max", "SBOMD_LICENSE_TEXTS_MAX", T_LONG, OFF(license_texts_max), 0, 1L << 34, "67108864", "bytes of license text per document (past it, files are listed by name)"},
+    {"license-file-max", "SBOMD_LICENSE_FILE_MAX", T_SIZE, OFF(license_file_max), 0, 1L << 30, "1048576", "bytes of text embedded per license file (larger files are listed by name)"},
+    {"license-texts-max", "SBOMD_LICENSE_TEXTS_MAX", T_SIZE, OFF(license_texts_max), 0, 1L << 34, "67108864", "bytes of license text per document (past it, files are listed by name)"},
     {"request-timeout", "SBOMD_REQUEST_TIMEOUT", T_LONG, OFF(request_timeout), 1, 86400, "120", "seconds a request may take from its headers to its last byte: 408 while uploading, 504 before the document starts, a visibly truncated stream after"},
-    {"min-upload-rate", "SBOMD_MIN_UPLOAD_RATE", T_LONG, OFF(min_upload_rate), 0, 1L << 30, "1024", "bytes per second an upload must average once upload-grace has passed, else 408 (0 = off)"},
+    {"min-upload-rate", "SBOMD_MIN_UPLOAD_RATE", T_SIZE, OFF(min_upload_rate), 0, 1L << 30, "1024", "bytes per second an upload must average once upload-grace has passed, else 408 (0 = off)"},
     {"upload-grace", "SBOMD_UPLOAD_GRACE", T_LONG, OFF(upload_grace), 1, 3600, "5", "seconds of upload before its rate is judged"},
     {"policy-file", "SBOMD_POLICY_FILE", T_STR, OFF(policy_file), 0, 1024, "", "TOML file of named license policies ([policy.NAME] with allow, deny, ignore, require), chosen per request with ?policy=NAME; read at start"},
     {"tokens-file", "SBOMD_TOKENS_FILE", T_STR, OFF(tokens_file), 0, 1024, "", "bearer tokens, one per line (# comments); set = every request needs one; reloaded on SIGHUP and when the file changes (checked each second)"},
@@ -84,8 +88,8 @@ static const cfg_opt opts[] = {
     {"vulnerabilities", "SBOMD_VULNERABILITIES", T_FLAG, OFF(vulns), 0, 1, "0", "let ?vulnerabilities=osv ask OSV for advisories on PyPI and npm purls (off: documents say pixi:incomplete osv, and a gate on findings - fail-on-severity, -kev, -epss - answers 400 feature-disabled)"},
     {"osv-url", "SBOMD_OSV_URL", T_STR, OFF(osv_url), 0, 512, "https://api.osv.dev", "OSV API base (<base>/v1/querybatch, <base>/v1/vulns/<id>); the only host vulnerability lookups reach"},
     {"osv-ttl", "SBOMD_OSV_TTL", T_LONG, OFF(osv_ttl), 0, 604800, "3600", "seconds an OSV answer (query or advisory) is reused"},
-    {"result-cache-size", "SBOMD_RESULT_CACHE_SIZE", T_LONG, OFF(result_cache_size), 0, 1L << 40, "67108864", "bytes of finished documents and reports kept in memory to answer repeated uploads (same bytes, same options) without reading them again; least recently used go first; 0 = off"},
-    {"result-cache-max-entry", "SBOMD_RESULT_CACHE_MAX_ENTRY", T_LONG, OFF(result_cache_max_entry), 1024, 1L << 40, "16777216", "largest response body the result cache keeps (bytes); larger ones are streamed and not kept"},
+    {"result-cache-size", "SBOMD_RESULT_CACHE_SIZE", T_SIZE, OFF(result_cache_size), 0, 1L << 40, "67108864", "bytes of finished documents and reports kept in memory to answer repeated uploads (same bytes, same options) without reading them again; least recently used go first; 0 = off"},
+    {"result-cache-max-entry", "SBOMD_RESULT_CACHE_MAX_ENTRY", T_SIZE, OFF(result_cache_max_entry), 1024, 1L << 40, "16777216", "largest response body the result cache keeps (bytes); larger ones are streamed and not kept"},
     {"kev-url", "SBOMD_KEV_URL", T_STR, OFF(kev_url), 0, 512, "https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json", "CISA Known Exploited Vulnerabilities catalog (JSON feed) fetched for ?kev=true"},
     {"kev-file", "SBOMD_KEV_FILE", T_STR, OFF(kev_file), 0, 1024, "", "a local copy of the KEV catalog, read by each ?kev=true request instead of kev-url (refresh it by replacing the file); empty = fetch kev-url"},
     {"kev-ttl", "SBOMD_KEV_TTL", T_LONG, OFF(kev_ttl), 0, 604800, "86400", "seconds the fetched KEV catalog is reused"},
@@ -99,11 +103,11 @@ static const cfg_opt opts[] = {
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
-    {"memory-budget", "SBOMD_MEMORY_BUDGET", T_LONG, OFF(memory_budget), 0, 1L << 42, "0", "bytes request bodies and their parsing (5x the body, estimated) may hold at once; a request past it gets 503 + Retry-After before its body is read (0 = 70% of the cgroup memory limit, else 1 GiB); must hold one max-body request"},
+    {"memory-budget", "SBOMD_MEMORY_BUDGET", T_SIZE, OFF(memory_budget), 0, 1L << 42, "0", "bytes request bodies and their parsing (5x the body, estimated) may hold at once; a request past it gets 503 + Retry-After before its body is read (0 = 70% of the cgroup memory limit, else 1 GiB); must hold one max-body request"},
     {"cache-url", "SBOMD_CACHE_URL", T_STR, OFF(cache_url), 0, 512, "", "shared cache for lookup answers across replicas: redis://[[user]:password@]host[:port][/db] (rediss:// is not available: Debian's hiredis 0.14 has no TLS); Redis down or slow is a cache miss with a Warning header; empty = the embedded caches only"},
     {"cache-prefix", "SBOMD_CACHE_PREFIX", T_STR, OFF(cache_prefix), 0, 128, "sbomd:", "prefix of every shared-cache key (several deployments on one Redis)"},
     {"cache-timeout-ms", "SBOMD_CACHE_TIMEOUT_MS", T_LONG, OFF(cache_timeout_ms), 1, 10000, "100", "milliseconds a shared-cache connect or command may take before it counts as a miss"},
-    {"cache-max-value", "SBOMD_CACHE_MAX_VALUE", T_LONG, OFF(cache_max_value), 1, 1L << 29, "2097152", "bytes of one shared-cache value (a conda archive's info member can be large); larger ones stay local"},
+    {"cache-max-value", "SBOMD_CACHE_MAX_VALUE", T_SIZE, OFF(cache_max_value), 1, 1L << 29, "2097152", "bytes of one shared-cache value (a conda archive's info member can be large); larger ones stay local"},
     {"cache-ttl", "SBOMD_CACHE_TTL", T_LONG, OFF(cache_ttl), 0, 31536000, "0", "seconds a shared-cache entry lives at most (0 = the answer's own: lookup-ttl, lookup-negative-ttl, osv-ttl)"},
     {"cache-pool", "SBOMD_CACHE_POOL", T_LONG, OFF(cache_pool), 1, 256, "4", "connections for shared-cache reads (one read each at a time; writes have their own)"},
     {"max-connections-per-ip", "SBOMD_MAX_CONNECTIONS_PER_IP", T_LONG, OFF(max_connections_per_ip), 0, 100000, "256", "connections one client address may hold open (0 = no cap); behind a proxy every client is the proxy's address"},
@@ -136,8 +140,19 @@ static int set(svc_cfg *c, const cfg_opt *o, const char *v, const char *origin, 
     char *end;
     errno = 0;
     long n = strtol(v, &end, 10);
+    if (o->type == T_SIZE && !errno && end != v && *end) {
+        long long scaled;
+        if (0 == svc_cfg_size(v, &scaled) && scaled <= LONG_MAX) {
+            n = (long)scaled;
+            end = (char *)v + strlen(v);
+        }
+    }
     if (errno || end == v || *end || n < o->min || n > o->max) {
-        snprintf(eb, en, "%s %s: '%s' is not an integer in [%ld, %ld]", origin, o->name, v, o->min, o->max);
+        if (o->type == T_SIZE)
+            snprintf(eb, en, "%s %s: '%s' is not a byte count in [%ld, %ld] (units k, M, G, T, Ki, Mi, Gi, Ti allowed)",
+                     origin, o->name, v, o->min, o->max);
+        else
+            snprintf(eb, en, "%s %s: '%s' is not an integer in [%ld, %ld]", origin, o->name, v, o->min, o->max);
         return -1;
     }
     *(long *)base = n;
@@ -157,6 +172,45 @@ static const struct {
 };
 #define NACTIONS (sizeof actions / sizeof actions[0])
 
+int svc_cfg_size(const char *v, long long *out)
+{
+    static const struct {
+        const char *unit;
+        unsigned long long mul;
+    } units[] = {
+        {"", 1ULL},
+        {"k", 1000ULL},
+        {"K", 1000ULL},
+        {"M", 1000ULL * 1000},
+        {"G", 1000ULL * 1000 * 1000},
+        {"T", 1000ULL * 1000 * 1000 * 1000},
+        {"Ki", 1ULL << 10},
+        {"Mi", 1ULL << 20},
+        {"Gi", 1ULL << 30},
+        {"Ti", 1ULL << 40},
+    };
+    if (NULL == v || v[0] < '0' || v[0] > '9')
+        return -1;
+    unsigned long long n = 0;
+    const char *p = v;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (n > (1ULL << 50)) /* far past any setting's bound: no overflow below */
+            return -1;
+        n = n * 10 + (unsigned)(*p - '0');
+    }
+    size_t ul = strlen(p);
+    if (ul && p[ul - 1] == 'B')
+        ul--; /* 64MB, 300MiB */
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strlen(units[i].unit) == ul && !strncmp(p, units[i].unit, ul) && (ul || !p[0])) {
+            if (n > (1ULL << 62) / units[i].mul)
+                return -1;
+            *out = (long long)(n * units[i].mul);
+            return 0;
+        }
+    return -1;
+}
+
 static void help(void)
 {
     printf("usage: sbomd [options]\n\nEvery option is also an environment variable; flags win.\n\n");
@@ -171,6 +225,8 @@ static void value_kind(const cfg_opt *o, char *b, size_t n)
 {
     if (o->type == T_FLAG)
         snprintf(b, n, "flag: true, false, yes, no (a bare --%s is true)", o->name);
+    else if (o->type == T_SIZE)
+        snprintf(b, n, "bytes in [%ld, %ld], a unit allowed (64M, 300Mi, 1G)", o->min, o->max);
     else if (o->type == T_STR)
         snprintf(b, n, "text, at most %ld bytes", o->max - 1);
     else

@@ -98,6 +98,11 @@ const struct sb_policy *svc_cfg_policy(const svc_cfg *c, const char *name);
 
 /* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when
  * --help/--version was printed (exit 0), -1 on error (message in errbuf). */
+/* A byte count with an optional unit: "67108864", "64M", "64MB", "300Mi",
+ * "1G", "2Ti" (k/M/G/T powers of 1000, Ki/Mi/Gi/Ti of 1024). 0 with *out,
+ * -1 when it is not one. */
+int svc_cfg_size(const char *v, long long *out);
+
 int svc_cfg_load(svc_cfg *out, int argc, char **argv, char *errbuf, size_t errlen);
 
 /* Resolve memory_budget (0: derived from `cgroup_limit`, 0 = none) and fit

@@ -156,3 +156,49 @@ TEST(budget_fits_max_body)
     CHECK(svc_cfg_fit_budget(&c, 0, eb, sizeof eb) == -1 && strstr(eb, "memory-budget 1000000") &&
           strstr(eb, "max-body"));
 }
+
+/* Size settings take units as Kubernetes and people write them. */
+TEST(config_sizes_take_units)
+{
+    static const struct {
+        const char *in;
+        long long want; /* -1: refused */
+    } cases[] = {
+        {"67108864", 67108864LL},
+        {"64M", 64000000LL},
+        {"64MB", 64000000LL},
+        {"64Mi", 67108864LL},
+        {"300Mi", 314572800LL},
+        {"300MiB", 314572800LL},
+        {"1G", 1000000000LL},
+        {"1Gi", 1073741824LL},
+        {"2Ti", 2199023255552LL},
+        {"8k", 8000LL},
+        {"8K", 8000LL},
+        {"8Ki", 8192LL},
+        {"0", 0},
+        {"64m", -1},
+        {"64 Mi", -1},
+        {"Mi", -1},
+        {"-1Mi", -1},
+        {"1.5G", -1},
+        {"64Q", -1},
+        {"", -1},
+        {"99999999999999999999Ti", -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        long long got = -1;
+        int rc = svc_cfg_size(cases[i].in, &got);
+        sb_test_subcase(cases[i].in, cases[i].want < 0 ? rc != 0 : (rc == 0 && got == cases[i].want), cases[i].in);
+    }
+    /* through the settings: an option and an environment variable */
+    svc_cfg c;
+    char eb[256];
+    char *argv[] = {"sbomd", "--memory-budget", "400Mi", "--max-body", "64Mi", NULL};
+    CHECK(svc_cfg_load(&c, 5, argv, eb, sizeof eb) == 0);
+    CHECK(c.memory_budget == 419430400L && c.max_body == 67108864L);
+    char *bad[] = {"sbomd", "--max-body", "64Q", NULL};
+    CHECK(svc_cfg_load(&c, 3, bad, eb, sizeof eb) == -1 && strstr(eb, "units k, M, G, T, Ki, Mi, Gi, Ti") != NULL);
+    char *port[] = {"sbomd", "--port", "8Ki", NULL}; /* a port is no size */
+    CHECK(svc_cfg_load(&c, 3, port, eb, sizeof eb) == -1);
+}
