@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/alloc.h"
@@ -142,8 +143,41 @@ void svc_req_note(svc_req *r, const char *format, long packages)
         r->packages = packages;
 }
 
+/* A header value as it may go on the wire: no control characters (a CR or
+ * LF would end the header; libmicrohttpd drops such a header whole), and
+ * inside a Warning's quoted text no quote or backslash (it would end the
+ * text early). Values are often built from input (file names, details): the
+ * one place that cleans them is here. The value itself when already clean. */
+static const char *clean_header(svc_req *r, const char *name, const char *value)
+{
+    int warning = !strcasecmp(name, "Warning");
+    const char *open = warning ? strchr(value, '"') : NULL, *close = open ? strrchr(value, '"') : NULL;
+    size_t n = strlen(value), bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)value[i];
+        bad += c < 0x20 || c == 0x7f ||
+               (open && value + i > open && value + i < close && (c == '"' || c == '\\'));
+    }
+    if (0 == bad)
+        return value;
+    char *v = sb_arena_strndup(r->arena, value, n);
+    if (NULL == v)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (c < 0x20 || c == 0x7f)
+            v[i] = ' ';
+        else if (open && value + i > open && value + i < close && (c == '"' || c == '\\'))
+            v[i] = '\'';
+    }
+    return v;
+}
+
 void svc_req_add_header(svc_req *r, const char *name, const char *value)
 {
+    value = value ? clean_header(r, name, value) : NULL;
+    if (NULL == value)
+        return;
     if (r->nheaders < SVC_MAX_EXTRA_HEADERS) {
         r->headers[r->nheaders].name = name;
         r->headers[r->nheaders].value = value;
