@@ -151,7 +151,8 @@ int svc_req_timeout(svc_req *r);
 
 /* The memory budget, once the body is read and its model estimated
  * (sb_lock_estimate): the request's charge becomes the body it holds plus
- * `model` bytes, before anything is built. 0 when admitted; otherwise the
+ * `model` bytes and the models of the inputs it admitted before (a diff's
+ * base, a merge's earlier parts), before anything is built. 0 when admitted; otherwise the
  * request is answered (413 when the estimate exceeds the whole budget, 503
  * with Retry-After when requests in flight hold too much of it now), *rc set,
  * and 1 returned. */

@@ -63,7 +63,8 @@ struct svc_req {
     int timed_out;              /* the deadline cut the request short */
     int dropped;                /* connection closed mid-upload (status says why) */
     int over_budget;            /* the body outgrew the memory budget: drained, answered 503 */
-    unsigned long long charged; /* bytes of the memory budget this request holds */
+    unsigned long long charged;  /* bytes of the memory budget this request holds */
+    unsigned long long admitted; /* the models of the inputs admitted so far (svc_req_admit adds each) */
     const char *cors_origin;    /* Access-Control-Allow-Origin to send, or NULL */
     time_t wall;                /* arrival, Unix seconds: the default document timestamp */
     unsigned char rkey[20];     /* result key (svc_req_repeat); valid when keyed */

@@ -149,14 +149,18 @@ static int charge_body(svc_req *r, uint64_t len)
 int svc_req_admit(svc_req *r, unsigned long long model, int *rc)
 {
     svc_budget *b = &r->srv->budget;
-    unsigned long long need = (unsigned long long)r->body.alloc + model;
+    /* every input of the request is charged: the two sides of a diff, each
+     * part of a merge (one charge replacing the other let a request hold
+     * many models while paying for one) */
+    unsigned long long need = (unsigned long long)r->body.alloc + r->admitted + model;
     if (need > b->total) {
         atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
         char detail[256];
         snprintf(detail, sizeof detail,
-                 "reading this input would take about %llu MiB, more than the server's whole memory budget (%llu MiB); "
+                 "reading %s would take about %llu MiB, more than the server's whole memory budget (%llu MiB); "
                  "split the lockfile or ask for a larger --memory-budget",
-                 (need + (1u << 20) - 1) >> 20, b->total >> 20);
+                 r->admitted ? "this request's inputs together" : "this input", (need + (1u << 20) - 1) >> 20,
+                 b->total >> 20);
         *rc = svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
         return 1;
     }
@@ -169,6 +173,7 @@ int svc_req_admit(svc_req *r, unsigned long long model, int *rc)
         svc_budget_release(b, r->charged - need); /* the upload's guess was high: give the rest back */
     }
     r->charged = need;
+    r->admitted += model;
     return 0;
 }
 

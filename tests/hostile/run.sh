@@ -148,6 +148,22 @@ for f in "$work/lists"/*; do
   echo "hostile: $name ($size bytes, 8000 items): $st, peak RSS $peak kB (bound $bound kB)"
 done
 kill "$pid4"; wait "$pid4" 2>/dev/null
+# every input of a request is charged: two sides of a diff that each fit the
+# budget alone but not together are a 413 (each side's charge once replaced
+# the other's, so a diff held two models while paying for one)
+python3 -c "
+for k in (1, 2):
+    with open('$work/pins%d.txt' % k, 'w') as f:
+        f.writelines('p%d-%d==1.%d\n' % (k, i, i % 7) for i in range(40000))"
+start_server "$work/log5" --quiet --memory-budget 60Mi --max-body 8Mi
+pid5=$spid port5=$sport
+st="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$work/pins1.txt" "http://127.0.0.1:$port5/v1/sbom?filename=requirements.txt")"
+[ "$st" = 200 ] && ok || bad "40,000 pins alone against 60 MiB: $st"
+st="$(curl -sS -o "$work/d.json" -w '%{http_code}' -F "base=@$work/pins1.txt;filename=requirements.txt" \
+  -F "head=@$work/pins2.txt;filename=requirements.txt" "http://127.0.0.1:$port5/v1/diff")"
+[ "$st" = 413 ] && jq -e '.detail | test("this request.s inputs together")' "$work/d.json" > /dev/null && ok || bad "a diff of two such: $st $(head -c 200 "$work/d.json")"
+echo "hostile: a diff of two 40,000-pin files against 60 MiB: $st ($(jq -r .detail "$work/d.json" | head -c 90))"
+kill "$pid5"; wait "$pid5" 2>/dev/null
 # a big input against a 1-second deadline: the reader stops with 504 problem+json
 # (not a document started late), the server stays up and counts the timeout
 /usr/bin/python3 "$here/make-bounds.py" "$work/bounds1" 1 req-490k.requirements.txt
