@@ -155,8 +155,7 @@ static const char *clean_header(svc_req *r, const char *name, const char *value)
     size_t n = strlen(value), bad = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)value[i];
-        bad += c < 0x20 || c == 0x7f ||
-               (open && value + i > open && value + i < close && (c == '"' || c == '\\'));
+        bad += c < 0x20 || c == 0x7f || (open && value + i > open && value + i < close && (c == '"' || c == '\\'));
     }
     if (0 == bad)
         return value;

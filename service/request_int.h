@@ -59,15 +59,15 @@ struct svc_req {
     const char *format;
     long packages;
     int stream_failed;
-    char reason[1024];          /* a problem's detail, for the request's log line ("" = none) */
-    int timed_out;              /* the deadline cut the request short */
-    int dropped;                /* connection closed mid-upload (status says why) */
-    int over_budget;            /* the body outgrew the memory budget: drained, answered 503 */
+    char reason[1024];           /* a problem's detail, for the request's log line ("" = none) */
+    int timed_out;               /* the deadline cut the request short */
+    int dropped;                 /* connection closed mid-upload (status says why) */
+    int over_budget;             /* the body outgrew the memory budget: drained, answered 503 */
     unsigned long long charged;  /* bytes of the memory budget this request holds */
     unsigned long long admitted; /* the models of the inputs admitted so far (svc_req_admit adds each) */
-    const char *cors_origin;    /* Access-Control-Allow-Origin to send, or NULL */
-    time_t wall;                /* arrival, Unix seconds: the default document timestamp */
-    unsigned char rkey[20];     /* result key (svc_req_repeat); valid when keyed */
+    const char *cors_origin;     /* Access-Control-Allow-Origin to send, or NULL */
+    time_t wall;                 /* arrival, Unix seconds: the default document timestamp */
+    unsigned char rkey[20];      /* result key (svc_req_repeat); valid when keyed */
     int keyed;
     unsigned char body_sha1[20]; /* SHA-1 of the body; valid when body_hashed */
     int body_hashed;
