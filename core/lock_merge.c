@@ -20,6 +20,7 @@
 #include "purl.h"
 #include "strmap.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct merge {
@@ -33,6 +34,7 @@ typedef struct merge {
     const char **first; /* per package: the label of the part it was taken from */
     size_t *last;       /* per package: the last part that had it */
     sb_strv root_deps;  /* the merged root's edges (purls) */
+    sb_strmap seen;     /* "<list>\x01<item>" of the lists past LIST_LINEAR items (push_unique) */
 } merge;
 
 static sb_code oom(merge *m)
@@ -59,10 +61,39 @@ static int has(const sb_strv *v, const char *s)
     return 0;
 }
 
-static sb_code push_unique(merge *m, sb_strv *v, const char *s)
+/* Lists this short are searched; longer ones are looked up in m->seen: a
+ * part of 100,000 components made every push a scan of the list so far
+ * (a merge that took 57 s). */
+#define LIST_LINEAR 16
+
+static sb_code seen_put(merge *m, const char *list, const char *s, int *had)
 {
-    if (has(v, s))
-        return SB_OK;
+    const char *k = sb_arena_printf(m->a, "%s\x01%s", list, s);
+    int rc = k ? sb_strmap_put(&m->seen, k, strlen(k), 0, NULL) : -1;
+    if (rc < 0)
+        return oom(m);
+    *had = rc;
+    return SB_OK;
+}
+
+/* Append s to v unless v has it; `list` names v uniquely for the merge
+ * ("d<package>", "r<part>", "R"). */
+static sb_code push_unique(merge *m, sb_strv *v, const char *list, const char *s)
+{
+    int had = 0;
+    if (v->n < LIST_LINEAR) {
+        if (has(v, s))
+            return SB_OK;
+    } else {
+        if (v->n == LIST_LINEAR) /* from here on looked up: what is in it so far first */
+            for (uint32_t i = 0; i < v->n; i++)
+                if (seen_put(m, list, v->v[i], &had) != SB_OK)
+                    return SB_ENOMEM;
+        if (seen_put(m, list, s, &had) != SB_OK)
+            return SB_ENOMEM;
+        if (had)
+            return SB_OK;
+    }
     return sb_strv_push(v, m->a, s) == SB_OK ? SB_OK : oom(m);
 }
 
@@ -201,7 +232,7 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
     merge m = {.a = a, .err = err, .lim = lim ? lim : &defaults};
     if (0 == n)
         return sb_err_set(err, SB_EMISUSE, "nothing to merge");
-    if (sb_strmap_init(&m.by_purl, a, 1024) != SB_OK)
+    if (sb_strmap_init(&m.by_purl, a, 1024) != SB_OK || sb_strmap_init(&m.seen, a, 64) != SB_OK)
         return oom(&m);
     /* one root for all when every part names the same one */
     int one_root = 1;
@@ -228,21 +259,24 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
             if (rc != SB_OK)
                 return rc;
         }
+        char list[32];
         for (size_t k = 0; k < pl->npkgs; k++) {
             const sb_pkg *p = pl->pkgs[k];
             sb_pkg *into = m.pkgs[at[k]];
+            snprintf(list, sizeof list, "d%zu", at[k]);
             for (uint32_t d = 0; d < p->depends.n; d++) {
                 const char *to = map_id(&ids, pl, p->depends.v[d]);
-                if (to && push_unique(&m, &into->depends, to) != SB_OK)
+                if (to && push_unique(&m, &into->depends, list, to) != SB_OK)
                     return oom(&m);
             }
         }
+        snprintf(list, sizeof list, "r%zu", i);
         /* the part's root edges: to the merged root, or to the part's root component */
         sb_strv rootv = {0};
         if (pl->has_root_names) {
             for (uint32_t d = 0; d < pl->root_names.n; d++) {
                 const char *to = map_id(&ids, pl, pl->root_names.v[d]);
-                if (to && push_unique(&m, &rootv, to) != SB_OK)
+                if (to && push_unique(&m, &rootv, list, to) != SB_OK)
                     return oom(&m);
             }
         } else { /* no root edges said: what nothing else in the part depends on */
@@ -256,12 +290,12 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
                         dep[t] = 1;
                 }
             for (size_t k = 0; k < pl->npkgs; k++)
-                if (!dep[k] && push_unique(&m, &rootv, purl_of(pl->pkgs[k])) != SB_OK)
+                if (!dep[k] && push_unique(&m, &rootv, list, purl_of(pl->pkgs[k])) != SB_OK)
                     return oom(&m);
         }
         if (one_root) {
             for (uint32_t d = 0; d < rootv.n; d++)
-                if (push_unique(&m, &m.root_deps, rootv.v[d]) != SB_OK)
+                if (push_unique(&m, &m.root_deps, "R", rootv.v[d]) != SB_OK)
                     return oom(&m);
             continue;
         }
@@ -279,10 +313,12 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
         sb_code rc = take(&m, &root, i, labels[i], &ri);
         if (rc != SB_OK)
             return rc;
+        char rlist[32];
+        snprintf(rlist, sizeof rlist, "d%zu", ri);
         for (uint32_t d = 0; d < rootv.n; d++)
-            if (push_unique(&m, &m.pkgs[ri]->depends, rootv.v[d]) != SB_OK)
+            if (push_unique(&m, &m.pkgs[ri]->depends, rlist, rootv.v[d]) != SB_OK)
                 return oom(&m);
-        if (push_unique(&m, &m.root_deps, u) != SB_OK)
+        if (push_unique(&m, &m.root_deps, "R", u) != SB_OK)
             return oom(&m);
     }
     sb_lock *l = sb_arena_calloc(a, 1, sizeof *l);
