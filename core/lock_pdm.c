@@ -39,11 +39,8 @@ typedef struct pd_ctx {
     int static_urls;
     int has_files; /* [metadata.files] (2.x-4.0) or `"name version"` under [metadata] (legacy) */
     sb_py_files files;
-    int file_open; /* the last of `files` takes the fields being read */
-    /* the extras of the dependency being read: (group, index) and the string built */
-    const sb_py_deps *xgroup;
-    size_t xidx;
-    sb_strb xb;
+    int file_open;       /* the last of `files` takes the fields being read */
+    sb_py_extras extras; /* of the dependency being read */
 } pd_ctx;
 
 static sb_code oom(sb_err *err)
@@ -79,17 +76,8 @@ static sb_code on_legacy_dep(pd_ctx *c, sb_py_pkg *p, const sb_toml_seg *path, s
     } else if (g->n && v->type == SB_TOML_STRING && depth == 5 && sb_toml_key_is(path, depth, 4, "marker")) {
         g->v[g->n - 1].marker = v->str;
     } else if (g->n && v->type == SB_TOML_STRING && depth == 6 && sb_toml_key_is(path, depth, 4, "extras")) {
-        sb_py_dep *d = &g->v[g->n - 1];
-        if (c->xgroup != g || c->xidx != g->n - 1) {
-            c->xgroup = g;
-            c->xidx = g->n - 1;
-            c->xb = (sb_strb){0};
-            if (d->extras && sb_strb_add(&c->xb, c->a, ",", d->extras) != SB_OK)
-                return oom(err);
-        }
-        if (sb_strb_add(&c->xb, c->a, ",", v->str) != SB_OK)
+        if (sb_pyl_dep_extra(&c->extras, g, c->a, v->str) != SB_OK)
             return oom(err);
-        d->extras = c->xb.s;
     }
     return SB_OK;
 }

@@ -112,6 +112,22 @@ sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group)
     return group && index_group(p, a, p->ngroups - 1) != SB_OK ? NULL : g;
 }
 
+sb_code sb_pyl_dep_extra(sb_py_extras *x, sb_py_deps *g, sb_arena *a, const char *extra)
+{
+    sb_py_dep *d = &g->v[g->n - 1];
+    if (x->group != g || x->idx != g->n - 1) { /* another dependency: start its string */
+        x->group = g;
+        x->idx = g->n - 1;
+        x->b = (sb_strb){0};
+        if (d->extras && sb_strb_add(&x->b, a, ",", d->extras) != SB_OK)
+            return SB_ENOMEM;
+    }
+    if (sb_strb_add(&x->b, a, ",", extra) != SB_OK)
+        return SB_ENOMEM;
+    d->extras = x->b.s;
+    return SB_OK;
+}
+
 sb_py_dep *sb_pyl_dep(sb_py_deps *g, sb_arena *a)
 {
     sb_py_dep *v = grow(a, g->v, &g->cap, g->n, sizeof *v);

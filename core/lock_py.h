@@ -90,6 +90,18 @@ sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a);
 sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group);
 sb_py_dep *sb_pyl_dep(sb_py_deps *g, sb_arena *a);
 
+/* The extras of the dependency being read, built by appending (a crafted
+ * list of 8,000 extras re-printed per item took half a gigabyte): which
+ * dependency (group, index) and its string so far. Zero-initialized. */
+typedef struct sb_py_extras {
+    const sb_py_deps *group;
+    size_t idx;
+    sb_strb b;
+} sb_py_extras;
+
+/* Add `extra` to the extras of g's last dependency (comma-separated). */
+sb_code sb_pyl_dep_extra(sb_py_extras *x, sb_py_deps *g, sb_arena *a, const char *extra);
+
 /* Index of the group named `group` (PEP 503-normalized; NULL = the base
  * list, 0), or (size_t)-1. */
 size_t sb_pyl_find_group(const sb_py_pkg *p, const char *group);

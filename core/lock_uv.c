@@ -32,13 +32,10 @@ typedef struct uv_ctx {
     int has_version;
     unsigned vline, vcol; /* where the version is, for errors */
     sb_strv members;
-    size_t pkg;        /* index of the package being read, +1 (0 = none) */
-    sb_py_deps *group; /* the dependency list being read */
-    size_t art;        /* artifact being read, +1 */
-    /* the extras of the dependency being read: (group, index) and the string built */
-    const sb_py_deps *xgroup;
-    size_t xidx;
-    sb_strb xb;
+    size_t pkg;          /* index of the package being read, +1 (0 = none) */
+    sb_py_deps *group;   /* the dependency list being read */
+    size_t art;          /* artifact being read, +1 */
+    sb_py_extras extras; /* of the dependency being read */
 } uv_ctx;
 
 static sb_code oom(sb_err *err)
@@ -64,16 +61,8 @@ static sb_code on_dep_field(uv_ctx *c, const sb_toml_seg *path, size_t depth, si
     } else if (depth == at + 2 && sb_toml_key_is(path, depth, at + 1, "version")) {
         d->version = v->str;
     } else if (depth == at + 3 && sb_toml_key_is(path, depth, at + 1, "extra")) {
-        if (c->xgroup != c->group || c->xidx != c->group->n - 1) {
-            c->xgroup = c->group;
-            c->xidx = c->group->n - 1;
-            c->xb = (sb_strb){0};
-            if (d->extras && sb_strb_add(&c->xb, c->a, ",", d->extras) != SB_OK)
-                return oom(err);
-        }
-        if (sb_strb_add(&c->xb, c->a, ",", v->str) != SB_OK)
+        if (sb_pyl_dep_extra(&c->extras, c->group, c->a, v->str) != SB_OK)
             return oom(err);
-        d->extras = c->xb.s;
     }
     return SB_OK;
 }
