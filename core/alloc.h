@@ -21,6 +21,7 @@
 #define sb_calloc(c, n) calloc((c), (n))
 #define sb_realloc(p, n) realloc((p), (n))
 #define sb_free(p) free(p)
+#define sb_usable_size(p) malloc_usable_size(p)
 static inline void sb_alloc_release(void)
 {
     malloc_trim(0);
@@ -35,6 +36,7 @@ static inline void sb_alloc_release_now(void)
 #define sb_calloc(c, n) mi_calloc((c), (n))
 #define sb_realloc(p, n) mi_realloc((p), (n))
 #define sb_free(p) mi_free(p)
+#define sb_usable_size(p) mi_usable_size(p)
 static inline void sb_alloc_release(void)
 {
     mi_collect(true);

@@ -29,7 +29,37 @@ struct sb_arena {
     block *head;
     size_t next_size;
     size_t used, cap;
+    size_t held;           /* bytes of blocks taken from the allocator, headers included */
+    const sb_meter *meter; /* charged for held as it grows; NULL = nobody */
 };
+
+/* A block of `size` bytes of data, charged to the meter first: a refused
+ * charge fails like the allocator failing. */
+static block *block_new(sb_arena *a, size_t size)
+{
+    size_t n = sizeof(block) + size;
+    if (a->meter && !a->meter->take(a->meter->ctx, n))
+        return NULL;
+    block *b = sb_malloc(n);
+    if (NULL == b) {
+        if (a->meter)
+            a->meter->give(a->meter->ctx, n);
+        return NULL;
+    }
+    b->size = size;
+    b->used = 0;
+    a->held += n;
+    return b;
+}
+
+static void block_free(sb_arena *a, block *b)
+{
+    size_t n = sizeof(block) + b->size;
+    sb_free(b);
+    a->held -= n;
+    if (a->meter)
+        a->meter->give(a->meter->ctx, n);
+}
 
 sb_arena *sb_arena_new(size_t cap)
 {
@@ -51,6 +81,8 @@ void sb_arena_destroy(sb_arena *a)
         sb_free(b);
         b = n;
     }
+    if (a->meter && a->held)
+        a->meter->give(a->meter->ctx, a->held);
     sb_free(a);
 }
 
@@ -65,10 +97,10 @@ static void *bump(sb_arena *a, size_t n, size_t align)
     if (a->cap && (a->used + n + align > a->cap || a->used + n < a->used))
         return NULL;
 #ifdef SB_ARENA_DEBUG
-    block *b = sb_malloc(sizeof *b + n);
+    block *b = block_new(a, n);
     if (NULL == b)
         return NULL;
-    b->used = b->size = n;
+    b->used = n;
     b->next = a->head;
     a->head = b;
     a->used += n;
@@ -86,10 +118,10 @@ static void *bump(sb_arena *a, size_t n, size_t align)
     size_t bsize = a->next_size;
     if (n > bsize / 4) {
         /* own block, linked behind the head so the head keeps its free tail */
-        block *big = sb_malloc(sizeof *big + n);
+        block *big = block_new(a, n);
         if (NULL == big)
             return NULL;
-        big->used = big->size = n;
+        big->used = n;
         if (b) {
             big->next = b->next;
             b->next = big;
@@ -100,10 +132,9 @@ static void *bump(sb_arena *a, size_t n, size_t align)
         a->used += n;
         return big->data;
     }
-    block *nb = sb_malloc(sizeof *nb + bsize);
+    block *nb = block_new(a, bsize);
     if (NULL == nb)
         return NULL;
-    nb->size = bsize;
     nb->used = n;
     nb->next = b;
     a->head = nb;
@@ -166,12 +197,35 @@ sb_arena *sb_arena_child(const sb_arena *parent)
 {
     if (parent->cap && parent->used >= parent->cap)
         return NULL;
-    return sb_arena_new(parent->cap ? parent->cap - parent->used : 0);
+    sb_arena *c = sb_arena_new(parent->cap ? parent->cap - parent->used : 0);
+    if (c)
+        c->meter = parent->meter; /* nothing held yet: nothing to charge */
+    return c;
+}
+
+int sb_arena_meter(sb_arena *a, const sb_meter *m)
+{
+    if (m == a->meter)
+        return 0;
+    if (m && a->held && !m->take(m->ctx, a->held))
+        return -1;
+    if (a->meter && a->held)
+        a->meter->give(a->meter->ctx, a->held);
+    a->meter = m;
+    return 0;
+}
+
+size_t sb_arena_held(const sb_arena *a)
+{
+    return a->held;
 }
 
 int sb_arena_adopt(sb_arena *parent, sb_arena *child)
 {
     if (parent->cap && (child->used > parent->cap || parent->used > parent->cap - child->used))
+        return -1;
+    /* a child made before its parent had a meter pays over to the parent's */
+    if (child->held && child->meter != parent->meter && sb_arena_meter(child, parent->meter) != 0)
         return -1;
     if (child->head) {
         block *last = child->head;
@@ -186,6 +240,7 @@ int sb_arena_adopt(sb_arena *parent, sb_arena *child)
         }
     }
     parent->used += child->used;
+    parent->held += child->held;
     sb_free(child);
     return 0;
 }
@@ -231,7 +286,7 @@ void sb_arena_reset(sb_arena *a)
 #endif
     while (b) {
         block *n = b->next;
-        sb_free(b);
+        block_free(a, b);
         b = n;
     }
     if (keep) {

@@ -7,6 +7,9 @@
  *
  * The arena has a hard cap (bytes handed out); an allocation past it fails
  * like an out-of-memory and the caller reports SB_ELIMIT/SB_ENOMEM.
+ * A meter (sb_arena_meter) sees every block the arena takes from the
+ * allocator and gives back: the service charges a request's memory budget
+ * there, as memory is taken, and a refusal fails the allocation the same way.
  * Built with -DSB_ARENA_DEBUG every object is its own malloc, so ASan and
  * valgrind see overruns and use-after-destroy (libgit2 GIT_DEBUG_POOL).
  */
@@ -64,6 +67,26 @@ int sb_arena_adopt(sb_arena *parent, sb_arena *child);
  * scratch arena reused piece after piece (the document writers' per-element
  * strings) holds one piece's worth, not the whole document's. */
 void sb_arena_reset(sb_arena *a);
+
+/* Who pays for an arena's blocks. take(ctx, n) is called before the arena
+ * asks the allocator for n bytes and may refuse (0: the allocation fails
+ * like an out-of-memory); give(ctx, n) when n bytes go back (destroy,
+ * reset). Children (sb_arena_child) inherit the meter and are used on worker
+ * threads, so both must be thread-safe. The meter must outlive the arena. */
+typedef struct sb_meter {
+    int (*take)(void *ctx, size_t n);
+    void (*give)(void *ctx, size_t n);
+    void *ctx;
+} sb_meter;
+
+/* Put `m` (NULL: none) in charge of what `a` takes from now on; blocks the
+ * arena already holds are charged to it at once (-1 when it refuses them:
+ * the arena keeps its old meter). 0 on success. */
+int sb_arena_meter(sb_arena *a, const sb_meter *m);
+
+/* Bytes the arena holds from the allocator (blocks with their headers and
+ * free tails): what its meter was charged. */
+size_t sb_arena_held(const sb_arena *a);
 
 /* Bytes handed out so far (for limits and metrics). */
 size_t sb_arena_used(const sb_arena *a);

@@ -1284,7 +1284,7 @@ static sb_code run_pieces(pixi_ctx *c, const char *data, size_t len, const piece
         k->lim = c->lim;
         k->err = &pc[i].err;
         k->a = sb_arena_child(c->a);
-        k->scratch = sb_arena_new(0);
+        k->scratch = sb_arena_child(c->a);
         if (NULL == k->a || NULL == k->scratch)
             return SB_ENOMEM;
     }
@@ -1444,7 +1444,7 @@ sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, s
     memset(&c, 0, sizeof c);
     c.a = a;
     c.err = err;
-    c.scratch = sb_arena_new(0);
+    c.scratch = sb_arena_child(a);
     if (NULL == c.scratch)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     sb_code rc = read_shape(&c, out, a, data, len, lim, err, kind, only_v1);

@@ -1008,7 +1008,7 @@ static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     }
     pn_ctx c = {.a = a, .err = err, .lim = lim, .data = data, .len = len, .chosen_at = -1};
     sb_code rc = state_init(&c);
-    if (rc == SB_OK && NULL == (c.d = sb_arena_new(0)))
+    if (rc == SB_OK && NULL == (c.d = sb_arena_child(a)))
         rc = oom(&c);
     if (rc == SB_OK)
         rc = read_lock(&c);

@@ -698,7 +698,7 @@ sb_code sb_pyl_build(sb_lock **out, sb_arena *a, sb_pyl *pl, const sb_limits *li
 {
     if (lim && pl->npkgs > lim->max_packages)
         return sb_err_set(err, SB_ELIMIT, "more than %zu packages", lim->max_packages);
-    sb_arena *scratch = sb_arena_new(0);
+    sb_arena *scratch = sb_arena_child(a);
     sb_code rc = scratch ? build_into(out, a, scratch, pl, lim, err) : sb_err_set(err, SB_ENOMEM, "out of memory");
     sb_arena_destroy(scratch);
     return rc;

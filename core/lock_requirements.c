@@ -408,7 +408,7 @@ static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, s
                                  sb_err *err)
 {
     rq_ctx c = {0};
-    c.s = sb_arena_new(0);
+    c.s = sb_arena_child(a);
     sb_code rc = c.s ? read_into(&c, out, a, data, len, lim, err) : oom(err);
     sb_arena_destroy(c.s);
     return rc;

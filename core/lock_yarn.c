@@ -755,7 +755,7 @@ static sb_code yarn_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     yl_ctx c = {.a = a, .err = err, .data = data, .len = len};
     c.berry = sb_lock__has_line(data, len < 4096 ? len : 4096, "__metadata:");
     sb_code rc = SB_OK;
-    if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || NULL == (c.scr = sb_arena_new(0)) ||
+    if (sb_jsl_init(&c.l, a, "yarn.lock", lim) != SB_OK || NULL == (c.scr = sb_arena_child(a)) ||
         sb_strmap_init(&c.by_desc, c.scr, 256) != SB_OK)
         rc = oom(&c);
     c.l.version = 1;

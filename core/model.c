@@ -1631,7 +1631,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
 
 sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err)
 {
-    sb_arena *scratch = sb_arena_new(0), *tmp = sb_arena_new(0);
+    sb_arena *scratch = sb_arena_child(a), *tmp = sb_arena_child(a);
     sb_err_clear(err); /* a code in err is then the failing step's own (step_failed) */
     sb_code rc = scratch && tmp ? select_into(out, a, scratch, &tmp, lock, opts, err)
                                 : sb_err_set(err, SB_ENOMEM, "out of memory");

@@ -4,6 +4,11 @@
  * last bytes.
  */
 #include "budget.h"
+#include "../core/alloc.h"
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
 
 void svc_budget_init(svc_budget *b, unsigned long long total)
 {
@@ -39,4 +44,141 @@ unsigned long long svc_budget_used(svc_budget *b)
 unsigned long long svc_budget_default(unsigned long long cgroup_limit)
 {
     return cgroup_limit ? cgroup_limit / 100 * SVC_BUDGET_CGROUP_PERCENT : SVC_BUDGET_DEFAULT;
+}
+
+/* The smallest growth of a request's charge: a request taking memory a
+ * block at a time is charged every MiB, not every block. */
+#define GRANT_MIN (1ULL << 20)
+
+/* The request stops: say why (the first reason stays) and how much it asked for. */
+static int refuse(svc_account *a, unsigned status, unsigned long long wanted, unsigned long long n)
+{
+    unsigned expect = 0;
+    if (atomic_compare_exchange_strong(&a->refused, &expect, status))
+        atomic_store(&a->wanted, wanted);
+    atomic_fetch_sub(&a->held, n);
+    return 0;
+}
+
+static int meter_take(void *ctx, size_t n)
+{
+    return svc_account_take(ctx, n);
+}
+
+static void meter_give(void *ctx, size_t n)
+{
+    svc_account_give(ctx, n);
+}
+
+void svc_account_init(svc_account *a, svc_budget *b, const atomic_ullong *base, unsigned long long scope)
+{
+    a->budget = b;
+    a->base = base;
+    atomic_store(&a->held, 0);
+    atomic_store(&a->paid, 0);
+    atomic_store(&a->granted, 0);
+    atomic_store(&a->refused, 0);
+    atomic_store(&a->peak, 0);
+    atomic_store(&a->wanted, 0);
+    a->scope = scope;
+    a->meter.take = meter_take;
+    a->meter.give = meter_give;
+    a->meter.ctx = a;
+}
+
+void svc_account_prepay(svc_account *a, unsigned long long n)
+{
+    atomic_fetch_add(&a->paid, n);
+}
+
+int svc_account_take(svc_account *a, unsigned long long n)
+{
+    unsigned long long held = atomic_fetch_add(&a->held, n) + n;
+    unsigned long long peak = atomic_load(&a->peak);
+    while (held > peak && !atomic_compare_exchange_weak(&a->peak, &peak, held)) {
+    }
+    unsigned long long paid = atomic_load(&a->paid);
+    while (held > paid) {
+        svc_budget *b = a->budget;
+        unsigned long long mine = atomic_load(a->base) + atomic_load(&a->granted);
+        unsigned long long need = held - paid;
+        if (mine > b->total || need > b->total - mine)
+            return refuse(a, 413, mine + need, n);
+        /* grow by an eighth of what is paid (at least a MiB): a request that
+         * keeps taking is charged a logarithmic number of times */
+        unsigned long long step = paid / 8 > GRANT_MIN ? paid / 8 : GRANT_MIN;
+        if (step < need)
+            step = need;
+        if (step > b->total - mine)
+            step = b->total - mine;
+        if (!svc_budget_charge(b, step)) {
+            /* the rest of the budget may still hold what is needed */
+            if (step == need || !svc_budget_charge(b, step = need))
+                return refuse(a, 503, mine + need, n);
+        }
+        if (atomic_compare_exchange_strong(&a->paid, &paid, paid + step)) {
+            atomic_fetch_add(&a->granted, step);
+            break;
+        }
+        svc_budget_release(b, step); /* another thread paid meanwhile: look again */
+    }
+    return 1;
+}
+
+void svc_account_give(svc_account *a, unsigned long long n)
+{
+    atomic_fetch_sub(&a->held, n);
+}
+
+/* jansson's allocations carry a header: their size, and the scope of the
+ * request that paid for them (0: none). A tree freed by another request's
+ * code, or after its request ended, gives nothing back to anyone: the
+ * scope, not a pointer, decides, so no account is touched after it ends. */
+typedef struct json_hdr {
+    size_t size;
+    unsigned long long scope;
+} json_hdr;
+_Static_assert(sizeof(json_hdr) % _Alignof(max_align_t) == 0, "the header keeps jansson's objects aligned");
+
+static _Thread_local svc_account *current;
+
+void svc_account_enter(svc_account *a)
+{
+    current = a;
+}
+
+static void *json_alloc(size_t n)
+{
+    svc_account *a = current;
+    if (n > SIZE_MAX - sizeof(json_hdr))
+        return NULL;
+    json_hdr *h = sb_malloc(n + sizeof(json_hdr));
+    if (NULL == h)
+        return NULL;
+    /* what the allocator really set aside (its size class), not what was asked:
+     * a tree of small objects costs their classes */
+    size_t t = sb_usable_size(h);
+    if (a && !svc_account_take(a, t)) {
+        sb_free(h);
+        return NULL;
+    }
+    h->size = t;
+    h->scope = a ? a->scope : 0;
+    return h + 1;
+}
+
+static void json_release(void *p)
+{
+    if (NULL == p)
+        return;
+    json_hdr *h = (json_hdr *)p - 1;
+    svc_account *a = current;
+    if (h->scope && a && a->scope == h->scope)
+        svc_account_give(a, h->size);
+    sb_free(h);
+}
+
+void svc_account_json_install(void)
+{
+    json_set_alloc_funcs(json_alloc, json_release);
 }

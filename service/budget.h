@@ -12,11 +12,22 @@
  * before any model is built: a pin-dense requirements.txt needs some 100x
  * its size, which no factor of the body alone prices without overcharging
  * everything else. The charge is released when the request completes.
+ *
+ * The estimate only admits. Then the request's account (svc_account) is
+ * the accountant: every block its arenas take from the allocator and every
+ * JSON tree its parsers build is charged there as it is taken; past what
+ * was paid (the admitted estimates) the charge grows while the budget
+ * allows, and otherwise that allocation fails like an out-of-memory and
+ * the account says why (413: the request alone could never fit; 503:
+ * others hold the rest). No input shape, however crafted, takes the
+ * process past the budget this way (issue 43).
  */
 #ifndef SVC_BUDGET_H
 #define SVC_BUDGET_H
 
 #include <stdatomic.h>
+
+#include "../core/arena.h"
 
 /* arena bytes guessed per body byte while the body arrives (the kind is not
  * known yet; svc_req_admit charges the estimate once it is): ~2x for the
@@ -48,5 +59,39 @@ unsigned long long svc_budget_used(svc_budget *b);
 /* The default: SVC_BUDGET_CGROUP_PERCENT of `cgroup_limit` when one is set
  * (non-zero), else SVC_BUDGET_DEFAULT. */
 unsigned long long svc_budget_default(unsigned long long cgroup_limit);
+
+/* A request's account (see above). `base` is the request's other charge
+ * (body, capture, admitted estimates), read for the 413 test. */
+typedef struct svc_account {
+    svc_budget *budget;
+    const atomic_ullong *base;
+    atomic_ullong held;       /* bytes taken and not given back */
+    atomic_ullong paid;       /* bytes of held paid for: prepaid estimates plus grants */
+    atomic_ullong granted;    /* bytes charged to the budget by growth; released at the end */
+    atomic_ullong peak;       /* the most held at once */
+    atomic_ullong wanted;     /* what the request's whole charge would have been at the refused take */
+    atomic_uint refused;      /* 0, or the status a refused take answers: 413 or 503 */
+    unsigned long long scope; /* nonzero, unique per request: tags its JSON allocations */
+    sb_meter meter;           /* what the request's arenas are metered by */
+} svc_account;
+
+void svc_account_init(svc_account *a, svc_budget *b, const atomic_ullong *base, unsigned long long scope);
+
+/* `n` bytes of what the request will take are already paid for (the
+ * estimate svc_req_admit charged). */
+void svc_account_prepay(svc_account *a, unsigned long long n);
+
+/* Take or give back n bytes (the meter's callbacks; thread-safe). Take
+ * returns 0, charging nothing, when the budget refuses. */
+int svc_account_take(svc_account *a, unsigned long long n);
+void svc_account_give(svc_account *a, unsigned long long n);
+
+/* This thread now works for the request that owns `a` (NULL: for none):
+ * jansson's allocations are charged to it until the next call. Set on
+ * every entry to a request's code, cleared on the way out. */
+void svc_account_enter(svc_account *a);
+
+/* Route jansson's allocations through the accounts (at start-up, once). */
+void svc_account_json_install(void);
 
 #endif

@@ -190,8 +190,6 @@ static int read_policy(svc_req *r, const svc_query *q, svc_intake *in, int *rc)
     if (policy_list(in, a, &q->allow_license, 0, &err) != SB_OK ||
         policy_list(in, a, &q->deny_license, 1, &err) != SB_OK ||
         policy_list(in, a, &q->ignore_license, 2, &err) != SB_OK) {
-        if (err.code == SB_ENOMEM)
-            return answered(rc, -1);
         return answered(rc, svc_req_error(r, &err, NULL, 0)); /* the message names the parameter and value */
     }
     if (q->require_license >= 0)

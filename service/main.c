@@ -112,9 +112,7 @@ int main(int argc, char **argv)
         printf("config ok\n");
         return 0;
     }
-#ifndef SB_NO_MIMALLOC
-    json_set_alloc_funcs(mi_malloc, mi_free);
-#endif
+    svc_account_json_install(); /* jansson's trees charged to the request that builds them */
     if (h_health_register(&srv.router) || h_sbom_register(&srv.router) || h_formats_register(&srv.router) ||
         h_metrics_register(&srv.router) || h_openapi_register(&srv.router) || h_report_register(&srv.router) ||
         h_page_register(&srv.router) || h_version_register(&srv.router) || h_diff_register(&srv.router)) {

@@ -197,6 +197,10 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
          "Requests refused for the memory budget: 503 when it cannot hold the body or its model now, 413 when the "
          "model exceeds all of it.",
          LOAD(m->rejected_memory)},
+        {"sbomd_stopped_memory_total",
+         "Requests stopped while reading or building: the memory they took outgrew what the budget could give "
+         "(413 past the whole budget, 503 when others held the rest).",
+         LOAD(m->stopped_memory)},
         {"sbomd_timeouts_total", "Requests cut short by the request deadline or the minimum upload rate.",
          LOAD(m->timeouts)},
         {"sbomd_head_timeouts_total",

@@ -32,6 +32,7 @@ typedef struct svc_metrics {
     atomic_ullong client_disconnects; /* responses the client left before their end */
     atomic_ullong rejected_busy;
     atomic_ullong rejected_memory;   /* 503: the memory budget could not hold the body */
+    atomic_ullong stopped_memory;    /* requests stopped mid-work: their memory outgrew what the budget held */
     atomic_ullong timeouts;          /* requests cut short by the deadline or upload rate */
     atomic_ullong head_timeouts;     /* connections closed with their request head late */
     atomic_ullong auth_failures;     /* 401 answers */

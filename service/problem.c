@@ -179,8 +179,37 @@ int svc_req_disabled(svc_req *r, const char *detail)
     return problem(r, 400, "Feature disabled on this server", detail, NULL, NULL, 0, NULL, 0, "feature-disabled");
 }
 
+/* A request whose account refused memory (budget.h): whatever error that
+ * surfaced as (an out-of-memory, a parser that could not grow), the answer
+ * is the budget's, and the memory is returned when the request ends. */
+static int stopped_for_memory(svc_req *r, unsigned why)
+{
+    svc_server *s = r->srv;
+    atomic_fetch_add(&s->metrics.stopped_memory, 1);
+    char detail[320];
+    unsigned long long mib = 1ULL << 20;
+    unsigned long long took = (atomic_load(&r->acct.wanted) + mib - 1) / mib;
+    if (why == 413) {
+        snprintf(detail, sizeof detail,
+                 "reading and building this request took more memory than the server's whole memory budget "
+                 "(%llu MiB; it asked for about %llu MiB when stopped); split the input or ask for a larger "
+                 "--memory-budget",
+                 s->budget.total / mib, took);
+        return svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
+    }
+    snprintf(detail, sizeof detail,
+             "building this request needed more memory than sbomd's budget had free (it asked for about %llu MiB "
+             "of %llu MiB when stopped; requests in flight hold the rest); retry shortly",
+             took, s->budget.total / mib);
+    svc_req_add_header(r, "Retry-After", "2");
+    return svc_req_problem(r, 503, NULL, detail, NULL, NULL, 0);
+}
+
 int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, size_t nchoices)
 {
+    unsigned why = atomic_load(&r->acct.refused);
+    if (why)
+        return stopped_for_memory(r, why);
     unsigned status = svc_status_for(err->code);
     return svc_req_problem(r, status, NULL, err->msg, err, choices, nchoices);
 }

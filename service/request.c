@@ -35,7 +35,7 @@ sb_arena *svc_req_arena(svc_req *r)
  * decommit (twice the CPU per request, measured). One at a time. */
 static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void release_now(void)
+void svc_req__release_now(void)
 {
     pthread_mutex_lock(&release_lock);
     sb_alloc_release_now();
@@ -47,7 +47,7 @@ void svc_req_drop_body(svc_req *r)
     size_t had = r->body.alloc;
     sb_buf_free(&r->body);
     if (had >= SVC_BODY_RELEASE_MIN)
-        release_now();
+        svc_req__release_now();
 }
 const svc_cfg *svc_req_cfg(const svc_req *r)
 {
@@ -361,7 +361,9 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
         r->stream_failed = 1;
         return MHD_CONTENT_READER_END_WITH_ERROR;
     }
+    svc_account_enter(&r->acct);
     ssize_t n = r->gz ? svc_gzip_read(r->gz, buf, max) : produce(r, buf, max);
+    svc_account_enter(NULL);
     if (n < 0) {
         r->stream_failed = 1;
         return MHD_CONTENT_READER_END_WITH_ERROR;

@@ -63,7 +63,8 @@ struct svc_req {
     int timed_out;               /* the deadline cut the request short */
     int dropped;                 /* connection closed mid-upload (status says why) */
     int over_budget;             /* the body outgrew the memory budget: drained, answered 503 */
-    unsigned long long charged;  /* bytes of the memory budget this request holds */
+    atomic_ullong charged;       /* bytes of the memory budget this request holds for body, capture, estimates */
+    svc_account acct;            /* what its arenas and JSON trees take, charged as taken (budget.h) */
     unsigned long long admitted; /* the models of the inputs admitted so far (svc_req_admit adds each) */
     const char *cors_origin;     /* Access-Control-Allow-Origin to send, or NULL */
     time_t wall;                 /* arrival, Unix seconds: the default document timestamp */
@@ -85,6 +86,9 @@ struct svc_req {
 
 /* Seconds since the request's headers arrived. */
 double svc_req__elapsed(const svc_req *r);
+/* Give freed memory back to the system now, the allocator's delay skipped
+ * (one thread at a time: it flips a process-wide option). */
+void svc_req__release_now(void);
 
 /* Queue a finished MHD response with the request's extra headers. */
 int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp);

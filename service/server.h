@@ -41,6 +41,7 @@ typedef struct svc_server {
     sb_limits limits;
     struct MHD_Daemon *mhd;
     atomic_ullong next_id;
+    atomic_ullong next_scope; /* a request's account scope (budget.h), never 0 */
     unsigned long long id_salt;
     atomic_long in_flight;
     atomic_ullong requests;

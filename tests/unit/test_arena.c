@@ -173,3 +173,73 @@ TEST(core_buf__large_growth_keeps_contents)
     sb_buf_free(&b); /* twice is harmless */
     CHECK(b.data == NULL);
 }
+
+/* A meter that keeps the books and refuses past a limit (issue 43). */
+typedef struct test_meter {
+    size_t taken, given, limit;
+    int refusals;
+} test_meter;
+
+static int tm_take(void *ctx, size_t n)
+{
+    test_meter *m = ctx;
+    if (m->taken - m->given + n > m->limit) {
+        m->refusals++;
+        return 0;
+    }
+    m->taken += n;
+    return 1;
+}
+
+static void tm_give(void *ctx, size_t n)
+{
+    ((test_meter *)ctx)->given += n;
+}
+
+TEST(core_arena__meter_charges_blocks_as_taken)
+{
+    test_meter tm = {0, 0, (size_t)8 << 20, 0};
+    sb_meter m = {tm_take, tm_give, &tm};
+    sb_arena *a = sb_arena_new(0);
+    CHECK(sb_arena_alloc(a, 100) != NULL); /* before the meter: charged when it is set */
+    size_t before = sb_arena_held(a);
+    CHECK(before >= 100);
+    CHECK(sb_arena_meter(a, &m) == 0);
+    CHECK(tm.taken == before);
+    for (int i = 0; i < 20000; i++)
+        CHECK(sb_arena_alloc(a, 64) != NULL);
+    /* what the meter was charged is what the arena holds, never less than handed out */
+    CHECK(tm.taken - tm.given == sb_arena_held(a));
+    CHECK(sb_arena_held(a) >= sb_arena_used(a));
+    /* a child inherits the meter; adopting moves its blocks, not its charge */
+    sb_arena *c = sb_arena_child(a);
+    CHECK(c != NULL);
+    CHECK(sb_arena_alloc(c, 1 << 20) != NULL);
+    CHECK(tm.taken - tm.given == sb_arena_held(a) + sb_arena_held(c));
+    CHECK(sb_arena_adopt(a, c) == 0);
+    CHECK(tm.taken - tm.given == sb_arena_held(a));
+    /* past the limit the allocation fails, and nothing more is held */
+    size_t held = sb_arena_held(a);
+    CHECK(sb_arena_alloc(a, (size_t)16 << 20) == NULL);
+    CHECK(tm.refusals == 1);
+    CHECK(sb_arena_held(a) == held);
+    CHECK(tm.taken - tm.given == held);
+    /* a reset gives back all but the block it keeps; destroy gives back the rest */
+    sb_arena_reset(a);
+    CHECK(tm.taken - tm.given == sb_arena_held(a));
+    sb_arena_destroy(a);
+    CHECK(tm.taken == tm.given);
+}
+
+TEST(core_arena__meter_refuses_what_is_held)
+{
+    test_meter tm = {0, 0, 10, 0};
+    sb_meter m = {tm_take, tm_give, &tm};
+    sb_arena *a = sb_arena_new(0);
+    CHECK(sb_arena_alloc(a, 1000) != NULL);
+    CHECK(sb_arena_meter(a, &m) == -1); /* it holds more than the meter allows */
+    CHECK(tm.taken == 0);
+    CHECK(sb_arena_alloc(a, 10) != NULL); /* still unmetered */
+    sb_arena_destroy(a);
+    CHECK(tm.given == 0);
+}

@@ -134,6 +134,47 @@ TEST(budget_charge_release)
     CHECK(svc_budget_default(536870912ULL) == 536870912ULL / 100 * SVC_BUDGET_CGROUP_PERCENT);
 }
 
+/* The accountant (issue 43): a request pays as it takes, past what it
+ * prepaid; 413 when its whole charge would pass the budget, 503 when others
+ * hold the rest; given-back bytes lower held but the charge stays until the
+ * request ends. */
+TEST(budget_account_grows_then_refuses)
+{
+    svc_budget b;
+    svc_budget_init(&b, 100ULL << 20);
+    atomic_ullong base;
+    atomic_init(&base, 0);
+    svc_account acct;
+    svc_account_init(&acct, &b, &base, 7);
+    CHECK(svc_account_take(&acct, 1000) == 1); /* the first MiB granted */
+    CHECK(atomic_load(&acct.granted) == 1ULL << 20);
+    CHECK(svc_budget_used(&b) == 1ULL << 20);
+    svc_account_prepay(&acct, 10ULL << 20); /* an admitted estimate: paid for already */
+    CHECK(svc_account_take(&acct, 10ULL << 20) == 1);
+    CHECK(svc_budget_used(&b) == 1ULL << 20); /* within what was paid: nothing more charged */
+    CHECK(svc_account_take(&acct, 20ULL << 20) == 1);
+    CHECK(atomic_load(&acct.granted) >= 20ULL << 20);
+    CHECK(svc_budget_used(&b) == atomic_load(&acct.granted));
+    svc_account_give(&acct, 20ULL << 20);
+    CHECK(atomic_load(&acct.held) == (10ULL << 20) + 1000);
+    CHECK(atomic_load(&acct.peak) >= 30ULL << 20);
+    /* another request holds most of the rest: 503, nothing held or charged more */
+    unsigned long long used = svc_budget_used(&b);
+    CHECK(svc_budget_charge(&b, (100ULL << 20) - used - (1ULL << 20)) == 1);
+    unsigned long long held = atomic_load(&acct.held);
+    CHECK(svc_account_take(&acct, 40ULL << 20) == 0);
+    CHECK(atomic_load(&acct.refused) == 503);
+    CHECK(atomic_load(&acct.held) == held);
+    CHECK(svc_budget_used(&b) == 99ULL << 20);
+    /* more than the whole budget could hold, even alone: 413 (the first reason stays) */
+    svc_account acct2;
+    svc_account_init(&acct2, &b, &base, 8);
+    atomic_store(&base, 90ULL << 20);
+    CHECK(svc_account_take(&acct2, 20ULL << 20) == 0);
+    CHECK(atomic_load(&acct2.refused) == 413);
+    CHECK(atomic_load(&acct2.wanted) >= 110ULL << 20);
+}
+
 TEST(budget_fits_max_body)
 {
     char eb[256];
