@@ -28,3 +28,11 @@ sb_code sb_deadline_tick(sb_deadline *d, sb_err *err)
         return SB_OK;
     return sb_deadline_check(d, err);
 }
+
+sb_code sb_deadline_work(sb_deadline *d, size_t units, sb_err *err)
+{
+    if (NULL == d || 0 == d->at_ns)
+        return SB_OK;
+    d->calls += units;
+    return d->calls < SB_DEADLINE_EVERY ? SB_OK : sb_deadline_check(d, err);
+}

@@ -18,7 +18,7 @@
 
 typedef struct sb_deadline {
     long long at_ns;  /* absolute CLOCK_MONOTONIC ns; 0 = no deadline */
-    unsigned calls;   /* ticks since the clock was last read */
+    size_t calls;     /* work units (ticks) since the clock was last read */
     const char *what; /* the stage, for the message ("reading the lockfile") */
 } sb_deadline;
 
@@ -28,6 +28,12 @@ long long sb_deadline_now_ns(void);
 /* SB_OK, or SB_ETIMEOUT (message set) when the deadline has passed: reads
  * the clock every SB_DEADLINE_EVERY calls. */
 sb_code sb_deadline_tick(sb_deadline *d, sb_err *err);
+
+/* As sb_deadline_tick for `units` calls' worth of work at once: a loop
+ * whose steps differ in cost (a path walked up level by level, a list of
+ * any length copied) counts what it did, so the clock is read by elapsed
+ * work, not every 256 steps whatever each step cost. */
+sb_code sb_deadline_work(sb_deadline *d, size_t units, sb_err *err);
 
 /* As sb_deadline_tick, reading the clock now (before a costly step). */
 sb_code sb_deadline_check(sb_deadline *d, sb_err *err);

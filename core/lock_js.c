@@ -13,7 +13,7 @@ sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *l
     l->kind = kind;
     l->max_packages = lim ? lim->max_packages : 500000;
     l->dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
-    if (NULL == (l->tmp = sb_arena_new(0)))
+    if (NULL == (l->tmp = sb_arena_child(a)))
         return SB_ENOMEM;
     return sb_strmap_init(&l->by_key, l->tmp, 64);
 }
@@ -27,6 +27,11 @@ void sb_jsl_free(sb_jsl *l)
 sb_code sb_jsl_tick(sb_jsl *l, sb_err *err)
 {
     return sb_deadline_tick(&l->dl, err);
+}
+
+sb_code sb_jsl_work(sb_jsl *l, size_t units, sb_err *err)
+{
+    return sb_deadline_work(&l->dl, units, err);
 }
 
 /* push onto a list allocated on its first use */

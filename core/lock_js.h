@@ -73,6 +73,8 @@ void sb_jsl_free(sb_jsl *l);
 /* A deadline check for the readers' loops over entries and edges (and the
  * back half's own): SB_ETIMEOUT with the message set once the deadline passed. */
 sb_code sb_jsl_tick(sb_jsl *l, sb_err *err);
+/* The same for `units` ticks' worth of work (deadline.h sb_deadline_work). */
+sb_code sb_jsl_work(sb_jsl *l, size_t units, sb_err *err);
 /* Room for `n` packages up front (a reader that counted its entries), so
  * the package table, the records and the key map are not grown and copied.
  * Past `n` the records grow by an eighth (each package's rec re-pointed). */

@@ -9,9 +9,14 @@
  *          peerDependencies, devDependencies (root and workspace folders only)}
  *   v1:    dependencies.<name>.{version, resolved, integrity, dev, optional,
  *          requires, dependencies (nested, the same shape)}
- * Both shapes become one table of install paths ("node_modules/a/node_modules/b");
- * a dependency resolves the way Node does: the nearest <dir>/node_modules/<name>
- * walking up from the dependent's path. `link: true` entries stand for their
+ * Both shapes become one table of install paths ("node_modules/a/node_modules/b"),
+ * held as a tree of directories (one node per path segment, found by parent
+ * and segment); a dependency resolves the way Node does: the nearest
+ * <dir>/node_modules/<name> walking up from the dependent's directory, each
+ * step a lookup of a short segment, so the walk costs the depth, not the
+ * length of the paths (a path 4,000 levels deep once made it quadratic).
+ * v1 paths are made by the tree too, never by copying the parent's path
+ * into every child. `link: true` entries stand for their
  * target folder (workspace members). The "" entry is the document root.
  *
  * The input is read with the streaming tokenizer of json_stream.h, not as a
@@ -37,12 +42,26 @@
 enum { DK_DEPS, DK_OPTIONAL, DK_PEER, DK_DEV, DK_N };
 
 typedef struct npm_ent {
-    const char *path;
+    const char *path;    /* the install path; NULL past SB_NPM_PATH_MAX (v1 only builds it) */
+    uint32_t dir;        /* its node in the directory tree (0 = the root "") */
     const char *link;    /* link target path, for `link: true` */
     sb_js_pkg *pkg;      /* NULL: not installed (no version), the root, or a link */
     uint32_t deps[DK_N]; /* offset + 1 of each dependency object (v1: `requires` in [0]); 0 = none */
     bool folder;         /* not under node_modules: the root or a workspace folder */
 } npm_ent;
+
+/* Longest install path recorded (pixi:install-paths): Linux's PATH_MAX. npm
+ * could not have installed anything at a longer path, and a v1 lock of a
+ * 100 KB name with 2,000 children would otherwise spell it 2,000 times. */
+#define SB_NPM_PATH_MAX 4096
+
+/* A directory of the install tree: its parent and the entry installed
+ * there (-1: none, a directory on the way). */
+typedef struct npm_dir {
+    uint32_t parent;
+    int32_t ent;
+    uint32_t len; /* the length of its path, "" = 0 */
+} npm_dir;
 
 typedef struct npm_ctx {
     sb_arena *a;
@@ -52,12 +71,14 @@ typedef struct npm_ctx {
     size_t len;
     unsigned jdepth; /* the tokenizer's nesting bound */
     sb_jsl l;
-    sb_arena *paths; /* the entry table and by_path: dropped once the edges are
+    sb_arena *paths; /* the entry table and directory tree: dropped once the edges are
                             * read, before sb_jsl_build adds its properties */
     npm_ent *ents;
     size_t n, cap;
-    sb_strmap by_path;
-    char *scratch; /* candidate paths while resolving */
+    npm_dir *dirs; /* the directory tree, node 0 the root */
+    size_t ndirs, dcap;
+    sb_strmap by_dir; /* "<parent as 4 bytes><segment>" -> node */
+    char *scratch;    /* a key looked up */
     size_t scratch_cap;
     char *tmp; /* a decoded string used and dropped (integrity, a dependency name) */
     size_t tmp_cap;
@@ -119,17 +140,82 @@ static const char *temp(npm_ctx *c, const char *s, size_t n, bool esc, sb_code *
     return c->tmp;
 }
 
-static npm_ent *ent_add(npm_ctx *c, const char *path)
+/* ---- the directory tree ---- */
+
+static sb_code dirs_init(npm_ctx *c, size_t expected)
+{
+    if (sb_strmap_init(&c->by_dir, c->paths, expected * 2 + 16) != SB_OK)
+        return SB_ENOMEM;
+    c->dirs = sb_arena_grow(c->paths, NULL, &c->dcap, 0, sizeof *c->dirs, expected * 2 + 16);
+    if (NULL == c->dirs)
+        return SB_ENOMEM;
+    c->dirs[0] = (npm_dir){0, -1, 0};
+    c->ndirs = 1;
+    return SB_OK;
+}
+
+/* The child `seg` of directory `parent`: its node, -1 when absent (and not
+ * `add`), -2 out of memory (or past 2^31 nodes). */
+static long dir_child(npm_ctx *c, uint32_t parent, const char *seg, size_t sl, bool add)
+{
+    size_t kl = 4 + sl;
+    if (kl > c->scratch_cap) {
+        char *nb = realloc(c->scratch, kl + 64);
+        if (NULL == nb)
+            return -2;
+        c->scratch = nb;
+        c->scratch_cap = kl + 64;
+    }
+    memcpy(c->scratch, &parent, 4);
+    memcpy(c->scratch + 4, seg, sl);
+    size_t at;
+    if (sb_strmap_get(&c->by_dir, c->scratch, kl, &at))
+        return (long)at;
+    if (!add)
+        return -1;
+    if (c->ndirs >= INT32_MAX)
+        return -2;
+    char *key = sb_arena_alloc(c->paths, kl);
+    npm_dir *nv = sb_arena_grow(c->paths, c->dirs, &c->dcap, c->ndirs, sizeof *nv, 64);
+    if (NULL == key || NULL == nv)
+        return -2;
+    memcpy(key, c->scratch, kl);
+    if (sb_strmap_put(&c->by_dir, key, kl, c->ndirs, NULL) < 0)
+        return -2;
+    c->dirs = nv;
+    uint32_t pl = c->dirs[parent].len;
+    c->dirs[c->ndirs] = (npm_dir){parent, -1, (uint32_t)(pl + (pl ? 1 : 0) + sl)};
+    return (long)c->ndirs++;
+}
+
+/* The directory `path` (segments split at '/') below `from`: -1 absent,
+ * -2 out of memory. */
+static long dir_walk(npm_ctx *c, uint32_t from, const char *path, size_t len, bool add)
+{
+    long d = from;
+    for (size_t i = 0; i < len && d >= 0;) {
+        const char *slash = memchr(path + i, '/', len - i);
+        size_t sl = slash ? (size_t)(slash - (path + i)) : len - i;
+        d = dir_child(c, (uint32_t)d, path + i, sl, add);
+        i += sl + (slash ? 1 : 0);
+    }
+    return d;
+}
+
+/* A new entry at directory `dir` (its install path `path`, or NULL when
+ * too long to record). The first entry of a directory is the one found. */
+static npm_ent *ent_add(npm_ctx *c, const char *path, uint32_t dir)
 {
     npm_ent *nv = sb_arena_grow(c->paths, c->ents, &c->cap, c->n, sizeof *nv, 256);
     if (NULL == nv)
         return NULL;
     c->ents = nv;
-    if (sb_strmap_put(&c->by_path, path, strlen(path), c->n, NULL) < 0)
-        return NULL;
+    if (c->dirs[dir].ent < 0)
+        c->dirs[dir].ent = (int32_t)c->n;
     npm_ent *e = &c->ents[c->n++];
     memset(e, 0, sizeof *e);
     e->path = path;
+    e->dir = dir;
     return e;
 }
 
@@ -272,7 +358,7 @@ static sb_code take_pkg(npm_ctx *c, npm_ent *e, const npm_fields *f, const char 
         return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
     e->pkg = p;
     sb_js_scope_merge(p, entry_scope(f));
-    if (sb_js_path(p, c->a, e->path) != SB_OK)
+    if (e->path && e->dir && c->dirs[e->dir].len <= SB_NPM_PATH_MAX && sb_js_path(p, c->a, e->path) != SB_OK)
         return oom(c);
     if (!added)
         return SB_OK;
@@ -293,7 +379,10 @@ static sb_code take_pkg(npm_ctx *c, npm_ent *e, const npm_fields *f, const char 
 
 static sb_code v2_entry(npm_ctx *c, const char *key, const npm_fields *f)
 {
-    npm_ent *e = ent_add(c, key);
+    long dir = dir_walk(c, 0, key, strlen(key), true);
+    if (dir < 0)
+        return oom(c);
+    npm_ent *e = ent_add(c, key, (uint32_t)dir);
     if (NULL == e)
         return oom(c);
     memcpy(e->deps, f->deps, sizeof e->deps);
@@ -363,9 +452,9 @@ static sb_code read_v2(npm_ctx *c, size_t offset)
 
 /* v1 `version`: "1.2.3", "npm:real@1.2.3" (an alias), or a source spec
  * (git URL, file: path, tarball URL) standing where a version would. */
-static sb_code v1_entry(npm_ctx *c, const char *path, const char *iname, const npm_fields *f)
+static sb_code v1_entry(npm_ctx *c, const char *path, uint32_t dir, const char *iname, const npm_fields *f)
 {
-    npm_ent *e = ent_add(c, path);
+    npm_ent *e = ent_add(c, path, dir);
     if (NULL == e)
         return oom(c);
     e->deps[DK_DEPS] = f->requires;
@@ -392,7 +481,7 @@ static sb_code v1_entry(npm_ctx *c, const char *path, const char *iname, const n
 }
 
 /* The `dependencies` value recorded at offset + 1 `off` (0: absent). */
-static sb_code v1_walk(npm_ctx *c, uint32_t off, const char *parent, unsigned depth)
+static sb_code v1_walk(npm_ctx *c, uint32_t off, const char *parent, uint32_t pdir, unsigned depth)
 {
     if (0 == off)
         return SB_OK;
@@ -403,7 +492,9 @@ static sb_code v1_walk(npm_ctx *c, uint32_t off, const char *parent, unsigned de
         return jerr(c, &r);
     if (t != SB_JT_OBJ)
         return sb_err_set(c->err, SB_EPARSE, "dependencies of '%.100s' must be an object",
-                          parent[0] ? parent : "(root)");
+                          !parent     ? "(a long path)"
+                          : parent[0] ? parent
+                                      : "(root)");
     if (depth > c->lim->max_depth)
         return sb_err_set(c->err, SB_ELIMIT, "dependencies nest deeper than %u", c->lim->max_depth);
     for (;;) {
@@ -425,13 +516,22 @@ static sb_code v1_walk(npm_ctx *c, uint32_t off, const char *parent, unsigned de
         sb_code rc = read_fields(c, &r, &f);
         if (rc != SB_OK)
             return rc;
-        const char *path = parent[0] ? sb_arena_printf(c->a, "%s/node_modules/%s", parent, name)
-                                     : sb_arena_printf(c->a, "node_modules/%s", name);
-        if (NULL == path)
+        long dir = dir_child(c, pdir, "node_modules", 12, true);
+        if (dir >= 0)
+            dir = dir_walk(c, (uint32_t)dir, name, strlen(name), true);
+        if (dir < 0)
             return oom(c);
-        rc = v1_entry(c, path, name, &f);
+        /* the path spelled out only while it is one npm could install at */
+        const char *path = NULL;
+        if (parent && c->dirs[dir].len <= SB_NPM_PATH_MAX) {
+            path = parent[0] ? sb_arena_printf(c->a, "%s/node_modules/%s", parent, name)
+                             : sb_arena_printf(c->a, "node_modules/%s", name);
+            if (NULL == path)
+                return oom(c);
+        }
+        rc = v1_entry(c, path, (uint32_t)dir, name, &f);
         if (rc == SB_OK)
-            rc = v1_walk(c, f.nested, path, depth + 1);
+            rc = v1_walk(c, f.nested, path, (uint32_t)dir, depth + 1);
         if (rc != SB_OK)
             return rc;
     }
@@ -439,46 +539,39 @@ static sb_code v1_walk(npm_ctx *c, uint32_t off, const char *parent, unsigned de
 
 /* ---- edges ---- */
 
-static npm_ent *find(npm_ctx *c, const char *path, size_t n)
+/* The entry installed at `path` (from the root), or NULL. */
+static npm_ent *find(npm_ctx *c, const char *path, size_t n, sb_code *rc)
 {
-    size_t at;
-    return sb_strmap_get(&c->by_path, path, n, &at) ? &c->ents[at] : NULL;
+    long d = dir_walk(c, 0, path, n, false);
+    if (d == -2)
+        *rc = SB_ENOMEM;
+    return d >= 0 && c->dirs[d].ent >= 0 ? &c->ents[c->dirs[d].ent] : NULL;
 }
 
-/* The nearest <dir>/node_modules/<name> from `from` up to the root, links
- * followed to their target; NULL when nothing provides it. */
-static npm_ent *resolve(npm_ctx *c, const char *from, const char *name, size_t nl, sb_code *rc)
+/* The nearest <dir>/node_modules/<name> from directory `from` up to the
+ * root, links followed to their target; NULL when nothing provides it.
+ * Each level up is work for the deadline. */
+static npm_ent *resolve(npm_ctx *c, uint32_t from, const char *name, size_t nl, sb_code *rc)
 {
-    size_t fl = strlen(from);
-    if (fl + nl + 16 > c->scratch_cap) {
-        char *nb = realloc(c->scratch, fl + nl + 16);
-        if (NULL == nb) {
+    for (uint32_t d = from;;) {
+        long nm = dir_child(c, d, "node_modules", 12, false);
+        long t = nm >= 0 ? dir_walk(c, (uint32_t)nm, name, nl, false) : nm;
+        if (t == -2 || nm == -2) {
             *rc = SB_ENOMEM;
             return NULL;
         }
-        c->scratch = nb;
-        c->scratch_cap = fl + nl + 16;
-    }
-    for (size_t dl = fl;;) {
-        size_t k = 0;
-        if (dl) {
-            memcpy(c->scratch, from, dl);
-            c->scratch[dl] = '/';
-            k = dl + 1;
-        }
-        memcpy(c->scratch + k, "node_modules/", 13);
-        memcpy(c->scratch + k + 13, name, nl);
-        npm_ent *e = find(c, c->scratch, k + 13 + nl);
+        npm_ent *e = t >= 0 && c->dirs[t].ent >= 0 ? &c->ents[c->dirs[t].ent] : NULL;
         if (e && e->link)
-            e = find(c, e->link, strlen(e->link));
-        if (e)
+            e = find(c, e->link, strlen(e->link), rc);
+        if (e || *rc != SB_OK)
             return e;
-        if (0 == dl)
+        if (0 == d)
             return NULL;
-        while (dl && from[dl - 1] != '/')
-            dl--;
-        if (dl)
-            dl--; /* drop the '/' too */
+        d = c->dirs[d].parent;
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK) {
+            *rc = SB_ETIMEOUT;
+            return NULL;
+        }
     }
 }
 
@@ -508,7 +601,9 @@ static sb_code edges_of(npm_ctx *c, npm_ent *e, uint32_t off, sb_js_pkg *to_pkg,
                 return oom(c);
             nl = strlen(name);
         }
-        npm_ent *t_ent = resolve(c, e->path, name, nl, &rc);
+        npm_ent *t_ent = resolve(c, e->dir, name, nl, &rc);
+        if (rc == SB_ETIMEOUT)
+            return rc;
         if (rc != SB_OK)
             return oom(c);
         if (sb_jr_next(&r) == SB_JT_ERROR || !sb_jr_skip(&r, NULL))
@@ -530,7 +625,7 @@ static sb_code all_edges(npm_ctx *c)
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
         npm_ent *e = &c->ents[i];
-        bool root = !e->path[0];
+        bool root = 0 == e->dir;
         if (NULL == e->pkg && !root)
             continue;
         /* devDependencies are installed for the root and workspace folders
@@ -632,19 +727,19 @@ static sb_code read_lock(npm_ctx *c)
         /* sized once from the first pass: no table is grown (and copied) */
         c->ents = sb_arena_alloc(c->paths, (top.npackages + 1) * sizeof *c->ents);
         c->cap = top.npackages + 1;
-        if (NULL == c->ents || sb_strmap_init(&c->by_path, c->paths, top.npackages) != SB_OK ||
+        if (NULL == c->ents || dirs_init(c, top.npackages) != SB_OK ||
             sb_jsl_expect(&c->l, c->a, top.npackages) != SB_OK)
             return oom(c);
         rc = read_v2(c, top.packages - 1);
         return rc == SB_OK ? all_edges(c) : rc;
     }
-    if (sb_strmap_init(&c->by_path, c->paths, 256) != SB_OK)
+    if (dirs_init(c, 256) != SB_OK)
         return oom(c);
     c->l.root_name = keep(c, &top.name);
     c->l.root_version = keep(c, &top.root_version);
     if ((top.name.set && !c->l.root_name) || (top.root_version.set && !c->l.root_version))
         return oom(c);
-    rc = v1_walk(c, top.dependencies, "", 1);
+    rc = v1_walk(c, top.dependencies, "", 0, 1);
     return rc == SB_OK ? all_edges(c) : rc;
 }
 
@@ -666,7 +761,7 @@ static sb_code npm_read(sb_lock **out, sb_arena *a, const char *data, size_t len
                  .len = len,
                  .jdepth = jdepth < SB_JR_MAX_DEPTH ? jdepth : SB_JR_MAX_DEPTH};
     sb_code rc = SB_OK;
-    if (sb_jsl_init(&c.l, a, "package-lock.json", lim) != SB_OK || NULL == (c.paths = sb_arena_new(0)))
+    if (sb_jsl_init(&c.l, a, "package-lock.json", lim) != SB_OK || NULL == (c.paths = sb_arena_child(a)))
         rc = oom(&c);
     if (rc == SB_OK)
         rc = read_lock(&c);

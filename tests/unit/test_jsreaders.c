@@ -9,6 +9,9 @@
 #include "../../core/lock.h"
 #include "../../core/model.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 static sb_sbom *sel(sb_arena *a, const char *kind, const char *text, sb_err *err)
 {
     sb_lock *l = NULL;
@@ -203,6 +206,79 @@ TEST(core_npm__v1_nesting_alias_git)
     CHECK_STR(prop(al, "pixi:npm-alias"), "al");
     const sb_pkg *g = find(s, "g", "deadbeef");
     CHECK(g && !strcmp(g->purl, "pkg:npm/g@deadbeef?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fr.git%40deadbeef"));
+    sb_arena_destroy(a);
+}
+
+/* Issue 43: install paths as a directory tree. A v3 entry deep in the tree
+ * resolves its dependencies level by level (nearest first, scoped names
+ * too); a v1 package with a name past PATH_MAX keeps its children, each
+ * resolved, but no path npm could not have installed at is spelled out
+ * (they were once 100 KB copies each). */
+TEST(core_npm__deep_paths_and_long_names)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    size_t depth = 300, cap = depth * 24 + 4096;
+    char *deep = malloc(cap), *text = malloc(cap + 1024);
+    CHECK(deep && text);
+    if (!deep || !text) {
+        free(deep);
+        free(text);
+        sb_arena_destroy(a);
+        return;
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < depth; i++)
+        o += (size_t)snprintf(deep + o, cap - o, "%snode_modules/d%zu", i ? "/" : "", i);
+    /* "near" is installed 150 levels up, "@s/far" at the root, "@s/near" twice: the nearer wins */
+    size_t mid = 0;
+    for (size_t i = 0, seen = 0; deep[i]; i++)
+        if (deep[i] == '/' && ++seen == 2 * 150) {
+            mid = i;
+            break;
+        }
+    snprintf(text, cap + 1024,
+             "{\"lockfileVersion\":3,\"packages\":{\"\":{\"name\":\"x\"},"
+             "\"%s\":{\"version\":\"1.0.0\",\"dependencies\":{\"near\":\"1\",\"@s/far\":\"1\",\"absent\":\"1\"}},"
+             "\"%.*s/node_modules/near\":{\"version\":\"2.0.0\"},"
+             "\"node_modules/near\":{\"version\":\"1.0.0\"},"
+             "\"node_modules/@s/far\":{\"version\":\"3.0.0\"}}}",
+             deep, (int)mid, deep);
+    sb_sbom *s = sel(a, "package-lock.json", text, &err);
+    CHECK(s != NULL);
+    char name[16];
+    snprintf(name, sizeof name, "d%zu", depth - 1);
+    const sb_pkg *leaf = find(s, name, "1.0.0"), *near2 = find(s, "near", "2.0.0"), *near1 = find(s, "near", "1.0.0"),
+                 *far = find(s, "@s/far", "3.0.0");
+    CHECK(leaf && near2 && near1 && far);
+    CHECK(depends_on(s, leaf, near2) && !depends_on(s, leaf, near1));
+    CHECK(depends_on(s, leaf, far));
+    CHECK(leaf && leaf->ndeps == 2);
+    /* v1: a 4,070-byte name (its path fits PATH_MAX, its children's do not) with 50 children */
+    size_t nl = 4070;
+    o = (size_t)snprintf(text, cap, "{\"lockfileVersion\":1,\"dependencies\":{\"");
+    memset(text + o, 'n', nl);
+    o += nl;
+    o += (size_t)snprintf(text + o, cap - o,
+                          "\":{\"version\":\"1.0.0\",\"requires\":{\"c0\":\"1\"},\"dependencies\":{");
+    for (int i = 0; i < 50; i++)
+        o += (size_t)snprintf(text + o, cap - o, "%s\"c%d\":{\"version\":\"1.0.%d\"%s}", i ? "," : "", i, i,
+                              i == 1 ? ",\"requires\":{\"c0\":\"1\"}" : "");
+    snprintf(text + o, cap - o, "}}}}");
+    sb_sbom *s1 = sel(a, "package-lock.json", text, &err);
+    CHECK(s1 != NULL);
+    CHECK(s1 && s1->npkgs == 51);
+    const sb_pkg *c0 = find(s1, "c0", NULL), *c1 = find(s1, "c1", NULL);
+    CHECK(c0 && c1 && depends_on(s1, c1, c0));
+    CHECK(c0 && NULL == prop(c0, "pixi:install-paths")); /* past 4,096 bytes: not a path npm installs at */
+    const sb_pkg *top = s1 ? &s1->pkgs[0] : NULL;
+    for (size_t i = 0; s1 && i < s1->npkgs; i++)
+        if (strlen(s1->pkgs[i].name) == nl)
+            top = &s1->pkgs[i];
+    CHECK(top && strlen(top->name) == nl && depends_on(s1, top, c0));
+    CHECK(top && prop(top, "pixi:install-paths") && strlen(prop(top, "pixi:install-paths")) == nl + 13);
+    free(deep);
+    free(text);
     sb_arena_destroy(a);
 }
 
