@@ -18,6 +18,7 @@
 #include "lock_merge.h"
 #include "lock_int.h"
 #include "purl.h"
+#include "deadline.h"
 #include "strmap.h"
 
 #include <stdio.h>
@@ -35,6 +36,7 @@ typedef struct merge {
     size_t *last;       /* per package: the last part that had it */
     sb_strv root_deps;  /* the merged root's edges (purls) */
     sb_strmap seen;     /* "<list>\x01<item>" of the lists past LIST_LINEAR items (push_unique) */
+    sb_deadline dl;     /* the request's: checked per component and per edge (issue 43) */
 } merge;
 
 static sb_code oom(merge *m)
@@ -230,6 +232,7 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
 {
     static const sb_limits defaults = SB_LIMITS_DEFAULT;
     merge m = {.a = a, .err = err, .lim = lim ? lim : &defaults};
+    m.dl = (sb_deadline){m.lim->deadline_ns, 0, "merging the SBOMs"};
     if (0 == n)
         return sb_err_set(err, SB_EMISUSE, "nothing to merge");
     if (sb_strmap_init(&m.by_purl, a, 1024) != SB_OK || sb_strmap_init(&m.seen, a, 64) != SB_OK)
@@ -253,6 +256,8 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
             return oom(&m);
         for (size_t k = 0; k < pl->npkgs; k++) {
             const sb_pkg *p = pl->pkgs[k];
+            if (sb_deadline_work(&m.dl, 1 + p->reader_props.n, err) != SB_OK)
+                return SB_ETIMEOUT;
             if (p->key && sb_strmap_put(&ids, p->key, strlen(p->key), k, NULL) < 0)
                 return oom(&m);
             sb_code rc = take(&m, p, i, labels[i], &at[k]);
@@ -263,6 +268,8 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
         for (size_t k = 0; k < pl->npkgs; k++) {
             const sb_pkg *p = pl->pkgs[k];
             sb_pkg *into = m.pkgs[at[k]];
+            if (sb_deadline_work(&m.dl, 1 + p->depends.n, err) != SB_OK)
+                return SB_ETIMEOUT;
             snprintf(list, sizeof list, "d%zu", at[k]);
             for (uint32_t d = 0; d < p->depends.n; d++) {
                 const char *to = map_id(&ids, pl, p->depends.v[d]);

@@ -148,6 +148,23 @@ for f in "$work/lists"/*; do
   echo "hostile: $name ($size bytes, 8000 items): $st, peak RSS $peak kB (bound $bound kB)"
 done
 kill "$pid4"; wait "$pid4" 2>/dev/null
+# issue 43, the accountant: every upload shape whose memory once did not
+# follow its size (shapes.sh: lists, indented pins, npm long names and deep
+# paths, dense JSON, 256 documents, a diff, a 16-part merge), four copies at
+# once against --memory-budget 300Mi: each answered 200, 413 or 503 (never
+# dropped), at least one of the four served, and the process's peak within
+# the budget over its start
+"$here/shapes.sh" "${1:-$root/build/release}" 1 300Mi > "$work/shapes.txt"
+nshapes=0
+while read -r name bytes codes kb secs; do
+  nshapes=$((nshapes + 1))
+  odd="$(tr , '\n' <<< "$codes" | grep -cvE '^(200|413|503)$')"
+  [ "$odd" = 0 ] && ok || bad "$name: statuses $codes (only 200, 413 or 503)"
+  case ",$codes," in *,200,*) ok ;; *) bad "$name: none of four served ($codes)" ;; esac
+  [ "$kb" -le 307200 ] && ok || bad "$name: peak $kb kB over the start, past the 300 MiB budget"
+  echo "hostile: 4 x $name ($bytes bytes): $codes, peak +$kb kB, ${secs}s"
+done < "$work/shapes.txt"
+[ "$nshapes" -ge 15 ] && ok || bad "shapes.sh gave $nshapes shapes"
 # every input of a request is charged: two sides of a diff that each fit the
 # budget alone but not together are a 413 (each side's charge once replaced
 # the other's, so a diff held two models while paying for one)

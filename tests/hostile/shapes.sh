@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# shapes.sh BUILD_DIR SCALE [BUDGET] - every upload shape of issue 43
+# (make-shapes.py at SCALE, make-lists.py at 8,000 x SCALE items), each
+# posted as four concurrent copies to a fresh sbomd with --memory-budget
+# BUDGET (default 300Mi). One line per shape:
+#   <shape> <input bytes> <statuses> <peak kB over the start> <seconds>
+# where the peak is VmHWM (the kernel's high-water mark) less VmRSS at start.
+# Figures only: tests/hostile/run.sh asserts on them, loadtest/shapes.sh
+# compares scales.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+bin="$1/sbomd" scale="$2" budget="${3:-300Mi}"
+work="$(mktemp -d)"
+spid=
+trap 'kill $spid 2>/dev/null; rm -rf "$work"' EXIT
+python3 "$here/make-shapes.py" "$work/s" "$scale"
+python3 "$here/make-lists.py" "$work/l" $((8000 * scale))
+one() { # one NAME BYTES CURL-ARGS... - four at once against a fresh server
+  local name="$1" bytes="$2"; shift 2
+  "$bin" --listen 127.0.0.1 --port 0 --quiet --memory-budget "$budget" --max-body 32Mi > /dev/null 2> "$work/log" &
+  spid=$!
+  local port=
+  for _ in $(seq 100); do
+    port="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+    [ -n "$port" ] && break; sleep 0.1
+  done
+  local rss0 t0 t1 codes="" k
+  rss0="$(awk '/VmRSS/{print $2}' /proc/$spid/status)"
+  t0="$(date +%s.%N)"
+  for k in 1 2 3 4; do
+    curl -sS -o /dev/null -w '%{http_code}\n' --max-time 120 "$@" "http://127.0.0.1:$port${url}" > "$work/c$k" 2>/dev/null &
+  done
+  wait $(jobs -p | grep -v "^$spid$") 2>/dev/null
+  t1="$(date +%s.%N)"
+  codes="$(cat "$work"/c1 "$work"/c2 "$work"/c3 "$work"/c4 | paste -sd,)"
+  local hwm; hwm="$(awk '/VmHWM/{print $2}' /proc/$spid/status)"
+  kill "$spid"; wait "$spid" 2>/dev/null; spid=
+  printf '%s %s %s %s %.2f\n' "$name" "$bytes" "$codes" $((hwm - rss0)) "$(echo "$t1 - $t0" | bc)"
+}
+size() { stat -c %s "$@" | awk '{s += $1} END {print s}'; }
+for f in "$work"/l/* "$work"/s/*.requirements.txt "$work"/s/*.package-lock.json "$work"/s/dense.cdx.json \
+  "$work"/s/dense.spdx.json; do
+  n="$(basename "$f")"
+  url="/v1/sbom?filename=${n#*.}" one "$n" "$(size "$f")" --data-binary @"$f"
+done
+f="$work/s/docs.pixi.lock"
+url="/v1/sbom?all-environments=true&all-platforms=true" one docs.pixi.lock "$(size "$f")" --data-binary @"$f"
+url="/v1/diff" one diff.requirements.txt "$(size "$work"/s/diff-*.txt)" -F "base=@$work/s/diff-base.txt;filename=requirements.txt" -F "head=@$work/s/diff-head.txt;filename=requirements.txt"
+parts=()
+for f in "$work"/s/part-*.cdx.json; do parts+=(-F "sbom=@$f"); done
+url="/v1/sbom" one merge16.cdx.json "$(size "$work"/s/part-*.cdx.json)" "${parts[@]}"
