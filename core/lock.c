@@ -8,13 +8,9 @@
 #include <string.h>
 
 static const sb_reader *const readers[] = {
-    &sb_reader_explicit,     &sb_reader_condalock,
-    &sb_reader_uv,           &sb_reader_pylock,
-    &sb_reader_poetry,       &sb_reader_pdm,
-    &sb_reader_requirements, &sb_reader_npm,
-    &sb_reader_pnpm,         &sb_reader_yarn,
-    &sb_reader_pixi,         &sb_reader_cyclonedx,
-    &sb_reader_spdx,         NULL,
+    &sb_reader_explicit, &sb_reader_condalock,    &sb_reader_uv,        &sb_reader_pylock, &sb_reader_poetry,
+    &sb_reader_pdm,      &sb_reader_requirements, &sb_reader_bun,       &sb_reader_npm,    &sb_reader_pnpm,
+    &sb_reader_yarn,     &sb_reader_pixi,         &sb_reader_cyclonedx, &sb_reader_spdx,   NULL,
 };
 
 /* "pixi.lock, uv.lock, ..." for messages, into the caller's buffer: a
@@ -203,6 +199,7 @@ static const struct cost {
     {"package-lock.json", NULL, 0, 8},
     {"pnpm-lock.yaml", NULL, 0, 12},
     {"yarn.lock", NULL, 0, 9},
+    {"bun.lock", NULL, 0, 9},
     {"pixi.lock", NULL, 0, 3},
     {"conda-lock.yml", NULL, 0, 3},
     {"conda explicit spec", "", 1000, 2},
