@@ -1033,9 +1033,7 @@ static int bun_detect(const char *data, size_t len, const char *filename)
     /* content: a JSON object naming a lockfileVersion whose `workspaces`
      * object comes before any `packages` (package-lock.json v2/v3 has
      * `packages` first and its workspaces as an array inside it) */
-    size_t i = 0;
-    while (i < len && is_space(data[i]))
-        i++;
+    size_t i = skip_gap(data, len < 4096 ? len : 4096, 0);
     if (i >= len || data[i] != '{')
         return 0;
     size_t n = len < 4096 ? len : 4096;
