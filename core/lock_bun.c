@@ -13,6 +13,7 @@
  *     folder, link, tarball  [name@file:<path> | link:<path> | <path>.tgz | <URL>, info]
  *     git, github  [name@<git URL or github:o/r>#<commit>, info, <bun's tag>]
  *     info = {dependencies, optionalDependencies, peerDependencies,
+ *             devDependencies (where bun installs them: folders, links),
  *             optionalPeers, bin, os, cpu, ...}
  *   overrides, patchedDependencies, trustedDependencies: properties of the
  *     packages they name (pixi:bun-override, pixi:bun-patch, pixi:bun-trusted)
@@ -877,8 +878,9 @@ static sb_code info_of(bun_ctx *c, uint32_t off, uint32_t deps[BD_N], uint32_t *
         t = sb_jr_next(&r);
         if (t == SB_JT_ERROR)
             return jerr(c, &r);
-        /* devDependencies of an installed package are not installed */
-        if (dk >= 0 && dk != BD_DEV && t == SB_JT_OBJ)
+        /* bun lists devDependencies only where it installs them (folder
+         * and link packages): development edges */
+        if (dk >= 0 && t == SB_JT_OBJ)
             deps[dk] = (uint32_t)r.tpos + 1;
         if (op && t == SB_JT_ARR)
             *opt_peers = (uint32_t)r.tpos + 1;

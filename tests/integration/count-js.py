@@ -325,9 +325,7 @@ def bun_expected(r):
                 or "@workspace:" in item[0]:
             continue
         opt_peers, listed = set(info.get("optionalPeers") or []), set()
-        for g, how in groups:
-            if g == "devDependencies":
-                continue  # not installed for a package
+        for g, how in groups:  # devDependencies: listed only where installed (file:, link:)
             for dep in info.get(g) or {}:
                 if g == "peerDependencies" and dep in listed:
                     continue  # a peer also listed keeps that list's scope

@@ -240,7 +240,8 @@ static const char bun_sources[] =
     "    \"g\": [\"g@git+ssh://git@github.com/o/g.git#v1\", { \"dependencies\": { \"dir\": \"*\" } }, "
     "\"0123456789abcdef0123456789abcdef01234567\"],\n"
     "    \"gh\": [\"gh@github:o/gh#abcdef1\", {}, \"o-gh-abcdef1\"],\n"
-    "    \"dir\": [\"dir@file:../dir\", {}],\n"
+    "    \"dir\": [\"dir@file:../dir\", { \"devDependencies\": { \"dtool\": \"^1\" } }],\n"
+    "    \"dtool\": [\"dtool@1.0.0\", \"\", {}, \"\"],\n"
     "    \"ln\": [\"ln@link:ln\", {}],\n"
     "    \"tb\": [\"tb@tb-1.0.0.tgz\", {}, \"sha512-" SHA512_0_63
     "\"],\n"
@@ -277,6 +278,9 @@ TEST(core_bun__sources_and_purls)
     CHECK(dir && !strcmp(dir->purl, "pkg:generic/dir") && NULL == dir->version);
     CHECK_STR(prop(dir, "pixi:direct-url"), "../dir");
     CHECK(depends_on(s, g, dir));
+    /* a folder's devDependencies, which bun installs and lists: a development edge */
+    CHECK(depends_on(s, dir, find(s, "dtool", NULL)));
+    CHECK_STR(prop(find(s, "dtool", NULL), "pixi:scope"), "dev");
     CHECK(find(s, "ln", NULL) && !strcmp(find(s, "ln", NULL)->purl, "pkg:generic/ln"));
     const sb_pkg *tb = find(s, "tb", NULL);
     CHECK(tb && !strcmp(tb->purl, "pkg:generic/tb"));
@@ -295,7 +299,7 @@ TEST(core_bun__sources_and_purls)
     /* a name bun spelled as a path is the key's */
     const sb_pkg *byp = find(s, "byp", NULL);
     CHECK(byp && !strcmp(byp->purl, "pkg:generic/byp") && NULL == prop(byp, "pixi:npm-alias"));
-    CHECK(s->npkgs == 8);
+    CHECK(s->npkgs == 9);
     sb_arena_destroy(a);
 }
 
