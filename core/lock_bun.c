@@ -80,7 +80,9 @@ typedef struct bun_ctx {
     bun_ws *ws;
     size_t nws, wscap;
     sb_strmap by_folder;
-    char *scratch; /* candidate paths while resolving */
+    unsigned max_depth; /* the limits' nesting bound: install paths deeper are refused */
+    size_t maxkey;      /* the longest packages key */
+    char *scratch;      /* candidate paths while resolving */
     size_t scratch_cap;
     char *tmp; /* a decoded string used and dropped */
     size_t tmp_cap;
@@ -669,8 +671,22 @@ static sb_code read_packages(bun_ctx *c, uint32_t off)
         size_t at;
         if (!key[0])
             return at_err(c, &r, koff, "bun.lock: packages has an empty key%s", "");
-        if (sb_strmap_get(&c->by_path, key, strlen(key), &at))
+        size_t kl = strlen(key), slashes = 0;
+        if (sb_strmap_get(&c->by_path, key, kl, &at))
             return at_err(c, &r, koff, "bun.lock: packages[\"%.100s\"] is listed twice", key);
+        /* a name is at most two segments (@scope/name): deeper than the
+         * nesting bound is no install path bun writes, and would make each
+         * resolution walk that many levels */
+        for (const char *q = key; (q = strchr(q, '/')); q++)
+            slashes++;
+        if (slashes > 2 * (size_t)c->max_depth) {
+            unsigned line, col;
+            sb_jr_pos(&r, koff, &line, &col);
+            return sb_err_set_at(c->err, SB_ELIMIT, line, col,
+                                 "bun.lock: packages[\"%.100s\"] nests deeper than %u packages", key, c->max_depth);
+        }
+        if (kl > c->maxkey)
+            c->maxkey = kl;
         t = sb_jr_next(&r);
         if (t != SB_JT_ARR)
             return t == SB_JT_ERROR ? jerr(c, &r)
@@ -767,7 +783,10 @@ static bun_ent *find(bun_ctx *c, const char *path, size_t n)
 }
 
 /* The nearest <dir>/<name> from `from` up to the top; NULL when nothing
- * provides it (an optional or platform package not installed). */
+ * provides it (an optional or platform package not installed). `from` is
+ * copied once: each level up writes "/<name>" over its tail. Candidates
+ * longer than the longest key are not looked up; the levels are bounded by
+ * the nesting cap on keys (read_packages). */
 static bun_ent *resolve(bun_ctx *c, const char *from, const char *name, size_t nl, sb_code *rc)
 {
     size_t fl = strlen(from);
@@ -780,15 +799,15 @@ static bun_ent *resolve(bun_ctx *c, const char *from, const char *name, size_t n
         c->scratch = nb;
         c->scratch_cap = fl + nl + 64;
     }
+    memcpy(c->scratch, from, fl);
     for (size_t dl = fl;;) {
         size_t k = 0;
         if (dl) {
-            memcpy(c->scratch, from, dl);
             c->scratch[dl] = '/';
             k = dl + 1;
         }
         memcpy(c->scratch + k, name, nl);
-        bun_ent *e = find(c, c->scratch, k + nl);
+        bun_ent *e = k + nl <= c->maxkey ? find(c, c->scratch, k + nl) : NULL;
         if (e)
             return e;
         if (0 == dl)
@@ -998,7 +1017,11 @@ static sb_code bun_read(sb_lock **out, sb_arena *a, const char *data, size_t len
     if (len >= UINT32_MAX)
         return sb_err_set(err, SB_ELIMIT, "bun.lock larger than 4 GiB");
     unsigned jdepth = lim->max_depth + 8;
-    bun_ctx c = {.a = a, .err = err, .len = len, .jdepth = jdepth < SB_JR_MAX_DEPTH ? jdepth : SB_JR_MAX_DEPTH};
+    bun_ctx c = {.a = a,
+                 .err = err,
+                 .len = len,
+                 .jdepth = jdepth < SB_JR_MAX_DEPTH ? jdepth : SB_JR_MAX_DEPTH,
+                 .max_depth = lim->max_depth};
     char *copy = malloc(len ? len : 1);
     sb_code rc = SB_OK;
     if (NULL == copy || sb_jsl_init(&c.l, a, "bun.lock", lim) != SB_OK || NULL == (c.scr = sb_arena_new(0)) ||

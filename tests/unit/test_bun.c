@@ -418,6 +418,18 @@ TEST(core_bun__refusals_and_positions)
         sb_test_subcase(name, ok, why);
         sb_arena_destroy(a);
     }
+    /* an install path deeper than the nesting bound (64 packages): 413's code */
+    char deep[1024] = "{\"lockfileVersion\": 1, \"packages\": {\"";
+    size_t o = strlen(deep);
+    for (int i = 0; i < 130; i++)
+        o += (size_t)snprintf(deep + o, sizeof deep - o, "%sa", i ? "/" : "");
+    snprintf(deep + o, sizeof deep - o, "\": [\"a@1.0.0\", \"\", {}, \"\"]}}");
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    CHECK(sb_lock_read(&l, a, "bun.lock", deep, strlen(deep), NULL, NULL, &err) == SB_ELIMIT);
+    CHECK(strstr(err.msg, "nests deeper than 64") && err.line == 1);
+    sb_arena_destroy(a);
 }
 
 /* the budget's estimate: 1,000 B per '[' however the entries are laid out,
