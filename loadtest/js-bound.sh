@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # js-bound.sh [BUILD_DIR] [N...] - the resource bound for JavaScript lockfiles:
-# for each kind (package-lock.json v3, pnpm-lock.yaml 9.0, yarn.lock classic)
+# for each kind (package-lock.json v3, pnpm-lock.yaml 9.0, yarn.lock classic,
+# bun.lock; JS_BOUND_KINDS picks some)
 # and each N (default 10000 100000), a synthetic lockfile from gen-jslock is
 # turned into CycloneDX 1.6 by sbomgen (the server's core path: read, select,
 # write); prints input bytes, peak RSS (VmHWM via GNU time), wall and CPU
@@ -13,7 +14,7 @@ b="${1:-$root/build/release}"; shift || true
 sizes="${*:-10000 100000}"
 work="$root/build/loadtest-js"; mkdir -p "$work"
 printf '%-6s %7s %11s %10s %8s %8s %11s %s\n' kind N input_bytes rss_kib wall_s cpu_s bound_kib verdict
-for kind in npm pnpm yarn; do
+for kind in ${JS_BOUND_KINDS:-npm pnpm yarn bun}; do
   for n in $sizes; do
     f="$work/$kind-$n.lock"
     [ -s "$f" ] || "$root/loadtest/gen-jslock" "$kind" "$n" > "$f"

@@ -18,10 +18,11 @@ files=("$@")
 if [ ${#files[@]} = 0 ]; then
   /usr/bin/python3 "$root/tests/hostile/make-bounds.py" "$work/in" 1 req-100k.requirements.txt \
     req-490k.requirements.txt big.uv.lock samename.uv.lock
-  mkdir -p "$work/js/npm" "$work/js/pnpm" "$work/js/yarn"
+  mkdir -p "$work/js/npm" "$work/js/pnpm" "$work/js/yarn" "$work/js/bun"
   "$root/loadtest/gen-jslock" npm 20000 > "$work/js/npm/package-lock.json"
   "$root/loadtest/gen-jslock" pnpm 20000 > "$work/js/pnpm/pnpm-lock.yaml"
   "$root/loadtest/gen-jslock" yarn 20000 > "$work/js/yarn/yarn.lock"
+  "$root/loadtest/gen-jslock" bun 20000 > "$work/js/bun/bun.lock"
   files=("$work"/in/* "$work"/js/*/* "${SB_SHARED:-$root/../shared}/fixtures/pixi/rerun--rev-c5e2c66/pixi.lock")
 fi
 for f in "${files[@]}"; do "$work/model-peak" "$f"; done

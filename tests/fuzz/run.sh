@@ -45,6 +45,7 @@ targets=(
   "npm fuzz_reader.c -DFUZZ_KIND_RAW=package-lock.json npm"
   "pnpm fuzz_reader.c -DFUZZ_KIND_RAW=pnpm-lock.yaml pnpm"
   "yarn fuzz_reader.c -DFUZZ_KIND_RAW=yarn.lock yarn"
+  "bun fuzz_reader.c -DFUZZ_KIND_RAW=bun.lock bun"
   "cyclonedx fuzz_reader.c -DFUZZ_KIND_RAW=cyclonedx"
   "spdx fuzz_reader.c -DFUZZ_KIND_RAW=spdx"
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
@@ -54,7 +55,7 @@ targets=(
   "decode fuzz_decode.c -DFUZZ_DECODE=1"
   "manifest fuzz_manifest.c -DFUZZ_MANIFEST=1"
   "multipart fuzz_multipart.c -DFUZZ_MULTIPART=1"
-  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn"
+  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do

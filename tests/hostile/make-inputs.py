@@ -37,6 +37,10 @@ put("422-unsupported-version.pixi.lock", "version: 99\nenvironments: {}\npackage
 put("422-unsupported-version.uv.lock", "version = 7\n")
 put("422-unsupported-version.pdm.lock", '[metadata]\nlock_version = "9.0"\n')
 put("422-unsupported-version.pylock.toml", 'lock-version = "2.0"\n')
+put("422-unsupported-version.bun.lock", '{\n  "lockfileVersion": 7,\n  "workspaces": {},\n  "packages": {},\n}\n')
+put("413-nested-arrays.bun.lock", '{"lockfileVersion": 1, "packages": {"a": ' + "[" * 1000000 + "}}\n")
+# Bun's binary lockfile, detected by its header whatever the bytes after: 422 with how to get bun.lock
+put("422-binary-lockfile.bun.lockb", b"#!/usr/bin/env bun\nbun-lockfile-format-v0\n" + bytes(range(256)) * 64)
 put("415-binary-garbage.bin", bytes((i * 7919 + 13) % 256 for i in range(65536)))
 put("415-html.html", "<!doctype html><html><body>not a lockfile</body></html>\n")
 put("400-empty.bin", b"")

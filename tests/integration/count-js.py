@@ -22,6 +22,21 @@ Rules (the issue's "one component per name@version(+source)"):
     `version`, and `resolved` unless it is a registry tarball.
   yarn berry: every entry but __metadata and the `workspace:.` root, name
     and protocol from `resolution`, `version`, the resolution unless npm:.
+  bun.lock (JSONC: comments and trailing commas dropped by its own scan):
+    every workspace but "" (its folder is its source), and every `packages`
+    entry: "name@spec" with spec a version (registry: no source), a
+    workspace: folder (that member), file:/link: paths, tarball paths and
+    URLs, git/github repositories (the commit from the resolved item, bun's
+    "owner-repo-<commit>" tag or the '#' pin); a name spelled as a path
+    ("/app") is the key's.
+
+count-js.py compare bun LOCKFILE CYCLONEDX checks a document against the
+same reading: the components (matched through pixi:install-paths, members
+through their folder), every edge the lock states (a key's dependency names
+resolved bun's way: the nearest <path>/<name> up from the dependent's key;
+the workspaces' lists from "" or the member's name), the scopes those edges
+give, and each SHA-512 integrity. Prints "components N edges N scopes N
+hashes N differences N" and each difference on stderr.
 """
 import json
 import re
@@ -172,9 +187,269 @@ def yarn(path):
     return len(seen)
 
 
+def jsonc(text):
+    """JSONC -> JSON: comments dropped, a comma before ] or } dropped."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+        elif ch == ",":
+            m = re.match(r"(\s|//[^\n]*|/\*.*?\*/)*[\]}]", text[i + 1:], re.S)
+            if not m:
+                out.append(ch)
+            i += 1
+        else:
+            out.append(ch)
+            i += 1
+    return json.loads("".join(out))
+
+
+def bun_key_names(key):
+    """an install path as its package names: "a/@s/b" -> ["a", "@s/b"]"""
+    parts, names, i = key.split("/"), [], 0
+    while i < len(parts):
+        if parts[i].startswith("@") and i + 1 < len(parts):
+            names.append(parts[i] + "/" + parts[i + 1])
+            i += 2
+        else:
+            names.append(parts[i])
+            i += 1
+    return names
+
+
+GIT_HOSTS = {"github:": "github.com", "gitlab:": "gitlab.com", "bitbucket:": "bitbucket.org"}
+
+
+def bun_ident(key, item, members):
+    """(name, version, source) of a packages entry; None for the root."""
+    ident = item[0]
+    at = ident.find("@", 1)
+    name, spec = ident[:at], ident[at + 1:]
+    if spec.startswith("root:") or ident.startswith("@root:"):
+        return None
+    if name.startswith("/") or name.startswith("."):
+        name = bun_key_names(key)[-1]
+    if spec.startswith("workspace:"):
+        folder = spec[len("workspace:"):]
+        if folder in ("", "."):
+            return None
+        return members.get(folder) or (name, None, "folder:" + folder)
+    strs = [x for x in item[1:] if isinstance(x, str)]
+    if any(spec.startswith(p) for p in ("git+", "git://")) or any(spec.startswith(h) for h in GIT_HOSTS):
+        repo, _, pin = spec.partition("#")
+        commit = None
+        for s in strs:
+            tail = s.rsplit("-", 1)[-1]
+            if re.fullmatch(r"[0-9a-f]{7,}", s):
+                commit = s
+            elif not s.startswith("sha") and re.fullmatch(r"[0-9a-f]{7,}", tail):
+                commit = tail
+            if commit:
+                break
+        commit = commit or pin or None
+        for h, host in GIT_HOSTS.items():
+            if repo.startswith(h):
+                repo = "git+https://%s/%s.git" % (host, repo[len(h):])
+        return (name, commit, "git:%s#%s" % (repo, commit))
+    if spec.startswith("file:") or spec.startswith("link:"):
+        return (name, None, "path:" + spec[5:])
+    if "://" in spec:
+        return (name, None, "url:" + spec)
+    if ":" not in spec and ("/" in spec or spec.endswith((".tgz", ".tar.gz", ".tar"))):
+        return (name, None, "path:" + spec)
+    return (name, spec, None)
+
+
+def bun_read(path):
+    with open(path, encoding="utf-8-sig") as f:
+        text = f.read()
+    if text.startswith("#!/usr/bin/env bun"):
+        return None
+    doc = jsonc(text)
+    if doc.get("lockfileVersion") not in (0, 1):
+        return None
+    members, ws_from, ws_lists = {}, {}, {}
+    for folder, w in (doc.get("workspaces") or {}).items():
+        ws_lists[folder] = w
+        if folder == "":
+            continue
+        name = w.get("name") or folder.rsplit("/", 1)[-1]
+        members[folder] = (name, w.get("version"), "folder:" + folder)
+        ws_from[folder] = name
+    entries = {}
+    for key, item in (doc.get("packages") or {}).items():
+        entries[key] = (bun_ident(key, item, members), item)
+    return doc, members, ws_from, ws_lists, entries
+
+
+def bun(path):
+    r = bun_read(path)
+    if r is None:
+        return "refused"
+    _, members, _, _, entries = r
+    return len(set(members.values()) | {e for e, _ in entries.values() if e})
+
+
+def bun_resolve(entries, frm, name):
+    names = bun_key_names(frm) if frm else []
+    while True:
+        key = "/".join(names + [name])
+        if key in entries:
+            return entries[key][0]
+        if not names:
+            return None
+        names.pop()
+
+
+def bun_expected(r):
+    """(edges {(src, dst, how)}, root edges {dst: how}) as the lock states them;
+    src None is the root."""
+    doc, members, ws_from, ws_lists, entries = r
+    edges = set()
+    groups = [("dependencies", "required"), ("optionalDependencies", "optional"),
+              ("devDependencies", "dev"), ("peerDependencies", "peer")]
+    for key, (ident, item) in entries.items():
+        info = next((x for x in item[1:] if isinstance(x, dict)), None)
+        if ident is None or info is None or item[0].split("@", 2)[-1].startswith("workspace:") \
+                or "@workspace:" in item[0]:
+            continue
+        opt_peers, listed = set(info.get("optionalPeers") or []), set()
+        for g, how in groups:  # devDependencies: listed only where installed (file:, link:)
+            for dep in info.get(g) or {}:
+                if g == "peerDependencies" and dep in listed:
+                    continue  # a peer also listed keeps that list's scope
+                listed.add(dep)
+                t = bun_resolve(entries, key, dep)
+                if t and t != ident:
+                    h = "optional" if g == "peerDependencies" and dep in opt_peers else how
+                    edges.add((ident, t, "required" if h == "peer" else h))
+    for folder, w in ws_lists.items():
+        src = members.get(folder)
+        frm = ws_from.get(folder, "")
+        listed = set()
+        for g, how in groups:
+            for dep in w.get(g) or {}:
+                if g == "peerDependencies" and dep in listed:
+                    continue
+                listed.add(dep)
+                t = bun_resolve(entries, frm, dep)
+                if t and t != src:
+                    edges.add((src, t, how if src is None else ("required" if how == "peer" else how)))
+        if src:
+            edges.add((None, src, "required"))
+    return edges
+
+
+RANK = {"dev": 1, "devOptional": 2, "peer": 3, "optional": 4, "required": 5}
+
+
+def bun_scopes(edges):
+    """npm's scope words down the graph: a package gets the highest of its
+    paths; an optional edge makes required optional and dev devOptional, a
+    dev edge makes anything dev."""
+    out, kids = {}, {}
+    for s, t, how in edges:
+        kids.setdefault(s, []).append((t, how))
+    todo = []
+    for t, how in kids.get(None, []):
+        if RANK[how] > RANK.get(out.get(t), 0):
+            out[t] = how
+            todo.append(t)
+    while todo:
+        u = todo.pop()
+        for t, how in kids.get(u, []):
+            su = out[u]
+            s = "dev" if how == "dev" else (su if how != "optional" else
+                                            ("optional" if su == "required" else "devOptional" if su == "dev" else su))
+            if RANK[s] > RANK.get(out.get(t), 0):
+                out[t] = s
+                todo.append(t)
+    return out
+
+
+def compare(kind, lock, cdx):
+    assert kind == "bun"
+    r = bun_read(lock)
+    _, members, _, _, entries = r
+    with open(cdx) as f:
+        d = json.load(f)
+    diffs = []
+    by_path, by_folder, comp = {}, {}, {}
+    for c in d.get("components", []):
+        props = {p["name"]: p["value"] for p in c.get("properties", [])}
+        comp[c["bom-ref"]] = (c, props)
+        for p in (props.get("pixi:install-paths") or "").split(", "):
+            if p:
+                by_path[p] = c["bom-ref"]
+        if props.get("pixi:direct-url"):
+            by_folder[props["pixi:direct-url"]] = c["bom-ref"]
+    ref = {None: "root"}
+    for folder, m in members.items():
+        ref[m] = by_folder.get(folder)
+    for key, (ident, _) in entries.items():
+        if ident is None:
+            continue
+        got = by_path.get(key)
+        if ident in ref and ref[ident] != got and got is not None:
+            diffs.append("%s: one identity %s in two components %s, %s" % (key, ident, ref[ident], got))
+        ref.setdefault(ident, got)
+        if got is None:
+            diffs.append("%s: %s has no component" % (key, ident))
+        elif (comp[got][0]["name"], comp[got][0].get("version")) != ident[:2]:
+            diffs.append("%s: %s is component %s@%s" % (key, ident, comp[got][0]["name"], comp[got][0].get("version")))
+    idents = set(members.values()) | {e for e, _ in entries.values() if e}
+    if len(idents) != len(comp):
+        diffs.append("%d identities, %d components" % (len(idents), len(comp)))
+    want = bun_expected(r)
+    got = set()
+    for dep in d.get("dependencies", []):
+        for t in dep.get("dependsOn", []):
+            got.add((dep["ref"], t))
+    want_refs = {(ref.get(s), ref.get(t)) for s, t, _ in want}
+    for e in sorted(want_refs - got, key=str):
+        diffs.append("edge %s -> %s stated, not in the document" % e)
+    for e in sorted(got - want_refs, key=str):
+        diffs.append("edge %s -> %s in the document, not stated" % e)
+    scopes = bun_scopes(want)
+    for ident, sc in scopes.items():
+        c = comp.get(ref.get(ident))
+        if c and c[1].get("pixi:scope") != sc:
+            diffs.append("%s: scope %s, the lock gives %s" % (ident, c[1].get("pixi:scope"), sc))
+    nh = 0
+    for key, (ident, item) in entries.items():
+        sri = [x for x in item[1:] if isinstance(x, str) and x.startswith("sha512-")]
+        if not sri or ident is None:
+            continue
+        import base64
+        hexd = base64.b64decode(sri[0][7:]).hex()
+        c = comp.get(ref.get(ident))
+        have = {h["alg"]: h["content"] for h in (c[0].get("hashes") or [])} if c else {}
+        nh += 1
+        if have.get("SHA-512") != hexd:
+            diffs.append("%s: SHA-512 %s, the lock says %s" % (key, have.get("SHA-512"), hexd))
+    for x in diffs:
+        print(x, file=sys.stderr)
+    print("components %d edges %d scopes %d hashes %d differences %d"
+          % (len(comp), len(want_refs), len(scopes), nh, len(diffs)))
+
+
 def main():
+    if sys.argv[1] == "compare":
+        compare(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
     kind, path = sys.argv[1], sys.argv[2]
-    print({"npm": npm, "pnpm": pnpm, "yarn": yarn}[kind](path))
+    print({"npm": npm, "pnpm": pnpm, "yarn": yarn, "bun": bun}[kind](path))
 
 
 if __name__ == "__main__":

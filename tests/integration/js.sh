@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # js.sh - JavaScript lockfiles end to end against a real sbomd:
 #   tests/integration/js.sh BUILD_DIR
-# Posts every npm/, pnpm/ and yarn/ lockfile fixture without a file name
-# (detection by content) in all four formats; each document validates, its
-# component count equals count-js.py's independent count, bom-refs are
+# Posts every npm/, pnpm/, yarn/ and bun/ lockfile fixture without a file
+# name (detection by content) in all four formats; each document validates,
+# its component count equals count-js.py's independent count, bom-refs are
 # unique, every dependency ref resolves and the graph is closed (every
-# component reachable from the root). The JavaScript traps under edge/ give
-# a 4xx problem naming where or why. Ends with "N passed, N failed".
+# component reachable from the root). bun.lock documents are also compared
+# with count-js.py's reading edge by edge (scopes, SHA-512 hashes: zero
+# differences). The JavaScript traps under edge/ (and a fixture committed
+# with merge-conflict markers) give a 4xx problem naming where or why;
+# bun.lockb is a 422 saying how to get bun.lock. Ends with "N passed, N
+# failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
 sb_start "$work/sbomd.log" --source-date-epoch 1700000000
@@ -16,12 +20,18 @@ post() { # post FILE QUERY OUT -> prints "status content-type"
 }
 ndocs=0
 while IFS=$'\t' read -r rel kind _rest; do
-  case "$rel" in npm/*|pnpm/*|yarn/*) ;; *) continue ;; esac
+  case "$rel" in npm/*|pnpm/*|yarn/*|bun/*) ;; *) continue ;; esac
   case "$kind" in "package.json manifest") continue ;; esac
   jskind="${rel%%/*}"
-  case "${JS_KINDS:-npm pnpm yarn}" in *"$jskind"*) ;; *) continue ;; esac
+  case "${JS_KINDS:-npm pnpm yarn bun}" in *"$jskind"*) ;; *) continue ;; esac
   f="$shared/fixtures/$rel"
   name="${rel//\//_}"
+  case "$kind" in *merge-conflict*)
+    res="$(post "$f" "" "$work/$name.out")"
+    check "$rel: committed with conflict markers, 400 naming the line ($res)" \
+      sh -c "[ '${res%% *}' = 400 ] && jq -e '.line > 0 and (.detail | test(\"conflict\"))' '$work/$name.out' >/dev/null"
+    continue ;;
+  esac
   want="$(python3 "$here/count-js.py" "$jskind" "$f" 2>&1)"
   for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
     out="$work/$name.$fmt.json"
@@ -46,6 +56,11 @@ while IFS=$'\t' read -r rel kind _rest; do
   check "$rel: the graph is closed ($reach of $got reachable)" [ "$reach" = "$got" ]
   n3="$(jq '[."@graph"[] | select(.type=="software_Package")] | length' "$work/$name.spdx-3.0.1.json")"
   check "$rel spdx-3.0.1: $n3 packages for $got components" [ "$n3" = $((got + 1)) ]
+  if [ "$jskind" = bun ]; then
+    cmp="$(python3 "$here/count-js.py" compare bun "$f" "$out" 2>"$work/$name.diff")"
+    check "$rel: the independent reading ($cmp)" grep -q 'differences 0$' <<< "$cmp"
+    [ -s "$work/$name.diff" ] && head -5 "$work/$name.diff" >&2
+  fi
 done < "$shared/fixtures/SOURCES.tsv"
 echo "js: $ndocs documents from JavaScript lockfiles"
 
@@ -65,6 +80,23 @@ for rel in edge/npm-cli-arborist-conflict-package-lock/package-lock.json \
 done
 check "conflict markers: the 400 names the line" sh -c "jq -r .detail '$work/edge.json' >/dev/null; \
   curl -sS --data-binary @'$shared/fixtures/edge/npm-cli-arborist-conflict-package-lock/package-lock.json' '$base/v1/sbom' | grep -q 'line'"
+if case "${JS_KINDS:-bun}" in *bun*) true ;; *) false ;; esac; then
+  # bun.lockb, Bun's binary lockfile: a 422 saying how to get the text one
+  printf '#!/usr/bin/env bun\nbun-lockfile-format-v0\n\x02\x00\x00\x00\xff\xfe' > "$work/bun.lockb"
+  res="$(post "$work/bun.lockb" "" "$work/lockb.out")"
+  check "bun.lockb: 422 ($res)" [ "${res%% *}" = 422 ]
+  check "bun.lockb: says how to get bun.lock" grep -q 'bun install --save-text-lockfile' "$work/lockb.out"
+  # bun.lock by name, and lockfileVersion 2 refused naming the versions read
+  bunf="$shared/fixtures/bun/bknd-examples-bun/bun.lock"
+  res="$(post "$bunf" "?filename=bun.lock&format=cyclonedx-1.6" "$work/bunname.out")"
+  check "bun.lock by file name: 200 ($res)" [ "${res%% *}" = 200 ]
+  check "bun.lock: the input kind is recorded" \
+    jq -e '.metadata.properties | any(.name == "pixi:input-kind" and .value == "bun.lock")' "$work/bunname.out" >/dev/null
+  printf '{\n  "lockfileVersion": 2,\n  "workspaces": {"": {}},\n  "packages": {},\n}\n' > "$work/v2.bun"
+  res="$(post "$work/v2.bun" "" "$work/v2bun.out")"
+  check "bun.lock lockfileVersion 2: 422 naming 0 and 1 ($res)" \
+    sh -c "[ '${res%% *}' = 422 ] && grep -q 'lockfileVersion 2.*0 and 1' '$work/v2bun.out'"
+fi
 # an unsupported lockfileVersion is a 422 naming it and the versions read
 printf '{"lockfileVersion": 4, "packages": {}}' > "$work/v4.json"
 res="$(post "$work/v4.json" "" "$work/v4.out")"

@@ -182,7 +182,8 @@ TEST(bounds_deadline_every_reader_and_select)
 
 /* The JavaScript readers as loadtest/gen-jslock writes them (n packages,
  * each depending on its predecessor), built here so the test needs no
- * script: package-lock.json v3, pnpm-lock.yaml 9.0, yarn.lock classic. */
+ * script: package-lock.json v3, pnpm-lock.yaml 9.0, yarn.lock classic,
+ * bun.lock. */
 static char *js_lock(sb_arena *a, const char *kind, int n, size_t *len)
 {
     sb_buf b = SB_BUF_INIT(0);
@@ -211,6 +212,17 @@ static char *js_lock(sb_arena *a, const char *kind, int n, size_t *len)
         PUT("snapshots:\n");
         for (int i = 0; i < n; i++)
             i ? PUT("  p%d@1.0.0:\n    dependencies:\n      p%d: 1.0.0\n", i, i - 1) : PUT("  p0@1.0.0: {}\n");
+    } else if (!strcmp(kind, "bun.lock")) {
+        PUT("{\n  \"lockfileVersion\": 1,\n  \"workspaces\": {\n    \"\": {\n      \"name\": \"r\",\n"
+            "      \"dependencies\": {\n        \"p%d\": \"^1\",\n      },\n    },\n  },\n  \"packages\": {\n",
+            n - 1);
+        for (int i = 0; i < n; i++) {
+            PUT("    \"p%d\": [\"p%d@1.0.0\", \"\", {", i, i);
+            if (i)
+                PUT(" \"dependencies\": { \"p%d\": \"^1\" } ", i - 1);
+            PUT("}, \"sha512-AAAA\"],\n\n");
+        }
+        PUT("  }\n}\n");
     } else {
         PUT("# yarn lockfile v1\n\n");
         for (int i = 0; i < n; i++) {
@@ -232,7 +244,7 @@ TEST(bounds_deadline_javascript_readers)
 {
     sb_arena *a = sb_arena_new(0);
     sb_err err;
-    static const char *const kinds[] = {"package-lock.json", "pnpm-lock.yaml", "yarn.lock"};
+    static const char *const kinds[] = {"package-lock.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock"};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         size_t len;
         const char *text = js_lock(a, kinds[k], 3000, &len);

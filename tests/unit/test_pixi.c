@@ -500,6 +500,7 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
          "pylock.toml", "pylock.toml"},
         {"poetry/poetry-tests-fixtures-up_to_date_lock/poetry.lock", "poetry.lock", "poetry.lock", "poetry.lock"},
         {"pdm/pdm--rev-1e5dc62/pdm.lock", "pdm.lock", "pdm.lock", "pdm.lock"},
+        {"bun/elysia--rev-8c11a35/bun.lock", "bun.lock", "bun.lock", "bun.lock"},
         /* this one is not taken for requirements by content alone, BOM or not */
         {"requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt", "requirements.txt",
          "requirements.txt", NULL},
