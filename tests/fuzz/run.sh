@@ -33,6 +33,12 @@ rm -f "$out/libcore.a"
 ar rcs "$out/libcore.a" $(for f in $srcs; do case "$f" in core/*) echo "$objs/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')" ;; esac; done)
 echo "fuzz: core built in $((SECONDS - t0)) s"
 pass=0 fail=0
+# long_lists CORPUS EXT... - make-lists.py's inputs at 600 items whose names end in EXT, as seeds
+python3 tests/hostile/make-lists.py "$out/lists" 600
+long_lists() {
+  local c="$1" e f; shift
+  for e in "$@"; do for f in "$out"/lists/*."$e"; do [ -e "$f" ] && cp "$f" "$c/list-$(basename "$f")"; done; done
+}
 # target name, source, extra flags, seed corpus (directories of fixtures)
 targets=(
   "pixi fuzz_reader.c -DFUZZ_KIND_RAW=pixi.lock pixi conda-lock"
@@ -102,6 +108,7 @@ for spec in "${targets[@]}"; do
   elif [ "$t" = cyclonedx ] || [ "$t" = spdx ]; then
     # sbomd's own documents and another tool's shapes (tests/data/sbom)
     for f in tests/data/sbom/*; do cp "$f" "$corpus/$(basename "$f")"; done
+    [ "$t" = cyclonedx ] && long_lists "$corpus" cdx.json
   elif [ "$t" = archive ]; then
     # the test channel's archives, tagged with the mode byte fuzz_archive.c reads
     python3 tests/make-conda.py "$out/archive-seeds" > /dev/null
@@ -124,6 +131,11 @@ sys.stdout.buffer.write(b"\x03" + b.getvalue())' > "$corpus/tar-0"
     done
     # issue 19's size and shape attacks, small enough for the harness (make-bounds.py at 1/1000, 1/10000)
     case "$t" in uv|toml) bext=uv.lock ;; requirements) bext=requirements.txt ;; *) bext= ;; esac
+    # issue 43: one record holding a list of hundreds of items (make-lists.py),
+    # the shapes whose lists were once joined in quadratic time
+    case "$t" in uv) long_lists "$corpus" uv.lock ;; toml) long_lists "$corpus" uv.lock pdm.lock ;;
+      pdm) long_lists "$corpus" pdm.lock ;; pixi) long_lists "$corpus" pixi.lock ;;
+      pnpm) long_lists "$corpus" pnpm-lock.yaml ;; all) long_lists "$corpus" uv.lock pdm.lock pixi.lock pnpm-lock.yaml ;; esac
     if [ -n "$bext" ]; then
       for sc in 1000 10000; do
         python3 tests/hostile/make-bounds.py "$out/bounds-$sc" "$sc"
