@@ -8,7 +8,7 @@
  *     (5.x without importers: those three at the top level), each
  *     <name>: <ref> or <name>: {specifier, version: <ref>}
  *   packages.<key>.{name, version, resolution.{integrity, tarball, type, repo,
- *     commit, directory}, dependencies, optionalDependencies}
+ *     commit, directory}, dependencies, optionalDependencies, dev, optional}
  *   9.x: snapshots.<key>.{dependencies, optionalDependencies}
  * Keys: 5.x "/name/1.0.0_peer@2", 6.x "/name@1.0.0(peer@2)", 9.x
  * "name@1.0.0(peer@2)"; the peer part is kept as pixi:peer-suffixes of one
@@ -16,7 +16,8 @@
  * built from the dependency's name), a whole key (aliases, git-hosted and
  * tarball packages) or link:<path> to another importer (workspace member).
  * The importer "." is the document root; the other importers are workspace
- * members (pkg:generic). Scopes come from the importers down the graph.
+ * members (pkg:generic). Scopes come from the importers down the graph,
+ * except where 5.x/6.x keys state them (dev, optional: note_flags).
  * When the file holds several YAML documents (pnpm 11 puts its own
  * packageManagerDependencies first) the last one is the project's lock.
  *
@@ -44,7 +45,7 @@
 
 /* The fields of one packages / snapshots / importers entry the records
  * need, in reusable buffers (the parser's strings last one event). */
-enum { F_NAME, F_VERSION, F_INTEGRITY, F_TARBALL, F_TYPE, F_REPO, F_COMMIT, F_DIR, F_N };
+enum { F_NAME, F_VERSION, F_INTEGRITY, F_TARBALL, F_TYPE, F_REPO, F_COMMIT, F_DIR, F_DEV, F_OPTIONAL, F_N };
 enum { D_REQ, D_OPT, D_DEV, D_N }; /* dependencies, optionalDependencies, devDependencies */
 
 typedef struct pn_ent {
@@ -108,7 +109,14 @@ typedef struct pn_ctx {
     sb_strmap peer_seen, peer_slot;
     sb_strb *peer_b;
     size_t npeer_b, peer_cap;
+    /* 5.x/6.x: what each package's keys state (index into l.pkgs; ST_*
+     * bits), and whether any key of the document states dev or optional */
+    unsigned char *stated;
+    size_t nstated;
+    int flags_seen;
 } pn_ctx;
+
+enum { ST_KEY = 1, ST_NOT_DEV = 2, ST_NOT_OPTIONAL = 4 };
 
 static sb_code oom(pn_ctx *c)
 {
@@ -163,6 +171,9 @@ static sb_code state_reset(pn_ctx *c)
     sb_jsl_free(&c->l);
     if (c->own)
         memset(c->own, 0, c->nown);
+    if (c->stated)
+        memset(c->stated, 0, c->nstated);
+    c->flags_seen = 0;
     return state_init(c);
 }
 
@@ -198,18 +209,28 @@ static sb_code split_key(pn_ctx *c, sb_arena *a, const char *key, pn_key *k)
     return k->name && k->version ? SB_OK : SB_ENOMEM;
 }
 
-/* The lock key a dependency <name>: <ref> points at (in c->lk, reused). */
+/* The lock key a dependency <name>: <ref> points at (in c->lk, reused), by
+ * pnpm's own rule for the version (refToRelative of its dependency-path
+ * module). A peer suffix may name a scoped package, "7.23.3(@babel/core@7.23.3)",
+ * and a URL may hold an '@', "git+ssh://git@host/r.git#abc": neither makes
+ * the reference a key by itself. */
 static const char *ref_key(pn_ctx *c, const char *name, const char *ref)
 {
     const char *pre = "";
     const char *sep = "@";
     if (c->major == 9) {
-        size_t base = strcspn(ref, "(");
-        if (base > 1 && memchr(ref + 1, '@', base - 1))
-            return ref; /* an alias: real@1.0.0 */
+        /* a key when an '@' comes before any ':' and '(' (an alias
+         * "real@1.0.0", "@x/real@3.0.0"); else a version or URL of `name` */
+        size_t at = strcspn(ref, "@");
+        if (ref[0] == '@' || (ref[at] && at < strcspn(ref, ":") && at < strcspn(ref, "(")))
+            return ref;
     } else {
-        if (ref[0] == '/' || strchr(ref, '/'))
-            return ref; /* an alias or a git-hosted/tarball key */
+        /* 5.x and 6.x: a key when it holds a '/' before the peer suffix (an
+         * alias "/real/1.0.0", a git-hosted "github.com/o/r/abc") or is a
+         * file: reference; 5.x peer suffixes spell '/' as '+' */
+        size_t base = c->major == 5 ? strlen(ref) : strcspn(ref, "(");
+        if (!strncmp(ref, "file:", 5) || memchr(ref, '/', base))
+            return ref;
         pre = "/";
         sep = c->major == 5 ? "/" : "@";
     }
@@ -310,6 +331,47 @@ static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *p
     return peers ? add_peers(c, p, peers) : SB_OK;
 }
 
+/* pnpm 5.x/6.x write on each package key whether only development reaches
+ * it (dev: true), only production (dev: false) or both (no dev), and
+ * optional: true when only optional edges do. A component is dev when every
+ * key of it says so, optional likewise; read_lock puts that over the scope
+ * the graph gives (issue 38: a lost edge made required packages optional). */
+static sb_code note_flags(pn_ctx *c, sb_js_pkg *p, const pn_ent *e)
+{
+    size_t at;
+    if (c->major == 9 || !sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &at))
+        return SB_OK;
+    const char *dev = ent_str(e, F_DEV), *opt = ent_str(e, F_OPTIONAL);
+    c->flags_seen |= dev || opt;
+    if (at >= c->nstated) {
+        size_t n = c->nstated ? c->nstated : 1024;
+        while (at >= n)
+            n *= 2;
+        unsigned char *v = realloc(c->stated, n);
+        if (NULL == v)
+            return oom(c);
+        memset(v + c->nstated, 0, n - c->nstated);
+        c->stated = v;
+        c->nstated = n;
+    }
+    c->stated[at] |= ST_KEY | (dev && !strcmp(dev, "true") ? 0 : ST_NOT_DEV) |
+                     (opt && !strcmp(opt, "true") ? 0 : ST_NOT_OPTIONAL);
+    return SB_OK;
+}
+
+/* The scopes the keys state, over those of the graph (see note_flags); a
+ * lock that states none anywhere (hand-written) keeps the graph's. */
+static void stated_scopes(pn_ctx *c)
+{
+    for (size_t i = 0; c->flags_seen && i < c->l.n && i < c->nstated; i++) {
+        unsigned f = c->stated[i];
+        if (!(f & ST_KEY))
+            continue;
+        int dev = !(f & ST_NOT_DEV), opt = !(f & ST_NOT_OPTIONAL);
+        c->l.pkgs[i]->scope = dev ? (opt ? SB_JS_DEV_OPTIONAL : SB_JS_DEV) : (opt ? SB_JS_OPTIONAL : SB_JS_REQUIRED);
+    }
+}
+
 static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_code *rc)
 {
     pn_key k;
@@ -331,7 +393,7 @@ static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_code 
         *rc = *rc == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
         return NULL;
     }
-    if ((*rc = alias_key(c, key, p, k.peers)) != SB_OK)
+    if ((*rc = alias_key(c, key, p, k.peers)) != SB_OK || (*rc = note_flags(c, p, e)) != SB_OK)
         return NULL;
     if (added) {
         p->rec->location = source ? source : sb_arena_strdup(c->a, ent_str(e, F_TARBALL));
@@ -503,6 +565,10 @@ static sb_code read_entry(pn_ctx *c, sb_yp *y, int deps)
             rc = field(e, y, F_NAME);
         else if (!strcmp(k, "version"))
             rc = field(e, y, F_VERSION);
+        else if (!strcmp(k, "dev"))
+            rc = field(e, y, F_DEV);
+        else if (!strcmp(k, "optional"))
+            rc = field(e, y, F_OPTIONAL);
         else if (!strcmp(k, "resolution") && !(e->seen & (1u << F_N)) && sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
             e->seen |= 1u << F_N;
             for (;;) {
@@ -997,7 +1063,10 @@ static sb_code read_lock(pn_ctx *c)
     if ((rc = read_importers(c, dc)) != SB_OK || (rc = pass_over(c, PASS_EDGES)) != SB_OK ||
         (rc = importer_edges(c, dc)) != SB_OK)
         return rc;
-    return sb_jsl_scopes(&c->l, c->a, c->err);
+    if ((rc = sb_jsl_scopes(&c->l, c->a, c->err)) != SB_OK)
+        return rc;
+    stated_scopes(c);
+    return SB_OK;
 }
 
 static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
@@ -1020,6 +1089,7 @@ static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     sb_buf_free(&c.kb);
     sb_buf_free(&c.lk);
     free(c.own);
+    free(c.stated);
     return rc;
 }
 

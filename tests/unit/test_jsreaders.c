@@ -389,6 +389,146 @@ TEST(core_pnpm__v5_v6_keys)
     sb_arena_destroy(a);
 }
 
+/* issue 38, defect 2: pnpm 6.0 references whose peer suffix names a scoped
+ * package ("7.23.3(@babel/core@7.23.3)") hold a '/', which 6.0 keys (aliases,
+ * git-hosted packages) hold too; they are versions all the same. Scopes are
+ * what the keys state (dev: true/false, optional: true), also where the
+ * graph alone would say otherwise (`late` is reached only over an optional
+ * edge, its key says required) */
+static const char pnpm_v6_scoped_peers[] =
+    "lockfileVersion: '6.0'\n"
+    "dependencies:\n"
+    "  '@babel/plugin-x':\n"
+    "    specifier: ^7\n"
+    "    version: 7.23.3(@babel/core@7.23.3)\n"
+    "devDependencies:\n"
+    "  '@babel/core': {specifier: ^7, version: 7.23.3}\n"
+    "  tool: {specifier: ^1, version: 1.0.0(@babel/core@7.23.3)(@types/node@20.0.0)}\n"
+    "packages:\n"
+    "  /@babel/plugin-x@7.23.3(@babel/core@7.23.3):\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    peerDependencies: {'@babel/core': ^7}\n"
+    "    dependencies:\n"
+    "      '@babel/core': 7.23.3\n"
+    "      helper: 1.0.0(@babel/core@7.23.3)\n"
+    "    optionalDependencies:\n"
+    "      late: 1.0.0\n"
+    "    dev: false\n"
+    "  /helper@1.0.0(@babel/core@7.23.3):\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dependencies:\n"
+    "      '@babel/core': 7.23.3\n"
+    "    dev: false\n"
+    "  /@babel/core@7.23.3:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "  /late@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dev: false\n"
+    "  /tool@1.0.0(@babel/core@7.23.3)(@types/node@20.0.0):\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dependencies:\n"
+    "      '@types/node': 20.0.0\n"
+    "    optionalDependencies:\n"
+    "      fse: 1.0.0\n"
+    "    dev: true\n"
+    "  /@types/node@20.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dev: true\n"
+    "  /fse@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dev: true\n"
+    "    optional: true\n";
+
+TEST(core_pnpm__v6_scoped_peer_suffix_and_stated_scopes)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_v6_scoped_peers, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(s->npkgs == 7);
+    const sb_pkg *px = find(s, "@babel/plugin-x", "7.23.3"), *core = find(s, "@babel/core", "7.23.3"),
+                 *helper = find(s, "helper", "1.0.0"), *late = find(s, "late", "1.0.0"),
+                 *tool = find(s, "tool", "1.0.0"), *node = find(s, "@types/node", "20.0.0"),
+                 *fse = find(s, "fse", "1.0.0");
+    CHECK(px && core && helper && late && tool && node && fse);
+    /* every edge, from the importer and from the packages */
+    CHECK(root_depends_on(s, px) && root_depends_on(s, core) && root_depends_on(s, tool));
+    CHECK(depends_on(s, px, core) && depends_on(s, px, helper) && depends_on(s, px, late));
+    CHECK(depends_on(s, helper, core) && depends_on(s, tool, node) && depends_on(s, tool, fse));
+    CHECK_STR(prop(px, "pixi:peer-suffixes"), "(@babel/core@7.23.3)");
+    CHECK_STR(prop(tool, "pixi:peer-suffixes"), "(@babel/core@7.23.3)(@types/node@20.0.0)");
+    /* the scopes the keys state */
+    CHECK_STR(prop(px, "pixi:scope"), "required");
+    CHECK_STR(prop(helper, "pixi:scope"), "required");
+    CHECK_STR(prop(core, "pixi:scope"), "required"); /* no dev: both */
+    CHECK_STR(prop(late, "pixi:scope"), "required");
+    CHECK_STR(prop(tool, "pixi:scope"), "dev");
+    CHECK_STR(prop(node, "pixi:scope"), "dev");
+    CHECK_STR(prop(fse, "pixi:scope"), "devOptional");
+    CHECK(late && late->scope == SB_SCOPE_REQUIRED && fse && fse->scope == SB_SCOPE_DEVELOPMENT);
+    sb_arena_destroy(a);
+}
+
+/* pnpm 9.0 references by pnpm's rule: an '@' inside a URL
+ * ("git+ssh://git@host/r.git#abc") or a scoped peer suffix is no alias */
+static const char pnpm_v9_refs[] =
+    "lockfileVersion: '9.0'\n"
+    "importers:\n"
+    "  .:\n"
+    "    dependencies:\n"
+    "      r: {specifier: 'git+ssh://git@gitlab.example/o/r.git#v1', version: 'git+ssh://git@gitlab.example/o/r.git#0123abc'}\n"
+    "      p: {specifier: ^1, version: 1.0.0(@s/peer@2.0.0)}\n"
+    "      al: {specifier: 'npm:@s/peer@^2', version: '@s/peer@2.0.0'}\n"
+    "packages:\n"
+    "  r@git+ssh://git@gitlab.example/o/r.git#0123abc:\n"
+    "    resolution: {type: git, repo: 'git+ssh://git@gitlab.example/o/r.git', commit: 0123abc}\n"
+    "    version: 3.0.0\n"
+    "  p@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "  '@s/peer@2.0.0':\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "snapshots:\n"
+    "  r@git+ssh://git@gitlab.example/o/r.git#0123abc: {}\n"
+    "  p@1.0.0(@s/peer@2.0.0):\n"
+    "    dependencies:\n"
+    "      '@s/peer': 2.0.0\n"
+    "  '@s/peer@2.0.0': {}\n";
+
+TEST(core_pnpm__v9_references_by_pnpms_rule)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_v9_refs, &err);
+    CHECK(s && s->npkgs == 3);
+    const sb_pkg *r = s ? find(s, "r", "3.0.0") : NULL, *p = s ? find(s, "p", "1.0.0") : NULL,
+                 *peer = s ? find(s, "@s/peer", "2.0.0") : NULL;
+    CHECK(r && p && peer);
+    if (r && p && peer) {
+        /* stated root edges (pixi:direct), not orphans hung off the root */
+        CHECK_STR(prop(r, "pixi:direct"), "true");
+        CHECK_STR(prop(p, "pixi:direct"), "true");
+        CHECK_STR(prop(peer, "pixi:direct"), "true");
+        CHECK(depends_on(s, p, peer));
+        /* a git source is npm with its vcs_url (user info left out), never a bare registry purl */
+        CHECK_STR(r->purl, "pkg:npm/r@3.0.0?vcs_url=git%2Bssh:%2F%2Fgitlab.example%2Fo%2Fr.git%400123abc");
+    }
+    sb_arena_destroy(a);
+}
+
 /* The sections in any order: the reader pulls the events more than once
  * (lockfileVersion last, snapshots before packages, importers last), and
  * gives the same components, edges and scopes as in pnpm's own order. */
