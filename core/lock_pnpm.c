@@ -98,6 +98,7 @@ typedef struct pn_ctx {
     unsigned char *own;  /* ... the record's key: bit i set (l.by_key finds it, no second entry) */
     size_t nown;         /* bytes in own */
     sb_strmap importers; /* importer path -> index into l.pkgs, +1 (0 = the root ".") */
+    sb_strmap dirs;      /* a directory resolution's location -> index into l.pkgs */
     pn_ent e;            /* the entry being read */
     sb_buf kb;           /* its key */
     sb_buf lk;           /* a look-up key built from a dependency */
@@ -156,7 +157,8 @@ static sb_code state_init(pn_ctx *c)
 {
     if (sb_jsl_init(&c->l, c->a, "pnpm-lock.yaml", c->lim) != SB_OK ||
         sb_strmap_init(&c->by_key, c->l.tmp, 256) != SB_OK || sb_strmap_init(&c->importers, c->l.tmp, 16) != SB_OK ||
-        sb_strmap_init(&c->peer_seen, c->l.tmp, 16) != SB_OK || sb_strmap_init(&c->peer_slot, c->l.tmp, 16) != SB_OK)
+        sb_strmap_init(&c->dirs, c->l.tmp, 16) != SB_OK || sb_strmap_init(&c->peer_seen, c->l.tmp, 16) != SB_OK ||
+        sb_strmap_init(&c->peer_slot, c->l.tmp, 16) != SB_OK)
         return oom(c);
     c->t = c->l.tmp;
     c->peer_b = NULL;
@@ -395,6 +397,14 @@ static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_code 
     }
     if ((*rc = alias_key(c, key, p, k.peers)) != SB_OK || (*rc = note_flags(c, p, e)) != SB_OK)
         return NULL;
+    if (added && source && ent_str(e, F_DIR)) {
+        size_t at;
+        sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &at);
+        if (sb_strmap_put(&c->dirs, source, strlen(source), at, NULL) < 0) {
+            *rc = oom(c);
+            return NULL;
+        }
+    }
     if (added) {
         p->rec->location = source ? source : sb_arena_strdup(c->a, ent_str(e, F_TARBALL));
         sb_js_integrity(c->a, p->rec, ent_str(e, F_INTEGRITY));
@@ -834,15 +844,56 @@ static sb_code store_importers(pn_ctx *c, sb_yp *y)
 
 /* ---- importers ---- */
 
-static const char *last_segment(const char *path)
+/* The names workspace members are linked under (issue 38, defect 6: the
+ * folder's last segment made dedupe/types, hooks/types and packages/types
+ * one pkg:generic/types). pnpm links a workspace: dependency by the
+ * member's package.json name, so the name a dependent importer gives a
+ * link:<path> is the member's; the first importer to name a member names
+ * it, a name already taken is not given twice. names[i]: NULL when none. */
+static sb_code member_names(pn_ctx *c, const pn_doc *dc, const char **names)
 {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
+    sb_strmap at, used;
+    if (sb_strmap_init(&at, c->t, dc->nimps + 1) != SB_OK || sb_strmap_init(&used, c->t, dc->nimps + 1) != SB_OK)
+        return oom(c);
+    for (size_t i = 0; i < dc->nimps; i++)
+        if (sb_strmap_put(&at, dc->imps[i].path, strlen(dc->imps[i].path), i, NULL) < 0)
+            return oom(c);
+    for (size_t i = 0; i < dc->nimps; i++) {
+        const pn_imp *im = &dc->imps[i];
+        for (int d = 0; d < D_N; d++) {
+            for (const char *s = im->deps[d], *end = s + im->dlen[d]; s && s < end;) {
+                const char *name = s, *ref = s + strlen(s) + 1;
+                s = ref + strlen(ref) + 1;
+                if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+                    return SB_ETIMEOUT;
+                const char *path = strncmp(ref, "link:", 5) ? NULL : join_path(c, im->path, ref + 5);
+                size_t j;
+                if (NULL == path || !sb_strmap_get(&at, path, strlen(path), &j) || names[j] ||
+                    !strcmp(dc->imps[j].path, "."))
+                    continue;
+                int taken = sb_strmap_put(&used, name, strlen(name), j, NULL);
+                if (taken < 0)
+                    return oom(c);
+                if (0 == taken && NULL == (names[j] = sb_arena_strdup(c->a, name)))
+                    return oom(c);
+            }
+        }
+    }
+    return SB_OK;
 }
 
-/* Each importer but "." becomes a workspace member component. */
+/* Each importer but "." becomes a workspace member component: the package
+ * an injected dependency made of its folder (a directory resolution: the
+ * lock's name and version), else one named as member_names says, else by
+ * its path (pkg:generic either way: a folder, never a registry package). */
 static sb_code read_importers(pn_ctx *c, const pn_doc *dc)
 {
+    const char **names = sb_arena_calloc(c->t, dc->nimps + 1, sizeof *names);
+    if (NULL == names)
+        return oom(c);
+    sb_code rc = member_names(c, dc, names);
+    if (rc != SB_OK)
+        return rc;
     for (size_t i = 0; i < dc->nimps; i++) {
         const char *path = dc->imps[i].path;
         size_t idx = 0;
@@ -850,16 +901,18 @@ static sb_code read_importers(pn_ctx *c, const pn_doc *dc)
             return SB_ETIMEOUT;
         if (strcmp(path, ".")) {
             bool added;
-            sb_code code;
-            const char *name = sb_arena_strdup(c->a, last_segment(path));
-            sb_js_pkg *p = name ? sb_jsl_get(&c->l, c->a, name, NULL, sb_lock__location(c->a, path), &added, &code)
-                                : NULL;
-            if (NULL == name)
-                code = SB_ENOMEM;
+            sb_code code = SB_ENOMEM;
+            const char *loc = sb_lock__location(c->a, path);
+            const char *name = names[i] ? names[i] : sb_arena_strdup(c->a, path);
+            sb_js_pkg *p = NULL;
+            if (loc && sb_strmap_get(&c->dirs, loc, strlen(loc), &idx))
+                p = c->l.pkgs[idx];
+            else if (loc && name)
+                p = sb_jsl_get(&c->l, c->a, name, NULL, loc, &added, &code);
             if (NULL == p)
                 return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages)
                                          : oom(c);
-            p->rec->location = sb_lock__location(c->a, path);
+            p->rec->location = loc;
             sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &idx);
             idx++;
         }

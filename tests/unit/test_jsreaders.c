@@ -307,11 +307,12 @@ TEST(core_pnpm__v9_importers_peers_alias_git)
         return;
     }
     CHECK_STR(s->input_kind, "pnpm-lock.yaml");
-    CHECK(s->npkgs == 7); /* lib, ui, react, @x/real, gitdep, opt, tool */
-    const sb_pkg *lib = find(s, "lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
+    CHECK(s->npkgs ==
+          7); /* app-lib (the member packages/lib, named as the root links it), ui, react, @x/real, gitdep, opt, tool */
+    const sb_pkg *lib = find(s, "app-lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
                  *real = find(s, "@x/real", "3.0.0"), *git = find(s, "gitdep", "1.1.0"), *opt = find(s, "opt", NULL),
                  *tool = find(s, "tool", NULL);
-    CHECK(lib && !strcmp(lib->purl, "pkg:generic/lib"));
+    CHECK(lib && !strcmp(lib->purl, "pkg:generic/app-lib"));
     CHECK(ui && !strcmp(ui->purl, "pkg:npm/ui@2.0.0") && ui->sha512b);
     CHECK_STR(prop(ui, "pixi:peer-suffixes"), "(react@18.2.0)");
     CHECK(real && !strcmp(real->purl, "pkg:npm/%40x/real@3.0.0"));
@@ -529,6 +530,66 @@ TEST(core_pnpm__v9_references_by_pnpms_rule)
     sb_arena_destroy(a);
 }
 
+/* issue 38, defect 6: workspace members with one folder name (core/types,
+ * hooks/types, dedupe/types, packages/types) are distinct components: the
+ * name their dependents link them under, the lock's name and version of an
+ * injected copy of the folder, else the importer path */
+static const char pnpm_members[] =
+    "lockfileVersion: '9.0'\n"
+    "importers:\n"
+    "  .:\n"
+    "    dependencies:\n"
+    "      '@x/core-types': {specifier: 'workspace:*', version: link:core/types}\n"
+    "  core/types: {}\n"
+    "  hooks/types:\n"
+    "    dependencies:\n"
+    "      '@x/core-types': {specifier: 'workspace:*', version: link:../../core/types}\n"
+    "      '@x/dedupe-types': {specifier: 'workspace:*', version: file:dedupe/types}\n"
+    "  dedupe/types: {}\n"
+    "  packages/types:\n"
+    "    devDependencies:\n"
+    "      other-alias: {specifier: 'workspace:@x/core-types@*', version: link:../../core/types}\n"
+    "packages:\n"
+    "  '@x/dedupe-types@file:dedupe/types':\n"
+    "    resolution: {directory: dedupe/types, type: directory}\n"
+    "    version: 2.0.0\n"
+    "snapshots:\n"
+    "  '@x/dedupe-types@file:dedupe/types': {}\n";
+
+TEST(core_pnpm__workspace_members_distinct)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_members, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(s->npkgs == 4);
+    const sb_pkg *core = find(s, "@x/core-types", NULL), *hooks = find(s, "hooks/types", NULL),
+                 *dedupe = find(s, "@x/dedupe-types", "2.0.0"), *pkgs = find(s, "packages/types", NULL);
+    CHECK(core && hooks && dedupe && pkgs);
+    if (!(core && hooks && dedupe && pkgs)) {
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(core->purl, "pkg:generic/%40x/core-types");
+    CHECK_STR(dedupe->purl, "pkg:generic/%40x/dedupe-types@2.0.0");
+    CHECK(strcmp(hooks->purl, pkgs->purl) && strcmp(hooks->purl, core->purl) && strcmp(pkgs->purl, dedupe->purl));
+    CHECK_STR(prop(core, "pixi:direct-url"), "core/types");
+    CHECK_STR(prop(hooks, "pixi:direct-url"), "hooks/types");
+    CHECK_STR(prop(dedupe, "pixi:direct-url"), "dedupe/types");
+    CHECK_STR(prop(pkgs, "pixi:direct-url"), "packages/types");
+    CHECK(depends_on(s, hooks, core) && depends_on(s, hooks, dedupe) && depends_on(s, pkgs, core));
+    CHECK(root_depends_on(s, core) && root_depends_on(s, hooks) && root_depends_on(s, dedupe));
+    for (size_t i = 0; i < s->npkgs; i++)
+        for (size_t j = i + 1; j < s->npkgs; j++)
+            CHECK(strcmp(s->pkgs[i].purl, s->pkgs[j].purl));
+    sb_arena_destroy(a);
+}
+
 /* The sections in any order: the reader pulls the events more than once
  * (lockfileVersion last, snapshots before packages, importers last), and
  * gives the same components, edges and scopes as in pnpm's own order. */
@@ -554,7 +615,7 @@ TEST(core_pnpm__sections_in_any_order)
         return;
     }
     CHECK(s->npkgs == 7);
-    const sb_pkg *lib = find(s, "lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
+    const sb_pkg *lib = find(s, "app-lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
                  *real = find(s, "@x/real", "3.0.0"), *git = find(s, "gitdep", "1.1.0"), *opt = find(s, "opt", NULL),
                  *tool = find(s, "tool", NULL);
     CHECK(lib && ui && react && real && git && opt && tool);
