@@ -726,6 +726,267 @@ TEST(core_yarn__classic)
     sb_arena_destroy(a);
 }
 
+/* issue 38, defect 3: yarn classic with an offline mirror writes `resolved`
+ * as the tarball's bare file name; an entry the registry resolved (a semver
+ * range, a dist-tag, npm: and npm: aliases) is pkg:npm all the same, the
+ * sha1 of the fragment kept; an entry of a local tarball stays local. And the
+ * other sources (issue 38, "also untested"): git+ssh and github: shorthands,
+ * a tarball URL, file: folders and tarballs, with the purl forms the purl
+ * spec gives them, never a bare registry purl */
+static const char yarn_v1_sources[] =
+    "# yarn lockfile v1\n"
+    "\n"
+    "\"@babel/helpers@^7.0.0\", \"@babel/helpers@npm:^7.0.0\":\n"
+    "  version \"7.24.0\"\n"
+    "  resolved \"helpers-7.24.0.tgz#ffffffffffffffffffffffffffffffffffffffff\"\n"
+    "  integrity sha512-" SHA512_0_63
+    "\n"
+    "  dependencies:\n"
+    "    al \"npm:@s/real@^1\"\n"
+    "    tagged latest\n"
+    "\n"
+    "\"al@npm:@s/real@^1\":\n"
+    "  version \"1.0.0\"\n"
+    "  resolved \"real-1.0.0.tgz#0123456789abcdef0123456789abcdef01234567\"\n"
+    "\n"
+    "tagged@latest:\n"
+    "  version \"2.0.0\"\n"
+    "  resolved \"tagged-2.0.0.tgz\"\n"
+    "\n"
+    "vendored@./vendor/vendored-1.0.0.tgz:\n"
+    "  version \"1.0.0\"\n"
+    "  resolved \"vendored-1.0.0.tgz#0123456789abcdef0123456789abcdef01234567\"\n"
+    "\n"
+    "\"gs@git+ssh://git@github.com/o/gs.git#v2\":\n"
+    "  version \"2.0.0\"\n"
+    "  resolved \"git+ssh://git@github.com/o/gs.git#0123456789abcdef0123456789abcdef01234567\"\n"
+    "\n"
+    "\"gh@github:o/gh#v3\":\n"
+    "  version \"3.0.0\"\n"
+    "  resolved \"https://codeload.github.com/o/gh/tar.gz/89abcdef\"\n"
+    "\n"
+    "\"tb@https://example.com/tb-4.0.0.tgz\":\n"
+    "  version \"4.0.0\"\n"
+    "  resolved \"https://example.com/tb-4.0.0.tgz#0123456789abcdef0123456789abcdef01234567\"\n"
+    "\n"
+    "\"loc@file:../loc\":\n"
+    "  version \"5.0.0\"\n"
+    "\n"
+    "\"loctgz@file:vendor/loctgz-6.0.0.tgz\":\n"
+    "  version \"6.0.0\"\n"
+    "  resolved \"file:vendor/loctgz-6.0.0.tgz#0123456789abcdef0123456789abcdef01234567\"\n";
+
+TEST(core_yarn__classic_offline_mirror_and_sources)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "yarn.lock", yarn_v1_sources, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(s->npkgs == 9);
+    const sb_pkg *h = find(s, "@babel/helpers", "7.24.0"), *real = find(s, "@s/real", "1.0.0"),
+                 *tagged = find(s, "tagged", "2.0.0"), *ven = find(s, "vendored", "1.0.0"),
+                 *gs = find(s, "gs", "2.0.0"), *gh = find(s, "gh", "3.0.0"), *tb = find(s, "tb", "4.0.0"),
+                 *loc = find(s, "loc", "5.0.0"), *loctgz = find(s, "loctgz", "6.0.0");
+    CHECK(h && real && tagged && ven && gs && gh && tb && loc && loctgz);
+    if (!(h && real && tagged && ven && gs && gh && tb && loc && loctgz)) {
+        sb_arena_destroy(a);
+        return;
+    }
+    /* the mirror's registry packages */
+    CHECK_STR(h->purl, "pkg:npm/%40babel/helpers@7.24.0");
+    CHECK(h->sha512b && h->sha1 && !strcmp(h->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
+    CHECK(NULL == h->location && NULL == prop(h, "pixi:direct-url"));
+    CHECK_STR(real->purl, "pkg:npm/%40s/real@1.0.0");
+    CHECK_STR(tagged->purl, "pkg:npm/tagged@2.0.0");
+    CHECK(depends_on(s, h, real) && depends_on(s, h, tagged));
+    /* a local tarball behind the mirror's file name stays local */
+    CHECK_STR(ven->purl, "pkg:generic/vendored@1.0.0");
+    /* git: vcs_url with the commit; hosted shorthand and tarball URLs: download_url; file: local */
+    CHECK_STR(
+        gs->purl,
+        "pkg:npm/gs@2.0.0?vcs_url=git%2Bssh:%2F%2Fgithub.com%2Fo%2Fgs.git%400123456789abcdef0123456789abcdef01234567");
+    CHECK_STR(prop(gs, "pixi:source-rev"), "0123456789abcdef0123456789abcdef01234567");
+    CHECK_STR(gh->purl, "pkg:npm/gh@3.0.0?download_url=https:%2F%2Fcodeload.github.com%2Fo%2Fgh%2Ftar.gz%2F89abcdef");
+    CHECK_STR(
+        tb->purl,
+        "pkg:npm/tb@4.0.0?download_url=https:%2F%2Fexample.com%2Ftb-4.0.0.tgz%230123456789abcdef0123456789abcdef01234567");
+    CHECK_STR(loc->purl, "pkg:generic/loc@5.0.0");
+    CHECK_STR(prop(loc, "pixi:direct-url"), "../loc");
+    CHECK_STR(loctgz->purl, "pkg:generic/loctgz@6.0.0");
+    sb_arena_destroy(a);
+}
+
+/* issue 38, defects 4 and 5: berry binds a relative range (portal:, link:,
+ * file:, a patch file) to the dependent's locator, the key's "::locator="
+ * tail, which the distribution reference keeps; a built-in patch
+ * (optional!builtin<compat/fsevents>) is the package yarn installs: one
+ * component with its unpatched source, the edges to either, the patch a
+ * property. And git+ssh, hosted git, tarball URL and file: sources. */
+static const char yarn_berry_bound[] =
+    "__metadata:\n"
+    "  version: 8\n"
+    "  cacheKey: 10c0\n"
+    "\n"
+    "\"app@workspace:.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"app@workspace:.\"\n"
+    "  dependencies:\n"
+    "    my-local-a: \"portal:../my-local-a\"\n"
+    "    fsevents: \"npm:~2.3.2\"\n"
+    "    lodash: \"patch:lodash@npm%3A4.17.21#./.yarn/patches/lodash.patch\"\n"
+    "    gs: \"git+ssh://git@github.com/o/gs.git#v2\"\n"
+    "    gh: \"github:o/gh\"\n"
+    "    tb: \"https://example.com/tb-4.0.0.tgz\"\n"
+    "    loc: \"file:../loc\"\n"
+    "  languageName: unknown\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"my-local-a@portal:../my-local-a::locator=app%40workspace%3A.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"my-local-a@portal:../my-local-a::locator=app%40workspace%3A.\"\n"
+    "  dependencies:\n"
+    "    my-local-b: \"portal:../my-local-b\"\n"
+    "    my-link-c: \"link:../my-link-c\"\n"
+    "    fsevents: \"npm:~2.3.2\"\n"
+    "  languageName: node\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"my-local-b@portal:../my-local-b::locator=my-local-a%40portal%3A..%2Fmy-local-a%3A%3Alocator%3Dapp%2540workspace%253A.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"my-local-b@portal:../my-local-b::locator=my-local-a%40portal%3A..%2Fmy-local-a%3A%3Alocator%3Dapp%2540workspace%253A.\"\n"
+    "  languageName: node\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"my-link-c@link:../my-link-c::locator=my-local-a%40portal%3A..%2Fmy-local-a%3A%3Alocator%3Dapp%2540workspace%253A.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"my-link-c@link:../my-link-c::locator=my-local-a%40portal%3A..%2Fmy-local-a%3A%3Alocator%3Dapp%2540workspace%253A.\"\n"
+    "  languageName: node\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"fsevents@npm:~2.3.2\":\n"
+    "  version: 2.3.3\n"
+    "  resolution: \"fsevents@npm:2.3.3\"\n"
+    "  dependencies:\n"
+    "    node-gyp: \"npm:latest\"\n"
+    "  checksum: 10c0/aaaa\n"
+    "  conditions: os=darwin\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"fsevents@patch:fsevents@npm%3A~2.3.2#optional!builtin<compat/fsevents>\":\n"
+    "  version: 2.3.3\n"
+    "  resolution: \"fsevents@patch:fsevents@npm%3A2.3.3#optional!builtin<compat/fsevents>::version=2.3.3&hash=df0bf1\"\n"
+    "  dependencies:\n"
+    "    node-gyp: \"npm:latest\"\n"
+    "  checksum: 10c0/bbbb\n"
+    "  conditions: os=darwin\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"node-gyp@npm:latest\":\n"
+    "  version: 10.0.0\n"
+    "  resolution: \"node-gyp@npm:10.0.0\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"lodash@npm:4.17.21\":\n"
+    "  version: 4.17.21\n"
+    "  resolution: \"lodash@npm:4.17.21\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"lodash@patch:lodash@npm%3A4.17.21#./.yarn/patches/lodash.patch::locator=app%40workspace%3A.\":\n"
+    "  version: 4.17.21\n"
+    "  resolution: \"lodash@patch:lodash@npm%3A4.17.21#./.yarn/patches/lodash.patch::version=4.17.21&hash=0a1b2c&locator=app%40workspace%3A.\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"gs@git+ssh://git@github.com/o/gs.git#v2\":\n"
+    "  version: 2.0.0\n"
+    "  resolution: \"gs@git+ssh://git@github.com/o/gs.git#commit=0123456789abcdef0123456789abcdef01234567\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"gh@github:o/gh\":\n"
+    "  version: 3.0.0\n"
+    "  resolution: \"gh@https://github.com/o/gh.git#commit=89abcdef\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"tb@https://example.com/tb-4.0.0.tgz\":\n"
+    "  version: 4.0.0\n"
+    "  resolution: \"tb@https://example.com/tb-4.0.0.tgz\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"loc@file:../loc::locator=app%40workspace%3A.\":\n"
+    "  version: 5.0.0\n"
+    "  resolution: \"loc@file:../loc#../loc::hash=abcdef&locator=app%40workspace%3A.\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n";
+
+TEST(core_yarn__berry_bound_ranges_builtin_patches_sources)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "yarn.lock", yarn_berry_bound, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    const sb_pkg *la = find(s, "my-local-a", NULL), *lb = find(s, "my-local-b", NULL), *lc = find(s, "my-link-c", NULL),
+                 *fse = find(s, "fsevents", "2.3.3"), *gyp = find(s, "node-gyp", "10.0.0"),
+                 *gs = find(s, "gs", "2.0.0"), *gh = find(s, "gh", "3.0.0"), *tb = find(s, "tb", "4.0.0"),
+                 *loc = find(s, "loc", "5.0.0");
+    CHECK(la && lb && lc && fse && gyp && gs && gh && tb && loc);
+    if (!(la && lb && lc && fse && gyp && gs && gh && tb && loc)) {
+        sb_arena_destroy(a);
+        return;
+    }
+    /* defect 4: the bound edges, stated (pixi:direct only where the root states it) */
+    CHECK(root_depends_on(s, la) && depends_on(s, la, lb) && depends_on(s, la, lc));
+    CHECK(NULL == prop(lb, "pixi:direct") && NULL == prop(lc, "pixi:direct"));
+    CHECK(!root_depends_on(s, lb) && !root_depends_on(s, lc));
+    CHECK(prop(lb, "pixi:direct-url") &&
+          strstr(prop(lb, "pixi:direct-url"), "../my-local-b::locator=my-local-a%40portal"));
+    CHECK_STR(lb->purl, "pkg:generic/my-local-b@0.0.0-use.local");
+    /* defect 5: one fsevents, the patched one, with every incoming edge */
+    size_t nfse = 0;
+    for (size_t i = 0; i < s->npkgs; i++)
+        nfse += !strcmp(s->pkgs[i].name, "fsevents");
+    CHECK(nfse == 1);
+    CHECK_STR(fse->purl, "pkg:npm/fsevents@2.3.3");
+    CHECK(root_depends_on(s, fse) && depends_on(s, la, fse) && depends_on(s, fse, gyp));
+    CHECK_STR(prop(fse, "pixi:direct"), "true");
+    CHECK(prop(fse, "pixi:yarn-resolution") &&
+          strstr(prop(fse, "pixi:yarn-resolution"), "optional!builtin<compat/fsevents>"));
+    CHECK_STR(prop(fse, "pixi:yarn-checksum"), "10c0/bbbb");
+    CHECK(NULL == fse->location);
+    /* a patch file is bound to the root too: the edge to the patched lodash */
+    int lodash_patched = 0;
+    for (size_t i = 0; i < s->npkgs; i++)
+        if (!strcmp(s->pkgs[i].name, "lodash") && prop(&s->pkgs[i], "pixi:yarn-resolution"))
+            lodash_patched = root_depends_on(s, &s->pkgs[i]) && NULL != prop(&s->pkgs[i], "pixi:direct");
+    CHECK(lodash_patched);
+    /* sources */
+    CHECK_STR(
+        gs->purl,
+        "pkg:npm/gs@2.0.0?vcs_url=git%2Bssh:%2F%2Fgithub.com%2Fo%2Fgs.git%400123456789abcdef0123456789abcdef01234567");
+    CHECK_STR(gh->purl, "pkg:npm/gh@3.0.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fgh.git%4089abcdef");
+    CHECK_STR(tb->purl, "pkg:npm/tb@4.0.0?download_url=https:%2F%2Fexample.com%2Ftb-4.0.0.tgz");
+    CHECK_STR(loc->purl, "pkg:generic/loc@5.0.0");
+    CHECK(root_depends_on(s, gs) && root_depends_on(s, gh) && root_depends_on(s, tb) && root_depends_on(s, loc));
+    CHECK_STR(prop(loc, "pixi:direct"), "true");
+    sb_arena_destroy(a);
+}
+
 /* yarn berry: the workspace root and a member, a patch: entry, a git entry */
 static const char yarn_berry[] =
     "__metadata:\n"
