@@ -254,8 +254,7 @@ static const char *pkg_source(pn_ctx *c, const pn_ent *e)
     if (type && !strcmp(type, "git")) {
         const char *repo = ent_str(e, F_REPO), *commit = ent_str(e, F_COMMIT);
         if (repo)
-            return commit ? sb_arena_printf(c->a, "%s%s#%s", strncmp(repo, "git", 3) ? "git+" : "", repo, commit)
-                          : sb_arena_strdup(c->a, repo);
+            return sb_js_git_url(c->a, repo, strlen(repo), commit, commit ? strlen(commit) : 0);
     }
     if (dir)
         return sb_lock__location(c->a, dir);

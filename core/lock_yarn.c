@@ -486,10 +486,9 @@ static const char *git_url(yl_ctx *c, const char *url)
     const char *hash = strchr(url, '#');
     const char *commit = hash ? strstr(hash, "commit=") : NULL;
     size_t ul = hash ? (size_t)(hash - url) : strlen(url);
-    const char *pre = strncmp(url, "git", 3) ? "git+" : "";
     if (commit)
-        return sb_arena_printf(c->a, "%s%.*s#%.*s", pre, (int)ul, url, (int)strcspn(commit + 7, "&"), commit + 7);
-    return sb_arena_printf(c->a, "%s%s", pre, url);
+        return sb_js_git_url(c->a, url, ul, commit + 7, strcspn(commit + 7, "&"));
+    return sb_js_git_url(c->a, url, ul, hash ? hash + 1 : NULL, hash ? strlen(hash + 1) : 0);
 }
 
 static int is_git(const char *url)
@@ -507,7 +506,7 @@ static const char *berry_source(yl_ctx *c, const char *proto)
     if (!strncmp(proto, "workspace:", 10) || !strncmp(proto, "file:", 5) || !strncmp(proto, "link:", 5) ||
         !strncmp(proto, "portal:", 7))
         return sb_lock__location(c->a, strchr(proto, ':') + 1);
-    if (strstr(proto, "://") && is_git(proto))
+    if ((strstr(proto, "://") || !strncmp(proto, "git@", 4)) && is_git(proto)) /* a URL or scp-like git@host:o/r.git */
         return git_url(c, proto);
     if (strstr(proto, "://") && !sb_model_npm_registry(proto))
         return proto;

@@ -590,6 +590,76 @@ TEST(core_pnpm__workspace_members_distinct)
     sb_arena_destroy(a);
 }
 
+/* pnpm sources (issue 38, "also untested"): a git commit pin over ssh
+ * (the scp-like repo pnpm records) and over https, a hosted-git tarball, a
+ * tarball URL, a file: tarball and a file: folder: vcs_url, download_url,
+ * pkg:generic, never a bare registry purl */
+static const char pnpm_v6_sources[] =
+    "lockfileVersion: '6.0'\n"
+    "dependencies:\n"
+    "  sshdep: {specifier: 'git+ssh://git@gitlab.example:o/sshdep.git#v1', version: gitlab.example/o/sshdep/0123abc}\n"
+    "  httpsdep: {specifier: 'git+https://git.example/o/httpsdep.git#v2', version: git.example/o/httpsdep/4567def}\n"
+    "  hosted: {specifier: 'github:o/hosted#v3', version: github.com/o/hosted/89abcde}\n"
+    "  tb: {specifier: 'https://example.com/tb-4.0.0.tgz', version: '@example.com/tb-4.0.0.tgz'}\n"
+    "  vend: {specifier: 'file:vendor/vend-5.0.0.tgz', version: 'file:vendor/vend-5.0.0.tgz'}\n"
+    "  localdir: {specifier: 'file:../localdir', version: 'file:../localdir'}\n"
+    "packages:\n"
+    "  gitlab.example/o/sshdep/0123abc:\n"
+    "    resolution: {type: git, repo: 'git@gitlab.example:o/sshdep.git', commit: 0123abc}\n"
+    "    name: sshdep\n"
+    "    version: 1.0.0\n"
+    "  git.example/o/httpsdep/4567def:\n"
+    "    resolution: {type: git, repo: 'https://git.example/o/httpsdep.git', commit: 4567def}\n"
+    "    name: httpsdep\n"
+    "    version: 2.0.0\n"
+    "  github.com/o/hosted/89abcde:\n"
+    "    resolution: {tarball: https://codeload.github.com/o/hosted/tar.gz/89abcde}\n"
+    "    name: hosted\n"
+    "    version: 3.0.0\n"
+    "  '@example.com/tb-4.0.0.tgz':\n"
+    "    resolution: {tarball: https://example.com/tb-4.0.0.tgz}\n"
+    "    name: tb\n"
+    "    version: 4.0.0\n"
+    "  file:vendor/vend-5.0.0.tgz:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    ", tarball: file:vendor/vend-5.0.0.tgz}\n"
+    "    name: vend\n"
+    "    version: 5.0.0\n"
+    "  file:../localdir:\n"
+    "    resolution: {directory: ../localdir, type: directory}\n"
+    "    name: localdir\n"
+    "    version: 6.0.0\n";
+
+TEST(core_pnpm__git_tarball_file_sources)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_v6_sources, &err);
+    CHECK(s && s->npkgs == 6);
+    const sb_pkg *ssh = s ? find(s, "sshdep", "1.0.0") : NULL, *https = s ? find(s, "httpsdep", "2.0.0") : NULL,
+                 *hosted = s ? find(s, "hosted", "3.0.0") : NULL, *tb = s ? find(s, "tb", "4.0.0") : NULL,
+                 *vend = s ? find(s, "vend", "5.0.0") : NULL, *dir = s ? find(s, "localdir", "6.0.0") : NULL;
+    CHECK(ssh && https && hosted && tb && vend && dir);
+    if (!(ssh && https && hosted && tb && vend && dir)) {
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(ssh->purl, "pkg:npm/sshdep@1.0.0?vcs_url=git%2Bssh:%2F%2Fgitlab.example%2Fo%2Fsshdep.git%400123abc");
+    CHECK_STR(prop(ssh, "pixi:source-rev"), "0123abc");
+    CHECK_STR(https->purl, "pkg:npm/httpsdep@2.0.0?vcs_url=git%2Bhttps:%2F%2Fgit.example%2Fo%2Fhttpsdep.git%404567def");
+    CHECK_STR(hosted->purl,
+              "pkg:npm/hosted@3.0.0?download_url=https:%2F%2Fcodeload.github.com%2Fo%2Fhosted%2Ftar.gz%2F89abcde");
+    CHECK_STR(tb->purl, "pkg:npm/tb@4.0.0?download_url=https:%2F%2Fexample.com%2Ftb-4.0.0.tgz");
+    CHECK_STR(vend->purl, "pkg:generic/vend@5.0.0");
+    CHECK_STR(prop(vend, "pixi:direct-url"), "vendor/vend-5.0.0.tgz");
+    CHECK(vend->sha1 != NULL);
+    CHECK_STR(dir->purl, "pkg:generic/localdir@6.0.0");
+    CHECK_STR(prop(dir, "pixi:direct-url"), "../localdir");
+    for (size_t i = 0; i < s->npkgs; i++)
+        CHECK_STR(prop(&s->pkgs[i], "pixi:direct"), "true");
+    sb_arena_destroy(a);
+}
+
 /* The sections in any order: the reader pulls the events more than once
  * (lockfileVersion last, snapshots before packages, importers last), and
  * gives the same components, edges and scopes as in pnpm's own order. */
@@ -843,6 +913,7 @@ static const char yarn_berry_bound[] =
     "    gh: \"github:o/gh\"\n"
     "    tb: \"https://example.com/tb-4.0.0.tgz\"\n"
     "    loc: \"file:../loc\"\n"
+    "    scp: \"git@gitlab.example:o/scp.git\"\n"
     "  languageName: unknown\n"
     "  linkType: soft\n"
     "\n"
@@ -924,6 +995,12 @@ static const char yarn_berry_bound[] =
     "  languageName: node\n"
     "  linkType: hard\n"
     "\n"
+    "\"scp@git@gitlab.example:o/scp.git\":\n"
+    "  version: 7.0.0\n"
+    "  resolution: \"scp@git@gitlab.example:o/scp.git#commit=fedcba\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
     "\"loc@file:../loc::locator=app%40workspace%3A.\":\n"
     "  version: 5.0.0\n"
     "  resolution: \"loc@file:../loc#../loc::hash=abcdef&locator=app%40workspace%3A.\"\n"
@@ -984,6 +1061,8 @@ TEST(core_yarn__berry_bound_ranges_builtin_patches_sources)
     CHECK_STR(loc->purl, "pkg:generic/loc@5.0.0");
     CHECK(root_depends_on(s, gs) && root_depends_on(s, gh) && root_depends_on(s, tb) && root_depends_on(s, loc));
     CHECK_STR(prop(loc, "pixi:direct"), "true");
+    const sb_pkg *scp = find(s, "scp", "7.0.0");
+    CHECK(scp && !strcmp(scp->purl, "pkg:npm/scp@7.0.0?vcs_url=git%2Bssh:%2F%2Fgitlab.example%2Fo%2Fscp.git%40fedcba"));
     sb_arena_destroy(a);
 }
 
