@@ -339,7 +339,11 @@ const char *sb_js_git_url(sb_arena *a, const char *repo, size_t n, const char *c
     size_t k = 0;
     while (k + 3 <= n && memcmp(repo + k, "://", 3))
         k++;
+    /* scp-like only with a user before the host: "github:o/r" is none */
     const char *colon = k + 3 > n ? memchr(repo, ':', n) : NULL;
+    const char *at = colon ? memchr(repo, '@', (size_t)(colon - repo)) : NULL;
+    if (NULL == at || memchr(repo, '/', (size_t)(colon - repo)))
+        colon = NULL;
     const char *pre = !strncmp(repo, "git+", 4) || !strncmp(repo, "git://", 6) ? "" : "git+";
     const char *tail = commit && cn ? "#" : "";
     if (colon) /* scp-like user@host:path, what ssh reads: git+ssh://user@host/path */

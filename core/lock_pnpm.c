@@ -860,7 +860,9 @@ static sb_code member_names(pn_ctx *c, const pn_doc *dc, const char **names)
     for (size_t i = 0; i < dc->nimps; i++) {
         const pn_imp *im = &dc->imps[i];
         for (int d = 0; d < D_N; d++) {
-            for (const char *s = im->deps[d], *end = s + im->dlen[d]; s && s < end;) {
+            if (NULL == im->deps[d]) /* an empty list */
+                continue;
+            for (const char *s = im->deps[d], *end = s + im->dlen[d]; s < end;) {
                 const char *name = s, *ref = s + strlen(s) + 1;
                 s = ref + strlen(ref) + 1;
                 if (sb_jsl_tick(&c->l, c->err) != SB_OK)

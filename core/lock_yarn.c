@@ -617,8 +617,13 @@ static sb_code take_classic(yl_ctx *c, yl_ent *e, const char **name, const char 
     if (NULL == e->resolved.s) {
         /* none: a registry package, or what the descriptor names (a
          * file: folder has no resolved), never a registry package it is not */
-        *source = registry_entry(e) ? NULL : classic_source(c, range, false);
-        return SB_OK;
+        if (registry_entry(e))
+            *source = NULL;
+        else if (!strncmp(range, "file:", 5) || !strncmp(range, "link:", 5))
+            *source = sb_lock__location(c->a, range + 5);
+        else /* a hosted-git shorthand or URL yarn did not resolve: only the range says */
+            *source = sb_lock__location(c->a, range);
+        return *source || registry_entry(e) ? SB_OK : oom(c);
     }
     bool registry = e->resolved.s && !memchr(e->resolved.s, ':', e->resolved.n) && registry_entry(e);
     const char *resolved = yl_tmp(c, e->resolved);

@@ -100,7 +100,7 @@ TEST(core_npm__v3_components_purls_hashes)
     CHECK_STR(s->platform, "noarch");
     /* w, @scope/lib, shared 2 and 1.5, leaf (once for two paths), devtool,
      * maybe, real, gitdep; no entry for the link, the root or `nothere` */
-    CHECK(s->npkgs == 9);
+    CHECK(s->npkgs == 10);
     const sb_pkg *lib = find(s, "@scope/lib", "2.0.0");
     CHECK(lib && !strcmp(lib->purl, "pkg:npm/%40scope/lib@2.0.0"));
     sb_hash_hex hx;
@@ -842,6 +842,9 @@ static const char yarn_v1_sources[] =
     "\"loc@file:../loc\":\n"
     "  version \"5.0.0\"\n"
     "\n"
+    "\"hs@github:o/hs\":\n"
+    "  version \"8.0.0\"\n"
+    "\n"
     "\"loctgz@file:vendor/loctgz-6.0.0.tgz\":\n"
     "  version \"6.0.0\"\n"
     "  resolved \"file:vendor/loctgz-6.0.0.tgz#0123456789abcdef0123456789abcdef01234567\"\n";
@@ -857,7 +860,7 @@ TEST(core_yarn__classic_offline_mirror_and_sources)
         sb_arena_destroy(a);
         return;
     }
-    CHECK(s->npkgs == 9);
+    CHECK(s->npkgs == 10);
     const sb_pkg *h = find(s, "@babel/helpers", "7.24.0"), *real = find(s, "@s/real", "1.0.0"),
                  *tagged = find(s, "tagged", "2.0.0"), *ven = find(s, "vendored", "1.0.0"),
                  *gs = find(s, "gs", "2.0.0"), *gh = find(s, "gh", "3.0.0"), *tb = find(s, "tb", "4.0.0"),
@@ -888,6 +891,10 @@ TEST(core_yarn__classic_offline_mirror_and_sources)
     CHECK_STR(loc->purl, "pkg:generic/loc@5.0.0");
     CHECK_STR(prop(loc, "pixi:direct-url"), "../loc");
     CHECK_STR(loctgz->purl, "pkg:generic/loctgz@6.0.0");
+    /* a hosted-git shorthand yarn left unresolved: no registry purl, and no
+     * ssh URL made of "github:" */
+    const sb_pkg *hs = find(s, "hs", "8.0.0");
+    CHECK(hs && !strcmp(hs->purl, "pkg:generic/hs@8.0.0"));
     sb_arena_destroy(a);
 }
 
