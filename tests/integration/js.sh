@@ -5,8 +5,11 @@
 # (detection by content) in all four formats; each document validates, its
 # component count equals count-js.py's independent count, bom-refs are
 # unique, every dependency ref resolves and the graph is closed (every
-# component reachable from the root). The JavaScript traps under edge/ give
-# a 4xx problem naming where or why. Ends with "N passed, N failed".
+# component reachable from the root); for pnpm and yarn, graph-js.py's
+# independent reading of every edge the lockfile states (and pnpm 5.x/6.x's
+# dev/optional flags) matches the CycloneDX dependencies with no difference
+# (its docstring names the justified ones). The JavaScript traps under edge/
+# give a 4xx problem naming where or why. Ends with "N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
 sb_start "$work/sbomd.log" --source-date-epoch 1700000000
@@ -19,7 +22,7 @@ while IFS=$'\t' read -r rel kind _rest; do
   case "$rel" in npm/*|pnpm/*|yarn/*) ;; *) continue ;; esac
   case "$kind" in "package.json manifest") continue ;; esac
   jskind="${rel%%/*}"
-  case "${JS_KINDS:-npm pnpm yarn}" in *"$jskind"*) ;; *) continue ;; esac
+  case " ${JS_KINDS:-npm pnpm yarn} " in *" $jskind "*) ;; *) continue ;; esac # "npm" is in "pnpm"
   f="$shared/fixtures/$rel"
   name="${rel//\//_}"
   want="$(python3 "$here/count-js.py" "$jskind" "$f" 2>&1)"
@@ -46,6 +49,12 @@ while IFS=$'\t' read -r rel kind _rest; do
   check "$rel: the graph is closed ($reach of $got reachable)" [ "$reach" = "$got" ]
   n3="$(jq '[."@graph"[] | select(.type=="software_Package")] | length' "$work/$name.spdx-3.0.1.json")"
   check "$rel spdx-3.0.1: $n3 packages for $got components" [ "$n3" = $((got + 1)) ]
+  case "$jskind" in pnpm|yarn)
+    graph="$(python3 "$here/graph-js.py" "$jskind" "$f" "$out" 2>&1)"
+    echo "js graph: $rel: $(echo "$graph" | head -1)"
+    check "$rel: every stated edge and scope, $(echo "$graph" | head -1)" \
+      sh -c 'case "$1" in *" differences=0 "*) ;; *) echo "$1"; exit 1 ;; esac' _ "$graph" ;;
+  esac
 done < "$shared/fixtures/SOURCES.tsv"
 echo "js: $ndocs documents from JavaScript lockfiles"
 
