@@ -223,8 +223,8 @@ static const char *ref_key(pn_ctx *c, const char *name, const char *ref)
     if (c->major == 9) {
         /* a key when an '@' comes before any ':' and '(' (an alias
          * "real@1.0.0", "@x/real@3.0.0"); else a version or URL of `name` */
-        size_t at = strcspn(ref, "@");
-        if (ref[0] == '@' || (ref[at] && at < strcspn(ref, ":") && at < strcspn(ref, "(")))
+        const char *at = strchr(ref, '@');
+        if (ref[0] == '@' || (at && (size_t)(at - ref) < strcspn(ref, ":") && (size_t)(at - ref) < strcspn(ref, "(")))
             return ref;
     } else {
         /* 5.x and 6.x: a key when it holds a '/' before the peer suffix (an
