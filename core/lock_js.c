@@ -337,6 +337,26 @@ sb_code sb_jsl_root(sb_jsl *l, sb_arena *a, const char *key)
     return sb_strv_push(&l->roots, a, key);
 }
 
+/* ---- git sources (pnpm, yarn) ---- */
+
+const char *sb_js_git_url(sb_arena *a, const char *repo, size_t n, const char *commit, size_t cn)
+{
+    size_t k = 0;
+    while (k + 3 <= n && memcmp(repo + k, "://", 3))
+        k++;
+    /* scp-like only with a user before the host: "github:o/r" is none */
+    const char *colon = k + 3 > n ? memchr(repo, ':', n) : NULL;
+    const char *at = colon ? memchr(repo, '@', (size_t)(colon - repo)) : NULL;
+    if (NULL == at || memchr(repo, '/', (size_t)(colon - repo)))
+        colon = NULL;
+    const char *pre = !strncmp(repo, "git+", 4) || !strncmp(repo, "git://", 6) ? "" : "git+";
+    const char *tail = commit && cn ? "#" : "";
+    if (colon) /* scp-like user@host:path, what ssh reads: git+ssh://user@host/path */
+        return sb_arena_printf(a, "git+ssh://%.*s/%.*s%s%.*s", (int)(colon - repo), repo,
+                               (int)(n - (size_t)(colon - repo) - 1), colon + 1, tail, (int)cn, commit ? commit : "");
+    return sb_arena_printf(a, "%s%.*s%s%.*s", pre, (int)n, repo, tail, (int)cn, commit ? commit : "");
+}
+
 size_t sb_js_name_len(const char *desc)
 {
     const char *at = strchr(desc + (desc[0] == '@'), '@');

@@ -122,6 +122,12 @@ sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err);
  * length of the name part (the '@' after a scope's first character). */
 size_t sb_js_name_len(const char *desc);
 
+/* A git source [repo, repo+n) at commit [commit, commit+cn) (none when cn
+ * is 0) as the location the model makes a vcs_url of, "git+<url>#<commit>":
+ * git+ added to a URL without it, an scp-like "user@host:o/r.git" as
+ * git+ssh://git@host/o/r.git (without, it read as a local path). */
+const char *sb_js_git_url(sb_arena *a, const char *repo, size_t n, const char *commit, size_t cn);
+
 /* The sb_lock of the packages read; the scratch arena is destroyed. */
 sb_code sb_jsl_build(sb_lock **out, sb_arena *a, sb_jsl *l, sb_err *err);
 

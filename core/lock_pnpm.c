@@ -8,7 +8,7 @@
  *     (5.x without importers: those three at the top level), each
  *     <name>: <ref> or <name>: {specifier, version: <ref>}
  *   packages.<key>.{name, version, resolution.{integrity, tarball, type, repo,
- *     commit, directory}, dependencies, optionalDependencies}
+ *     commit, directory}, dependencies, optionalDependencies, dev, optional}
  *   9.x: snapshots.<key>.{dependencies, optionalDependencies}
  * Keys: 5.x "/name/1.0.0_peer@2", 6.x "/name@1.0.0(peer@2)", 9.x
  * "name@1.0.0(peer@2)"; the peer part is kept as pixi:peer-suffixes of one
@@ -16,7 +16,8 @@
  * built from the dependency's name), a whole key (aliases, git-hosted and
  * tarball packages) or link:<path> to another importer (workspace member).
  * The importer "." is the document root; the other importers are workspace
- * members (pkg:generic). Scopes come from the importers down the graph.
+ * members (pkg:generic). Scopes come from the importers down the graph,
+ * except where 5.x/6.x keys state them (dev, optional: note_flags).
  * When the file holds several YAML documents (pnpm 11 puts its own
  * packageManagerDependencies first) the last one is the project's lock.
  *
@@ -44,7 +45,7 @@
 
 /* The fields of one packages / snapshots / importers entry the records
  * need, in reusable buffers (the parser's strings last one event). */
-enum { F_NAME, F_VERSION, F_INTEGRITY, F_TARBALL, F_TYPE, F_REPO, F_COMMIT, F_DIR, F_N };
+enum { F_NAME, F_VERSION, F_INTEGRITY, F_TARBALL, F_TYPE, F_REPO, F_COMMIT, F_DIR, F_DEV, F_OPTIONAL, F_N };
 enum { D_REQ, D_OPT, D_DEV, D_N }; /* dependencies, optionalDependencies, devDependencies */
 
 typedef struct pn_ent {
@@ -97,6 +98,7 @@ typedef struct pn_ctx {
     unsigned char *own;  /* ... the record's key: bit i set (l.by_key finds it, no second entry) */
     size_t nown;         /* bytes in own */
     sb_strmap importers; /* importer path -> index into l.pkgs, +1 (0 = the root ".") */
+    sb_strmap dirs;      /* a directory resolution's location -> index into l.pkgs */
     pn_ent e;            /* the entry being read */
     sb_buf kb;           /* its key */
     sb_buf lk;           /* a look-up key built from a dependency */
@@ -108,7 +110,14 @@ typedef struct pn_ctx {
     sb_strmap peer_seen, peer_slot;
     sb_strb *peer_b;
     size_t npeer_b, peer_cap;
+    /* 5.x/6.x: what each package's keys state (index into l.pkgs; ST_*
+     * bits), and whether any key of the document states dev or optional */
+    unsigned char *stated;
+    size_t nstated;
+    int flags_seen;
 } pn_ctx;
+
+enum { ST_KEY = 1, ST_NOT_DEV = 2, ST_NOT_OPTIONAL = 4 };
 
 static sb_code oom(pn_ctx *c)
 {
@@ -148,7 +157,8 @@ static sb_code state_init(pn_ctx *c)
 {
     if (sb_jsl_init(&c->l, c->a, "pnpm-lock.yaml", c->lim) != SB_OK ||
         sb_strmap_init(&c->by_key, c->l.tmp, 256) != SB_OK || sb_strmap_init(&c->importers, c->l.tmp, 16) != SB_OK ||
-        sb_strmap_init(&c->peer_seen, c->l.tmp, 16) != SB_OK || sb_strmap_init(&c->peer_slot, c->l.tmp, 16) != SB_OK)
+        sb_strmap_init(&c->dirs, c->l.tmp, 16) != SB_OK || sb_strmap_init(&c->peer_seen, c->l.tmp, 16) != SB_OK ||
+        sb_strmap_init(&c->peer_slot, c->l.tmp, 16) != SB_OK)
         return oom(c);
     c->t = c->l.tmp;
     c->peer_b = NULL;
@@ -163,6 +173,9 @@ static sb_code state_reset(pn_ctx *c)
     sb_jsl_free(&c->l);
     if (c->own)
         memset(c->own, 0, c->nown);
+    if (c->stated)
+        memset(c->stated, 0, c->nstated);
+    c->flags_seen = 0;
     return state_init(c);
 }
 
@@ -198,18 +211,28 @@ static sb_code split_key(pn_ctx *c, sb_arena *a, const char *key, pn_key *k)
     return k->name && k->version ? SB_OK : SB_ENOMEM;
 }
 
-/* The lock key a dependency <name>: <ref> points at (in c->lk, reused). */
+/* The lock key a dependency <name>: <ref> points at (in c->lk, reused), by
+ * pnpm's own rule for the version (refToRelative of its dependency-path
+ * module). A peer suffix may name a scoped package, "7.23.3(@babel/core@7.23.3)",
+ * and a URL may hold an '@', "git+ssh://git@host/r.git#abc": neither makes
+ * the reference a key by itself. */
 static const char *ref_key(pn_ctx *c, const char *name, const char *ref)
 {
     const char *pre = "";
     const char *sep = "@";
     if (c->major == 9) {
-        size_t base = strcspn(ref, "(");
-        if (base > 1 && memchr(ref + 1, '@', base - 1))
-            return ref; /* an alias: real@1.0.0 */
+        /* a key when an '@' comes before any ':' and '(' (an alias
+         * "real@1.0.0", "@x/real@3.0.0"); else a version or URL of `name` */
+        const char *at = strchr(ref, '@');
+        if (ref[0] == '@' || (at && (size_t)(at - ref) < strcspn(ref, ":") && (size_t)(at - ref) < strcspn(ref, "(")))
+            return ref;
     } else {
-        if (ref[0] == '/' || strchr(ref, '/'))
-            return ref; /* an alias or a git-hosted/tarball key */
+        /* 5.x and 6.x: a key when it holds a '/' before the peer suffix (an
+         * alias "/real/1.0.0", a git-hosted "github.com/o/r/abc") or is a
+         * file: reference; 5.x peer suffixes spell '/' as '+' */
+        size_t base = c->major == 5 ? strlen(ref) : strcspn(ref, "(");
+        if (!strncmp(ref, "file:", 5) || memchr(ref, '/', base))
+            return ref;
         pre = "/";
         sep = c->major == 5 ? "/" : "@";
     }
@@ -231,8 +254,7 @@ static const char *pkg_source(pn_ctx *c, const pn_ent *e)
     if (type && !strcmp(type, "git")) {
         const char *repo = ent_str(e, F_REPO), *commit = ent_str(e, F_COMMIT);
         if (repo)
-            return commit ? sb_arena_printf(c->a, "%s%s#%s", strncmp(repo, "git", 3) ? "git+" : "", repo, commit)
-                          : sb_arena_strdup(c->a, repo);
+            return sb_js_git_url(c->a, repo, strlen(repo), commit, commit ? strlen(commit) : 0);
     }
     if (dir)
         return sb_lock__location(c->a, dir);
@@ -310,6 +332,47 @@ static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *p
     return peers ? add_peers(c, p, peers) : SB_OK;
 }
 
+/* pnpm 5.x/6.x write on each package key whether only development reaches
+ * it (dev: true), only production (dev: false) or both (no dev), and
+ * optional: true when only optional edges do. A component is dev when every
+ * key of it says so, optional likewise; read_lock puts that over the scope
+ * the graph gives (issue 38: a lost edge made required packages optional). */
+static sb_code note_flags(pn_ctx *c, sb_js_pkg *p, const pn_ent *e)
+{
+    size_t at;
+    if (c->major == 9 || !sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &at))
+        return SB_OK;
+    const char *dev = ent_str(e, F_DEV), *opt = ent_str(e, F_OPTIONAL);
+    c->flags_seen |= dev || opt;
+    if (at >= c->nstated) {
+        size_t n = c->nstated ? c->nstated : 1024;
+        while (at >= n)
+            n *= 2;
+        unsigned char *v = realloc(c->stated, n);
+        if (NULL == v)
+            return oom(c);
+        memset(v + c->nstated, 0, n - c->nstated);
+        c->stated = v;
+        c->nstated = n;
+    }
+    c->stated[at] |= ST_KEY | (dev && !strcmp(dev, "true") ? 0 : ST_NOT_DEV) |
+                     (opt && !strcmp(opt, "true") ? 0 : ST_NOT_OPTIONAL);
+    return SB_OK;
+}
+
+/* The scopes the keys state, over those of the graph (see note_flags); a
+ * lock that states none anywhere (hand-written) keeps the graph's. */
+static void stated_scopes(pn_ctx *c)
+{
+    for (size_t i = 0; c->flags_seen && i < c->l.n && i < c->nstated; i++) {
+        unsigned f = c->stated[i];
+        if (!(f & ST_KEY))
+            continue;
+        int dev = !(f & ST_NOT_DEV), opt = !(f & ST_NOT_OPTIONAL);
+        c->l.pkgs[i]->scope = dev ? (opt ? SB_JS_DEV_OPTIONAL : SB_JS_DEV) : (opt ? SB_JS_OPTIONAL : SB_JS_REQUIRED);
+    }
+}
+
 static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_code *rc)
 {
     pn_key k;
@@ -331,8 +394,16 @@ static sb_js_pkg *take_pkg(pn_ctx *c, const char *key, const pn_ent *e, sb_code 
         *rc = *rc == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
         return NULL;
     }
-    if ((*rc = alias_key(c, key, p, k.peers)) != SB_OK)
+    if ((*rc = alias_key(c, key, p, k.peers)) != SB_OK || (*rc = note_flags(c, p, e)) != SB_OK)
         return NULL;
+    if (added && source && ent_str(e, F_DIR)) {
+        size_t at;
+        sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &at);
+        if (sb_strmap_put(&c->dirs, source, strlen(source), at, NULL) < 0) {
+            *rc = oom(c);
+            return NULL;
+        }
+    }
     if (added) {
         p->rec->location = source ? source : sb_arena_strdup(c->a, ent_str(e, F_TARBALL));
         sb_js_integrity(c->a, p->rec, ent_str(e, F_INTEGRITY));
@@ -503,6 +574,10 @@ static sb_code read_entry(pn_ctx *c, sb_yp *y, int deps)
             rc = field(e, y, F_NAME);
         else if (!strcmp(k, "version"))
             rc = field(e, y, F_VERSION);
+        else if (!strcmp(k, "dev"))
+            rc = field(e, y, F_DEV);
+        else if (!strcmp(k, "optional"))
+            rc = field(e, y, F_OPTIONAL);
         else if (!strcmp(k, "resolution") && !(e->seen & (1u << F_N)) && sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
             e->seen |= 1u << F_N;
             for (;;) {
@@ -768,15 +843,58 @@ static sb_code store_importers(pn_ctx *c, sb_yp *y)
 
 /* ---- importers ---- */
 
-static const char *last_segment(const char *path)
+/* The names workspace members are linked under (issue 38, defect 6: the
+ * folder's last segment made dedupe/types, hooks/types and packages/types
+ * one pkg:generic/types). pnpm links a workspace: dependency by the
+ * member's package.json name, so the name a dependent importer gives a
+ * link:<path> is the member's; the first importer to name a member names
+ * it, a name already taken is not given twice. names[i]: NULL when none. */
+static sb_code member_names(pn_ctx *c, const pn_doc *dc, const char **names)
 {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
+    sb_strmap at, used;
+    if (sb_strmap_init(&at, c->t, dc->nimps + 1) != SB_OK || sb_strmap_init(&used, c->t, dc->nimps + 1) != SB_OK)
+        return oom(c);
+    for (size_t i = 0; i < dc->nimps; i++)
+        if (sb_strmap_put(&at, dc->imps[i].path, strlen(dc->imps[i].path), i, NULL) < 0)
+            return oom(c);
+    for (size_t i = 0; i < dc->nimps; i++) {
+        const pn_imp *im = &dc->imps[i];
+        for (int d = 0; d < D_N; d++) {
+            if (NULL == im->deps[d]) /* an empty list */
+                continue;
+            for (const char *s = im->deps[d], *end = s + im->dlen[d]; s < end;) {
+                const char *name = s, *ref = s + strlen(s) + 1;
+                s = ref + strlen(ref) + 1;
+                if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+                    return SB_ETIMEOUT;
+                const char *path = strncmp(ref, "link:", 5) ? NULL : join_path(c, im->path, ref + 5);
+                size_t j;
+                if (NULL == path || !sb_strmap_get(&at, path, strlen(path), &j) || names[j] ||
+                    !strcmp(dc->imps[j].path, "."))
+                    continue;
+                int taken = sb_strmap_put(&used, name, strlen(name), j, NULL);
+                if (taken < 0)
+                    return oom(c);
+                if (0 == taken && NULL == (names[j] = sb_arena_strdup(c->a, name)))
+                    return oom(c);
+            }
+        }
+    }
+    return SB_OK;
 }
 
-/* Each importer but "." becomes a workspace member component. */
+/* Each importer but "." becomes a workspace member component: the package
+ * an injected dependency made of its folder (a directory resolution: the
+ * lock's name and version), else one named as member_names says, else by
+ * its path (pkg:generic either way: a folder, never a registry package). */
 static sb_code read_importers(pn_ctx *c, const pn_doc *dc)
 {
+    const char **names = sb_arena_calloc(c->t, dc->nimps + 1, sizeof *names);
+    if (NULL == names)
+        return oom(c);
+    sb_code rc = member_names(c, dc, names);
+    if (rc != SB_OK)
+        return rc;
     for (size_t i = 0; i < dc->nimps; i++) {
         const char *path = dc->imps[i].path;
         size_t idx = 0;
@@ -784,16 +902,18 @@ static sb_code read_importers(pn_ctx *c, const pn_doc *dc)
             return SB_ETIMEOUT;
         if (strcmp(path, ".")) {
             bool added;
-            sb_code code;
-            const char *name = sb_arena_strdup(c->a, last_segment(path));
-            sb_js_pkg *p = name ? sb_jsl_get(&c->l, c->a, name, NULL, sb_lock__location(c->a, path), &added, &code)
-                                : NULL;
-            if (NULL == name)
-                code = SB_ENOMEM;
+            sb_code code = SB_ENOMEM;
+            const char *loc = sb_lock__location(c->a, path);
+            const char *name = names[i] ? names[i] : sb_arena_strdup(c->a, path);
+            sb_js_pkg *p = NULL;
+            if (loc && sb_strmap_get(&c->dirs, loc, strlen(loc), &idx))
+                p = c->l.pkgs[idx];
+            else if (loc && name)
+                p = sb_jsl_get(&c->l, c->a, name, NULL, loc, &added, &code);
             if (NULL == p)
                 return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages)
                                          : oom(c);
-            p->rec->location = sb_lock__location(c->a, path);
+            p->rec->location = loc;
             sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &idx);
             idx++;
         }
@@ -997,7 +1117,10 @@ static sb_code read_lock(pn_ctx *c)
     if ((rc = read_importers(c, dc)) != SB_OK || (rc = pass_over(c, PASS_EDGES)) != SB_OK ||
         (rc = importer_edges(c, dc)) != SB_OK)
         return rc;
-    return sb_jsl_scopes(&c->l, c->a, c->err);
+    if ((rc = sb_jsl_scopes(&c->l, c->a, c->err)) != SB_OK)
+        return rc;
+    stated_scopes(c);
+    return SB_OK;
 }
 
 static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
@@ -1020,6 +1143,7 @@ static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     sb_buf_free(&c.kb);
     sb_buf_free(&c.lk);
     free(c.own);
+    free(c.stated);
     return rc;
 }
 

@@ -10,17 +10,21 @@
  *   berry:   <descs>: { version, resolution, checksum, dependencies,
  *            optionalDependencies(none: dependenciesMeta), languageName, linkType }
  * A dependency `name: range` is the descriptor name@range (berry adds npm:
- * to a range without a protocol). Berry's `name@workspace:.` entry is the
+ * to a range without a protocol, and binds a relative one to the
+ * dependent's locator: lookup). Berry's `name@workspace:.` entry is the
  * document root; other workspaces are local members (pkg:generic). Sources:
- * registry (npm:, registry tarballs) adds nothing to the identity; git
- * (#commit=), tarball URLs, patch: (the patched package, its resolution kept
- * as pixi:yarn-resolution), file:/link:/portal: do. Berry's `checksum` is a
+ * registry (npm:, registry tarballs, a classic offline mirror's file name)
+ * adds nothing to the identity; git (#commit=), tarball URLs, patch: (the
+ * patched package, its resolution kept as pixi:yarn-resolution; a built-in
+ * patch is the package it patches: builtin_patch), file:/link:/portal: do.
+ * Berry's `checksum` is a
  * hash of yarn's cache zip, not of the registry tarball: kept as
  * pixi:yarn-checksum, never as a hash.
  */
 #include "buf.h"
 #include "lock_int.h"
 #include "lock_js.h"
+#include "purl.h"
 #include "yaml_tree.h"
 
 #include <stdlib.h>
@@ -56,6 +60,7 @@ typedef struct yl_ent {
     uint32_t dep0, ndeps; /* its dependencies: yl_ctx.deps[dep0, dep0 + ndeps) */
     sb_js_pkg *pkg;
     bool root;
+    bool builtin; /* berry: a patch: of yarn's own (see builtin_patch) */
 } yl_ent;
 
 /* What the edges need of an entry once its package is made: 32 bytes a
@@ -481,10 +486,9 @@ static const char *git_url(yl_ctx *c, const char *url)
     const char *hash = strchr(url, '#');
     const char *commit = hash ? strstr(hash, "commit=") : NULL;
     size_t ul = hash ? (size_t)(hash - url) : strlen(url);
-    const char *pre = strncmp(url, "git", 3) ? "git+" : "";
     if (commit)
-        return sb_arena_printf(c->a, "%s%.*s#%.*s", pre, (int)ul, url, (int)strcspn(commit + 7, "&"), commit + 7);
-    return sb_arena_printf(c->a, "%s%s", pre, url);
+        return sb_js_git_url(c->a, url, ul, commit + 7, strcspn(commit + 7, "&"));
+    return sb_js_git_url(c->a, url, ul, hash ? hash + 1 : NULL, hash ? strlen(hash + 1) : 0);
 }
 
 static int is_git(const char *url)
@@ -502,26 +506,74 @@ static const char *berry_source(yl_ctx *c, const char *proto)
     if (!strncmp(proto, "workspace:", 10) || !strncmp(proto, "file:", 5) || !strncmp(proto, "link:", 5) ||
         !strncmp(proto, "portal:", 7))
         return sb_lock__location(c->a, strchr(proto, ':') + 1);
-    if (strstr(proto, "://") && is_git(proto))
+    if ((strstr(proto, "://") || !strncmp(proto, "git@", 4)) && is_git(proto)) /* a URL or scp-like git@host:o/r.git */
         return git_url(c, proto);
     if (strstr(proto, "://") && !sb_model_npm_registry(proto))
         return proto;
     return proto; /* patch:, exec: ...: the resolution itself */
 }
 
+/* A range the registry resolves: a semver range or dist-tag, "npm:" one, or
+ * none; not a path, URL, git or hosted-git shorthand (o/r), tarball file. */
+static bool registry_range(const char *r, size_t n)
+{
+    if (n >= 4 && !memcmp(r, "npm:", 4)) {
+        r += 4;
+        n -= 4;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (r[i] == ':' || r[i] == '/' || r[i] == '\\')
+            return false;
+    return !(n && r[0] == '.') && !(n >= 4 && !memcmp(r + n - 4, ".tgz", 4)) &&
+           !(n >= 4 && !memcmp(r + n - 4, ".tar", 4)) && !(n >= 7 && !memcmp(r + n - 7, ".tar.gz", 7));
+}
+
+/* Every descriptor of the classic entry asks the registry (after an npm:
+ * alias's real name: "al@npm:real@^1" asks for real@^1). */
+static bool registry_entry(const yl_ent *e)
+{
+    for (uint32_t d = 0; d < e->ndescs; d++) {
+        const char *s = e->descs[d].s;
+        size_t n = e->descs[d].n, nl = 0;
+        while (nl < n && (s[nl] != '@' || 0 == nl))
+            nl++;
+        const char *r = nl < n ? s + nl + 1 : s + n;
+        size_t rn = (size_t)(s + n - r);
+        if (rn > 4 && !memcmp(r, "npm:", 4)) {
+            /* an alias "npm:real@^1", "npm:@s/real@^1": the range after the
+             * real name; "npm:@s/real" has none (latest) */
+            size_t k = 5;
+            while (k < rn && r[k] != '@')
+                k++;
+            if (k < rn) {
+                r += k + 1;
+                rn -= k + 1;
+            } else if (r[4] == '@') {
+                rn = 0;
+            }
+        }
+        if (!registry_range(r, rn))
+            return false;
+    }
+    return true;
+}
+
 /* Classic: NULL for a registry tarball, else the identity part (always an
- * arena string: `resolved` may be the scratch buffer). */
-static const char *classic_source(yl_ctx *c, const char *resolved)
+ * arena string: `resolved` may be the scratch buffer). An offline mirror
+ * (yarn-offline-mirror) writes the tarball's bare file name,
+ * "helpers-3.0.16.tgz#<sha1>": for an entry the registry resolved that is
+ * the registry package all the same (issue 38, defect 3), not a local one. */
+static const char *classic_source(yl_ctx *c, const char *resolved, bool registry)
 {
     if (NULL == resolved || sb_model_npm_registry(resolved))
         return NULL;
     if (is_git(resolved))
         return git_url(c, resolved);
-    if (!strncmp(resolved, "file:", 5))
+    if (!strncmp(resolved, "file:", 5) || !strncmp(resolved, "link:", 5))
         return sb_lock__location(c->a, resolved + 5);
     if (strstr(resolved, "://"))
         return sb_arena_strdup(c->a, resolved);
-    return sb_lock__location(c->a, resolved);
+    return registry ? NULL : sb_lock__location(c->a, resolved);
 }
 
 static sb_code push_prop(yl_ctx *c, sb_pkg *p, const char *name, const char *value)
@@ -529,6 +581,19 @@ static sb_code push_prop(yl_ctx *c, sb_pkg *p, const char *name, const char *val
     if (sb_strv_push(&p->reader_props, c->a, name) != SB_OK || sb_strv_push(&p->reader_props, c->a, value) != SB_OK)
         return oom(c);
     return SB_OK;
+}
+
+/* The value of property `name`, replaced when it is there and `replace`
+ * says so; added when it is not. */
+static sb_code set_prop(yl_ctx *c, sb_pkg *p, const char *name, const char *value, bool replace)
+{
+    for (size_t i = 0; i + 1 < p->reader_props.n; i += 2)
+        if (!strcmp(p->reader_props.v[i], name)) {
+            if (replace)
+                p->reader_props.v[i + 1] = value;
+            return SB_OK;
+        }
+    return push_prop(c, p, name, value);
 }
 
 /* A registry tarball URL's "#<sha1 hex>" fragment: the hash yarn v1 knew
@@ -545,15 +610,50 @@ static void classic_sha1(yl_ctx *c, sb_pkg *p, const char *resolved)
  * buffer for entry_pkg */
 static sb_code take_classic(yl_ctx *c, yl_ent *e, const char **name, const char **source)
 {
-    const char *d0 = yl_tmp(c, e->descs[0]);
-    *name = d0 ? desc_name(c, d0, NULL) : NULL;
+    const char *d0 = yl_tmp(c, e->descs[0]), *range = NULL;
+    *name = d0 ? desc_name(c, d0, &range) : NULL;
     if (NULL == *name)
         return oom(c);
+    if (NULL == e->resolved.s) {
+        /* none: a registry package, or what the descriptor names (a
+         * file: folder has no resolved), never a registry package it is not */
+        if (registry_entry(e))
+            *source = NULL;
+        else if (!strncmp(range, "file:", 5) || !strncmp(range, "link:", 5))
+            *source = sb_lock__location(c->a, range + 5);
+        else /* a hosted-git shorthand or URL yarn did not resolve: only the range says */
+            *source = sb_lock__location(c->a, range);
+        return *source || registry_entry(e) ? SB_OK : oom(c);
+    }
+    bool registry = e->resolved.s && !memchr(e->resolved.s, ':', e->resolved.n) && registry_entry(e);
     const char *resolved = yl_tmp(c, e->resolved);
     if (e->resolved.s && NULL == resolved)
         return oom(c);
-    *source = classic_source(c, resolved);
-    return resolved && !*source && !sb_model_npm_registry(resolved) ? oom(c) : SB_OK;
+    *source = classic_source(c, resolved, registry);
+    return resolved && !*source && !registry && !sb_model_npm_registry(resolved) ? oom(c) : SB_OK;
+}
+
+/* Yarn's built-in patches (optional!builtin<compat/fsevents>, resolve,
+ * typescript) are applied to every dependency on the package, so the
+ * patched entry is what yarn installs and the unpatched one it names
+ * (fsevents@npm:2.3.3) is only its source: one package (issue 38, defect 5:
+ * two components with one purl, the installed one without incoming
+ * edges). The locator it patches, "npm:2.3.3" of
+ * "patch:fsevents@npm%3A2.3.3#optional!builtin<compat/fsevents>::...",
+ * URI-decoded into the request's arena (berry_source may keep it); NULL
+ * when the patch is no built-in one. */
+static const char *builtin_patch(yl_ctx *c, const char *proto)
+{
+    if (strncmp(proto, "patch:", 6))
+        return NULL;
+    const char *hash = strchr(proto, '#');
+    if (NULL == hash || (strncmp(hash + 1, "optional!builtin<", 17) && strncmp(hash + 1, "builtin<", 8)))
+        return NULL;
+    const char *inner = sb_pct_decode(c->a, proto + 6, (size_t)(hash - proto - 6));
+    if (NULL == inner) /* a bad escape (or no memory): left its own package */
+        return NULL;
+    size_t nl = sb_js_name_len(inner);
+    return inner[nl] == '@' ? inner + nl + 1 : NULL;
 }
 
 static sb_code take_berry(yl_ctx *c, yl_ent *e, const char **name, const char **source)
@@ -562,7 +662,9 @@ static sb_code take_berry(yl_ctx *c, yl_ent *e, const char **name, const char **
     *name = desc_name(c, e->resolution.s, &proto);
     if (NULL == *name)
         return oom(c);
-    *source = berry_source(c, proto);
+    const char *patched = builtin_patch(c, proto);
+    e->builtin = NULL != patched;
+    *source = berry_source(c, patched ? patched : proto);
     e->root = !strcmp(proto, "workspace:.");
     if (e->root) {
         c->l.root_name = *name;
@@ -595,8 +697,13 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
         if (NULL == path || sb_js_path(p, c->a, path) != SB_OK)
             return oom(c);
     }
-    if (!added)
-        return SB_OK;
+    if (c->berry && e->builtin) {
+        /* the patch recorded; the checksum the installed, patched one's */
+        rc = set_prop(c, p->rec, "pixi:yarn-resolution", e->resolution.s, true);
+        return rc == SB_OK && e->checksum.s ? set_prop(c, p->rec, "pixi:yarn-checksum", e->checksum.s, true) : rc;
+    }
+    if (!added) /* the unpatched source of a built-in patch: its checksum when the patched one has none */
+        return c->berry && e->checksum.s ? set_prop(c, p->rec, "pixi:yarn-checksum", e->checksum.s, false) : SB_OK;
     if (c->berry) {
         p->rec->location = source && strncmp(e->resolution.s + strlen(name) + 1, "patch:", 6) ? source : NULL;
         if (source && NULL == p->rec->location &&
@@ -606,10 +713,9 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
     }
     /* the scratch buffer still holds `resolved` (take_classic) */
     const char *resolved = e->resolved.s ? c->scratch : NULL;
-    if (resolved) {
-        const char *h = strchr(resolved, '#');
-        p->rec->location = source ? source
-                                  : sb_arena_strndup(c->a, resolved, h ? (size_t)(h - resolved) : strlen(resolved));
+    /* a mirror's bare file name is no location; a source is, resolved or not */
+    if (source || (resolved && strstr(resolved, "://"))) {
+        p->rec->location = source ? source : sb_arena_strndup(c->a, resolved, strcspn(resolved, "#"));
         if (NULL == p->rec->location)
             return oom(c);
     }
@@ -625,19 +731,32 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
 
 /* ---- edges ---- */
 
-static yl_done *lookup(yl_ctx *c, const yl_dep *d)
+/* encodeURIComponent's unreserved characters, which yarn leaves as they are */
+static bool uri_plain(unsigned char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           strchr("-_.!~*'()", ch) != NULL;
+}
+
+/* The entry of a dependency's descriptor "name@range". Berry binds a
+ * relative range (portal:../b, link:../b, file:../b, a patch file) to the
+ * dependent's locator: when "name@range" is no key, the key is
+ * "name@range::locator=<the dependent's resolution, URI-encoded>" (issue 38,
+ * defect 4: a portal: between two non-workspace packages lost its edge). */
+static yl_done *lookup(yl_ctx *c, const yl_dep *d, const char *locator)
 {
     /* "name@range" in a reusable buffer: built for every edge, kept by none */
     size_t nl = d->nl, rl = d->rl;
     const char *name = dep_str(c, d->no, d->name_side), *range = dep_str(c, d->ro, d->range_side);
     bool npm = c->berry && NULL == memchr(range, ':', rl);
     size_t n = nl + 1 + (npm ? 4 : 0) + rl;
-    if (n + 1 > c->scratch_cap) {
-        char *nb = realloc(c->scratch, n + 64);
+    size_t room = n + 12 + (locator ? 3 * strlen(locator) : 0); /* "::locator=", each byte as %XX at most */
+    if (room + 1 > c->scratch_cap) {
+        char *nb = realloc(c->scratch, room + 64);
         if (NULL == nb)
             return NULL;
         c->scratch = nb;
-        c->scratch_cap = n + 64;
+        c->scratch_cap = room + 64;
     }
     char *o = c->scratch;
     memcpy(o, name, nl);
@@ -649,14 +768,34 @@ static yl_done *lookup(yl_ctx *c, const yl_dep *d)
     }
     memcpy(o + k, range, rl);
     size_t at;
-    return sb_strmap_get(&c->by_desc, o, n, &at) ? &c->ents[at] : NULL;
+    if (sb_strmap_get(&c->by_desc, o, n, &at))
+        return &c->ents[at];
+    if (NULL == locator || npm)
+        return NULL;
+    /* params already after "::" take the locator after '&' */
+    bool params = false;
+    for (size_t i = 0; i + 1 < rl && !params; i++)
+        params = range[i] == ':' && range[i + 1] == ':';
+    k = n;
+    memcpy(o + k, params ? "&locator=" : "::locator=", params ? 9 : 10);
+    k += params ? 9 : 10;
+    for (const unsigned char *u = (const unsigned char *)locator; *u; u++) {
+        if (uri_plain(*u)) {
+            o[k++] = (char)*u;
+        } else {
+            o[k++] = '%';
+            o[k++] = "0123456789ABCDEF"[*u >> 4];
+            o[k++] = "0123456789ABCDEF"[*u & 15];
+        }
+    }
+    return sb_strmap_get(&c->by_desc, o, k, &at) ? &c->ents[at] : NULL;
 }
 
 static sb_code entry_edges(yl_ctx *c, yl_done *e)
 {
     for (size_t i = 0; i < e->ndeps; i++) {
         const yl_dep *d = &c->deps[e->dep0 + i];
-        yl_done *t = lookup(c, d);
+        yl_done *t = lookup(c, d, c->berry ? e->resolution : NULL);
         if (NULL == t || NULL == t->pkg || t->pkg == e->pkg)
             continue;
         sb_js_scope how = d->optional ? SB_JS_OPTIONAL : SB_JS_REQUIRED;

@@ -16,12 +16,17 @@ Rules (the issue's "one component per name@version(+source)"):
     is no package) as name/version (the entry's `name`/`version` when it
     states them, else from the key, peer part dropped) plus its source
     (git repo#commit, directory, a non-registry tarball); every importer
-    but "." as a workspace member.
+    but "." as a workspace member, unless a package of a directory
+    resolution is its folder (an injected copy: that package).
   yarn classic: every entry block (a line at column 0 ending in ':'), name
     from its first descriptor (an npm: alias names the real package),
-    `version`, and `resolved` unless it is a registry tarball.
+    `version`, and `resolved` unless it is a registry tarball or an offline
+    mirror's bare file name (no ':' or '/') for descriptors that all ask the
+    registry (a semver range or tag, npm:).
   yarn berry: every entry but __metadata and the `workspace:.` root, name
-    and protocol from `resolution`, `version`, the resolution unless npm:.
+    and protocol from `resolution`, `version`, the resolution unless npm:;
+    a built-in patch (patch:<locator>#optional!builtin<...>) counts as the
+    locator it patches (yarn installs the patched one, never both).
   bun.lock (JSONC: comments and trailing commas dropped by its own scan):
     every workspace but "" (its folder is its source), and every `packages`
     entry: "name@spec" with spec a version (registry: no source), a
@@ -41,6 +46,7 @@ hashes N differences N" and each difference on stderr.
 import json
 import re
 import sys
+from urllib.parse import unquote
 
 
 def registry(url):
@@ -132,9 +138,10 @@ def pnpm(path):
             n, v = pnpm_split(key, 9)
             if key not in pk and "%s@%s" % (n, v) not in pk:
                 seen.add((n, v, None))
+    dirs = {src for _, _, src in seen if src and src.startswith("dir:")}
     for imp in (doc.get("importers") or {}):
-        if imp != ".":
-            seen.add((imp.rsplit("/", 1)[-1], None, "importer:" + imp))
+        if imp != "." and "dir:" + imp not in dirs:
+            seen.add((None, None, "importer:" + imp))
     return len(seen)
 
 
@@ -166,20 +173,30 @@ def yarn(path):
             name, proto = name_of(e["resolution"])
             if proto == "workspace:.":
                 continue
+            m = re.match(r"patch:(.*?)#(optional!)?builtin<", proto)
+            if m:
+                proto = name_of(unquote(m.group(1)))[1]
             seen.add((name, e.get("version"), None if proto.startswith("npm:") else proto))
         return len(seen)
     cur = None
+
+    def asks_registry(desc):
+        rng = name_of(desc, classic=True)[1]
+        rng = rng[4:] if rng.startswith("npm:") else rng
+        return not re.search(r"[:/\\]", rng) and not rng.startswith(".") and not re.search(r"\.(tgz|tar|tar\.gz)$", rng)
+
     def flush():
         if cur:
             res = cur.get("resolved")
-            seen.add((cur["name"], cur.get("version"), None if not res or registry(res) else res))
+            mirror = res and not re.search(r"[:/]", res) and all(asks_registry(d) for d in cur["descs"])
+            seen.add((cur["name"], cur.get("version"), None if not res or registry(res) or mirror else res))
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         if not line.startswith(" "):
             flush()
-            first = line.rstrip()[:-1].split(",")[0].strip().strip('"')
-            cur = {"name": name_of(first, classic=True)[0]}
+            descs = [d.strip().strip('"') for d in line.rstrip()[:-1].split(",")]
+            cur = {"name": name_of(descs[0], classic=True)[0], "descs": descs}
         elif line.startswith("  ") and not line.startswith("   ") and " " in line.strip():
             k, v = line.strip().split(" ", 1)
             cur[k.strip('"')] = v.strip().strip('"')

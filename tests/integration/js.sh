@@ -5,7 +5,10 @@
 # name (detection by content) in all four formats; each document validates,
 # its component count equals count-js.py's independent count, bom-refs are
 # unique, every dependency ref resolves and the graph is closed (every
-# component reachable from the root). bun.lock documents are also compared
+# component reachable from the root); for pnpm and yarn, graph-js.py's
+# independent reading of every edge the lockfile states (and pnpm 5.x/6.x's
+# dev/optional flags) matches the CycloneDX dependencies with no difference
+# (its docstring names the justified ones); bun.lock documents are compared
 # with count-js.py's reading edge by edge (scopes, SHA-512 hashes: zero
 # differences). The JavaScript traps under edge/ (and a fixture committed
 # with merge-conflict markers) give a 4xx problem naming where or why;
@@ -23,7 +26,7 @@ while IFS=$'\t' read -r rel kind _rest; do
   case "$rel" in npm/*|pnpm/*|yarn/*|bun/*) ;; *) continue ;; esac
   case "$kind" in "package.json manifest") continue ;; esac
   jskind="${rel%%/*}"
-  case "${JS_KINDS:-npm pnpm yarn bun}" in *"$jskind"*) ;; *) continue ;; esac
+  case " ${JS_KINDS:-npm pnpm yarn bun} " in *" $jskind "*) ;; *) continue ;; esac # "npm" is in "pnpm"
   f="$shared/fixtures/$rel"
   name="${rel//\//_}"
   case "$kind" in *merge-conflict*)
@@ -61,6 +64,12 @@ while IFS=$'\t' read -r rel kind _rest; do
     check "$rel: the independent reading ($cmp)" grep -q 'differences 0$' <<< "$cmp"
     [ -s "$work/$name.diff" ] && head -5 "$work/$name.diff" >&2
   fi
+  case "$jskind" in pnpm|yarn)
+    graph="$(python3 "$here/graph-js.py" "$jskind" "$f" "$out" 2>&1)"
+    echo "js graph: $rel: $(echo "$graph" | head -1)"
+    check "$rel: every stated edge and scope, $(echo "$graph" | head -1)" \
+      sh -c 'case "$1" in *" differences=0 "*) ;; *) echo "$1"; exit 1 ;; esac' _ "$graph" ;;
+  esac
 done < "$shared/fixtures/SOURCES.tsv"
 echo "js: $ndocs documents from JavaScript lockfiles"
 

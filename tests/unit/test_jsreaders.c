@@ -383,11 +383,12 @@ TEST(core_pnpm__v9_importers_peers_alias_git)
         return;
     }
     CHECK_STR(s->input_kind, "pnpm-lock.yaml");
-    CHECK(s->npkgs == 7); /* lib, ui, react, @x/real, gitdep, opt, tool */
-    const sb_pkg *lib = find(s, "lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
+    CHECK(s->npkgs ==
+          7); /* app-lib (the member packages/lib, named as the root links it), ui, react, @x/real, gitdep, opt, tool */
+    const sb_pkg *lib = find(s, "app-lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
                  *real = find(s, "@x/real", "3.0.0"), *git = find(s, "gitdep", "1.1.0"), *opt = find(s, "opt", NULL),
                  *tool = find(s, "tool", NULL);
-    CHECK(lib && !strcmp(lib->purl, "pkg:generic/lib"));
+    CHECK(lib && !strcmp(lib->purl, "pkg:generic/app-lib"));
     CHECK(ui && !strcmp(ui->purl, "pkg:npm/ui@2.0.0") && ui->sha512b);
     CHECK_STR(prop(ui, "pixi:peer-suffixes"), "(react@18.2.0)");
     CHECK(real && !strcmp(real->purl, "pkg:npm/%40x/real@3.0.0"));
@@ -465,6 +466,276 @@ TEST(core_pnpm__v5_v6_keys)
     sb_arena_destroy(a);
 }
 
+/* issue 38, defect 2: pnpm 6.0 references whose peer suffix names a scoped
+ * package ("7.23.3(@babel/core@7.23.3)") hold a '/', which 6.0 keys (aliases,
+ * git-hosted packages) hold too; they are versions all the same. Scopes are
+ * what the keys state (dev: true/false, optional: true), also where the
+ * graph alone would say otherwise (`late` is reached only over an optional
+ * edge, its key says required) */
+static const char pnpm_v6_scoped_peers[] =
+    "lockfileVersion: '6.0'\n"
+    "dependencies:\n"
+    "  '@babel/plugin-x':\n"
+    "    specifier: ^7\n"
+    "    version: 7.23.3(@babel/core@7.23.3)\n"
+    "devDependencies:\n"
+    "  '@babel/core': {specifier: ^7, version: 7.23.3}\n"
+    "  tool: {specifier: ^1, version: 1.0.0(@babel/core@7.23.3)(@types/node@20.0.0)}\n"
+    "packages:\n"
+    "  /@babel/plugin-x@7.23.3(@babel/core@7.23.3):\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    peerDependencies: {'@babel/core': ^7}\n"
+    "    dependencies:\n"
+    "      '@babel/core': 7.23.3\n"
+    "      helper: 1.0.0(@babel/core@7.23.3)\n"
+    "    optionalDependencies:\n"
+    "      late: 1.0.0\n"
+    "    dev: false\n"
+    "  /helper@1.0.0(@babel/core@7.23.3):\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dependencies:\n"
+    "      '@babel/core': 7.23.3\n"
+    "    dev: false\n"
+    "  /@babel/core@7.23.3:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "  /late@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dev: false\n"
+    "  /tool@1.0.0(@babel/core@7.23.3)(@types/node@20.0.0):\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dependencies:\n"
+    "      '@types/node': 20.0.0\n"
+    "    optionalDependencies:\n"
+    "      fse: 1.0.0\n"
+    "    dev: true\n"
+    "  /@types/node@20.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dev: true\n"
+    "  /fse@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "    dev: true\n"
+    "    optional: true\n";
+
+TEST(core_pnpm__v6_scoped_peer_suffix_and_stated_scopes)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_v6_scoped_peers, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(s->npkgs == 7);
+    const sb_pkg *px = find(s, "@babel/plugin-x", "7.23.3"), *core = find(s, "@babel/core", "7.23.3"),
+                 *helper = find(s, "helper", "1.0.0"), *late = find(s, "late", "1.0.0"),
+                 *tool = find(s, "tool", "1.0.0"), *node = find(s, "@types/node", "20.0.0"),
+                 *fse = find(s, "fse", "1.0.0");
+    CHECK(px && core && helper && late && tool && node && fse);
+    /* every edge, from the importer and from the packages */
+    CHECK(root_depends_on(s, px) && root_depends_on(s, core) && root_depends_on(s, tool));
+    CHECK(depends_on(s, px, core) && depends_on(s, px, helper) && depends_on(s, px, late));
+    CHECK(depends_on(s, helper, core) && depends_on(s, tool, node) && depends_on(s, tool, fse));
+    CHECK_STR(prop(px, "pixi:peer-suffixes"), "(@babel/core@7.23.3)");
+    CHECK_STR(prop(tool, "pixi:peer-suffixes"), "(@babel/core@7.23.3)(@types/node@20.0.0)");
+    /* the scopes the keys state */
+    CHECK_STR(prop(px, "pixi:scope"), "required");
+    CHECK_STR(prop(helper, "pixi:scope"), "required");
+    CHECK_STR(prop(core, "pixi:scope"), "required"); /* no dev: both */
+    CHECK_STR(prop(late, "pixi:scope"), "required");
+    CHECK_STR(prop(tool, "pixi:scope"), "dev");
+    CHECK_STR(prop(node, "pixi:scope"), "dev");
+    CHECK_STR(prop(fse, "pixi:scope"), "devOptional");
+    CHECK(late && late->scope == SB_SCOPE_REQUIRED && fse && fse->scope == SB_SCOPE_DEVELOPMENT);
+    sb_arena_destroy(a);
+}
+
+/* pnpm 9.0 references by pnpm's rule: an '@' inside a URL
+ * ("git+ssh://git@host/r.git#abc") or a scoped peer suffix is no alias */
+static const char pnpm_v9_refs[] =
+    "lockfileVersion: '9.0'\n"
+    "importers:\n"
+    "  .:\n"
+    "    dependencies:\n"
+    "      r: {specifier: 'git+ssh://git@gitlab.example/o/r.git#v1', version: 'git+ssh://git@gitlab.example/o/r.git#0123abc'}\n"
+    "      p: {specifier: ^1, version: 1.0.0(@s/peer@2.0.0)}\n"
+    "      al: {specifier: 'npm:@s/peer@^2', version: '@s/peer@2.0.0'}\n"
+    "packages:\n"
+    "  r@git+ssh://git@gitlab.example/o/r.git#0123abc:\n"
+    "    resolution: {type: git, repo: 'git+ssh://git@gitlab.example/o/r.git', commit: 0123abc}\n"
+    "    version: 3.0.0\n"
+    "  p@1.0.0:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "  '@s/peer@2.0.0':\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    "}\n"
+    "snapshots:\n"
+    "  r@git+ssh://git@gitlab.example/o/r.git#0123abc: {}\n"
+    "  p@1.0.0(@s/peer@2.0.0):\n"
+    "    dependencies:\n"
+    "      '@s/peer': 2.0.0\n"
+    "  '@s/peer@2.0.0': {}\n";
+
+TEST(core_pnpm__v9_references_by_pnpms_rule)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_v9_refs, &err);
+    CHECK(s && s->npkgs == 3);
+    const sb_pkg *r = s ? find(s, "r", "3.0.0") : NULL, *p = s ? find(s, "p", "1.0.0") : NULL,
+                 *peer = s ? find(s, "@s/peer", "2.0.0") : NULL;
+    CHECK(r && p && peer);
+    if (r && p && peer) {
+        /* stated root edges (pixi:direct), not orphans hung off the root */
+        CHECK_STR(prop(r, "pixi:direct"), "true");
+        CHECK_STR(prop(p, "pixi:direct"), "true");
+        CHECK_STR(prop(peer, "pixi:direct"), "true");
+        CHECK(depends_on(s, p, peer));
+        /* a git source is npm with its vcs_url (user info left out), never a bare registry purl */
+        CHECK_STR(r->purl, "pkg:npm/r@3.0.0?vcs_url=git%2Bssh:%2F%2Fgitlab.example%2Fo%2Fr.git%400123abc");
+    }
+    sb_arena_destroy(a);
+}
+
+/* issue 38, defect 6: workspace members with one folder name (core/types,
+ * hooks/types, dedupe/types, packages/types) are distinct components: the
+ * name their dependents link them under, the lock's name and version of an
+ * injected copy of the folder, else the importer path */
+static const char pnpm_members[] =
+    "lockfileVersion: '9.0'\n"
+    "importers:\n"
+    "  .:\n"
+    "    dependencies:\n"
+    "      '@x/core-types': {specifier: 'workspace:*', version: link:core/types}\n"
+    "  core/types: {}\n"
+    "  hooks/types:\n"
+    "    dependencies:\n"
+    "      '@x/core-types': {specifier: 'workspace:*', version: link:../../core/types}\n"
+    "      '@x/dedupe-types': {specifier: 'workspace:*', version: file:dedupe/types}\n"
+    "  dedupe/types: {}\n"
+    "  packages/types:\n"
+    "    devDependencies:\n"
+    "      other-alias: {specifier: 'workspace:@x/core-types@*', version: link:../../core/types}\n"
+    "packages:\n"
+    "  '@x/dedupe-types@file:dedupe/types':\n"
+    "    resolution: {directory: dedupe/types, type: directory}\n"
+    "    version: 2.0.0\n"
+    "snapshots:\n"
+    "  '@x/dedupe-types@file:dedupe/types': {}\n";
+
+TEST(core_pnpm__workspace_members_distinct)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_members, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(s->npkgs == 4);
+    const sb_pkg *core = find(s, "@x/core-types", NULL), *hooks = find(s, "hooks/types", NULL),
+                 *dedupe = find(s, "@x/dedupe-types", "2.0.0"), *pkgs = find(s, "packages/types", NULL);
+    CHECK(core && hooks && dedupe && pkgs);
+    if (!(core && hooks && dedupe && pkgs)) {
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(core->purl, "pkg:generic/%40x/core-types");
+    CHECK_STR(dedupe->purl, "pkg:generic/%40x/dedupe-types@2.0.0");
+    CHECK(strcmp(hooks->purl, pkgs->purl) && strcmp(hooks->purl, core->purl) && strcmp(pkgs->purl, dedupe->purl));
+    CHECK_STR(prop(core, "pixi:direct-url"), "core/types");
+    CHECK_STR(prop(hooks, "pixi:direct-url"), "hooks/types");
+    CHECK_STR(prop(dedupe, "pixi:direct-url"), "dedupe/types");
+    CHECK_STR(prop(pkgs, "pixi:direct-url"), "packages/types");
+    CHECK(depends_on(s, hooks, core) && depends_on(s, hooks, dedupe) && depends_on(s, pkgs, core));
+    CHECK(root_depends_on(s, core) && root_depends_on(s, hooks) && root_depends_on(s, dedupe));
+    for (size_t i = 0; i < s->npkgs; i++)
+        for (size_t j = i + 1; j < s->npkgs; j++)
+            CHECK(strcmp(s->pkgs[i].purl, s->pkgs[j].purl));
+    sb_arena_destroy(a);
+}
+
+/* pnpm sources (issue 38, "also untested"): a git commit pin over ssh
+ * (the scp-like repo pnpm records) and over https, a hosted-git tarball, a
+ * tarball URL, a file: tarball and a file: folder: vcs_url, download_url,
+ * pkg:generic, never a bare registry purl */
+static const char pnpm_v6_sources[] =
+    "lockfileVersion: '6.0'\n"
+    "dependencies:\n"
+    "  sshdep: {specifier: 'git+ssh://git@gitlab.example:o/sshdep.git#v1', version: gitlab.example/o/sshdep/0123abc}\n"
+    "  httpsdep: {specifier: 'git+https://git.example/o/httpsdep.git#v2', version: git.example/o/httpsdep/4567def}\n"
+    "  hosted: {specifier: 'github:o/hosted#v3', version: github.com/o/hosted/89abcde}\n"
+    "  tb: {specifier: 'https://example.com/tb-4.0.0.tgz', version: '@example.com/tb-4.0.0.tgz'}\n"
+    "  vend: {specifier: 'file:vendor/vend-5.0.0.tgz', version: 'file:vendor/vend-5.0.0.tgz'}\n"
+    "  localdir: {specifier: 'file:../localdir', version: 'file:../localdir'}\n"
+    "packages:\n"
+    "  gitlab.example/o/sshdep/0123abc:\n"
+    "    resolution: {type: git, repo: 'git@gitlab.example:o/sshdep.git', commit: 0123abc}\n"
+    "    name: sshdep\n"
+    "    version: 1.0.0\n"
+    "  git.example/o/httpsdep/4567def:\n"
+    "    resolution: {type: git, repo: 'https://git.example/o/httpsdep.git', commit: 4567def}\n"
+    "    name: httpsdep\n"
+    "    version: 2.0.0\n"
+    "  github.com/o/hosted/89abcde:\n"
+    "    resolution: {tarball: https://codeload.github.com/o/hosted/tar.gz/89abcde}\n"
+    "    name: hosted\n"
+    "    version: 3.0.0\n"
+    "  '@example.com/tb-4.0.0.tgz':\n"
+    "    resolution: {tarball: https://example.com/tb-4.0.0.tgz}\n"
+    "    name: tb\n"
+    "    version: 4.0.0\n"
+    "  file:vendor/vend-5.0.0.tgz:\n"
+    "    resolution: {integrity: sha1-" SHA1_FF
+    ", tarball: file:vendor/vend-5.0.0.tgz}\n"
+    "    name: vend\n"
+    "    version: 5.0.0\n"
+    "  file:../localdir:\n"
+    "    resolution: {directory: ../localdir, type: directory}\n"
+    "    name: localdir\n"
+    "    version: 6.0.0\n";
+
+TEST(core_pnpm__git_tarball_file_sources)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_v6_sources, &err);
+    CHECK(s && s->npkgs == 6);
+    const sb_pkg *ssh = s ? find(s, "sshdep", "1.0.0") : NULL, *https = s ? find(s, "httpsdep", "2.0.0") : NULL,
+                 *hosted = s ? find(s, "hosted", "3.0.0") : NULL, *tb = s ? find(s, "tb", "4.0.0") : NULL,
+                 *vend = s ? find(s, "vend", "5.0.0") : NULL, *dir = s ? find(s, "localdir", "6.0.0") : NULL;
+    CHECK(ssh && https && hosted && tb && vend && dir);
+    if (!(ssh && https && hosted && tb && vend && dir)) {
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(ssh->purl, "pkg:npm/sshdep@1.0.0?vcs_url=git%2Bssh:%2F%2Fgitlab.example%2Fo%2Fsshdep.git%400123abc");
+    CHECK_STR(prop(ssh, "pixi:source-rev"), "0123abc");
+    CHECK_STR(https->purl, "pkg:npm/httpsdep@2.0.0?vcs_url=git%2Bhttps:%2F%2Fgit.example%2Fo%2Fhttpsdep.git%404567def");
+    CHECK_STR(hosted->purl,
+              "pkg:npm/hosted@3.0.0?download_url=https:%2F%2Fcodeload.github.com%2Fo%2Fhosted%2Ftar.gz%2F89abcde");
+    CHECK_STR(tb->purl, "pkg:npm/tb@4.0.0?download_url=https:%2F%2Fexample.com%2Ftb-4.0.0.tgz");
+    CHECK_STR(vend->purl, "pkg:generic/vend@5.0.0");
+    CHECK_STR(prop(vend, "pixi:direct-url"), "vendor/vend-5.0.0.tgz");
+    CHECK(vend->sha1 != NULL);
+    CHECK_STR(dir->purl, "pkg:generic/localdir@6.0.0");
+    CHECK_STR(prop(dir, "pixi:direct-url"), "../localdir");
+    for (size_t i = 0; i < s->npkgs; i++)
+        CHECK_STR(prop(&s->pkgs[i], "pixi:direct"), "true");
+    sb_arena_destroy(a);
+}
+
 /* The sections in any order: the reader pulls the events more than once
  * (lockfileVersion last, snapshots before packages, importers last), and
  * gives the same components, edges and scopes as in pnpm's own order. */
@@ -490,7 +761,7 @@ TEST(core_pnpm__sections_in_any_order)
         return;
     }
     CHECK(s->npkgs == 7);
-    const sb_pkg *lib = find(s, "lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
+    const sb_pkg *lib = find(s, "app-lib", NULL), *ui = find(s, "ui", "2.0.0"), *react = find(s, "react", NULL),
                  *real = find(s, "@x/real", "3.0.0"), *git = find(s, "gitdep", "1.1.0"), *opt = find(s, "opt", NULL),
                  *tool = find(s, "tool", NULL);
     CHECK(lib && ui && react && real && git && opt && tool);
@@ -598,6 +869,283 @@ TEST(core_yarn__classic)
     CHECK(err.code == SB_EPARSE && err.line == 5 && strstr(err.msg, "conflict"));
     CHECK(NULL == sel(a, "yarn.lock", "# yarn lockfile v1\n    version \"1\"\n", &err));
     CHECK(err.code == SB_EPARSE && err.line == 2);
+    sb_arena_destroy(a);
+}
+
+/* issue 38, defect 3: yarn classic with an offline mirror writes `resolved`
+ * as the tarball's bare file name; an entry the registry resolved (a semver
+ * range, a dist-tag, npm: and npm: aliases) is pkg:npm all the same, the
+ * sha1 of the fragment kept; an entry of a local tarball stays local. And the
+ * other sources (issue 38, "also untested"): git+ssh and github: shorthands,
+ * a tarball URL, file: folders and tarballs, with the purl forms the purl
+ * spec gives them, never a bare registry purl */
+static const char yarn_v1_sources[] =
+    "# yarn lockfile v1\n"
+    "\n"
+    "\"@babel/helpers@^7.0.0\", \"@babel/helpers@npm:^7.0.0\":\n"
+    "  version \"7.24.0\"\n"
+    "  resolved \"helpers-7.24.0.tgz#ffffffffffffffffffffffffffffffffffffffff\"\n"
+    "  integrity sha512-" SHA512_0_63
+    "\n"
+    "  dependencies:\n"
+    "    al \"npm:@s/real@^1\"\n"
+    "    tagged latest\n"
+    "\n"
+    "\"al@npm:@s/real@^1\":\n"
+    "  version \"1.0.0\"\n"
+    "  resolved \"real-1.0.0.tgz#0123456789abcdef0123456789abcdef01234567\"\n"
+    "\n"
+    "tagged@latest:\n"
+    "  version \"2.0.0\"\n"
+    "  resolved \"tagged-2.0.0.tgz\"\n"
+    "\n"
+    "vendored@./vendor/vendored-1.0.0.tgz:\n"
+    "  version \"1.0.0\"\n"
+    "  resolved \"vendored-1.0.0.tgz#0123456789abcdef0123456789abcdef01234567\"\n"
+    "\n"
+    "\"gs@git+ssh://git@github.com/o/gs.git#v2\":\n"
+    "  version \"2.0.0\"\n"
+    "  resolved \"git+ssh://git@github.com/o/gs.git#0123456789abcdef0123456789abcdef01234567\"\n"
+    "\n"
+    "\"gh@github:o/gh#v3\":\n"
+    "  version \"3.0.0\"\n"
+    "  resolved \"https://codeload.github.com/o/gh/tar.gz/89abcdef\"\n"
+    "\n"
+    "\"tb@https://example.com/tb-4.0.0.tgz\":\n"
+    "  version \"4.0.0\"\n"
+    "  resolved \"https://example.com/tb-4.0.0.tgz#0123456789abcdef0123456789abcdef01234567\"\n"
+    "\n"
+    "\"loc@file:../loc\":\n"
+    "  version \"5.0.0\"\n"
+    "\n"
+    "\"hs@github:o/hs\":\n"
+    "  version \"8.0.0\"\n"
+    "\n"
+    "\"loctgz@file:vendor/loctgz-6.0.0.tgz\":\n"
+    "  version \"6.0.0\"\n"
+    "  resolved \"file:vendor/loctgz-6.0.0.tgz#0123456789abcdef0123456789abcdef01234567\"\n";
+
+TEST(core_yarn__classic_offline_mirror_and_sources)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "yarn.lock", yarn_v1_sources, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(s->npkgs == 10);
+    const sb_pkg *h = find(s, "@babel/helpers", "7.24.0"), *real = find(s, "@s/real", "1.0.0"),
+                 *tagged = find(s, "tagged", "2.0.0"), *ven = find(s, "vendored", "1.0.0"),
+                 *gs = find(s, "gs", "2.0.0"), *gh = find(s, "gh", "3.0.0"), *tb = find(s, "tb", "4.0.0"),
+                 *loc = find(s, "loc", "5.0.0"), *loctgz = find(s, "loctgz", "6.0.0");
+    CHECK(h && real && tagged && ven && gs && gh && tb && loc && loctgz);
+    if (!(h && real && tagged && ven && gs && gh && tb && loc && loctgz)) {
+        sb_arena_destroy(a);
+        return;
+    }
+    /* the mirror's registry packages */
+    CHECK_STR(h->purl, "pkg:npm/%40babel/helpers@7.24.0");
+    CHECK(h->sha512b && h->sha1 && !strcmp(h->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
+    CHECK(NULL == h->location && NULL == prop(h, "pixi:direct-url"));
+    CHECK_STR(real->purl, "pkg:npm/%40s/real@1.0.0");
+    CHECK_STR(tagged->purl, "pkg:npm/tagged@2.0.0");
+    CHECK(depends_on(s, h, real) && depends_on(s, h, tagged));
+    /* a local tarball behind the mirror's file name stays local */
+    CHECK_STR(ven->purl, "pkg:generic/vendored@1.0.0");
+    /* git: vcs_url with the commit; hosted shorthand and tarball URLs: download_url; file: local */
+    CHECK_STR(
+        gs->purl,
+        "pkg:npm/gs@2.0.0?vcs_url=git%2Bssh:%2F%2Fgithub.com%2Fo%2Fgs.git%400123456789abcdef0123456789abcdef01234567");
+    CHECK_STR(prop(gs, "pixi:source-rev"), "0123456789abcdef0123456789abcdef01234567");
+    CHECK_STR(gh->purl, "pkg:npm/gh@3.0.0?download_url=https:%2F%2Fcodeload.github.com%2Fo%2Fgh%2Ftar.gz%2F89abcdef");
+    CHECK_STR(
+        tb->purl,
+        "pkg:npm/tb@4.0.0?download_url=https:%2F%2Fexample.com%2Ftb-4.0.0.tgz%230123456789abcdef0123456789abcdef01234567");
+    CHECK_STR(loc->purl, "pkg:generic/loc@5.0.0");
+    CHECK_STR(prop(loc, "pixi:direct-url"), "../loc");
+    CHECK_STR(loctgz->purl, "pkg:generic/loctgz@6.0.0");
+    /* a hosted-git shorthand yarn left unresolved: no registry purl, and no
+     * ssh URL made of "github:" */
+    const sb_pkg *hs = find(s, "hs", "8.0.0");
+    CHECK(hs && !strcmp(hs->purl, "pkg:generic/hs@8.0.0"));
+    sb_arena_destroy(a);
+}
+
+/* issue 38, defects 4 and 5: berry binds a relative range (portal:, link:,
+ * file:, a patch file) to the dependent's locator, the key's "::locator="
+ * tail, which the distribution reference keeps; a built-in patch
+ * (optional!builtin<compat/fsevents>) is the package yarn installs: one
+ * component with its unpatched source, the edges to either, the patch a
+ * property. And git+ssh, hosted git, tarball URL and file: sources. */
+static const char yarn_berry_bound[] =
+    "__metadata:\n"
+    "  version: 8\n"
+    "  cacheKey: 10c0\n"
+    "\n"
+    "\"app@workspace:.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"app@workspace:.\"\n"
+    "  dependencies:\n"
+    "    my-local-a: \"portal:../my-local-a\"\n"
+    "    fsevents: \"npm:~2.3.2\"\n"
+    "    lodash: \"patch:lodash@npm%3A4.17.21#./.yarn/patches/lodash.patch\"\n"
+    "    gs: \"git+ssh://git@github.com/o/gs.git#v2\"\n"
+    "    gh: \"github:o/gh\"\n"
+    "    tb: \"https://example.com/tb-4.0.0.tgz\"\n"
+    "    loc: \"file:../loc\"\n"
+    "    scp: \"git@gitlab.example:o/scp.git\"\n"
+    "  languageName: unknown\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"my-local-a@portal:../my-local-a::locator=app%40workspace%3A.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"my-local-a@portal:../my-local-a::locator=app%40workspace%3A.\"\n"
+    "  dependencies:\n"
+    "    my-local-b: \"portal:../my-local-b\"\n"
+    "    my-link-c: \"link:../my-link-c\"\n"
+    "    fsevents: \"npm:~2.3.2\"\n"
+    "  languageName: node\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"my-local-b@portal:../my-local-b::locator=my-local-a%40portal%3A..%2Fmy-local-a%3A%3Alocator%3Dapp%2540workspace%253A.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"my-local-b@portal:../my-local-b::locator=my-local-a%40portal%3A..%2Fmy-local-a%3A%3Alocator%3Dapp%2540workspace%253A.\"\n"
+    "  languageName: node\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"my-link-c@link:../my-link-c::locator=my-local-a%40portal%3A..%2Fmy-local-a%3A%3Alocator%3Dapp%2540workspace%253A.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"my-link-c@link:../my-link-c::locator=my-local-a%40portal%3A..%2Fmy-local-a%3A%3Alocator%3Dapp%2540workspace%253A.\"\n"
+    "  languageName: node\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"fsevents@npm:~2.3.2\":\n"
+    "  version: 2.3.3\n"
+    "  resolution: \"fsevents@npm:2.3.3\"\n"
+    "  dependencies:\n"
+    "    node-gyp: \"npm:latest\"\n"
+    "  checksum: 10c0/aaaa\n"
+    "  conditions: os=darwin\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"fsevents@patch:fsevents@npm%3A~2.3.2#optional!builtin<compat/fsevents>\":\n"
+    "  version: 2.3.3\n"
+    "  resolution: \"fsevents@patch:fsevents@npm%3A2.3.3#optional!builtin<compat/fsevents>::version=2.3.3&hash=df0bf1\"\n"
+    "  dependencies:\n"
+    "    node-gyp: \"npm:latest\"\n"
+    "  checksum: 10c0/bbbb\n"
+    "  conditions: os=darwin\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"node-gyp@npm:latest\":\n"
+    "  version: 10.0.0\n"
+    "  resolution: \"node-gyp@npm:10.0.0\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"lodash@npm:4.17.21\":\n"
+    "  version: 4.17.21\n"
+    "  resolution: \"lodash@npm:4.17.21\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"lodash@patch:lodash@npm%3A4.17.21#./.yarn/patches/lodash.patch::locator=app%40workspace%3A.\":\n"
+    "  version: 4.17.21\n"
+    "  resolution: \"lodash@patch:lodash@npm%3A4.17.21#./.yarn/patches/lodash.patch::version=4.17.21&hash=0a1b2c&locator=app%40workspace%3A.\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"gs@git+ssh://git@github.com/o/gs.git#v2\":\n"
+    "  version: 2.0.0\n"
+    "  resolution: \"gs@git+ssh://git@github.com/o/gs.git#commit=0123456789abcdef0123456789abcdef01234567\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"gh@github:o/gh\":\n"
+    "  version: 3.0.0\n"
+    "  resolution: \"gh@https://github.com/o/gh.git#commit=89abcdef\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"tb@https://example.com/tb-4.0.0.tgz\":\n"
+    "  version: 4.0.0\n"
+    "  resolution: \"tb@https://example.com/tb-4.0.0.tgz\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"scp@git@gitlab.example:o/scp.git\":\n"
+    "  version: 7.0.0\n"
+    "  resolution: \"scp@git@gitlab.example:o/scp.git#commit=fedcba\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n"
+    "\n"
+    "\"loc@file:../loc::locator=app%40workspace%3A.\":\n"
+    "  version: 5.0.0\n"
+    "  resolution: \"loc@file:../loc#../loc::hash=abcdef&locator=app%40workspace%3A.\"\n"
+    "  languageName: node\n"
+    "  linkType: hard\n";
+
+TEST(core_yarn__berry_bound_ranges_builtin_patches_sources)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "yarn.lock", yarn_berry_bound, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("  %s\n", err.msg);
+        sb_arena_destroy(a);
+        return;
+    }
+    const sb_pkg *la = find(s, "my-local-a", NULL), *lb = find(s, "my-local-b", NULL), *lc = find(s, "my-link-c", NULL),
+                 *fse = find(s, "fsevents", "2.3.3"), *gyp = find(s, "node-gyp", "10.0.0"),
+                 *gs = find(s, "gs", "2.0.0"), *gh = find(s, "gh", "3.0.0"), *tb = find(s, "tb", "4.0.0"),
+                 *loc = find(s, "loc", "5.0.0");
+    CHECK(la && lb && lc && fse && gyp && gs && gh && tb && loc);
+    if (!(la && lb && lc && fse && gyp && gs && gh && tb && loc)) {
+        sb_arena_destroy(a);
+        return;
+    }
+    /* defect 4: the bound edges, stated (pixi:direct only where the root states it) */
+    CHECK(root_depends_on(s, la) && depends_on(s, la, lb) && depends_on(s, la, lc));
+    CHECK(NULL == prop(lb, "pixi:direct") && NULL == prop(lc, "pixi:direct"));
+    CHECK(!root_depends_on(s, lb) && !root_depends_on(s, lc));
+    CHECK(prop(lb, "pixi:direct-url") &&
+          strstr(prop(lb, "pixi:direct-url"), "../my-local-b::locator=my-local-a%40portal"));
+    CHECK_STR(lb->purl, "pkg:generic/my-local-b@0.0.0-use.local");
+    /* defect 5: one fsevents, the patched one, with every incoming edge */
+    size_t nfse = 0;
+    for (size_t i = 0; i < s->npkgs; i++)
+        nfse += !strcmp(s->pkgs[i].name, "fsevents");
+    CHECK(nfse == 1);
+    CHECK_STR(fse->purl, "pkg:npm/fsevents@2.3.3");
+    CHECK(root_depends_on(s, fse) && depends_on(s, la, fse) && depends_on(s, fse, gyp));
+    CHECK_STR(prop(fse, "pixi:direct"), "true");
+    CHECK(prop(fse, "pixi:yarn-resolution") &&
+          strstr(prop(fse, "pixi:yarn-resolution"), "optional!builtin<compat/fsevents>"));
+    CHECK_STR(prop(fse, "pixi:yarn-checksum"), "10c0/bbbb");
+    CHECK(NULL == fse->location);
+    /* a patch file is bound to the root too: the edge to the patched lodash */
+    int lodash_patched = 0;
+    for (size_t i = 0; i < s->npkgs; i++)
+        if (!strcmp(s->pkgs[i].name, "lodash") && prop(&s->pkgs[i], "pixi:yarn-resolution"))
+            lodash_patched = root_depends_on(s, &s->pkgs[i]) && NULL != prop(&s->pkgs[i], "pixi:direct");
+    CHECK(lodash_patched);
+    /* sources */
+    CHECK_STR(
+        gs->purl,
+        "pkg:npm/gs@2.0.0?vcs_url=git%2Bssh:%2F%2Fgithub.com%2Fo%2Fgs.git%400123456789abcdef0123456789abcdef01234567");
+    CHECK_STR(gh->purl, "pkg:npm/gh@3.0.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fgh.git%4089abcdef");
+    CHECK_STR(tb->purl, "pkg:npm/tb@4.0.0?download_url=https:%2F%2Fexample.com%2Ftb-4.0.0.tgz");
+    CHECK_STR(loc->purl, "pkg:generic/loc@5.0.0");
+    CHECK(root_depends_on(s, gs) && root_depends_on(s, gh) && root_depends_on(s, tb) && root_depends_on(s, loc));
+    CHECK_STR(prop(loc, "pixi:direct"), "true");
+    const sb_pkg *scp = find(s, "scp", "7.0.0");
+    CHECK(scp && !strcmp(scp->purl, "pkg:npm/scp@7.0.0?vcs_url=git%2Bssh:%2F%2Fgitlab.example%2Fo%2Fscp.git%40fedcba"));
     sb_arena_destroy(a);
 }
 
