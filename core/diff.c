@@ -12,20 +12,32 @@
 #include "table.h"
 #include "vercmp.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const change_names[SB_DIFF_NCHANGES] = {
-    "added", "removed", "upgraded", "downgraded", "license-changed", "source-changed",
+    "added", "removed", "upgraded", "downgraded", "license-changed", "source-changed", "hash-changed", "scope-changed",
 };
 /* section titles of the text summary and the Markdown tables */
 static const char *const change_titles[SB_DIFF_NCHANGES] = {
-    "Added", "Removed", "Upgraded", "Downgraded", "License changed", "Source changed",
+    "Added", "Removed", "Upgraded", "Downgraded", "License changed", "Source changed", "Hash changed", "Scope changed",
 };
 /* summary keys */
 static const char *const change_keys[SB_DIFF_NCHANGES] = {
-    "added", "removed", "upgraded", "downgraded", "license_changed", "source_changed",
+    "added", "removed", "upgraded", "downgraded", "license_changed", "source_changed", "hash_changed", "scope_changed",
 };
+
+static const char *scope_word(sb_scope s)
+{
+    switch (s) {
+    case SB_SCOPE_REQUIRED: return "required";
+    case SB_SCOPE_OPTIONAL: return "optional";
+    case SB_SCOPE_DEVELOPMENT: return "development";
+    case SB_SCOPE_NONE: break;
+    }
+    return NULL;
+}
 
 const char *sb_diff_change_name(sb_diff_change c)
 {
@@ -128,7 +140,34 @@ typedef struct builder {
     sb_arena *a;
     sb_diff *d;
     size_t cap;
+    const unsigned char *direct_b, *direct_h; /* per package of base / head: a root edge reaches it */
 } builder;
+
+/* 1 at each package the root depends on directly; NULL on failure. */
+static unsigned char *direct_marks(sb_arena *a, const sb_sbom *s)
+{
+    unsigned char *m = sb_arena_calloc(a, s->npkgs ? s->npkgs : 1, 1);
+    for (size_t i = 0; m && i < s->nroot; i++)
+        if (s->root_deps[i] < s->npkgs)
+            m[s->root_deps[i]] = 1;
+    return m;
+}
+
+/* The first digest both record that differs, as "<alg>:<hex>" each. */
+static int hash_changed(sb_arena *a, const sb_pkg *b, const sb_pkg *h, const char **before, const char **after)
+{
+    static const char *const alg_names[SB_HASH_N] = {"sha256", "md5", "sha512", "sha384", "sha1"};
+    for (int alg = 0; alg < SB_HASH_N; alg++) {
+        sb_hash_hex bb, hb;
+        const char *x = sb_pkg_hash(b, (sb_hash_alg)alg, &bb), *y = sb_pkg_hash(h, (sb_hash_alg)alg, &hb);
+        if (x && y && strcmp(x, y)) {
+            *before = sb_arena_printf(a, "%s:%s", alg_names[alg], x);
+            *after = sb_arena_printf(a, "%s:%s", alg_names[alg], y);
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static const char *lic_value(sb_arena *a, const sb_pkg *p)
 {
@@ -153,12 +192,18 @@ static sb_code add_row(builder *b, sb_diff_change c, const sb_pkg *base, const s
         r->base_version = base->version;
         r->base_license = lic_value(b->a, base);
         r->base_source = sb_diff_source(b->a, base);
+        r->base_scope = base->scope;
+        r->direct |= b->direct_b[base - d->base->pkgs] != 0;
     }
     if (head) {
         r->head_version = head->version;
         r->head_license = lic_value(b->a, head);
         r->head_source = sb_diff_source(b->a, head);
+        r->head_scope = head->scope;
+        r->direct |= b->direct_h[head - d->head->pkgs] != 0;
     }
+    if (c == SB_DIFF_HASH && base && head && !hash_changed(b->a, base, head, &r->base_hash, &r->head_hash))
+        return SB_EMISUSE;
     d->count[c]++;
     return SB_OK;
 }
@@ -197,6 +242,14 @@ static sb_code compare_pair(builder *b, const sb_pkg *base, const sb_pkg *head)
         rc = add_row(b, SB_DIFF_LICENSE, base, head);
     if (rc == SB_OK && source_changed(b->a, base, head))
         rc = add_row(b, SB_DIFF_SOURCE, base, head);
+    /* the same artifact (version, file, conda build) with another digest; a
+     * rebuild under a new build string or another wheel is a new artifact */
+    const char *hb, *hh;
+    if (rc == SB_OK && str_eq(base->version, head->version) && str_eq(base->file_name, head->file_name) &&
+        str_eq(sb_pkg_xr(base)->build, sb_pkg_xr(head)->build) && hash_changed(b->a, base, head, &hb, &hh))
+        rc = add_row(b, SB_DIFF_HASH, base, head);
+    if (rc == SB_OK && base->scope != SB_SCOPE_NONE && head->scope != SB_SCOPE_NONE && base->scope != head->scope)
+        rc = add_row(b, SB_DIFF_SCOPE, base, head);
     if (b->d->nrows == before)
         b->d->unchanged++;
     return rc;
@@ -291,7 +344,9 @@ sb_code sb_diff_compute(sb_diff **out, sb_arena *a, const sb_sbom *base, const s
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     d->base = base;
     d->head = head;
-    builder b = {a, d, 0};
+    builder b = {a, d, 0, direct_marks(a, base), direct_marks(a, head)};
+    if (NULL == b.direct_b || NULL == b.direct_h)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     size_t i = 0, j = 0;
     sb_code rc = SB_OK;
     while (rc == SB_OK && (i < base->npkgs || j < head->npkgs)) {
@@ -321,19 +376,31 @@ sb_code sb_diff_compute(sb_diff **out, sb_arena *a, const sb_sbom *base, const s
     return SB_OK;
 }
 
-sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff, unsigned kinds)
+bool sb_diff_gated(const sb_diff_row *r, unsigned kinds, bool direct_only)
+{
+    return (kinds & (1u << r->change)) && (!direct_only || r->direct);
+}
+
+/* The two values a row is about (NULL when a side has none). */
+static void row_values(const sb_diff_row *r, const char **before, const char **after)
+{
+    switch (r->change) {
+    case SB_DIFF_LICENSE: *before = r->base_license, *after = r->head_license; break;
+    case SB_DIFF_SOURCE: *before = r->base_source, *after = r->head_source; break;
+    case SB_DIFF_HASH: *before = r->base_hash, *after = r->head_hash; break;
+    case SB_DIFF_SCOPE: *before = scope_word(r->base_scope), *after = scope_word(r->head_scope); break;
+    default: *before = r->base_version, *after = r->head_version; break;
+    }
+}
+
+sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff, unsigned kinds, bool direct_only)
 {
     for (size_t i = 0; i < diff->nrows; i++) {
         const sb_diff_row *r = &diff->rows[i];
-        if (!(kinds & (1u << r->change)))
+        if (!sb_diff_gated(r, kinds, direct_only))
             continue;
         const char *before, *after;
-        if (r->change == SB_DIFF_LICENSE)
-            before = r->base_license, after = r->head_license;
-        else if (r->change == SB_DIFF_SOURCE)
-            before = r->base_source, after = r->head_source;
-        else
-            before = r->base_version, after = r->head_version;
+        row_values(r, &before, &after);
         const char *reason = sb_arena_printf(a, "%s %s: %s -> %s", sb_kind_name(r->kind), change_names[r->change],
                                              r->change == SB_DIFF_ADDED ? "(none)"
                                              : before                   ? before
@@ -356,7 +423,11 @@ typedef struct writer {
     sb_report_output out;
     size_t width[5];
     size_t nsummary; /* pieces after the rows */
+    size_t *gated;   /* text and Markdown: the rows the gate fails on, listed first */
+    size_t ngated;
 } writer;
+
+static const char *const md_gate_header[5] = {"Change", "Kind", "Name", "Before", "After"};
 
 static const char *dash(const char *s)
 {
@@ -366,12 +437,7 @@ static const char *dash(const char *s)
 /* text/markdown cells: the values the change is about */
 static void before_after(const sb_diff_row *r, const char **before, const char **after)
 {
-    if (r->change == SB_DIFF_LICENSE)
-        *before = r->base_license, *after = r->head_license;
-    else if (r->change == SB_DIFF_SOURCE)
-        *before = r->base_source, *after = r->head_source;
-    else
-        *before = r->base_version, *after = r->head_version;
+    row_values(r, before, after);
     *before = dash(*before);
     *after = dash(*after);
     if (r->change == SB_DIFF_ADDED)
@@ -382,9 +448,10 @@ static void before_after(const sb_diff_row *r, const char **before, const char *
 
 static const char *const text_header[5] = {"Change", "Kind", "Name", "Before", "After"};
 static const char *const md_header[4] = {"Kind", "Name", "Before", "After"};
-static const char *const csv_header[10] = {"change",       "kind",         "name",         "base_version",
+static const char *const csv_header[15] = {"change",       "kind",         "name",         "base_version",
                                            "head_version", "base_license", "head_license", "base_source",
-                                           "head_source",  "purl"};
+                                           "head_source",  "purl",         "base_hash",    "head_hash",
+                                           "base_scope",   "head_scope",   "direct"};
 
 static void text_cells(const sb_diff_row *r, const char *cv[5])
 {
@@ -404,10 +471,11 @@ static sb_code counts_line(sb_doc *d, const sb_diff *df)
 {
     sb_code rc = SB_OK;
     for (int c = 0; rc == SB_OK && c < SB_DIFF_NCHANGES; c++) {
-        const char *t = sb_arena_printf(d->arena, "%s%zu %s", c ? ", " : "", df->count[c],
-                                        c == SB_DIFF_LICENSE  ? "license changed"
-                                        : c == SB_DIFF_SOURCE ? "source changed"
-                                                              : change_names[c]);
+        /* "license changed": the title's words, lower case */
+        char word[32];
+        snprintf(word, sizeof word, "%s", change_titles[c]);
+        word[0] = (char)(word[0] - 'A' + 'a');
+        const char *t = sb_arena_printf(d->arena, "%s%zu %s", c ? ", " : "", df->count[c], word);
         rc = t ? put(d, t) : SB_ENOMEM;
     }
     return rc;
@@ -443,7 +511,12 @@ static sb_code begin(sb_doc *d)
                 if (sb_table_width(cv[c]) > w->width[c])
                     w->width[c] = sb_table_width(cv[c]);
         }
-        rc = sb_table_row(&d->stage, SB_TABLE_TEXT, text_header, 5, w->width);
+        if (w->ngated) {
+            const char *t = sb_arena_printf(d->arena, "Failing the gate (%zu of %zu changes):\n", w->ngated, df->nrows);
+            rc = t ? put(d, t) : SB_ENOMEM;
+        }
+        if (rc == SB_OK)
+            rc = sb_table_row(&d->stage, SB_TABLE_TEXT, text_header, 5, w->width);
         return rc == SB_OK ? sb_table_rule(&d->stage, SB_TABLE_TEXT, 5, w->width) : rc;
     case SB_REPORT_MARKDOWN: {
         rc = put(d, "**sbomd diff:** ");
@@ -464,7 +537,7 @@ static sb_code begin(sb_doc *d)
         }
         return rc == SB_OK ? put(d, "\n\n") : rc; /* a blank line before the first <details> */
     }
-    case SB_REPORT_CSV: return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, 10, NULL);
+    case SB_REPORT_CSV: return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, 15, NULL);
     default: return SB_EMISUSE;
     }
 }
@@ -483,7 +556,43 @@ static sb_code middle(sb_doc *d)
 static size_t piece_count(const sb_doc *d)
 {
     const writer *w = d->fmt;
-    return w->diff->nrows + w->nsummary;
+    return w->ngated + w->diff->nrows + w->nsummary;
+}
+
+/* Gated piece k: the k-th row the gate fails on, in a table of its own
+ * ahead of the rest (text: the table's first part, then the whole table
+ * again under "All changes"). */
+static sb_code gated_piece(sb_doc *d, size_t k)
+{
+    const writer *w = d->fmt;
+    const sb_diff *df = w->diff;
+    const sb_diff_row *r = &df->rows[w->gated[k]];
+    const char *cv[5];
+    text_cells(r, cv);
+    sb_code rc = SB_OK;
+    if (w->out == SB_REPORT_MARKDOWN) {
+        if (0 == k) {
+            const char *t = sb_arena_printf(d->arena, "**Failing the gate (%zu of %zu changes):**\n\n", w->ngated,
+                                            df->nrows);
+            rc = t ? put(d, t) : SB_ENOMEM;
+            if (rc == SB_OK)
+                rc = sb_table_row(&d->stage, SB_TABLE_MARKDOWN, md_gate_header, 5, NULL);
+            if (rc == SB_OK)
+                rc = sb_table_rule(&d->stage, SB_TABLE_MARKDOWN, 5, NULL);
+        }
+        if (rc == SB_OK)
+            rc = sb_table_row(&d->stage, SB_TABLE_MARKDOWN, cv, 5, NULL);
+        return rc == SB_OK && k + 1 == w->ngated ? put(d, "\n") : rc; /* a blank line before the <details> */
+    }
+    rc = sb_table_row(&d->stage, SB_TABLE_TEXT, cv, 5, w->width);
+    if (rc == SB_OK && k + 1 == w->ngated) {
+        rc = put(d, "\nAll changes:\n");
+        if (rc == SB_OK)
+            rc = sb_table_row(&d->stage, SB_TABLE_TEXT, text_header, 5, w->width);
+        if (rc == SB_OK)
+            rc = sb_table_rule(&d->stage, SB_TABLE_TEXT, 5, w->width);
+    }
+    return rc;
 }
 
 static void json_side(sb_jw *jw, const char *key, const sb_sbom *s)
@@ -514,6 +623,12 @@ static void json_row(sb_doc *d, const sb_diff_row *r)
     sb_jw_kstr(jw, "base_source", r->base_source);
     sb_jw_kstr(jw, "head_source", r->head_source);
     sb_jw_kstr(jw, "purl", r->purl);
+    sb_jw_kstr(jw, "base_hash", r->base_hash);
+    sb_jw_kstr(jw, "head_hash", r->head_hash);
+    sb_jw_kstr(jw, "base_scope", scope_word(r->base_scope));
+    sb_jw_kstr(jw, "head_scope", scope_word(r->head_scope));
+    sb_jw_key(jw, "direct");
+    sb_jw_bool(jw, r->direct);
     sb_jw_obj_end(jw);
 }
 
@@ -544,9 +659,12 @@ static sb_code piece(sb_doc *d, size_t i)
 {
     const writer *w = d->fmt;
     const sb_diff *df = w->diff;
+    if (i < w->ngated)
+        return gated_piece(d, i);
+    i -= w->ngated;
     if (i < df->nrows) {
         const sb_diff_row *r = &df->rows[i];
-        const char *cv[10];
+        const char *cv[15];
         switch (w->out) {
         case SB_REPORT_JSON: json_row(d, r); return d->jw.status;
         case SB_REPORT_TEXT: text_cells(r, cv); return sb_table_row(&d->stage, SB_TABLE_TEXT, cv, 5, w->width);
@@ -555,7 +673,9 @@ static sb_code piece(sb_doc *d, size_t i)
             cv[0] = change_names[r->change], cv[1] = sb_kind_name(r->kind), cv[2] = r->name;
             cv[3] = r->base_version, cv[4] = r->head_version, cv[5] = r->base_license, cv[6] = r->head_license;
             cv[7] = r->base_source, cv[8] = r->head_source, cv[9] = r->purl;
-            return sb_table_row(&d->stage, SB_TABLE_CSV, cv, 10, NULL);
+            cv[10] = r->base_hash, cv[11] = r->head_hash, cv[12] = scope_word(r->base_scope);
+            cv[13] = scope_word(r->head_scope), cv[14] = r->direct ? "true" : "false";
+            return sb_table_row(&d->stage, SB_TABLE_CSV, cv, 15, NULL);
         }
     }
     /* the one summary piece */
@@ -636,6 +756,14 @@ sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const 
     w->diff = diff;
     w->out = (sb_report_output)o;
     w->nsummary = w->out == SB_REPORT_CSV ? 0 : 1;
+    if (diff->gated && (w->out == SB_REPORT_TEXT || w->out == SB_REPORT_MARKDOWN)) {
+        w->gated = sb_arena_alloc(a, (diff->nrows ? diff->nrows : 1) * sizeof *w->gated);
+        if (NULL == w->gated)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        for (size_t i = 0; i < diff->nrows; i++)
+            if (sb_diff_gated(&diff->rows[i], diff->gated, diff->gated_direct))
+                w->gated[w->ngated++] = i;
+    }
     /* the components phase walks the head's packages and writes nothing */
     sb_code rc = sb_doc_new(out, a, ops, diff->head, opts, err);
     if (rc == SB_OK)

@@ -20,6 +20,15 @@
  *                          the direct URL, path or git URL; a direct URL
  *                          or path that only changed its file name along
  *                          with the version is not a source change
+ *   hash-changed           the same artifact (version, file name, conda
+ *                          build) with a different digest of one algorithm
+ *                          both sides record (a republished or tampered
+ *                          artifact: a supply-chain red flag)
+ *   scope-changed          both sides state a scope and they differ
+ *                          (a runtime dependency became development, ...)
+ *
+ * Every row also says whether the package is a direct dependency (the
+ * root's, on either side), for gates on direct dependencies only.
  *
  * Rows are ordered by change (the enum's order), then kind and name.
  * Everything lives in the arena given.
@@ -39,11 +48,14 @@ typedef enum sb_diff_change {
     SB_DIFF_DOWNGRADED,
     SB_DIFF_LICENSE,
     SB_DIFF_SOURCE,
+    SB_DIFF_HASH,
+    SB_DIFF_SCOPE,
     SB_DIFF_NCHANGES
 } sb_diff_change;
 
 /* "added", "removed", "upgraded", "downgraded", "license-changed",
- * "source-changed" (the JSON/CSV `change` value). */
+ * "source-changed", "hash-changed", "scope-changed" (the JSON/CSV `change`
+ * value, and fail-on's names on /v1/diff). */
 const char *sb_diff_change_name(sb_diff_change c);
 
 /* One change of one package. Absent values are NULL (an added package has
@@ -55,7 +67,10 @@ typedef struct sb_diff_row {
     const char *base_version, *head_version;
     const char *base_license, *head_license; /* normalized */
     const char *base_source, *head_source;
-    const char *purl; /* the head's, else the base's */
+    const char *base_hash, *head_hash; /* hash-changed: "<alg>:<hex>" of the digest that differs */
+    const char *purl;                  /* the head's, else the base's */
+    sb_scope base_scope, head_scope;
+    bool direct; /* a direct dependency of the root on either side */
 } sb_diff_row;
 
 typedef struct sb_diff {
@@ -64,6 +79,10 @@ typedef struct sb_diff {
     size_t nrows;
     size_t count[SB_DIFF_NCHANGES];
     size_t unchanged; /* matched pairs without a row */
+    /* what a gate asks (set by the caller before writing): the Markdown and
+     * text outputs lead with these rows */
+    unsigned gated;    /* bits 1 << sb_diff_change; 0 = no gate */
+    bool gated_direct; /* only rows of direct dependencies */
 } sb_diff;
 
 /* Compare two models. SB_ENOMEM is the only failure. */
@@ -77,8 +96,10 @@ const char *sb_diff_source(sb_arena *a, const sb_pkg *p);
  * registry: a diff reads two models, /v1/diff): json ({"diff": [rows], "summary"}),
  * text (an aligned table and a summary line), markdown (a summary line,
  * then a collapsible table per change kind, for a pull-request comment) or
- * csv (frozen header change,kind,name,base_version,head_version,
- * base_license,head_license,base_source,head_source,purl). NULL for an
+ * csv (header change,kind,name,base_version,head_version,
+ * base_license,head_license,base_source,head_source,purl, then the columns
+ * added since: base_hash,head_hash,base_scope,head_scope,direct). With a
+ * gate set (diff->gated), text and Markdown first list the rows it fails on. NULL for an
  * output the diff has not (sarif). */
 extern const sb_report_kind sb_diff_kind;
 
@@ -90,8 +111,11 @@ sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const 
 /* All kinds of change (fail-on=diff). */
 #define SB_DIFF_ALL ((1u << SB_DIFF_NCHANGES) - 1)
 
-/* One finding per row whose change is among `kinds` (bits 1 << sb_diff_change;
- * SB_DIFF_ALL for fail-on=diff) into g. */
-sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff, unsigned kinds);
+/* Whether row r is one a gate on `kinds` (direct_only: of direct
+ * dependencies only) fails on. */
+bool sb_diff_gated(const sb_diff_row *r, unsigned kinds, bool direct_only);
+
+/* One finding per row sb_diff_gated says into g. */
+sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff, unsigned kinds, bool direct_only);
 
 #endif

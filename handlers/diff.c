@@ -2,8 +2,11 @@
  * diff.c - POST /v1/diff: a multipart body with parts `base` and `head`,
  * each a lockfile read and selected as /v1/sbom reads its body (the same
  * selection parameters apply to both), answered with what changed
- * (core/diff.h) as JSON, text, Markdown or CSV (output= or Accept), or with
- * a 422 when fail-on=diff and anything changed.
+ * (core/diff.h) as JSON, text, Markdown or CSV (output= or Accept). When
+ * fail-on's kinds of change (optionally of direct dependencies only) are
+ * among the changes, the answer is a 422: the problem+json naming them for
+ * JSON and CSV, or the text / Markdown diff itself led by the changes that
+ * fail the gate (a pull-request comment and a failed job in one request).
  */
 #include "handlers.h"
 #include "../core/diff.h"
@@ -26,6 +29,7 @@ static int post_diff(svc_req *r)
 {
     int rc;
     unsigned gated = svc_req_q(r)->diff_gate; /* fail-on's kinds of change, checked by the query's parse */
+    bool direct = svc_req_q(r)->diff_direct;
     const sb_doc_ops *ops = NULL;
     if (svc_intake_output(r, &sb_diff_kind, &ops, &rc))
         return rc;
@@ -44,14 +48,21 @@ static int post_diff(svc_req *r)
     sb_diff *diff = NULL;
     if (sb_diff_compute(&diff, a, base, head, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
+    unsigned status = 200;
+    diff->gated = gated;
+    diff->gated_direct = direct;
     if (gated && diff->nrows) {
         sb_gate g;
         sb_gate_init(&g, "diff", "The lockfiles differ");
-        if (sb_diff_gate(&g, a, diff, gated) != SB_OK) {
+        if (sb_diff_gate(&g, a, diff, gated, direct) != SB_OK) {
             sb_err_set(&err, SB_ENOMEM, "out of memory");
             return svc_req_error(r, &err, NULL, 0);
         }
-        if (sb_gate_fired(&g)) {
+        /* text and Markdown: the diff itself, led by what fails, as the 422 */
+        int as_doc = ops == sb_diff_kind.ops[SB_REPORT_TEXT] || ops == sb_diff_kind.ops[SB_REPORT_MARKDOWN];
+        if (sb_gate_fired(&g) && as_doc)
+            status = 422;
+        else if (sb_gate_fired(&g)) {
             char detail[300];
             if (gated == SB_DIFF_ALL)
                 snprintf(detail, sizeof detail, "%zu change(s) between base and head, and fail-on=diff", diff->nrows);
@@ -67,7 +78,7 @@ static int post_diff(svc_req *r)
     sb_doc *doc = NULL;
     if (sb_diff_doc_new(&doc, a, ops, diff, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
-    return svc_req_stream(r, ops->media_type, doc);
+    return svc_req_stream_status(r, status, ops->media_type, doc);
 }
 
 int h_diff_register(svc_router *rt)

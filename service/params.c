@@ -369,33 +369,40 @@ static int check_profile(svc_query *q, unsigned ep, const char *v, const char **
 
 /* fail-on: a comma-separated list of the endpoint's gates: on /v1/diff
  * `diff` (any change) or kinds of change (added, removed, upgraded,
- * downgraded, license-changed, source-changed), `license` (spaces around a
- * name allowed) elsewhere. */
+ * downgraded, license-changed, source-changed, hash-changed, scope-changed),
+ * and `direct` (only changes of direct dependencies; alone: any kind);
+ * `license` (spaces around a name allowed) elsewhere. */
 static int check_fail_on(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
 {
     if (ep & SVC_EP_DIFF) {
         /* the choices: "diff", then core/diff.c's names in sb_diff_change order */
-        static const char *const set[] = {"diff",       "added",           "removed",        "upgraded",
-                                          "downgraded", "license-changed", "source-changed", NULL};
-        _Static_assert(sizeof set / sizeof set[0] == SB_DIFF_NCHANGES + 2, "one choice per kind of change");
+        static const char *const set[] = {
+            "diff",           "added",        "removed",       "upgraded", "downgraded", "license-changed",
+            "source-changed", "hash-changed", "scope-changed", "direct",   NULL};
+        _Static_assert(sizeof set / sizeof set[0] == SB_DIFF_NCHANGES + 3, "one choice per kind of change");
         for (const char *p = v; *p;) {
             size_t n = strcspn(p, ",");
             unsigned bits = 0;
             if (n == 4 && !strncmp(p, "diff", 4))
-                bits = (1u << SB_DIFF_NCHANGES) - 1;
+                bits = SB_DIFF_ALL;
             for (int c = 0; c < SB_DIFF_NCHANGES && !bits; c++)
                 if (strlen(set[c + 1]) == n && !strncmp(p, set[c + 1], n))
                     bits = 1u << c;
-            if (n && !bits) {
+            if (n == 6 && !strncmp(p, "direct", 6)) {
+                q->diff_direct = true;
+            } else if (n && !bits) {
                 *why =
                     "must be 'diff' (fail on any change) or kinds of change, comma-separated: added, removed, "
-                    "upgraded, downgraded, license-changed, source-changed";
+                    "upgraded, downgraded, license-changed, source-changed, hash-changed, scope-changed, and "
+                    "'direct' for changes of direct dependencies only";
                 *ch = set;
                 return -1;
             }
             q->diff_gate |= bits;
             p += n + (p[n] == ',');
         }
+        if (q->diff_direct && !q->diff_gate)
+            q->diff_gate = SB_DIFF_ALL; /* fail-on=direct: any change of a direct dependency */
         return 0;
     }
     static const char *const set[] = {"license", NULL};

@@ -97,6 +97,7 @@ typedef struct svc_query {
     int require_license;
     bool fail_on_license; /* fail-on=license (/v1/sbom, reports) */
     unsigned diff_gate;   /* /v1/diff's fail-on: bits 1 << sb_diff_change gated (diff: every kind); 0 = none */
+    bool diff_direct;     /* fail-on's `direct`: only changes of direct dependencies */
     /* quality */
     int fail_on_quality; /* an sb_quality_profile, -1 absent */
     const char *profile;

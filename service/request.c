@@ -402,7 +402,7 @@ static void server_timing(svc_req *r, struct MHD_Response *resp)
 }
 
 /* The answer's own headers (the extra ones come in svc_req__queue). */
-static int queue_answer(svc_req *r, const char *content_type, struct MHD_Response *resp)
+static int queue_answer(svc_req *r, unsigned status, const char *content_type, struct MHD_Response *resp)
 {
     if (NULL == resp)
         return -1;
@@ -413,14 +413,21 @@ static int queue_answer(svc_req *r, const char *content_type, struct MHD_Respons
     server_timing(r, resp);
     if (r->gz)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-    return svc_req__queue(r, 200, resp);
+    return svc_req__queue(r, status, resp);
 }
 
 int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
 {
+    return svc_req_stream_status(r, 200, content_type, doc);
+}
+
+int svc_req_stream_status(svc_req *r, unsigned status, const char *content_type, sb_doc *doc)
+{
+    if (status != 200)
+        r->etag[0] = '\0'; /* a failed gate is answered anew, never 304 */
     r->doc = doc;
     r->ctype = content_type;
-    if (r->keyed && r->srv->rcache) {
+    if (r->keyed && r->srv->rcache && status == 200) {
         /* a request's peak stays within 2 x its input + 16 MiB (issue 25):
          * the copy kept for the cache gets half of what the request leaves of
          * that (half: the buffer doubles, old and new held for a moment), so
@@ -438,7 +445,7 @@ int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
     /* compressed when asked: chunk by chunk, like the plain stream */
     if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
         r->gz = svc_gzip_new(r->arena, produce, r, SVC_GZIP_LEVEL);
-    return queue_answer(r, content_type,
+    return queue_answer(r, status, content_type,
                         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, r, NULL));
 }
 
@@ -616,7 +623,7 @@ int svc_req_repeat(svc_req *r, int *rc)
      * document: chunked, as the contract says, gzip when asked */
     if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
         r->gz = svc_gzip_new(r->arena, produce, r, SVC_GZIP_LEVEL);
-    *rc = queue_answer(r, hit->ctype,
+    *rc = queue_answer(r, 200, hit->ctype,
                        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, r, NULL));
     return 1;
 }

@@ -116,6 +116,11 @@ int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, siz
  * owns `doc` from here on and frees it on completion. */
 int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc);
 
+/* As svc_req_stream, answered with `status` (a gate that failed but whose
+ * answer is still the document the client asked for, e.g. /v1/diff's
+ * Markdown for a pull-request comment). Never kept by the result cache. */
+int svc_req_stream_status(svc_req *r, unsigned status, const char *content_type, sb_doc *doc);
+
 /* Repeat uploads (before the body is read): the request's result key, a
  * digest of everything that shapes the answer's bytes (the server's
  * output-changing settings and version, method, path, query, Accept,

@@ -21,6 +21,7 @@ Selection: environment default, platform linux-64.
 import functools
 import importlib.util
 import json
+import posixpath
 import os
 import re
 import sys
@@ -192,9 +193,28 @@ def pnpm(path):
         e = e or {}
         n, v = cj.pnpm_split(key, major)
         seen.add((e.get("name", n), e.get("version", v), cj.pnpm_source(e.get("resolution"))))
-    for imp in (doc.get("importers") or {}):  # workspace members, as count-js.py counts them
-        if imp != ".":
-            seen.add((imp.rsplit("/", 1)[-1], None, "importer:" + imp))
+    imps = doc.get("importers") or {}
+    names, used = {}, set()
+    # a member is named as the first importer linking it names it (pnpm links a
+    # workspace: dependency by the member's package.json name), else by its path
+    for imp, e in imps.items():
+        for sect in ("dependencies", "optionalDependencies", "devDependencies"):
+            for name, spec in ((e or {}).get(sect) or {}).items():
+                ref = spec.get("version") if isinstance(spec, dict) else spec
+                if not ref or not ref.startswith("link:"):
+                    continue
+                target = posixpath.normpath(posixpath.join("" if imp == "." else imp, ref[5:]))
+                if target in imps and target != "." and target not in names and name not in used:
+                    names[target] = name
+                    used.add(name)
+    dirs = {}
+    for key, e in (doc.get("packages") or {}).items():
+        res = (e or {}).get("resolution") or {}
+        if isinstance(res, dict) and res.get("type") == "directory":
+            dirs[res.get("directory")] = True
+    for imp in imps:  # workspace members; an injected copy of the folder is that package
+        if imp != "." and imp not in dirs:
+            seen.add((names.get(imp, imp), None, "importer:" + imp))
     return [("npm", n, v, None, s) for n, v, s in seen]
 
 
@@ -255,9 +275,25 @@ def main():
 
     def key_of(k, n):
         return pep503(n) if k == "pypi" else n.lower() if k == "conda" else n
-    got = [(r["change"], r["kind"], key_of(r["kind"], r["name"]), r["base_version"], r["head_version"])
-           for r in got_doc["diff"]]
+    # hash-changed and scope-changed are not worked out here (the digests and
+    # scopes are the readers'): each such row must say what changed, and the
+    # pair it is about is then no longer unchanged
     bad = 0
+    extra = [r for r in got_doc["diff"] if r["change"] in ("hash-changed", "scope-changed")]
+    for r in extra:
+        if r["change"] == "hash-changed" and not (r["base_version"] == r["head_version"] and r["base_hash"]
+                                                  and r["head_hash"] and r["base_hash"] != r["head_hash"]):
+            print("hash-changed row without a changed digest of one version:", r)
+            bad += 1
+        if r["change"] == "scope-changed" and not (r["base_scope"] and r["head_scope"]
+                                                   and r["base_scope"] != r["head_scope"]):
+            print("scope-changed row without two different scopes:", r)
+            bad += 1
+    got = [(r["change"], r["kind"], key_of(r["kind"], r["name"]), r["base_version"], r["head_version"])
+           for r in got_doc["diff"] if r not in extra]
+    pairs_with_rows = {(k, n, b, h) for _, k, n, b, h in want}
+    unchanged -= len({(r["kind"], key_of(r["kind"], r["name"]), r["base_version"], r["head_version"]) for r in extra}
+                     - pairs_with_rows)
     for r in sorted(set(want) - set(got), key=str):
         print("missing from sbomd's answer:", r)
         bad += 1

@@ -16,13 +16,15 @@ import re
 import sys
 
 TITLES = {"added": "Added", "removed": "Removed", "upgraded": "Upgraded", "downgraded": "Downgraded",
-          "license-changed": "License changed", "source-changed": "Source changed"}
+          "license-changed": "License changed", "source-changed": "Source changed",
+          "hash-changed": "Hash changed", "scope-changed": "Scope changed"}
 HEADER = ["change", "kind", "name", "base_version", "head_version", "base_license", "head_license",
-          "base_source", "head_source", "purl"]
+          "base_source", "head_source", "purl", "base_hash", "head_hash", "base_scope", "head_scope", "direct"]
 
 
 def before_after(r):
-    field = {"license-changed": "license", "source-changed": "source"}.get(r["change"], "version")
+    field = {"license-changed": "license", "source-changed": "source", "hash-changed": "hash",
+             "scope-changed": "scope"}.get(r["change"], "version")
     b, a = r["base_" + field] or "-", r["head_" + field] or "-"
     return ("-" if r["change"] == "added" else b), ("-" if r["change"] == "removed" else a)
 
@@ -85,7 +87,7 @@ def check_csv(doc, raw, errs):
     rows = list(csv.reader(raw.decode("utf-8").splitlines()))
     if rows[0] != HEADER:
         errs.append("csv: header %s" % rows[0])
-    want = [[(r[k] or "") for k in HEADER] for r in doc["diff"]]
+    want = [[("true" if r[k] else "false") if k == "direct" else (r[k] or "") for k in HEADER] for r in doc["diff"]]
     # formula-safe cells come back with their ' prefix
     got = [[c[1:] if c.startswith("'") and c[1:2] in "=+-@" else c for c in row] for row in rows[1:]]
     if got != want:

@@ -36,9 +36,9 @@ while read -r kind a b; do
     fi
     [ $dir = fwd ] && cp "$work/d.json" "$work/fwd.json"
     check "$name: summary counts add up to the rows" \
-      jq -e '.summary as $s | ($s.added + $s.removed + $s.upgraded + $s.downgraded + $s.license_changed + $s.source_changed) == (.diff | length) and $s.changes == (.diff | length)' "$work/d.json" >/dev/null
+      jq -e '.summary as $s | ($s.added + $s.removed + $s.upgraded + $s.downgraded + $s.license_changed + $s.source_changed + $s.hash_changed + $s.scope_changed) == (.diff | length) and $s.changes == (.diff | length)' "$work/d.json" >/dev/null
     check "$name: rows grouped by change, in order" \
-      jq -e '[.diff[].change] as $c | ["added","removed","upgraded","downgraded","license-changed","source-changed"] as $o | [$c[] | . as $x | $o | index($x)] | . == sort' "$work/d.json" >/dev/null
+      jq -e '[.diff[].change] as $c | ["added","removed","upgraded","downgraded","license-changed","source-changed","hash-changed","scope-changed"] as $o | [$c[] | . as $x | $o | index($x)] | . == sort' "$work/d.json" >/dev/null
     for o in markdown csv text; do
       res="$(diff_req "$x" "$y" "?output=$o" "$work/d.$o")"
       case $o in markdown) ct="text/markdown; charset=utf-8" ;; csv) ct="text/csv; charset=utf-8" ;; text) ct="text/plain; charset=utf-8" ;; esac
@@ -92,7 +92,7 @@ code="$(curl -sS -o /dev/null -w '%{http_code}' --fail-with-body -F "base=@$b3" 
 check "gate: curl --fail-with-body fails the job ($code)" [ "$code" = 422 ]
 res="$(diff_req "$b3" "$b4" "?fail-on=license" "$work/e.json")"
 check "fail-on=license is not a gate of /v1/diff: $res" [ "$res" = "400 application/problem+json" ]
-check "fail-on=license: the 400 lists the gates /v1/diff has" jq -e '.choices == ["diff", "added", "removed", "upgraded", "downgraded", "license-changed", "source-changed"]' "$work/e.json" >/dev/null
+check "fail-on=license: the 400 lists the gates /v1/diff has" jq -e '.choices == ["diff", "added", "removed", "upgraded", "downgraded", "license-changed", "source-changed", "hash-changed", "scope-changed", "direct"]' "$work/e.json" >/dev/null
 # --- the gate by kind of change: only the kinds named fail -----------------------------
 res="$(diff_req "$b3" "$b4" "?fail-on=license-changed" "$work/gk.json")"
 check "fail-on=license-changed: 422 ($res)" [ "$res" = "422 application/problem+json" ]
@@ -110,6 +110,47 @@ check "fail-on=upgraded,added: 422 with upgrades and additions only ($res)" \
   jq -e '[.violations[].value] | unique | all(. == "upgraded" or . == "added")' "$work/gk3.json" >/dev/null
 res="$(diff_req "$b3" "$b4" "?fail-on=moved" "$work/gk4.json")"
 check "fail-on=moved: 400 ($res)" [ "$res" = "400 application/problem+json" ]
+
+# --- issue 37: a digest changed under the same artifact, direct-only gates, and the
+# --- Markdown diff as the 422 for a pull-request comment ------------------------------
+# the head revision with the first conda package's sha256 replaced (same name,
+# version, build): what a republished or tampered artifact looks like
+python3 -c "
+import re, sys
+t, here = open(sys.argv[1]).read().split('\\n'), False
+for i, l in enumerate(t):
+    here = here or bool(re.match(r'^(- conda|  url): .*/(linux-64|noarch)/', l))
+    if here and re.match(r'^  sha256: [0-9a-f]{64}$', l):
+        t[i] = '  sha256: ' + '0123456789abcdef' * 4
+        break
+open(sys.argv[2], 'w').write('\\n'.join(t))" "$b4" "$work/tampered.lock"
+res="$(diff_req "$b4" "$work/tampered.lock" "" "$work/t.json")"
+check "one sha256 replaced: one row, hash-changed ($res)" jq -e '.diff | length == 1 and .[0].change == "hash-changed" and (.[0].base_hash | startswith("sha256:")) and .[0].head_hash == "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"' "$work/t.json" >/dev/null
+check "the summary counts it" jq -e '.summary.hash_changed == 1 and .summary.scope_changed == 0' "$work/t.json" >/dev/null
+res="$(diff_req "$b4" "$work/tampered.lock" "?fail-on=hash-changed" "$work/th.json")"
+check "fail-on=hash-changed: 422 ($res)" [ "$res" = "422 application/problem+json" ]
+check "fail-on=hash-changed: the violation is the changed digest" jq -e '[.violations[].value] == ["hash-changed"] and (.violations[0].reason | test("sha256:0123456789abcdef"))' "$work/th.json" >/dev/null
+res="$(diff_req "$b4" "$work/tampered.lock" "?fail-on=scope-changed,source-changed" "$work/ts.json")"
+check "fail-on=scope-changed,source-changed with only a digest changed: 200 ($res)" [ "$res" = "200 application/json" ]
+# direct-only: the gate fires exactly when the tampered package is a direct dependency
+direct="$(jq -r '.diff[0].direct' "$work/t.json")"
+res="$(diff_req "$b4" "$work/tampered.lock" "?fail-on=hash-changed,direct" "$work/td.json")"
+if [ "$direct" = true ]; then want=422; else want=200; fi
+check "fail-on=hash-changed,direct on a package whose direct is $direct: $want ($res)" [ "${res%% *}" = "$want" ]
+res="$(diff_req "$b3" "$b4" "?fail-on=direct" "$work/tdd.json")"
+ndirect="$(jq '[.diff[] | select(.direct)] | length' "$work/p.json")"
+if [ "$ndirect" -gt 0 ]; then want=422; else want=200; fi
+check "fail-on=direct: any change of the $ndirect direct dependencies changed: $want ($res)" [ "${res%% *}" = "$want" ]
+[ "$want" = 422 ] && check "fail-on=direct: only direct dependencies are violations"   jq -e --argjson n "$ndirect" '.violationCount == $n' "$work/tdd.json" >/dev/null
+# the Markdown answer of a failed gate is the diff itself, led by what fails
+res="$(curl -sS -o "$work/g.md" -w '%{http_code} %{content_type}' -H 'Accept: text/markdown' -F "base=@$b3" -F "head=@$b4" "$base/v1/diff?fail-on=upgraded")"
+nup="$(jq '.summary.upgraded' "$work/p.json")"
+check "fail-on=upgraded, Accept: text/markdown: a 422 in Markdown ($res)" [ "$res" = "422 text/markdown; charset=utf-8" ]
+check "the Markdown starts with the counts, then the $nup upgrades failing the gate, then the details"   python3 -c "import sys; t = open(sys.argv[1]).read(); g = t.find('**Failing the gate ($nup of '); d = t.find('<details>'); sys.exit(not (t.startswith('**sbomd diff:**') and 0 < g < d and t.count('| upgraded |') == $nup))" "$work/g.md"
+res="$(curl -sS -o "$work/g.txt" -w '%{http_code}' -H 'Accept: text/plain' -F "base=@$b3" -F "head=@$b4" "$base/v1/diff?fail-on=upgraded")"
+check "fail-on=upgraded as text: 422 led by the gated rows ($res)" sh -c "[ '$res' = 422 ] && head -1 '$work/g.txt' | grep -q '^Failing the gate ($nup of '"
+res="$(diff_req "$b3" "$b3" "?fail-on=upgraded&output=markdown" "$work/g0.md")"
+check "fail-on=upgraded without upgrades: the Markdown is a 200 without the gate's table ($res)" sh -c "[ '${res%% *}' = 200 ] && ! grep -q 'Failing the gate' '$work/g0.md'"
 
 # --- selection applies to both sides; negotiation; refusals ----------------------------
 res="$(diff_req "$b3" "$b4" "?platform=win-64" "$work/w.json")"

@@ -200,11 +200,11 @@ TEST(diff_each_change_kind)
 
     sb_gate g;
     sb_gate_init(&g, "diff", "The lockfiles differ");
-    CHECK(sb_diff_gate(&g, a, d, SB_DIFF_ALL) == SB_OK && g.n == d->nrows);
+    CHECK(sb_diff_gate(&g, a, d, SB_DIFF_ALL, false) == SB_OK && g.n == d->nrows);
     /* a gate on some kinds of change takes only their rows */
     sb_gate some;
     sb_gate_init(&some, "diff", "The lockfiles differ");
-    CHECK(sb_diff_gate(&some, a, d, 1u << SB_DIFF_DOWNGRADED | 1u << SB_DIFF_SOURCE) == SB_OK && some.n == 3);
+    CHECK(sb_diff_gate(&some, a, d, 1u << SB_DIFF_DOWNGRADED | 1u << SB_DIFF_SOURCE, false) == SB_OK && some.n == 3);
     for (size_t i = 0; i < some.n; i++)
         CHECK(!strcmp(some.items[i].value, "downgraded") || !strcmp(some.items[i].value, "source-changed"));
     int found = 0;
@@ -298,8 +298,8 @@ TEST(diff_outputs)
         if (o == SB_REPORT_MARKDOWN && big) {
             CHECK(!strncmp(big,
                            "**sbomd diff:** 0 added, 1 removed, 1 upgraded, 0 downgraded, 0 license changed, "
-                           "0 source changed (0 unchanged)\n",
-                           105));
+                           "0 source changed, 0 hash changed, 0 scope changed (0 unchanged)\n",
+                           145));
             CHECK(strstr(big, "<details><summary>Removed (1)</summary>\n\n| Kind | Name | Before | After |\n"));
             CHECK(strstr(big, "| conda | a\\|b | 1.0 | 1.1 |\n")); /* the bar escaped */
             CHECK(strstr(big, "\n</details>\n"));
@@ -307,12 +307,79 @@ TEST(diff_outputs)
         if (o == SB_REPORT_CSV && big) {
             CHECK(!strncmp(big,
                            "change,kind,name,base_version,head_version,base_license,head_license,base_source,"
-                           "head_source,purl\r\n",
-                           98));
-            CHECK(strstr(big, "removed,pypi,\"'=cmd\",1.0,,,,pypi.org,,pkg:generic/x\r\n")); /* formula-safe */
+                           "head_source,purl,base_hash,head_hash,base_scope,head_scope,direct\r\n",
+                           148));
+            CHECK(
+                strstr(big, "removed,pypi,\"'=cmd\",1.0,,,,pypi.org,,pkg:generic/x,,,,,false\r\n")); /* formula-safe */
         }
         free(small);
         free(big);
     }
+    sb_arena_destroy(a);
+}
+
+/* Issue 37: a digest that changed under the same version, a scope that
+ * changed, direct dependencies told apart; a gate on those kinds (and on
+ * direct dependencies only) takes just their rows, and the Markdown and
+ * text diffs lead with them. */
+TEST(diff_hash_scope_direct_and_gated_first)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_pkg base[] = {pkg(SB_KIND_PYPI, "tampered", "1.0", NULL, "pypi.org", NULL),
+                     pkg(SB_KIND_PYPI, "rebuilt", "1.0", NULL, "pypi.org", NULL),
+                     pkg(SB_KIND_PYPI, "moved-to-dev", "2.0", NULL, "pypi.org", NULL),
+                     pkg(SB_KIND_PYPI, "deep", "1.0", NULL, "pypi.org", NULL)};
+    sb_pkg head[] = {pkg(SB_KIND_PYPI, "tampered", "1.0", NULL, "pypi.org", NULL),
+                     pkg(SB_KIND_PYPI, "rebuilt", "1.1", NULL, "pypi.org", NULL),
+                     pkg(SB_KIND_PYPI, "moved-to-dev", "2.0", NULL, "pypi.org", NULL),
+                     pkg(SB_KIND_PYPI, "deep", "1.0", NULL, "pypi.org", NULL)};
+    base[0].sha256 = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    head[0].sha256 = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+    base[1].sha256 =
+        "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"; /* a new version: its own hash */
+    head[1].sha256 = "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd";
+    base[2].scope = SB_SCOPE_REQUIRED, head[2].scope = SB_SCOPE_DEVELOPMENT;
+    head[3].sha1 = "ffffffffffffffffffffffffffffffffffffffff"; /* only one side has one: no row */
+    sb_sbom b = model(base, 4), h = model(head, 4);
+    size_t rb[] = {0, 2}, rh[] = {0, 1};
+    b.root_deps = rb, b.nroot = 2;
+    h.root_deps = rh, h.nroot = 2;
+    sb_diff *d = NULL;
+    sb_err err;
+    CHECK(sb_diff_compute(&d, a, &b, &h, &err) == SB_OK);
+    if (NULL == d) {
+        sb_arena_destroy(a);
+        return;
+    }
+    const sb_diff_row *r;
+    CHECK((r = row(d, SB_DIFF_HASH, "tampered")) && r->direct && !strncmp(r->base_hash, "sha256:aaaa", 11) &&
+          !strncmp(r->head_hash, "sha256:bbbb", 11));
+    CHECK(NULL == row(d, SB_DIFF_HASH, "rebuilt") && row(d, SB_DIFF_UPGRADED, "rebuilt"));
+    CHECK((r = row(d, SB_DIFF_SCOPE, "moved-to-dev")) && r->direct && r->base_scope == SB_SCOPE_REQUIRED &&
+          r->head_scope == SB_SCOPE_DEVELOPMENT);
+    CHECK(NULL == row(d, SB_DIFF_HASH, "deep") && d->nrows == 3);
+    CHECK((r = row(d, SB_DIFF_UPGRADED, "rebuilt")) && r->direct); /* direct in head only */
+    sb_gate g;
+    sb_gate_init(&g, "diff", "x");
+    CHECK(sb_diff_gate(&g, a, d, 1u << SB_DIFF_HASH | 1u << SB_DIFF_SCOPE, false) == SB_OK && g.n == 2);
+    sb_gate gd;
+    sb_gate_init(&gd, "diff", "x");
+    b.root_deps = rb, b.nroot = 1; /* "moved-to-dev" no longer direct on either side */
+    sb_diff *d2 = NULL;
+    CHECK(sb_diff_compute(&d2, a, &b, &h, &err) == SB_OK);
+    CHECK(d2 && sb_diff_gate(&gd, a, d2, SB_DIFF_ALL, true) == SB_OK && gd.n == 2); /* tampered, rebuilt */
+    d->gated = 1u << SB_DIFF_HASH;
+    char *md = produce(d, SB_REPORT_MARKDOWN, 7), *txt = produce(d, SB_REPORT_TEXT, 65536);
+    CHECK(md && strstr(md, "**Failing the gate (1 of 3 changes):**\n\n| Change | Kind | Name | Before | After |\n"));
+    CHECK(md && strstr(md, "| hash-changed | pypi | tampered | sha256:aaaa"));
+    CHECK(md && strstr(md, "**Failing the gate") < strstr(md, "<details>"));
+    CHECK(txt && !strncmp(txt, "Failing the gate (1 of 3 changes):\n", 35) && strstr(txt, "\nAll changes:\n"));
+    char *csv = produce(d, SB_REPORT_CSV, 65536);
+    CHECK(csv && strstr(csv,
+                        "scope-changed,pypi,moved-to-dev,2.0,2.0,,,pypi.org,pypi.org,pkg:generic/x,,,required,"
+                        "development,true\r\n"));
+    free(md);
+    free(txt);
+    free(csv);
     sb_arena_destroy(a);
 }
