@@ -49,14 +49,15 @@ CFLAGS_ALL  = $(WARN) $(DEFS) $(PKG_CFLAGS) $($(PROFILE)_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $($(PROFILE)_LDFLAGS) $(LDFLAGS)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
-SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o) $(B)/gen/openapi_yaml.o $(B)/gen/page_html.o
+SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o) $(B)/gen/openapi_yaml.o $(B)/gen/page_html.o \
+            $(B)/gen/revision.o
 SVCLIB_OBJ := $(filter-out $(B)/service/main.o,$(SVC_OBJ))
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
 .DEFAULT_GOAL := all
 
-.PHONY: docs bench all build run test check test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test
+.PHONY: FORCE docs bench all build run test check test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test
 
 # Regenerate committed tables from ../shared (a unit test checks they match).
 gen:
@@ -81,6 +82,18 @@ $(B)/gen/openapi_yaml.c: openapi/openapi.yaml scripts/embed
 $(B)/gen/page_html.c: handlers/page.html scripts/embed
 	@mkdir -p $(dir $@)
 	scripts/embed $< sb_page_html > $@
+
+# the commit built (sbomd_build_info, /v1/version): rewritten only when it
+# changes, so a build of the same commit compiles nothing again
+$(B)/gen/revision.c: FORCE
+	@mkdir -p $(dir $@)
+	@r="$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"; \
+	  printf 'const char svc_revision[] = "%s";\n' "$$r" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(B)/gen/revision.o: $(B)/gen/revision.c
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+FORCE:
 
 $(B)/gen/page_html.o: $(B)/gen/page_html.c
 	@$(CC) $(CFLAGS_ALL) -c $< -o $@

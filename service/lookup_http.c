@@ -21,6 +21,24 @@
 #include <string.h>
 #include <strings.h>
 
+/* The upstream a kind of lookup asks, for the labelled metrics. */
+static svc_upstream upstream_of(int kind)
+{
+    switch (kind) {
+    case K_PYPI:
+    case K_PROJECT: return SVC_UP_PYPI;
+    case K_CONDA:
+    case K_TARBZ2: return SVC_UP_CONDA;
+    case K_OSV_BATCH:
+    case K_OSV_VULN: return SVC_UP_OSV;
+    case K_KEV: return SVC_UP_KEV;
+    case K_EPSS: return SVC_UP_EPSS;
+    case K_SCORECARD: return SVC_UP_SCORECARD;
+    case K_CHANNEL: return SVC_UP_CHANNEL;
+    }
+    return SVC_UP_N;
+}
+
 static size_t on_body(char *p, size_t size, size_t n, void *cls)
 {
     xfer *x = cls;
@@ -209,8 +227,8 @@ static void finish(svc_lookup *L, CURLMsg *msg)
         shared_put(e->url, 'c', L->neg_ttl, 0, NULL, 0);
     double spent = now_s() - x->started;
     unlink_xfer(L, x);
-    atomic_fetch_add(&L->m->lookups, 1);
-    atomic_fetch_add(&L->m->lookup_us, (unsigned long long)(spent * 1e6));
+    /* a conda range that leads to the next one is no failure of its own */
+    svc_metrics_lookup(L->m, upstream_of(e->kind), ok || follows, spent);
     if (follows)
         return; /* the entry's next range is running */
     pthread_mutex_lock(&L->mu);
@@ -238,8 +256,6 @@ static void finish(svc_lookup *L, CURLMsg *msg)
     evict(L);
     pthread_cond_broadcast(&L->answered);
     pthread_mutex_unlock(&L->mu);
-    if (!ok)
-        atomic_fetch_add(&L->m->lookup_failures, 1);
 }
 
 /* Abort the transfers no request claims any more (their clients went, or

@@ -113,6 +113,7 @@ int main(int argc, char **argv)
         return 0;
     }
     svc_account_json_install(); /* jansson's trees charged to the request that builds them */
+    srv.metrics.started = (long long)time(NULL);
     if (h_health_register(&srv.router) || h_sbom_register(&srv.router) || h_formats_register(&srv.router) ||
         h_metrics_register(&srv.router) || h_openapi_register(&srv.router) || h_report_register(&srv.router) ||
         h_page_register(&srv.router) || h_version_register(&srv.router) || h_diff_register(&srv.router)) {

@@ -7,14 +7,19 @@
  */
 #include "metrics.h"
 
+#include "../core/version.h"
+
+#include <dirent.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static const unsigned statuses[SVC_METRICS_STATUSES] = {200, 400, 401, 404, 405, 406, 408, 413,
-                                                        415, 422, 500, 502, 503, 504, 0,   0};
+static const unsigned statuses[SVC_METRICS_STATUSES] = {200, 304, 400, 401, 403, 404, 405, 406, 408, 411,
+                                                        413, 415, 422, 429, 500, 501, 502, 503, 504, 0};
+static const char *const upstream_names[SVC_UP_N] = {"pypi", "conda", "osv", "kev", "epss", "scorecard", "channel"};
 static const double bucket_le[SVC_METRICS_BUCKETS] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                                                       0.1,   0.25,   0.5,   1,    2.5,   10};
 
@@ -67,7 +72,7 @@ static void count_input(svc_metrics *m, const char *kind)
 
 static unsigned status_slot(unsigned status)
 {
-    for (unsigned i = 0; i < SVC_METRICS_STATUSES - 2; i++)
+    for (unsigned i = 0; i < SVC_METRICS_STATUSES - 1; i++)
         if (statuses[i] == status)
             return i;
     return SVC_METRICS_STATUSES - 1; /* other */
@@ -93,15 +98,24 @@ void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const 
         if (packages > 0)
             atomic_fetch_add_explicit(&m->packages, (unsigned long long)packages, memory_order_relaxed);
     }
-    if (timed) {
-        unsigned b = 0;
-        while (b < SVC_METRICS_BUCKETS && seconds > bucket_le[b])
-            b++;
-        if (b < SVC_METRICS_BUCKETS)
-            atomic_fetch_add_explicit(&m->duration_buckets[b], 1, memory_order_relaxed);
-        atomic_fetch_add_explicit(&m->duration_count, 1, memory_order_relaxed);
-        atomic_fetch_add_explicit(&m->duration_us_sum, (unsigned long long)(seconds * 1e6), memory_order_relaxed);
-    }
+    (void)timed; /* every route is timed now (sbomd_request_duration_seconds) */
+    unsigned b = 0;
+    while (b < SVC_METRICS_BUCKETS && seconds > bucket_le[b])
+        b++;
+    if (b < SVC_METRICS_BUCKETS)
+        atomic_fetch_add_explicit(&m->duration_buckets[route][b], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->duration_count[route], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->duration_us_sum[route], (unsigned long long)(seconds * 1e6), memory_order_relaxed);
+}
+
+void svc_metrics_lookup(svc_metrics *m, svc_upstream up, int ok, double seconds)
+{
+    if (up >= SVC_UP_N)
+        return;
+    atomic_fetch_add_explicit(&m->up_lookups[up], 1, memory_order_relaxed);
+    if (!ok)
+        atomic_fetch_add_explicit(&m->up_failures[up], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->up_us[up], (unsigned long long)(seconds * 1e6), memory_order_relaxed);
 }
 
 static int put(sb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -130,6 +144,55 @@ static long rss_bytes(void)
 }
 
 #define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+
+/* Open file descriptors: the entries of /proc/self/fd (less the one reading it). */
+static long open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    long n = 0;
+    if (NULL == d)
+        return -1;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n - 3; /* ".", ".." and the directory's own descriptor */
+}
+
+/* The standard process_* families (Prometheus client conventions), from
+ * /proc and getrusage: a dashboard built for any exporter reads them. */
+static int process_metrics(const svc_metrics *m, sb_buf *b)
+{
+    struct rusage ru;
+    double cpu = 0;
+    if (0 == getrusage(RUSAGE_SELF, &ru))
+        cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+              (double)ru.ru_stime.tv_usec / 1e6;
+    struct rlimit rl;
+    long long max_fds = 0 == getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY ? (long long)rl.rlim_cur
+                                                                                           : -1;
+    int rc = put(b,
+                 "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n"
+                 "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total %.6f\n",
+                 cpu);
+    rc |= put(b,
+              "# HELP process_resident_memory_bytes Resident memory size in bytes.\n"
+              "# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes %ld\n",
+              rss_bytes());
+    rc |= put(b,
+              "# HELP process_start_time_seconds Start time of the process since unix epoch in seconds.\n"
+              "# TYPE process_start_time_seconds gauge\nprocess_start_time_seconds %lld\n",
+              m->started);
+    rc |= put(b,
+              "# HELP process_open_fds Number of open file descriptors.\n"
+              "# TYPE process_open_fds gauge\nprocess_open_fds %ld\n",
+              open_fds());
+    if (max_fds >= 0)
+        rc |= put(b,
+                  "# HELP process_max_fds Maximum number of open file descriptors.\n"
+                  "# TYPE process_max_fds gauge\nprocess_max_fds %lld\n",
+                  max_fds);
+    return rc;
+}
 
 int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int ready, unsigned long long budget,
                        unsigned long long charged)
@@ -169,17 +232,45 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
     if (LOAD(m->inputs[SVC_METRICS_KINDS - 1]))
         rc |= put(b, "sbomd_inputs_total{kind=\"other\"} %llu\n", LOAD(m->inputs[SVC_METRICS_KINDS - 1]));
     rc |= put(b,
-              "# HELP sbomd_sbom_duration_seconds Time from request start to completion for /v1/sbom.\n"
-              "# TYPE sbomd_sbom_duration_seconds histogram\n");
-    unsigned long long cum = 0;
-    for (unsigned i = 0; i < SVC_METRICS_BUCKETS; i++) {
-        cum += LOAD(m->duration_buckets[i]);
-        rc |= put(b, "sbomd_sbom_duration_seconds_bucket{le=\"%g\"} %llu\n", bucket_le[i], cum);
+              "# HELP sbomd_request_duration_seconds Time from request start to completion, by route.\n"
+              "# TYPE sbomd_request_duration_seconds histogram\n");
+    for (unsigned r = 0; r < SVC_METRICS_ROUTES; r++) {
+        const char *name = r < m->nroutes ? m->route_names[r] : r == SVC_METRICS_ROUTES - 1 ? "unmatched" : NULL;
+        if (NULL == name)
+            continue;
+        unsigned long long cum = 0;
+        for (unsigned i = 0; i < SVC_METRICS_BUCKETS; i++) {
+            cum += LOAD(m->duration_buckets[r][i]);
+            rc |= put(b, "sbomd_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n", name, bucket_le[i],
+                      cum);
+        }
+        unsigned long long count = LOAD(m->duration_count[r]);
+        rc |= put(b, "sbomd_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", name, count);
+        rc |= put(b, "sbomd_request_duration_seconds_sum{route=\"%s\"} %.6f\n", name,
+                  (double)LOAD(m->duration_us_sum[r]) / 1e6);
+        rc |= put(b, "sbomd_request_duration_seconds_count{route=\"%s\"} %llu\n", name, count);
     }
-    unsigned long long count = LOAD(m->duration_count);
-    rc |= put(b, "sbomd_sbom_duration_seconds_bucket{le=\"+Inf\"} %llu\n", count);
-    rc |= put(b, "sbomd_sbom_duration_seconds_sum %.6f\n", (double)LOAD(m->duration_us_sum) / 1e6);
-    rc |= put(b, "sbomd_sbom_duration_seconds_count %llu\n", count);
+    /* lookups by upstream: which service failed or slowed is what an operator asks first */
+    static const struct {
+        const char *name, *help, *type;
+    } up_families[3] = {
+        {"sbomd_lookups_total", "Lookup transfers made, by upstream.", "counter"},
+        {"sbomd_lookup_failures_total", "Lookup transfers that failed (error, timeout, bad answer), by upstream.",
+         "counter"},
+        {"sbomd_lookup_seconds_total", "Time spent in lookup transfers, by upstream.", "counter"},
+    };
+    for (int f = 0; f < 3; f++) {
+        rc |= put(b, "# HELP %s %s\n# TYPE %s %s\n", up_families[f].name, up_families[f].help, up_families[f].name,
+                  up_families[f].type);
+        for (int u = 0; u < SVC_UP_N; u++) {
+            if (f == 2)
+                rc |= put(b, "%s{upstream=\"%s\"} %.6f\n", up_families[f].name, upstream_names[u],
+                          (double)LOAD(m->up_us[u]) / 1e6);
+            else
+                rc |= put(b, "%s{upstream=\"%s\"} %llu\n", up_families[f].name, upstream_names[u],
+                          f ? LOAD(m->up_failures[u]) : LOAD(m->up_lookups[u]));
+        }
+    }
     /* the plain counters: name, help, value */
     const struct {
         const char *name, *help;
@@ -208,7 +299,6 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
          LOAD(m->head_timeouts)},
         {"sbomd_auth_failures_total", "Requests answered 401 (missing or unknown bearer token).",
          LOAD(m->auth_failures)},
-        {"sbomd_lookups_total", "License lookup transfers made.", LOAD(m->lookups)},
         {"sbomd_lookup_cache_hits_total", "Lookups answered from the cache or by a transfer already in flight.",
          LOAD(m->lookup_hits)},
         {"sbomd_lookup_cache_misses_total", "Lookups the cache could not answer: they waited for a transfer.",
@@ -217,8 +307,6 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
          LOAD(m->rcache_hits)},
         {"sbomd_result_cache_misses_total", "Requests the result cache could have answered but did not hold.",
          LOAD(m->rcache_misses)},
-        {"sbomd_lookup_failures_total", "Lookup transfers that failed (error, timeout, bad answer).",
-         LOAD(m->lookup_failures)},
         {"sbomd_lookups_cancelled_total",
          "Lookups dropped from the queue or aborted mid-transfer because no request waited for them any more.",
          LOAD(m->lookups_cancelled)},
@@ -235,11 +323,16 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
         rc |= put(b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", counters[i].name, counters[i].help, counters[i].name,
                   counters[i].name, counters[i].v);
     rc |= put(b,
-              "# HELP sbomd_lookup_seconds_total Time spent in lookup transfers.\n"
-              "# TYPE sbomd_lookup_seconds_total counter\nsbomd_lookup_seconds_total %.6f\n",
-              (double)LOAD(m->lookup_us) / 1e6);
-    rc |= put(b, "# TYPE sbomd_in_flight gauge\nsbomd_in_flight %ld\n", in_flight);
-    rc |= put(b, "# TYPE sbomd_ready gauge\nsbomd_ready %d\n", ready);
+              "# HELP sbomd_in_flight Requests being served now.\n# TYPE sbomd_in_flight gauge\nsbomd_in_flight %ld\n",
+              in_flight);
+    rc |= put(b,
+              "# HELP sbomd_ready 1 when the replica takes requests (/readyz answers 200), 0 while draining.\n"
+              "# TYPE sbomd_ready gauge\nsbomd_ready %d\n",
+              ready);
+    rc |= put(b,
+              "# HELP sbomd_build_info The binary serving: its version and the commit it was built from.\n"
+              "# TYPE sbomd_build_info gauge\nsbomd_build_info{version=\"%s\",revision=\"%s\"} 1\n",
+              SB_VERSION, svc_revision);
     rc |= put(b,
               "# HELP sbomd_memory_budget_bytes The memory budget (--memory-budget).\n"
               "# TYPE sbomd_memory_budget_bytes gauge\nsbomd_memory_budget_bytes %llu\n",
@@ -248,6 +341,10 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
               "# HELP sbomd_memory_charged_bytes What requests in flight hold of the budget.\n"
               "# TYPE sbomd_memory_charged_bytes gauge\nsbomd_memory_charged_bytes %llu\n",
               charged);
-    rc |= put(b, "# TYPE sbomd_resident_memory_bytes gauge\nsbomd_resident_memory_bytes %ld\n", rss_bytes());
+    rc |= put(b,
+              "# HELP sbomd_resident_memory_bytes Resident memory (the same as process_resident_memory_bytes).\n"
+              "# TYPE sbomd_resident_memory_bytes gauge\nsbomd_resident_memory_bytes %ld\n",
+              rss_bytes());
+    rc |= process_metrics(m, b);
     return rc ? -1 : 0;
 }

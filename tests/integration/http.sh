@@ -448,8 +448,26 @@ for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
   check "metrics count $fmt documents" sh -c "grep -E '^sbomd_documents_total\{format=\"$fmt\"\} [1-9]' '$work/metrics.txt' >/dev/null"
 done
 check "metrics count 413s" grep -q 'sbomd_requests_total{route="/v1/sbom",status="413"}' "$work/metrics.txt"
-check "metrics histogram" grep -q '^sbomd_sbom_duration_seconds_count [1-9]' "$work/metrics.txt"
+check "metrics histogram of /v1/sbom" grep -q '^sbomd_request_duration_seconds_count{route="/v1/sbom"} [1-9]' "$work/metrics.txt"
+check "metrics histogram of /healthz too (every route)" grep -q '^sbomd_request_duration_seconds_count{route="/healthz"} [1-9]' "$work/metrics.txt"
 check "metrics rss" grep -q '^sbomd_resident_memory_bytes [1-9]' "$work/metrics.txt"
+# issue 40: Prometheus conventions, checked by Prometheus's own linter
+check "metrics pass promtool check metrics" sh -c "promtool check metrics < '$work/metrics.txt'"
+for fam in $(awk '/^# TYPE /{print $3}' "$work/metrics.txt"); do
+  grep -q "^# HELP $fam " "$work/metrics.txt" || bad "metrics: $fam has no HELP"
+done
+check "metrics: every family has HELP and TYPE" sh -c "[ \$(grep -c '^# HELP ' '$work/metrics.txt') = \$(grep -c '^# TYPE ' '$work/metrics.txt') ]"
+check "metrics: build_info with version and revision" grep -qE '^sbomd_build_info\{version="[0-9.]+",revision="[0-9a-f]{12}|unknown"\} 1$' "$work/metrics.txt"
+for fam in process_cpu_seconds_total process_resident_memory_bytes process_start_time_seconds process_open_fds; do
+  check "metrics: $fam" grep -qE "^$fam [0-9]" "$work/metrics.txt"
+done
+check "metrics: lookups labelled by upstream" grep -q '^sbomd_lookup_failures_total{upstream="osv"} ' "$work/metrics.txt"
+curl -sS -o /dev/null "$base/no-such-endpoint"
+etag="$(curl -sS -D - -o /dev/null --data-binary @"$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock" "$base/v1/sbom" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r')"
+curl -sS -o /dev/null -H "If-None-Match: $etag" --data-binary @"$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock" "$base/v1/sbom"
+curl -sS -o "$work/metrics2.txt" "$base/metrics"
+check "metrics: real status codes as labels (a 404 is 404)" grep -q '^sbomd_requests_total{route="unmatched",status="404"} [1-9]' "$work/metrics2.txt"
+check "metrics: a 304 is 304 (was 'other')" grep -q '^sbomd_requests_total{route="/v1/sbom",status="304"} [1-9]' "$work/metrics2.txt"
 
 # --- configuration is validated at start ---------------------------------------
 check "--check-config accepts the defaults" sh -c "'$bin' --check-config | grep -q '^config ok$'"
