@@ -186,8 +186,10 @@ static int b64_bytes(unsigned char *o, const char *s, size_t n, size_t want)
 }
 
 /* SHA-512 and SHA-384 are kept in binary (sb_pkg.sha512b), SHA-256 and
- * SHA-1 in hex as every other reader keeps them */
-static void one_digest(sb_arena *a, sb_pkg *p, const char *tok, size_t n)
+ * SHA-1 in hex as every other reader keeps them. A digest fills an empty
+ * slot; one that disagrees with the slot's returns 1 (the caller decides
+ * what a second opinion means), anything else 0. */
+static int one_digest(sb_arena *a, sb_pkg *p, const char *tok, size_t n)
 {
     static const struct {
         const char *pfx;
@@ -209,28 +211,30 @@ static void one_digest(sb_arena *a, sb_pkg *p, const char *tok, size_t n)
         unsigned char bytes[64];
         size_t want = sb_hash_bytes(algs[i].alg);
         if (!b64_bytes(bytes, b, q ? (size_t)(q - b) : bn, want))
-            return;
+            return 0;
         switch (algs[i].alg) {
         case SB_HASH_SHA512:
-            if (NULL == p->sha512b)
-                p->sha512b = sb_hash_keep(a, bytes, want);
-            break;
+            if (p->sha512b)
+                return 0 != memcmp(p->sha512b, bytes, want);
+            p->sha512b = sb_hash_keep(a, bytes, want);
+            return 0;
         case SB_HASH_SHA384:
-            if (NULL == p->sha384b)
-                p->sha384b = sb_hash_keep(a, bytes, want);
-            break;
+            if (p->sha384b)
+                return 0 != memcmp(p->sha384b, bytes, want);
+            p->sha384b = sb_hash_keep(a, bytes, want);
+            return 0;
         default: {
             sb_hash_hex hx;
-            const char *h = sb_arena_strdup(a, sb_hash_to_hex(&hx, bytes, want));
-            if (algs[i].alg == SB_HASH_SHA256)
-                p->sha256 = p->sha256 ? p->sha256 : h;
-            else
-                p->sha1 = p->sha1 ? p->sha1 : h;
-            break;
+            const char *hex = sb_hash_to_hex(&hx, bytes, want);
+            const char **slot = algs[i].alg == SB_HASH_SHA256 ? &p->sha256 : &p->sha1;
+            if (*slot)
+                return 0 != strcmp(*slot, hex);
+            *slot = sb_arena_strdup(a, hex);
+            return 0;
         }
         }
-        return;
     }
+    return 0;
 }
 
 sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri)
@@ -242,6 +246,51 @@ sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri)
         size_t n = strcspn(c, " \t\r\n");
         if (n)
             one_digest(a, p, c, n);
+        c += n;
+    }
+    return SB_OK;
+}
+
+sb_code sb_js_prop_append(sb_pkg *p, sb_arena *a, const char *name, const char *value, const char *sep)
+{
+    size_t vl = strlen(value), sl = strlen(sep);
+    for (size_t i = 0; i + 1 < p->reader_props.n; i += 2) {
+        if (strcmp(p->reader_props.v[i], name))
+            continue;
+        const char *cur = p->reader_props.v[i + 1];
+        for (const char *c = cur;;) { /* listed already: a value between separators */
+            const char *e = strstr(c, sep);
+            size_t k = e ? (size_t)(e - c) : strlen(c);
+            if (k == vl && !memcmp(c, value, vl))
+                return SB_OK;
+            if (NULL == e)
+                break;
+            c = e + sl;
+        }
+        const char *j = sb_arena_printf(a, "%s%s%s", cur, sep, value);
+        if (NULL == j)
+            return SB_ENOMEM;
+        p->reader_props.v[i + 1] = j;
+        return SB_OK;
+    }
+    const char *v = sb_arena_strdup(a, value);
+    if (NULL == v || sb_strv_push(&p->reader_props, a, name) != SB_OK)
+        return SB_ENOMEM;
+    return sb_strv_push(&p->reader_props, a, v);
+}
+
+sb_code sb_js_integrity_union(sb_arena *a, sb_pkg *p, const char *sri)
+{
+    if (NULL == sri)
+        return SB_OK;
+    for (const char *c = sri; *c;) {
+        c += strspn(c, " \t\r\n");
+        size_t n = strcspn(c, " \t\r\n");
+        if (n && one_digest(a, p, c, n)) {
+            const char *tok = sb_arena_strndup(a, c, n);
+            if (NULL == tok || sb_js_prop_append(p, a, "pixi:other-integrity", tok, " ") != SB_OK)
+                return SB_ENOMEM;
+        }
         c += n;
     }
     return SB_OK;
@@ -427,14 +476,14 @@ static sb_scope model_scope(sb_js_scope s)
     return SB_SCOPE_NONE;
 }
 
-static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a)
+static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a, bool orphan)
 {
     p->rec->scope = model_scope(p->scope);
     /* the reader's own properties (an alias, yarn's checksum) and those of
      * the four below it has, in one exactly sized array rather than a vector
      * grown twice */
     size_t want = p->rec->reader_props.n +
-                  2 * ((NULL != scope_name(p->scope)) + (NULL != p->path1) + p->direct + (NULL != p->peers));
+                  2 * ((NULL != scope_name(p->scope)) + (NULL != p->path1) + p->direct + (NULL != p->peers) + orphan);
     if (want > p->rec->reader_props.cap) {
         const char **nv = sb_arena_alloc(a, want * sizeof *nv);
         if (NULL == nv)
@@ -453,7 +502,38 @@ static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a)
         rc = push_prop(p->rec, a, "pixi:direct", "true");
     if (rc == SB_OK)
         rc = push_prop(p->rec, a, "pixi:peer-suffixes", p->peers);
+    if (rc == SB_OK && orphan)
+        rc = push_prop(p->rec, a, "pixi:orphan", "true");
     return rc;
+}
+
+/* Which packages a stated edge reaches: a root edge or another package's
+ * dependency (an orphan's included: what only an orphan needs is not one
+ * itself; it hangs below it). The model hangs every package nothing
+ * depends on off the root to keep the graph closed; pixi:orphan tells
+ * those root edges from the ones the lock states. */
+static sb_code reached_by_edges(sb_jsl *l, unsigned char **out, sb_err *err)
+{
+    unsigned char *r = sb_arena_calloc(l->tmp, l->n ? l->n : 1, 1);
+    if (NULL == r)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < l->n; i++) {
+        if (sb_jsl_tick(l, err) != SB_OK)
+            return SB_ETIMEOUT;
+        const sb_pkg *rec = l->pkgs[i]->rec;
+        for (size_t d = 0; d < rec->depends.n; d++) {
+            const sb_js_pkg *t = sb_jsl_find(l, rec->depends.v[d]);
+            if (t && t != l->pkgs[i])
+                r[t->rec - l->recs] = 1; /* pkgs[i]->rec == &recs[i] */
+        }
+    }
+    for (size_t i = 0; i < l->roots.n; i++) {
+        const sb_js_pkg *t = sb_jsl_find(l, l->roots.v[i]);
+        if (t)
+            r[t->rec - l->recs] = 1;
+    }
+    *out = r;
+    return SB_OK;
 }
 
 sb_code sb_jsl_build(sb_lock **out, sb_arena *a, sb_jsl *l, sb_err *err)
@@ -476,11 +556,14 @@ sb_code sb_jsl_build(sb_lock **out, sb_arena *a, sb_jsl *l, sb_err *err)
     if (l->n && NULL == (lp->pkgs = sb_arena_alloc(a, l->n * sizeof *lp->pkgs)))
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     lp->cap = l->n;
+    unsigned char *reached = NULL;
+    if (l->orphans && reached_by_edges(l, &reached, err) != SB_OK)
+        return err->code;
     for (size_t i = 0; i < l->n; i++) {
         sb_js_pkg *p = l->pkgs[i];
         if (sb_jsl_tick(l, err) != SB_OK)
             return SB_ETIMEOUT;
-        if (finish_pkg(p, a) != SB_OK || sb_lock_platform_add(lp, a, p->rec) != SB_OK)
+        if (finish_pkg(p, a, reached && !reached[i]) != SB_OK || sb_lock_platform_add(lp, a, p->rec) != SB_OK)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
     }
     lp->recs = l->recs; /* pkgs[i] == &recs[i]: a consuming selection adopts them */

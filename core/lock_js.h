@@ -18,6 +18,7 @@
 #include "strmap.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* An instance's scope, ordered so that merging instances keeps the highest:
  * a package reachable from production and from development is required. */
@@ -46,6 +47,7 @@ typedef struct sb_js_pkg {
     sb_js_scope scope;
     sb_js_scope root_scope; /* how the document root depends on it */
     bool direct;            /* the document root depends on it */
+    uint8_t omits;          /* npm: the --omit sets that remove every instance (lock_npm.c), 0xff: none read */
 } sb_js_pkg;
 
 typedef struct sb_jsl {
@@ -60,6 +62,8 @@ typedef struct sb_jsl {
     sb_strmap by_key; /* in tmp */
     sb_strv roots;    /* keys the document root depends on */
     bool has_roots;   /* the lockfile states its root's dependencies */
+    bool orphans;     /* mark what no stated edge reaches with pixi:orphan (a reader whose lock states every
+                       * edge, root's included: npm v2/v3) */
     size_t max_packages;
     sb_deadline dl; /* the request's, from the limits (sb_jsl_tick) */
 } sb_jsl;
@@ -101,6 +105,17 @@ void sb_js_scope_merge(sb_js_pkg *p, sb_js_scope s);
 /* An SRI `integrity` ("sha512-<base64> sha1-<base64>") into the record's hashes
  * (SHA-512/384 in binary, SHA-256/1 in hex); unknown algorithms and undecodable digests are skipped. */
 sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri);
+
+/* The union of one more install path's SRI `integrity` with the record's
+ * hashes: a digest of an algorithm the record lacks is added; one that
+ * disagrees with the record's is kept in the record's pixi:other-integrity
+ * property (space-separated, itself an SRI list), never dropped nor
+ * replacing the first. */
+sb_code sb_js_integrity_union(sb_arena *a, sb_pkg *p, const char *sri);
+
+/* Append `value` to the record's reader property `name` (created when
+ * absent), `sep` between values; a value already listed is not repeated. */
+sb_code sb_js_prop_append(sb_pkg *p, sb_arena *a, const char *name, const char *value, const char *sep);
 
 /* Add a dependency edge (a key) to `p`, and a root edge to the lock. */
 sb_code sb_js_dep(sb_js_pkg *p, sb_arena *a, const char *key);

@@ -309,6 +309,78 @@ static sb_js_scope entry_scope(const npm_fields *f)
     return SB_JS_REQUIRED;
 }
 
+/* ---- scopes of a package installed at several paths ---- */
+
+/* npm's flags say which `--omit` sets remove an installed copy: dev with
+ * omit=dev, optional with omit=optional, devOptional only with both, peer
+ * with omit=peer (arborist's reify filter). A set is one of 8 combinations,
+ * bit 0 dev, bit 1 optional, bit 2 peer omitted; a copy's flags are the
+ * byte of the combinations that remove it. */
+enum { OM_DEV = 1, OM_OPT = 2, OM_PEER = 4 };
+
+/* the combinations in which `which` (a test over the omitted kinds) holds */
+static uint8_t omit_set(int (*which)(unsigned))
+{
+    uint8_t m = 0;
+    for (unsigned c = 0; c < 8; c++)
+        if (which(c))
+            m |= (uint8_t)(1u << c);
+    return m;
+}
+static int om_dev(unsigned c)
+{
+    return (c & OM_DEV) != 0;
+}
+static int om_opt(unsigned c)
+{
+    return (c & OM_OPT) != 0;
+}
+static int om_peer(unsigned c)
+{
+    return (c & OM_PEER) != 0;
+}
+static int om_dev_and_opt(unsigned c)
+{
+    return (c & (OM_DEV | OM_OPT)) == (OM_DEV | OM_OPT);
+}
+
+static uint8_t entry_omits(const npm_fields *f)
+{
+    uint8_t m = 0;
+    if (f->dev)
+        m |= omit_set(om_dev);
+    if (f->optional)
+        m |= omit_set(om_opt);
+    if (f->dev_optional)
+        m |= omit_set(om_dev_and_opt);
+    if (f->peer)
+        m |= omit_set(om_peer);
+    return m;
+}
+
+/* The package (every copy of one name@version) is gone only where every
+ * copy is: the intersection of its copies' sets, named with npm's words
+ * in entry_scope's order. A copy dev and another optional is devOptional
+ * (either --omit alone keeps one), as npm would flag a single copy reached
+ * both ways; a merge of scopes by rank called it optional. A mix npm has no
+ * word for (dev and peer copies) keeps that rank's answer. */
+static void scope_of_copies(sb_js_pkg *p)
+{
+    uint8_t m = p->omits;
+    if (m == 0xff)
+        return; /* no copy read: nothing to say */
+    if (m == 0)
+        p->scope = SB_JS_REQUIRED;
+    else if ((m & omit_set(om_dev)) == omit_set(om_dev))
+        p->scope = SB_JS_DEV;
+    else if ((m & omit_set(om_opt)) == omit_set(om_opt))
+        p->scope = SB_JS_OPTIONAL;
+    else if ((m & omit_set(om_dev_and_opt)) == omit_set(om_dev_and_opt))
+        p->scope = SB_JS_DEV_OPTIONAL;
+    else if ((m & omit_set(om_peer)) == omit_set(om_peer))
+        p->scope = SB_JS_PEER;
+}
+
 /* "github:owner/repo#commit" (and gitlab:, bitbucket:) as the git URL it
  * stands for; NULL for anything else. */
 static const char *git_shorthand(npm_ctx *c, const char *s)
@@ -346,6 +418,40 @@ static const char *entry_source(npm_ctx *c, npm_ent *e, const char *resolved)
     return sb_lock__location(c->a, resolved); /* a relative path */
 }
 
+/* What one more copy of a known package says, added to what the first
+ * said (issue 38: a bundled copy has a license and no integrity, the
+ * registry copy the reverse): a field the package lacks is taken; a
+ * different value is kept beside the first as pixi:other-integrity /
+ * pixi:other-license / pixi:other-resolved, the first copy's (lock order)
+ * staying the component's. A non-registry `resolved` is part of the key, so
+ * only registry tarballs (mirrors) can differ here. */
+static sb_code union_copy(npm_ctx *c, sb_js_pkg *p, const npm_fields *f, const char *resolved)
+{
+    sb_pkg *r = p->rec;
+    if (f->license.set) {
+        sb_code rc = SB_OK;
+        const char *lic = temp(c, f->license.s, f->license.n, f->license.esc, &rc);
+        if (NULL == lic)
+            return oom(c);
+        if (NULL == r->license)
+            r->license = sb_arena_strdup(c->a, lic);
+        else if (strcmp(r->license, lic))
+            rc = sb_js_prop_append(r, c->a, "pixi:other-license", lic, "; ");
+        if (rc != SB_OK || NULL == r->license)
+            return oom(c);
+    }
+    if (resolved && NULL == r->location)
+        r->location = resolved;
+    else if (resolved && strcmp(r->location, resolved) &&
+             sb_js_prop_append(r, c->a, "pixi:other-resolved", resolved, " ") != SB_OK)
+        return oom(c);
+    if (!f->integrity.set)
+        return SB_OK;
+    sb_code rc = SB_OK;
+    const char *sri = temp(c, f->integrity.s, f->integrity.n, f->integrity.esc, &rc);
+    return sri && sb_js_integrity_union(c->a, r, sri) == SB_OK ? SB_OK : oom(c);
+}
+
 /* name, version and resolved are arena strings (or NULL for the last two) */
 static sb_code take_pkg(npm_ctx *c, npm_ent *e, const npm_fields *f, const char *name, const char *version,
                         const char *resolved, const char *alias)
@@ -358,10 +464,13 @@ static sb_code take_pkg(npm_ctx *c, npm_ent *e, const npm_fields *f, const char 
         return code == SB_ELIMIT ? sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->l.max_packages) : oom(c);
     e->pkg = p;
     sb_js_scope_merge(p, entry_scope(f));
+    if (added)
+        p->omits = 0xff;
+    p->omits &= entry_omits(f);
     if (e->path && e->dir && c->dirs[e->dir].len <= SB_NPM_PATH_MAX && sb_js_path(p, c->a, e->path) != SB_OK)
         return oom(c);
     if (!added)
-        return SB_OK;
+        return union_copy(c, p, f, source ? NULL : resolved); /* a source is the key: the same */
     p->rec->location = source ? source : resolved;
     if (f->license.set && NULL == (p->rec->license = keep(c, &f->license)))
         return oom(c);
@@ -450,6 +559,28 @@ static sb_code read_v2(npm_ctx *c, size_t offset)
 
 /* ---- v1: nested `dependencies` ---- */
 
+/* npm 5 wrote some v1 versions as the registry tarball itself
+ * (".../acorn/-/acorn-4.0.4.tgz"): the version its file name gives when
+ * that file is the installed name's, as registry tarballs are named; NULL
+ * otherwise (another package's tarball under this name stays a tarball of
+ * unknown version). Without it two versions of one name were one
+ * versionless component. */
+static const char *registry_version(npm_ctx *c, const char *name, const char *v)
+{
+    if (!sb_model_npm_registry(v))
+        return NULL;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    size_t end = strcspn(v, "?#"), bl = strlen(base);
+    const char *file = v + end;
+    while (file > v && file[-1] != '/')
+        file--;
+    size_t fl = (size_t)(v + end - file);
+    if (fl <= bl + 1 + 4 || strncmp(file, base, bl) || file[bl] != '-')
+        return NULL;
+    return sb_arena_strndup(c->a, file + bl + 1, fl - bl - 1 - 4);
+}
+
 /* v1 `version`: "1.2.3", "npm:real@1.2.3" (an alias), or a source spec
  * (git URL, file: path, tarball URL) standing where a version would. */
 static sb_code v1_entry(npm_ctx *c, const char *path, uint32_t dir, const char *iname, const npm_fields *f)
@@ -463,7 +594,7 @@ static sb_code v1_entry(npm_ctx *c, const char *path, uint32_t dir, const char *
     const char *v = keep(c, &f->version), *resolved = keep(c, &f->resolved);
     if (NULL == v || (f->resolved.set && NULL == resolved))
         return oom(c);
-    const char *name = iname, *version = v, *alias = NULL;
+    const char *name = iname, *version = v, *alias = NULL, *rv;
     if (!strncmp(v, "npm:", 4)) {
         size_t nl = sb_js_name_len(v + 4);
         name = sb_arena_strndup(c->a, v + 4, nl);
@@ -471,6 +602,10 @@ static sb_code v1_entry(npm_ctx *c, const char *path, uint32_t dir, const char *
         alias = iname;
         if (NULL == name)
             return oom(c);
+    } else if (NULL != (rv = registry_version(c, iname, v))) {
+        version = rv;
+        if (NULL == resolved)
+            resolved = v;
     } else if (strchr(v, ':') || strchr(v, '/')) {
         if (NULL == resolved)
             resolved = v;
@@ -621,6 +756,8 @@ static sb_code edges_of(npm_ctx *c, npm_ent *e, uint32_t off, sb_js_pkg *to_pkg,
 
 static sb_code all_edges(npm_ctx *c)
 {
+    for (size_t i = 0; i < c->l.n; i++)
+        scope_of_copies(c->l.pkgs[i]);
     for (size_t i = 0; i < c->n; i++) {
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
@@ -731,6 +868,19 @@ static sb_code read_lock(npm_ctx *c)
             sb_jsl_expect(&c->l, c->a, top.npackages) != SB_OK)
             return oom(c);
         rc = read_v2(c, top.packages - 1);
+        /* the root is named by its "" entry, else by the top level (npm
+         * writes both; a lock edited by hand or by a tool may keep only the
+         * top-level pair, which once left the root "workspace") */
+        if (rc == SB_OK && NULL == c->l.root_name) {
+            c->l.root_name = keep(c, &top.name);
+            if (NULL == c->l.root_version)
+                c->l.root_version = keep(c, &top.root_version);
+            if ((top.name.set && !c->l.root_name) || (top.root_version.set && !c->l.root_version))
+                return oom(c);
+        }
+        /* v2/v3 state the root's dependencies ("" entry) and every other
+         * edge: what none of them reaches is an orphan */
+        c->l.orphans = true;
         return rc == SB_OK ? all_edges(c) : rc;
     }
     if (dirs_init(c, 256) != SB_OK)

@@ -10,7 +10,8 @@ Rules (the issue's "one component per name@version(+source)"):
     last node_modules/ (else the folder's last segment); a registry tarball
     adds no source, anything else (git, file:, other URLs, workspace
     folders) is part of the identity.
-  npm v1: every nested `dependencies` entry with a version.
+  npm v1: every nested `dependencies` entry with a version; a version
+    that is a registry tarball URL (npm 5) is the version its file names.
   pnpm: the last YAML document naming a lockfileVersion; every `packages`
     key (and in 9.x every `snapshots` key whose key without the peer part
     is no package) as name/version (the entry's `name`/`version` when it
@@ -53,6 +54,17 @@ def registry(url):
     return bool(url) and re.match(r"https?://", url) and "/-/" in url and url.split("?")[0].split("#")[0].endswith(".tgz")
 
 
+def v1_tarball_version(name, url):
+    """npm 5's v1 version written as the registry tarball itself:
+    .../<name>/-/<basename>-<version>.tgz names the version when <basename>
+    is the installed name's last part; else None (unknown)."""
+    file = url.split("?")[0].split("#")[0].rsplit("/", 1)[-1]
+    base = name.rsplit("/", 1)[-1] + "-"
+    if file.startswith(base) and file.endswith(".tgz") and len(file) > len(base) + 4:
+        return file[len(base):-4]
+    return None
+
+
 def npm(path):
     with open(path, encoding="utf-8-sig") as f:
         doc = json.load(f)
@@ -85,6 +97,8 @@ def npm(path):
                     spec = ver[4:]
                     at = spec.find("@", 1)
                     name, ver = (spec[:at], spec[at + 1:]) if at > 0 else (spec, None)
+                elif registry(ver) and v1_tarball_version(name, ver):
+                    res, ver = res or ver, v1_tarball_version(name, ver)
                 elif ":" in ver or "/" in ver:
                     res = res or ver
                     ver = ver.split("#", 1)[1] if "#" in ver else None

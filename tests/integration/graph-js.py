@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""graph-js.py KIND LOCKFILE CYCLONEDX.json - every edge a pnpm-lock.yaml or
-yarn.lock states, and the dev/optional flags pnpm 5.x/6.x record, read
-independently of sbomd's readers (PyYAML and this file's own resolution),
-compared with a CycloneDX document's `dependencies` and pixi:scope.
+"""graph-js.py KIND LOCKFILE CYCLONEDX.json - every edge a package-lock.json,
+pnpm-lock.yaml or yarn.lock states, and the dev/optional flags npm and pnpm
+5.x/6.x record, read independently of sbomd's readers (json, PyYAML and this
+file's own resolution), compared with a CycloneDX document's `dependencies`
+and pixi:scope; for npm also pixi:orphan and the hashes and licenses of a
+package installed at several paths (issue 38, defect 1).
 
 Prints one line:
-  components=N edges=E differences=D justified=J [first differences...]
-and exits 1 when D > 0.
+  components=N edges=E scoped=S [npm: copies=C hashes=H licenses=L]
+  differences=D justified=J [first differences...]
+and exits 1 when D > 0 (C: packages at several paths, H and L: the digests
+and licensed packages among them compared).
 
 Nodes are compared as name@version (the issue's "name@version pairs"), the
 document root as <root>, a pnpm importer as importer:<path> (its component
@@ -14,6 +18,17 @@ is the one whose pixi:direct-url is that path: how it is named is a unit
 test's business, not this count's).
 
 Edges the lockfile states:
+  npm v2/v3: each `packages` entry's dependencies, optionalDependencies,
+    peerDependencies (devDependencies for the root "" and workspace
+    folders only: npm installs no one else's), a name resolved as Node
+    does: the nearest <dir>/node_modules/<name> from the entry's path up
+    to the root, a `link: true` entry standing for the folder its
+    `resolved` names; an entry without a version stops the walk and is no
+    node (not installed). Nodes are labelled name@version (`name`, else
+    the path after its last node_modules/, a folder's last segment).
+  npm v1: each nested entry's `requires`, resolved the same way over the
+    paths the nesting makes; v1 states no root edges (the root's
+    package.json is not in the lock), so every root edge is an orphan's.
   pnpm: importers' (5.x without importers: the top level's) dependencies,
     devDependencies, optionalDependencies; packages' (9.x: snapshots')
     dependencies and optionalDependencies. A reference becomes a key by
@@ -32,18 +47,32 @@ Differences (each one counted, none allowed):
   missing   an edge the lockfile states, absent from the document
   extra     an edge of the document the lockfile does not state, except the
             justified ones below
+  scope     npm: pixi:scope is not the word npm's flags give the package's
+            copies together: a copy is removed by --omit=dev when dev, by
+            optional when optional, by both when devOptional, by peer when
+            peer; the package goes where every copy goes, named dev,
+            optional, devOptional, peer in that order of test (a mix npm has
+            no word for, dev and peer copies, is not compared)
+  orphan    npm v2/v3: pixi:orphan on a package a stated edge reaches, or
+            missing on one none reaches (workspace members aside)
+  hash      npm: a digest of a copy that is neither the component's hash of
+            that algorithm nor listed in pixi:other-integrity
+  license   npm: copies state a license and the component has none, or
+            they disagree and pixi:other-license is absent
   scope     pnpm 5.x/6.x: a package whose every key says dev: true is not dev
             or devOptional in pixi:scope (or is when some key says dev: false
             or nothing); every key optional: true and not optional or
             devOptional (or the reverse)
 Justified (counted apart, named):
   member    a root edge to a workspace member (a pnpm importer, a berry
-            workspace): sbomd's root is the workspace, which holds them
+            workspace, an npm workspace folder): sbomd's root is the workspace, which holds them
   orphan    a root edge to a package no stated edge reaches: sbomd hangs what
             nothing depends on off the root so that the graph is closed
   self      an edge from a node to itself: a pnpm importer listing itself
             (`link:`, pnpm's own packages do), which a graph drops
-  dangling  an edge to a key the lockfile lists nowhere (nothing to compare)
+  dangling  an edge to a key the lockfile lists nowhere (nothing to compare);
+            npm: a name no node_modules up the walk holds, or one whose entry
+            has no version (an optional or platform package not installed)
 """
 import json
 import sys
@@ -164,6 +193,132 @@ def pnpm(path):
     return edges, flags, members, why, {p for p in imps if p != "."}
 
 
+def npm_v1_version(name, v):
+    """a v1 `version` as sbomd's components name it (count-js.py's rules)."""
+    if v.startswith("npm:"):
+        spec = v[4:]
+        at = spec.find("@", 1)
+        return (spec[:at], spec[at + 1:]) if at > 0 else (spec, None)
+    file = v.split("?")[0].split("#")[0].rsplit("/", 1)[-1]
+    base = name.rsplit("/", 1)[-1] + "-"
+    if "://" in v and "/-/" in v and file.startswith(base) and file.endswith(".tgz") and len(file) > len(base) + 4:
+        return name, file[len(base):-4]
+    if ":" in v or "/" in v:
+        return name, (v.split("#", 1)[1] or None) if "#" in v else None
+    return name, v
+
+
+def npm_omits(e):
+    """the --omit sets (frozensets of dev/optional/peer) that remove a copy"""
+    sets = [frozenset(c) for n in range(4) for c in __import__("itertools").combinations(("dev", "optional", "peer"), n)]
+    return {o for o in sets if (e.get("dev") and "dev" in o) or (e.get("optional") and "optional" in o)
+            or (e.get("devOptional") and {"dev", "optional"} <= o) or (e.get("peer") and "peer" in o)}
+
+
+def npm_scope_word(gone):
+    """npm's word for a package gone in exactly the sets `gone` (every copy gone)"""
+    every = lambda *k: all(o in gone for o in npm_all_sets() if set(k) <= o)
+    if not gone:
+        return "required"
+    for word, kinds in (("dev", ("dev",)), ("optional", ("optional",)), ("devOptional", ("dev", "optional")),
+                        ("peer", ("peer",))):
+        if every(*kinds):
+            return word
+    return None  # a mix npm has no word for: not compared
+
+
+def npm_all_sets():
+    import itertools
+    return [frozenset(c) for n in range(4) for c in itertools.combinations(("dev", "optional", "peer"), n)]
+
+
+def npm(path):
+    """package-lock.json: each copy (install path) with its label, the
+    edges its dependency objects state resolved as Node does (the nearest
+    <dir>/node_modules/<name> walking up, a link followed to its folder),
+    the copies' flags, integrity and license."""
+    with open(path, encoding="utf-8-sig") as f:
+        doc = json.load(f)
+    copies = {}  # path -> (label, entry)
+    deps = {}  # path -> [(name, devsection)]
+    v1 = "packages" not in doc
+    if not v1:
+        pk = doc["packages"]
+        for key, e in pk.items():
+            if key == "" or e.get("link") or "version" not in e:
+                continue
+            folder = not key.startswith("node_modules/") and "/node_modules/" not in key
+            name = e.get("name") or (key.rsplit("/", 1)[-1] if folder else key[key.rindex("node_modules/") + 13:])
+            copies[key] = ("%s@%s" % (name, e["version"]), e)
+        for key, e in pk.items():
+            if key != "" and key not in copies:
+                continue
+            folder = not key.startswith("node_modules/") and "/node_modules/" not in key
+            secs = ("dependencies", "optionalDependencies", "peerDependencies") + (("devDependencies",) if folder else ())
+            deps[key] = [n for sec in secs for n in (e.get(sec) or {})]
+        links = {k: e.get("resolved", "") for k, e in pk.items() if e.get("link")}
+        present = set(pk)
+    else:
+        links, present = {}, set()
+
+        def walk(d, parent):
+            for name, e in (d or {}).items():
+                key = (parent + "/" if parent else "") + "node_modules/" + name
+                present.add(key)  # a folder npm made, version or not: Node stops there
+                if "version" in e:
+                    n, v = npm_v1_version(name, e["version"])
+                    copies[key] = ("%s@%s" % (n, v), e)
+                    deps[key] = list((e.get("requires") or {}).keys())
+                walk(e.get("dependencies"), key)
+
+        walk(doc.get("dependencies"), "")
+
+    def resolve(frm, name):
+        d = frm
+        while True:
+            cand = (d + "/" if d else "") + "node_modules/" + name
+            if cand in links:
+                cand = links[cand]  # a folder key as the lock spells it ("packages/a", "../b")
+                return copies[cand][0] if cand in copies else None
+            if cand in present:
+                return copies[cand][0] if cand in copies else None
+            if not d:
+                return None
+            d = d.rsplit("/", 1)[0] if "/" in d else ""
+
+    edges, why = set(), {"self": 0, "dangling": 0}
+    for key, names in deps.items():
+        src = "<root>" if key == "" else copies[key][0]
+        for n in names:
+            dst = resolve(key, n)
+            if dst is None:
+                why["dangling"] += 1  # optional, peer or platform package not installed
+            elif dst == src:
+                why["self"] += 1
+            else:
+                edges.add((src, dst))
+    members = {lab for k, (lab, _) in copies.items()
+               if not k.startswith("node_modules/") and "/node_modules/" not in k}
+    gone, hashes, lics, first = {}, {}, {}, {}
+    for key, (lab, e) in copies.items():
+        gone[lab] = gone.get(lab, set(npm_all_sets())) & npm_omits(e)
+        for tok in (e.get("integrity") or "").split():
+            alg, _, b64 = tok.partition("-")
+            try:
+                hx = __import__("base64").b64decode(b64.split("?")[0]).hex()
+            except Exception:
+                continue
+            hashes.setdefault(lab, []).append((alg, hx))
+        if isinstance(e.get("license"), str):
+            lics.setdefault(lab, []).append(e["license"])
+        first.setdefault(lab, key)
+    flags = {lab: npm_scope_word(g) for lab, g in gone.items()}
+    extra = {"hashes": hashes, "licenses": lics, "ncopies": {}, "stated_roots": not v1}
+    for lab, _ in copies.values():
+        extra["ncopies"][lab] = extra["ncopies"].get(lab, 0) + 1
+    return edges, flags, members, why, set(), extra
+
+
 def yarn_name(desc):
     at = desc.find("@", 1)
     name, rng = (desc[:at], desc[at + 1:]) if at > 0 else (desc, "")
@@ -244,7 +399,7 @@ def yarn(path):
 def cdx_graph(path, importers):
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
-    lab, scope = {"root": "<root>"}, {}
+    lab, scope, comp = {"root": "<root>"}, {}, {}
     for c in doc.get("components", []):
         props = {p["name"]: p.get("value") for p in c.get("properties", [])}
         d = props.get("pixi:direct-url")
@@ -253,17 +408,55 @@ def cdx_graph(path, importers):
         else:
             lab[c["bom-ref"]] = "%s@%s" % (c["name"], c.get("version"))
         scope[lab[c["bom-ref"]]] = props.get("pixi:scope")
+        comp.setdefault(lab[c["bom-ref"]], []).append((c, props))
     edges = set()
     for dep in doc.get("dependencies", []):
         for t in dep.get("dependsOn", []):
             edges.add((lab[dep["ref"]], lab[t]))
-    return edges, scope, len(doc.get("components", []))
+    return edges, scope, len(doc.get("components", [])), comp
+
+
+SRI_ALG = {"sha512": "SHA-512", "sha384": "SHA-384", "sha256": "SHA-256", "sha1": "SHA-1"}
+
+
+def npm_copies_check(extra, comp, diffs, counts):
+    """defect 1: a package at several paths carries every digest and a
+    license when some copy states one; a digest that disagrees with the
+    component's is in pixi:other-integrity, a second license in
+    pixi:other-license. Compared for labels naming one component."""
+    for lab, n in extra["ncopies"].items():
+        if n < 2 or len(comp.get(lab, [])) != 1:
+            continue
+        c, props = comp[lab][0]
+        got = {h["alg"]: h["content"] for h in c.get("hashes", [])}
+        other = set((props.get("pixi:other-integrity") or "").split())
+        for alg, hx in extra["hashes"].get(lab, []):
+            name = SRI_ALG.get(alg)
+            if name is None:
+                continue
+            counts["hashes"] += 1
+            if got.get(name) != hx:
+                b64 = __import__("base64").b64encode(bytes.fromhex(hx)).decode()
+                if got.get(name) is None or not any(o.split("?")[0] == "%s-%s" % (alg, b64) for o in other):
+                    diffs.append("hash %s: %s %s… of a copy is neither its hash nor in pixi:other-integrity"
+                                 % (lab, name, hx[:12]))
+        lics = extra["licenses"].get(lab, [])
+        if lics:
+            counts["licenses"] += 1
+            if not c.get("licenses"):
+                diffs.append("license %s: copies state %s, the component has none" % (lab, lics))
+            elif len(set(lics)) > 1 and not props.get("pixi:other-license"):
+                diffs.append("license %s: copies disagree (%s), no pixi:other-license" % (lab, sorted(set(lics))))
 
 
 def main():
     kind, lock, cdx = sys.argv[1:4]
-    want, flags, members, why, importers = (pnpm if kind == "pnpm" else yarn)(lock)
-    got, scope, ncomp = cdx_graph(cdx, importers)
+    extra = None
+    if kind == "npm":
+        want, flags, members, why, importers, extra = npm(lock)
+    else:
+        want, flags, members, why, importers = (pnpm if kind == "pnpm" else yarn)(lock)
+    got, scope, ncomp, comp = cdx_graph(cdx, importers)
     reached = {b for _, b in want}
     diffs, justified = [], dict(why, member=0, orphan=0)
     for e in sorted(want - got):
@@ -275,15 +468,33 @@ def main():
             justified["orphan"] += 1
         else:
             diffs.append("extra %s -> %s" % (a, b))
-    for lab, (dev, opt) in sorted(flags.items()):
-        s = scope.get(lab)
-        if s is None:
-            continue
-        if dev != (s in ("dev", "devOptional")) or opt != (s in ("optional", "devOptional")):
-            diffs.append("scope %s: lock dev=%s optional=%s, pixi:scope %s" % (lab, dev, opt, s))
+    counts = {"hashes": 0, "licenses": 0}
+    if extra is not None:
+        # npm's word per package from its copies' flags (None: a mix npm has no word for)
+        for lab, word in sorted(flags.items()):
+            s = scope.get(lab)
+            if word is not None and s is not None and len(comp.get(lab, [])) == 1 and s != word:
+                diffs.append("scope %s: the copies' flags say %s, pixi:scope %s" % (lab, word, s))
+        # pixi:orphan exactly on what no stated edge reaches (v2/v3: the root's edges are stated)
+        for lab, cs in sorted(comp.items()):
+            marked = any(p.get("pixi:orphan") == "true" for _, p in cs)
+            orphan = extra["stated_roots"] and lab not in reached and lab not in members
+            if marked != orphan and len(cs) == 1:
+                diffs.append("orphan %s: %s" % (lab, "marked, yet an edge reaches it" if marked else "not marked"))
+        npm_copies_check(extra, comp, diffs, counts)
+        flags = {k: v for k, v in flags.items() if v is not None}
+    else:
+        for lab, (dev, opt) in sorted(flags.items()):
+            s = scope.get(lab)
+            if s is None:
+                continue
+            if dev != (s in ("dev", "devOptional")) or opt != (s in ("optional", "devOptional")):
+                diffs.append("scope %s: lock dev=%s optional=%s, pixi:scope %s" % (lab, dev, opt, s))
     j = ", ".join("%s %d" % kv for kv in sorted(justified.items()) if kv[1])
-    print("components=%d edges=%d scoped=%d differences=%d justified=%d%s%s" % (
-        ncomp, len(want), len(flags), len(diffs), sum(justified.values()), " (%s)" % j if j else "",
+    multi = " copies=%d hashes=%d licenses=%d" % (
+        sum(1 for n in extra["ncopies"].values() if n > 1), counts["hashes"], counts["licenses"]) if extra else ""
+    print("components=%d edges=%d scoped=%d%s differences=%d justified=%d%s%s" % (
+        ncomp, len(want), len(flags), multi, len(diffs), sum(justified.values()), " (%s)" % j if j else "",
         "".join("\n  " + d for d in diffs[:int(__import__("os").environ.get("GRAPH_JS_SHOW", "15"))])))
     sys.exit(1 if diffs else 0)
 

@@ -5,10 +5,11 @@
 # name (detection by content) in all four formats; each document validates,
 # its component count equals count-js.py's independent count, bom-refs are
 # unique, every dependency ref resolves and the graph is closed (every
-# component reachable from the root); for pnpm and yarn, graph-js.py's
-# independent reading of every edge the lockfile states (and pnpm 5.x/6.x's
-# dev/optional flags) matches the CycloneDX dependencies with no difference
-# (its docstring names the justified ones); bun.lock documents are compared
+# component reachable from the root); for npm, pnpm and yarn, graph-js.py's
+# independent reading of every edge the lockfile states (and npm's and pnpm
+# 5.x/6.x's dev/optional flags; npm's orphans, and the hashes and licenses
+# of a package at several paths) matches the CycloneDX dependencies with no
+# difference (its docstring names the justified ones); bun.lock documents are compared
 # with count-js.py's reading edge by edge (scopes, SHA-512 hashes: zero
 # differences). The JavaScript traps under edge/ (and a fixture committed
 # with merge-conflict markers) give a 4xx problem naming where or why;
@@ -64,7 +65,7 @@ while IFS=$'\t' read -r rel kind _rest; do
     check "$rel: the independent reading ($cmp)" grep -q 'differences 0$' <<< "$cmp"
     [ -s "$work/$name.diff" ] && head -5 "$work/$name.diff" >&2
   fi
-  case "$jskind" in pnpm|yarn)
+  case "$jskind" in npm|pnpm|yarn)
     graph="$(python3 "$here/graph-js.py" "$jskind" "$f" "$out" 2>&1)"
     echo "js graph: $rel: $(echo "$graph" | head -1)"
     check "$rel: every stated edge and scope, $(echo "$graph" | head -1)" \

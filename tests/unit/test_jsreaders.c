@@ -58,6 +58,7 @@ static int root_depends_on(const sb_sbom *s, const sb_pkg *q)
 
 #define SHA512_0_63 "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0+Pw=="
 #define SHA1_FF "//////////////////////////8="
+#define SHA512_FF "/////////////////////////////////////////////////////////////////////////////////////w=="
 
 /* a v3 lock with a workspace, a scoped package, a package under two paths
  * (one nested copy of another version in between), a git dependency, an npm
@@ -315,6 +316,195 @@ TEST(core_npm__file_url_outlives_the_json_tree)
     const sb_pkg *p = find(s, "a", "1.0.0");
     CHECK(p != NULL);
     CHECK(p && p->location && !strcmp(p->location, "https://h.example/a.tgz"));
+    sb_arena_destroy(a);
+}
+
+/* Issue 38, defect 1: one name@version at several paths. The bundled copy
+ * (inBundle) sorts first and has a license but no integrity or resolved;
+ * the registry copy the reverse. `c` has two copies whose integrity and
+ * license disagree and a mirror's resolved: the first copy's stay the
+ * component's, the others are kept beside them. v1 `bundled: true` too. */
+static const char npm_copies[] =
+    "{\"name\": \"r\", \"version\": \"1.0.0\", \"lockfileVersion\": 3, \"packages\": {\n"
+    "  \"\": {\"name\": \"r\", \"version\": \"1.0.0\", \"dependencies\": {\"a\": \"1\", \"b\": \"1\", \"c\": \"1\"}},\n"
+    "  \"node_modules/a\": {\"version\": \"1.0.0\", \"resolved\": \"https://registry.npmjs.org/a/-/a-1.0.0.tgz\",\n"
+    "        \"bundleDependencies\": [\"b\", \"c\"], \"dependencies\": {\"b\": \"1\", \"c\": \"1\"}},\n"
+    "  \"node_modules/a/node_modules/b\": {\"version\": \"1.0.0\", \"inBundle\": true, \"license\": \"MIT\"},\n"
+    "  \"node_modules/a/node_modules/c\": {\"version\": \"2.0.0\", \"inBundle\": true, \"license\": \"MIT\",\n"
+    "        \"resolved\": \"https://registry.npmjs.org/c/-/c-2.0.0.tgz\", \"integrity\": \"sha512-" SHA512_0_63
+    "\"},\n"
+    "  \"node_modules/b\": {\"version\": \"1.0.0\", \"resolved\": \"https://registry.npmjs.org/b/-/b-1.0.0.tgz\",\n"
+    "        \"integrity\": \"sha512-" SHA512_0_63 " sha1-" SHA1_FF
+    "\"},\n"
+    "  \"node_modules/c\": {\"version\": \"2.0.0\", \"license\": \"ISC\",\n"
+    "        \"resolved\": \"https://mirror.example/npm/c/-/c-2.0.0.tgz\", \"integrity\": \"sha512-" SHA512_FF
+    " sha1-" SHA1_FF
+    "\"}\n"
+    "}}\n";
+static const char npm_copies_v1[] =
+    "{\"name\": \"r\", \"lockfileVersion\": 1, \"dependencies\": {\n"
+    "  \"a\": {\"version\": \"1.0.0\", \"requires\": {\"b\": \"1\"},\n"
+    "         \"dependencies\": {\"b\": {\"version\": \"1.0.0\", \"bundled\": true}}},\n"
+    "  \"b\": {\"version\": \"1.0.0\", \"resolved\": \"https://registry.npmjs.org/b/-/b-1.0.0.tgz\", \"integrity\": \"sha1-" SHA1_FF
+    "\"}\n"
+    "}}\n";
+
+TEST(core_npm__copies_union_and_conflicts)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "package-lock.json", npm_copies, &err);
+    CHECK(s != NULL && s->npkgs == 3);
+    const sb_pkg *b = find(s, "b", "1.0.0"), *c = find(s, "c", "2.0.0");
+    CHECK(b && c);
+    if (!b || !c) {
+        sb_arena_destroy(a);
+        return;
+    }
+    sb_hash_hex hx;
+    const char *b512 = sb_pkg_hash(b, SB_HASH_SHA512, &hx);
+    CHECK(b512 && !strncmp(b512, "000102030405", 12));
+    CHECK(b->sha1 && !strcmp(b->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
+    CHECK(b->license && !strcmp(b->license, "MIT"));
+    CHECK(b->location && !strcmp(b->location, "https://registry.npmjs.org/b/-/b-1.0.0.tgz"));
+    CHECK(b->supplier_name && !strcmp(b->supplier_name, "registry.npmjs.org"));
+    CHECK_STR(b->purl, "pkg:npm/b@1.0.0");
+    CHECK(NULL == prop(b, "pixi:other-integrity") && NULL == prop(b, "pixi:other-license"));
+    /* c: the first copy's SHA-512, license and resolved; the second's sha1 added; the rest kept beside */
+    const char *c512 = sb_pkg_hash(c, SB_HASH_SHA512, &hx);
+    CHECK(c512 && !strncmp(c512, "000102030405", 12));
+    CHECK(c->sha1 && !strcmp(c->sha1, "ffffffffffffffffffffffffffffffffffffffff"));
+    CHECK_STR(prop(c, "pixi:other-integrity"), "sha512-" SHA512_FF);
+    CHECK(c->license && !strcmp(c->license, "MIT"));
+    CHECK_STR(prop(c, "pixi:other-license"), "ISC");
+    CHECK_STR(prop(c, "pixi:other-resolved"), "https://mirror.example/npm/c/-/c-2.0.0.tgz");
+    CHECK_STR(c->purl, "pkg:npm/c@2.0.0");
+    s = sel(a, "package-lock.json", npm_copies_v1, &err);
+    const sb_pkg *b1 = find(s, "b", "1.0.0");
+    CHECK(s && s->npkgs == 2 && b1);
+    CHECK(b1 && b1->sha1 && b1->location && b1->supplier_name && !strcmp(b1->supplier_name, "registry.npmjs.org"));
+    sb_arena_destroy(a);
+}
+
+/* Issue 38, defect 7: the scope of a package from its copies as npm's
+ * --omit reads their flags (a dev copy and an optional copy: neither omit
+ * alone removes it, devOptional; dev copies with or without optional: dev);
+ * the root named by the top level when "" has no name; what nothing
+ * depends on marked as an orphan. */
+static const char npm_scopes[] =
+    "{\"name\": \"top\", \"version\": \"2.0.0\", \"lockfileVersion\": 3, \"packages\": {\n"
+    "  \"\": {\"dependencies\": {\"p\": \"1\"}, \"devDependencies\": {\"d\": \"1\"}, \"optionalDependencies\": {\"o\": \"1\"}},\n"
+    "  \"node_modules/d\": {\"version\": \"1.0.0\", \"dev\": true, \"dependencies\": {\"x\": \"1\", \"y\": \"1\"},\n"
+    "        \"optionalDependencies\": {\"z\": \"1\"}},\n"
+    "  \"node_modules/d/node_modules/x\": {\"version\": \"1.0.0\", \"dev\": true},\n"
+    "  \"node_modules/d/node_modules/y\": {\"version\": \"1.0.0\", \"dev\": true},\n"
+    "  \"node_modules/d/node_modules/z\": {\"version\": \"1.0.0\", \"dev\": true, \"optional\": true},\n"
+    "  \"node_modules/o\": {\"version\": \"1.0.0\", \"optional\": true, \"dependencies\": {\"x\": \"1\"}},\n"
+    "  \"node_modules/o/node_modules/x\": {\"version\": \"1.0.0\", \"optional\": true},\n"
+    "  \"node_modules/p\": {\"version\": \"1.0.0\", \"dependencies\": {\"z\": \"1\", \"y\": \"1\"}},\n"
+    "  \"node_modules/p/node_modules/y\": {\"version\": \"1.0.0\", \"dev\": true},\n"
+    "  \"node_modules/p/node_modules/z\": {\"version\": \"1.0.0\", \"dev\": true},\n"
+    "  \"node_modules/stray\": {\"version\": \"1.0.0\", \"extraneous\": true, \"dependencies\": {\"under\": \"1\"}},\n"
+    "  \"node_modules/under\": {\"version\": \"1.0.0\"}\n"
+    "}}\n";
+
+TEST(core_npm__scopes_root_name_orphans)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "package-lock.json", npm_scopes, &err);
+    CHECK(s != NULL);
+    if (!s) {
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK_STR(s->root_name, "top");
+    CHECK(s->root_version && !strcmp(s->root_version, "2.0.0"));
+    const sb_pkg *x = find(s, "x", NULL), *y = find(s, "y", NULL), *z = find(s, "z", NULL), *d = find(s, "d", NULL),
+                 *stray = find(s, "stray", NULL), *under = find(s, "under", NULL), *p = find(s, "p", NULL);
+    CHECK_STR(prop(x, "pixi:scope"), "devOptional"); /* a dev copy and an optional copy */
+    CHECK(x && x->scope == SB_SCOPE_DEVELOPMENT);
+    CHECK_STR(prop(y, "pixi:scope"), "dev");
+    CHECK_STR(prop(z, "pixi:scope"), "dev"); /* dev, and dev + optional: --omit=dev removes both */
+    CHECK_STR(prop(d, "pixi:scope"), "dev");
+    /* the orphan: still a root edge (the graph stays closed), now saying so */
+    CHECK_STR(prop(stray, "pixi:orphan"), "true");
+    CHECK(root_depends_on(s, stray) && depends_on(s, stray, under));
+    CHECK(NULL == prop(under, "pixi:orphan") && NULL == prop(p, "pixi:orphan") && NULL == prop(x, "pixi:orphan"));
+    CHECK(NULL == prop(d, "pixi:orphan"));
+    /* v1 states no root edges: nothing there is called an orphan */
+    s = sel(a, "package-lock.json", npm_copies_v1, &err);
+    for (size_t i = 0; s && i < s->npkgs; i++)
+        CHECK(NULL == prop(&s->pkgs[i], "pixi:orphan"));
+    sb_arena_destroy(a);
+}
+
+/* Issue 38, "also untested": npm's git, tarball and file: sources, v3 and
+ * v1, each with the purl form the purl spec gives (vcs_url, download_url;
+ * a local file pkg:generic), never a registry purl they are not. */
+static const char npm_sources_v3[] =
+    "{\"name\": \"r\", \"lockfileVersion\": 3, \"packages\": {\n"
+    "  \"\": {\"name\": \"r\", \"dependencies\": {\"ssh\": \"git+ssh://git@github.com/o/ssh.git\", \"gh\": \"github:o/gh\",\n"
+    "        \"tb\": \"https://example.com/tb-4.0.0.tgz\", \"ftb\": \"file:vendor/ftb-5.0.0.tgz\", \"fdir\": \"file:../fdir\"}},\n"
+    "  \"../fdir\": {\"name\": \"fdir\", \"version\": \"6.0.0\"},\n"
+    "  \"node_modules/fdir\": {\"resolved\": \"../fdir\", \"link\": true},\n"
+    "  \"node_modules/ftb\": {\"version\": \"5.0.0\", \"resolved\": \"file:vendor/ftb-5.0.0.tgz\", \"integrity\": \"sha1-" SHA1_FF
+    "\"},\n"
+    "  \"node_modules/gh\": {\"version\": \"2.0.0\", \"resolved\": \"github:o/gh#89abcdef\"},\n"
+    "  \"node_modules/ssh\": {\"version\": \"1.0.0\", \"resolved\": \"git+ssh://git@github.com/o/ssh.git#0123abcd\"},\n"
+    "  \"node_modules/tb\": {\"version\": \"4.0.0\", \"resolved\": \"https://example.com/tb-4.0.0.tgz\"}\n"
+    "}}\n";
+static const char npm_sources_v1[] =
+    "{\"name\": \"r\", \"lockfileVersion\": 1, \"dependencies\": {\n"
+    "  \"ssh\": {\"version\": \"git+ssh://git@gitlab.example/o/ssh.git#0123abcd\", \"from\": \"git+ssh://git@gitlab.example/o/ssh.git\"},\n"
+    "  \"gh\": {\"version\": \"github:o/gh#89abcdef\", \"from\": \"github:o/gh\"},\n"
+    "  \"tb\": {\"version\": \"https://example.com/tb-4.0.0.tgz\"},\n"
+    "  \"reg\": {\"version\": \"https://registry.npmjs.org/reg/-/reg-7.0.0.tgz\", \"integrity\": \"sha1-" SHA1_FF
+    "\"},\n"
+    "  \"ftb\": {\"version\": \"file:vendor/ftb-5.0.0.tgz\"},\n"
+    "  \"fdir\": {\"version\": \"file:../fdir\"}\n"
+    "}}\n";
+
+TEST(core_npm__git_tarball_file_sources)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "package-lock.json", npm_sources_v3, &err);
+    CHECK(s && s->npkgs == 5);
+    const sb_pkg *p;
+    p = find(s, "ssh", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:npm/ssh@1.0.0?vcs_url=git%2Bssh:%2F%2Fgithub.com%2Fo%2Fssh.git%400123abcd"));
+    p = find(s, "gh", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:npm/gh@2.0.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fgh.git%4089abcdef"));
+    CHECK_STR(prop(p, "pixi:source-rev"), "89abcdef");
+    p = find(s, "tb", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:npm/tb@4.0.0?download_url=https:%2F%2Fexample.com%2Ftb-4.0.0.tgz"));
+    p = find(s, "ftb", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:generic/ftb@5.0.0") && p->sha1);
+    CHECK_STR(prop(p, "pixi:direct-url"), "vendor/ftb-5.0.0.tgz");
+    p = find(s, "fdir", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:generic/fdir@6.0.0"));
+    CHECK_STR(prop(p, "pixi:direct-url"), "../fdir");
+    for (size_t i = 0; s && i < s->npkgs; i++)
+        CHECK(root_depends_on(s, &s->pkgs[i]) && NULL == prop(&s->pkgs[i], "pixi:orphan"));
+    s = sel(a, "package-lock.json", npm_sources_v1, &err);
+    CHECK(s && s->npkgs == 6);
+    p = find(s, "ssh", NULL);
+    CHECK(p &&
+          !strcmp(p->purl, "pkg:npm/ssh@0123abcd?vcs_url=git%2Bssh:%2F%2Fgitlab.example%2Fo%2Fssh.git%400123abcd"));
+    p = find(s, "gh", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:npm/gh@89abcdef?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fgh.git%4089abcdef"));
+    p = find(s, "tb", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:npm/tb?download_url=https:%2F%2Fexample.com%2Ftb-4.0.0.tgz"));
+    /* npm 5 wrote a registry tarball as the version: the version its file names */
+    p = find(s, "reg", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:npm/reg@7.0.0") && p->supplier_name && p->sha1);
+    p = find(s, "ftb", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:generic/ftb"));
+    CHECK_STR(prop(p, "pixi:direct-url"), "vendor/ftb-5.0.0.tgz");
+    p = find(s, "fdir", NULL);
+    CHECK(p && !strcmp(p->purl, "pkg:generic/fdir"));
+    CHECK_STR(prop(p, "pixi:direct-url"), "../fdir");
     sb_arena_destroy(a);
 }
 
