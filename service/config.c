@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "log.h"
+#include "params.h"
 #include "budget.h"
 #include "cgroup.h"
 #include "shared_cache.h"
@@ -489,6 +490,58 @@ const sb_policy *svc_cfg_policy(const svc_cfg *c, const char *name)
     return NULL;
 }
 
+/* The setting closest to a misspelled name (edit distance, case and '_'
+ * folded as for query parameters), NULL when none is near; `env` compares
+ * with the environment names (SBOMD_...), else with the option names. */
+static const cfg_opt *closest_opt(const char *name, int env)
+{
+    const cfg_opt *best = NULL;
+    size_t bd = (size_t)-1;
+    for (size_t i = 0; i < NOPTS; i++) {
+        size_t d = svc_param_distance(name, env ? opts[i].env : opts[i].name);
+        if (d < bd)
+            bd = d, best = &opts[i];
+    }
+    size_t n = strlen(name);
+    return best && bd <= (n < 12 ? 2 : 3) ? best : NULL;
+}
+
+extern char **environ;
+
+int svc_cfg_unknown_env(char *out, size_t n)
+{
+    int count = 0;
+    size_t at = 0;
+    if (n)
+        out[0] = '\0';
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "SBOMD_", 6))
+            continue;
+        const char *eq = strchr(*e, '=');
+        size_t nl = eq ? (size_t)(eq - *e) : strlen(*e);
+        char name[96];
+        if (nl >= sizeof name)
+            nl = sizeof name - 1;
+        memcpy(name, *e, nl);
+        name[nl] = '\0';
+        int known = 0;
+        for (size_t i = 0; i < NOPTS && !known; i++)
+            known = !strcmp(opts[i].env, name);
+        if (known)
+            continue;
+        const cfg_opt *near = closest_opt(name, 1);
+        int w = snprintf(out + at, at < n ? n - at : 0, "%sunknown environment variable %s%s%s%s", count ? "; " : "",
+                         name, near ? " (did you mean " : " (no setting of that name)", near ? near->env : "",
+                         near ? "?)" : "");
+        if (w > 0)
+            at += (size_t)w;
+        if (at >= n)
+            at = n ? n - 1 : 0;
+        count++;
+    }
+    return count;
+}
+
 int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
 {
     memset(c, 0, sizeof *c);
@@ -533,7 +586,13 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
             if (strlen(opts[i].name) == nl && !strncmp(opts[i].name, name, nl))
                 o = &opts[i];
         if (NULL == o) {
-            snprintf(eb, en, "unknown option '%s' (see --help)", a);
+            char given[64];
+            snprintf(given, sizeof given, "%.*s", (int)(nl < 60 ? nl : 60), name);
+            const cfg_opt *near = closest_opt(given, 0);
+            if (near)
+                snprintf(eb, en, "unknown option '%s' (did you mean --%s?)", a, near->name);
+            else
+                snprintf(eb, en, "unknown option '%s' (see --help)", a);
             return -1;
         }
         const char *v;

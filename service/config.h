@@ -105,6 +105,11 @@ int svc_cfg_size(const char *v, long long *out);
 
 int svc_cfg_load(svc_cfg *out, int argc, char **argv, char *errbuf, size_t errlen);
 
+/* SBOMD_* variables of the environment that name no setting (a typo like
+ * SBOMD_VULNERABILITES silently leaves a feature off): how many, and a
+ * message naming each with the closest setting into out. */
+int svc_cfg_unknown_env(char *out, size_t n);
+
 /* Resolve memory_budget (0: derived from `cgroup_limit`, 0 = none) and fit
  * it to max_body: -1 with a message when a set budget cannot hold one
  * max-body request; a derived one lowers max_body (max_body_lowered). */

@@ -197,3 +197,8 @@ void svc_log_error(const char *event, const char *detail)
 {
     event_line("error", event, detail);
 }
+
+void svc_log_warn(const char *event, const char *detail)
+{
+    event_line("warn", event, detail);
+}

@@ -41,4 +41,7 @@ void svc_log_event(const char *event, const char *detail);
 /* The same at level error (a failure an operator should see). */
 void svc_log_error(const char *event, const char *detail);
 
+/* The same at level warn: something the operator should fix, served anyway. */
+void svc_log_warn(const char *event, const char *detail);
+
 #endif

@@ -92,6 +92,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbomd: %s\n", eb);
         return 2;
     }
+    char unknown[512];
+    if (svc_cfg_unknown_env(unknown, sizeof unknown)) {
+        /* --check-config fails on it; a server starts and says so */
+        if (srv.cfg.check_only) {
+            fprintf(stderr, "sbomd: %s\n", unknown);
+            return 2;
+        }
+        svc_log_warn("config", unknown);
+    }
     if (srv.cfg.check_only) {
         struct sockaddr_storage probe;
         int family;

@@ -76,4 +76,17 @@ for t in "2020-01-01T00:00:00Z" "2020-01-01T02:00:00%2B02:00" "1577836800"; do
 done
 res="$(post "$ex/pixi-pypi/pixi.lock" "/v1/sbom?timestamp=2020-02-30T00:00:00Z" "$work/t.json")"
 check "timestamp=2020-02-30: 400 naming both forms ($res)" jq -e '.detail | test("Unix seconds .* or an RFC 3339 date-time")' "$work/t.json" > /dev/null
+# issue 40: configuration typos are named, with the setting meant
+err="$(SBOMD_VULNERABILITES=1 "$bin" --check-config 2>&1 >/dev/null)"; st=$?
+check "SBOMD_VULNERABILITES: --check-config exits 2 ($st)" [ "$st" = 2 ]
+check "SBOMD_VULNERABILITES: did you mean SBOMD_VULNERABILITIES? ($err)" grep -q 'unknown environment variable SBOMD_VULNERABILITES (did you mean SBOMD_VULNERABILITIES?)' <<< "$err"
+err="$(SBOMD_NOTHING_LIKE_IT=1 "$bin" --check-config 2>&1 >/dev/null)"; st=$?
+check "an SBOMD_ variable far from every setting: exit 2, named ($err)" sh -c "[ $st = 2 ] && echo '$err' | grep -q 'SBOMD_NOTHING_LIKE_IT (no setting of that name)'"
+err="$("$bin" --memory-budgt 300Mi 2>&1 >/dev/null)"; st=$?
+check "--memory-budgt: exit 2, did you mean --memory-budget? ($err)" sh -c "[ $st = 2 ] && echo \"\$1\" | grep -q 'did you mean --memory-budget?'" _ "$err"
+SBOMD_VULNERABILITES=1 "$bin" --listen 127.0.0.1 --port 0 > /dev/null 2> "$work/typo.log" &
+tpid=$!
+for _ in $(seq 50); do grep -q '"listening"' "$work/typo.log" && break; sleep 0.1; done
+kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
+check "a server started with the typo serves, and logs it at warn" grep -q '"level":"warn","msg":"config","detail":"unknown environment variable SBOMD_VULNERABILITES (did you mean SBOMD_VULNERABILITIES?)"' "$work/typo.log"
 sb_done errors
