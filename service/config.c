@@ -58,7 +58,7 @@ static const cfg_opt opts[] = {
     {"max-depth", "SBOMD_MAX_DEPTH", T_LONG, OFF(max_depth), 4, 1000, "64", "YAML nesting accepted"},
     {"max-scalar", "SBOMD_MAX_SCALAR", T_SIZE, OFF(max_scalar), 1024, 1L << 30, "1048576", "bytes in one YAML scalar"},
     {"quiet", "SBOMD_QUIET", T_FLAG, OFF(quiet), 0, 1, "0", "do not log one line per request"},
-    {"log-level", "SBOMD_LOG_LEVEL", T_STR, OFF(log_level), 0, 8, "info", "least level of the request lines logged: info (every request), warn (5xx, cut streams, and 401/403/408/413/429), error (5xx and cut streams); service events are always logged"},
+    {"log-level", "SBOMD_LOG_LEVEL", T_STR, OFF(log_level), 0, 8, "info", "least level of the request lines logged: debug (every request, probes and scrapes too), info (every request but the 2xx-4xx answers of /healthz, /readyz and /metrics; a draining /readyz 503 is info), warn (5xx, cut streams, and 401/403/408/413/429), error (5xx and cut streams); service events are always logged"},
     {"max-requests", "SBOMD_MAX_REQUESTS", T_LONG, OFF(max_requests), 1, 100000, "256", "requests in flight before 503 with Retry-After"},
     {"package-cache", "SBOMD_PACKAGE_CACHE", T_STR, OFF(package_cache), 0, 1024, "", "conda package cache directory (with pkgs/) for licenses, about.json and license files; empty = none"},
     {"license-file-max", "SBOMD_LICENSE_FILE_MAX", T_SIZE, OFF(license_file_max), 0, 1L << 30, "1048576", "bytes of text embedded per license file (larger files are listed by name)"},
@@ -617,7 +617,7 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
             return -1;
         }
     if (svc_log_level_parse(c->log_level) < 0) {
-        snprintf(eb, en, "log-level '%.16s' must be info, warn or error", c->log_level);
+        snprintf(eb, en, "log-level '%.16s' must be debug, info, warn or error", c->log_level);
         return -1;
     }
     if (c->probe_port > 0 && c->probe_port == c->port) {

@@ -84,8 +84,8 @@ static svc_log_level min_level = SVC_LOG_INFO;
 
 int svc_log_level_parse(const char *name)
 {
-    static const char *const names[] = {"info", "warn", "error"};
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = {"debug", "info", "warn", "error"};
+    for (int i = 0; i < 4; i++)
         if (name && !strcmp(name, names[i]))
             return i;
     return -1;
@@ -96,8 +96,18 @@ void svc_log_set_level(svc_log_level level)
     min_level = level;
 }
 
-svc_log_level svc_log_level_of(unsigned status, int stream_failed)
+/* Kubelet probes and scrapes: some 36 lines a minute per pod at info, so
+ * their answers are debug; a drain's /readyz 503 is the replica saying it is
+ * going, which is info, not an error. */
+static int probe(const char *path)
 {
+    return path && (!strcmp(path, "/healthz") || !strcmp(path, "/readyz") || !strcmp(path, "/metrics"));
+}
+
+svc_log_level svc_log_level_of(const char *path, unsigned status, int stream_failed)
+{
+    if (probe(path) && !stream_failed && (status < 500 || (status == 503 && !strcmp(path, "/readyz"))))
+        return status < 500 ? SVC_LOG_DEBUG : SVC_LOG_INFO;
     if (status >= 500 || stream_failed)
         return SVC_LOG_ERROR;
     switch (status) {
@@ -133,8 +143,8 @@ static int upstream_missing(const char *steps)
 
 void svc_log_request(const svc_log_entry *e)
 {
-    static const char *const level_names[] = {"info", "warn", "error"};
-    svc_log_level lv = svc_log_level_of(e->status, e->stream_failed);
+    static const char *const level_names[] = {"debug", "info", "warn", "error"};
+    svc_log_level lv = svc_log_level_of(e->path, e->status, e->stream_failed);
     if (lv < SVC_LOG_WARN && upstream_missing(e->incomplete))
         lv = SVC_LOG_WARN;
     if (lv < min_level)

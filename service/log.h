@@ -19,7 +19,7 @@ typedef struct svc_log_entry {
 } svc_log_entry;
 
 /* Levels of request lines, least to most severe. */
-typedef enum svc_log_level { SVC_LOG_INFO = 0, SVC_LOG_WARN = 1, SVC_LOG_ERROR = 2 } svc_log_level;
+typedef enum svc_log_level { SVC_LOG_DEBUG = 0, SVC_LOG_INFO = 1, SVC_LOG_WARN = 2, SVC_LOG_ERROR = 3 } svc_log_level;
 
 /* "info", "warn" or "error" as a level; -1 when none of them. */
 int svc_log_level_parse(const char *name);
@@ -31,7 +31,7 @@ void svc_log_set_level(svc_log_level level);
 /* The level of a request line: error for 5xx and cut streams; warn for the
  * client errors an operator should look at (authentication, timeouts,
  * limits, too many requests); info otherwise. */
-svc_log_level svc_log_level_of(unsigned status, int stream_failed);
+svc_log_level svc_log_level_of(const char *path, unsigned status, int stream_failed);
 
 void svc_log_request(const svc_log_entry *e);
 

@@ -453,7 +453,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (!r->responded && upload_too_slow(r, why, sizeof why)) {
             /* libmicrohttpd queues no answer mid-body: drop the connection, so a
              * trickling client holds neither a thread's time nor its memory */
-            svc_log_event("upload dropped", why);
+            svc_log_warn("upload dropped", why);
             r->status = 408;
             r->dropped = 1;
             return MHD_NO;

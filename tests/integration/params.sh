@@ -123,5 +123,30 @@ check "--log-level warn: a 413 is logged at warn with its reason" \
   sh -c "grep '\"msg\":\"request\"' '$work/warn.log' | grep '\"status\":413' | jq -e '.level == \"warn\" and (.reason | length > 0)' >/dev/null"
 "$bin" --check-config --log-level loud > /dev/null 2>&1; st=$?
 check "--log-level loud is a configuration error ($st)" [ "$st" = 2 ]
+# issue 40: probes and scrapes are debug (not at info: ~36 lines a minute a pod),
+# unless they fail; a stalled upload is a warn with its reason
+sb_start "$work/info.log" --min-upload-rate 100000 --upload-grace 1
+for p in /healthz /readyz /metrics; do curl -sS -o /dev/null "$base$p"; done
+curl -sS -o /dev/null "$base/v1/formats"
+python3 - "$port" <<'PY'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"POST /v1/sbom HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+for _ in range(25):
+    try:
+        s.sendall(b"x")
+    except OSError:
+        break
+    time.sleep(0.1)
+s.close()
+PY
+sleep 0.3
+check "at info, no line for /healthz, /readyz or /metrics" sh -c "! grep '\"msg\":\"request\"' '$work/info.log' | grep -qE '\"path\":\"/(healthz|readyz|metrics)\"'"
+check "at info, /v1/formats is logged" sh -c "grep '\"msg\":\"request\"' '$work/info.log' | grep -q '\"path\":\"/v1/formats\"'"
+check "a stalled upload is dropped with a warn naming the rate" grep -q '"level":"warn","msg":"upload dropped","detail":"the upload averaged' "$work/info.log"
+sb_start "$work/debug.log" --log-level debug
+curl -sS -o /dev/null "$base/healthz"
+sleep 0.2
+check "--log-level debug logs the probes" sh -c "grep '\"path\":\"/healthz\"' '$work/debug.log' | grep -q '\"level\":\"debug\"'"
 
 sb_done params
