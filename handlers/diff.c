@@ -78,6 +78,7 @@ static int post_diff(svc_req *r)
     sb_doc *doc = NULL;
     if (sb_diff_doc_new(&doc, a, ops, diff, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
+    svc_req_disposition(r, "diff", head->environment, head->platform, svc_media_ext(ops->media_type));
     return svc_req_stream_status(r, status, ops->media_type, doc);
 }
 

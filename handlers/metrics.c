@@ -12,7 +12,7 @@ static int get_metrics(svc_req *r)
         sb_err_set(&err, SB_ENOMEM, "out of memory");
         return svc_req_error(r, &err, NULL, 0);
     }
-    return svc_req_send(r, 200, "text/plain; version=0.0.4; charset=utf-8", body, len);
+    return svc_req_send_asset(r, "text/plain; version=0.0.4; charset=utf-8", body, len, NULL);
 }
 
 int h_metrics_register(svc_router *rt)

@@ -7,10 +7,12 @@
 
 extern const char sb_openapi_yaml[];
 extern const unsigned long sb_openapi_yaml_len;
+extern const char sb_openapi_yaml_etag[];
 
 static int get_openapi(svc_req *r)
 {
-    return svc_req_send(r, 200, "application/yaml", sb_openapi_yaml, (size_t)sb_openapi_yaml_len);
+    return svc_req_send_asset(r, "application/yaml", sb_openapi_yaml, (size_t)sb_openapi_yaml_len,
+                              sb_openapi_yaml_etag);
 }
 
 int h_openapi_register(svc_router *rt)

@@ -8,6 +8,7 @@
 
 extern const char sb_page_html[];
 extern const unsigned long sb_page_html_len;
+extern const char sb_page_html_etag[];
 
 static int get_page(svc_req *r)
 {
@@ -15,7 +16,7 @@ static int get_page(svc_req *r)
                        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
                        "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'");
     svc_req_add_header(r, "X-Content-Type-Options", "nosniff");
-    return svc_req_send(r, 200, "text/html; charset=utf-8", sb_page_html, (size_t)sb_page_html_len);
+    return svc_req_send_asset(r, "text/html; charset=utf-8", sb_page_html, (size_t)sb_page_html_len, sb_page_html_etag);
 }
 
 int h_page_register(svc_router *rt)

@@ -63,6 +63,10 @@ static int post_report(svc_req *r)
     sb_err_clear(&err);
     if (sb_doc_new(&doc, svc_req_arena(r), ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
+    /* curl -OJ saves it as e.g. licenses-report-default-linux-64.csv */
+    char what[48];
+    snprintf(what, sizeof what, "%s-report", k->name);
+    svc_req_disposition(r, what, sbom->environment, sbom->platform, svc_media_ext(ops->media_type));
     return svc_req_stream(r, ops->media_type, doc);
 }
 

@@ -81,23 +81,6 @@ static void warn_vulns(svc_req *r, const sb_doc_ops *ops, const sb_sbom *s)
         svc_req_add_header(r, "Warning", w);
 }
 
-/* Content-Disposition: the file name a browser or `curl -OJ` saves under,
- * from the selection (characters outside [A-Za-z0-9._-] become '_'). */
-static void disposition(svc_req *r, const char *env, const char *plat, const char *ext)
-{
-    char name[160];
-    int n = snprintf(name, sizeof name, "sbom-%.60s-%.60s%s", env, plat, ext);
-    if (n < 0)
-        return;
-    for (char *c = name + 5; *c && c < name + sizeof name; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' ||
-              *c == '-' || *c == '_'))
-            *c = '_';
-    const char *v = sb_arena_printf(svc_req_arena(r), "attachment; filename=\"%s\"", name);
-    if (v)
-        svc_req_add_header(r, "Content-Disposition", v);
-}
-
 /* all-environments / all-platforms: one document per selection, in the
  * order core/pairs.c gives (default first, then by name), as NDJSON. */
 static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const sb_lock *lock,
@@ -171,7 +154,8 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
     if (sb_doc_new_seq(&doc, a, ops, cdocs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
     svc_req_count(r, (unsigned)nd, NULL);
-    disposition(r, all_envs ? "all" : docs[0]->environment, all_plats ? "all" : docs[0]->platform, ".ndjson");
+    svc_req_disposition(r, "sbom", all_envs ? "all" : docs[0]->environment, all_plats ? "all" : docs[0]->platform,
+                        ".ndjson");
     return svc_req_stream(r, "application/x-ndjson", doc);
 }
 
@@ -264,7 +248,7 @@ static int post_sbom(svc_req *r)
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
-    disposition(r, sbom->environment, sbom->platform, ops->ext);
+    svc_req_disposition(r, "sbom", sbom->environment, sbom->platform, ops->ext);
     return svc_req_stream(r, ops->media_type, doc);
 }
 

@@ -100,3 +100,27 @@ ssize_t svc_gzip_read(svc_gzip *g, char *buf, size_t max)
     }
     return (ssize_t)(max - g->z.avail_out);
 }
+
+int svc_gzip_buffer(sb_arena *a, const char *in, size_t n, int level, char **out, size_t *outn)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    z.zalloc = arena_zalloc;
+    z.zfree = arena_zfree;
+    z.opaque = a;
+    if (n > (1u << 30) || deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return -1;
+    uLong cap = deflateBound(&z, (uLong)n) + 32; /* + the gzip header and trailer */
+    char *o = sb_arena_alloc(a, cap);
+    if (NULL == o)
+        return -1;
+    z.next_in = (Bytef *)in;
+    z.avail_in = (uInt)n;
+    z.next_out = (Bytef *)o;
+    z.avail_out = (uInt)cap;
+    if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+        return -1;
+    *out = o;
+    *outn = (size_t)z.total_out;
+    return 0;
+}

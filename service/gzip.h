@@ -33,4 +33,8 @@ svc_gzip *svc_gzip_new(sb_arena *a, svc_gzip_src src, void *cls, int level);
  * of the stream, -1 on a producer or zlib failure. */
 ssize_t svc_gzip_read(svc_gzip *g, char *buf, size_t max);
 
+/* The gzip of a whole buffer (a static asset, a metrics page) in `a`: 0 and
+ * *out, *outn set, or -1. */
+int svc_gzip_buffer(sb_arena *a, const char *in, size_t n, int level, char **out, size_t *outn);
+
 #endif

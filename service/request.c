@@ -182,6 +182,16 @@ void svc_req_add_header(svc_req *r, const char *name, const char *value)
         r->headers[r->nheaders].value = value;
         r->nheaders++;
     }
+    /* Warning is obsolete (RFC 9111 5.5): the notice's text also goes in a
+     * header of sbomd's own, the one clients should read; Warning stays for
+     * the clients that read it today */
+    const char *open = strcasecmp(name, "Warning") ? NULL : strchr(value, '"');
+    const char *close = open ? strrchr(value, '"') : NULL;
+    if (close > open + 1) {
+        const char *text = sb_arena_strndup(r->arena, open + 1, (size_t)(close - open - 1));
+        if (text)
+            svc_req_add_header(r, "Sbomd-Notice", text);
+    }
 }
 
 int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp)
@@ -192,7 +202,7 @@ int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp)
     if (r->cors_origin) {
         MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->cors_origin);
         MHD_add_response_header(resp, "Access-Control-Expose-Headers",
-                                "X-Request-Id, Warning, Retry-After, Sbomd-Incomplete");
+                                "X-Request-Id, Warning, Sbomd-Notice, Retry-After, Sbomd-Incomplete");
         MHD_add_response_header(resp, "Vary", "Origin");
     }
     for (unsigned i = 0; i < r->nheaders; i++)
@@ -214,6 +224,36 @@ int svc_req_send(svc_req *r, unsigned status, const char *content_type, const ch
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
     r->bytes_out += len;
     return svc_req__queue(r, status, resp);
+}
+
+static int none_match(const char *inm, const char *etag);
+static int not_modified(svc_req *r, const char *etag);
+
+int svc_req_send_asset(svc_req *r, const char *content_type, const char *body, size_t len, const char *etag)
+{
+    int gz = len >= 1024 && svc_gzip_wanted(svc_req_header(r, "Accept-Encoding"));
+    const char *tag = etag;
+    size_t el = etag ? strlen(etag) : 0;
+    if (etag && gz && el >= 2)
+        tag = sb_arena_printf(r->arena, "%.*s-gzip\"", (int)(el - 1), etag);
+    if (tag && none_match(svc_req_header(r, "If-None-Match"), tag))
+        return not_modified(r, tag);
+    char *z = NULL;
+    size_t zn = 0;
+    if (gz && svc_gzip_buffer(r->arena, body, len, SVC_GZIP_LEVEL, &z, &zn) != 0)
+        gz = 0, tag = etag;
+    struct MHD_Response *resp = MHD_create_response_from_buffer(gz ? zn : len, (void *)(gz ? z : body),
+                                                                MHD_RESPMEM_MUST_COPY);
+    if (NULL == resp)
+        return -1;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+    if (gz)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+    if (tag)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, tag);
+    r->bytes_out += gz ? zn : len;
+    return svc_req__queue(r, 200, resp);
 }
 
 double svc_req__elapsed(const svc_req *r)
@@ -307,7 +347,7 @@ static void capture_keep(svc_req *r)
     }
     if (nh == r->nheaders)
         svc_rcache_put(r->srv->rcache,
-                       svc_rentry_new(r->rkey, r->etag, r->ctype, r->format, r->kind, hn, hv, nh,
+                       svc_rentry_new(r->rkey, r->etag_base, r->ctype, r->format, r->kind, hn, hv, nh,
                                       r->ndocs ? r->ndocs : 1, r->packages, r->capture.data, r->capture.len, 0));
     capture_stop(r);
 }
@@ -414,6 +454,39 @@ static int queue_answer(svc_req *r, unsigned status, const char *content_type, s
     if (r->gz)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     return svc_req__queue(r, status, resp);
+}
+
+void svc_req_disposition(svc_req *r, const char *what, const char *env, const char *plat, const char *ext)
+{
+    char name[200];
+    int pre = snprintf(name, sizeof name, "%.40s-", what);
+    int n = snprintf(name + pre, sizeof name - (size_t)pre, "%.60s-%.60s%s", env ? env : "-", plat ? plat : "-",
+                     ext ? ext : "");
+    if (pre < 0 || n < 0)
+        return;
+    for (char *c = name + pre; *c && c < name + sizeof name; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' ||
+              *c == '-' || *c == '_'))
+            *c = '_';
+    const char *v = sb_arena_printf(r->arena, "attachment; filename=\"%s\"", name);
+    if (v)
+        svc_req_add_header(r, "Content-Disposition", v);
+}
+
+const char *svc_media_ext(const char *media_type)
+{
+    static const struct {
+        const char *prefix, *ext;
+    } map[] = {{"application/sarif+json", ".sarif"},
+               {"application/json", ".json"},
+               {"text/plain", ".txt"},
+               {"text/markdown", ".md"},
+               {"text/csv", ".csv"},
+               {"application/x-ndjson", ".ndjson"}};
+    for (size_t i = 0; media_type && i < sizeof map / sizeof map[0]; i++)
+        if (!strncmp(media_type, map[i].prefix, strlen(map[i].prefix)))
+            return map[i].ext;
+    return ".out";
 }
 
 int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc)
@@ -545,6 +618,17 @@ static int answer_not_modified(svc_req *r, int *rc)
     return 1;
 }
 
+/* r->etag (the identity answer's) kept as etag_base, and made the ETag of
+ * the coding this request gets: a gzip answer is other bytes, so it has its
+ * own strong ETag (RFC 9110 8.8.3), "<tag>-gzip". */
+static void etag_for_coding(svc_req *r)
+{
+    snprintf(r->etag_base, sizeof r->etag_base, "%s", r->etag);
+    size_t n = strlen(r->etag);
+    if (n >= 2 && svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
+        snprintf(r->etag + n - 1, sizeof r->etag - (n - 1), "-gzip\"");
+}
+
 int svc_req_repeat(svc_req *r, int *rc)
 {
     const svc_cfg *cfg = &r->srv->cfg;
@@ -597,6 +681,7 @@ int svc_req_repeat(svc_req *r, int *rc)
         e += sprintf(e, "%02x", tag[i]);
     *e++ = '"';
     *e = '\0';
+    etag_for_coding(r);
 
     const char *inm = svc_req_header(r, "If-None-Match");
     svc_rentry *hit = svc_rcache_get(r->srv->rcache, r->rkey);
@@ -611,6 +696,7 @@ int svc_req_repeat(svc_req *r, int *rc)
     r->hit = hit;
     r->keyed = 0; /* nothing to capture */
     snprintf(r->etag, sizeof r->etag, "%s", hit->etag);
+    etag_for_coding(r);
     svc_req_note(r, hit->format, hit->packages);
     svc_req_count(r, hit->ndocs, hit->kind);
     svc_req_mark(r, "cache");

@@ -116,6 +116,21 @@ int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, siz
  * owns `doc` from here on and frees it on completion. */
 int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc);
 
+/* A whole answer in memory (the page, the OpenAPI document, /metrics):
+ * gzip when the client asks for it and it is worth it; with a strong
+ * `etag` (NULL: none) an If-None-Match naming it is a 304, and the gzip
+ * answer has its own ETag ("<tag>-gzip"). */
+int svc_req_send_asset(svc_req *r, const char *content_type, const char *body, size_t len, const char *etag);
+
+/* Content-Disposition: attachment; filename="<what>-<env>-<platform><ext>",
+ * the name a browser or `curl -OJ` saves under (characters outside
+ * [A-Za-z0-9._-] of env and platform become '_'). */
+void svc_req_disposition(svc_req *r, const char *what, const char *env, const char *plat, const char *ext);
+
+/* The file extension of a media type sbomd answers with (".json", ".txt",
+ * ".md", ".csv", ".sarif"), ".out" for any other. */
+const char *svc_media_ext(const char *media_type);
+
 /* As svc_req_stream, answered with `status` (a gate that failed but whose
  * answer is still the document the client asked for, e.g. /v1/diff's
  * Markdown for a pull-request comment). Never kept by the result cache. */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#define SVC_MAX_EXTRA_HEADERS 8
+#define SVC_MAX_EXTRA_HEADERS 16
 
 /* A body of this size or more, when freed (svc_req_drop_body: after the
  * read, or at the request's end), returns the request's freed pages to the
@@ -72,7 +72,8 @@ struct svc_req {
     int keyed;
     unsigned char body_sha1[20]; /* SHA-1 of the body; valid when body_hashed */
     int body_hashed;
-    char etag[48];          /* strong ETag of the answer, "" = none */
+    char etag[48];          /* strong ETag of the answer as sent (its coding's), "" = none */
+    char etag_base[48];     /* the same for the identity coding: what the result cache keeps */
     sb_buf capture;         /* the streamed bytes, for the result cache */
     int capturing;          /* 1 while capture holds the whole answer so far */
     const char *ctype;      /* Content-Type of the streamed answer */

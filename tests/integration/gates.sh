@@ -49,6 +49,7 @@ res="$(post "$uv" "/v1/sbom?filename=uv.lock&vulnerabilities=osv&fail-on-severit
 check "gate-incomplete=pass: the document, 200 ($res)" [ "$res" = 200 ]
 check "gate-incomplete=pass: Sbomd-Incomplete names osv ($(hdr "$work/p.json" Sbomd-Incomplete))" grep -qi '^Sbomd-Incomplete: .*\bosv\b' "$work/p.json.h"
 check "gate-incomplete=pass: a Warning names the gate" grep -qi '^Warning: 299 sbomd "evaluated on incomplete data (gate-incomplete=pass): fail-on-severity' "$work/p.json.h"
+check "gate-incomplete=pass: the same text in Sbomd-Notice (issue 40: Warning is obsolete)" grep -qi '^Sbomd-Notice: evaluated on incomplete data (gate-incomplete=pass): fail-on-severity' "$work/p.json.h"
 res="$(post "$uv" "/v1/sbom?filename=uv.lock&gate-incomplete=sometimes" "$work/p.json")"
 check "gate-incomplete=sometimes: 400 with the choices ($res)" jq -e '.choices == ["fail", "pass"]' "$work/p.json" > /dev/null
 # without a gate nothing changes: the document, and the header says what it lacks

@@ -468,6 +468,18 @@ curl -sS -o /dev/null -H "If-None-Match: $etag" --data-binary @"$shared/fixtures
 curl -sS -o "$work/metrics2.txt" "$base/metrics"
 check "metrics: real status codes as labels (a 404 is 404)" grep -q '^sbomd_requests_total{route="unmatched",status="404"} [1-9]' "$work/metrics2.txt"
 check "metrics: a 304 is 304 (was 'other')" grep -q '^sbomd_requests_total{route="/v1/sbom",status="304"} [1-9]' "$work/metrics2.txt"
+# issue 40: the page, the contract and the metrics are compressed when asked;
+# the page and the contract carry a strong ETag per coding, and a 304
+for p in / /openapi.yaml /metrics; do
+  h="$(curl -sS -o "$work/asset.gz" -D - -H 'Accept-Encoding: gzip' "$base$p" | tr -d '\r')"
+  check "$p gzip when asked" sh -c "echo '$h' | grep -qi '^content-encoding: gzip' && gzip -t '$work/asset.gz'"
+done
+for p in / /openapi.yaml; do
+  e="$(curl -sS -o /dev/null -D - "$base$p" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r')"
+  eg="$(curl -sS -o /dev/null -D - -H 'Accept-Encoding: gzip' "$base$p" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r')"
+  check "$p: a strong ETag ($e), its gzip one differs ($eg)" sh -c "echo '$e' | grep -Eq '^\"[0-9a-f]{32}\"$' && [ '$eg' = '${e%\"}-gzip\"' ]"
+  check "$p: If-None-Match with it is a 304" [ "$(curl -sS -o /dev/null -w '%{http_code}' -H "If-None-Match: $e" "$base$p")" = 304 ]
+done
 
 # --- configuration is validated at start ---------------------------------------
 check "--check-config accepts the defaults" sh -c "'$bin' --check-config | grep -q '^config ok$'"
@@ -551,6 +563,7 @@ check "license texts: the 1.5 MiB file has no text" \
 check "license texts: the marker counts it" \
   jq -e '.metadata.properties[] | select(.name == "pixi:incomplete-detail") | .value | test("license-texts: 1 file\\(s\\) listed by name only")' "$t" >/dev/null
 check "license texts: Warning header" grep -qi '^warning: 299 sbomd "license-texts: 1 file' "$work/th.cyclonedx-1.6"
+check "license texts: Sbomd-Notice header, the Warning's text" grep -qi '^sbomd-notice: license-texts: 1 file' "$work/th.cyclonedx-1.6"
 # _libgcc_mutex (the first package, with BIG.txt) says `license: None`: no license,
 # so SPDX embeds no text for it (only a free text's file is embedded) and lists its files
 check "SPDX 2.3 root comment carries pixi:incomplete" \

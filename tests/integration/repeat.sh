@@ -41,6 +41,14 @@ check "the 304 carries the ETag" [ "$(hdr "$work/c.json" ETag)" = "$etag" ]
 check "If-None-Match: a list, weak form: 304" [ "$(post "$work/c.json" "timestamp=1700000000" -H "If-None-Match: \"0000\", W/$etag")" = 304 ]
 check "If-None-Match with another tag: 200" [ "$(post "$work/c.json" "timestamp=1700000000" -H 'If-None-Match: "0123"')" = 200 ]
 check "If-None-Match: * is not taken (200)" [ "$(post "$work/c.json" "timestamp=1700000000" -H 'If-None-Match: *')" = 200 ]
+# issue 40: the gzip answer is other bytes, so it has its own strong ETag (RFC 9110 8.8.3)
+check "gzip: 200" [ "$(post "$work/z.gz" "timestamp=1700000000" -H 'Accept-Encoding: gzip')" = 200 ]
+gtag="$(hdr "$work/z.gz" ETag)"
+check "gzip: its own ETag, the identity one with -gzip ($gtag)" [ "$gtag" = "${etag%\"}-gzip\"" ]
+check "gzip: If-None-Match with the identity ETag is no match (200)" [ "$(post "$work/c.json" "timestamp=1700000000" -H 'Accept-Encoding: gzip' -H "If-None-Match: $etag")" = 200 ]
+check "gzip: If-None-Match with the gzip ETag: 304 carrying it" \
+  sh -c "[ '$(post "$work/c.json" "timestamp=1700000000" -H 'Accept-Encoding: gzip' -H "If-None-Match: $gtag")' = 304 ] && [ '$(hdr "$work/c.json" ETag)' = '$gtag' ]"
+check "identity again after gzip: the identity ETag (the cache keeps one)" [ "$(post "$work/c.json" "timestamp=1700000000" >/dev/null; hdr "$work/c.json" ETag)" = "$etag" ]
 # every output-changing option is another ETag
 for q in "timestamp=1700000001" "timestamp=1700000000&format=spdx-2.3" "timestamp=1700000000&pretty=false" \
          "timestamp=1700000000&platform=osx-arm64" "timestamp=1700000000&exclude=a*" "timestamp=1700000000&name=x"; do
@@ -67,7 +75,7 @@ check "no timestamp: If-None-Match on the cached answer 304" \
 post "$work/g.json" "timestamp=1700000000" --compressed > /dev/null
 check "gzip of a cached answer: Content-Encoding gzip" [ "$(hdr "$work/g.json" Content-Encoding)" = gzip ]
 check "gzip of a cached answer: the same document" cmp -s "$work/a.json" "$work/g.json"
-check "gzip of a cached answer: the same ETag" [ "$(hdr "$work/g.json" ETag)" = "$etag" ]
+check "gzip of a cached answer: the gzip ETag (the identity one with -gzip)" [ "$(hdr "$work/g.json" ETag)" = "${etag%\"}-gzip\"" ]
 
 # reports: the same
 rep() { curl -sS -o "$1" -D "$1.h" -w '%{http_code}' --data-binary @"$UV" "$base/v1/report/packages?filename=uv.lock&output=csv"; }

@@ -206,6 +206,15 @@ check "CORS preflight: 204 ($res)" [ "$res" = 204 ]
 check "CORS preflight: POST and Authorization allowed" sh -c "grep -qi '^access-control-allow-methods: .*POST' '$work/pf' && grep -qi '^access-control-allow-headers: .*authorization' '$work/pf'"
 res="$(curl -sS -o /dev/null -w '%{http_code}' -X OPTIONS -H 'Origin: https://evil.example' -H 'Access-Control-Request-Method: POST' "$base/v1/sbom")"
 check "CORS preflight from another origin is not granted ($res)" [ "$res" = 405 ]
+# issue 40: reports and diffs say what curl -OJ names them
+f="$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock"
+for spec in "licenses:text/csv:.csv" "packages:application/json:.json" "quality:text/markdown:.md" "tree:text/plain:.txt"; do
+  IFS=: read -r kind acc ext <<< "$spec"
+  cd_="$(curl -sS -o /dev/null -D - -H "Accept: $acc" --data-binary @"$f" "$base/v1/report/$kind" | grep -i '^content-disposition:' | tr -d '\r')"
+  check "report $kind as $acc: Content-Disposition ($cd_)" sh -c "echo '$cd_' | grep -q 'attachment; filename=\"$kind-report-default-linux-64$ext\"'"
+done
+(cd "$work" && curl -sS -OJ --data-binary @"$f" "$base/v1/report/licenses?output=csv")
+check "curl -OJ saves licenses-report-default-linux-64.csv" [ -s "$work/licenses-report-default-linux-64.csv" ]
 kill -TERM "$pid"; wait "$pid"; st=$?
 check "exit 0 ($st)" [ "$st" = 0 ]
 sb_done reports
