@@ -103,6 +103,7 @@ static void usage(void)
             "               [-A ALLOW,..] [-D DENY,..] [-R (require a license)] [-I PKG[:WHY],..]\n"
             "               [-m MANIFEST] [-i INCLUDE_GLOB].. [-x EXCLUDE_GLOB].. [-k EXCLUDE_KIND]..\n"
             "               [-S (scope=required)] [-O (keep orphans)]\n"
+            "               [-G sha|ref|correlator|job-id|job-url|path=VALUE].. (github-snapshot)\n"
             "               [-P THREADS[:MIN_BYTES] (reading in pieces)] LOCKFILE\n");
 }
 
@@ -116,7 +117,9 @@ int main(int argc, char **argv)
     sel.lookup_probe = sb_lookup_probe; /* no lookups here: documents say why licenses are absent */
     sel.consume = true;                 /* one selection of the lock, as the service's single document */
     sb_doc_opts dopts = {0};
+    sb_doc_snapshot snap = {0};
     dopts.pretty = true;
+    dopts.snapshot = &snap;
     dopts.timestamp = 0;
     size_t bufsize = 65536;
     /* filters as the query parameters give them: repeatable, at most 256
@@ -128,7 +131,7 @@ int main(int argc, char **argv)
     int opt;
     filt.include = inc;
     filt.exclude = exc;
-    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:A:D:RI:m:i:x:k:SOP:")) != -1) {
+    while ((opt = getopt(argc, argv, "f:e:p:t:b:cn:C:LF:T:r:o:A:D:RI:m:i:x:k:SOP:G:")) != -1) {
         switch (opt) {
         case 'f': format = optarg; break;
         case 'e': sel.environment = optarg; break;
@@ -173,6 +176,20 @@ int main(int argc, char **argv)
             break;
         case 'S': filt.required_only = true; break;
         case 'O': filt.keep_orphans = true; break;
+        case 'G': { /* the service's query parameters of format=github-snapshot, unchecked */
+            static const char *const keys[] = {"sha", "ref", "correlator", "job-id", "job-url", "path"};
+            const char **fields[] = {&snap.sha,    &snap.ref,     &snap.correlator,
+                                     &snap.job_id, &snap.job_url, &snap.source_location};
+            size_t k = 0, n = strcspn(optarg, "=");
+            while (k < 6 && (strlen(keys[k]) != n || strncmp(keys[k], optarg, n)))
+                k++;
+            if (k == 6 || optarg[n] != '=') {
+                usage();
+                return 2;
+            }
+            *fields[k] = optarg + n + 1;
+            break;
+        }
         default: usage(); return 2;
         }
     }

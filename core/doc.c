@@ -18,7 +18,7 @@
 enum { PH_BEGIN, PH_COMPONENTS, PH_MIDDLE, PH_RELATIONS, PH_END, PH_DONE };
 
 static const sb_doc_ops *const formats[] = {
-    &sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23, &sb_doc_spdx_301, NULL,
+    &sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23, &sb_doc_spdx_301, &sb_doc_github_snapshot, NULL,
 };
 
 const sb_doc_ops *const *sb_doc_formats(void)
@@ -329,6 +329,20 @@ sb_code sb_doc_new_seq(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const s
     return rc;
 }
 
+sb_code sb_doc_new_joined(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *const *sboms, size_t n,
+                          const sb_doc_opts *opts, sb_err *err)
+{
+    if (0 == n || !ops->joins_selections)
+        return sb_err_set(err, SB_EMISUSE, "a joined document needs a format that joins and one selection at least");
+    sb_code rc = sb_doc_new(out, a, ops, sboms[0], opts, err);
+    if (rc == SB_OK) {
+        (*out)->seq = sboms;
+        (*out)->nseq = n;
+        (*out)->joined = true;
+    }
+    return rc;
+}
+
 /* NDJSON: end the line, and start the next document if there is one. */
 static sb_code next_in_seq(sb_doc *d)
 {
@@ -378,17 +392,22 @@ static int next_piece(sb_doc *d)
         d->index = 0;
         break;
     case PH_RELATIONS:
-        if (d->index < d->ops->relation_count(d))
+        if (d->index < d->ops->relation_count(d)) {
             rc = d->ops->relation(d, d->index++);
-        else
+        } else if (d->joined && d->iseq + 1 < d->nseq) {
+            d->sbom = d->seq[++d->iseq]; /* the next selection's part of the same document */
+            d->phase = PH_COMPONENTS;
+            d->index = 0;
+        } else {
             d->phase = PH_END;
+        }
         break;
     case PH_END:
         rc = d->ops->end(d);
         d->phase = PH_DONE;
         if (rc == SB_OK && !sb_jw_done(&d->jw))
             rc = SB_EMISUSE;
-        if (rc == SB_OK && d->nseq)
+        if (rc == SB_OK && d->nseq && !d->joined)
             rc = next_in_seq(d);
         break;
     default: break;

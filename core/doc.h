@@ -44,6 +44,14 @@ typedef struct sb_doc_ops {
     /* A document about another one (output=vex): the format of the SBOM its
      * BOM-Links point into; that SBOM's serial is d->link_serial. NULL else. */
     const struct sb_doc_ops *links_into;
+    /* all-environments / all-platforms: one document holding every selection
+     * (sb_doc_new_joined), not NDJSON. A GitHub snapshot is one submission:
+     * two with one correlator replace each other, so a sequence would keep
+     * only its last line. */
+    bool joins_selections;
+    /* picked only by its name or its own media type, never by a wildcard or
+     * application/json: it is no SBOM, and asks for parameters of its own */
+    bool named_only;
     sb_code (*begin)(sb_doc *d);               /* everything before the first component */
     sb_code (*component)(sb_doc *d, size_t i); /* package i of the model */
     sb_code (*middle)(sb_doc *d);              /* between components and relations */
@@ -57,12 +65,24 @@ typedef struct sb_doc_opts {
     bool pretty;       /* indented (default) or compact (NDJSON) */
     const char *input; /* the lockfile bytes, for the serial number */
     size_t input_len;
-    unsigned tree_levels;            /* tree report: levels shown (1 = direct only), 0 = all */
-    const unsigned char *input_sha1; /* the input's SHA-1 when known: `input` is not read */
-    unsigned quality_profiles;       /* quality report: bit per sb_quality_profile, 0 = all */
-    const char *explain_package;     /* explain report: the package name asked about */
-    bool timestamp_given;            /* the request named the timestamp: it wins over a source's (doc.c) */
+    unsigned tree_levels;                   /* tree report: levels shown (1 = direct only), 0 = all */
+    const unsigned char *input_sha1;        /* the input's SHA-1 when known: `input` is not read */
+    unsigned quality_profiles;              /* quality report: bit per sb_quality_profile, 0 = all */
+    const char *explain_package;            /* explain report: the package name asked about */
+    bool timestamp_given;                   /* the request named the timestamp: it wins over a source's (doc.c) */
+    const struct sb_doc_snapshot *snapshot; /* github-snapshot: what the client states; NULL elsewhere */
 } sb_doc_opts;
+
+/* What a GitHub dependency snapshot states that no lockfile holds: the
+ * commit and job it was made for (the client's, checked by the service) and
+ * the detector. NULL strings are absent. */
+typedef struct sb_doc_snapshot {
+    const char *sha, *ref;           /* 40 (or 64) hex digits; "refs/..." */
+    const char *correlator, *job_id; /* job.correlator, job.id */
+    const char *job_url;             /* job.html_url */
+    const char *source_location;     /* file.source_location; NULL: the lockfile's name */
+    const char *detector_url;        /* detector.url; NULL: the tool's purl */
+} sb_doc_snapshot;
 
 struct sb_doc {
     const sb_doc_ops *ops;
@@ -89,6 +109,7 @@ struct sb_doc {
     size_t cur_a, cur_b;       /* a format's own cursor within a phase */
     const sb_sbom *const *seq; /* NDJSON: the documents after this one */
     size_t nseq, iseq;
+    bool joined; /* seq is one document's parts (sb_doc_new_joined), not NDJSON lines */
 };
 
 /* Formats, NULL-terminated; the first is the default (format= and Accept
@@ -114,6 +135,13 @@ ssize_t sb_doc_produce(sb_doc *d, char *buf, size_t cap);
  * is ever staged, so memory does not grow with their number). n >= 1. */
 sb_code sb_doc_new_seq(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *const *sboms, size_t n,
                        const sb_doc_opts *opts, sb_err *err);
+
+/* One document over several selections, for formats that join them
+ * (ops->joins_selections): the producer runs begin once, then each
+ * selection's components, middle and relations with d->sbom and d->iseq set
+ * to it, then end once. n >= 1. */
+sb_code sb_doc_new_joined(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sbom *const *sboms, size_t n,
+                          const sb_doc_opts *opts, sb_err *err);
 
 void sb_doc_free(sb_doc *d);
 
@@ -156,5 +184,6 @@ extern const sb_doc_ops sb_doc_cyclonedx_vex_16;
 extern const sb_doc_ops sb_doc_cyclonedx_vex_17;
 extern const sb_doc_ops sb_doc_spdx_23;
 extern const sb_doc_ops sb_doc_spdx_301;
+extern const sb_doc_ops sb_doc_github_snapshot;
 
 #endif

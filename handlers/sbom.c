@@ -12,7 +12,10 @@
  * license-file-max / license-texts-max (lower the server's text budget),
  * include / exclude / exclude-kind / scope / keep-orphans (core/filter.h),
  * output=vex (with vulnerabilities=osv and a CycloneDX format: the findings
- * as a CycloneDX VEX pointing into that SBOM).
+ * as a CycloneDX VEX pointing into that SBOM); format=github-snapshot (GitHub's
+ * dependency-submission body, core/doc_github.c) with sha, ref, correlator,
+ * job-id (required), job-url and path, which no other format takes; its
+ * all-* answer is one snapshot with a manifest per selection, not NDJSON.
  * The lockfile is the raw body, or the `lockfile` field of a
  * multipart/form-data upload; its name comes from filename=, else the
  * Content-Disposition of the body or of the part.
@@ -67,16 +70,17 @@ static void warn_incomplete(svc_req *r, const sb_sbom *s)
     }
 }
 
-/* SPDX 2.3 has no place for findings (spec 6.9): say so rather than drop
- * them silently. */
+/* SPDX 2.3 and GitHub's snapshot have no place for findings (spec 6.9):
+ * say so rather than drop them silently. */
 static void warn_vulns(svc_req *r, const sb_doc_ops *ops, const sb_sbom *s)
 {
-    if (ops != &sb_doc_spdx_23 || !s->vulns_asked)
+    if ((ops != &sb_doc_spdx_23 && ops != &sb_doc_github_snapshot) || !s->vulns_asked)
         return;
     const char *w = sb_arena_printf(svc_req_arena(r),
-                                    "299 sbomd \"SPDX 2.3 cannot hold vulnerability findings: %zu left out (%s/%s); "
+                                    "299 sbomd \"%s cannot hold vulnerability findings: %zu left out (%s/%s); "
                                     "ask for cyclonedx-1.6, cyclonedx-1.7 or spdx-3.0.1\"",
-                                    s->nvulns, s->environment, s->platform);
+                                    ops == &sb_doc_spdx_23 ? "SPDX 2.3" : "A GitHub snapshot", s->nvulns,
+                                    s->environment, s->platform);
     if (w)
         svc_req_add_header(r, "Warning", w);
 }
@@ -84,7 +88,8 @@ static void warn_vulns(svc_req *r, const sb_doc_ops *ops, const sb_sbom *s)
 /* all-environments / all-platforms: one document per selection, in the
  * order core/pairs.c gives (default first, then by name), as NDJSON. */
 static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const sb_lock *lock,
-                       const sb_select_opts *base, int all_envs, int all_plats, time_t ts, const unsigned char *sha1)
+                       const sb_select_opts *base, int all_envs, int all_plats, time_t ts, const unsigned char *sha1,
+                       const sb_doc_snapshot *snap)
 {
     int prc;
     sb_arena *a = svc_req_arena(r);
@@ -151,6 +156,15 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
         return svc_req_timeout(r);
     sb_doc_opts dopts = {.timestamp = ts, .pretty = false, .input_sha1 = sha1, .timestamp_given = in->ts_given};
     sb_doc *doc = NULL;
+    if (ops->joins_selections) { /* one document holding every selection */
+        dopts.pretty = in->pretty != 0;
+        dopts.snapshot = snap;
+        if (sb_doc_new_joined(&doc, a, ops, cdocs, nd, &dopts, &err) != SB_OK)
+            return svc_req_error(r, &err, NULL, 0);
+        svc_req_count(r, 1, NULL);
+        disposition(r, all_envs ? "all" : docs[0]->environment, all_plats ? "all" : docs[0]->platform, ops->ext);
+        return svc_req_stream(r, ops->media_type, doc);
+    }
     if (sb_doc_new_seq(&doc, a, ops, cdocs, nd, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
     svc_req_count(r, (unsigned)nd, NULL);
@@ -192,6 +206,65 @@ static int vex_output(svc_req *r, const sb_doc_ops **ops, int *rc)
     return 0;
 }
 
+/* format=github-snapshot (issue 42): the commit and job it is submitted for,
+ * which only the client knows. 1 with a 400 queued when a required one is
+ * missing (all of them named at once) or when they are given for another
+ * format; else 0 with *out set (NULL for another format). */
+static int snapshot_params(svc_req *r, const sb_doc_ops *ops, const sb_doc_snapshot **out, int *rc)
+{
+    const svc_query *q = svc_req_q(r);
+    const struct {
+        const char *name, *value;
+        bool required;
+    } p[] = {{"sha", q->sha, true},       {"ref", q->ref, true},          {"correlator", q->correlator, true},
+             {"job-id", q->job_id, true}, {"job-url", q->job_url, false}, {"path", q->path, false}};
+    size_t n = sizeof p / sizeof p[0];
+    *out = NULL;
+    sb_arena *a = svc_req_arena(r);
+    if (ops != &sb_doc_github_snapshot) {
+        for (size_t i = 0; i < n; i++)
+            if (p[i].value) {
+                const char *why = sb_arena_printf(a, "is only taken by format=github-snapshot, not %s", ops->name);
+                *rc = svc_bad_param(r, p[i].name, why ? why : "is only taken by format=github-snapshot");
+                return 1;
+            }
+        return 0;
+    }
+    sb_strb missing = {0};
+    size_t nmissing = 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i].required && NULL == p[i].value) {
+            nmissing++;
+            if (sb_strb_add(&missing, a, ", ", p[i].name) != SB_OK)
+                return *rc = -1, 1;
+        }
+    if (nmissing) {
+        const char *detail = sb_arena_printf(a,
+                                             "format github-snapshot needs the query parameter%s %s (in GitHub "
+                                             "Actions: sha=$GITHUB_SHA, ref=$GITHUB_REF, correlator=$GITHUB_WORKFLOW "
+                                             "$GITHUB_JOB, job-id=$GITHUB_RUN_ID)",
+                                             nmissing > 1 ? "s" : "", missing.s);
+        *rc = svc_req_problem(r, 400, NULL,
+                              detail ? detail
+                                     : "format github-snapshot needs sha, ref, correlator "
+                                       "and job-id",
+                              NULL, NULL, 0);
+        return 1;
+    }
+    sb_doc_snapshot *g = sb_arena_calloc(a, 1, sizeof *g);
+    if (NULL == g)
+        return *rc = -1, 1;
+    g->sha = q->sha;
+    g->ref = q->ref;
+    g->correlator = q->correlator;
+    g->job_id = q->job_id;
+    g->job_url = q->job_url;
+    g->source_location = q->path;
+    g->detector_url = svc_req_cfg(r)->detector_url[0] ? svc_req_cfg(r)->detector_url : NULL;
+    *out = g;
+    return 0;
+}
+
 static int post_sbom(svc_req *r)
 {
     sb_arena *a = svc_req_arena(r);
@@ -219,6 +292,9 @@ static int post_sbom(svc_req *r)
     int vrc;
     if (vex_output(r, &ops, &vrc))
         return vrc;
+    const sb_doc_snapshot *snap = NULL;
+    if (snapshot_params(r, ops, &snap, &vrc))
+        return vrc;
     svc_req_note(r, ops->name, -1);
 
     svc_intake in;
@@ -230,7 +306,7 @@ static int post_sbom(svc_req *r)
         return rc;
     svc_req_mark(r, "parse");
     if (in.all_envs || in.all_plats)
-        return stream_many(r, ops, &in, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.sha1);
+        return stream_many(r, ops, &in, in.lock, &in.sel, in.all_envs, in.all_plats, in.ts, in.sha1, snap);
     sb_sbom *sbom = NULL;
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
@@ -244,7 +320,8 @@ static int post_sbom(svc_req *r)
     sb_doc_opts dopts = {.timestamp = in.ts,
                          .pretty = in.pretty != 0,
                          .input_sha1 = in.sha1,
-                         .timestamp_given = in.ts_given};
+                         .timestamp_given = in.ts_given,
+                         .snapshot = snap};
     sb_doc *doc = NULL;
     if (sb_doc_new(&doc, a, ops, sbom, &dopts, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);

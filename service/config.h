@@ -37,6 +37,7 @@ typedef struct svc_cfg {
     char tls_cert[1024];          /* PEM certificate (chain); with tls_key: HTTPS */
     char tls_key[1024];           /* PEM private key */
     char sbom_author[320];        /* default SBOM author (SPDX creator syntax); "" = none */
+    char detector_url[512];       /* detector.url of github-snapshot documents; "" = the tool's purl */
     long lookups;                 /* 1: ?fetch-licenses=true may query the package index */
     char pypi_url[512];           /* PyPI JSON API base */
     char conda_url[512];          /* conda channel host: base of every archive lookup */

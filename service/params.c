@@ -149,6 +149,8 @@ static int specificity(const svc_accept_item *it, const sb_doc_ops *f)
     for (size_t k = 0; f->media_aliases && f->media_aliases[k]; k++)
         if (!strcasecmp(f->media_aliases[k], it->type))
             return 3;
+    if (f->named_only)
+        return -1;
     if (!strcasecmp(it->type, "application/json") || !strcasecmp(it->type, "application/*"))
         return 1;
     return strcmp(it->type, "*/*") ? -1 : 0;
@@ -424,6 +426,38 @@ static int check_fail_on(svc_query *q, unsigned ep, const char *v, const char **
     return 0;
 }
 
+/* GitHub's snapshot takes a commit id of 40 to 64 characters: SHA-1, or a
+ * SHA-256 repository's 64 hex digits. */
+static int check_sha(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    size_t n = strlen(v);
+    if ((n != 40 && n != 64) || strspn(v, "0123456789abcdefABCDEF") != n) {
+        *why = "must be a commit id: 40 hex digits (64 in a SHA-256 repository), e.g. $GITHUB_SHA";
+        return -1;
+    }
+    return 0;
+}
+
+static int check_ref(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    if (strncmp(v, "refs/", 5) || !v[5]) {
+        *why = "must be a full Git ref starting with refs/ (refs/heads/main), e.g. $GITHUB_REF";
+        return -1;
+    }
+    return 0;
+}
+
+/* correlator, job-id, job-url, path: free text, but never empty (GitHub
+ * keys snapshots by the correlator; an empty one would merge unrelated jobs) */
+static int check_nonempty(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    if (!v[0]) {
+        *why = "must not be empty";
+        return -1;
+    }
+    return 0;
+}
+
 static int check_gate_incomplete(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
 {
     static const char *const set[] = {"fail", "pass", NULL};
@@ -484,6 +518,13 @@ static const svc_qparam qparams[] = {
     {"epss", SVC_Q_BOOL, 0, SB_R, 0, 1, Q(epss), NULL},
     {"fail-on-epss", SVC_Q_STRING, 0, SB_R, 0, 1, Q(fail_on_epss), check_epss},
     {"gate-incomplete", SVC_Q_STRING, 0, SB_R, 0, 0, Q(gate_incomplete), check_gate_incomplete},
+    /* format=github-snapshot only (handlers/sbom.c refuses them beside another format) */
+    {"sha", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(sha), check_sha},
+    {"ref", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(ref), check_ref},
+    {"correlator", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(correlator), check_nonempty},
+    {"job-id", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(job_id), check_nonempty},
+    {"job-url", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(job_url), check_nonempty},
+    {"path", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(path), check_nonempty},
     {NULL, SVC_Q_STRING, 0, 0, 0, 0, 0, NULL},
 };
 

@@ -111,6 +111,9 @@ typedef struct svc_query {
     double epss_min, scorecard_floor, scorecard_gate;             /* parsed; -1 absent */
     const char *gate_incomplete;                                  /* fail (absent) | pass */
     bool gate_incomplete_pass; /* gates evaluated on what is known, the answer saying what is not */
+    /* format=github-snapshot: the commit and job the snapshot is for (sha
+     * checked as 40 or 64 hex digits, ref as refs/...), the lockfile's path */
+    const char *sha, *ref, *correlator, *job_id, *job_url, *path;
 } svc_query;
 
 /* A query with nothing given (what a route that takes no query sees). */

@@ -645,6 +645,8 @@ int svc_req_repeat(svc_req *r, int *rc)
     key_num(&c, "license-file-max", cfg->license_file_max);
     key_num(&c, "license-texts-max", cfg->license_texts_max);
     key_str(&c, "author", cfg->sbom_author);
+    if (cfg->detector_url[0]) /* absent adds nothing: keys without it stay as they were */
+        key_str(&c, "detector-url", cfg->detector_url);
     key_str(&c, "pypi-mapping-file", cfg->pypi_mapping_file);
     key_str(&c, "policy-file", cfg->policy_file);
     key_num(&c, "max-packages", cfg->max_packages);

@@ -107,6 +107,7 @@ for profile in $profiles; do
     suite "$profile: repeat uploads (ETag, 304, result cache)" "$b/repeat.log" tests/integration/repeat.sh "$b"
     suite "$profile: gates fail closed, Sbomd-Incomplete" "$b/gates.log" tests/integration/gates.sh "$b"
     suite "$profile: errors that teach" "$b/errors.log" tests/integration/errors.sh "$b"
+    suite "$profile: GitHub dependency snapshot against a fake GitHub" "$b/github.log" tests/integration/github.sh "$b"
   fi
   if [ "$profile" = release ]; then
     suite "release: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"

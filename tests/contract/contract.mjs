@@ -127,6 +127,11 @@ for (const format of ['cyclonedx-1.6', 'cyclonedx-1.7', 'spdx-2.3', 'spdx-3.0.1'
   await call(`sbom ${format}`, sbom, 'POST', { query: `?format=${format}`, body: lock }, 200);
 await call('sbom via Accept', sbom, 'POST', { headers: { Accept: 'application/spdx+json; version=3.0.1' }, body: lock }, 200);
 await call('sbom NDJSON', sbom, 'POST', { query: '?all-platforms=true', body: uv }, 200);
+// GitHub's dependency snapshot: its media type, the GitHubSnapshot schema; all-* one document; 400 without sha
+const ghq = '?format=github-snapshot&sha=0123456789abcdef0123456789abcdef01234567&ref=refs/heads/main&correlator=c&job-id=1';
+await call('sbom github-snapshot', sbom, 'POST', { query: ghq, body: lock }, 200);
+await call('sbom github-snapshot all-platforms', sbom, 'POST', { query: ghq + '&all-platforms=true', body: uv }, 200);
+await call('sbom github-snapshot without sha', sbom, 'POST', { query: '?format=github-snapshot', body: lock }, 400);
 const form = new FormData();
 form.append('lockfile', new Blob([uv]), 'uv.lock');
 await call('sbom multipart', sbom, 'POST', { body: form }, 200);

@@ -27,6 +27,11 @@ grep -v '^#' "$docs/FIXTURES" | while read -r name rel; do
   "$b/sbomgen" -t 1700000000 -f cyclonedx-1.6 "$shared/fixtures/$rel" > "$docs/$name.cdx.json"
   "$b/sbomgen" -t 1700000000 -f spdx-2.3 "$shared/fixtures/$rel" > "$docs/$name.spdx.json"
 done
+# format=github-snapshot, with the parameters goldens.sh sends
+grep -v '^#' "$docs/GITHUB" | while read -r name rel; do
+  "$b/sbomgen" -t 1700000000 -f github-snapshot -G sha=0123456789abcdef0123456789abcdef01234567 -G ref=refs/heads/main \
+    -G correlator=golden -G job-id=1 "$shared/fixtures/$rel" > "$docs/$name.github.json"
+done
 # the goldens only a server with its fakes can make: the vulnerabilities
 # report (fake OSV, KEV, EPSS) and the diff of two lockfiles
 SB_GOLDEN_UPDATE=1 "$root/tests/integration/vulns.sh" "$b" > /dev/null

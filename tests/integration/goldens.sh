@@ -3,7 +3,8 @@
 # for each fixture listed in FIXTURES, the server's CycloneDX 1.6 and SPDX 2.3
 # answers (file name sent as ?filename=, timestamp fixed by
 # --source-date-epoch) must equal the committed files byte for byte, and each
-# golden must be schema-valid. Regenerate with tests/golden/update.sh.
+# golden must be schema-valid; likewise the github-snapshot answers for the
+# fixtures listed in GITHUB. Regenerate with tests/golden/update.sh.
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
 docs="$root/tests/golden/documents"
@@ -23,4 +24,19 @@ while read -r name rel; do
   done
 done < "$docs/FIXTURES"
 check "at least 12 golden fixtures ($n)" [ "$n" -ge 12 ]
+# format=github-snapshot (GITHUB): the snapshot of the same fixed request,
+# valid against the vendored schema of GitHub's API description
+gq="format=github-snapshot&sha=0123456789abcdef0123456789abcdef01234567&ref=refs/heads/main&correlator=golden&job-id=1"
+while read -r name rel; do
+  case "$name" in ''|'#'*) continue ;; esac
+  f="$shared/fixtures/$rel" want="$docs/$name.github.json"
+  curl -sS -o "$work/got.json" --data-binary @"$f" "$base/v1/sbom?$gq&filename=$(basename "$rel")"
+  check "$name github-snapshot: equals the golden" cmp -s "$work/got.json" "$want"
+  if ! cmp -s "$work/got.json" "$want"; then diff <(jq -S . "$want") <(jq -S . "$work/got.json") | head -20 >&2; fi
+  check "$name github-snapshot: the golden is valid against GitHub's snapshot schema" python3 -c '
+import json, sys, jsonschema
+s = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator(s, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER).validate(json.load(open(sys.argv[2])))
+' "$root/tests/github/snapshot.schema.json" "$want"
+done < "$docs/GITHUB"
 sb_done goldens

@@ -188,7 +188,7 @@ done
 
 res="$(curl -sS -o "$work/formats.json" -w '%{http_code}' "$base/v1/formats")"
 check "GET /v1/formats ($res)" [ "$res" = 200 ]
-check "formats lists four" jq -e '[.formats[].name] == ["cyclonedx-1.6","cyclonedx-1.7","spdx-2.3","spdx-3.0.1"]' "$work/formats.json" >/dev/null
+check "formats lists five" jq -e '[.formats[].name] == ["cyclonedx-1.6","cyclonedx-1.7","spdx-2.3","spdx-3.0.1","github-snapshot"]' "$work/formats.json" >/dev/null
 for pair in "application/spdx+json|spdx-2.3|application/spdx+json; version=2.3" \
             "application/spdx+json; version=3.0.1|spdx-3.0.1|application/spdx+json; version=3.0.1" \
             "text/html;q=0.9, application/spdx+json;version=2.3;q=0.5, application/vnd.cyclonedx+json;version=1.7;q=0.8|cyclonedx-1.7|application/vnd.cyclonedx+json; version=1.7" \
@@ -199,7 +199,7 @@ for pair in "application/spdx+json|spdx-2.3|application/spdx+json; version=2.3" 
 done
 res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' -H 'Accept: text/html' --data-binary @"$shared/fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock" "$base/v1/sbom")"
 check "Accept text/html -> 406 ($res)" [ "$res" = "406 application/problem+json" ]
-check "406 lists four formats" jq -e '.choices | length == 4' "$work/p.json" >/dev/null
+check "406 lists five formats" jq -e '.choices | length == 5' "$work/p.json" >/dev/null
 
 # --- a run to the socket equals a run to a file (the CLI over the same core)
 for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do

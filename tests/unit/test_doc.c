@@ -100,7 +100,8 @@ static void check_structure(const char *name, const char *doc, const sb_sbom *s)
 TEST(core_doc__identical_for_any_buffer_size)
 {
     static const size_t sizes[] = {1, 7, 4096, 65536};
-    const sb_doc_ops *formats[] = {&sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23, &sb_doc_spdx_301};
+    const sb_doc_ops *formats[] = {&sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23, &sb_doc_spdx_301,
+                                   &sb_doc_github_snapshot};
     for (int f = 0; fixtures[f]; f++) {
         size_t len;
         char *in = sb_test_read(sb_test_shared(fixtures[f]), &len);
@@ -119,7 +120,7 @@ TEST(core_doc__identical_for_any_buffer_size)
             rc = sb_model_select(&s, a, l, &o, &err);
         }
         sb_test_subcase(fixtures[f], rc == SB_OK, err.msg);
-        for (int k = 0; rc == SB_OK && k < 4; k++) {
+        for (int k = 0; rc == SB_OK && k < 5; k++) {
             size_t ref_len = 0;
             char *ref = produce_all(formats[k], s, in, len, 65536, &ref_len);
             sb_test_subcase(fixtures[f], ref != NULL, "produce failed");
@@ -135,6 +136,14 @@ TEST(core_doc__identical_for_any_buffer_size)
             }
             if (k < 2) {
                 check_structure(fixtures[f], ref, s);
+            } else if (k == 4) { /* one manifest, one resolved entry per package */
+                json_t *j = json_loads(ref, 0, NULL);
+                json_t *m = json_object_get(j, "manifests");
+                json_t *one = json_object_get(m, "pixi.lock");
+                sb_test_subcase(fixtures[f], json_object_size(m) == 1 && one, "one manifest, pixi.lock");
+                sb_test_subcase(fixtures[f], json_object_size(json_object_get(one, "resolved")) == s->npkgs,
+                                "github-snapshot: resolved = model");
+                json_decref(j);
             } else {
                 json_t *j = json_loads(ref, 0, NULL);
                 sb_test_subcase(fixtures[f], j != NULL, "SPDX output is JSON");
@@ -295,6 +304,77 @@ TEST(core_doc__serial_names_one_document)
     char *doc = s ? produce_all(&sb_doc_spdx_23, s, in, len, 4096, &dn) : NULL;
     CHECK(doc && strstr(doc, got + 37 * 1));
     free(doc);
+    sb_arena_destroy(a);
+    free(in);
+}
+
+/* A joined document (all-* in github-snapshot): one snapshot whose
+ * manifests are the selections, in order, each with its packages; the same
+ * bytes for any buffer size, however the pieces fall across the parts. */
+TEST(core_doc__github_snapshot_joins_selections)
+{
+    size_t len;
+    const char *fx = "fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock";
+    char *in = sb_test_read(sb_test_shared(fx), &len);
+    CHECK(in != NULL);
+    if (!in)
+        return;
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    CHECK(sb_lock_read(&l, a, NULL, in, len, "pixi.lock", NULL, &err) == SB_OK);
+    const sb_sbom *parts[3];
+    size_t n = 0;
+    for (size_t p = 0; l && p < l->envs[0].nplatforms && n < 3; p++) {
+        sb_select_opts o = {.platform = l->envs[0].platforms[p].name, .environment = l->envs[0].name};
+        sb_sbom *s = NULL;
+        if (sb_model_select(&s, a, l, &o, &err) == SB_OK)
+            parts[n++] = s;
+    }
+    CHECK(n >= 2);
+    sb_doc_snapshot g = {.sha = "0123456789abcdef0123456789abcdef01234567",
+                         .ref = "refs/heads/main",
+                         .correlator = "c",
+                         .job_id = "1"};
+    sb_doc_opts o = {.timestamp = 1700000000, .pretty = true, .input = in, .input_len = len, .snapshot = &g};
+    char *docs[2] = {NULL, NULL};
+    size_t lens[2] = {0, 0}, sizes[2] = {65536, 3};
+    for (int z = 0; z < 2 && n >= 2; z++) {
+        sb_doc *d = NULL;
+        CHECK(sb_doc_new_joined(&d, a, &sb_doc_github_snapshot, parts, n, &o, &err) == SB_OK);
+        sb_buf out = SB_BUF_INIT(0);
+        char buf[65536];
+        ssize_t k;
+        while (d && (k = sb_doc_produce(d, buf, sizes[z])) > 0)
+            sb_buf_append(&out, buf, (size_t)k);
+        docs[z] = out.data ? strndup(out.data, out.len) : NULL;
+        lens[z] = out.len;
+        sb_buf_free(&out);
+        sb_doc_free(d);
+    }
+    CHECK(docs[0] && docs[1] && lens[0] == lens[1] && !memcmp(docs[0], docs[1], lens[0]));
+    json_t *j = docs[0] ? json_loads(docs[0], 0, NULL) : NULL;
+    json_t *m = json_object_get(j, "manifests");
+    CHECK(json_object_size(m) == n);
+    size_t i = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(m, key, v) {
+        char want[200];
+        if (i >= n)
+            break;
+        snprintf(want, sizeof want, "pixi.lock:%s:%s", parts[i]->environment, parts[i]->platform);
+        CHECK_STR(key, want);
+        CHECK(json_object_size(json_object_get(v, "resolved")) == parts[i]->npkgs);
+        i++;
+    }
+    CHECK_STR(json_string_value(json_object_get(j, "sha")), g.sha);
+    /* a format that does not join is refused */
+    sb_doc *d = NULL;
+    CHECK(sb_doc_new_joined(&d, a, &sb_doc_cyclonedx_16, parts, n, &o, &err) == SB_EMISUSE);
+    json_decref(j);
+    free(docs[0]);
+    free(docs[1]);
     sb_arena_destroy(a);
     free(in);
 }
