@@ -162,7 +162,8 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
         if (sb_doc_new_joined(&doc, a, ops, cdocs, nd, &dopts, &err) != SB_OK)
             return svc_req_error(r, &err, NULL, 0);
         svc_req_count(r, 1, NULL);
-        disposition(r, all_envs ? "all" : docs[0]->environment, all_plats ? "all" : docs[0]->platform, ops->ext);
+        svc_req_disposition(r, "sbom", all_envs ? "all" : docs[0]->environment, all_plats ? "all" : docs[0]->platform,
+                            ops->ext);
         return svc_req_stream(r, ops->media_type, doc);
     }
     if (sb_doc_new_seq(&doc, a, ops, cdocs, nd, &dopts, &err) != SB_OK)
