@@ -314,6 +314,50 @@ sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope
     return sb_strv_push(&p->rec->depends, a, key);
 }
 
+/* Scopes as npm means them (issue 38, defect 7): a path from the root is
+ * classed by whether it passes a development edge (D), an optional edge (O),
+ * and whether it starts at a peer (P); a package records the classes of the
+ * paths that reach it (a bit per class) and is
+ *   required     when some path is neither D nor O (nor from a peer),
+ *   peer         else when some path from a peer is neither (and no O-only path),
+ *   dev          when every path is D (npm's dev, with or without optional),
+ *   optional     when every path is O,
+ *   devOptional  otherwise: some path D only, another O only; npm removes it
+ *                only when both dev and optional are omitted.
+ * A dev dependency reached through dev edges only was devOptional before. */
+enum { PC_D = 1, PC_O = 2, PC_P = 4 };
+
+static unsigned path_class(sb_js_scope s)
+{
+    switch (s) {
+    case SB_JS_DEV: return PC_D;
+    case SB_JS_OPTIONAL: return PC_O;
+    case SB_JS_DEV_OPTIONAL: return PC_D | PC_O;
+    case SB_JS_PEER: return PC_P;
+    default: return 0;
+    }
+}
+
+static sb_js_scope scope_of_paths(uint8_t m)
+{
+    if (m & 1u << 0)
+        return SB_JS_REQUIRED;
+    int only_o = 0, all_d = 1, all_o = 1;
+    for (unsigned c = 0; c < 8; c++)
+        if (m & 1u << c) {
+            all_d &= (c & PC_D) != 0;
+            all_o &= (c & PC_O) != 0;
+            only_o |= (c & (PC_D | PC_O)) == PC_O;
+        }
+    if ((m & 1u << PC_P) && !only_o)
+        return SB_JS_PEER;
+    if (all_d)
+        return SB_JS_DEV;
+    if (all_o)
+        return SB_JS_OPTIONAL;
+    return SB_JS_DEV_OPTIONAL;
+}
+
 sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope s)
 {
     sb_js_pkg *p = key ? sb_jsl_find(l, key) : NULL;
@@ -321,6 +365,7 @@ sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope 
         return SB_OK;
     if (s > p->root_scope)
         p->root_scope = s;
+    p->paths |= (uint8_t)(1u << path_class(s));
     return sb_jsl_root(l, a, key);
 }
 
@@ -332,32 +377,29 @@ static int listed(const sb_strv *v, const char *key)
     return 0;
 }
 
-/* the scope a dependency gets from its dependent over one edge */
-static sb_js_scope through(const sb_js_pkg *u, const char *key)
+/* The path classes a dependency gets from its dependent's over one edge. */
+static uint8_t through(const sb_js_pkg *u, const char *key)
 {
-    if (listed(u->dev_deps, key))
-        return SB_JS_DEV;
-    if (!listed(u->opt_deps, key))
-        return u->scope;
-    if (u->scope == SB_JS_REQUIRED)
-        return SB_JS_OPTIONAL;
-    return u->scope == SB_JS_DEV ? SB_JS_DEV_OPTIONAL : u->scope;
+    unsigned e = (listed(u->dev_deps, key) ? PC_D : 0) | (listed(u->opt_deps, key) ? PC_O : 0);
+    uint8_t m = 0;
+    for (unsigned c = 0; c < 8; c++)
+        if (u->paths & 1u << c)
+            m |= (uint8_t)(1u << (c | e));
+    return m;
 }
 
 sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err)
 {
-    /* a worklist: a package goes back on it only when its scope rises, at
-     * most once per scope level */
-    size_t cap = l->n * 5 + 1, head = 0, tail = 0;
+    /* a worklist: a package goes back on it only when a path class is new
+     * to it, at most once per class (8): linear in the edges */
+    size_t cap = l->n * 9 + 1, head = 0, tail = 0;
     (void)a; /* the queue is the reader's scratch, gone with it */
     sb_js_pkg **q = sb_arena_alloc(l->tmp, cap * sizeof *q);
     if (NULL == q)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < l->n; i++)
-        if (l->pkgs[i]->root_scope > l->pkgs[i]->scope) {
-            l->pkgs[i]->scope = l->pkgs[i]->root_scope;
+        if (l->pkgs[i]->paths)
             q[tail++] = l->pkgs[i];
-        }
     while (head < tail) {
         sb_js_pkg *u = q[head++];
         if (sb_jsl_tick(l, err) != SB_OK)
@@ -366,13 +408,16 @@ sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err)
             sb_js_pkg *v = sb_jsl_find(l, u->rec->depends.v[d]);
             if (NULL == v)
                 continue;
-            sb_js_scope s = through(u, u->rec->depends.v[d]);
-            if (s > v->scope && tail < cap) {
-                v->scope = s;
+            uint8_t m = through(u, u->rec->depends.v[d]);
+            if ((m & ~v->paths) && tail < cap) {
+                v->paths |= m;
                 q[tail++] = v;
             }
         }
     }
+    for (size_t i = 0; i < l->n; i++)
+        if (l->pkgs[i]->paths)
+            l->pkgs[i]->scope = scope_of_paths(l->pkgs[i]->paths);
     return SB_OK;
 }
 

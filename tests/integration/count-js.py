@@ -382,30 +382,41 @@ def bun_expected(r):
     return edges
 
 
-RANK = {"dev": 1, "devOptional": 2, "peer": 3, "optional": 4, "required": 5}
-
-
 def bun_scopes(edges):
-    """npm's scope words down the graph: a package gets the highest of its
-    paths; an optional edge makes required optional and dev devOptional, a
-    dev edge makes anything dev."""
-    out, kids = {}, {}
+    """npm's meaning of its scope words: every path from the root is classed
+    by whether it passes a dev edge (1), an optional edge (2) and starts at a
+    peer (4); a package is required when some path is none of these, peer
+    when else some path from a peer is neither dev nor optional (and none is
+    optional only), dev when every path passes a dev edge, optional when every
+    path passes an optional one, devOptional otherwise (npm omits it only when
+    both dev and optional are omitted)."""
+    cls, kids, todo = {}, {}, []
     for s, t, how in edges:
         kids.setdefault(s, []).append((t, how))
-    todo = []
+    start = {"required": 0, "dev": 1, "optional": 2, "devOptional": 3, "peer": 4}
+
+    def add(t, c):
+        if c not in cls.setdefault(t, set()):
+            cls[t].add(c)
+            todo.append((t, c))
     for t, how in kids.get(None, []):
-        if RANK[how] > RANK.get(out.get(t), 0):
-            out[t] = how
-            todo.append(t)
+        add(t, start[how])
     while todo:
-        u = todo.pop()
+        u, c = todo.pop()
         for t, how in kids.get(u, []):
-            su = out[u]
-            s = "dev" if how == "dev" else (su if how != "optional" else
-                                            ("optional" if su == "required" else "devOptional" if su == "dev" else su))
-            if RANK[s] > RANK.get(out.get(t), 0):
-                out[t] = s
-                todo.append(t)
+            add(t, c | (1 if how == "dev" else 2 if how == "optional" else 0))
+    out = {}
+    for t, cs in cls.items():
+        if 0 in cs:
+            out[t] = "required"
+        elif 4 in cs and not any(c & 3 == 2 for c in cs):
+            out[t] = "peer"
+        elif all(c & 1 for c in cs):
+            out[t] = "dev"
+        elif all(c & 2 for c in cs):
+            out[t] = "optional"
+        else:
+            out[t] = "devOptional"
     return out
 
 

@@ -1433,3 +1433,48 @@ TEST(core_pnpm__tarball_url_outlives_the_tree)
     CHECK(p && p->location && strstr(p->location, "example.org/z-1.0.0.tgz"));
     sb_arena_destroy(a);
 }
+
+/* Issue 38, defect 7: scope words as npm means them. a is a dev dependency;
+ * b is reached through a (dev, not optional) only: dev, not devOptional; c
+ * through a's optional edge: still dev (npm: dev and optional); d through a
+ * and through the optional o: devOptional; e through o only: optional. */
+static const char pnpm_scopes[] =
+    "lockfileVersion: '9.0'\n"
+    "importers:\n"
+    "  .:\n"
+    "    devDependencies:\n"
+    "      a: {specifier: ^1, version: 1.0.0}\n"
+    "    optionalDependencies:\n"
+    "      o: {specifier: ^1, version: 1.0.0}\n"
+    "packages:\n"
+    "  a@1.0.0: {resolution: {integrity: sha512-AAAA}}\n"
+    "  b@1.0.0: {resolution: {integrity: sha512-AAAA}}\n"
+    "  c@1.0.0: {resolution: {integrity: sha512-AAAA}}\n"
+    "  d@1.0.0: {resolution: {integrity: sha512-AAAA}}\n"
+    "  e@1.0.0: {resolution: {integrity: sha512-AAAA}}\n"
+    "  o@1.0.0: {resolution: {integrity: sha512-AAAA}}\n"
+    "snapshots:\n"
+    "  a@1.0.0:\n"
+    "    dependencies: {b: 1.0.0, d: 1.0.0}\n"
+    "    optionalDependencies: {c: 1.0.0}\n"
+    "  b@1.0.0: {}\n"
+    "  c@1.0.0: {}\n"
+    "  d@1.0.0: {}\n"
+    "  e@1.0.0: {}\n"
+    "  o@1.0.0:\n"
+    "    dependencies: {d: 1.0.0, e: 1.0.0}\n";
+
+TEST(core_js__scopes_as_npm_means_them)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "pnpm-lock.yaml", pnpm_scopes, &err);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "a", NULL), "pixi:scope"), "dev");
+    CHECK_STR(prop(find(s, "b", NULL), "pixi:scope"), "dev");
+    CHECK_STR(prop(find(s, "c", NULL), "pixi:scope"), "dev");
+    CHECK_STR(prop(find(s, "d", NULL), "pixi:scope"), "devOptional");
+    CHECK_STR(prop(find(s, "e", NULL), "pixi:scope"), "optional");
+    CHECK_STR(prop(find(s, "o", NULL), "pixi:scope"), "optional");
+    sb_arena_destroy(a);
+}
