@@ -1219,12 +1219,30 @@ static int would_look_up(const sb_pkg *p, sb_arena *a)
     return ak != SB_ARCHIVE_TARBZ2 || (size > 0 && size <= SB_ARCHIVE_TARBZ2_MAX);
 }
 
+const char *sb_pkg_license_unknown(const sb_pkg *p)
+{
+    if (p->license && p->license[0])
+        return NULL;
+    switch (p->lookup) {
+    case SB_LOOKUP_UNASKED: return "the lockfile does not record it: fetch-licenses=true looks it up";
+    case SB_LOOKUP_NOT_MADE:
+    case SB_LOOKUP_OFF:
+        return "the lockfile does not record it and this server makes no lookups: start it with --lookups and ask "
+               "fetch-licenses=true (or give conda's --package-cache)";
+    case SB_LOOKUP_FAILED: return "its lookup failed or was not answered in time: ask again";
+    default: return NULL;
+    }
+}
+
 sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err)
 {
     (void)err; /* counts only: cannot fail */
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        m += (size_t)would_look_up(&pkgs[i], a);
+        if (would_look_up(&pkgs[i], a)) {
+            m++;
+            pkgs[i].lookup = ctx ? SB_LOOKUP_UNASKED : SB_LOOKUP_OFF;
+        }
     if (ctx)
         st->unasked = m;
     else

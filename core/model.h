@@ -129,7 +129,9 @@ typedef enum sb_lookup_state {
     SB_LOOKUP_NONE = 0, /* not wanted (it had a license) or no lookups ran */
     SB_LOOKUP_FILLED,   /* answered (with or without a license) */
     SB_LOOKUP_FAILED,   /* failed, still running at the deadline, or past the request's limit */
-    SB_LOOKUP_NOT_MADE  /* wanted but not asked: this server makes no network lookups */
+    SB_LOOKUP_NOT_MADE, /* wanted but not asked: this server makes no network lookups */
+    SB_LOOKUP_UNASKED,  /* not asked by the request (fetch-licenses=true would ask) */
+    SB_LOOKUP_OFF       /* not asked by the request, and this server makes no lookups anyway */
 } sb_lookup_state;
 
 /* sb_author (above) is also who wrote the SBOM (CISA "SBOM author", NTIA "Author of SBOM Data", BSI
@@ -213,6 +215,11 @@ sb_pkgx *sb_pkg_x(sb_pkg *p, sb_arena *a);
 
 /* p's out-of-line fields for reading: all unset when it has none. */
 const sb_pkgx *sb_pkg_xr(const sb_pkg *p);
+
+/* Why p's license is not known, when it is not (NULL when it is stated,
+ * or stated as absent): the lockfile does not record one and no lookup told
+ * it, which is not "no license" (issue 37). The remedy is part of it. */
+const char *sb_pkg_license_unknown(const sb_pkg *p);
 
 /* The digests a package can carry, in the order documents list them. */
 typedef enum sb_hash_alg {

@@ -586,13 +586,20 @@ sb_code sb_policy_apply(const sb_policy *p, sb_sbom *s, sb_arena *a, sb_gate *g)
         sb_lic lic = sb_pkg_lic(pk, a);
         v[i].rule = sb_policy_eval(p, a, &lic, &v[i].reason);
         v[i].exempt = sb_policy_exempt(p, pk->name);
+        /* not known is not "no license": say why and how to know it */
+        const char *why = v[i].rule == SB_POL_NO_LICENSE ? sb_pkg_license_unknown(pk) : NULL;
+        if (why) {
+            const char *r = sb_arena_printf(a, "license not known: %s (require-license)", why);
+            v[i].reason = r ? r : v[i].reason;
+        }
         sb_code rc = SB_OK;
         if (v[i].exempt)
             rc = add_prop(pk, a, "pixi:license-exempt", v[i].exempt);
         else if (v[i].rule != SB_POL_PASS)
             rc = add_prop(pk, a, "pixi:license-violation", v[i].reason);
         if (rc == SB_OK && g && !v[i].exempt && v[i].rule != SB_POL_PASS) {
-            sb_finding f = {pk->name, pk->version, sb_policy_rule_name(v[i].rule), lic.value, v[i].reason};
+            sb_finding f = {pk->name, pk->version, sb_policy_rule_name(v[i].rule), why ? "unknown" : lic.value,
+                            v[i].reason};
             rc = sb_gate_add(g, a, &f);
         }
         if (rc != SB_OK)

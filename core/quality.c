@@ -109,6 +109,8 @@ static sb_quality_reason license(const sb_sbom *s, const sb_pkg *p)
     switch (p->lookup) {
     case SB_LOOKUP_FAILED: return SB_QR_LOOKUP_FAILED;
     case SB_LOOKUP_NOT_MADE: return SB_QR_LOOKUPS_OFF;
+    case SB_LOOKUP_OFF: return SB_QR_LOOKUPS_OFF;
+    case SB_LOOKUP_UNASKED: break; /* the quality report's own wording below */
     default: break;
     }
     return !s->lookups && lookable(p) ? SB_QR_LOOKUPS_OFF : SB_QR_NOT_IN_INPUT;

@@ -26,6 +26,7 @@ typedef struct lreport {
     size_t *by_license;           /* package indices with a license, grouped by it */
     lic_count *counts;            /* most packages first, then by license */
     size_t ncounts, nolic, notspdx;
+    size_t unknown; /* of nolic: not known (the lockfile does not record it), not "none" */
 } lreport;
 
 static const char *const headers[] = {"Name", "Version", "Kind", "License", "Family", "Source", "Files", NULL};
@@ -67,9 +68,10 @@ static sb_code count_licenses(sb_doc *d, const sb_report__tab *r, lreport *l)
     if (!l->by_license || !l->counts)
         return SB_ENOMEM;
     for (size_t i = 0; i < s->npkgs; i++) {
-        if (r->lics[i].kind == SB_LIC_NONE)
+        if (r->lics[i].kind == SB_LIC_NONE) {
             l->nolic++;
-        else
+            l->unknown += sb_pkg_license_unknown(&s->pkgs[i]) != NULL;
+        } else
             l->by_license[n++] = i;
         l->notspdx += r->lics[i].kind == SB_LIC_TEXT;
     }
@@ -202,17 +204,28 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
 
 /* ---- text summary ---------------------------------------------------------- */
 
-/* "No license (2): a, b" / "...: none" */
-static void name_list(sb_doc *d, const sb_report__tab *r, const char *label, int want_text)
+/* "No license (2): a, b" / "...: none"; want: 0 no license (stated so),
+ * 1 not an SPDX expression, 2 not known (with why, once: it is the same
+ * sentence for every package of one lockfile) */
+static void name_list(sb_doc *d, const sb_report__tab *r, const char *label, int want)
 {
     const sb_sbom *s = d->sbom;
-    if (!sb_report__list_open(d, r, label, want_text ? own(r)->notspdx : own(r)->nolic))
+    const lreport *l = own(r);
+    size_t n = want == 1 ? l->notspdx : want == 2 ? l->unknown : l->nolic - l->unknown;
+    if ((want == 2 && 0 == n) || !sb_report__list_open(d, r, label, n)) /* "not known" only when some are */
         return;
     size_t k = 0;
+    const char *why = NULL;
+    int want_text = want == 1;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_lic_kind kd = r->lics[i].kind;
         if (want_text ? kd != SB_LIC_TEXT : kd != SB_LIC_NONE)
             continue;
+        const char *u = want_text ? NULL : sb_pkg_license_unknown(&s->pkgs[i]);
+        if ((want == 2) != (u != NULL))
+            continue;
+        if (u && NULL == why)
+            why = u;
         if (k++)
             sb_report__puts(d, ", ");
         sb_report__put_cell(d, s->pkgs[i].name, 0);
@@ -221,6 +234,10 @@ static void name_list(sb_doc *d, const sb_report__tab *r, const char *label, int
             sb_report__put_cell(d, r->lics[i].reason ? r->lics[i].reason : "not an SPDX expression", 0);
             sb_report__puts(d, ")");
         }
+    }
+    if (why) {
+        sb_report__puts(d, " - ");
+        sb_report__put_cell(d, why, 0);
     }
     sb_report__puts(d, "\n");
 }
@@ -276,6 +293,7 @@ static void text_summary(sb_doc *d, const sb_report__tab *r, size_t k)
     } else {
         sb_report__puts(d, "\n");
         name_list(d, r, "No license", 0);
+        name_list(d, r, "License not known", 2);
         name_list(d, r, "Not an SPDX expression", 1);
         if (l->pol)
             policy_lines(d, r);
@@ -323,11 +341,25 @@ static void json_end(sb_doc *d, const sb_report__tab *r)
     const sb_sbom *s = d->sbom;
     const sb_policy_verdict *pol = own(r)->pol;
     sb_jw_arr_end(jw); /* by_license */
+    /* "none" is a license the input states as absent; not known is apart,
+     * with why and how to know it */
     sb_jw_key(jw, "no_license");
     sb_jw_arr_begin(jw);
     for (size_t i = 0; i < s->npkgs; i++)
-        if (r->lics[i].kind == SB_LIC_NONE)
+        if (r->lics[i].kind == SB_LIC_NONE && NULL == sb_pkg_license_unknown(&s->pkgs[i]))
             sb_jw_str(jw, s->pkgs[i].name);
+    sb_jw_arr_end(jw);
+    sb_jw_key(jw, "license_unknown");
+    sb_jw_arr_begin(jw);
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const char *why = r->lics[i].kind == SB_LIC_NONE ? sb_pkg_license_unknown(&s->pkgs[i]) : NULL;
+        if (NULL == why)
+            continue;
+        sb_jw_obj_begin(jw);
+        sb_jw_kstr(jw, "name", s->pkgs[i].name);
+        sb_jw_kstr(jw, "why", why);
+        sb_jw_obj_end(jw);
+    }
     sb_jw_arr_end(jw);
     sb_jw_key(jw, "not_spdx");
     sb_jw_arr_begin(jw);

@@ -151,4 +151,12 @@ check "licenses report: Sbomd-Incomplete names licenses ($res: $(hdr "$work/lr.j
 res="$(curl -sS -o "$work/df.json" -D "$work/df.json.h" -w '%{http_code}' -F base=@"$root/examples/poetry-be09d9c/poetry.lock" \
   -F head=@"$root/examples/poetry-5484122/poetry.lock" "$base/v1/diff")"
 check "diff: 200 and an Sbomd-Incomplete header ($res: $(hdr "$work/df.json" Sbomd-Incomplete))" sh -c "[ '$res' = 200 ] && grep -qi '^Sbomd-Incomplete: ' '$work/df.json.h'"
+# the license gate tells "not known" from "none" (issue 37): a uv.lock records
+# no licenses, so require-license names each as not known, with the remedy
+res="$(curl -sS -o "$work/rq.json" -w '%{http_code}' --data-binary @"$root/examples/uv-droid-semantic-search/uv.lock" "$base/v1/sbom?require-license=true&fail-on=license")"
+check "require-license on a uv.lock without lookups: 422 ($res)" [ "$res" = 422 ]
+check "each violation is a license not known, value unknown, with how to know it" \
+  jq -e '[.violations[] | select(.value == "unknown" and (.reason | test("^license not known: .*fetch-licenses=true")))] | length > 80' "$work/rq.json" >/dev/null
+check "a package stated without a license stays 'no license stated'" \
+  jq -e '[.violations[] | select(.reason == "no license stated (require-license)")] | length >= 1' "$work/rq.json" >/dev/null
 sb_done gates

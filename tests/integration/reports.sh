@@ -69,8 +69,10 @@ while read -r name rel; do
     [ "$(jq '.packages | length' "$golden/$name.packages.json")" = "$(jq '.components | length' "$work/d.json")" ]
   check "$name: packages rows carry the document's purls" \
     sh -c "[ \"\$(jq -S '[.packages[].purl] | sort' '$golden/$name.packages.json')\" = \"\$(jq -S '[.components[].purl] | sort' '$work/d.json')\" ]"
-  check "$name: license counts + no-license = packages" \
-    jq -e -n --slurpfile l "$golden/$name.licenses.json" '$l[0].summary | ([.by_license[].count] | add // 0) + (.no_license | length) == .packages'  >/dev/null
+  check "$name: license counts + no license + not known = packages" \
+    jq -e -n --slurpfile l "$golden/$name.licenses.json" '$l[0].summary | ([.by_license[].count] | add // 0) + (.no_license | length) + (.license_unknown | length) == .packages'  >/dev/null
+  check "$name: a license not known says why and what to do" \
+    jq -e -n --slurpfile l "$golden/$name.licenses.json" '$l[0].summary.license_unknown | length > 0 and all(.why | test("fetch-licenses=true"))' >/dev/null
   check "$name: licenses match the document's expressions" \
     sh -c "[ \"\$(jq -S '[.licenses[] | select(.spdx) | .license] | sort' '$golden/$name.licenses.json')\" = \"\$(jq -S '[.components[] | .licenses[]? | .expression // .license.id // empty] | sort' '$work/d.json')\" ]"
   check "$name: tree roots = the document root's dependencies" \
