@@ -374,7 +374,7 @@ failed="$(echo "$m" | awk '/^sbomd_stream_failures_total/{print $2}')"
 # huge method and path fields: the log lines stay valid JSON, cut with a marker
 /usr/bin/python3 - "$port3" <<'PY'
 import socket, sys
-for line in (b"X" * 20000 + b" /healthz", b"GET /" + b'a"\\\x01\xc3\xa9' * 4000):
+for line in (b"X" * 20000 + b" /v1/formats", b"GET /" + b'a"\\\x01\xc3\xa9' * 4000):
     s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
     s.settimeout(5)
     s.sendall(line + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
