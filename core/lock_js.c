@@ -363,8 +363,6 @@ sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope 
     sb_js_pkg *p = key ? sb_jsl_find(l, key) : NULL;
     if (NULL == p)
         return SB_OK;
-    if (s > p->root_scope)
-        p->root_scope = s;
     p->paths |= (uint8_t)(1u << path_class(s));
     return sb_jsl_root(l, a, key);
 }

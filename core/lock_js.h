@@ -45,10 +45,9 @@ typedef struct sb_js_pkg {
     sb_strv *dev_deps;   /* ... and as development dependencies (workspace members); NULL: none */
     const char *peers;   /* peer suffixes of its lock keys, "(a@1), (b@2)" */
     sb_js_scope scope;
-    sb_js_scope root_scope; /* how the document root depends on it (the strongest way) */
-    uint8_t paths;          /* the kinds of path from the root that reach it (lock_js.c sb_jsl_scopes) */
-    bool direct;            /* the document root depends on it */
-    uint8_t omits;          /* npm: the --omit sets that remove every instance (lock_npm.c), 0xff: none read */
+    uint8_t paths; /* the kinds of path from the root that reach it (lock_js.c sb_jsl_scopes) */
+    bool direct;   /* the document root depends on it */
+    uint8_t omits; /* npm: the --omit sets that remove every instance (lock_npm.c), 0xff: none read */
 } sb_js_pkg;
 
 typedef struct sb_jsl {

@@ -79,8 +79,8 @@ static unsigned status_slot(unsigned status)
 }
 
 void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const char *format, double seconds,
-                         uint64_t bytes_in, uint64_t bytes_out, long packages, int stream_failed, int timed,
-                         unsigned ndocs, const char *kind)
+                         uint64_t bytes_in, uint64_t bytes_out, long packages, int stream_failed, unsigned ndocs,
+                         const char *kind)
 {
     if (kind)
         count_input(m, kind);
@@ -98,7 +98,6 @@ void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const 
         if (packages > 0)
             atomic_fetch_add_explicit(&m->packages, (unsigned long long)packages, memory_order_relaxed);
     }
-    (void)timed; /* every route is timed now (sbomd_request_duration_seconds) */
     unsigned b = 0;
     while (b < SVC_METRICS_BUCKETS && seconds > bucket_le[b])
         b++;

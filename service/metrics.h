@@ -78,8 +78,8 @@ void svc_metrics_format(svc_metrics *m, const char *name);
 /* One finished request. `route` is a slot from svc_metrics_route or
  * SVC_METRICS_ROUTES-1 for unmatched paths; `format` may be NULL. */
 void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const char *format, double seconds,
-                         uint64_t bytes_in, uint64_t bytes_out, long packages, int stream_failed, int timed,
-                         unsigned ndocs, const char *kind);
+                         uint64_t bytes_in, uint64_t bytes_out, long packages, int stream_failed, unsigned ndocs,
+                         const char *kind);
 
 /* One lookup transfer to `up` finished (ok or failed) after `seconds`. */
 void svc_metrics_lookup(svc_metrics *m, svc_upstream up, int ok, double seconds);

@@ -229,13 +229,24 @@ int svc_req_send(svc_req *r, unsigned status, const char *content_type, const ch
 static int none_match(const char *inm, const char *etag);
 static int not_modified(svc_req *r, const char *etag);
 
+/* A gzip answer is other bytes, so it has its own strong ETag (RFC 9110
+ * 8.8.3): "<tag>-gzip" of the identity answer's "<tag>" into out. */
+static void gzip_etag(char *out, size_t cap, const char *etag)
+{
+    size_t n = strlen(etag);
+    if (n >= 2)
+        snprintf(out, cap, "%.*s-gzip\"", (int)(n - 1), etag);
+}
+
 int svc_req_send_asset(svc_req *r, const char *content_type, const char *body, size_t len, const char *etag)
 {
     int gz = len >= 1024 && svc_gzip_wanted(svc_req_header(r, "Accept-Encoding"));
     const char *tag = etag;
-    size_t el = etag ? strlen(etag) : 0;
-    if (etag && gz && el >= 2)
-        tag = sb_arena_printf(r->arena, "%.*s-gzip\"", (int)(el - 1), etag);
+    char zt[64];
+    if (etag && gz && strlen(etag) + 6 <= sizeof zt) {
+        gzip_etag(zt, sizeof zt, etag);
+        tag = zt;
+    }
     if (tag && none_match(svc_req_header(r, "If-None-Match"), tag))
         return not_modified(r, tag);
     char *z = NULL;
@@ -619,14 +630,12 @@ static int answer_not_modified(svc_req *r, int *rc)
 }
 
 /* r->etag (the identity answer's) kept as etag_base, and made the ETag of
- * the coding this request gets: a gzip answer is other bytes, so it has its
- * own strong ETag (RFC 9110 8.8.3), "<tag>-gzip". */
+ * the coding this request gets (gzip_etag). */
 static void etag_for_coding(svc_req *r)
 {
     snprintf(r->etag_base, sizeof r->etag_base, "%s", r->etag);
-    size_t n = strlen(r->etag);
-    if (n >= 2 && svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
-        snprintf(r->etag + n - 1, sizeof r->etag - (n - 1), "-gzip\"");
+    if (svc_gzip_wanted(svc_req_header(r, "Accept-Encoding")))
+        gzip_etag(r->etag, sizeof r->etag, r->etag_base);
 }
 
 int svc_req_repeat(svc_req *r, int *rc)

@@ -540,8 +540,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     }
     unsigned slot = r->route ? (unsigned)(r->route - s->router.routes) : SVC_METRICS_ROUTES - 1;
     svc_metrics_request(&s->metrics, slot, r->responded || r->dropped ? r->status : 0, r->format, ms / 1e3, r->bytes_in,
-                        r->bytes_out, r->packages, r->stream_failed, r->route && !strcmp(r->route->path, "/v1/sbom"),
-                        r->ndocs, r->kind);
+                        r->bytes_out, r->packages, r->stream_failed, r->ndocs, r->kind);
     atomic_fetch_add(&s->requests, 1);
     atomic_fetch_sub(&s->in_flight, 1);
     req_free(r);
