@@ -408,8 +408,11 @@ sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff, unsigned kind
                                              r->change == SB_DIFF_REMOVED ? "(none)"
                                              : after                      ? after
                                                                           : "(none)");
-        sb_finding f = {r->name, r->head_version ? r->head_version : r->base_version, "diff", change_names[r->change],
-                        reason};
+        sb_finding f = {.package = r->name,
+                        .version = r->head_version ? r->head_version : r->base_version,
+                        .rule = "diff",
+                        .value = change_names[r->change],
+                        .reason = reason};
         if (NULL == reason || sb_gate_add(g, a, &f) != SB_OK)
             return SB_ENOMEM;
     }

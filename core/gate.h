@@ -16,13 +16,25 @@
 
 #include <stddef.h>
 
-/* One finding. Every field may be NULL (omitted from the problem document). */
+/* A package a finding names, and why it is named. */
+typedef struct sb_finding_pkg {
+    const char *name, *version, *reason;
+} sb_finding_pkg;
+
+/* One finding. Every field may be NULL / 0 (omitted from the problem
+ * document). A finding about one package names it in package/version; one
+ * about many (a quality element lacking in 40 components) lists the first
+ * ones in pkgs and how many there are in all in count. */
 typedef struct sb_finding {
     const char *package; /* component name */
     const char *version;
     const char *rule;   /* what was checked: "deny-license", "severity>=high", ... */
     const char *value;  /* what was found: the license expression, the advisory id, ... */
     const char *reason; /* one human sentence */
+    const char *remedy; /* what to do about it, one sentence */
+    const sb_finding_pkg *pkgs;
+    size_t npkgs;
+    size_t count; /* packages concerned in all (pkgs holds the first npkgs) */
 } sb_finding;
 
 typedef struct sb_gate {

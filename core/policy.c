@@ -598,8 +598,11 @@ sb_code sb_policy_apply(const sb_policy *p, sb_sbom *s, sb_arena *a, sb_gate *g)
         else if (v[i].rule != SB_POL_PASS)
             rc = add_prop(pk, a, "pixi:license-violation", v[i].reason);
         if (rc == SB_OK && g && !v[i].exempt && v[i].rule != SB_POL_PASS) {
-            sb_finding f = {pk->name, pk->version, sb_policy_rule_name(v[i].rule), why ? "unknown" : lic.value,
-                            v[i].reason};
+            sb_finding f = {.package = pk->name,
+                            .version = pk->version,
+                            .rule = sb_policy_rule_name(v[i].rule),
+                            .value = why ? "unknown" : lic.value,
+                            .reason = v[i].reason};
             rc = sb_gate_add(g, a, &f);
         }
         if (rc != SB_OK)

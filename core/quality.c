@@ -152,39 +152,39 @@ static sb_quality_reason bsi_properties(const sb_sbom *s, const sb_pkg *p)
 /* clang-format off */
 static const sb_quality_element elements[] = {
     {"sbom-author", "SBOM author", true, "the document names who wrote it (--sbom-author, ?author=)",
-     {"Data Fields: SBOM Author", "5.2.1 Creator of the SBOM", "IV Data Fields: Author of SBOM Data"}, author},
+     {"Data Fields: SBOM Author", "5.2.1 Creator of the SBOM", "IV Data Fields: Author of SBOM Data"}, author, "name the SBOM's author: author=NAME <EMAIL> (or the server's --sbom-author)"},
     {"sbom-author-contact", "SBOM author's e-mail", true, "the SBOM author comes with an e-mail address",
-     {NULL, "5.2.1 Creator of the SBOM (e-mail or URL)", NULL}, author_contact},
+     {NULL, "5.2.1 Creator of the SBOM (e-mail or URL)", NULL}, author_contact, "give the author with an e-mail address: author=NAME <EMAIL>"},
     {"timestamp", "Timestamp", true, "creation time, ISO 8601 / RFC 3339 UTC",
-     {"Data Fields: Timestamp", "5.2.1 Timestamp", "IV Data Fields: Timestamp"}, always},
+     {"Data Fields: Timestamp", "5.2.1 Timestamp", "IV Data Fields: Timestamp"}, always, NULL},
     {"tool-name", "Tool name", true, "the generating tool's name and version",
-     {"Data Fields: Tool Name", NULL, NULL}, always},
+     {"Data Fields: Tool Name", NULL, NULL}, always, NULL},
     {"generation-context", "Generation context", true, "the lifecycle phase (pre-build for a lockfile, spec 6.5)",
-     {"Data Fields: Generation Context", NULL, NULL}, always},
+     {"Data Fields: Generation Context", NULL, NULL}, always, NULL},
     {"component-name", "Component name", false, "a non-empty name",
-     {"Data Fields: Component Name", "5.2.2 Component name", "IV Data Fields: Component Name"}, name},
+     {"Data Fields: Component Name", "5.2.2 Component name", "IV Data Fields: Component Name"}, name, "a component without a name cannot be identified: correct the lockfile, or send the project's manifest as a manifest part (-F manifest=@pyproject.toml) for the root"},
     {"component-version", "Component version", false, "a version string",
-     {"Data Fields: Component Version", "5.2.2 Component version", "IV Data Fields: Version of the Component"}, version},
+     {"Data Fields: Component Version", "5.2.2 Component version", "IV Data Fields: Version of the Component"}, version, "the root's version: version= or a manifest part (-F manifest=@pyproject.toml / pixi.toml); a dependency locked without one (a path or VCS source): pin it, or leave it out with exclude=NAME (keep-orphans=true keeps what only it pulls in)"},
     {"software-identifiers", "Software identifiers", false, "at least one identifier (a purl; no CPE is invented)",
-     {"Data Fields: Software Identifiers", NULL, "IV Data Fields: Other Unique Identifiers"}, identifier},
+     {"Data Fields: Software Identifiers", NULL, "IV Data Fields: Other Unique Identifiers"}, identifier, "the root's purl comes from name= and version= or a manifest part; a dependency without one (a local path): leave it out with exclude=NAME (keep-orphans=true keeps what only it pulls in)"},
     {"software-producer", "Software producer", false, "a supplier (the channel or index it comes from, spec 6.3)",
-     {"Data Fields: Software Producer", NULL, "IV Data Fields: Supplier Name"}, producer},
+     {"Data Fields: Software Producer", NULL, "IV Data Fields: Supplier Name"}, producer, "the root's supplier: a manifest part with authors (-F manifest=@pyproject.toml); a dependency's comes from its channel or index: one from a local path can be left out with exclude=NAME (keep-orphans=true keeps what only it pulls in)"},
     {"component-creator-contact", "Component creator with URL", false, "a supplier with a URL",
-     {NULL, "5.2.2 Component creator (e-mail or URL)", NULL}, producer_contact},
+     {NULL, "5.2.2 Component creator (e-mail or URL)", NULL}, producer_contact, "a supplier URL comes from the package's channel or index; the root's from a manifest part with a homepage or repository"},
     {"component-hash", "Component hash", false, "at least one digest with its algorithm",
-     {"Data Fields: Component Hash", NULL, NULL}, any_hash},
+     {"Data Fields: Component Hash", NULL, NULL}, any_hash, "lock with hashes (uv lock, pixi lock, pip-compile --generate-hashes, poetry lock): sbomd computes none"},
     {"component-hash-sha512", "SHA-512 of the deployable", false, "a SHA-512 digest",
-     {NULL, "5.2.2 Hash value of the deployable component", NULL}, sha512},
+     {NULL, "5.2.2 Hash value of the deployable component", NULL}, sha512, "a SHA-512 comes only from an npm-style lockfile (integrity sha512-...); sbomd downloads nothing to compute one"},
     {"license", "License", false, "a declared license (an SPDX expression or its text)",
-     {"Data Fields: License", "5.2.2 Distribution licences", NULL}, license},
+     {"Data Fields: License", "5.2.2 Distribution licences", NULL}, license, "ask a server started with --lookups with fetch-licenses=true (or one with --package-cache); the root's license: a manifest part (-F manifest=@pyproject.toml)"},
     {"dependency-relationship", "Dependency relationship", false, "the input states what it depends on",
      {"Data Fields: Dependency Relationship", "5.2.2 Dependencies on other components",
-      "IV Data Fields: Dependency Relationship"}, dependencies},
+      "IV Data Fields: Dependency Relationship"}, dependencies, "the input records no dependency graph (requirements.txt, explicit specs): send a lockfile that does (uv.lock, pixi.lock, poetry.lock)"},
     {"filename", "Filename", false, "the file name of the deployable (archive, wheel)",
-     {NULL, "5.2.2 Filename of the component", NULL}, file_name},
+     {NULL, "5.2.2 Filename of the component", NULL}, file_name, "the lockfile names no file for it (a source or VCS dependency): lock binary artifacts (wheels, conda packages)"},
     {"bsi-properties", "Executable / archive / structured property", false,
      "all three properties of the deployable file",
-     {NULL, "5.2.2 Executable, Archive and Structured property", NULL}, bsi_properties},
+     {NULL, "5.2.2 Executable, Archive and Structured property", NULL}, bsi_properties, "only a look inside the deployable file tells these, which a lockfile does not give: no request parameter supplies them"},
 };
 /* clang-format on */
 
@@ -264,6 +264,20 @@ sb_code sb_quality_score(sb_quality *q, sb_arena *a, const sb_sbom *s)
     return SB_OK;
 }
 
+const char *sb_quality_remedy(const sb_quality_element *el, sb_quality_reason why)
+{
+    switch (why) {
+    case SB_QR_LOOKUPS_OFF:
+        return "ask a server started with --lookups with fetch-licenses=true (or one with --package-cache): an "
+               "index lookup supplies it";
+    case SB_QR_LOOKUP_FAILED:
+        return "retry later: the index lookup that supplies it failed or was capped (the document's "
+               "pixi:incomplete says which)";
+    case SB_QR_WITHHELD: return "a filter of this request left it out: drop the filter to keep it";
+    default: return el->remedy;
+    }
+}
+
 sb_code sb_quality_gate(sb_gate *g, sb_arena *a, const sb_sbom *s, const sb_quality *q, sb_quality_profile p)
 {
     for (size_t e = 0; e < q->n; e++) {
@@ -277,25 +291,41 @@ sb_code sb_quality_gate(sb_gate *g, sb_arena *a, const sb_sbom *s, const sb_qual
                  r->total - r->have, r->total, r->el->document ? " document" : " component(s)");
         sb_code rc = sb_buf_append(&why, line, strlen(line));
         const char *sep = " ";
+        int most = 0; /* the reason most lacking components share: its remedy leads */
         for (int k = 1; k < SB_QR_N && rc == SB_OK; k++) {
             if (0 == r->by_reason[k])
                 continue;
+            if (0 == most || r->by_reason[k] > r->by_reason[most])
+                most = k;
             snprintf(line, sizeof line, "%s%zu %s", sep, r->by_reason[k], reason_names[k]);
             rc = sb_buf_append(&why, line, strlen(line));
             sep = ", ";
         }
         const char *reason = rc == SB_OK ? sb_arena_strndup(a, why.data, why.len) : NULL;
         sb_buf_free(&why);
-        const sb_pkg *first = !r->el->document && r->nfirst ? &s->pkgs[r->first[0]] : NULL;
         sb_finding f = {
-            .package = first ? first->name : NULL,
-            .version = first ? first->version : NULL,
             .rule = sb_arena_printf(a, "%s:%s", profile_names[p], r->el->id),
             .value = sb_arena_printf(a, "%zu/%zu", r->have, r->total),
             .reason = reason,
+            .remedy = sb_quality_remedy(r->el, (sb_quality_reason)most),
         };
         if (NULL == f.rule || NULL == f.value || NULL == f.reason)
             return SB_ENOMEM;
+        if (!r->el->document && r->nfirst) {
+            /* the first lacking components by name, and how many lack it */
+            sb_finding_pkg *pk = sb_arena_calloc(a, r->nfirst, sizeof *pk);
+            if (NULL == pk)
+                return SB_ENOMEM;
+            for (size_t i = 0; i < r->nfirst; i++) {
+                const sb_pkg *c = &s->pkgs[r->first[i]];
+                pk[i] = (sb_finding_pkg){c->name, c->version, reason_names[r->first_why[i]]};
+            }
+            f.package = pk[0].name; /* as before: the first lacking component */
+            f.version = pk[0].version;
+            f.pkgs = pk;
+            f.npkgs = r->nfirst;
+            f.count = r->total - r->have;
+        }
         rc = sb_gate_add(g, a, &f);
         if (rc != SB_OK)
             return rc;

@@ -49,6 +49,8 @@ typedef struct sb_quality_element {
     const char *source[SB_QP_N]; /* the profile's section; NULL: not in that profile */
     /* SB_QR_NONE when present, else why not (p is NULL for document elements) */
     sb_quality_reason (*lacks)(const sb_sbom *s, const sb_pkg *p);
+    /* what supplies it when the input does not (NULL: always present) */
+    const char *remedy;
 } sb_quality_element;
 
 /* The first components named as lacking an element. */
@@ -81,9 +83,14 @@ const char *sb_quality_reason_name(sb_quality_reason r);
 /* Score the model. */
 sb_code sb_quality_score(sb_quality *q, sb_arena *a, const sb_sbom *s);
 
+/* What to do about element `el` lacking for reason `why`: a lookup's
+ * remedy when lookups were off or failed, else the element's own. */
+const char *sb_quality_remedy(const sb_quality_element *el, sb_quality_reason why);
+
 /* One finding per element of profile `p` that is not met (rule
- * "<profile>:<element>", value "<have>/<total>", package the first lacking
- * component, reason the counts per reason). */
+ * "<profile>:<element>", value "<have>/<total>", reason the counts per
+ * reason, remedy what supplies it for the most common reason, pkgs the first
+ * SB_QUALITY_FIRST lacking components with why, count how many lack it). */
 sb_code sb_quality_gate(sb_gate *g, sb_arena *a, const sb_sbom *s, const sb_quality *q, sb_quality_profile p);
 
 #endif

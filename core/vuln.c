@@ -679,7 +679,7 @@ static sb_code gate_rows(const sb_sbom *s, sb_arena *a, const sb_vuln *v, const 
         return SB_ENOMEM;
     for (size_t k = 0; k < v->naffects; k++) {
         const sb_pkg *p = &s->pkgs[v->affects[k]];
-        sb_finding f = {p->name, p->version, rule, v->id, why};
+        sb_finding f = {.package = p->name, .version = p->version, .rule = rule, .value = v->id, .reason = why};
         if (sb_gate_add(g, a, &f) != SB_OK)
             return SB_ENOMEM;
     }

@@ -24,7 +24,7 @@ static int post_report(svc_req *r)
     const sb_doc_ops *ops = NULL;
     int rc;
     if (NULL == k)
-        return svc_req_problem(r, 404, NULL, NULL, NULL, NULL, 0);
+        return svc_req_problem(r, SVC_PT_NOT_FOUND, "no such report (GET /v1/formats lists them)", NULL, 0);
     if (svc_intake_output(r, k, &ops, &rc))
         return rc;
     const svc_query *q = svc_req_q(r);

@@ -245,11 +245,9 @@ static int snapshot_params(svc_req *r, const sb_doc_ops *ops, const sb_doc_snaps
                                              "Actions: sha=$GITHUB_SHA, ref=$GITHUB_REF, correlator=$GITHUB_WORKFLOW "
                                              "$GITHUB_JOB, job-id=$GITHUB_RUN_ID)",
                                              nmissing > 1 ? "s" : "", missing.s);
-        *rc = svc_req_problem(r, 400, NULL,
-                              detail ? detail
-                                     : "format github-snapshot needs sha, ref, correlator "
-                                       "and job-id",
-                              NULL, NULL, 0);
+        *rc = svc_req_problem(r, SVC_PT_MISSING_PARAMETER,
+                              detail ? detail : "format github-snapshot needs sha, ref, correlator and job-id", NULL,
+                              0);
         return 1;
     }
     sb_doc_snapshot *g = sb_arena_calloc(a, 1, sizeof *g);
@@ -288,7 +286,9 @@ static int post_sbom(svc_req *r)
         char detail[256];
         snprintf(detail, sizeof detail, "%s%.64s%s is not a format sbomd writes",
                  fmt ? "format '" : "Accept: ", fmt ? fmt : svc_req_header(r, "Accept"), fmt ? "'" : "");
-        return svc_req_problem(r, 406, NULL, detail, NULL, choices, (size_t)n);
+        /* a format= the server does not write is a bad value (400); only what
+         * Accept asks for is a matter of negotiation (406) */
+        return svc_req_problem(r, fmt ? SVC_PT_INVALID_PARAMETER : SVC_PT_NOT_ACCEPTABLE, detail, choices, (size_t)n);
     }
     int vrc;
     if (vex_output(r, &ops, &vrc))

@@ -128,9 +128,10 @@ static int unevaluated(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
                 for (const char *const *st = needs[k].steps; *st; st++) {
                     if (strcmp(*st, docs[d]->incomplete.step[i]))
                         continue;
-                    sb_finding f = {NULL, NULL, needs[k].gate, *st,
-                                    sb_arena_printf(a, "%s (%s/%s)", docs[d]->incomplete.detail[i],
-                                                    docs[d]->environment, docs[d]->platform)};
+                    sb_finding f = {.rule = needs[k].gate,
+                                    .value = *st,
+                                    .reason = sb_arena_printf(a, "%s (%s/%s)", docs[d]->incomplete.detail[i],
+                                                              docs[d]->environment, docs[d]->platform)};
                     if (sb_gate_add(&g, a, &f) != SB_OK) {
                         sb_err e;
                         sb_err_set(&e, SB_ENOMEM, "out of memory");
@@ -232,9 +233,13 @@ static int yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
             if (h->state != SB_HEALTH_ANSWERED || !h->yanked)
                 continue;
             const sb_pkg *p = &docs[i]->pkgs[k];
-            sb_finding f = {p->name, p->version, "fail-on-yanked", h->yanked_reason,
-                            sb_arena_printf(a, "%s %s is yanked from the index (PEP 592)%s%s", p->name, p->version,
-                                            h->yanked_reason ? ": " : "", h->yanked_reason ? h->yanked_reason : "")};
+            sb_finding f = {.package = p->name,
+                            .version = p->version,
+                            .rule = "fail-on-yanked",
+                            .value = h->yanked_reason,
+                            .reason = sb_arena_printf(a, "%s %s is yanked from the index (PEP 592)%s%s", p->name,
+                                                      p->version, h->yanked_reason ? ": " : "",
+                                                      h->yanked_reason ? h->yanked_reason : "")};
             if (sb_gate_add(&g, a, &f) != SB_OK)
                 return 0;
         }
@@ -269,9 +274,12 @@ static int scorecard_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int 
             if (sc->state != SB_SCORECARD_ANSWERED || sc->score >= min)
                 continue;
             const sb_pkg *p = &docs[i]->pkgs[k];
-            sb_finding f = {p->name, p->version, sb_arena_printf(a, "fail-on-scorecard=%s", q),
-                            sb_arena_printf(a, "%.1f", sc->score),
-                            sb_arena_printf(a, "github.com/%s scores %.1f, below %s", sc->repo, sc->score, q)};
+            sb_finding f = {.package = p->name,
+                            .version = p->version,
+                            .rule = sb_arena_printf(a, "fail-on-scorecard=%s", q),
+                            .value = sb_arena_printf(a, "%.1f", sc->score),
+                            .reason = sb_arena_printf(a, "github.com/%s scores %.1f, below %s", sc->repo, sc->score,
+                                                      q)};
             if (sb_gate_add(&g, a, &f) != SB_OK)
                 return 0;
         }

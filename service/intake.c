@@ -639,7 +639,7 @@ int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **op
         if (sb_report_output_find(output, &out) || NULL == k->ops[out]) {
             char detail[160];
             snprintf(detail, sizeof detail, "the %s report is not written as '%.40s'", k->name, output);
-            *rc = svc_req_problem(r, 400, NULL, detail, NULL, names, n);
+            *rc = svc_req_problem(r, SVC_PT_INVALID_PARAMETER, detail, names, n);
             return -1;
         }
         *ops = k->ops[out];
@@ -654,7 +654,7 @@ int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **op
     }
     int t = svc_negotiate_type(svc_req_header(r, "Accept"), bares, n);
     if (t < 0) {
-        *rc = svc_req_problem(r, 406, NULL, "no acceptable output for this report", NULL, bares, n);
+        *rc = svc_req_problem(r, SVC_PT_NOT_ACCEPTABLE, "no acceptable output for this report", bares, n);
         return -1;
     }
     *ops = k->ops[outs[t]];

@@ -13,50 +13,119 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct {
-    sb_code code;
-    unsigned status;
-    const char *slug;
-} status_table[] = {
-    {SB_EPARSE, 400, "malformed-input"},
-    {SB_EINVAL, 400, "invalid-parameter"},
-    {SB_ELIMIT, 413, "limit-exceeded"},
-    {SB_EFORMAT, 415, "unsupported-media-type"},
-    {SB_EUNSUPPORTED, 422, "unsupported-input"},
-    {SB_ENOTFOUND, 422, "unknown-choice"},
-    {SB_ENOMEM, 503, "out-of-memory"},
-    {SB_EUPSTREAM, 502, "upstream-failed"},
-    {SB_ETIMEOUT, 504, "timeout"},
-    {SB_EIO, 500, "io-error"},
-    {SB_EMISUSE, 500, "internal-error"},
+/* Every kind of problem sbomd answers, one row each: its type
+ * (urn:sbomd:problem:<slug>), status, title, and when it is answered.
+ * openapi/openapi.yaml lists the same rows (tests/unit/test_problem.c holds
+ * the two together), so a client can switch on `type` and never on `detail`. */
+static const svc_ptype_row ptypes[SVC_PT_N] = {
+    [SVC_PT_MALFORMED_INPUT] = {"malformed-input", 400, "Malformed input",
+                                "the body could not be read as the kind it was taken to be (line and column say where)"},
+    [SVC_PT_INVALID_PARAMETER] = {"invalid-parameter", 400, "Invalid query parameter",
+                                  "a query parameter is unknown, repeated, or its value is outside its type or set "
+                                  "(choices lists the set; did-you-mean names the closest parameter)"},
+    [SVC_PT_MISSING_PARAMETER] = {"missing-parameter", 400, "Missing query parameter",
+                                  "a parameter the asked format needs is absent (format=github-snapshot: sha, ref, "
+                                  "correlator, job-id)"},
+    [SVC_PT_MALFORMED_REQUEST] = {"malformed-request", 400, "Malformed request",
+                                  "the request head is ambiguous (two Content-Length, Content-Length with "
+                                  "Transfer-Encoding, no Host); the connection is closed"},
+    [SVC_PT_UNDECODABLE_BODY] = {"undecodable-body", 400, "Undecodable body",
+                                 "the body's Content-Encoding (gzip, deflate, zstd) cannot be decoded"},
+    [SVC_PT_FEATURE_DISABLED] = {"feature-disabled", 400, "Feature disabled on this server",
+                                 "a gate or parameter needs a feature this server was started without "
+                                 "(--vulnerabilities, --lookups)"},
+    [SVC_PT_UNAUTHORIZED] = {"unauthorized", 401, "Unauthorized",
+                             "the endpoint needs an Authorization: Bearer token, or the token is not accepted"},
+    [SVC_PT_NOT_FOUND] = {"not-found", 404, "Not found", "no such endpoint or report (did-you-mean in detail)"},
+    [SVC_PT_METHOD_NOT_ALLOWED] = {"method-not-allowed", 405, "Method not allowed",
+                                   "the endpoint exists, not for this method (Allow lists those it takes)"},
+    [SVC_PT_NOT_ACCEPTABLE] = {"not-acceptable", 406, "Not acceptable",
+                               "no output the endpoint writes matches the Accept header (choices lists them)"},
+    [SVC_PT_UPLOAD_STALLED] = {"upload-stalled", 408, "Upload stalled",
+                               "the body arrived slower than the server's minimum upload rate"},
+    [SVC_PT_BODY_TOO_LARGE] = {"body-too-large", 413, "Body too large",
+                               "the body (or what it inflates to) is larger than --max-body"},
+    [SVC_PT_LIMIT_EXCEEDED] = {"limit-exceeded", 413, "Input limit exceeded",
+                               "the input passes one of the readers' limits (packages, depth, a string's length)"},
+    [SVC_PT_MEMORY_EXCEEDED] = {"memory-exceeded", 413, "Memory budget exceeded",
+                                "reading this request alone would need more than the server's whole memory "
+                                "budget (--memory-budget)"},
+    [SVC_PT_UNSUPPORTED_MEDIA_TYPE] = {"unsupported-media-type", 415, "Unsupported media type",
+                                       "the body is not a kind of input sbomd reads"},
+    [SVC_PT_UNSUPPORTED_ENCODING] = {"unsupported-content-encoding", 415, "Unsupported content encoding",
+                                     "the body's Content-Encoding is not gzip, deflate or zstd (Accept-Encoding "
+                                     "lists those taken)"},
+    [SVC_PT_UNSUPPORTED_INPUT] = {"unsupported-input", 422, "Unsupported input",
+                                  "the input was read but what it holds cannot be turned into an SBOM (a "
+                                  "version or feature of the format sbomd does not take)"},
+    [SVC_PT_UNKNOWN_CHOICE] = {"unknown-choice", 422, "Unknown choice",
+                               "a named environment, platform or package is not in the input (choices lists "
+                               "those that are)"},
+    [SVC_PT_POLICY_VIOLATION] = {"policy-violation", 422, "License policy violated",
+                                 "fail-on=license: the license policy's violations"},
+    [SVC_PT_VULNERABLE] = {"vulnerable", 422, "Vulnerable packages",
+                           "fail-on-severity, fail-on-kev, fail-on-epss: the findings at or past the threshold"},
+    [SVC_PT_QUALITY_FAILED] = {"quality-failed", 422, "Quality profile not met",
+                               "fail-on-quality: each element of the profile not met, its lacking packages and "
+                               "the remedy"},
+    [SVC_PT_YANKED] = {"yanked", 422, "Yanked releases", "fail-on-yanked: each locked release its index yanked"},
+    [SVC_PT_SCORECARD] = {"scorecard", 422, "OpenSSF Scorecard below the threshold",
+                          "fail-on-scorecard: each package whose repository scores below the threshold"},
+    [SVC_PT_DIFF] = {"diff", 422, "The lockfiles differ", "/v1/diff fail-on: each change of a gated kind"},
+    [SVC_PT_INTERNAL] = {"internal-error", 500, "Internal error", "a defect of sbomd (please report it)"},
+    [SVC_PT_IO] = {"io-error", 500, "I/O error", "a file the server reads (a package cache) could not be read"},
+    [SVC_PT_UPSTREAM_FAILED] = {"upstream-failed", 502, "Upstream failed",
+                                "an upstream the request depends on (an index, OSV) answered badly"},
+    [SVC_PT_BUSY] = {"busy", 503, "Server busy",
+                     "the server is at its concurrent request limit (--max-requests); retry after Retry-After"},
+    [SVC_PT_MEMORY_BUSY] = {"memory-busy", 503, "Memory budget in use",
+                            "requests in flight hold the memory budget this one needs; retry after Retry-After"},
+    [SVC_PT_OUT_OF_MEMORY] = {"out-of-memory", 503, "Out of memory", "the system refused memory"},
+    [SVC_PT_GATE_UNEVALUATED] = {"gate-unevaluated", 503, "A gate could not be evaluated",
+                                 "a gate's data is missing (an upstream failed, timed out or was capped); "
+                                 "unevaluated lists each gate and step; gate-incomplete=pass evaluates on what "
+                                 "is known"},
+    [SVC_PT_TIMEOUT] = {"timeout", 504, "Request deadline passed",
+                        "the answer could not be started within --request-timeout"},
 };
+
+const svc_ptype_row *svc_ptypes(size_t *n)
+{
+    *n = SVC_PT_N;
+    return ptypes;
+}
+
+/* The one table from sb_code to a kind of problem (and so to a status). */
+static svc_ptype ptype_for(sb_code code)
+{
+    switch (code) {
+    case SB_EPARSE: return SVC_PT_MALFORMED_INPUT;
+    case SB_EINVAL: return SVC_PT_INVALID_PARAMETER;
+    case SB_ELIMIT: return SVC_PT_LIMIT_EXCEEDED;
+    case SB_EFORMAT: return SVC_PT_UNSUPPORTED_MEDIA_TYPE;
+    case SB_EUNSUPPORTED: return SVC_PT_UNSUPPORTED_INPUT;
+    case SB_ENOTFOUND: return SVC_PT_UNKNOWN_CHOICE;
+    case SB_ENOMEM: return SVC_PT_OUT_OF_MEMORY;
+    case SB_EUPSTREAM: return SVC_PT_UPSTREAM_FAILED;
+    case SB_ETIMEOUT: return SVC_PT_TIMEOUT;
+    case SB_EIO: return SVC_PT_IO;
+    default: return SVC_PT_INTERNAL;
+    }
+}
 
 unsigned svc_status_for(sb_code code)
 {
-    for (size_t i = 0; i < sizeof status_table / sizeof status_table[0]; i++)
-        if (status_table[i].code == code)
-            return status_table[i].status;
-    return 500;
+    return ptypes[ptype_for(code)].status;
 }
 
-static const char *title_for(unsigned status)
+/* A gate's kind by its slug (core/gate.h names gates by slug: core knows
+ * no HTTP); an unknown slug is a defect, answered as one. */
+static svc_ptype ptype_of_gate(const char *slug)
 {
-    switch (status) {
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 408: return "Request Timeout";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Content";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    }
-    return "Error";
+    for (int t = 0; t < SVC_PT_N; t++)
+        if (!strcmp(ptypes[t].slug, slug))
+            return (svc_ptype)t;
+    return SVC_PT_INTERNAL;
 }
 
 static int to_buf(void *payload, const char *p, size_t n)
@@ -85,6 +154,24 @@ static void put_violations(sb_jw *jw, const sb_gate *g, int unevaluated)
         for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
             if (vals[k])
                 sb_jw_kstr(jw, unevaluated ? ukeys[k] : keys[k], vals[k]);
+        if (f->remedy)
+            sb_jw_kstr(jw, "remedy", f->remedy);
+        if (f->npkgs) { /* a finding about many packages: the first ones, and how many */
+            sb_jw_key(jw, "packages");
+            sb_jw_arr_begin(jw);
+            for (size_t p = 0; p < f->npkgs; p++) {
+                sb_jw_obj_begin(jw);
+                sb_jw_kstr(jw, "name", f->pkgs[p].name ? f->pkgs[p].name : "");
+                if (f->pkgs[p].version)
+                    sb_jw_kstr(jw, "version", f->pkgs[p].version);
+                if (f->pkgs[p].reason)
+                    sb_jw_kstr(jw, "reason", f->pkgs[p].reason);
+                sb_jw_obj_end(jw);
+            }
+            sb_jw_arr_end(jw);
+            sb_jw_key(jw, "packageCount");
+            sb_jw_int(jw, (long long)f->count);
+        }
         sb_jw_obj_end(jw);
     }
     sb_jw_arr_end(jw);
@@ -94,35 +181,23 @@ static void put_violations(sb_jw *jw, const sb_gate *g, int unevaluated)
     }
 }
 
-static int problem(svc_req *r, unsigned status, const char *title, const char *detail, const sb_err *err,
-                   const char *const *choices, size_t nchoices, const sb_gate *gate, int unevaluated,
-                   const char *type_slug)
+/* The answer: a problem document of kind t; err (may be NULL) adds where in
+ * the input, choices the acceptable values, gate its findings. */
+static int problem(svc_req *r, svc_ptype t, const char *detail, const sb_err *err, const char *const *choices,
+                   size_t nchoices, const sb_gate *gate, int unevaluated)
 {
+    const svc_ptype_row *row = &ptypes[t < SVC_PT_N ? t : SVC_PT_INTERNAL];
     sb_buf b = SB_BUF_INIT(1 << 20);
     sb_jw jw;
     sb_jw_init(&jw, (sb_sink){to_buf, &b}, false);
-    const char *slug = type_slug ? type_slug : gate ? gate->slug : "error";
-    if (err)
-        for (size_t i = 0; i < sizeof status_table / sizeof status_table[0]; i++)
-            if (status_table[i].code == err->code)
-                slug = status_table[i].slug;
-    if (!err && !gate && !type_slug) {
-        switch (status) {
-        case 404: slug = "not-found"; break;
-        case 405: slug = "method-not-allowed"; break;
-        case 406: slug = "not-acceptable"; break;
-        case 413: slug = "limit-exceeded"; break;
-        default: break;
-        }
-    }
     char type[96];
-    snprintf(type, sizeof type, "urn:sbomd:problem:%s", slug);
+    snprintf(type, sizeof type, "urn:sbomd:problem:%s", row->slug);
     sb_jw_obj_begin(&jw);
     sb_jw_kstr(&jw, "type", type);
-    sb_jw_kstr(&jw, "title", title ? title : title_for(status));
+    sb_jw_kstr(&jw, "title", row->title);
     sb_jw_key(&jw, "status");
-    sb_jw_int(&jw, status);
-    const char *said = detail ? detail : (err ? err->msg : title_for(status));
+    sb_jw_int(&jw, row->status);
+    const char *said = detail ? detail : (err ? err->msg : row->when);
     sb_jw_kstr(&jw, "detail", said);
     snprintf(r->reason, sizeof r->reason, "%.1023s", said); /* the log line says why too */
     char inst[80];
@@ -147,36 +222,37 @@ static int problem(svc_req *r, unsigned status, const char *title, const char *d
     sb_buf_append(&b, "\n", 1);
     int rc;
     if (jw.status != SB_OK || NULL == b.data) {
-        static const char fallback[] = "{\"type\":\"about:blank\",\"status\":500}\n";
-        rc = svc_req_send(r, 500, "application/problem+json", fallback, sizeof fallback - 1);
+        static const char fallback[] =
+            "{\"type\":\"urn:sbomd:problem:out-of-memory\",\"title\":\"Out of "
+            "memory\",\"status\":503}\n";
+        rc = svc_req_send(r, 503, "application/problem+json", fallback, sizeof fallback - 1);
     } else {
         char *body = sb_arena_strndup(r->arena, b.data, b.len);
-        rc = body ? svc_req_send(r, status, "application/problem+json", body, b.len) : -1;
+        rc = body ? svc_req_send(r, row->status, "application/problem+json", body, b.len) : -1;
     }
     sb_buf_free(&b);
     return rc;
 }
 
-int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail, const sb_err *err,
-                    const char *const *choices, size_t nchoices)
+int svc_req_problem(svc_req *r, svc_ptype t, const char *detail, const char *const *choices, size_t nchoices)
 {
-    return problem(r, status, title, detail, err, choices, nchoices, NULL, 0, NULL);
+    return problem(r, t, detail, NULL, choices, nchoices, NULL, 0);
 }
 
 int svc_req_gate(svc_req *r, const sb_gate *g, const char *detail)
 {
-    return problem(r, 422, g->title, detail, NULL, NULL, 0, g, 0, NULL);
+    return problem(r, ptype_of_gate(g->slug), detail, NULL, NULL, 0, g, 0);
 }
 
 int svc_req_unevaluated(svc_req *r, const sb_gate *g, const char *detail)
 {
     svc_req_add_header(r, "Retry-After", "60"); /* an upstream's failure is usually brief */
-    return problem(r, 503, g->title, detail, NULL, NULL, 0, g, 1, NULL);
+    return problem(r, SVC_PT_GATE_UNEVALUATED, detail, NULL, NULL, 0, g, 1);
 }
 
 int svc_req_disabled(svc_req *r, const char *detail)
 {
-    return problem(r, 400, "Feature disabled on this server", detail, NULL, NULL, 0, NULL, 0, "feature-disabled");
+    return problem(r, SVC_PT_FEATURE_DISABLED, detail, NULL, NULL, 0, NULL, 0);
 }
 
 /* A request whose account refused memory (budget.h): whatever error that
@@ -195,14 +271,14 @@ static int stopped_for_memory(svc_req *r, unsigned why)
                  "(%llu MiB; it asked for about %llu MiB when stopped); split the input or ask for a larger "
                  "--memory-budget",
                  s->budget.total / mib, took);
-        return svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
+        return svc_req_problem(r, SVC_PT_MEMORY_EXCEEDED, detail, NULL, 0);
     }
     snprintf(detail, sizeof detail,
              "building this request needed more memory than sbomd's budget had free (it asked for about %llu MiB "
              "of %llu MiB when stopped; requests in flight hold the rest); retry shortly",
              took, s->budget.total / mib);
     svc_req_add_header(r, "Retry-After", "2");
-    return svc_req_problem(r, 503, NULL, detail, NULL, NULL, 0);
+    return svc_req_problem(r, SVC_PT_MEMORY_BUSY, detail, NULL, 0);
 }
 
 int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, size_t nchoices)
@@ -210,6 +286,5 @@ int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, siz
     unsigned why = atomic_load(&r->acct.refused);
     if (why)
         return stopped_for_memory(r, why);
-    unsigned status = svc_status_for(err->code);
-    return svc_req_problem(r, status, NULL, err->msg, err, choices, nchoices);
+    return problem(r, ptype_for(err->code), err->msg, err, choices, nchoices, NULL, 0);
 }

@@ -331,7 +331,7 @@ int svc_req_timeout(svc_req *r)
     snprintf(detail, sizeof detail, "the document could not be started within the %ld-second request deadline",
              r->srv->cfg.request_timeout);
     r->timed_out = 1;
-    return svc_req_problem(r, 504, NULL, detail, NULL, NULL, 0);
+    return svc_req_problem(r, SVC_PT_TIMEOUT, detail, NULL, 0);
 }
 
 /* The bytes of the answer, in order: the cached entry's, else the

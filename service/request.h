@@ -89,10 +89,58 @@ void svc_req_note(svc_req *r, const char *format, long packages);
 /* Answer with a complete body. */
 int svc_req_send(svc_req *r, unsigned status, const char *content_type, const char *body, size_t len);
 
-/* Answer with an RFC 9457 problem document. `err` (may be NULL) gives the
- * location in the input; `choices` (may be NULL) lists acceptable values. */
-int svc_req_problem(svc_req *r, unsigned status, const char *title, const char *detail, const sb_err *err,
-                    const char *const *choices, size_t nchoices);
+/* The kinds of problem sbomd answers, each one type URI
+ * (urn:sbomd:problem:<slug>) and one status (the table in problem.c, which
+ * openapi/openapi.yaml lists). */
+typedef enum svc_ptype {
+    SVC_PT_MALFORMED_INPUT,
+    SVC_PT_INVALID_PARAMETER,
+    SVC_PT_MISSING_PARAMETER,
+    SVC_PT_MALFORMED_REQUEST,
+    SVC_PT_UNDECODABLE_BODY,
+    SVC_PT_FEATURE_DISABLED,
+    SVC_PT_UNAUTHORIZED,
+    SVC_PT_NOT_FOUND,
+    SVC_PT_METHOD_NOT_ALLOWED,
+    SVC_PT_NOT_ACCEPTABLE,
+    SVC_PT_UPLOAD_STALLED,
+    SVC_PT_BODY_TOO_LARGE,
+    SVC_PT_LIMIT_EXCEEDED,
+    SVC_PT_MEMORY_EXCEEDED,
+    SVC_PT_UNSUPPORTED_MEDIA_TYPE,
+    SVC_PT_UNSUPPORTED_ENCODING,
+    SVC_PT_UNSUPPORTED_INPUT,
+    SVC_PT_UNKNOWN_CHOICE,
+    SVC_PT_POLICY_VIOLATION, /* the CI gates' kinds (core/gate.h slugs) */
+    SVC_PT_VULNERABLE,
+    SVC_PT_QUALITY_FAILED,
+    SVC_PT_YANKED,
+    SVC_PT_SCORECARD,
+    SVC_PT_DIFF,
+    SVC_PT_INTERNAL,
+    SVC_PT_IO,
+    SVC_PT_UPSTREAM_FAILED,
+    SVC_PT_BUSY,
+    SVC_PT_MEMORY_BUSY,
+    SVC_PT_OUT_OF_MEMORY,
+    SVC_PT_GATE_UNEVALUATED,
+    SVC_PT_TIMEOUT,
+    SVC_PT_N
+} svc_ptype;
+
+typedef struct svc_ptype_row {
+    const char *slug; /* the type is urn:sbomd:problem:<slug> */
+    unsigned status;
+    const char *title;
+    const char *when; /* when it is answered (the OpenAPI's words; the detail when none is given) */
+} svc_ptype_row;
+
+/* The table, indexed by svc_ptype (*n = SVC_PT_N). */
+const svc_ptype_row *svc_ptypes(size_t *n);
+
+/* Answer with an RFC 9457 problem document of kind t and its status;
+ * `choices` (may be NULL) lists acceptable values. */
+int svc_req_problem(svc_req *r, svc_ptype t, const char *detail, const char *const *choices, size_t nchoices);
 
 /* A failed CI gate (core/gate.h): 422 problem+json of type
  * urn:sbomd:problem:<g->slug> with a `violations` array (the first 1000

@@ -133,7 +133,7 @@ static int refuse_memory(svc_req *r)
 {
     atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
     svc_req_add_header(r, "Retry-After", "2");
-    return svc_req_problem(r, 503, NULL, "sbomd's memory budget is taken by requests in flight; retry shortly", NULL,
+    return svc_req_problem(r, SVC_PT_MEMORY_BUSY, "sbomd's memory budget is taken by requests in flight; retry shortly",
                            NULL, 0);
 }
 
@@ -170,7 +170,7 @@ int svc_req_admit(svc_req *r, unsigned long long model, int *rc)
                  "split the lockfile or ask for a larger --memory-budget",
                  r->admitted ? "this request's inputs together" : "this input", (need + (1u << 20) - 1) >> 20,
                  b->total >> 20);
-        *rc = svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
+        *rc = svc_req_problem(r, SVC_PT_MEMORY_EXCEEDED, detail, NULL, 0);
         return 1;
     }
     if (need > r->charged) {
@@ -212,18 +212,20 @@ static int decode_body(svc_req *r)
     switch (rc) {
     case SVC_DECODE_UNKNOWN:
         svc_req_add_header(r, "Accept-Encoding", "gzip, deflate, zstd");
-        sent = svc_req_problem(r, 415, NULL, why, NULL, NULL, 0);
+        sent = svc_req_problem(r, SVC_PT_UNSUPPORTED_ENCODING, why, NULL, 0);
         break;
     case SVC_DECODE_CORRUPT:
         snprintf(detail, sizeof detail, "the %.20s request body cannot be decoded: %s", coding, why);
-        sent = svc_req_problem(r, 400, NULL, detail, NULL, NULL, 0);
+        sent = svc_req_problem(r, SVC_PT_UNDECODABLE_BODY, detail, NULL, 0);
         break;
     case SVC_DECODE_TOO_BIG:
         snprintf(detail, sizeof detail, "the request body inflates past %ld bytes (max-body)", r->srv->cfg.max_body);
-        sent = svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
+        sent = svc_req_problem(r, SVC_PT_BODY_TOO_LARGE, detail, NULL, 0);
         break;
     case SVC_DECODE_REFUSED: sent = refuse_memory(r); break;
-    default: sent = svc_req_problem(r, 503, NULL, "out of memory inflating the request body", NULL, NULL, 0); break;
+    default:
+        sent = svc_req_problem(r, SVC_PT_OUT_OF_MEMORY, "out of memory inflating the request body", NULL, 0);
+        break;
     }
     return sent == 0 ? 1 : -1;
 }
@@ -234,14 +236,14 @@ static int dispatch(svc_req *r)
     char why[160];
     if (upload_too_slow(r, why, sizeof why)) {
         sb_buf_free(&r->body);
-        return svc_req_problem(r, 408, NULL, why, NULL, NULL, 0);
+        return svc_req_problem(r, SVC_PT_UPLOAD_STALLED, why, NULL, 0);
     }
     if (r->over_budget)
         return refuse_memory(r);
     if (r->too_large) {
         char detail[128];
         snprintf(detail, sizeof detail, "the request body is larger than %ld bytes", s->cfg.max_body);
-        return svc_req_problem(r, 413, NULL, detail, NULL, NULL, 0);
+        return svc_req_problem(r, SVC_PT_BODY_TOO_LARGE, detail, NULL, 0);
     }
     if (NULL == r->route) {
         int known = 0;
@@ -253,13 +255,13 @@ static int dispatch(svc_req *r)
             svc_req_add_header(r, "Allow", a ? a : "");
             char detail[200];
             snprintf(detail, sizeof detail, "%.16s is not allowed here; allowed: %s", r->method, allowed);
-            return svc_req_problem(r, 405, NULL, detail, NULL, NULL, 0);
+            return svc_req_problem(r, SVC_PT_METHOD_NOT_ALLOWED, detail, NULL, 0);
         }
         const char *close = svc_router_closest(&s->router, r->path);
         char detail[160];
         snprintf(detail, sizeof detail, "no such endpoint%s%.64s%s", close ? " (did you mean " : "", close ? close : "",
                  close ? "?)" : "");
-        return svc_req_problem(r, 404, NULL, detail, NULL, NULL, 0);
+        return svc_req_problem(r, SVC_PT_NOT_FOUND, detail, NULL, 0);
     }
     if (r->route->wants_body && svc_decode_needed(svc_req_header(r, "Content-Encoding"))) {
         int st = decode_body(r);
@@ -362,7 +364,7 @@ static const char *head_defect(struct MHD_Connection *conn, const char *version)
 static int refuse_head(svc_req *r, const char *why)
 {
     svc_req_add_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-    return svc_req_problem(r, 400, NULL, why, NULL, NULL, 0);
+    return svc_req_problem(r, SVC_PT_MALFORMED_REQUEST, why, NULL, 0);
 }
 
 /* What the probe listener serves: liveness, readiness and the counters,
@@ -392,7 +394,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (defect)
             return refuse_head(r, defect) == 0 ? MHD_YES : MHD_NO;
         if (l->probe && !probe_path(url))
-            return svc_req_problem(r, 404, NULL, "the probe listener serves only /healthz, /readyz and /metrics", NULL,
+            return svc_req_problem(r, SVC_PT_NOT_FOUND, "the probe listener serves only /healthz, /readyz and /metrics",
                                    NULL, 0) == 0
                        ? MHD_YES
                        : MHD_NO;
@@ -411,10 +413,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                 svc_req_add_header(r, "WWW-Authenticate",
                                    ok < 0 ? "Bearer realm=\"sbomd\", error=\"invalid_token\""
                                           : "Bearer realm=\"sbomd\"");
-                return svc_req_problem(r, 401, NULL,
+                return svc_req_problem(r, SVC_PT_UNAUTHORIZED,
                                        ok < 0 ? "the bearer token is not one this server accepts"
                                               : "this endpoint needs an Authorization: Bearer <token> header",
-                                       NULL, NULL, 0) == 0
+                                       NULL, 0) == 0
                            ? MHD_YES
                            : MHD_NO;
             }
@@ -423,7 +425,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (now_in > s->cfg.max_requests && r->route && r->route->wants_body) {
             atomic_fetch_add(&s->metrics.rejected_busy, 1);
             svc_req_add_header(r, "Retry-After", "1");
-            return svc_req_problem(r, 503, NULL, "sbomd is at its concurrent request limit; retry shortly", NULL, NULL,
+            return svc_req_problem(r, SVC_PT_BUSY, "sbomd is at its concurrent request limit; retry shortly", NULL,
                                    0) == 0
                        ? MHD_YES
                        : MHD_NO;

@@ -42,7 +42,7 @@ try {
   await page.waitForFunction(() => document.getElementById('status').className === 'error');
   const err = await page.textContent('#status');
   // notes.txt reads as a requirements file: the located refusal is shown
-  ok(/^Unprocessable Content: line 1: 'hello' is not pinned/.test(err), `a file that is not a lockfile shows the server's problem (${err.slice(0, 80)})`);
+  ok(/^Unsupported input: line 1: 'hello' is not pinned/.test(err), `a file that is not a lockfile shows the server's problem (${err.slice(0, 80)})`);
 
   // the fixture: reports as tables
   await page.setInputFiles('#file', fixture);

@@ -152,7 +152,8 @@ await call('sbom empty body', sbom, 'POST', { body: '' }, 400);
 await call('sbom bad query', sbom, 'POST', { query: '?pretty=maybe', body: lock }, 400);
 // 405 is documented on the operation of the path; any other method gets it
 await call('sbom wrong method', sbom, 'DELETE', {}, 405, base, 'POST');
-await call('sbom unknown format', sbom, 'POST', { query: '?format=cyclonedx-1.2', body: lock }, 406);
+await call('sbom unknown format', sbom, 'POST', { query: '?format=cyclonedx-1.2', body: lock }, 400);
+await call('sbom not acceptable', sbom, 'POST', { headers: { Accept: 'image/png' }, body: lock }, 406);
 await call('sbom too large', sbom, 'POST', { declare: 100 * 1024 * 1024 }, 413);
 await call('sbom not a lockfile', sbom, 'POST', { body: 'hello\nworld\n' }, 415);
 await call('sbom unknown environment', sbom, 'POST', { query: '?environment=nope', body: lock }, 422);

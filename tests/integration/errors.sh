@@ -76,6 +76,28 @@ for t in "2020-01-01T00:00:00Z" "2020-01-01T02:00:00%2B02:00" "1577836800"; do
 done
 res="$(post "$ex/pixi-pypi/pixi.lock" "/v1/sbom?timestamp=2020-02-30T00:00:00Z" "$work/t.json")"
 check "timestamp=2020-02-30: 400 naming both forms ($res)" jq -e '.detail | test("Unix seconds .* or an RFC 3339 date-time")' "$work/t.json" > /dev/null
+# --- one problem type per kind (issue 37): the type names the kind, the status is the type's -------------
+ptype() { # ptype LABEL WANT_STATUS WANT_TYPE CURL_ARGS...
+  local label="$1" st="$2" ty="$3" res; shift 3
+  res="$(curl -sS -o "$work/pt.json" -w '%{http_code}' "$@")"
+  check "$label: $st urn:sbomd:problem:$ty ($res $(jq -r .type "$work/pt.json" 2>/dev/null))" \
+    sh -c "[ '$res' = '$st' ] && jq -e --arg t 'urn:sbomd:problem:$ty' --argjson s '$st' '.type == \$t and .status == \$s and (.title | length > 0)' '$work/pt.json' > /dev/null"
+}
+lock="$ex/pixi-pypi/pixi.lock"
+ptype "format= a format sbomd does not write (a bad value, not negotiation)" 400 invalid-parameter --data-binary @"$lock" "$base/v1/sbom?format=cyclonedx-1.2"
+ptype "Accept: image/png" 406 not-acceptable -H 'Accept: image/png' --data-binary @"$lock" "$base/v1/sbom"
+ptype "GET /v1/sbom" 405 method-not-allowed "$base/v1/sbom"
+ptype "a mistyped path" 404 not-found --data-binary @"$lock" "$base/v1/sbomm"
+ptype "an unknown report" 404 not-found --data-binary @"$lock" "$base/v1/report/nothing"
+ptype "Content-Encoding: br" 415 unsupported-content-encoding -H 'Content-Encoding: br' --data-binary @"$lock" "$base/v1/sbom"
+printf 'not gzip at all' > "$work/notgz"
+ptype "a corrupt gzip body" 400 undecodable-body -H 'Content-Encoding: gzip' --data-binary @"$work/notgz" "$base/v1/sbom"
+ptype "github-snapshot without sha/ref" 400 missing-parameter --data-binary @"$lock" "$base/v1/sbom?format=github-snapshot"
+ptype "a body that is no lockfile" 415 unsupported-media-type --data-binary 'just some words' "$base/v1/sbom"
+ptype "an environment the lockfile lacks" 422 unknown-choice --data-binary @"$lock" "$base/v1/sbom?environment=nope"
+ptype "an unknown parameter" 400 invalid-parameter --data-binary @"$lock" "$base/v1/sbom?plaform=x"
+printf 'version: 6\nenvironments: [\n' > "$work/trunc.lock"
+ptype "a truncated pixi.lock" 400 malformed-input --data-binary @"$work/trunc.lock" "$base/v1/sbom?filename=pixi.lock"
 # issue 40: configuration typos are named, with the setting meant
 err="$(SBOMD_VULNERABILITES=1 "$bin" --check-config 2>&1 >/dev/null)"; st=$?
 check "SBOMD_VULNERABILITES: --check-config exits 2 ($st)" [ "$st" = 2 ]

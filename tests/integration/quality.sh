@@ -95,6 +95,19 @@ p=json.load(open(sys.argv[1])); q=json.load(open(sys.argv[2]))
 assert p["type"]=="urn:sbomd:problem:quality-failed"
 want=["bsi-tr-03183-2:"+r["element"] for r in q["quality"] if r["profile"]=="bsi-tr-03183-2" and not r["met"]]
 assert [v["rule"] for v in p["violations"]]==want and p["violationCount"]==len(want) and want' "$work/$tag.gate" "$work/$tag.q.json"
+  check "$tag gate bsi: each element names its lacking packages (first 10, count) and a remedy" python3 -c '
+import json,sys
+p=json.load(open(sys.argv[1]))
+for v in p["violations"]:
+    have,total=map(int,v["value"].split("/"))
+    assert v.get("remedy"), v
+    if v.get("packages"):
+        assert v["packageCount"]==total-have and 1<=len(v["packages"])<=min(10,total-have), v
+        assert all("name" in k and k.get("reason") for k in v["packages"]), v
+        assert v["package"]==v["packages"][0]["name"]
+    else:
+        assert total==1, v  # a document element names no package
+' "$work/$tag.gate"
   code="$(curl -s -o /dev/null -w '%{http_code}' --data-binary @"$f" "$base/v1/report/packages?filename=$fn&fail-on-quality=bsi-tr-03183-2")"
   check "$tag gate on a report: 422" [ "$code" = 422 ]
 done
