@@ -108,6 +108,7 @@ for profile in $profiles; do
     suite "$profile: gates fail closed, Sbomd-Incomplete" "$b/gates.log" tests/integration/gates.sh "$b"
     suite "$profile: errors that teach" "$b/errors.log" tests/integration/errors.sh "$b"
     suite "$profile: GitHub dependency snapshot against a fake GitHub" "$b/github.log" tests/integration/github.sh "$b"
+    suite "$profile: the README's CI recipes, as printed" "$b/recipes.log" tests/integration/recipes.sh "$b"
   fi
   if [ "$profile" = release ]; then
     suite "release: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
