@@ -57,7 +57,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
 .DEFAULT_GOAL := all
 
-.PHONY: FORCE docs bench all build run test check test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test
+.PHONY: FORCE docs bench all build run test check test-one asan valgrind deps clean check-deps gen fuzz print-core-src image image-test image-test-podman
 
 # Regenerate committed tables from ../shared (a unit test checks they match).
 gen:
@@ -160,6 +160,10 @@ image:
 
 image-test:
 	deploy/build-image --test
+
+# the same with podman build and a real podman run (the Docker/Podman path)
+image-test-podman:
+	deploy/build-image --podman --test
 
 # core micro-benchmarks (figures only, never a pass/fail on time)
 bench: check-deps

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# run.sh - render deploy/base and every deploy/overlays/* offline with
-# `kubectl kustomize` (Debian kubernetes-client, installed when no kubectl is
-# present) and validate every object against the Kubernetes schemas (npm
-# kubernetes-models) and the deployment's own rules (validate.mjs, with the
-# overlay's name for its own rules). Ends with "N passed, N failed".
+# run.sh - render deploy/base, every subset of deploy/components (all 32,
+# each through a generated temporary kustomization listing them) and every
+# deploy/overlays/* offline with `kubectl kustomize` (Debian
+# kubernetes-client, installed when no kubectl is present), and validate
+# every object against the Kubernetes schemas (npm kubernetes-models; the
+# PodMonitor against prometheus-operator's CRD schema,
+# @kubernetes-models/prometheus-operator) and the deployment's own rules
+# (validate.mjs, told which components are in). Also checks that a changed
+# setting renames the generated ConfigMap (the pods roll). Ends with
+# "N passed, N failed".
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -14,21 +19,61 @@ if ! command -v kubectl >/dev/null; then
   { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends kubernetes-client; } > "$work/apt.log" 2>&1 \
     || { tail -5 "$work/apt.log"; echo "0 passed, 1 failed"; exit 1; }
 fi
-if [ ! -d "$here/node_modules/kubernetes-models" ]; then
+if [ ! -d "$here/node_modules/kubernetes-models" ] || [ ! -d "$here/node_modules/@kubernetes-models/prometheus-operator" ]; then
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) > "$work/npm.log" 2>&1 || { cat "$work/npm.log"; echo "0 passed, 1 failed"; exit 1; }
 fi
 pass=0 fail=0
-for dir in "$root/deploy/base" "$root"/deploy/overlays/*/; do
-  dir="${dir%/}"; name="$(basename "$dir")"
-  if kubectl kustomize "$dir" > "$work/$name.yaml" 2> "$work/$name.err"; then
-    pass=$((pass + 1)); echo "deploy: $name: kubectl kustomize rendered $(grep -c '^kind:' "$work/$name.yaml") objects"
+check() { # what, command...: one printed line either way
+  local what="$1"; shift
+  if "$@"; then pass=$((pass + 1)); echo "deploy: $what"; else fail=$((fail + 1)); echo "  FAIL $what"; fi
+}
+# render DIR NAME COMPONENTS: kubectl kustomize, then validate.mjs
+render() {
+  local dir="$1" name="$2" comps="$3" out="$work/$2.yaml"
+  if kubectl kustomize "$dir" > "$out" 2> "$work/$name.err"; then
+    pass=$((pass + 1)); echo "deploy: $name: kubectl kustomize rendered $(grep -c '^kind:' "$out") objects"
   else
-    fail=$((fail + 1)); echo "  FAIL $name: kubectl kustomize"; cat "$work/$name.err"; continue
+    fail=$((fail + 1)); echo "  FAIL $name: kubectl kustomize"; cat "$work/$name.err"; return
   fi
-  node "$here/validate.mjs" "$work/$name.yaml" "$name" > "$work/$name.txt" 2>&1
+  node "$here/validate.mjs" "$out" "$name" "$comps" > "$work/$name.txt" 2>&1
   grep -v '^deploy: [0-9]* passed' "$work/$name.txt" | sed "s/^/$name: /" || true
-  line="$(grep -o 'deploy: [0-9]* passed, [0-9]* failed' "$work/$name.txt")"
+  local line; line="$(grep -o 'deploy: [0-9]* passed, [0-9]* failed' "$work/$name.txt")"
   if [ -n "$line" ]; then set -- $line; pass=$((pass + $2)); fail=$((fail + $4)); else fail=$((fail + 1)); fi
+}
+render "$root/deploy/base" base ""
+# every subset of the components, by a bit mask over their names
+all=(auth lookups vulns redis monitoring)
+for mask in $(seq 0 $(( (1 << ${#all[@]}) - 1 ))); do
+  list=() name=""
+  for i in "${!all[@]}"; do [ $(( mask >> i & 1 )) = 1 ] && list+=("${all[$i]}"); done
+  name="components=$(IFS=+; echo "${list[*]:-none}")"
+  mkdir -p "$work/k$mask"
+  # kustomize takes no absolute paths: relative ones from the temporary dir
+  rel="$(realpath --relative-to="$work/k$mask" "$root/deploy")"
+  { echo "apiVersion: kustomize.config.k8s.io/v1beta1"; echo "kind: Kustomization"
+    echo "resources: [$rel/base]"; echo "components:"
+    for c in "${list[@]}"; do echo "  - $rel/components/$c"; done
+    [ ${#list[@]} = 0 ] && echo "  []"; } > "$work/k$mask/kustomization.yaml"
+  render "$work/k$mask" "$name" "$(IFS=,; echo "${list[*]}")"
 done
+# the example overlays, with the components each lists
+for dir in "$root"/deploy/overlays/*/; do
+  dir="${dir%/}"
+  comps="$(sed -n 's|^ *- .*components/\([a-z]*\)/*$|\1|p' "$dir/kustomization.yaml" | paste -sd, -)"
+  render "$dir" "overlay=$(basename "$dir")" "$comps"
+done
+# a changed setting is a new ConfigMap name in the pod template (the pods
+# roll); the same settings keep the name (nothing rolls for nothing)
+cm() { grep -A1 'configMapRef:' "$1" | sed -n 's/^ *name: //p'; }
+cp -r "$root/deploy" "$work/changed"
+sed -i 's/^SBOMD_MAX_REQUESTS=.*/SBOMD_MAX_REQUESTS=63/' "$work/changed/base/sbomd.env"
+kubectl kustomize "$work/changed/base" > "$work/changed.yaml" 2>&1
+kubectl kustomize "$root/deploy/base" > "$work/again.yaml" 2>&1
+b="$(cm "$work/base.yaml")" c="$(cm "$work/changed.yaml")" a="$(cm "$work/again.yaml")"
+check "a changed SBOMD_MAX_REQUESTS renames the ConfigMap the Deployment refers to ($b -> $c)" \
+  test -n "$b" -a -n "$c" -a "$b" != "$c"
+check "the same settings render the same ConfigMap name ($b, $a)" test -n "$a" -a "$a" = "$b"
+n="$(ls "$work"/components=*.yaml | xargs -n1 sh -c 'grep -A1 configMapRef: "$0" | sed -n "s/^ *name: //p"' | sort -u | wc -l)"
+check "the 32 component subsets render 16 ConfigMap names ($n: monitoring adds no setting)" test "$n" = 16
 echo "deploy: $pass passed, $fail failed"
 [ "$fail" = 0 ]

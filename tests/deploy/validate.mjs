@@ -1,19 +1,29 @@
-// validate.mjs FILE [VARIANT] - every object in a rendered multi-document YAML
-// (kubectl kustomize output) validated with the kubernetes-models class for
-// its apiVersion/kind (the Kubernetes OpenAPI schemas), plus the rules our
-// deployment promises; VARIANT (base, or the overlay's directory name) adds
-// that overlay's rules. Closes with "deploy: N passed, N failed".
+// validate.mjs FILE [NAME [COMPONENTS]] - every object in a rendered
+// multi-document YAML (kubectl kustomize output) validated with the
+// kubernetes-models class for its apiVersion/kind (the Kubernetes OpenAPI
+// schemas; the PodMonitor with @kubernetes-models/prometheus-operator, the
+// operator's CRD schema), plus the rules our deployment promises. COMPONENTS
+// (comma-separated: auth, lookups, vulns, redis, monitoring from
+// deploy/components) adds each listed component's rules and checks that
+// the ones not listed left no trace; NAME "pinned" adds the digest rule.
+// Closes with "deploy: N passed, N failed".
 import fs from 'node:fs';
 import YAML from 'yaml';
 
 const variant = process.argv[3] || 'base';
+const comps = new Set((process.argv[4] || '').split(',').filter(Boolean));
+const has = (c) => comps.has(c);
+// CRDs: the npm package that carries the group's schemas
+const crdPackages = { 'monitoring.coreos.com': '@kubernetes-models/prometheus-operator' };
 const docs = YAML.parseAllDocuments(fs.readFileSync(process.argv[2], 'utf8')).map((d) => d.toJSON()).filter(Boolean);
 let pass = 0, fail = 0;
 const ok = (c, what) => { if (c) pass++; else { fail++; console.log(`  FAIL ${what}`); } };
+// a rule's result printed either way (the component rules, one line each)
+const say = (c, what) => { ok(c, what); if (c) console.log(`  ok ${what}`); };
 const byKind = {}, all = {};
 for (const o of docs) {
   const [group, version] = o.apiVersion.includes('/') ? o.apiVersion.split('/') : ['', o.apiVersion];
-  const mod = group === '' ? `kubernetes-models/${version}` : `kubernetes-models/${group.replace(/\.k8s\.io$/, '') === group ? group : group}/${version}`;
+  const mod = group === '' ? `kubernetes-models/${version}` : `${crdPackages[group] || 'kubernetes-models'}/${group}/${version}`;
   let Model;
   try { Model = (await import(mod))[o.kind]; } catch (e) { Model = undefined; }
   ok(Model, `${o.kind} ${o.apiVersion}: a schema exists (${mod})`);
@@ -21,6 +31,10 @@ for (const o of docs) {
   try { new Model(o).validate(); ok(true); } catch (e) { ok(false, `${o.kind}/${o.metadata?.name}: ${String(e.message).slice(0, 400)}`); }
   if (!byKind[o.kind] || o.metadata?.name === 'sbomd') byKind[o.kind] = o;
   (all[o.kind] ||= []).push(o);
+}
+if (byKind.Deployment) {
+  const ref = (byKind.Deployment.spec.template.spec.containers[0].envFrom || []).map((e) => e.configMapRef?.name).find(Boolean);
+  byKind.ConfigMap = (all.ConfigMap || []).find((o) => o.metadata.name === ref) || byKind.ConfigMap;
 }
 for (const k of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ConfigMap', 'NetworkPolicy'])
   ok(byKind[k], `${k} is rendered`);
@@ -71,7 +85,7 @@ if (d) {
   ok(pod.terminationGracePeriodSeconds >= delay + timeout,
      `grace period ${pod.terminationGracePeriodSeconds}s covers the ${delay}s shutdown delay + the ${timeout}s request timeout`);
   // egress: none unless lookups are on, then DNS and 443 only; a rule to
-  // pods in the cluster (the shared cache of deploy/overlays/redis, with the
+  // pods in the cluster (the shared cache of deploy/components/redis, with the
   // DNS to find it) is not egress to the internet
   const sbomdNp = (all.NetworkPolicy || []).filter((n) => matches(n.spec.podSelector?.matchLabels));
   const allEgress = sbomdNp.flatMap((n) => (n.spec.policyTypes || []).includes('Egress') ? (n.spec.egress || []) : []);
@@ -95,23 +109,23 @@ if (d) {
     try { u = new URL(cmd[k]); } catch (e) { u = null; }
     ok(u && u.protocol === 'https:' && (u.port === '' || u.port === '443'), `${k} (${cmd[k]}) is HTTPS on 443`);
   }
-  if (variant === 'vulns') {
-    ok(isOn(cmd.SBOMD_VULNERABILITIES), 'the vulns overlay turns vulnerability lookups on');
+  if (has('vulns')) {
+    ok(isOn(cmd.SBOMD_VULNERABILITIES), 'the vulns component turns vulnerability lookups on');
     for (const k of ['SBOMD_OSV_URL', 'SBOMD_KEV_URL', 'SBOMD_EPSS_URL'])
-      ok(cmd[k], `the vulns overlay names ${k} (the hosts its egress must reach)`);
-    ok(ports.includes(443) && ports.includes(53), `the vulns overlay opens 443 and DNS (${ports})`);
-    ok(!lookups, 'the vulns overlay leaves license lookups as the base has them (off)');
-    // the cache: answers shared through the redis overlay's Redis, the
-    // mapping's copy in the pod's emptyDir (SBOMD_CACHE_DIR)
-    ok(/^redis:\/\/sbomd-redis:/.test(cmd.SBOMD_CACHE_URL || '') && named('Deployment', 'sbomd-redis'),
-      `OSV/KEV/EPSS answers go to the shared Redis cache (${cmd.SBOMD_CACHE_URL})`);
+      ok(cmd[k], `the vulns component names ${k} (the hosts its egress must reach)`);
+    ok(ports.includes(443) && ports.includes(53), `the vulns component opens 443 and DNS (${ports})`);
+    // the cache: answers shared through the redis component's Redis when it
+    // is there, the mapping's copy in the pod's emptyDir (SBOMD_CACHE_DIR)
+    if (has('redis'))
+      ok(/^redis:\/\/sbomd-redis:/.test(cmd.SBOMD_CACHE_URL || '') && named('Deployment', 'sbomd-redis'),
+        `OSV/KEV/EPSS answers go to the shared Redis cache (${cmd.SBOMD_CACHE_URL})`);
     const cm = c.volumeMounts?.find((m) => m.mountPath === cmd.SBOMD_CACHE_DIR);
     ok(cm && pod.volumes?.find((v) => v.name === cm.name)?.emptyDir, `SBOMD_CACHE_DIR (${cmd.SBOMD_CACHE_DIR}) is an emptyDir volume`);
   }
   const image = c.image || '';
   if (variant === 'pinned') ok(/@sha256:[0-9a-f]{64}$/.test(image) && !/:[^/@]+@/.test(image), `image pinned by digest (${image})`);
-  if (variant === 'lookups') ok(lookups && ports.includes(443), 'the lookups overlay turns lookups on and opens 443');
-  if (variant === 'auth') {
+  if (has('lookups')) ok(lookups && ports.includes(443), 'the lookups component turns lookups on and opens 443');
+  if (has('auth')) {
     const tf = cmd.SBOMD_TOKENS_FILE || '';
     const mount = c.volumeMounts?.find((m) => tf.startsWith(m.mountPath + '/'));
     const vol = mount && pod.volumes?.find((v) => v.name === mount.name);
@@ -119,13 +133,70 @@ if (d) {
     ok(mount && !mount.subPath && mount.readOnly, 'the Secret is mounted read-only as a directory (no subPath: the kubelet updates it in place)');
     ok(tf && tf.slice(mount?.mountPath.length + 1) && !tf.slice(mount?.mountPath.length + 1).includes('/'), 'the tokens file is a key of the Secret');
   }
+  // components combine freely: each listed one left its mark, each unlisted
+  // one none (a component that patched another's part would show here)
+  const marks = {
+    auth: () => !!cmd.SBOMD_TOKENS_FILE && (pod.volumes || []).some((v) => v.secret?.secretName === 'sbomd-tokens'),
+    lookups: () => isOn(cmd.SBOMD_LOOKUPS) && !!named('NetworkPolicy', 'sbomd-egress-lookups'),
+    vulns: () => isOn(cmd.SBOMD_VULNERABILITIES) && !!named('NetworkPolicy', 'sbomd-egress-vulns'),
+    redis: () => !!cmd.SBOMD_CACHE_URL && !!named('Deployment', 'sbomd-redis') && !!named('NetworkPolicy', 'sbomd-egress-redis'),
+    monitoring: () => !!named('PodMonitor', 'sbomd') && !!named('NetworkPolicy', 'sbomd-metrics'),
+  };
+  const traces = {
+    auth: () => !!cmd.SBOMD_TOKENS_FILE || (pod.volumes || []).some((v) => v.secret),
+    lookups: () => 'SBOMD_LOOKUPS' in cmd || !!named('NetworkPolicy', 'sbomd-egress-lookups'),
+    vulns: () => 'SBOMD_VULNERABILITIES' in cmd || !!named('NetworkPolicy', 'sbomd-egress-vulns'),
+    redis: () => 'SBOMD_CACHE_URL' in cmd || !!named('Deployment', 'sbomd-redis'),
+    monitoring: () => !!all.PodMonitor || !!named('NetworkPolicy', 'sbomd-metrics'),
+  };
+  const present = Object.keys(marks).filter((k) => has(k) ? marks[k]() : traces[k]());
+  say(Object.keys(marks).every((k) => has(k) ? marks[k]() : !traces[k]()),
+    `components [${[...comps].join(',')}]: all there, no other (${present.join(',') || 'none'})`);
+  // one object per kind and name: two components adding the same object
+  // would be a conflict kustomize reports only for some kinds
+  const ids = docs.map((o) => `${o.kind}/${o.metadata?.name}`);
+  ok(new Set(ids).size === ids.length, `no object twice (${ids.length} objects)`);
+  // a config change rolls the pods: the generated ConfigMap's name carries
+  // the content hash, and the Deployment refers to that name
+  const refs = [...(c.envFrom || []).map((e) => e.configMapRef?.name), ...(pod.volumes || []).map((v) => v.configMap?.name)].filter(Boolean);
+  const cms = (all.ConfigMap || []).map((o) => o.metadata.name);
+  say(cms.length === 1 && /^sbomd-[a-z0-9]{10}$/.test(cms[0]) && refs.length > 0 && refs.every((r) => r === cms[0]),
+    `ConfigMap ${cms.join(',')} is hash-suffixed and the Deployment refers to it (${refs.join(',')})`);
+  // ports: the API port open to all (the Service's target), the probe /
+  // metrics port only from the namespace monitoring, and only with the
+  // monitoring component; policies add up, so every rule that selects the
+  // pods and covers the port counts
+  const probeNum = Number(probePort?.containerPort), apiNum = Number(c.ports?.find((p) => p.name === 'http')?.containerPort);
+  const ingressNp = sbomdNp.filter((n) => (n.spec.policyTypes || []).includes('Ingress'));
+  const rules = ingressNp.flatMap((n) => (n.spec.ingress || []).map((r) => ({ ...r, np: n.metadata.name })));
+  const covers = (r, num, name) => !r.ports || r.ports.length === 0 || r.ports.some((p) => Number(p.port) === num || p.port === name);
+  const fromAll = (r) => !r.from || r.from.length === 0;
+  const monNs = (f) => f.namespaceSelector && !f.ipBlock && Object.keys(f.namespaceSelector.matchLabels || {}).length === 1
+    && f.namespaceSelector.matchLabels['kubernetes.io/metadata.name'] === 'monitoring' && !(f.namespaceSelector.matchExpressions || []).length;
+  ok(ingressNp.length > 0, 'a NetworkPolicy isolates the pods for ingress');
+  say(rules.some((r) => covers(r, apiNum, 'http') && fromAll(r)), `the API port ${apiNum} is open to all`);
+  const metricsRules = rules.filter((r) => covers(r, probeNum, 'probe'));
+  if (has('monitoring')) {
+    say(metricsRules.length > 0 && metricsRules.every((r) => !fromAll(r) && r.from.every(monNs)),
+      `the metrics port ${probeNum} is reachable only from the namespace monitoring (${metricsRules.map((r) => r.np).join(',')})`);
+    const pm = named('PodMonitor', 'sbomd');
+    const ep = pm?.spec?.podMetricsEndpoints || [];
+    ok(pm && Object.entries(pm.spec.selector?.matchLabels || {}).every(([k, v]) => d.spec.template.metadata.labels[k] === v)
+      && Object.keys(pm.spec.selector?.matchLabels || {}).length > 0, 'the PodMonitor selects the pods');
+    say(ep.length > 0 && ep.every((e) => e.port === 'probe' && (e.path || '/metrics') === '/metrics'),
+      `the PodMonitor scrapes /metrics on the port named probe (${probeNum})`);
+  } else {
+    say(metricsRules.length === 0, `monitoring off: no rule opens the metrics port ${probeNum} (${metricsRules.map((r) => r.np).join(',') || 'none'})`);
+  }
+  ok(!(byKind.Service?.spec?.ports || []).some((p) => p.targetPort === 'probe' || Number(p.targetPort) === probeNum),
+    'the probe / metrics port stays off the Service');
   const sel = d.spec.selector.matchLabels;
   ok(matches(byKind.Service?.spec?.selector), 'Service selects the pods');
   ok(matches(byKind.PodDisruptionBudget?.spec?.selector?.matchLabels), 'PodDisruptionBudget selects the pods');
   ok(matches(byKind.NetworkPolicy?.spec?.podSelector?.matchLabels), 'NetworkPolicy selects the pods');
   ok(sel && matches(sel), 'Deployment selector matches its template');
 }
-// deploy/overlays/redis: the shared cache is wired end to end
+// deploy/components/redis: the shared cache is wired end to end
 const rd = named('Deployment', 'sbomd-redis');
 if (rd) {
   const rs = named('Service', 'sbomd-redis'), rnp = named('NetworkPolicy', 'sbomd-redis');
