@@ -114,6 +114,7 @@ static const cfg_opt opts[] = {
     {"cache-pool", "SBOMD_CACHE_POOL", T_LONG, OFF(cache_pool), 1, 256, "4", "connections for shared-cache reads (one read each at a time; writes have their own)"},
     {"max-connections-per-ip", "SBOMD_MAX_CONNECTIONS_PER_IP", T_LONG, OFF(max_connections_per_ip), 0, 100000, "256", "connections one client address may hold open (0 = no cap); behind a proxy every client is the proxy's address"},
     {"probe-port", "SBOMD_PROBE_PORT", T_LONG, OFF(probe_port), -1, 65535, "-1", "a second, plain-HTTP listener serving only /healthz, /readyz and /metrics on its own thread and connection budget (32), so probes are answered however busy or trickled the main listener is (-1 = off, 0 = any free port, printed at start)"},
+    {"metrics-on-main", "SBOMD_METRICS_ON_MAIN", T_FLAG, OFF(metrics_on_main), 0, 1, "1", "serve /metrics on the main listener too (0: only on the probe listener, so who may read the counters is decided on the probe port alone, e.g. by a NetworkPolicy; needs probe-port; --metrics-on-main=false)"},
     {"probe-listen", "SBOMD_PROBE_LISTEN", T_STR, OFF(probe_listen), 0, 64, "", "address of the probe listener (empty = the listen address)"},
 };
 /* clang-format on */
@@ -619,6 +620,10 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         }
     if (svc_log_level_parse(c->log_level) < 0) {
         snprintf(eb, en, "log-level '%.16s' must be debug, info, warn or error", c->log_level);
+        return -1;
+    }
+    if (!c->metrics_on_main && c->probe_port < 0) {
+        snprintf(eb, en, "metrics-on-main=0 serves /metrics only on the probe listener: set probe-port too");
         return -1;
     }
     if (c->probe_port > 0 && c->probe_port == c->port) {

@@ -75,6 +75,7 @@ typedef struct svc_cfg {
     char policy_file[1024];       /* TOML file of named license policies; "" = none */
     long probe_port;              /* plain-HTTP listener for /healthz, /readyz, /metrics; -1 = off */
     char probe_listen[64];        /* its address; "" = listen's */
+    long metrics_on_main;         /* 1: /metrics on the main listener too; 0: the probe listener only */
     char cache_url[512];          /* shared cache (Redis) for lookup answers; "" = the embedded caches only */
     char cache_prefix[128];       /* prepended to every shared-cache key */
     long cache_timeout_ms;        /* connect and command timeout of the shared cache */

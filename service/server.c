@@ -398,6 +398,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                    NULL, 0) == 0
                        ? MHD_YES
                        : MHD_NO;
+        if (!l->probe && !s->cfg.metrics_on_main && !strcmp(url, "/metrics"))
+            return svc_req_problem(r, SVC_PT_NOT_FOUND,
+                                   "/metrics is served on the probe listener only (metrics-on-main=0)", NULL, 0) == 0
+                       ? MHD_YES
+                       : MHD_NO;
         r->cors_origin = cors_origin(r, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"));
         /* a preflight carries no credentials: answer it before auth */
         if (r->cors_origin && !strcmp(method, "OPTIONS") &&

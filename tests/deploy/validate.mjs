@@ -58,6 +58,7 @@ if (d) {
   ok(c.readinessProbe?.httpGet?.port === 'probe' && c.livenessProbe?.httpGet?.port === 'probe', 'readiness and liveness on the probe port');
   ok((c.readinessProbe?.failureThreshold || 3) >= 2, 'readiness tolerates one missed probe');
   ok(String(cmd.SBOMD_PROBE_PORT) !== String(cmd.SBOMD_PORT || 8080), 'probe port differs from the main port');
+  ok(cmd.SBOMD_METRICS_ON_MAIN === '0', 'SBOMD_METRICS_ON_MAIN=0: /metrics only on the probe port, which the NetworkPolicies guard');
   // the HPA scales on CPU against a request a busy worker actually uses
   const cpu = (q) => { const m = /^([0-9.]+)(m)?$/.exec(String(q)); return m ? Number(m[1]) / (m[2] ? 1000 : 1) : NaN; };
   const hpa = byKind.HorizontalPodAutoscaler;

@@ -131,4 +131,16 @@ check "probe-port equal to port is a config error (exit $st)" sh -c "[ $st = 2 ]
 check "a bad probe-listen is a config error (exit $st)" sh -c "[ $st = 2 ] && grep -q 'not an IPv4 or IPv6' '$work/cc2.out'"
 "$bin" --check-config > "$work/cc3.out" 2>&1
 check "the probe listener is off by default" grep -qx 'probe-port=-1' "$work/cc3.out"
+# metrics-on-main=0: the counters only on the probe port (a NetworkPolicy on it decides who reads them)
+sb_start "$work/m.log" --probe-port 0 --metrics-on-main=false
+mp="$(probe_port "$work/m.log")"
+res="$(curl -sS -m 5 -o "$work/mm.json" -w '%{http_code}' "$base/metrics")"
+check "metrics-on-main=0: main /metrics is 404 ($res)" sh -c "[ '$res' = 404 ] && jq -e '.detail | test(\"probe listener only\")' '$work/mm.json' > /dev/null"
+res="$(curl -sS -m 5 -o "$work/mp.txt" -w '%{http_code}' "http://127.0.0.1:$mp/metrics")"
+check "metrics-on-main=0: probe /metrics 200 with the counters ($res)" sh -c "[ '$res' = 200 ] && grep -q '^sbomd_in_flight' '$work/mp.txt'"
+res="$(curl -sS -m 5 -o /dev/null -w '%{http_code}' "$base/healthz")"
+check "metrics-on-main=0: main /healthz still 200 ($res)" [ "$res" = 200 ]
+kill -TERM "$pid"; wait "$pid"
+"$bin" --check-config --metrics-on-main=false > "$work/cc4.out" 2>&1; st=$?
+check "metrics-on-main=0 without a probe port is a config error (exit $st)" sh -c "[ $st = 2 ] && grep -q 'set probe-port too' '$work/cc4.out'"
 sb_done probe
