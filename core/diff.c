@@ -9,6 +9,7 @@
  * producer like the reports' (doc.h): one row per piece, the summary after.
  */
 #include "diff.h"
+#include "policy.h"
 #include "table.h"
 #include "vercmp.h"
 
@@ -202,6 +203,15 @@ static sb_code add_row(builder *b, sb_diff_change c, const sb_pkg *base, const s
         r->head_scope = head->scope;
         r->direct |= b->direct_h[head - d->head->pkgs] != 0;
     }
+    if (head && d->head->policy) {
+        /* under a license policy: denied now, and not before (an exempt
+         * package is never denied) */
+        const sb_policy_verdict *vh = &d->head->policy[head - d->head->pkgs];
+        const sb_policy_verdict *vb = base && d->base->policy ? &d->base->policy[base - d->base->pkgs] : NULL;
+        int was = vb && vb->rule != SB_POL_PASS && !vb->exempt;
+        if (vh->rule != SB_POL_PASS && !vh->exempt && !was)
+            r->now_denied = vh->reason ? vh->reason : sb_policy_rule_name(vh->rule);
+    }
     if (c == SB_DIFF_HASH && base && head && !hash_changed(b->a, base, head, &r->base_hash, &r->head_hash))
         return SB_EMISUSE;
     d->count[c]++;
@@ -378,7 +388,8 @@ sb_code sb_diff_compute(sb_diff **out, sb_arena *a, const sb_sbom *base, const s
 
 bool sb_diff_gated(const sb_diff_row *r, unsigned kinds, bool direct_only)
 {
-    return (kinds & (1u << r->change)) && (!direct_only || r->direct);
+    int kind = (kinds & (1u << r->change)) || ((kinds & SB_DIFF_NOW_DENIED) && r->now_denied);
+    return kind && (!direct_only || r->direct);
 }
 
 /* The two values a row is about (NULL when a side has none). */
@@ -408,10 +419,14 @@ sb_code sb_diff_gate(sb_gate *g, sb_arena *a, const sb_diff *diff, unsigned kind
                                              r->change == SB_DIFF_REMOVED ? "(none)"
                                              : after                      ? after
                                                                           : "(none)");
+        /* a row gated only as now denied says why the policy denies it */
+        int denied = !(kinds & (1u << r->change));
+        if (denied && reason)
+            reason = sb_arena_printf(a, "%s; now denied by the license policy: %s", reason, r->now_denied);
         sb_finding f = {.package = r->name,
                         .version = r->head_version ? r->head_version : r->base_version,
                         .rule = "diff",
-                        .value = change_names[r->change],
+                        .value = denied ? "now-denied" : change_names[r->change],
                         .reason = reason};
         if (NULL == reason || sb_gate_add(g, a, &f) != SB_OK)
             return SB_ENOMEM;
@@ -632,6 +647,13 @@ static void json_row(sb_doc *d, const sb_diff_row *r)
     sb_jw_kstr(jw, "head_scope", scope_word(r->head_scope));
     sb_jw_key(jw, "direct");
     sb_jw_bool(jw, r->direct);
+    if (d->fmt && ((const writer *)d->fmt)->diff->head->policy) {
+        sb_jw_key(jw, "now_denied"); /* only under a license policy: null when not denied anew */
+        if (r->now_denied)
+            sb_jw_str(jw, r->now_denied);
+        else
+            sb_jw_null(jw);
+    }
     sb_jw_obj_end(jw);
 }
 

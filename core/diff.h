@@ -71,6 +71,10 @@ typedef struct sb_diff_row {
     const char *purl;                  /* the head's, else the base's */
     sb_scope base_scope, head_scope;
     bool direct; /* a direct dependency of the root on either side */
+    /* under a license policy (both sides' s->policy): why the head's
+     * package violates it when the base's did not (or was absent); NULL
+     * otherwise, and without a policy */
+    const char *now_denied;
 } sb_diff_row;
 
 typedef struct sb_diff {
@@ -110,9 +114,12 @@ sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const 
 
 /* All kinds of change (fail-on=diff). */
 #define SB_DIFF_ALL ((1u << SB_DIFF_NCHANGES) - 1)
+/* fail-on=now-denied: a change after which the license policy denies a
+ * package it did not deny before (a row with now_denied), whatever its kind */
+#define SB_DIFF_NOW_DENIED (1u << SB_DIFF_NCHANGES)
 
-/* Whether row r is one a gate on `kinds` (direct_only: of direct
- * dependencies only) fails on. */
+/* Whether row r is one a gate on `kinds` (bits 1 << sb_diff_change, and
+ * SB_DIFF_NOW_DENIED; direct_only: of direct dependencies only) fails on. */
 bool sb_diff_gated(const sb_diff_row *r, unsigned kinds, bool direct_only);
 
 /* One finding per row sb_diff_gated says into g. */

@@ -3,8 +3,9 @@
  * each a lockfile read and selected as /v1/sbom reads its body (the same
  * selection parameters apply to both), answered with what changed
  * (core/diff.h) as JSON, text, Markdown or CSV (output= or Accept). When
- * fail-on's kinds of change (optionally of direct dependencies only) are
- * among the changes, the answer is a 422: the problem+json naming them for
+ * fail-on's kinds of change (optionally of direct dependencies only; with a
+ * license policy, now-denied: a package the policy denies now and did not
+ * before) are among the changes, the answer is a 422: the problem+json naming them for
  * JSON and CSV, or the text / Markdown diff itself led by the changes that
  * fail the gate (a pull-request comment and a failed job in one request).
  */
@@ -38,6 +39,10 @@ static int post_diff(svc_req *r)
     svc_req_mark(r, "upload");
     if (side(r, "base", &base_in, &base, &rc) || side(r, "head", &head_in, &head, &rc))
         return rc;
+    if ((gated & SB_DIFF_NOW_DENIED) && !head_in.policy_on)
+        return svc_bad_param(r, "fail-on",
+                             "is now-denied, which needs a license policy (allow-license, deny-license, "
+                             "require-license or policy)");
     svc_req_drop_body(r); /* both sides hold copies of what they need */
     const sb_sbom *sides[2] = {base, head};
     svc_gates_mark_incomplete(r, sides, 2);

@@ -378,10 +378,10 @@ static int check_fail_on(svc_query *q, unsigned ep, const char *v, const char **
 {
     if (ep & SVC_EP_DIFF) {
         /* the choices: "diff", then core/diff.c's names in sb_diff_change order */
-        static const char *const set[] = {
-            "diff",           "added",        "removed",       "upgraded", "downgraded", "license-changed",
-            "source-changed", "hash-changed", "scope-changed", "direct",   NULL};
-        _Static_assert(sizeof set / sizeof set[0] == SB_DIFF_NCHANGES + 3, "one choice per kind of change");
+        static const char *const set[] = {"diff",          "added",           "removed",        "upgraded",
+                                          "downgraded",    "license-changed", "source-changed", "hash-changed",
+                                          "scope-changed", "direct",          "now-denied",     NULL};
+        _Static_assert(sizeof set / sizeof set[0] == SB_DIFF_NCHANGES + 4, "one choice per kind of change");
         for (const char *p = v; *p;) {
             size_t n = strcspn(p, ",");
             unsigned bits = 0;
@@ -390,13 +390,15 @@ static int check_fail_on(svc_query *q, unsigned ep, const char *v, const char **
             for (int c = 0; c < SB_DIFF_NCHANGES && !bits; c++)
                 if (strlen(set[c + 1]) == n && !strncmp(p, set[c + 1], n))
                     bits = 1u << c;
+            if (n == 10 && !strncmp(p, "now-denied", 10))
+                bits = SB_DIFF_NOW_DENIED; /* needs a license policy: handlers/diff.c says so */
             if (n == 6 && !strncmp(p, "direct", 6)) {
                 q->diff_direct = true;
             } else if (n && !bits) {
                 *why =
                     "must be 'diff' (fail on any change) or kinds of change, comma-separated: added, removed, "
-                    "upgraded, downgraded, license-changed, source-changed, hash-changed, scope-changed, and "
-                    "'direct' for changes of direct dependencies only";
+                    "upgraded, downgraded, license-changed, source-changed, hash-changed, scope-changed, "
+                    "now-denied (under a license policy), and 'direct' for changes of direct dependencies only";
                 *ch = set;
                 return -1;
             }
@@ -494,11 +496,11 @@ static const svc_qparam qparams[] = {
     {"scope", SVC_Q_STRING, 0, SB_R, 0, 0, Q(scope), check_scope},
     {"keep-orphans", SVC_Q_BOOL, 0, SB_R, 0, 0, Q(keep_orphans), NULL},
     /* license policy: lists may repeat or be comma-separated */
-    {"allow-license", SVC_Q_LIST, 0, SB_R, 1, 0, Q(allow_license), NULL},
-    {"deny-license", SVC_Q_LIST, 0, SB_R, 1, 0, Q(deny_license), NULL},
-    {"require-license", SVC_Q_BOOL, 0, SB_R, 0, 0, Q(require_license), NULL},
-    {"ignore-license", SVC_Q_LIST, 0, SB_R, 1, 0, Q(ignore_license), NULL},
-    {"policy", SVC_Q_STRING, 0, SB_R, 0, 0, Q(policy), NULL},
+    {"allow-license", SVC_Q_LIST, 0, SB_RD, 1, 0, Q(allow_license), NULL},
+    {"deny-license", SVC_Q_LIST, 0, SB_RD, 1, 0, Q(deny_license), NULL},
+    {"require-license", SVC_Q_BOOL, 0, SB_RD, 0, 0, Q(require_license), NULL},
+    {"ignore-license", SVC_Q_LIST, 0, SB_RD, 1, 0, Q(ignore_license), NULL},
+    {"policy", SVC_Q_STRING, 0, SB_RD, 0, 0, Q(policy), NULL},
     {"fail-on", SVC_Q_STRING, 0, SB_RD, 0, 0, Q(fail_on), check_fail_on},
     {"author", SVC_Q_STRING, 0, SB_R, 0, 0, Q(author), NULL},
     {"fail-on-quality", SVC_Q_STRING, 0, SB_R, 0, 0, Q(fail_on_quality_name), check_quality},

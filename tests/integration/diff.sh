@@ -92,7 +92,7 @@ code="$(curl -sS -o /dev/null -w '%{http_code}' --fail-with-body -F "base=@$b3" 
 check "gate: curl --fail-with-body fails the job ($code)" [ "$code" = 422 ]
 res="$(diff_req "$b3" "$b4" "?fail-on=license" "$work/e.json")"
 check "fail-on=license is not a gate of /v1/diff: $res" [ "$res" = "400 application/problem+json" ]
-check "fail-on=license: the 400 lists the gates /v1/diff has" jq -e '.choices == ["diff", "added", "removed", "upgraded", "downgraded", "license-changed", "source-changed", "hash-changed", "scope-changed", "direct"]' "$work/e.json" >/dev/null
+check "fail-on=license: the 400 lists the gates /v1/diff has" jq -e '.choices == ["diff", "added", "removed", "upgraded", "downgraded", "license-changed", "source-changed", "hash-changed", "scope-changed", "direct", "now-denied"]' "$work/e.json" >/dev/null
 # --- the gate by kind of change: only the kinds named fail -----------------------------
 res="$(diff_req "$b3" "$b4" "?fail-on=license-changed" "$work/gk.json")"
 check "fail-on=license-changed: 422 ($res)" [ "$res" = "422 application/problem+json" ]
@@ -108,6 +108,24 @@ fi
 res="$(diff_req "$b3" "$b4" "?fail-on=upgraded,added" "$work/gk3.json")"
 check "fail-on=upgraded,added: 422 with upgrades and additions only ($res)" \
   jq -e '[.violations[].value] | unique | all(. == "upgraded" or . == "added")' "$work/gk3.json" >/dev/null
+# now-denied (issue 37): under a license policy, a package denied after the change and not before
+res="$(diff_req "$b3" "$b4" "?deny-license=LGPL-2.1-or-later&fail-on=now-denied" "$work/nd.json")"
+check "deny-license=LGPL-2.1-or-later&fail-on=now-denied: 422 ($res)" [ "$res" = "422 application/problem+json" ]
+check "now-denied: libxcrypt (added, LGPL-2.1-or-later) and libiconv (free text -> LGPL-2.1-only), each with the policy's reason" \
+  jq -e '.violationCount == 2 and ([.violations[].package] | sort) == ["libiconv", "libxcrypt"] and all(.violations[]; .value == "now-denied" and (.reason | test("now denied by the license policy: LGPL-2.1-(or-later|only) is denied")))' "$work/nd.json" > /dev/null
+res="$(diff_req "$b3" "$b4" "?deny-license=MIT&fail-on=now-denied" "$work/nd2.json")"
+check "deny-license=MIT: MIT packages were denied before too, none anew: the gate passes, 200 ($res)" [ "$res" = "200 application/json" ]
+check "deny-license=MIT: rows carry now_denied, null on every row" jq -e '(.diff | length > 0) and all(.diff[]; has("now_denied") and .now_denied == null)' "$work/nd2.json" > /dev/null
+res="$(diff_req "$b3" "$b4" "?require-license=true" "$work/nd3.json")"
+check "require-license=true: now_denied exactly on the rows whose head states no license and whose base did ($res)" \
+  jq -e '[.diff[] | select(.now_denied != null) | .name] == [.diff[] | select(.change != "removed" and .head_license == null and (.change == "added" or .base_license != null)) | .name] and ([.diff[] | select(.now_denied != null)] | length > 0)' "$work/nd3.json" > /dev/null
+res="$(diff_req "$b3" "$b4" "" "$work/nd4.json")"
+check "without a policy the rows have no now_denied key" jq -e 'all(.diff[]; has("now_denied") | not)' "$work/nd4.json" > /dev/null
+res="$(diff_req "$b3" "$b4" "?fail-on=now-denied" "$work/nd5.json")"
+check "fail-on=now-denied without a policy: 400 naming what it needs ($res)" \
+  sh -c "[ '$res' = '400 application/problem+json' ] && jq -e '.detail | test(\"needs a license policy\")' '$work/nd5.json' > /dev/null"
+res="$(curl -sS -o "$work/nd.md" -w '%{http_code}' -F "base=@$b3" -F "head=@$b4" "$base/v1/diff?deny-license=LGPL-2.1-or-later&fail-on=now-denied&output=markdown")"
+check "markdown, now-denied: the 422 diff led by the failing change ($res)" sh -c "[ '$res' = 422 ] && head -8 '$work/nd.md' | grep -q 'Failing the gate (2 of' && grep -q libxcrypt '$work/nd.md'"
 res="$(diff_req "$b3" "$b4" "?fail-on=moved" "$work/gk4.json")"
 check "fail-on=moved: 400 ($res)" [ "$res" = "400 application/problem+json" ]
 
