@@ -18,6 +18,7 @@
 #include "deadline.h"
 #include "enrich.h"
 #include "filter.h"
+#include "github.h"
 #include "health.h"
 #include "scorecard.h"
 #include "license.h"
@@ -135,6 +136,25 @@ sb_pkgx *sb_pkg_x(sb_pkg *p, sb_arena *a)
 const sb_pkgx *sb_pkg_xr(const sb_pkg *p)
 {
     return p->x ? p->x : &no_x;
+}
+
+sb_code sb_pkg_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value)
+{
+    sb_prop *v = sb_arena_alloc(a, (p->nprops + 1) * sizeof *v);
+    if (NULL == v)
+        return SB_ENOMEM;
+    uint32_t at = 0;
+    while (at < p->nprops && strcmp(p->props[at].name, name) <= 0)
+        at++;
+    if (at)
+        memcpy(v, p->props, at * sizeof *v);
+    v[at].name = name;
+    v[at].value = value;
+    if (p->nprops > at)
+        memcpy(v + at + 1, p->props + at, (p->nprops - at) * sizeof *v);
+    p->props = v;
+    p->nprops++;
+    return SB_OK;
 }
 
 sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
@@ -369,41 +389,6 @@ static int ends_with(const char *s, const char *suf)
     return n >= m && 0 == strcmp(s + n - m, suf);
 }
 
-/* owner/repo of a GitHub repository URL, lower-cased, ".git" dropped. */
-static int github_repo(sb_arena *a, const char *repo, const char **owner, const char **name)
-{
-    static const char *prefixes[] = {"https://github.com/",
-                                     "http://github.com/",
-                                     "https://www.github.com/",
-                                     "ssh://git@github.com/",
-                                     "git@github.com:",
-                                     "git://github.com/",
-                                     NULL};
-    const char *rest = NULL;
-    for (int i = 0; prefixes[i] && !rest; i++)
-        if (!strncasecmp(repo, prefixes[i], strlen(prefixes[i])))
-            rest = repo + strlen(prefixes[i]);
-    if (NULL == rest)
-        return 0;
-    const char *slash = strchr(rest, '/');
-    if (NULL == slash || slash == rest)
-        return 0;
-    const char *nend = slash + 1 + strcspn(slash + 1, "/?#");
-    char *o = sb_arena_strndup(a, rest, (size_t)(slash - rest));
-    char *r = sb_arena_strndup(a, slash + 1, (size_t)(nend - slash - 1));
-    if (NULL == o || NULL == r || !r[0])
-        return 0;
-    if (ends_with(r, ".git"))
-        r[strlen(r) - 4] = '\0';
-    for (char *c = o; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    for (char *c = r; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    *owner = o;
-    *name = r;
-    return 1;
-}
-
 static char *build(sb_arena *a, const char *type, const char *ns, const char *name, const char *version, sb_prop *q,
                    size_t nq)
 {
@@ -456,9 +441,12 @@ static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_en
         const char *rend = q && (!hash || q < hash) ? q : hash ? hash : loc + strlen(loc);
         const char *repo = sb_arena_strndup(a, loc + 4, (size_t)(rend - loc - 4));
         const char *commit = hash && hash[1] ? hash + 1 : NULL;
-        const char *owner, *rname;
-        if (commit && repo && github_repo(a, repo, &owner, &rname)) {
-            p->purl = build(a, "github", owner, rname, commit, NULL, 0);
+        /* "owner/repo" as spelled: pkg:github lower-cases both (purl.c) */
+        const char *gh = commit && repo ? sb_github_repo(a, repo) : NULL;
+        const char *slash = gh ? strchr(gh, '/') : NULL;
+        const char *owner = slash ? sb_arena_strndup(a, gh, (size_t)(slash - gh)) : NULL;
+        if (owner) {
+            p->purl = build(a, "github", owner, slash + 1, commit, NULL, 0);
         } else {
             sb_prop vq = {"vcs_url",
                           commit ? sb_arena_printf(a, "git+%s@%s", repo, commit) : sb_arena_printf(a, "git+%s", repo)};

@@ -216,6 +216,11 @@ sb_pkgx *sb_pkg_x(sb_pkg *p, sb_arena *a);
 /* p's out-of-line fields for reading: all unset when it has none. */
 const sb_pkgx *sb_pkg_xr(const sb_pkg *p);
 
+/* Insert name=value into the properties of a selected package, which stay
+ * sorted by name (the strings are not copied): for what is learnt after
+ * the selection (pixi:yanked, pixi:scorecard...). */
+sb_code sb_pkg_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value);
+
 /* Why p's license is not known, when it is not (NULL when it is stated,
  * or stated as absent): the lockfile does not record one and no lookup told
  * it, which is not "no license" (issue 37). The remedy is part of it. */
