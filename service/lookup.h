@@ -23,6 +23,7 @@
 #define SVC_LOOKUP_H
 
 #include "../core/model.h"
+#include "../core/select.h"
 #include "config.h"
 #include "metrics.h"
 
