@@ -14,6 +14,7 @@
 #include "../core/license.h"
 #include "../core/lock.h"
 #include "../core/model.h"
+#include "../core/select.h"
 #include "../core/par.h"
 #include "../core/report.h"
 

@@ -17,6 +17,7 @@
 #include "../core/lock.h"
 #include "../core/manifest.h"
 #include "../core/model.h"
+#include "../core/select.h"
 #include "../core/par.h"
 #include "../core/policy.h"
 #include "../core/report.h"

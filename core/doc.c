@@ -191,7 +191,7 @@ static void make_serial(sb_doc *d, const char *format, bool vex, char out[37])
  * is a new document with its own serial that names its source
  * (pixi:source-document); it keeps the source's provenance, though: its
  * timestamp (unless timestamp= was given), the lockfile kind it was made
- * from, and the gaps it stated (model.c), so that a conversion says what
+ * from, and the gaps it stated (select.c), so that a conversion says what
  * the direct path from the lockfile says.
  */
 static int reproduces_source(sb_doc *d, const sb_doc_ops *ops)

@@ -8,8 +8,8 @@
  * compacts packages, dependency lists and root edges through an old -> new
  * index map. Removing never reorders, so the model's sort and the id order
  * of every dependency list hold without sorting again. Kept orphans nothing
- * surviving reaches become root edges, as resolve_graph() makes the packages
- * nothing depends on root edges (model.c).
+ * surviving reaches become root edges, as sb_graph_resolve() makes the
+ * packages nothing depends on root edges (graph.c).
  */
 #include "filter.h"
 #include "buf.h"

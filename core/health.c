@@ -4,7 +4,7 @@
  * and the pixi:yanked properties.
  */
 #include "health.h"
-#include "scorecard.h"
+#include "github.h"
 #include "vercmp.h"
 
 #include <ctype.h>
@@ -49,11 +49,11 @@ static const char *project_repo(sb_arena *a, json_t *info)
                 labelled = NULL != strcasestr(k, labels[i]);
             if (pass == 0 && !labelled)
                 continue;
-            const char *r = sb_scorecard_repo(a, json_string_value(v));
+            const char *r = sb_github_repo(a, json_string_value(v));
             if (r)
                 return r;
         }
-    return sb_scorecard_repo(a, json_string_value(json_object_get(info, "home_page")));
+    return sb_github_repo(a, json_string_value(json_object_get(info, "home_page")));
 }
 
 sb_code sb_health_pypi_digest(sb_arena *a, const char *json, size_t len, const char **digest, size_t *dlen)
@@ -233,25 +233,6 @@ sb_code sb_health_from_digest(sb_health *h, sb_arena *a, const char *digest, con
     return SB_OK;
 }
 
-sb_code sb_health_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value)
-{
-    sb_prop *v = sb_arena_alloc(a, (p->nprops + 1) * sizeof *v);
-    if (NULL == v)
-        return SB_ENOMEM;
-    uint32_t at = 0;
-    while (at < p->nprops && strcmp(p->props[at].name, name) <= 0)
-        at++;
-    if (at)
-        memcpy(v, p->props, at * sizeof *v);
-    v[at].name = name;
-    v[at].value = value;
-    if (p->nprops > at)
-        memcpy(v + at + 1, p->props + at, (p->nprops - at) * sizeof *v);
-    p->props = v;
-    p->nprops++;
-    return SB_OK;
-}
-
 sb_code sb_health_props(sb_sbom *s, sb_arena *a)
 {
     if (NULL == s->health)
@@ -260,9 +241,9 @@ sb_code sb_health_props(sb_sbom *s, sb_arena *a)
         const sb_health *h = &s->health[i];
         if (h->state != SB_HEALTH_ANSWERED || !h->yanked)
             continue;
-        sb_code rc = sb_health_prop_insert(&s->pkgs[i], a, "pixi:yanked", "true");
+        sb_code rc = sb_pkg_prop_insert(&s->pkgs[i], a, "pixi:yanked", "true");
         if (rc == SB_OK && h->yanked_reason)
-            rc = sb_health_prop_insert(&s->pkgs[i], a, "pixi:yanked-reason", h->yanked_reason);
+            rc = sb_pkg_prop_insert(&s->pkgs[i], a, "pixi:yanked-reason", h->yanked_reason);
         if (rc != SB_OK)
             return rc;
     }

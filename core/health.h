@@ -10,7 +10,7 @@
  * here); documents and the outdated report read the digest. No I/O here.
  *
  * Digest text: "latest\t<info.version>\n", "repo\t<owner/repo>\n" when the
- * page names a GitHub repository (core/scorecard.h), then one line per release that
+ * page names a GitHub repository (core/github.h), then one line per release that
  * has files: "<version>\t<YYYY-MM-DD of its first upload>\t<y|n>\t<reason>\n"
  * (y = every file yanked; tabs and line breaks in the reason become spaces).
  */
@@ -86,10 +86,6 @@ sb_code sb_health_channel_digest(sb_arena *a, const char *json, size_t len, cons
  * Behind = distinct versions newer than the lock up to the newest, Step);
  * state UNKNOWN when the index does not list the name. */
 sb_code sb_health_from_channel(sb_health *h, sb_arena *a, const char *digest, const char *name, const char *version);
-
-/* Insert name=value into p's properties, which stay sorted by name (the
- * strings are not copied). */
-sb_code sb_health_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value);
 
 /* Give the selection's yanked packages their pixi:yanked /
  * pixi:yanked-reason properties (kept sorted by name). */

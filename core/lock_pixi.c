@@ -10,7 +10,7 @@
  *   v4+:   environments list references ({conda|pypi|conda_source: loc}),
  *          matched to records by (kind, location).
  * Conda fields implied by the archive URL (v6+) are derived here; purls,
- * properties and the graph are the model's job (model.c).
+ * properties and the graph are the selection's job (derive.c, graph.c).
  */
 #include "lock.h"
 #include "lock_int.h"

@@ -5,8 +5,13 @@
  *  - sb_lock: a whole parsed lockfile: its environments, each with its
  *    platforms, each listing package records (sb_pkg) shared between them.
  *  - sb_sbom: one environment on one platform, selected from an sb_lock by
- *    sb_model_select(): packages sorted (kind, name, version), purls and ids
- *    assigned, properties finalized and the dependency graph resolved by name.
+ *    sb_model_select() (select.h): packages sorted (kind, name, version),
+ *    purls and ids assigned, properties finalized and the dependency graph
+ *    resolved by name.
+ *
+ * This header is the vocabulary both levels are written in (kinds, scopes,
+ * digests, properties, string vectors, pixi:incomplete); how a selection is
+ * made, and the options and hooks that drive it, are select.h's.
  *
  * Everything is owned by one sb_arena and freed with it; nothing here is
  * freed on its own. Strings are NUL-terminated UTF-8; NULL means absent.
@@ -63,8 +68,6 @@ typedef struct sb_author {
     const char *name;  /* never NULL */
     const char *email; /* NULL when none */
 } sb_author;
-
-struct sb_manifest; /* manifest.h */
 
 typedef struct sb_prop {
     const char *name;
@@ -216,6 +219,11 @@ sb_pkgx *sb_pkg_x(sb_pkg *p, sb_arena *a);
 /* p's out-of-line fields for reading: all unset when it has none. */
 const sb_pkgx *sb_pkg_xr(const sb_pkg *p);
 
+/* Insert name=value into the properties of a selected package, which stay
+ * sorted by name (the strings are not copied): for what is learnt after
+ * the selection (pixi:yanked, pixi:scorecard...). */
+sb_code sb_pkg_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value);
+
 /* Why p's license is not known, when it is not (NULL when it is stated,
  * or stated as absent): the lockfile does not record one and no lookup told
  * it, which is not "no license" (issue 37). The remedy is part of it. */
@@ -334,31 +342,6 @@ const sb_lock_platform *sb_lock_find_platform(const sb_lock_env *e, const char *
  * extracted-licensing / SimpleLicensingText element); the rest by name. */
 typedef enum sb_text_shape { SB_TEXTS_CYCLONEDX, SB_TEXTS_SPDX } sb_text_shape;
 
-/* What a license lookup pass did (see sb_select_opts.lookup). */
-typedef struct sb_lookup_stats {
-    size_t asked;   /* packages that wanted a license */
-    size_t filled;  /* of those, filled in */
-    size_t failed;  /* lookups that failed or missed the deadline */
-    size_t offline; /* not asked: the server makes no lookups */
-    size_t capped;  /* not asked: past the request's lookup limit */
-    size_t unasked; /* not asked: the request did not ask for lookups (the server makes them) */
-    size_t off;     /* not asked: lookups are off where the document was made */
-} sb_lookup_stats;
-
-/* Fill licenses the lockfile lacks from the package indexes: called once per
- * selection with every package (copies owned by the selection), before
- * properties are derived. Set with sb_enrich_set_license(). The network
- * lives in the service; core only calls this. On failure it returns its
- * code with err set, and sb_model_select() returns both unchanged. */
-typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err);
-
-/* An sb_lookup_fn for sb_select_opts.lookup_probe: counts the packages
- * without a license that a lookup would ask about (a PyPI release, a conda
- * archive: those service/lookup.c asks for) as st->unasked when ctx is not
- * NULL (the server makes lookups: the request did not ask) or st->off (no
- * lookups where the document is made); fills nothing, asks nobody. */
-sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err);
-
 /* Which packages a request leaves out (core/filter.h). */
 typedef struct sb_filter sb_filter;
 
@@ -368,61 +351,6 @@ typedef struct sb_filter sb_filter;
 typedef struct sb_excluded {
     const char *name, *version, *reason;
 } sb_excluded;
-struct sb_sbom;
-/* Find the advisories that affect a selection's packages (spec 6.9): called
- * once the packages have their purls and ids; fills s->vulns and records
- * what could not be asked in s->incomplete. The network lives in the
- * service; core only calls this. On failure it returns its code with err
- * set, and sb_model_select() returns both unchanged. */
-typedef sb_code (*sb_vuln_fn)(void *ctx, struct sb_sbom *s, sb_arena *a, sb_err *err);
-
-typedef struct sb_select_opts {
-    const char *environment;     /* NULL = "default" */
-    const char *package_cache;   /* conda package cache root (has pkgs/), NULL = none */
-    bool license_texts;          /* embed license file texts */
-    sb_text_shape text_shape;    /* which files the output format can embed */
-    long long license_file_max;  /* bytes of text per file (<= 0: 1 MiB) */
-    long long license_texts_max; /* bytes of text per document (<= 0: 64 MiB) */
-    const char *platform;        /* NULL = the documented default, see below */
-    const char *root_name;       /* NULL = "workspace" */
-    const char *root_version;    /* optional */
-    const char *lockfile_name;   /* file name recorded in the document */
-    const sb_author *author;     /* SBOM author; NULL = none given */
-    sb_lookup_fn lookup;         /* NULL = no lookups */
-    void *lookup_ctx;
-    /* without lookups: counts (offline or unasked), never fills, the
-     * packages without a license a lookup would have asked about, so the
-     * document says why their licenses are absent; NULL = not counted */
-    sb_lookup_fn lookup_probe;
-    void *lookup_probe_ctx;
-    long long deadline_ns;              /* absolute CLOCK_MONOTONIC time (deadline.h); 0 = none */
-    const struct sb_manifest *manifest; /* what the project declares; NULL = none */
-    const char *manifest_problem;       /* a manifest was sent but could not be read: why (pixi:incomplete) */
-    const sb_filter *filter;            /* packages to leave out, before any lookup; NULL = none */
-    const struct sb_pypimap *pypi_map;  /* conda-forge -> PyPI names (pypimap.h), NULL = none */
-    bool primary_pypi;                  /* a PyPI identity, when a package has one, is the primary purl */
-    sb_vuln_fn vulns;                   /* NULL = no vulnerability lookups */
-    bool vuln_kev, vuln_epss;           /* kev=true / epss=true: findings annotated (the serial says so) */
-    const char *vex_digest;             /* SHA-1 hex of a `vex` part applied to the findings; NULL = none */
-    void *vulns_ctx;
-    /* supply-chain health (core/health.h): PyPI project pages asked for
-     * yanked flags (pixi:yanked) and/or the outdated report; `health` fills
-     * s->health (and records gaps as pixi:incomplete step pypi-releases) */
-    bool yanked, outdated;
-    sb_vuln_fn health; /* NULL = no health lookups */
-    void *health_ctx;
-    /* OpenSSF Scorecard (core/scorecard.h): `scorecard_fn` fills s->scorecard
-     * for packages with a GitHub repository (PyPI ones through their project
-     * pages, so health is asked too); gaps are pixi:incomplete step scorecard */
-    bool scorecard;
-    double scorecard_min;    /* < 0: no per-check properties */
-    sb_vuln_fn scorecard_fn; /* NULL = no scorecard lookups */
-    void *scorecard_ctx;
-    bool consume; /* the lock is selected once only: a platform's records
-                                * may become the selection's (see recs), after which the
-                                * lock's package lists are not to be read again */
-} sb_select_opts;
-
 typedef struct sb_sbom {
     const char *root_name, *root_version;
     const char *environment, *platform;
@@ -472,23 +400,6 @@ typedef struct sb_sbom {
     double scorecard_min;              /* scorecard-min, < 0 when not given */
     struct sb_scorecard *scorecard;    /* one per package (scorecard.h), NULL when not looked for */
 } sb_sbom;
-
-/* The records a selection would read (see sb_model_select for the default
- * platform); NULL when environment or platform is not in the lockfile. */
-const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_opts *opts);
-
-/*
- * Select one environment x platform. The default platform, since a service
- * has no host platform: linux-64 when the environment locks it, else the
- * environment's only platform when it has exactly one; an environment that
- * locks no platform at all gives an empty document for platform "none";
- * otherwise
- * SB_ENOTFOUND naming the choices. An unknown environment or platform is
- * SB_ENOTFOUND with the available names in the message. A failure below
- * (a lookup or other callback, the deadline) comes up with its own code and
- * message; SB_ENOMEM "out of memory" is an allocation that failed.
- */
-sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err);
 
 /* 1 when `url` is a registry tarball (http(s), ".../<name>/-/<file>.tgz"):
  * the package is then the registry's name@version, not another source. */

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "model.h"
+#include "select.h"
 
 /* One selection of a multi-document request. */
 typedef struct sb_select_pair {

@@ -1,10 +1,11 @@
 /*
- * scorecard.c - OpenSSF Scorecard: GitHub repositories from package URLs,
- * the API URL, the answer's digest and the pixi:scorecard* properties (see
- * scorecard.h). The service owns the transfers (service/lookup_scorecard.c).
+ * scorecard.c - OpenSSF Scorecard: a package's GitHub repository (the URL
+ * read by github.c), the API URL, the answer's digest and the
+ * pixi:scorecard* properties (see scorecard.h). The service owns the
+ * transfers (service/lookup_scorecard.c).
  */
 #include "scorecard.h"
-#include "health.h"
+#include "github.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -13,61 +14,10 @@
 #include <string.h>
 #include <strings.h>
 
-/* n bytes at s are one safe path segment: [A-Za-z0-9._-], not "." or ".." */
-static int segment_ok(const char *s, size_t n)
-{
-    if (0 == n || n > 100 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-              c == '-'))
-            return 0;
-    }
-    return 1;
-}
-
-const char *sb_scorecard_repo(sb_arena *a, const char *url)
-{
-    if (NULL == url)
-        return NULL;
-    const char *p = url;
-    static const char *const schemes[] = {"git+https://", "git+ssh://", "git+http://", "https://",
-                                          "http://",      "git://",     "ssh://"};
-    for (size_t i = 0; i < sizeof schemes / sizeof *schemes; i++)
-        if (!strncasecmp(p, schemes[i], strlen(schemes[i]))) {
-            p += strlen(schemes[i]);
-            break;
-        }
-    if (!strncasecmp(p, "git@github.com:", 15))
-        p += 15;
-    else if (!strncasecmp(p, "github:", 7))
-        p += 7;
-    else {
-        if (!strncasecmp(p, "git@", 4))
-            p += 4;
-        if (!strncasecmp(p, "www.", 4))
-            p += 4;
-        if (strncasecmp(p, "github.com", 10) || (p[10] != '/' && p[10] != ':'))
-            return NULL;
-        p += 11;
-    }
-    const char *slash = strchr(p, '/');
-    if (NULL == slash || !segment_ok(p, (size_t)(slash - p)))
-        return NULL;
-    const char *r = slash + 1;
-    size_t n = strcspn(r, "/?#");
-    if (n >= 4 && !strncasecmp(r + n - 4, ".git", 4)) /* ".git" alone names nothing */
-        n -= 4;
-    if (!segment_ok(r, n))
-        return NULL;
-    return sb_arena_printf(a, "%.*s/%.*s", (int)(slash - p), p, (int)n, r);
-}
-
 const char *sb_scorecard_pkg_repo(sb_arena *a, const sb_pkg *p)
 {
-    const char *r = sb_scorecard_repo(a, p->repository);
-    return r ? r : sb_scorecard_repo(a, p->homepage);
+    const char *r = sb_github_repo(a, p->repository);
+    return r ? r : sb_github_repo(a, p->homepage);
 }
 
 const char *sb_scorecard_url(sb_arena *a, const char *base, const char *repo)
@@ -185,15 +135,15 @@ sb_code sb_scorecard_props(sb_sbom *s, sb_arena *a, double min)
             continue;
         sb_pkg *p = &s->pkgs[i];
         const char *v = sb_arena_printf(a, "%.1f", sc->score);
-        sb_code rc = v ? sb_health_prop_insert(p, a, "pixi:scorecard", v) : SB_ENOMEM;
+        sb_code rc = v ? sb_pkg_prop_insert(p, a, "pixi:scorecard", v) : SB_ENOMEM;
         if (rc == SB_OK && sc->date)
-            rc = sb_health_prop_insert(p, a, "pixi:scorecard-date", sc->date);
+            rc = sb_pkg_prop_insert(p, a, "pixi:scorecard-date", sc->date);
         for (size_t k = 0; rc == SB_OK && min >= 0 && k < sc->nchecks; k++) {
             if (sc->checks[k].score < 0 || sc->checks[k].score >= min)
                 continue; /* inconclusive checks say nothing about the repository */
             const char *name = sb_arena_printf(a, "pixi:scorecard-check-%s", sc->checks[k].name);
             const char *val = sb_arena_printf(a, "%d", sc->checks[k].score);
-            rc = name && val ? sb_health_prop_insert(p, a, name, val) : SB_ENOMEM;
+            rc = name && val ? sb_pkg_prop_insert(p, a, name, val) : SB_ENOMEM;
         }
         if (rc != SB_OK)
             return rc;

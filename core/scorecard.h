@@ -1,7 +1,7 @@
 /*
  * scorecard.h - OpenSSF Scorecard results for the packages of a selection
  * (issue 29 part 3, spec 6.6, 6.7, 9.6): which GitHub repository a package
- * comes from, the API URL that scores it, the answer read into a short
+ * comes from (its URLs read by github.h), the API URL that scores it, the answer read into a short
  * digest, and the pixi:scorecard* properties. No I/O here: the service
  * fetches <scorecard-url>/projects/github.com/<owner>/<repo> through its
  * lookup engine and hands the digests back.
@@ -41,16 +41,9 @@ typedef struct sb_scorecard {
     size_t nchecks;
 } sb_scorecard;
 
-/* "owner/repo" when `url` names a GitHub repository (https://github.com/o/r,
- * with or without www., .git, a trailing path, query or fragment;
- * git+https://, git://, ssh://git@, git@github.com:o/r, github:o/r and
- * bare github.com/o/r), NULL otherwise. Owner and repository must be made of
- * [A-Za-z0-9._-] and be neither "." nor "..", so the result is safe as two
- * path segments of a URL. */
-const char *sb_scorecard_repo(sb_arena *a, const char *url);
-
-/* The repository a package record names (its repository, then its
- * homepage); NULL when neither is on GitHub. */
+/* The repository a package record names, "owner/repo" as sb_github_repo
+ * (github.h) reads it: its repository, then its homepage; NULL when
+ * neither is on GitHub. */
 const char *sb_scorecard_pkg_repo(sb_arena *a, const sb_pkg *p);
 
 /* <base>/projects/github.com/<owner/repo> (base's trailing '/' dropped). */

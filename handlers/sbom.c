@@ -29,6 +29,7 @@
 #include "../core/health.h"
 #include "../core/scorecard.h"
 #include "../core/model.h"
+#include "../core/select.h"
 #include "../core/vuln.h"
 #include "../service/gates.h"
 #include "../service/intake.h"

@@ -7,6 +7,7 @@
  */
 #include "../core/lock.h"
 #include "../core/model.h"
+#include "../core/select.h"
 
 #include <stdio.h>
 #include <stdlib.h>

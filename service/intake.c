@@ -17,6 +17,7 @@
 #include "../core/scorecard.h"
 #include "../core/vex.h"
 #include "../core/vuln.h"
+#include "../core/select.h"
 
 #include <pthread.h>
 #include <stdio.h>

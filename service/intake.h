@@ -13,6 +13,7 @@
 
 #include "../core/lock.h"
 #include "../core/model.h"
+#include "../core/select.h"
 #include "../core/policy.h"
 #include "request.h"
 

@@ -23,6 +23,7 @@
 #define SVC_LOOKUP_H
 
 #include "../core/model.h"
+#include "../core/select.h"
 #include "config.h"
 #include "metrics.h"
 
@@ -97,7 +98,7 @@ sb_code svc_lookup_pypi_projects(void *ctx, sb_arena *a, size_t n, const char *c
 sb_code svc_lookup_health(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err);
 
 /* OpenSSF Scorecard answers (<scorecard-url>/projects/github.com/<repo>)
- * for n "owner/repo" names already checked by sb_scorecard_repo, through the
+ * for n "owner/repo" names already checked by sb_github_repo, through the
  * engine above (claims, cap, single flight, cache for --scorecard-ttl, a 404
  * for --lookup-negative-ttl): digests[i] is the answer's digest
  * (core/scorecard.h), "" when the API has not scored it, NULL when it failed,

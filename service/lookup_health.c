@@ -10,6 +10,7 @@
  */
 #include "lookup.h"
 #include "../core/health.h"
+#include "../core/select.h"
 
 #include <string.h>
 

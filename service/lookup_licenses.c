@@ -12,6 +12,7 @@
 #include "../core/archive.h"
 #include "../core/enrich.h"
 #include "../core/pypi.h"
+#include "../core/select.h"
 
 #include <curl/curl.h>
 #include <limits.h>

@@ -70,7 +70,7 @@ sb_code svc_lookup_scorecards(void *cls, sb_arena *a, size_t n, const char *cons
     size_t *at = sb_arena_alloc(a, n * sizeof *at);
     if (!keys || !at)
         return SB_ENOMEM;
-    for (size_t i = 0; i < n; i++) { /* repos[i] is checked (sb_scorecard_repo): two safe segments */
+    for (size_t i = 0; i < n; i++) { /* repos[i] is checked (sb_github_repo): two safe segments */
         if (NULL == (keys[i] = sb_scorecard_url(a, L->scorecard_base, repos[i])))
             return SB_ENOMEM;
         at[i] = i;

@@ -11,6 +11,7 @@
 #include "lookup.h"
 #include "../core/health.h"
 #include "../core/scorecard.h"
+#include "../core/select.h"
 
 #include <string.h>
 #include <strings.h>

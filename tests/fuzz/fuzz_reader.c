@@ -8,6 +8,7 @@
 #include "../../core/doc.h"
 #include "../../core/lock.h"
 #include "../../core/par.h"
+#include "../../core/select.h"
 
 #include <stddef.h>
 #include <stdint.h>

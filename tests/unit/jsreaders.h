@@ -9,6 +9,7 @@
 #include "../../core/arena.h"
 #include "../../core/lock.h"
 #include "../../core/model.h"
+#include "../../core/select.h"
 
 #include <string.h>
 

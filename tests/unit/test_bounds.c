@@ -10,6 +10,7 @@
 #include "../../core/deadline.h"
 #include "../../core/lock.h"
 #include "../../core/model.h"
+#include "../../core/select.h"
 
 static const sb_pkg *find_version(const sb_sbom *s, const char *name, const char *version)
 {

@@ -8,6 +8,7 @@
 #include "../../core/buf.h"
 #include "../../core/doc.h"
 #include "../../core/lock.h"
+#include "../../core/select.h"
 
 #include <jansson.h>
 #include <stdlib.h>

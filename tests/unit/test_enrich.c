@@ -10,6 +10,7 @@
 #include "../../core/filter.h"
 #include "../../core/lock.h"
 #include "../../core/model.h"
+#include "../../core/select.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,6 +10,7 @@
 #include "../../core/lock.h"
 #include "../../core/manifest.h"
 #include "../../core/model.h"
+#include "../../core/select.h"
 
 static sb_manifest *read_m(sb_arena *a, const char *fname, const char *text, sb_err *err)
 {

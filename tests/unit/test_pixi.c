@@ -6,6 +6,7 @@
 #include "../../core/arena.h"
 #include "../../core/lock.h"
 #include "../../core/model.h"
+#include "../../core/select.h"
 #include "../../core/pairs.h"
 
 #include <stdlib.h>

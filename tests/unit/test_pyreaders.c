@@ -10,6 +10,7 @@
 #include "../../core/doc.h"
 #include "../../core/lock.h"
 #include "../../core/model.h"
+#include "../../core/select.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -15,6 +15,7 @@
 #include "../../core/doc.h"
 #include "../../core/lock.h"
 #include "../../core/lock_merge.h"
+#include "../../core/select.h"
 
 #include <stdlib.h>
 #include <string.h>
