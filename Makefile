@@ -50,7 +50,7 @@ LDFLAGS_ALL = $($(PROFILE)_LDFLAGS) $(LDFLAGS)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
 SVC_OBJ  := $(SVC_SRC:%.c=$(B)/%.o) $(HND_SRC:%.c=$(B)/%.o) $(B)/gen/openapi_yaml.o $(B)/gen/page_html.o \
-            $(B)/gen/revision.o
+            $(B)/gen/reports_schema.o $(B)/gen/revision.o
 SVCLIB_OBJ := $(filter-out $(B)/service/main.o,$(SVC_OBJ))
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
@@ -78,6 +78,11 @@ $(B)/gen/openapi_yaml.c: openapi/openapi.yaml scripts/embed
 	@mkdir -p $(dir $@)
 	scripts/embed $< sb_openapi_yaml > $@
 
+# the reports' one schema, served at /reports.schema.json (the contract links it)
+$(B)/gen/reports_schema.c: openapi/reports.schema.json scripts/embed
+	@mkdir -p $(dir $@)
+	scripts/embed $< sb_reports_schema > $@
+
 # the browser page, served at /
 $(B)/gen/page_html.c: handlers/page.html scripts/embed
 	@mkdir -p $(dir $@)
@@ -99,6 +104,9 @@ $(B)/gen/page_html.o: $(B)/gen/page_html.c
 	@$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(B)/gen/openapi_yaml.o: $(B)/gen/openapi_yaml.c
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(B)/gen/reports_schema.o: $(B)/gen/reports_schema.c
 	@$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(B)/libsbcore.a: $(CORE_OBJ)

@@ -119,6 +119,34 @@ void sb_report__incomplete_json(sb_jw *jw, const sb_sbom *s)
     sb_jw_arr_end(jw);
 }
 
+void sb_report__summary_selection(sb_jw *jw, const sb_sbom *s)
+{
+    sb_report__kopt(jw, "workspace", s->root_name);
+    sb_report__kopt(jw, "environment", s->environment);
+    sb_report__kopt(jw, "platform", s->platform);
+    sb_report__kopt(jw, "lockfile", s->lockfile_name);
+    sb_jw_key(jw, "packages");
+    sb_jw_int(jw, (long long)s->npkgs);
+}
+
+void sb_report__json_row_open(sb_jw *jw, const sb_sbom *s)
+{
+    sb_jw_obj_begin(jw);
+    sb_report__kopt(jw, "environment", s->environment);
+    sb_report__kopt(jw, "platform", s->platform);
+}
+
+sb_code sb_report__csv_line(sb_buf *b, const sb_sbom *s, const char *const *cells, size_t n)
+{
+    const char *cv[SB_REPORT__MAXCSV + 2];
+    size_t m = 0;
+    cv[m++] = s->environment ? s->environment : "";
+    cv[m++] = s->platform ? s->platform : "";
+    for (size_t c = 0; c < n && m < sizeof cv / sizeof cv[0]; c++)
+        cv[m++] = cells[c] ? cells[c] : "";
+    return sb_table_row(b, SB_TABLE_CSV, cv, m, NULL);
+}
+
 /* A SARIF run's invocation: executionSuccessful is false when the document
  * lacks something (code scanning must not read "0 alerts" as "all clear"),
  * with one warning notification per missing step. */
@@ -245,6 +273,39 @@ int sb_report__list_open(sb_doc *d, const sb_report__tab *r, const char *label, 
     return 1;
 }
 
+size_t sb_report__unknown_count(const sb_doc *d, const sb_report__tab *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->sbom->npkgs; i++)
+        n += r->lics[i].kind == SB_LIC_NONE && sb_pkg_license_unknown(&d->sbom->pkgs[i]) != NULL;
+    return n;
+}
+
+void sb_report__unknown_line(sb_doc *d, const sb_report__tab *r)
+{
+    const sb_sbom *s = d->sbom;
+    size_t n = 0;
+    const char *why = NULL; /* once: it is the same sentence for every package of one lockfile */
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const char *u = r->lics[i].kind == SB_LIC_NONE ? sb_pkg_license_unknown(&s->pkgs[i]) : NULL;
+        n += u != NULL;
+        why = why ? why : u;
+    }
+    if (0 == n || !sb_report__list_open(d, r, "License not known", n))
+        return;
+    size_t k = 0;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        if (r->lics[i].kind != SB_LIC_NONE || NULL == sb_pkg_license_unknown(&s->pkgs[i]))
+            continue;
+        if (k++)
+            sb_report__puts(d, ", ");
+        sb_report__put_cell(d, s->pkgs[i].name, 0);
+    }
+    sb_report__puts(d, " - ");
+    sb_report__put_cell(d, why, 0);
+    sb_report__puts(d, "\n");
+}
+
 /* ---- JSON --------------------------------------------------------------------- */
 
 void sb_report__kopt(sb_jw *jw, const char *k, const char *v)
@@ -253,12 +314,31 @@ void sb_report__kopt(sb_jw *jw, const char *k, const char *v)
     sb_jw_str(jw, v && v[0] ? v : NULL);
 }
 
+/* Why a license is not an SPDX expression; NULL when it is one or absent. */
+static const char *spdx_reason(const sb_lic *l)
+{
+    return l->kind == SB_LIC_TEXT ? (l->reason ? l->reason : "not an SPDX expression") : NULL;
+}
+
+size_t sb_report__csv_license(sb_doc *d, const sb_pkg *p, const sb_lic *l, const char **cv)
+{
+    const char *files = "";
+    for (size_t k = 0; k < p->nlicfiles && files; k++)
+        files = sb_arena_printf(d->arena, "%s%s%s", files, k ? SB_REPORT__CSV_SEP : "", p->licfiles[k].name);
+    cv[0] = l->kind == SB_LIC_EXPR ? "true" : "false";
+    cv[1] = spdx_reason(l);
+    cv[2] = sb_pkg_xr(p)->license_family;
+    cv[3] = sb_report__license_source(p);
+    cv[4] = files ? files : "";
+    return 5;
+}
+
 void sb_report__json_license(sb_jw *jw, const sb_pkg *p, const sb_lic *l)
 {
     sb_jw_key(jw, "spdx");
     sb_jw_bool(jw, l->kind == SB_LIC_EXPR);
-    if (l->kind == SB_LIC_TEXT)
-        sb_report__kopt(jw, "spdx_reason", l->reason ? l->reason : "not an SPDX expression");
+    /* null unless the license is text: every row has every key */
+    sb_report__kopt(jw, "spdx_reason", spdx_reason(l));
     sb_report__kopt(jw, "license_family", sb_pkg_xr(p)->license_family);
     sb_report__kopt(jw, "license_source", sb_report__license_source(p));
     sb_jw_key(jw, "license_files");
@@ -276,12 +356,7 @@ static void json_summary_open(sb_doc *d)
     sb_jw_arr_end(jw);
     sb_jw_key(jw, "summary");
     sb_jw_obj_begin(jw);
-    sb_report__kopt(jw, "workspace", s->root_name);
-    sb_report__kopt(jw, "environment", s->environment);
-    sb_report__kopt(jw, "platform", s->platform);
-    sb_report__kopt(jw, "lockfile", s->lockfile_name);
-    sb_jw_key(jw, "packages");
-    sb_jw_int(jw, (long long)s->npkgs);
+    sb_report__summary_selection(jw, s);
     sb_report__incomplete_json(jw, s);
 }
 

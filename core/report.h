@@ -78,7 +78,21 @@ void sb_report__sarif_open(sb_jw *jw);
 /* The run's `invocations` (executionSuccessful, a notification per missing
  * step); written before the run object closes. */
 void sb_report__sarif_invocations(sb_jw *jw, const sb_sbom *s, sb_arena *a);
+/* The selection a JSON summary opens with: workspace, environment,
+ * platform, lockfile, packages (the model's count). */
+void sb_report__summary_selection(sb_jw *jw, const sb_sbom *s);
 /* `incomplete`: [{step, detail}] in a JSON summary (every report has it). */
 void sb_report__incomplete_json(sb_jw *jw, const sb_sbom *s);
+
+/* The one row convention of every report (openapi/reports.schema.json):
+ * a JSON row opens with `environment` and `platform` (the selection the
+ * report was made from), and the CSV header is the JSON row's keys in the
+ * same order. sb_report__json_row_open() begins such a row object. */
+void sb_report__json_row_open(sb_jw *jw, const sb_sbom *s);
+/* A CSV line: the selection's environment and platform, then n cells (a
+ * NULL cell is empty, as JSON null is). */
+sb_code sb_report__csv_line(sb_buf *b, const sb_sbom *s, const char *const *cells, size_t n);
+/* A JSON array as one CSV cell: its items joined with ';' (README, "CSV"). */
+#define SB_REPORT__CSV_SEP ";"
 
 #endif

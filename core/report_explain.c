@@ -2,9 +2,9 @@
  * report_explain.c - the explain report (issue 23 part 4, spec 10
  * `--explain`): every fact the document holds about one package (sb_doc_opts
  * .explain_package) and where it came from, for "why does the dashboard say
- * GPL?". One row per fact: {package, version, kind, fact, value, source,
- * considered}; JSON `{"explain": [rows], "summary"}`, an aligned text
- * table, Markdown or CSV through table.h.
+ * GPL?". One row per fact: {environment, platform, name, version, kind,
+ * fact, value, source, considered}; JSON `{"explain": [rows], "summary"}`,
+ * an aligned text table, Markdown or CSV through table.h.
  *
  * A name matches as written, else PEP 503-normalized (so `Pillow` finds
  * `pillow`); every package of that name is explained (npm may hold several
@@ -22,6 +22,12 @@
 enum { NCOLS = 7 };
 
 static const char *const header[NCOLS] = {"Package", "Version", "Kind", "Fact", "Value", "Source", "Considered"};
+
+/* A row's JSON keys after environment and platform; with those two, the CSV
+ * header (issue 40: `name` as in every report, openapi/reports.schema.json). */
+static const char *const keys[NCOLS] = {"name", "version", "kind", "fact", "value", "source", "considered"};
+static const char *const csv_header[NCOLS + 2] = {"environment", "platform", "name",   "version",   "kind",
+                                                  "fact",        "value",    "source", "considered"};
 
 typedef struct xrow {
     const char *cell[NCOLS];
@@ -239,6 +245,8 @@ static sb_code begin(sb_doc *d)
                 if (w > r->width[c])
                     r->width[c] = w;
             }
+    if (r->out == SB_REPORT_CSV)
+        return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, NCOLS + 2, NULL);
     return sb_table_head(&d->stage, sb_report_table_out(r->out), header, NCOLS, r->width);
 }
 
@@ -258,7 +266,6 @@ static size_t piece_count(const sb_doc *d)
     return ((const xreport *)d->fmt)->n;
 }
 
-static const char *const keys[NCOLS] = {"package", "version", "kind", "fact", "value", "source", "considered"};
 
 static sb_code piece(sb_doc *d, size_t i)
 {
@@ -266,7 +273,7 @@ static sb_code piece(sb_doc *d, size_t i)
     const xrow *w = &r->rows[i];
     if (r->out == SB_REPORT_JSON) {
         sb_jw *jw = &d->jw;
-        sb_jw_obj_begin(jw);
+        sb_report__json_row_open(jw, d->sbom);
         for (size_t c = 0; c < NCOLS; c++) {
             sb_jw_key(jw, keys[c]);
             if (w->cell[c])
@@ -277,9 +284,11 @@ static sb_code piece(sb_doc *d, size_t i)
         sb_jw_obj_end(jw);
         return jw->status;
     }
+    if (r->out == SB_REPORT_CSV)
+        return sb_report__csv_line(&d->stage, d->sbom, w->cell, NCOLS);
     const char *cv[NCOLS];
     for (size_t c = 0; c < NCOLS; c++)
-        cv[c] = w->cell[c] ? w->cell[c] : r->out == SB_REPORT_CSV ? "" : "-";
+        cv[c] = w->cell[c] ? w->cell[c] : "-";
     return sb_table_row(&d->stage, sb_report_table_out(r->out), cv, NCOLS, r->width);
 }
 
@@ -305,12 +314,8 @@ static sb_code end(sb_doc *d)
     sb_jw_int(jw, (long long)r->matched);
     sb_jw_key(jw, "facts");
     sb_jw_int(jw, (long long)r->n);
-    sb_jw_kstr(jw, "workspace", s->root_name);
-    sb_jw_kstr(jw, "environment", s->environment);
-    sb_jw_kstr(jw, "platform", s->platform);
+    sb_report__summary_selection(jw, s);
     sb_report__incomplete_json(jw, s);
-    sb_jw_key(jw, "lockfile");
-    sb_jw_str(jw, s->lockfile_name);
     sb_jw_kstr(jw, "input_kind", s->input_kind);
     sb_jw_obj_end(jw);
     sb_jw_obj_end(jw);

@@ -24,7 +24,7 @@
 #include <stddef.h>
 
 #define SB_REPORT__MAXCOLS 8 /* text columns of a table report */
-#define SB_REPORT__MAXCSV 16 /* CSV columns, environment and platform included */
+#define SB_REPORT__MAXCSV 24 /* CSV columns, environment and platform included */
 
 /* One row: a package, plus what the tree and python reports keep per row. */
 typedef struct sb_report__row {
@@ -133,11 +133,23 @@ void sb_report__put_rule(sb_doc *d, const sb_report__tab *r, const size_t *width
  * done) or "Label (n): " (returns 1, the names follow); Markdown adds "### ". */
 int sb_report__list_open(sb_doc *d, const sb_report__tab *r, const char *label, size_t n);
 
+/* The text or Markdown line of packages whose license is not known (the
+ * lockfile does not record it, no lookup told it), which is not "no
+ * license": "License not known (n): a, b - why\n", in the words of the
+ * page (handlers/page.html); nothing when every license is known. */
+void sb_report__unknown_line(sb_doc *d, const sb_report__tab *r);
+/* How many packages that line names. */
+size_t sb_report__unknown_count(const sb_doc *d, const sb_report__tab *r);
+
 /* A JSON key whose value is a string, null when NULL or empty. */
 void sb_report__kopt(sb_jw *jw, const char *k, const char *v);
 /* The license keys the packages and licenses rows share: spdx, spdx_reason,
  * license_family, license_source, license_files. */
 void sb_report__json_license(sb_jw *jw, const sb_pkg *p, const sb_lic *l);
+
+/* The same license keys as CSV cells (spdx as true/false, the license files
+ * joined with SB_REPORT__CSV_SEP); returns how many (5). */
+size_t sb_report__csv_license(sb_doc *d, const sb_pkg *p, const sb_lic *l, const char **cv);
 
 /* "-" for a NULL or empty cell. */
 const char *sb_report__dash(const char *s);

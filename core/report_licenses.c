@@ -1,8 +1,8 @@
 /*
  * report_licenses.c - the licenses report (spec 10.2): one row per package
  * with its license, family, where the license came from and how many
- * license files, as JSON, an aligned text table, Markdown and CSV (frozen
- * header); the summary groups packages by license (most packages first) and
+ * license files, as JSON, an aligned text table, Markdown and CSV (the
+ * JSON row's keys); the summary groups packages by license (most packages first) and
  * names those without a license or with one that is not an SPDX expression.
  * Under a license policy (core/policy.h, verdicts on the model) rows carry
  * the verdict, the summary lists violations and exemptions, and the report
@@ -34,14 +34,14 @@ static const char *const headers[] = {"Name", "Version", "Kind", "License", "Fam
 static const char *const policy_headers[] = {"Name",   "Version", "Kind",  "License",
                                              "Family", "Source",  "Files", "Policy"};
 
-/* spec 10.2, frozen: a policy adds two columns at the end only */
+/* The JSON row's keys, in its order; a policy adds its three at the end only */
 static const char *const csv_headers[] = {
     "environment", "platform",       "name",           "version",       "kind", "license", "spdx",
     "spdx_reason", "license_family", "license_source", "license_files", "purl", NULL};
-static const char *const csv_policy_headers[] = {
-    "environment", "platform",       "name",           "version",       "kind", "license",           "spdx",
-    "spdx_reason", "license_family", "license_source", "license_files", "purl", "license_violation", "license_exempt",
-    NULL};
+static const char *const csv_policy_headers[] = {"environment",    "platform",          "name",           "version",
+                                                 "kind",           "license",           "spdx",           "spdx_reason",
+                                                 "license_family", "license_source",    "license_files",  "purl",
+                                                 "policy",         "license_violation", "license_exempt", NULL};
 
 static const lreport *own(const sb_report__tab *r)
 {
@@ -165,16 +165,11 @@ static size_t csv_cells(sb_doc *d, const sb_report__tab *r, size_t i, const char
     const sb_lic *l = &r->lics[w->pkg];
     size_t n = 0;
     cv[n++] = p->name, cv[n++] = p->version, cv[n++] = sb_kind_name(p->kind), cv[n++] = l->value;
-    cv[n++] = l->kind == SB_LIC_EXPR ? "true" : "false";
-    cv[n++] = l->kind == SB_LIC_TEXT ? (l->reason ? l->reason : "not an SPDX expression") : NULL;
-    cv[n++] = sb_pkg_xr(p)->license_family, cv[n++] = sb_report__license_source(p);
-    const char *files = "";
-    for (size_t k = 0; k < p->nlicfiles && files; k++)
-        files = sb_arena_printf(d->arena, "%s%s%s", files, k ? ";" : "", p->licfiles[k].name);
-    cv[n++] = files ? files : "";
+    n += sb_report__csv_license(d, p, l, cv + n);
     cv[n++] = p->purl;
     if (own(r)->pol) {
         const sb_policy_verdict *v = &own(r)->pol[w->pkg];
+        cv[n++] = policy_label(v);
         cv[n++] = v->rule != SB_POL_PASS ? v->reason : NULL;
         cv[n++] = v->exempt;
     }
@@ -186,7 +181,7 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
     sb_jw *jw = &d->jw;
     const sb_report__row *w = &r->rows[i];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
-    sb_jw_obj_begin(jw);
+    sb_report__json_row_open(jw, d->sbom);
     sb_report__kopt(jw, "name", p->name);
     sb_report__kopt(jw, "version", p->version);
     sb_jw_kstr(jw, "kind", sb_kind_name(p->kind));
@@ -204,28 +199,22 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
 
 /* ---- text summary ---------------------------------------------------------- */
 
-/* "No license (2): a, b" / "...: none"; want: 0 no license (stated so),
- * 1 not an SPDX expression, 2 not known (with why, once: it is the same
- * sentence for every package of one lockfile) */
+/* "No license (2): a, b" / "...: none"; want: 0 no license (stated so, or
+ * nothing says it is not known: sb_report__unknown_line lists those), 1 not
+ * an SPDX expression */
 static void name_list(sb_doc *d, const sb_report__tab *r, const char *label, int want)
 {
     const sb_sbom *s = d->sbom;
     const lreport *l = own(r);
-    size_t n = want == 1 ? l->notspdx : want == 2 ? l->unknown : l->nolic - l->unknown;
-    if ((want == 2 && 0 == n) || !sb_report__list_open(d, r, label, n)) /* "not known" only when some are */
+    size_t n = want == 1 ? l->notspdx : l->nolic - l->unknown;
+    if (!sb_report__list_open(d, r, label, n))
         return;
     size_t k = 0;
-    const char *why = NULL;
     int want_text = want == 1;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_lic_kind kd = r->lics[i].kind;
-        if (want_text ? kd != SB_LIC_TEXT : kd != SB_LIC_NONE)
+        if (want_text ? kd != SB_LIC_TEXT : kd != SB_LIC_NONE || sb_pkg_license_unknown(&s->pkgs[i]))
             continue;
-        const char *u = want_text ? NULL : sb_pkg_license_unknown(&s->pkgs[i]);
-        if ((want == 2) != (u != NULL))
-            continue;
-        if (u && NULL == why)
-            why = u;
         if (k++)
             sb_report__puts(d, ", ");
         sb_report__put_cell(d, s->pkgs[i].name, 0);
@@ -234,10 +223,6 @@ static void name_list(sb_doc *d, const sb_report__tab *r, const char *label, int
             sb_report__put_cell(d, r->lics[i].reason ? r->lics[i].reason : "not an SPDX expression", 0);
             sb_report__puts(d, ")");
         }
-    }
-    if (why) {
-        sb_report__puts(d, " - ");
-        sb_report__put_cell(d, why, 0);
     }
     sb_report__puts(d, "\n");
 }
@@ -293,7 +278,7 @@ static void text_summary(sb_doc *d, const sb_report__tab *r, size_t k)
     } else {
         sb_report__puts(d, "\n");
         name_list(d, r, "No license", 0);
-        name_list(d, r, "License not known", 2);
+        sb_report__unknown_line(d, r);
         name_list(d, r, "Not an SPDX expression", 1);
         if (l->pol)
             policy_lines(d, r);

@@ -33,6 +33,13 @@ typedef struct oreport {
 
 static const char *const header[NCOLS] = {"Name", "Version", "Age", "Latest", "Released", "Behind", "Step"};
 
+/* The JSON row's keys, in its order: the CSV header (issue 40, one schema
+ * for every report, openapi/reports.schema.json). */
+static const char *const csv_header[] = {"environment", "platform", "name",   "version",         "purl",
+                                         "released",    "age_days", "latest", "latest_released", "behind",
+                                         "step",        "yanked"};
+enum { NCSV = sizeof csv_header / sizeof csv_header[0] };
+
 /* days since 1970-01-01 of a YYYY-MM-DD date (the civil calendar); -1 when unparsable */
 static long long days_of(const char *s)
 {
@@ -119,6 +126,7 @@ static sb_code obegin(sb_doc *d)
         sb_code rc = sb_table_heading(b, "outdated", s->root_name, s->environment, s->platform);
         return rc == SB_OK ? sb_table_head(b, SB_TABLE_MARKDOWN, header, NCOLS, NULL) : rc;
     }
+    case SB_REPORT_CSV: return sb_table_row(b, SB_TABLE_CSV, csv_header, NCSV, NULL);
     default: return sb_table_head(b, sb_report_table_out(r->out), header, NCOLS, r->width);
     }
 }
@@ -140,13 +148,27 @@ static size_t ocount(const sb_doc *d)
     return r->nrows + 1; /* the rows, then the summary */
 }
 
+/* The CSV cells of package i after environment and platform, as its JSON row has them. */
+static size_t csv_cells(sb_doc *d, size_t i, const char **c)
+{
+    const sb_pkg *p = &d->sbom->pkgs[i];
+    const sb_health *h = &d->sbom->health[i];
+    long long age = age_of(d, h);
+    size_t n = 0;
+    c[n++] = p->name, c[n++] = p->version, c[n++] = p->purl, c[n++] = h->released;
+    c[n++] = age >= 0 ? sb_arena_printf(d->arena, "%lld", age) : NULL;
+    c[n++] = h->latest, c[n++] = h->latest_released, c[n++] = sb_arena_printf(d->arena, "%ld", h->behind);
+    c[n++] = h->step, c[n++] = h->yanked ? "true" : "false";
+    return n;
+}
+
 static void json_row(sb_doc *d, size_t i)
 {
     sb_jw *jw = &d->jw;
     const sb_pkg *p = &d->sbom->pkgs[i];
     const sb_health *h = &d->sbom->health[i];
     long long age = age_of(d, h);
-    sb_jw_obj_begin(jw);
+    sb_report__json_row_open(jw, d->sbom);
     sb_jw_kstr(jw, "name", p->name);
     sb_jw_kstr(jw, "version", p->version);
     sb_jw_kstr(jw, "purl", p->purl);
@@ -177,6 +199,7 @@ static sb_code summary(sb_doc *d, oreport *r)
         sb_jw_arr_end(jw);
         sb_jw_key(jw, "summary");
         sb_jw_obj_begin(jw);
+        sb_report__summary_selection(jw, s);
         sb_jw_key(jw, "checked");
         sb_jw_int(jw, (long long)r->checked);
         sb_jw_key(jw, "outdated");
@@ -212,6 +235,10 @@ static sb_code opiece(sb_doc *d, size_t i)
     if (r->out == SB_REPORT_JSON) {
         json_row(d, r->rows[i]);
         return d->jw.status;
+    }
+    if (r->out == SB_REPORT_CSV) {
+        const char *cv[NCSV];
+        return sb_report__csv_line(&d->stage, d->sbom, cv, csv_cells(d, r->rows[i], cv));
     }
     const char *c[NCOLS];
     cells(d, r->rows[i], c);

@@ -2,7 +2,7 @@
  * report_packages.c - the packages report (spec 10.1): one row per package
  * of the model with its version, kind, where the manifest declares it, its
  * source, license, yanked flag and purl, as JSON, an aligned text table,
- * Markdown and CSV (frozen header). The summary counts the packages and,
+ * Markdown and CSV (its columns are the JSON row's keys). The summary counts the packages and,
  * when a manifest was read, what it declares that is present or missing.
  * A table report: the shared machinery is in report.c (report_int.h).
  */
@@ -13,9 +13,13 @@
 
 static const char *const headers[] = {"Name", "Version", "Kind", "Declared", "Source", "License", "Yanked", "Purl"};
 
-/* spec 10.1, frozen */
-static const char *const csv_headers[] = {"environment", "platform", "name", "version", "kind",
-                                          "source",      "license",  "purl", NULL};
+/* The JSON row's keys, in its order (issue 40: one schema, openapi/reports.schema.json). */
+static const char *const csv_headers[] = {"environment",    "platform",      "name",
+                                          "version",        "kind",          "license",
+                                          "declared",       "scope",         "source",
+                                          "spdx",           "spdx_reason",   "license_family",
+                                          "license_source", "license_files", "purl",
+                                          "yanked",         "yanked_reason", NULL};
 
 /* The model's scope as the packages report names it; NULL (no key) when the
  * input does not distinguish scopes (pixi.lock, most lockfiles alone). */
@@ -64,8 +68,12 @@ static size_t csv_cells(sb_doc *d, const sb_report__tab *r, size_t i, const char
     const sb_report__row *w = &r->rows[i];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
     size_t n = 0;
-    cv[n++] = p->name, cv[n++] = p->version, cv[n++] = sb_kind_name(p->kind), cv[n++] = p->supplier_name;
-    cv[n++] = r->lics[w->pkg].value, cv[n++] = p->purl;
+    cv[n++] = p->name, cv[n++] = p->version, cv[n++] = sb_kind_name(p->kind), cv[n++] = r->lics[w->pkg].value;
+    cv[n++] = sb_report__prop(p, "pixi:declared-in"), cv[n++] = scope_name(p->scope), cv[n++] = p->supplier_name;
+    n += sb_report__csv_license(d, p, &r->lics[w->pkg], cv + n);
+    cv[n++] = p->purl;
+    cv[n++] = sb_report__prop(p, "pixi:yanked") ? "true" : "false";
+    cv[n++] = sb_report__prop(p, "pixi:yanked-reason");
     return n;
 }
 
@@ -74,7 +82,7 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
     sb_jw *jw = &d->jw;
     const sb_report__row *w = &r->rows[i];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
-    sb_jw_obj_begin(jw);
+    sb_report__json_row_open(jw, d->sbom);
     sb_report__kopt(jw, "name", p->name);
     sb_report__kopt(jw, "version", p->version);
     sb_jw_kstr(jw, "kind", sb_kind_name(p->kind));
@@ -86,8 +94,8 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
     sb_report__kopt(jw, "purl", p->purl);
     sb_jw_key(jw, "yanked");
     sb_jw_bool(jw, sb_report__prop(p, "pixi:yanked") != NULL);
-    /* only when given: rows without stay as they were */
-    sb_jw_kstr_opt(jw, "yanked_reason", sb_report__prop(p, "pixi:yanked-reason"));
+    /* null when not yanked or no reason given: every row has every key */
+    sb_report__kopt(jw, "yanked_reason", sb_report__prop(p, "pixi:yanked-reason"));
     sb_jw_obj_end(jw);
 }
 
@@ -98,6 +106,8 @@ static void text_summary(sb_doc *d, const sb_report__tab *r, size_t k)
     const char *t = sb_arena_printf(d->arena, "%sSummary: %zu packages (environment %s, platform %s)\n",
                                     r->md ? "\n### " : "\n", s->npkgs, s->environment, s->platform);
     sb_report__puts(d, t ? t : "\n");
+    /* the License column's "-" may be not known rather than absent: say so, as the page does */
+    sb_report__unknown_line(d, r);
     if (!s->manifest) /* spec 10.1: only when a manifest was read */
         return;
     const char *dl = sb_arena_printf(d->arena, "Declared by the manifest: %zu present, %zu missing%s", s->ndeclared,

@@ -25,8 +25,8 @@ typedef struct preport {
 
 static const char *const headers[] = {"Package", "Version", "Requires-Python", "Satisfied", "Ceiling", NULL};
 
-/* spec 10.3, frozen */
-static const char *const csv_headers[] = {"environment",     "platform",  "package", "version",
+/* The JSON row's keys, in its order (issue 40: `name` as in every report). */
+static const char *const csv_headers[] = {"environment",     "platform",  "name",    "version",
                                           "requires_python", "satisfied", "ceiling", NULL};
 
 static const preport *own(const sb_report__tab *r)
@@ -124,8 +124,8 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
     sb_jw *jw = &d->jw;
     const sb_report__row *w = &r->rows[i];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
-    sb_jw_obj_begin(jw);
-    sb_report__kopt(jw, "package", p->name);
+    sb_report__json_row_open(jw, d->sbom);
+    sb_report__kopt(jw, "name", p->name);
     sb_report__kopt(jw, "version", p->version);
     sb_report__kopt(jw, "requires_python", p->requires_python);
     sb_jw_key(jw, "satisfied");

@@ -21,6 +21,13 @@ enum { NCOLS = 8 };
 static const char *const header[NCOLS] = {"Profile", "Element", "Section", "Have",
                                           "Total",   "Lacking", "Why",     "First lacking"};
 
+/* The JSON row's keys, in its order: the CSV header (issue 40, one schema
+ * for every report, openapi/reports.schema.json). */
+static const char *const csv_header[] = {"environment", "platform", "profile",       "element", "title",
+                                         "section",     "rule",     "scope",         "have",    "total",
+                                         "lacking",     "reasons",  "first_lacking", "met"};
+enum { NCSV = sizeof csv_header / sizeof csv_header[0] };
+
 typedef struct qrow {
     sb_quality_profile profile;
     size_t res; /* index in sb_quality.res */
@@ -92,6 +99,45 @@ static const char *num(sb_doc *d, size_t n)
     return s ? s : "?";
 }
 
+/* CSV's `reasons`: the JSON object as reason=count pairs joined with
+ * SB_REPORT__CSV_SEP ("not-in-lockfile=2;lookup-failed=1"), NULL when none */
+static const char *reasons_csv(sb_doc *d, const sb_quality_result *res)
+{
+    const char *s = NULL;
+    for (int k = 1; k < SB_QR_N; k++)
+        if (res->by_reason[k])
+            s = sb_arena_printf(d->arena, "%s%s%s=%zu", s ? s : "", s ? SB_REPORT__CSV_SEP : "",
+                                sb_quality_reason_name(k), res->by_reason[k]);
+    return s;
+}
+
+/* CSV's `first_lacking`: each JSON item as its name (and " version" when it
+ * has one), joined with SB_REPORT__CSV_SEP; NULL when none lacks it */
+static const char *first_csv(sb_doc *d, const sb_quality_result *res)
+{
+    const char *s = NULL;
+    for (size_t k = 0; k < res->nfirst; k++) {
+        const sb_pkg *p = res->el->document ? NULL : &d->sbom->pkgs[res->first[k]];
+        s = sb_arena_printf(d->arena, "%s%s%s%s%s", s ? s : "", s ? SB_REPORT__CSV_SEP : "", p ? p->name : "(document)",
+                            p && p->version ? " " : "", p && p->version ? p->version : "");
+    }
+    return s;
+}
+
+static size_t csv_cells(sb_doc *d, const qreport *r, size_t i, const char **c)
+{
+    const qrow *w = &r->rows[i];
+    const sb_quality_result *res = &r->q.res[w->res];
+    size_t n = 0;
+    c[n++] = sb_quality_profile_name(w->profile), c[n++] = res->el->id, c[n++] = res->el->title;
+    c[n++] = res->el->source[w->profile], c[n++] = res->el->rule;
+    c[n++] = res->el->document ? "document" : "component";
+    c[n++] = num(d, res->have), c[n++] = num(d, res->total), c[n++] = num(d, res->total - res->have);
+    c[n++] = reasons_csv(d, res), c[n++] = first_csv(d, res);
+    c[n++] = res->have == res->total ? "true" : "false";
+    return n;
+}
+
 static void cells(sb_doc *d, const qreport *r, size_t i, const char *out[NCOLS])
 {
     const qrow *w = &r->rows[i];
@@ -134,6 +180,8 @@ static sb_code begin(sb_doc *d)
         sb_jw_arr_begin(jw);
         return jw->status;
     }
+    if (r->out == SB_REPORT_CSV)
+        return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, NCSV, NULL);
     sb_table_fit(r->width, header, NCOLS);
     if (r->out == SB_REPORT_TEXT)
         for (size_t i = 0; i < r->nrows; i++) {
@@ -169,7 +217,7 @@ static void json_row(sb_doc *d, const qreport *r, size_t i)
     sb_jw *jw = &d->jw;
     const qrow *w = &r->rows[i];
     const sb_quality_result *res = &r->q.res[w->res];
-    sb_jw_obj_begin(jw);
+    sb_report__json_row_open(jw, d->sbom);
     sb_jw_kstr(jw, "profile", sb_quality_profile_name(w->profile));
     sb_jw_kstr(jw, "element", res->el->id);
     sb_jw_kstr(jw, "title", res->el->title);
@@ -218,13 +266,7 @@ static void json_summary_open(sb_doc *d)
     sb_jw_arr_end(jw);
     sb_jw_key(jw, "summary");
     sb_jw_obj_begin(jw);
-    sb_jw_kstr(jw, "workspace", s->root_name);
-    sb_jw_kstr(jw, "environment", s->environment);
-    sb_jw_kstr(jw, "platform", s->platform);
-    sb_jw_key(jw, "lockfile");
-    sb_jw_str(jw, s->lockfile_name);
-    sb_jw_key(jw, "packages");
-    sb_jw_int(jw, (long long)s->npkgs);
+    sb_report__summary_selection(jw, s);
     /* left out on purpose by the request's filters: not scored, not unknown */
     sb_jw_key(jw, "withheld");
     sb_jw_int(jw, (long long)s->nexcluded);
@@ -292,6 +334,10 @@ static sb_code piece(sb_doc *d, size_t i)
         else
             json_verdict(d, r, r->profiles[i - r->nrows - 1]);
         return d->jw.status;
+    }
+    if (i < r->nrows && r->out == SB_REPORT_CSV) {
+        const char *cv[NCSV];
+        return sb_report__csv_line(&d->stage, d->sbom, cv, csv_cells(d, r, i, cv));
     }
     if (i < r->nrows) {
         const char *cv[NCOLS];

@@ -15,7 +15,7 @@
 
 static const char *const headers[] = {"Package", "Version", "Kind", "License", NULL};
 
-/* spec 10.4, frozen */
+/* The JSON row's keys, in its order (openapi/reports.schema.json) */
 static const char *const csv_headers[] = {"environment", "platform", "depth",  "name", "version", "kind",
                                           "license",     "parent",   "repeat", "purl", NULL};
 
@@ -85,7 +85,8 @@ static sb_code prepare(sb_doc *d, sb_report__tab *r)
 {
     r->hdr = headers;
     r->csv_hdr = csv_headers;
-    r->nsummary = r->text ? 0 : 1;
+    /* text: one piece, the licenses not known (when some are) */
+    r->nsummary = r->text ? (sb_report__unknown_count(d, r) ? 1 : 0) : 1;
     return walk_tree(d, r);
 }
 
@@ -184,7 +185,7 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
     sb_jw *jw = &d->jw;
     const sb_report__row *w = &r->rows[i];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
-    sb_jw_obj_begin(jw);
+    sb_report__json_row_open(jw, d->sbom);
     sb_jw_key(jw, "depth");
     sb_jw_int(jw, w->depth);
     sb_report__kopt(jw, "name", p->name);
@@ -208,12 +209,22 @@ static void json_summary(sb_doc *d, const sb_report__tab *r, size_t k)
     sb_jw_int(jw, (long long)d->sbom->nroot);
 }
 
+/* Text and Markdown: after the tree, the licenses not known (its License
+ * column's "-" is not "no license" for them), the page's sentence. */
+static void text_summary(sb_doc *d, const sb_report__tab *r, size_t k)
+{
+    (void)k;
+    sb_report__puts(d, "\n");
+    sb_report__unknown_line(d, r);
+}
+
 static const sb_report__tab_kind tree = {
     .kind = &sb_report_tree,
     .prepare = prepare,
     .cells = cells,
     .first_width = first_width,
     .text_row = text_row,
+    .text_summary = text_summary,
     .csv_cells = csv_cells,
     .json_row = json_row,
     .json_summary = json_summary,

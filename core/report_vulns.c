@@ -39,6 +39,14 @@ typedef struct vreport {
 static const char *const header[NCOLS] = {"Package", "Version", "Severity", "Score",  "KEV",    "EPSS",
                                           "ID",      "Aliases", "Fixed",    "Status", "Summary"};
 
+/* The JSON row's keys, in its order: the CSV header (issue 40, one schema
+ * for every report, openapi/reports.schema.json). */
+static const char *const csv_header[] = {
+    "environment",     "platform", "name",   "version",       "purl",           "ref",          "id",
+    "aliases",         "severity", "score",  "kev",           "kev_date_added", "kev_due_date", "epss",
+    "epss_percentile", "fixed",    "status", "justification", "summary"};
+enum { NCSV = sizeof csv_header / sizeof csv_header[0] };
+
 /* The status column: what a VEX statement said, else open. */
 static const char *status_of(const sb_vuln *v)
 {
@@ -164,6 +172,7 @@ static sb_code vbegin(sb_doc *d)
         sb_code rc = sb_table_heading(b, "vulnerabilities", s->root_name, s->environment, s->platform);
         return rc == SB_OK ? sb_table_head(b, SB_TABLE_MARKDOWN, r->head, (size_t)r->ncols, NULL) : rc;
     }
+    case SB_REPORT_CSV: return sb_table_row(b, SB_TABLE_CSV, csv_header, NCSV, NULL);
     default: return sb_table_head(b, sb_report_table_out(r->out), r->head, (size_t)r->ncols, r->width);
     }
 }
@@ -287,13 +296,33 @@ static void sarif_result(sb_doc *d, const vrow *w)
     sb_jw_obj_end(jw);
 }
 
+
+/* The CSV cells of a row after environment and platform, as the JSON row
+ * has them (aliases joined with SB_REPORT__CSV_SEP, null as empty). */
+static size_t csv_cells(sb_doc *d, const vrow *w, const char **c)
+{
+    const sb_vuln *v = &d->sbom->vulns[w->v];
+    const sb_pkg *p = &d->sbom->pkgs[w->pkg];
+    const char *aliases = "";
+    for (size_t k = 0; k < v->aliases.n && aliases; k++)
+        aliases = sb_arena_printf(d->arena, "%s%s%s", aliases, k ? SB_REPORT__CSV_SEP : "", v->aliases.v[k]);
+    size_t n = 0;
+    c[n++] = p->name, c[n++] = p->version, c[n++] = p->purl, c[n++] = p->id, c[n++] = v->id;
+    c[n++] = aliases, c[n++] = sb_sev_name(v->severity), c[n++] = score_text(d->arena, v->score);
+    c[n++] = v->kev ? "true" : "false";
+    c[n++] = v->kev ? v->kev_added : NULL, c[n++] = v->kev ? v->kev_due : NULL;
+    c[n++] = v->epss >= 0 ? v->epss_text : NULL, c[n++] = v->epss >= 0 ? v->epss_pct_text : NULL;
+    c[n++] = fixed_of(v), c[n++] = status_of(v), c[n++] = v->vex_justification, c[n++] = v->summary;
+    return n;
+}
+
 static void json_row(sb_doc *d, const vrow *w)
 {
     sb_jw *jw = &d->jw;
     const sb_vuln *v = &d->sbom->vulns[w->v];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
-    sb_jw_obj_begin(jw);
-    sb_jw_kstr(jw, "package", p->name);
+    sb_report__json_row_open(jw, d->sbom);
+    sb_jw_kstr(jw, "name", p->name);
     sb_jw_key(jw, "version");
     sb_jw_str(jw, p->version);
     sb_jw_kstr(jw, "purl", p->purl);
@@ -312,27 +341,21 @@ static void json_row(sb_doc *d, const vrow *w)
         sb_jw_null(jw);
     sb_jw_key(jw, "kev");
     sb_jw_bool(jw, v->kev != 0);
-    if (v->kev) {
-        sb_jw_kstr(jw, "kev_date_added", v->kev_added);
-        sb_jw_kstr(jw, "kev_due_date", v->kev_due);
-    }
-    if (d->sbom->epss_asked) {
-        sb_jw_key(jw, "epss");
-        if (v->epss >= 0)
-            sb_jw_str(jw, v->epss_text); /* as FIRST writes it: a decimal string */
-        else
-            sb_jw_null(jw);
-        sb_jw_key(jw, "epss_percentile");
-        if (v->epss >= 0)
-            sb_jw_str(jw, v->epss_pct_text);
-        else
-            sb_jw_null(jw);
-    }
+    /* every row has every key: null when not known exploited, EPSS not
+     * asked for or not answered, no VEX justification */
+    sb_jw_key(jw, "kev_date_added");
+    sb_jw_str(jw, v->kev ? v->kev_added : NULL);
+    sb_jw_key(jw, "kev_due_date");
+    sb_jw_str(jw, v->kev ? v->kev_due : NULL);
+    sb_jw_key(jw, "epss");
+    sb_jw_str(jw, v->epss >= 0 ? v->epss_text : NULL); /* as FIRST writes it: a decimal string */
+    sb_jw_key(jw, "epss_percentile");
+    sb_jw_str(jw, v->epss >= 0 ? v->epss_pct_text : NULL);
     sb_jw_key(jw, "fixed");
     sb_jw_str(jw, fixed_of(v));
     sb_jw_kstr(jw, "status", status_of(v));
-    if (v->vex_justification)
-        sb_jw_kstr(jw, "justification", v->vex_justification);
+    sb_jw_key(jw, "justification");
+    sb_jw_str(jw, v->vex_justification);
     sb_jw_key(jw, "summary");
     sb_jw_str(jw, v->summary);
     sb_jw_obj_end(jw);
@@ -346,6 +369,7 @@ static sb_code summary(sb_doc *d, vreport *r)
         sb_jw_arr_end(jw);
         sb_jw_key(jw, "summary");
         sb_jw_obj_begin(jw);
+        sb_report__summary_selection(jw, s);
         sb_jw_key(jw, "queryable");
         sb_jw_int(jw, (long long)r->queryable);
         sb_jw_key(jw, "findings");
@@ -400,6 +424,10 @@ static sb_code vpiece(sb_doc *d, size_t i)
     if (r->out == SB_REPORT_JSON) {
         json_row(d, &r->rows[i]);
         return d->jw.status;
+    }
+    if (r->out == SB_REPORT_CSV) {
+        const char *cv[NCSV];
+        return sb_report__csv_line(&d->stage, s, cv, csv_cells(d, &r->rows[i], cv));
     }
     const char *c[NCOLS];
     cells(d, &r->rows[i], c);

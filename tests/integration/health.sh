@@ -98,6 +98,9 @@ check "Yanked cell: yes: <reason>" grep -q "yes: $why" "$work/p.txt"
 res="$(post "$work/r.txt" "/v1/report/packages?filename=requirements.txt&yanked=true" "$work/p.json")"
 check "packages report json: yanked and yanked_reason" \
   jq -e --arg w "$why" '[.packages[] | select(.yanked)] | length == 1 and .[0].name == "requests" and .[0].yanked_reason == $w' "$work/p.json" >/dev/null
+res="$(post "$work/r.txt" "/v1/report/packages?filename=requirements.txt&yanked=true&output=csv" "$work/p.csv")"
+check "packages report csv: 200 ($res), yanked and yanked_reason as the JSON's (openapi/reports.schema.json)" \
+  sh -c "[ '$res' = 200 ] && python3 '$here/check-schema.py' '$root/openapi/reports.schema.json' packages '$work/p.json' '$work/p.csv'"
 
 # --- the outdated report --------------------------------------------------------------
 zero
@@ -105,7 +108,7 @@ res="$(post "$work/r.txt" "/v1/report/outdated?filename=requirements.txt" "$work
 check "outdated report: 200 ($res)" [ "$res" = 200 ]
 check "outdated asks only what the cache lacks ($(count .requests))" [ "$(count .requests)" = 1 ]
 want='[{"name":"certifi","version":"2024.2.2","released":"2024-02-02","age_days":334,"latest":"2024.6.2","latest_released":"2024-06-02","behind":1,"step":"minor","yanked":false},{"name":"requests","version":"2.32.0","released":"2024-05-20","age_days":226,"latest":"2.32.3","latest_released":"2024-05-29","behind":3,"step":"patch","yanked":true},{"name":"urllib3","version":"1.26.5","released":"2021-05-26","age_days":1316,"latest":"2.2.2","latest_released":"2024-06-17","behind":3,"step":"major","yanked":false}]'
-got="$(jq -c '[.outdated[] | del(.purl)] | sort_by(.name)' "$work/o.json")"
+got="$(jq -c '[.outdated[] | del(.purl, .environment, .platform)] | sort_by(.name)' "$work/o.json")"
 check "rows: certifi minor, requests patch (yanked), urllib3 major 3 behind (a yanked release and a pre-release past the newest not counted)" [ "$got" = "$want" ]
 check "summary: 6 checked, 3 outdated, 1 current, 1 not on the index, 1 failed" \
   jq -e '.summary | .checked == 6 and .outdated == 3 and .current == 1 and .not_on_index == 1 and .failed == 1' "$work/o.json" >/dev/null
@@ -116,7 +119,9 @@ check "text: urllib3's row" grep -Eq '^urllib3 +1\.26\.5 +1316d +2\.2\.2 +2024-0
 res="$(post "$work/r.txt" "/v1/report/outdated?filename=requirements.txt&output=markdown" "$work/o.md")"
 check "markdown: 200 ($res), a table" sh -c "[ '$res' = 200 ] && grep -q '^| Name | Version | Age | Latest | Released | Behind | Step |' '$work/o.md' && grep -q '^| requests | 2.32.0 |' '$work/o.md'"
 res="$(post "$work/r.txt" "/v1/report/outdated?filename=requirements.txt&output=csv" "$work/o.csv")"
-check "csv: 200 ($res), header and 3 rows" sh -c "[ '$res' = 200 ] && [ \"\$(head -1 '$work/o.csv' | tr -d '\r')\" = 'Name,Version,Age,Latest,Released,Behind,Step' ] && [ \"\$(wc -l < '$work/o.csv')\" = 4 ]"
+check "csv: 200 ($res), header (the JSON row's keys) and 3 rows" sh -c "[ '$res' = 200 ] && [ \"\$(head -1 '$work/o.csv' | tr -d '\r')\" = 'environment,platform,name,version,purl,released,age_days,latest,latest_released,behind,step,yanked' ] && [ \"\$(wc -l < '$work/o.csv')\" = 4 ]"
+check "csv and json: the columns of openapi/reports.schema.json, cells as the JSON's" \
+  python3 "$here/check-schema.py" "$root/openapi/reports.schema.json" outdated "$work/o.json" "$work/o.csv"
 res="$(post "$work/r.txt" "/v1/report/outdated?filename=requirements.txt&output=sarif" "$work/o.sarif")"
 check "sarif: not an output of this report ($res)" [ "$res" = 400 ] 
 
@@ -139,7 +144,7 @@ check "conda outdated: 200 ($res)" [ "$res" = 200 ]
 check "one index read for the channel and subdir ($(count .requests))" \
   sh -c "curl -sS 'http://127.0.0.1:$fport/_count' | jq -e '.requests == 1 and .paths[\"/conda/conda-forge/linux-64/repodata.json\"] == 1' > /dev/null"
 want='[{"name":"bat","version":"0.24.0","released":"2023-10-11","age_days":448,"latest":"0.25.0","latest_released":"2025-01-04","behind":1,"step":"minor","yanked":false},{"name":"libgcc","version":"14.1.0","released":"2024-08-27","age_days":127,"latest":"15.1.0","latest_released":"2025-04-18","behind":2,"step":"major","yanked":false},{"name":"ripgrep","version":"14.1.0","released":"2024-01-04","age_days":363,"latest":"14.1.1","latest_released":"2024-08-30","behind":1,"step":"patch","yanked":false}]'
-got="$(jq -c '[.outdated[] | del(.purl)] | sort_by(.name)' "$work/c.json")"
+got="$(jq -c '[.outdated[] | del(.purl, .environment, .platform)] | sort_by(.name)' "$work/c.json")"
 check "rows: bat minor, libgcc major 2 behind, ripgrep patch (two builds of 14.1.0: the first day)" [ "$got" = "$want" ]
 [ "$got" = "$want" ] || echo "    got $got"
 check "rows carry the conda purl" jq -e '[.outdated[].purl | startswith("pkg:conda/") and contains("channel=conda-forge")] | all' "$work/c.json" >/dev/null
@@ -147,6 +152,9 @@ check "summary: 7 checked, 3 outdated, 3 current, 1 not on the index, none unche
   jq -e '.summary | .checked == 7 and .outdated == 3 and .current == 3 and .not_on_index == 1 and .failed == 0 and .conda_not_checked == 0' "$work/c.json" >/dev/null
 res="$(post "$lock" "/v1/report/outdated?filename=pixi.lock&output=text" "$work/c.txt")"
 check "text: libgcc's row" grep -Eq '^libgcc +14\.1\.0 +127d +15\.1\.0 +2025-04-18 +2 +major$' "$work/c.txt"
+res="$(post "$lock" "/v1/report/outdated?filename=pixi.lock&output=csv" "$work/c.csv")"
+check "conda outdated csv: 200 ($res), rows as the JSON's (openapi/reports.schema.json)" \
+  sh -c "[ '$res' = 200 ] && python3 '$here/check-schema.py' '$root/openapi/reports.schema.json' outdated '$work/c.json' '$work/c.csv'"
 zero
 res="$(post "$lock" "/v1/report/outdated?filename=pixi.lock" "$work/c2.json")"
 check "asked again: the index is reused, nothing fetched ($(count .requests))" sh -c "[ '$(count .requests)' = 0 ] && cmp -s '$work/c.json' '$work/c2.json'"

@@ -82,7 +82,7 @@ for p in q["summary"]["profiles"]:
 ' "$work/$tag.q.json" "$work/$tag.cyclonedx-1.6.json"
   check "$tag quality text: a verdict per profile" [ "$(grep -c '^Verdict ' "$work/$tag.q.text")" = 3 ]
   check "$tag quality markdown: table and verdicts" grep -q '^| Profile | Element | Section |' "$work/$tag.q.markdown"
-  check "$tag quality csv: header, CRLF" grep -q $'^Profile,Element,Section,Have,Total,Lacking,Why,First lacking\r$' "$work/$tag.q.csv"
+  check "$tag quality csv: header (the JSON row's keys), CRLF" grep -q $'^environment,platform,profile,element,title,section,rule,scope,have,total,lacking,reasons,first_lacking,met\r$' "$work/$tag.q.csv"
   rows_json="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["quality"]))' "$work/$tag.q.json")"
   check "$tag quality csv: one line per row" [ "$(($(wc -l < "$work/$tag.q.csv") - 1))" = "$rows_json" ]
 

@@ -237,7 +237,7 @@ check "required-by names the dependents" jq -e '.explain[] | select(.fact == "re
 res="$(ex "$lock" "package=python&deny-license=Python-2.0" "$work/x2.json")"
 check "a policy verdict is a fact from the policy" jq -e '.explain[] | select(.fact == "pixi:license-violation") | .source == "license policy"' "$work/x2.json" > /dev/null
 res="$(ex "$lock" "package=Typing_Extensions" "$work/x3.json")"
-check "a PEP 503 spelling finds the package: $res" jq -e '.summary.matched == 1 and (.explain[0].package == "typing-extensions" or .explain[0].package == "typing_extensions")' "$work/x3.json" > /dev/null
+check "a PEP 503 spelling finds the package: $res" jq -e '.summary.matched == 1 and (.explain[0].name == "typing-extensions" or .explain[0].name == "typing_extensions")' "$work/x3.json" > /dev/null
 res="$(ex "$lock" "package=numpy&exclude=numpy" "$work/x4.json")"
 check "a package left out says why" jq -e '.summary.matched == 0 and (.explain[] | select(.fact == "excluded") | .value | test("exclude=numpy"))' "$work/x4.json" > /dev/null
 res="$(ex "$lock" "package=no-such-thing" "$work/x5.json")"
@@ -246,13 +246,13 @@ res="$(ex "$lock" "" "$work/x6.json")"
 check "package is required: $res" [ "$res" = "400 application/problem+json" ]
 res="$(ex "$lock" "package=python&output=csv" "$work/x.csv")"
 check "explain CSV: $res" [ "${res%% *}" = 200 ]
-check "CSV read back by a parser: frozen header, one row per JSON fact" python3 - "$work/x.csv" "$work/x.json" <<'PY'
+check "CSV read back by a parser: the JSON row's keys as header, one row per JSON fact" python3 - "$work/x.csv" "$work/x.json" <<'PY'
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 facts = json.load(open(sys.argv[2]))["explain"]
-assert rows[0] == ["Package", "Version", "Kind", "Fact", "Value", "Source", "Considered"], rows[0]
+assert rows[0] == ["environment", "platform", "name", "version", "kind", "fact", "value", "source", "considered"], rows[0]
 assert len(rows) - 1 == len(facts), (len(rows), len(facts))
-assert [r[3] for r in rows[1:]] == [f["fact"] for f in facts]
+assert [r[5] for r in rows[1:]] == [f["fact"] for f in facts]
 PY
 res="$(ex "$lock" "package=python&output=markdown" "$work/x.md")"
 check "explain markdown: $res" grep -q '^| Package | Version | Kind | Fact | Value | Source | Considered |' "$work/x.md"

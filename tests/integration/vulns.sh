@@ -185,6 +185,9 @@ check "kev=true without vulnerabilities=osv: 400 ($res)" [ "$res" = 400 ]
 res="$(curl -sS -o "$work/rk.json" -w '%{http_code}' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&kev=true&epss=true")"
 check "report with kev+epss: 200 ($res)" [ "$res" = 200 ]
 check "report json: kev and epss per row, known_exploited in the summary" [ "$(jq -c '[[.vulnerabilities[] | [.id, .kev, .epss]], .summary.known_exploited]' "$work/rk.json")" = "[[[\"$g1\",true,\"0.012450000\"],[\"$g2\",false,\"0.000950000\"]],1]" ]
+curl -sS -o "$work/rk.csv" --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&kev=true&epss=true&output=csv"
+check "report with kev+epss: csv and json hold to openapi/reports.schema.json" \
+  python3 "$here/check-schema.py" "$root/openapi/reports.schema.json" vulnerabilities "$work/rk.json" "$work/rk.csv"
 curl -sS -o "$work/rk.txt" --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&kev=true&epss=true&output=text"
 check "report text: KEV and EPSS columns" [ "$(head -1 "$work/rk.txt" | awk '{print $5, $6}'):$(grep "$g1" "$work/rk.txt" | awk '{print $5, $6}')" = "KEV EPSS:yes 0.01245" ]
 check "report text: summary counts the known-exploited" grep -q 'known-exploited: 1;' "$work/rk.txt"
@@ -219,7 +222,7 @@ sb_start "$work/s2.log" --source-date-epoch 1700000000 --vulnerabilities --osv-u
 rep() { curl -sS -o "$2" -w '%{http_code}' --data-binary @"$uv" "$base/v1/report/vulnerabilities?filename=uv.lock&$1"; }
 res="$(rep output=json "$work/r.json")"
 check "report json: 200 ($res)" [ "$res" = 200 ]
-check "report json: rows worst first" [ "$(jq -c '[.vulnerabilities[] | [.package, .id, .severity, .score, .fixed]]' "$work/r.json")" = '[["jinja2","GHSA-462w-v97r-4m45","high",8.6,"2.10.1"],["jinja2","GHSA-h5c8-rqwp-cp95","medium",5.4,"3.1.3"]]' ]
+check "report json: rows worst first" [ "$(jq -c '[.vulnerabilities[] | [.name, .id, .severity, .score, .fixed]]' "$work/r.json")" = '[["jinja2","GHSA-462w-v97r-4m45","high",8.6,"2.10.1"],["jinja2","GHSA-h5c8-rqwp-cp95","medium",5.4,"3.1.3"]]' ]
 check "report json: summary" [ "$(jq -c '.summary | [.queryable, .findings, .high, .medium]' "$work/r.json")" = '[3,2,1,1]' ]
 res="$(rep output=text "$work/r.txt")"
 check "report text: header and two rows" [ "$(grep -c 'jinja2   2.10' "$work/r.txt"):$(head -1 "$work/r.txt" | awk '{print $1, $3, $6}')" = "2:Package Severity ID" ]
@@ -227,7 +230,9 @@ check "report text: summary line" grep -q '^Summary: 2 finding(s) in 2 package r
 res="$(rep output=markdown "$work/r.md")"
 check "report markdown: heading, rule, rows" [ "$(grep -c '^## vulnerabilities\|^|---|\|^| jinja2 |' "$work/r.md")" = 4 ]
 res="$(rep output=csv "$work/r.csv")"
-check "report csv: header + 2 rows, RFC 4180 quoting of the aliases" [ "$(wc -l < "$work/r.csv"):$(grep -c '"CVE-2019-10906, PYSEC-2019-217"' "$work/r.csv")" = "3:1" ]
+check "report csv: header + 2 rows, the aliases joined with ';'" [ "$(wc -l < "$work/r.csv"):$(grep -c ',CVE-2019-10906;PYSEC-2019-217,' "$work/r.csv")" = "3:1" ]
+check "report csv and json: the columns of openapi/reports.schema.json, cells as the JSON's" \
+  python3 "$here/check-schema.py" "$root/openapi/reports.schema.json" vulnerabilities "$work/r.json" "$work/r.csv"
 res="$(rep output=sarif "$work/r.sarif")"
 check "report sarif: 200 ($res)" [ "$res" = 200 ]
 check "report sarif: 2.1.0, one rule per finding, one result per row" [ "$(jq -c '[.version, (.runs | length), (.runs[0].tool.driver.rules | length), (.runs[0].results | length)]' "$work/r.sarif")" = '["2.1.0",1,2,2]' ]

@@ -2,7 +2,8 @@
  * test_report.c - the reports against the spec's golden texts (section
  * 10.1 tree, 10.2 licenses, built from the spec's sample model by hand),
  * the python ceilings of 10.3, table alignment with non-ASCII and long names,
- * and JSON that parses with the documented keys, for any buffer size.
+ * JSON that parses with the documented keys, for any buffer size; every CSV
+ * header equal to its JSON row's keys; the license-not-known line.
  */
 #include "test.h"
 #include "../../core/report.h"
@@ -238,4 +239,84 @@ TEST(core_table__text_markdown_csv_rows)
     CHECK(sb_table_rule(&b, SB_TABLE_CSV, 2, w) == SB_OK && b.len == 0);
     CHECK(sb_table_width("p\xc3\xa2t\xc3\xa9") == 4 && sb_table_width(NULL) == 0);
     sb_buf_free(&b);
+}
+
+/* One row convention (openapi/reports.schema.json): every report's CSV
+ * header is its JSON row's keys in the same order, environment and platform
+ * first, for any buffer size; a row has every key. */
+TEST(report_csv_header_is_json_row_keys)
+{
+    sb_pkg p[3] = {pkg(SB_KIND_CONDA, "python", "3.12.4", "Python-2.0", 0),
+                   pkg(SB_KIND_CONDA_SOURCE, "mylib", NULL, "Proprietary", 1),
+                   pkg(SB_KIND_PYPI, "six", "1.17.0", NULL, 0)};
+    p[2].requires_python = ">=3.8";
+    size_t root[1] = {0};
+    sb_sbom s = {.root_name = "w",
+                 .environment = "default",
+                 .platform = "linux-64",
+                 .pkgs = p,
+                 .npkgs = 3,
+                 .root_deps = root,
+                 .nroot = 1};
+    static const char *const kinds[] = {"packages", "licenses", "python", "tree", "quality", NULL};
+    for (int k = 0; kinds[k]; k++) {
+        for (size_t bs = 1; bs <= 4096; bs *= 64) {
+            char *j = run(sb_report_find(kinds[k], SB_REPORT_JSON), &s, bs);
+            char *c = run(sb_report_find(kinds[k], SB_REPORT_CSV), &s, bs);
+            json_t *doc = j ? json_loads(j, 0, NULL) : NULL;
+            json_t *row = json_array_get(json_object_get(doc, kinds[k]), 0);
+            CHECK(row != NULL && c != NULL);
+            if (row && c) {
+                char keys[512] = "";
+                const char *key;
+                json_t *v;
+                json_object_foreach(row, key, v) {
+                    (void)v;
+                    strncat(keys, keys[0] ? "," : "", sizeof keys - strlen(keys) - 1);
+                    strncat(keys, key, sizeof keys - strlen(keys) - 1);
+                }
+                strncat(keys, "\r\n", sizeof keys - strlen(keys) - 1);
+                CHECK(!strncmp(keys, "environment,platform,", 21));
+                CHECK(!strncmp(c, keys, strlen(keys)));
+                CHECK_STR(json_string_value(json_object_get(row, "environment")), "default");
+                CHECK(json_is_array(json_object_get(json_object_get(doc, "summary"), "incomplete")));
+            }
+            json_decref(doc);
+            free(j);
+            free(c);
+        }
+    }
+}
+
+/* A license not known (the lockfile does not record it, not looked up) is
+ * not "no license": the packages and tree text say so, in the page's words. */
+TEST(report_text_license_not_known)
+{
+    sb_pkg p[2] = {pkg(SB_KIND_CONDA, "python", "3.12.4", "Python-2.0", 0),
+                   pkg(SB_KIND_PYPI, "six", "1.17.0", NULL, 0)};
+    p[1].lookup = SB_LOOKUP_UNASKED;
+    size_t root[2] = {0, 1};
+    sb_sbom s = {.root_name = "w",
+                 .environment = "default",
+                 .platform = "linux-64",
+                 .pkgs = p,
+                 .npkgs = 2,
+                 .root_deps = root,
+                 .nroot = 2};
+    static const char want[] =
+        "License not known (1): six - the lockfile does not record it: fetch-licenses=true "
+        "looks it up\n";
+    static const char *const kinds[] = {"packages", "licenses", "tree", NULL};
+    for (int k = 0; kinds[k]; k++) {
+        char *t = run(sb_report_find(kinds[k], SB_REPORT_TEXT), &s, 4096);
+        char *m = run(sb_report_find(kinds[k], SB_REPORT_MARKDOWN), &s, 4096);
+        CHECK(t && strstr(t, want));
+        CHECK(m && strstr(m, "### License not known (1): six - "));
+        free(t);
+        free(m);
+    }
+    p[1].lookup = SB_LOOKUP_NONE; /* stated as absent: no such line */
+    char *t = run(sb_report_find("tree", SB_REPORT_TEXT), &s, 4096);
+    CHECK(t && !strstr(t, "License not known"));
+    free(t);
 }
