@@ -765,7 +765,7 @@ DIFF_OPS(diff_text, "text/plain; charset=utf-8");
 DIFF_OPS(diff_markdown, "text/markdown; charset=utf-8");
 DIFF_OPS(diff_csv, "text/csv; charset=utf-8");
 
-const sb_report_kind sb_diff_kind = {"diff", {&diff_json, &diff_text, &diff_markdown, &diff_csv, NULL}};
+const sb_report_kind sb_diff_kind = {.name = "diff", .ops = {&diff_json, &diff_text, &diff_markdown, &diff_csv, NULL}};
 
 sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_diff *diff, const sb_doc_opts *opts,
                         sb_err *err)

@@ -52,6 +52,12 @@ typedef struct sb_doc_ops {
     /* picked only by its name or its own media type, never by a wildcard or
      * application/json: it is no SBOM, and asks for parameters of its own */
     bool named_only;
+    /* what the handlers ask of a format, so none compares descriptors: */
+    const char *title;                         /* "CycloneDX 1.6", "SPDX 2.3": for sentences */
+    const char *spec_version;                  /* the specification's version it writes ("1.7"); NULL: none */
+    bool drops_findings;                       /* no place for vulnerability findings (SPDX 2.3, a snapshot) */
+    const struct sb_doc_ops *vex;              /* output=vex: the VEX document of this SBOM format; NULL: none */
+    bool snapshot;                             /* takes sb_doc_opts.snapshot (sha, ref, correlator, job-id) */
     sb_code (*begin)(sb_doc *d);               /* everything before the first component */
     sb_code (*component)(sb_doc *d, size_t i); /* package i of the model */
     sb_code (*middle)(sb_doc *d);              /* between components and relations */

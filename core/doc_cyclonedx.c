@@ -19,9 +19,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* CycloneDX 1.7's additions (citations) are written for a 1.7 document */
 static int is17(const sb_doc *d)
 {
-    return d->ops == &sb_doc_cyclonedx_17 || d->ops == &sb_doc_cyclonedx_vex_17;
+    return !strcmp(d->ops->spec_version, "1.7");
 }
 
 static const char *tool_ref(void)
@@ -120,11 +121,11 @@ static void head(sb_doc *d)
 {
     sb_jw *jw = &d->jw;
     sb_jw_obj_begin(jw);
-    sb_jw_kstr(jw, "$schema",
-               is17(d) ? "http://cyclonedx.org/schema/bom-1.7.schema.json"
-                       : "http://cyclonedx.org/schema/bom-1.6.schema.json");
+    char schema[64];
+    snprintf(schema, sizeof schema, "http://cyclonedx.org/schema/bom-%s.schema.json", d->ops->spec_version);
+    sb_jw_kstr(jw, "$schema", schema);
     sb_jw_kstr(jw, "bomFormat", "CycloneDX");
-    sb_jw_kstr(jw, "specVersion", is17(d) ? "1.7" : "1.6");
+    sb_jw_kstr(jw, "specVersion", d->ops->spec_version);
     sb_jw_key(jw, "serialNumber");
     sb_jw_str_begin(jw);
     sb_jw_str_chunk(jw, "urn:uuid:", 9);
@@ -679,6 +680,9 @@ const sb_doc_ops sb_doc_cyclonedx_16 = {
     .media_base = "application/vnd.cyclonedx+json",
     .versions = (const char *const[]){"1.6", NULL},
     .family_default = true,
+    .title = "CycloneDX 1.6",
+    .spec_version = "1.6",
+    .vex = &sb_doc_cyclonedx_vex_16,
     CDX_PHASES,
 };
 
@@ -689,6 +693,9 @@ const sb_doc_ops sb_doc_cyclonedx_17 = {
     .text_shape = SB_TEXTS_CYCLONEDX,
     .media_base = "application/vnd.cyclonedx+json",
     .versions = (const char *const[]){"1.7", NULL},
+    .title = "CycloneDX 1.7",
+    .spec_version = "1.7",
+    .vex = &sb_doc_cyclonedx_vex_17,
     CDX_PHASES,
 };
 
@@ -702,6 +709,8 @@ const sb_doc_ops sb_doc_cyclonedx_vex_16 = {
     .ext = ".vex.cdx.json",
     .text_shape = SB_TEXTS_CYCLONEDX,
     .links_into = &sb_doc_cyclonedx_16,
+    .title = "CycloneDX 1.6 VEX",
+    .spec_version = "1.6",
     VEX_PHASES,
 };
 
@@ -711,5 +720,7 @@ const sb_doc_ops sb_doc_cyclonedx_vex_17 = {
     .ext = ".vex.cdx.json",
     .text_shape = SB_TEXTS_CYCLONEDX,
     .links_into = &sb_doc_cyclonedx_17,
+    .title = "CycloneDX 1.7 VEX",
+    .spec_version = "1.7",
     VEX_PHASES,
 };

@@ -34,6 +34,7 @@ typedef enum sb_report_output {
 typedef struct sb_report_kind {
     const char *name;
     const sb_doc_ops *ops[SB_REPORT_NOUTPUTS];
+    bool needs_package; /* about one package: package= is required (explain) */
 } sb_report_kind;
 
 /* The report kinds, each in its own file. */

@@ -338,5 +338,8 @@ EXPLAIN_OPS(explain_text, "text/plain; charset=utf-8");
 EXPLAIN_OPS(explain_markdown, "text/markdown; charset=utf-8");
 EXPLAIN_OPS(explain_csv, "text/csv; charset=utf-8");
 
-const sb_report_kind sb_report_explain = {"explain",
-                                          {&explain_json, &explain_text, &explain_markdown, &explain_csv, NULL}};
+const sb_report_kind sb_report_explain = {
+    .name = "explain",
+    .ops = {&explain_json, &explain_text, &explain_markdown, &explain_csv, NULL},
+    .needs_package = true,
+};

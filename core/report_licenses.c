@@ -538,6 +538,6 @@ static sb_code begin(sb_doc *d)
 SB_REPORT__TAB_OUTPUTS(licenses, "licenses", begin);
 SB_REPORT__TAB_OPS(licenses_sarif, "licenses", begin, "application/sarif+json");
 
-const sb_report_kind sb_report_licenses = {"licenses",
-                                           {&licenses_json, &licenses_text, &licenses_md, &licenses_csv,
-                                            &licenses_sarif}};
+const sb_report_kind sb_report_licenses = {.name = "licenses",
+                                           .ops = {&licenses_json, &licenses_text, &licenses_md, &licenses_csv,
+                                                   &licenses_sarif}};

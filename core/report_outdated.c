@@ -269,5 +269,5 @@ OUTDATED_OPS(outdated_text, "text/plain; charset=utf-8");
 OUTDATED_OPS(outdated_md, "text/markdown; charset=utf-8");
 OUTDATED_OPS(outdated_csv, "text/csv; charset=utf-8");
 
-const sb_report_kind sb_report_outdated = {"outdated",
-                                           {&outdated_json, &outdated_text, &outdated_md, &outdated_csv, NULL}};
+const sb_report_kind sb_report_outdated = {.name = "outdated",
+                                           .ops = {&outdated_json, &outdated_text, &outdated_md, &outdated_csv, NULL}};

@@ -156,5 +156,5 @@ static sb_code begin(sb_doc *d)
 
 SB_REPORT__TAB_OUTPUTS(packages, "packages", begin);
 
-const sb_report_kind sb_report_packages = {"packages",
-                                           {&packages_json, &packages_text, &packages_md, &packages_csv, NULL}};
+const sb_report_kind sb_report_packages = {.name = "packages",
+                                           .ops = {&packages_json, &packages_text, &packages_md, &packages_csv, NULL}};

@@ -230,4 +230,5 @@ static sb_code begin(sb_doc *d)
 
 SB_REPORT__TAB_OUTPUTS(python, "python", begin);
 
-const sb_report_kind sb_report_python = {"python", {&python_json, &python_text, &python_md, &python_csv, NULL}};
+const sb_report_kind sb_report_python = {.name = "python",
+                                         .ops = {&python_json, &python_text, &python_md, &python_csv, NULL}};

@@ -374,5 +374,5 @@ QUALITY_OPS(quality_text, "text/plain; charset=utf-8");
 QUALITY_OPS(quality_markdown, "text/markdown; charset=utf-8");
 QUALITY_OPS(quality_csv, "text/csv; charset=utf-8");
 
-const sb_report_kind sb_report_quality = {"quality",
-                                          {&quality_json, &quality_text, &quality_markdown, &quality_csv, NULL}};
+const sb_report_kind sb_report_quality = {.name = "quality",
+                                          .ops = {&quality_json, &quality_text, &quality_markdown, &quality_csv, NULL}};

@@ -468,5 +468,6 @@ VULN_OPS(vulns_md, "text/markdown; charset=utf-8");
 VULN_OPS(vulns_csv, "text/csv; charset=utf-8");
 VULN_OPS(vulns_sarif, "application/sarif+json");
 
-const sb_report_kind sb_report_vulnerabilities = {"vulnerabilities",
-                                                  {&vulns_json, &vulns_text, &vulns_md, &vulns_csv, &vulns_sarif}};
+const sb_report_kind sb_report_vulnerabilities = {.name = "vulnerabilities",
+                                                  .ops = {&vulns_json, &vulns_text, &vulns_md, &vulns_csv,
+                                                          &vulns_sarif}};

@@ -29,7 +29,7 @@ static int post_report(svc_req *r)
         return rc;
     const svc_query *q = svc_req_q(r);
     const char *explain = q->package;
-    if (k == &sb_report_explain && (NULL == explain || !explain[0])) /* before the body is read */
+    if (k->needs_package && (NULL == explain || !explain[0])) /* before the body is read */
         return svc_bad_param(r, "package", "is required: the name of the package to explain");
     svc_intake in;
     svc_req_mark(r, "upload");

@@ -75,13 +75,12 @@ static void warn_incomplete(svc_req *r, const sb_sbom *s)
  * say so rather than drop them silently. */
 static void warn_vulns(svc_req *r, const sb_doc_ops *ops, const sb_sbom *s)
 {
-    if ((ops != &sb_doc_spdx_23 && ops != &sb_doc_github_snapshot) || !s->vulns_asked)
+    if (!ops->drops_findings || !s->vulns_asked)
         return;
     const char *w = sb_arena_printf(svc_req_arena(r),
                                     "299 sbomd \"%s cannot hold vulnerability findings: %zu left out (%s/%s); "
                                     "ask for cyclonedx-1.6, cyclonedx-1.7 or spdx-3.0.1\"",
-                                    ops == &sb_doc_spdx_23 ? "SPDX 2.3" : "A GitHub snapshot", s->nvulns,
-                                    s->environment, s->platform);
+                                    ops->title, s->nvulns, s->environment, s->platform);
     if (w)
         svc_req_add_header(r, "Warning", w);
 }
@@ -188,10 +187,8 @@ static int vex_output(svc_req *r, const sb_doc_ops **ops, int *rc)
         *rc = svc_bad_param(r, "output", "must be vex on /v1/sbom (the document's format is format= or Accept)");
         return 1;
     }
-    if (*ops == &sb_doc_cyclonedx_16) {
-        *ops = &sb_doc_cyclonedx_vex_16;
-    } else if (*ops == &sb_doc_cyclonedx_17) {
-        *ops = &sb_doc_cyclonedx_vex_17;
+    if ((*ops)->vex) {
+        *ops = (*ops)->vex;
     } else {
         const char *why =
             sb_arena_printf(svc_req_arena(r),
@@ -223,7 +220,7 @@ static int snapshot_params(svc_req *r, const sb_doc_ops *ops, const sb_doc_snaps
     size_t n = sizeof p / sizeof p[0];
     *out = NULL;
     sb_arena *a = svc_req_arena(r);
-    if (ops != &sb_doc_github_snapshot) {
+    if (!ops->snapshot) {
         for (size_t i = 0; i < n; i++)
             if (p[i].value) {
                 const char *why = sb_arena_printf(a, "is only taken by format=github-snapshot, not %s", ops->name);

@@ -131,11 +131,12 @@ int main(int argc, char **argv)
     }
     for (unsigned i = 0; i < srv.router.n; i++)
         svc_metrics_route(&srv.metrics, srv.router.routes[i].path);
-    for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++)
-        svc_metrics_format(&srv.metrics, (*f)->name);
     /* output=vex documents are counted under their own names */
-    svc_metrics_format(&srv.metrics, sb_doc_cyclonedx_vex_16.name);
-    svc_metrics_format(&srv.metrics, sb_doc_cyclonedx_vex_17.name);
+    for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++) {
+        svc_metrics_format(&srv.metrics, (*f)->name);
+        if ((*f)->vex)
+            svc_metrics_format(&srv.metrics, (*f)->vex->name);
+    }
     if (srv.cfg.pypi_mapping_file[0] && load_mapping(&srv, eb, sizeof eb) != 0) {
         fprintf(stderr, "sbomd: %s\n", eb);
         return 2;
