@@ -20,8 +20,8 @@
  * are looked for on disk first: a restart keeps what was learned.
  * With --cache-url, Redis is the tier between memory and the network, shared
  * by every replica: a request asks it for all it lacks in one MGET, outside
- * the lock, before claiming anything (shared_fill), and each answer a
- * transfer brings is queued for it (shared_put). Its values are
+ * the lock, before claiming anything (svc_lk_shared_fill), and each answer a
+ * transfer brings is queued for it (svc_lk_shared_put). Its values are
  * "sbl1 <type> <expiry, Unix seconds> <method>\n" then the answer: P a PyPI
  * license, p a release naming none (or none such), C a conda archive's info
  * member as fetched (compressed by <method>), c an archive without one, O an
@@ -104,7 +104,7 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&L->answered, &ca);
     pthread_condattr_destroy(&ca);
-    if (pthread_create(&L->thread, NULL, engine, L) != 0) {
+    if (pthread_create(&L->thread, NULL, svc_lk_engine, L) != 0) {
         curl_multi_cleanup(L->multi);
         free(L->buckets);
         free(L);
@@ -128,14 +128,14 @@ void svc_lookup_stop(svc_lookup *L)
      * transfer of each frees it) */
     while (L->running) {
         svc_sched_done(&L->sched, &L->running->e->it);
-        unlink_xfer(L, L->running);
+        svc_lk_unlink_xfer(L, L->running);
     }
     svc_sched_free_all(&L->sched);
     curl_multi_cleanup(L->multi);
     for (size_t i = 0; i < L->nbuckets; i++)
-        for (entry *e = L->buckets[i], *next; e; e = next) {
+        for (svc_lk_entry *e = L->buckets[i], *next; e; e = next) {
             next = e->hnext;
-            free_entry(e);
+            svc_lk_free_entry(e);
         }
     free(L->buckets);
     if (L->own_cache)
@@ -147,7 +147,7 @@ void svc_lookup_stop(svc_lookup *L)
 
 /* The request's queue, opened on its first want (lock held); NULL when out
  * of memory. */
-svc_sched_req *ticket(svc_lookup *L, svc_lookup_ctx *ctx)
+svc_sched_req *svc_lk_ticket(svc_lookup *L, svc_lookup_ctx *ctx)
 {
     if (NULL == ctx->ticket)
         ctx->ticket = svc_sched_open(&L->sched, L->per_request);
@@ -158,24 +158,24 @@ svc_sched_req *ticket(svc_lookup *L, svc_lookup_ctx *ctx)
  * unless a fresh answer (memory or disk) or a running transfer covers it;
  * *res says which (W_*). Pinned (refs) when returned; NULL when capped or
  * failed. Called with the lock held. */
-entry *want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res)
+svc_lk_entry *svc_lk_want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res)
 {
-    entry *e = find(L, url);
+    svc_lk_entry *e = svc_lk_find(L, url);
     double t = now_s();
     if (e && e->state == E_ANSWERED && e->expires > t) {
         *res = W_HIT;
         e->refs++;
         return e;
     }
-    if (NULL == e && NULL == (e = add_entry(L, url, kind))) {
+    if (NULL == e && NULL == (e = svc_lk_add_entry(L, url, kind))) {
         *res = W_FAILED;
         return NULL;
     }
     int busy = e->state == E_QUEUED || e->state == E_RUNNING;
-    if (!busy && disk_answer(L, e)) {
+    if (!busy && svc_lk_disk_answer(L, e)) {
         e->state = E_ANSWERED;
         e->expires = t + L->ttl;
-        lru_push(L, e);
+        svc_lk_lru_push(L, e);
         *res = W_HIT;
         e->refs++;
         return e;
@@ -190,22 +190,22 @@ entry *want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res
         return e;
     }
     if (!busy)
-        lru_push(L, e); /* idle: evictable like a failure */
+        svc_lk_lru_push(L, e); /* idle: evictable like a failure */
     *res = c == SVC_CLAIM_CAPPED ? W_CAPPED : W_FAILED;
     return NULL;
 }
 
 /* An entry whose last claim went (lookup_sched.h): out of the queue now;
  * a running one is aborted by the engine's next pass. Lock held. */
-void orphaned(svc_sched_item *it, int was_waiting, void *cls)
+void svc_lk_orphaned(svc_sched_item *it, int was_waiting, void *cls)
 {
     svc_lookup *L = cls;
-    entry *e = entry_of(it);
+    svc_lk_entry *e = entry_of(it);
     if (!was_waiting)
         return;
     e->state = E_FAILED;
     e->expires = 0;
-    lru_push(L, e);
+    svc_lk_lru_push(L, e);
     atomic_fetch_add(&L->m->lookups_cancelled, 1);
 }
 
@@ -216,23 +216,23 @@ void svc_lookup_end(void *cls)
     if (NULL == L || NULL == ctx->ticket)
         return;
     pthread_mutex_lock(&L->mu);
-    svc_sched_close(&L->sched, ctx->ticket, orphaned, L);
+    svc_sched_close(&L->sched, ctx->ticket, svc_lk_orphaned, L);
     ctx->ticket = NULL;
-    evict(L);
+    svc_lk_evict(L);
     pthread_mutex_unlock(&L->mu);
     curl_multi_wakeup(L->multi);
 }
 
 /* Queue the m lookups urls[]/kinds[] for the request without waiting. */
-void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m)
+void svc_lk_prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m)
 {
-    shared_fill(L, ctx, a, urls, kinds, m);
+    svc_lk_shared_fill(L, ctx, a, urls, kinds, m);
     int queued_any = 0;
     pthread_mutex_lock(&L->mu);
-    svc_sched_req *q = ticket(L, ctx);
+    svc_sched_req *q = svc_lk_ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
         int res;
-        entry *e = want(L, q, urls[k], kinds[k], &res);
+        svc_lk_entry *e = svc_lk_want(L, q, urls[k], kinds[k], &res);
         if (e)
             e->refs--; /* nobody waits yet: the document's pass will (the claim keeps it) */
         queued_any |= res == W_WAIT;
@@ -244,7 +244,7 @@ void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls
 
 /* Wait (lock held) until none of es[] is queued or running, the deadline
  * passes or the client goes. 1 when something is still pending. */
-int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m)
+int svc_lk_await(svc_lookup *L, svc_lookup_ctx *ctx, svc_lk_entry *const *es, size_t m)
 {
     for (;;) {
         size_t pending = 0;
@@ -276,11 +276,11 @@ int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m)
  * (NULL = the key) is fetched, posts[i] (NULL = GET) is POSTed. bodies[i]
  * is the answer copied into the arena, NULL when it failed, was capped or
  * missed the deadline; *capped counts the capped. */
-sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n, const char *const *keys,
-                  const char *const *targets, const char *const *posts, const size_t *post_lens, const char **bodies,
-                  size_t *lens, size_t *capped)
+sb_code svc_lk_fetch_bodies(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n,
+                            const char *const *keys, const char *const *targets, const char *const *posts,
+                            const size_t *post_lens, const char **bodies, size_t *lens, size_t *capped)
 {
-    entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
+    svc_lk_entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
     int *res = sb_arena_calloc(a, n ? n : 1, sizeof *res);
     if (NULL == es || NULL == res)
         return SB_ENOMEM;
@@ -291,12 +291,12 @@ sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, siz
         return SB_ENOMEM;
     for (size_t k = 0; k < n; k++)
         kinds[k] = kind >= 0 ? kind : posts[k] ? K_OSV_BATCH : K_OSV_VULN;
-    shared_fill(L, ctx, a, keys, kinds, n);
+    svc_lk_shared_fill(L, ctx, a, keys, kinds, n);
     pthread_mutex_lock(&L->mu);
-    svc_sched_req *q = ticket(L, ctx);
+    svc_sched_req *q = svc_lk_ticket(L, ctx);
     for (size_t k = 0; k < n; k++) {
-        es[k] = want(L, q, keys[k], kind >= 0 ? kind : posts[k] ? K_OSV_BATCH : K_OSV_VULN, &res[k]);
-        entry *e = es[k];
+        es[k] = svc_lk_want(L, q, keys[k], kind >= 0 ? kind : posts[k] ? K_OSV_BATCH : K_OSV_VULN, &res[k]);
+        svc_lk_entry *e = es[k];
         /* a new entry learns what to fetch before the engine can see it
          * (the lock is held from its creation until now) */
         if (e && targets[k] && NULL == e->target && NULL == (e->target = strdup(targets[k])))
@@ -319,11 +319,11 @@ sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, siz
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);
-    int gave_up = await(L, ctx, es, n);
+    int gave_up = svc_lk_await(L, ctx, es, n);
     if (gave_up && q)
-        svc_sched_cancel(&L->sched, q, orphaned, L);
+        svc_sched_cancel(&L->sched, q, svc_lk_orphaned, L);
     for (size_t k = 0; k < n; k++) {
-        entry *e = es[k];
+        svc_lk_entry *e = es[k];
         bodies[k] = NULL;
         lens[k] = 0;
         if (NULL == e) {
@@ -338,7 +338,7 @@ sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, siz
         }
         e->refs--;
     }
-    evict(L);
+    svc_lk_evict(L);
     pthread_mutex_unlock(&L->mu);
     if (gave_up)
         curl_multi_wakeup(L->multi);

@@ -41,7 +41,7 @@ static svc_upstream upstream_of(int kind)
 
 static size_t on_body(char *p, size_t size, size_t n, void *cls)
 {
-    xfer *x = cls;
+    svc_lk_xfer *x = cls;
     size_t k = size * n;
     if (x->body.len + k > x->body.cap) {
         x->too_big = 1;
@@ -53,7 +53,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *cls)
 /* "Content-Range: bytes A-B/TOTAL" places a range answer in the archive */
 static size_t on_header(char *p, size_t size, size_t n, void *cls)
 {
-    xfer *x = cls;
+    svc_lk_xfer *x = cls;
     size_t k = size * n;
     long long a, b, t;
     if (k > 20 && !strncasecmp(p, "Content-Range:", 14) && sscanf(p + 14, " bytes %lld-%lld/%lld", &a, &b, &t) == 3 &&
@@ -66,9 +66,9 @@ static size_t on_header(char *p, size_t size, size_t n, void *cls)
 
 /* A transfer for entry e (engine thread); range "A-B" or "-N", or NULL for
  * the whole body. NULL when it cannot start. */
-xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, size_t cap)
+svc_lk_xfer *svc_lk_start_xfer(svc_lookup *L, svc_lk_entry *e, int phase, const char *range, size_t cap)
 {
-    xfer *x = calloc(1, sizeof *x);
+    svc_lk_xfer *x = calloc(1, sizeof *x);
     CURL *h = curl_easy_init();
     if (!x || !h) {
         free(x);
@@ -118,7 +118,7 @@ xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, size_t c
     return x;
 }
 
-void unlink_xfer(svc_lookup *L, xfer *x)
+void svc_lk_unlink_xfer(svc_lookup *L, svc_lk_xfer *x)
 {
     if (x->prev)
         x->prev->next = x->next;
@@ -136,7 +136,7 @@ void unlink_xfer(svc_lookup *L, xfer *x)
 /* An answer digested here, off the requests' threads, into a malloc'd
  * body: the cache keeps the few lines the requests read, not the page. */
 typedef sb_code (*digest_fn)(sb_arena *a, const char *data, size_t len, const char **out, size_t *out_len);
-static int digest_body(const xfer *x, digest_fn fn, char **body, size_t *body_len)
+static int digest_body(const svc_lk_xfer *x, digest_fn fn, char **body, size_t *body_len)
 {
     sb_arena *a = sb_arena_new(0);
     const char *dg = NULL;
@@ -153,11 +153,11 @@ static int digest_body(const xfer *x, digest_fn fn, char **body, size_t *body_le
 
 static void finish(svc_lookup *L, CURLMsg *msg)
 {
-    xfer *x = NULL;
+    svc_lk_xfer *x = NULL;
     curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
     long status = 0;
     curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
-    entry *e = x->e;
+    svc_lk_entry *e = x->e;
     int ok = 0, negative = 0, follows = 0;
     char *license = NULL, *body = NULL;
     size_t body_len = 0;
@@ -212,21 +212,21 @@ static void finish(svc_lookup *L, CURLMsg *msg)
             sb_arena_destroy(a);
         }
     } else {
-        follows = conda_step(L, x, msg->data.result, status, &ok, &negative);
+        follows = svc_lk_conda_step(L, x, msg->data.result, status, &ok, &negative);
     }
     if (ok && IS_OSV(e->kind))
-        shared_put(e->url, 'O',
-                   e->kind == K_KEV    ? L->kev_ttl
-                   : e->kind == K_EPSS ? L->epss_ttl
-                                       : L->osv_ttl,
-                   0, body, body_len);
+        svc_lk_shared_put(e->url, 'O',
+                          e->kind == K_KEV    ? L->kev_ttl
+                          : e->kind == K_EPSS ? L->epss_ttl
+                                              : L->osv_ttl,
+                          0, body, body_len);
     else if (ok && e->kind == K_PYPI)
-        shared_put(e->url, license ? 'P' : 'p', negative ? L->neg_ttl : L->ttl, 0, license,
-                   license ? strlen(license) : 0);
+        svc_lk_shared_put(e->url, license ? 'P' : 'p', negative ? L->neg_ttl : L->ttl, 0, license,
+                          license ? strlen(license) : 0);
     else if (ok && negative && !follows)
-        shared_put(e->url, 'c', L->neg_ttl, 0, NULL, 0);
+        svc_lk_shared_put(e->url, 'c', L->neg_ttl, 0, NULL, 0);
     double spent = now_s() - x->started;
-    unlink_xfer(L, x);
+    svc_lk_unlink_xfer(L, x);
     /* a conda range that leads to the next one is no failure of its own */
     svc_metrics_lookup(L->m, upstream_of(e->kind), ok || follows, spent);
     if (follows)
@@ -252,8 +252,8 @@ static void finish(svc_lookup *L, CURLMsg *msg)
     e->expires = now_s() + (ok ? life : 0.0);
     L->active--;
     svc_sched_done(&L->sched, &e->it);
-    lru_push(L, e);
-    evict(L);
+    svc_lk_lru_push(L, e);
+    svc_lk_evict(L);
     pthread_cond_broadcast(&L->answered);
     pthread_mutex_unlock(&L->mu);
 }
@@ -262,17 +262,17 @@ static void finish(svc_lookup *L, CURLMsg *msg)
  * their deadlines passed). Engine thread, lock held. */
 static void drop_abandoned(svc_lookup *L)
 {
-    for (xfer *x = L->running, *next; x; x = next) {
+    for (svc_lk_xfer *x = L->running, *next; x; x = next) {
         next = x->next;
-        entry *e = x->e;
+        svc_lk_entry *e = x->e;
         if (e->it.wanters)
             continue;
-        unlink_xfer(L, x); /* closes its connection: the index stops working for nobody */
+        svc_lk_unlink_xfer(L, x); /* closes its connection: the index stops working for nobody */
         e->state = E_FAILED;
         e->expires = 0;
         L->active--;
         svc_sched_done(&L->sched, &e->it);
-        lru_push(L, e);
+        svc_lk_lru_push(L, e);
         atomic_fetch_add(&L->m->lookups_cancelled, 1);
         pthread_cond_broadcast(&L->answered);
     }
@@ -283,25 +283,25 @@ static void start_turns(svc_lookup *L)
 {
     svc_sched_item *it;
     while (L->active < (size_t)L->concurrency && (it = svc_sched_next(&L->sched))) {
-        entry *e = entry_of(it);
+        svc_lk_entry *e = entry_of(it);
         e->state = E_RUNNING;
         int phase = e->kind == K_CONDA ? X_TAIL : X_WHOLE;
         char tail[32];
         snprintf(tail, sizeof tail, "-%d", SB_ARCHIVE_TAIL);
-        if (start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL,
-                       e->kind == K_PYPI || IS_RAW(e->kind) ? MAX_BODY : MAX_MEMBER_BODY)) {
+        if (svc_lk_start_xfer(L, e, phase, phase == X_TAIL ? tail : NULL,
+                              e->kind == K_PYPI || IS_RAW(e->kind) ? MAX_BODY : MAX_MEMBER_BODY)) {
             L->active++;
         } else {
             e->state = E_FAILED;
             e->expires = 0;
             svc_sched_done(&L->sched, it);
-            lru_push(L, e);
+            svc_lk_lru_push(L, e);
             pthread_cond_broadcast(&L->answered);
         }
     }
 }
 
-void *engine(void *cls)
+void *svc_lk_engine(void *cls)
 {
     svc_lookup *L = cls;
     for (;;) {

@@ -5,8 +5,9 @@
  * (tests/unit/test_lookup_cache.c).
  *
  * The entry (one cached lookup keyed by URL), the running transfer, the
- * engine itself, and the few calls one part makes into another. Locking:
- * "lock held" in a comment means the engine's mutex L->mu.
+ * engine itself, and the few calls one part makes into another (each
+ * carries the svc_lk_ prefix). Locking: "lock held" in a comment means the
+ * engine's mutex L->mu.
  */
 #ifndef SVC_LOOKUP_INT_H
 #define SVC_LOOKUP_INT_H
@@ -33,7 +34,7 @@ enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJ
 #define IS_RAW(k) (IS_OSV(k) || (k) == K_PROJECT || (k) == K_SCORECARD || (k) == K_CHANNEL)
 enum { X_WHOLE, X_TAIL, X_MEMBER };
 
-typedef struct entry {
+typedef struct svc_lk_entry {
     svc_sched_item it; /* claims, queue and owner (lookup_sched.h) */
     char *url;
     int kind;
@@ -48,12 +49,12 @@ typedef struct entry {
     size_t body_len;
     double expires; /* monotonic seconds */
     unsigned refs;  /* waiters holding it: never evicted while > 0 */
-    struct entry *hnext, *older, *newer;
+    struct svc_lk_entry *hnext, *older, *newer;
     int in_lru;
-} entry;
+} svc_lk_entry;
 
-typedef struct xfer {
-    entry *e;
+typedef struct svc_lk_xfer {
+    svc_lk_entry *e;
     CURL *h;
     sb_buf body;
     int too_big;
@@ -62,17 +63,17 @@ typedef struct xfer {
     sb_zip_member member;
     struct curl_slist *headers;
     double started;
-    struct xfer *prev, *next; /* the running transfers (engine thread only) */
-} xfer;
+    struct svc_lk_xfer *prev, *next; /* the running transfers (engine thread only) */
+} svc_lk_xfer;
 
 struct svc_lookup {
     pthread_mutex_t mu;
     pthread_cond_t answered;
-    entry **buckets;
+    svc_lk_entry **buckets;
     size_t nbuckets, count, max_entries;
     svc_sched sched;
     size_t per_request; /* claims one request may make */
-    entry *lru_old, *lru_new;
+    svc_lk_entry *lru_old, *lru_new;
     CURLM *multi;
     pthread_t thread;
     int stop;
@@ -83,16 +84,16 @@ struct svc_lookup {
     char osv_base[512], kev_url[512], epss_url[512];
     char kev_file[1024], epss_file[1024];
     size_t active;
-    xfer *running;
+    svc_lk_xfer *running;
     svc_metrics *m;
     char base[512], conda_base[512];
     char cache[PATH_MAX];
     int own_cache; /* a private temp dir: removed at stop */
 };
 
-static inline entry *entry_of(svc_sched_item *it)
+static inline svc_lk_entry *entry_of(svc_sched_item *it)
 {
-    return (entry *)(void *)((char *)it - offsetof(entry, it));
+    return (svc_lk_entry *)(void *)((char *)it - offsetof(svc_lk_entry, it));
 }
 
 static inline double now_s(void)
@@ -106,31 +107,32 @@ static inline double now_s(void)
 enum { W_HIT, W_WAIT, W_CAPPED, W_FAILED };
 
 /* lookup.c: the request side */
-svc_sched_req *ticket(svc_lookup *L, svc_lookup_ctx *ctx);
-entry *want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res);
-void orphaned(svc_sched_item *it, int was_waiting, void *cls);
-void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m);
-int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m);
-sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n, const char *const *keys,
-                  const char *const *targets, const char *const *posts, const size_t *post_lens, const char **bodies,
-                  size_t *lens, size_t *capped);
+svc_sched_req *svc_lk_ticket(svc_lookup *L, svc_lookup_ctx *ctx);
+svc_lk_entry *svc_lk_want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res);
+void svc_lk_orphaned(svc_sched_item *it, int was_waiting, void *cls);
+void svc_lk_prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m);
+int svc_lk_await(svc_lookup *L, svc_lookup_ctx *ctx, svc_lk_entry *const *es, size_t m);
+sb_code svc_lk_fetch_bodies(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n,
+                            const char *const *keys, const char *const *targets, const char *const *posts,
+                            const size_t *post_lens, const char **bodies, size_t *lens, size_t *capped);
 
 /* lookup_http.c: the engine thread and its transfers */
-void *engine(void *cls);
-xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, size_t cap);
-void unlink_xfer(svc_lookup *L, xfer *x);
+void *svc_lk_engine(void *cls);
+svc_lk_xfer *svc_lk_start_xfer(svc_lookup *L, svc_lk_entry *e, int phase, const char *range, size_t cap);
+void svc_lk_unlink_xfer(svc_lookup *L, svc_lk_xfer *x);
 
 /* lookup_cache.c: memory, disk and shared tiers */
-entry *find(svc_lookup *L, const char *url);
-entry *add_entry(svc_lookup *L, const char *url, int kind);
-void lru_push(svc_lookup *L, entry *e);
-void evict(svc_lookup *L);
-void free_entry(entry *e);
-int disk_answer(svc_lookup *L, entry *e);
-void shared_put(const char *url, char type, double ttl, unsigned method, const void *body, size_t len);
-void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds, size_t m);
+svc_lk_entry *svc_lk_find(svc_lookup *L, const char *url);
+svc_lk_entry *svc_lk_add_entry(svc_lookup *L, const char *url, int kind);
+void svc_lk_lru_push(svc_lookup *L, svc_lk_entry *e);
+void svc_lk_evict(svc_lookup *L);
+void svc_lk_free_entry(svc_lk_entry *e);
+int svc_lk_disk_answer(svc_lookup *L, svc_lk_entry *e);
+void svc_lk_shared_put(const char *url, char type, double ttl, unsigned method, const void *body, size_t len);
+void svc_lk_shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds,
+                        size_t m);
 
 /* lookup_licenses.c: conda archives */
-int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, int *negative);
+int svc_lk_conda_step(svc_lookup *L, svc_lk_xfer *x, CURLcode result, long status, int *ok, int *negative);
 
 #endif

@@ -22,9 +22,9 @@
 
 /* What a finished archive transfer leaves: 1 = a follow-up range was
  * started (the entry stays running), else *ok and e->info_dir are set. */
-int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, int *negative)
+int svc_lk_conda_step(svc_lookup *L, svc_lk_xfer *x, CURLcode result, long status, int *ok, int *negative)
 {
-    entry *e = x->e;
+    svc_lk_entry *e = x->e;
     *ok = 0;
     if (result != CURLE_OK)
         return 0;
@@ -62,7 +62,7 @@ int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, in
             sb_zip_member_span(&x->member, x->total, &off, &n);
             char range[64];
             snprintf(range, sizeof range, "%lld-%lld", off, off + n - 1);
-            xfer *next = start_xfer(L, e, X_MEMBER, range, MAX_MEMBER_BODY);
+            svc_lk_xfer *next = svc_lk_start_xfer(L, e, X_MEMBER, range, MAX_MEMBER_BODY);
             if (next)
                 next->member = x->member;
             return next != NULL;
@@ -83,7 +83,7 @@ int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, in
         svc_log_event("lookup-store-failed", err.msg);
         return 0;
     }
-    shared_put(e->url, 'C', L->ttl, method, data, len); /* the member as fetched: small, and whole */
+    svc_lk_shared_put(e->url, 'C', L->ttl, method, data, len); /* the member as fetched: small, and whole */
     char info[PATH_MAX + 8];
     snprintf(info, sizeof info, "%s/info", dir);
     pthread_mutex_lock(&L->mu);
@@ -142,7 +142,7 @@ void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *pa
         urls[m] = u;
         kinds[m++] = kind;
     }
-    prefetch(L, ctx, a, urls, kinds, m);
+    svc_lk_prefetch(L, ctx, a, urls, kinds, m);
 }
 
 void svc_lookup_prefetch_pkgs(void *cls, const sb_pkg *pkgs, size_t n, sb_arena *a)
@@ -164,7 +164,7 @@ void svc_lookup_prefetch_pkgs(void *cls, const sb_pkg *pkgs, size_t n, sb_arena 
         urls[m] = u;
         kinds[m++] = kind;
     }
-    prefetch(L, ctx, a, urls, kinds, m);
+    svc_lk_prefetch(L, ctx, a, urls, kinds, m);
 }
 
 static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
@@ -176,7 +176,7 @@ static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_st
     const char **dirs = sb_arena_calloc(a, n ? n : 1, sizeof *dirs);
     int *kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
     int *results = sb_arena_calloc(a, n ? n : 1, sizeof *results);
-    entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
+    svc_lk_entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
     if (!idx || !urls || !dirs || !kinds || !results || !es)
         return SB_ENOMEM;
     size_t m = 0;
@@ -200,15 +200,15 @@ static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_st
             pkgs[idx[k]].lookup = SB_LOOKUP_NOT_MADE;
         return SB_OK;
     }
-    shared_fill(L, ctx, a, urls, kinds, m);
+    svc_lk_shared_fill(L, ctx, a, urls, kinds, m);
     size_t hits = 0, misses = 0, queued_any = 0;
     pthread_mutex_lock(&L->mu);
-    svc_sched_req *q = ticket(L, ctx);
+    svc_sched_req *q = svc_lk_ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
         results[k] = W_FAILED; /* no usable URL for this name/version */
         if (NULL == urls[k])
             continue;
-        es[k] = want(L, q, urls[k], kinds[k], &results[k]);
+        es[k] = svc_lk_want(L, q, urls[k], kinds[k], &results[k]);
         hits += results[k] == W_HIT;
         misses += results[k] == W_WAIT;
         queued_any |= (size_t)(results[k] == W_WAIT);
@@ -219,15 +219,15 @@ static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_st
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);
-    int gave_up = await(L, ctx, es, m);
+    int gave_up = svc_lk_await(L, ctx, es, m);
     if (gave_up && q) {
         /* the deadline is the request's, for every document: nothing it still
          * waits for will be read, so none of it is fetched any more */
-        svc_sched_cancel(&L->sched, q, orphaned, L);
+        svc_sched_cancel(&L->sched, q, svc_lk_orphaned, L);
     }
     sb_code rc = SB_OK;
     for (size_t k = 0; k < m; k++) {
-        entry *e = es[k];
+        svc_lk_entry *e = es[k];
         if (NULL == e) {
             st->capped += results[k] == W_CAPPED;
             st->failed += results[k] != W_CAPPED;
@@ -249,7 +249,7 @@ static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_st
         }
         e->refs--;
     }
-    evict(L);
+    svc_lk_evict(L);
     pthread_mutex_unlock(&L->mu);
     if (gave_up)
         curl_multi_wakeup(L->multi); /* abort what no one claims now */

@@ -32,7 +32,7 @@ static sb_code fetch_at(svc_lookup *L, void *cls, sb_arena *a, int kind, size_t 
     size_t *lens = sb_arena_alloc(a, c * sizeof *lens), *plens = sb_arena_calloc(a, c, sizeof *plens);
     if (!none || !got || !lens || !plens)
         return SB_ENOMEM;
-    sb_code rc = osv_fetch(L, cls, a, kind, m, keys, none, none, plens, got, lens, capped);
+    sb_code rc = svc_lk_fetch_bodies(L, cls, a, kind, m, keys, none, none, plens, got, lens, capped);
     for (size_t k = 0; rc == SB_OK && k < m; k++)
         digests[at[k]] = got[k];
     return rc;

@@ -86,7 +86,7 @@ static sb_code lookup_kev(svc_lookup *L, svc_lookup_ctx *ctx, sb_sbom *s, sb_are
     } else {
         const char *key = L->kev_url, *none = NULL;
         size_t zero = 0;
-        sb_code rc = osv_fetch(L, ctx, a, K_KEV, 1, &key, &none, &none, &zero, &body, &len, &capped);
+        sb_code rc = svc_lk_fetch_bodies(L, ctx, a, K_KEV, 1, &key, &none, &none, &zero, &body, &len, &capped);
         if (rc != SB_OK)
             return rc;
     }
@@ -130,7 +130,7 @@ static sb_code lookup_epss(svc_lookup *L, svc_lookup_ctx *ctx, sb_sbom *s, sb_ar
         if (NULL == keys[c])
             return SB_ENOMEM;
     }
-    sb_code rc = osv_fetch(L, ctx, a, K_EPSS, nch, keys, none, none, zero, bodies, lens, &capped);
+    sb_code rc = svc_lk_fetch_bodies(L, ctx, a, K_EPSS, nch, keys, none, none, zero, bodies, lens, &capped);
     size_t unasked = 0;
     for (size_t c = 0; c < nch && rc == SB_OK; c++) {
         size_t m = cves.n - c * SB_EPSS_CHUNK < SB_EPSS_CHUNK ? cves.n - c * SB_EPSS_CHUNK : SB_EPSS_CHUNK;
@@ -185,7 +185,8 @@ static sb_code osv_pages(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const 
             targets[c] = batch_url;
         }
         size_t capped = 0;
-        sb_code rc = osv_fetch(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens, &capped);
+        sb_code rc = svc_lk_fetch_bodies(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens,
+                                         &capped);
         if (rc != SB_OK)
             return rc;
         for (size_t c = 0; c < nch; c++) {
@@ -246,7 +247,7 @@ static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
             return SB_ENOMEM;
     }
     size_t capped = 0;
-    sb_code rc = osv_fetch(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens, &capped);
+    sb_code rc = svc_lk_fetch_bodies(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens, &capped);
     if (rc != SB_OK)
         return rc;
     size_t unasked = 0;
@@ -296,7 +297,8 @@ static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
             return SB_ENOMEM;
     }
     capped = 0;
-    if ((rc = osv_fetch(L, ctx, a, K_OSV_VULN, ids.n, rkeys, rnull, rnull, rplens, rbodies, rlens, &capped)) != SB_OK)
+    if ((rc = svc_lk_fetch_bodies(L, ctx, a, K_OSV_VULN, ids.n, rkeys, rnull, rnull, rplens, rbodies, rlens,
+                                  &capped)) != SB_OK)
         return rc;
     size_t byid = 0;
     for (size_t j = 0; j < ids.n; j++) {
