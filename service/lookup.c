@@ -24,19 +24,26 @@
  * transfer brings is queued for it (svc_lk_shared_put). Its values are
  * "sbl1 <type> <expiry, Unix seconds> <method>\n" then the answer: P a PyPI
  * license, p a release naming none (or none such), C a conda archive's info
- * member as fetched (compressed by <method>), c an archive without one, O an
- * OSV answer. Redis down or slow is a miss and a Warning, never a failure.
+ * member as fetched (compressed by <method>), c an archive without one (also
+ * queued, and never read, for a missing PyPI project or an unscored
+ * repository), O an OSV, KEV or EPSS answer. Redis down or slow is a miss
+ * and a Warning, never a failure.
  *
  * The engine is split by responsibility (lookup_int.h holds what they share):
- * this file the public start/stop/end and the request side of the queue
- * (claims, waiting, the raw-answer fetch OSV, KEV, EPSS and projects use);
- * lookup_http.c the engine thread and its curl transfers; lookup_cache.c the
- * in-memory entries, the disk tier and the shared (Redis) tier;
- * lookup_licenses.c PyPI licenses and conda archives; lookup_vulns.c OSV,
- * KEV and EPSS; lookup_projects.c PyPI project pages.
+ * this file the request side of the queue (claims, waiting, the end of a
+ * request, the fetch of answers kept as bodies that OSV, KEV, EPSS,
+ * projects, scorecards and channel indexes use); lookup_http.c
+ * svc_lookup_start/stop, the engine thread and its curl transfers, judging
+ * each finished one by its kind's descriptor; lookup_kinds.c the table of
+ * descriptors by kind; lookup_cache.c the in-memory entries, the disk tier
+ * and the shared (Redis) tier; the clients, each defining the descriptors
+ * of its kinds: lookup_licenses.c PyPI licenses and conda archives,
+ * lookup_vulns.c OSV, KEV and EPSS, lookup_projects.c PyPI project pages,
+ * scorecards and channel indexes. The clients call down into this file and
+ * the cache; the engine reaches them only through the table, so no file
+ * calls back up into one that calls it.
  */
 #include "lookup_int.h"
-#include "lookup_store.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -47,103 +54,6 @@
 #include <time.h>
 
 #define GONE_CHECK_NS 100000000L /* how often a waiting request looks at its client */
-
-int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en)
-{
-    svc_lookup *L = calloc(1, sizeof *L);
-    if (NULL == L) {
-        snprintf(eb, en, "out of memory");
-        return -1;
-    }
-    L->max_entries = (size_t)cfg->lookup_cache;
-    L->nbuckets = L->max_entries < 1024 ? 1024 : L->max_entries;
-    L->buckets = calloc(L->nbuckets, sizeof *L->buckets);
-    L->multi = curl_multi_init();
-    if (!L->buckets || !L->multi) {
-        free(L->buckets);
-        free(L);
-        snprintf(eb, en, "cannot start the lookup engine");
-        return -1;
-    }
-    L->concurrency = cfg->concurrency;
-    L->per_request = (size_t)cfg->lookup_max_per_request;
-    svc_sched_init(&L->sched, (size_t)cfg->concurrency);
-    L->timeout_ms = cfg->lookup_timeout * 1000;
-    L->ttl = (double)cfg->lookup_ttl;
-    L->neg_ttl = (double)cfg->lookup_negative_ttl;
-    L->osv_ttl = (double)cfg->osv_ttl;
-    L->kev_ttl = (double)cfg->kev_ttl;
-    L->epss_ttl = (double)cfg->epss_ttl;
-    L->scorecard_ttl = (double)cfg->scorecard_ttl;
-    L->channel_ttl = (double)cfg->channel_index_ttl;
-    snprintf(L->channel_tmpl, sizeof L->channel_tmpl, "%s", cfg->channel_index_url);
-    snprintf(L->scorecard_base, sizeof L->scorecard_base, "%s", cfg->scorecard_url);
-    snprintf(L->kev_url, sizeof L->kev_url, "%s", cfg->kev_url);
-    snprintf(L->epss_url, sizeof L->epss_url, "%s", cfg->epss_url);
-    snprintf(L->kev_file, sizeof L->kev_file, "%s", cfg->kev_file);
-    snprintf(L->epss_file, sizeof L->epss_file, "%s", cfg->epss_file);
-    L->licenses = cfg->lookups != 0;
-    L->vulns = cfg->vulns != 0;
-    snprintf(L->osv_base, sizeof L->osv_base, "%s", cfg->osv_url);
-    for (size_t n = strlen(L->osv_base); n && L->osv_base[n - 1] == '/'; n--)
-        L->osv_base[n - 1] = '\0';
-    L->m = m;
-    snprintf(L->base, sizeof L->base, "%s", cfg->pypi_url);
-    snprintf(L->conda_base, sizeof L->conda_base, "%s", cfg->conda_url);
-    if (svc_store_open(L->cache, sizeof L->cache, cfg->cache_dir, &L->own_cache, eb, en) != 0) {
-        curl_multi_cleanup(L->multi);
-        free(L->buckets);
-        free(L);
-        return -1;
-    }
-    curl_multi_setopt(L->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, cfg->concurrency);
-    curl_multi_setopt(L->multi, CURLMOPT_MAX_HOST_CONNECTIONS, cfg->concurrency);
-    pthread_mutex_init(&L->mu, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&L->answered, &ca);
-    pthread_condattr_destroy(&ca);
-    if (pthread_create(&L->thread, NULL, svc_lk_engine, L) != 0) {
-        curl_multi_cleanup(L->multi);
-        free(L->buckets);
-        free(L);
-        snprintf(eb, en, "cannot start the lookup thread");
-        return -1;
-    }
-    *out = L;
-    return 0;
-}
-
-void svc_lookup_stop(svc_lookup *L)
-{
-    if (NULL == L)
-        return;
-    pthread_mutex_lock(&L->mu);
-    L->stop = 1;
-    pthread_mutex_unlock(&L->mu);
-    curl_multi_wakeup(L->multi);
-    pthread_join(L->thread, NULL);
-    /* abandon what still runs (their requests have all ended: the last
-     * transfer of each frees it) */
-    while (L->running) {
-        svc_sched_done(&L->sched, &L->running->e->it);
-        svc_lk_unlink_xfer(L, L->running);
-    }
-    svc_sched_free_all(&L->sched);
-    curl_multi_cleanup(L->multi);
-    for (size_t i = 0; i < L->nbuckets; i++)
-        for (svc_lk_entry *e = L->buckets[i], *next; e; e = next) {
-            next = e->hnext;
-            svc_lk_free_entry(e);
-        }
-    free(L->buckets);
-    if (L->own_cache)
-        svc_store_remove(L->cache);
-    pthread_cond_destroy(&L->answered);
-    pthread_mutex_destroy(&L->mu);
-    free(L);
-}
 
 /* The request's queue, opened on its first want (lock held); NULL when out
  * of memory. */

@@ -3,8 +3,11 @@
  * archives (see lookup.c).
  *
  * Owns which lookup a package wants (and where), the prefetch of a
- * request's packages, filling packages from the answers, and the conda
- * archive steps (tail, then the info member by range; stored on disk).
+ * request's packages, filling packages from the answers, and the engine's
+ * descriptors of these kinds (svc_lk_pypi, svc_lk_conda, svc_lk_tarbz2;
+ * lookup_int.h): a release document's license (kept on disk too) and the
+ * conda archive steps (tail, then the info member by range; stored on
+ * disk).
  */
 #include "lookup_int.h"
 #include "log.h"
@@ -20,22 +23,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What a finished archive transfer leaves: 1 = a follow-up range was
- * started (the entry stays running), else *ok and e->info_dir are set. */
-int svc_lk_conda_step(svc_lookup *L, svc_lk_xfer *x, CURLcode result, long status, int *ok, int *negative)
+/* A PyPI release document: its license, kept on disk too (lookup_store.c). */
+static int pypi_digest(svc_lookup *L, svc_lk_xfer *x, long status, svc_lk_answer *an)
+{
+    (void)status;
+    sb_arena *a = sb_arena_new(0);
+    const char *lic = NULL;
+    int ok = a && sb_pypi_license(a, x->body.data ? x->body.data : "", x->body.len, &lic) == SB_OK;
+    if (ok) { /* else an answer that is not a release document */
+        an->license = lic ? strdup(lic) : NULL;
+        svc_store_pypi_put(L->cache, x->e->url, an->license);
+        an->tag = an->license ? 0 : 'p'; /* a release naming none */
+        an->share = an->license;
+        an->share_len = an->license ? strlen(an->license) : 0;
+    }
+    sb_arena_destroy(a);
+    return ok;
+}
+
+/* A conda archive's range (or the whole of it): the info member found in
+ * the tail, or the member's own range asked for next (an->next_range), or
+ * the member stored on disk and its info/ directory answered. */
+static int conda_digest(svc_lookup *L, svc_lk_xfer *x, long status, svc_lk_answer *an)
 {
     svc_lk_entry *e = x->e;
-    *ok = 0;
-    if (result != CURLE_OK)
-        return 0;
-    if (status == 404) {
-        *ok = *negative = 1; /* no such archive on the configured host */
-        return 0;
-    }
     if (status == 200) { /* the whole archive: a server that ignores ranges, or a .tar.bz2 */
         x->body_off = 0;
         x->total = (long long)x->body.len;
-    } else if (status != 206 || x->total < 0) {
+    } else if (x->total < 0) { /* a 206 without a Content-Range to place it */
         return 0;
     }
     const unsigned char *body = (const unsigned char *)(x->body.data ? x->body.data : "");
@@ -50,8 +65,8 @@ int svc_lk_conda_step(svc_lookup *L, svc_lk_xfer *x, CURLcode result, long statu
                 return 0;
             sb_code rc = sb_zip_find_info(body, len, x->total, &x->member, &err);
             if (rc == SB_ENOTFOUND && x->body_off == 0) {
-                *ok = *negative = 1; /* the whole archive, and no info member in it */
-                return 0;
+                an->absent = 1; /* the whole archive, and no info member in it */
+                return 1;
             }
             if (rc != SB_OK)
                 return 0;
@@ -60,12 +75,9 @@ int svc_lk_conda_step(svc_lookup *L, svc_lk_xfer *x, CURLcode result, long statu
         if (rc == SB_ENOTFOUND && x->phase == X_TAIL) {
             long long off, n;
             sb_zip_member_span(&x->member, x->total, &off, &n);
-            char range[64];
-            snprintf(range, sizeof range, "%lld-%lld", off, off + n - 1);
-            svc_lk_xfer *next = svc_lk_start_xfer(L, e, X_MEMBER, range, MAX_MEMBER_BODY);
-            if (next)
-                next->member = x->member;
-            return next != NULL;
+            snprintf(an->next_range, sizeof an->next_range, "%lld-%lld", off, off + n - 1);
+            an->next_phase = X_MEMBER;
+            return 1;
         }
         if (rc != SB_OK)
             return 0;
@@ -76,23 +88,65 @@ int svc_lk_conda_step(svc_lookup *L, svc_lk_xfer *x, CURLcode result, long statu
     svc_store_path(L->cache, e->url, 1, dir, sizeof dir);
     sb_code rc = sb_archive_store(dir, kind, data, len, method, &err);
     if (rc == SB_ENOTFOUND) {
-        *ok = *negative = 1;
-        return 0;
+        an->absent = 1;
+        return 1;
     }
     if (rc != SB_OK) {
         svc_log_event("lookup-store-failed", err.msg);
         return 0;
     }
-    svc_lk_shared_put(e->url, 'C', L->ttl, method, data, len); /* the member as fetched: small, and whole */
+    /* the member as fetched: small, and whole */
+    an->share = data;
+    an->share_len = len;
+    an->method = method;
     char info[PATH_MAX + 8];
     snprintf(info, sizeof info, "%s/info", dir);
-    pthread_mutex_lock(&L->mu);
-    free(e->info_dir);
-    e->info_dir = strdup(info);
-    pthread_mutex_unlock(&L->mu);
-    *ok = e->info_dir != NULL;
-    return 0;
+    an->info_dir = strdup(info);
+    return an->info_dir != NULL;
 }
+
+/* PyPI release documents: 404 is a release (or project) PyPI does not have. */
+const svc_lk_kind svc_lk_pypi = {
+    .upstream = SVC_UP_PYPI,
+    .found = {200},
+    .absent = 404,
+    .cap = MAX_BODY,
+    .ttl = offsetof(svc_lookup, ttl),
+    .absent_ttl = offsetof(svc_lookup, neg_ttl),
+    .tag = 'P',
+    .absent_tag = 'p',
+    .digest = pypi_digest,
+};
+
+/* A .conda archive: its tail by range first, then the info member's range
+ * when the tail does not hold it (a server ignoring ranges answers 200). */
+const svc_lk_kind svc_lk_conda = {
+    .upstream = SVC_UP_CONDA,
+    .found = {200, 206},
+    .absent = 404, /* no such archive on the configured host */
+    .cap = MAX_MEMBER_BODY,
+    .archive = 1,
+    .tail_first = 1,
+    .ttl = offsetof(svc_lookup, ttl),
+    .absent_ttl = offsetof(svc_lookup, neg_ttl),
+    .tag = 'C',
+    .absent_tag = 'c',
+    .digest = conda_digest,
+};
+
+/* A small .tar.bz2, fetched whole (wanted() checks its size). */
+const svc_lk_kind svc_lk_tarbz2 = {
+    .upstream = SVC_UP_CONDA,
+    .found = {200, 206},
+    .absent = 404,
+    .cap = MAX_MEMBER_BODY,
+    .archive = 1,
+    .ttl = offsetof(svc_lookup, ttl),
+    .absent_ttl = offsetof(svc_lookup, neg_ttl),
+    .tag = 'C',
+    .absent_tag = 'c',
+    .digest = conda_digest,
+};
 
 /* Which lookup, if any, a package wants: PyPI releases without a license;
  * conda binaries lacking a license or license files (their archive has
