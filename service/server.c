@@ -267,8 +267,14 @@ static int dispatch(svc_req *r)
             return st < 0 ? -1 : 0;
     }
     /* the query, parsed once for everything after: a bad one is answered here */
-    if (r->route->query_ep && svc_req_parse_query(r, r->route->query_ep))
+    sb_err qe;
+    const char *const *choices = NULL;
+    size_t nchoices = 0;
+    if (r->route->query_ep && svc_req_parse_query(r, r->route->query_ep, &qe, &choices, &nchoices)) {
+        svc_req_error(r, &qe, choices, nchoices);
+        svc_query_init(&r->query); /* nothing half-parsed is read after the answer */
         return 0;
+    }
     svc_account_enter(&r->acct); /* the JSON trees its code builds are the request's */
     int rc = r->route->fn(r);
     svc_account_enter(NULL);
