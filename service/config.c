@@ -643,9 +643,8 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, sb_err *err)
             fclose(f);
     }
     svc_shared_url su;
-    char url_why[256]; /* shared_cache.c still writes its reason into a buffer */
-    if (c->cache_url[0] && svc_shared_parse_url(c->cache_url, &su, url_why, sizeof url_why))
-        return sb_err_set(err, SB_EINVAL, "%s", url_why);
+    if (c->cache_url[0] && svc_shared_parse_url(c->cache_url, &su, err) != SB_OK)
+        return err->code;
     if (c->policy_file[0] && load_policies(c, err) != SB_OK)
         return err->code;
     if (svc_cfg_fit_budget(c, svc_cgroup_memory_limit(SVC_CGROUP_ROOT, SVC_CGROUP_SELF), err) != SB_OK)

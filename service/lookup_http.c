@@ -257,12 +257,11 @@ static void *engine(void *cls)
     return NULL;
 }
 
-int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en)
+sb_code svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, sb_err *err)
 {
     svc_lookup *L = calloc(1, sizeof *L);
     if (NULL == L) {
-        snprintf(eb, en, "out of memory");
-        return -1;
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     }
     L->max_entries = (size_t)cfg->lookup_cache;
     L->nbuckets = L->max_entries < 1024 ? 1024 : L->max_entries;
@@ -271,8 +270,7 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     if (!L->buckets || !L->multi) {
         free(L->buckets);
         free(L);
-        snprintf(eb, en, "cannot start the lookup engine");
-        return -1;
+        return sb_err_set(err, SB_EIO, "cannot start the lookup engine");
     }
     L->concurrency = cfg->concurrency;
     L->per_request = (size_t)cfg->lookup_max_per_request;
@@ -299,11 +297,11 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
     L->m = m;
     snprintf(L->base, sizeof L->base, "%s", cfg->pypi_url);
     snprintf(L->conda_base, sizeof L->conda_base, "%s", cfg->conda_url);
-    if (svc_store_open(L->cache, sizeof L->cache, cfg->cache_dir, &L->own_cache, eb, en) != 0) {
+    if (svc_store_open(L->cache, sizeof L->cache, cfg->cache_dir, &L->own_cache, err) != SB_OK) {
         curl_multi_cleanup(L->multi);
         free(L->buckets);
         free(L);
-        return -1;
+        return err->code;
     }
     curl_multi_setopt(L->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, cfg->concurrency);
     curl_multi_setopt(L->multi, CURLMOPT_MAX_HOST_CONNECTIONS, cfg->concurrency);
@@ -317,8 +315,7 @@ int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char 
         curl_multi_cleanup(L->multi);
         free(L->buckets);
         free(L);
-        snprintf(eb, en, "cannot start the lookup thread");
-        return -1;
+        return sb_err_set(err, SB_EIO, "cannot start the lookup thread");
     }
     *out = L;
     return 0;

@@ -2,12 +2,9 @@
  * main.c - wiring only, in a fixed order: config, routes, server start, wait
  * for a signal, quiesce, drain in-flight requests (bounded), stop.
  *
- * Start-up and reload failures travel up to here and only here become an
- * exit status or a log line; nothing below main exits. The settings, the
- * listen address, the mapping file, the server start and the TLS reload
- * return an sb_code with an sb_err (core/err.h); the tokens, the shared
- * cache, the mapping source and the lookup engine still write their reason
- * into a buffer (eb).
+ * Start-up and reload failures travel up to here as an sb_code with an
+ * sb_err (core/err.h: code and message) and only here become an exit
+ * status or a log line; nothing below main exits.
  */
 #include "../core/doc.h"
 #include "../core/pypimap.h"
@@ -66,18 +63,18 @@ static sb_code load_mapping(svc_server *srv, sb_err *err)
  * again; a failure keeps what was loaded and says so at level error. */
 static void reload(svc_server *srv, int tokens, int tls, const char *why)
 {
-    char eb[256], detail[160];
+    char detail[160];
+    sb_err err;
     if (tokens) {
         size_t n = 0;
-        if (svc_auth_reload(&srv->auth, &n, eb, sizeof eb) == 0) {
+        if (svc_auth_reload(&srv->auth, &n, &err) == SB_OK) {
             snprintf(detail, sizeof detail, "%zu token(s)%s (%s)", n, srv->auth.enabled ? "" : " (no tokens-file)",
                      why);
             svc_log_event("tokens reloaded", detail);
         } else {
-            svc_log_error("tokens reload failed, keeping the previous set", eb);
+            svc_log_error("tokens reload failed, keeping the previous set", err.msg);
         }
     }
-    sb_err err;
     int st = tls ? svc_server_reload_tls(srv, &err) : 1;
     if (st == 0) {
         snprintf(detail, sizeof detail, "%.120s (%s)", srv->cfg.tls_cert, why);
@@ -91,7 +88,6 @@ int main(int argc, char **argv)
 {
     static svc_server srv; /* owned by main; reached by callbacks through their cls */
     sb_err err;
-    char eb[256]; /* auth, shared cache, mapping source, lookups: still a buffer for the reason */
     int rc = svc_cfg_load(&srv.cfg, argc, argv, &err);
     if (rc == 1)
         return 0;
@@ -118,10 +114,10 @@ int main(int argc, char **argv)
             return 2;
         }
         /* the tokens too: a file with none is as wrong as a missing one */
-        int tokens_bad = svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, eb, sizeof eb);
+        sb_code tokens_bad = svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, &err);
         svc_auth_free(&srv.auth);
-        if (tokens_bad) {
-            fprintf(stderr, "sbomd: %s\n", eb);
+        if (tokens_bad != SB_OK) {
+            fprintf(stderr, "sbomd: %s\n", err.msg);
             return 2;
         }
         svc_cfg_print(&srv.cfg);
@@ -149,21 +145,20 @@ int main(int argc, char **argv)
     }
     curl_global_init(CURL_GLOBAL_DEFAULT);                                    /* before any thread */
     svc_log_set_level((svc_log_level)svc_log_level_parse(srv.cfg.log_level)); /* checked when loaded */
-    if (svc_shared_init(&srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if (svc_shared_init(&srv.cfg, &srv.metrics, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 1;
     }
-    if (srv.cfg.pypi_mapping_url[0] && svc_mapsrc_start(&srv.mapsrc, &srv.cfg, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if (srv.cfg.pypi_mapping_url[0] && svc_mapsrc_start(&srv.mapsrc, &srv.cfg, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 1;
     }
-    if ((srv.cfg.lookups || srv.cfg.vulns) &&
-        svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if ((srv.cfg.lookups || srv.cfg.vulns) && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 1;
     }
-    if (svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if (svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 2;
     }
     /* signals are taken synchronously by this thread only */

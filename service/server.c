@@ -667,10 +667,9 @@ static sb_code start_probe(svc_server *s, sb_err *err)
     }
     long head = s->cfg.head_timeout < PROBE_TIMEOUT ? s->cfg.head_timeout : PROBE_TIMEOUT;
     s->probe_l = (svc_listener){s, NULL, 1};
-    char why[256]; /* guard.c still writes its reason into a buffer */
-    s->probe_l.guard = svc_guard_start(head, &s->metrics.head_timeouts, why, sizeof why);
+    s->probe_l.guard = svc_guard_start(head, &s->metrics.head_timeouts, err);
     if (NULL == s->probe_l.guard)
-        return sb_err_set(err, SB_EIO, "%s", why);
+        return err->code;
     errno = 0;
     s->probe = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->probe_l, MHD_OPTION_EXTERNAL_LOGGER, log_mhd,
                                 NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
@@ -716,10 +715,9 @@ sb_code svc_server_start(svc_server *s, sb_err *err)
         return sb_err_set(err, SB_ENOMEM, "no memory for the result cache (result-cache-size %ld)",
                           s->cfg.result_cache_size);
     s->main_l = (svc_listener){s, NULL, 0};
-    char why[256]; /* guard.c still writes its reason into a buffer */
-    s->main_l.guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, why, sizeof why);
+    s->main_l.guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, err);
     if (NULL == s->main_l.guard)
-        return sb_err_set(err, SB_EIO, "%s", why);
+        return err->code;
     s->mhd = start_main(s, &addr, family, -1, s->tls_cert_pem, s->tls_key_pem);
     if (NULL == s->mhd) {
         int e = errno;

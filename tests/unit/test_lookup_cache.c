@@ -20,8 +20,8 @@ static svc_lookup *cache_new(size_t max_entries, size_t nbuckets)
     L->nbuckets = nbuckets;
     L->buckets = calloc(nbuckets, sizeof *L->buckets);
     L->ttl = 3600;
-    char eb[256];
-    if (NULL == L->buckets || svc_store_open(L->cache, sizeof L->cache, NULL, &L->own_cache, eb, sizeof eb) != 0) {
+    sb_err err;
+    if (NULL == L->buckets || svc_store_open(L->cache, sizeof L->cache, NULL, &L->own_cache, &err) != 0) {
         free(L->buckets);
         free(L);
         return NULL;

@@ -37,8 +37,8 @@ TEST(svc_auth__load_check_reload)
     snprintf(path, sizeof path, "%s/tokens", dir);
     write_file(path, "# CI tokens\n  alpha-1  \n\nbeta-2\n");
     svc_auth a;
-    char eb[256];
-    CHECK(svc_auth_init(&a, path, "/,/healthz", eb, sizeof eb) == 0);
+    sb_err err;
+    CHECK(svc_auth_init(&a, path, "/,/healthz", &err) == 0);
     CHECK(a.n == 2);
     CHECK(svc_auth_check(&a, "Bearer alpha-1") == 1);
     CHECK(svc_auth_check(&a, "Bearer beta-2") == 1);
@@ -52,15 +52,15 @@ TEST(svc_auth__load_check_reload)
     unlink(path);
     CHECK(mkdir(path, 0700) == 0);
     size_t n = 99;
-    CHECK(svc_auth_reload(&a, &n, eb, sizeof eb) == -1);
+    CHECK(svc_auth_reload(&a, &n, &err) < 0);
     CHECK(svc_auth_check(&a, "Bearer alpha-1") == 1);
     rmdir(path);
     write_file(path, "# nothing yet\n");
-    CHECK(svc_auth_reload(&a, &n, eb, sizeof eb) == -1 && strstr(eb, "no token"));
+    CHECK(svc_auth_reload(&a, &n, &err) < 0 && strstr(err.msg, "no token"));
     CHECK(svc_auth_check(&a, "Bearer beta-2") == 1);
     /* a good reload replaces them */
     write_file(path, "gamma-3\n");
-    CHECK(svc_auth_reload(&a, &n, eb, sizeof eb) == 0 && n == 1);
+    CHECK(svc_auth_reload(&a, &n, &err) == 0 && n == 1);
     CHECK(svc_auth_check(&a, "Bearer gamma-3") == 1 && svc_auth_check(&a, "Bearer alpha-1") == -1);
     svc_auth_free(&a);
     unlink(path);
