@@ -16,32 +16,30 @@
 #define MAX_TOKEN 4096
 
 /* Read the file into a fresh digest array. */
-static int load(const char *path, unsigned char (**out)[20], size_t *nout, char *eb, size_t en)
+static sb_code load(const char *path, unsigned char (**out)[20], size_t *nout, sb_err *err)
 {
     FILE *f = fopen(path, "r");
     if (NULL == f) {
-        snprintf(eb, en, "tokens-file '%.200s': %s", path, strerror(errno));
-        return -1;
+        return sb_err_set(err, SB_EIO, "tokens-file '%.200s': %s", path, strerror(errno));
     }
     /* a directory opens for reading on Linux and reads as nothing: it must
      * not pass for a file with no tokens */
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(eb, en, "tokens-file '%.200s' is not a regular file", path);
         fclose(f);
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "tokens-file '%.200s' is not a regular file", path);
     }
     unsigned char(*v)[20] = NULL;
     size_t n = 0, cap = 0;
     char line[MAX_TOKEN + 2];
     unsigned lineno = 0;
-    int rc = 0;
+    sb_code rc = SB_OK;
     while (fgets(line, sizeof line, f)) {
         lineno++;
         size_t len = strlen(line);
         if (len == sizeof line - 1 && line[len - 1] != '\n') {
-            snprintf(eb, en, "tokens-file '%.200s' line %u: longer than %d bytes", path, lineno, MAX_TOKEN);
-            rc = -1;
+            rc = sb_err_set(err, SB_ELIMIT, "tokens-file '%.200s' line %u: longer than %d bytes", path, lineno,
+                            MAX_TOKEN);
             break;
         }
         char *b = line, *e = line + len;
@@ -52,8 +50,7 @@ static int load(const char *path, unsigned char (**out)[20], size_t *nout, char 
         if (b == e || *b == '#')
             continue;
         if (sb_vec_grow(&v, &cap, n, sizeof *v, 8) != SB_OK) {
-            snprintf(eb, en, "out of memory reading tokens");
-            rc = -1;
+            rc = sb_err_set(err, SB_ENOMEM, "out of memory reading tokens");
             break;
         }
         sb_sha1 c;
@@ -61,26 +58,22 @@ static int load(const char *path, unsigned char (**out)[20], size_t *nout, char 
         sb_sha1_update(&c, b, (size_t)(e - b));
         sb_sha1_final(&c, v[n++]);
     }
-    if (0 == rc && ferror(f)) {
-        snprintf(eb, en, "tokens-file '%.200s': read error", path);
-        rc = -1;
-    }
+    if (SB_OK == rc && ferror(f))
+        rc = sb_err_set(err, SB_EIO, "tokens-file '%.200s': read error", path);
     /* no token at all would refuse every request: a mistake, never a setting */
-    if (0 == rc && 0 == n) {
-        snprintf(eb, en, "tokens-file '%.200s' holds no token", path);
-        rc = -1;
-    }
+    if (SB_OK == rc && 0 == n)
+        rc = sb_err_set(err, SB_EINVAL, "tokens-file '%.200s' holds no token", path);
     fclose(f);
-    if (rc) {
+    if (rc != SB_OK) {
         sb_free(v); /* sb_vec_grow's, as are a->digests */
-        return -1;
+        return rc;
     }
     *out = v;
     *nout = n;
-    return 0;
+    return SB_OK;
 }
 
-int svc_auth_init(svc_auth *a, const char *path, const char *open_paths, char *eb, size_t en)
+sb_code svc_auth_init(svc_auth *a, const char *path, const char *open_paths, sb_err *err)
 {
     memset(a, 0, sizeof *a);
     pthread_rwlock_init(&a->lock, NULL);
@@ -89,10 +82,10 @@ int svc_auth_init(svc_auth *a, const char *path, const char *open_paths, char *e
         return 0;
     snprintf(a->path, sizeof a->path, "%s", path);
     a->enabled = 1;
-    return load(a->path, &a->digests, &a->n, eb, en);
+    return load(a->path, &a->digests, &a->n, err);
 }
 
-int svc_auth_reload(svc_auth *a, size_t *count, char *eb, size_t en)
+sb_code svc_auth_reload(svc_auth *a, size_t *count, sb_err *err)
 {
     if (!a->enabled) {
         *count = 0;
@@ -100,8 +93,8 @@ int svc_auth_reload(svc_auth *a, size_t *count, char *eb, size_t en)
     }
     unsigned char(*v)[20] = NULL;
     size_t n = 0;
-    if (load(a->path, &v, &n, eb, en))
-        return -1;
+    if (load(a->path, &v, &n, err) != SB_OK)
+        return err->code;
     pthread_rwlock_wrlock(&a->lock);
     unsigned char(*old)[20] = a->digests;
     a->digests = v;

@@ -13,6 +13,8 @@
 #ifndef SVC_AUTH_H
 #define SVC_AUTH_H
 
+#include "../core/err.h"
+
 #include <pthread.h>
 #include <stddef.h>
 
@@ -25,11 +27,12 @@ typedef struct svc_auth {
     char open[256]; /* comma-separated paths that need no token */
 } svc_auth;
 
-/* Set up; with a non-empty path, load it. 0, or -1 with a message. */
-int svc_auth_init(svc_auth *a, const char *path, const char *open_paths, char *eb, size_t en);
+/* Set up; with a non-empty path, load it. SB_OK, or an sb_code with *err. */
+sb_code svc_auth_init(svc_auth *a, const char *path, const char *open_paths, sb_err *err);
 
-/* Re-read the file. 0 with *count set, or -1 with a message (old set kept). */
-int svc_auth_reload(svc_auth *a, size_t *count, char *eb, size_t en);
+/* Re-read the file. SB_OK with *count set, or an sb_code with *err (old set
+ * kept). */
+sb_code svc_auth_reload(svc_auth *a, size_t *count, sb_err *err);
 
 /* Whether `path` may be served without a token. */
 int svc_auth_is_open(const svc_auth *a, const char *path);

@@ -121,24 +121,23 @@ static const cfg_opt opts[] = {
 
 #define NOPTS (sizeof opts / sizeof opts[0])
 
-static int set(svc_cfg *c, const cfg_opt *o, const char *v, const char *origin, char *eb, size_t en)
+static sb_code set(svc_cfg *c, const cfg_opt *o, const char *v, const char *origin, sb_err *err)
 {
     char *base = (char *)c + o->offset;
     if (o->type == T_STR) {
         if (strlen(v) >= (size_t)o->max) { /* max is the field's size for strings */
-            snprintf(eb, en, "%s %s: value too long", origin, o->name);
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "%s %s: value too long", origin, o->name);
         }
         strcpy(base, v);
-        return 0;
+        return SB_OK;
     }
     if (o->type == T_FLAG && (!strcmp(v, "true") || !strcmp(v, "yes"))) {
         *(long *)base = 1;
-        return 0;
+        return SB_OK;
     }
     if (o->type == T_FLAG && (!strcmp(v, "false") || !strcmp(v, "no"))) {
         *(long *)base = 0;
-        return 0;
+        return SB_OK;
     }
     char *end;
     errno = 0;
@@ -152,14 +151,14 @@ static int set(svc_cfg *c, const cfg_opt *o, const char *v, const char *origin, 
     }
     if (errno || end == v || *end || n < o->min || n > o->max) {
         if (o->type == T_SIZE)
-            snprintf(eb, en, "%s %s: '%s' is not a byte count in [%ld, %ld] (units k, M, G, T, Ki, Mi, Gi, Ti allowed)",
-                     origin, o->name, v, o->min, o->max);
-        else
-            snprintf(eb, en, "%s %s: '%s' is not an integer in [%ld, %ld]", origin, o->name, v, o->min, o->max);
-        return -1;
+            return sb_err_set(err, SB_EINVAL,
+                              "%s %s: '%s' is not a byte count in [%ld, %ld] (units k, M, G, T, Ki, Mi, Gi, Ti allowed)",
+                              origin, o->name, v, o->min, o->max);
+        return sb_err_set(err, SB_EINVAL, "%s %s: '%s' is not an integer in [%ld, %ld]", origin, o->name, v, o->min,
+                          o->max);
     }
     *(long *)base = n;
-    return 0;
+    return SB_OK;
 }
 
 /* The options that act instead of configuring: listed by --help and the
@@ -332,7 +331,7 @@ static void help_man(void)
  * never be served: a budget set too small is an error; one derived from a
  * small container lowers max-body to fit (max_body_lowered says so), as
  * refusing to start in a 256Mi pod at default settings helps nobody. */
-int svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, char *eb, size_t en)
+sb_code svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, sb_err *err)
 {
     int derived = 0 == c->memory_budget;
     if (derived)
@@ -342,13 +341,13 @@ int svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, char *eb, si
         c->max_body = c->memory_budget / (long)svc_budget_cost(1);
         c->max_body_lowered = 1;
     } else if (need > (unsigned long long)c->memory_budget) {
-        snprintf(eb, en,
-                 "memory-budget %ld cannot hold one request of max-body %ld (charged %llu: the body and %llux for "
-                 "its parsing); raise memory-budget or lower max-body",
-                 c->memory_budget, c->max_body, need, SVC_BUDGET_ARENA_FACTOR);
-        return -1;
+        return sb_err_set(
+            err, SB_EINVAL,
+            "memory-budget %ld cannot hold one request of max-body %ld (charged %llu: the body and %llux for "
+            "its parsing); raise memory-budget or lower max-body",
+            c->memory_budget, c->max_body, need, SVC_BUDGET_ARENA_FACTOR);
     }
-    return 0;
+    return SB_OK;
 }
 
 /* ---- --policy-file ---------------------------------------------------- */
@@ -433,12 +432,11 @@ static void free_policies(void)
 
 /* Read the policy file into a process-lifetime arena (freed at exit, so a
  * leak checker sees nothing left). */
-static int load_policies(svc_cfg *c, char *eb, size_t en)
+static sb_code load_policies(svc_cfg *c, sb_err *err)
 {
     FILE *f = fopen(c->policy_file, "rb");
     if (NULL == f) {
-        snprintf(eb, en, "policy-file '%.200s' cannot be read: %s", c->policy_file, strerror(errno));
-        return -1;
+        return sb_err_set(err, SB_EIO, "policy-file '%.200s' cannot be read: %s", c->policy_file, strerror(errno));
     }
     if (policy_arena) { /* loaded once per process */
         sb_arena_destroy(policy_arena);
@@ -465,23 +463,21 @@ static int load_policies(svc_cfg *c, char *eb, size_t en)
     const char *data = body.data ? body.data : ""; /* an empty file is an empty policy set */
     svc_policies *set = a ? sb_arena_calloc(a, 1, sizeof *set) : NULL;
     if (oom || NULL == set || len > (1u << 20)) {
-        snprintf(eb, en, "policy-file '%.200s': %s", c->policy_file,
-                 len > (1u << 20) ? "larger than 1 MiB" : "out of memory");
         sb_buf_free(&body);
-        return -1;
+        int big = len > (1u << 20);
+        return sb_err_set(err, big ? SB_ELIMIT : SB_ENOMEM, "policy-file '%.200s': %s", c->policy_file,
+                          big ? "larger than 1 MiB" : "out of memory");
     }
     policy_load pl = {a, set, 0};
-    sb_err err;
-    sb_err_clear(&err);
+    sb_err perr;
+    sb_err_clear(&perr);
     sb_limits lim = SB_LIMITS_DEFAULT;
-    sb_code rc = sb_toml_parse(a, data, len, &lim, policy_value, &pl, &err);
+    sb_code rc = sb_toml_parse(a, data, len, &lim, policy_value, &pl, &perr);
     sb_buf_free(&body);
-    if (rc != SB_OK) {
-        snprintf(eb, en, "policy-file '%.200s': %s", c->policy_file, err.msg);
-        return -1;
-    }
+    if (rc != SB_OK)
+        return sb_err_set(err, rc, "policy-file '%.200s': %s", c->policy_file, perr.msg);
     c->policies = set;
-    return 0;
+    return SB_OK;
 }
 
 const sb_policy *svc_cfg_policy(const svc_cfg *c, const char *name)
@@ -544,16 +540,16 @@ int svc_cfg_unknown_env(char *out, size_t n)
     return count;
 }
 
-int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
+int svc_cfg_load(svc_cfg *c, int argc, char **argv, sb_err *err)
 {
     memset(c, 0, sizeof *c);
     for (size_t i = 0; i < NOPTS; i++)
-        if (set(c, &opts[i], opts[i].def, "default", eb, en))
-            return -1;
+        if (set(c, &opts[i], opts[i].def, "default", err) != SB_OK)
+            return err->code;
     for (size_t i = 0; i < NOPTS; i++) {
         const char *v = getenv(opts[i].env);
-        if (v && v[0] && set(c, &opts[i], v, opts[i].env, eb, en))
-            return -1;
+        if (v && v[0] && set(c, &opts[i], v, opts[i].env, err) != SB_OK)
+            return err->code;
     }
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
@@ -578,8 +574,7 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
             return 1;
         }
         if (strncmp(a, "--", 2)) {
-            snprintf(eb, en, "unexpected argument '%s' (see --help)", a);
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "unexpected argument '%s' (see --help)", a);
         }
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t nl = eq ? (size_t)(eq - name) : strlen(name);
@@ -592,10 +587,8 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
             snprintf(given, sizeof given, "%.*s", (int)(nl < 60 ? nl : 60), name);
             const cfg_opt *near = closest_opt(given, 0);
             if (near)
-                snprintf(eb, en, "unknown option '%s' (did you mean --%s?)", a, near->name);
-            else
-                snprintf(eb, en, "unknown option '%s' (see --help)", a);
-            return -1;
+                return sb_err_set(err, SB_EINVAL, "unknown option '%s' (did you mean --%s?)", a, near->name);
+            return sb_err_set(err, SB_EINVAL, "unknown option '%s' (see --help)", a);
         }
         const char *v;
         if (eq) {
@@ -605,75 +598,68 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         } else if (k + 1 < argc) {
             v = argv[++k];
         } else {
-            snprintf(eb, en, "option '%s' needs a value", a);
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "option '%s' needs a value", a);
         }
-        if (set(c, o, v, "option", eb, en))
-            return -1;
+        if (set(c, o, v, "option", err) != SB_OK)
+            return err->code;
     }
     const char *bases[] = {c->pypi_url, c->conda_url, c->osv_url, c->kev_url, c->epss_url, c->scorecard_url},
                *base_names[] = {"pypi-url", "conda-url", "osv-url", "kev-url", "epss-url", "scorecard-url"};
     for (size_t i = 0; i < 6; i++)
         if (strncmp(bases[i], "http://", 7) && strncmp(bases[i], "https://", 8)) {
-            snprintf(eb, en, "%s '%.200s' must be an http:// or https:// URL", base_names[i], bases[i]);
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "%s '%.200s' must be an http:// or https:// URL", base_names[i],
+                              bases[i]);
         }
     if (svc_log_level_parse(c->log_level) < 0) {
-        snprintf(eb, en, "log-level '%.16s' must be debug, info, warn or error", c->log_level);
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "log-level '%.16s' must be debug, info, warn or error", c->log_level);
     }
     if (!c->metrics_on_main && c->probe_port < 0) {
-        snprintf(eb, en, "metrics-on-main=0 serves /metrics only on the probe listener: set probe-port too");
-        return -1;
+        return sb_err_set(err, SB_EINVAL,
+                          "metrics-on-main=0 serves /metrics only on the probe listener: set probe-port too");
     }
     if (c->probe_port > 0 && c->probe_port == c->port) {
-        snprintf(eb, en, "probe-port %ld is the port of the main listener; give it another", c->probe_port);
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "probe-port %ld is the port of the main listener; give it another",
+                          c->probe_port);
     }
     if (c->channel_index_url[0] && strncmp(c->channel_index_url, "http://", 7) &&
         strncmp(c->channel_index_url, "https://", 8)) {
-        snprintf(eb, en, "channel-index-url '%.200s' must be an http:// or https:// URL", c->channel_index_url);
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "channel-index-url '%.200s' must be an http:// or https:// URL",
+                          c->channel_index_url);
     }
     if (c->pypi_mapping_url[0] && strncmp(c->pypi_mapping_url, "http://", 7) &&
         strncmp(c->pypi_mapping_url, "https://", 8)) {
-        snprintf(eb, en, "pypi-mapping-url '%.200s' must be an http:// or https:// URL", c->pypi_mapping_url);
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "pypi-mapping-url '%.200s' must be an http:// or https:// URL",
+                          c->pypi_mapping_url);
     }
     if (c->pypi_mapping_url[0] && c->pypi_mapping_file[0]) {
-        snprintf(eb, en, "pypi-mapping-file and pypi-mapping-url are one mapping: set one of them");
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "pypi-mapping-file and pypi-mapping-url are one mapping: set one of them");
     }
     if (!c->tls_cert[0] != !c->tls_key[0]) {
-        snprintf(eb, en, "tls-cert and tls-key go together: set both or neither");
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "tls-cert and tls-key go together: set both or neither");
     }
     const char *files[] = {c->tokens_file, c->tls_cert, c->tls_key, c->pypi_mapping_file, c->kev_file, c->epss_file};
     const char *names[] = {"tokens-file", "tls-cert", "tls-key", "pypi-mapping-file", "kev-file", "epss-file"};
     for (size_t i = 0; i < 6; i++) {
         FILE *f = files[i][0] ? fopen(files[i], "r") : NULL;
         if (files[i][0] && NULL == f) {
-            snprintf(eb, en, "%s '%.200s' cannot be read: %s", names[i], files[i], strerror(errno));
-            return -1;
+            return sb_err_set(err, SB_EIO, "%s '%.200s' cannot be read: %s", names[i], files[i], strerror(errno));
         }
         if (f)
             fclose(f);
     }
     svc_shared_url su;
-    if (c->cache_url[0] && svc_shared_parse_url(c->cache_url, &su, eb, en))
-        return -1;
-    if (c->policy_file[0] && load_policies(c, eb, en))
-        return -1;
-    if (svc_cfg_fit_budget(c, svc_cgroup_memory_limit(SVC_CGROUP_ROOT, SVC_CGROUP_SELF), eb, en))
-        return -1;
+    if (c->cache_url[0] && svc_shared_parse_url(c->cache_url, &su, err) != SB_OK)
+        return err->code;
+    if (c->policy_file[0] && load_policies(c, err) != SB_OK)
+        return err->code;
+    if (svc_cfg_fit_budget(c, svc_cgroup_memory_limit(SVC_CGROUP_ROOT, SVC_CGROUP_SELF), err) != SB_OK)
+        return err->code;
     struct stat st;
     if (c->package_cache[0] && (stat(c->package_cache, &st) != 0 || !S_ISDIR(st.st_mode))) {
-        snprintf(eb, en, "package-cache '%.200s' is not a directory", c->package_cache);
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "package-cache '%.200s' is not a directory", c->package_cache);
     }
     if (c->cache_dir[0] && (stat(c->cache_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(c->cache_dir, W_OK) != 0)) {
-        snprintf(eb, en, "cache-dir '%.200s' is not a writable directory", c->cache_dir);
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "cache-dir '%.200s' is not a writable directory", c->cache_dir);
     }
     if (c->sbom_author[0]) { /* refused at start, not in every request */
         sb_arena *a = sb_arena_new(0);
@@ -682,8 +668,7 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, char *eb, size_t en)
         int bad = NULL == a || sb_author_parse(&au, a, c->sbom_author, &why);
         sb_arena_destroy(a);
         if (bad) {
-            snprintf(eb, en, "sbom-author '%.200s' %s", c->sbom_author, why);
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "sbom-author '%.200s' %s", c->sbom_author, why);
         }
     }
     return 0;
@@ -702,7 +687,7 @@ void svc_cfg_print(const svc_cfg *c)
     }
 }
 
-int svc_listen_parse(const char *listen, long port, struct sockaddr_storage *ss, int *family, char *eb, size_t en)
+sb_code svc_listen_parse(const char *listen, long port, struct sockaddr_storage *ss, int *family, sb_err *err)
 {
     memset(ss, 0, sizeof *ss);
     char host[64];
@@ -720,14 +705,13 @@ int svc_listen_parse(const char *listen, long port, struct sockaddr_storage *ss,
         v4->sin_family = AF_INET;
         v4->sin_port = htons((uint16_t)port);
         *family = AF_INET;
-        return 0;
+        return SB_OK;
     }
     if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
         v6->sin6_family = AF_INET6;
         v6->sin6_port = htons((uint16_t)port);
         *family = AF_INET6;
-        return 0;
+        return SB_OK;
     }
-    snprintf(eb, en, "--listen '%s' is not an IPv4 or IPv6 address", listen);
-    return -1;
+    return sb_err_set(err, SB_EINVAL, "--listen '%s' is not an IPv4 or IPv6 address", listen);
 }

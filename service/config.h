@@ -7,6 +7,8 @@
 #ifndef SVC_CONFIG_H
 #define SVC_CONFIG_H
 
+#include "../core/err.h"
+
 #include <stddef.h>
 
 typedef struct svc_cfg {
@@ -98,14 +100,15 @@ typedef struct svc_policies {
 /* The named policy, NULL when the server has none of that name. */
 const struct sb_policy *svc_cfg_policy(const svc_cfg *c, const char *name);
 
-/* Parse defaults, environment and argv into *out. Returns 0 to run, 1 when
- * --help/--version was printed (exit 0), -1 on error (message in errbuf). */
 /* A byte count with an optional unit: "67108864", "64M", "64MB", "300Mi",
  * "1G", "2Ti" (k/M/G/T powers of 1000, Ki/Mi/Gi/Ti of 1024). 0 with *out,
  * -1 when it is not one. */
 int svc_cfg_size(const char *v, long long *out);
 
-int svc_cfg_load(svc_cfg *out, int argc, char **argv, char *errbuf, size_t errlen);
+/* Parse defaults, environment and argv into *out, checked together: 0 to
+ * run, 1 when --help/--version was printed (exit 0), or a negative sb_code
+ * with *err saying which setting is wrong and why. */
+int svc_cfg_load(svc_cfg *out, int argc, char **argv, sb_err *err);
 
 /* SBOMD_* variables of the environment that name no setting (a typo like
  * SBOMD_VULNERABILITES silently leaves a feature off): how many, and a
@@ -113,15 +116,15 @@ int svc_cfg_load(svc_cfg *out, int argc, char **argv, char *errbuf, size_t errle
 int svc_cfg_unknown_env(char *out, size_t n);
 
 /* Resolve memory_budget (0: derived from `cgroup_limit`, 0 = none) and fit
- * it to max_body: -1 with a message when a set budget cannot hold one
+ * it to max_body: SB_EINVAL with *err when a set budget cannot hold one
  * max-body request; a derived one lowers max_body (max_body_lowered). */
-int svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, char *errbuf, size_t errlen);
+sb_code svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, sb_err *err);
 
 /* --listen as a socket address: an IPv4 address, or an IPv6 one bare or
- * in brackets ("::", "[::1]"); *family is AF_INET or AF_INET6. 0, or -1
- * with the reason in eb. */
+ * in brackets ("::", "[::1]"); *family is AF_INET or AF_INET6. SB_OK, or
+ * SB_EINVAL with the reason in *err. */
 struct sockaddr_storage;
-int svc_listen_parse(const char *listen, long port, struct sockaddr_storage *ss, int *family, char *eb, size_t en);
+sb_code svc_listen_parse(const char *listen, long port, struct sockaddr_storage *ss, int *family, sb_err *err);
 
 /* Print every setting as name=value (for --check-config). */
 void svc_cfg_print(const svc_cfg *c);

@@ -83,11 +83,11 @@ static void *sweeper_run(void *cls)
     return NULL;
 }
 
-svc_guard *svc_guard_start(long head_timeout, atomic_ullong *cut_count, char *eb, size_t en)
+svc_guard *svc_guard_start(long head_timeout, atomic_ullong *cut_count, sb_err *err)
 {
     svc_guard *g = calloc(1, sizeof *g);
     if (NULL == g) {
-        snprintf(eb, en, "out of memory starting the connection guard");
+        sb_err_set(err, SB_ENOMEM, "out of memory starting the connection guard");
         return NULL;
     }
     pthread_mutex_init(&g->mu, NULL);
@@ -95,7 +95,7 @@ svc_guard *svc_guard_start(long head_timeout, atomic_ullong *cut_count, char *eb
     g->head_timeout = head_timeout;
     g->cut_count = cut_count;
     if (pthread_create(&g->sweeper, NULL, sweeper_run, g) != 0) {
-        snprintf(eb, en, "cannot start the connection guard's thread");
+        sb_err_set(err, SB_EIO, "cannot start the connection guard's thread");
         pthread_cond_destroy(&g->wake);
         pthread_mutex_destroy(&g->mu);
         free(g);

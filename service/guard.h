@@ -16,6 +16,8 @@
 #ifndef SVC_GUARD_H
 #define SVC_GUARD_H
 
+#include "../core/err.h"
+
 #include <microhttpd.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -23,8 +25,8 @@
 typedef struct svc_guard svc_guard;
 
 /* Start the sweeper: heads older than `head_timeout` seconds are cut, each
- * counted in *cut_count. NULL with a message on failure. */
-svc_guard *svc_guard_start(long head_timeout, atomic_ullong *cut_count, char *eb, size_t en);
+ * counted in *cut_count. NULL with *err set on failure. */
+svc_guard *svc_guard_start(long head_timeout, atomic_ullong *cut_count, sb_err *err);
 
 /* Stop the sweeper and free the guard (after the daemon stopped). */
 void svc_guard_stop(svc_guard *g);

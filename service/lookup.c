@@ -20,23 +20,30 @@
  * are looked for on disk first: a restart keeps what was learned.
  * With --cache-url, Redis is the tier between memory and the network, shared
  * by every replica: a request asks it for all it lacks in one MGET, outside
- * the lock, before claiming anything (shared_fill), and each answer a
- * transfer brings is queued for it (shared_put). Its values are
+ * the lock, before claiming anything (svc_lk_shared_fill), and each answer a
+ * transfer brings is queued for it (svc_lk_shared_put). Its values are
  * "sbl1 <type> <expiry, Unix seconds> <method>\n" then the answer: P a PyPI
  * license, p a release naming none (or none such), C a conda archive's info
- * member as fetched (compressed by <method>), c an archive without one, O an
- * OSV answer. Redis down or slow is a miss and a Warning, never a failure.
+ * member as fetched (compressed by <method>), c an archive without one (also
+ * queued, and never read, for a missing PyPI project or an unscored
+ * repository), O an OSV, KEV or EPSS answer. Redis down or slow is a miss
+ * and a Warning, never a failure.
  *
  * The engine is split by responsibility (lookup_int.h holds what they share):
- * this file the public start/stop/end and the request side of the queue
- * (claims, waiting, the raw-answer fetch OSV, KEV, EPSS and projects use);
- * lookup_http.c the engine thread and its curl transfers; lookup_cache.c the
- * in-memory entries, the disk tier and the shared (Redis) tier;
- * lookup_licenses.c PyPI licenses and conda archives; lookup_vulns.c OSV,
- * KEV and EPSS; lookup_projects.c PyPI project pages.
+ * this file the request side of the queue (claims, waiting, the end of a
+ * request, the fetch of answers kept as bodies that OSV, KEV, EPSS,
+ * projects, scorecards and channel indexes use); lookup_http.c
+ * svc_lookup_start/stop, the engine thread and its curl transfers, judging
+ * each finished one by its kind's descriptor; lookup_kinds.c the table of
+ * descriptors by kind; lookup_cache.c the in-memory entries, the disk tier
+ * and the shared (Redis) tier; the clients, each defining the descriptors
+ * of its kinds: lookup_licenses.c PyPI licenses and conda archives,
+ * lookup_vulns.c OSV, KEV and EPSS, lookup_projects.c PyPI project pages,
+ * scorecards and channel indexes. The clients call down into this file and
+ * the cache; the engine reaches them only through the table, so no file
+ * calls back up into one that calls it.
  */
 #include "lookup_int.h"
-#include "lookup_store.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -48,106 +55,9 @@
 
 #define GONE_CHECK_NS 100000000L /* how often a waiting request looks at its client */
 
-int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en)
-{
-    svc_lookup *L = calloc(1, sizeof *L);
-    if (NULL == L) {
-        snprintf(eb, en, "out of memory");
-        return -1;
-    }
-    L->max_entries = (size_t)cfg->lookup_cache;
-    L->nbuckets = L->max_entries < 1024 ? 1024 : L->max_entries;
-    L->buckets = calloc(L->nbuckets, sizeof *L->buckets);
-    L->multi = curl_multi_init();
-    if (!L->buckets || !L->multi) {
-        free(L->buckets);
-        free(L);
-        snprintf(eb, en, "cannot start the lookup engine");
-        return -1;
-    }
-    L->concurrency = cfg->concurrency;
-    L->per_request = (size_t)cfg->lookup_max_per_request;
-    svc_sched_init(&L->sched, (size_t)cfg->concurrency);
-    L->timeout_ms = cfg->lookup_timeout * 1000;
-    L->ttl = (double)cfg->lookup_ttl;
-    L->neg_ttl = (double)cfg->lookup_negative_ttl;
-    L->osv_ttl = (double)cfg->osv_ttl;
-    L->kev_ttl = (double)cfg->kev_ttl;
-    L->epss_ttl = (double)cfg->epss_ttl;
-    L->scorecard_ttl = (double)cfg->scorecard_ttl;
-    L->channel_ttl = (double)cfg->channel_index_ttl;
-    snprintf(L->channel_tmpl, sizeof L->channel_tmpl, "%s", cfg->channel_index_url);
-    snprintf(L->scorecard_base, sizeof L->scorecard_base, "%s", cfg->scorecard_url);
-    snprintf(L->kev_url, sizeof L->kev_url, "%s", cfg->kev_url);
-    snprintf(L->epss_url, sizeof L->epss_url, "%s", cfg->epss_url);
-    snprintf(L->kev_file, sizeof L->kev_file, "%s", cfg->kev_file);
-    snprintf(L->epss_file, sizeof L->epss_file, "%s", cfg->epss_file);
-    L->licenses = cfg->lookups != 0;
-    L->vulns = cfg->vulns != 0;
-    snprintf(L->osv_base, sizeof L->osv_base, "%s", cfg->osv_url);
-    for (size_t n = strlen(L->osv_base); n && L->osv_base[n - 1] == '/'; n--)
-        L->osv_base[n - 1] = '\0';
-    L->m = m;
-    snprintf(L->base, sizeof L->base, "%s", cfg->pypi_url);
-    snprintf(L->conda_base, sizeof L->conda_base, "%s", cfg->conda_url);
-    if (svc_store_open(L->cache, sizeof L->cache, cfg->cache_dir, &L->own_cache, eb, en) != 0) {
-        curl_multi_cleanup(L->multi);
-        free(L->buckets);
-        free(L);
-        return -1;
-    }
-    curl_multi_setopt(L->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, cfg->concurrency);
-    curl_multi_setopt(L->multi, CURLMOPT_MAX_HOST_CONNECTIONS, cfg->concurrency);
-    pthread_mutex_init(&L->mu, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&L->answered, &ca);
-    pthread_condattr_destroy(&ca);
-    if (pthread_create(&L->thread, NULL, engine, L) != 0) {
-        curl_multi_cleanup(L->multi);
-        free(L->buckets);
-        free(L);
-        snprintf(eb, en, "cannot start the lookup thread");
-        return -1;
-    }
-    *out = L;
-    return 0;
-}
-
-void svc_lookup_stop(svc_lookup *L)
-{
-    if (NULL == L)
-        return;
-    pthread_mutex_lock(&L->mu);
-    L->stop = 1;
-    pthread_mutex_unlock(&L->mu);
-    curl_multi_wakeup(L->multi);
-    pthread_join(L->thread, NULL);
-    /* abandon what still runs (their requests have all ended: the last
-     * transfer of each frees it) */
-    while (L->running) {
-        svc_sched_done(&L->sched, &L->running->e->it);
-        unlink_xfer(L, L->running);
-    }
-    svc_sched_free_all(&L->sched);
-    curl_multi_cleanup(L->multi);
-    for (size_t i = 0; i < L->nbuckets; i++)
-        for (entry *e = L->buckets[i], *next; e; e = next) {
-            next = e->hnext;
-            free_entry(e);
-        }
-    free(L->buckets);
-    if (L->own_cache)
-        svc_store_remove(L->cache);
-    pthread_cond_destroy(&L->answered);
-    pthread_mutex_destroy(&L->mu);
-    free(L);
-}
-
 /* The request's queue, opened on its first want (lock held); NULL when out
  * of memory. */
-svc_sched_req *ticket(svc_lookup *L, svc_lookup_ctx *ctx)
+svc_sched_req *svc_lk_ticket(svc_lookup *L, svc_lookup_ctx *ctx)
 {
     if (NULL == ctx->ticket)
         ctx->ticket = svc_sched_open(&L->sched, L->per_request);
@@ -158,24 +68,24 @@ svc_sched_req *ticket(svc_lookup *L, svc_lookup_ctx *ctx)
  * unless a fresh answer (memory or disk) or a running transfer covers it;
  * *res says which (W_*). Pinned (refs) when returned; NULL when capped or
  * failed. Called with the lock held. */
-entry *want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res)
+svc_lk_entry *svc_lk_want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res)
 {
-    entry *e = find(L, url);
+    svc_lk_entry *e = svc_lk_find(L, url);
     double t = now_s();
     if (e && e->state == E_ANSWERED && e->expires > t) {
         *res = W_HIT;
         e->refs++;
         return e;
     }
-    if (NULL == e && NULL == (e = add_entry(L, url, kind))) {
+    if (NULL == e && NULL == (e = svc_lk_add_entry(L, url, kind))) {
         *res = W_FAILED;
         return NULL;
     }
     int busy = e->state == E_QUEUED || e->state == E_RUNNING;
-    if (!busy && disk_answer(L, e)) {
+    if (!busy && svc_lk_disk_answer(L, e)) {
         e->state = E_ANSWERED;
         e->expires = t + L->ttl;
-        lru_push(L, e);
+        svc_lk_lru_push(L, e);
         *res = W_HIT;
         e->refs++;
         return e;
@@ -190,22 +100,22 @@ entry *want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res
         return e;
     }
     if (!busy)
-        lru_push(L, e); /* idle: evictable like a failure */
+        svc_lk_lru_push(L, e); /* idle: evictable like a failure */
     *res = c == SVC_CLAIM_CAPPED ? W_CAPPED : W_FAILED;
     return NULL;
 }
 
 /* An entry whose last claim went (lookup_sched.h): out of the queue now;
  * a running one is aborted by the engine's next pass. Lock held. */
-void orphaned(svc_sched_item *it, int was_waiting, void *cls)
+void svc_lk_orphaned(svc_sched_item *it, int was_waiting, void *cls)
 {
     svc_lookup *L = cls;
-    entry *e = entry_of(it);
+    svc_lk_entry *e = entry_of(it);
     if (!was_waiting)
         return;
     e->state = E_FAILED;
     e->expires = 0;
-    lru_push(L, e);
+    svc_lk_lru_push(L, e);
     atomic_fetch_add(&L->m->lookups_cancelled, 1);
 }
 
@@ -216,23 +126,23 @@ void svc_lookup_end(void *cls)
     if (NULL == L || NULL == ctx->ticket)
         return;
     pthread_mutex_lock(&L->mu);
-    svc_sched_close(&L->sched, ctx->ticket, orphaned, L);
+    svc_sched_close(&L->sched, ctx->ticket, svc_lk_orphaned, L);
     ctx->ticket = NULL;
-    evict(L);
+    svc_lk_evict(L);
     pthread_mutex_unlock(&L->mu);
     curl_multi_wakeup(L->multi);
 }
 
 /* Queue the m lookups urls[]/kinds[] for the request without waiting. */
-void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m)
+void svc_lk_prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m)
 {
-    shared_fill(L, ctx, a, urls, kinds, m);
+    svc_lk_shared_fill(L, ctx, a, urls, kinds, m);
     int queued_any = 0;
     pthread_mutex_lock(&L->mu);
-    svc_sched_req *q = ticket(L, ctx);
+    svc_sched_req *q = svc_lk_ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
         int res;
-        entry *e = want(L, q, urls[k], kinds[k], &res);
+        svc_lk_entry *e = svc_lk_want(L, q, urls[k], kinds[k], &res);
         if (e)
             e->refs--; /* nobody waits yet: the document's pass will (the claim keeps it) */
         queued_any |= res == W_WAIT;
@@ -244,7 +154,7 @@ void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls
 
 /* Wait (lock held) until none of es[] is queued or running, the deadline
  * passes or the client goes. 1 when something is still pending. */
-int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m)
+int svc_lk_await(svc_lookup *L, svc_lookup_ctx *ctx, svc_lk_entry *const *es, size_t m)
 {
     for (;;) {
         size_t pending = 0;
@@ -276,11 +186,11 @@ int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m)
  * (NULL = the key) is fetched, posts[i] (NULL = GET) is POSTed. bodies[i]
  * is the answer copied into the arena, NULL when it failed, was capped or
  * missed the deadline; *capped counts the capped. */
-sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n, const char *const *keys,
-                  const char *const *targets, const char *const *posts, const size_t *post_lens, const char **bodies,
-                  size_t *lens, size_t *capped)
+sb_code svc_lk_fetch_bodies(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n,
+                            const char *const *keys, const char *const *targets, const char *const *posts,
+                            const size_t *post_lens, const char **bodies, size_t *lens, size_t *capped)
 {
-    entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
+    svc_lk_entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
     int *res = sb_arena_calloc(a, n ? n : 1, sizeof *res);
     if (NULL == es || NULL == res)
         return SB_ENOMEM;
@@ -291,12 +201,12 @@ sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, siz
         return SB_ENOMEM;
     for (size_t k = 0; k < n; k++)
         kinds[k] = kind >= 0 ? kind : posts[k] ? K_OSV_BATCH : K_OSV_VULN;
-    shared_fill(L, ctx, a, keys, kinds, n);
+    svc_lk_shared_fill(L, ctx, a, keys, kinds, n);
     pthread_mutex_lock(&L->mu);
-    svc_sched_req *q = ticket(L, ctx);
+    svc_sched_req *q = svc_lk_ticket(L, ctx);
     for (size_t k = 0; k < n; k++) {
-        es[k] = want(L, q, keys[k], kind >= 0 ? kind : posts[k] ? K_OSV_BATCH : K_OSV_VULN, &res[k]);
-        entry *e = es[k];
+        es[k] = svc_lk_want(L, q, keys[k], kind >= 0 ? kind : posts[k] ? K_OSV_BATCH : K_OSV_VULN, &res[k]);
+        svc_lk_entry *e = es[k];
         /* a new entry learns what to fetch before the engine can see it
          * (the lock is held from its creation until now) */
         if (e && targets[k] && NULL == e->target && NULL == (e->target = strdup(targets[k])))
@@ -319,11 +229,11 @@ sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, siz
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);
-    int gave_up = await(L, ctx, es, n);
+    int gave_up = svc_lk_await(L, ctx, es, n);
     if (gave_up && q)
-        svc_sched_cancel(&L->sched, q, orphaned, L);
+        svc_sched_cancel(&L->sched, q, svc_lk_orphaned, L);
     for (size_t k = 0; k < n; k++) {
-        entry *e = es[k];
+        svc_lk_entry *e = es[k];
         bodies[k] = NULL;
         lens[k] = 0;
         if (NULL == e) {
@@ -338,7 +248,7 @@ sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, siz
         }
         e->refs--;
     }
-    evict(L);
+    svc_lk_evict(L);
     pthread_mutex_unlock(&L->mu);
     if (gave_up)
         curl_multi_wakeup(L->multi);

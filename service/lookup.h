@@ -31,8 +31,9 @@
 
 typedef struct svc_lookup svc_lookup;
 
-/* Start the engine (the caller made sure lookups are enabled). 0 or -1. */
-int svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en);
+/* Start the engine (the caller made sure lookups are enabled). SB_OK, or an
+ * sb_code with *err. */
+sb_code svc_lookup_start(svc_lookup **out, const svc_cfg *cfg, svc_metrics *m, sb_err *err);
 
 /* Stop the thread, abandon transfers, free everything. */
 void svc_lookup_stop(svc_lookup *L);

@@ -6,7 +6,7 @@
  * the disk tier (lookup_store.c) looked at before the network, and the
  * shared tier (--cache-url, Redis): the value format, queueing answers for
  * the other replicas and asking it in one MGET for what this process lacks.
- * Every function here but shared_put and shared_fill expects the lock held.
+ * Every function here but svc_lk_shared_put and svc_lk_shared_fill expects the lock held.
  */
 #include "lookup_int.h"
 #include "log.h"
@@ -49,7 +49,7 @@ static void shared_key(char out[SHARED_KEY_MAX], const char *url)
 }
 
 /* Queue an answer for the other replicas (any thread; never waits). */
-void shared_put(const char *url, char type, double ttl, unsigned method, const void *body, size_t len)
+void svc_lk_shared_put(const char *url, char type, double ttl, unsigned method, const void *body, size_t len)
 {
     if (!svc_shared_enabled() || ttl < 1)
         return;
@@ -72,15 +72,15 @@ static int shared_decode(const char *v, size_t n, char *type, long long *expiry,
     return 0;
 }
 
-entry *find(svc_lookup *L, const char *url)
+svc_lk_entry *svc_lk_find(svc_lookup *L, const char *url)
 {
-    for (entry *e = L->buckets[hash(url) % L->nbuckets]; e; e = e->hnext)
+    for (svc_lk_entry *e = L->buckets[hash(url) % L->nbuckets]; e; e = e->hnext)
         if (!strcmp(e->url, url))
             return e;
     return NULL;
 }
 
-static void lru_unlink(svc_lookup *L, entry *e)
+static void lru_unlink(svc_lookup *L, svc_lk_entry *e)
 {
     if (!e->in_lru)
         return;
@@ -96,7 +96,7 @@ static void lru_unlink(svc_lookup *L, entry *e)
     e->in_lru = 0;
 }
 
-void lru_push(svc_lookup *L, entry *e)
+void svc_lk_lru_push(svc_lookup *L, svc_lk_entry *e)
 {
     lru_unlink(L, e);
     e->older = L->lru_new;
@@ -109,7 +109,7 @@ void lru_push(svc_lookup *L, entry *e)
     e->in_lru = 1;
 }
 
-void free_entry(entry *e)
+void svc_lk_free_entry(svc_lk_entry *e)
 {
     free(e->url);
     free(e->license);
@@ -120,25 +120,25 @@ void free_entry(entry *e)
     free(e);
 }
 
-static void drop(svc_lookup *L, entry *e)
+static void drop(svc_lookup *L, svc_lk_entry *e)
 {
-    entry **pp = &L->buckets[hash(e->url) % L->nbuckets];
+    svc_lk_entry **pp = &L->buckets[hash(e->url) % L->nbuckets];
     while (*pp && *pp != e)
         pp = &(*pp)->hnext;
     if (*pp)
         *pp = e->hnext;
     lru_unlink(L, e);
-    free_entry(e);
+    svc_lk_free_entry(e);
     L->count--;
 }
 
 /* Keep the cache within its bound: the least recently answered entries go
  * first, never one a request still waits on. */
-void evict(svc_lookup *L)
+void svc_lk_evict(svc_lookup *L)
 {
-    entry *e = L->lru_old;
+    svc_lk_entry *e = L->lru_old;
     while (L->count > L->max_entries && e) {
-        entry *next = e->newer;
+        svc_lk_entry *next = e->newer;
         if (0 == e->refs && 0 == e->it.wanters && (e->state == E_ANSWERED || e->state == E_FAILED))
             drop(L, e);
         e = next;
@@ -146,7 +146,7 @@ void evict(svc_lookup *L)
 }
 
 /* Look for e's answer on disk (lock held). 1 = answered. */
-int disk_answer(svc_lookup *L, entry *e)
+int svc_lk_disk_answer(svc_lookup *L, svc_lk_entry *e)
 {
     if (IS_RAW(e->kind))
         return 0; /* advisories and project pages change: kept in memory for their lifetime only */
@@ -167,9 +167,9 @@ int disk_answer(svc_lookup *L, entry *e)
 }
 
 /* An entry for url, new and idle (failed, not kept), or NULL. */
-entry *add_entry(svc_lookup *L, const char *url, int kind)
+svc_lk_entry *svc_lk_add_entry(svc_lookup *L, const char *url, int kind)
 {
-    entry *e = calloc(1, sizeof *e);
+    svc_lk_entry *e = calloc(1, sizeof *e);
     if (e)
         e->url = strdup(url);
     if (!e || !e->url) {
@@ -210,7 +210,8 @@ static int type_fits(char type, int kind)
  * stored as answers (a conda info member unpacked into the disk cache
  * first, as a transfer's would be), so the claims that follow find them.
  * Request thread. */
-void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds, size_t m)
+void svc_lk_shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds,
+                        size_t m)
 {
     if (!svc_shared_enabled() || 0 == m)
         return;
@@ -224,7 +225,7 @@ void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *co
     for (size_t k = 0; k < m; k++) {
         if (NULL == urls[k])
             continue;
-        entry *e = find(L, urls[k]);
+        svc_lk_entry *e = svc_lk_find(L, urls[k]);
         if (e && ((e->state == E_ANSWERED && e->expires > t) || e->state == E_QUEUED || e->state == E_RUNNING))
             continue;
         char *key = sb_arena_alloc(a, SHARED_KEY_MAX);
@@ -286,9 +287,9 @@ void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *co
         if (!types[j])
             continue;
         size_t k = which[j];
-        entry *e = find(L, urls[k]);
+        svc_lk_entry *e = svc_lk_find(L, urls[k]);
         if (NULL == e)
-            e = add_entry(L, urls[k], kinds[k]);
+            e = svc_lk_add_entry(L, urls[k], kinds[k]);
         if (NULL == e || e->state == E_QUEUED || e->state == E_RUNNING || (e->state == E_ANSWERED && e->expires > t))
             continue; /* someone else got there first (its info[] is freed below) */
         char *license = NULL, *body = NULL;
@@ -306,9 +307,9 @@ void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *co
         e->body_len = body ? blens[j] : 0;
         e->state = E_ANSWERED;
         e->expires = t + left[j];
-        lru_push(L, e);
+        svc_lk_lru_push(L, e);
     }
-    evict(L);
+    svc_lk_evict(L);
     pthread_mutex_unlock(&L->mu);
     for (size_t j = 0; j < nk; j++)
         free(info[j]);

@@ -1,12 +1,17 @@
 /*
  * lookup_int.h - what the files of the lookup engine share (lookup.c,
- * lookup_http.c, lookup_cache.c, lookup_licenses.c, lookup_vulns.c,
- * lookup_projects.c); nothing else includes it but the cache's unit test
- * (tests/unit/test_lookup_cache.c).
+ * lookup_http.c, lookup_cache.c, lookup_kinds.c, lookup_licenses.c,
+ * lookup_vulns.c, lookup_projects.c); nothing else includes it but the
+ * cache's unit test (tests/unit/test_lookup_cache.c).
  *
  * The entry (one cached lookup keyed by URL), the running transfer, the
- * engine itself, and the few calls one part makes into another. Locking:
- * "lock held" in a comment means the engine's mutex L->mu.
+ * engine itself, the descriptor of each kind of lookup (svc_lk_kind: the
+ * statuses that answer, how a body is digested, how long an answer is
+ * kept, its shared-cache type, its next step, its metrics label; the
+ * engine reads them from the table svc_lk_kinds, indexed by kind), and the
+ * few calls one part makes into another. Every name here that crosses
+ * files carries the svc_lk_ prefix. Locking: "lock held" in a comment
+ * means the engine's mutex L->mu.
  */
 #ifndef SVC_LOOKUP_INT_H
 #define SVC_LOOKUP_INT_H
@@ -26,14 +31,15 @@
 #define MAX_MEMBER_BODY (32u << 20) /* a conda info member fetched by range */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };
-enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJECT, K_SCORECARD, K_CHANNEL };
+/* The kinds of lookup; each is described by a svc_lk_kind (below). */
+enum { K_PYPI, K_CONDA, K_TARBZ2, K_OSV_BATCH, K_OSV_VULN, K_KEV, K_EPSS, K_PROJECT, K_SCORECARD, K_CHANNEL, K_N };
 /* answers kept as raw JSON and parsed by the request that asked */
 #define IS_OSV(k) ((k) == K_OSV_BATCH || (k) == K_OSV_VULN || (k) == K_KEV || (k) == K_EPSS)
 /* kinds whose answer is a body handed to the asking request (OSV, KEV, EPSS raw, a PyPI project digested) */
 #define IS_RAW(k) (IS_OSV(k) || (k) == K_PROJECT || (k) == K_SCORECARD || (k) == K_CHANNEL)
 enum { X_WHOLE, X_TAIL, X_MEMBER };
 
-typedef struct entry {
+typedef struct svc_lk_entry {
     svc_sched_item it; /* claims, queue and owner (lookup_sched.h) */
     char *url;
     int kind;
@@ -48,12 +54,12 @@ typedef struct entry {
     size_t body_len;
     double expires; /* monotonic seconds */
     unsigned refs;  /* waiters holding it: never evicted while > 0 */
-    struct entry *hnext, *older, *newer;
+    struct svc_lk_entry *hnext, *older, *newer;
     int in_lru;
-} entry;
+} svc_lk_entry;
 
-typedef struct xfer {
-    entry *e;
+typedef struct svc_lk_xfer {
+    svc_lk_entry *e;
     CURL *h;
     sb_buf body;
     int too_big;
@@ -62,17 +68,17 @@ typedef struct xfer {
     sb_zip_member member;
     struct curl_slist *headers;
     double started;
-    struct xfer *prev, *next; /* the running transfers (engine thread only) */
-} xfer;
+    struct svc_lk_xfer *prev, *next; /* the running transfers (engine thread only) */
+} svc_lk_xfer;
 
 struct svc_lookup {
     pthread_mutex_t mu;
     pthread_cond_t answered;
-    entry **buckets;
+    svc_lk_entry **buckets;
     size_t nbuckets, count, max_entries;
     svc_sched sched;
     size_t per_request; /* claims one request may make */
-    entry *lru_old, *lru_new;
+    svc_lk_entry *lru_old, *lru_new;
     CURLM *multi;
     pthread_t thread;
     int stop;
@@ -83,16 +89,16 @@ struct svc_lookup {
     char osv_base[512], kev_url[512], epss_url[512];
     char kev_file[1024], epss_file[1024];
     size_t active;
-    xfer *running;
+    svc_lk_xfer *running;
     svc_metrics *m;
     char base[512], conda_base[512];
     char cache[PATH_MAX];
     int own_cache; /* a private temp dir: removed at stop */
 };
 
-static inline entry *entry_of(svc_sched_item *it)
+static inline svc_lk_entry *entry_of(svc_sched_item *it)
 {
-    return (entry *)(void *)((char *)it - offsetof(entry, it));
+    return (svc_lk_entry *)(void *)((char *)it - offsetof(svc_lk_entry, it));
 }
 
 static inline double now_s(void)
@@ -105,32 +111,67 @@ static inline double now_s(void)
 /* What one want of a request came to. */
 enum { W_HIT, W_WAIT, W_CAPPED, W_FAILED };
 
-/* lookup.c: the request side */
-svc_sched_req *ticket(svc_lookup *L, svc_lookup_ctx *ctx);
-entry *want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res);
-void orphaned(svc_sched_item *it, int was_waiting, void *cls);
-void prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m);
-int await(svc_lookup *L, svc_lookup_ctx *ctx, entry *const *es, size_t m);
-sb_code osv_fetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n, const char *const *keys,
-                  const char *const *targets, const char *const *posts, const size_t *post_lens, const char **bodies,
-                  size_t *lens, size_t *capped);
+/* What a kind's digest made of a finished transfer's body (engine thread,
+ * outside the lock). The engine moves the malloc'd answers into the entry,
+ * whether the lookup succeeded or not (a failed entry's are never read). */
+typedef struct svc_lk_answer {
+    int absent;     /* the upstream has none: kept for the kind's absent_ttl */
+    char *license;  /* PyPI: the release's license, NULL for none */
+    char *info_dir; /* conda: the stored info/ directory */
+    char *body;     /* the body handed to the asking request (raw or digested) */
+    size_t body_len;
+    char tag;          /* the shared-cache type when not the kind's (a PyPI release naming none) */
+    const void *share; /* the bytes the shared cache gets (may point into the transfer's body) */
+    size_t share_len;
+    unsigned method;     /* how share is compressed (a conda info member as fetched) */
+    int next_phase;      /* with next_range: the step that follows (X_*) */
+    char next_range[64]; /* non-empty: fetch this range of the same URL next; the entry stays running */
+} svc_lk_answer;
 
-/* lookup_http.c: the engine thread and its transfers */
-void *engine(void *cls);
-xfer *start_xfer(svc_lookup *L, entry *e, int phase, const char *range, size_t cap);
-void unlink_xfer(svc_lookup *L, xfer *x);
+/* One kind of lookup as the engine sees it: everything lookup_http.c needs
+ * to start, judge, digest, keep and count a transfer. Each is defined
+ * beside its client (lookup_licenses.c, lookup_vulns.c, lookup_projects.c)
+ * and listed by kind in svc_lk_kinds (lookup_kinds.c), so the engine calls
+ * no client by name. A status that is neither found nor absent fails. */
+typedef struct svc_lk_kind {
+    svc_upstream upstream;   /* the label its transfers are counted under (metrics) */
+    long found[2];           /* the statuses whose body is digested (0 = unused) */
+    long absent;             /* the status meaning "no such thing", an answer (0 = none) */
+    const char *absent_body; /* the body an absent answer keeps ("" = the request sees "none"), or NULL */
+    size_t cap;              /* the largest body taken */
+    int archive;             /* compressed already: no Accept-Encoding, ranges count the archive's bytes */
+    int tail_first;          /* starts with the last SB_ARCHIVE_TAIL bytes (X_TAIL), not the whole body */
+    size_t ttl, absent_ttl;  /* offsetof(svc_lookup, the double): how long an answer, an absent one, is kept */
+    char tag, absent_tag;    /* the shared-cache type of an answer, an absent one; 0 = not shared */
+    /* A found status's body into *an: 1 = answered (or, with next_range,
+     * so far), 0 = failed. */
+    int (*digest)(svc_lookup *L, svc_lk_xfer *x, long status, svc_lk_answer *an);
+} svc_lk_kind;
+
+extern const svc_lk_kind svc_lk_pypi, svc_lk_conda, svc_lk_tarbz2;                   /* lookup_licenses.c */
+extern const svc_lk_kind svc_lk_osv_batch, svc_lk_osv_vuln, svc_lk_kev, svc_lk_epss; /* lookup_vulns.c */
+extern const svc_lk_kind svc_lk_project, svc_lk_scorecard, svc_lk_channel;           /* lookup_projects.c */
+extern const svc_lk_kind *const svc_lk_kinds[K_N]; /* lookup_kinds.c: indexed by K_* */
+
+/* lookup.c: the request side */
+svc_sched_req *svc_lk_ticket(svc_lookup *L, svc_lookup_ctx *ctx);
+svc_lk_entry *svc_lk_want(svc_lookup *L, svc_sched_req *q, const char *url, int kind, int *res);
+void svc_lk_orphaned(svc_sched_item *it, int was_waiting, void *cls);
+void svc_lk_prefetch(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char **urls, const int *kinds, size_t m);
+int svc_lk_await(svc_lookup *L, svc_lookup_ctx *ctx, svc_lk_entry *const *es, size_t m);
+sb_code svc_lk_fetch_bodies(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, int kind, size_t n,
+                            const char *const *keys, const char *const *targets, const char *const *posts,
+                            const size_t *post_lens, const char **bodies, size_t *lens, size_t *capped);
 
 /* lookup_cache.c: memory, disk and shared tiers */
-entry *find(svc_lookup *L, const char *url);
-entry *add_entry(svc_lookup *L, const char *url, int kind);
-void lru_push(svc_lookup *L, entry *e);
-void evict(svc_lookup *L);
-void free_entry(entry *e);
-int disk_answer(svc_lookup *L, entry *e);
-void shared_put(const char *url, char type, double ttl, unsigned method, const void *body, size_t len);
-void shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds, size_t m);
-
-/* lookup_licenses.c: conda archives */
-int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, int *negative);
+svc_lk_entry *svc_lk_find(svc_lookup *L, const char *url);
+svc_lk_entry *svc_lk_add_entry(svc_lookup *L, const char *url, int kind);
+void svc_lk_lru_push(svc_lookup *L, svc_lk_entry *e);
+void svc_lk_evict(svc_lookup *L);
+void svc_lk_free_entry(svc_lk_entry *e);
+int svc_lk_disk_answer(svc_lookup *L, svc_lk_entry *e);
+void svc_lk_shared_put(const char *url, char type, double ttl, unsigned method, const void *body, size_t len);
+void svc_lk_shared_fill(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const char *const *urls, const int *kinds,
+                        size_t m);
 
 #endif

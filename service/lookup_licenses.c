@@ -3,8 +3,11 @@
  * archives (see lookup.c).
  *
  * Owns which lookup a package wants (and where), the prefetch of a
- * request's packages, filling packages from the answers, and the conda
- * archive steps (tail, then the info member by range; stored on disk).
+ * request's packages, filling packages from the answers, and the engine's
+ * descriptors of these kinds (svc_lk_pypi, svc_lk_conda, svc_lk_tarbz2;
+ * lookup_int.h): a release document's license (kept on disk too) and the
+ * conda archive steps (tail, then the info member by range; stored on
+ * disk).
  */
 #include "lookup_int.h"
 #include "log.h"
@@ -21,22 +24,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What a finished archive transfer leaves: 1 = a follow-up range was
- * started (the entry stays running), else *ok and e->info_dir are set. */
-int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, int *negative)
+/* A PyPI release document: its license, kept on disk too (lookup_store.c). */
+static int pypi_digest(svc_lookup *L, svc_lk_xfer *x, long status, svc_lk_answer *an)
 {
-    entry *e = x->e;
-    *ok = 0;
-    if (result != CURLE_OK)
-        return 0;
-    if (status == 404) {
-        *ok = *negative = 1; /* no such archive on the configured host */
-        return 0;
+    (void)status;
+    sb_arena *a = sb_arena_new(0);
+    const char *lic = NULL;
+    int ok = a && sb_pypi_license(a, x->body.data ? x->body.data : "", x->body.len, &lic) == SB_OK;
+    if (ok) { /* else an answer that is not a release document */
+        an->license = lic ? strdup(lic) : NULL;
+        svc_store_pypi_put(L->cache, x->e->url, an->license);
+        an->tag = an->license ? 0 : 'p'; /* a release naming none */
+        an->share = an->license;
+        an->share_len = an->license ? strlen(an->license) : 0;
     }
+    sb_arena_destroy(a);
+    return ok;
+}
+
+/* A conda archive's range (or the whole of it): the info member found in
+ * the tail, or the member's own range asked for next (an->next_range), or
+ * the member stored on disk and its info/ directory answered. */
+static int conda_digest(svc_lookup *L, svc_lk_xfer *x, long status, svc_lk_answer *an)
+{
+    svc_lk_entry *e = x->e;
     if (status == 200) { /* the whole archive: a server that ignores ranges, or a .tar.bz2 */
         x->body_off = 0;
         x->total = (long long)x->body.len;
-    } else if (status != 206 || x->total < 0) {
+    } else if (x->total < 0) { /* a 206 without a Content-Range to place it */
         return 0;
     }
     const unsigned char *body = (const unsigned char *)(x->body.data ? x->body.data : "");
@@ -51,8 +66,8 @@ int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, in
                 return 0;
             sb_code rc = sb_zip_find_info(body, len, x->total, &x->member, &err);
             if (rc == SB_ENOTFOUND && x->body_off == 0) {
-                *ok = *negative = 1; /* the whole archive, and no info member in it */
-                return 0;
+                an->absent = 1; /* the whole archive, and no info member in it */
+                return 1;
             }
             if (rc != SB_OK)
                 return 0;
@@ -61,12 +76,9 @@ int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, in
         if (rc == SB_ENOTFOUND && x->phase == X_TAIL) {
             long long off, n;
             sb_zip_member_span(&x->member, x->total, &off, &n);
-            char range[64];
-            snprintf(range, sizeof range, "%lld-%lld", off, off + n - 1);
-            xfer *next = start_xfer(L, e, X_MEMBER, range, MAX_MEMBER_BODY);
-            if (next)
-                next->member = x->member;
-            return next != NULL;
+            snprintf(an->next_range, sizeof an->next_range, "%lld-%lld", off, off + n - 1);
+            an->next_phase = X_MEMBER;
+            return 1;
         }
         if (rc != SB_OK)
             return 0;
@@ -77,23 +89,65 @@ int conda_step(svc_lookup *L, xfer *x, CURLcode result, long status, int *ok, in
     svc_store_path(L->cache, e->url, 1, dir, sizeof dir);
     sb_code rc = sb_archive_store(dir, kind, data, len, method, &err);
     if (rc == SB_ENOTFOUND) {
-        *ok = *negative = 1;
-        return 0;
+        an->absent = 1;
+        return 1;
     }
     if (rc != SB_OK) {
         svc_log_event("lookup-store-failed", err.msg);
         return 0;
     }
-    shared_put(e->url, 'C', L->ttl, method, data, len); /* the member as fetched: small, and whole */
+    /* the member as fetched: small, and whole */
+    an->share = data;
+    an->share_len = len;
+    an->method = method;
     char info[PATH_MAX + 8];
     snprintf(info, sizeof info, "%s/info", dir);
-    pthread_mutex_lock(&L->mu);
-    free(e->info_dir);
-    e->info_dir = strdup(info);
-    pthread_mutex_unlock(&L->mu);
-    *ok = e->info_dir != NULL;
-    return 0;
+    an->info_dir = strdup(info);
+    return an->info_dir != NULL;
 }
+
+/* PyPI release documents: 404 is a release (or project) PyPI does not have. */
+const svc_lk_kind svc_lk_pypi = {
+    .upstream = SVC_UP_PYPI,
+    .found = {200},
+    .absent = 404,
+    .cap = MAX_BODY,
+    .ttl = offsetof(svc_lookup, ttl),
+    .absent_ttl = offsetof(svc_lookup, neg_ttl),
+    .tag = 'P',
+    .absent_tag = 'p',
+    .digest = pypi_digest,
+};
+
+/* A .conda archive: its tail by range first, then the info member's range
+ * when the tail does not hold it (a server ignoring ranges answers 200). */
+const svc_lk_kind svc_lk_conda = {
+    .upstream = SVC_UP_CONDA,
+    .found = {200, 206},
+    .absent = 404, /* no such archive on the configured host */
+    .cap = MAX_MEMBER_BODY,
+    .archive = 1,
+    .tail_first = 1,
+    .ttl = offsetof(svc_lookup, ttl),
+    .absent_ttl = offsetof(svc_lookup, neg_ttl),
+    .tag = 'C',
+    .absent_tag = 'c',
+    .digest = conda_digest,
+};
+
+/* A small .tar.bz2, fetched whole (wanted() checks its size). */
+const svc_lk_kind svc_lk_tarbz2 = {
+    .upstream = SVC_UP_CONDA,
+    .found = {200, 206},
+    .absent = 404,
+    .cap = MAX_MEMBER_BODY,
+    .archive = 1,
+    .ttl = offsetof(svc_lookup, ttl),
+    .absent_ttl = offsetof(svc_lookup, neg_ttl),
+    .tag = 'C',
+    .absent_tag = 'c',
+    .digest = conda_digest,
+};
 
 /* Which lookup, if any, a package wants: PyPI releases without a license;
  * conda binaries lacking a license or license files (their archive has
@@ -143,7 +197,7 @@ void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *pa
         urls[m] = u;
         kinds[m++] = kind;
     }
-    prefetch(L, ctx, a, urls, kinds, m);
+    svc_lk_prefetch(L, ctx, a, urls, kinds, m);
 }
 
 void svc_lookup_prefetch_pkgs(void *cls, const sb_pkg *pkgs, size_t n, sb_arena *a)
@@ -165,7 +219,7 @@ void svc_lookup_prefetch_pkgs(void *cls, const sb_pkg *pkgs, size_t n, sb_arena 
         urls[m] = u;
         kinds[m++] = kind;
     }
-    prefetch(L, ctx, a, urls, kinds, m);
+    svc_lk_prefetch(L, ctx, a, urls, kinds, m);
 }
 
 static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st)
@@ -177,7 +231,7 @@ static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_st
     const char **dirs = sb_arena_calloc(a, n ? n : 1, sizeof *dirs);
     int *kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
     int *results = sb_arena_calloc(a, n ? n : 1, sizeof *results);
-    entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
+    svc_lk_entry **es = sb_arena_calloc(a, n ? n : 1, sizeof *es);
     if (!idx || !urls || !dirs || !kinds || !results || !es)
         return SB_ENOMEM;
     size_t m = 0;
@@ -201,15 +255,15 @@ static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_st
             pkgs[idx[k]].lookup = SB_LOOKUP_NOT_MADE;
         return SB_OK;
     }
-    shared_fill(L, ctx, a, urls, kinds, m);
+    svc_lk_shared_fill(L, ctx, a, urls, kinds, m);
     size_t hits = 0, misses = 0, queued_any = 0;
     pthread_mutex_lock(&L->mu);
-    svc_sched_req *q = ticket(L, ctx);
+    svc_sched_req *q = svc_lk_ticket(L, ctx);
     for (size_t k = 0; k < m; k++) {
         results[k] = W_FAILED; /* no usable URL for this name/version */
         if (NULL == urls[k])
             continue;
-        es[k] = want(L, q, urls[k], kinds[k], &results[k]);
+        es[k] = svc_lk_want(L, q, urls[k], kinds[k], &results[k]);
         hits += results[k] == W_HIT;
         misses += results[k] == W_WAIT;
         queued_any |= (size_t)(results[k] == W_WAIT);
@@ -220,15 +274,15 @@ static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_st
     if (queued_any)
         curl_multi_wakeup(L->multi);
     pthread_mutex_lock(&L->mu);
-    int gave_up = await(L, ctx, es, m);
+    int gave_up = svc_lk_await(L, ctx, es, m);
     if (gave_up && q) {
         /* the deadline is the request's, for every document: nothing it still
          * waits for will be read, so none of it is fetched any more */
-        svc_sched_cancel(&L->sched, q, orphaned, L);
+        svc_sched_cancel(&L->sched, q, svc_lk_orphaned, L);
     }
     sb_code rc = SB_OK;
     for (size_t k = 0; k < m; k++) {
-        entry *e = es[k];
+        svc_lk_entry *e = es[k];
         if (NULL == e) {
             st->capped += results[k] == W_CAPPED;
             st->failed += results[k] != W_CAPPED;
@@ -250,7 +304,7 @@ static sb_code fill(void *cls, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_st
         }
         e->refs--;
     }
-    evict(L);
+    svc_lk_evict(L);
     pthread_mutex_unlock(&L->mu);
     if (gave_up)
         curl_multi_wakeup(L->multi); /* abort what no one claims now */

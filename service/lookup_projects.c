@@ -1,13 +1,96 @@
 /*
  * lookup_projects.c - per-project health answers through the lookup engine
  * (issue 29 part 3): PyPI project pages (yanked, outdated), OpenSSF Scorecard
- * results and conda channel indexes (outdated); lookup_http.c digests each
- * answer (core/health.h, core/scorecard.h) before the cache keeps it.
+ * results and conda channel indexes (outdated), and the engine's
+ * descriptors of those kinds (svc_lk_project, svc_lk_scorecard,
+ * svc_lk_channel; lookup_int.h): each answer is digested on the engine's
+ * thread (core/health.h, core/scorecard.h) before the cache keeps it.
  */
 #include "lookup_int.h"
 #include "../core/pypi.h"
 #include "../core/health.h"
 #include "../core/scorecard.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* --- the engine's descriptors of these kinds ------------------------------- */
+
+/* An answer digested off the requests' threads into a malloc'd body: the
+ * cache keeps the few lines the requests read (a few per release, a line
+ * per name and version), not the page. */
+typedef sb_code (*digest_fn)(sb_arena *a, const char *data, size_t len, const char **out, size_t *out_len);
+static int digest_with(const svc_lk_xfer *x, digest_fn fn, svc_lk_answer *an)
+{
+    sb_arena *a = sb_arena_new(0);
+    const char *dg = NULL;
+    size_t dn = 0;
+    int ok = a && fn(a, x->body.data ? x->body.data : "", x->body.len, &dg, &dn) == SB_OK &&
+             NULL != (an->body = malloc(dn + 1));
+    if (ok) {
+        memcpy(an->body, dg, dn + 1);
+        an->body_len = dn;
+    }
+    sb_arena_destroy(a);
+    return ok;
+}
+
+static int project_digest(svc_lookup *L, svc_lk_xfer *x, long status, svc_lk_answer *an)
+{
+    (void)L;
+    (void)status;
+    return digest_with(x, sb_health_pypi_digest, an);
+}
+
+static int scorecard_digest(svc_lookup *L, svc_lk_xfer *x, long status, svc_lk_answer *an)
+{
+    (void)L;
+    (void)status;
+    return digest_with(x, sb_scorecard_digest, an);
+}
+
+static int channel_digest(svc_lookup *L, svc_lk_xfer *x, long status, svc_lk_answer *an)
+{
+    (void)L;
+    (void)status;
+    return digest_with(x, sb_health_channel_digest, an);
+}
+
+/* Not shared when found. An absent one is queued as 'c', as it always was;
+ * no replica takes a 'c' for these kinds (lookup_cache.c, type_fits), so
+ * it only costs a key. */
+const svc_lk_kind svc_lk_project = {
+    .upstream = SVC_UP_PYPI,
+    .found = {200},
+    .absent = 404, /* no such project: kept as "" */
+    .absent_body = "",
+    .cap = MAX_BODY,
+    .ttl = offsetof(svc_lookup, ttl),
+    .absent_ttl = offsetof(svc_lookup, neg_ttl),
+    .absent_tag = 'c',
+    .digest = project_digest,
+};
+
+const svc_lk_kind svc_lk_scorecard = {
+    .upstream = SVC_UP_SCORECARD,
+    .found = {200},
+    .absent = 404, /* a repository the API has not scored: kept as "" */
+    .absent_body = "",
+    .cap = MAX_BODY,
+    .ttl = offsetof(svc_lookup, scorecard_ttl),
+    .absent_ttl = offsetof(svc_lookup, neg_ttl),
+    .absent_tag = 'c',
+    .digest = scorecard_digest,
+};
+
+const svc_lk_kind svc_lk_channel = {
+    .upstream = SVC_UP_CHANNEL,
+    .found = {200},
+    .cap = MAX_BODY,
+    .ttl = offsetof(svc_lookup, channel_ttl),
+    .absent_ttl = offsetof(svc_lookup, channel_ttl),
+    .digest = channel_digest,
+};
 
 /* The engine that answers these lookups for the request, else NULL (this
  * server makes none: every answer stays NULL and *offline says why). */
@@ -32,7 +115,7 @@ static sb_code fetch_at(svc_lookup *L, void *cls, sb_arena *a, int kind, size_t 
     size_t *lens = sb_arena_alloc(a, c * sizeof *lens), *plens = sb_arena_calloc(a, c, sizeof *plens);
     if (!none || !got || !lens || !plens)
         return SB_ENOMEM;
-    sb_code rc = osv_fetch(L, cls, a, kind, m, keys, none, none, plens, got, lens, capped);
+    sb_code rc = svc_lk_fetch_bodies(L, cls, a, kind, m, keys, none, none, plens, got, lens, capped);
     for (size_t k = 0; rc == SB_OK && k < m; k++)
         digests[at[k]] = got[k];
     return rc;

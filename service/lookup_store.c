@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-int svc_store_open(char *root, size_t n, const char *configured, int *own, char *eb, size_t en)
+sb_code svc_store_open(char *root, size_t n, const char *configured, int *own, sb_err *err)
 {
     *own = 0;
     if (configured && configured[0]) {
@@ -26,8 +26,7 @@ int svc_store_open(char *root, size_t n, const char *configured, int *own, char 
         const char *tmp = getenv("TMPDIR");
         snprintf(root, n, "%s/sbomd-cache-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
         if (NULL == mkdtemp(root)) {
-            snprintf(eb, en, "cannot create a lookup cache directory: %s", strerror(errno));
-            return -1;
+            return sb_err_set(err, SB_EIO, "cannot create a lookup cache directory: %s", strerror(errno));
         }
         *own = 1;
     }

@@ -10,12 +10,14 @@
 #ifndef SVC_LOOKUP_STORE_H
 #define SVC_LOOKUP_STORE_H
 
+#include "../core/err.h"
+
 #include <stddef.h>
 
 /* The store's root: `configured`, else a new private directory under
- * $TMPDIR (*own = 1: remove it with svc_store_remove). 0, or -1 with a
- * message in eb. */
-int svc_store_open(char *root, size_t n, const char *configured, int *own, char *eb, size_t en);
+ * $TMPDIR (*own = 1: remove it with svc_store_remove). SB_OK, or an
+ * sb_code with *err. */
+sb_code svc_store_open(char *root, size_t n, const char *configured, int *own, sb_err *err);
 
 /* Remove a private store and everything in it. */
 void svc_store_remove(const char *root);

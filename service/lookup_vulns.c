@@ -1,7 +1,9 @@
 /*
  * lookup_vulns.c - vulnerabilities through the lookup engine (see lookup.c):
  * OSV querybatch and advisory records, then KEV and EPSS for the findings
- * (spec 6.6, 6.9, 9.6), and VEX applied last.
+ * (spec 6.6, 6.9, 9.6), and VEX applied last; and the engine's descriptors
+ * of those kinds (svc_lk_osv_batch, svc_lk_osv_vuln, svc_lk_kev,
+ * svc_lk_epss; lookup_int.h).
  */
 #include "lookup_int.h"
 #include "../core/buf.h"
@@ -11,10 +13,72 @@
 #include "../core/vuln.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OSV_CHUNK 1000   /* spec 9.6: purls per querybatch */
 #define OSV_MAX_PAGES 10 /* result pages one query may take (next_page_token), the first included */
+
+/* --- the engine's descriptors of these kinds (lookup_int.h) ----------------- */
+
+/* OSV, KEV and EPSS answers are kept as they came and parsed by the
+ * request that asked (core/vuln.c, core/exploit.c); an empty body is no
+ * answer. */
+static int keep_raw(svc_lookup *L, svc_lk_xfer *x, long status, svc_lk_answer *an)
+{
+    (void)L;
+    (void)status;
+    if (0 == x->body.len || NULL == (an->body = malloc(x->body.len + 1)))
+        return 0;
+    memcpy(an->body, x->body.data, x->body.len);
+    an->body[x->body.len] = '\0';
+    an->body_len = x->body.len;
+    an->share = an->body;
+    an->share_len = an->body_len;
+    return 1;
+}
+
+/* No absent status: a 404 for a record is a failure like any other (the
+ * finding keeps its id). */
+const svc_lk_kind svc_lk_osv_batch = {
+    .upstream = SVC_UP_OSV,
+    .found = {200},
+    .cap = MAX_BODY,
+    .ttl = offsetof(svc_lookup, osv_ttl),
+    .absent_ttl = offsetof(svc_lookup, osv_ttl),
+    .tag = 'O',
+    .digest = keep_raw,
+};
+
+const svc_lk_kind svc_lk_osv_vuln = {
+    .upstream = SVC_UP_OSV,
+    .found = {200},
+    .cap = MAX_BODY,
+    .ttl = offsetof(svc_lookup, osv_ttl),
+    .absent_ttl = offsetof(svc_lookup, osv_ttl),
+    .tag = 'O',
+    .digest = keep_raw,
+};
+
+const svc_lk_kind svc_lk_kev = {
+    .upstream = SVC_UP_KEV,
+    .found = {200},
+    .cap = MAX_BODY,
+    .ttl = offsetof(svc_lookup, kev_ttl),
+    .absent_ttl = offsetof(svc_lookup, kev_ttl),
+    .tag = 'O',
+    .digest = keep_raw,
+};
+
+const svc_lk_kind svc_lk_epss = {
+    .upstream = SVC_UP_EPSS,
+    .found = {200},
+    .cap = MAX_BODY,
+    .ttl = offsetof(svc_lookup, epss_ttl),
+    .absent_ttl = offsetof(svc_lookup, epss_ttl),
+    .tag = 'O',
+    .digest = keep_raw,
+};
 
 /* An advisory id as one path segment: only [A-Za-z0-9._-] pass unencoded,
  * so an id OSV (or a fake of it) answers cannot leave /v1/vulns/. */
@@ -86,7 +150,7 @@ static sb_code lookup_kev(svc_lookup *L, svc_lookup_ctx *ctx, sb_sbom *s, sb_are
     } else {
         const char *key = L->kev_url, *none = NULL;
         size_t zero = 0;
-        sb_code rc = osv_fetch(L, ctx, a, K_KEV, 1, &key, &none, &none, &zero, &body, &len, &capped);
+        sb_code rc = svc_lk_fetch_bodies(L, ctx, a, K_KEV, 1, &key, &none, &none, &zero, &body, &len, &capped);
         if (rc != SB_OK)
             return rc;
     }
@@ -130,7 +194,7 @@ static sb_code lookup_epss(svc_lookup *L, svc_lookup_ctx *ctx, sb_sbom *s, sb_ar
         if (NULL == keys[c])
             return SB_ENOMEM;
     }
-    sb_code rc = osv_fetch(L, ctx, a, K_EPSS, nch, keys, none, none, zero, bodies, lens, &capped);
+    sb_code rc = svc_lk_fetch_bodies(L, ctx, a, K_EPSS, nch, keys, none, none, zero, bodies, lens, &capped);
     size_t unasked = 0;
     for (size_t c = 0; c < nch && rc == SB_OK; c++) {
         size_t m = cves.n - c * SB_EPSS_CHUNK < SB_EPSS_CHUNK ? cves.n - c * SB_EPSS_CHUNK : SB_EPSS_CHUNK;
@@ -185,7 +249,8 @@ static sb_code osv_pages(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const 
             targets[c] = batch_url;
         }
         size_t capped = 0;
-        sb_code rc = osv_fetch(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens, &capped);
+        sb_code rc = svc_lk_fetch_bodies(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens,
+                                         &capped);
         if (rc != SB_OK)
             return rc;
         for (size_t c = 0; c < nch; c++) {
@@ -246,7 +311,7 @@ static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
             return SB_ENOMEM;
     }
     size_t capped = 0;
-    sb_code rc = osv_fetch(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens, &capped);
+    sb_code rc = svc_lk_fetch_bodies(L, ctx, a, K_OSV_BATCH, nch, keys, targets, posts, plens, bodies, blens, &capped);
     if (rc != SB_OK)
         return rc;
     size_t unasked = 0;
@@ -296,7 +361,8 @@ static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
             return SB_ENOMEM;
     }
     capped = 0;
-    if ((rc = osv_fetch(L, ctx, a, K_OSV_VULN, ids.n, rkeys, rnull, rnull, rplens, rbodies, rlens, &capped)) != SB_OK)
+    if ((rc = svc_lk_fetch_bodies(L, ctx, a, K_OSV_VULN, ids.n, rkeys, rnull, rnull, rplens, rbodies, rlens,
+                                  &capped)) != SB_OK)
         return rc;
     size_t byid = 0;
     for (size_t j = 0; j < ids.n; j++) {

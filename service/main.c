@@ -1,6 +1,10 @@
 /*
  * main.c - wiring only, in a fixed order: config, routes, server start, wait
  * for a signal, quiesce, drain in-flight requests (bounded), stop.
+ *
+ * Start-up and reload failures travel up to here as an sb_code with an
+ * sb_err (core/err.h: code and message) and only here become an exit
+ * status or a log line; nothing below main exits.
  */
 #include "../core/doc.h"
 #include "../core/pypimap.h"
@@ -27,29 +31,27 @@
 #define MAPPING_MAX (256L << 20) /* the real mapping is a few MiB */
 
 /* --pypi-mapping-file: read once, shared read-only by every request. */
-static int load_mapping(svc_server *srv, char *eb, size_t en)
+static sb_code load_mapping(svc_server *srv, sb_err *err)
 {
     FILE *f = fopen(srv->cfg.pypi_mapping_file, "rb");
-    if (NULL == f) {
-        snprintf(eb, en, "pypi-mapping-file '%.200s' cannot be read", srv->cfg.pypi_mapping_file);
-        return -1;
-    }
+    if (NULL == f)
+        return sb_err_set(err, SB_EIO, "pypi-mapping-file '%.200s' cannot be read", srv->cfg.pypi_mapping_file);
     sb_buf b = SB_BUF_INIT(MAPPING_MAX);
     char chunk[65536];
     size_t got;
-    int rc = 0;
-    while (0 == rc && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        rc = sb_buf_append(&b, chunk, got) == SB_OK ? 0 : -1;
+    sb_code rc = SB_OK;
+    while (SB_OK == rc && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        rc = sb_buf_append(&b, chunk, got);
     fclose(f);
-    sb_err err;
-    sb_err_clear(&err);
-    if (rc != 0)
-        snprintf(eb, en, "pypi-mapping-file '%.200s' is larger than %ld bytes", srv->cfg.pypi_mapping_file,
-                 MAPPING_MAX);
-    else if (sb_pypimap_parse(&srv->pypimap, b.data ? b.data : "", b.len, &err) != SB_OK)
-        rc = -1, snprintf(eb, en, "pypi-mapping-file '%.200s': %s", srv->cfg.pypi_mapping_file, err.msg);
+    sb_err perr;
+    sb_err_clear(&perr);
+    if (rc != SB_OK)
+        sb_err_set(err, rc, "pypi-mapping-file '%.200s' is larger than %ld bytes", srv->cfg.pypi_mapping_file,
+                   MAPPING_MAX);
+    else if ((rc = sb_pypimap_parse(&srv->pypimap, b.data ? b.data : "", b.len, &perr)) != SB_OK)
+        sb_err_set(err, rc, "pypi-mapping-file '%.200s': %s", srv->cfg.pypi_mapping_file, perr.msg);
     sb_buf_free(&b);
-    if (0 == rc) {
+    if (SB_OK == rc) {
         char detail[64];
         snprintf(detail, sizeof detail, "%zu conda names", sb_pypimap_count(srv->pypimap));
         svc_log_event("pypi mapping loaded", detail);
@@ -61,35 +63,36 @@ static int load_mapping(svc_server *srv, char *eb, size_t en)
  * again; a failure keeps what was loaded and says so at level error. */
 static void reload(svc_server *srv, int tokens, int tls, const char *why)
 {
-    char eb[256], detail[160];
+    char detail[160];
+    sb_err err;
     if (tokens) {
         size_t n = 0;
-        if (svc_auth_reload(&srv->auth, &n, eb, sizeof eb) == 0) {
+        if (svc_auth_reload(&srv->auth, &n, &err) == SB_OK) {
             snprintf(detail, sizeof detail, "%zu token(s)%s (%s)", n, srv->auth.enabled ? "" : " (no tokens-file)",
                      why);
             svc_log_event("tokens reloaded", detail);
         } else {
-            svc_log_error("tokens reload failed, keeping the previous set", eb);
+            svc_log_error("tokens reload failed, keeping the previous set", err.msg);
         }
     }
-    int st = tls ? svc_server_reload_tls(srv, eb, sizeof eb) : 1;
+    int st = tls ? svc_server_reload_tls(srv, &err) : 1;
     if (st == 0) {
         snprintf(detail, sizeof detail, "%.120s (%s)", srv->cfg.tls_cert, why);
         svc_log_event("TLS certificate reloaded", detail);
     } else if (st < 0) {
-        svc_log_error("TLS reload failed, keeping the previous certificate", eb);
+        svc_log_error("TLS reload failed, keeping the previous certificate", err.msg);
     }
 }
 
 int main(int argc, char **argv)
 {
     static svc_server srv; /* owned by main; reached by callbacks through their cls */
-    char eb[256];
-    int rc = svc_cfg_load(&srv.cfg, argc, argv, eb, sizeof eb);
+    sb_err err;
+    int rc = svc_cfg_load(&srv.cfg, argc, argv, &err);
     if (rc == 1)
         return 0;
     if (rc < 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 2;
     }
     char unknown[512];
@@ -104,17 +107,17 @@ int main(int argc, char **argv)
     if (srv.cfg.check_only) {
         struct sockaddr_storage probe;
         int family;
-        if (svc_listen_parse(srv.cfg.listen, srv.cfg.port, &probe, &family, eb, sizeof eb) ||
+        if (svc_listen_parse(srv.cfg.listen, srv.cfg.port, &probe, &family, &err) != SB_OK ||
             (srv.cfg.probe_listen[0] &&
-             svc_listen_parse(srv.cfg.probe_listen, srv.cfg.probe_port, &probe, &family, eb, sizeof eb))) {
-            fprintf(stderr, "sbomd: %s\n", eb);
+             svc_listen_parse(srv.cfg.probe_listen, srv.cfg.probe_port, &probe, &family, &err) != SB_OK)) {
+            fprintf(stderr, "sbomd: %s\n", err.msg);
             return 2;
         }
         /* the tokens too: a file with none is as wrong as a missing one */
-        int tokens_bad = svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, eb, sizeof eb);
+        sb_code tokens_bad = svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, &err);
         svc_auth_free(&srv.auth);
-        if (tokens_bad) {
-            fprintf(stderr, "sbomd: %s\n", eb);
+        if (tokens_bad != SB_OK) {
+            fprintf(stderr, "sbomd: %s\n", err.msg);
             return 2;
         }
         svc_cfg_print(&srv.cfg);
@@ -137,27 +140,26 @@ int main(int argc, char **argv)
         if ((*f)->vex)
             svc_metrics_format(&srv.metrics, (*f)->vex->name);
     }
-    if (srv.cfg.pypi_mapping_file[0] && load_mapping(&srv, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if (srv.cfg.pypi_mapping_file[0] && load_mapping(&srv, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 2;
     }
     curl_global_init(CURL_GLOBAL_DEFAULT);                                    /* before any thread */
     svc_log_set_level((svc_log_level)svc_log_level_parse(srv.cfg.log_level)); /* checked when loaded */
-    if (svc_shared_init(&srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if (svc_shared_init(&srv.cfg, &srv.metrics, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 1;
     }
-    if (srv.cfg.pypi_mapping_url[0] && svc_mapsrc_start(&srv.mapsrc, &srv.cfg, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if (srv.cfg.pypi_mapping_url[0] && svc_mapsrc_start(&srv.mapsrc, &srv.cfg, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 1;
     }
-    if ((srv.cfg.lookups || srv.cfg.vulns) &&
-        svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if ((srv.cfg.lookups || srv.cfg.vulns) && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 1;
     }
-    if (svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if (svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 2;
     }
     /* signals are taken synchronously by this thread only */
@@ -168,8 +170,8 @@ int main(int argc, char **argv)
     sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
-    if (svc_server_start(&srv, eb, sizeof eb) != 0) {
-        fprintf(stderr, "sbomd: %s\n", eb);
+    if (svc_server_start(&srv, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
         return 1;
     }
     char detail[128];

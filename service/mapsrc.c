@@ -176,12 +176,11 @@ static void *refresher(void *cls)
     return NULL;
 }
 
-int svc_mapsrc_start(svc_mapsrc **out, const svc_cfg *cfg, char *eb, size_t en)
+sb_code svc_mapsrc_start(svc_mapsrc **out, const svc_cfg *cfg, sb_err *err)
 {
     svc_mapsrc *m = calloc(1, sizeof *m);
     if (NULL == m) {
-        snprintf(eb, en, "out of memory");
-        return -1;
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     }
     pthread_mutex_init(&m->mu, NULL);
     pthread_cond_init(&m->wake, NULL);
@@ -196,8 +195,7 @@ int svc_mapsrc_start(svc_mapsrc **out, const svc_cfg *cfg, char *eb, size_t en)
         svc_log_error("no pypi mapping yet", "conda packages stay unmapped until a refresh succeeds");
     if (pthread_create(&m->thread, NULL, refresher, m) != 0) {
         svc_mapsrc_stop(m);
-        snprintf(eb, en, "cannot start the pypi mapping refresher");
-        return -1;
+        return sb_err_set(err, SB_EIO, "cannot start the pypi mapping refresher");
     }
     m->started = 1;
     *out = m;

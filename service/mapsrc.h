@@ -22,8 +22,8 @@ typedef struct svc_mapsrc svc_mapsrc;
 /* Fetch the mapping now (or read the cached copy when the fetch fails) and
  * start the refresher. A server with neither answers nor a copy starts
  * without a map (logged): packages stay unmapped until a refresh works.
- * 0, or -1 with eb set when the thread cannot start. */
-int svc_mapsrc_start(svc_mapsrc **out, const svc_cfg *cfg, char *eb, size_t en);
+ * SB_OK, or an sb_code with *err when it cannot start. */
+sb_code svc_mapsrc_start(svc_mapsrc **out, const svc_cfg *cfg, sb_err *err);
 
 /* The current map with a reference the caller drops with
  * svc_mapsrc_release(*ref) (NULL map: none yet; *ref may still be set). */

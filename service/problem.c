@@ -1,6 +1,8 @@
 /*
  * problem.c - RFC 9457 problem details, and the one table from sb_code to
- * HTTP status.
+ * HTTP status: every problem answer (svc_req_problem, _error, _gate,
+ * _unevaluated, _disabled, and the 504 of svc_req_timeout) is written
+ * here, over the request's send API (request.c), which never calls back.
  *
  * Body shape: {"type", "title", "status", "detail", "instance", and when
  * known "line"/"column" (where in the input) and "choices" (acceptable values),
@@ -287,4 +289,13 @@ int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, siz
     if (why)
         return stopped_for_memory(r, why);
     return problem(r, ptype_for(err->code), err->msg, err, choices, nchoices, NULL, 0);
+}
+
+int svc_req_timeout(svc_req *r)
+{
+    char detail[128];
+    snprintf(detail, sizeof detail, "the document could not be started within the %ld-second request deadline",
+             r->srv->cfg.request_timeout);
+    r->timed_out = 1;
+    return svc_req_problem(r, SVC_PT_TIMEOUT, detail, NULL, 0);
 }

@@ -1,5 +1,9 @@
 /*
  * request.c - the handler-facing request API over libmicrohttpd.
+ *
+ * It writes no problem documents: problem.c does, over svc_req_send, and a
+ * query svc_req_parse_query refuses is answered by the dispatch
+ * (server.c), so this file never calls the problem writer.
  */
 #include "request_int.h"
 #include "gzip.h"
@@ -82,15 +86,14 @@ static int parse_step(void *cls, const char *key, const char *value)
     return svc_query_parse_arg(cls, key, value);
 }
 
-int svc_req_parse_query(svc_req *r, unsigned ep)
+int svc_req_parse_query(svc_req *r, unsigned ep, sb_err *err, const char *const **choices, size_t *nchoices)
 {
     svc_query_parser p;
     svc_query_parse_begin(&p, &r->query, ep, query_alloc, r->arena);
     if (svc_req_query_each(r, parse_step, &p) || svc_query_parse_end(&p)) {
-        sb_err e;
-        sb_err_set(&e, p.nomem ? SB_ENOMEM : SB_EINVAL, "%s", p.why);
-        svc_req_error(r, &e, p.choices, p.nchoices);
-        svc_query_init(&r->query); /* nothing half-parsed is read after the answer */
+        sb_err_set(err, p.nomem ? SB_ENOMEM : SB_EINVAL, "%s", p.why);
+        *choices = p.choices;
+        *nchoices = p.nchoices;
         return 1;
     }
     return 0;
@@ -323,15 +326,6 @@ void svc_req_on_done(svc_req *r, void (*fn)(void *), void *cls)
 double svc_req_time_left(const svc_req *r)
 {
     return (double)r->srv->cfg.request_timeout - svc_req__elapsed(r);
-}
-
-int svc_req_timeout(svc_req *r)
-{
-    char detail[128];
-    snprintf(detail, sizeof detail, "the document could not be started within the %ld-second request deadline",
-             r->srv->cfg.request_timeout);
-    r->timed_out = 1;
-    return svc_req_problem(r, SVC_PT_TIMEOUT, detail, NULL, 0);
 }
 
 /* The bytes of the answer, in order: the cached entry's, else the

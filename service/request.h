@@ -31,9 +31,10 @@ void svc_req_incomplete(svc_req *r, const char *steps);
  * endpoint (service/params.h): what handlers, intake and gates read. */
 const struct svc_query *svc_req_q(const svc_req *r);
 /* Parse the query for endpoint `ep` (the server does, before the handler):
- * 0, or 1 with the 400 (unknown, repeated, malformed, outside its set:
- * the choices listed) queued. */
-int svc_req_parse_query(svc_req *r, unsigned ep);
+ * 0, or 1 with *err saying why (unknown, repeated, malformed, outside its
+ * set: *choices lists the set, NULL-ended, *nchoices long); the caller
+ * answers it, so the request never writes a problem itself. */
+int svc_req_parse_query(svc_req *r, unsigned ep, sb_err *err, const char *const **choices, size_t *nchoices);
 /* Call fn for every query argument in order (repeats included; value NULL
  * for a bare `?flag`); stops at the first nonzero return and returns it. */
 /* End of a phase ("upload", "parse", "model"): streamed answers carry
@@ -213,7 +214,7 @@ int svc_req_server_ready(const svc_req *r);
 
 /* Whether the request is past its deadline (--request-timeout); a handler
  * checks before starting a response and answers 504 through
- * svc_req_timeout(). */
+ * svc_req_timeout() (problem.c, with the other problem answers). */
 int svc_req_expired(const svc_req *r);
 int svc_req_timeout(svc_req *r);
 

@@ -269,8 +269,14 @@ static int dispatch(svc_req *r)
             return st < 0 ? -1 : 0;
     }
     /* the query, parsed once for everything after: a bad one is answered here */
-    if (r->route->query_ep && svc_req_parse_query(r, r->route->query_ep))
+    sb_err qe;
+    const char *const *choices = NULL;
+    size_t nchoices = 0;
+    if (r->route->query_ep && svc_req_parse_query(r, r->route->query_ep, &qe, &choices, &nchoices)) {
+        svc_req_error(r, &qe, choices, nchoices);
+        svc_query_init(&r->query); /* nothing half-parsed is read after the answer */
         return 0;
+    }
     svc_account_enter(&r->acct); /* the JSON trees its code builds are the request's */
     int rc = r->route->fn(r);
     svc_account_enter(NULL);
@@ -565,13 +571,11 @@ static void log_mhd(void *cls, const char *fmt, va_list ap)
 }
 
 /* A PEM file, whole, NUL-terminated (libmicrohttpd takes them in memory). */
-static int read_pem(const char *path, char **out, char *eb, size_t en)
+static sb_code read_pem(const char *path, char **out, sb_err *err)
 {
     FILE *f = fopen(path, "rb");
-    if (NULL == f) {
-        snprintf(eb, en, "cannot read '%.200s'", path);
-        return -1;
-    }
+    if (NULL == f)
+        return sb_err_set(err, SB_EIO, "cannot read '%.200s'", path);
     sb_buf b = SB_BUF_INIT(1 << 20);
     char chunk[4096];
     size_t got;
@@ -581,11 +585,10 @@ static int read_pem(const char *path, char **out, char *eb, size_t en)
     fclose(f);
     if (rc || !b.len || sb_buf_append(&b, "", 1) != SB_OK) {
         sb_buf_free(&b);
-        snprintf(eb, en, "'%.200s' is empty or larger than 1 MiB", path);
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "'%.200s' is empty or larger than 1 MiB", path);
     }
     *out = b.data;
-    return 0;
+    return SB_OK;
 }
 
 /* "ADDR port N", IPv6 in brackets, for messages about a listener. */
@@ -656,13 +659,13 @@ static struct MHD_Daemon *start_main(svc_server *s, const struct sockaddr_storag
 #define PROBE_CONNECTIONS 32
 #define PROBE_TIMEOUT 5
 
-static int start_probe(svc_server *s, char *eb, size_t en)
+static sb_code start_probe(svc_server *s, sb_err *err)
 {
     const char *addr_s = s->cfg.probe_listen[0] ? s->cfg.probe_listen : s->cfg.listen;
     struct sockaddr_storage addr;
     int family;
-    if (svc_listen_parse(addr_s, s->cfg.probe_port, &addr, &family, eb, en))
-        return -1;
+    if (svc_listen_parse(addr_s, s->cfg.probe_port, &addr, &family, err) != SB_OK)
+        return err->code;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     if (family == AF_INET6) {
         const struct in6_addr any = IN6ADDR_ANY_INIT;
@@ -671,9 +674,9 @@ static int start_probe(svc_server *s, char *eb, size_t en)
     }
     long head = s->cfg.head_timeout < PROBE_TIMEOUT ? s->cfg.head_timeout : PROBE_TIMEOUT;
     s->probe_l = (svc_listener){s, NULL, 1};
-    s->probe_l.guard = svc_guard_start(head, &s->metrics.head_timeouts, eb, en);
+    s->probe_l.guard = svc_guard_start(head, &s->metrics.head_timeouts, err);
     if (NULL == s->probe_l.guard)
-        return -1;
+        return err->code;
     errno = 0;
     s->probe = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->probe_l, MHD_OPTION_EXTERNAL_LOGGER, log_mhd,
                                 NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
@@ -684,20 +687,19 @@ static int start_probe(svc_server *s, char *eb, size_t en)
         int e = errno;
         char w[128];
         where(w, sizeof w, addr_s, s->cfg.probe_port);
-        snprintf(eb, en, "cannot listen for probes on %s%s%s", w, e ? ": " : "", e ? strerror(e) : "");
         svc_guard_stop(s->probe_l.guard);
         s->probe_l.guard = NULL;
-        return -1;
+        return sb_err_set(err, SB_EIO, "cannot listen for probes on %s%s%s", w, e ? ": " : "", e ? strerror(e) : "");
     }
-    return 0;
+    return SB_OK;
 }
 
-int svc_server_start(svc_server *s, char *eb, size_t en)
+sb_code svc_server_start(svc_server *s, sb_err *err)
 {
     struct sockaddr_storage addr;
     int family;
-    if (svc_listen_parse(s->cfg.listen, s->cfg.port, &addr, &family, eb, en))
-        return -1;
+    if (svc_listen_parse(s->cfg.listen, s->cfg.port, &addr, &family, err) != SB_OK)
+        return err->code;
     unsigned long long salt = 0;
     if (getrandom(&salt, sizeof salt, 0) != (ssize_t)sizeof salt)
         salt = (unsigned long long)getpid() * 2654435761ULL ^ (unsigned long long)time(NULL);
@@ -708,36 +710,35 @@ int svc_server_start(svc_server *s, char *eb, size_t en)
     atomic_store(&s->ready, 1);
     svc_budget_init(&s->budget, (unsigned long long)s->cfg.memory_budget);
     if (s->cfg.tls_cert[0]) {
-        if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
-            snprintf(eb, en, "this libmicrohttpd was built without TLS; tls-cert cannot be used");
-            return -1;
-        }
-        if (read_pem(s->cfg.tls_cert, &s->tls_cert_pem, eb, en) || read_pem(s->cfg.tls_key, &s->tls_key_pem, eb, en))
-            return -1;
+        if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
+            return sb_err_set(err, SB_EUNSUPPORTED,
+                              "this libmicrohttpd was built without TLS; tls-cert cannot be used");
+        if (read_pem(s->cfg.tls_cert, &s->tls_cert_pem, err) != SB_OK ||
+            read_pem(s->cfg.tls_key, &s->tls_key_pem, err) != SB_OK)
+            return err->code;
     }
     s->rcache = svc_rcache_new((size_t)s->cfg.result_cache_size, (size_t)s->cfg.result_cache_max_entry);
-    if (NULL == s->rcache && s->cfg.result_cache_size > 0) {
-        snprintf(eb, en, "no memory for the result cache (result-cache-size %ld)", s->cfg.result_cache_size);
-        return -1;
-    }
+    if (NULL == s->rcache && s->cfg.result_cache_size > 0)
+        return sb_err_set(err, SB_ENOMEM, "no memory for the result cache (result-cache-size %ld)",
+                          s->cfg.result_cache_size);
     s->main_l = (svc_listener){s, NULL, 0};
-    s->main_l.guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, eb, en);
+    s->main_l.guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, err);
     if (NULL == s->main_l.guard)
-        return -1;
+        return err->code;
     s->mhd = start_main(s, &addr, family, -1, s->tls_cert_pem, s->tls_key_pem);
     if (NULL == s->mhd) {
         int e = errno;
         char w[128];
         where(w, sizeof w, s->cfg.listen, s->cfg.port);
-        snprintf(eb, en, "cannot listen on %s%s%s", w, e ? ": " : "", e ? strerror(e) : "");
+        sb_err_set(err, SB_EIO, "cannot listen on %s%s%s", w, e ? ": " : "", e ? strerror(e) : "");
         svc_server_stop(s);
-        return -1;
+        return err->code;
     }
-    if (s->cfg.probe_port >= 0 && start_probe(s, eb, en)) {
+    if (s->cfg.probe_port >= 0 && start_probe(s, err) != SB_OK) {
         svc_server_stop(s);
-        return -1;
+        return err->code;
     }
-    return 0;
+    return SB_OK;
 }
 
 static double now_s(void)
@@ -764,19 +765,17 @@ static void retire_stop(svc_retired *r)
  * which also proves they load; only then does the old daemon stop
  * accepting (MHD_quiesce_daemon). Both accept for a moment, no connection
  * is refused, and requests the old one holds finish on the old certificate. */
-int svc_server_reload_tls(svc_server *s, char *eb, size_t en)
+int svc_server_reload_tls(svc_server *s, sb_err *err)
 {
     if (!s->cfg.tls_cert[0] || NULL == s->mhd)
         return 1;
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_LISTEN_FD);
-    if (NULL == di || di->listen_fd == MHD_INVALID_SOCKET) {
-        snprintf(eb, en, "the listener is closed (shutting down)");
-        return -1;
-    }
+    if (NULL == di || di->listen_fd == MHD_INVALID_SOCKET)
+        return sb_err_set(err, SB_EMISUSE, "the listener is closed (shutting down)");
     char *cert = NULL, *key = NULL;
-    if (read_pem(s->cfg.tls_cert, &cert, eb, en) || read_pem(s->cfg.tls_key, &key, eb, en)) {
+    if (read_pem(s->cfg.tls_cert, &cert, err) != SB_OK || read_pem(s->cfg.tls_key, &key, err) != SB_OK) {
         free(cert);
-        return -1;
+        return err->code;
     }
     svc_retired *slot = NULL;
     for (int i = 0; i < SVC_RETIRED_MAX; i++)
@@ -794,13 +793,12 @@ int svc_server_reload_tls(svc_server *s, char *eb, size_t en)
     int fd = dup(di->listen_fd);
     struct MHD_Daemon *fresh = fd < 0 ? NULL : start_main(s, NULL, AF_UNSPEC, fd, cert, key);
     if (NULL == fresh) {
-        snprintf(eb, en,
-                 "'%.200s' and '%.200s' do not make a TLS listener (libmicrohttpd refused them; see its log "
-                 "line)",
-                 s->cfg.tls_cert, s->cfg.tls_key);
         free(cert);
         free(key);
-        return -1;
+        return sb_err_set(err, SB_EIO,
+                          "'%.200s' and '%.200s' do not make a TLS listener (libmicrohttpd refused them; see its log "
+                          "line)",
+                          s->cfg.tls_cert, s->cfg.tls_key);
     }
     /* the new daemon listens on its duplicate; the old one's copy goes */
     MHD_socket old_fd = MHD_quiesce_daemon(s->mhd);

@@ -60,8 +60,8 @@ typedef struct svc_server {
     struct svc_rcache *rcache;            /* finished responses for repeats (NULL = --result-cache-size 0) */
 } svc_server;
 
-/* Start listening. 0 or -1 with a message. */
-int svc_server_start(svc_server *s, char *eb, size_t en);
+/* Start listening. SB_OK, or an sb_code with *err saying why. */
+sb_code svc_server_start(svc_server *s, sb_err *err);
 
 
 /* The bound port (useful with --port 0). */
@@ -73,9 +73,9 @@ unsigned svc_server_probe_port(const svc_server *s);
 /* SIGHUP for TLS: read --tls-cert / --tls-key again and start a daemon with
  * them on the same listening socket; only once it runs does the old one stop
  * accepting (it finishes its connections, then svc_server_tick stops it).
- * 1 when TLS is off (nothing to do), 0 reloaded, -1 with a message (the old
- * certificate keeps serving). */
-int svc_server_reload_tls(svc_server *s, char *eb, size_t en);
+ * 1 when TLS is off (nothing to do), 0 reloaded, or a negative sb_code with
+ * *err saying why (the old certificate keeps serving). */
+int svc_server_reload_tls(svc_server *s, sb_err *err);
 
 /* Stop replaced daemons that are idle or past the request deadline; called
  * about once a second by the main thread. */

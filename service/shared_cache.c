@@ -111,20 +111,19 @@ static int unescape(const char *p, size_t n, char *out, size_t cap)
     return 0;
 }
 
-int svc_shared_parse_url(const char *url, svc_shared_url *u, char *eb, size_t en)
+sb_code svc_shared_parse_url(const char *url, svc_shared_url *u, sb_err *err)
 {
     memset(u, 0, sizeof *u);
     u->port = 6379;
     if (!strncmp(url, "rediss://", 9)) {
-        snprintf(eb, en,
-                 "cache-url: rediss:// (TLS) needs hiredis with TLS support (1.0 and later); this build links Debian's "
-                 "hiredis 0.14, which has none: reach Redis over redis:// on a private network, or through a TLS tunnel "
-                 "(stunnel, a sidecar) listening on localhost");
-        return -1;
+        return sb_err_set(
+            err, SB_EUNSUPPORTED,
+            "cache-url: rediss:// (TLS) needs hiredis with TLS support (1.0 and later); this build links Debian's "
+            "hiredis 0.14, which has none: reach Redis over redis:// on a private network, or through a TLS tunnel "
+            "(stunnel, a sidecar) listening on localhost");
     }
     if (strncmp(url, "redis://", 8)) {
-        snprintf(eb, en, "cache-url '%.100s' must start with redis://", url);
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "cache-url '%.100s' must start with redis://", url);
     }
     const char *p = url + 8, *end = p + strcspn(p, "/?#");
     const char *at = NULL;
@@ -135,13 +134,11 @@ int svc_shared_parse_url(const char *url, svc_shared_url *u, char *eb, size_t en
         const char *colon = memchr(p, ':', (size_t)(at - p));
         size_t ul = colon ? (size_t)(colon - p) : (size_t)(at - p);
         if (unescape(p, ul, u->user, sizeof u->user) != 0) {
-            snprintf(eb, en, "cache-url: the user name is too long or badly escaped");
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "cache-url: the user name is too long or badly escaped");
         }
         if (colon) {
             if (unescape(colon + 1, (size_t)(at - colon - 1), u->password, sizeof u->password) != 0) {
-                snprintf(eb, en, "cache-url: the password is too long or badly escaped");
-                return -1;
+                return sb_err_set(err, SB_EINVAL, "cache-url: the password is too long or badly escaped");
             }
             u->has_password = 1;
         } else if (u->user[0]) {
@@ -156,18 +153,15 @@ int svc_shared_parse_url(const char *url, svc_shared_url *u, char *eb, size_t en
     if (*p == '[') {
         hend = memchr(p, ']', (size_t)(end - p));
         if (NULL == hend) {
-            snprintf(eb, en, "cache-url: an IPv6 host needs its closing ]");
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "cache-url: an IPv6 host needs its closing ]");
         }
         if ((size_t)(hend - p - 1) >= sizeof u->host || hend == p + 1) {
-            snprintf(eb, en, "cache-url: bad host");
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "cache-url: bad host");
         }
         memcpy(u->host, p + 1, (size_t)(hend - p - 1));
         hend++;
         if (hend < end && *hend != ':') {
-            snprintf(eb, en, "cache-url: unexpected text after the host");
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "cache-url: unexpected text after the host");
         }
         port = hend < end ? hend + 1 : NULL;
     } else {
@@ -175,16 +169,14 @@ int svc_shared_parse_url(const char *url, svc_shared_url *u, char *eb, size_t en
         port = hend ? hend + 1 : NULL;
         hend = hend ? hend : end;
         if (hend == p || (size_t)(hend - p) >= sizeof u->host) {
-            snprintf(eb, en, "cache-url: a host is needed (redis://host:6379/0)");
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "cache-url: a host is needed (redis://host:6379/0)");
         }
         memcpy(u->host, p, (size_t)(hend - p));
     }
     for (const char *h = u->host; *h; h++)
         if (!((*h >= 'a' && *h <= 'z') || (*h >= 'A' && *h <= 'Z') || (*h >= '0' && *h <= '9') || *h == '.' ||
               *h == '-' || *h == ':' || *h == '_')) {
-            snprintf(eb, en, "cache-url: bad character in the host");
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "cache-url: bad character in the host");
         }
     if (port) {
         long v = 0;
@@ -192,8 +184,7 @@ int svc_shared_parse_url(const char *url, svc_shared_url *u, char *eb, size_t en
         for (; q < end && *q >= '0' && *q <= '9' && v <= 65535; q++)
             v = v * 10 + (*q - '0');
         if (q != end || q == port || v < 1 || v > 65535) {
-            snprintf(eb, en, "cache-url: the port must be a number in [1, 65535]");
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "cache-url: the port must be a number in [1, 65535]");
         }
         u->port = (int)v;
     }
@@ -202,13 +193,11 @@ int svc_shared_parse_url(const char *url, svc_shared_url *u, char *eb, size_t en
         errno = 0;
         long db = strtol(end + 1, &stop, 10);
         if (errno || stop == end + 1 || *stop || db < 0 || db > 100000 || end[1] == '-' || end[1] == '+') {
-            snprintf(eb, en, "cache-url: the database must be a number (redis://host:6379/0)");
-            return -1;
+            return sb_err_set(err, SB_EINVAL, "cache-url: the database must be a number (redis://host:6379/0)");
         }
         u->db = db;
     } else if (*end && !(*end == '/' && !end[1])) {
-        snprintf(eb, en, "cache-url: no query or fragment is understood");
-        return -1;
+        return sb_err_set(err, SB_EINVAL, "cache-url: no query or fragment is understood");
     }
     return 0;
 }
@@ -597,12 +586,12 @@ int svc_shared_enabled(void)
     return S.on;
 }
 
-int svc_shared_init(const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en)
+sb_code svc_shared_init(const svc_cfg *cfg, svc_metrics *m, sb_err *err)
 {
     if (!cfg->cache_url[0])
         return 0;
-    if (svc_shared_parse_url(cfg->cache_url, &S.url, eb, en) != 0)
-        return -1;
+    if (svc_shared_parse_url(cfg->cache_url, &S.url, err) != SB_OK)
+        return err->code;
     snprintf(S.prefix, sizeof S.prefix, "%s", cfg->cache_prefix);
     S.plen = strlen(S.prefix);
     S.tv.tv_sec = cfg->cache_timeout_ms / 1000;
@@ -613,8 +602,7 @@ int svc_shared_init(const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en)
     S.nslots = (size_t)cfg->cache_pool;
     S.slots = calloc(S.nslots, sizeof *S.slots);
     if (NULL == S.slots) {
-        snprintf(eb, en, "out of memory");
-        return -1;
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < S.nslots; i++)
         pthread_mutex_init(&S.slots[i].mu, NULL);
@@ -630,8 +618,7 @@ int svc_shared_init(const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en)
     if (pthread_create(&S.writer, NULL, writer, NULL) != 0) {
         free(S.slots);
         S.slots = NULL;
-        snprintf(eb, en, "cannot start the shared cache writer");
-        return -1;
+        return sb_err_set(err, SB_EIO, "cannot start the shared cache writer");
     }
     S.on = 1;
     char detail[700];

@@ -42,12 +42,13 @@ typedef struct svc_shared_url {
 
 /* Parse a cache URL: redis://[[user]:password@]host[:port][/db], host a
  * name, an IPv4 address or [IPv6]. rediss:// is refused with the reason
- * (Debian's hiredis 0.14 has no TLS). 0, or -1 with a message in eb. */
-int svc_shared_parse_url(const char *url, svc_shared_url *out, char *eb, size_t en);
+ * (Debian's hiredis 0.14 has no TLS). SB_OK, or an sb_code with *err. */
+sb_code svc_shared_parse_url(const char *url, svc_shared_url *out, sb_err *err);
 
 /* Start with cfg's --cache-* settings (nothing when cache_url is empty);
- * counters go to m. Redis need not be up yet. 0, or -1 with a message. */
-int svc_shared_init(const svc_cfg *cfg, svc_metrics *m, char *eb, size_t en);
+ * counters go to m. Redis need not be up yet. SB_OK, or an sb_code with
+ * *err. */
+sb_code svc_shared_init(const svc_cfg *cfg, svc_metrics *m, sb_err *err);
 
 /* Stop the writer (what is still queued gets one bounded attempt), close
  * every connection. */

@@ -177,25 +177,25 @@ TEST(budget_account_grows_then_refuses)
 
 TEST(budget_fits_max_body)
 {
-    char eb[256];
+    sb_err err;
     svc_cfg c;
     memset(&c, 0, sizeof c);
     c.max_body = 64L << 20;
-    CHECK(svc_cfg_fit_budget(&c, 512ULL << 20, eb, sizeof eb) == 0); /* a 512Mi pod: 70% holds 5 x 64 MiB */
+    CHECK(svc_cfg_fit_budget(&c, 512ULL << 20, &err) == 0); /* a 512Mi pod: 70% holds 5 x 64 MiB */
     CHECK(c.memory_budget == (long)((512ULL << 20) / 100 * 70) && c.max_body == 64L << 20 && !c.max_body_lowered);
     memset(&c, 0, sizeof c);
     c.max_body = 64L << 20;
-    CHECK(svc_cfg_fit_budget(&c, 0, eb, sizeof eb) == 0 && c.memory_budget == (long)SVC_BUDGET_DEFAULT);
+    CHECK(svc_cfg_fit_budget(&c, 0, &err) == 0 && c.memory_budget == (long)SVC_BUDGET_DEFAULT);
     memset(&c, 0, sizeof c);
     c.max_body = 64L << 20;
-    CHECK(svc_cfg_fit_budget(&c, 256ULL << 20, eb, sizeof eb) == 0); /* derived, too small: max-body fits it */
+    CHECK(svc_cfg_fit_budget(&c, 256ULL << 20, &err) == 0); /* derived, too small: max-body fits it */
     CHECK(c.max_body_lowered && c.max_body == c.memory_budget / 5 &&
           svc_budget_cost((unsigned long long)c.max_body) <= (unsigned long long)c.memory_budget);
     memset(&c, 0, sizeof c);
     c.max_body = 64L << 20;
     c.memory_budget = 1000000; /* set too small: an error naming both */
-    CHECK(svc_cfg_fit_budget(&c, 0, eb, sizeof eb) == -1 && strstr(eb, "memory-budget 1000000") &&
-          strstr(eb, "max-body"));
+    CHECK(svc_cfg_fit_budget(&c, 0, &err) < 0 && strstr(err.msg, "memory-budget 1000000") &&
+          strstr(err.msg, "max-body"));
 }
 
 /* Size settings take units as Kubernetes and people write them. */
@@ -234,12 +234,12 @@ TEST(config_sizes_take_units)
     }
     /* through the settings: an option and an environment variable */
     svc_cfg c;
-    char eb[256];
+    sb_err err;
     char *argv[] = {"sbomd", "--memory-budget", "400Mi", "--max-body", "64Mi", NULL};
-    CHECK(svc_cfg_load(&c, 5, argv, eb, sizeof eb) == 0);
+    CHECK(svc_cfg_load(&c, 5, argv, &err) == 0);
     CHECK(c.memory_budget == 419430400L && c.max_body == 67108864L);
     char *bad[] = {"sbomd", "--max-body", "64Q", NULL};
-    CHECK(svc_cfg_load(&c, 3, bad, eb, sizeof eb) == -1 && strstr(eb, "units k, M, G, T, Ki, Mi, Gi, Ti") != NULL);
+    CHECK(svc_cfg_load(&c, 3, bad, &err) < 0 && strstr(err.msg, "units k, M, G, T, Ki, Mi, Gi, Ti") != NULL);
     char *port[] = {"sbomd", "--port", "8Ki", NULL}; /* a port is no size */
-    CHECK(svc_cfg_load(&c, 3, port, eb, sizeof eb) == -1);
+    CHECK(svc_cfg_load(&c, 3, port, &err) < 0);
 }

@@ -20,8 +20,8 @@ static svc_lookup *cache_new(size_t max_entries, size_t nbuckets)
     L->nbuckets = nbuckets;
     L->buckets = calloc(nbuckets, sizeof *L->buckets);
     L->ttl = 3600;
-    char eb[256];
-    if (NULL == L->buckets || svc_store_open(L->cache, sizeof L->cache, NULL, &L->own_cache, eb, sizeof eb) != 0) {
+    sb_err err;
+    if (NULL == L->buckets || svc_store_open(L->cache, sizeof L->cache, NULL, &L->own_cache, &err) != 0) {
         free(L->buckets);
         free(L);
         return NULL;
@@ -32,9 +32,9 @@ static svc_lookup *cache_new(size_t max_entries, size_t nbuckets)
 static void cache_free(svc_lookup *L)
 {
     for (size_t i = 0; i < L->nbuckets; i++)
-        for (entry *e = L->buckets[i], *next; e; e = next) {
+        for (svc_lk_entry *e = L->buckets[i], *next; e; e = next) {
             next = e->hnext;
-            free_entry(e);
+            svc_lk_free_entry(e);
         }
     free(L->buckets);
     if (L->own_cache)
@@ -42,12 +42,12 @@ static void cache_free(svc_lookup *L)
     free(L);
 }
 
-static entry *answered(svc_lookup *L, const char *url)
+static svc_lk_entry *answered(svc_lookup *L, const char *url)
 {
-    entry *e = add_entry(L, url, K_PYPI);
+    svc_lk_entry *e = svc_lk_add_entry(L, url, K_PYPI);
     if (e) {
         e->state = E_ANSWERED;
-        lru_push(L, e);
+        svc_lk_lru_push(L, e);
     }
     return e;
 }
@@ -60,17 +60,17 @@ TEST(lookup_cache_find_by_url)
         return;
     const char *urls[] = {"https://pypi.org/pypi/a/1/json", "https://pypi.org/pypi/b/1/json",
                           "https://pypi.org/pypi/c/1/json", "https://conda.anaconda.org/x/a-1-0.conda"};
-    entry *es[4];
+    svc_lk_entry *es[4];
     for (int i = 0; i < 4; i++)
-        es[i] = add_entry(L, urls[i], i == 3 ? K_CONDA : K_PYPI);
+        es[i] = svc_lk_add_entry(L, urls[i], i == 3 ? K_CONDA : K_PYPI);
     CHECK(L->count == 4);
     for (int i = 0; i < 4; i++) {
-        CHECK(es[i] != NULL && find(L, urls[i]) == es[i]);
+        CHECK(es[i] != NULL && svc_lk_find(L, urls[i]) == es[i]);
         CHECK(es[i] && es[i]->state == E_FAILED && !es[i]->in_lru); /* new: idle, not kept */
     }
     CHECK(es[3] && es[3]->kind == K_CONDA);
-    CHECK(find(L, "https://pypi.org/pypi/a/1/json?") == NULL); /* the whole URL is the key */
-    CHECK(find(L, "https://pypi.org/pypi/d/1/json") == NULL);
+    CHECK(svc_lk_find(L, "https://pypi.org/pypi/a/1/json?") == NULL); /* the whole URL is the key */
+    CHECK(svc_lk_find(L, "https://pypi.org/pypi/d/1/json") == NULL);
     cache_free(L);
 }
 
@@ -80,7 +80,7 @@ TEST(lookup_cache_evicts_oldest_unheld)
     CHECK(L != NULL);
     if (NULL == L)
         return;
-    entry *held = answered(L, "u1"), *e2 = answered(L, "u2"), *e3 = answered(L, "u3"), *e4 = answered(L, "u4");
+    svc_lk_entry *held = answered(L, "u1"), *e2 = answered(L, "u2"), *e3 = answered(L, "u3"), *e4 = answered(L, "u4");
     CHECK(held && e2 && e3 && e4);
     if (!held || !e2 || !e3 || !e4) {
         cache_free(L);
@@ -88,24 +88,24 @@ TEST(lookup_cache_evicts_oldest_unheld)
     }
     held->refs = 1; /* a request reads it: never evicted */
     CHECK(L->lru_old == held && L->lru_new == e4);
-    lru_push(L, e2); /* answered again: now the newest */
+    svc_lk_lru_push(L, e2); /* answered again: now the newest */
     CHECK(L->lru_new == e2 && L->lru_old == held && e3->older == held);
-    evict(L);
+    svc_lk_evict(L);
     CHECK(L->count == 2);
-    CHECK(find(L, "u1") == held && find(L, "u2") == e2); /* the held one and the newest stay */
-    CHECK(find(L, "u3") == NULL && find(L, "u4") == NULL);
+    CHECK(svc_lk_find(L, "u1") == held && svc_lk_find(L, "u2") == e2); /* the held one and the newest stay */
+    CHECK(svc_lk_find(L, "u3") == NULL && svc_lk_find(L, "u4") == NULL);
     CHECK(L->lru_old == held && L->lru_new == e2 && held->newer == e2);
 
     /* a queued entry (a transfer still wanted) and one a request claims stay too */
-    entry *q = answered(L, "u5"), *w = answered(L, "u6");
+    svc_lk_entry *q = answered(L, "u5"), *w = answered(L, "u6");
     CHECK(q && w);
     if (q && w) {
         q->state = E_QUEUED;
         w->it.wanters = 1;
         held->refs = 0;
-        evict(L); /* 4 entries over a bound of 2: only u1 and u2 may go */
-        CHECK(L->count == 2 && find(L, "u5") == q && find(L, "u6") == w);
-        CHECK(find(L, "u1") == NULL && find(L, "u2") == NULL);
+        svc_lk_evict(L); /* 4 entries over a bound of 2: only u1 and u2 may go */
+        CHECK(L->count == 2 && svc_lk_find(L, "u5") == q && svc_lk_find(L, "u6") == w);
+        CHECK(svc_lk_find(L, "u1") == NULL && svc_lk_find(L, "u2") == NULL);
     }
     cache_free(L);
 }
@@ -119,20 +119,21 @@ TEST(lookup_cache_disk_tier)
     const char *mit = "https://pypi.org/pypi/mit/1.0/json", *none = "https://pypi.org/pypi/none/1.0/json";
     svc_store_pypi_put(L->cache, mit, "MIT");
     svc_store_pypi_put(L->cache, none, NULL);
-    entry *e = add_entry(L, mit, K_PYPI), *n = add_entry(L, none, K_PYPI);
-    entry *miss = add_entry(L, "https://pypi.org/pypi/other/1.0/json", K_PYPI);
-    entry *conda = add_entry(L, "https://conda.anaconda.org/x/a-1-0.conda", K_CONDA);
-    entry *osv = add_entry(L, mit, K_OSV_VULN); /* raw answers never come from disk, even for a stored URL */
+    svc_lk_entry *e = svc_lk_add_entry(L, mit, K_PYPI), *n = svc_lk_add_entry(L, none, K_PYPI);
+    svc_lk_entry *miss = svc_lk_add_entry(L, "https://pypi.org/pypi/other/1.0/json", K_PYPI);
+    svc_lk_entry *conda = svc_lk_add_entry(L, "https://conda.anaconda.org/x/a-1-0.conda", K_CONDA);
+    svc_lk_entry *osv = svc_lk_add_entry(L, mit,
+                                         K_OSV_VULN); /* raw answers never come from disk, even for a stored URL */
     CHECK(e && n && miss && conda && osv);
     if (e && n && miss && conda && osv) {
-        CHECK(disk_answer(L, e) == 1);
+        CHECK(svc_lk_disk_answer(L, e) == 1);
         CHECK_STR(e->license, "MIT");
-        CHECK(disk_answer(L, n) == 1 && n->license == NULL); /* the release names none: an answer too */
-        CHECK(disk_answer(L, miss) == 0);
-        CHECK(disk_answer(L, conda) == 0 && conda->info_dir == NULL);
-        CHECK(disk_answer(L, osv) == 0 && osv->body == NULL);
+        CHECK(svc_lk_disk_answer(L, n) == 1 && n->license == NULL); /* the release names none: an answer too */
+        CHECK(svc_lk_disk_answer(L, miss) == 0);
+        CHECK(svc_lk_disk_answer(L, conda) == 0 && conda->info_dir == NULL);
+        CHECK(svc_lk_disk_answer(L, osv) == 0 && osv->body == NULL);
         L->ttl = -1; /* older than the TTL: asked again */
-        CHECK(disk_answer(L, e) == 0);
+        CHECK(svc_lk_disk_answer(L, e) == 0);
     }
     cache_free(L);
 }

@@ -37,8 +37,8 @@ TEST(svc_auth__load_check_reload)
     snprintf(path, sizeof path, "%s/tokens", dir);
     write_file(path, "# CI tokens\n  alpha-1  \n\nbeta-2\n");
     svc_auth a;
-    char eb[256];
-    CHECK(svc_auth_init(&a, path, "/,/healthz", eb, sizeof eb) == 0);
+    sb_err err;
+    CHECK(svc_auth_init(&a, path, "/,/healthz", &err) == 0);
     CHECK(a.n == 2);
     CHECK(svc_auth_check(&a, "Bearer alpha-1") == 1);
     CHECK(svc_auth_check(&a, "Bearer beta-2") == 1);
@@ -52,15 +52,15 @@ TEST(svc_auth__load_check_reload)
     unlink(path);
     CHECK(mkdir(path, 0700) == 0);
     size_t n = 99;
-    CHECK(svc_auth_reload(&a, &n, eb, sizeof eb) == -1);
+    CHECK(svc_auth_reload(&a, &n, &err) < 0);
     CHECK(svc_auth_check(&a, "Bearer alpha-1") == 1);
     rmdir(path);
     write_file(path, "# nothing yet\n");
-    CHECK(svc_auth_reload(&a, &n, eb, sizeof eb) == -1 && strstr(eb, "no token"));
+    CHECK(svc_auth_reload(&a, &n, &err) < 0 && strstr(err.msg, "no token"));
     CHECK(svc_auth_check(&a, "Bearer beta-2") == 1);
     /* a good reload replaces them */
     write_file(path, "gamma-3\n");
-    CHECK(svc_auth_reload(&a, &n, eb, sizeof eb) == 0 && n == 1);
+    CHECK(svc_auth_reload(&a, &n, &err) == 0 && n == 1);
     CHECK(svc_auth_check(&a, "Bearer gamma-3") == 1 && svc_auth_check(&a, "Bearer alpha-1") == -1);
     svc_auth_free(&a);
     unlink(path);
@@ -147,36 +147,36 @@ TEST(svc_listen__ipv4_ipv6_brackets)
 {
     struct sockaddr_storage ss;
     int fam = 0;
-    char eb[128];
-    CHECK(svc_listen_parse("127.0.0.1", 8080, &ss, &fam, eb, sizeof eb) == 0 && fam == AF_INET);
+    sb_err err;
+    CHECK(svc_listen_parse("127.0.0.1", 8080, &ss, &fam, &err) == 0 && fam == AF_INET);
     CHECK(ntohs(((struct sockaddr_in *)&ss)->sin_port) == 8080);
-    CHECK(svc_listen_parse("::", 1, &ss, &fam, eb, sizeof eb) == 0 && fam == AF_INET6);
-    CHECK(svc_listen_parse("[::1]", 1, &ss, &fam, eb, sizeof eb) == 0 && fam == AF_INET6);
-    CHECK(svc_listen_parse("[::1", 1, &ss, &fam, eb, sizeof eb) == -1 && strstr(eb, "IPv4 or IPv6"));
-    CHECK(svc_listen_parse("localhost", 1, &ss, &fam, eb, sizeof eb) == -1);
-    CHECK(svc_listen_parse("", 1, &ss, &fam, eb, sizeof eb) == -1);
+    CHECK(svc_listen_parse("::", 1, &ss, &fam, &err) == 0 && fam == AF_INET6);
+    CHECK(svc_listen_parse("[::1]", 1, &ss, &fam, &err) == 0 && fam == AF_INET6);
+    CHECK(svc_listen_parse("[::1", 1, &ss, &fam, &err) < 0 && strstr(err.msg, "IPv4 or IPv6"));
+    CHECK(svc_listen_parse("localhost", 1, &ss, &fam, &err) < 0);
+    CHECK(svc_listen_parse("", 1, &ss, &fam, &err) < 0);
 }
 
 TEST(svc_cfg__flags_env_bounds)
 {
     svc_cfg c;
-    char eb[256];
+    sb_err err;
     char *argv1[] = {"sbomd", "--port", "9090", "--max-body=1048576", "--quiet", NULL};
     unsetenv("SBOMD_PORT");
-    CHECK(svc_cfg_load(&c, 4, argv1, eb, sizeof eb) == 0);
+    CHECK(svc_cfg_load(&c, 4, argv1, &err) == 0);
     CHECK(c.port == 9090 && c.max_body == 1048576);
     setenv("SBOMD_PORT", "7070", 1);
     char *argv2[] = {"sbomd", NULL};
-    CHECK(svc_cfg_load(&c, 1, argv2, eb, sizeof eb) == 0 && c.port == 7070);
+    CHECK(svc_cfg_load(&c, 1, argv2, &err) == 0 && c.port == 7070);
     char *argv3[] = {"sbomd", "--port", "6060", NULL};
-    CHECK(svc_cfg_load(&c, 3, argv3, eb, sizeof eb) == 0 && c.port == 6060); /* the flag wins */
+    CHECK(svc_cfg_load(&c, 3, argv3, &err) == 0 && c.port == 6060); /* the flag wins */
     unsetenv("SBOMD_PORT");
     char *argv4[] = {"sbomd", "--port", "70000", NULL};
-    CHECK(svc_cfg_load(&c, 3, argv4, eb, sizeof eb) < 0 && strstr(eb, "port"));
+    CHECK(svc_cfg_load(&c, 3, argv4, &err) < 0 && strstr(err.msg, "port"));
     char *argv5[] = {"sbomd", "--no-such-option", NULL};
-    CHECK(svc_cfg_load(&c, 2, argv5, eb, sizeof eb) < 0 && strstr(eb, "no-such-option"));
+    CHECK(svc_cfg_load(&c, 2, argv5, &err) < 0 && strstr(err.msg, "no-such-option"));
     char *argv6[] = {"sbomd", "--max-body", "lots", NULL};
-    CHECK(svc_cfg_load(&c, 3, argv6, eb, sizeof eb) < 0 && strstr(eb, "max-body"));
+    CHECK(svc_cfg_load(&c, 3, argv6, &err) < 0 && strstr(err.msg, "max-body"));
 }
 
 TEST(svc_filewatch__replaced_file_reported_once_settled)
@@ -208,17 +208,17 @@ TEST(svc_filewatch__replaced_file_reported_once_settled)
 TEST(svc_cfg__probe_listener)
 {
     svc_cfg c;
-    char eb[256];
+    sb_err err;
     unsetenv("SBOMD_PROBE_PORT");
     unsetenv("SBOMD_PORT");
     char *argv1[] = {"sbomd", NULL};
-    CHECK(svc_cfg_load(&c, 1, argv1, eb, sizeof eb) == 0 && c.probe_port == -1 && c.probe_listen[0] == '\0'); /* off */
+    CHECK(svc_cfg_load(&c, 1, argv1, &err) == 0 && c.probe_port == -1 && c.probe_listen[0] == '\0'); /* off */
     char *argv2[] = {"sbomd", "--probe-port", "8081", "--probe-listen", "0.0.0.0", NULL};
-    CHECK(svc_cfg_load(&c, 5, argv2, eb, sizeof eb) == 0 && c.probe_port == 8081 && !strcmp(c.probe_listen, "0.0.0.0"));
+    CHECK(svc_cfg_load(&c, 5, argv2, &err) == 0 && c.probe_port == 8081 && !strcmp(c.probe_listen, "0.0.0.0"));
     char *argv3[] = {"sbomd", "--port", "8080", "--probe-port", "8080", NULL};
-    CHECK(svc_cfg_load(&c, 5, argv3, eb, sizeof eb) < 0 && strstr(eb, "probe-port 8080"));
+    CHECK(svc_cfg_load(&c, 5, argv3, &err) < 0 && strstr(err.msg, "probe-port 8080"));
     char *argv4[] = {"sbomd", "--port", "0", "--probe-port", "0", NULL}; /* both any free port: distinct */
-    CHECK(svc_cfg_load(&c, 5, argv4, eb, sizeof eb) == 0);
+    CHECK(svc_cfg_load(&c, 5, argv4, &err) == 0);
     char *argv5[] = {"sbomd", "--probe-port", "-2", NULL};
-    CHECK(svc_cfg_load(&c, 3, argv5, eb, sizeof eb) < 0 && strstr(eb, "probe-port"));
+    CHECK(svc_cfg_load(&c, 3, argv5, &err) < 0 && strstr(err.msg, "probe-port"));
 }
