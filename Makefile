@@ -22,7 +22,7 @@ REDIS_LIBS := $(shell pkg-config --libs hiredis 2>/dev/null || echo -lhiredis)
 # The unit tests link the service and handler objects through an archive,
 # so they take the objects their tests call and nothing else.
 CORE_SRC := $(sort $(wildcard core/*.c))
-SVC_SRC  := $(sort $(wildcard service/*.c))
+SVC_SRC  := $(sort $(wildcard service/*.c service/http/*.c service/lookup/*.c))
 HND_SRC  := $(sort $(wildcard handlers/*.c))
 CLI_SRC  := cli/sbomgen.c
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))

@@ -44,7 +44,7 @@ static inline void sb_alloc_release(void)
 /* sb_alloc_release_now(): the same, without the allocator's decommit delay
  * (pages freed a moment ago are returned too, not kept for reuse). It sets
  * a process-wide option and restores it: callers on several threads
- * serialize it (service/request.c release_now). */
+ * serialize it (service/http/request.c release_now). */
 static inline void sb_alloc_release_now(void)
 {
     long delay = mi_option_get(mi_option_decommit_delay);

@@ -2,7 +2,7 @@
  * scorecard.c - OpenSSF Scorecard: a package's GitHub repository (the URL
  * read by github.c), the API URL, the answer's digest and the
  * pixi:scorecard* properties (see scorecard.h). The service owns the
- * transfers (service/lookup_scorecard.c).
+ * transfers (service/lookup/lookup_scorecard.c).
  */
 #include "scorecard.h"
 #include "github.h"

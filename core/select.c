@@ -354,7 +354,7 @@ static unsigned char *repeats(sb_arena *tmp, const sb_lock_platform *plat)
     return rep;
 }
 
-/* Whether a license lookup would ask about p: the packages service/lookup.c
+/* Whether a license lookup would ask about p: the packages service/lookup/lookup.c
  * (wanted) asks for, less those that only lack license files. */
 static int would_look_up(const sb_pkg *p, sb_arena *a)
 {

@@ -41,7 +41,7 @@ typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, 
 
 /* An sb_lookup_fn for sb_select_opts.lookup_probe: counts the packages
  * without a license that a lookup would ask about (a PyPI release, a conda
- * archive: those service/lookup.c asks for) as st->unasked when ctx is not
+ * archive: those service/lookup/lookup.c asks for) as st->unasked when ctx is not
  * NULL (the server makes lookups: the request did not ask) or st->off (no
  * lookups where the document is made); fills nothing, asks nobody. */
 sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err);

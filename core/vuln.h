@@ -2,7 +2,7 @@
  * vuln.h - vulnerability findings in the model (spec 6.9, 8, 10.4): OSV's
  * answers turned into merged findings each writer and report streams.
  *
- * Core has no HTTP: the service fetches (service/lookup.c) and hands the
+ * Core has no HTTP: the service fetches (service/lookup/lookup.c) and hands the
  * bodies here. The order of work: sb_vuln_queries() lists what a selection
  * may ask OSV about; sb_osv_batch_body() / sb_osv_batch_parse() are one
  * querybatch chunk; sb_osv_record_parse() reads one advisory; finally

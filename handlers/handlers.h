@@ -4,7 +4,7 @@
 #ifndef H_HANDLERS_H
 #define H_HANDLERS_H
 
-#include "../service/router.h"
+#include "../service/http/router.h"
 
 int h_sbom_register(svc_router *rt);
 int h_health_register(svc_router *rt);

@@ -33,7 +33,7 @@
 #include "../core/vuln.h"
 #include "../service/gates.h"
 #include "../service/intake.h"
-#include "../service/lookup.h"
+#include "../service/lookup/lookup.h"
 #include "../service/params.h"
 
 #include <stdlib.h>

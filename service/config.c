@@ -7,7 +7,7 @@
 #include "params.h"
 #include "budget.h"
 #include "cgroup.h"
-#include "shared_cache.h"
+#include "lookup/shared_cache.h"
 #include "../core/buf.h"
 #include "../core/policy.h"
 #include "../core/toml.h"

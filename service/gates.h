@@ -5,7 +5,7 @@
 #ifndef SVC_GATES_H
 #define SVC_GATES_H
 
-#include "request.h"
+#include "http/request.h"
 #include "../core/model.h"
 
 #include <stddef.h>

@@ -7,7 +7,7 @@
 #include "../core/lock_merge.h"
 #include "../core/gate.h"
 #include "../core/quality.h"
-#include "lookup.h"
+#include "lookup/lookup.h"
 #include "params.h"
 #include "../core/deadline.h"
 #include "../core/report.h"

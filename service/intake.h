@@ -15,7 +15,7 @@
 #include "../core/model.h"
 #include "../core/select.h"
 #include "../core/policy.h"
-#include "request.h"
+#include "http/request.h"
 
 #include <time.h>
 

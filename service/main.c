@@ -8,14 +8,14 @@
  */
 #include "../core/doc.h"
 #include "../core/pypimap.h"
-#include "mapsrc.h"
+#include "lookup/mapsrc.h"
 #include "../handlers/handlers.h"
 #include "config.h"
 #include "filewatch.h"
-#include "lookup.h"
-#include "shared_cache.h"
+#include "lookup/lookup.h"
+#include "lookup/shared_cache.h"
 #include "log.h"
-#include "server.h"
+#include "http/server.h"
 
 #include <curl/curl.h>
 #include <jansson.h>

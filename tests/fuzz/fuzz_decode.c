@@ -1,8 +1,8 @@
 /* fuzz_decode.c - libFuzzer target: request bodies with a Content-Encoding
- * (service/decode.c). The first byte picks the coding (gzip, deflate, zstd,
+ * (service/http/decode.c). The first byte picks the coding (gzip, deflate, zstd,
  * or a refusing budget); the rest is the body. The output never passes the
  * cap, is NUL-terminated, and a refusing budget always stops it. */
-#include "../../service/decode.h"
+#include "../../service/http/decode.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /*
  * fuzz_multipart.c - libFuzzer target: the multipart/form-data parser
- * (service/multipart.c) as a request drives it. The input up to the first
+ * (service/http/multipart.c) as a request drives it. The input up to the first
  * newline is the Content-Type header value (its boundary parameter), the
  * rest the body. Every part's name, file name and bytes are read so ASan
  * sees them; a part's data must be NUL-terminated at its length (in place). Must never
  * crash, leak or loop.
  */
-#include "../../service/multipart.h"
+#include "../../service/http/multipart.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -22,7 +22,7 @@ jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 # the fuzzer but without its main: compiled once, not once per target
 objs="$out/obj"
 mkdir -p "$objs"
-srcs="$(make -s --no-print-directory print-core-src) service/params.c service/decode.c service/multipart.c"
+srcs="$(make -s --no-print-directory print-core-src) service/params.c service/http/decode.c service/http/multipart.c"
 t0=$SECONDS
 if ! printf '%s\n' $srcs | xargs -P "$jobs" -I{} sh -c \
      'o="$1/$(echo "$2" | tr / _ | sed "s/\.c$/.o/")"; [ "$o" -nt "$2" ] || exec '"$CC"' -fsanitize=fuzzer-no-link,address,undefined '"$common"' -c "$2" -o "$o"' _ "$objs" {} \

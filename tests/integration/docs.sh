@@ -43,8 +43,8 @@ for f in README.md CONTRIBUTING.md tests/README.md examples/README.md docs/*.md 
     check "$f: link $link resolves" [ -e "$(dirname "$f")/$target" ]
   done < <(grep -oE '\]\([^)]+\)' "$f" | sed 's/^](//; s/)$//' | grep -vE '^(https?|mailto):|^#')
 done
-for f in core/*.c service/*.c handlers/*.c; do
-  check "ARCHITECTURE.md names $f" grep -qF "$(basename "$f")" docs/internals/ARCHITECTURE.md
+for f in core/*.c service/*.c service/http/*.c service/lookup/*.c handlers/*.c; do
+  check "ARCHITECTURE.md names $f" grep -qF "$(case "$f" in service/*/*) echo "$f" ;; *) basename "$f" ;; esac)" docs/internals/ARCHITECTURE.md
 done
 # the examples a newcomer is told to POST
 sb_start "$work/server.log"

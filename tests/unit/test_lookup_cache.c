@@ -1,12 +1,12 @@
 /*
  * test_lookup_cache.c - the lookup engine's answer cache
- * (service/lookup_cache.c) without a network or a thread: entries found by
+ * (service/lookup/lookup_cache.c) without a network or a thread: entries found by
  * URL, the LRU bound that never evicts an entry a request holds or waits on,
  * and the disk tier looked at before the network.
  */
 #include "test.h"
-#include "../../service/lookup_int.h"
-#include "../../service/lookup_store.h"
+#include "../../service/lookup/lookup_int.h"
+#include "../../service/lookup/lookup_store.h"
 
 #include <stdlib.h>
 

@@ -1,10 +1,10 @@
 /*
- * test_lookup_sched.c - the lookup scheduler (service/lookup_sched.c):
+ * test_lookup_sched.c - the lookup scheduler (service/lookup/lookup_sched.c):
  * per-request claim limits, turns across requests, fair slot shares, single
  * flight across requests, and what cancelling or closing a request orphans.
  */
 #include "test.h"
-#include "../../service/lookup_sched.h"
+#include "../../service/lookup/lookup_sched.h"
 
 #define NITEMS 320
 

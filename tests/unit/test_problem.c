@@ -1,10 +1,10 @@
 /*
- * test_problem.c - the table of problem types (service/problem.c): one type
+ * test_problem.c - the table of problem types (service/http/problem.c): one type
  * per kind, each with one status, and openapi/openapi.yaml listing exactly
  * the same types with the same statuses, and docs/api.md a row for each.
  */
 #include "test.h"
-#include "../../service/request.h"
+#include "../../service/http/request.h"
 
 #include <stdio.h>
 #include <stdlib.h>

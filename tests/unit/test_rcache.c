@@ -1,11 +1,11 @@
 /*
- * test_rcache.c - the result cache's in-memory tier (service/rcache.h): hits
+ * test_rcache.c - the result cache's in-memory tier (service/http/rcache.h): hits
  * and misses by key, least-recently-used eviction under the byte bound, the
  * per-entry cap, replacement of a key, entries that outlive their eviction
  * while a reference is held, expiry, and "off" (size 0).
  */
 #include "test.h"
-#include "../../service/rcache.h"
+#include "../../service/http/rcache.h"
 
 #include <string.h>
 

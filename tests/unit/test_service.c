@@ -6,9 +6,9 @@
  * (flags over environment, bounds, unknown options).
  */
 #include "test.h"
-#include "../../service/auth.h"
+#include "../../service/http/auth.h"
 #include "../../service/config.h"
-#include "../../service/decode.h"
+#include "../../service/http/decode.h"
 #include "../../service/filewatch.h"
 
 #include <arpa/inet.h>

@@ -7,7 +7,7 @@
  */
 #include "test.h"
 #include "../../core/arena.h"
-#include "../../service/shared_cache.h"
+#include "../../service/lookup/shared_cache.h"
 
 TEST(shared_url_forms)
 {

@@ -7,11 +7,11 @@
  */
 #include "request_int.h"
 #include "gzip.h"
-#include "params.h"
+#include "../params.h"
 #include "rcache.h"
-#include "../core/uuid.h"
-#include "mapsrc.h"
-#include "../core/version.h"
+#include "../../core/uuid.h"
+#include "../lookup/mapsrc.h"
+#include "../../core/version.h"
 
 #include <poll.h>
 #include <pthread.h>
@@ -19,7 +19,7 @@
 #include <strings.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/alloc.h"
+#include "../../core/alloc.h"
 
 const char *svc_req_method(const svc_req *r)
 {

@@ -7,9 +7,9 @@
  * thread (core/health.h, core/scorecard.h) before the cache keeps it.
  */
 #include "lookup_int.h"
-#include "../core/pypi.h"
-#include "../core/health.h"
-#include "../core/scorecard.h"
+#include "../../core/pypi.h"
+#include "../../core/health.h"
+#include "../../core/scorecard.h"
 
 #include <stdlib.h>
 #include <string.h>

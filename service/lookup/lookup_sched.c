@@ -15,8 +15,8 @@
  * those it abandons at stop).
  */
 #include "lookup_sched.h"
-#include "../core/alloc.h"
-#include "../core/buf.h"
+#include "../../core/alloc.h"
+#include "../../core/buf.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,11 +6,11 @@
 #ifndef SVC_SERVER_H
 #define SVC_SERVER_H
 
-#include "../core/lock.h"
+#include "../../core/lock.h"
 #include "auth.h"
-#include "budget.h"
-#include "config.h"
-#include "metrics.h"
+#include "../budget.h"
+#include "../config.h"
+#include "../metrics.h"
 #include "router.h"
 
 #include <stdatomic.h>

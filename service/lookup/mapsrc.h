@@ -14,7 +14,7 @@
 #ifndef SVC_MAPSRC_H
 #define SVC_MAPSRC_H
 
-#include "config.h"
+#include "../config.h"
 
 struct sb_pypimap;
 typedef struct svc_mapsrc svc_mapsrc;

@@ -10,12 +10,12 @@
  * disk).
  */
 #include "lookup_int.h"
-#include "log.h"
+#include "../log.h"
 #include "lookup_store.h"
-#include "../core/archive.h"
-#include "../core/enrich.h"
-#include "../core/pypi.h"
-#include "../core/select.h"
+#include "../../core/archive.h"
+#include "../../core/enrich.h"
+#include "../../core/pypi.h"
+#include "../../core/select.h"
 
 #include <curl/curl.h>
 #include <limits.h>

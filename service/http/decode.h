@@ -10,7 +10,7 @@
 #ifndef SVC_DECODE_H
 #define SVC_DECODE_H
 
-#include "../core/buf.h"
+#include "../../core/buf.h"
 
 #include <stddef.h>
 

@@ -8,10 +8,10 @@
 #ifndef SVC_REQUEST_H
 #define SVC_REQUEST_H
 
-#include "../core/arena.h"
-#include "../core/doc.h"
-#include "../core/err.h"
-#include "config.h"
+#include "../../core/arena.h"
+#include "../../core/doc.h"
+#include "../../core/err.h"
+#include "../config.h"
 #include "multipart.h"
 
 #include <stddef.h>

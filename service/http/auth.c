@@ -2,9 +2,9 @@
  * auth.c - bearer tokens from a file, compared in constant time (see auth.h).
  */
 #include "auth.h"
-#include "../core/alloc.h"
-#include "../core/buf.h"
-#include "../core/uuid.h"
+#include "../../core/alloc.h"
+#include "../../core/buf.h"
+#include "../../core/uuid.h"
 
 #include <errno.h>
 #include <stdio.h>

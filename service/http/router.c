@@ -3,7 +3,7 @@
  * nothing cleverer.
  */
 #include "router.h"
-#include "params.h"
+#include "../params.h"
 
 #include <string.h>
 

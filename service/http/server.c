@@ -13,12 +13,12 @@
  */
 #include "server.h"
 #include "decode.h"
-#include "cgroup.h"
+#include "../cgroup.h"
 #include "guard.h"
-#include "log.h"
+#include "../log.h"
 #include "request_int.h"
 #include "rcache.h"
-#include "../core/alloc.h"
+#include "../../core/alloc.h"
 
 #include <microhttpd.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
 #ifndef SVC_GUARD_H
 #define SVC_GUARD_H
 
-#include "../core/err.h"
+#include "../../core/err.h"
 
 #include <microhttpd.h>
 #include <stdatomic.h>

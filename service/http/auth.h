@@ -13,7 +13,7 @@
 #ifndef SVC_AUTH_H
 #define SVC_AUTH_H
 
-#include "../core/err.h"
+#include "../../core/err.h"
 
 #include <pthread.h>
 #include <stddef.h>

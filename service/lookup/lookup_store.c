@@ -4,7 +4,7 @@
  * cheaper than a transfer.
  */
 #include "lookup_store.h"
-#include "../core/uuid.h"
+#include "../../core/uuid.h"
 
 #include <errno.h>
 #include <fcntl.h>

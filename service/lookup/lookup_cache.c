@@ -9,11 +9,11 @@
  * Every function here but svc_lk_shared_put and svc_lk_shared_fill expects the lock held.
  */
 #include "lookup_int.h"
-#include "log.h"
+#include "../log.h"
 #include "lookup_store.h"
 #include "shared_cache.h"
-#include "../core/archive.h"
-#include "../core/uuid.h"
+#include "../../core/archive.h"
+#include "../../core/uuid.h"
 
 #include <limits.h>
 #include <pthread.h>

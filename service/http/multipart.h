@@ -3,8 +3,8 @@
  */
 #ifndef SVC_MULTIPART_H
 #define SVC_MULTIPART_H
-#include "../core/arena.h"
-#include "../core/err.h"
+#include "../../core/arena.h"
+#include "../../core/err.h"
 
 #include <stddef.h>
 

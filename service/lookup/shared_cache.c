@@ -13,7 +13,7 @@
  * request nothing and a slow one at most --cache-timeout-ms per command.
  */
 #include "shared_cache.h"
-#include "log.h"
+#include "../log.h"
 
 #include <hiredis/hiredis.h>
 

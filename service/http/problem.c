@@ -9,8 +9,8 @@
  * and for a failed CI gate "violations" (one object per finding)}.
  */
 #include "request_int.h"
-#include "../core/gate.h"
-#include "../core/jsonw.h"
+#include "../../core/gate.h"
+#include "../../core/jsonw.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * measured on throughput, so speed wins (configurable per call).
  */
 #include "gzip.h"
-#include "params.h"
+#include "../params.h"
 
 #include <string.h>
 #include <strings.h>

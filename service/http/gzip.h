@@ -7,8 +7,8 @@
 #ifndef SVC_GZIP_H
 #define SVC_GZIP_H
 
-#include "../core/arena.h"
-#include "../core/doc.h"
+#include "../../core/arena.h"
+#include "../../core/doc.h"
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -2,9 +2,9 @@
  * mapsrc.c - the PyPI mapping from a URL, refreshed (see mapsrc.h).
  */
 #include "mapsrc.h"
-#include "log.h"
-#include "../core/buf.h"
-#include "../core/pypimap.h"
+#include "../log.h"
+#include "../../core/buf.h"
+#include "../../core/pypimap.h"
 
 #include <curl/curl.h>
 #include <errno.h>

@@ -22,10 +22,10 @@
 #ifndef SVC_LOOKUP_H
 #define SVC_LOOKUP_H
 
-#include "../core/model.h"
-#include "../core/select.h"
-#include "config.h"
-#include "metrics.h"
+#include "../../core/model.h"
+#include "../../core/select.h"
+#include "../config.h"
+#include "../metrics.h"
 
 #include <time.h>
 

@@ -4,8 +4,8 @@
 #ifndef SVC_REQUEST_INT_H
 #define SVC_REQUEST_INT_H
 
-#include "../core/buf.h"
-#include "params.h"
+#include "../../core/buf.h"
+#include "../params.h"
 #include "request.h"
 #include "server.h"
 

@@ -9,9 +9,9 @@
  * pixi:incomplete step scorecard (spec 6.7), never a failed document.
  */
 #include "lookup.h"
-#include "../core/health.h"
-#include "../core/scorecard.h"
-#include "../core/select.h"
+#include "../../core/health.h"
+#include "../../core/scorecard.h"
+#include "../../core/select.h"
 
 #include <string.h>
 #include <strings.h>

@@ -6,11 +6,11 @@
  * svc_lk_epss; lookup_int.h).
  */
 #include "lookup_int.h"
-#include "../core/buf.h"
-#include "../core/exploit.h"
-#include "../core/uuid.h"
-#include "../core/vex.h"
-#include "../core/vuln.h"
+#include "../../core/buf.h"
+#include "../../core/exploit.h"
+#include "../../core/uuid.h"
+#include "../../core/vex.h"
+#include "../../core/vuln.h"
 
 #include <stdio.h>
 #include <stdlib.h>

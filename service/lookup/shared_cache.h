@@ -17,9 +17,9 @@
 #ifndef SVC_SHARED_CACHE_H
 #define SVC_SHARED_CACHE_H
 
-#include "../core/arena.h"
-#include "config.h"
-#include "metrics.h"
+#include "../../core/arena.h"
+#include "../config.h"
+#include "../metrics.h"
 
 #include <stddef.h>
 

@@ -9,8 +9,8 @@
  * conda-index); without one they stay unchecked.
  */
 #include "lookup.h"
-#include "../core/health.h"
-#include "../core/select.h"
+#include "../../core/health.h"
+#include "../../core/select.h"
 
 #include <string.h>
 

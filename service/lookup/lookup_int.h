@@ -18,8 +18,8 @@
 
 #include "lookup.h"
 #include "lookup_sched.h"
-#include "../core/archive.h"
-#include "../core/buf.h"
+#include "../../core/archive.h"
+#include "../../core/buf.h"
 
 #include <curl/curl.h>
 #include <limits.h>

@@ -10,7 +10,7 @@
 #ifndef SVC_LOOKUP_STORE_H
 #define SVC_LOOKUP_STORE_H
 
-#include "../core/err.h"
+#include "../../core/err.h"
 
 #include <stddef.h>
 
