@@ -69,6 +69,10 @@ try {
   ok((await page.getAttribute('#file', 'accept')) === null, 'the file input excludes no kind (no accept filter)');
   ok((await page.$$eval('input:not([type=hidden]), select', (els) => els.filter((e) => !e.closest('label')).length)) === 0,
      'every input and select is inside its label');
+  const csvLabels = await page.$$eval('button[data-csv]', (bs) => bs.map((b) => b.getAttribute('aria-label')));
+  ok(csvLabels.length === 9 && new Set(csvLabels).size === 9 && csvLabels.every((l) => /^Download the .+ as CSV$/.test(l)),
+     `each report's CSV button says which report it saves (${csvLabels.length})`);
+  ok((await page.getAttribute('#file', 'aria-label')) === 'Lockfile or SBOM', 'the file input has a name');
 
   // a file that is not a lockfile: the problem's detail is shown
   const junk = path.join(outdir, 'notes.txt');
@@ -134,7 +138,7 @@ try {
 
   // explain one package: its facts, as the server tells them
   await page.fill('#package', 'flask');
-  await page.click('#reports');
+  await page.press('#package', 'Enter'); // from the keyboard: Enter in a field shows the reports
   await page.waitForFunction(() => document.querySelectorAll('#explain tbody tr').length > 0);
   const facts = await page.$$eval('#explain tbody tr', (trs) => trs.map((tr) => tr.cells[2].textContent));
   const wantFacts = report('explain', fixture, '&package=flask').explain.map((r) => r.fact);
