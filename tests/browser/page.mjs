@@ -254,12 +254,16 @@ try {
     const ap = await context.newPage();
     await ap.goto(authBase + '/');
     await ap.waitForFunction(() => /asks for a token/.test(document.getElementById('status').textContent));
+    ok(!(await ap.$('#inputs[data-from="server"]')) && (await ap.$$('#inputs li')).length === version.inputs.length,
+       "before the token: the HTML's own list of input kinds stands");
     ok((await ap.$$('#format option')).length === 1, 'before the token: only the built-in default format');
     await ap.fill('#token', authToken);
     await ap.dispatchEvent('#token', 'change');
     await ap.waitForFunction(() => document.querySelectorAll('#format option').length === 4);
     ok(true, 'with the token: the four formats from /v1/formats');
     ok(!/asks for a token/.test(await ap.textContent('#status')), 'the token notice is gone once the formats are listed');
+    await ap.waitForSelector('#inputs[data-from="server"]');
+    ok((await ap.$$('#inputs li')).length === version.inputs.length, 'with the token: the input kinds from /v1/version');
     await ap.close();
   }
   ok(foreign.length === 0, `no request left this server (${foreign.join(', ')})`);
