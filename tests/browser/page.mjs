@@ -1,9 +1,14 @@
-// page.mjs BASE SHARED OUTDIR - drive the page at / in Debian's headless
-// Chromium (playwright-core, executablePath /usr/bin/chromium): upload a
-// fixture through the file input, show the reports, check the licenses
-// table's rows against the server's own licenses report, download an SBOM and
-// validate it, and check the page made no request to any other origin.
-// Prints "browser: N passed, N failed"; writes OUTDIR/page.png.
+// page.mjs BASE SHARED OUTDIR [AUTHBASE TOKEN] - drive the page at / in
+// Debian's headless Chromium (playwright-core, executablePath
+// /usr/bin/chromium): the input kinds it lists against the server's, upload a
+// fixture through the file input, show the reports, check each report's table
+// against the server's own report (licenses, packages, python, tree, quality,
+// outdated, vulnerabilities, explain, the diff of two revisions), download an
+// SBOM and a CSV and check them, and check the page made no request to any
+// other origin, nor for /favicon.ico (its icon is inline).
+// Prints "browser: N passed, N failed"; writes OUTDIR/page.png and the
+// README's picture, tests/browser/screenshot.png, from the same run, so the
+// picture is whatever the page looks like today.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +19,13 @@ let pass = 0, fail = 0;
 const ok = (c, what) => { if (c) pass++; else { fail++; console.log(`  FAIL ${what}`); } };
 fs.mkdirSync(outdir, { recursive: true });
 const fixture = path.join(shared, 'fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock');
+const here = path.dirname(new URL(import.meta.url).pathname);
+const root = path.join(here, '../..');
+// the README's picture: a fixed viewport, so its size is known
+const shot = path.join(here, 'screenshot.png');
+const viewport = { width: 1280, height: 1100 };
+const curl = (...args) => execFileSync('curl', ['-sS', ...args]).toString();
+const report = (kind, file, q = '') => JSON.parse(curl('--data-binary', '@' + file, `${base}/v1/report/${kind}?filename=${path.basename(file)}${q}`));
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -21,10 +33,13 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 try {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 1100 } });
+  const context = await browser.newContext({ acceptDownloads: true, viewport });
   const page = await context.newPage();
-  const foreign = [];
-  page.on('request', (r) => { if (!r.url().startsWith(base)) foreign.push(r.url()); });
+  const foreign = [], favicon = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(base)) foreign.push(r.url());
+    if (new URL(r.url()).pathname === '/favicon.ico') favicon.push(r.url());
+  });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(base + '/');
@@ -32,6 +47,32 @@ try {
   // the format list comes from /v1/formats
   await page.waitForFunction(() => document.querySelectorAll('#format option').length === 4);
   ok(true, 'the format list is filled from /v1/formats');
+
+  // the favicon is inline: no route, no request
+  const icon = await page.getAttribute('link[rel="icon"]', 'href');
+  ok(icon && icon.startsWith('data:image/svg+xml,'), `a favicon link with an inline SVG (${(icon || '').slice(0, 30)})`);
+
+  // the input kinds: the page lists what the server says it reads, and the
+  // list written in the HTML (shown before the answer) is the same one
+  const version = JSON.parse(curl(base + '/v1/version'));
+  await page.waitForSelector('#inputs[data-from="server"]');
+  const kinds = await page.$$eval('#inputs li', (lis) => lis.map((li) => li.dataset.kind));
+  ok(JSON.stringify(kinds) === JSON.stringify(version.inputs) && kinds.length >= 14,
+     `the page lists the server's ${version.inputs.length} input kinds (${kinds.join(', ')})`);
+  const html = curl(base + '/');
+  const written = [...html.matchAll(/data-kind="([^"]+)"/g)].map((m) => m[1]);
+  ok(JSON.stringify([...written].sort()) === JSON.stringify([...version.inputs].sort()),
+     `the HTML's own list names the same kinds (${written.length})`);
+  const lede = await page.textContent('.lede');
+  ok(['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock', 'CycloneDX', 'SPDX', 'explicit conda spec']
+     .every((w) => lede.includes(w)), 'JavaScript lockfiles and SBOMs are named in the text');
+  ok((await page.getAttribute('#file', 'accept')) === null, 'the file input excludes no kind (no accept filter)');
+  ok((await page.$$eval('input:not([type=hidden]), select', (els) => els.filter((e) => !e.closest('label')).length)) === 0,
+     'every input and select is inside its label');
+  const csvLabels = await page.$$eval('button[data-csv]', (bs) => bs.map((b) => b.getAttribute('aria-label')));
+  ok(csvLabels.length === 9 && new Set(csvLabels).size === 9 && csvLabels.every((l) => /^Download the .+ as CSV$/.test(l)),
+     `each report's CSV button says which report it saves (${csvLabels.length})`);
+  ok((await page.getAttribute('#file', 'aria-label')) === 'Lockfile or SBOM', 'the file input has a name');
 
   // a file that is not a lockfile: the problem's detail is shown
   const junk = path.join(outdir, 'notes.txt');
@@ -64,7 +105,52 @@ try {
   ok(pkgRows === want.summary.packages, `packages table has a row per package (${pkgRows})`);
   const status = await page.textContent('#status');
   ok(status.includes('46 packages') && status.includes('linux-64'), `status line (${status})`);
+  // the other reports, each a table of the server's own rows
+  await page.waitForFunction(() => ['python', 'tree', 'quality', 'outdated', 'vulnerabilities', 'explain']
+    .every((n) => document.getElementById(n + '-section').dataset.state));
+  for (const [kind, col, key] of [['python', 0, 'name'], ['tree', 1, 'name'], ['quality', 1, 'element']]) {
+    const wantRows = report(kind, fixture)[kind];
+    const got = await page.$$eval(`#${kind} tbody tr`, (trs, c) => trs.map((tr) => tr.cells[c].textContent), col);
+    ok(got.length > 0 && JSON.stringify(got) === JSON.stringify(wantRows.map((r) => r[key])),
+       `the ${kind} table has the report's ${wantRows.length} rows, in its order (${got.length})`);
+  }
+  const q = report('quality', fixture).summary.profiles;
+  const qNote = await page.textContent('#quality-notes');
+  ok(q.length === 3 && q.every((p) => qNote.includes(`${p.profile} ${p.verdict}`)),
+     `the quality verdict of each profile (${qNote.slice(0, 90)})`);
+  ok((await page.$$eval('#tree tbody tr', (trs) => trs.filter((tr) => tr.cells[0].textContent === '0').length)) === report('tree', fixture).summary.roots,
+     'the tree shows its roots at depth 0');
+  // without --lookups / --vulnerabilities: offered, and the page says why they hold nothing
+  ok((await page.textContent('#outdated-notes')).includes('started without --lookups'), `outdated says the server has no lookups (${(await page.textContent('#outdated-notes')).slice(0, 90)})`);
+  ok((await page.textContent('#vulnerabilities-notes')).includes('started without --vulnerabilities'), 'vulnerabilities says the server has no OSV lookups');
+  ok((await page.textContent('#explain-notes')).startsWith('No rows. Give a package name'), 'explain asks for a package name');
+  ok(await page.$eval('#diff-section', (s) => s.hidden), 'no base revision: no diff section');
+  const toc = await page.$$eval('#toc li:not([hidden]) a', (as) => as.map((a) => a.getAttribute('href')));
+  ok(toc.length === 8 && (await page.$$(toc.join(', '))).length === 8, `links to the eight reports shown (${toc.join(' ')})`);
   await page.screenshot({ path: path.join(outdir, 'page.png'), fullPage: false });
+  fs.copyFileSync(path.join(outdir, 'page.png'), shot);
+  const png = fs.readFileSync(shot);
+  ok(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) &&
+     png.readUInt32BE(16) === viewport.width && png.readUInt32BE(20) === viewport.height,
+     `the screenshot is a ${viewport.width}x${viewport.height} PNG (${png.readUInt32BE(16)}x${png.readUInt32BE(20)})`);
+  ok(fs.readFileSync(path.join(root, 'README.md'), 'utf8').includes('](tests/browser/screenshot.png)'),
+     'README.md shows tests/browser/screenshot.png');
+
+  // explain one package: its facts, as the server tells them
+  await page.fill('#package', 'flask');
+  await page.press('#package', 'Enter'); // from the keyboard: Enter in a field shows the reports
+  await page.waitForFunction(() => document.querySelectorAll('#explain tbody tr').length > 0);
+  const facts = await page.$$eval('#explain tbody tr', (trs) => trs.map((tr) => tr.cells[2].textContent));
+  const wantFacts = report('explain', fixture, '&package=flask').explain.map((r) => r.fact);
+  ok(JSON.stringify(facts) === JSON.stringify(wantFacts) && facts.includes('purl'), `explain flask lists its ${wantFacts.length} facts (${facts.slice(0, 4)})`);
+
+  // a report as CSV: the server's CSV, under the name it gives
+  const [csvDl] = await Promise.all([page.waitForEvent('download'), page.click('button[data-csv="python"]')]);
+  const csvPath = path.join(outdir, csvDl.suggestedFilename());
+  await csvDl.saveAs(csvPath);
+  ok(csvDl.suggestedFilename() === 'python-report-default-linux-64.csv' &&
+     fs.readFileSync(csvPath, 'utf8') === curl('--data-binary', '@' + fixture, `${base}/v1/report/python?filename=pixi.lock&output=csv`),
+     `the python CSV download is the server's (${csvDl.suggestedFilename()})`);
 
   // download an SPDX 2.3 document and validate it
   await page.selectOption('#format', 'spdx-2.3');
@@ -81,6 +167,37 @@ try {
   const doc = JSON.parse(fs.readFileSync(saved, 'utf8'));
   ok(doc.packages.length === want.summary.packages + 1, 'the SBOM holds every package and the root');
 
+  // two revisions: the diff's added, removed and upgraded rows, and its CSV
+  const headLock = path.join(root, 'examples/poetry-5484122/poetry.lock');
+  const baseLock = path.join(root, 'examples/poetry-be09d9c/poetry.lock');
+  await page.fill('#package', '');
+  await page.setInputFiles('#file', headLock);
+  await page.setInputFiles('#base', baseLock);
+  await page.waitForFunction(() => document.getElementById('chosen').textContent.startsWith('poetry.lock'));
+  await page.waitForTimeout(200); // the base's bytes are read asynchronously
+  await page.click('#reports');
+  await page.waitForFunction(() => document.getElementById('diff-section').dataset.state === 'done');
+  const diffRows = await page.$$eval('#diff tbody tr', (trs) => trs.map((tr) => [...tr.cells].slice(0, 5).map((c) => c.textContent).join(' ')));
+  ok(JSON.stringify(diffRows) === JSON.stringify(['added pypi more-itertools - 8.3.0', 'removed pypi html5lib 1.1 -', 'upgraded pypi poetry-core 1.0.0a8 1.0.0a9']),
+     `the diff shows the added, removed and upgraded rows (${diffRows.join('; ')})`);
+  ok((await page.textContent('#diff-notes')).includes('added 1, removed 1, upgraded 1'), `the diff's summary (${(await page.textContent('#diff-notes')).slice(0, 120)})`);
+  const [diffDl] = await Promise.all([page.waitForEvent('download'), page.click('button[data-csv="diff"]')]);
+  const diffCsv = path.join(outdir, 'diff.csv');
+  await diffDl.saveAs(diffCsv);
+  ok(fs.readFileSync(diffCsv, 'utf8') === curl('-F', 'base=@' + baseLock, '-F', 'head=@' + headLock, base + '/v1/diff?output=csv'),
+     `the diff CSV download is the server's (${diffDl.suggestedFilename()})`);
+  // a base the server cannot read: its problem shows in the diff section, the other reports still show
+  await page.setInputFiles('#base', junk);
+  await page.waitForTimeout(200);
+  await page.click('#reports');
+  await page.waitForFunction(() => document.getElementById('diff-section').dataset.state === 'error');
+  const diffErr = await page.textContent('#diff-notes');
+  ok(/^Unsupported input: /.test(diffErr) && (await page.$$('#packages tbody tr')).length === 100,
+     `a base that is not a lockfile: the server's problem in the diff section (${diffErr.slice(0, 80)})`);
+  await page.setInputFiles('#base', []);
+  await page.setInputFiles('#file', fixture);
+  await page.waitForFunction(() => document.getElementById('chosen').textContent.startsWith('pixi.lock'));
+
   // environment selection reaches the server, and its refusal is shown
   await page.fill('#environment', 'nope');
   await page.click('#reports');
@@ -88,7 +205,6 @@ try {
   ok((await page.textContent('#status')).includes('default'), 'an unknown environment names the choices');
 
   // a lockfile with its manifest: sent as multipart, the Declared column and the declared count
-  const here = path.dirname(new URL(import.meta.url).pathname);
   const pxLock = path.join(shared, 'fixtures/pixi/pixi-examples-solve-groups-rev-2c8e724/pixi.lock');
   const pxToml = path.join(here, '../data/manifests/pixi-solve-groups/pixi.toml');
   await page.fill('#environment', '');
@@ -138,15 +254,20 @@ try {
     const ap = await context.newPage();
     await ap.goto(authBase + '/');
     await ap.waitForFunction(() => /asks for a token/.test(document.getElementById('status').textContent));
+    ok(!(await ap.$('#inputs[data-from="server"]')) && (await ap.$$('#inputs li')).length === version.inputs.length,
+       "before the token: the HTML's own list of input kinds stands");
     ok((await ap.$$('#format option')).length === 1, 'before the token: only the built-in default format');
     await ap.fill('#token', authToken);
     await ap.dispatchEvent('#token', 'change');
     await ap.waitForFunction(() => document.querySelectorAll('#format option').length === 4);
     ok(true, 'with the token: the four formats from /v1/formats');
     ok(!/asks for a token/.test(await ap.textContent('#status')), 'the token notice is gone once the formats are listed');
+    await ap.waitForSelector('#inputs[data-from="server"]');
+    ok((await ap.$$('#inputs li')).length === version.inputs.length, 'with the token: the input kinds from /v1/version');
     await ap.close();
   }
   ok(foreign.length === 0, `no request left this server (${foreign.join(', ')})`);
+  ok(favicon.length === 0, `no request for /favicon.ico (${favicon.length})`);
   ok(errors.length === 0, `no script errors (${errors.join('; ')})`);
 } finally {
   await browser.close();
