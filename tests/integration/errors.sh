@@ -89,7 +89,8 @@ ptype "Accept: image/png" 406 not-acceptable -H 'Accept: image/png' --data-binar
 ptype "GET /v1/sbom" 405 method-not-allowed "$base/v1/sbom"
 ptype "a mistyped path" 404 not-found --data-binary @"$lock" "$base/v1/sbomm"
 ptype "an unknown report" 404 not-found --data-binary @"$lock" "$base/v1/report/nothing"
-check "the unknown report's 404 lists the reports in choices" jq -e '.choices | index("licenses") and index("explain")' "$work/pt.json" > /dev/null
+ptype "a mistyped report" 404 not-found --data-binary @"$lock" "$base/v1/report/licenze"
+check "the mistyped report's 404: did you mean /v1/report/licenses?" jq -e '.detail | test("did you mean /v1/report/licenses\\?")' "$work/pt.json" > /dev/null
 ptype "Content-Encoding: br" 415 unsupported-content-encoding -H 'Content-Encoding: br' --data-binary @"$lock" "$base/v1/sbom"
 printf 'not gzip at all' > "$work/notgz"
 ptype "a corrupt gzip body" 400 undecodable-body -H 'Content-Encoding: gzip' --data-binary @"$work/notgz" "$base/v1/sbom"
