@@ -84,6 +84,156 @@ static void reload(svc_server *srv, int tokens, int tls, const char *why)
     }
 }
 
+/* --check-config: the listen addresses and the tokens file as a start
+ * would read them, then the settings. The exit status. */
+static int check_config(svc_server *srv)
+{
+    sb_err err;
+    struct sockaddr_storage probe;
+    int family;
+    if (svc_listen_parse(srv->cfg.listen, srv->cfg.port, &probe, &family, &err) != SB_OK ||
+        (srv->cfg.probe_listen[0] &&
+         svc_listen_parse(srv->cfg.probe_listen, srv->cfg.probe_port, &probe, &family, &err) != SB_OK)) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
+        return 2;
+    }
+    /* the tokens too: a file with none is as wrong as a missing one */
+    sb_code tokens_bad = svc_auth_init(&srv->auth, srv->cfg.tokens_file, srv->cfg.auth_open, &err);
+    svc_auth_free(&srv->auth);
+    if (tokens_bad != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
+        return 2;
+    }
+    svc_cfg_print(&srv->cfg);
+    printf("config ok\n");
+    return 0;
+}
+
+/* Routes and what they count, the mapping, the log level, then the
+ * subsystems with threads in the order they depend on each other (the
+ * shared cache before the engine that writes to it). 0, or the exit status
+ * with the reason printed. */
+static int init_server(svc_server *srv)
+{
+    sb_err err;
+    svc_account_json_install(); /* jansson's trees charged to the request that builds them */
+    srv->metrics.started = (long long)time(NULL);
+    if (h_health_register(&srv->router) || h_sbom_register(&srv->router) || h_formats_register(&srv->router) ||
+        h_metrics_register(&srv->router) || h_openapi_register(&srv->router) || h_report_register(&srv->router) ||
+        h_page_register(&srv->router) || h_version_register(&srv->router) || h_diff_register(&srv->router)) {
+        fprintf(stderr, "sbomd: too many routes\n");
+        return 1;
+    }
+    for (unsigned i = 0; i < srv->router.n; i++)
+        svc_metrics_route(&srv->metrics, srv->router.routes[i].path);
+    /* output=vex documents are counted under their own names */
+    for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++) {
+        svc_metrics_format(&srv->metrics, (*f)->name);
+        if ((*f)->vex)
+            svc_metrics_format(&srv->metrics, (*f)->vex->name);
+    }
+    if (srv->cfg.pypi_mapping_file[0] && load_mapping(srv, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
+        return 2;
+    }
+    curl_global_init(CURL_GLOBAL_DEFAULT);                                     /* before any thread */
+    svc_log_set_level((svc_log_level)svc_log_level_parse(srv->cfg.log_level)); /* checked when loaded */
+    if (svc_shared_init(&srv->cfg, &srv->metrics, &err) != SB_OK ||
+        (srv->cfg.pypi_mapping_url[0] && svc_mapsrc_start(&srv->mapsrc, &srv->cfg, &err) != SB_OK) ||
+        ((srv->cfg.lookups || srv->cfg.vulns) &&
+         svc_lookup_start(&srv->lookup, &srv->cfg, &srv->metrics, &err) != SB_OK)) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
+        return 1;
+    }
+    if (svc_auth_init(&srv->auth, srv->cfg.tokens_file, srv->cfg.auth_open, &err) != SB_OK) {
+        fprintf(stderr, "sbomd: %s\n", err.msg);
+        return 2;
+    }
+    return 0;
+}
+
+/* The start's log lines: where it listens, and a lowered max-body. */
+static void log_started(svc_server *srv)
+{
+    char detail[128];
+    int v6 = strchr(srv->cfg.listen, ':') && srv->cfg.listen[0] != '[';
+    snprintf(detail, sizeof detail, "%s://%s%s%s:%u", srv->cfg.tls_cert[0] ? "https" : "http", v6 ? "[" : "",
+             srv->cfg.listen, v6 ? "]" : "", svc_server_port(srv));
+    svc_log_event("listening", detail);
+    if (srv->probe) {
+        const char *pl = srv->cfg.probe_listen[0] ? srv->cfg.probe_listen : srv->cfg.listen;
+        int pv6 = strchr(pl, ':') && pl[0] != '[';
+        snprintf(detail, sizeof detail, "http://%s%s%s:%u", pv6 ? "[" : "", pl, pv6 ? "]" : "",
+                 svc_server_probe_port(srv));
+        svc_log_event("probe listener", detail);
+    }
+    if (srv->cfg.max_body_lowered) {
+        snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds",
+                 srv->cfg.max_body, srv->cfg.memory_budget);
+        svc_log_event("max-body lowered to fit the memory budget derived from the cgroup memory limit", detail);
+    }
+}
+
+/* Until SIGTERM or SIGINT: a second's tick (replaced files are noticed,
+ * daemons a TLS reload replaced are stopped once idle), SIGHUP reloads.
+ * The signal that ended it. */
+static int serve(svc_server *srv, const sigset_t *set)
+{
+    /* a Secret volume is updated by the kubelet, which sends no SIGHUP */
+    svc_filewatch watch_tokens, watch_cert, watch_key;
+    svc_filewatch_init(&watch_tokens, srv->cfg.tokens_file);
+    svc_filewatch_init(&watch_cert, srv->cfg.tls_cert);
+    svc_filewatch_init(&watch_key, srv->cfg.tls_key);
+    for (;;) {
+        struct timespec tick = {1, 0};
+        int sig = sigtimedwait(set, NULL, &tick);
+        svc_server_tick(srv);
+        if (sig == SIGHUP) {
+            reload(srv, 1, 1, "SIGHUP");
+            svc_filewatch_init(&watch_tokens, srv->cfg.tokens_file); /* what is loaded now */
+            svc_filewatch_init(&watch_cert, srv->cfg.tls_cert);
+            svc_filewatch_init(&watch_key, srv->cfg.tls_key);
+            continue;
+        }
+        if (sig > 0)
+            return sig;
+        int tokens = svc_filewatch_poll(&watch_tokens);
+        int cert = svc_filewatch_poll(&watch_cert), key = svc_filewatch_poll(&watch_key);
+        if (tokens || cert || key)
+            reload(srv, tokens, cert || key, "file changed");
+    }
+}
+
+/* The drain: /readyz 503 for shutdown-delay so endpoints drop the pod, the
+ * listener closed, requests in flight given their deadline at most, then
+ * every subsystem stopped in the reverse order of its start. */
+static void drain_and_stop(svc_server *srv, int sig)
+{
+    svc_log_event("stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    atomic_store(&srv->ready, 0);
+    for (long i = 0; i < srv->cfg.shutdown_delay * 10; i++) {
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    svc_server_quiesce(srv);
+    /* no request outlives --request-timeout (408, 504, or a cut stream), so
+     * the drain waits that long at most; the pod's grace period covers it */
+    for (long i = 0; i < (srv->cfg.request_timeout + 1) * 10 && atomic_load(&srv->in_flight) > 0; i++) {
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    svc_server_stop(srv);
+    svc_lookup_stop(srv->lookup);
+    svc_shared_shutdown(); /* after the engine: it writes answers there */
+    sb_pypimap_free(srv->pypimap);
+    svc_mapsrc_stop(srv->mapsrc);
+    curl_global_cleanup();
+    svc_auth_free(&srv->auth);
+    svc_log_event("stopped", NULL);
+}
+
+/* Settings, then (as redis's main) init, start, serve, drain: each phase
+ * its own function above. */
 int main(int argc, char **argv)
 {
     static svc_server srv; /* owned by main; reached by callbacks through their cls */
@@ -104,64 +254,10 @@ int main(int argc, char **argv)
         }
         svc_log_warn("config", unknown);
     }
-    if (srv.cfg.check_only) {
-        struct sockaddr_storage probe;
-        int family;
-        if (svc_listen_parse(srv.cfg.listen, srv.cfg.port, &probe, &family, &err) != SB_OK ||
-            (srv.cfg.probe_listen[0] &&
-             svc_listen_parse(srv.cfg.probe_listen, srv.cfg.probe_port, &probe, &family, &err) != SB_OK)) {
-            fprintf(stderr, "sbomd: %s\n", err.msg);
-            return 2;
-        }
-        /* the tokens too: a file with none is as wrong as a missing one */
-        sb_code tokens_bad = svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, &err);
-        svc_auth_free(&srv.auth);
-        if (tokens_bad != SB_OK) {
-            fprintf(stderr, "sbomd: %s\n", err.msg);
-            return 2;
-        }
-        svc_cfg_print(&srv.cfg);
-        printf("config ok\n");
-        return 0;
-    }
-    svc_account_json_install(); /* jansson's trees charged to the request that builds them */
-    srv.metrics.started = (long long)time(NULL);
-    if (h_health_register(&srv.router) || h_sbom_register(&srv.router) || h_formats_register(&srv.router) ||
-        h_metrics_register(&srv.router) || h_openapi_register(&srv.router) || h_report_register(&srv.router) ||
-        h_page_register(&srv.router) || h_version_register(&srv.router) || h_diff_register(&srv.router)) {
-        fprintf(stderr, "sbomd: too many routes\n");
-        return 1;
-    }
-    for (unsigned i = 0; i < srv.router.n; i++)
-        svc_metrics_route(&srv.metrics, srv.router.routes[i].path);
-    /* output=vex documents are counted under their own names */
-    for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++) {
-        svc_metrics_format(&srv.metrics, (*f)->name);
-        if ((*f)->vex)
-            svc_metrics_format(&srv.metrics, (*f)->vex->name);
-    }
-    if (srv.cfg.pypi_mapping_file[0] && load_mapping(&srv, &err) != SB_OK) {
-        fprintf(stderr, "sbomd: %s\n", err.msg);
-        return 2;
-    }
-    curl_global_init(CURL_GLOBAL_DEFAULT);                                    /* before any thread */
-    svc_log_set_level((svc_log_level)svc_log_level_parse(srv.cfg.log_level)); /* checked when loaded */
-    if (svc_shared_init(&srv.cfg, &srv.metrics, &err) != SB_OK) {
-        fprintf(stderr, "sbomd: %s\n", err.msg);
-        return 1;
-    }
-    if (srv.cfg.pypi_mapping_url[0] && svc_mapsrc_start(&srv.mapsrc, &srv.cfg, &err) != SB_OK) {
-        fprintf(stderr, "sbomd: %s\n", err.msg);
-        return 1;
-    }
-    if ((srv.cfg.lookups || srv.cfg.vulns) && svc_lookup_start(&srv.lookup, &srv.cfg, &srv.metrics, &err) != SB_OK) {
-        fprintf(stderr, "sbomd: %s\n", err.msg);
-        return 1;
-    }
-    if (svc_auth_init(&srv.auth, srv.cfg.tokens_file, srv.cfg.auth_open, &err) != SB_OK) {
-        fprintf(stderr, "sbomd: %s\n", err.msg);
-        return 2;
-    }
+    if (srv.cfg.check_only)
+        return check_config(&srv);
+    if ((rc = init_server(&srv)) != 0)
+        return rc;
     /* signals are taken synchronously by this thread only */
     sigset_t set;
     sigemptyset(&set);
@@ -174,69 +270,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbomd: %s\n", err.msg);
         return 1;
     }
-    char detail[128];
-    int v6 = strchr(srv.cfg.listen, ':') && srv.cfg.listen[0] != '[';
-    snprintf(detail, sizeof detail, "%s://%s%s%s:%u", srv.cfg.tls_cert[0] ? "https" : "http", v6 ? "[" : "",
-             srv.cfg.listen, v6 ? "]" : "", svc_server_port(&srv));
-    svc_log_event("listening", detail);
-    if (srv.probe) {
-        const char *pl = srv.cfg.probe_listen[0] ? srv.cfg.probe_listen : srv.cfg.listen;
-        int pv6 = strchr(pl, ':') && pl[0] != '[';
-        snprintf(detail, sizeof detail, "http://%s%s%s:%u", pv6 ? "[" : "", pl, pv6 ? "]" : "",
-                 svc_server_probe_port(&srv));
-        svc_log_event("probe listener", detail);
-    }
-    if (srv.cfg.max_body_lowered) {
-        snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds",
-                 srv.cfg.max_body, srv.cfg.memory_budget);
-        svc_log_event("max-body lowered to fit the memory budget derived from the cgroup memory limit", detail);
-    }
-    /* a Secret volume is updated by the kubelet, which sends no SIGHUP */
-    svc_filewatch watch_tokens, watch_cert, watch_key;
-    svc_filewatch_init(&watch_tokens, srv.cfg.tokens_file);
-    svc_filewatch_init(&watch_cert, srv.cfg.tls_cert);
-    svc_filewatch_init(&watch_key, srv.cfg.tls_key);
-    int sig = 0;
-    for (;;) {
-        /* a second's wait: replaced files are noticed, and daemons a TLS
-         * reload replaced are stopped once idle */
-        struct timespec tick = {1, 0};
-        sig = sigtimedwait(&set, NULL, &tick);
-        svc_server_tick(&srv);
-        if (sig == SIGHUP) {
-            reload(&srv, 1, 1, "SIGHUP");
-            svc_filewatch_init(&watch_tokens, srv.cfg.tokens_file); /* what is loaded now */
-            svc_filewatch_init(&watch_cert, srv.cfg.tls_cert);
-            svc_filewatch_init(&watch_key, srv.cfg.tls_key);
-            continue;
-        }
-        if (sig > 0)
-            break;
-        int tokens = svc_filewatch_poll(&watch_tokens);
-        int cert = svc_filewatch_poll(&watch_cert), key = svc_filewatch_poll(&watch_key);
-        if (tokens || cert || key)
-            reload(&srv, tokens, cert || key, "file changed");
-    }
-    svc_log_event("stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    atomic_store(&srv.ready, 0);
-    for (long i = 0; i < srv.cfg.shutdown_delay * 10; i++) {
-        struct timespec ts = {0, 100 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    svc_server_quiesce(&srv);
-    /* no request outlives --request-timeout (408, 504, or a cut stream), so
-     * the drain waits that long at most; the pod's grace period covers it */
-    for (long i = 0; i < (srv.cfg.request_timeout + 1) * 10 && atomic_load(&srv.in_flight) > 0; i++) {
-        struct timespec ts = {0, 100 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    svc_server_stop(&srv);
-    svc_lookup_stop(srv.lookup);
-    svc_shared_shutdown(); /* after the engine: it writes answers there */
-    sb_pypimap_free(srv.pypimap);
-    svc_mapsrc_stop(srv.mapsrc);
-    curl_global_cleanup();
-    svc_auth_free(&srv.auth);
-    svc_log_event("stopped", NULL);
+    log_started(&srv);
+    drain_and_stop(&srv, serve(&srv, &set));
     return 0;
 }
