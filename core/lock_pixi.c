@@ -142,11 +142,7 @@ static sb_code read_conda_deps(sb_pixi_ctx *c, sb_pkg *p)
         return read_str_seq(c, &p->depends, "dependencies", matchspec_name);
     if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "dependencies")) != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         const char *name;
         if ((rc = sb_yp_str(y, &name, "a dependency name")) != SB_OK)
             return rc;
@@ -156,6 +152,7 @@ static sb_code read_conda_deps(sb_pixi_ctx *c, sb_pkg *p)
         if (n && sb_strv_push(&p->depends, c->a, n) != SB_OK)
             return oom(c);
     }
+    return rc;
 }
 
 static sb_code read_hash_map(sb_pixi_ctx *c, sb_pkg *p)
@@ -164,11 +161,7 @@ static sb_code read_hash_map(sb_pixi_ctx *c, sb_pkg *p)
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "hash");
     if (rc != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         int is_sha = sb_yp_is(y, "sha256"), is_md5 = sb_yp_is(y, "md5");
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
@@ -184,6 +177,7 @@ static sb_code read_hash_map(sb_pixi_ctx *c, sb_pkg *p)
             return rc;
         }
     }
+    return rc;
 }
 
 static sb_code add_prop(sb_pixi_ctx *c, sb_pkg *p, const char *name, const char *value)
@@ -208,11 +202,7 @@ static sb_code read_source(sb_pixi_ctx *c, sb_pkg *p, src_fields *src)
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "source");
     if (rc != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         const char *key;
         if ((rc = sb_yp_str(y, &key, "a source key")) != SB_OK)
             return rc;
@@ -249,6 +239,7 @@ static sb_code read_source(sb_pixi_ctx *c, sb_pkg *p, src_fields *src)
         if (rc != SB_OK)
             return rc;
     }
+    return rc;
 }
 
 /* A conda archive's file name: ...-<version>-<build>.conda or .tar.bz2. */
@@ -268,11 +259,7 @@ static sb_code read_input(sb_pixi_ctx *c, sb_pkg *p)
     if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
         return sb_yp_skip(y);
     sb_code rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         int hash = sb_yp_is(y, "hash"), globs = sb_yp_is(y, "globs");
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
@@ -294,6 +281,7 @@ static sb_code read_input(sb_pixi_ctx *c, sb_pkg *p)
             return rc;
         }
     }
+    return rc;
 }
 
 /* A source package (pixi-build): its location and pixi:source-* facts from
@@ -542,19 +530,15 @@ static sb_code read_record(sb_pixi_ctx *c)
     if (NULL == r)
         return oom(c);
     rec_fields f = {0};
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            break;
-        char key[SB_YP_KEY_MAX];
-        if ((rc = sb_yp_key(y, key, "a package key")) != SB_OK || (rc = sb_yp_next(y)) != SB_OK)
-            return rc;
+    char key[SB_YP_KEY_MAX];
+    while (sb_yp_entry_key(y, key, "a package key", &rc)) {
         const char **slot = str_slot(r, &f, key);
         rc = slot ? sb_yp_str(y, slot, key) : read_record_value(c, r, &f, key);
         if (rc != SB_OK)
             return rc;
     }
+    if (rc != SB_OK)
+        return rc;
     if (r->kind == SB_PIXI_UNKNOWN && (rc = unkeyed_kind(c, r, &f)) != SB_OK)
         return rc;
     if (NULL == r->loc || !r->loc[0])
@@ -605,11 +589,7 @@ static sb_code read_channels(sb_pixi_ctx *c, sb_strv *out)
         } else {
             if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "a channel")) != SB_OK)
                 return rc;
-            for (;;) {
-                if ((rc = sb_yp_next(y)) != SB_OK)
-                    return rc;
-                if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                    break;
+            while (sb_yp_entry(y, &rc)) {
                 int is_url = sb_yp_is(y, "url");
                 if ((rc = sb_yp_next(y)) != SB_OK)
                     return rc;
@@ -620,6 +600,8 @@ static sb_code read_channels(sb_pixi_ctx *c, sb_strv *out)
                     return rc;
                 }
             }
+            if (rc != SB_OK)
+                return rc;
         }
         if (url && sb_strv_push(out, c->a, url) != SB_OK)
             return oom(c);
@@ -632,11 +614,7 @@ static sb_code read_metadata(sb_pixi_ctx *c)
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "metadata");
     if (rc != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         int ch = sb_yp_is(y, "channels"), pl = sb_yp_is(y, "platforms");
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
@@ -649,6 +627,7 @@ static sb_code read_metadata(sb_pixi_ctx *c)
         if (rc != SB_OK)
             return rc;
     }
+    return rc;
 }
 
 static sb_code read_env_platform(sb_pixi_ctx *c, const char *env, const char *platform)
@@ -672,11 +651,7 @@ static sb_code read_env_platform(sb_pixi_ctx *c, const char *env, const char *pl
         if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "a package reference")) != SB_OK)
             return rc;
         sb_pixi_ref ref = {SB_PIXI_UNKNOWN, NULL, NULL, NULL, NULL, NULL, sb_yp_line(y), sb_yp_col(y)};
-        for (;;) {
-            if ((rc = sb_yp_next(y)) != SB_OK)
-                return rc;
-            if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                break;
+        while (sb_yp_entry(y, &rc)) {
             sb_pixi_kind k = sb_yp_is(y, "conda")          ? SB_PIXI_CONDA
                              : sb_yp_is(y, "pypi")         ? SB_PIXI_PYPI
                              : sb_yp_is(y, "conda_source") ? SB_PIXI_CONDA_SOURCE
@@ -705,6 +680,8 @@ static sb_code read_env_platform(sb_pixi_ctx *c, const char *env, const char *pl
                 return rc;
             }
         }
+        if (rc != SB_OK)
+            return rc;
         if (ref.kind == SB_PIXI_UNKNOWN || NULL == ref.loc)
             return sb_err_set_at(c->err, SB_EPARSE, ref.line, ref.col,
                                  "package reference needs a conda, pypi or conda_source key");
@@ -721,11 +698,7 @@ static sb_code read_environments(sb_pixi_ctx *c)
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "environments");
     if (rc != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         const char *env_name;
         if ((rc = sb_yp_str(y, &env_name, "an environment name")) != SB_OK)
             return rc;
@@ -740,11 +713,7 @@ static sb_code read_environments(sb_pixi_ctx *c)
             return rc;
         if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "an environment")) != SB_OK)
             return rc;
-        for (;;) {
-            if ((rc = sb_yp_next(y)) != SB_OK)
-                return rc;
-            if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                break;
+        while (sb_yp_entry(y, &rc)) {
             int ch = sb_yp_is(y, "channels"), ix = sb_yp_is(y, "indexes"), pk = sb_yp_is(y, "packages");
             if ((rc = sb_yp_next(y)) != SB_OK)
                 return rc;
@@ -755,11 +724,7 @@ static sb_code read_environments(sb_pixi_ctx *c)
             } else if (pk) {
                 if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "an environment's packages")) != SB_OK)
                     return rc;
-                for (;;) {
-                    if ((rc = sb_yp_next(y)) != SB_OK)
-                        return rc;
-                    if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                        break;
+                while (sb_yp_entry(y, &rc)) {
                     const char *plat;
                     if ((rc = sb_yp_str(y, &plat, "a platform name")) != SB_OK)
                         return rc;
@@ -783,7 +748,10 @@ static sb_code read_environments(sb_pixi_ctx *c)
             if (rc != SB_OK)
                 return rc;
         }
+        if (rc != SB_OK)
+            return rc;
     }
+    return rc;
 }
 
 /* Does record `p` satisfy the reference's v6 selectors? Conda names compare
@@ -973,11 +941,7 @@ sb_code sb_pixi__read_top(sb_pixi_ctx *c)
     if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
         return sb_yp_fail(y, SB_EPARSE, "a pixi.lock is a YAML mapping at the top level");
     int seen_pkgs = 0, seen_envs = 0, seen_meta = 0;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            break;
+    while (sb_yp_entry(y, &rc)) {
         const char *key;
         if ((rc = sb_yp_str(y, &key, "a top-level key")) != SB_OK)
             return rc;
@@ -1023,6 +987,8 @@ sb_code sb_pixi__read_top(sb_pixi_ctx *c)
         if (rc != SB_OK)
             return rc;
     }
+    if (rc != SB_OK)
+        return rc;
     /* document end, then anything else is a second document */
     if ((rc = sb_yp_next(y)) != SB_OK)
         return rc;
