@@ -90,7 +90,7 @@ extern const sb_reader sb_reader_npm;
 extern const sb_reader sb_reader_pnpm;
 extern const sb_reader sb_reader_yarn;
 extern const sb_reader sb_reader_bun;
-extern const sb_reader sb_reader_cyclonedx; /* lock_sbom.c: SBOMs as input (spec 2.11) */
-extern const sb_reader sb_reader_spdx;
+extern const sb_reader sb_reader_cyclonedx; /* lock_cyclonedx.c: SBOMs as input (spec 2.11) */
+extern const sb_reader sb_reader_spdx;      /* lock_spdx.c, lock_spdx3.c */
 
 #endif

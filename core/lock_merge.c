@@ -1,5 +1,5 @@
 /*
- * lock_merge.c - several SBOMs (each read by lock_sbom.c into a lock of one
+ * lock_merge.c - several SBOMs (each read by an SBOM reader into a lock of one
  * environment x platform) merged into one lock (spec 2.11, several
  * --from-sbom): one package per purl (a package without one has
  * pkg:generic/name@version from its reader, so name@version is the

@@ -11,66 +11,20 @@
  *          matched to records by (kind, location).
  * Conda fields implied by the archive URL (v6+) are derived here; purls,
  * properties and the graph are the selection's job (derive.c, graph.c).
+ *
+ * A large input's `packages:` list is first tried in pieces on the worker
+ * pool (lock_pixi_par.c, which calls back into read_top and read_packages
+ * here); when that is not possible or not trusted the input is read again
+ * on one thread (read_document), so every answer is the one thread's.
  */
-#include "lock.h"
-#include "lock_int.h"
+#include "lock_pixi_int.h"
 #include "model.h"
 #include "strmap.h"
-#include "par.h"
-#include "yaml_ev.h"
-#include "alloc.h"
 
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
-
-typedef enum { REC_UNKNOWN, REC_CONDA, REC_PYPI, REC_CONDA_SOURCE } rec_kind;
-
-typedef struct raw_rec {
-    rec_kind kind;
-    const char *loc;      /* keyed location or url */
-    const char *platform; /* v1-v3 */
-    const char *category; /* conda-lock: main, dev, ... */
-    bool optional;        /* conda-lock: not in main */
-    sb_pkg *pkg;
-    unsigned line, col;
-} raw_rec;
-
-/* A v6 reference may carry selectors that choose among records sharing a
- * location (two builds of one source package, one path for two names). */
-typedef struct env_ref {
-    rec_kind kind;
-    const char *loc;
-    const char *name, *version, *build, *subdir; /* v6 selectors, NULL = any */
-    unsigned line, col;
-} env_ref;
-
-typedef struct ref_list {
-    const char *env, *platform;
-    env_ref *refs;
-    size_t n, cap;
-} ref_list;
-
-typedef struct pixi_ctx {
-    sb_yp y;
-    sb_arena *a;
-    sb_arena *scratch; /* what only the reading needs (record list, references): freed after */
-    sb_err *err;
-    const sb_limits *lim;
-    sb_lock *lock;
-    unsigned gap_line; /* read in pieces: the `packages:` line the cut found */
-    int gap_read;      /* and the key was there, its list left to the pieces */
-    long long version;
-    unsigned version_line, version_col;
-    int have_version;
-    raw_rec *recs;
-    size_t nrecs, caprecs;
-    ref_list *lists;
-    size_t nlists, caplists;
-    sb_strv meta_channels, meta_platforms;
-} pixi_ctx;
-
 
 /* Platform names are subdir-like words (linux-64, osx-arm64, emscripten-wasm32):
  * rattler refuses anything else, and so do we. */
@@ -84,7 +38,7 @@ static int platform_name_ok(const char *s)
     return n > 0 && n <= 64;
 }
 
-static sb_code oom(pixi_ctx *c)
+static sb_code oom(sb_pixi_ctx *c)
 {
     return sb_err_set(c->err, SB_ENOMEM, "out of memory");
 }
@@ -152,7 +106,8 @@ static const char *requirement_name(sb_arena *a, const char *req)
     return raw ? sb_model_pep503(a, raw) : NULL;
 }
 
-static sb_code read_str_seq(pixi_ctx *c, sb_strv *out, const char *what, const char *(*xform)(sb_arena *, const char *))
+static sb_code read_str_seq(sb_pixi_ctx *c, sb_strv *out, const char *what,
+                            const char *(*xform)(sb_arena *, const char *))
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, what);
@@ -179,7 +134,7 @@ static sb_code read_str_seq(pixi_ctx *c, sb_strv *out, const char *what, const c
 }
 
 /* v1 `dependencies:` is a map name -> spec; v2/v3 a list of matchspecs. */
-static sb_code read_conda_deps(pixi_ctx *c, sb_pkg *p)
+static sb_code read_conda_deps(sb_pixi_ctx *c, sb_pkg *p)
 {
     sb_yp *y = &c->y;
     sb_code rc;
@@ -187,11 +142,7 @@ static sb_code read_conda_deps(pixi_ctx *c, sb_pkg *p)
         return read_str_seq(c, &p->depends, "dependencies", matchspec_name);
     if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "dependencies")) != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         const char *name;
         if ((rc = sb_yp_str(y, &name, "a dependency name")) != SB_OK)
             return rc;
@@ -201,19 +152,16 @@ static sb_code read_conda_deps(pixi_ctx *c, sb_pkg *p)
         if (n && sb_strv_push(&p->depends, c->a, n) != SB_OK)
             return oom(c);
     }
+    return rc;
 }
 
-static sb_code read_hash_map(pixi_ctx *c, sb_pkg *p)
+static sb_code read_hash_map(sb_pixi_ctx *c, sb_pkg *p)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "hash");
     if (rc != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         int is_sha = sb_yp_is(y, "sha256"), is_md5 = sb_yp_is(y, "md5");
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
@@ -229,9 +177,10 @@ static sb_code read_hash_map(pixi_ctx *c, sb_pkg *p)
             return rc;
         }
     }
+    return rc;
 }
 
-static sb_code add_prop(pixi_ctx *c, sb_pkg *p, const char *name, const char *value)
+static sb_code add_prop(sb_pixi_ctx *c, sb_pkg *p, const char *name, const char *value)
 {
     if (NULL == value || !value[0])
         return SB_OK;
@@ -247,17 +196,13 @@ typedef struct src_fields {
 
 /* conda source `source:` map: git (+tag|branch|rev, subdirectory), url
  * (+sha256) or path. */
-static sb_code read_source(pixi_ctx *c, sb_pkg *p, src_fields *src)
+static sb_code read_source(sb_pixi_ctx *c, sb_pkg *p, src_fields *src)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "source");
     if (rc != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         const char *key;
         if ((rc = sb_yp_str(y, &key, "a source key")) != SB_OK)
             return rc;
@@ -294,6 +239,7 @@ static sb_code read_source(pixi_ctx *c, sb_pkg *p, src_fields *src)
         if (rc != SB_OK)
             return rc;
     }
+    return rc;
 }
 
 /* A conda archive's file name: ...-<version>-<build>.conda or .tar.bz2. */
@@ -307,17 +253,13 @@ static int is_archive(const char *loc)
 
 /* v6 source `input: {hash, globs}`: what pixi hashed to know the build is
  * current; kept as pixi:source-input-hash / pixi:source-input-globs. */
-static sb_code read_input(pixi_ctx *c, sb_pkg *p)
+static sb_code read_input(sb_pixi_ctx *c, sb_pkg *p)
 {
     sb_yp *y = &c->y;
     if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
         return sb_yp_skip(y);
     sb_code rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         int hash = sb_yp_is(y, "hash"), globs = sb_yp_is(y, "globs");
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
@@ -339,12 +281,13 @@ static sb_code read_input(pixi_ctx *c, sb_pkg *p)
             return rc;
         }
     }
+    return rc;
 }
 
 /* A source package (pixi-build): its location and pixi:source-* facts from
  * the build source when the record has one, else from where the lockfile
  * keys it (`@ <location>` in v7, the `conda:` path in v6). No channel. */
-static sb_code source_package(pixi_ctx *c, sb_pkg *p, const char *where, const src_fields *src)
+static sb_code source_package(sb_pixi_ctx *c, sb_pkg *p, const char *where, const src_fields *src)
 {
     sb_code rc;
     p->kind = SB_KIND_CONDA_SOURCE;
@@ -391,7 +334,7 @@ typedef struct rec_fields {
 } rec_fields;
 
 /* Where the value of a plain string key goes; NULL when `key` is none. */
-static const char **str_slot(raw_rec *r, rec_fields *f, const char *key)
+static const char **str_slot(sb_pixi_rec *r, rec_fields *f, const char *key)
 {
     sb_pkg *p = r->pkg;
     static const char *const keys[] = {"kind",           "manager",         "platform", "name",     "version",
@@ -410,7 +353,7 @@ static const char **str_slot(raw_rec *r, rec_fields *f, const char *key)
 }
 
 /* `purls:` is a sequence; a null one says the lock had none to give. */
-static sb_code read_purls(pixi_ctx *c, sb_pkg *p)
+static sb_code read_purls(sb_pixi_ctx *c, sb_pkg *p)
 {
     sb_yp *y = &c->y;
     p->has_purls_key = true;
@@ -425,13 +368,13 @@ static sb_code read_purls(pixi_ctx *c, sb_pkg *p)
 
 /* The value of one record key other than a plain string (the current
  * event is the value's first). */
-static sb_code read_record_value(pixi_ctx *c, raw_rec *r, rec_fields *f, const char *key)
+static sb_code read_record_value(sb_pixi_ctx *c, sb_pixi_rec *r, rec_fields *f, const char *key)
 {
     sb_yp *y = &c->y;
     sb_pkg *p = r->pkg;
     sb_code rc;
     if (!strcmp(key, "conda") || !strcmp(key, "pypi") || !strcmp(key, "conda_source")) {
-        r->kind = key[0] == 'p' ? REC_PYPI : key[5] == '_' ? REC_CONDA_SOURCE : REC_CONDA;
+        r->kind = key[0] == 'p' ? SB_PIXI_PYPI : key[5] == '_' ? SB_PIXI_CONDA_SOURCE : SB_PIXI_CONDA;
         if ((rc = sb_yp_str(y, &r->loc, key)) == SB_OK && NULL == r->loc)
             rc = sb_yp_fail(y, SB_EPARSE, "package '%s' location is empty", key);
         return rc;
@@ -478,7 +421,7 @@ static sb_code read_record_value(pixi_ctx *c, raw_rec *r, rec_fields *f, const c
 
 /* A binary conda record: what its archive URL says fills what the record
  * leaves out. */
-static sb_code finish_conda_binary(pixi_ctx *c, raw_rec *r)
+static sb_code finish_conda_binary(sb_pixi_ctx *c, sb_pixi_rec *r)
 {
     sb_pkg *p = r->pkg;
     if (sb_lock__conda_from_url(c->a, p, r->loc) != SB_OK)
@@ -491,7 +434,7 @@ static sb_code finish_conda_binary(pixi_ctx *c, raw_rec *r)
 /* v6 keys source packages (pixi-build) by `conda:` too: a location that is
  * no conda archive is a source tree, as rattler reads it; v6 leaves out a
  * noarch the subdir implies (v7 writes it). */
-static sb_code finish_conda_tree(pixi_ctx *c, raw_rec *r, const rec_fields *f)
+static sb_code finish_conda_tree(sb_pixi_ctx *c, sb_pixi_rec *r, const rec_fields *f)
 {
     sb_pkg *p = r->pkg;
     sb_code rc = source_package(c, p, r->loc, &f->src);
@@ -505,7 +448,7 @@ static sb_code finish_conda_tree(pixi_ctx *c, raw_rec *r, const rec_fields *f)
 }
 
 /* v7 `conda_source: "name[hash] @ location"`. */
-static sb_code finish_conda_source(pixi_ctx *c, raw_rec *r, const rec_fields *f)
+static sb_code finish_conda_source(sb_pixi_ctx *c, sb_pixi_rec *r, const rec_fields *f)
 {
     sb_pkg *p = r->pkg;
     const char *s = r->loc;
@@ -527,7 +470,7 @@ static sb_code finish_conda_source(pixi_ctx *c, raw_rec *r, const rec_fields *f)
     return SB_OK;
 }
 
-static sb_code finish_pypi(pixi_ctx *c, raw_rec *r)
+static sb_code finish_pypi(sb_pixi_ctx *c, sb_pixi_rec *r)
 {
     sb_pkg *p = r->pkg;
     p->kind = SB_KIND_PYPI;
@@ -547,13 +490,13 @@ static sb_code finish_pypi(pixi_ctx *c, raw_rec *r)
 
 /* The kind from `kind:` (v4/v5) or `manager:` (v1-v3) when the location
  * key did not say it. */
-static sb_code unkeyed_kind(pixi_ctx *c, raw_rec *r, const rec_fields *f)
+static sb_code unkeyed_kind(sb_pixi_ctx *c, sb_pixi_rec *r, const rec_fields *f)
 {
     const char *k = f->kind ? f->kind : f->manager;
     if (k && !strcmp(k, "conda"))
-        r->kind = REC_CONDA;
+        r->kind = SB_PIXI_CONDA;
     else if (k && (!strcmp(k, "pypi") || !strcmp(k, "pip")))
-        r->kind = REC_PYPI;
+        r->kind = SB_PIXI_PYPI;
     else
         return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col,
                              "package entry has no kind (conda, pypi or conda_source)");
@@ -561,13 +504,13 @@ static sb_code unkeyed_kind(pixi_ctx *c, raw_rec *r, const rec_fields *f)
     return SB_OK;
 }
 
-static raw_rec *new_record(pixi_ctx *c)
+static sb_pixi_rec *new_record(sb_pixi_ctx *c)
 {
     c->recs = grow(c->scratch, c->recs, &c->caprecs, c->nrecs, sizeof *c->recs);
     sb_pkg *p = sb_arena_calloc(c->a, 1, sizeof *p);
     if (NULL == c->recs || NULL == p || NULL == sb_pkg_x(p, c->a))
         return NULL;
-    raw_rec *r = &c->recs[c->nrecs++];
+    sb_pixi_rec *r = &c->recs[c->nrecs++];
     memset(r, 0, sizeof *r);
     r->pkg = p;
     r->line = sb_yp_line(&c->y);
@@ -575,7 +518,7 @@ static raw_rec *new_record(pixi_ctx *c)
     return r;
 }
 
-static sb_code read_record(pixi_ctx *c)
+static sb_code read_record(sb_pixi_ctx *c)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "a package entry");
@@ -583,32 +526,28 @@ static sb_code read_record(pixi_ctx *c)
         return rc;
     if (c->nrecs >= c->y.lim->max_packages)
         return sb_yp_fail(y, SB_ELIMIT, "more than %zu package entries", c->y.lim->max_packages);
-    raw_rec *r = new_record(c);
+    sb_pixi_rec *r = new_record(c);
     if (NULL == r)
         return oom(c);
     rec_fields f = {0};
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            break;
-        char key[SB_YP_KEY_MAX];
-        if ((rc = sb_yp_key(y, key, "a package key")) != SB_OK || (rc = sb_yp_next(y)) != SB_OK)
-            return rc;
+    char key[SB_YP_KEY_MAX];
+    while (sb_yp_entry_key(y, key, "a package key", &rc)) {
         const char **slot = str_slot(r, &f, key);
         rc = slot ? sb_yp_str(y, slot, key) : read_record_value(c, r, &f, key);
         if (rc != SB_OK)
             return rc;
     }
-    if (r->kind == REC_UNKNOWN && (rc = unkeyed_kind(c, r, &f)) != SB_OK)
+    if (rc != SB_OK)
+        return rc;
+    if (r->kind == SB_PIXI_UNKNOWN && (rc = unkeyed_kind(c, r, &f)) != SB_OK)
         return rc;
     if (NULL == r->loc || !r->loc[0])
         return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "package entry has no url");
     if (f.noarch && strcmp(f.noarch, "false") != 0)
         r->pkg->noarch = true;
     switch (r->kind) {
-    case REC_CONDA: rc = is_archive(r->loc) ? finish_conda_binary(c, r) : finish_conda_tree(c, r, &f); break;
-    case REC_CONDA_SOURCE: rc = finish_conda_source(c, r, &f); break;
+    case SB_PIXI_CONDA: rc = is_archive(r->loc) ? finish_conda_binary(c, r) : finish_conda_tree(c, r, &f); break;
+    case SB_PIXI_CONDA_SOURCE: rc = finish_conda_source(c, r, &f); break;
     default: rc = finish_pypi(c, r); break;
     }
     if (rc == SB_OK && NULL == r->pkg->location)
@@ -616,7 +555,7 @@ static sb_code read_record(pixi_ctx *c)
     return rc;
 }
 
-static sb_code read_packages(pixi_ctx *c)
+sb_code sb_pixi__read_packages(sb_pixi_ctx *c)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, "packages");
@@ -632,7 +571,7 @@ static sb_code read_packages(pixi_ctx *c)
     }
 }
 
-static sb_code read_channels(pixi_ctx *c, sb_strv *out)
+static sb_code read_channels(sb_pixi_ctx *c, sb_strv *out)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, "channels");
@@ -650,11 +589,7 @@ static sb_code read_channels(pixi_ctx *c, sb_strv *out)
         } else {
             if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "a channel")) != SB_OK)
                 return rc;
-            for (;;) {
-                if ((rc = sb_yp_next(y)) != SB_OK)
-                    return rc;
-                if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                    break;
+            while (sb_yp_entry(y, &rc)) {
                 int is_url = sb_yp_is(y, "url");
                 if ((rc = sb_yp_next(y)) != SB_OK)
                     return rc;
@@ -665,23 +600,21 @@ static sb_code read_channels(pixi_ctx *c, sb_strv *out)
                     return rc;
                 }
             }
+            if (rc != SB_OK)
+                return rc;
         }
         if (url && sb_strv_push(out, c->a, url) != SB_OK)
             return oom(c);
     }
 }
 
-static sb_code read_metadata(pixi_ctx *c)
+static sb_code read_metadata(sb_pixi_ctx *c)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "metadata");
     if (rc != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         int ch = sb_yp_is(y, "channels"), pl = sb_yp_is(y, "platforms");
         if ((rc = sb_yp_next(y)) != SB_OK)
             return rc;
@@ -694,9 +627,10 @@ static sb_code read_metadata(pixi_ctx *c)
         if (rc != SB_OK)
             return rc;
     }
+    return rc;
 }
 
-static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platform)
+static sb_code read_env_platform(sb_pixi_ctx *c, const char *env, const char *platform)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, "an environment's package list");
@@ -705,7 +639,7 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
     c->lists = grow(c->scratch, c->lists, &c->caplists, c->nlists, sizeof *c->lists);
     if (NULL == c->lists)
         return oom(c);
-    ref_list *l = &c->lists[c->nlists++];
+    sb_pixi_reflist *l = &c->lists[c->nlists++];
     memset(l, 0, sizeof *l);
     l->env = env;
     l->platform = platform;
@@ -716,16 +650,12 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
             return SB_OK;
         if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "a package reference")) != SB_OK)
             return rc;
-        env_ref ref = {REC_UNKNOWN, NULL, NULL, NULL, NULL, NULL, sb_yp_line(y), sb_yp_col(y)};
-        for (;;) {
-            if ((rc = sb_yp_next(y)) != SB_OK)
-                return rc;
-            if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                break;
-            rec_kind k = sb_yp_is(y, "conda")          ? REC_CONDA
-                         : sb_yp_is(y, "pypi")         ? REC_PYPI
-                         : sb_yp_is(y, "conda_source") ? REC_CONDA_SOURCE
-                                                       : REC_UNKNOWN;
+        sb_pixi_ref ref = {SB_PIXI_UNKNOWN, NULL, NULL, NULL, NULL, NULL, sb_yp_line(y), sb_yp_col(y)};
+        while (sb_yp_entry(y, &rc)) {
+            sb_pixi_kind k = sb_yp_is(y, "conda")          ? SB_PIXI_CONDA
+                             : sb_yp_is(y, "pypi")         ? SB_PIXI_PYPI
+                             : sb_yp_is(y, "conda_source") ? SB_PIXI_CONDA_SOURCE
+                                                           : SB_PIXI_UNKNOWN;
             const char **sel = sb_yp_is(y, "name")      ? &ref.name
                                : sb_yp_is(y, "version") ? &ref.version
                                : sb_yp_is(y, "build")   ? &ref.build
@@ -733,14 +663,14 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
                                                         : NULL;
             if ((rc = sb_yp_next(y)) != SB_OK)
                 return rc;
-            if (k != REC_UNKNOWN || (sel && sb_yp_type(y) == YAML_SCALAR_EVENT)) {
+            if (k != SB_PIXI_UNKNOWN || (sel && sb_yp_type(y) == YAML_SCALAR_EVENT)) {
                 const char *v;
                 if ((rc = sb_yp_peek(y, &v, "a package reference")) != SB_OK)
                     return rc;
                 const char *copy = v ? sb_arena_strdup(c->scratch, v) : NULL;
                 if (v && NULL == copy)
                     return oom(c);
-                if (k != REC_UNKNOWN) {
+                if (k != SB_PIXI_UNKNOWN) {
                     ref.kind = k;
                     ref.loc = copy;
                 } else {
@@ -750,7 +680,9 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
                 return rc;
             }
         }
-        if (ref.kind == REC_UNKNOWN || NULL == ref.loc)
+        if (rc != SB_OK)
+            return rc;
+        if (ref.kind == SB_PIXI_UNKNOWN || NULL == ref.loc)
             return sb_err_set_at(c->err, SB_EPARSE, ref.line, ref.col,
                                  "package reference needs a conda, pypi or conda_source key");
         l->refs = grow(c->scratch, l->refs, &l->cap, l->n, sizeof *l->refs);
@@ -760,17 +692,13 @@ static sb_code read_env_platform(pixi_ctx *c, const char *env, const char *platf
     }
 }
 
-static sb_code read_environments(pixi_ctx *c)
+static sb_code read_environments(sb_pixi_ctx *c)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "environments");
     if (rc != SB_OK)
         return rc;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    while (sb_yp_entry(y, &rc)) {
         const char *env_name;
         if ((rc = sb_yp_str(y, &env_name, "an environment name")) != SB_OK)
             return rc;
@@ -785,11 +713,7 @@ static sb_code read_environments(pixi_ctx *c)
             return rc;
         if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "an environment")) != SB_OK)
             return rc;
-        for (;;) {
-            if ((rc = sb_yp_next(y)) != SB_OK)
-                return rc;
-            if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                break;
+        while (sb_yp_entry(y, &rc)) {
             int ch = sb_yp_is(y, "channels"), ix = sb_yp_is(y, "indexes"), pk = sb_yp_is(y, "packages");
             if ((rc = sb_yp_next(y)) != SB_OK)
                 return rc;
@@ -800,11 +724,7 @@ static sb_code read_environments(pixi_ctx *c)
             } else if (pk) {
                 if ((rc = sb_yp_expect(y, YAML_MAPPING_START_EVENT, "an environment's packages")) != SB_OK)
                     return rc;
-                for (;;) {
-                    if ((rc = sb_yp_next(y)) != SB_OK)
-                        return rc;
-                    if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                        break;
+                while (sb_yp_entry(y, &rc)) {
                     const char *plat;
                     if ((rc = sb_yp_str(y, &plat, "a platform name")) != SB_OK)
                         return rc;
@@ -828,12 +748,15 @@ static sb_code read_environments(pixi_ctx *c)
             if (rc != SB_OK)
                 return rc;
         }
+        if (rc != SB_OK)
+            return rc;
     }
+    return rc;
 }
 
 /* Does record `p` satisfy the reference's v6 selectors? Conda names compare
  * without case, as conda names do. */
-static int selected(const env_ref *ref, const sb_pkg *p)
+static int selected(const sb_pixi_ref *ref, const sb_pkg *p)
 {
     if (ref->name && (NULL == p->name || strcasecmp(ref->name, p->name)))
         return 0;
@@ -849,7 +772,8 @@ static int selected(const env_ref *ref, const sb_pkg *p)
  * rattler reads them). Before v6 one URL could hold a record per subdir
  * with no selector: there the record of the platform's own subdir (or
  * noarch) wins. SIZE_MAX when none fits. */
-static size_t choose(const pixi_ctx *c, const size_t *next, size_t first, const env_ref *ref, const char *platform)
+static size_t choose(const sb_pixi_ctx *c, const size_t *next, size_t first, const sb_pixi_ref *ref,
+                     const char *platform)
 {
     size_t pick = SIZE_MAX;
     for (size_t i = first; i != SIZE_MAX; i = next[i]) {
@@ -869,18 +793,18 @@ static size_t choose(const pixi_ctx *c, const size_t *next, size_t first, const 
 /* v4+: attach records to environments through their references (one map
  * per record kind, keyed by location, to the first record there; the
  * others sharing it chained behind). */
-static sb_code link_v4(pixi_ctx *c)
+static sb_code link_v4(sb_pixi_ctx *c)
 {
-    sb_strmap m[REC_CONDA_SOURCE + 1];
-    for (int k = 0; k <= REC_CONDA_SOURCE; k++)
-        if (sb_strmap_init(&m[k], c->scratch, k == REC_UNKNOWN ? 1 : c->nrecs) != SB_OK)
+    sb_strmap m[SB_PIXI_CONDA_SOURCE + 1];
+    for (int k = 0; k <= SB_PIXI_CONDA_SOURCE; k++)
+        if (sb_strmap_init(&m[k], c->scratch, k == SB_PIXI_UNKNOWN ? 1 : c->nrecs) != SB_OK)
             return oom(c);
     size_t *next = sb_arena_alloc(c->scratch, (c->nrecs + 1) * sizeof *next);
     size_t *tail = sb_arena_alloc(c->scratch, (c->nrecs + 1) * sizeof *tail);
     if (NULL == next || NULL == tail)
         return oom(c);
     for (size_t i = 0; i < c->nrecs; i++) {
-        const raw_rec *r = &c->recs[i];
+        const sb_pixi_rec *r = &c->recs[i];
         size_t first;
         int dup = sb_strmap_put(&m[r->kind], r->loc, strlen(r->loc), i, &first);
         if (dup < 0)
@@ -893,14 +817,14 @@ static sb_code link_v4(pixi_ctx *c)
         }
     }
     for (size_t li = 0; li < c->nlists; li++) {
-        ref_list *l = &c->lists[li];
+        sb_pixi_reflist *l = &c->lists[li];
         sb_lock_env *env = sb_lock_env_get(c->lock, c->a, l->env);
         sb_lock_platform *plat = env ? sb_lock_platform_get(env, c->a, l->platform) : NULL;
         if (NULL == plat)
             return oom(c);
         for (size_t i = 0; i < l->n; i++) {
             size_t first, idx = SIZE_MAX;
-            const env_ref *ref = &l->refs[i];
+            const sb_pixi_ref *ref = &l->refs[i];
             if (sb_strmap_get(&m[ref->kind], ref->loc, strlen(ref->loc), &first))
                 idx = choose(c, next, first, ref, l->platform);
             if (idx == SIZE_MAX)
@@ -920,7 +844,7 @@ static sb_code link_v4(pixi_ctx *c)
 
 /* conda-lock: what a category says the package is for (spec 2.7): `main`
  * (the default) required, `dev` development, any other optional. */
-static sb_scope category_scope(const raw_rec *r)
+static sb_scope category_scope(const sb_pixi_rec *r)
 {
     if (NULL == r->category)
         return r->optional ? SB_SCOPE_OPTIONAL : SB_SCOPE_REQUIRED;
@@ -932,7 +856,7 @@ static sb_scope category_scope(const raw_rec *r)
 /* conda-lock lists a package once per category it is locked for: the
  * entries of one platform, kind and URL are one package, taking the
  * strongest scope. 1 when `r` repeats an earlier entry (merged into it). */
-static int merge_category(pixi_ctx *c, sb_strmap *seen, const raw_rec *r, int *failed)
+static int merge_category(sb_pixi_ctx *c, sb_strmap *seen, const sb_pixi_rec *r, int *failed)
 {
     const char *key = sb_arena_printf(c->scratch, "%s\n%d\n%s", r->platform, (int)r->kind, r->loc);
     size_t first;
@@ -962,7 +886,7 @@ static void drop_plain_scopes(sb_lock_env *env)
 
 /* v1-v3: one `default` environment; each record names its platform.
  * conda-lock.yml (`categories`): one package per platform and URL, scoped. */
-static sb_code link_v1(pixi_ctx *c, int categories)
+static sb_code link_v1(sb_pixi_ctx *c, int categories)
 {
     sb_lock_env *env = sb_lock_env_get(c->lock, c->a, "default");
     sb_strmap seen;
@@ -973,7 +897,7 @@ static sb_code link_v1(pixi_ctx *c, int categories)
         if (NULL == sb_lock_platform_get(env, c->a, c->meta_platforms.v[i]))
             return oom(c);
     for (size_t i = 0; i < c->nrecs; i++) {
-        raw_rec *r = &c->recs[i];
+        sb_pixi_rec *r = &c->recs[i];
         int failed = 0;
         if (NULL == r->platform)
             return sb_err_set_at(c->err, SB_EPARSE, r->line, r->col, "package entry has no platform");
@@ -990,7 +914,7 @@ static sb_code link_v1(pixi_ctx *c, int categories)
 
 /* Read in pieces: the list the pieces read must be this key's, now a null
  * where its items were (sb_yp_open_gap). */
-static sb_code gap_packages(pixi_ctx *c, unsigned kl, unsigned kc)
+static sb_code gap_packages(sb_pixi_ctx *c, unsigned kl, unsigned kc)
 {
     const char *v = "";
     if (kl != c->gap_line || kc != 1 || sb_yp_type(&c->y) != YAML_SCALAR_EVENT ||
@@ -1000,7 +924,7 @@ static sb_code gap_packages(pixi_ctx *c, unsigned kl, unsigned kc)
     return SB_OK;
 }
 
-static sb_code read_top(pixi_ctx *c)
+sb_code sb_pixi__read_top(sb_pixi_ctx *c)
 {
     sb_yp *y = &c->y;
     sb_code rc;
@@ -1017,11 +941,7 @@ static sb_code read_top(pixi_ctx *c)
     if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
         return sb_yp_fail(y, SB_EPARSE, "a pixi.lock is a YAML mapping at the top level");
     int seen_pkgs = 0, seen_envs = 0, seen_meta = 0;
-    for (;;) {
-        if ((rc = sb_yp_next(y)) != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            break;
+    while (sb_yp_entry(y, &rc)) {
         const char *key;
         if ((rc = sb_yp_str(y, &key, "a top-level key")) != SB_OK)
             return rc;
@@ -1051,7 +971,7 @@ static sb_code read_top(pixi_ctx *c)
                 /* `packages: {}` as seen in empty locks */
                 rc = sb_yp_skip(y);
             } else {
-                rc = read_packages(c);
+                rc = sb_pixi__read_packages(c);
             }
         } else if (!strcmp(key, "environments")) {
             if (seen_envs++)
@@ -1067,6 +987,8 @@ static sb_code read_top(pixi_ctx *c)
         if (rc != SB_OK)
             return rc;
     }
+    if (rc != SB_OK)
+        return rc;
     /* document end, then anything else is a second document */
     if ((rc = sb_yp_next(y)) != SB_OK)
         return rc;
@@ -1079,280 +1001,21 @@ static sb_code read_top(pixi_ctx *c)
     return SB_OK;
 }
 
-/* ---- a large package list, read in pieces side by side ------------------
- *
- * A pixi.lock is mostly its `packages:` list of independent records, each
- * starting on a line "- " in column 0. The list is cut at such lines into
- * pieces read by the worker pool (core/par.h), each with its own parser and
- * arena, while the calling thread reads the rest of the document with the
- * list read as its line breaks alone (sb_yp_open_gap): lines and columns of
- * everything stay those of the whole input. Records join in input order.
- *
- * A cut is trusted only when every piece is one block sequence from its
- * first byte and the rest of the document has its `packages:` key, with no
- * value, on the line the cut found: anything else (a cut inside a quoted
- * scalar, a list that is not where it seemed, any error at all) reads the
- * input again on one thread, so every answer, error or not, is the one
- * thread's. */
-
-#define PIECES_MAX 16 /* pieces per list; at least a quarter of sb_par_min_bytes() each */
-
-typedef struct piece {
-    pixi_ctx c; /* its parser, arenas (c.a joins the request's), records */
-    sb_err err;
-    const char *data;
-    size_t len;
-    unsigned line0;
-    sb_code rc;
-} piece;
-
-typedef struct pieces_plan {
-    size_t from, to;   /* the list's items: data[from..to) */
-    unsigned key_line; /* the `packages:` line, 1-based */
-} pieces_plan;
-
-static int line_is(const char *p, const char *end, const char *s)
-{
-    size_t n = strlen(s);
-    return (size_t)(end - p) > n && !memcmp(p, s, n) && p[n] == '\n';
-}
-
-/* Where a top-level block list under `packages:` (or v1 `package:`) holds
- * its items: from the line after the key to the first line starting in
- * column 0 with neither "- " nor "#". 0 when there is no such plain list. */
-static int find_list(const char *data, size_t len, pieces_plan *pl)
-{
-    const char *p = data, *end = data + len;
-    unsigned line = 1;
-    while (p < end && !line_is(p, end, "packages:") && !line_is(p, end, "package:")) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (NULL == nl)
-            return 0;
-        p = nl + 1;
-        line++;
-    }
-    if (p >= end)
-        return 0;
-    pl->key_line = line;
-    p = (const char *)memchr(p, '\n', (size_t)(end - p)) + 1;
-    if (end - p < 2 || p[0] != '-' || p[1] != ' ')
-        return 0;
-    pl->from = (size_t)(p - data);
-    while (p < end) {
-        if (!(p[0] == ' ' || p[0] == '#' || p[0] == '\n' || (p[0] == '-' && end - p > 1 && p[1] == ' ')))
-            break;
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        p = nl ? nl + 1 : end;
-    }
-    pl->to = (size_t)(p - data);
-    return 1;
-}
-
-static size_t count_lines(const char *p, const char *end)
-{
-    size_t n = 0;
-    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        n++;
-        p++;
-    }
-    return n;
-}
-
-/* Cut data[pl->from..pl->to) into at most `want` pieces at item lines. */
-static size_t cut(const char *data, const pieces_plan *pl, piece *pc, size_t want)
-{
-    size_t n = 0, at = pl->from, size = (pl->to - pl->from) / want;
-    unsigned line = pl->key_line + 1;
-    while (at < pl->to && n < want) {
-        size_t next = pl->to;
-        if (n + 1 < want) {
-            const char *s = data + at + size, *end = data + pl->to;
-            for (; s < end; s++) {
-                s = memchr(s, '\n', (size_t)(end - s));
-                if (NULL == s || end - s < 3)
-                    break;
-                if (s[1] == '-' && s[2] == ' ') {
-                    next = (size_t)(s + 1 - data);
-                    break;
-                }
-            }
-            if (NULL == s || s >= end)
-                next = pl->to;
-        }
-        pc[n].data = data + at;
-        pc[n].len = next - at;
-        pc[n].line0 = line - 1;
-        line += (unsigned)count_lines(data + at, data + next);
-        at = next;
-        n++;
-    }
-    return n;
-}
-
-/* One piece: a block sequence of records from its first byte to its end. */
-static sb_code read_piece_events(pixi_ctx *c, const piece *k)
-{
-    sb_yp *y = &c->y;
-    sb_code rc;
-    yaml_event_type_t want[] = {YAML_STREAM_START_EVENT, YAML_DOCUMENT_START_EVENT, YAML_SEQUENCE_START_EVENT};
-    for (size_t i = 0; i < 3; i++) {
-        if ((rc = sb_yp_next(y)) != SB_OK || (rc = sb_yp_expect(y, want[i], "a piece of the package list")) != SB_OK)
-            return rc;
-        if (i == 0)
-            y->depth = 1; /* as under the top-level mapping */
-    }
-    if (sb_yp_line(y) != k->line0 + 1 || sb_yp_col(y) != 1)
-        return sb_yp_fail(y, SB_EPARSE, "a piece of the package list does not start with an item");
-    if ((rc = read_packages(c)) != SB_OK)
-        return rc;
-    if ((rc = sb_yp_next(y)) != SB_OK || (rc = sb_yp_expect(y, YAML_DOCUMENT_END_EVENT, "a piece's end")) != SB_OK)
-        return rc;
-    if ((rc = sb_yp_next(y)) != SB_OK || (rc = sb_yp_expect(y, YAML_STREAM_END_EVENT, "a piece's end")) != SB_OK)
-        return rc;
-    return SB_OK;
-}
-
-static void read_piece(void *arg)
-{
-    piece *k = arg;
-    pixi_ctx *c = &k->c;
-    k->rc = sb_yp_open_piece(&c->y, c->a, k->data, k->len, k->line0, c->lim, c->err);
-    if (k->rc != SB_OK)
-        return;
-    k->rc = read_piece_events(c, k);
-    sb_yp_close(&c->y);
-}
-
-/* The document around the list, on the calling thread. */
-typedef struct rest_job {
-    pixi_ctx *c;
-    const char *data;
-    size_t len;
-    const pieces_plan *pl;
-    sb_code rc;
-} rest_job;
-
-static void read_rest(void *arg)
-{
-    rest_job *j = arg;
-    pixi_ctx *c = j->c;
-    j->rc = sb_yp_open_gap(&c->y, c->a, j->data, j->len, j->pl->from, j->pl->to, c->lim, c->err);
-    if (j->rc != SB_OK)
-        return;
-    j->rc = read_top(c);
-    sb_yp_close(&c->y);
-}
-
-/* The events the one-thread read would have counted: the list's own
- * sequence start and end in place of the gap's null, without the pieces'
- * stream, document and sequence framing. */
-static size_t one_thread_events(size_t rest, const piece *pc, size_t n)
-{
-    size_t total = rest - 1 + 2;
-    for (size_t i = 0; i < n; i++)
-        total += pc[i].c.y.events - 6;
-    return total;
-}
-
-/* Records and arenas of the pieces joined to `c`'s, in input order. */
-static sb_code join_pieces(pixi_ctx *c, piece *pc, size_t n)
-{
-    size_t total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += pc[i].c.nrecs;
-    if (total > c->lim->max_packages || c->nrecs != 0)
-        return SB_EPARSE;
-    raw_rec *recs = sb_arena_alloc(c->scratch, (total + 1) * sizeof *recs);
-    if (NULL == recs)
-        return SB_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        if (sb_arena_adopt(c->a, pc[i].c.a) != 0)
-            return SB_ENOMEM;
-        pc[i].c.a = NULL;
-        memcpy(recs + c->nrecs, pc[i].c.recs, pc[i].c.nrecs * sizeof *recs);
-        c->nrecs += pc[i].c.nrecs;
-    }
-    c->recs = recs;
-    c->caprecs = total + 1;
-    return SB_OK;
-}
-
-static sb_code run_pieces(pixi_ctx *c, const char *data, size_t len, const pieces_plan *pl, piece *pc, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        pixi_ctx *k = &pc[i].c;
-        k->lim = c->lim;
-        k->err = &pc[i].err;
-        k->a = sb_arena_child(c->a);
-        k->scratch = sb_arena_child(c->a);
-        if (NULL == k->a || NULL == k->scratch)
-            return SB_ENOMEM;
-    }
-    sb_par_job jobs[PIECES_MAX + 1];
-    rest_job rest = {c, data, len, pl, SB_OK};
-    jobs[0] = (sb_par_job){.fn = read_rest, .arg = &rest};
-    for (size_t i = 0; i < n; i++)
-        jobs[i + 1] = (sb_par_job){.fn = read_piece, .arg = &pc[i]};
-    sb_par_run(jobs, n + 1);
-    for (size_t i = 0; i < n; i++)
-        if (pc[i].rc == SB_ETIMEOUT) {
-            *c->err = pc[i].err;
-            return SB_ETIMEOUT;
-        }
-    if (rest.rc != SB_OK)
-        return rest.rc;
-    for (size_t i = 0; i < n; i++)
-        if (pc[i].rc != SB_OK)
-            return pc[i].rc;
-    if (!c->gap_read || one_thread_events(c->y.events, pc, n) > c->lim->max_events)
-        return SB_EPARSE;
-    return join_pieces(c, pc, n);
-}
-
-/* SB_OK when the input was read in pieces; SB_ETIMEOUT; anything else:
- * not split, or not trusted (read it on one thread). */
-static sb_code read_in_pieces(pixi_ctx *c, const char *data, size_t len)
-{
-    pieces_plan pl;
-    size_t min = sb_par_min_bytes(), width = len >= min ? sb_par_width() : 1;
-    if (width < 2 || !find_list(data, len, &pl) || pl.to - pl.from < min)
-        return SB_EUNSUPPORTED;
-    size_t want = (pl.to - pl.from) / (min / 4 ? min / 4 : 1);
-    if (want < 2)
-        want = 2;
-    if (want > 4 * width)
-        want = 4 * width;
-    if (want > PIECES_MAX)
-        want = PIECES_MAX;
-    piece *pc = sb_calloc(want, sizeof *pc);
-    if (NULL == pc)
-        return SB_ENOMEM;
-    size_t n = cut(data, &pl, pc, want);
-    c->gap_line = pl.key_line;
-    sb_code rc = run_pieces(c, data, len, &pl, pc, n);
-    for (size_t i = 0; i < n; i++) {
-        sb_arena_destroy(pc[i].c.a);
-        sb_arena_destroy(pc[i].c.scratch);
-    }
-    sb_free(pc);
-    return rc;
-}
-
-static sb_code read_one_thread(pixi_ctx *c, const char *data, size_t len)
+static sb_code read_one_thread(sb_pixi_ctx *c, const char *data, size_t len)
 {
     sb_code rc = sb_yp_open(&c->y, c->a, data, len, c->lim, c->err);
     if (rc != SB_OK)
         return rc;
-    rc = read_top(c);
+    rc = sb_pixi__read_top(c);
     sb_yp_close(&c->y);
     return rc;
 }
 
 /* In pieces when that is both possible and trusted, else on one thread. */
-static sb_code read_document(pixi_ctx *c, const char *data, size_t len)
+static sb_code read_document(sb_pixi_ctx *c, const char *data, size_t len)
 {
-    pixi_ctx fresh = *c;
-    sb_code rc = read_in_pieces(c, data, len);
+    sb_pixi_ctx fresh = *c;
+    sb_code rc = sb_pixi__read_in_pieces(c, data, len);
     if (rc == SB_OK || rc == SB_ETIMEOUT)
         return rc;
     /* what the attempt made stays in the arenas until the request ends */
@@ -1382,7 +1045,7 @@ static long long implied_build_number(long long version, const char *build)
     return k < n ? v : 0;
 }
 
-static void imply_build_numbers(pixi_ctx *c)
+static void imply_build_numbers(sb_pixi_ctx *c)
 {
     if (c->version < 4)
         return;
@@ -1406,10 +1069,10 @@ static sb_code version_first(const char *data, size_t len, sb_err *err, sb_code 
                          "pixi.lock version %lld is not supported (versions 1 to 7 are)", v);
 }
 
-static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                          sb_err *err, const char *kind, int only_v1)
+static sb_code read_shape(sb_pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *data, size_t len,
+                          const sb_limits *lim, sb_err *err, const char *kind, int only_v1)
 {
-    pixi_ctx c = *cp;
+    sb_pixi_ctx c = *cp;
     c.lock = sb_arena_calloc(a, 1, sizeof *c.lock);
     if (NULL == c.lock)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
@@ -1440,7 +1103,7 @@ static sb_code read_shape(pixi_ctx *cp, sb_lock **out, sb_arena *a, const char *
 sb_code sb_lock__read_pixi_shape(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
                                  sb_err *err, const char *kind, int only_v1)
 {
-    pixi_ctx c;
+    sb_pixi_ctx c;
     memset(&c, 0, sizeof c);
     c.a = a;
     c.err = err;

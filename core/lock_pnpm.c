@@ -495,12 +495,8 @@ static sb_code read_deps(sb_yp *y, sb_buf *b)
 {
     if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
         return sb_yp_skip(y);
-    for (;;) {
-        sb_code rc = next(y);
-        if (rc != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    sb_code rc;
+    while (sb_yp_entry(y, &rc)) {
         size_t mark = b->len;
         if ((rc = key_into(y, b)) != SB_OK || (rc = next(y)) != SB_OK)
             return rc;
@@ -514,14 +510,8 @@ static sb_code read_deps(sb_yp *y, sb_buf *b)
             kept = NULL != v;
         } else if (sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
             int seen = 0;
-            for (;;) {
-                char k[SB_YP_KEY_MAX];
-                if ((rc = next(y)) != SB_OK)
-                    return rc;
-                if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                    break;
-                if ((rc = sb_yp_key(y, k, "a dependency field")) != SB_OK || (rc = next(y)) != SB_OK)
-                    return rc;
+            char k[SB_YP_KEY_MAX];
+            while (sb_yp_entry_key(y, k, "a dependency field", &rc)) {
                 if (!seen && !strcmp(k, "version") && sb_yp_type(y) == YAML_SCALAR_EVENT) {
                     const char *v;
                     if ((rc = sb_yp_peek(y, &v, "a version")) != SB_OK)
@@ -534,12 +524,15 @@ static sb_code read_deps(sb_yp *y, sb_buf *b)
                 }
                 seen |= !strcmp(k, "version");
             }
+            if (rc != SB_OK)
+                return rc;
         } else if ((rc = sb_yp_skip(y)) != SB_OK) {
             return rc;
         }
         if (!kept)
             b->len = mark;
     }
+    return rc;
 }
 
 static int dep_section(const char *k)
@@ -560,15 +553,9 @@ static sb_code read_entry(pn_ctx *c, sb_yp *y, int deps)
     e->col = sb_yp_col(y);
     if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
         return sb_yp_skip(y);
-    for (;;) {
-        char k[SB_YP_KEY_MAX];
-        sb_code rc = next(y);
-        if (rc != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
-        if ((rc = sb_yp_key(y, k, "a package field")) != SB_OK || (rc = next(y)) != SB_OK)
-            return rc;
+    sb_code rc;
+    char k[SB_YP_KEY_MAX];
+    while (sb_yp_entry_key(y, k, "a package field", &rc)) {
         int d = deps ? dep_section(k) : -1;
         if (!strcmp(k, "name"))
             rc = field(e, y, F_NAME);
@@ -580,13 +567,7 @@ static sb_code read_entry(pn_ctx *c, sb_yp *y, int deps)
             rc = field(e, y, F_OPTIONAL);
         else if (!strcmp(k, "resolution") && !(e->seen & (1u << F_N)) && sb_yp_type(y) == YAML_MAPPING_START_EVENT) {
             e->seen |= 1u << F_N;
-            for (;;) {
-                if ((rc = next(y)) != SB_OK)
-                    return rc;
-                if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-                    break;
-                if ((rc = sb_yp_key(y, k, "a resolution field")) != SB_OK || (rc = next(y)) != SB_OK)
-                    return rc;
+            while (sb_yp_entry_key(y, k, "a resolution field", &rc)) {
                 int f = !strcmp(k, "integrity")   ? F_INTEGRITY
                         : !strcmp(k, "tarball")   ? F_TARBALL
                         : !strcmp(k, "type")      ? F_TYPE
@@ -597,6 +578,8 @@ static sb_code read_entry(pn_ctx *c, sb_yp *y, int deps)
                 if ((rc = f >= 0 ? field(e, y, f) : sb_yp_skip(y)) != SB_OK)
                     return rc;
             }
+            if (rc != SB_OK)
+                return rc;
         } else if (!strcmp(k, "resolution")) {
             e->seen |= 1u << F_N;
             rc = sb_yp_skip(y);
@@ -609,6 +592,7 @@ static sb_code read_entry(pn_ctx *c, sb_yp *y, int deps)
         if (rc != SB_OK)
             return rc;
     }
+    return rc;
 }
 
 /* ---- edges ---- */
@@ -739,12 +723,8 @@ static sb_code read_packages(pn_ctx *c, sb_yp *y)
         (sb_jsl_expect(&c->l, c->a, n + c->doc.nimps) != SB_OK ||
          (c->major != 9 && sb_strmap_init(&c->by_key, c->t, n) != SB_OK)))
         return oom(c);
-    for (;;) {
-        sb_code rc = next(y);
-        if (rc != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    sb_code rc;
+    while (sb_yp_entry(y, &rc)) {
         sb_buf_reset(&c->kb);
         if ((rc = key_into(y, &c->kb)) != SB_OK || (rc = next(y)) != SB_OK || (rc = read_entry(c, y, 0)) != SB_OK)
             return rc;
@@ -753,6 +733,7 @@ static sb_code read_packages(pn_ctx *c, sb_yp *y)
         if (NULL == take_pkg(c, c->kb.data, &c->e, &rc))
             return rc;
     }
+    return rc;
 }
 
 /* Every 9.x snapshot key to its component, before any edge is read: a
@@ -761,12 +742,8 @@ static sb_code read_snapshots(pn_ctx *c, sb_yp *y)
 {
     if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
         return sb_yp_fail(y, SB_EPARSE, "pnpm-lock.yaml: snapshots must be a mapping");
-    for (;;) {
-        sb_code rc = next(y);
-        if (rc != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    sb_code rc;
+    while (sb_yp_entry(y, &rc)) {
         sb_buf_reset(&c->kb);
         if ((rc = key_into(y, &c->kb)) != SB_OK || (rc = next(y)) != SB_OK)
             return rc;
@@ -782,6 +759,7 @@ static sb_code read_snapshots(pn_ctx *c, sb_yp *y)
         if (NULL == snapshot_pkg(c, c->kb.data, &c->e, &rc))
             return rc;
     }
+    return rc;
 }
 
 /* Package (5.x, 6.x) or snapshot (9.x) dependencies. */
@@ -789,12 +767,8 @@ static sb_code package_edges(pn_ctx *c, sb_yp *y)
 {
     if (sb_yp_type(y) != YAML_MAPPING_START_EVENT)
         return sb_yp_skip(y);
-    for (;;) {
-        sb_code rc = next(y);
-        if (rc != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    sb_code rc;
+    while (sb_yp_entry(y, &rc)) {
         sb_buf_reset(&c->kb);
         if ((rc = key_into(y, &c->kb)) != SB_OK || (rc = next(y)) != SB_OK)
             return rc;
@@ -809,6 +783,7 @@ static sb_code package_edges(pn_ctx *c, sb_yp *y)
         if (rc != SB_OK)
             return rc;
     }
+    return rc;
 }
 
 /* The importers' paths and dependency lists, kept for after the packages. */
@@ -822,12 +797,8 @@ static sb_code store_importers(pn_ctx *c, sb_yp *y)
         dc->icol = sb_yp_col(y);
         return sb_yp_skip(y);
     }
-    for (;;) {
-        sb_code rc = next(y);
-        if (rc != SB_OK)
-            return rc;
-        if (sb_yp_type(y) == YAML_MAPPING_END_EVENT)
-            return SB_OK;
+    sb_code rc;
+    while (sb_yp_entry(y, &rc)) {
         sb_buf_reset(&c->kb);
         if ((rc = key_into(y, &c->kb)) != SB_OK || (rc = next(y)) != SB_OK || (rc = read_entry(c, y, 1)) != SB_OK)
             return rc;
@@ -839,6 +810,7 @@ static sb_code store_importers(pn_ctx *c, sb_yp *y)
         if (NULL == (im->path = sb_arena_strdup(c->d, c->kb.data)) || ent_lists(c, im, 1) != SB_OK)
             return oom(c);
     }
+    return rc;
 }
 
 /* ---- importers ---- */
@@ -1067,14 +1039,9 @@ static sb_code pass_over(pn_ctx *c, int pass)
             memset(&c->doc, 0, sizeof c->doc);
         else
             c->doc.seen = 0, c->doc.pk_done = 0;
-        for (;;) {
-            char k[SB_YP_KEY_MAX];
-            if ((rc = next(&y)) != SB_OK)
-                break;
-            if (sb_yp_type(&y) == YAML_MAPPING_END_EVENT)
-                break;
-            if ((rc = sb_yp_key(&y, k, "a top-level key")) != SB_OK || (rc = next(&y)) != SB_OK ||
-                (rc = top_value(c, &y, pass, k)) != SB_OK)
+        char k[SB_YP_KEY_MAX];
+        while (sb_yp_entry_key(&y, k, "a top-level key", &rc)) {
+            if ((rc = top_value(c, &y, pass, k)) != SB_OK)
                 break;
         }
         if (rc != SB_OK)

@@ -4,7 +4,8 @@
  *
  * Aliases are refused (no billion-laughs), nesting depth, scalar size and the
  * number of events are bounded by sb_limits, and every error carries the
- * line/column of the event that caused it.
+ * line/column of the event that caused it. The loop over a mapping's entries
+ * is here too, once (sb_yp_entry, sb_yp_entry_key), for the readers to share.
  */
 #ifndef SB_YAML_EV_H
 #define SB_YAML_EV_H
@@ -96,5 +97,53 @@ sb_code sb_yp_skip(sb_yp *y);
 
 /* Current scalar equals `s` (for map keys). */
 int sb_yp_is(const sb_yp *y, const char *s);
+
+/* ---- a mapping's entries, one at a time ----------------------------------
+ *
+ * The loop every YAML reader runs over a mapping, written once. With the
+ * mapping's start the current event (the caller checks that, with its own
+ * words, e.g. sb_yp_expect(y, YAML_MAPPING_START_EVENT, "metadata")):
+ *
+ *     sb_code rc;
+ *     while (sb_yp_entry(y, &rc)) {
+ *         ...the entry's key is the current event...
+ *         if ((rc = sb_yp_next(y)) != SB_OK)
+ *             return rc;
+ *         ...the value is the current event: read it, or give it to the
+ *         reader of that key, or sb_yp_skip() it...
+ *     }
+ *     return rc;
+ *
+ * The key: the caller reads it as it needs it (sb_yp_is to compare, sb_yp_key
+ * to copy it, sb_yp_str to keep it), so what a null or non-scalar key is -
+ * an error, and with which message, or a key that matches nothing - stays
+ * the caller's. sb_yp_entry_key does the usual case in one call: the key
+ * copied by sb_yp_key (a null key fails with "<what> is null", another than
+ * a scalar with "<what> must be a scalar, ...") and the value made current.
+ *
+ * The value must be consumed to its last event (a scalar is its own; a
+ * nested reader or sb_yp_skip() stops on a collection's end event), so the
+ * next call finds the next key or the mapping's end.
+ *
+ * Each call moves to the next event with sb_yp_next(), so every check that
+ * makes (invalid YAML, aliases, depth, scalar size, event count, the
+ * deadline) applies as it would in a hand-written loop, and its error is at
+ * the event that failed. 0 ends the loop: at the mapping's end (*rc = SB_OK,
+ * the MAPPING_END current, the depth back to the caller's), or on an error
+ * (*rc). Inline: the pixi reader runs this once per key of every record. */
+static inline int sb_yp_entry(sb_yp *y, sb_code *rc)
+{
+    *rc = sb_yp_next(y);
+    return *rc == SB_OK && y->ev.type != YAML_MAPPING_END_EVENT;
+}
+
+static inline int sb_yp_entry_key(sb_yp *y, char key[SB_YP_KEY_MAX], const char *what, sb_code *rc)
+{
+    if (!sb_yp_entry(y, rc))
+        return 0;
+    if ((*rc = sb_yp_key(y, key, what)) == SB_OK)
+        *rc = sb_yp_next(y);
+    return *rc == SB_OK;
+}
 
 #endif

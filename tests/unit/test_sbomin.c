@@ -1,5 +1,6 @@
 /*
- * test_sbomin.c - SBOMs as input (core/lock_sbom.c): a document sbomd wrote
+ * test_sbomin.c - SBOMs as input (core/lock_cyclonedx.c, lock_spdx.c,
+ * lock_spdx3.c and what they share, lock_sbom.c): a document sbomd wrote
  * from a fixture, read back and written again in CycloneDX 1.6, is the same
  * bytes (given the same serial input and timestamp); SPDX 2.3 read back gives
  * the CycloneDX document of the lockfile; SPDX 3.0.1 read back is the same
