@@ -20,6 +20,7 @@ trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$work"' EXIT
 # valgrind, when set); sets pid, port and base (http or https, as it logs).
 sb_start() {
   local log="$1"; shift
+  rm -f "$log" # a reused log could show the last server's port before this one's shell truncates it
   ${SB_WRAP:-} "$bin" --listen 127.0.0.1 --port 0 "$@" 2> "$log" &
   pid=$!; pids="$pids $pid"; port=""
   for _ in $(seq 1 300); do

@@ -17,6 +17,9 @@ python3 "$here/make-shapes.py" "$work/s" "$scale"
 python3 "$here/make-lists.py" "$work/l" $((8000 * scale))
 one() { # one NAME BYTES CURL-ARGS... - four at once against a fresh server
   local name="$1" bytes="$2"; shift 2
+  # a log of its own: a reused one could still show the last server's port
+  # to the grep below before this server's shell truncated it (a 000 answer)
+  rm -f "$work/log"
   "$bin" --listen 127.0.0.1 --port 0 --quiet --memory-budget "$budget" --max-body 32Mi > /dev/null 2> "$work/log" &
   spid=$!
   local port=
