@@ -109,7 +109,7 @@ static int select_model(ctx *c, sb_arena *a, sb_sbom **s, int with_cache)
     o.package_cache = with_cache ? c->cache : NULL;
     sb_err err;
     sb_err_clear(&err);
-    return sb_model_select(s, a, lock, &o, &err) == SB_OK ? 0 : -1;
+    return sb_select(s, a, lock, &o, &err) == SB_OK ? 0 : -1;
 }
 
 /* Produce a document in 64 KiB pieces; to c->fd when >= 0. */
@@ -274,7 +274,7 @@ int main(int argc, char **argv)
         sb_err err;
         sb_err_clear(&err);
         double t0 = now_ms();
-        if (sb_model_select(&s, a, lock, &o, &err) != SB_OK) {
+        if (sb_select(&s, a, lock, &o, &err) != SB_OK) {
             fprintf(stderr, "bench: %s\n", err.msg);
             return 1;
         }
@@ -283,7 +283,7 @@ int main(int argc, char **argv)
             printf("arena: %zu bytes after parse, %zu after the selection\n", parsed, sb_arena_used(a));
         sb_arena_destroy(a);
     }
-    record("model (sb_model_select)", t, runs, 0);
+    record("model (sb_select)", t, runs, 0);
     if (cache) {
         for (int r = 0; r < runs; r++) {
             sb_arena *a = sb_arena_new(0);
@@ -295,7 +295,7 @@ int main(int argc, char **argv)
             sb_err err;
             sb_err_clear(&err);
             double t0 = now_ms();
-            sb_model_select(&s, a, lock, &o, &err);
+            sb_select(&s, a, lock, &o, &err);
             t[r] = now_ms() - t0;
             sb_arena_destroy(a);
         }

@@ -247,7 +247,7 @@ int main(int argc, char **argv)
     sb_code rrc = sb_lock_read(&lock, a, "auto", data, len, sel.lockfile_name, &lim, &err);
     free(data);
     data = NULL;
-    if (rrc != SB_OK || sb_model_select(&sbom, a, lock, &sel, &err) != SB_OK ||
+    if (rrc != SB_OK || sb_select(&sbom, a, lock, &sel, &err) != SB_OK ||
         (allow && sb_policy_add_ids(&pol, a, false, allow, &err) != SB_OK) ||
         (deny && sb_policy_add_ids(&pol, a, true, deny, &err) != SB_OK) ||
         (ignore && sb_policy_add_ignores(&pol, a, ignore, &err) != SB_OK) ||

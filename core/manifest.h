@@ -5,7 +5,7 @@
  * and the dependencies the project asked for, each with the feature, group
  * or extra that declares it and the scope that gives it (spec 3).
  *
- * The model knows nothing of lockfiles; sb_model_select() matches it
+ * The model knows nothing of lockfiles; sb_select() matches it
  * against the selected packages (sb_select_opts.manifest).
  */
 #ifndef SB_MANIFEST_H

@@ -5,7 +5,7 @@
  *  - sb_lock: a whole parsed lockfile: its environments, each with its
  *    platforms, each listing package records (sb_pkg) shared between them.
  *  - sb_sbom: one environment on one platform, selected from an sb_lock by
- *    sb_model_select() (select.h): packages sorted (kind, name, version),
+ *    sb_select() (select.h): packages sorted (kind, name, version),
  *    purls and ids assigned, properties finalized and the dependency graph
  *    resolved by name.
  *
@@ -195,7 +195,7 @@ typedef struct sb_pkg {
     const char *summary, *homepage, *repository, *documentation;
     sb_licfile *licfiles; /* nlicfiles of them */
 
-    /* assigned by sb_model_select(): */
+    /* assigned by sb_select(): */
     const char *purl;     /* primary purl */
     const char *ref_purl; /* what the id derives from: the package's own purl even
                               * when primary-purl=pypi made a PyPI identity primary */
@@ -206,7 +206,7 @@ typedef struct sb_pkg {
     size_t *deps;   /* indices into sb_sbom.pkgs, sorted by id */
     uint32_t nprops, ndeps;
     const sb_lic *lic; /* `license` normalized once per selection (shared by equal strings) */
-    /* set by sb_model_select() from a manifest (sb_select_opts.manifest): */
+    /* set by sb_select() from a manifest (sb_select_opts.manifest): */
     const char *declared_in;    /* features/groups/extras declaring it, comma-separated */
     unsigned char declared_via; /* bits 1 << sb_scope of the declarations */
     sb_lookup_state lookup;     /* what a license lookup did for it (set by the lookup function) */

@@ -42,7 +42,7 @@ sb_code sb_model_pairs(sb_select_pair **out, size_t *n, sb_arena *a, const sb_lo
     if (0 == nenv) {
         /* the one selection's own answer names the environments there are */
         sb_sbom *none = NULL;
-        sb_code rc = sb_model_select(&none, a, lock, base, err);
+        sb_code rc = sb_select(&none, a, lock, base, err);
         return rc != SB_OK ? rc : sb_err_set(err, SB_ENOTFOUND, "environment '%.200s' not found in lockfile", want);
     }
     qsort(envs, nenv, sizeof *envs, env_order);
@@ -83,7 +83,7 @@ sb_code sb_model_select_pairs(sb_sbom **docs, sb_arena *a, const sb_lock *lock, 
         sb_select_opts sel = *base;
         sel.environment = pairs[i].environment;
         sel.platform = pairs[i].platform;
-        sb_code rc = sb_model_select(&docs[i], a, lock, &sel, err);
+        sb_code rc = sb_select(&docs[i], a, lock, &sel, err);
         if (rc != SB_OK) {
             *at = i;
             return rc;

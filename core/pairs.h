@@ -14,7 +14,7 @@
 /* One selection of a multi-document request. */
 typedef struct sb_select_pair {
     const char *environment;
-    const char *platform; /* NULL: the selection's default (see sb_model_select) */
+    const char *platform; /* NULL: the selection's default (see sb_select) */
 } sb_select_pair;
 
 /*
@@ -31,7 +31,7 @@ sb_code sb_model_pairs(sb_select_pair **out, size_t *n, sb_arena *a, const sb_lo
 
 /*
  * Select every pair with base's options: docs[i] for pairs[i]. On a failure
- * *at is the pair that failed and err says why (sb_model_select's codes).
+ * *at is the pair that failed and err says why (sb_select's codes).
  */
 sb_code sb_model_select_pairs(sb_sbom **docs, sb_arena *a, const sb_lock *lock, const sb_select_opts *base,
                               const sb_select_pair *pairs, size_t n, size_t *at, sb_err *err);

@@ -316,7 +316,7 @@ static const sb_lock_platform *pick_platform(const sb_lock_env *env, const char 
     return plat;
 }
 
-const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_opts *opts)
+const sb_lock_platform *sb_select_platform(const sb_lock *lock, const sb_select_opts *opts)
 {
     const sb_lock_env *env = sb_lock_find_env(lock, opts && opts->environment ? opts->environment : "default");
     return env ? pick_platform(env, opts ? opts->platform : NULL) : NULL;
@@ -391,7 +391,7 @@ sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
  * sb_err and set it: a callback, the graph, the deadline) has its code and
  * message travel up unchanged; one that cannot say gets a line naming it
  * ("out of memory" for SB_ENOMEM, sb_err_set_code). err is clear until a
- * failure (sb_model_select clears it), so a code set here is the step's. */
+ * failure (sb_select clears it), so a code set here is the step's. */
 static sb_code step_failed(sb_err *err, sb_code rc, const char *step)
 {
     if (err && err->code == rc)
@@ -749,7 +749,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     return SB_OK;
 }
 
-sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err)
+sb_code sb_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err)
 {
     sb_arena *scratch = sb_arena_child(a), *tmp = sb_arena_child(a);
     sb_err_clear(err); /* a code in err is then the failing step's own (step_failed) */

@@ -36,7 +36,7 @@ typedef struct sb_lookup_stats {
  * selection with every package (copies owned by the selection), before
  * properties are derived. Set with sb_enrich_set_license(). The network
  * lives in the service; core only calls this. On failure it returns its
- * code with err set, and sb_model_select() returns both unchanged. */
+ * code with err set, and sb_select() returns both unchanged. */
 typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err);
 
 /* An sb_lookup_fn for sb_select_opts.lookup_probe: counts the packages
@@ -50,7 +50,7 @@ sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_looku
  * once the packages have their purls and ids; fills s->vulns and records
  * what could not be asked in s->incomplete. The network lives in the
  * service; core only calls this. On failure it returns its code with err
- * set, and sb_model_select() returns both unchanged. */
+ * set, and sb_select() returns both unchanged. */
 typedef sb_code (*sb_vuln_fn)(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err);
 
 typedef struct sb_select_opts {
@@ -100,9 +100,9 @@ typedef struct sb_select_opts {
                                 * lock's package lists are not to be read again */
 } sb_select_opts;
 
-/* The records a selection would read (see sb_model_select for the default
+/* The records a selection would read (see sb_select for the default
  * platform); NULL when environment or platform is not in the lockfile. */
-const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_opts *opts);
+const sb_lock_platform *sb_select_platform(const sb_lock *lock, const sb_select_opts *opts);
 
 /*
  * Select one environment x platform. The default platform, since a service
@@ -115,6 +115,6 @@ const sb_lock_platform *sb_model_platform(const sb_lock *lock, const sb_select_o
  * (a lookup or other callback, the deadline) comes up with its own code and
  * message; SB_ENOMEM "out of memory" is an allocation that failed.
  */
-sb_code sb_model_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err);
+sb_code sb_select(sb_sbom **out, sb_arena *a, const sb_lock *lock, const sb_select_opts *opts, sb_err *err);
 
 #endif

@@ -116,10 +116,10 @@ static int stream_many(svc_req *r, const sb_doc_ops *ops, svc_intake *in, const 
             probe.health = NULL; /* and no health lookups: the selection asks them */
             sb_sbom *kept = NULL;
             sb_err perr;
-            if (sb_model_select(&kept, a, lock, &probe, &perr) == SB_OK)
+            if (sb_select(&kept, a, lock, &probe, &perr) == SB_OK)
                 svc_lookup_prefetch_pkgs(sel.lookup_ctx, kept->pkgs, kept->npkgs, a);
         } else {
-            svc_lookup_prefetch(sel.lookup_ctx, sb_model_platform(lock, &sel), sel.package_cache, a);
+            svc_lookup_prefetch(sel.lookup_ctx, sb_select_platform(lock, &sel), sel.package_cache, a);
         }
     }
     sb_sbom **docs = sb_arena_alloc(a, (np + 1) * sizeof *docs);

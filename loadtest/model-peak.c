@@ -60,18 +60,19 @@ int main(int argc, char **argv)
     size_t read_used = sb_arena_used(a);
     sb_sbom *s = NULL;
     sb_select_opts o = {0};
-    if (sb_model_select(&s, a, l, &o, &err) != SB_OK) {
+    if (sb_select(&s, a, l, &o, &err) != SB_OK) {
         fprintf(stderr, "%s: %s\n", argv[1], err.msg);
         return 1;
     }
     size_t n = s->npkgs ? s->npkgs : 1;
     long peak = status_kb("VmHWM") - rss0;
     size_t est = sb_lock_estimate(NULL, data, (size_t)sz, argv[1]);
-    printf("%-40s %10ld bytes %8zu pkgs  read %5zu B/pkg  select %5zu B/pkg  peak +%7ld kB = %6.1fx input, %6zu B/pkg"
-           "  estimate %7zu kB\n",
-           strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1], sz, s->npkgs, read_used / n,
-           (sb_arena_used(a) - read_used) / n, peak, (double)peak * 1024 / (double)sz, (size_t)peak * 1024 / n,
-           est / 1024);
+    printf(
+        "%-40s %10ld bytes %8zu pkgs  read %5zu B/pkg  select %5zu B/pkg  peak +%7ld kB = %6.1fx input, %6zu B/pkg"
+        "  estimate %7zu kB\n",
+        strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1], sz, s->npkgs, read_used / n,
+        (sb_arena_used(a) - read_used) / n, peak, (double)peak * 1024 / (double)sz, (size_t)peak * 1024 / n,
+        est / 1024);
     sb_arena_destroy(a);
     free(data);
     return 0;

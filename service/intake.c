@@ -601,7 +601,7 @@ int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc)
     sb_err err;
     sb_err_clear(&err);
     in->sel.consume = true; /* one selection of this lock: its records may be taken as they are */
-    if (sb_model_select(out, svc_req_arena(r), in->lock, &in->sel, &err) != SB_OK) {
+    if (sb_select(out, svc_req_arena(r), in->lock, &in->sel, &err) != SB_OK) {
         if (err.code == SB_ETIMEOUT) {
             *rc = svc_req_timeout(r);
             return 1;

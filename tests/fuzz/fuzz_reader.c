@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 sb_select_opts o = {.environment = l->envs[e].name,
                                     .platform = p < l->envs[e].nplatforms ? l->envs[e].platforms[p].name : NULL};
                 sb_sbom *s = NULL;
-                if (sb_model_select(&s, a, l, &o, &err) != SB_OK)
+                if (sb_select(&s, a, l, &o, &err) != SB_OK)
                     continue;
                 for (const sb_doc_ops *const *f = sb_doc_formats(); *f; f++) {
                     sb_doc_opts dopts = {0, true, NULL, 0, 0}; /* the serial number is not under test here */

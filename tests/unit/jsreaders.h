@@ -20,7 +20,7 @@ static sb_sbom *sel(sb_arena *a, const char *kind, const char *text, sb_err *err
         return NULL;
     sb_select_opts o = {0};
     sb_sbom *s = NULL;
-    return sb_model_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
+    return sb_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
 }
 
 /* the package of that name and version (NULL version: the first of the name) */

@@ -36,7 +36,7 @@ static sb_sbom *read_select(sb_arena *a, const char *kind, const char *text, siz
         return NULL;
     sb_select_opts o = {.platform = platform};
     sb_sbom *s = NULL;
-    return sb_model_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
+    return sb_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
 }
 
 /* two packages named p (a uv fork): the version pin picks one, resolution
@@ -101,11 +101,11 @@ TEST(bounds_only_the_selected_platform)
     CHECK(built == 1);
     sb_select_opts o = {.platform = "win-64"};
     sb_sbom *s = NULL;
-    CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK && find_version(s, "p", "1.0") && !find_version(s, "p", "2.0"));
+    CHECK(sb_select(&s, a, l, &o, &err) == SB_OK && find_version(s, "p", "1.0") && !find_version(s, "p", "2.0"));
     o.platform = "linux-64";
-    CHECK(sb_model_select(&s, a, l, &o, &err) == SB_EMISUSE);
+    CHECK(sb_select(&s, a, l, &o, &err) == SB_EMISUSE);
     o.platform = "beos-68k"; /* unknown: the choices are still named */
-    CHECK(sb_model_select(&s, a, l, &o, &err) == SB_ENOTFOUND && strstr(err.msg, "osx-arm64"));
+    CHECK(sb_select(&s, a, l, &o, &err) == SB_ENOTFOUND && strstr(err.msg, "osx-arm64"));
     sb_arena_destroy(a);
 }
 
@@ -174,9 +174,9 @@ TEST(bounds_deadline_every_reader_and_select)
         CHECK(sb_lock_read(&l, a, "requirements.txt", text, len, NULL, NULL, &err) == SB_OK);
         sb_select_opts o = {.deadline_ns = 1};
         sb_sbom *s = NULL;
-        CHECK(l && sb_model_select(&s, a, l, &o, &err) == SB_ETIMEOUT);
+        CHECK(l && sb_select(&s, a, l, &o, &err) == SB_ETIMEOUT);
         o.deadline_ns = 0;
-        CHECK(l && sb_model_select(&s, a, l, &o, &err) == SB_OK && s->npkgs == 10);
+        CHECK(l && sb_select(&s, a, l, &o, &err) == SB_OK && s->npkgs == 10);
     }
     sb_arena_destroy(a);
 }

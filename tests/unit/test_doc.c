@@ -118,7 +118,7 @@ TEST(core_doc__identical_for_any_buffer_size)
         if (rc == SB_OK) {
             sb_select_opts o = {.platform = l->envs[0].nplatforms ? l->envs[0].platforms[0].name : NULL,
                                 .environment = l->envs[0].name};
-            rc = sb_model_select(&s, a, l, &o, &err);
+            rc = sb_select(&s, a, l, &o, &err);
         }
         sb_test_subcase(fixtures[f], rc == SB_OK, err.msg);
         for (int k = 0; rc == SB_OK && k < 5; k++) {
@@ -173,7 +173,7 @@ TEST(core_doc__deterministic_serial_and_timestamp)
     sb_sbom *s = NULL;
     sb_select_opts o = {0};
     CHECK(sb_lock_read(&l, a, NULL, in, len, NULL, NULL, &err) == SB_OK);
-    CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     size_t n1, n2, n3;
     char *d1 = produce_all(&sb_doc_cyclonedx_16, s, in, len, 4096, &n1);
     char *d2 = produce_all(&sb_doc_cyclonedx_16, s, in, len, 4096, &n2);
@@ -229,7 +229,7 @@ static void serial_of(char out[37], const char *in, size_t len, const serial_cas
     sb_doc *d = NULL;
     sb_doc_opts o = {.timestamp = c->ts, .pretty = c->pretty, .input = in, .input_len = len};
     if (sb_lock_read(&l, a, NULL, in, len, "pixi.lock", NULL, &err) == SB_OK &&
-        sb_model_select(&s, a, l, &c->sel, &err) == SB_OK && sb_doc_new(&d, a, c->ops, s, &o, &err) == SB_OK)
+        sb_select(&s, a, l, &c->sel, &err) == SB_OK && sb_doc_new(&d, a, c->ops, s, &o, &err) == SB_OK)
         memcpy(out, d->serial, 37);
     sb_doc_free(d);
     sb_arena_destroy(a);
@@ -301,7 +301,7 @@ TEST(core_doc__serial_names_one_document)
     sb_lock *l = NULL;
     sb_sbom *s = NULL;
     CHECK(sb_lock_read(&l, a, NULL, in, len, "pixi.lock", NULL, &err) == SB_OK);
-    CHECK(sb_model_select(&s, a, l, &base, &err) == SB_OK);
+    CHECK(sb_select(&s, a, l, &base, &err) == SB_OK);
     char *doc = s ? produce_all(&sb_doc_spdx_23, s, in, len, 4096, &dn) : NULL;
     CHECK(doc && strstr(doc, got + 37 * 1));
     free(doc);
@@ -329,7 +329,7 @@ TEST(core_doc__github_snapshot_joins_selections)
     for (size_t p = 0; l && p < l->envs[0].nplatforms && n < 3; p++) {
         sb_select_opts o = {.platform = l->envs[0].platforms[p].name, .environment = l->envs[0].name};
         sb_sbom *s = NULL;
-        if (sb_model_select(&s, a, l, &o, &err) == SB_OK)
+        if (sb_select(&s, a, l, &o, &err) == SB_OK)
             parts[n++] = s;
     }
     CHECK(n >= 2);

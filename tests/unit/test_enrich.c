@@ -2,7 +2,7 @@
  * test_enrich.c - the package cache lookup (fills only what is empty, never
  * leaves the cache, ignores incomplete extractions), the license-text budget,
  * the pixi:incomplete collector, and the errors of the enrichment callbacks
- * (lookups, advisories) coming up through sb_model_select unchanged.
+ * (lookups, advisories) coming up through sb_select unchanged.
  */
 #include "test.h"
 #include "../../core/arena.h"
@@ -150,13 +150,13 @@ static sb_code failing_vulns(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err)
     return fail_answer(ctx, err);
 }
 
-/* sb_model_select's code and message with `o`; the message into msg. */
+/* sb_select's code and message with `o`; the message into msg. */
 static sb_code select_with(const sb_lock *l, sb_arena *a, const sb_select_opts *o, char msg[1024])
 {
     sb_err err;
     sb_err_set(&err, SB_EUPSTREAM, "stale: from an earlier call"); /* cleared by the selection */
     sb_sbom *s = NULL;
-    sb_code rc = sb_model_select(&s, a, l, o, &err);
+    sb_code rc = sb_select(&s, a, l, o, &err);
     snprintf(msg, 1024, "%s", err.msg);
     CHECK(rc == err.code);
     return rc;

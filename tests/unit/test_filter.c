@@ -325,7 +325,7 @@ TEST(filter_selection_before_lookups)
     sb_filter f = {.required_only = true};
     sb_select_opts o = {.filter = &f, .lookup = fake_lookup, .lookup_ctx = &k};
     sb_sbom *s = NULL;
-    CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     if (NULL == s) {
         sb_arena_destroy(a);
         return;
@@ -340,7 +340,7 @@ TEST(filter_selection_before_lookups)
     /* the ids of what is kept are those of the unfiltered document */
     sb_select_opts plain = {0};
     sb_sbom *u = NULL;
-    CHECK(sb_model_select(&u, a, l, &plain, &err) == SB_OK && u && u->npkgs == 4);
+    CHECK(sb_select(&u, a, l, &plain, &err) == SB_OK && u && u->npkgs == 4);
     CHECK_STR(s->pkgs[1].id, "pkg:pypi/requests@2.32.3");
     /* writers: CycloneDX metadata property, SPDX root comment line; serials differ */
     char *cf = write_doc(a, &sb_doc_cyclonedx_16, s), *cu = write_doc(a, &sb_doc_cyclonedx_16, u);

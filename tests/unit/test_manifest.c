@@ -311,7 +311,7 @@ TEST(manifest_applied_to_selection)
     sb_select_opts o = {0};
     o.manifest = m;
     sb_sbom *s = NULL;
-    CHECK(sb_model_select(&s, a, lock, &o, &err) == SB_OK);
+    CHECK(sb_select(&s, a, lock, &o, &err) == SB_OK);
     if (NULL == s) {
         printf("  %s\n", err.msg);
         sb_arena_destroy(a);
@@ -338,7 +338,7 @@ TEST(manifest_applied_to_selection)
     CHECK(s->declared_missing.n == 1 && !strcmp(s->declared_missing.v[0], "not-installed"));
     /* the query's name wins, and drops the manifest's version with it */
     o.root_name = "override";
-    CHECK(sb_model_select(&s, a, lock, &o, &err) == SB_OK);
+    CHECK(sb_select(&s, a, lock, &o, &err) == SB_OK);
     CHECK_STR(s->root_name, "override");
     CHECK(NULL == s->root_version);
     sb_arena_destroy(a);

@@ -94,7 +94,7 @@ TEST(core_pixi__v6_fields_purls_graph)
     CHECK(l->nenvs == 1);
     sb_sbom *s = NULL;
     sb_select_opts o = {0};
-    CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+    CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     CHECK_STR(s->platform, "linux-64");
     CHECK(s->npkgs == 5);
     /* conda before pypi, then by name */
@@ -135,13 +135,13 @@ TEST(core_pixi__v6_fields_purls_graph)
     CHECK_STR(s->pkgs[s->root_deps[1]].name, "flask");
 
     sb_select_opts o2 = {.platform = "osx-arm64"};
-    CHECK(sb_model_select(&s, a, l, &o2, &err) == SB_OK);
+    CHECK(sb_select(&s, a, l, &o2, &err) == SB_OK);
     CHECK(s->npkgs == 1);
     sb_select_opts o3 = {.platform = "win-64"};
-    CHECK(sb_model_select(&s, a, l, &o3, &err) == SB_ENOTFOUND);
+    CHECK(sb_select(&s, a, l, &o3, &err) == SB_ENOTFOUND);
     CHECK(strstr(err.msg, "linux-64, osx-arm64") != NULL);
     sb_select_opts o4 = {.environment = "dev"};
-    CHECK(sb_model_select(&s, a, l, &o4, &err) == SB_ENOTFOUND);
+    CHECK(sb_select(&s, a, l, &o4, &err) == SB_ENOTFOUND);
     CHECK(strstr(err.msg, "available: default") != NULL);
     sb_arena_destroy(a);
 }
@@ -189,7 +189,7 @@ TEST(core_pixi__v1_map_dependencies_and_version_last)
     sb_sbom *s = NULL;
     sb_select_opts o = {0};
     if (l)
-        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     if (s) {
         CHECK(s->npkgs == 3);
         const sb_pkg *z = find(s, "zlib");
@@ -235,7 +235,7 @@ TEST(core_pixi__conda_source_v7)
     sb_select_opts o = {0};
     CHECK(read_str(a, v7, &l, &err) == SB_OK);
     if (l)
-        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     if (s) {
         const sb_pkg *m = find(s, "mylib");
         CHECK_STR(m->purl, "pkg:conda/mylib@0.1.0?build=h0&subdir=linux-64");
@@ -353,7 +353,7 @@ TEST(core_pixi__every_fixture_reads)
             for (size_t p = 0; ok && p < l->envs[e].nplatforms; p++) {
                 sb_sbom *s = NULL;
                 sb_select_opts o = {.environment = l->envs[e].name, .platform = l->envs[e].platforms[p].name};
-                ok = sb_model_select(&s, a, l, &o, &err) == SB_OK;
+                ok = sb_select(&s, a, l, &o, &err) == SB_OK;
             }
         char why[8192];
         snprintf(why, sizeof why, "%s: %u:%u %s", path, err.line, err.column, err.msg);
@@ -384,7 +384,7 @@ TEST(core_explicit__fragments_platform_errors)
     CHECK(sb_lock_read(&l, a, NULL, spec, strlen(spec), NULL, NULL, &err) == SB_OK);
     if (l) {
         CHECK_STR(l->kind, "conda explicit spec");
-        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     }
     if (s) {
         CHECK_STR(s->platform, "linux-64");
@@ -446,7 +446,7 @@ static const char *recorded_name(sb_arena *a, const char *data, const char *file
     sb_sbom *s = NULL;
     sb_select_opts o = {.lockfile_name = sent};
     if (sb_lock_read(&l, a, NULL, data, strlen(data), filename, NULL, &err) != SB_OK ||
-        sb_model_select(&s, a, l, &o, &err) != SB_OK)
+        sb_select(&s, a, l, &o, &err) != SB_OK)
         return "(failed)";
     return s->lockfile_name ? s->lockfile_name : "(none)";
 }
@@ -547,7 +547,7 @@ static char *components_in(const char *data, size_t len, const char *env, const 
     sb_select_opts o = {.environment = env, .platform = platform};
     out[0] = '\0';
     if (NULL == data || sb_lock_read(&l, a, NULL, data, len, "pixi.lock", NULL, &err) != SB_OK ||
-        sb_model_select(&s, a, l, &o, &err) != SB_OK) {
+        sb_select(&s, a, l, &o, &err) != SB_OK) {
         snprintf(out, n, "error: %s", err.msg);
     } else {
         size_t o2 = 0;
@@ -663,7 +663,7 @@ TEST(core_pixi__v6_source_package_fields)
     sb_select_opts o = {0};
     CHECK(read_str(a, v6src, &l, &err) == SB_OK);
     if (l)
-        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     if (s) {
         CHECK(s->npkgs == 3);
         const sb_pkg *t = find(s, "pixi-tag-package");
@@ -743,7 +743,7 @@ TEST(core_pixi__v4_one_url_record_per_subdir)
     for (size_t i = 0; l && i < 3; i++) {
         sb_sbom *s = NULL;
         sb_select_opts o = {.platform = want[i][0]};
-        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
         if (s && s->npkgs == 1)
             CHECK_STR(s->pkgs[0].license, want[i][1]);
         else
@@ -785,7 +785,7 @@ TEST(core_pixi__implied_build_number)
         sb_sbom *s = NULL;
         sb_select_opts o = {0};
         const char *got = "(no document)";
-        if (read_str(a, yaml, &l, &err) == SB_OK && sb_model_select(&s, a, l, &o, &err) == SB_OK && s->npkgs == 1)
+        if (read_str(a, yaml, &l, &err) == SB_OK && sb_select(&s, a, l, &o, &err) == SB_OK && s->npkgs == 1)
             got = prop(&s->pkgs[0], "pixi:build-number");
         char why[1300], sub[64];
         snprintf(why, sizeof why, "got %s want %s for\n%s", got ? got : "(none)", cases[i][2], yaml);
@@ -813,7 +813,7 @@ TEST(core_pixi__v7_pypi_index)
     sb_select_opts o = {0};
     CHECK(sb_lock_read(&l, a, NULL, data, len, "pixi.lock", NULL, &err) == SB_OK);
     if (l)
-        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     for (int i = 0; s && i < 2; i++) {
         const sb_pkg *p = find(s, i ? "bar" : "foo");
         CHECK(p != NULL);
@@ -837,7 +837,7 @@ TEST(core_pixi__v7_pypi_index)
         "  index: https://user:s3cret@private.example/simple\n";
     CHECK(read_str(a, v7, &l, &err) == SB_OK);
     if (l)
-        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     if (s && s->npkgs == 2) {
         CHECK_STR(prop(find(s, "a"), "pixi:index-url"), "https://pypi.org/simple");
         CHECK_STR(prop(find(s, "b"), "pixi:index-url"), "https://private.example/simple");
@@ -946,7 +946,7 @@ TEST(core_pixi__pypi_without_version)
     sb_select_opts o = {0};
     CHECK(read_str(a, v6nov, &l, &err) == SB_OK);
     if (l)
-        CHECK(sb_model_select(&s, a, l, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, l, &o, &err) == SB_OK);
     if (s && s->npkgs == 3) {
         CHECK_STR(find(s, "Foo_Bar")->purl, "pkg:pypi/foo-bar@0");
         CHECK(find(s, "Foo_Bar")->version == NULL);

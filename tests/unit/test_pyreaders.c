@@ -22,7 +22,7 @@ static sb_sbom *sel(sb_arena *a, const char *kind, const char *text, const char 
         return NULL;
     sb_select_opts o = {.platform = platform};
     sb_sbom *s = NULL;
-    return sb_model_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
+    return sb_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
 }
 
 static const sb_pkg *find(const sb_sbom *s, const char *name)
@@ -654,6 +654,6 @@ TEST(condalock_categories_one_component_scoped)
     CHECK(sb_lock_read(&l, a, "pixi.lock", condalock_categories, strlen(condalock_categories), NULL, NULL, &err) ==
           SB_OK);
     sb_select_opts o = {.platform = "linux-64"};
-    CHECK(l && sb_model_select(&s, a, l, &o, &err) == SB_OK && scope_of(s, "pytest") == SB_SCOPE_NONE);
+    CHECK(l && sb_select(&s, a, l, &o, &err) == SB_OK && scope_of(s, "pytest") == SB_SCOPE_NONE);
     sb_arena_destroy(a);
 }

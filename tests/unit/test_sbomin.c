@@ -100,7 +100,7 @@ static sb_sbom *model(sb_arena *a, const char *data, size_t len, const char *fil
     if (sb_lock_read(&l, a, NULL, data, len, filename, NULL, err) != SB_OK)
         return NULL;
     sb_select_opts o = {.environment = l->envs[0].name};
-    return sb_model_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
+    return sb_select(&s, a, l, &o, err) == SB_OK ? s : NULL;
 }
 
 TEST(sbomin_read_back_identical)
@@ -439,7 +439,7 @@ TEST(sbomin_merge)
     /* same root: kept */
     if (l[0] && l[1] && sb_lock_merge(&m, a, l, labels, 2, NULL, &err) == SB_OK) {
         sb_select_opts o = {.environment = m->envs[0].name};
-        CHECK(sb_model_select(&s, a, m, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, m, &o, &err) == SB_OK);
     }
     CHECK(s != NULL);
     if (s) {
@@ -473,7 +473,7 @@ TEST(sbomin_merge)
         sb_lock_merge(&m, a, (sb_lock *const[]){l[0], l[2]}, (const char *const[]){"a.json", "2"}, 2, NULL, &err) ==
             SB_OK) {
         sb_select_opts o = {.environment = m->envs[0].name};
-        CHECK(sb_model_select(&s, a, m, &o, &err) == SB_OK);
+        CHECK(sb_select(&s, a, m, &o, &err) == SB_OK);
     }
     CHECK(s != NULL);
     if (s) {
