@@ -13,8 +13,8 @@
  * properties and the graph are the selection's job (derive.c, graph.c).
  *
  * A large input's `packages:` list is first tried in pieces on the worker
- * pool (lock_pixi_par.c, which calls back into read_top and read_packages
- * here); when that is not possible or not trusted the input is read again
+ * pool (lock_pixi_par.c, handed this file's read_top and read_packages as
+ * its parsers); when that is not possible or not trusted the input is read again
  * on one thread (read_document), so every answer is the one thread's.
  */
 #include "lock_pixi_int.h"
@@ -555,7 +555,7 @@ static sb_code read_record(sb_pixi_ctx *c)
     return rc;
 }
 
-sb_code sb_pixi__read_packages(sb_pixi_ctx *c)
+static sb_code read_packages(sb_pixi_ctx *c)
 {
     sb_yp *y = &c->y;
     sb_code rc = sb_yp_expect(y, YAML_SEQUENCE_START_EVENT, "packages");
@@ -924,7 +924,7 @@ static sb_code gap_packages(sb_pixi_ctx *c, unsigned kl, unsigned kc)
     return SB_OK;
 }
 
-sb_code sb_pixi__read_top(sb_pixi_ctx *c)
+static sb_code read_top(sb_pixi_ctx *c)
 {
     sb_yp *y = &c->y;
     sb_code rc;
@@ -971,7 +971,7 @@ sb_code sb_pixi__read_top(sb_pixi_ctx *c)
                 /* `packages: {}` as seen in empty locks */
                 rc = sb_yp_skip(y);
             } else {
-                rc = sb_pixi__read_packages(c);
+                rc = read_packages(c);
             }
         } else if (!strcmp(key, "environments")) {
             if (seen_envs++)
@@ -1006,7 +1006,7 @@ static sb_code read_one_thread(sb_pixi_ctx *c, const char *data, size_t len)
     sb_code rc = sb_yp_open(&c->y, c->a, data, len, c->lim, c->err);
     if (rc != SB_OK)
         return rc;
-    rc = sb_pixi__read_top(c);
+    rc = read_top(c);
     sb_yp_close(&c->y);
     return rc;
 }
@@ -1015,7 +1015,8 @@ static sb_code read_one_thread(sb_pixi_ctx *c, const char *data, size_t len)
 static sb_code read_document(sb_pixi_ctx *c, const char *data, size_t len)
 {
     sb_pixi_ctx fresh = *c;
-    sb_code rc = sb_pixi__read_in_pieces(c, data, len);
+    static const sb_pixi_parsers parsers = {read_top, read_packages};
+    sb_code rc = sb_pixi__read_in_pieces(c, data, len, &parsers);
     if (rc == SB_OK || rc == SB_ETIMEOUT)
         return rc;
     /* what the attempt made stays in the arenas until the request ends */

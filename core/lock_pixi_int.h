@@ -1,7 +1,7 @@
 /*
  * lock_pixi_int.h - internal to the pixi.lock reader (lock_pixi.c) and its
- * piece reader (lock_pixi_par.c): the read's context and raw records, and
- * the functions each calls in the other.
+ * piece reader (lock_pixi_par.c): the read's context and raw records, the
+ * parsers the first hands the second, and the piece reader's entry.
  */
 #ifndef SB_LOCK_PIXI_INT_H
 #define SB_LOCK_PIXI_INT_H
@@ -61,17 +61,22 @@ typedef struct sb_pixi_ctx {
     sb_strv meta_channels, meta_platforms;
 } sb_pixi_ctx;
 
-/* lock_pixi.c: the document, from its first event to its stream end. With
- * c->gap_line set (read in pieces) the package list must be the null that
- * sb_yp_open_gap left on that line; c->gap_read says it was. */
-sb_code sb_pixi__read_top(sb_pixi_ctx *c);
+/* The reader's two parsers, handed to the piece reader (lock_pixi_par.c
+ * knows how to cut and join, lock_pixi.c what a record is: the piece reader
+ * calls no function of lock_pixi.c by name, so the two files do not loop). */
+typedef struct sb_pixi_parsers {
+    /* the document, from its first event to its stream end. With
+     * c->gap_line set (read in pieces) the package list must be the null
+     * that sb_yp_open_gap left on that line; c->gap_read says it was. */
+    sb_code (*top)(sb_pixi_ctx *c);
+    /* a block sequence of package records, its start the current event;
+     * the records are appended to c->recs */
+    sb_code (*packages)(sb_pixi_ctx *c);
+} sb_pixi_parsers;
 
-/* lock_pixi.c: a block sequence of package records, its start the current
- * event; the records are appended to c->recs. */
-sb_code sb_pixi__read_packages(sb_pixi_ctx *c);
-
-/* lock_pixi_par.c: SB_OK when the input was read in pieces; SB_ETIMEOUT;
- * anything else: not split, or not trusted (read it on one thread). */
-sb_code sb_pixi__read_in_pieces(sb_pixi_ctx *c, const char *data, size_t len);
+/* lock_pixi_par.c: SB_OK when the input was read in pieces with `p`;
+ * SB_ETIMEOUT; anything else: not split, or not trusted (read it on one
+ * thread). */
+sb_code sb_pixi__read_in_pieces(sb_pixi_ctx *c, const char *data, size_t len, const sb_pixi_parsers *p);
 
 #endif

@@ -8,8 +8,8 @@
  * arena, while the calling thread reads the rest of the document with the
  * list read as its line breaks alone (sb_yp_open_gap): lines and columns of
  * everything stay those of the whole input. Records join in input order.
- * The records themselves are read by lock_pixi.c's sb_pixi__read_packages,
- * the rest of the document by its sb_pixi__read_top.
+ * The records themselves, and the rest of the document, are read by the
+ * parsers lock_pixi.c hands in (sb_pixi_parsers): this file cuts and joins.
  *
  * A cut is trusted only when every piece is one block sequence from its
  * first byte and the rest of the document has its `packages:` key, with no
@@ -33,6 +33,7 @@ typedef struct piece {
     const char *data;
     size_t len;
     unsigned line0;
+    const sb_pixi_parsers *parsers;
     sb_code rc;
 } piece;
 
@@ -133,7 +134,7 @@ static sb_code read_piece_events(sb_pixi_ctx *c, const piece *k)
     }
     if (sb_yp_line(y) != k->line0 + 1 || sb_yp_col(y) != 1)
         return sb_yp_fail(y, SB_EPARSE, "a piece of the package list does not start with an item");
-    if ((rc = sb_pixi__read_packages(c)) != SB_OK)
+    if ((rc = k->parsers->packages(c)) != SB_OK)
         return rc;
     if ((rc = sb_yp_next(y)) != SB_OK || (rc = sb_yp_expect(y, YAML_DOCUMENT_END_EVENT, "a piece's end")) != SB_OK)
         return rc;
@@ -159,6 +160,7 @@ typedef struct rest_job {
     const char *data;
     size_t len;
     const pieces_plan *pl;
+    const sb_pixi_parsers *parsers;
     sb_code rc;
 } rest_job;
 
@@ -169,7 +171,7 @@ static void read_rest(void *arg)
     j->rc = sb_yp_open_gap(&c->y, c->a, j->data, j->len, j->pl->from, j->pl->to, c->lim, c->err);
     if (j->rc != SB_OK)
         return;
-    j->rc = sb_pixi__read_top(c);
+    j->rc = j->parsers->top(c);
     sb_yp_close(&c->y);
 }
 
@@ -207,9 +209,11 @@ static sb_code join_pieces(sb_pixi_ctx *c, piece *pc, size_t n)
     return SB_OK;
 }
 
-static sb_code run_pieces(sb_pixi_ctx *c, const char *data, size_t len, const pieces_plan *pl, piece *pc, size_t n)
+static sb_code run_pieces(sb_pixi_ctx *c, const char *data, size_t len, const pieces_plan *pl, piece *pc, size_t n,
+                          const sb_pixi_parsers *p)
 {
     for (size_t i = 0; i < n; i++) {
+        pc[i].parsers = p;
         sb_pixi_ctx *k = &pc[i].c;
         k->lim = c->lim;
         k->err = &pc[i].err;
@@ -219,7 +223,7 @@ static sb_code run_pieces(sb_pixi_ctx *c, const char *data, size_t len, const pi
             return SB_ENOMEM;
     }
     sb_par_job jobs[PIECES_MAX + 1];
-    rest_job rest = {c, data, len, pl, SB_OK};
+    rest_job rest = {c, data, len, pl, p, SB_OK};
     jobs[0] = (sb_par_job){.fn = read_rest, .arg = &rest};
     for (size_t i = 0; i < n; i++)
         jobs[i + 1] = (sb_par_job){.fn = read_piece, .arg = &pc[i]};
@@ -240,7 +244,7 @@ static sb_code run_pieces(sb_pixi_ctx *c, const char *data, size_t len, const pi
 }
 
 /* See lock_pixi_int.h. */
-sb_code sb_pixi__read_in_pieces(sb_pixi_ctx *c, const char *data, size_t len)
+sb_code sb_pixi__read_in_pieces(sb_pixi_ctx *c, const char *data, size_t len, const sb_pixi_parsers *p)
 {
     pieces_plan pl;
     size_t min = sb_par_min_bytes(), width = len >= min ? sb_par_width() : 1;
@@ -258,7 +262,7 @@ sb_code sb_pixi__read_in_pieces(sb_pixi_ctx *c, const char *data, size_t len)
         return SB_ENOMEM;
     size_t n = cut(data, &pl, pc, want);
     c->gap_line = pl.key_line;
-    sb_code rc = run_pieces(c, data, len, &pl, pc, n);
+    sb_code rc = run_pieces(c, data, len, &pl, pc, n, p);
     for (size_t i = 0; i < n; i++) {
         sb_arena_destroy(pc[i].c.a);
         sb_arena_destroy(pc[i].c.scratch);
