@@ -67,7 +67,7 @@ only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
   read -r t src def seeds <<< "$spec"
   [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
-  extra=""; case "$t" in params|decode|multipart) extra="$objs/service_$t.o" ;; esac
+  extra=""; case "$t" in params) extra="$objs/service_params.o" ;; decode|multipart) extra="$objs/service_http_$t.o" ;; esac
   if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra "$out/libcore.a" $libs 2> "$out/build-$t.log"; then
     cat "$out/build-$t.log"; fail=$((fail + 1)); continue
   fi
