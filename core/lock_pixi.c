@@ -390,6 +390,13 @@ typedef struct rec_fields {
     src_fields src;
 } rec_fields;
 
+/* key == name, the first byte compared inline: every key of every record
+ * runs down these chains, and most names differ at the first byte. */
+static inline int key_is(const char *key, const char *name)
+{
+    return key[0] == name[0] && !strcmp(key, name);
+}
+
 /* Where the value of a plain string key goes; NULL when `key` is none. */
 static const char **str_slot(raw_rec *r, rec_fields *f, const char *key)
 {
@@ -404,7 +411,7 @@ static const char **str_slot(raw_rec *r, rec_fields *f, const char *key)
                              * the environment's first index (supplier, pixi:index-url) */
                             &p->index_url};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (!strcmp(key, keys[i]))
+        if (key_is(key, keys[i]))
             return slots[i];
     return NULL;
 }
@@ -430,22 +437,22 @@ static sb_code read_record_value(pixi_ctx *c, raw_rec *r, rec_fields *f, const c
     sb_yp *y = &c->y;
     sb_pkg *p = r->pkg;
     sb_code rc;
-    if (!strcmp(key, "conda") || !strcmp(key, "pypi") || !strcmp(key, "conda_source")) {
+    if (key_is(key, "conda") || key_is(key, "pypi") || key_is(key, "conda_source")) {
         r->kind = key[0] == 'p' ? REC_PYPI : key[5] == '_' ? REC_CONDA_SOURCE : REC_CONDA;
         if ((rc = sb_yp_str(y, &r->loc, key)) == SB_OK && NULL == r->loc)
             rc = sb_yp_fail(y, SB_EPARSE, "package '%s' location is empty", key);
         return rc;
     }
-    if (!strcmp(key, "optional") || !strcmp(key, "editable")) {
+    if (key_is(key, "optional") || key_is(key, "editable")) {
         bool yes = sb_yp_truthy(y);
         *(key[0] == 'o' ? &r->optional : &p->editable) = yes;
         return sb_yp_skip(y);
     }
-    if (!strcmp(key, "build_number"))
+    if (key_is(key, "build_number"))
         return sb_yp_int(y, &p->x->build_number, "build_number");
-    if (!strcmp(key, "size"))
+    if (key_is(key, "size"))
         return sb_yp_int(y, &p->x->size, "size");
-    if (!strcmp(key, "sha256") || !strcmp(key, "md5")) {
+    if (key_is(key, "sha256") || key_is(key, "md5")) {
         const char *v; /* lower_hex copies what it keeps */
         if ((rc = sb_yp_peek(y, &v, key)) != SB_OK)
             return rc;
@@ -455,23 +462,23 @@ static sb_code read_record_value(pixi_ctx *c, raw_rec *r, rec_fields *f, const c
             p->x->md5 = lower_hex(c->a, v, 32);
         return SB_OK;
     }
-    if (!strcmp(key, "hash"))
+    if (key_is(key, "hash"))
         return read_hash_map(c, p);
-    if (!strcmp(key, "depends"))
+    if (key_is(key, "depends"))
         return read_str_seq(c, &p->depends, "depends", matchspec_name);
-    if (!strcmp(key, "dependencies"))
+    if (key_is(key, "dependencies"))
         return read_conda_deps(c, p);
-    if (!strcmp(key, "requires_dist"))
+    if (key_is(key, "requires_dist"))
         return read_str_seq(c, &p->depends, "requires_dist", requirement_name);
-    if (!strcmp(key, "purls"))
+    if (key_is(key, "purls"))
         return read_purls(c, p);
-    if (!strcmp(key, "source") || !strcmp(key, "package_build_source")) {
+    if (key_is(key, "source") || key_is(key, "package_build_source")) {
         /* v7 `source:`, v6 `package_build_source:`: one shape */
         if (sb_yp_type(y) == YAML_MAPPING_START_EVENT)
             return read_source(c, p, &f->src);
         return sb_yp_skip(y);
     }
-    if (!strcmp(key, "input"))
+    if (key_is(key, "input"))
         return read_input(c, p);
     return sb_yp_skip(y);
 }
