@@ -120,6 +120,26 @@ static const char *lower_hex(sb_arena *a, const char *s, size_t len)
     return is_hex(s, len) ? lower_ndup(a, s, len) : NULL;
 }
 
+/* Where a matchspec's name ends: the end, or one of " =<>!~[;,(". A switch,
+ * not strchr: it runs for every byte of every dependency. */
+static int spec_stop(char ch)
+{
+    switch (ch) {
+    case '\0':
+    case ' ':
+    case '=':
+    case '<':
+    case '>':
+    case '!':
+    case '~':
+    case '[':
+    case ';':
+    case ',':
+    case '(': return 1;
+    default: return 0;
+    }
+}
+
 /* Name part of a conda matchspec ("libzlib >=1.2", "conda-forge::numpy 1.*",
  * "python_abi 3.11.* *_cp311"), lower-cased. */
 static const char *matchspec_name(sb_arena *a, const char *spec)
@@ -131,7 +151,7 @@ static const char *matchspec_name(sb_arena *a, const char *spec)
     while (*p == ' ')
         p++;
     size_t n = 0;
-    while (p[n] && !strchr(" =<>!~[;,(", p[n]))
+    while (!spec_stop(p[n]))
         n++;
     return n ? lower_ndup(a, p, n) : NULL;
 }
@@ -1480,12 +1500,13 @@ static int pixi_detect(const char *data, size_t len, const char *filename)
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        if (ll >= 8 && !strncmp(p, "version:", 8))
+        /* by the first byte before strncmp: most lines start with a space or '-' */
+        if (p[0] == 'v' && ll >= 8 && !strncmp(p, "version:", 8))
             has_version = 1;
-        if ((ll >= 13 && !strncmp(p, "environments:", 13)) || (ll >= 8 && !strncmp(p, "package:", 8)) ||
-            (ll >= 9 && !strncmp(p, "packages:", 9)))
+        if ((p[0] == 'e' && ll >= 13 && !strncmp(p, "environments:", 13)) ||
+            (p[0] == 'p' && ((ll >= 8 && !strncmp(p, "package:", 8)) || (ll >= 9 && !strncmp(p, "packages:", 9)))))
             has_body = 1;
-        if (ll >= 9 && !strncmp(p, "metadata:", 9))
+        if (p[0] == 'm' && ll >= 9 && !strncmp(p, "metadata:", 9))
             has_meta = 1;
         p = nl ? nl + 1 : end;
     }
