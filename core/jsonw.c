@@ -277,17 +277,53 @@ static sb_code write_string(sb_jw *jw, const char *s, size_t n)
     return jw->status;
 }
 
+/* 1 when escape() would copy s[0..n) as it is: printable ASCII, no '"' or
+ * '\\'. */
+static int plain_ascii(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+            return 0;
+    }
+    return 1;
+}
+
 sb_code sb_jw_key(sb_jw *jw, const char *key)
 {
     if (jw->status != SB_OK)
         return jw->status;
     if (jw->depth == 0 || jw->stack[jw->depth - 1].kind != '{' || jw->want_value)
         return misuse(jw);
+    size_t kl = strlen(key), indent = jw->pretty ? (size_t)jw->depth * 2 : 0;
+    if (kl <= 64 && indent <= 64 && plain_ascii(key, kl)) {
+        /* the usual key (short, nothing to escape): the separator, the
+         * indent, the quoted key and the colon in one write, not six */
+        char tmp[2 + 64 + 3 + 64 + 2];
+        size_t o = 0;
+        if (jw->stack[jw->depth - 1].count++ > 0)
+            tmp[o++] = ',';
+        if (jw->pretty) {
+            tmp[o++] = '\n';
+            memset(tmp + o, ' ', indent);
+            o += indent;
+        }
+        tmp[o++] = '"';
+        memcpy(tmp + o, key, kl);
+        o += kl;
+        tmp[o++] = '"';
+        tmp[o++] = ':';
+        if (jw->pretty)
+            tmp[o++] = ' ';
+        emit(jw, tmp, o);
+        jw->want_value = true;
+        return jw->status;
+    }
     if (jw->stack[jw->depth - 1].count++ > 0)
         emit(jw, ",", 1);
     if (jw->pretty)
         newline_indent(jw, jw->depth);
-    write_string(jw, key, strlen(key));
+    write_string(jw, key, kl);
     if (jw->pretty)
         emit(jw, ": ", 2);
     else
