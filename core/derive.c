@@ -43,9 +43,19 @@ static int prop_cmp(const void *x, const void *y)
     return strcmp(((const sb_prop *)x)->name, ((const sb_prop *)y)->name);
 }
 
+/* v in decimal, NULL when negative (absent). Written by hand: it runs for
+ * every package, and sb_arena_printf formats twice (measure, then write). */
 static const char *num(sb_arena *a, long long v)
 {
-    return v < 0 ? NULL : sb_arena_printf(a, "%lld", v);
+    if (v < 0)
+        return NULL;
+    char tmp[24];
+    size_t n = 0;
+    unsigned long long u = (unsigned long long)v;
+    do
+        tmp[sizeof tmp - ++n] = (char)('0' + u % 10);
+    while (u /= 10);
+    return sb_arena_strndup(a, tmp + sizeof tmp - n, n);
 }
 
 /* host of a URL ("https://pypi.org/simple" -> "pypi.org") */

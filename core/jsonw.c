@@ -57,6 +57,30 @@ static void newline_indent(sb_jw *jw, int depth)
     }
 }
 
+/* [","] newline, indent [tail] in one write when the indent fits (each write
+ * goes through put and memcpy: a pretty document made three per member) */
+static void newline_indent_with(sb_jw *jw, int depth, int comma, char tail)
+{
+    size_t n = (size_t)depth * 2;
+    if (n <= 64) {
+        char tmp[2 + 64 + 1];
+        size_t o = 0;
+        if (comma)
+            tmp[o++] = ',';
+        memcpy(tmp + o, newline_spaces, 1 + n);
+        o += 1 + n;
+        if (tail)
+            tmp[o++] = tail;
+        emit(jw, tmp, o);
+        return;
+    }
+    if (comma)
+        emit(jw, ",", 1);
+    newline_indent(jw, depth);
+    if (tail)
+        emit(jw, &tail, 1);
+}
+
 static sb_code misuse(sb_jw *jw)
 {
     if (jw->status == SB_OK)
@@ -82,10 +106,11 @@ static sb_code before_value(sb_jw *jw)
         return SB_OK;
     }
     /* array member */
-    if (jw->stack[jw->depth - 1].count++ > 0)
-        emit(jw, ",", 1);
+    int comma = jw->stack[jw->depth - 1].count++ > 0;
     if (jw->pretty)
-        newline_indent(jw, jw->depth);
+        newline_indent_with(jw, jw->depth, comma, 0);
+    else if (comma)
+        emit(jw, ",", 1);
     return jw->status;
 }
 
@@ -125,10 +150,11 @@ static sb_code close_container(sb_jw *jw, char kind)
         return misuse(jw);
     uint32_t count = jw->stack[jw->depth - 1].count;
     jw->depth--;
-    if (jw->pretty && count > 0)
-        newline_indent(jw, jw->depth);
     char c = kind == '{' ? '}' : ']';
-    emit(jw, &c, 1);
+    if (jw->pretty && count > 0)
+        newline_indent_with(jw, jw->depth, 0, c);
+    else
+        emit(jw, &c, 1);
     if (jw->depth == 0 && jw->pretty)
         emit(jw, "\n", 1);
     return jw->status;
@@ -277,17 +303,53 @@ static sb_code write_string(sb_jw *jw, const char *s, size_t n)
     return jw->status;
 }
 
+/* 1 when escape() would copy s[0..n) as it is: printable ASCII, no '"' or
+ * '\\'. */
+static int plain_ascii(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+            return 0;
+    }
+    return 1;
+}
+
 sb_code sb_jw_key(sb_jw *jw, const char *key)
 {
     if (jw->status != SB_OK)
         return jw->status;
     if (jw->depth == 0 || jw->stack[jw->depth - 1].kind != '{' || jw->want_value)
         return misuse(jw);
+    size_t kl = strlen(key), indent = jw->pretty ? (size_t)jw->depth * 2 : 0;
+    if (kl <= 64 && indent <= 64 && plain_ascii(key, kl)) {
+        /* the usual key (short, nothing to escape): the separator, the
+         * indent, the quoted key and the colon in one write, not six */
+        char tmp[2 + 64 + 3 + 64 + 2];
+        size_t o = 0;
+        if (jw->stack[jw->depth - 1].count++ > 0)
+            tmp[o++] = ',';
+        if (jw->pretty) {
+            tmp[o++] = '\n';
+            memset(tmp + o, ' ', indent);
+            o += indent;
+        }
+        tmp[o++] = '"';
+        memcpy(tmp + o, key, kl);
+        o += kl;
+        tmp[o++] = '"';
+        tmp[o++] = ':';
+        if (jw->pretty)
+            tmp[o++] = ' ';
+        emit(jw, tmp, o);
+        jw->want_value = true;
+        return jw->status;
+    }
     if (jw->stack[jw->depth - 1].count++ > 0)
         emit(jw, ",", 1);
     if (jw->pretty)
         newline_indent(jw, jw->depth);
-    write_string(jw, key, strlen(key));
+    write_string(jw, key, kl);
     if (jw->pretty)
         emit(jw, ": ", 2);
     else

@@ -74,6 +74,26 @@ static const char *lower_hex(sb_arena *a, const char *s, size_t len)
     return is_hex(s, len) ? lower_ndup(a, s, len) : NULL;
 }
 
+/* Where a matchspec's name ends: the end, or one of " =<>!~[;,(". A switch,
+ * not strchr: it runs for every byte of every dependency. */
+static int spec_stop(char ch)
+{
+    switch (ch) {
+    case '\0':
+    case ' ':
+    case '=':
+    case '<':
+    case '>':
+    case '!':
+    case '~':
+    case '[':
+    case ';':
+    case ',':
+    case '(': return 1;
+    default: return 0;
+    }
+}
+
 /* Name part of a conda matchspec ("libzlib >=1.2", "conda-forge::numpy 1.*",
  * "python_abi 3.11.* *_cp311"), lower-cased. */
 static const char *matchspec_name(sb_arena *a, const char *spec)
@@ -85,7 +105,7 @@ static const char *matchspec_name(sb_arena *a, const char *spec)
     while (*p == ' ')
         p++;
     size_t n = 0;
-    while (p[n] && !strchr(" =<>!~[;,(", p[n]))
+    while (!spec_stop(p[n]))
         n++;
     return n ? lower_ndup(a, p, n) : NULL;
 }
@@ -333,6 +353,13 @@ typedef struct rec_fields {
     src_fields src;
 } rec_fields;
 
+/* key == name, the first byte compared inline: every key of every record
+ * runs down these chains, and most names differ at the first byte. */
+static inline int key_is(const char *key, const char *name)
+{
+    return key[0] == name[0] && !strcmp(key, name);
+}
+
 /* Where the value of a plain string key goes; NULL when `key` is none. */
 static const char **str_slot(sb_pixi_rec *r, rec_fields *f, const char *key)
 {
@@ -347,7 +374,7 @@ static const char **str_slot(sb_pixi_rec *r, rec_fields *f, const char *key)
                              * the environment's first index (supplier, pixi:index-url) */
                             &p->index_url};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (!strcmp(key, keys[i]))
+        if (key_is(key, keys[i]))
             return slots[i];
     return NULL;
 }
@@ -373,22 +400,22 @@ static sb_code read_record_value(sb_pixi_ctx *c, sb_pixi_rec *r, rec_fields *f, 
     sb_yp *y = &c->y;
     sb_pkg *p = r->pkg;
     sb_code rc;
-    if (!strcmp(key, "conda") || !strcmp(key, "pypi") || !strcmp(key, "conda_source")) {
+    if (key_is(key, "conda") || key_is(key, "pypi") || key_is(key, "conda_source")) {
         r->kind = key[0] == 'p' ? SB_PIXI_PYPI : key[5] == '_' ? SB_PIXI_CONDA_SOURCE : SB_PIXI_CONDA;
         if ((rc = sb_yp_str(y, &r->loc, key)) == SB_OK && NULL == r->loc)
             rc = sb_yp_fail(y, SB_EPARSE, "package '%s' location is empty", key);
         return rc;
     }
-    if (!strcmp(key, "optional") || !strcmp(key, "editable")) {
+    if (key_is(key, "optional") || key_is(key, "editable")) {
         bool yes = sb_yp_truthy(y);
         *(key[0] == 'o' ? &r->optional : &p->editable) = yes;
         return sb_yp_skip(y);
     }
-    if (!strcmp(key, "build_number"))
+    if (key_is(key, "build_number"))
         return sb_yp_int(y, &p->x->build_number, "build_number");
-    if (!strcmp(key, "size"))
+    if (key_is(key, "size"))
         return sb_yp_int(y, &p->x->size, "size");
-    if (!strcmp(key, "sha256") || !strcmp(key, "md5")) {
+    if (key_is(key, "sha256") || key_is(key, "md5")) {
         const char *v; /* lower_hex copies what it keeps */
         if ((rc = sb_yp_peek(y, &v, key)) != SB_OK)
             return rc;
@@ -398,23 +425,23 @@ static sb_code read_record_value(sb_pixi_ctx *c, sb_pixi_rec *r, rec_fields *f, 
             p->x->md5 = lower_hex(c->a, v, 32);
         return SB_OK;
     }
-    if (!strcmp(key, "hash"))
+    if (key_is(key, "hash"))
         return read_hash_map(c, p);
-    if (!strcmp(key, "depends"))
+    if (key_is(key, "depends"))
         return read_str_seq(c, &p->depends, "depends", matchspec_name);
-    if (!strcmp(key, "dependencies"))
+    if (key_is(key, "dependencies"))
         return read_conda_deps(c, p);
-    if (!strcmp(key, "requires_dist"))
+    if (key_is(key, "requires_dist"))
         return read_str_seq(c, &p->depends, "requires_dist", requirement_name);
-    if (!strcmp(key, "purls"))
+    if (key_is(key, "purls"))
         return read_purls(c, p);
-    if (!strcmp(key, "source") || !strcmp(key, "package_build_source")) {
+    if (key_is(key, "source") || key_is(key, "package_build_source")) {
         /* v7 `source:`, v6 `package_build_source:`: one shape */
         if (sb_yp_type(y) == YAML_MAPPING_START_EVENT)
             return read_source(c, p, &f->src);
         return sb_yp_skip(y);
     }
-    if (!strcmp(key, "input"))
+    if (key_is(key, "input"))
         return read_input(c, p);
     return sb_yp_skip(y);
 }
@@ -1137,12 +1164,13 @@ static int pixi_detect(const char *data, size_t len, const char *filename)
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        if (ll >= 8 && !strncmp(p, "version:", 8))
+        /* by the first byte before strncmp: most lines start with a space or '-' */
+        if (p[0] == 'v' && ll >= 8 && !strncmp(p, "version:", 8))
             has_version = 1;
-        if ((ll >= 13 && !strncmp(p, "environments:", 13)) || (ll >= 8 && !strncmp(p, "package:", 8)) ||
-            (ll >= 9 && !strncmp(p, "packages:", 9)))
+        if ((p[0] == 'e' && ll >= 13 && !strncmp(p, "environments:", 13)) ||
+            (p[0] == 'p' && ((ll >= 8 && !strncmp(p, "package:", 8)) || (ll >= 9 && !strncmp(p, "packages:", 9)))))
             has_body = 1;
-        if (ll >= 9 && !strncmp(p, "metadata:", 9))
+        if (p[0] == 'm' && ll >= 9 && !strncmp(p, "metadata:", 9))
             has_meta = 1;
         p = nl ? nl + 1 : end;
     }

@@ -191,7 +191,9 @@ sb_code sb_yp_key(sb_yp *y, char key[SB_YP_KEY_MAX], const char *what)
     if (NULL == k)
         return sb_yp_fail(y, SB_EPARSE, "%s is null", what);
     /* a key this long is none the readers know: keep a prefix for messages */
-    snprintf(key, SB_YP_KEY_MAX, "%s", k);
+    size_t n = strnlen(k, SB_YP_KEY_MAX - 1); /* copied, not formatted: one call a key */
+    memcpy(key, k, n);
+    key[n] = '\0';
     if (y->ev.data.scalar.length >= SB_YP_KEY_MAX || strlen(k) != y->ev.data.scalar.length)
         key[0] = '\x01';
     return SB_OK;
