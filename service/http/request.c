@@ -664,6 +664,11 @@ int svc_req_repeat(svc_req *r, int *rc)
     if (cfg->detector_url[0]) /* absent adds nothing: keys without it stay as they were */
         key_str(&c, "detector-url", cfg->detector_url);
     key_str(&c, "pypi-mapping-file", cfg->pypi_mapping_file);
+    unsigned char md[20];
+    if (svc_mapsrc_digest(r->srv->mapsrc, md)) { /* --pypi-mapping-url: the bytes it gave last */
+        key_num(&c, "pypi-mapping", (long long)sizeof md);
+        sb_sha1_update(&c, md, sizeof md);
+    }
     key_str(&c, "policy-file", cfg->policy_file);
     key_num(&c, "max-packages", cfg->max_packages);
     key_num(&c, "max-documents", cfg->max_documents);

@@ -5,6 +5,7 @@
 #include "../log.h"
 #include "../../core/buf.h"
 #include "../../core/pypimap.h"
+#include "../../core/uuid.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -20,7 +21,8 @@
 /* One generation of the map and the requests holding it. */
 typedef struct gen {
     sb_pypimap *map;
-    unsigned refs; /* requests + 1 while it is current */
+    unsigned char digest[20]; /* SHA-1 of the mapping's bytes: the result cache keys by it */
+    unsigned refs;            /* requests + 1 while it is current */
     struct svc_mapsrc *src;
 } gen;
 
@@ -78,7 +80,7 @@ static void gen_put(gen *g)
 }
 
 /* Install a parsed map as the current generation. */
-static void install(svc_mapsrc *m, sb_pypimap *map)
+static void install(svc_mapsrc *m, sb_pypimap *map, const unsigned char digest[20])
 {
     gen *g = calloc(1, sizeof *g);
     if (NULL == g) {
@@ -86,6 +88,7 @@ static void install(svc_mapsrc *m, sb_pypimap *map)
         return;
     }
     g->map = map;
+    memcpy(g->digest, digest, sizeof g->digest);
     g->refs = 1;
     g->src = m;
     pthread_mutex_lock(&m->mu);
@@ -108,7 +111,12 @@ static int take_body(svc_mapsrc *m, const char *data, size_t len, const char *fr
     char detail[160];
     snprintf(detail, sizeof detail, "%zu conda names from %.100s", sb_pypimap_count(map), from);
     svc_log_event("pypi mapping loaded", detail);
-    install(m, map);
+    unsigned char digest[20];
+    sb_sha1 c;
+    sb_sha1_init(&c);
+    sb_sha1_update(&c, data, len);
+    sb_sha1_final(&c, digest);
+    install(m, map, digest);
     return 0;
 }
 
@@ -214,6 +222,18 @@ const struct sb_pypimap *svc_mapsrc_take(svc_mapsrc *m, void **ref)
     pthread_mutex_unlock(&m->mu);
     *ref = g;
     return g ? g->map : NULL;
+}
+
+int svc_mapsrc_digest(svc_mapsrc *m, unsigned char out[20])
+{
+    if (NULL == m)
+        return 0;
+    pthread_mutex_lock(&m->mu);
+    int have = m->cur != NULL;
+    if (have)
+        memcpy(out, m->cur->digest, 20);
+    pthread_mutex_unlock(&m->mu);
+    return have;
 }
 
 void svc_mapsrc_release(void *ref)

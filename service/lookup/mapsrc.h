@@ -30,6 +30,11 @@ sb_code svc_mapsrc_start(svc_mapsrc **out, const svc_cfg *cfg, sb_err *err);
 const struct sb_pypimap *svc_mapsrc_take(svc_mapsrc *m, void **ref);
 void svc_mapsrc_release(void *ref);
 
+/* The SHA-1 of the current mapping's bytes into out: 1, or 0 when there is
+ * no map yet. A refresh that brings other bytes changes it, so the result
+ * cache (request.c) never answers from a document the old mapping made. */
+int svc_mapsrc_digest(svc_mapsrc *m, unsigned char out[20]);
+
 /* Stop the thread and free the map (requests are over). */
 void svc_mapsrc_stop(svc_mapsrc *m);
 

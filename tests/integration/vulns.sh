@@ -129,6 +129,21 @@ check "pypi-mapping-url failing: logged" grep -q 'pypi mapping fetch failed' "$w
 sb_start "$work/mn.log" --source-date-epoch 1700000000 --pypi-mapping-url "http://127.0.0.1:$b500_port/mapping.json"
 res="$(post "$px" "filename=pixi.lock" "$work/mn.json")"
 check "pypi-mapping-url failing, no copy: the server runs, jinja2 unmapped ($res)" [ "$res:$(mapped_px "$work/mn.json")" = '200:[]' ]
+# a refresh that brings other mapping bytes: the result cache never answers from the old mapping's document
+mkdir -p "$work/mapsrv"; cp "$data/vulns/mapping.json" "$work/mapsrv/mapping.json"
+(cd "$work/mapsrv" && exec python3 -m http.server 0 --bind 127.0.0.1) > "$work/mapsrv.log" 2>&1 &
+pids="$pids $!"; mport=""
+for _ in $(seq 50); do mport="$(grep -o 'port [0-9]*' "$work/mapsrv.log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"; [ -n "$mport" ] && break; sleep 0.1; done
+sb_start "$work/mr.log" --source-date-epoch 1700000000 --pypi-mapping-url "http://127.0.0.1:$mport/mapping.json" --pypi-mapping-ttl 1
+post "$px" "filename=pixi.lock" "$work/mr1.json" > /dev/null
+res="$(post "$px" "filename=pixi.lock" "$work/mr2.json")"
+check "pypi-mapping-url: a repeat is answered from the result cache ($res, hits $(curl -sS "$base/metrics" | awk '/^sbomd_result_cache_hits_total/{print $2}'))" \
+  sh -c "[ \"\$(curl -sS '$base/metrics' | awk '/^sbomd_result_cache_hits_total/{print \$2}')\" -ge 1 ] && [ '$(mapped_px "$work/mr2.json")' = '[\"file\",\"pkg:pypi/jinja2@2.10\"]' ]"
+printf '{"jinja2": null}\n' > "$work/mapsrv/mapping.json.new" && mv "$work/mapsrv/mapping.json.new" "$work/mapsrv/mapping.json"
+for _ in $(seq 50); do grep -q '"pypi mapping loaded","detail":"1 conda names' "$work/mr.log" && break; sleep 0.1; done
+res="$(post "$px" "filename=pixi.lock" "$work/mr3.json")"
+check "pypi-mapping-url: after a refresh with other bytes, the same request gets the new mapping's document, not the cached one ($res: $(mapped_px "$work/mr3.json"))" \
+  [ "$(mapped_px "$work/mr3.json")" = '[]' ]
 check "pypi-mapping-file and -url together: refused at start" sh -c "! '$bin' --pypi-mapping-file '$data/vulns/mapping.json' --pypi-mapping-url http://127.0.0.1:1/m.json --check-config >/dev/null 2>&1"
 base="$keep_base"
 
