@@ -28,42 +28,56 @@
 #include "../core/scorecard.h"
 #include "../core/vuln.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The gates that read upstream data, and the pixi:incomplete steps each
- * needs whole (the scorecard gate finds a PyPI package's repository on its
- * project page, so it needs those pages too). */
+static int asks_severity(const svc_query *q)
+{
+    return q->fail_on_severity != NULL;
+}
+static int asks_kev(const svc_query *q)
+{
+    return q->fail_on_kev > 0;
+}
+static int asks_epss(const svc_query *q)
+{
+    return q->fail_on_epss != NULL;
+}
+static int asks_yanked(const svc_query *q)
+{
+    return q->fail_on_yanked > 0;
+}
+static int asks_scorecard(const svc_query *q)
+{
+    return q->fail_on_scorecard != NULL;
+}
+
+/* The gates that read upstream data, one row each: whether a request asks
+ * for it, the pixi:incomplete steps it needs whole (the scorecard gate finds
+ * a PyPI package's repository on its project page, so it needs those pages
+ * too), and the server option (and its svc_cfg flag) without which the data
+ * is never gathered. */
 typedef struct gate_need {
     const char *gate;
+    int (*asked)(const svc_query *q);
     const char *steps[3];
-    const char *server_option; /* the option without which the data is never gathered */
+    const char *server_option;
+    size_t cfg_flag; /* offsetof(svc_cfg, a long flag) */
 } gate_need;
 
 static const gate_need needs[] = {
-    {"fail-on-severity", {"osv", NULL}, "--vulnerabilities"},
-    {"fail-on-kev", {"osv", "kev", NULL}, "--vulnerabilities"},
-    {"fail-on-epss", {"osv", "epss", NULL}, "--vulnerabilities"},
-    {"fail-on-yanked", {"pypi-releases", NULL}, "--lookups"},
-    {"fail-on-scorecard", {"scorecard", "pypi-releases", NULL}, "--lookups"},
+    {"fail-on-severity", asks_severity, {"osv", NULL}, "--vulnerabilities", offsetof(svc_cfg, vulns)},
+    {"fail-on-kev", asks_kev, {"osv", "kev", NULL}, "--vulnerabilities", offsetof(svc_cfg, vulns)},
+    {"fail-on-epss", asks_epss, {"osv", "epss", NULL}, "--vulnerabilities", offsetof(svc_cfg, vulns)},
+    {"fail-on-yanked", asks_yanked, {"pypi-releases", NULL}, "--lookups", offsetof(svc_cfg, lookups)},
+    {"fail-on-scorecard", asks_scorecard, {"scorecard", "pypi-releases", NULL}, "--lookups", offsetof(svc_cfg, lookups)},
 };
 #define NNEEDS (sizeof needs / sizeof needs[0])
 
-/* Whether the request asks for needs[i]. */
-static int asked(const svc_query *q, size_t i)
-{
-    switch (i) {
-    case 0: return q->fail_on_severity != NULL;
-    case 1: return q->fail_on_kev > 0;
-    case 2: return q->fail_on_epss != NULL;
-    case 3: return q->fail_on_yanked > 0;
-    default: return q->fail_on_scorecard != NULL;
-    }
-}
-
 static int server_has(const svc_cfg *cfg, const gate_need *g)
 {
-    return !strcmp(g->server_option, "--vulnerabilities") ? cfg->vulns != 0 : cfg->lookups != 0;
+    return *(const long *)(const void *)((const char *)cfg + g->cfg_flag) != 0;
 }
 
 int svc_gates_offered(svc_req *r, int *rc)
@@ -73,7 +87,7 @@ int svc_gates_offered(svc_req *r, int *rc)
     if (q->gate_incomplete_pass)
         return 0; /* evaluated on what is known; the answer says what is not */
     for (size_t i = 0; i < NNEEDS; i++) {
-        if (!asked(q, i) || server_has(cfg, &needs[i]))
+        if (!needs[i].asked(q) || server_has(cfg, &needs[i]))
             continue;
         char detail[400];
         snprintf(detail, sizeof detail,
@@ -120,7 +134,7 @@ static int unevaluated(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
     size_t glen = 0;
     gates[0] = '\0';
     for (size_t k = 0; k < NNEEDS; k++) {
-        if (!asked(q, k))
+        if (!needs[k].asked(q))
             continue;
         size_t before = g.n;
         for (size_t d = 0; d < n; d++)
