@@ -1,5 +1,6 @@
 /*
- * yaml_ev.c - libyaml event loop with limits (see yaml_ev.h).
+ * yaml_ev.c - the YAML event loop with limits (see yaml_ev.h): events from
+ * yaml_fast.c while it can, from libyaml after.
  */
 #include "yaml_ev.h"
 
@@ -7,29 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
-{
-    memset(y, 0, sizeof *y);
-    y->arena = a;
-    y->err = err;
-    y->lim = lim;
-    y->dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
-    if (!yaml_parser_initialize(&y->parser))
-        return sb_err_set(err, SB_ENOMEM, "cannot initialize the YAML parser");
-    yaml_parser_set_input_string(&y->parser, (const unsigned char *)data, len);
-    y->in = data;
-    y->in_len = len;
-    return SB_OK;
-}
-
-sb_code sb_yp_open_piece(sb_yp *y, sb_arena *a, const char *data, size_t len, unsigned line0, const sb_limits *lim,
-                         sb_err *err)
-{
-    sb_code rc = sb_yp_open(y, a, data, len, lim, err);
-    y->line0 = line0;
-    return rc;
-}
 
 /* libyaml's read handler for sb_yp_open_gap: the input with the gap's bytes
  * other than '\n' left out. */
@@ -58,30 +36,67 @@ static int gap_read(void *arg, unsigned char *buf, size_t size, size_t *got)
     return 1;
 }
 
-sb_code sb_yp_open_gap(sb_yp *y, sb_arena *a, const char *data, size_t len, size_t from, size_t to,
-                       const sb_limits *lim, sb_err *err)
+/* libyaml from here: when the fast path hands over, it re-reads the input
+ * and skips the events the reader already has (the same ones). */
+static sb_code lib_start(sb_yp *y);
+
+static sb_code open_any(sb_yp *y, sb_arena *a, const char *data, size_t len, size_t from, size_t to, int gap,
+                        const sb_limits *lim, sb_err *err)
 {
     memset(y, 0, sizeof *y);
     y->arena = a;
     y->err = err;
     y->lim = lim;
     y->dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
-    y->gap_data = data;
-    y->gap_len = len;
-    y->gap_from = from;
-    y->gap_to = to;
-    if (!yaml_parser_initialize(&y->parser))
-        return sb_err_set(err, SB_ENOMEM, "cannot initialize the YAML parser");
-    yaml_parser_set_input(&y->parser, gap_read, y);
-    return SB_OK;
+    y->in = data;
+    y->in_len = len;
+    if (gap) {
+        y->gap_data = data;
+        y->gap_len = len;
+        y->gap_from = from;
+        y->gap_to = to;
+        y->in = NULL; /* reader errors are placed in the stream libyaml reads */
+    }
+    y->yf = malloc(sizeof *y->yf);
+    if (y->yf && sb_yf_init(y->yf, data, len, gap ? from : 0, gap ? to : 0))
+        return SB_OK;
+    free(y->yf);
+    y->yf = NULL;
+    return lib_start(y);
+}
+
+sb_code sb_yp_open(sb_yp *y, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
+{
+    return open_any(y, a, data, len, 0, 0, 0, lim, err);
+}
+
+sb_code sb_yp_open_piece(sb_yp *y, sb_arena *a, const char *data, size_t len, unsigned line0, const sb_limits *lim,
+                         sb_err *err)
+{
+    sb_code rc = sb_yp_open(y, a, data, len, lim, err);
+    y->line0 = line0;
+    return rc;
+}
+
+sb_code sb_yp_open_gap(sb_yp *y, sb_arena *a, const char *data, size_t len, size_t from, size_t to,
+                       const sb_limits *lim, sb_err *err)
+{
+    return open_any(y, a, data, len, from, to, 1, lim, err);
 }
 
 void sb_yp_close(sb_yp *y)
 {
-    if (y->have_ev)
+    if (y->have_ev == 1)
         yaml_event_delete(&y->ev);
     y->have_ev = 0;
-    yaml_parser_delete(&y->parser);
+    if (y->yf) {
+        sb_yf_free(y->yf);
+        free(y->yf);
+        y->yf = NULL;
+    }
+    if (y->lib)
+        yaml_parser_delete(&y->parser);
+    y->lib = 0;
 }
 
 sb_code sb_yp_fail(sb_yp *y, sb_code code, const char *fmt, ...)
@@ -95,33 +110,72 @@ sb_code sb_yp_fail(sb_yp *y, sb_code code, const char *fmt, ...)
     return sb_err_set_at(y->err, code, line, col, "%s", msg);
 }
 
+static sb_code lib_error(sb_yp *y)
+{
+    const char *problem = y->parser.problem ? y->parser.problem : "invalid YAML";
+    yaml_mark_t m = y->parser.problem_mark;
+    if (y->parser.error == YAML_MEMORY_ERROR)
+        return sb_err_set(y->err, SB_ENOMEM, "out of memory parsing YAML");
+    if (y->parser.error == YAML_READER_ERROR && y->in && y->parser.problem_offset <= y->in_len) {
+        /* libyaml gives a reader error (invalid UTF-8, a control
+         * character) as a byte offset and no mark: place it */
+        m.line = m.column = 0;
+        for (size_t i = 0; i < y->parser.problem_offset; i++) {
+            if (y->in[i] == '\n')
+                m.line++, m.column = 0;
+            else if (((unsigned char)y->in[i] & 0xC0) != 0x80)
+                m.column++; /* characters, not continuation bytes */
+        }
+    }
+    return sb_err_set_at(y->err, SB_EPARSE, y->line0 + (unsigned)m.line + 1, (unsigned)m.column + 1,
+                         "invalid YAML: %s%s%s", problem, y->parser.context ? " " : "",
+                         y->parser.context ? y->parser.context : "");
+}
+
+static sb_code lib_start(sb_yp *y)
+{
+    if (!yaml_parser_initialize(&y->parser))
+        return sb_err_set(y->err, SB_ENOMEM, "cannot initialize the YAML parser");
+    y->lib = 1;
+    if (y->gap_data)
+        yaml_parser_set_input(&y->parser, gap_read, y);
+    else
+        yaml_parser_set_input_string(&y->parser, (const unsigned char *)y->in, y->in_len);
+    for (size_t i = 0; i < y->given; i++) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&y->parser, &ev))
+            return lib_error(y);
+        yaml_event_delete(&ev);
+    }
+    return SB_OK;
+}
+
 sb_code sb_yp_next(sb_yp *y)
 {
-    if (y->have_ev) {
+    if (y->have_ev == 1)
         yaml_event_delete(&y->ev);
-        y->have_ev = 0;
-    }
-    if (!yaml_parser_parse(&y->parser, &y->ev)) {
-        const char *problem = y->parser.problem ? y->parser.problem : "invalid YAML";
-        yaml_mark_t m = y->parser.problem_mark;
-        if (y->parser.error == YAML_MEMORY_ERROR)
+    y->have_ev = 0;
+    if (y->yf) {
+        int r = sb_yf_next(y->yf, &y->ev);
+        if (r == SB_YF_NOMEM)
             return sb_err_set(y->err, SB_ENOMEM, "out of memory parsing YAML");
-        if (y->parser.error == YAML_READER_ERROR && y->in && y->parser.problem_offset <= y->in_len) {
-            /* libyaml gives a reader error (invalid UTF-8, a control
-             * character) as a byte offset and no mark: place it */
-            m.line = m.column = 0;
-            for (size_t i = 0; i < y->parser.problem_offset; i++) {
-                if (y->in[i] == '\n')
-                    m.line++, m.column = 0;
-                else if (((unsigned char)y->in[i] & 0xC0) != 0x80)
-                    m.column++; /* characters, not continuation bytes */
-            }
+        if (r == SB_YF_EVENT) {
+            y->given++;
+            y->have_ev = 2;
+        } else {
+            sb_yf_free(y->yf);
+            free(y->yf);
+            y->yf = NULL;
+            sb_code rc = lib_start(y);
+            if (rc != SB_OK)
+                return rc;
         }
-        return sb_err_set_at(y->err, SB_EPARSE, y->line0 + (unsigned)m.line + 1, (unsigned)m.column + 1,
-                             "invalid YAML: %s%s%s", problem, y->parser.context ? " " : "",
-                             y->parser.context ? y->parser.context : "");
     }
-    y->have_ev = 1;
+    if (y->have_ev == 0) {
+        if (!yaml_parser_parse(&y->parser, &y->ev))
+            return lib_error(y);
+        y->have_ev = 1;
+    }
     if (sb_deadline_tick(&y->dl, y->err) != SB_OK)
         return SB_ETIMEOUT;
     if (++y->events > y->lim->max_events)
