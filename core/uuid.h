@@ -15,6 +15,7 @@ typedef struct sb_sha1 {
     uint64_t total;
     unsigned char block[64];
     size_t nblock;
+    int portable; /* 1: never the SHA-NI path (set after init; for tests) */
 } sb_sha1;
 
 void sb_sha1_init(sb_sha1 *c);
