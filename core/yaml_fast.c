@@ -48,12 +48,12 @@ static int printable(const char *s, size_t n)
     for (; i + 8 <= n; i += 8) {
         uint64_t x;
         memcpy(&x, s + i, 8);
-        /* a byte under 0x20, or at or over 0x7f */
-        if ((((x - ones * 0x20) & ~x) | ((x + ones) | x)) & highs) {
-            for (size_t j = i; j < i + 8; j++)
-                if (((unsigned char)s[j] < 0x20 && s[j] != '\n') || (unsigned char)s[j] > 0x7e)
-                    return 0;
-        }
+        /* a byte at or over 0x7f; under 0x0a; over 0x0a and under 0x20 */
+        uint64_t low7 = x & ones * 127;
+        uint64_t bad = ((x + ones) | x) | ((x - ones * 0x0a) & ~x) |
+                       ((ones * (127 + 0x20) - low7) & ~x & (low7 + ones * (127 - 0x0a)));
+        if (bad & highs)
+            return 0;
     }
     for (; i < n; i++)
         if (((unsigned char)s[i] < 0x20 && s[i] != '\n') || (unsigned char)s[i] > 0x7e)
@@ -117,6 +117,16 @@ static sb_yf_ev *add(sb_yf *f, yaml_event_type_t t, mk m)
     return e;
 }
 
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Some byte of x is c. */
+static inline uint64_t has_byte(uint64_t x, unsigned char c)
+{
+    uint64_t v = x ^ (ONES * c);
+    return (v - ONES) & ~v & HIGHS;
+}
+
 /* One scalar at p (not a space), the line ending at e. 0: not in the subset
  * (an indicator, a quote not closed on the line, an escape, text after a
  * quoted scalar). */
@@ -171,22 +181,36 @@ static int scan_scalar(const char *p, const char *e, tok *t)
         return 0;
     default: break;
     }
-    const char *q = p, *end = p;
-    while (q < e) {
-        char ch = *q;
-        if (ch == ':' && (q + 1 == e || q[1] == ' ')) {
-            t->key = 1;
-            t->after = q + 1;
+    /* to the next ':' or ' ' (the only bytes that can end a plain scalar
+     * on its line), eight bytes at a time */
+    const char *q = p, *end = e;
+    for (;;) {
+        while (q + 8 <= e) {
+            uint64_t x;
+            memcpy(&x, q, 8);
+            if (has_byte(x, ':') | has_byte(x, ' '))
+                break;
+            q += 8;
+        }
+        while (q < e && *q != ':' && *q != ' ')
+            q++;
+        if (q == e)
+            break;
+        if (*q == ':') {
+            if (q + 1 == e || q[1] == ' ') {
+                t->key = 1;
+                t->after = q + 1;
+                end = q;
+                break;
+            }
+        } else if (q + 1 < e && q[1] == '#') {
+            end = q;
             break;
         }
-        if (ch == ' ') {
-            if (q + 1 < e && q[1] == '#')
-                break;
-            q++;
-            continue;
-        }
-        end = ++q;
+        q++;
     }
+    while (end > p && end[-1] == ' ')
+        end--;
     t->v = p;
     t->n = (size_t)(end - p);
     t->style = YAML_PLAIN_SCALAR_STYLE;
@@ -334,26 +358,35 @@ static int do_line(sb_yf *f, const char *s, const char *e)
     return key_value(f, s, &k, e);
 }
 
-/* The end of the input: close everything at the start of the line after
- * the last one, as libyaml's stream end does. */
+/* The end of the input, as libyaml's stream end: the blocks more indented
+ * than the last line's length (trailing spaces count) end where the input
+ * does; then it forces a line break, and the rest end at the start of the
+ * line after (so does the document, so does the stream). */
 static int finish(sb_yf *f)
 {
     if (!f->started || f->nst == 0)
         return 0;
-    size_t len = f->len;
-    mk m = {len, f->line, 0};
+    size_t len = f->len, index = len, tail = 0; /* tail: the last line's length in the stream */
     if (f->gap_from != SIZE_MAX)
-        m.index = len - (f->gap_to - f->gap_from) + f->gap_nl;
-    int broken; /* the stream libyaml reads ends with a line break */
-    if (f->gap_to == len && f->gap_from != SIZE_MAX)
-        broken = f->gap_nl > 0 || f->gap_from == 0 || f->in[f->gap_from - 1] == '\n';
-    else
-        broken = len == 0 || f->in[len - 1] == '\n';
-    if (!broken)
-        m.line++; /* libyaml forces a line break at the end */
+        index = len - (f->gap_to - f->gap_from) + f->gap_nl;
+    if (!(f->gap_from != SIZE_MAX && f->gap_to == len)) {
+        size_t from = f->gap_from != SIZE_MAX ? f->gap_to : 0, i = len;
+        while (i > from && f->in[i - 1] != '\n')
+            i--;
+        tail = len - i;
+    }
     if (f->await)
         f->q[f->qn++] = f->await_ev;
     f->await = 0;
+    mk m = {index, f->line, (unsigned)tail};
+    while (f->nst && f->st[f->nst - 1].indent > (int)tail) {
+        add(f, f->st[f->nst - 1].map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT, m);
+        f->nst--;
+    }
+    if (tail) {
+        m.line++;
+        m.col = 0;
+    }
     while (f->nst) {
         add(f, f->st[f->nst - 1].map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT, m);
         f->nst--;

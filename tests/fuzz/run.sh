@@ -55,6 +55,7 @@ targets=(
   "cyclonedx fuzz_reader.c -DFUZZ_KIND_RAW=cyclonedx"
   "spdx fuzz_reader.c -DFUZZ_KIND_RAW=spdx"
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
+  "yaml-fast fuzz_yaml_fast.c -DFUZZ_YAML_FAST=1 pixi conda-lock pnpm"
   "license fuzz_license.c -DFUZZ_LICENSE=1"
   "params fuzz_params.c -DFUZZ_PARAMS=1"
   "archive fuzz_archive.c -DFUZZ_ARCHIVE=1"
@@ -135,6 +136,7 @@ sys.stdout.buffer.write(b"\x03" + b.getvalue())' > "$corpus/tar-0"
     # the shapes whose lists were once joined in quadratic time
     case "$t" in uv) long_lists "$corpus" uv.lock ;; toml) long_lists "$corpus" uv.lock pdm.lock ;;
       pdm) long_lists "$corpus" pdm.lock ;; pixi) long_lists "$corpus" pixi.lock ;;
+      yaml-fast) long_lists "$corpus" pixi.lock pnpm-lock.yaml ;;
       pnpm) long_lists "$corpus" pnpm-lock.yaml ;; all) long_lists "$corpus" uv.lock pdm.lock pixi.lock pnpm-lock.yaml ;; esac
     if [ -n "$bext" ]; then
       for sc in 1000 10000; do
