@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # all.sh - every benchmark in this directory, one after the other, on one
 # build of HEAD: the run loadtest/README.md's table comes from. Figures
-# only; never fails on a duration. About 15 minutes on 2 cores.
+# only; never fails on a duration. About 20 minutes on 2 cores; ends with
+# issue 41's targets (targets.sh), each with its figure.
 #   loadtest/all.sh [PERF_BASE]   (PERF_BASE: the ref perf compare measures against)
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,6 +21,7 @@ step loadtest/license-texts.sh build/release
 step loadtest/lookups.sh build/release 300 20
 step loadtest/cdxgen.sh build/release 5
 step loadtest/mimalloc.sh
+step loadtest/targets.sh build/release
 echo; echo "## binary"
 strip -o "build/release/sbomd.stripped" build/release/sbomd
 echo "sbomd $(stat -c %s build/release/sbomd) bytes, stripped $(stat -c %s build/release/sbomd.stripped)"
