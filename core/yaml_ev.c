@@ -146,6 +146,9 @@ static sb_code lib_start(sb_yp *y)
         if (!yaml_parser_parse(&y->parser, &ev))
             return lib_error(y);
         yaml_event_delete(&ev);
+        /* a long prefix is libyaml's whole cost again: keep the deadline */
+        if (sb_deadline_tick(&y->dl, y->err) != SB_OK)
+            return SB_ETIMEOUT;
     }
     return SB_OK;
 }

@@ -64,7 +64,7 @@ static int printable(const char *s, size_t n)
 int sb_yf_init(sb_yf *f, const char *data, size_t len, size_t from, size_t to)
 {
     memset(f, 0, offsetof(sb_yf, st));
-    f->nst = f->qh = f->qn = 0;
+    f->nst = f->qh = f->qn = f->qsafe = 0;
     f->buf = NULL;
     f->cap = 0;
     f->in = data;
@@ -397,40 +397,22 @@ static int finish(sb_yf *f)
     return 1;
 }
 
-/* A plain scalar at the end of a line goes on on the next line with content
- * when that is more indented than the block holding it (libyaml folds it
- * in, or fails on it): then its line's events cannot be given. */
-static int ends_scalar(const sb_yf *f, size_t pos)
-{
-    if (f->await || f->qn == 0 || f->q[f->qn - 1].type != YAML_SCALAR_EVENT ||
-        f->q[f->qn - 1].style != YAML_PLAIN_SCALAR_STYLE)
-        return 1;
-    int top = f->nst ? f->st[f->nst - 1].indent : -1;
-    size_t ls = pos;
-    while (pos < f->len) {
-        if (pos == f->gap_from) {
-            pos = ls = f->gap_to;
-            continue;
-        }
-        char c = f->in[pos];
-        if (c == ' ') {
-            pos++;
-            continue;
-        }
-        if (c == '\n') {
-            ls = ++pos;
-            continue;
-        }
-        return c == '#' || (int)(pos - ls) <= top;
-    }
-    return 1;
-}
-
-/* Fill the queue from the next line(s). 0: leave the subset. */
+/* Make more events deliverable, from the next line with content (or the
+ * end). A line's events become deliverable only once the next line with
+ * content has been read too: libyaml looks a token ahead (a scalar that
+ * could be a key needs the next token to tell) and fails on that token
+ * before it gives the event, and a plain scalar goes on on a more indented
+ * next line. So when that next line leaves the subset, the line before it is
+ * libyaml's to give as well. */
 static int fill(sb_yf *f)
 {
-    f->qh = f->qn = 0;
-    while (f->qn == 0) {
+    if (f->qh) {
+        memmove(f->q, f->q + f->qh, (f->qn - f->qh) * sizeof f->q[0]);
+        f->qn -= f->qh;
+        f->qsafe -= f->qh;
+        f->qh = 0;
+    }
+    while (f->qsafe == 0) {
         if (f->ended)
             return 0;
         if (f->pos == f->gap_from) {
@@ -440,6 +422,7 @@ static int fill(sb_yf *f)
         if (f->pos >= f->len) {
             if (!finish(f))
                 return 0;
+            f->qsafe = f->qn;
             break;
         }
         size_t lim = f->pos < f->gap_from ? (f->gap_from < f->len ? f->gap_from : f->len) : f->len;
@@ -453,15 +436,14 @@ static int fill(sb_yf *f)
             q = end;
         if (q == end && lim < f->len)
             return 0; /* a gap that does not start a line */
-        /* a line without its break ends the input: the line count stays */
-        size_t next = (size_t)(q - f->in) + (q < end);
         if (!blank) {
-            if (!do_line(f, s, q) || !ends_scalar(f, next)) {
-                f->qn = 0;
+            unsigned before = f->qn;
+            if (!do_line(f, s, q))
                 return 0;
-            }
+            f->qsafe = before;
         }
-        f->pos = next;
+        /* a line without its break ends the input: the line count stays */
+        f->pos = (size_t)(q - f->in) + (q < end);
         if (q < end)
             f->line++;
     }
@@ -504,7 +486,7 @@ static int set_scalar(sb_yf *f, const sb_yf_ev *e, yaml_event_t *ev)
 
 int sb_yf_next(sb_yf *f, yaml_event_t *ev)
 {
-    if (f->qh == f->qn && !fill(f))
+    if (f->qh == f->qsafe && !fill(f))
         return SB_YF_OTHER;
     const sb_yf_ev *e = &f->q[f->qh];
     memset(ev, 0, sizeof *ev);

@@ -10,7 +10,8 @@
  * collections, block and multi-line scalars, anchors, aliases, tags,
  * directives, document markers, tabs, CR, other bytes, and every input
  * libyaml would refuse - makes sb_yf_next return SB_YF_OTHER before it gives
- * any event of the line that holds it: yaml_ev.c then hands the input to
+ * any event of the line that holds it or of the line before (libyaml looks
+ * a token ahead, into the next line): yaml_ev.c then hands the input to
  * libyaml, which re-reads it, skips the events already given (the same ones)
  * and goes on. So a reader sees one stream either way.
  *
@@ -25,7 +26,7 @@
 #include <yaml.h>
 
 #define SB_YF_DEPTH 96 /* deeper inputs go to libyaml (and its depth limit) */
-#define SB_YF_QUEUE (SB_YF_DEPTH + 8)
+#define SB_YF_QUEUE (2 * (SB_YF_DEPTH + 8)) /* a line's events and the next's */
 
 typedef struct sb_yf_ev {
     yaml_event_type_t type;
@@ -52,7 +53,7 @@ typedef struct sb_yf {
     } st[SB_YF_DEPTH];
     unsigned nst;
     sb_yf_ev q[SB_YF_QUEUE];
-    unsigned qh, qn;
+    unsigned qh, qn, qsafe; /* given, queued, deliverable */
     char *buf; /* the current scalar, NUL-terminated */
     size_t cap;
 } sb_yf;

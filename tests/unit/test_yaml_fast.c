@@ -166,6 +166,10 @@ TEST(yaml_fast_edges)
         {"colon glued", "a:b\n", 0},
         {"flow glued", "a: []x\n", 0},
         {"quoted key multiline", "'a\nb': 1\n", 0},
+        /* libyaml fails on the next line before it gives the entry's scalar
+         * (its simple-key lookahead): the entry's line is not given either */
+        {"lookahead error", "a:\n- b: 1\n- c #x\nd.e/\n    f:\n", 0},
+        {"bad line after value", "a: 1\nb\n  c:\n", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *t = cases[i].text;
