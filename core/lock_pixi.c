@@ -1,7 +1,7 @@
 /*
  * lock_pixi.c - pixi.lock reader, formats 1 to 7.
  *
- * DESIGN: one pass over libyaml events. Package records are read into a
+ * DESIGN: one pass over YAML events (yaml_ev.h). Package records are read into a
  * version-agnostic raw form (every key any format uses, both shapes of
  * `dependencies`, flat or nested hashes), because `version:` may come last
  * (v1 writes it at the end). After the pass the version picks how records

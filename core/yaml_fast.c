@@ -35,8 +35,8 @@ typedef struct tok {
     const char *v;     /* value */
     size_t n;
     unsigned char style, esc;
-    unsigned char key;  /* a ':' that makes it a mapping key follows */
-    const char *after;  /* past the ':' of a key */
+    unsigned char key; /* a ':' that makes it a mapping key follows */
+    const char *after; /* past the ':' of a key */
 } tok;
 
 /* Every byte printable ASCII or '\n' (no tab, CR, control or non-ASCII
@@ -176,9 +176,20 @@ static int scan_scalar(const char *p, const char *e, tok *t)
         if (p + 1 == e || p[1] == ' ')
             return 0;
         break;
-    case ',': case '[': case ']': case '{': case '}': case '#': case '&': case '*':
-    case '!': case '|': case '>': case '%': case '@': case '`':
-        return 0;
+    case ',':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case '#':
+    case '&':
+    case '*':
+    case '!':
+    case '|':
+    case '>':
+    case '%':
+    case '@':
+    case '`': return 0;
     default: break;
     }
     /* to the next ':' or ' ' (the only bytes that can end a plain scalar

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <yaml.h>
 
-#define SB_YF_DEPTH 96 /* deeper inputs go to libyaml (and its depth limit) */
+#define SB_YF_DEPTH 96                      /* deeper inputs go to libyaml (and its depth limit) */
 #define SB_YF_QUEUE (2 * (SB_YF_DEPTH + 8)) /* a line's events and the next's */
 
 typedef struct sb_yf_ev {
@@ -45,8 +45,8 @@ typedef struct sb_yf {
     size_t pos;                      /* start of the next line to read */
     unsigned line;                   /* its 0-based line */
     int started, ended;
-    int await;             /* the last key had no value on its line */
-    sb_yf_ev await_ev;     /* the empty scalar it gets if nothing nested follows */
+    int await;         /* the last key had no value on its line */
+    sb_yf_ev await_ev; /* the empty scalar it gets if nothing nested follows */
     struct {
         int indent;
         unsigned char map, indentless;
@@ -54,7 +54,7 @@ typedef struct sb_yf {
     unsigned nst;
     sb_yf_ev q[SB_YF_QUEUE];
     unsigned qh, qn, qsafe; /* given, queued, deliverable */
-    char *buf; /* the current scalar, NUL-terminated */
+    char *buf;              /* the current scalar, NUL-terminated */
     size_t cap;
 } sb_yf;
 

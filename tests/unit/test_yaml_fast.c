@@ -208,9 +208,10 @@ TEST(yaml_fast_edges)
  * start to each later line start. */
 TEST(yaml_fast_gaps)
 {
-    static const char text[] = "version: 6\nenvironments:\n  default:\n    packages:\n      linux-64:\n"
-                               "      - conda: a\n      - pypi: b\npackages:\n- conda: a\n  sha256: 'x'\n"
-                               "  depends:\n  - b >=1\n  purls: []\n- pypi: b\n  requires_dist:\n  - c\n";
+    static const char text[] =
+        "version: 6\nenvironments:\n  default:\n    packages:\n      linux-64:\n"
+        "      - conda: a\n      - pypi: b\npackages:\n- conda: a\n  sha256: 'x'\n"
+        "  depends:\n  - b >=1\n  purls: []\n- pypi: b\n  requires_dist:\n  - c\n";
     size_t len = sizeof text - 1, starts[64], ns = 0;
     starts[ns++] = 0;
     for (size_t i = 0; i < len; i++)

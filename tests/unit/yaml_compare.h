@@ -102,8 +102,8 @@ static int same_event(const yaml_event_t *a, const yaml_event_t *b, char *why, s
 /* Compare the reader's stream over data (data[from..to) a gap when from <
  * to) with libyaml's over `ref` (the bytes libyaml reads). *fast_all: the
  * fast path gave every event. */
-static int compare(const char *data, size_t len, size_t from, size_t to, const char *ref, size_t ref_len,
-                   int *fast_all, char *why, size_t cap)
+static int compare(const char *data, size_t len, size_t from, size_t to, const char *ref, size_t ref_len, int *fast_all,
+                   char *why, size_t cap)
 {
     stream s = {0};
     yaml_parser_t lib;
