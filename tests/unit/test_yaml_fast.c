@@ -224,7 +224,7 @@ TEST(yaml_fast_gaps)
             size_t rl;
             char *ref = gapped(text, len, starts[a], starts[b], &rl);
             int fa;
-            char w[300];
+            char w[200];
             if (!compare(text, len, starts[a], starts[b], ref, rl, &fa, w, sizeof w) && !bad++)
                 snprintf(why, sizeof why, "gap %zu..%zu: %s", starts[a], starts[b], w);
             n++;
