@@ -27,14 +27,29 @@ sb_code sb_pyl_reserve(sb_pyl *pl, sb_arena *a, size_t n)
 {
     if (n <= pl->pcap)
         return SB_OK;
-    sb_py_pkg *v = sb_arena_calloc(a, n, sizeof *v);
-    if (NULL == v)
+    sb_py_pkg *v = sb_arena_calloc(pl->tmp ? pl->tmp : a, n, sizeof *v);
+    sb_pkg *r = sb_arena_calloc(a, n, sizeof *r);
+    if (NULL == v || NULL == r)
         return SB_ENOMEM;
-    if (pl->npkgs)
+    if (pl->npkgs) {
         memcpy(v, pl->pkgs, pl->npkgs * sizeof *v);
+        memcpy(r, pl->recs, pl->npkgs * sizeof *r);
+    }
+    for (size_t i = 0; i < pl->npkgs; i++)
+        v[i].rec = &r[i];
     pl->pkgs = v;
+    pl->recs = r;
     pl->pcap = n;
     return SB_OK;
+}
+
+void sb_pyl_move(sb_pyl *pl, size_t to, size_t from)
+{
+    if (to == from)
+        return;
+    pl->pkgs[to] = pl->pkgs[from];
+    pl->recs[to] = pl->recs[from];
+    pl->pkgs[to].rec = &pl->recs[to];
 }
 
 size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size_t max)
@@ -51,13 +66,16 @@ size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size
 
 sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a)
 {
-    sb_py_pkg *v = grow(a, pl->pkgs, &pl->pcap, pl->npkgs, sizeof *v);
-    if (NULL == v)
+    /* both arrays regrow together: an input with more packages than its
+     * reader counted doubles them, as sb_arena_grow would */
+    if (pl->npkgs == pl->pcap && sb_pyl_reserve(pl, a, pl->pcap ? 2 * pl->pcap : 4) != SB_OK)
         return NULL;
-    pl->pkgs = v;
-    sb_py_pkg *p = &v[pl->npkgs++];
+    sb_py_pkg *p = &pl->pkgs[pl->npkgs];
+    sb_pkg *r = &pl->recs[pl->npkgs++];
     memset(p, 0, sizeof *p);
-    p->rec.kind = SB_KIND_PYPI;
+    memset(r, 0, sizeof *r);
+    r->kind = SB_KIND_PYPI;
+    p->rec = r;
     return sb_pyl_group(p, pl->tmp ? pl->tmp : a, NULL) ? p : NULL;
 }
 
@@ -210,8 +228,8 @@ static int file_has_version(const char *file, const char *version)
 static sb_code attach_one(sb_pyl *pl, sb_arena *a, size_t i, const sb_py_file *f, int several)
 {
     sb_py_pkg *p = &pl->pkgs[i];
-    if (f->version ? (NULL == p->rec.version || strcmp(f->version, p->rec.version))
-                   : several && p->rec.version && !file_has_version(f->art.file, p->rec.version))
+    if (f->version ? (NULL == p->rec->version || strcmp(f->version, p->rec->version))
+                   : several && p->rec->version && !file_has_version(f->art.file, p->rec->version))
         return SB_OK;
     sb_py_art *art = sb_pyl_art(p, a);
     if (NULL == art)
@@ -231,7 +249,7 @@ sb_code sb_pyl_attach_files(sb_pyl *pl, sb_arena *a, const sb_py_files *fs)
         return SB_ENOMEM;
     /* name -> first package, `next` chains the others (in reverse: order does not matter) */
     for (size_t i = 0; i < n; i++) {
-        char *n503 = pl->pkgs[i].rec.name ? sb_model_pep503(a, pl->pkgs[i].rec.name) : NULL;
+        char *n503 = pl->pkgs[i].rec->name ? sb_model_pep503(a, pl->pkgs[i].rec->name) : NULL;
         size_t first;
         if (NULL == n503)
             return SB_ENOMEM;
@@ -529,6 +547,11 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
             return SB_ENOMEM;
         lp->cap = count;
     }
+    /* built once: the templates themselves become the records, moved down
+     * over what the platform leaves out so they are the first `count` of
+     * one array (lp->recs), which a consuming selection takes as it is */
+    bool packed = c->once && 0 == lp->npkgs;
+    size_t k = 0;
     for (size_t i = 0; i < pl->npkgs; i++) {
         const sb_py_pkg *src = &pl->pkgs[i];
         sb_code rc = sb_deadline_tick(&c->dl, c->err);
@@ -536,12 +559,11 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
             return rc;
         if (!c->included[i] || src->root)
             continue;
-        /* built once: the template itself becomes the record */
-        sb_pkg *p = c->once ? &pl->pkgs[i].rec : sb_arena_alloc(c->a, sizeof *p);
+        sb_pkg *p = packed ? &pl->recs[k++] : sb_arena_alloc(c->a, sizeof *p);
         if (NULL == p)
             return SB_ENOMEM;
-        if (!c->once)
-            *p = src->rec;
+        if (p != src->rec) /* k <= i: slot k's own template was emitted or left out already */
+            *p = *src->rec;
         p->depends = c->edges[i];
         p->scope = distinguishes ? c->scope[i] : SB_SCOPE_NONE;
         if ((rc = choose_artifact(c, src, p, python)) != SB_OK || (rc = clone_strv(&p->reader_props, c->a)) != SB_OK)
@@ -553,6 +575,8 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
         if (sb_lock_platform_add(lp, c->a, p) != SB_OK)
             return SB_ENOMEM;
     }
+    if (packed)
+        lp->recs = pl->recs; /* lp->pkgs[j] == &recs[j] */
     return SB_OK;
 }
 
@@ -606,7 +630,7 @@ static sb_code index_names(build_ctx *c, sb_lock *l)
         sb_py_pkg *p = &pl->pkgs[i];
         c->next[i] = NONE;
         c->active[i] = sb_arena_alloc(c->s, p->ngroups + 1);
-        char *n503 = p->rec.name ? sb_model_pep503(c->s, p->rec.name) : NULL;
+        char *n503 = p->rec->name ? sb_model_pep503(c->s, p->rec->name) : NULL;
         if (NULL == c->active[i] || NULL == n503)
             return SB_ENOMEM;
         size_t first;
@@ -618,22 +642,22 @@ static sb_code index_names(build_ctx *c, sb_lock *l)
             c->next[tail[first]] = i;
         tail[c->head[i]] = i;
         if (p->root) {
-            l->root_name = p->rec.name;
-            l->root_version = p->rec.version;
+            l->root_name = p->rec->name;
+            l->root_version = p->rec->version;
             c->has_root = true;
         }
     }
     size_t nchained = 0;
     for (size_t i = 0; i < n; i++)
-        nchained += c->next[c->head[i]] != NONE && pl->pkgs[i].rec.version;
+        nchained += c->next[c->head[i]] != NONE && pl->pkgs[i].rec->version;
     if (sb_strmap_init(&c->byversion, c->s, nchained) != SB_OK)
         return SB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        if (c->next[c->head[i]] == NONE || NULL == pl->pkgs[i].rec.version)
+        if (c->next[c->head[i]] == NONE || NULL == pl->pkgs[i].rec->version)
             continue;
         size_t klen;
-        const char *k = version_key(c->s, sb_model_pep503(c->s, pl->pkgs[i].rec.name), pl->pkgs[i].rec.version, NULL, 0,
-                                    &klen);
+        const char *k = version_key(c->s, sb_model_pep503(c->s, pl->pkgs[i].rec->name), pl->pkgs[i].rec->version, NULL,
+                                    0, &klen);
         if (NULL == k || sb_strmap_put(&c->byversion, k, klen, i, NULL) < 0)
             return SB_ENOMEM;
     }

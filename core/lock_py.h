@@ -45,7 +45,8 @@ typedef struct sb_py_art {
 } sb_py_art;
 
 typedef struct sb_py_pkg {
-    sb_pkg rec;         /* template: kind, name, version, location (non-index), index_url, ... */
+    sb_pkg *rec;        /* template: kind, name, version, location (non-index), index_url, ...
+                         * (its slot of sb_pyl.recs) */
     const char *marker; /* the package's own marker (pylock, poetry, pdm) */
     sb_py_art *arts;
     size_t narts, acap;
@@ -70,7 +71,11 @@ typedef struct sb_pyl {
     bool file_only;              /* artifacts have no URL: file name + hash, no location */
     sb_strv root_names;          /* declared root edges when not walking (requirements) */
     bool has_root_names;
-    sb_py_pkg *pkgs;
+    sb_py_pkg *pkgs; /* the reader's side of each package: read by the build only */
+    /* the records, parallel to pkgs (pkgs[i].rec == &recs[i]) and in the
+     * lock's arena: with one platform built they become its records in one
+     * array, which a consuming selection adopts instead of copying each */
+    sb_pkg *recs;
     size_t npkgs, pcap;
     sb_arena *tmp; /* where sb_pyl_add puts a package's base dependency
                                    * group, when the reader has an arena that outlives
@@ -79,11 +84,16 @@ typedef struct sb_pyl {
 
 /* Room for n packages in one array (n: what the reader counted in its
  * input, an upper bound): regrowing a large array by doubling leaves as much
- * again behind in the arena. More than n still works. */
+ * again behind in the arena. More than n still works. The records go into
+ * `a`, the reader's side into pl->tmp when set (the build reads it last). */
 sb_code sb_pyl_reserve(sb_pyl *pl, sb_arena *a, size_t n);
 
 /* Lines of data[0..len) that start with `prefix`, counting up to `max`. */
 size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size_t max);
+
+/* Package `from` moved to slot `to` (to <= from), record and all: a reader
+ * dropping entries keeps pkgs[i].rec == &recs[i]. */
+void sb_pyl_move(sb_pyl *pl, size_t to, size_t from);
 
 /* New package / dependency group / dependency / artifact; NULL on allocation failure. */
 sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a);

@@ -223,17 +223,17 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
     c->via = sb_pyl_parallel(c->s, c->via, &c->vcap, c->pl.npkgs, sizeof *c->via);
     if (NULL == c->via)
         return oom(c->err);
-    p->rec.name = sb_arena_strdup(c->a, r.name);
-    p->rec.version = sb_arena_strdup(c->a, ver);
-    p->rec.sha256 = hash;
-    if (more && (sb_strv_push(&p->rec.reader_props, c->a, "pixi:hashes") != SB_OK ||
-                 sb_strv_push(&p->rec.reader_props, c->a, more) != SB_OK))
+    p->rec->name = sb_arena_strdup(c->a, r.name);
+    p->rec->version = sb_arena_strdup(c->a, ver);
+    p->rec->sha256 = hash;
+    if (more && (sb_strv_push(&p->rec->reader_props, c->a, "pixi:hashes") != SB_OK ||
+                 sb_strv_push(&p->rec->reader_props, c->a, more) != SB_OK))
         return oom(c->err);
     p->marker = r.marker; /* read by the build only, which runs before the scratch goes */
     p->index = true;
     c->last = c->pl.npkgs;
     c->in_via = 0;
-    return p->rec.name && p->rec.version ? SB_OK : oom(c->err);
+    return p->rec->name && p->rec->version ? SB_OK : oom(c->err);
 }
 
 static sb_code option(rq_ctx *c, char *t, unsigned line)
@@ -347,7 +347,7 @@ static sb_code link(rq_ctx *c)
         if (0 == c->via[i].n)
             continue;
         /* the edge name, kept by the records that depend on this package */
-        const char *me = sb_model_pep503(c->a, c->pl.pkgs[i].rec.name);
+        const char *me = sb_model_pep503(c->a, c->pl.pkgs[i].rec->name);
         if (NULL == me)
             return oom(c->err);
         for (size_t k = 0; k < c->via[i].n; k++) {
@@ -400,7 +400,7 @@ static sb_code read_into(rq_ctx *cp, sb_lock **out, sb_arena *a, const char *dat
         return rc;
     c.pl.python_default = sb_arena_strdup(a, c.python);
     for (size_t i = 0; i < c.pl.npkgs; i++)
-        c.pl.pkgs[i].rec.index_url = c.index ? c.index : "https://pypi.org/simple";
+        c.pl.pkgs[i].rec->index_url = c.index ? c.index : "https://pypi.org/simple";
     return sb_pyl_build(out, a, &c.pl, lim, err);
 }
 
