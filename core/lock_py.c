@@ -76,7 +76,7 @@ sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a)
     memset(r, 0, sizeof *r);
     r->kind = SB_KIND_PYPI;
     p->rec = r;
-    return sb_pyl_group(p, pl->tmp ? pl->tmp : a, NULL) ? p : NULL;
+    return pl->base_on_demand || sb_pyl_group(p, pl->tmp ? pl->tmp : a, NULL) ? p : NULL;
 }
 
 /* Packages with many extras or groups get a name index: looking one up per
@@ -624,17 +624,27 @@ static sb_code index_names(build_ctx *c, sb_lock *l)
     sb_pyl *pl = c->pl;
     size_t n = pl->npkgs;
     size_t *tail = sb_arena_alloc(c->s, (n + 1) * sizeof *tail);
-    if (NULL == tail || sb_strmap_init(&c->byname, c->s, n) != SB_OK)
+    size_t nactive = 0; /* every package's flags in one array, not an allocation each */
+    for (size_t i = 0; i < n; i++)
+        nactive += pl->pkgs[i].ngroups + 1;
+    unsigned char *flags = sb_arena_alloc(c->s, nactive + 1);
+    if (NULL == tail || NULL == flags)
+        return SB_ENOMEM;
+    if (pl->names)
+        c->byname = *pl->names; /* looked up only from here on */
+    else if (sb_strmap_init(&c->byname, c->s, n) != SB_OK)
         return SB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         sb_py_pkg *p = &pl->pkgs[i];
         c->next[i] = NONE;
-        c->active[i] = sb_arena_alloc(c->s, p->ngroups + 1);
-        char *n503 = p->rec->name ? sb_model_pep503(c->s, p->rec->name) : NULL;
-        if (NULL == c->active[i] || NULL == n503)
+        c->active[i] = flags;
+        flags += p->ngroups + 1;
+        const char *n503 = p->rec->name ? sb_model_pep503_or_same(c->s, p->rec->name) : NULL;
+        if (NULL == n503)
             return SB_ENOMEM;
-        size_t first;
-        int dup = sb_strmap_put(&c->byname, n503, strlen(n503), i, &first);
+        size_t first = i;
+        int dup = pl->names ? sb_strmap_get(&c->byname, n503, strlen(n503), &first) && first != i
+                            : sb_strmap_put(&c->byname, n503, strlen(n503), i, &first);
         if (dup < 0)
             return SB_ENOMEM;
         c->head[i] = dup ? first : i;

@@ -77,6 +77,14 @@ typedef struct sb_pyl {
      * array, which a consuming selection adopts instead of copying each */
     sb_pkg *recs;
     size_t npkgs, pcap;
+    /* sb_pyl_add gives a package no groups: the reader adds the base group
+     * with sb_pyl_group(p, a, NULL) to the few that have dependencies
+     * (requirements.txt: the pins a `# via` names), not 40 bytes to each */
+    bool base_on_demand;
+    /* the reader's own index, PEP 503 name -> its package, one package a
+     * name: the build looks names up in it rather than making its own;
+     * NULL: the build makes one */
+    const sb_strmap *names;
     sb_arena *tmp; /* where sb_pyl_add puts a package's base dependency
                                    * group, when the reader has an arena that outlives
                                    * the build only (NULL: the lock's) */

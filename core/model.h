@@ -408,4 +408,8 @@ int sb_model_npm_registry(const char *url);
 /* PEP 503 name normalization into the arena. */
 char *sb_model_pep503(sb_arena *a, const char *name);
 
+/* The same, but `name` itself when it is normalized already (most are):
+ * nothing allocated for it. NULL when out of memory. */
+const char *sb_model_pep503_or_same(sb_arena *a, const char *name);
+
 #endif
