@@ -49,10 +49,9 @@ typedef struct sb_py_pkg {
                          * (its slot of sb_pyl.recs) */
     const char *marker; /* the package's own marker (pylock, poetry, pdm) */
     sb_py_art *arts;
-    size_t narts, acap;
-    sb_py_deps *groups; /* [0] = base dependencies, then one per extra / group */
-    size_t ngroups, gcap;
-    sb_strmap *gmap; /* group name -> index, once there are many (sb_pyl_group) */
+    sb_py_deps *groups;                  /* [0] = base dependencies, then one per extra / group */
+    uint32_t narts, acap, ngroups, gcap; /* 32-bit: one of these per package read */
+    sb_strmap *gmap;                     /* group name -> index, once there are many (sb_pyl_group) */
     sb_strv resolution_markers;
     bool member;    /* workspace member: a walk starts here */
     bool root;      /* the project itself: becomes the document root */
@@ -82,8 +81,8 @@ typedef struct sb_pyl {
      * (requirements.txt: the pins a `# via` names), not 40 bytes to each */
     bool base_on_demand;
     /* the reader's own index, PEP 503 name -> its package, one package a
-     * name: the build looks names up in it rather than making its own;
-     * NULL: the build makes one */
+     * name (every package its name's only one): the build looks names up in
+     * it rather than making its own; NULL: the build makes one */
     const sb_strmap *names;
     sb_arena *tmp; /* where sb_pyl_add puts a package's base dependency
                                    * group, when the reader has an arena that outlives

@@ -28,6 +28,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* One name a `# via` comment gives for a package: kept in file order, so a
+ * package's are together; a pin without any costs nothing. */
+typedef struct rq_via {
+    size_t pkg;
+    const char *name;
+} rq_via;
+
 typedef struct rq_ctx {
     sb_arena *a;    /* the lock's */
     sb_arena *s;    /* this read's own (see above) */
@@ -35,9 +42,9 @@ typedef struct rq_ctx {
     sb_pyl pl;
     sb_err *err;
     const char *index;
-    sb_strv *via;    /* parallel to pl.pkgs: names from `# via` */
-    sb_strmap names; /* PEP 503 name -> package index */
-    size_t vcap;
+    rq_via *via; /* names from `# via` */
+    size_t nvia, vcap;
+    sb_strmap names;   /* PEP 503 name -> package index */
     size_t last;       /* package the via comments belong to, +1 */
     unsigned includes; /* -r / -c lines skipped */
     sb_deadline dl;
@@ -68,7 +75,12 @@ static sb_code add_via(rq_ctx *c, const char *name)
 {
     if (0 == c->last)
         return SB_OK;
-    return name && sb_strv_push(&c->via[c->last - 1], c->s, name) == SB_OK ? SB_OK : oom(c->err);
+    rq_via *v = name ? sb_arena_grow(c->s, c->via, &c->vcap, c->nvia, sizeof *v, 64) : NULL;
+    if (NULL == v)
+        return oom(c->err);
+    c->via = v;
+    v[c->nvia++] = (rq_via){c->last - 1, name};
+    return SB_OK;
 }
 
 /* A comment line: only `# via` bookkeeping matters. */
@@ -225,9 +237,6 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
     sb_py_pkg *p = sb_pyl_add(&c->pl, c->a);
     if (NULL == p)
         return oom(c->err);
-    c->via = sb_pyl_parallel(c->s, c->via, &c->vcap, c->pl.npkgs, sizeof *c->via);
-    if (NULL == c->via)
-        return oom(c->err);
     sb_pkg *rec = p->rec;
     rec->name = sb_arena_strdup(c->a, r.name);
     rec->version = sb_arena_strdup(c->a, ver);
@@ -353,36 +362,30 @@ static sb_code link(rq_ctx *c)
 {
     /* without a single `# via` the file is pins only: what depends on what
      * is not written down (unknown), which is not the same as "nothing" */
-    c->pl.no_dep_data = true;
-    for (size_t i = 0; i < c->pl.npkgs; i++)
-        if (c->via[i].n)
-            c->pl.no_dep_data = false;
-    for (size_t i = 0; i < c->pl.npkgs; i++) {
-        if (0 == c->via[i].n)
-            continue;
+    c->pl.no_dep_data = 0 == c->nvia;
+    const char *me = NULL;
+    for (size_t k = 0; k < c->nvia; k++) {
+        size_t i = c->via[k].pkg;
         /* the edge name, kept by the records that depend on this package */
-        const char *me = sb_model_pep503(c->a, c->pl.pkgs[i].rec->name);
-        if (NULL == me)
+        if ((0 == k || c->via[k - 1].pkg != i) && NULL == (me = sb_model_pep503_or_same(c->a, c->pl.pkgs[i].rec->name)))
             return oom(c->err);
-        for (size_t k = 0; k < c->via[i].n; k++) {
-            const char *v = c->via[i].v[k];
-            if (v[0] == '-') {
-                c->pl.has_root_names = true;
-                if (sb_strv_push(&c->pl.root_names, c->a, me) != SB_OK)
-                    return oom(c->err);
-                continue;
-            }
-            char name[256];
-            snprintf(name, sizeof name, "%.*s", (int)strcspn(v, " ([;"), v);
-            char *from = sb_model_pep503(c->s, name);
-            size_t j;
-            if (from && sb_strmap_get(&c->names, from, strlen(from), &j)) {
-                sb_py_deps *g = sb_pyl_group(&c->pl.pkgs[j], c->s, NULL); /* made on demand */
-                sb_py_dep *d = g ? sb_pyl_dep(g, c->s) : NULL;
-                if (NULL == d)
-                    return oom(c->err);
-                d->name = me;
-            }
+        const char *v = c->via[k].name;
+        if (v[0] == '-') {
+            c->pl.has_root_names = true;
+            if (sb_strv_push(&c->pl.root_names, c->a, me) != SB_OK)
+                return oom(c->err);
+            continue;
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(v, " ([;"), v);
+        char *from = sb_model_pep503(c->s, name);
+        size_t j;
+        if (from && sb_strmap_get(&c->names, from, strlen(from), &j)) {
+            sb_py_deps *g = sb_pyl_group(&c->pl.pkgs[j], c->s, NULL); /* made on demand */
+            sb_py_dep *d = g ? sb_pyl_dep(g, c->s) : NULL;
+            if (NULL == d)
+                return oom(c->err);
+            d->name = me;
         }
     }
     return SB_OK;
@@ -401,8 +404,7 @@ static sb_code read_into(rq_ctx *cp, sb_lock **out, sb_arena *a, const char *dat
     c.pl.base_on_demand = true;
     c.pl.names = &c.names;
     size_t guess = count_pins(data, len, lim->max_packages + 1);
-    if (sb_strmap_init(&c.names, c.s, guess) != SB_OK || sb_pyl_reserve(&c.pl, a, guess) != SB_OK ||
-        (guess && NULL == (c.via = sb_pyl_parallel(c.s, NULL, &c.vcap, guess, sizeof *c.via))))
+    if (sb_strmap_init(&c.names, c.s, guess) != SB_OK || sb_pyl_reserve(&c.pl, a, guess) != SB_OK)
         return oom(err);
     sb_code rc = parse(&c, data, len);
     if (rc == SB_OK && 0 == c.pl.npkgs && c.includes)
