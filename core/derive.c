@@ -352,10 +352,10 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
         break;
     default: break;
     }
-    if (rc == SB_OK && p->declared_in) {
+    if (rc == SB_OK && sb_pkg_xr(p)->declared_in) {
         rc = prop(&pb, a, "pixi:direct", "true");
         if (rc == SB_OK)
-            rc = prop(&pb, a, "pixi:declared-in", p->declared_in);
+            rc = prop(&pb, a, "pixi:declared-in", p->x->declared_in);
     }
     if (rc == SB_OK && p->license) {
         sb_lic lic = sb_pkg_lic(p, a);

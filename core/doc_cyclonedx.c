@@ -68,10 +68,11 @@ static void licenses(sb_doc *d, const sb_pkg *p)
 {
     sb_lic l = sb_pkg_lic(p, d->tmp);
     const sb_licfile *with_text[64];
+    const sb_pkgx *x = sb_pkg_xr(p);
     size_t nt = 0;
-    for (size_t k = 0; k < p->nlicfiles && nt < 64; k++)
-        if (p->licfiles[k].text_len >= 0)
-            with_text[nt++] = &p->licfiles[k];
+    for (size_t k = 0; k < x->nlicfiles && nt < 64; k++)
+        if (x->licfiles[k].text_len >= 0)
+            with_text[nt++] = &x->licfiles[k];
     if (l.kind == SB_LIC_NONE && 0 == nt)
         return;
     sb_jw *jw = &d->jw;
@@ -250,12 +251,13 @@ static sb_code component(sb_doc *d, size_t i)
 {
     sb_jw *jw = &d->jw;
     const sb_pkg *p = &d->sbom->pkgs[i];
+    const sb_pkgx *x = sb_pkg_xr(p);
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "type", "library");
     sb_jw_kstr(jw, "bom-ref", p->id);
     sb_jw_kstr(jw, "name", p->name);
     sb_jw_kstr_opt(jw, "version", p->version);
-    sb_jw_kstr_opt(jw, "description", p->summary);
+    sb_jw_kstr_opt(jw, "description", x->summary);
     /* CycloneDX has no development scope: what a project only develops with
      * is not needed to run it, which is what "optional" says (spec 6.3) */
     if (p->scope != SB_SCOPE_NONE)
@@ -276,14 +278,14 @@ static sb_code component(sb_doc *d, size_t i)
     sb_doc__hashes(jw, p, &cdx_hashes);
     licenses(d, p);
     int has_loc = p->location && p->location[0];
-    if (has_loc || p->homepage || p->repository || p->documentation) {
+    if (has_loc || x->homepage || x->repository || x->documentation) {
         sb_jw_key(jw, "externalReferences");
         sb_jw_arr_begin(jw);
         if (has_loc)
             ext_ref(jw, d, strncmp(p->location, "git+", 4) ? "distribution" : "vcs", p->location);
-        ext_ref(jw, d, "website", p->homepage);
-        ext_ref(jw, d, "vcs", p->repository);
-        ext_ref(jw, d, "documentation", p->documentation);
+        ext_ref(jw, d, "website", x->homepage);
+        ext_ref(jw, d, "vcs", x->repository);
+        ext_ref(jw, d, "documentation", x->documentation);
         sb_jw_arr_end(jw);
     }
     sb_jw_key(jw, "properties");
@@ -293,8 +295,8 @@ static sb_code component(sb_doc *d, size_t i)
     prop(jw, "pixi:kind", sb_kind_name(p->kind));
     for (size_t k = 0; k < p->extra_purls.n; k++)
         prop(jw, "pixi:purl", p->extra_purls.v[k]);
-    for (size_t k = 0; k < p->nlicfiles; k++)
-        prop(jw, "pixi:license-file", p->licfiles[k].name);
+    for (size_t k = 0; k < x->nlicfiles; k++)
+        prop(jw, "pixi:license-file", x->licfiles[k].name);
     sb_jw_arr_end(jw);
     sb_jw_obj_end(jw);
     return jw->status;

@@ -185,15 +185,16 @@ static sb_code component(sb_doc *d, size_t i)
     }
     int remote = p->location && strstr(p->location, "://");
     str_field(jw, "downloadLocation", remote ? sb_doc__uri(d, p->location) : "NOASSERTION");
-    if (p->homepage && strstr(p->homepage, "://"))
-        sb_jw_kstr(jw, "homepage", sb_doc__uri(d, p->homepage));
+    const char *home = sb_pkg_xr(p)->homepage;
+    if (home && strstr(home, "://"))
+        sb_jw_kstr(jw, "homepage", sb_doc__uri(d, home));
     sb_jw_key(jw, "filesAnalyzed");
     sb_jw_bool(jw, false);
     str_field(jw, "licenseConcluded", "NOASSERTION");
     str_field(jw, "licenseDeclared", x->declared[i]);
     sb_jw_kstr_opt(jw, "licenseComments", sb_spdx__license_files(d, p, "License files: ", ", "));
     str_field(jw, "copyrightText", "NOASSERTION");
-    sb_jw_kstr_opt(jw, "summary", p->summary);
+    sb_jw_kstr_opt(jw, "summary", sb_pkg_xr(p)->summary);
     str_field(jw, "primaryPackagePurpose", "LIBRARY");
     sb_doc__hashes(jw, p, &spdx_checksums);
     sb_jw_key(jw, "externalRefs");

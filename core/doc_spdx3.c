@@ -313,15 +313,16 @@ static sb_code component(sb_doc *d, size_t i)
     sb_jw_obj_begin(jw);
     common(d, "software_Package", s3->x->pkg_ids[i], 0);
     sb_jw_kstr(jw, "name", p->name);
-    sb_jw_kstr_opt(jw, "summary", p->summary);
+    sb_jw_kstr_opt(jw, "summary", sb_pkg_xr(p)->summary);
     const char *comment = sb_spdx__comment(d, p);
     const char *files = sb_spdx__license_files(d, p, "pixi:license-files=", ";");
     if (comment && files)
         comment = sb_arena_printf(d->tmp, "%s\n%s", comment, files);
     sb_jw_kstr_opt(jw, "comment", comment);
     sb_jw_kstr_opt(jw, "software_packageVersion", p->version);
-    if (p->homepage && strstr(p->homepage, "://"))
-        sb_jw_kstr(jw, "software_homePage", sb_doc__uri(d, p->homepage));
+    const char *home = sb_pkg_xr(p)->homepage;
+    if (home && strstr(home, "://"))
+        sb_jw_kstr(jw, "software_homePage", sb_doc__uri(d, home));
     if (p->location && strstr(p->location, "://")) {
         sb_jw_kstr(jw, "software_downloadLocation", sb_doc__uri(d, p->location));
     } else if (p->location && p->location[0]) {

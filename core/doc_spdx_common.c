@@ -76,8 +76,9 @@ sb_code sb_spdx__prepare(sb_doc *d)
         x->lics[i] = sb_pkg_lic(p, a);
         x->total_deps += p->ndeps;
         /* the budget left at most the first file embeddable for SPDX */
-        if (x->lics[i].kind == SB_LIC_TEXT && p->nlicfiles && p->licfiles[0].text_len >= 0) {
-            x->text_file[i] = &p->licfiles[0];
+        const sb_pkgx *px = sb_pkg_xr(p);
+        if (x->lics[i].kind == SB_LIC_TEXT && px->nlicfiles && px->licfiles[0].text_len >= 0) {
+            x->text_file[i] = &px->licfiles[0];
             x->text_h8[i] = sb_doc__text_h8(d, x->text_file[i]);
         }
         x->declared[i] = declared(a, &x->lics[i], x->text_h8[i]);
@@ -117,16 +118,17 @@ const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p)
 
 const char *sb_spdx__license_files(sb_doc *d, const sb_pkg *p, const char *prefix, const char *sep)
 {
-    if (0 == p->nlicfiles)
+    const sb_pkgx *x = sb_pkg_xr(p);
+    if (0 == x->nlicfiles)
         return NULL;
     sb_buf b;
     sb_buf_init(&b, 0);
     sb_code rc = sb_buf_append(&b, prefix, strlen(prefix));
-    for (size_t k = 0; rc == SB_OK && k < p->nlicfiles; k++) {
+    for (size_t k = 0; rc == SB_OK && k < x->nlicfiles; k++) {
         if (k)
             rc = sb_buf_append(&b, sep, strlen(sep));
         if (rc == SB_OK)
-            rc = sb_buf_append(&b, p->licfiles[k].name, strlen(p->licfiles[k].name));
+            rc = sb_buf_append(&b, x->licfiles[k].name, strlen(x->licfiles[k].name));
     }
     char *r = rc == SB_OK && b.data ? sb_arena_strndup(d->tmp, b.data, b.len) : NULL;
     sb_buf_free(&b);

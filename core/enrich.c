@@ -161,26 +161,29 @@ sb_code sb_enrich_from_info(sb_pkg *p, sb_arena *a, const char *dir, const char 
             }
             if (NULL == sb_pkg_xr(p)->license_family && (v = jstr(j, "license_family")) && sb_pkg_x(p, a))
                 p->x->license_family = sb_arena_strdup(a, v);
-            if (NULL == p->summary && (v = jstr(j, "summary")))
-                p->summary = sb_arena_strdup(a, v);
-            if (NULL == p->homepage && (v = jstr(j, "home")))
-                p->homepage = sb_arena_strdup(a, v);
-            if (NULL == p->repository && (v = jstr(j, "dev_url")))
-                p->repository = sb_arena_strdup(a, v);
-            if (NULL == p->documentation && (v = jstr(j, "doc_url")))
-                p->documentation = sb_arena_strdup(a, v);
+            const sb_pkgx *x = sb_pkg_xr(p);
+            if (NULL == x->summary && (v = jstr(j, "summary")) && sb_pkg_x(p, a))
+                p->x->summary = sb_arena_strdup(a, v);
+            if (NULL == x->homepage && (v = jstr(j, "home")) && sb_pkg_x(p, a))
+                p->x->homepage = sb_arena_strdup(a, v);
+            if (NULL == x->repository && (v = jstr(j, "dev_url")) && sb_pkg_x(p, a))
+                p->x->repository = sb_arena_strdup(a, v);
+            if (NULL == x->documentation && (v = jstr(j, "doc_url")) && sb_pkg_x(p, a))
+                p->x->documentation = sb_arena_strdup(a, v);
         }
         json_decref(j); /* unparsable about.json: treated as empty */
     }
-    if (0 == p->nlicfiles) {
+    if (0 == sb_pkg_xr(p)->nlicfiles) {
         files f = {0};
         sb_code rc = list_files(&f, a, lic, NULL, 0);
         if (rc != SB_OK)
             return rc;
         if (f.n) {
             qsort(f.v, f.n, sizeof *f.v, by_name);
-            p->licfiles = f.v;
-            p->nlicfiles = f.n;
+            if (NULL == sb_pkg_x(p, a))
+                return SB_ENOMEM;
+            p->x->licfiles = f.v;
+            p->x->nlicfiles = (uint32_t)f.n;
             if (push_prop(p, a, "pixi:license-files-source", source) != SB_OK)
                 return SB_ENOMEM;
         }
@@ -201,20 +204,27 @@ sb_code sb_enrich_budget(sb_sbom *s, sb_arena *a, bool texts, sb_text_shape shap
     long long used = 0, name_only = 0, too_big = 0;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
-        if (0 == p->nlicfiles)
+        if (0 == sb_pkg_xr(p)->nlicfiles)
             continue;
+        /* the budget decides for this package of this selection: its own
+         * copy of the out-of-line fields, the record's stay as read */
+        sb_pkgx *x = sb_arena_alloc(a, sizeof *x);
+        if (NULL == x)
+            return SB_ENOMEM;
+        *x = *p->x;
+        p->x = x;
         /* a compound expression (or one WITH an exception) is written as the
          * expression alone, its files by name: no text to budget for */
         sb_lic l = sb_pkg_lic(p, a);
         int embeds = shape == SB_TEXTS_SPDX ? l.kind == SB_LIC_TEXT
                                             : l.kind != SB_LIC_EXPR || (l.single_id && !strchr(l.value, ' '));
         /* the files are shared with other selections: decide on a copy */
-        sb_licfile *v = sb_arena_alloc(a, p->nlicfiles * sizeof *v);
+        sb_licfile *v = sb_arena_alloc(a, x->nlicfiles * sizeof *v);
         if (NULL == v)
             return SB_ENOMEM;
-        memcpy(v, p->licfiles, p->nlicfiles * sizeof *v);
-        p->licfiles = v;
-        for (size_t k = 0; k < p->nlicfiles; k++) {
+        memcpy(v, x->licfiles, x->nlicfiles * sizeof *v);
+        x->licfiles = v;
+        for (size_t k = 0; k < x->nlicfiles; k++) {
             long long size = v[k].text_len;
             if (!texts || !embeds || (shape == SB_TEXTS_SPDX && k > 0)) {
                 v[k].text_len = -1;

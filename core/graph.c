@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int size_cmp(const void *x, const void *y)
 {
@@ -64,17 +65,23 @@ static size_t sort_deps(const size_t *rank, const size_t *byrank, size_t *v, siz
 sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_strv *declared, int by_manifest,
                          int plus_graph_roots, sb_deadline *dl, sb_err *err)
 {
-    size_t *rank, *byrank;
-    if (rank_ids(s, scratch, &rank, &byrank) != SB_OK)
-        return SB_ENOMEM;
+    /* ranked when a package first has two edges to sort: an input whose
+     * packages have at most one (pins alone) never pays 32 bytes a package */
+    size_t *rank = NULL, *byrank = NULL;
     /* each map sized for the packages it will hold: an input of one kind
      * must not pay for four maps of all its packages */
-    size_t nconda = 0, npypi = 0, nkeys = 0;
+    size_t nconda = 0, npypi = 0, nkeys = 0, nnames = 0;
     for (size_t i = 0; i < s->npkgs; i++) {
         nkeys += NULL != s->pkgs[i].key;
         nconda += s->pkgs[i].kind == SB_KIND_CONDA || s->pkgs[i].kind == SB_KIND_CONDA_SOURCE;
         npypi += s->pkgs[i].kind == SB_KIND_PYPI;
+        nnames += s->pkgs[i].depends.n;
     }
+    /* no name to look up (pins alone: no edges, no declared roots): the maps
+     * stay empty, and only `python` is looked for */
+    if (0 == nnames && NULL == declared)
+        nconda = npypi = nkeys = 0;
+    int mapped = nnames || declared;
     sb_strmap conda, pypi, conda503, keys; /* keys: npm's name@version(+source) identities */
     if (sb_strmap_init(&conda, scratch, nconda) != SB_OK || sb_strmap_init(&pypi, scratch, npypi) != SB_OK ||
         sb_strmap_init(&conda503, scratch, nconda) != SB_OK || sb_strmap_init(&keys, scratch, nkeys) != SB_OK)
@@ -82,11 +89,17 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
     size_t python = (size_t)-1;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
+        if (!mapped) {
+            if ((p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) && !strcasecmp(p->name, "python") &&
+                python == (size_t)-1)
+                python = i;
+            continue;
+        }
         if (p->key && sb_strmap_put(&keys, p->key, strlen(p->key), i, NULL) < 0)
             return SB_ENOMEM;
         if (p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) {
             char *lower = sb_arena_strdup(scratch, p->name);
-            char *n503 = sb_model_pep503(scratch, p->name);
+            const char *n503 = sb_model_pep503_or_same(scratch, p->name);
             if (NULL == lower || NULL == n503)
                 return SB_ENOMEM;
             for (char *c = lower; *c; c++)
@@ -97,18 +110,21 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
             if (!strcmp(lower, "python") && python == (size_t)-1)
                 python = i;
         } else if (p->kind == SB_KIND_PYPI) {
-            char *n503 = sb_model_pep503(scratch, p->name);
+            const char *n503 = sb_model_pep503_or_same(scratch, p->name);
             if (NULL == n503 || sb_strmap_put(&pypi, n503, strlen(n503), i, NULL) < 0)
                 return SB_ENOMEM;
         }
     }
     size_t *indeg = sb_arena_calloc(scratch, s->npkgs ? s->npkgs : 1, sizeof *indeg);
-    if (NULL == indeg)
+    /* the edge list of every package that can have none: one, shared (an
+     * allocation each was 16 bytes a package of a pin-only input) */
+    size_t *none = sb_arena_alloc(a, sizeof *none);
+    if (NULL == indeg || NULL == none)
         return SB_ENOMEM;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
-        size_t cap = p->depends.n + 1;
-        p->deps = sb_arena_alloc(a, cap * sizeof *p->deps);
+        size_t cap = p->depends.n + (p->kind == SB_KIND_PYPI && python != (size_t)-1);
+        p->deps = cap ? sb_arena_alloc(a, cap * sizeof *p->deps) : none;
         if (NULL == p->deps)
             return SB_ENOMEM;
         p->ndeps = 0;
@@ -128,7 +144,10 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
         }
         if (p->kind == SB_KIND_PYPI && python != (size_t)-1)
             p->deps[p->ndeps++] = python;
-        p->ndeps = sort_deps(rank, byrank, p->deps, p->ndeps);
+        if (p->ndeps > 1 && NULL == rank && rank_ids(s, scratch, &rank, &byrank) != SB_OK)
+            return SB_ENOMEM;
+        if (p->ndeps > 1)
+            p->ndeps = sort_deps(rank, byrank, p->deps, p->ndeps);
         if (sb_deadline_tick(dl, err) != SB_OK)
             return SB_ETIMEOUT;
         for (size_t d = 0; d < p->ndeps; d++)

@@ -40,8 +40,8 @@ static sb_code cdx_licenses(sb_sbomin *c, sb_pkg *p, json_t *arr)
             term = sb_sbomin__jstr(c, lo, "id");
             if (NULL == term) {
                 term = sb_sbomin__jstr(c, lo, "name");
-                for (uint32_t k = 0; term && k < p->nlicfiles; k++)
-                    if (!strcmp(term, p->licfiles[k].name) && json_object_get(lo, "acknowledgement") == NULL)
+                for (uint32_t k = 0; term && k < sb_pkg_xr(p)->nlicfiles; k++)
+                    if (!strcmp(term, p->x->licfiles[k].name) && json_object_get(lo, "acknowledgement") == NULL)
                         term = NULL;
             }
         }
@@ -95,7 +95,11 @@ static sb_code cdx_component(sb_sbomin *c, json_t *o, const char *where, size_t 
         return rc;
     p->name = name;
     p->version = sb_sbomin__jstr(c, o, "version");
-    p->summary = sb_sbomin__jstr(c, o, "description");
+    const char *summary = sb_sbomin__jstr(c, o, "description");
+    if (summary && NULL == sb_pkg_x(p, c->a)) /* out of line: only records that have one */
+        return sb_sbomin__oom(c);
+    if (summary)
+        p->x->summary = summary;
     const char *scope = sb_sbomin__jstr(c, o, "scope");
     if (scope)
         p->scope = !strcmp(scope, "required")   ? SB_SCOPE_REQUIRED
@@ -141,12 +145,16 @@ static sb_code cdx_component(sb_sbomin *c, json_t *o, const char *where, size_t 
                 p->location = url;
             else if (!strcmp(type, "vcs") && !strncmp(url, "git+", 4) && NULL == p->location)
                 p->location = url;
-            else if (!strcmp(type, "vcs") && NULL == p->repository)
-                p->repository = url;
-            else if (!strcmp(type, "website") && NULL == p->homepage)
-                p->homepage = url;
-            else if (!strcmp(type, "documentation") && NULL == p->documentation)
-                p->documentation = url;
+            else if (!strcmp(type, "vcs") || !strcmp(type, "website") || !strcmp(type, "documentation")) {
+                sb_pkgx *x = sb_pkg_x(p, c->a); /* out of line: only records that have one */
+                if (NULL == x)
+                    return sb_sbomin__oom(c);
+                const char **f = !strcmp(type, "vcs")       ? &x->repository
+                                 : !strcmp(type, "website") ? &x->homepage
+                                                            : &x->documentation;
+                if (NULL == *f) /* the first of each type */
+                    *f = url;
+            }
         }
     json_t *sup = json_object_get(o, "supplier");
     if (p->kind == SB_KIND_EXTERNAL && json_is_object(sup))

@@ -102,13 +102,13 @@ static sb_code on_package(pd_ctx *c, const sb_toml_seg *path, size_t depth, cons
     const char *k = path[2].key;
     if (depth == 3 && v->type == SB_TOML_STRING) {
         if (!strcmp(k, "name"))
-            p->rec.name = v->str;
+            p->rec->name = v->str;
         else if (!strcmp(k, "version"))
-            p->rec.version = v->str;
+            p->rec->version = v->str;
         else if (!strcmp(k, "marker"))
             p->marker = v->str;
         else if (!strcmp(k, "requires_python") && v->str[0])
-            p->rec.requires_python = v->str;
+            p->rec->requires_python = v->str;
         else if (!strcmp(k, "git"))
             s->git = v->str;
         else if (!strcmp(k, "revision"))
@@ -228,7 +228,7 @@ static const char *name_version(sb_arena *a, const char *name, const char *versi
 
 static sb_code add_base(pd_ctx *c, const char *name, size_t i, pd_bases *b)
 {
-    const char *v = c->pl.pkgs[i].rec.version;
+    const char *v = c->pl.pkgs[i].rec->version;
     size_t klen;
     const char *k = v ? name_version(c->a, name, v, &klen) : NULL;
     if (sb_strmap_put(&b->any, name, strlen(name), i, NULL) < 0 || (v && NULL == k) ||
@@ -270,7 +270,7 @@ static sb_code fold_extras(pd_ctx *c, sb_err *err)
     if (NULL == names)
         return oom(err);
     for (size_t i = 0; i < n; i++)
-        if (NULL == (names[i] = sb_model_pep503(c->a, c->pl.pkgs[i].rec.name)))
+        if (NULL == (names[i] = sb_model_pep503(c->a, c->pl.pkgs[i].rec->name)))
             return oom(err);
     pd_bases b;
     if (index_bases(c, names, &b) != SB_OK)
@@ -279,7 +279,7 @@ static sb_code fold_extras(pd_ctx *c, sb_err *err)
         const sb_py_pkg *p = &c->pl.pkgs[i];
         if (!c->src[i].extras_entry)
             continue;
-        size_t base = find_base(c, &b, names[i], p->rec.version);
+        size_t base = find_base(c, &b, names[i], p->rec->version);
         if (base == (size_t)-1) { /* no base entry: this one is the package, and the base of later ones */
             c->src[i].extras_entry = false;
             if (add_base(c, names[i], i, &b) != SB_OK)
@@ -300,7 +300,7 @@ static sb_code fold_extras(pd_ctx *c, sb_err *err)
         if (c->src[i].extras_entry)
             continue;
         c->src[o] = c->src[i];
-        c->pl.pkgs[o++] = c->pl.pkgs[i];
+        sb_pyl_move(&c->pl, o++, i);
     }
     c->pl.npkgs = o;
     return SB_OK;
@@ -309,7 +309,7 @@ static sb_code fold_extras(pd_ctx *c, sb_err *err)
 static sb_code finish(pd_ctx *c, sb_err *err)
 {
     for (size_t i = 0; i < c->pl.npkgs; i++)
-        if (NULL == c->pl.pkgs[i].rec.name || !c->pl.pkgs[i].rec.name[0])
+        if (NULL == c->pl.pkgs[i].rec->name || !c->pl.pkgs[i].rec->name[0])
             return sb_err_set(err, SB_EPARSE, "package %zu has no name", i + 1);
     sb_code rc = fold_extras(c, err);
     if (rc != SB_OK)
@@ -323,17 +323,17 @@ static sb_code finish(pd_ctx *c, sb_err *err)
          * development groups: outside `default` is only optional */
         p->scope = s->in_default ? SB_SCOPE_REQUIRED : s->in_other ? SB_SCOPE_OPTIONAL : SB_SCOPE_NONE;
         if (s->git) {
-            p->rec.location = s->revision ? sb_arena_printf(c->a, "git+%s#%s", s->git, s->revision)
-                                          : sb_arena_printf(c->a, "git+%s", s->git);
+            p->rec->location = s->revision ? sb_arena_printf(c->a, "git+%s#%s", s->git, s->revision)
+                                           : sb_arena_printf(c->a, "git+%s", s->git);
         } else if (s->path) {
-            p->rec.location = sb_lock__location(c->a, s->path);
-            p->rec.editable = s->editable;
+            p->rec->location = sb_lock__location(c->a, s->path);
+            p->rec->editable = s->editable;
         } else if (s->url) {
-            p->rec.location = sb_arena_printf(c->a, "direct+%s", s->url);
+            p->rec->location = sb_arena_printf(c->a, "direct+%s", s->url);
         } else {
             p->index = true;
         }
-        if (!p->index && NULL == p->rec.location)
+        if (!p->index && NULL == p->rec->location)
             return oom(err);
     }
     c->pl.file_only = !c->static_urls;
@@ -345,7 +345,7 @@ static sb_code finish(pd_ctx *c, sb_err *err)
 static sb_code versions_held(const pd_ctx *c, sb_err *err)
 {
     for (size_t i = 0; i < c->pl.npkgs; i++)
-        if (c->pl.pkgs[i].rec.version)
+        if (c->pl.pkgs[i].rec->version)
             return SB_OK;
     if (0 == c->pl.npkgs)
         return SB_OK;

@@ -78,13 +78,13 @@ static sb_code on_package(po_ctx *c, const sb_toml_seg *path, size_t depth, cons
     const char *k = path[2].key;
     if (depth == 3 && v->type == SB_TOML_STRING) {
         if (!strcmp(k, "name"))
-            p->rec.name = v->str;
+            p->rec->name = v->str;
         else if (!strcmp(k, "version"))
-            p->rec.version = v->str;
+            p->rec->version = v->str;
         else if (!strcmp(k, "markers") || !strcmp(k, "marker"))
             p->marker = v->str; /* 1.x: marker */
         else if (!strcmp(k, "python-versions") && strcmp(v->str, "*"))
-            p->rec.requires_python = v->str;
+            p->rec->requires_python = v->str;
         else if (!strcmp(k, "category"))
             in_group(&c->src[c->pkg - 1], v->str);
         return SB_OK;
@@ -207,23 +207,23 @@ static sb_code finish(po_ctx *c, sb_err *err)
     for (size_t i = 0; i < c->pl.npkgs; i++) {
         sb_py_pkg *p = &c->pl.pkgs[i];
         const po_src *s = &c->src[i];
-        if (NULL == p->rec.name || !p->rec.name[0])
+        if (NULL == p->rec->name || !p->rec->name[0])
             return sb_err_set(err, SB_EPARSE, "package %zu has no name", i + 1);
         p->scope = scope_of(s);
         const char *type = s->type ? s->type : "";
         if (!strcmp(type, "git")) {
             const char *rev = s->resolved ? s->resolved : s->reference;
-            p->rec.location = rev ? sb_arena_printf(c->a, "git+%s#%s", s->url, rev)
-                                  : sb_arena_printf(c->a, "git+%s", s->url);
+            p->rec->location = rev ? sb_arena_printf(c->a, "git+%s#%s", s->url, rev)
+                                   : sb_arena_printf(c->a, "git+%s", s->url);
         } else if (!strcmp(type, "directory") || !strcmp(type, "file")) {
-            p->rec.location = sb_lock__location(c->a, s->url ? s->url : ".");
+            p->rec->location = sb_lock__location(c->a, s->url ? s->url : ".");
         } else if (!strcmp(type, "url")) {
-            p->rec.location = sb_arena_printf(c->a, "direct+%s", s->url ? s->url : "");
+            p->rec->location = sb_arena_printf(c->a, "direct+%s", s->url ? s->url : "");
         } else {
             p->index = true;
-            p->rec.index_url = !strcmp(type, "legacy") && s->url ? s->url : "https://pypi.org/simple";
+            p->rec->index_url = !strcmp(type, "legacy") && s->url ? s->url : "https://pypi.org/simple";
         }
-        if (!p->index && NULL == p->rec.location)
+        if (!p->index && NULL == p->rec->location)
             return oom(err);
     }
     return SB_OK;

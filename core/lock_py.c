@@ -27,14 +27,29 @@ sb_code sb_pyl_reserve(sb_pyl *pl, sb_arena *a, size_t n)
 {
     if (n <= pl->pcap)
         return SB_OK;
-    sb_py_pkg *v = sb_arena_calloc(a, n, sizeof *v);
-    if (NULL == v)
+    sb_py_pkg *v = sb_arena_calloc(pl->tmp ? pl->tmp : a, n, sizeof *v);
+    sb_pkg *r = sb_arena_calloc(a, n, sizeof *r);
+    if (NULL == v || NULL == r)
         return SB_ENOMEM;
-    if (pl->npkgs)
+    if (pl->npkgs) {
         memcpy(v, pl->pkgs, pl->npkgs * sizeof *v);
+        memcpy(r, pl->recs, pl->npkgs * sizeof *r);
+    }
+    for (size_t i = 0; i < pl->npkgs; i++)
+        v[i].rec = &r[i];
     pl->pkgs = v;
+    pl->recs = r;
     pl->pcap = n;
     return SB_OK;
+}
+
+void sb_pyl_move(sb_pyl *pl, size_t to, size_t from)
+{
+    if (to == from)
+        return;
+    pl->pkgs[to] = pl->pkgs[from];
+    pl->recs[to] = pl->recs[from];
+    pl->pkgs[to].rec = &pl->recs[to];
 }
 
 size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size_t max)
@@ -51,14 +66,17 @@ size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size
 
 sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a)
 {
-    sb_py_pkg *v = grow(a, pl->pkgs, &pl->pcap, pl->npkgs, sizeof *v);
-    if (NULL == v)
+    /* both arrays regrow together: an input with more packages than its
+     * reader counted doubles them, as sb_arena_grow would */
+    if (pl->npkgs == pl->pcap && sb_pyl_reserve(pl, a, pl->pcap ? 2 * pl->pcap : 4) != SB_OK)
         return NULL;
-    pl->pkgs = v;
-    sb_py_pkg *p = &v[pl->npkgs++];
+    sb_py_pkg *p = &pl->pkgs[pl->npkgs];
+    sb_pkg *r = &pl->recs[pl->npkgs++];
     memset(p, 0, sizeof *p);
-    p->rec.kind = SB_KIND_PYPI;
-    return sb_pyl_group(p, pl->tmp ? pl->tmp : a, NULL) ? p : NULL;
+    memset(r, 0, sizeof *r);
+    r->kind = SB_KIND_PYPI;
+    p->rec = r;
+    return pl->base_on_demand || sb_pyl_group(p, pl->tmp ? pl->tmp : a, NULL) ? p : NULL;
 }
 
 /* Packages with many extras or groups get a name index: looking one up per
@@ -102,9 +120,12 @@ sb_py_deps *sb_pyl_group(sb_py_pkg *p, sb_arena *a, const char *group)
     size_t at = p->ngroups ? sb_pyl_find_group(p, name) : (size_t)-1;
     if (at != (size_t)-1)
         return &p->groups[at];
-    sb_py_deps *v = sb_arena_grow(a, p->groups, &p->gcap, p->ngroups, sizeof *v, group ? 4 : 1);
+    size_t cap = p->gcap;
+    sb_py_deps *v = p->ngroups < UINT32_MAX ? sb_arena_grow(a, p->groups, &cap, p->ngroups, sizeof *v, group ? 4 : 1)
+                                            : NULL;
     if (NULL == v)
         return NULL;
+    p->gcap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
     p->groups = v;
     sb_py_deps *g = &v[p->ngroups++];
     memset(g, 0, sizeof *g);
@@ -140,9 +161,11 @@ sb_py_dep *sb_pyl_dep(sb_py_deps *g, sb_arena *a)
 
 sb_py_art *sb_pyl_art(sb_py_pkg *p, sb_arena *a)
 {
-    sb_py_art *v = grow(a, p->arts, &p->acap, p->narts, sizeof *v);
+    size_t cap = p->acap;
+    sb_py_art *v = p->narts < UINT32_MAX ? grow(a, p->arts, &cap, p->narts, sizeof *v) : NULL;
     if (NULL == v)
         return NULL;
+    p->acap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
     p->arts = v;
     memset(&v[p->narts], 0, sizeof *v);
     return &v[p->narts++];
@@ -210,8 +233,8 @@ static int file_has_version(const char *file, const char *version)
 static sb_code attach_one(sb_pyl *pl, sb_arena *a, size_t i, const sb_py_file *f, int several)
 {
     sb_py_pkg *p = &pl->pkgs[i];
-    if (f->version ? (NULL == p->rec.version || strcmp(f->version, p->rec.version))
-                   : several && p->rec.version && !file_has_version(f->art.file, p->rec.version))
+    if (f->version ? (NULL == p->rec->version || strcmp(f->version, p->rec->version))
+                   : several && p->rec->version && !file_has_version(f->art.file, p->rec->version))
         return SB_OK;
     sb_py_art *art = sb_pyl_art(p, a);
     if (NULL == art)
@@ -231,7 +254,7 @@ sb_code sb_pyl_attach_files(sb_pyl *pl, sb_arena *a, const sb_py_files *fs)
         return SB_ENOMEM;
     /* name -> first package, `next` chains the others (in reverse: order does not matter) */
     for (size_t i = 0; i < n; i++) {
-        char *n503 = pl->pkgs[i].rec.name ? sb_model_pep503(a, pl->pkgs[i].rec.name) : NULL;
+        char *n503 = pl->pkgs[i].rec->name ? sb_model_pep503(a, pl->pkgs[i].rec->name) : NULL;
         size_t first;
         if (NULL == n503)
             return SB_ENOMEM;
@@ -286,13 +309,20 @@ typedef struct build_ctx {
     unsigned char *direct;  /* per name head: the root depends on that name */
     sb_scope *scope;        /* per package, this platform */
     unsigned char **active; /* per package: groups already followed */
-    sb_strv *edges;         /* per package: target names for this platform */
+    sb_strv *edges;         /* per package: target names for this platform (edges_of) */
     sb_strv root_edges;
     bool has_root;
     bool once; /* one platform is built: records are the templates, not copies */
     work *queue;
     size_t nq, qcap;
 } build_ctx;
+
+/* Package i's target names on the platform being built: with one platform
+ * built, straight into its record (no array of them beside the records). */
+static sb_strv *edges_of(build_ctx *c, size_t i)
+{
+    return c->once ? &c->pl->recs[i].depends : &c->edges[i];
+}
 
 static int marker_true(build_ctx *c, const char *marker, int *bad)
 {
@@ -413,7 +443,7 @@ static sb_code follow(build_ctx *c, size_t i, const sb_py_deps *g, int *bad)
         } else if (!c->included[t]) {
             continue;
         }
-        sb_strv *e = c->pl->pkgs[i].root ? &c->root_edges : &c->edges[i];
+        sb_strv *e = c->pl->pkgs[i].root ? &c->root_edges : edges_of(c, i);
         if (c->pl->pkgs[i].root)
             c->direct[c->head[t]] = 1;
         if (sb_strv_push(e, c->a, dep->name) != SB_OK)
@@ -529,6 +559,11 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
             return SB_ENOMEM;
         lp->cap = count;
     }
+    /* built once: the templates themselves become the records, moved down
+     * over what the platform leaves out so they are the first `count` of
+     * one array (lp->recs), which a consuming selection takes as it is */
+    bool packed = c->once && 0 == lp->npkgs;
+    size_t k = 0;
     for (size_t i = 0; i < pl->npkgs; i++) {
         const sb_py_pkg *src = &pl->pkgs[i];
         sb_code rc = sb_deadline_tick(&c->dl, c->err);
@@ -536,13 +571,12 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
             return rc;
         if (!c->included[i] || src->root)
             continue;
-        /* built once: the template itself becomes the record */
-        sb_pkg *p = c->once ? &pl->pkgs[i].rec : sb_arena_alloc(c->a, sizeof *p);
+        sb_pkg *p = packed ? &pl->recs[k++] : sb_arena_alloc(c->a, sizeof *p);
         if (NULL == p)
             return SB_ENOMEM;
-        if (!c->once)
-            *p = src->rec;
-        p->depends = c->edges[i];
+        if (p != src->rec) /* k <= i: slot k's own template was emitted or left out already */
+            *p = *src->rec;
+        p->depends = *edges_of(c, i); /* once: the template's, which *p may already be */
         p->scope = distinguishes ? c->scope[i] : SB_SCOPE_NONE;
         if ((rc = choose_artifact(c, src, p, python)) != SB_OK || (rc = clone_strv(&p->reader_props, c->a)) != SB_OK)
             return rc;
@@ -553,6 +587,8 @@ static sb_code emit_platform(build_ctx *c, sb_lock_platform *lp, const char *pyt
         if (sb_lock_platform_add(lp, c->a, p) != SB_OK)
             return SB_ENOMEM;
     }
+    if (packed)
+        lp->recs = pl->recs; /* lp->pkgs[j] == &recs[j] */
     return SB_OK;
 }
 
@@ -572,7 +608,7 @@ static sb_code build_platform(build_ctx *c, sb_lock_env *env, const char *platfo
     c->nq = 0;
     for (size_t i = 0; i < n; i++) {
         memset(c->active[i], 0, pl->pkgs[i].ngroups);
-        memset(&c->edges[i], 0, sizeof c->edges[i]);
+        memset(edges_of(c, i), 0, sizeof(sb_strv));
         c->pick[i] = UNPICKED;
     }
     rc = walk_platform(c, &bad);
@@ -599,41 +635,53 @@ static sb_code index_names(build_ctx *c, sb_lock *l)
 {
     sb_pyl *pl = c->pl;
     size_t n = pl->npkgs;
-    size_t *tail = sb_arena_alloc(c->s, (n + 1) * sizeof *tail);
-    if (NULL == tail || sb_strmap_init(&c->byname, c->s, n) != SB_OK)
+    /* the last package of each name so far: the reader's own index has one
+     * package a name, each its own head, and needs none */
+    size_t *tail = pl->names ? NULL : sb_arena_alloc(c->s, (n + 1) * sizeof *tail);
+    size_t nactive = 0; /* every package's flags in one array, not an allocation each */
+    for (size_t i = 0; i < n; i++)
+        nactive += pl->pkgs[i].ngroups + 1;
+    unsigned char *flags = sb_arena_alloc(c->s, nactive + 1);
+    if ((NULL == tail && NULL == pl->names) || NULL == flags)
+        return SB_ENOMEM;
+    if (pl->names)
+        c->byname = *pl->names; /* looked up only from here on */
+    else if (sb_strmap_init(&c->byname, c->s, n) != SB_OK)
         return SB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         sb_py_pkg *p = &pl->pkgs[i];
         c->next[i] = NONE;
-        c->active[i] = sb_arena_alloc(c->s, p->ngroups + 1);
-        char *n503 = p->rec.name ? sb_model_pep503(c->s, p->rec.name) : NULL;
-        if (NULL == c->active[i] || NULL == n503)
-            return SB_ENOMEM;
-        size_t first;
-        int dup = sb_strmap_put(&c->byname, n503, strlen(n503), i, &first);
-        if (dup < 0)
-            return SB_ENOMEM;
-        c->head[i] = dup ? first : i;
-        if (dup)
-            c->next[tail[first]] = i;
-        tail[c->head[i]] = i;
+        c->active[i] = flags;
+        flags += p->ngroups + 1;
+        c->head[i] = i;
+        if (NULL == pl->names) {
+            const char *n503 = p->rec->name ? sb_model_pep503_or_same(c->s, p->rec->name) : NULL;
+            size_t first;
+            int dup = n503 ? sb_strmap_put(&c->byname, n503, strlen(n503), i, &first) : SB_ENOMEM;
+            if (dup < 0)
+                return SB_ENOMEM;
+            c->head[i] = dup ? first : i;
+            if (dup)
+                c->next[tail[first]] = i;
+            tail[c->head[i]] = i;
+        }
         if (p->root) {
-            l->root_name = p->rec.name;
-            l->root_version = p->rec.version;
+            l->root_name = p->rec->name;
+            l->root_version = p->rec->version;
             c->has_root = true;
         }
     }
     size_t nchained = 0;
     for (size_t i = 0; i < n; i++)
-        nchained += c->next[c->head[i]] != NONE && pl->pkgs[i].rec.version;
+        nchained += c->next[c->head[i]] != NONE && pl->pkgs[i].rec->version;
     if (sb_strmap_init(&c->byversion, c->s, nchained) != SB_OK)
         return SB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        if (c->next[c->head[i]] == NONE || NULL == pl->pkgs[i].rec.version)
+        if (c->next[c->head[i]] == NONE || NULL == pl->pkgs[i].rec->version)
             continue;
         size_t klen;
-        const char *k = version_key(c->s, sb_model_pep503(c->s, pl->pkgs[i].rec.name), pl->pkgs[i].rec.version, NULL, 0,
-                                    &klen);
+        const char *k = version_key(c->s, sb_model_pep503(c->s, pl->pkgs[i].rec->name), pl->pkgs[i].rec->version, NULL,
+                                    0, &klen);
         if (NULL == k || sb_strmap_put(&c->byversion, k, klen, i, NULL) < 0)
             return SB_ENOMEM;
     }
@@ -649,9 +697,10 @@ static sb_code alloc_ctx(build_ctx *c, size_t n)
     c->scope = sb_arena_alloc(c->s, (n + 1) * sizeof *c->scope);
     c->direct = sb_arena_alloc(c->s, n + 1);
     c->active = sb_arena_alloc(c->s, (n + 1) * sizeof *c->active);
-    c->edges = sb_arena_alloc(c->s, (n + 1) * sizeof *c->edges);
-    return c->head && c->next && c->pick && c->included && c->scope && c->direct && c->active && c->edges ? SB_OK
-                                                                                                          : SB_ENOMEM;
+    c->edges = c->once ? NULL : sb_arena_alloc(c->s, (n + 1) * sizeof *c->edges);
+    return c->head && c->next && c->pick && c->included && c->scope && c->direct && c->active && (c->once || c->edges)
+               ? SB_OK
+               : SB_ENOMEM;
 }
 
 static sb_code build_into(sb_lock **out, sb_arena *a, sb_arena *scratch, sb_pyl *pl, const sb_limits *lim, sb_err *err)
@@ -663,6 +712,9 @@ static sb_code build_into(sb_lock **out, sb_arena *a, sb_arena *scratch, sb_pyl 
     c.pl = pl;
     c.err = err;
     c.dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "resolving the lockfile"};
+    const char *only = lim ? lim->platform : NULL;
+    for (size_t k = 0; only && sb_marker_platforms[k]; k++)
+        c.once |= !strcmp(only, sb_marker_platforms[k]);
     if (NULL == l || alloc_ctx(&c, pl->npkgs) != SB_OK || index_names(&c, l) != SB_OK)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     l->kind = pl->kind;
@@ -674,9 +726,6 @@ static sb_code build_into(sb_lock **out, sb_arena *a, sb_arena *scratch, sb_pyl 
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     char python[16];
     sb_marker_python_floor(pl->requires_python, pl->python_default, python);
-    const char *only = lim ? lim->platform : NULL;
-    for (size_t k = 0; only && sb_marker_platforms[k]; k++)
-        c.once |= !strcmp(only, sb_marker_platforms[k]);
     for (size_t k = 0; sb_marker_platforms[k]; k++) {
         const char *plat = sb_marker_platforms[k];
         if (only && strcmp(only, plat)) { /* listed, not built: the caller selects another */

@@ -45,13 +45,13 @@ typedef struct sb_py_art {
 } sb_py_art;
 
 typedef struct sb_py_pkg {
-    sb_pkg rec;         /* template: kind, name, version, location (non-index), index_url, ... */
+    sb_pkg *rec;        /* template: kind, name, version, location (non-index), index_url, ...
+                         * (its slot of sb_pyl.recs) */
     const char *marker; /* the package's own marker (pylock, poetry, pdm) */
     sb_py_art *arts;
-    size_t narts, acap;
-    sb_py_deps *groups; /* [0] = base dependencies, then one per extra / group */
-    size_t ngroups, gcap;
-    sb_strmap *gmap; /* group name -> index, once there are many (sb_pyl_group) */
+    sb_py_deps *groups;                  /* [0] = base dependencies, then one per extra / group */
+    uint32_t narts, acap, ngroups, gcap; /* 32-bit: one of these per package read */
+    sb_strmap *gmap;                     /* group name -> index, once there are many (sb_pyl_group) */
     sb_strv resolution_markers;
     bool member;    /* workspace member: a walk starts here */
     bool root;      /* the project itself: becomes the document root */
@@ -70,8 +70,20 @@ typedef struct sb_pyl {
     bool file_only;              /* artifacts have no URL: file name + hash, no location */
     sb_strv root_names;          /* declared root edges when not walking (requirements) */
     bool has_root_names;
-    sb_py_pkg *pkgs;
+    sb_py_pkg *pkgs; /* the reader's side of each package: read by the build only */
+    /* the records, parallel to pkgs (pkgs[i].rec == &recs[i]) and in the
+     * lock's arena: with one platform built they become its records in one
+     * array, which a consuming selection adopts instead of copying each */
+    sb_pkg *recs;
     size_t npkgs, pcap;
+    /* sb_pyl_add gives a package no groups: the reader adds the base group
+     * with sb_pyl_group(p, a, NULL) to the few that have dependencies
+     * (requirements.txt: the pins a `# via` names), not 40 bytes to each */
+    bool base_on_demand;
+    /* the reader's own index, PEP 503 name -> its package, one package a
+     * name (every package its name's only one): the build looks names up in
+     * it rather than making its own; NULL: the build makes one */
+    const sb_strmap *names;
     sb_arena *tmp; /* where sb_pyl_add puts a package's base dependency
                                    * group, when the reader has an arena that outlives
                                    * the build only (NULL: the lock's) */
@@ -79,11 +91,16 @@ typedef struct sb_pyl {
 
 /* Room for n packages in one array (n: what the reader counted in its
  * input, an upper bound): regrowing a large array by doubling leaves as much
- * again behind in the arena. More than n still works. */
+ * again behind in the arena. More than n still works. The records go into
+ * `a`, the reader's side into pl->tmp when set (the build reads it last). */
 sb_code sb_pyl_reserve(sb_pyl *pl, sb_arena *a, size_t n);
 
 /* Lines of data[0..len) that start with `prefix`, counting up to `max`. */
 size_t sb_pyl_count_lines(const char *data, size_t len, const char *prefix, size_t max);
+
+/* Package `from` moved to slot `to` (to <= from), record and all: a reader
+ * dropping entries keeps pkgs[i].rec == &recs[i]. */
+void sb_pyl_move(sb_pyl *pl, size_t to, size_t from);
 
 /* New package / dependency group / dependency / artifact; NULL on allocation failure. */
 sb_py_pkg *sb_pyl_add(sb_pyl *pl, sb_arena *a);

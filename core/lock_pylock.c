@@ -90,15 +90,15 @@ static sb_code on_package(pl_state *s, const sb_toml_seg *path, size_t depth, co
     const char *k = path[2].key;
     if (depth == 3 && v->type == SB_TOML_STRING) {
         if (!strcmp(k, "name"))
-            p->rec.name = v->str;
+            p->rec->name = v->str;
         else if (!strcmp(k, "version"))
-            p->rec.version = v->str;
+            p->rec->version = v->str;
         else if (!strcmp(k, "marker"))
             p->marker = v->str;
         else if (!strcmp(k, "requires-python"))
-            p->rec.requires_python = v->str;
+            p->rec->requires_python = v->str;
         else if (!strcmp(k, "index"))
-            p->rec.index_url = v->str;
+            p->rec->index_url = v->str;
         return SB_OK;
     }
     if (!strcmp(k, "dependencies")) {
@@ -167,29 +167,29 @@ static sb_code finish(pl_state *s, sb_err *err)
     for (size_t i = 0; i < s->c.pl.npkgs; i++) {
         sb_py_pkg *p = &s->c.pl.pkgs[i];
         const pl_src *src = &s->src[i];
-        if (NULL == p->rec.name || !p->rec.name[0])
+        if (NULL == p->rec->name || !p->rec->name[0])
             return sb_err_set(err, SB_EPARSE, "package %zu has no name", i + 1);
         for (size_t d = 0; d < p->groups[0].n; d++)
             if (NULL == p->groups[0].v[d].name)
-                return sb_err_set(err, SB_EPARSE, "a dependency of '%.100s' has no name", p->rec.name);
+                return sb_err_set(err, SB_EPARSE, "a dependency of '%.100s' has no name", p->rec->name);
         if (src->vcs_url) {
             const char *type = src->vcs_type ? src->vcs_type : "git";
-            p->rec.location = src->commit ? sb_arena_printf(a, "%s+%s#%s", type, src->vcs_url, src->commit)
-                                          : sb_arena_printf(a, "%s+%s", type, src->vcs_url);
+            p->rec->location = src->commit ? sb_arena_printf(a, "%s+%s#%s", type, src->vcs_url, src->commit)
+                                           : sb_arena_printf(a, "%s+%s", type, src->vcs_url);
         } else if (src->dir) {
-            p->rec.location = sb_lock__location(a, src->dir);
-            p->rec.editable = src->editable;
+            p->rec->location = sb_lock__location(a, src->dir);
+            p->rec->editable = src->editable;
             p->root = !strcmp(src->dir, ".") || !strcmp(src->dir, "./");
         } else if (src->archive_url) {
-            p->rec.location = strstr(src->archive_url, "://") ? sb_arena_printf(a, "direct+%s", src->archive_url)
-                                                              : sb_lock__location(a, src->archive_url);
+            p->rec->location = strstr(src->archive_url, "://") ? sb_arena_printf(a, "direct+%s", src->archive_url)
+                                                               : sb_lock__location(a, src->archive_url);
         } else {
             p->index = true;
         }
-        if (!p->index && NULL == p->rec.location)
+        if (!p->index && NULL == p->rec->location)
             return oom(err);
-        if (p->marker && (sb_strv_push(&p->rec.reader_props, a, "pixi:marker") != SB_OK ||
-                          sb_strv_push(&p->rec.reader_props, a, p->marker) != SB_OK))
+        if (p->marker && (sb_strv_push(&p->rec->reader_props, a, "pixi:marker") != SB_OK ||
+                          sb_strv_push(&p->rec->reader_props, a, p->marker) != SB_OK))
             return oom(err);
     }
     return SB_OK;

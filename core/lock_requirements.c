@@ -12,9 +12,11 @@
  * has no file system to follow -r/-c includes in; they are skipped.
  *
  * Memory: only what the records keep (name, version, hashes, edge names)
- * goes into the lock's arena; the line buffer, the parsed requirement, the
- * name index and the `# via` lists live in a scratch arena destroyed when
- * the read returns, so the selection that follows reuses that memory.
+ * goes into the lock's arena; the line buffer, the name index (which the
+ * build uses too), the `# via` lists and the package templates' reader side
+ * live in a scratch arena destroyed when the read returns, so the selection
+ * that follows reuses that memory; a requirement's parse and its hashes as
+ * read go into a line arena reset for each one.
  */
 #include "deadline.h"
 #include "lock_int.h"
@@ -26,15 +28,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* One name a `# via` comment gives for a package: kept in file order, so a
+ * package's are together; a pin without any costs nothing. */
+typedef struct rq_via {
+    size_t pkg;
+    const char *name;
+} rq_via;
+
 typedef struct rq_ctx {
-    sb_arena *a; /* the lock's */
-    sb_arena *s; /* this read's own (see above) */
+    sb_arena *a;    /* the lock's */
+    sb_arena *s;    /* this read's own (see above) */
+    sb_arena *line; /* one requirement's, reset for the next */
     sb_pyl pl;
     sb_err *err;
     const char *index;
-    sb_strv *via;    /* parallel to pl.pkgs: names from `# via` */
-    sb_strmap names; /* PEP 503 name -> package index */
-    size_t vcap;
+    rq_via *via; /* names from `# via` */
+    size_t nvia, vcap;
+    sb_strmap names;   /* PEP 503 name -> package index */
     size_t last;       /* package the via comments belong to, +1 */
     unsigned includes; /* -r / -c lines skipped */
     sb_deadline dl;
@@ -65,7 +75,12 @@ static sb_code add_via(rq_ctx *c, const char *name)
 {
     if (0 == c->last)
         return SB_OK;
-    return name && sb_strv_push(&c->via[c->last - 1], c->s, name) == SB_OK ? SB_OK : oom(c->err);
+    rq_via *v = name ? sb_arena_grow(c->s, c->via, &c->vcap, c->nvia, sizeof *v, 64) : NULL;
+    if (NULL == v)
+        return oom(c->err);
+    c->via = v;
+    v[c->nvia++] = (rq_via){c->last - 1, name};
+    return SB_OK;
 }
 
 /* A comment line: only `# via` bookkeeping matters. */
@@ -138,25 +153,27 @@ static sb_code collect_hashes(rq_ctx *c, const char *opts, const char **sha256, 
 {
     *sha256 = NULL;
     *rest = NULL;
-    /* the joined values never outgrow the options they came from */
-    char *out = sb_arena_alloc(c->a, strlen(opts) + 1);
+    /* the joined values never outgrow the options they came from; in the
+     * line arena, like each value as read: the record copies what it keeps */
+    char *out = sb_arena_alloc(c->line, strlen(opts) + 1);
     if (NULL == out)
         return oom(c->err);
     size_t o = 0;
+    const char *first = NULL; /* the first SHA-256's hex */
     for (const char *h = opts; (h = strstr(h, "--hash")) != NULL;) {
         const char *v = h + 6;
         while (*v == '=' || *v == ' ' || *v == '\t')
             v++;
         size_t n = strcspn(v, " \t");
         h = v + n;
-        char *hv = hash_value(c->a, v, n);
+        char *hv = hash_value(c->line, v, n);
         if (NULL == hv)
             continue; /* not "alg:hex": nothing to keep */
-        if (NULL == *sha256 && !strncmp(hv, "sha256:", 7) && strlen(hv + 7) == 64) {
-            *sha256 = hv + 7;
+        if (NULL == first && !strncmp(hv, "sha256:", 7) && strlen(hv + 7) == 64) {
+            first = hv + 7;
             continue;
         }
-        if ((*sha256 && !strncmp(hv, "sha256:", 7) && !strcmp(hv + 7, *sha256)) || listed(out, o, hv, n))
+        if ((first && !strncmp(hv, "sha256:", 7) && !strcmp(hv + 7, first)) || listed(out, o, hv, n))
             continue; /* a repeat */
         if (o)
             out[o++] = ',';
@@ -164,12 +181,14 @@ static sb_code collect_hashes(rq_ctx *c, const char *opts, const char **sha256, 
         o += n;
     }
     out[o] = '\0';
+    *sha256 = first;
     *rest = o ? out : NULL;
     return SB_OK;
 }
 
 static sb_code requirement(rq_ctx *c, char *t, unsigned line)
 {
+    sb_arena_reset(c->line); /* the last requirement's parse and hashes */
     /* split off options that follow the requirement (--hash=...) */
     const char *hash = NULL, *more = NULL;
     char *opt = strstr(t, " -");
@@ -185,8 +204,8 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
     if (strstr(t, "://") || t[0] == '.' || t[0] == '/' || t[0] == '~')
         return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1,
                              "line %u is a URL or path, not a pinned requirement: %.80s" NOT_PINNED_HINT, line, t);
-    sb_req r; /* in scratch: the record keeps copies of what it needs */
-    sb_code rc = sb_req_parse(&r, c->s, t, c->err);
+    sb_req r; /* in the line arena: the record keeps copies of what it needs */
+    sb_code rc = sb_req_parse(&r, c->line, t, c->err);
     if (rc != SB_OK) {
         c->err->line = line;
         c->err->column = 1;
@@ -207,33 +226,37 @@ static sb_code requirement(rq_ctx *c, char *t, unsigned line)
         return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1,
                              "line %u: '%.60s' is not pinned to one version (%.40s)" NOT_PINNED_HINT, line, r.name,
                              spec[0] ? spec : "no version");
-    char *n503 = sb_model_pep503(c->s, r.name);
+    const char *n503 = sb_model_pep503_or_same(c->line, r.name);
+    size_t at;
     if (NULL == n503)
         return oom(c->err);
-    int dup = sb_strmap_put(&c->names, n503, strlen(n503), c->pl.npkgs, NULL);
-    if (dup < 0)
-        return oom(c->err);
-    if (dup) { /* later duplicates of a name are ignored */
+    if (sb_strmap_get(&c->names, n503, strlen(n503), &at)) { /* later duplicates of a name are ignored */
         c->last = 0;
         return SB_OK;
     }
     sb_py_pkg *p = sb_pyl_add(&c->pl, c->a);
     if (NULL == p)
         return oom(c->err);
-    c->via = sb_pyl_parallel(c->s, c->via, &c->vcap, c->pl.npkgs, sizeof *c->via);
-    if (NULL == c->via)
+    sb_pkg *rec = p->rec;
+    rec->name = sb_arena_strdup(c->a, r.name);
+    rec->version = sb_arena_strdup(c->a, ver);
+    /* the index's key: the record's own name when it is normalized already */
+    const char *key = n503 == r.name ? rec->name : sb_arena_strdup(c->s, n503);
+    if (NULL == rec->name || NULL == rec->version || NULL == key ||
+        sb_strmap_put(&c->names, key, strlen(key), c->pl.npkgs - 1, NULL) < 0 ||
+        (hash && NULL == (rec->sha256 = sb_arena_strdup(c->a, hash))))
         return oom(c->err);
-    p->rec.name = sb_arena_strdup(c->a, r.name);
-    p->rec.version = sb_arena_strdup(c->a, ver);
-    p->rec.sha256 = hash;
-    if (more && (sb_strv_push(&p->rec.reader_props, c->a, "pixi:hashes") != SB_OK ||
-                 sb_strv_push(&p->rec.reader_props, c->a, more) != SB_OK))
+    const char *kept = more ? sb_arena_strdup(c->a, more) : NULL;
+    if (more && (NULL == kept || sb_strv_push(&rec->reader_props, c->a, "pixi:hashes") != SB_OK ||
+                 sb_strv_push(&rec->reader_props, c->a, kept) != SB_OK))
         return oom(c->err);
-    p->marker = r.marker; /* read by the build only, which runs before the scratch goes */
+    /* read by the build only, which runs before the scratch goes */
+    if (r.marker && NULL == (p->marker = sb_arena_strdup(c->s, r.marker)))
+        return oom(c->err);
     p->index = true;
     c->last = c->pl.npkgs;
     c->in_via = 0;
-    return p->rec.name && p->rec.version ? SB_OK : oom(c->err);
+    return SB_OK;
 }
 
 static sb_code option(rq_ctx *c, char *t, unsigned line)
@@ -339,35 +362,30 @@ static sb_code link(rq_ctx *c)
 {
     /* without a single `# via` the file is pins only: what depends on what
      * is not written down (unknown), which is not the same as "nothing" */
-    c->pl.no_dep_data = true;
-    for (size_t i = 0; i < c->pl.npkgs; i++)
-        if (c->via[i].n)
-            c->pl.no_dep_data = false;
-    for (size_t i = 0; i < c->pl.npkgs; i++) {
-        if (0 == c->via[i].n)
-            continue;
+    c->pl.no_dep_data = 0 == c->nvia;
+    const char *me = NULL;
+    for (size_t k = 0; k < c->nvia; k++) {
+        size_t i = c->via[k].pkg;
         /* the edge name, kept by the records that depend on this package */
-        const char *me = sb_model_pep503(c->a, c->pl.pkgs[i].rec.name);
-        if (NULL == me)
+        if ((0 == k || c->via[k - 1].pkg != i) && NULL == (me = sb_model_pep503_or_same(c->a, c->pl.pkgs[i].rec->name)))
             return oom(c->err);
-        for (size_t k = 0; k < c->via[i].n; k++) {
-            const char *v = c->via[i].v[k];
-            if (v[0] == '-') {
-                c->pl.has_root_names = true;
-                if (sb_strv_push(&c->pl.root_names, c->a, me) != SB_OK)
-                    return oom(c->err);
-                continue;
-            }
-            char name[256];
-            snprintf(name, sizeof name, "%.*s", (int)strcspn(v, " ([;"), v);
-            char *from = sb_model_pep503(c->s, name);
-            size_t j;
-            if (from && sb_strmap_get(&c->names, from, strlen(from), &j)) {
-                sb_py_dep *d = sb_pyl_dep(&c->pl.pkgs[j].groups[0], c->s);
-                if (NULL == d)
-                    return oom(c->err);
-                d->name = me;
-            }
+        const char *v = c->via[k].name;
+        if (v[0] == '-') {
+            c->pl.has_root_names = true;
+            if (sb_strv_push(&c->pl.root_names, c->a, me) != SB_OK)
+                return oom(c->err);
+            continue;
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(v, " ([;"), v);
+        char *from = sb_model_pep503(c->s, name);
+        size_t j;
+        if (from && sb_strmap_get(&c->names, from, strlen(from), &j)) {
+            sb_py_deps *g = sb_pyl_group(&c->pl.pkgs[j], c->s, NULL); /* made on demand */
+            sb_py_dep *d = g ? sb_pyl_dep(g, c->s) : NULL;
+            if (NULL == d)
+                return oom(c->err);
+            d->name = me;
         }
     }
     return SB_OK;
@@ -383,9 +401,10 @@ static sb_code read_into(rq_ctx *cp, sb_lock **out, sb_arena *a, const char *dat
     c.dl = (sb_deadline){lim ? lim->deadline_ns : 0, 0, "reading the lockfile"};
     snprintf(c.python, sizeof c.python, "3.14");
     c.pl.tmp = c.s; /* package groups and edges: read by the build only */
+    c.pl.base_on_demand = true;
+    c.pl.names = &c.names;
     size_t guess = count_pins(data, len, lim->max_packages + 1);
-    if (sb_strmap_init(&c.names, c.s, guess) != SB_OK || sb_pyl_reserve(&c.pl, a, guess) != SB_OK ||
-        (guess && NULL == (c.via = sb_pyl_parallel(c.s, NULL, &c.vcap, guess, sizeof *c.via))))
+    if (sb_strmap_init(&c.names, c.s, guess) != SB_OK || sb_pyl_reserve(&c.pl, a, guess) != SB_OK)
         return oom(err);
     sb_code rc = parse(&c, data, len);
     if (rc == SB_OK && 0 == c.pl.npkgs && c.includes)
@@ -400,7 +419,7 @@ static sb_code read_into(rq_ctx *cp, sb_lock **out, sb_arena *a, const char *dat
         return rc;
     c.pl.python_default = sb_arena_strdup(a, c.python);
     for (size_t i = 0; i < c.pl.npkgs; i++)
-        c.pl.pkgs[i].rec.index_url = c.index ? c.index : "https://pypi.org/simple";
+        c.pl.pkgs[i].rec->index_url = c.index ? c.index : "https://pypi.org/simple";
     return sb_pyl_build(out, a, &c.pl, lim, err);
 }
 
@@ -409,7 +428,9 @@ static sb_code requirements_read(sb_lock **out, sb_arena *a, const char *data, s
 {
     rq_ctx c = {0};
     c.s = sb_arena_child(a);
-    sb_code rc = c.s ? read_into(&c, out, a, data, len, lim, err) : oom(err);
+    c.line = sb_arena_child(a);
+    sb_code rc = c.s && c.line ? read_into(&c, out, a, data, len, lim, err) : oom(err);
+    sb_arena_destroy(c.line);
     sb_arena_destroy(c.s);
     return rc;
 }

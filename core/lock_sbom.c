@@ -176,15 +176,15 @@ static int restore(sb_sbomin *c, sb_pkg *p, const char *name, const char *value,
         return 1;
     }
     if (!strcmp(name, "pixi:license-file")) {
-        sb_licfile *nf = sb_arena_alloc(c->a, (p->nlicfiles + 1) * sizeof *nf);
-        if (NULL == nf) {
+        sb_licfile *nf = NULL;
+        if (NULL == (x = sb_pkg_x(p, c->a)) || NULL == (nf = sb_arena_alloc(c->a, (x->nlicfiles + 1) * sizeof *nf))) {
             *rc = sb_sbomin__oom(c);
             return 1;
         }
-        if (p->nlicfiles)
-            memcpy(nf, p->licfiles, p->nlicfiles * sizeof *nf);
-        nf[p->nlicfiles++] = (sb_licfile){value, NULL, -1}; /* by name: the text is not ours to read */
-        p->licfiles = nf;
+        if (x->nlicfiles)
+            memcpy(nf, x->licfiles, x->nlicfiles * sizeof *nf);
+        nf[x->nlicfiles++] = (sb_licfile){value, NULL, -1}; /* by name: the text is not ours to read */
+        x->licfiles = nf;
         return 1;
     }
     if (!strcmp(name, "pixi:license-violation") || !strcmp(name, "pixi:license-exempt"))

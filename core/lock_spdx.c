@@ -65,9 +65,9 @@ static sb_code spdx_package(sb_sbomin *c, json_t *o, size_t idx, json_t *extract
         return rc;
     p->name = name;
     p->version = sb_sbomin__jstr(c, o, "versionInfo");
-    p->summary = sb_sbomin__jstr(c, o, "summary");
-    if (NULL == p->summary)
-        p->summary = sb_sbomin__jstr(c, o, "description");
+    const char *summary = sb_sbomin__jstr(c, o, "summary");
+    if (NULL == summary)
+        summary = sb_sbomin__jstr(c, o, "description");
     const char *dl = sb_sbomin__jstr(c, o, "downloadLocation");
     if (!sb_sbomin__spdx_none(dl))
         p->location = dl;
@@ -75,13 +75,19 @@ static sb_code spdx_package(sb_sbomin *c, json_t *o, size_t idx, json_t *extract
     if (si && NULL == p->location && !strncmp(si, "built from source at ", 21))
         p->location = si + 21;
     const char *hp = sb_sbomin__jstr(c, o, "homepage");
-    if (!sb_sbomin__spdx_none(hp))
-        p->homepage = hp;
+    if (sb_sbomin__spdx_none(hp))
+        hp = NULL;
+    if ((summary || hp) && NULL == sb_pkg_x(p, c->a)) /* out of line: only records that have them */
+        return sb_sbomin__oom(c);
+    if (summary)
+        p->x->summary = summary;
+    if (hp)
+        p->x->homepage = hp;
     int kind_given = 0;
     if ((rc = sb_sbomin__spdx_comment(c, p, sb_sbomin__jstr(c, o, "comment"), &kind_given)) != SB_OK)
         return rc;
     const char *lc = sb_sbomin__jstr(c, o, "licenseComments");
-    if (lc && !strncmp(lc, "License files: ", 15) && 0 == p->nlicfiles) {
+    if (lc && !strncmp(lc, "License files: ", 15) && 0 == sb_pkg_xr(p)->nlicfiles) {
         if ((rc = sb_sbomin__license_files(c, p, lc + 15, ", ")) != SB_OK)
             return rc;
     }

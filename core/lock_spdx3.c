@@ -61,14 +61,20 @@ static sb_code spdx3_package(sb_sbomin *c, json_t *o, size_t idx, const sb_strma
         return rc;
     p->name = name;
     p->version = sb_sbomin__jstr(c, o, "software_packageVersion");
-    p->summary = sb_sbomin__jstr(c, o, "summary");
-    if (NULL == p->summary)
-        p->summary = sb_sbomin__jstr(c, o, "description");
+    const char *summary = sb_sbomin__jstr(c, o, "summary");
+    if (NULL == summary)
+        summary = sb_sbomin__jstr(c, o, "description");
     p->location = sb_sbomin__jstr(c, o, "software_downloadLocation");
     const char *si = sb_sbomin__jstr(c, o, "software_sourceInfo");
     if (si && NULL == p->location && !strncmp(si, "built from source at ", 21))
         p->location = si + 21;
-    p->homepage = sb_sbomin__jstr(c, o, "software_homePage");
+    const char *hp = sb_sbomin__jstr(c, o, "software_homePage");
+    if ((summary || hp) && NULL == sb_pkg_x(p, c->a)) /* out of line: only records that have them */
+        return sb_sbomin__oom(c);
+    if (summary)
+        p->x->summary = summary;
+    if (hp)
+        p->x->homepage = hp;
     int kind_given = 0;
     if ((rc = sb_sbomin__spdx_comment(c, p, sb_sbomin__jstr(c, o, "comment"), &kind_given)) != SB_OK)
         return rc;

@@ -107,9 +107,9 @@ static sb_code on_package(uv_ctx *c, const sb_toml_seg *path, size_t depth, cons
         return SB_OK;
     if (depth == 3 && v->type == SB_TOML_STRING) {
         if (!strcmp(k, "name"))
-            p->rec.name = v->str;
+            p->rec->name = v->str;
         else if (!strcmp(k, "version"))
-            p->rec.version = v->str;
+            p->rec->version = v->str;
         return SB_OK;
     }
     if (!strcmp(k, "source") && depth == 4 && v->type == SB_TOML_STRING && path[3].key) {
@@ -198,46 +198,46 @@ static sb_code finish(uv_ctx *c, sb_err *err)
     for (size_t i = 0; i < c->pl.npkgs; i++) {
         sb_py_pkg *p = &c->pl.pkgs[i];
         const uv_src *s = &c->src[i];
-        if (NULL == p->rec.name || !p->rec.name[0])
+        if (NULL == p->rec->name || !p->rec->name[0])
             return sb_err_set(err, SB_EPARSE, "package %zu has no name", i + 1);
         const char *kind = s->kind ? s->kind : "";
         const char *val = s->value;
-        char *n503 = sb_model_pep503(c->a, p->rec.name);
+        char *n503 = sb_model_pep503(c->a, p->rec->name);
         if (NULL == n503)
             return oom(err);
         size_t at;
         int listed = sb_strmap_get(&members, n503, strlen(n503), &at);
         if (!strcmp(kind, "registry")) {
             p->index = true;
-            p->rec.index_url = val;
+            p->rec->index_url = val;
         } else if (!strcmp(kind, "editable") || !strcmp(kind, "virtual")) {
             int here = val && (!strcmp(val, ".") || !strcmp(val, "./"));
             p->member = here || listed;
             p->root = here;
-            p->rec.location = sb_lock__location(c->a, val ? val : ".");
-            p->rec.editable = !strcmp(kind, "editable");
+            p->rec->location = sb_lock__location(c->a, val ? val : ".");
+            p->rec->editable = !strcmp(kind, "editable");
         } else if (!strcmp(kind, "git")) {
-            p->rec.location = sb_arena_printf(c->a, "git+%s", val);
+            p->rec->location = sb_arena_printf(c->a, "git+%s", val);
         } else if (!strcmp(kind, "url")) {
-            p->rec.location = sb_arena_printf(c->a, "direct+%s", val);
+            p->rec->location = sb_arena_printf(c->a, "direct+%s", val);
         } else if (!strcmp(kind, "path") || !strcmp(kind, "directory")) {
-            p->rec.location = sb_lock__location(c->a, val);
+            p->rec->location = sb_lock__location(c->a, val);
             p->member = listed;
         } else {
-            return sb_err_set(err, SB_EPARSE, "package '%.100s' has no source", p->rec.name);
+            return sb_err_set(err, SB_EPARSE, "package '%.100s' has no source", p->rec->name);
         }
-        if (NULL == p->rec.location && !p->index)
+        if (NULL == p->rec->location && !p->index)
             return oom(err);
         if (p->resolution_markers.n) {
             const char *j = sb_strv_join(&p->resolution_markers, c->a, " || ");
-            if (NULL == j || sb_strv_push(&p->rec.reader_props, c->a, "pixi:resolution-markers") != SB_OK ||
-                sb_strv_push(&p->rec.reader_props, c->a, j) != SB_OK)
+            if (NULL == j || sb_strv_push(&p->rec->reader_props, c->a, "pixi:resolution-markers") != SB_OK ||
+                sb_strv_push(&p->rec->reader_props, c->a, j) != SB_OK)
                 return oom(err);
         }
         for (size_t g = 0; g < p->ngroups; g++)
             for (size_t d = 0; d < p->groups[g].n; d++)
                 if (NULL == p->groups[g].v[d].name)
-                    return sb_err_set(err, SB_EPARSE, "a dependency of '%.100s' has no name", p->rec.name);
+                    return sb_err_set(err, SB_EPARSE, "a dependency of '%.100s' has no name", p->rec->name);
     }
     return SB_OK;
 }

@@ -252,7 +252,9 @@ const sb_lock_platform *sb_lock_find_platform(const sb_lock_env *e, const char *
 char *sb_model_pep503(sb_arena *a, const char *name)
 {
     size_t n = strlen(name);
-    char *d = sb_arena_alloc(a, n + 1);
+    /* a string: no padding to max_align_t (16 bytes a name where most are
+     * shorter); normalized below from `name`, never longer than it */
+    char *d = sb_arena_strndup(a, name, n);
     if (NULL == d)
         return NULL;
     size_t o = 0;
@@ -270,6 +272,18 @@ char *sb_model_pep503(sb_arena *a, const char *name)
     }
     d[o] = '\0';
     return d;
+}
+
+const char *sb_model_pep503_or_same(sb_arena *a, const char *name)
+{
+    int sep = 0; /* the last character was a separator */
+    for (const char *c = name; *c; c++) {
+        int is_sep = *c == '-' || *c == '_' || *c == '.';
+        if ((is_sep && (*c != '-' || sep)) || (*c >= 'A' && *c <= 'Z') || (unsigned char)*c >= 0x80)
+            return sb_model_pep503(a, name);
+        sep = is_sep;
+    }
+    return name;
 }
 
 sb_lic sb_pkg_lic(const sb_pkg *p, sb_arena *a)

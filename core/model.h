@@ -148,8 +148,10 @@ int sb_author_parse(sb_author *out, sb_arena *a, const char *s, const char **why
 
 /* The fields of a package most records lack (conda's build, subdir, channel,
  * archive type, md5, license family, build number and size; the purls a
- * lockfile lists): out of line, so a PyPI or npm record and its selected
- * copy do not carry them. Conda readers allocate them with sb_pkg_x. */
+ * lockfile lists; what a package cache or an SBOM input adds; what a
+ * manifest declares): out of line, so a PyPI or npm record and its selected
+ * copy do not carry them. Conda readers allocate them with sb_pkg_x, others
+ * when they set one (sb_pkg_x too). */
 typedef struct sb_pkgx {
     const char *build, *subdir;
     const char *channel, *channel_url; /* conda binary */
@@ -160,24 +162,32 @@ typedef struct sb_pkgx {
     long long build_number, size;      /* -1 when unknown */
     sb_strv lock_purls;                /* purls the input listed */
     const char *given_purl;            /* an SBOM input's own purl for it: kept as the primary purl */
+    /* enrichment (package cache, an SBOM input): */
+    const char *summary, *homepage, *repository, *documentation;
+    sb_licfile *licfiles; /* nlicfiles of them */
+    uint32_t nlicfiles;
+    /* set by sb_select() from a manifest (sb_select_opts.manifest): */
+    const char *declared_in; /* features/groups/extras declaring it, comma-separated */
 } sb_pkgx;
 
-/* One package. Every reader's record and the selection's copy of it are one
- * of these, so its size is paid twice per package: counts are 32-bit and the
- * small fields share one word (issue 19: ~130 bytes of model per byte of a
- * pin-dense requirements.txt). */
+/* One package. Every reader's record is one of these, and so is the
+ * selection's copy of it where the selection cannot take the record itself,
+ * so its size is paid per package once or twice: counts are 32-bit, the
+ * small fields share one word and what few records have is in sb_pkgx
+ * (issue 19: ~130 bytes of model per byte of a pin-dense requirements.txt;
+ * issue 41: <= 250 bytes a package). */
 typedef struct sb_pkg {
     sb_kind kind;
     sb_scope scope; /* set by readers that distinguish scopes */
     bool noarch, sdist, editable;
-    bool has_purls_key; /* the input stated `purls:` at all */
-    uint32_t nlicfiles;
-    const char *name;      /* as spelled in the input */
-    const char *version;   /* NULL for partial source packages */
-    sb_pkgx *x;            /* NULL: none of those set (sb_pkg_xr reads either way) */
-    const char *location;  /* URL, path or git+...; NULL when unknown */
-    const char *file_name; /* archive file name */
-    const char *sha256;    /* lower-case hex, validated */
+    bool has_purls_key;     /* the input stated `purls:` at all */
+    sb_lookup_state lookup; /* what a license lookup did for it (set by the lookup function) */
+    const char *name;       /* as spelled in the input */
+    const char *version;    /* NULL for partial source packages */
+    sb_pkgx *x;             /* NULL: none of those set (sb_pkg_xr reads either way) */
+    const char *location;   /* URL, path or git+...; NULL when unknown */
+    const char *file_name;  /* archive file name */
+    const char *sha256;     /* lower-case hex, validated */
     /* SHA-512 and SHA-384 in binary (64 and 48 bytes, NULL when absent): every
      * npm package has a SHA-512, and its 129 bytes of hex were a fifth of a
      * JavaScript record; read them in hex with sb_pkg_hash */
@@ -191,9 +201,6 @@ typedef struct sb_pkg {
                               * one name in several versions): when set, `depends`
                               * and the platform's root_names list other packages' keys */
     sb_strv reader_props;  /* extra pixi:* name/value pairs, flattened */
-    /* enrichment (package cache): */
-    const char *summary, *homepage, *repository, *documentation;
-    sb_licfile *licfiles; /* nlicfiles of them */
 
     /* assigned by sb_select(): */
     const char *purl;     /* primary purl */
@@ -206,10 +213,9 @@ typedef struct sb_pkg {
     size_t *deps;   /* indices into sb_sbom.pkgs, sorted by id */
     uint32_t nprops, ndeps;
     const sb_lic *lic; /* `license` normalized once per selection (shared by equal strings) */
-    /* set by sb_select() from a manifest (sb_select_opts.manifest): */
-    const char *declared_in;    /* features/groups/extras declaring it, comma-separated */
+    /* set by sb_select() from a manifest (sb_select_opts.manifest; where,
+     * x->declared_in): */
     unsigned char declared_via; /* bits 1 << sb_scope of the declarations */
-    sb_lookup_state lookup;     /* what a license lookup did for it (set by the lookup function) */
 } sb_pkg;
 
 /* p's out-of-line fields, allocated (build number and size -1) when it has
@@ -407,5 +413,9 @@ int sb_model_npm_registry(const char *url);
 
 /* PEP 503 name normalization into the arena. */
 char *sb_model_pep503(sb_arena *a, const char *name);
+
+/* The same, but `name` itself when it is normalized already (most are):
+ * nothing allocated for it. NULL when out of memory. */
+const char *sb_model_pep503_or_same(sb_arena *a, const char *name);
 
 #endif

@@ -323,8 +323,8 @@ static const char *spdx_reason(const sb_lic *l)
 size_t sb_report__csv_license(sb_doc *d, const sb_pkg *p, const sb_lic *l, const char **cv)
 {
     const char *files = "";
-    for (size_t k = 0; k < p->nlicfiles && files; k++)
-        files = sb_arena_printf(d->arena, "%s%s%s", files, k ? SB_REPORT__CSV_SEP : "", p->licfiles[k].name);
+    for (size_t k = 0; k < sb_pkg_xr(p)->nlicfiles && files; k++)
+        files = sb_arena_printf(d->arena, "%s%s%s", files, k ? SB_REPORT__CSV_SEP : "", p->x->licfiles[k].name);
     cv[0] = l->kind == SB_LIC_EXPR ? "true" : "false";
     cv[1] = spdx_reason(l);
     cv[2] = sb_pkg_xr(p)->license_family;
@@ -343,8 +343,8 @@ void sb_report__json_license(sb_jw *jw, const sb_pkg *p, const sb_lic *l)
     sb_report__kopt(jw, "license_source", sb_report__license_source(p));
     sb_jw_key(jw, "license_files");
     sb_jw_arr_begin(jw);
-    for (size_t k = 0; k < p->nlicfiles; k++)
-        sb_jw_str(jw, p->licfiles[k].name);
+    for (size_t k = 0; k < sb_pkg_xr(p)->nlicfiles; k++)
+        sb_jw_str(jw, p->x->licfiles[k].name);
     sb_jw_arr_end(jw);
 }
 

@@ -144,13 +144,13 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
           ? (why ? sb_arena_printf(a, "raw '%s'; %s", p->license, why) : sb_arena_printf(a, "raw '%s'", p->license))
           : why);
     F("license-family", x->license_family, input, NULL);
-    if (p->nlicfiles) {
-        const char **names = sb_arena_alloc(a, p->nlicfiles * sizeof *names);
+    if (x->nlicfiles) {
+        const char **names = sb_arena_alloc(a, x->nlicfiles * sizeof *names);
         if (NULL == names)
             return SB_ENOMEM;
-        for (uint32_t k = 0; k < p->nlicfiles; k++)
-            names[k] = p->licfiles[k].name;
-        F("license-files", join(a, names, p->nlicfiles), "package cache (info/licenses)", NULL);
+        for (uint32_t k = 0; k < x->nlicfiles; k++)
+            names[k] = x->licfiles[k].name;
+        F("license-files", join(a, names, x->nlicfiles), "package cache (info/licenses)", NULL);
     }
     F("supplier", p->supplier_name,
       p->kind == SB_KIND_CONDA  ? "the channel"
@@ -170,9 +170,9 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
           : p->scope == SB_SCOPE_OPTIONAL ? "optional"
                                           : "development",
           input, "the strongest way it is reached (required < optional < development)");
-    F("summary", p->summary, "package cache or index lookup", NULL);
-    F("homepage", p->homepage, "package cache or index lookup", NULL);
-    F("repository", p->repository, "package cache or index lookup", NULL);
+    F("summary", x->summary, "package cache or index lookup", NULL);
+    F("homepage", x->homepage, "package cache or index lookup", NULL);
+    F("repository", x->repository, "package cache or index lookup", NULL);
     for (uint32_t k = 0; k < p->nprops; k++)
         if (strcmp(p->props[k].name, "pixi:license-source"))
             F(p->props[k].name, p->props[k].value, prop_source(p->props[k].name, input), NULL);

@@ -134,7 +134,7 @@ static sb_code prepare(sb_doc *d, sb_report__tab *r)
 
 static const char *files_count(sb_doc *d, const sb_pkg *p)
 {
-    const char *s = sb_arena_printf(d->arena, "%zu", (size_t)p->nlicfiles);
+    const char *s = sb_arena_printf(d->arena, "%zu", (size_t)sb_pkg_xr(p)->nlicfiles);
     return s ? s : "?";
 }
 

@@ -16,8 +16,8 @@
 
 const char *sb_scorecard_pkg_repo(sb_arena *a, const sb_pkg *p)
 {
-    const char *r = sb_github_repo(a, p->repository);
-    return r ? r : sb_github_repo(a, p->homepage);
+    const char *r = sb_github_repo(a, sb_pkg_xr(p)->repository);
+    return r ? r : sb_github_repo(a, sb_pkg_xr(p)->homepage);
 }
 
 const char *sb_scorecard_url(sb_arena *a, const char *base, const char *repo)

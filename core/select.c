@@ -201,8 +201,8 @@ static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const 
             if (0 == p->declared_via)
                 s->ndeclared++;
             p->declared_via |= (unsigned char)(1u << dep->scope);
-            p->declared_in = list_add(a, p->declared_in, dep->feature);
-            if (NULL == p->declared_in)
+            sb_pkgx *px = sb_pkg_x(p, a); /* the selection's own: copied from the record's, or new */
+            if (NULL == px || NULL == (px->declared_in = list_add(a, px->declared_in, dep->feature)))
                 return SB_ENOMEM;
         }
     }

@@ -60,6 +60,7 @@ int main(int argc, char **argv)
     size_t read_used = sb_arena_used(a);
     sb_sbom *s = NULL;
     sb_select_opts o = {0};
+    o.consume = true; /* one selection of the lock, as the service and sbomgen make */
     if (sb_select(&s, a, l, &o, &err) != SB_OK) {
         fprintf(stderr, "%s: %s\n", argv[1], err.msg);
         return 1;

@@ -162,7 +162,7 @@ static int wanted(const sb_pkg *p, sb_arena *a, const svc_lookup *L, const char 
         *url = L ? sb_pypi_url(a, L->base, p->name, p->version) : NULL;
         return K_PYPI;
     }
-    if (p->kind != SB_KIND_CONDA || NULL == p->location || ((p->license && p->license[0]) && p->nlicfiles))
+    if (p->kind != SB_KIND_CONDA || NULL == p->location || ((p->license && p->license[0]) && sb_pkg_xr(p)->nlicfiles))
         return -1;
     /* an offline server still counts the archive as a lookup not made */
     sb_archive_kind ak;

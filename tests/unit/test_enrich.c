@@ -62,9 +62,10 @@ TEST(enrich_package_cache)
     sb_pkg p = {.kind = SB_KIND_CONDA, .name = "zlib", .file_name = "zlib-1.3.1-hb9d3cd8_2.conda"};
     CHECK(sb_enrich_from_cache(&p, a, root, &found) == SB_OK && found);
     CHECK_STR(p.license, "Zlib");
-    CHECK_STR(p.summary, "compression");
-    CHECK_STR(p.homepage, "https://zlib.net");
-    CHECK(p.nlicfiles == 1 && !strcmp(p.licfiles[0].name, "LICENSE") && p.licfiles[0].text_len == 17);
+    const sb_pkgx *px = sb_pkg_xr(&p);
+    CHECK_STR(px->summary, "compression");
+    CHECK_STR(px->homepage, "https://zlib.net");
+    CHECK(px->nlicfiles == 1 && !strcmp(px->licfiles[0].name, "LICENSE") && px->licfiles[0].text_len == 17);
     sb_pkg q = {.kind = SB_KIND_CONDA, .name = "zlib", .license = "MIT", .file_name = "zlib-1.3.1-hb9d3cd8_2.tar.bz2"};
     CHECK(sb_enrich_from_cache(&q, a, root, &found) == SB_OK && found);
     CHECK_STR(q.license, "MIT"); /* the lockfile's license is never overwritten */
@@ -82,12 +83,12 @@ TEST(enrich_package_cache)
     sb_pkg pk2[2] = {p, p};
     sb_sbom s = {.pkgs = pk2, .npkgs = 2};
     CHECK(sb_enrich_budget(&s, a, false, SB_TEXTS_CYCLONEDX, 0, 0) == SB_OK);
-    CHECK(s.pkgs[0].licfiles[0].text_len == -1 && s.incomplete.n == 0);
+    CHECK(sb_pkg_xr(&s.pkgs[0])->licfiles[0].text_len == -1 && s.incomplete.n == 0);
     sb_pkg pk3[2] = {p, p};
     sb_sbom t = {.pkgs = pk3, .npkgs = 2};
     CHECK(sb_enrich_budget(&t, a, true, SB_TEXTS_CYCLONEDX, 0, 20) == SB_OK);
-    CHECK(t.pkgs[0].licfiles[0].text_len == 17 && t.pkgs[1].licfiles[0].text_len == -1);
-    CHECK(p.licfiles[0].text_len == 17); /* the shared record is untouched */
+    CHECK(sb_pkg_xr(&t.pkgs[0])->licfiles[0].text_len == 17 && sb_pkg_xr(&t.pkgs[1])->licfiles[0].text_len == -1);
+    CHECK(px->licfiles[0].text_len == 17); /* the shared record is untouched */
     CHECK_STR(sb_incomplete_steps(&t.incomplete, a), "license-texts");
     CHECK(strstr(sb_incomplete_details(&t.incomplete, a), "1 file(s) listed by name only") != NULL);
     sb_arena_destroy(a);

@@ -42,14 +42,18 @@ static char *run(const sb_doc_ops *ops, const sb_sbom *s, size_t bufsize)
 
 static sb_licfile files[2] = {{"LICENSE", "/nonexistent", -1}, {"NOTICE", "/nonexistent", -1}};
 
+/* the out-of-line fields of a package with 0, 1 or 2 of those files */
+static sb_pkgx with_files[3] = {{.build_number = -1, .size = -1},
+                                {.build_number = -1, .size = -1, .licfiles = files, .nlicfiles = 1},
+                                {.build_number = -1, .size = -1, .licfiles = files, .nlicfiles = 2}};
+
 static sb_pkg pkg(sb_kind k, const char *name, const char *version, const char *license, size_t nfiles)
 {
     sb_pkg p = {.kind = k,
                 .name = name,
                 .version = version,
                 .license = license,
-                .licfiles = files,
-                .nlicfiles = nfiles,
+                .x = nfiles ? &with_files[nfiles] : NULL,
                 .purl = "pkg:generic/x"};
     return p;
 }

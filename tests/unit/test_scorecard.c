@@ -16,11 +16,12 @@ TEST(scorecard_pkg_repo)
     sb_arena *a = sb_arena_new(0);
     sb_pkg p;
     memset(&p, 0, sizeof p);
-    p.homepage = "https://github.com/h/home";
+    sb_pkgx *x = sb_pkg_x(&p, a);
+    x->homepage = "https://github.com/h/home";
     CHECK_STR(sb_scorecard_pkg_repo(a, &p), "h/home");
-    p.repository = "https://github.com/r/repo";
+    x->repository = "https://github.com/r/repo";
     CHECK_STR(sb_scorecard_pkg_repo(a, &p), "r/repo"); /* the repository first */
-    p.repository = "https://gitlab.com/r/repo";
+    x->repository = "https://gitlab.com/r/repo";
     CHECK_STR(sb_scorecard_pkg_repo(a, &p), "h/home");
     CHECK_STR(sb_scorecard_url(a, "https://api.securityscorecards.dev/", "psf/requests"),
               "https://api.securityscorecards.dev/projects/github.com/psf/requests");
