@@ -46,6 +46,22 @@ static int emit(sb_jw *jw, const char *p, size_t n)
     return 0;
 }
 
+/* Room for n more bytes and the NUL in the writers' buffer: where they go,
+ * else NULL (a sink, a failed writer, or a buffer that must grow first). */
+static inline char *room(sb_jw *jw, size_t n)
+{
+    sb_buf *b = jw->buf;
+    if (NULL == b || jw->status != SB_OK || b->len + n >= b->alloc)
+        return NULL;
+    return b->data + b->len;
+}
+
+static inline void wrote(sb_jw *jw, size_t n)
+{
+    jw->buf->len += n;
+    jw->buf->data[jw->buf->len] = '\0';
+}
+
 static void newline_indent(sb_jw *jw, int depth)
 {
     const size_t spaces = sizeof newline_spaces - 2; /* after the newline */
@@ -64,14 +80,18 @@ static void newline_indent_with(sb_jw *jw, int depth, int comma, char tail)
     size_t n = (size_t)depth * 2;
     if (n <= 64) {
         char tmp[2 + 64 + 1];
+        char *out = room(jw, sizeof tmp), *t = out ? out : tmp;
         size_t o = 0;
         if (comma)
-            tmp[o++] = ',';
-        memcpy(tmp + o, newline_spaces, 1 + n);
+            t[o++] = ',';
+        memcpy(t + o, newline_spaces, 1 + n);
         o += 1 + n;
         if (tail)
-            tmp[o++] = tail;
-        emit(jw, tmp, o);
+            t[o++] = tail;
+        if (out)
+            wrote(jw, o);
+        else
+            emit(jw, tmp, o);
         return;
     }
     if (comma)
@@ -294,25 +314,36 @@ int sb_jw_escape_to(sb_sink sink, const char *str, size_t n, unsigned char *carr
     return escape(NULL, sink, str, n, carry, ncarry, final);
 }
 
+/* How many leading bytes of s escape() would copy as they are (eight at a
+ * time, then byte by byte). */
+static size_t plain_prefix(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i + 8 <= n && !needs_work8(p + i))
+        i += 8;
+    while (i < n && p[i] >= 0x20 && p[i] < 0x80 && p[i] != '"' && p[i] != '\\')
+        i++;
+    return i;
+}
+
 static sb_code write_string(sb_jw *jw, const char *s, size_t n)
 {
+    /* the usual string (nothing to escape, room in the buffer): quotes and
+     * bytes written in place, one scan, no call per piece */
+    char *d = room(jw, n + 2);
+    if (d && plain_prefix(s, n) == n) {
+        d[0] = '"';
+        memcpy(d + 1, s, n);
+        d[n + 1] = '"';
+        wrote(jw, n + 2);
+        return SB_OK;
+    }
     emit(jw, "\"", 1);
     if (jw->status == SB_OK && escape(jw->buf, jw->sink, s, n, NULL, NULL, true))
         jw->status = SB_EIO;
     emit(jw, "\"", 1);
     return jw->status;
-}
-
-/* 1 when escape() would copy s[0..n) as it is: printable ASCII, no '"' or
- * '\\'. */
-static int plain_ascii(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-            return 0;
-    }
-    return 1;
 }
 
 sb_code sb_jw_key(sb_jw *jw, const char *key)
@@ -322,26 +353,32 @@ sb_code sb_jw_key(sb_jw *jw, const char *key)
     if (jw->depth == 0 || jw->stack[jw->depth - 1].kind != '{' || jw->want_value)
         return misuse(jw);
     size_t kl = strlen(key), indent = jw->pretty ? (size_t)jw->depth * 2 : 0;
-    if (kl <= 64 && indent <= 64 && plain_ascii(key, kl)) {
+    if (kl <= 64 && indent <= 64 && plain_prefix(key, kl) == kl) {
         /* the usual key (short, nothing to escape): the separator, the
-         * indent, the quoted key and the colon in one write, not six */
+         * indent, the quoted key and the colon in one write, not six; in
+         * place when the buffer has room */
         char tmp[2 + 64 + 3 + 64 + 2];
+        char *out = room(jw, sizeof tmp);
+        char *t = out ? out : tmp;
         size_t o = 0;
         if (jw->stack[jw->depth - 1].count++ > 0)
-            tmp[o++] = ',';
+            t[o++] = ',';
         if (jw->pretty) {
-            tmp[o++] = '\n';
-            memset(tmp + o, ' ', indent);
+            t[o++] = '\n';
+            memset(t + o, ' ', indent);
             o += indent;
         }
-        tmp[o++] = '"';
-        memcpy(tmp + o, key, kl);
+        t[o++] = '"';
+        memcpy(t + o, key, kl);
         o += kl;
-        tmp[o++] = '"';
-        tmp[o++] = ':';
+        t[o++] = '"';
+        t[o++] = ':';
         if (jw->pretty)
-            tmp[o++] = ' ';
-        emit(jw, tmp, o);
+            t[o++] = ' ';
+        if (out)
+            wrote(jw, o);
+        else
+            emit(jw, tmp, o);
         jw->want_value = true;
         return jw->status;
     }
