@@ -17,7 +17,8 @@ static uint32_t rol(uint32_t x, int n)
 #define F1(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
 #define F2(b, c, d) ((b) ^ (c) ^ (d))
 #define F3(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
-#define WI(i) ((i) < 16 ? w[i] : (w[(i)&15] = rol(w[((i)-3) & 15] ^ w[((i)-8) & 15] ^ w[((i)-14) & 15] ^ w[(i)&15], 1)))
+#define WI(i) \
+    ((i) < 16 ? w[(i)&15] : (w[(i)&15] = rol(w[((i)-3) & 15] ^ w[((i)-8) & 15] ^ w[((i)-14) & 15] ^ w[(i)&15], 1)))
 #define RD(a, b, c, d, e, F, k, i) \
     do { \
         e += rol(a, 5) + F(b, c, d) + (k) + WI(i); \
