@@ -6,6 +6,7 @@
  * credentials a lockfile may carry.
  */
 #include "derive.h"
+#include "ecosystem.h"
 #include "github.h"
 #include "license.h"
 #include "purl.h"
@@ -229,6 +230,25 @@ static sb_code derive_npm(sb_pkg *p, sb_arena *a, props_b *pb)
     return SB_OK;
 }
 
+/* An ecosystem whose reader sets the purl (sb_eco_purl): the registry
+ * purl when it did not, and the row's registry as the supplier of a
+ * package that is the registry's (no vcs_url, download_url or generic). */
+static void derive_reader(sb_pkg *p, sb_arena *a, const sb_ecosystem *eco)
+{
+    if (sb_pkg_xr(p)->given_purl) /* an SBOM read back: its identity and supplier as stated */
+        return;
+    if (NULL == p->purl)
+        p->purl = sb_eco_purl(a, p->kind, p->name, p->version, p->location, NULL == p->location, NULL, 0);
+    if (NULL == p->purl || NULL == eco->registry)
+        return;
+    size_t tl = strlen(eco->purl_type);
+    if (strncmp(p->purl, "pkg:", 4) || strncmp(p->purl + 4, eco->purl_type, tl) || p->purl[4 + tl] != '/' ||
+        strstr(p->purl, "vcs_url=") || strstr(p->purl, "download_url=") || strstr(p->purl, "repository_url="))
+        return;
+    p->supplier_name = eco->registry;
+    p->supplier_url = eco->registry_url;
+}
+
 /* Put the entry's version into a versionless lockfile purl. */
 static const char *complete_purl(sb_arena *a, const char *s, const char *version)
 {
@@ -257,8 +277,8 @@ static int conda_forge(const sb_pkg *p)
  * identities from the mapping, at the conda version (spec 4). */
 static sb_code map_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_derive_opts *opts)
 {
-    if (NULL == opts || NULL == opts->pypi_map || p->kind != SB_KIND_CONDA || p->has_purls_key || NULL == p->version ||
-        !conda_forge(p))
+    if (NULL == opts || NULL == opts->pypi_map || !sb_eco_is(p->kind, SB_ECO_CHANNEL) || p->has_purls_key ||
+        NULL == p->version || !conda_forge(p))
         return SB_OK;
     size_t n;
     const char *const *names = sb_pypimap_get(opts->pypi_map, p->name, &n);
@@ -283,7 +303,7 @@ static sb_code map_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_derive_opt
  * package's own moves to the extra purls in its place (spec 4). */
 static void swap_primary(sb_pkg *p)
 {
-    if (p->kind == SB_KIND_PYPI)
+    if (sb_eco_is(p->kind, SB_ECO_PYPI_INDEX))
         return;
     for (size_t k = 0; k < p->extra_purls.n; k++)
         if (!strncmp(p->extra_purls.v[k], "pkg:pypi/", 9)) {
@@ -304,8 +324,9 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
     sb_code rc = SB_OK;
     for (size_t i = 0; rc == SB_OK && i + 1 < p->reader_props.n; i += 2)
         rc = prop(&pb, a, p->reader_props.v[i], p->reader_props.v[i + 1]);
-    switch (p->kind) {
-    case SB_KIND_CONDA:
+    const sb_ecosystem *eco = sb_eco(p->kind);
+    switch (eco->purl) {
+    case SB_PURL_CONDA:
         p->purl = sb_purl_conda(a, p->name, p->version, x->build, x->channel, x->subdir, x->archive_type);
         p->supplier_name = x->channel;
         p->supplier_url = x->channel ? x->channel_url : NULL;
@@ -328,7 +349,7 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
         if (rc == SB_OK && p->noarch)
             rc = prop(&pb, a, "pixi:noarch", "true");
         break;
-    case SB_KIND_CONDA_SOURCE:
+    case SB_PURL_CONDA_SOURCE:
         p->purl = p->version ? sb_purl_conda(a, p->name, p->version, x->build, NULL, x->subdir, NULL)
                              : sb_purl_conda(a, p->name, NULL, NULL, NULL, NULL, NULL);
         if (rc == SB_OK)
@@ -342,15 +363,16 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
         if (rc == SB_OK && p->noarch)
             rc = prop(&pb, a, "pixi:noarch", "true");
         break;
-    case SB_KIND_PYPI:
+    case SB_PURL_PYPI:
         if (rc == SB_OK)
             rc = derive_pypi(p, a, &pb, env);
         break;
-    case SB_KIND_NPM:
+    case SB_PURL_NPM:
         if (rc == SB_OK)
             rc = derive_npm(p, a, &pb);
         break;
-    default: break;
+    case SB_PURL_READER: derive_reader(p, a, eco); break;
+    case SB_PURL_GIVEN: break;
     }
     if (rc == SB_OK && sb_pkg_xr(p)->declared_in) {
         rc = prop(&pb, a, "pixi:direct", "true");

@@ -9,6 +9,7 @@
  * producer like the reports' (doc.h): one row per piece, the summary after.
  */
 #include "diff.h"
+#include "ecosystem.h"
 #include "policy.h"
 #include "table.h"
 #include "vercmp.h"
@@ -111,16 +112,7 @@ static int entry_cmp(const void *x, const void *y)
 
 static const char *match_key(sb_arena *a, const sb_pkg *p)
 {
-    if (p->kind == SB_KIND_PYPI)
-        return sb_model_pep503(a, p->name);
-    if (p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) {
-        char *k = sb_arena_strdup(a, p->name);
-        for (char *c = k; c && *c; c++)
-            if (*c >= 'A' && *c <= 'Z')
-                *c = (char)(*c - 'A' + 'a');
-        return k;
-    }
-    return p->name;
+    return sb_eco_match_name(a, p->kind, p->name);
 }
 
 static entry *entries(sb_arena *a, const sb_sbom *s)

@@ -27,6 +27,7 @@
  * Metadata holds at most 4 scalar keys per object: the limit is 8.
  */
 #include "doc.h"
+#include "ecosystem.h"
 #include "version.h"
 
 #include <string.h>
@@ -41,7 +42,7 @@ typedef struct gh_state {
  * none (primary-purl=pypi already made it the purl). */
 static const char *pypi_identity(const sb_pkg *p)
 {
-    if (p->kind != SB_KIND_CONDA)
+    if (!sb_eco_is(p->kind, SB_ECO_CHANNEL))
         return NULL;
     if (!strncmp(p->purl, "pkg:pypi/", 9))
         return p->purl;

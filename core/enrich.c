@@ -12,6 +12,7 @@
  * be one plain path component before anything is opened.
  */
 #include "enrich.h"
+#include "ecosystem.h"
 #include "license.h"
 
 #include <dirent.h>
@@ -120,7 +121,7 @@ sb_code sb_enrich_set_license(sb_pkg *p, sb_arena *a, const char *license, const
 sb_code sb_enrich_from_cache(sb_pkg *p, sb_arena *a, const char *root, int *found)
 {
     *found = 0;
-    if (p->kind != SB_KIND_CONDA || NULL == p->file_name)
+    if (!sb_eco_is(p->kind, SB_ECO_CHANNEL) || NULL == p->file_name)
         return SB_OK;
     size_t n = strlen(p->file_name);
     if (n > 6 && !strcmp(p->file_name + n - 6, ".conda"))

@@ -12,6 +12,7 @@
  * packages nothing depends on root edges (graph.c).
  */
 #include "filter.h"
+#include "ecosystem.h"
 #include "buf.h"
 
 #include <stdint.h>
@@ -50,12 +51,9 @@ bool sb_glob_match(const char *pattern, const char *name)
     return !*p;
 }
 
-static const char *const kind_names[] = {"conda",    "conda-source", "pypi", "pypi-source",
-                                         "embedded", "external",     "npm",  NULL};
-
 const char *const *sb_filter_kind_names(void)
 {
-    return kind_names;
+    return sb_eco_filter_names();
 }
 
 unsigned sb_filter_kind_bit(const char *name)
@@ -64,12 +62,8 @@ unsigned sb_filter_kind_bit(const char *name)
         return 0;
     if (!strcmp(name, "pypi-source"))
         return 1u << SB_FILTER_PYPI_SOURCE;
-    static const sb_kind kinds[] = {SB_KIND_CONDA,    SB_KIND_CONDA_SOURCE, SB_KIND_PYPI,
-                                    SB_KIND_EMBEDDED, SB_KIND_EXTERNAL,     SB_KIND_NPM};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (!strcmp(name, sb_kind_name(kinds[i])))
-            return 1u << kinds[i];
-    return 0;
+    const sb_ecosystem *e = sb_eco_by_name(name);
+    return e ? 1u << e->kind : 0;
 }
 
 bool sb_filter_active(const sb_filter *f)
@@ -92,7 +86,7 @@ static const char *reason(const sb_pkg *p, const sb_filter *f, const char *const
 {
     if (f->kinds & (1u << p->kind))
         return sb_arena_printf(a, "exclude-kind=%s", sb_kind_name(p->kind));
-    if ((f->kinds & (1u << SB_FILTER_PYPI_SOURCE)) && p->kind == SB_KIND_PYPI && from_source(p))
+    if ((f->kinds & (1u << SB_FILTER_PYPI_SOURCE)) && sb_eco_is(p->kind, SB_ECO_PYPI_INDEX) && from_source(p))
         return "exclude-kind=pypi-source";
     if (f->required_only && p->scope == SB_SCOPE_DEVELOPMENT)
         return "scope=development";

@@ -21,7 +21,7 @@
 
 /* Kinds exclude-kind names besides the model's own (sb_kind_name): PyPI
  * packages built from source (sdist, VCS, local tree: pixi:source=true). */
-#define SB_FILTER_PYPI_SOURCE 16
+#define SB_FILTER_PYPI_SOURCE 31 /* above every sb_kind (SB_KIND_N < 31) */
 
 struct sb_filter {
     const char *const *include; /* keep only names matching one of these (none: keep all) */

@@ -5,6 +5,7 @@
  * reachable from the root.
  */
 #include "graph.h"
+#include "ecosystem.h"
 #include "strmap.h"
 
 #include <ctype.h>
@@ -73,8 +74,9 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
     size_t nconda = 0, npypi = 0, nkeys = 0, nnames = 0;
     for (size_t i = 0; i < s->npkgs; i++) {
         nkeys += NULL != s->pkgs[i].key;
-        nconda += s->pkgs[i].kind == SB_KIND_CONDA || s->pkgs[i].kind == SB_KIND_CONDA_SOURCE;
-        npypi += s->pkgs[i].kind == SB_KIND_PYPI;
+        sb_eco_index ix = sb_eco(s->pkgs[i].kind)->index;
+        nconda += ix == SB_INDEX_CONDA;
+        npypi += ix == SB_INDEX_PYPI;
         nnames += s->pkgs[i].depends.n;
     }
     /* no name to look up (pins alone: no edges, no declared roots): the maps
@@ -89,15 +91,15 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
     size_t python = (size_t)-1;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
+        const sb_ecosystem *eco = sb_eco(p->kind);
         if (!mapped) {
-            if ((p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) && !strcasecmp(p->name, "python") &&
-                python == (size_t)-1)
+            if ((eco->flags & SB_ECO_INTERPRETER) && !strcasecmp(p->name, "python") && python == (size_t)-1)
                 python = i;
             continue;
         }
         if (p->key && sb_strmap_put(&keys, p->key, strlen(p->key), i, NULL) < 0)
             return SB_ENOMEM;
-        if (p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) {
+        if (eco->index == SB_INDEX_CONDA) {
             char *lower = sb_arena_strdup(scratch, p->name);
             const char *n503 = sb_model_pep503_or_same(scratch, p->name);
             if (NULL == lower || NULL == n503)
@@ -107,9 +109,9 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
             if (sb_strmap_put(&conda, lower, strlen(lower), i, NULL) < 0 ||
                 sb_strmap_put(&conda503, n503, strlen(n503), i, NULL) < 0)
                 return SB_ENOMEM;
-            if (!strcmp(lower, "python") && python == (size_t)-1)
+            if ((eco->flags & SB_ECO_INTERPRETER) && !strcmp(lower, "python") && python == (size_t)-1)
                 python = i;
-        } else if (p->kind == SB_KIND_PYPI) {
+        } else if (eco->index == SB_INDEX_PYPI) {
             const char *n503 = sb_model_pep503_or_same(scratch, p->name);
             if (NULL == n503 || sb_strmap_put(&pypi, n503, strlen(n503), i, NULL) < 0)
                 return SB_ENOMEM;
@@ -123,7 +125,9 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
         return SB_ENOMEM;
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
-        size_t cap = p->depends.n + (p->kind == SB_KIND_PYPI && python != (size_t)-1);
+        /* a Python distribution also depends on the interpreter */
+        int py = sb_eco_is(p->kind, SB_ECO_PYPI_INDEX) && python != (size_t)-1;
+        size_t cap = p->depends.n + (size_t)py;
         p->deps = cap ? sb_arena_alloc(a, cap * sizeof *p->deps) : none;
         if (NULL == p->deps)
             return SB_ENOMEM;
@@ -134,7 +138,7 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
             int found = 0;
             if (p->key) {
                 found = sb_strmap_get(&keys, dn, strlen(dn), &t);
-            } else if (p->kind == SB_KIND_PYPI) {
+            } else if (sb_eco(p->kind)->index == SB_INDEX_PYPI) {
                 found = sb_strmap_get(&pypi, dn, strlen(dn), &t) || sb_strmap_get(&conda503, dn, strlen(dn), &t);
             } else if (strncmp(dn, "__", 2) != 0) {
                 found = sb_strmap_get(&conda, dn, strlen(dn), &t);
@@ -142,7 +146,7 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
             if (found && t != i)
                 p->deps[p->ndeps++] = t;
         }
-        if (p->kind == SB_KIND_PYPI && python != (size_t)-1)
+        if (py)
             p->deps[p->ndeps++] = python;
         if (p->ndeps > 1 && NULL == rank && rank_ids(s, scratch, &rank, &byrank) != SB_OK)
             return SB_ENOMEM;

@@ -4,6 +4,7 @@
  * and the pixi:yanked properties.
  */
 #include "health.h"
+#include "ecosystem.h"
 #include "github.h"
 #include "vercmp.h"
 
@@ -171,7 +172,7 @@ const char *sb_health_step(const char *from, const char *to)
 int sb_health_queryable(const sb_pkg *p)
 {
     const char *u = p->ref_purl;
-    return p->kind == SB_KIND_PYPI && p->version && u && !strncmp(u, "pkg:pypi/", 9) && !strchr(u, '?') &&
+    return sb_eco_is(p->kind, SB_ECO_PYPI_INDEX) && p->version && u && !strncmp(u, "pkg:pypi/", 9) && !strchr(u, '?') &&
            !strchr(u, '#');
 }
 

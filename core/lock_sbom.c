@@ -25,6 +25,7 @@
  * copied into the arena.
  */
 #include "lock_sbom_int.h"
+#include "ecosystem.h"
 #include "purl.h"
 #include "uuid.h"
 
@@ -148,12 +149,10 @@ sb_code sb_sbomin__set_hash(sb_sbomin *c, sb_pkg *p, const char *alg, const char
 
 static int kind_by_name(const char *s, sb_kind *out)
 {
-    for (int k = SB_KIND_CONDA; k <= SB_KIND_NPM; k++)
-        if (!strcmp(s, sb_kind_name((sb_kind)k))) {
-            *out = (sb_kind)k;
-            return 1;
-        }
-    return 0;
+    const sb_ecosystem *e = sb_eco_by_name(s);
+    if (e)
+        *out = e->kind;
+    return e != NULL;
 }
 
 /* A property that lives in a model field: put it back there (derive() makes
@@ -251,10 +250,8 @@ void sb_sbomin__kind_from_purl(sb_sbomin *c, sb_pkg *p, int kind_given)
     sb_purl pu;
     if (sb_purl_parse(&pu, c->a, x->given_purl, NULL) != SB_OK)
         return;
-    p->kind = !strcmp(pu.type, "conda")  ? SB_KIND_CONDA
-              : !strcmp(pu.type, "pypi") ? SB_KIND_PYPI
-              : !strcmp(pu.type, "npm")  ? SB_KIND_NPM
-                                         : SB_KIND_EXTERNAL;
+    const sb_ecosystem *e = sb_eco_by_purl_type(pu.type);
+    p->kind = e ? e->kind : SB_KIND_EXTERNAL;
 }
 
 /* Every package has a purl to be identified by: pkg:generic/name@version

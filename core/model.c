@@ -18,19 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *sb_kind_name(sb_kind k)
-{
-    switch (k) {
-    case SB_KIND_CONDA: return "conda";
-    case SB_KIND_CONDA_SOURCE: return "conda-source";
-    case SB_KIND_PYPI: return "pypi";
-    case SB_KIND_EMBEDDED: return "embedded";
-    case SB_KIND_EXTERNAL: return "external";
-    case SB_KIND_NPM: return "npm";
-    }
-    return "external";
-}
-
 sb_scope sb_scope_merge(sb_scope a, sb_scope b)
 {
     if (SB_SCOPE_NONE == a)

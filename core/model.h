@@ -33,10 +33,23 @@ typedef enum sb_kind {
     SB_KIND_PYPI = 2,
     SB_KIND_EMBEDDED = 3,
     SB_KIND_EXTERNAL = 4,
-    SB_KIND_NPM = 5 /* JavaScript package (package-lock.json, pnpm, yarn) */
+    SB_KIND_NPM = 5, /* JavaScript package (package-lock.json, pnpm, yarn, bun) */
+    SB_KIND_CARGO,   /* Rust crate */
+    SB_KIND_GOLANG,  /* Go module */
+    SB_KIND_MAVEN,   /* JVM artifact (Gradle) */
+    SB_KIND_SWIFT,   /* Swift package */
+    SB_KIND_CONAN,   /* C/C++ recipe */
+    SB_KIND_GEM,     /* Ruby gem */
+    SB_KIND_COMPOSER,
+    SB_KIND_NUGET,
+    SB_KIND_PUB,       /* Dart / Flutter */
+    SB_KIND_HEX,       /* Elixir / Erlang */
+    SB_KIND_COCOAPODS, /* Pod */
+    SB_KIND_N          /* the number of kinds: not a kind */
 } sb_kind;
 
-/* "conda", "conda-source", "pypi", ... (the pixi:kind value). */
+/* What a kind means (name, purl, version order, lookups) is its row in
+ * core/ecosystem.h; the kind's name is the pixi:kind value. */
 const char *sb_kind_name(sb_kind k);
 
 /* What a package is in the document for (spec 3, "Scopes"): only inputs that

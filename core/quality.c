@@ -10,6 +10,7 @@
  * ambiguous).
  */
 #include "quality.h"
+#include "ecosystem.h"
 #include "buf.h"
 
 #include <stdint.h>
@@ -97,9 +98,9 @@ static sb_quality_reason sha512(const sb_sbom *s, const sb_pkg *p)
  * service looks up: PyPI releases, conda binaries with a location). */
 static int lookable(const sb_pkg *p)
 {
-    if (p->kind == SB_KIND_PYPI)
+    if (sb_eco_is(p->kind, SB_ECO_PYPI_INDEX))
         return p->version != NULL;
-    return p->kind == SB_KIND_CONDA && p->location != NULL;
+    return sb_eco_is(p->kind, SB_ECO_CHANNEL) && p->location != NULL;
 }
 
 static sb_quality_reason license(const sb_sbom *s, const sb_pkg *p)

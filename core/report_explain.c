@@ -13,6 +13,7 @@
  * streamed one a piece.
  */
 #include "report.h"
+#include "ecosystem.h"
 #include "license.h"
 #include "table.h"
 
@@ -120,10 +121,8 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
             rc = fact(d, r, p, kind, name, value, source, considered); \
     } while (0)
     F("kind", kind, input, NULL);
-    const char *derived = p->kind == SB_KIND_CONDA  ? "derived from name, version, build, channel, subdir"
-                          : p->kind == SB_KIND_PYPI ? "derived from name, version and the source URL"
-                          : p->kind == SB_KIND_NPM  ? "derived from name, version and the resolved URL"
-                                                    : "derived from name and version";
+    const sb_ecosystem *eco = sb_eco(p->kind);
+    const char *derived = eco->explain_purl ? eco->explain_purl : "derived from name and version";
     const char *other = join(a, p->extra_purls.v, p->extra_purls.n);
     F("purl", p->purl, x->given_purl ? sb_arena_printf(a, "%s (as the document states it)", input) : derived,
       other ? sb_arena_printf(a, "other identities: %s", other) : NULL);
@@ -152,12 +151,7 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
             names[k] = x->licfiles[k].name;
         F("license-files", join(a, names, x->nlicfiles), "package cache (info/licenses)", NULL);
     }
-    F("supplier", p->supplier_name,
-      p->kind == SB_KIND_CONDA  ? "the channel"
-      : p->kind == SB_KIND_PYPI ? "the package index"
-      : p->kind == SB_KIND_NPM  ? "the registry host"
-                                : input,
-      p->supplier_url);
+    F("supplier", p->supplier_name, eco->explain_supplier ? eco->explain_supplier : input, p->supplier_url);
     F("location", p->location, input, NULL);
     F("file-name", p->file_name, input, NULL);
     static const char *const algs[SB_HASH_N] = {"sha256", "md5", "sha512", "sha384", "sha1"};

@@ -14,6 +14,7 @@
  * are computed when the report begins, in the document's arena.
  */
 #include "health.h"
+#include "ecosystem.h"
 #include "report.h"
 #include "table.h"
 
@@ -95,7 +96,7 @@ static sb_code obegin(sb_doc *d)
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_health *h = s->health ? &s->health[i] : NULL;
         if (NULL == h || h->state == SB_HEALTH_NONE) {
-            r->conda += s->pkgs[i].kind == SB_KIND_CONDA;
+            r->conda += sb_eco_is(s->pkgs[i].kind, SB_ECO_CHANNEL);
             continue;
         }
         r->checked++;

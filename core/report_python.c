@@ -10,6 +10,7 @@
  * report.c (report_int.h).
  */
 #include "marker.h"
+#include "ecosystem.h"
 #include "report_int.h"
 
 #include <stdint.h>
@@ -67,13 +68,13 @@ static sb_code prepare(sb_doc *d, sb_report__tab *r)
     py->min_major = py->min_minor = -1;
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_pkg *p = &s->pkgs[i];
-        if (!strcmp(p->name, "python") && p->kind == SB_KIND_CONDA && p->version)
+        if (!strcmp(p->name, "python") && sb_eco_is(p->kind, SB_ECO_CHANNEL) && p->version)
             py->interp = p->version;
     }
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_pkg *p = &s->pkgs[i];
         sb_report__row w = SB_REPORT__ROW(i);
-        if (p->kind != SB_KIND_PYPI)
+        if (!sb_eco_is(p->kind, SB_ECO_PYPI_INDEX))
             continue;
         if (p->requires_python && p->requires_python[0]) { /* read at MAJOR.MINOR (spec 10.3) */
             w.satisfied = sb_marker_spec_match(p->requires_python, py->interp);

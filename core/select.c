@@ -20,6 +20,7 @@
  * packages as the document has them.
  */
 #include "select.h"
+#include "ecosystem.h"
 #include "archive.h"
 #include "deadline.h"
 #include "derive.h"
@@ -151,7 +152,8 @@ static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const 
         return SB_ENOMEM;
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_pkg *p = &s->pkgs[i];
-        if (p->kind == SB_KIND_CONDA || p->kind == SB_KIND_CONDA_SOURCE) {
+        const sb_ecosystem *eco = sb_eco(p->kind);
+        if (eco->index == SB_INDEX_CONDA) {
             char *lower = sb_arena_strdup(scratch, p->name);
             char *n503 = sb_model_pep503(scratch, p->name);
             if (NULL == lower || NULL == n503)
@@ -160,11 +162,11 @@ static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const 
                 *c = (char)tolower((unsigned char)*c);
             if (idx_put(&conda, scratch, lower, i) || idx_put(&conda503, scratch, n503, i))
                 return SB_ENOMEM;
-        } else if (p->kind == SB_KIND_PYPI) {
+        } else if (eco->index == SB_INDEX_PYPI) {
             char *n503 = sb_model_pep503(scratch, p->name);
             if (NULL == n503 || idx_put(&pypi, scratch, n503, i))
                 return SB_ENOMEM;
-        } else if (p->kind == SB_KIND_NPM) {
+        } else if (eco->mdep == SB_MDEP_NPM) {
             if (idx_put(&npm, scratch, p->name, i))
                 return SB_ENOMEM;
         }
@@ -360,9 +362,9 @@ static int would_look_up(const sb_pkg *p, sb_arena *a)
 {
     if (p->license && p->license[0])
         return 0;
-    if (p->kind == SB_KIND_PYPI)
+    if (sb_eco_is(p->kind, SB_ECO_PYPI_INDEX))
         return p->version != NULL;
-    if (p->kind != SB_KIND_CONDA || NULL == p->location)
+    if (!sb_eco_is(p->kind, SB_ECO_CHANNEL) || NULL == p->location)
         return 0;
     sb_archive_kind ak;
     if (NULL == sb_conda_archive_url(a, "http://offline", p->location, &ak))
@@ -405,7 +407,7 @@ static sb_code enrich(sb_pkg *pkgs, size_t n, sb_arena *a, const sb_select_opts 
                       size_t *ncache_found, sb_lookup_stats *looked, sb_deadline *dl, sb_err *err)
 {
     for (size_t i = 0; opts && opts->package_cache && i < n; i++) {
-        if (pkgs[i].kind != SB_KIND_CONDA)
+        if (!sb_eco_is(pkgs[i].kind, SB_ECO_CHANNEL))
             continue;
         int found = 0;
         sb_code rc = sb_enrich_from_cache(&pkgs[i], a, opts->package_cache, &found);

@@ -472,12 +472,3 @@ int sb_vercmp_semver(const char *a, const char *b)
     }
     return semver_pre_cmp(x.pre, y.pre);
 }
-
-int sb_vercmp(sb_kind kind, const char *a, const char *b)
-{
-    switch (kind) {
-    case SB_KIND_PYPI: return sb_vercmp_pep440(a, b);
-    case SB_KIND_NPM: return sb_vercmp_semver(a, b);
-    default: return sb_vercmp_conda(a, b);
-    }
-}

@@ -18,7 +18,6 @@ int sb_vercmp_pep440(const char *a, const char *b);
 int sb_vercmp_conda(const char *a, const char *b);
 int sb_vercmp_semver(const char *a, const char *b);
 
-/* By the rules of a package kind: pypi PEP 440, npm SemVer, else conda. */
-int sb_vercmp(sb_kind kind, const char *a, const char *b);
+/* By a package kind's rules: sb_vercmp in ecosystem.h (each row names its order). */
 
 #endif

@@ -7,6 +7,7 @@
  * v3.0 vectors use v3.0's plain round-up to one decimal.
  */
 #include "vuln.h"
+#include "ecosystem.h"
 #include "gate.h"
 #include "jsonw.h"
 #include "purl.h"
@@ -172,7 +173,7 @@ sb_code sb_vuln_queries(const sb_sbom *s, sb_arena *a, sb_vuln_query **out, size
     size_t m = 0;
     for (size_t i = 0; i < s->npkgs; i++) {
         const sb_pkg *p = &s->pkgs[i];
-        if (p->kind == SB_KIND_CONDA_SOURCE)
+        if (sb_eco_is(p->kind, SB_ECO_NO_VULNS))
             continue;
         for (size_t k = 0; k <= p->extra_purls.n; k++) {
             const char *u = k ? p->extra_purls.v[k - 1] : p->purl;

@@ -9,6 +9,7 @@
  * conda-index); without one they stay unchecked.
  */
 #include "lookup.h"
+#include "../../core/ecosystem.h"
 #include "../../core/health.h"
 #include "../../core/select.h"
 
@@ -29,7 +30,7 @@ static sb_code conda_health(void *ctx, sb_sbom *s, sb_arena *a)
         const sb_pkg *p = &s->pkgs[i];
         const sb_pkgx *x = sb_pkg_xr(p);
         of[i] = (size_t)-1;
-        if (p->kind != SB_KIND_CONDA || !p->version || !x->channel || !x->subdir)
+        if (!sb_eco_is(p->kind, SB_ECO_CHANNEL) || !p->version || !x->channel || !x->subdir)
             continue;
         size_t k = 0;
         while (k < n && (strcmp(chans[k], x->channel) || strcmp(subs[k], x->subdir)))

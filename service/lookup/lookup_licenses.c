@@ -10,6 +10,7 @@
  * disk).
  */
 #include "lookup_int.h"
+#include "../../core/ecosystem.h"
 #include "../log.h"
 #include "lookup_store.h"
 #include "../../core/archive.h"
@@ -156,13 +157,14 @@ const svc_lk_kind svc_lk_tarbz2 = {
 static int wanted(const sb_pkg *p, sb_arena *a, const svc_lookup *L, const char **url)
 {
     *url = NULL;
-    if (p->kind == SB_KIND_PYPI) {
+    if (sb_eco_is(p->kind, SB_ECO_PYPI_INDEX)) {
         if ((p->license && p->license[0]) || NULL == p->version)
             return -1;
         *url = L ? sb_pypi_url(a, L->base, p->name, p->version) : NULL;
         return K_PYPI;
     }
-    if (p->kind != SB_KIND_CONDA || NULL == p->location || ((p->license && p->license[0]) && sb_pkg_xr(p)->nlicfiles))
+    if (!sb_eco_is(p->kind, SB_ECO_CHANNEL) || NULL == p->location ||
+        ((p->license && p->license[0]) && sb_pkg_xr(p)->nlicfiles))
         return -1;
     /* an offline server still counts the archive as a lookup not made */
     sb_archive_kind ak;
@@ -188,7 +190,8 @@ void svc_lookup_prefetch(void *cls, const sb_lock_platform *plat, const char *pa
     for (size_t i = 0; i < plat->npkgs; i++) {
         sb_pkg p = *plat->pkgs[i]; /* a copy: the package cache may fill it, as the selection will */
         int found = 0;
-        if (package_cache && p.kind == SB_KIND_CONDA && sb_enrich_from_cache(&p, a, package_cache, &found) != SB_OK)
+        if (package_cache && sb_eco_is(p.kind, SB_ECO_CHANNEL) &&
+            sb_enrich_from_cache(&p, a, package_cache, &found) != SB_OK)
             return;
         const char *u;
         int kind = wanted(&p, a, L, &u);

@@ -7,6 +7,7 @@
  */
 #include "test.h"
 #include "../../core/diff.h"
+#include "../../core/ecosystem.h"
 #include "../../core/vercmp.h"
 
 #include <jansson.h>
