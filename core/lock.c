@@ -7,6 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The readers: each file's descriptor, in detection order (the highest
+ * score wins; ties go to the earlier). A new reader adds its line to both. */
+extern const sb_reader sb_reader_pixi, sb_reader_condalock, sb_reader_explicit, sb_reader_uv, sb_reader_pylock,
+    sb_reader_poetry, sb_reader_pdm, sb_reader_requirements, sb_reader_npm, sb_reader_pnpm, sb_reader_yarn,
+    sb_reader_bun, sb_reader_cyclonedx, sb_reader_spdx;
+
 static const sb_reader *const readers[] = {
     &sb_reader_explicit, &sb_reader_condalock,    &sb_reader_uv,        &sb_reader_pylock, &sb_reader_poetry,
     &sb_reader_pdm,      &sb_reader_requirements, &sb_reader_bun,       &sb_reader_npm,    &sb_reader_pnpm,
@@ -175,8 +181,9 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
 }
 
 /*
- * Peak memory per record and per input byte of reading plus selecting one
- * platform, measured (sbomgen-style: VmHWM less the start, which already
+ * The memory estimate is each reader's (sb_reader.per_record, .per_byte).
+ * Its figures, peak memory per record and per input byte of reading plus
+ * selecting one platform, were measured (sbomgen-style: VmHWM less the start, which already
  * holds the input) on generated inputs and the largest fixtures, rounded
  * up (loadtest/README.md, "Memory per input"):
  *   requirements.txt: 927 B a pin at 490k pins, 977 at 100k;
@@ -190,40 +197,21 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
  *     the text is laid out) plus 3x the bytes covers them all.
  * Kinds not measured take the Python kinds' shape or the 8x of the rest.
  */
-static const struct cost {
-    const char *kind;
-    const char *record; /* a line starting so is one record; "" = starts with a letter or digit;
-                         * one character after a '\1': each occurrence of it anywhere */
-    size_t per_record, per_byte;
-} costs[] = {
-    {"requirements.txt", "", 1000, 2},
-    {"uv.lock", "[[package]]", 2500, 6},
-    {"pylock.toml", "[[packages]]", 2500, 6},
-    {"poetry.lock", "[[package]]", 2500, 6},
-    {"pdm.lock", "[[package]]", 2500, 6},
-    {"package-lock.json", NULL, 0, 8},
-    {"pnpm-lock.yaml", NULL, 0, 12},
-    {"yarn.lock", NULL, 0, 9},
-    {"bun.lock", "\1[", 1000, 3},
-    {"pixi.lock", NULL, 0, 3},
-    {"conda-lock.yml", NULL, 0, 3},
-    {"conda explicit spec", "", 1000, 2},
-    {"cyclonedx", NULL, 0, 12},
-    {"spdx", NULL, 0, 12},
-};
+
+/* The occurrences of c in data. */
+static size_t count_char(const char *data, size_t len, char c)
+{
+    size_t n = 0;
+    for (const char *p = data, *end = data + len; (p = memchr(p, c, (size_t)(end - p))); p++)
+        n++;
+    return n;
+}
 
 /* Lines of data starting with `prefix` ("" = with a letter or digit after
  * any indentation: the requirements reader reads an indented pin too, and
- * an estimate that skipped them let 200,000 of them in for 7.7 MiB), or
- * the occurrences of the character after a leading '\1'. */
+ * an estimate that skipped them let 200,000 of them in for 7.7 MiB). */
 static size_t count_records(const char *data, size_t len, const char *prefix)
 {
-    if (prefix[0] == '\1') {
-        size_t n = 0;
-        for (const char *p = data, *end = data + len; (p = memchr(p, prefix[1], (size_t)(end - p))); p++)
-            n++;
-        return n;
-    }
     size_t n = 0, k = strlen(prefix);
     for (const char *p = data, *end = data + len; p < end;) {
         const char *q = p;
@@ -245,14 +233,12 @@ size_t sb_lock_estimate_choice(const sb_lock_choice *ch, const char *data, size_
     const sb_reader *r = ch->reader;
     if (NULL == r)
         return 0;
-    const struct cost *c = NULL;
-    for (size_t i = 0; i < sizeof costs / sizeof costs[0] && NULL == c; i++)
-        if (!strcmp(costs[i].kind, r->kind))
-            c = &costs[i];
-    if (NULL == c)
+    if (0 == r->per_record && 0 == r->per_byte)
         return len * 8;
-    size_t n = c->record ? count_records(data + skip, len - skip, c->record) : 0;
-    return n * c->per_record + len * c->per_byte;
+    size_t n = r->record_char   ? count_char(data + skip, len - skip, r->record_char)
+               : r->record_line ? count_records(data + skip, len - skip, r->record_line)
+                                : 0;
+    return n * r->per_record + len * r->per_byte;
 }
 
 size_t sb_lock_estimate(const char *kind, const char *data, size_t len, const char *filename)

@@ -39,6 +39,16 @@ typedef struct sb_reader {
      * any name (@EXPLICIT). The highest score wins; ties go to the earlier. */
     int (*detect)(const char *data, size_t len, const char *filename);
     sb_code (*read)(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err);
+    /* What reading an input and selecting one platform of it holds at its
+     * peak beyond the input (sb_lock_estimate): per_record bytes for each
+     * record, counted as the lines that start with record_line ("" = with
+     * a letter or digit after any indentation) or as the occurrences of
+     * record_char anywhere, plus per_byte times the input's size. Measured
+     * with loadtest/model-peak.sh (loadtest/README.md, "Memory per input").
+     * All zero: 8 bytes per input byte. */
+    const char *record_line;
+    char record_char;
+    size_t per_record, per_byte;
 } sb_reader;
 
 /* The registered readers, NULL-terminated, in detection order. */
@@ -77,20 +87,5 @@ void sb_lock_choose(sb_lock_choice *c, const char *kind, const char *data, size_
 size_t sb_lock_estimate_choice(const sb_lock_choice *c, const char *data, size_t len);
 sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c, const char *data, size_t len,
                             const sb_limits *lim, sb_err *err);
-
-extern const sb_reader sb_reader_pixi;
-extern const sb_reader sb_reader_condalock;
-extern const sb_reader sb_reader_explicit;
-extern const sb_reader sb_reader_uv;
-extern const sb_reader sb_reader_pylock;
-extern const sb_reader sb_reader_poetry;
-extern const sb_reader sb_reader_pdm;
-extern const sb_reader sb_reader_requirements;
-extern const sb_reader sb_reader_npm;
-extern const sb_reader sb_reader_pnpm;
-extern const sb_reader sb_reader_yarn;
-extern const sb_reader sb_reader_bun;
-extern const sb_reader sb_reader_cyclonedx; /* lock_cyclonedx.c: SBOMs as input (spec 2.11) */
-extern const sb_reader sb_reader_spdx;      /* lock_spdx.c, lock_spdx3.c */
 
 #endif

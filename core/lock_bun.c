@@ -1072,4 +1072,10 @@ static int bun_detect(const char *data, size_t len, const char *filename)
     return k < n && data[k] == '{';
 }
 
-const sb_reader sb_reader_bun = {"bun.lock", bun_detect, bun_read};
+const sb_reader sb_reader_bun = {.kind = "bun.lock",
+                                 .detect = bun_detect,
+                                 .read = bun_read,
+                                 .record_line = NULL,
+                                 .record_char = '[',
+                                 .per_record = 1000,
+                                 .per_byte = 3};

@@ -45,4 +45,10 @@ static sb_code condalock_read(sb_lock **out, sb_arena *a, const char *data, size
     return sb_lock__read_pixi_shape(out, a, data, len, lim, err, "conda-lock.yml", 1);
 }
 
-const sb_reader sb_reader_condalock = {"conda-lock.yml", condalock_detect, condalock_read};
+const sb_reader sb_reader_condalock = {.kind = "conda-lock.yml",
+                                       .detect = condalock_detect,
+                                       .read = condalock_read,
+                                       .record_line = NULL,
+                                       .record_char = 0,
+                                       .per_record = 0,
+                                       .per_byte = 3};

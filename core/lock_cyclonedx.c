@@ -261,4 +261,10 @@ static sb_code cdx_read(sb_lock **out, sb_arena *a, const char *data, size_t len
     return rc == SB_OK ? sb_sbomin__finish(&c, out, data, len) : rc;
 }
 
-const sb_reader sb_reader_cyclonedx = {"cyclonedx", cdx_detect, cdx_read};
+const sb_reader sb_reader_cyclonedx = {.kind = "cyclonedx",
+                                       .detect = cdx_detect,
+                                       .read = cdx_read,
+                                       .record_line = NULL,
+                                       .record_char = 0,
+                                       .per_record = 0,
+                                       .per_byte = 12};

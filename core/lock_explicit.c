@@ -157,4 +157,10 @@ static sb_code explicit_read(sb_lock **out, sb_arena *a, const char *data, size_
     return SB_OK;
 }
 
-const sb_reader sb_reader_explicit = {"conda explicit spec", explicit_detect, explicit_read};
+const sb_reader sb_reader_explicit = {.kind = "conda explicit spec",
+                                      .detect = explicit_detect,
+                                      .read = explicit_read,
+                                      .record_line = "",
+                                      .record_char = 0,
+                                      .per_record = 1000,
+                                      .per_byte = 2};

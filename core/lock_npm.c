@@ -946,4 +946,10 @@ static int npm_detect(const char *data, size_t len, const char *filename)
     return NULL != memmem(data, n, "\"lockfileVersion\"", 17);
 }
 
-const sb_reader sb_reader_npm = {"package-lock.json", npm_detect, npm_read};
+const sb_reader sb_reader_npm = {.kind = "package-lock.json",
+                                 .detect = npm_detect,
+                                 .read = npm_read,
+                                 .record_line = NULL,
+                                 .record_char = 0,
+                                 .per_record = 0,
+                                 .per_byte = 8};

@@ -400,4 +400,10 @@ static int pdm_detect(const char *data, size_t len, const char *filename)
                : 0;
 }
 
-const sb_reader sb_reader_pdm = {"pdm.lock", pdm_detect, pdm_read};
+const sb_reader sb_reader_pdm = {.kind = "pdm.lock",
+                                 .detect = pdm_detect,
+                                 .read = pdm_read,
+                                 .record_line = "[[package]]",
+                                 .record_char = 0,
+                                 .per_record = 2500,
+                                 .per_byte = 6};

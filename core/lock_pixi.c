@@ -1179,4 +1179,10 @@ static int pixi_detect(const char *data, size_t len, const char *filename)
     return has_body && (has_version || has_meta);
 }
 
-const sb_reader sb_reader_pixi = {"pixi.lock", pixi_detect, pixi_read};
+const sb_reader sb_reader_pixi = {.kind = "pixi.lock",
+                                  .detect = pixi_detect,
+                                  .read = pixi_read,
+                                  .record_line = NULL,
+                                  .record_char = 0,
+                                  .per_record = 0,
+                                  .per_byte = 3};

@@ -1129,4 +1129,10 @@ static int pnpm_detect(const char *data, size_t len, const char *filename)
             sb_lock__has_line(data, n, "specifiers:") || sb_lock__has_line(data, n, "dependencies:"));
 }
 
-const sb_reader sb_reader_pnpm = {"pnpm-lock.yaml", pnpm_detect, pnpm_read};
+const sb_reader sb_reader_pnpm = {.kind = "pnpm-lock.yaml",
+                                  .detect = pnpm_detect,
+                                  .read = pnpm_read,
+                                  .record_line = NULL,
+                                  .record_char = 0,
+                                  .per_record = 0,
+                                  .per_byte = 12};

@@ -274,4 +274,10 @@ static int poetry_detect(const char *data, size_t len, const char *filename)
     return sb_lock__has_line(data, n, "[[package]]") && sb_lock__has_line(data, n, "python-versions = ") ? 1 : 0;
 }
 
-const sb_reader sb_reader_poetry = {"poetry.lock", poetry_detect, poetry_read};
+const sb_reader sb_reader_poetry = {.kind = "poetry.lock",
+                                    .detect = poetry_detect,
+                                    .read = poetry_read,
+                                    .record_line = "[[package]]",
+                                    .record_char = 0,
+                                    .per_record = 2500,
+                                    .per_byte = 6};

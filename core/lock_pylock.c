@@ -239,4 +239,10 @@ static int pylock_detect(const char *data, size_t len, const char *filename)
                : 0;
 }
 
-const sb_reader sb_reader_pylock = {"pylock.toml", pylock_detect, pylock_read};
+const sb_reader sb_reader_pylock = {.kind = "pylock.toml",
+                                    .detect = pylock_detect,
+                                    .read = pylock_read,
+                                    .record_line = "[[packages]]",
+                                    .record_char = 0,
+                                    .per_record = 2500,
+                                    .per_byte = 6};

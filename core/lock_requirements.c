@@ -486,4 +486,10 @@ static int requirements_detect(const char *data, size_t len, const char *filenam
     return pins ? 1 : 0;
 }
 
-const sb_reader sb_reader_requirements = {"requirements.txt", requirements_detect, requirements_read};
+const sb_reader sb_reader_requirements = {.kind = "requirements.txt",
+                                          .detect = requirements_detect,
+                                          .read = requirements_read,
+                                          .record_line = "",
+                                          .record_char = 0,
+                                          .per_record = 1000,
+                                          .per_byte = 2};

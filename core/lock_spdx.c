@@ -274,4 +274,10 @@ static sb_code spdx_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     return rc == SB_OK ? sb_sbomin__finish(&c, out, data, len) : rc;
 }
 
-const sb_reader sb_reader_spdx = {"spdx", spdx_detect, spdx_read};
+const sb_reader sb_reader_spdx = {.kind = "spdx",
+                                  .detect = spdx_detect,
+                                  .read = spdx_read,
+                                  .record_line = NULL,
+                                  .record_char = 0,
+                                  .per_record = 0,
+                                  .per_byte = 12};

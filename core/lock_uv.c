@@ -279,4 +279,10 @@ static int uv_detect(const char *data, size_t len, const char *filename)
            sb_lock__has_line(data, n, "source = {");
 }
 
-const sb_reader sb_reader_uv = {"uv.lock", uv_detect, uv_read};
+const sb_reader sb_reader_uv = {.kind = "uv.lock",
+                                .detect = uv_detect,
+                                .read = uv_read,
+                                .record_line = "[[package]]",
+                                .record_char = 0,
+                                .per_record = 2500,
+                                .per_byte = 6};

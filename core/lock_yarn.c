@@ -944,4 +944,10 @@ static int yarn_detect(const char *data, size_t len, const char *filename)
     return sb_lock__has_line(data, n, "  version \"") && sb_lock__has_line(data, n, "  resolved ");
 }
 
-const sb_reader sb_reader_yarn = {"yarn.lock", yarn_detect, yarn_read};
+const sb_reader sb_reader_yarn = {.kind = "yarn.lock",
+                                  .detect = yarn_detect,
+                                  .read = yarn_read,
+                                  .record_line = NULL,
+                                  .record_char = 0,
+                                  .per_record = 0,
+                                  .per_byte = 9};
