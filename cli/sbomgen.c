@@ -240,7 +240,7 @@ int main(int argc, char **argv)
         goto cleanup;
     }
     sb_limits lim = SB_LIMITS_DEFAULT;
-    lim.platform = sel.platform ? sel.platform : "linux-64"; /* the one document's platform */
+    lim.platform = sb_select_reader_platform(&sel); /* the one document's platform */
     if (manifest_path && read_manifest(manifest_path, a, &lim, &mdata, &sel) != 0)
         goto cleanup;
     sel.filter = &filt; /* as the service: an empty filter drops nothing */

@@ -310,12 +310,17 @@ static const sb_lock_platform *pick_platform(const sb_lock_env *env, const char 
     static const sb_lock_platform none = {.name = "none"};
     if (platform)
         return sb_lock_find_platform(env, platform);
-    const sb_lock_platform *plat = sb_lock_find_platform(env, "linux-64");
+    const sb_lock_platform *plat = sb_lock_find_platform(env, SB_SELECT_DEFAULT_PLATFORM);
     if (NULL == plat && env->nplatforms == 1)
         plat = &env->platforms[0];
     if (NULL == plat && env->nplatforms == 0)
         plat = &none; /* an empty document */
     return plat;
+}
+
+const char *sb_select_reader_platform(const sb_select_opts *opts)
+{
+    return opts && opts->platform ? opts->platform : SB_SELECT_DEFAULT_PLATFORM;
 }
 
 const sb_lock_platform *sb_select_platform(const sb_lock *lock, const sb_select_opts *opts)
@@ -621,8 +626,8 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
                           "platform '%.64s' is not locked for environment '%.64s'; available: %.120s", opts->platform,
                           env_name, join_platforms(a, env));
     if (NULL == plat)
-        return sb_err_set(err, SB_ENOTFOUND, "environment '%.64s' does not lock linux-64; choose a platform: %.120s",
-                          env_name, join_platforms(a, env));
+        return sb_err_set(err, SB_ENOTFOUND, "environment '%.64s' does not lock %s; choose a platform: %.120s",
+                          env_name, SB_SELECT_DEFAULT_PLATFORM, join_platforms(a, env));
     if (plat->unbuilt)
         return sb_err_set(err, SB_EMISUSE, "platform '%.64s' was not built: the lockfile was read for another platform",
                           plat->name);

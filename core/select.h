@@ -100,6 +100,15 @@ typedef struct sb_select_opts {
                                 * lock's package lists are not to be read again */
 } sb_select_opts;
 
+/* The platform a selection takes when none is named and the environment
+ * locks it (else its only platform): decided here once, for the server and
+ * sbomgen alike. */
+#define SB_SELECT_DEFAULT_PLATFORM "linux-64"
+
+/* The one platform a reader builds records for (sb_limits.platform) for a
+ * selection of one document: the one named, else the default. */
+const char *sb_select_reader_platform(const sb_select_opts *opts);
+
 /* The records a selection would read (see sb_select for the default
  * platform); NULL when environment or platform is not in the lockfile. */
 const sb_lock_platform *sb_select_platform(const sb_lock *lock, const sb_select_opts *opts);

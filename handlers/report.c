@@ -43,9 +43,6 @@ static int post_report(svc_req *r)
         return svc_bad_param(r, "output",
                              "is sarif, whose results are license policy violations: give a policy "
                              "(allow-license, deny-license, require-license or policy)");
-    if (in.all_envs || in.all_plats)
-        return svc_bad_param(r, in.all_envs ? "all-environments" : "all-platforms",
-                             "is not supported by reports: a report covers one environment x platform");
     sb_sbom *sbom = NULL;
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;

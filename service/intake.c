@@ -522,7 +522,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     lim.max_scalar = (size_t)cfg->max_scalar;
     lim.max_packages = (size_t)cfg->max_packages;
     /* one document's platform is all a Python lockfile needs building for */
-    lim.platform = in->all_plats ? NULL : sel->platform ? sel->platform : "linux-64";
+    lim.platform = in->all_plats ? NULL : sb_select_reader_platform(sel);
     lim.deadline_ns = svc_intake_deadline(r);
     sel->deadline_ns = lim.deadline_ns;
     const char *filename = part ? NULL : q->filename;

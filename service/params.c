@@ -612,6 +612,9 @@ int svc_param_epss(const char *s, double *out)
     return 0;
 }
 
+/* the parser's flags are sized by SVC_QPARAM_ROWS: the table must fit */
+_Static_assert(sizeof qparams / sizeof qparams[0] <= SVC_QPARAM_ROWS, "raise SVC_QPARAM_ROWS");
+
 const svc_qparam *svc_qparams(void)
 {
     return qparams;
@@ -828,13 +831,12 @@ int svc_query_parse_arg(svc_query_parser *p, const char *key, const char *value)
         return 1;
     const svc_qparam *row = svc_qparam_find(key, p->ep);
     if (!row->repeat) {
-        for (size_t i = 0; i < p->nseen; i++)
-            if (!strcmp(p->seen[i], key)) {
-                snprintf(p->why, sizeof p->why, "query parameter '%s' is given more than once", key);
-                return 1;
-            }
-        if (p->nseen < sizeof p->seen / sizeof p->seen[0])
-            p->seen[p->nseen++] = row->name;
+        size_t at = (size_t)(row - qparams);
+        if (p->seen[at]) {
+            snprintf(p->why, sizeof p->why, "query parameter '%s' is given more than once", key);
+            return 1;
+        }
+        p->seen[at] = 1;
     }
     char *f = (char *)p->q + row->off;
     const char *why = NULL;

@@ -167,13 +167,16 @@ int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why
  * a selection and its all-* form exclude each other. A typo is a 400 naming
  * the closest parameter, not a silent default the client never asked for.
  * List values are stored in arrays from alloc(cls, bytes). */
+#define SVC_QPARAM_ROWS 128 /* at least the rows of the table (a static assertion checks) */
 typedef struct svc_query_parser {
     svc_query *q;
     unsigned ep;
     void *(*alloc)(void *cls, size_t n);
     void *alloc_cls;
-    const char *seen[48];
-    size_t nseen;
+    /* one flag per row of the table: a repeated parameter is refused
+     * however many others come first (a fixed list of names stopped
+     * looking after 48) */
+    unsigned char seen[SVC_QPARAM_ROWS];
     char why[256];
     const char *const *choices; /* for a value outside a closed set */
     size_t nchoices;
