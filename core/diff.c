@@ -741,32 +741,20 @@ static sb_code end(sb_doc *d)
     return d->jw.status;
 }
 
-#define DIFF_OPS(var, mtype) \
-    static const sb_doc_ops var = {.name = "diff", \
-                                   .media_type = mtype, \
-                                   .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = begin, \
-                                   .component = nothing, \
-                                   .middle = middle, \
-                                   .relation_count = piece_count, \
-                                   .relation = piece, \
-                                   .end = end}
 
-DIFF_OPS(diff_json, "application/json");
-DIFF_OPS(diff_text, "text/plain; charset=utf-8");
-DIFF_OPS(diff_markdown, "text/markdown; charset=utf-8");
-DIFF_OPS(diff_csv, "text/csv; charset=utf-8");
+SB_REPORT_OUTPUT(diff_json, "diff", JSON, begin, middle, piece_count, piece, end, nothing);
+SB_REPORT_OUTPUT(diff_text, "diff", TEXT, begin, middle, piece_count, piece, end, nothing);
+SB_REPORT_OUTPUT(diff_markdown, "diff", MARKDOWN, begin, middle, piece_count, piece, end, nothing);
+SB_REPORT_OUTPUT(diff_csv, "diff", CSV, begin, middle, piece_count, piece, end, nothing);
 
 const sb_report_kind sb_diff_kind = {.name = "diff", .ops = {&diff_json, &diff_text, &diff_markdown, &diff_csv, NULL}};
 
 sb_code sb_diff_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_diff *diff, const sb_doc_opts *opts,
                         sb_err *err)
 {
-    int o = 0;
-    while (o < SB_REPORT_NOUTPUTS && sb_diff_kind.ops[o] != ops)
-        o++;
-    if (o == SB_REPORT_NOUTPUTS || NULL == ops)
+    if (NULL == ops || ops->begin != sb_diff_kind.ops[SB_REPORT_JSON]->begin)
         return sb_err_set(err, SB_EMISUSE, "not a diff output");
+    sb_report_output o = sb_report_output_of(ops);
     writer *w = sb_arena_calloc(a, 1, sizeof *w);
     if (NULL == w)
         return sb_err_set(err, SB_ENOMEM, "out of memory");

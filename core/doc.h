@@ -52,6 +52,9 @@ typedef struct sb_doc_ops {
     /* picked only by its name or its own media type, never by a wildcard or
      * application/json: it is no SBOM, and asks for parameters of its own */
     bool named_only;
+    /* a report's output (sb_report_output, report.h: 0 = JSON), so a report
+     * reads what it writes instead of comparing descriptors */
+    int report_output;
     /* what the handlers ask of a format, so none compares descriptors: */
     const char *title;                         /* "CycloneDX 1.6", "SPDX 2.3": for sentences */
     const char *spec_version;                  /* the specification's version it writes ("1.7"); NULL: none */

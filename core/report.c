@@ -31,11 +31,8 @@ const sb_report_kind *const *sb_report_registry(void)
 static const struct {
     const char *name, *media;
 } outputs[SB_REPORT_NOUTPUTS] = {
-    {"json", "application/json"},
-    {"text", "text/plain; charset=utf-8"},
-    {"markdown", "text/markdown; charset=utf-8"},
-    {"csv", "text/csv; charset=utf-8"},
-    {"sarif", "application/sarif+json"},
+    {"json", SB_REPORT_MEDIA_JSON}, {"text", SB_REPORT_MEDIA_TEXT},   {"markdown", SB_REPORT_MEDIA_MARKDOWN},
+    {"csv", SB_REPORT_MEDIA_CSV},   {"sarif", SB_REPORT_MEDIA_SARIF},
 };
 
 int sb_report_output_find(const char *name, sb_report_output *out)
@@ -58,12 +55,9 @@ const char *sb_report_output_media(sb_report_output out)
     return outputs[out].media;
 }
 
-sb_report_output sb_report_output_of(const sb_report_kind *k, const sb_doc_ops *ops)
+sb_report_output sb_report_output_of(const sb_doc_ops *ops)
 {
-    for (int o = 0; o < SB_REPORT_NOUTPUTS; o++)
-        if (k->ops[o] && k->ops[o] == ops)
-            return (sb_report_output)o;
-    return SB_REPORT_JSON;
+    return (unsigned)ops->report_output < SB_REPORT_NOUTPUTS ? (sb_report_output)ops->report_output : SB_REPORT_JSON;
 }
 
 sb_table_out sb_report_table_out(sb_report_output out)
@@ -390,7 +384,7 @@ static sb_code prepare(sb_doc *d, const sb_report__tab_kind *k)
     if (NULL == r)
         return SB_ENOMEM;
     r->k = k;
-    r->out = sb_report_output_of(k->kind, d->ops);
+    r->out = sb_report_output_of(d->ops);
     r->md = r->out == SB_REPORT_MARKDOWN;
     r->csv = r->out == SB_REPORT_CSV;
     r->sarif = r->out == SB_REPORT_SARIF;

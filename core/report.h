@@ -27,14 +27,48 @@ typedef enum sb_report_output {
     SB_REPORT_NOUTPUTS
 } sb_report_output;
 
+/* The media type of each output. */
+#define SB_REPORT_MEDIA_JSON "application/json"
+#define SB_REPORT_MEDIA_TEXT "text/plain; charset=utf-8"
+#define SB_REPORT_MEDIA_MARKDOWN "text/markdown; charset=utf-8"
+#define SB_REPORT_MEDIA_CSV "text/csv; charset=utf-8"
+#define SB_REPORT_MEDIA_SARIF "application/sarif+json"
+
+/* The descriptor of one output OUT (JSON, TEXT, MARKDOWN, CSV, SARIF) of
+ * the report `kind_name`, from the report's producer functions: every
+ * report's outputs are written with it, one line each. */
+#define SB_REPORT_OUTPUT(var, kind_name, OUT, begin_fn, middle_fn, count_fn, piece_fn, end_fn, nothing_fn) \
+    static const sb_doc_ops var = {.name = kind_name, \
+                                   .media_type = SB_REPORT_MEDIA_##OUT, \
+                                   .text_shape = SB_TEXTS_CYCLONEDX, \
+                                   .report_output = SB_REPORT_##OUT, \
+                                   .begin = begin_fn, \
+                                   .component = nothing_fn, \
+                                   .middle = middle_fn, \
+                                   .relation_count = count_fn, \
+                                   .relation = piece_fn, \
+                                   .end = end_fn}
+
 /* One report kind: its name (the path /v1/report/<name>) and its producer
  * per output, NULL where it has no such output. Each kind lives in its
  * own file (core/report_<kind>.c) and is listed once in the registry in
  * report.c. */
+/* The parameters a report takes beyond the selection's and output's. */
+typedef enum sb_report_params {
+    SB_REPORT_PARAMS_COMMON = 0,
+    SB_REPORT_PARAMS_TREE,    /* depth= */
+    SB_REPORT_PARAMS_QUALITY, /* profile= */
+    SB_REPORT_PARAMS_EXPLAIN  /* package= */
+} sb_report_params;
+
 typedef struct sb_report_kind {
     const char *name;
     const sb_doc_ops *ops[SB_REPORT_NOUTPUTS];
-    bool needs_package; /* about one package: package= is required (explain) */
+    bool needs_package;      /* about one package: package= is required (explain) */
+    bool needs_vulns;        /* about findings: OSV is asked whether or not vulnerabilities= says so */
+    bool needs_health;       /* about releases: the index's project pages are asked */
+    bool sarif_needs_policy; /* its SARIF results are policy violations: no policy, no SARIF */
+    sb_report_params params;
 } sb_report_kind;
 
 /* The report kinds, each in its own file. */
@@ -61,9 +95,8 @@ int sb_report_output_find(const char *name, sb_report_output *out);
 const char *sb_report_output_name(sb_report_output out);
 const char *sb_report_output_media(sb_report_output out);
 
-/* Which of kind k's outputs the producer `ops` writes (SB_REPORT_JSON when
- * none): a report's begin() reads it once instead of comparing pointers. */
-sb_report_output sb_report_output_of(const sb_report_kind *k, const sb_doc_ops *ops);
+/* Which output the producer `ops` writes (its descriptor says). */
+sb_report_output sb_report_output_of(const sb_doc_ops *ops);
 
 /* The table style of a text output (text for everything else). */
 sb_table_out sb_report_table_out(sb_report_output out);

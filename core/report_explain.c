@@ -206,7 +206,7 @@ static sb_code begin(sb_doc *d)
     if (NULL == r)
         return SB_ENOMEM;
     d->fmt = r;
-    r->out = sb_report_output_of(&sb_report_explain, d->ops);
+    r->out = sb_report_output_of(d->ops);
     const sb_sbom *s = d->sbom;
     const char *want = d->opts.explain_package ? d->opts.explain_package : "";
     sb_code rc = SB_OK;
@@ -316,24 +316,15 @@ static sb_code end(sb_doc *d)
     return jw->status;
 }
 
-#define EXPLAIN_OPS(var, mtype) \
-    static const sb_doc_ops var = {.name = "explain", \
-                                   .media_type = mtype, \
-                                   .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = begin, \
-                                   .component = nothing, \
-                                   .middle = middle, \
-                                   .relation_count = piece_count, \
-                                   .relation = piece, \
-                                   .end = end}
 
-EXPLAIN_OPS(explain_json, "application/json");
-EXPLAIN_OPS(explain_text, "text/plain; charset=utf-8");
-EXPLAIN_OPS(explain_markdown, "text/markdown; charset=utf-8");
-EXPLAIN_OPS(explain_csv, "text/csv; charset=utf-8");
+SB_REPORT_OUTPUT(explain_json, "explain", JSON, begin, middle, piece_count, piece, end, nothing);
+SB_REPORT_OUTPUT(explain_text, "explain", TEXT, begin, middle, piece_count, piece, end, nothing);
+SB_REPORT_OUTPUT(explain_markdown, "explain", MARKDOWN, begin, middle, piece_count, piece, end, nothing);
+SB_REPORT_OUTPUT(explain_csv, "explain", CSV, begin, middle, piece_count, piece, end, nothing);
 
 const sb_report_kind sb_report_explain = {
     .name = "explain",
     .ops = {&explain_json, &explain_text, &explain_markdown, &explain_csv, NULL},
     .needs_package = true,
+    .params = SB_REPORT_PARAMS_EXPLAIN,
 };

@@ -98,24 +98,17 @@ size_t sb_report__tab_count(const sb_doc *d);
 sb_code sb_report__tab_piece(sb_doc *d, size_t i);
 sb_code sb_report__tab_end(sb_doc *d);
 
-#define SB_REPORT__TAB_OPS(var, kind_name, begin_fn, mtype) \
-    static const sb_doc_ops var = {.name = kind_name, \
-                                   .media_type = mtype, \
-                                   .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = begin_fn, \
-                                   .component = sb_report__tab_nothing, \
-                                   .middle = sb_report__tab_middle, \
-                                   .relation_count = sb_report__tab_count, \
-                                   .relation = sb_report__tab_piece, \
-                                   .end = sb_report__tab_end}
+#define SB_REPORT__TAB_OPS(var, kind_name, begin_fn, OUT) \
+    SB_REPORT_OUTPUT(var, kind_name, OUT, begin_fn, sb_report__tab_middle, sb_report__tab_count, sb_report__tab_piece, \
+                     sb_report__tab_end, sb_report__tab_nothing)
 
 /* The four outputs every table report has: prefix_json, prefix_text,
  * prefix_md and prefix_csv (a report with findings adds its SARIF beside). */
 #define SB_REPORT__TAB_OUTPUTS(prefix, kind_name, begin_fn) \
-    SB_REPORT__TAB_OPS(prefix##_json, kind_name, begin_fn, "application/json"); \
-    SB_REPORT__TAB_OPS(prefix##_text, kind_name, begin_fn, "text/plain; charset=utf-8"); \
-    SB_REPORT__TAB_OPS(prefix##_md, kind_name, begin_fn, "text/markdown; charset=utf-8"); \
-    SB_REPORT__TAB_OPS(prefix##_csv, kind_name, begin_fn, "text/csv; charset=utf-8")
+    SB_REPORT__TAB_OPS(prefix##_json, kind_name, begin_fn, JSON); \
+    SB_REPORT__TAB_OPS(prefix##_text, kind_name, begin_fn, TEXT); \
+    SB_REPORT__TAB_OPS(prefix##_md, kind_name, begin_fn, MARKDOWN); \
+    SB_REPORT__TAB_OPS(prefix##_csv, kind_name, begin_fn, CSV)
 
 /* One row per package, in model order (packages, licenses). */
 sb_code sb_report__all_rows(sb_doc *d, sb_report__tab *r);

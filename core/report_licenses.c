@@ -536,8 +536,9 @@ static sb_code begin(sb_doc *d)
 }
 
 SB_REPORT__TAB_OUTPUTS(licenses, "licenses", begin);
-SB_REPORT__TAB_OPS(licenses_sarif, "licenses", begin, "application/sarif+json");
+SB_REPORT__TAB_OPS(licenses_sarif, "licenses", begin, SARIF);
 
 const sb_report_kind sb_report_licenses = {.name = "licenses",
+                                           .sarif_needs_policy = true,
                                            .ops = {&licenses_json, &licenses_text, &licenses_md, &licenses_csv,
                                                    &licenses_sarif}};

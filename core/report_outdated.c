@@ -89,7 +89,7 @@ static sb_code obegin(sb_doc *d)
     if (NULL == r)
         return SB_ENOMEM;
     d->fmt = r;
-    r->out = sb_report_output_of(&sb_report_outdated, d->ops);
+    r->out = sb_report_output_of(d->ops);
     r->rows = sb_arena_alloc(d->arena, (s->npkgs ? s->npkgs : 1) * sizeof *r->rows);
     if (NULL == r->rows)
         return SB_ENOMEM;
@@ -254,21 +254,12 @@ static sb_code oend(sb_doc *d)
     return d->jw.status;
 }
 
-#define OUTDATED_OPS(var, mtype) \
-    static const sb_doc_ops var = {.name = "outdated", \
-                                   .media_type = mtype, \
-                                   .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = obegin, \
-                                   .component = onothing, \
-                                   .middle = omiddle, \
-                                   .relation_count = ocount, \
-                                   .relation = opiece, \
-                                   .end = oend}
 
-OUTDATED_OPS(outdated_json, "application/json");
-OUTDATED_OPS(outdated_text, "text/plain; charset=utf-8");
-OUTDATED_OPS(outdated_md, "text/markdown; charset=utf-8");
-OUTDATED_OPS(outdated_csv, "text/csv; charset=utf-8");
+SB_REPORT_OUTPUT(outdated_json, "outdated", JSON, obegin, omiddle, ocount, opiece, oend, onothing);
+SB_REPORT_OUTPUT(outdated_text, "outdated", TEXT, obegin, omiddle, ocount, opiece, oend, onothing);
+SB_REPORT_OUTPUT(outdated_md, "outdated", MARKDOWN, obegin, omiddle, ocount, opiece, oend, onothing);
+SB_REPORT_OUTPUT(outdated_csv, "outdated", CSV, obegin, omiddle, ocount, opiece, oend, onothing);
 
 const sb_report_kind sb_report_outdated = {.name = "outdated",
+                                           .needs_health = true,
                                            .ops = {&outdated_json, &outdated_text, &outdated_md, &outdated_csv, NULL}};

@@ -158,7 +158,7 @@ static sb_code begin(sb_doc *d)
     if (NULL == r)
         return SB_ENOMEM;
     d->fmt = r;
-    r->out = sb_report_output_of(&sb_report_quality, d->ops);
+    r->out = sb_report_output_of(d->ops);
     sb_code rc = sb_quality_score(&r->q, d->arena, d->sbom);
     if (rc != SB_OK)
         return rc;
@@ -358,21 +358,12 @@ static sb_code end(sb_doc *d)
     return d->jw.status;
 }
 
-#define QUALITY_OPS(var, mtype) \
-    static const sb_doc_ops var = {.name = "quality", \
-                                   .media_type = mtype, \
-                                   .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = begin, \
-                                   .component = nothing, \
-                                   .middle = middle, \
-                                   .relation_count = piece_count, \
-                                   .relation = piece, \
-                                   .end = end}
 
-QUALITY_OPS(quality_json, "application/json");
-QUALITY_OPS(quality_text, "text/plain; charset=utf-8");
-QUALITY_OPS(quality_markdown, "text/markdown; charset=utf-8");
-QUALITY_OPS(quality_csv, "text/csv; charset=utf-8");
+SB_REPORT_OUTPUT(quality_json, "quality", JSON, begin, middle, piece_count, piece, end, nothing);
+SB_REPORT_OUTPUT(quality_text, "quality", TEXT, begin, middle, piece_count, piece, end, nothing);
+SB_REPORT_OUTPUT(quality_markdown, "quality", MARKDOWN, begin, middle, piece_count, piece, end, nothing);
+SB_REPORT_OUTPUT(quality_csv, "quality", CSV, begin, middle, piece_count, piece, end, nothing);
 
 const sb_report_kind sb_report_quality = {.name = "quality",
+                                          .params = SB_REPORT_PARAMS_QUALITY,
                                           .ops = {&quality_json, &quality_text, &quality_markdown, &quality_csv, NULL}};

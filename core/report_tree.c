@@ -238,4 +238,6 @@ static sb_code begin(sb_doc *d)
 
 SB_REPORT__TAB_OUTPUTS(tree, "tree", begin);
 
-const sb_report_kind sb_report_tree = {.name = "tree", .ops = {&tree_json, &tree_text, &tree_md, &tree_csv, NULL}};
+const sb_report_kind sb_report_tree = {.name = "tree",
+                                       .params = SB_REPORT_PARAMS_TREE,
+                                       .ops = {&tree_json, &tree_text, &tree_md, &tree_csv, NULL}};

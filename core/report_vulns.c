@@ -121,7 +121,7 @@ static sb_code vbegin(sb_doc *d)
     if (NULL == r)
         return SB_ENOMEM;
     d->fmt = r;
-    r->out = sb_report_output_of(&sb_report_vulnerabilities, d->ops);
+    r->out = sb_report_output_of(d->ops);
     size_t n = 0;
     for (size_t i = 0; i < s->nvulns; i++)
         n += s->vulns[i].naffects;
@@ -451,23 +451,14 @@ static sb_code vend(sb_doc *d)
     return jw->status;
 }
 
-#define VULN_OPS(var, mtype) \
-    static const sb_doc_ops var = {.name = "vulnerabilities", \
-                                   .media_type = mtype, \
-                                   .text_shape = SB_TEXTS_CYCLONEDX, \
-                                   .begin = vbegin, \
-                                   .component = vnothing, \
-                                   .middle = vmiddle, \
-                                   .relation_count = vcount, \
-                                   .relation = vpiece, \
-                                   .end = vend}
 
-VULN_OPS(vulns_json, "application/json");
-VULN_OPS(vulns_text, "text/plain; charset=utf-8");
-VULN_OPS(vulns_md, "text/markdown; charset=utf-8");
-VULN_OPS(vulns_csv, "text/csv; charset=utf-8");
-VULN_OPS(vulns_sarif, "application/sarif+json");
+SB_REPORT_OUTPUT(vulns_json, "vulnerabilities", JSON, vbegin, vmiddle, vcount, vpiece, vend, vnothing);
+SB_REPORT_OUTPUT(vulns_text, "vulnerabilities", TEXT, vbegin, vmiddle, vcount, vpiece, vend, vnothing);
+SB_REPORT_OUTPUT(vulns_md, "vulnerabilities", MARKDOWN, vbegin, vmiddle, vcount, vpiece, vend, vnothing);
+SB_REPORT_OUTPUT(vulns_csv, "vulnerabilities", CSV, vbegin, vmiddle, vcount, vpiece, vend, vnothing);
+SB_REPORT_OUTPUT(vulns_sarif, "vulnerabilities", SARIF, vbegin, vmiddle, vcount, vpiece, vend, vnothing);
 
 const sb_report_kind sb_report_vulnerabilities = {.name = "vulnerabilities",
+                                                  .needs_vulns = true,
                                                   .ops = {&vulns_json, &vulns_text, &vulns_md, &vulns_csv,
                                                           &vulns_sarif}};

@@ -18,31 +18,25 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Read and select one side. 0, or 1 with the answer queued in *rc. */
-static int side(svc_req *r, const char *part, svc_intake *in, sb_sbom **out, int *rc)
+/* Read and select one side. 0, or 1 with the answer in *pb. */
+static int side(svc_req *r, const char *part, svc_intake *in, sb_sbom **out, svc_problem *pb)
 {
-    if (svc_intake_read_part(r, part, in, rc))
+    if (svc_intake_read_part(r, part, in, pb))
         return 1;
-    return svc_intake_select(r, in, out, rc);
+    return svc_intake_select(r, in, out, pb);
 }
 
 static int post_diff(svc_req *r)
 {
-    int rc;
-    unsigned gated = svc_req_q(r)->diff_gate; /* fail-on's kinds of change, checked by the query's parse */
-    bool direct = svc_req_q(r)->diff_direct;
+    svc_problem pb;
     const sb_doc_ops *ops = NULL;
-    if (svc_intake_output(r, &sb_diff_kind, &ops, &rc))
-        return rc;
+    if (svc_intake_output(r, &sb_diff_kind, &ops, &pb))
+        return svc_req_answer(r, &pb);
     svc_intake base_in, head_in;
     sb_sbom *base = NULL, *head = NULL;
     svc_req_mark(r, "upload");
-    if (side(r, "base", &base_in, &base, &rc) || side(r, "head", &head_in, &head, &rc))
-        return rc;
-    if ((gated & SB_DIFF_NOW_DENIED) && !head_in.policy_on)
-        return svc_bad_param(r, "fail-on",
-                             "is now-denied, which needs a license policy (allow-license, deny-license, "
-                             "require-license or policy)");
+    if (side(r, "base", &base_in, &base, &pb) || side(r, "head", &head_in, &head, &pb))
+        return svc_req_answer(r, &pb);
     svc_req_drop_body(r); /* both sides hold copies of what they need */
     const sb_sbom *sides[2] = {base, head};
     svc_gates_mark_incomplete(r, sides, 2);
@@ -53,32 +47,11 @@ static int post_diff(svc_req *r)
     sb_diff *diff = NULL;
     if (sb_diff_compute(&diff, a, base, head, &err) != SB_OK)
         return svc_req_error(r, &err, NULL, 0);
+    /* text and Markdown: the diff itself, led by what fails, is the 422 */
+    int as_doc = ops->report_output == SB_REPORT_TEXT || ops->report_output == SB_REPORT_MARKDOWN;
     unsigned status = 200;
-    diff->gated = gated;
-    diff->gated_direct = direct;
-    if (gated && diff->nrows) {
-        sb_gate g;
-        sb_gate_init(&g, "diff", "The lockfiles differ");
-        if (sb_diff_gate(&g, a, diff, gated, direct) != SB_OK) {
-            sb_err_set(&err, SB_ENOMEM, "out of memory");
-            return svc_req_error(r, &err, NULL, 0);
-        }
-        /* text and Markdown: the diff itself, led by what fails, as the 422 */
-        int as_doc = ops == sb_diff_kind.ops[SB_REPORT_TEXT] || ops == sb_diff_kind.ops[SB_REPORT_MARKDOWN];
-        if (sb_gate_fired(&g) && as_doc)
-            status = 422;
-        else if (sb_gate_fired(&g)) {
-            char detail[300];
-            if (gated == SB_DIFF_ALL)
-                snprintf(detail, sizeof detail, "%zu change(s) between base and head, and fail-on=diff", diff->nrows);
-            else
-                snprintf(detail, sizeof detail,
-                         "%zu change(s) between base and head of the kinds fail-on=%.120s names (%zu change(s) in "
-                         "all)",
-                         g.n, svc_req_q(r)->fail_on, diff->nrows);
-            return svc_req_gate(r, &g, detail);
-        }
-    }
+    if (svc_gates_diff(svc_req_q(r), a, diff, head_in.policy_on, as_doc, &status, &pb))
+        return svc_req_answer(r, &pb);
     sb_doc_opts dopts = {.timestamp = head_in.ts, .pretty = head_in.pretty != 0};
     sb_doc *doc = NULL;
     if (sb_diff_doc_new(&doc, a, ops, diff, &dopts, &err) != SB_OK)

@@ -20,36 +20,35 @@
 
 static int post_report(svc_req *r)
 {
-    const sb_report_kind *k = sb_report_kind_find(svc_req_path(r) + strlen(PREFIX));
+    const sb_report_kind *k = svc_req_report(r); /* every report route carries its kind */
     const sb_doc_ops *ops = NULL;
-    int rc;
-    if (NULL == k) /* the router took only the registered kinds: a defect if reached */
-        return svc_req_problem(r, SVC_PT_NOT_FOUND, "no such report", NULL, 0);
-    if (svc_intake_output(r, k, &ops, &rc))
-        return rc;
+    svc_problem pb;
+    if (svc_intake_output(r, k, &ops, &pb))
+        return svc_req_answer(r, &pb);
     const svc_query *q = svc_req_q(r);
     const char *explain = q->package;
     if (k->needs_package && (NULL == explain || !explain[0])) /* before the body is read */
         return svc_bad_param(r, "package", "is required: the name of the package to explain");
     svc_intake in;
     svc_req_mark(r, "upload");
+    int rc;
     if (svc_req_repeat(r, &rc))
         return rc;
-    if (svc_intake_read(r, SB_TEXTS_CYCLONEDX, 0, &in, &rc))
-        return rc;
+    if (svc_intake_read(r, SB_TEXTS_CYCLONEDX, 0, &in, &pb))
+        return svc_req_answer(r, &pb);
     svc_req_mark(r, "parse");
-    /* the licenses report's SARIF results are policy violations: no policy, nothing to say */
-    if (ops == k->ops[SB_REPORT_SARIF] && !strcmp(k->name, "licenses") && !in.policy_on)
+    /* a report whose SARIF results are policy violations: no policy, nothing to say */
+    if (ops->report_output == SB_REPORT_SARIF && k->sarif_needs_policy && !in.policy_on)
         return svc_bad_param(r, "output",
                              "is sarif, whose results are license policy violations: give a policy "
                              "(allow-license, deny-license, require-license or policy)");
     sb_sbom *sbom = NULL;
-    if (svc_intake_select(r, &in, &sbom, &rc))
-        return rc;
+    if (svc_intake_select(r, &in, &sbom, &pb))
+        return svc_req_answer(r, &pb);
     svc_req_mark(r, "model");
     const sb_sbom *one[1] = {sbom};
-    if (svc_gates_run(r, in.fail_quality, one, 1, &rc))
-        return rc;
+    if (svc_gates_run(r, in.fail_quality, one, 1, &pb))
+        return svc_req_answer(r, &pb);
     sb_doc_opts dopts = {.timestamp = in.ts, .pretty = in.pretty != 0, .input_sha1 = in.sha1};
     if (q->depth >= 0) /* tree only; 0 = the root's direct dependencies */
         dopts.tree_levels = (unsigned)q->depth + 1;
@@ -72,11 +71,12 @@ int h_report_register(svc_router *rt)
     for (const sb_report_kind *const *k = sb_report_registry(); *k; k++) {
         char path[SVC_ROUTE_PATH_MAX];
         snprintf(path, sizeof path, PREFIX "%s", (*k)->name);
-        unsigned ep = !strcmp((*k)->name, "tree")      ? SVC_EP_TREE
-                      : !strcmp((*k)->name, "quality") ? SVC_EP_QUALITY
-                      : !strcmp((*k)->name, "explain") ? SVC_EP_EXPLAIN
-                                                       : SVC_EP_REPORT;
-        if (svc_router_add_q(rt, "POST", path, post_report, 1, ep))
+        /* the endpoint whose parameter rows the report takes, by its params */
+        static const unsigned eps[] = {[SB_REPORT_PARAMS_COMMON] = SVC_EP_REPORT,
+                                       [SB_REPORT_PARAMS_TREE] = SVC_EP_TREE,
+                                       [SB_REPORT_PARAMS_QUALITY] = SVC_EP_QUALITY,
+                                       [SB_REPORT_PARAMS_EXPLAIN] = SVC_EP_EXPLAIN};
+        if (svc_router_add_report(rt, path, post_report, eps[(*k)->params], *k))
             return -1;
     }
     return 0;

@@ -1,8 +1,9 @@
 /*
  * gates.c - the CI gates a request asks for, over its selected documents:
  * fail-on-quality, fail-on-yanked, fail-on-severity / -kev / -epss and
- * fail-on-scorecard (the license policy's gate runs with the selection, in
- * intake.c). A gate never passes blind: it is evaluated only on data it has.
+ * fail-on-scorecard, and the license policy's fail-on=license. Each gate
+ * decides an answer (svc_problem) and returns; the handler answers it. A
+ * gate never passes blind: it is evaluated only on data it has.
  *
  *   - a gate whose data this server never gathers (no --vulnerabilities, no
  *     --lookups) is a 400 urn:sbomd:problem:feature-disabled before the body
@@ -22,6 +23,7 @@
  */
 #include "gates.h"
 #include "params.h"
+#include "../core/diff.h"
 #include "../core/gate.h"
 #include "../core/health.h"
 #include "../core/quality.h"
@@ -31,6 +33,12 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+/* A gate that could not finish for memory fails closed: never a pass. */
+static int out_of_memory(svc_problem *pb)
+{
+    return svc_problem_code(pb, SB_ENOMEM, "out of memory evaluating a gate");
+}
 
 static int asks_severity(const svc_query *q)
 {
@@ -80,10 +88,8 @@ static int server_has(const svc_cfg *cfg, const gate_need *g)
     return *(const long *)(const void *)((const char *)cfg + g->cfg_flag) != 0;
 }
 
-int svc_gates_offered(svc_req *r, int *rc)
+int svc_gates_offered(const svc_cfg *cfg, const svc_query *q, svc_problem *pb)
 {
-    const svc_query *q = svc_req_q(r);
-    const svc_cfg *cfg = svc_req_cfg(r);
     if (q->gate_incomplete_pass)
         return 0; /* evaluated on what is known; the answer says what is not */
     for (size_t i = 0; i < NNEEDS; i++) {
@@ -95,8 +101,7 @@ int svc_gates_offered(svc_req *r, int *rc)
                  "evaluated; ask its operator to turn it on, or add gate-incomplete=pass to have the document "
                  "without the gate's data",
                  needs[i].gate, needs[i].server_option);
-        *rc = svc_req_disabled(r, detail);
-        return 1;
+        return svc_problem_type(pb, SVC_PT_FEATURE_DISABLED, detail, NULL, 0);
     }
     return 0;
 }
@@ -124,10 +129,9 @@ void svc_gates_mark_incomplete(svc_req *r, const sb_sbom *const *docs, size_t n)
 /* Gates whose data a document lacks: into g (gate, step, detail); then a
  * 503, or with gate-incomplete=pass a Warning per gate. 1 with the answer
  * queued. */
-static int unevaluated(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+static int unevaluated(const svc_query *q, sb_arena *a, const sb_sbom *const *docs, size_t n, const char **warning,
+                       svc_problem *pb)
 {
-    const svc_query *q = svc_req_q(r);
-    sb_arena *a = svc_req_arena(r);
     sb_gate g;
     sb_gate_init(&g, "gate-unevaluated", "A gate could not be evaluated");
     char gates[256];
@@ -146,12 +150,8 @@ static int unevaluated(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
                                     .value = *st,
                                     .reason = sb_arena_printf(a, "%s (%s/%s)", docs[d]->incomplete.detail[i],
                                                               docs[d]->environment, docs[d]->platform)};
-                    if (sb_gate_add(&g, a, &f) != SB_OK) {
-                        sb_err e;
-                        sb_err_set(&e, SB_ENOMEM, "out of memory");
-                        *rc = svc_req_error(r, &e, NULL, 0);
-                        return 1;
-                    }
+                    if (sb_gate_add(&g, a, &f) != SB_OK)
+                        return out_of_memory(pb);
                 }
         if (g.n > before && glen + strlen(needs[k].gate) + 3 < sizeof gates)
             glen += (size_t)snprintf(gates + glen, sizeof gates - glen, "%s%s", glen ? ", " : "", needs[k].gate);
@@ -163,8 +163,7 @@ static int unevaluated(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
                                         "299 sbomd \"evaluated on incomplete data (gate-incomplete=pass): %s; "
                                         "see Sbomd-Incomplete\"",
                                         gates);
-        if (w)
-            svc_req_add_header(r, "Warning", w);
+        *warning = w;
         return 0;
     }
     const char *detail =
@@ -172,41 +171,33 @@ static int unevaluated(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
                         "%s could not be evaluated: the data it reads is incomplete (%s: %s); a gate never passes "
                         "blind. Retry later, or add gate-incomplete=pass to evaluate it on what is known",
                         gates, g.items[0].value, g.items[0].reason ? g.items[0].reason : "");
-    *rc = svc_req_unevaluated(r, &g, detail ? detail : "a gate could not be evaluated");
-    return 1;
+    return svc_problem_gate(pb, &g, detail ? detail : "a gate could not be evaluated", 1);
 }
 
-static int quality_gate(svc_req *r, int profile, const sb_sbom *const *docs, size_t n, int *rc)
+static int quality_gate(sb_arena *a, int profile, const sb_sbom *const *docs, size_t n, svc_problem *pb)
 {
     if (profile < 0)
         return 0;
-    sb_arena *a = svc_req_arena(r);
     sb_gate g;
     sb_gate_init(&g, "quality-failed", "The SBOM lacks minimum elements of the profile");
     for (size_t i = 0; i < n; i++) {
         sb_quality q;
         if (sb_quality_score(&q, a, docs[i]) != SB_OK ||
-            sb_quality_gate(&g, a, docs[i], &q, (sb_quality_profile)profile) != SB_OK) {
-            sb_err err;
-            sb_err_set(&err, SB_ENOMEM, "out of memory");
-            *rc = svc_req_error(r, &err, NULL, 0);
-            return 1;
-        }
+            sb_quality_gate(&g, a, docs[i], &q, (sb_quality_profile)profile) != SB_OK)
+            return out_of_memory(pb);
     }
     if (!sb_gate_fired(&g))
         return 0;
     const char *detail = sb_arena_printf(a, "%zu element(s) of %s are not met (environment %s, platform %s)", g.n,
                                          sb_quality_profile_name((sb_quality_profile)profile), docs[0]->environment,
                                          docs[0]->platform);
-    *rc = svc_req_gate(r, &g, detail ? detail : "elements of the quality profile are not met");
-    return 1;
+    return svc_problem_gate(pb, &g, detail ? detail : "elements of the quality profile are not met", 0);
 }
 
 /* fail-on-severity / fail-on-kev / fail-on-epss (the query's parse checked
  * their values): 1 with the 422 queued when the gate fires. */
-static int vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+static int vuln_gate(const svc_query *q, sb_arena *a, const sb_sbom *const *docs, size_t n, svc_problem *pb)
 {
-    const svc_query *q = svc_req_q(r);
     const char *fs = q->fail_on_severity, *fe = q->fail_on_epss;
     int kev = q->fail_on_kev > 0;
     double epss = q->epss_min;
@@ -214,10 +205,9 @@ static int vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
         return 0;
     sb_gate g;
     sb_gate_init(&g, "vulnerable", "Vulnerable packages");
-    sb_arena *a = svc_req_arena(r);
     for (size_t i = 0; i < n; i++)
         if (sb_vuln_gate(docs[i], a, fs ? (sb_sev)q->severity : SB_SEV_UNKNOWN, kev, epss, &g) != SB_OK)
-            return 0;
+            return out_of_memory(pb); /* a gate that could not finish fails closed */
     if (!sb_gate_fired(&g))
         return 0;
     const char *detail =
@@ -225,8 +215,7 @@ static int vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
                         "%zu finding(s) at or above the gate (fail-on-severity=%s%s%s%s); the same request "
                         "without the gate answers the document",
                         g.n, fs ? fs : "-", kev ? ", fail-on-kev=true" : "", fe ? ", fail-on-epss=" : "", fe ? fe : "");
-    *rc = svc_req_gate(r, &g, detail);
-    return 1;
+    return svc_problem_gate(pb, &g, detail, 0);
 }
 
 /* fail-on-yanked (the query's parse checked
@@ -234,13 +223,12 @@ static int vuln_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
  * with the 422 queued when a yanked release is in a document. A package
  * whose lookup failed is not a finding: its document says
  * pixi:incomplete step pypi-releases. */
-static int yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+static int yanked_gate(const svc_query *q, sb_arena *a, const sb_sbom *const *docs, size_t n, svc_problem *pb)
 {
-    if (svc_req_q(r)->fail_on_yanked <= 0)
+    if (q->fail_on_yanked <= 0)
         return 0;
     sb_gate g;
     sb_gate_init(&g, "yanked", "Yanked releases");
-    sb_arena *a = svc_req_arena(r);
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; docs[i]->health && k < docs[i]->npkgs; k++) {
             const sb_health *h = &docs[i]->health[k];
@@ -255,7 +243,7 @@ static int yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
                                                       p->version, h->yanked_reason ? ": " : "",
                                                       h->yanked_reason ? h->yanked_reason : "")};
             if (sb_gate_add(&g, a, &f) != SB_OK)
-                return 0;
+                return out_of_memory(pb);
         }
     if (!sb_gate_fired(&g))
         return 0;
@@ -263,8 +251,7 @@ static int yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
                                          "%zu yanked release(s) locked (fail-on-yanked=true); the same request "
                                          "without the gate answers the document",
                                          g.n);
-    *rc = svc_req_gate(r, &g, detail);
-    return 1;
+    return svc_problem_gate(pb, &g, detail, 0);
 }
 
 /* fail-on-scorecard=N (the query's parse checked
@@ -273,15 +260,14 @@ static int yanked_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc
  * package without a known repository, or one the API has not scored, is not
  * a finding (nothing says it is worse); one whose lookup failed neither: its
  * document says pixi:incomplete step scorecard. */
-static int scorecard_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int *rc)
+static int scorecard_gate(const svc_query *query, sb_arena *a, const sb_sbom *const *docs, size_t n, svc_problem *pb)
 {
-    const char *q = svc_req_q(r)->fail_on_scorecard;
-    double min = svc_req_q(r)->scorecard_gate;
+    const char *q = query->fail_on_scorecard;
+    double min = query->scorecard_gate;
     if (NULL == q)
         return 0;
     sb_gate g;
     sb_gate_init(&g, "scorecard", "OpenSSF Scorecard below the threshold");
-    sb_arena *a = svc_req_arena(r);
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; docs[i]->scorecard && k < docs[i]->npkgs; k++) {
             const sb_scorecard *sc = &docs[i]->scorecard[k];
@@ -295,7 +281,7 @@ static int scorecard_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int 
                             .reason = sb_arena_printf(a, "github.com/%s scores %.1f, below %s", sc->repo, sc->score,
                                                       q)};
             if (sb_gate_add(&g, a, &f) != SB_OK)
-                return 0;
+                return out_of_memory(pb);
         }
     if (!sb_gate_fired(&g))
         return 0;
@@ -303,16 +289,68 @@ static int scorecard_gate(svc_req *r, const sb_sbom *const *docs, size_t n, int 
                                          "%zu package(s) whose repository scores below %s (fail-on-scorecard); the "
                                          "same request without the gate answers the document",
                                          g.n, q);
-    *rc = svc_req_gate(r, &g, detail);
-    return 1;
+    return svc_problem_gate(pb, &g, detail, 0);
 }
 
-int svc_gates_run(svc_req *r, int quality_profile, const sb_sbom *const *docs, size_t n, int *rc)
+int svc_gates_license(const sb_gate *g, int fail_license, const char *policy_name, sb_arena *a, svc_problem *pb)
 {
-    svc_gates_mark_incomplete(r, docs, n);
+    if (!fail_license || !sb_gate_fired(g))
+        return 0;
+    const char *detail = sb_arena_printf(a, "%zu package(s) violate the license policy%s%s", g->n,
+                                         policy_name ? " " : "", policy_name ? policy_name : "");
+    return svc_problem_gate(pb, g, detail ? detail : "the license policy is violated", 0);
+}
+
+int svc_gates_diff(const svc_query *q, sb_arena *a, sb_diff *diff, bool policy_on, int as_doc, unsigned *status,
+                   svc_problem *pb)
+{
+    unsigned gated = q->diff_gate; /* fail-on's kinds of change, checked by the query's parse */
+    bool direct = q->diff_direct;
+    if ((gated & SB_DIFF_NOW_DENIED) && !policy_on)
+        return svc_problem_param(pb, "fail-on",
+                                 "is now-denied, which needs a license policy (allow-license, deny-license, "
+                                 "require-license or policy)");
+    diff->gated = gated;
+    diff->gated_direct = direct;
+    if (!gated || !diff->nrows)
+        return 0;
+    sb_gate g;
+    sb_gate_init(&g, "diff", "The lockfiles differ");
+    if (sb_diff_gate(&g, a, diff, gated, direct) != SB_OK)
+        return out_of_memory(pb);
+    if (!sb_gate_fired(&g))
+        return 0;
+    if (as_doc) { /* the diff itself, led by what fails, is the answer */
+        *status = 422;
+        return 0;
+    }
+    char detail[300];
+    if (gated == SB_DIFF_ALL)
+        snprintf(detail, sizeof detail, "%zu change(s) between base and head, and fail-on=diff", diff->nrows);
+    else
+        snprintf(detail, sizeof detail,
+                 "%zu change(s) between base and head of the kinds fail-on=%.120s names (%zu change(s) in all)", g.n,
+                 q->fail_on, diff->nrows);
+    return svc_problem_gate(pb, &g, detail, 0);
+}
+
+int svc_gates_check(const svc_query *q, sb_arena *a, int quality_profile, const sb_sbom *const *docs, size_t n,
+                    const char **warning, svc_problem *pb)
+{
+    *warning = NULL;
     /* a gate that fires on what is known fails the request whatever else is
      * missing (its 422 names real findings); one that would pass is only
      * trusted on whole data */
-    return quality_gate(r, quality_profile, docs, n, rc) || yanked_gate(r, docs, n, rc) || vuln_gate(r, docs, n, rc) ||
-           scorecard_gate(r, docs, n, rc) || unevaluated(r, docs, n, rc);
+    return quality_gate(a, quality_profile, docs, n, pb) || yanked_gate(q, a, docs, n, pb) ||
+           vuln_gate(q, a, docs, n, pb) || scorecard_gate(q, a, docs, n, pb) || unevaluated(q, a, docs, n, warning, pb);
+}
+
+int svc_gates_run(svc_req *r, int quality_profile, const sb_sbom *const *docs, size_t n, svc_problem *pb)
+{
+    svc_gates_mark_incomplete(r, docs, n);
+    const char *warning = NULL;
+    int stop = svc_gates_check(svc_req_q(r), svc_req_arena(r), quality_profile, docs, n, &warning, pb);
+    if (warning)
+        svc_req_add_header(r, "Warning", warning);
+    return stop;
 }

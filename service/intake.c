@@ -17,20 +17,16 @@
 #include "../core/scorecard.h"
 #include "../core/vex.h"
 #include "../core/vuln.h"
+#include "../core/pairs.h"
 #include "../core/select.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The readers below return 0 to go on, or 1 when they have queued the
- * answer (an error); *rc then holds what the handler returns to the
- * server. `return answered(rc, svc_req_error(...))` keeps the return visible. */
-static int answered(int *rc, int queued)
-{
-    *rc = queued;
-    return 1;
-}
+/* The stages below return 0 to go on, or 1 with the answer they decided in
+ * *pb (a problem value, service/http/request.h): none of them answers; the
+ * handler does, once. */
 
 /* Names to offer when an environment or platform was not found. */
 int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out)
@@ -56,13 +52,13 @@ int svc_bad_param(svc_req *r, const char *name, const char *why)
 
 /* include / exclude / exclude-kind / scope / keep-orphans (the query's
  * parse checked them) into sel->filter; 0, or 1 with the answer queued. */
-static int read_filter(svc_req *r, const svc_query *q, sb_select_opts *sel, int *rc)
+static int read_filter(svc_req *r, const svc_query *q, sb_select_opts *sel, svc_problem *pb)
 {
     sb_filter *f = sb_arena_calloc(svc_req_arena(r), 1, sizeof *f);
     if (NULL == f) {
         sb_err e;
         sb_err_set(&e, SB_ENOMEM, "out of memory");
-        return answered(rc, svc_req_error(r, &e, NULL, 0));
+        return svc_problem_err(pb, &e, NULL, 0);
     }
     f->include = q->include.v;
     f->ninclude = q->include.n;
@@ -122,7 +118,7 @@ long long svc_intake_deadline(const svc_req *r)
 /* The `manifest` part (spec 2.13): malformed text is a 400 naming the part
  * and where; one that cannot be read as a manifest at all is a Warning and a
  * pixi:incomplete entry, and the documents are made without it. */
-static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim, svc_intake *in, int *rc)
+static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim, svc_intake *in, svc_problem *pb)
 {
     sb_arena *a = svc_req_arena(r);
     sb_err err;
@@ -135,7 +131,7 @@ static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim,
         return 0;
     }
     if (mrc == SB_ETIMEOUT)
-        return answered(rc, svc_req_timeout(r));
+        return svc_problem_timeout(pb);
     if (mrc == SB_EFORMAT) {
         char *why = sb_arena_printf(a, "manifest '%s' not read: %s", fname, err.msg);
         for (char *c = why; c && *c; c++)
@@ -150,7 +146,7 @@ static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim,
     sb_err named = err;
     snprintf(named.msg, sizeof named.msg, "multipart part 'manifest' (%.40s): %.180s",
              fname[0] ? fname : "no file name", err.msg);
-    return answered(rc, svc_req_error(r, &named, NULL, 0));
+    return svc_problem_err(pb, &named, NULL, 0);
 }
 
 /* ---- license policy (spec 5) ---------------------------------------- */
@@ -169,7 +165,7 @@ static sb_code policy_list(svc_intake *in, sb_arena *a, const svc_qlist *l, int 
 }
 
 /* policy=NAME, allow/deny/ignore/require-license and fail-on into `in`. */
-static int read_policy(svc_req *r, const svc_query *q, svc_intake *in, int *rc)
+static int read_policy(svc_req *r, const svc_query *q, svc_intake *in, svc_problem *pb)
 {
     const svc_cfg *cfg = svc_req_cfg(r);
     sb_arena *a = svc_req_arena(r);
@@ -180,10 +176,10 @@ static int read_policy(svc_req *r, const svc_query *q, svc_intake *in, int *rc)
             size_t n = cfg->policies ? cfg->policies->n : 0;
             sb_err_set(&e, SB_EINVAL, "query parameter 'policy': %s",
                        n ? "no policy of that name on this server" : "this server has no --policy-file");
-            return answered(rc, svc_req_error(r, &e, n ? cfg->policies->names : NULL, n));
+            return svc_problem_err(pb, &e, n ? cfg->policies->names : NULL, n);
         }
         if (sb_policy_merge(&in->policy, a, named) != SB_OK)
-            return answered(rc, -1);
+            return svc_problem_code(pb, SB_ENOMEM, "out of memory");
         in->policy_on = true;
     }
     sb_err err;
@@ -191,7 +187,7 @@ static int read_policy(svc_req *r, const svc_query *q, svc_intake *in, int *rc)
     if (policy_list(in, a, &q->allow_license, 0, &err) != SB_OK ||
         policy_list(in, a, &q->deny_license, 1, &err) != SB_OK ||
         policy_list(in, a, &q->ignore_license, 2, &err) != SB_OK) {
-        return answered(rc, svc_req_error(r, &err, NULL, 0)); /* the message names the parameter and value */
+        return svc_problem_err(pb, &err, NULL, 0); /* the message names the parameter and value */
     }
     if (q->require_license >= 0)
         in->policy_on = true;
@@ -200,56 +196,47 @@ static int read_policy(svc_req *r, const svc_query *q, svc_intake *in, int *rc)
     if (q->fail_on_license) {
         in->fail_license = true;
         if (!in->policy_on)
-            return answered(rc, svc_bad_param(r, "fail-on",
-                                              "is 'license' but no policy was given (allow-license, deny-license, "
-                                              "require-license, ignore-license or policy)"));
+            return svc_problem_param(pb, "fail-on",
+                                     "is 'license' but no policy was given (allow-license, deny-license, "
+                                     "require-license, ignore-license or policy)");
     }
     sb_gate_init(&in->gate, "policy-violation", "License policy violated");
     return 0;
 }
 
-int svc_intake_policy(svc_req *r, svc_intake *in, sb_sbom *s, int *rc)
+int svc_intake_policy(svc_req *r, svc_intake *in, sb_sbom *s, svc_problem *pb)
 {
     if (!in->policy_on)
         return 0;
     if (sb_policy_apply(&in->policy, s, svc_req_arena(r), &in->gate) != SB_OK) {
         sb_err e;
         sb_err_set(&e, SB_ENOMEM, "out of memory");
-        return answered(rc, svc_req_error(r, &e, NULL, 0));
+        return svc_problem_err(pb, &e, NULL, 0);
     }
     return 0;
 }
 
-int svc_intake_gate(svc_req *r, svc_intake *in, int *rc)
-{
-    if (!in->fail_license || !sb_gate_fired(&in->gate))
-        return 0;
-    const char *detail = sb_arena_printf(svc_req_arena(r), "%zu package(s) violate the license policy%s%s", in->gate.n,
-                                         in->policy.name ? " " : "", in->policy.name ? in->policy.name : "");
-    return answered(rc, svc_req_gate(r, &in->gate, detail ? detail : "the license policy is violated"));
-}
 
 /* The `vex` part (issue 22 part 4): a CycloneDX VEX or OpenVEX document
  * applied to the findings; it needs vulnerabilities=osv, and one that cannot
  * be read is a 400 naming the part (a VEX silently ignored would let a gate
  * pass or fail on statements nobody checked). */
-static int read_vex(svc_req *r, const svc_part *part, svc_lookup_ctx *lc, svc_intake *in, int *rc)
+static int read_vex(svc_req *r, const svc_part *part, svc_lookup_ctx *lc, svc_intake *in, svc_problem *pb)
 {
     sb_arena *a = svc_req_arena(r);
     if (NULL == lc)
-        return answered(rc,
-                        svc_bad_param(r, "vulnerabilities", "is needed with a 'vex' part (it applies to findings)"));
+        return svc_problem_param(pb, "vulnerabilities", "is needed with a 'vex' part (it applies to findings)");
     sb_err err;
     sb_err_clear(&err);
     sb_vex *vex = NULL;
     if (sb_vex_parse(a, part->data, part->len, &vex, &err) != SB_OK) {
         if (err.code == SB_ENOMEM)
-            return answered(rc, svc_req_error(r, &err, NULL, 0));
+            return svc_problem_err(pb, &err, NULL, 0);
         sb_err named;
         sb_err_clear(&named);
         snprintf(named.msg, sizeof named.msg, "multipart part 'vex': %.200s", err.msg);
         named.code = SB_EPARSE;
-        return answered(rc, svc_req_error(r, &named, NULL, 0));
+        return svc_problem_err(pb, &named, NULL, 0);
     }
     lc->vex = vex;
     /* the statements change the findings: the serial follows the part's bytes */
@@ -271,7 +258,7 @@ static int read_vex(svc_req *r, const svc_part *part, svc_lookup_ctx *lc, svc_in
  * document, labelled by its file name (else its index, from 1), and merged
  * into one lock (core/lock_merge.c). The serial covers every part's label
  * and bytes. */
-static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, svc_intake *in, int *rc)
+static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, svc_intake *in, svc_problem *pb)
 {
     sb_arena *a = svc_req_arena(r);
     sb_err err;
@@ -280,7 +267,7 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
     const char **labels = sb_arena_alloc(a, up->nsboms * sizeof *labels);
     if (NULL == locks || NULL == labels) {
         sb_err_set(&err, SB_ENOMEM, "out of memory");
-        return answered(rc, svc_req_error(r, &err, NULL, 0));
+        return svc_problem_err(pb, &err, NULL, 0);
     }
     sb_sha1 c;
     sb_sha1_init(&c);
@@ -289,31 +276,31 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
         labels[i] = p->filename ? p->filename : sb_arena_printf(a, "%zu", i + 1);
         if (NULL == labels[i]) {
             sb_err_set(&err, SB_ENOMEM, "out of memory");
-            return answered(rc, svc_req_error(r, &err, NULL, 0));
+            return svc_problem_err(pb, &err, NULL, 0);
         }
         if (0 == p->len) {
             sb_err_set(&err, SB_EPARSE, "'sbom' part %zu (%s) is empty", i + 1, labels[i]);
-            return answered(rc, svc_req_error(r, &err, NULL, 0));
+            return svc_problem_err(pb, &err, NULL, 0);
         }
         sb_lock_choice ch; /* detected once for the estimate and the read */
         sb_lock_choose(&ch, NULL, p->data, p->len, p->filename);
-        if (svc_req_admit(r, sb_lock_estimate_choice(&ch, p->data, p->len), rc))
+        if (svc_req_admit(r, sb_lock_estimate_choice(&ch, p->data, p->len), pb))
             return 1;
         if (sb_lock_read_choice(&locks[i], a, &ch, p->data, p->len, lim, &err) != SB_OK) {
             if (err.code == SB_ETIMEOUT)
-                return answered(rc, svc_req_timeout(r));
+                return svc_problem_timeout(pb);
             char msg[sizeof err.msg];
             snprintf(msg, sizeof msg, "%s", err.msg);
             sb_err_set_at(&err, err.code, err.line, err.column, "'sbom' part %zu (%.128s): %.800s", i + 1, labels[i],
                           msg);
-            return answered(rc, svc_req_error(r, &err, NULL, 0));
+            return svc_problem_err(pb, &err, NULL, 0);
         }
         if (strcmp(locks[i]->kind, "cyclonedx") && strcmp(locks[i]->kind, "spdx")) {
             sb_err_set(&err, SB_EPARSE,
                        "'sbom' part %zu (%s) is a %s, not a CycloneDX or SPDX document: send a "
                        "lockfile as the body or the 'lockfile' part",
                        i + 1, labels[i], locks[i]->kind);
-            return answered(rc, svc_req_error(r, &err, NULL, 0));
+            return svc_problem_err(pb, &err, NULL, 0);
         }
         static const char nul = '\0';
         sb_sha1_update(&c, labels[i], strlen(labels[i]));
@@ -325,7 +312,7 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
     if (NULL == svc_req_q(r)->filename)
         in->sel.lockfile_name = NULL; /* the first part's file name is no lockfile of the merge */
     if (sb_lock_merge(&in->lock, a, locks, labels, up->nsboms, lim, &err) != SB_OK)
-        return answered(rc, svc_req_error(r, &err, NULL, 0));
+        return svc_problem_err(pb, &err, NULL, 0);
     in->body = NULL;
     svc_req_count(r, 0, in->lock->kind);
     svc_req_drop_body(r);
@@ -336,30 +323,30 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
  * project pages for yanked/outdated, OpenSSF Scorecard), checked, and one
  * lookup context wired into the selection for all of them; *vctx is the
  * findings' context (a vex part is applied there), NULL without OSV. */
-static int read_lookups(svc_req *r, const svc_query *q, sb_select_opts *sel, svc_lookup_ctx **vctx, int *rc)
+static int read_lookups(svc_req *r, const svc_query *q, sb_select_opts *sel, svc_lookup_ctx **vctx, svc_problem *pb)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
     sb_err err;
     sb_err_clear(&err);
     int fetch = q->fetch_licenses > 0;
-    int vq = q->vulnerabilities != NULL ||
-             !strcmp(svc_req_path(r), "/v1/report/vulnerabilities"); /* the report is about them */
+    const sb_report_kind *k = svc_req_report(r);
+    int vq = q->vulnerabilities != NULL || (k && k->needs_vulns); /* the report is about them */
     int fs = q->fail_on_severity != NULL, fkev = q->fail_on_kev > 0, fe = q->fail_on_epss != NULL;
     /* a gate on exploitation evidence needs the evidence: it asks for it */
     int kev = q->kev > 0 || fkev, epss = q->epss > 0 || fe;
     if ((fs || kev || epss) && !vq)
-        return answered(rc, svc_bad_param(r,
-                                          fs     ? "fail-on-severity"
-                                          : fkev ? "fail-on-kev"
-                                          : kev  ? "kev"
-                                          : fe   ? "fail-on-epss"
-                                                 : "epss",
-                                          "needs vulnerabilities=osv"));
+        return svc_problem_param(pb,
+                                 fs     ? "fail-on-severity"
+                                 : fkev ? "fail-on-kev"
+                                 : kev  ? "kev"
+                                 : fe   ? "fail-on-epss"
+                                        : "epss",
+                                 "needs vulnerabilities=osv");
     /* health: yanked flags on request, the gate implies them; the outdated
      * report is about releases */
     int yanked = q->yanked > 0 || q->fail_on_yanked > 0;
-    int outdated = !strcmp(svc_req_path(r), "/v1/report/outdated");
+    int outdated = k && k->needs_health;
     /* OpenSSF Scorecard: a threshold or the gate asks for the scores */
     int scorecard = q->scorecard > 0 || q->scorecard_min != NULL || q->fail_on_scorecard != NULL;
     double sc_min = q->scorecard_floor;
@@ -367,7 +354,7 @@ static int read_lookups(svc_req *r, const svc_query *q, sb_select_opts *sel, svc
         svc_lookup_ctx *lc = sb_arena_calloc(a, 1, sizeof *lc);
         if (NULL == lc) {
             sb_err_set(&err, SB_ENOMEM, "out of memory");
-            return answered(rc, svc_req_error(r, &err, NULL, 0));
+            return svc_problem_err(pb, &err, NULL, 0);
         }
         /* lookups end in time for the document to be written within the request deadline */
         double wait = (double)cfg->lookup_deadline, left = svc_req_time_left(r) - 1.0;
@@ -420,7 +407,7 @@ static int read_lookups(svc_req *r, const svc_query *q, sb_select_opts *sel, svc
 }
 
 /* author= (else the server's --sbom-author) as the document's SBOM author */
-static int read_author(svc_req *r, const svc_query *q, sb_select_opts *sel, int *rc)
+static int read_author(svc_req *r, const svc_query *q, sb_select_opts *sel, svc_problem *pb)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
@@ -435,16 +422,16 @@ static int read_author(svc_req *r, const svc_query *q, sb_select_opts *sel, int 
         if (NULL == au || sb_author_parse(au, a, author, &why)) {
             if (author == cfg->sbom_author) { /* checked at start; only memory can fail here */
                 sb_err_set(&err, SB_ENOMEM, "out of memory");
-                return answered(rc, svc_req_error(r, &err, NULL, 0));
+                return svc_problem_err(pb, &err, NULL, 0);
             }
-            return answered(rc, svc_bad_param(r, "author", why));
+            return svc_problem_param(pb, "author", why);
         }
         sel->author = au;
     }
     return 0;
 }
 
-static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *part, svc_intake *in, int *rc)
+static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *part, svc_intake *in, svc_problem *pb)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_cfg *cfg = svc_req_cfg(r);
@@ -452,9 +439,9 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     sb_err_clear(&err);
     memset(in, 0, sizeof *in);
     const svc_query *q = svc_req_q(r); /* parsed and checked at dispatch */
-    if (svc_gates_offered(r, rc))
+    if (svc_gates_offered(svc_req_cfg(r), svc_req_q(r), pb))
         return 1;
-    if (read_policy(r, q, in, rc))
+    if (read_policy(r, q, in, pb))
         return 1;
     in->pretty = q->pretty != 0; /* absent: pretty */
     in->fail_quality = q->fail_on_quality;
@@ -473,11 +460,11 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     sel->license_file_max = cfg->license_file_max;
     sel->license_texts_max = cfg->license_texts_max;
     if (q->license_file_max > cfg->license_file_max)
-        return answered(rc, svc_bad_param(r, "license-file-max",
-                                          "must be a byte count no larger than the server's --license-file-max"));
+        return svc_problem_param(pb, "license-file-max",
+                                 "must be a byte count no larger than the server's --license-file-max");
     if (q->license_texts_max > cfg->license_texts_max)
-        return answered(rc, svc_bad_param(r, "license-texts-max",
-                                          "must be a byte count no larger than the server's --license-texts-max"));
+        return svc_problem_param(pb, "license-texts-max",
+                                 "must be a byte count no larger than the server's --license-texts-max");
     if (q->license_file_max >= 0)
         sel->license_file_max = q->license_file_max;
     if (q->license_texts_max >= 0)
@@ -485,9 +472,9 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     if (0 == sel->license_file_max || 0 == sel->license_texts_max)
         sel->license_texts = false; /* a zero budget: names only */
     svc_lookup_ctx *vctx = NULL;    /* the findings' lookups: a vex part is applied there */
-    if (read_lookups(r, q, sel, &vctx, rc))
+    if (read_lookups(r, q, sel, &vctx, pb))
         return 1;
-    if (read_filter(r, q, sel, rc))
+    if (read_filter(r, q, sel, pb))
         return 1;
     sel->pypi_map = svc_req_pypimap(r);
     sel->primary_pypi = q->primary_pypi;
@@ -495,7 +482,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     sel->platform = q->platform;
     sel->root_name = q->name;
     sel->root_version = q->version;
-    if (read_author(r, q, sel, rc))
+    if (read_author(r, q, sel, pb))
         return 1;
 
     svc_upload up;
@@ -503,9 +490,9 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     if (part) { /* /v1/diff: one named part, no manifest */
         up.lockfile.name = part;
         if (svc_upload_part(r, part, &up.lockfile.data, &up.lockfile.len, &up.lockfile.filename, &err) != 0)
-            return answered(rc, svc_req_error(r, &err, NULL, 0));
+            return svc_problem_err(pb, &err, NULL, 0);
     } else if (svc_upload_read(r, &up, &err) != 0) {
-        return answered(rc, svc_req_error(r, &err, NULL, 0));
+        return svc_problem_err(pb, &err, NULL, 0);
     }
     in->body = up.lockfile.data;
     in->len = up.lockfile.len;
@@ -515,7 +502,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
             sb_err_set(&err, SB_EPARSE, "the '%s' part is empty; send a lockfile in it", part);
         else
             sb_err_set(&err, SB_EPARSE, "the request body is empty; send the lockfile as the body");
-        return answered(rc, svc_req_error(r, &err, NULL, 0));
+        return svc_problem_err(pb, &err, NULL, 0);
     }
     sb_limits lim = SB_LIMITS_DEFAULT;
     lim.max_depth = (unsigned)cfg->max_depth;
@@ -535,20 +522,20 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     /* the manifest first: it is small, and a malformed one ends the request
      * before the lockfile is parsed (and before the
      * digest thread starts: an early answer must not leave it running) */
-    if (up.has_manifest && read_manifest(r, &up.manifest, &lim, in, rc))
+    if (up.has_manifest && read_manifest(r, &up.manifest, &lim, in, pb))
         return 1;
-    if (up.has_vex && read_vex(r, &up.vex, vctx, in, rc))
+    if (up.has_vex && read_vex(r, &up.vex, vctx, in, pb))
         return 1;
     /* the model's memory, estimated from the input before anything is built
      * (issue 19): a request the budget cannot hold is refused here, not
      * halfway through taking the replica past its limit */
     sb_lock_choice choice; /* detection scans the whole input: once for the estimate and the read */
     sb_lock_choose(&choice, q->kind, in->body, in->len, filename);
-    if (svc_req_admit(r, sb_lock_estimate_choice(&choice, in->body, in->len), rc))
+    if (svc_req_admit(r, sb_lock_estimate_choice(&choice, in->body, in->len), pb))
         return 1;
     /* a large lockfile is hashed on a second thread while it is parsed */
     if (up.nsboms) /* SBOMs to merge: read each, merge them */
-        return read_sboms(r, &up, &lim, in, rc);
+        return read_sboms(r, &up, &lim, in, pb);
     digest_job job = {in->body, in->len, {0}};
     const unsigned char *known = svc_req_body_sha1(r, in->body, in->len); /* hashed for the result key */
     if (known) {
@@ -565,7 +552,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     memcpy(in->sha1, job.sha1, sizeof in->sha1);
     if (read_rc != SB_OK) {
         if (err.code == SB_ETIMEOUT)
-            return answered(rc, svc_req_timeout(r));
+            return svc_problem_timeout(pb);
         if (err.code == SB_EFORMAT) {
             const sb_reader *const *rd = sb_lock_readers();
             size_t n = 0;
@@ -574,9 +561,9 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
             const char **kinds = sb_arena_alloc(a, (n ? n : 1) * sizeof *kinds);
             for (size_t i = 0; kinds && i < n; i++)
                 kinds[i] = rd[i]->kind;
-            return answered(rc, svc_req_error(r, &err, kinds, kinds ? n : 0));
+            return svc_problem_err(pb, &err, kinds, kinds ? n : 0);
         }
-        return answered(rc, svc_req_error(r, &err, NULL, 0));
+        return svc_problem_err(pb, &err, NULL, 0);
     }
     /* the lock holds copies of all it needs: keep only the digest */
     in->body = NULL;
@@ -586,43 +573,109 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     return 0;
 }
 
-int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc)
+int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, svc_problem *pb)
 {
-    return intake_read(r, shape, digest, NULL, in, rc);
+    return intake_read(r, shape, digest, NULL, in, pb);
 }
 
-int svc_intake_read_part(svc_req *r, const char *part, svc_intake *in, int *rc)
+int svc_intake_read_part(svc_req *r, const char *part, svc_intake *in, svc_problem *pb)
 {
-    return intake_read(r, SB_TEXTS_CYCLONEDX, 0, part, in, rc);
+    return intake_read(r, SB_TEXTS_CYCLONEDX, 0, part, in, pb);
 }
 
-int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc)
+int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, svc_problem *pb)
 {
     sb_err err;
     sb_err_clear(&err);
     in->sel.consume = true; /* one selection of this lock: its records may be taken as they are */
     if (sb_select(out, svc_req_arena(r), in->lock, &in->sel, &err) != SB_OK) {
-        if (err.code == SB_ETIMEOUT) {
-            *rc = svc_req_timeout(r);
-            return 1;
-        }
+        if (err.code == SB_ETIMEOUT)
+            return svc_problem_timeout(pb);
         const char **choices = NULL;
         int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, in->lock, in->sel.environment, &choices) : 0;
-        *rc = svc_req_error(r, &err, choices, (size_t)n);
-        return 1;
+        return svc_problem_err(pb, &err, choices, (size_t)n);
     }
     svc_req_note(r, NULL, (long)(*out)->npkgs);
-    if (svc_intake_policy(r, in, *out, rc) || svc_intake_gate(r, in, rc))
+    if (svc_intake_policy(r, in, *out, pb) ||
+        svc_gates_license(&in->gate, in->fail_license, in->policy.name, svc_req_arena(r), pb))
         return 1;
-    if (svc_req_expired(r)) {
-        *rc = svc_req_timeout(r);
-        return 1;
-    }
+    if (svc_req_expired(r))
+        return svc_problem_timeout(pb);
     return 0;
 }
 
+int svc_intake_select_all(svc_req *r, svc_intake *in, sb_sbom ***out, size_t *nout, svc_problem *pb)
+{
+    sb_arena *a = svc_req_arena(r);
+    const sb_select_opts *base = &in->sel;
+    const sb_lock *lock = in->lock;
+    sb_err err;
+    sb_err_clear(&err);
+    sb_select_pair *pairs = NULL;
+    size_t np = 0;
+    if (sb_model_pairs(&pairs, &np, a, lock, base, in->all_envs, in->all_plats, (size_t)svc_req_cfg(r)->max_documents,
+                       &err) != SB_OK) {
+        const char **choices = NULL;
+        int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, base->environment, &choices) : 0;
+        return svc_problem_err(pb, &err, choices, (size_t)n);
+    }
+    /* every pair's lookups are queued before any is selected, so they run
+     * together; with a filter, only what it keeps (learnt by a selection
+     * without lookups; an unknown platform is answered by the real one) */
+    for (size_t i = 0; base->lookup && i < np; i++) {
+        sb_select_opts sel = *base;
+        sel.environment = pairs[i].environment;
+        sel.platform = pairs[i].platform;
+        if (sb_filter_active(sel.filter)) {
+            sb_select_opts probe = sel;
+            probe.lookup = NULL;
+            probe.health = NULL; /* and no health lookups: the selection asks them */
+            sb_sbom *kept = NULL;
+            sb_err perr;
+            if (sb_select(&kept, a, lock, &probe, &perr) == SB_OK)
+                svc_lookup_prefetch_pkgs(sel.lookup_ctx, kept->pkgs, kept->npkgs, a);
+        } else {
+            svc_lookup_prefetch(sel.lookup_ctx, sb_select_platform(lock, &sel), sel.package_cache, a);
+        }
+    }
+    sb_sbom **docs = sb_arena_alloc(a, (np + 1) * sizeof *docs);
+    if (NULL == docs)
+        return svc_problem_code(pb, SB_ENOMEM, "out of memory");
+    size_t at = 0;
+    if (sb_model_select_pairs(docs, a, lock, base, pairs, np, &at, &err) != SB_OK) {
+        if (err.code == SB_ETIMEOUT)
+            return svc_problem_timeout(pb);
+        const char **choices = NULL;
+        int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, pairs[at].environment, &choices) : 0;
+        return svc_problem_err(pb, &err, choices, (size_t)n);
+    }
+    long total = 0;
+    for (size_t i = 0; i < np; i++) { /* at least one: every environment has its document */
+        if (svc_intake_policy(r, in, docs[i], pb))
+            return 1;
+        total += (long)docs[i]->npkgs;
+    }
+    svc_req_note(r, NULL, total);
+    if (svc_gates_license(&in->gate, in->fail_license, in->policy.name, a, pb))
+        return 1;
+    *out = docs;
+    *nout = np;
+    return 0;
+}
+
+/* A list of choices the answer outlives the stage with: an arena copy of
+ * the pointers and strings (NULL when out of memory: the answer has none). */
+static const char *const *keep_list(sb_arena *a, const char *const *v, size_t n)
+{
+    const char **o = sb_arena_alloc(a, (n ? n : 1) * sizeof *o);
+    for (size_t i = 0; o && i < n; i++)
+        if (NULL == (o[i] = sb_arena_strdup(a, v[i])))
+            return NULL;
+    return o;
+}
+
 /* (intake.h) */
-int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **ops, int *rc)
+int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **ops, svc_problem *pb)
 {
     const char *types[SB_REPORT_NOUTPUTS], *names[SB_REPORT_NOUTPUTS];
     sb_report_output outs[SB_REPORT_NOUTPUTS];
@@ -640,8 +693,7 @@ int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **op
         if (sb_report_output_find(output, &out) || NULL == k->ops[out]) {
             char detail[160];
             snprintf(detail, sizeof detail, "the %s report is not written as '%.40s'", k->name, output);
-            *rc = svc_req_problem(r, SVC_PT_INVALID_PARAMETER, detail, names, n);
-            return -1;
+            return svc_problem_type(pb, SVC_PT_INVALID_PARAMETER, detail, keep_list(svc_req_arena(r), names, n), n);
         }
         *ops = k->ops[out];
         return 0;
@@ -655,8 +707,8 @@ int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **op
     }
     int t = svc_negotiate_type(svc_req_header(r, "Accept"), bares, n);
     if (t < 0) {
-        *rc = svc_req_problem(r, SVC_PT_NOT_ACCEPTABLE, "no acceptable output for this report", bares, n);
-        return -1;
+        return svc_problem_type(pb, SVC_PT_NOT_ACCEPTABLE, "no acceptable output for this report",
+                                keep_list(svc_req_arena(r), bares, n), n);
     }
     *ops = k->ops[outs[t]];
     return 0;

@@ -36,45 +36,51 @@ typedef struct svc_intake {
     int fail_quality;  /* fail-on-quality: an sb_quality_profile, -1 = none */
 } svc_intake;
 
+/* Every stage below returns 0 when the request may go on, or 1 with the
+ * answer it decided in *pb; the handler gives it (svc_req_answer). */
+
 /* Apply the request's license policy (if any) to one selected document:
- * verdicts, pixi:license-* properties, findings. 0, or 1 with the answer
- * queued and *rc set. */
-int svc_intake_policy(svc_req *r, svc_intake *in, sb_sbom *s, int *rc);
+ * verdicts, pixi:license-* properties, findings. */
+int svc_intake_policy(svc_req *r, svc_intake *in, sb_sbom *s, svc_problem *pb);
 
-/* fail-on=license with violations: 1 with the 422 queued and *rc set. */
-int svc_intake_gate(svc_req *r, svc_intake *in, int *rc);
-
-/* Parse parameters and read the lockfile. 0 when ready; otherwise the
- * answer (400/413/415/422...) has been queued and *rc holds what the handler
- * returns. `shape`: which license files the output can embed; `digest`:
+/* Parse parameters and read the lockfile: the answer 400/413/415/422...
+ * when it cannot be. `shape`: which license files the output can embed; `digest`:
  * fill in->sha1 (documents need it, reports do not). */
-int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, int *rc);
+int svc_intake_read(svc_req *r, sb_text_shape shape, int digest, svc_intake *in, svc_problem *pb);
 
 /* The same for the lockfile in the multipart part named `part` (/v1/diff's
  * `base` and `head`), for a report (no digest, CycloneDX text shape); the
  * body stays for the next part. The `filename` parameter does not apply: a
  * part's own file name helps detection. */
-int svc_intake_read_part(svc_req *r, const char *part, svc_intake *in, int *rc);
+int svc_intake_read_part(svc_req *r, const char *part, svc_intake *in, svc_problem *pb);
 
-/* Select one environment x platform (in->sel). 0 when ready; otherwise the
- * answer (422 naming the choices, or 504 past the deadline) is queued. */
-int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc);
+/* Select one environment x platform (in->sel), apply the license policy
+ * and its gate (fail-on=license): the answer 422 naming the choices or the
+ * violations, or 504 past the deadline, when it cannot go on. */
+int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, svc_problem *pb);
 
 /* The request's deadline (--request-timeout from its start) as core takes
  * it: absolute CLOCK_MONOTONIC nanoseconds (core/deadline.h). */
 long long svc_intake_deadline(const svc_req *r);
 
 
+/* all-environments / all-platforms: every selection, in the order
+ * core/pairs.c gives (default first, then by name), with their lookups run
+ * together, the license policy applied and its gate checked; the answer
+ * (422 naming choices or violations, 504) when it cannot go on. */
+int svc_intake_select_all(svc_req *r, svc_intake *in, sb_sbom ***docs, size_t *ndocs, svc_problem *pb);
+
 /* Environments or platforms to offer when a selection was not found. */
 int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const char ***out);
 
 /* The output of a report kind asked for: output= wins, else Accept among
- * the outputs the kind has. 0 and *ops set, or -1 with the answer (400
- * naming the outputs, 406) queued and *rc set. */
+ * the outputs the kind has. 0 and *ops set, or 1 with the answer (400
+ * naming the outputs, 406). */
 struct sb_report_kind;
-int svc_intake_output(svc_req *r, const struct sb_report_kind *k, const sb_doc_ops **ops, int *rc);
+int svc_intake_output(svc_req *r, const struct sb_report_kind *k, const sb_doc_ops **ops, svc_problem *pb);
 
-/* 400 for a query parameter: "query parameter 'NAME' WHY". */
+/* Answer 400 for a query parameter: "query parameter 'NAME' WHY" (for
+ * handlers; a stage fills a problem with svc_problem_param). */
 int svc_bad_param(svc_req *r, const char *name, const char *why);
 
 #endif

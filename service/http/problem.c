@@ -12,6 +12,7 @@
 #include "../../core/gate.h"
 #include "../../core/jsonw.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -289,6 +290,71 @@ int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, siz
     if (why)
         return stopped_for_memory(r, why);
     return problem(r, ptype_for(err->code), err->msg, err, choices, nchoices, NULL, 0);
+}
+
+int svc_problem_err(svc_problem *p, const sb_err *err, const char *const *choices, size_t nchoices)
+{
+    memset(p, 0, sizeof *p);
+    p->how = SVC_ANSWER_ERROR;
+    p->err = *err;
+    p->choices = choices;
+    p->nchoices = nchoices;
+    return 1;
+}
+
+int svc_problem_code(svc_problem *p, sb_code code, const char *fmt, ...)
+{
+    memset(p, 0, sizeof *p);
+    p->how = SVC_ANSWER_ERROR;
+    p->err.code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err.msg, sizeof p->err.msg, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+int svc_problem_param(svc_problem *p, const char *name, const char *why)
+{
+    return svc_problem_code(p, SB_EINVAL, "query parameter '%s' %s", name, why);
+}
+
+int svc_problem_type(svc_problem *p, svc_ptype t, const char *detail, const char *const *choices, size_t nchoices)
+{
+    svc_problem_code(p, SB_EINVAL, "%s", detail ? detail : "");
+    p->how = SVC_ANSWER_TYPE;
+    p->type = t;
+    p->choices = choices;
+    p->nchoices = nchoices;
+    return 1;
+}
+
+int svc_problem_gate(svc_problem *p, const sb_gate *g, const char *detail, int unevaluated)
+{
+    svc_problem_code(p, SB_EINVAL, "%s", detail ? detail : "");
+    p->how = unevaluated ? SVC_ANSWER_UNEVALUATED : SVC_ANSWER_GATE;
+    p->gate = *g;
+    return 1;
+}
+
+int svc_problem_timeout(svc_problem *p)
+{
+    memset(p, 0, sizeof *p);
+    p->how = SVC_ANSWER_TIMEOUT;
+    p->err.code = SB_ETIMEOUT;
+    return 1;
+}
+
+int svc_req_answer(svc_req *r, const svc_problem *p)
+{
+    switch (p->how) {
+    case SVC_ANSWER_TYPE: return svc_req_problem(r, p->type, p->err.msg, p->choices, p->nchoices);
+    case SVC_ANSWER_GATE: return svc_req_gate(r, &p->gate, p->err.msg);
+    case SVC_ANSWER_UNEVALUATED: return svc_req_unevaluated(r, &p->gate, p->err.msg);
+    case SVC_ANSWER_TIMEOUT: return svc_req_timeout(r);
+    case SVC_ANSWER_ERROR: break;
+    }
+    return svc_req_error(r, &p->err, p->choices, p->nchoices);
 }
 
 int svc_req_timeout(svc_req *r)

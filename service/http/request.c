@@ -9,6 +9,7 @@
 #include "gzip.h"
 #include "../params.h"
 #include "rcache.h"
+#include "../../core/report.h"
 #include "../../core/uuid.h"
 #include "../lookup/mapsrc.h"
 #include "../../core/version.h"
@@ -75,6 +76,11 @@ void svc_req_incomplete(svc_req *r, const char *steps)
         return;
     r->incomplete = v;
     svc_req_add_header(r, "Sbomd-Incomplete", v);
+}
+
+const sb_report_kind *svc_req_report(const svc_req *r)
+{
+    return r->route ? r->route->report : NULL;
 }
 
 const svc_query *svc_req_q(const svc_req *r)
@@ -582,10 +588,9 @@ static int key_query(void *cls, const char *key, const char *value)
  * and are not kept. -1 when a parameter is malformed (the handler answers). */
 static int needs_network(svc_req *r)
 {
-    static const char *const paths[] = {"/v1/report/vulnerabilities", "/v1/report/outdated"};
-    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
-        if (!strcmp(r->path, paths[i]))
-            return 1;
+    const sb_report_kind *k = svc_req_report(r);
+    if (k && (k->needs_vulns || k->needs_health)) /* a report about upstream data */
+        return 1;
     /* the parameters the table marks as asking an upstream (a boolean only
      * when true), as the query's one parse left them */
     for (const svc_qparam *q = svc_qparams(); q->name; q++)

@@ -11,6 +11,7 @@
 #include "../../core/arena.h"
 #include "../../core/doc.h"
 #include "../../core/err.h"
+#include "../../core/gate.h"
 #include "../config.h"
 #include "multipart.h"
 
@@ -30,6 +31,8 @@ void svc_req_incomplete(svc_req *r, const char *steps);
 /* The request's query parameters, parsed once at dispatch for the route's
  * endpoint (service/params.h): what handlers, intake and gates read. */
 const struct svc_query *svc_req_q(const svc_req *r);
+/* The report the request's route serves (router.h), NULL when none. */
+const struct sb_report_kind *svc_req_report(const svc_req *r);
 /* Parse the query for endpoint `ep` (the server does, before the handler):
  * 0, or 1 with *err saying why (unknown, repeated, malformed, outside its
  * set: *choices lists the set, NULL-ended, *nchoices long); the caller
@@ -161,6 +164,40 @@ int svc_req_disabled(svc_req *r, const char *detail);
 /* Problem from an sb_err with the status its code maps to. */
 int svc_req_error(svc_req *r, const sb_err *err, const char *const *choices, size_t nchoices);
 
+/*
+ * An answer a request stage decided but did not give: the stages (intake,
+ * gates) fill one and return 1, and the handler answers it once with
+ * svc_req_answer. It holds its own copy of the detail and the gate, so it
+ * needs no memory of the request's (whose account may be what stopped it).
+ */
+typedef enum svc_answer_kind {
+    SVC_ANSWER_ERROR = 0,   /* err: the status its code maps to */
+    SVC_ANSWER_TYPE,        /* type, with err.msg as the detail */
+    SVC_ANSWER_GATE,        /* a gate that fired: 422 with its violations */
+    SVC_ANSWER_UNEVALUATED, /* a gate without its data: 503 */
+    SVC_ANSWER_TIMEOUT      /* past the deadline: 504 */
+} svc_answer_kind;
+
+typedef struct svc_problem {
+    svc_answer_kind how;
+    svc_ptype type;
+    sb_err err;
+    const char *const *choices; /* static, or the request's arena */
+    size_t nchoices;
+    sb_gate gate; /* GATE / UNEVALUATED: the gate (its findings in the request's arena) */
+} svc_problem;
+
+/* Fill p; each returns 1, for `return svc_problem_...(p, ...);`. */
+int svc_problem_err(svc_problem *p, const sb_err *err, const char *const *choices, size_t nchoices);
+int svc_problem_code(svc_problem *p, sb_code code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int svc_problem_param(svc_problem *p, const char *name, const char *why); /* 400 "query parameter 'NAME' WHY" */
+int svc_problem_type(svc_problem *p, svc_ptype t, const char *detail, const char *const *choices, size_t nchoices);
+int svc_problem_gate(svc_problem *p, const sb_gate *g, const char *detail, int unevaluated);
+int svc_problem_timeout(svc_problem *p);
+
+/* Give the answer a stage decided; what the handler returns. */
+int svc_req_answer(svc_req *r, const svc_problem *p);
+
 /* Stream a document produced by `doc` (chunked, bounded memory). The request
  * owns `doc` from here on and frees it on completion. */
 int svc_req_stream(svc_req *r, const char *content_type, sb_doc *doc);
@@ -222,10 +259,10 @@ int svc_req_timeout(svc_req *r);
  * (sb_lock_estimate): the request's charge becomes the body it holds plus
  * `model` bytes and the models of the inputs it admitted before (a diff's
  * base, a merge's earlier parts), before anything is built. 0 when admitted; otherwise the
- * request is answered (413 when the estimate exceeds the whole budget, 503
- * with Retry-After when requests in flight hold too much of it now), *rc set,
+ * request is refused (413 when the estimate exceeds the whole budget, 503
+ * with Retry-After when requests in flight hold too much of it now) in *pb,
  * and 1 returned. */
-int svc_req_admit(svc_req *r, unsigned long long model, int *rc);
+int svc_req_admit(svc_req *r, unsigned long long model, svc_problem *pb);
 
 /* The process's license lookup engine, NULL when the server makes none. */
 struct svc_lookup *svc_req_lookups(const svc_req *r);

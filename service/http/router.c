@@ -18,6 +18,15 @@ int svc_router_add_q(svc_router *rt, const char *method, const char *path, svc_h
     return 0;
 }
 
+int svc_router_add_report(svc_router *rt, const char *path, svc_handler_fn fn, unsigned ep,
+                          const struct sb_report_kind *k)
+{
+    if (svc_router_add_q(rt, "POST", path, fn, 1, ep))
+        return -1;
+    rt->routes[rt->n - 1].report = k;
+    return 0;
+}
+
 int svc_router_add(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body)
 {
     return svc_router_add_q(rt, method, path, fn, wants_body, 0);

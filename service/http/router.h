@@ -16,6 +16,7 @@ typedef struct svc_route {
     svc_handler_fn fn;
     int wants_body;
     unsigned query_ep; /* SVC_EP_* whose query parameters it takes (parsed at dispatch); 0 = none read */
+    const struct sb_report_kind *report; /* the report it serves (/v1/report/...), NULL for others */
 } svc_route;
 
 #define SVC_MAX_ROUTES 48
@@ -33,6 +34,11 @@ int svc_router_add(svc_router *rt, const char *method, const char *path, svc_han
  * runs, and answers every unknown or bad one itself. */
 int svc_router_add_q(svc_router *rt, const char *method, const char *path, svc_handler_fn fn, int wants_body,
                      unsigned ep);
+
+/* The same for a report's route: the request carries the report kind
+ * (svc_req_report), so no stage finds a report by its path. */
+int svc_router_add_report(svc_router *rt, const char *path, svc_handler_fn fn, unsigned ep,
+                          const struct sb_report_kind *k);
 
 /* The route for method+path, or NULL; *path_known tells a 405 from a 404.
  * HEAD matches GET routes. */

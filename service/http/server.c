@@ -129,12 +129,13 @@ static int upload_too_slow(svc_req *r, char *detail, size_t cap)
 
 /* 503 for a request the memory budget cannot hold now: another is
  * being parsed; retrying shortly will likely succeed. */
+#define MEMORY_BUSY "sbomd's memory budget is taken by requests in flight; retry shortly"
+
 static int refuse_memory(svc_req *r)
 {
     atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
     svc_req_add_header(r, "Retry-After", "2");
-    return svc_req_problem(r, SVC_PT_MEMORY_BUSY, "sbomd's memory budget is taken by requests in flight; retry shortly",
-                           NULL, 0);
+    return svc_req_problem(r, SVC_PT_MEMORY_BUSY, MEMORY_BUSY, NULL, 0);
 }
 
 /* Charge the request for a body of `len` bytes (its arena estimate
@@ -155,7 +156,7 @@ static int charge_body(svc_req *r, uint64_t len)
     return 0;
 }
 
-int svc_req_admit(svc_req *r, unsigned long long model, int *rc)
+int svc_req_admit(svc_req *r, unsigned long long model, svc_problem *pb)
 {
     svc_budget *b = &r->srv->budget;
     /* every input of the request is charged: the two sides of a diff, each
@@ -170,13 +171,13 @@ int svc_req_admit(svc_req *r, unsigned long long model, int *rc)
                  "split the lockfile or ask for a larger --memory-budget",
                  r->admitted ? "this request's inputs together" : "this input", (need + (1u << 20) - 1) >> 20,
                  b->total >> 20);
-        *rc = svc_req_problem(r, SVC_PT_MEMORY_EXCEEDED, detail, NULL, 0);
-        return 1;
+        return svc_problem_type(pb, SVC_PT_MEMORY_EXCEEDED, detail, NULL, 0);
     }
     if (need > r->charged) {
         if (!svc_budget_charge(b, need - r->charged)) {
-            *rc = refuse_memory(r);
-            return 1;
+            atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
+            svc_req_add_header(r, "Retry-After", "2");
+            return svc_problem_type(pb, SVC_PT_MEMORY_BUSY, MEMORY_BUSY, NULL, 0);
         }
     } else {
         svc_budget_release(b, r->charged - need); /* the upload's guess was high: give the rest back */
