@@ -496,7 +496,7 @@ static const cfg_opt *closest_opt(const char *name, int env)
     const cfg_opt *best = NULL;
     size_t bd = (size_t)-1;
     for (size_t i = 0; i < NOPTS; i++) {
-        size_t d = svc_param_distance(name, env ? opts[i].env : opts[i].name);
+        size_t d = svc_distance(name, env ? opts[i].env : opts[i].name);
         if (d < bd)
             bd = d, best = &opts[i];
     }

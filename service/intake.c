@@ -43,12 +43,6 @@ int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const c
     return (int)n;
 }
 
-int svc_bad_param(svc_req *r, const char *name, const char *why)
-{
-    sb_err e;
-    sb_err_set(&e, SB_EINVAL, "query parameter '%s' %s", name, why);
-    return svc_req_error(r, &e, NULL, 0);
-}
 
 /* include / exclude / exclude-kind / scope / keep-orphans (the query's
  * parse checked them) into sel->filter; 0, or 1 with the answer queued. */

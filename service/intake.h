@@ -79,8 +79,4 @@ int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const c
 struct sb_report_kind;
 int svc_intake_output(svc_req *r, const struct sb_report_kind *k, const sb_doc_ops **ops, svc_problem *pb);
 
-/* Answer 400 for a query parameter: "query parameter 'NAME' WHY" (for
- * handlers; a stage fills a problem with svc_problem_param). */
-int svc_bad_param(svc_req *r, const char *name, const char *why);
-
 #endif

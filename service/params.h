@@ -1,6 +1,7 @@
 /*
- * params.h - pure parsers of request parameters: booleans, byte counts,
- * timestamps and the Accept header. No HTTP types here, so the fuzzer
+ * params.h - the one table of query parameters and their pure parsers:
+ * booleans, byte counts, timestamps (content negotiation is
+ * http/negotiate.h). No HTTP types here, so the fuzzer
  * (tests/fuzz/fuzz_params.c) drives them with arbitrary strings; handlers
  * call them on what libmicrohttpd decoded.
  */
@@ -8,6 +9,8 @@
 #define SVC_PARAMS_H
 
 #include "../core/doc.h"
+#include "distance.h"
+#include "http/negotiate.h"
 
 #include <stdbool.h>
 
@@ -22,30 +25,6 @@ int svc_param_count(const char *s, long long max, long long *out);
 /* An EPSS probability threshold "0", "0.1", "1" (plain decimal in [0, 1],
  * at most 12 characters); NULL out allowed. 0 ok, -1 bad. */
 int svc_param_epss(const char *s, double *out);
-
-/* One media range of an Accept header: type/subtype, its version= and q=
- * (0..1, default 1) parameters. Lengths bounded; longer values truncated. */
-typedef struct svc_accept_item {
-    char type[96];
-    char version[16];
-    double q;
-} svc_accept_item;
-
-/* Iterate the items of an Accept header: *pos starts at 0; returns 1 with an
- * item, 0 at the end. Never reads past the terminating NUL. */
-int svc_accept_next(const char *accept, size_t *pos, svc_accept_item *item);
-
-/* The document format an Accept header prefers (q-values, version=, the
- * wildcards); absent or empty -> CycloneDX 1.6; NULL when none is ours. */
-const sb_doc_ops *svc_negotiate_format(const char *accept);
-/* The same for a request of several documents (all-*), whose answer is
- * NDJSON: `application/x-ndjson` is then acceptable and, when no format is
- * named, means the default format. */
-const sb_doc_ops *svc_negotiate_format_for(const char *accept, int seq);
-
-/* Of `n` media types (no parameters), the index the Accept header prefers;
- * absent or empty -> 0; -1 when none is acceptable. Ties go to the earlier. */
-int svc_negotiate_type(const char *accept, const char *const *types, size_t n);
 
 /* The query parameters of the API, one row each: what the strict check
  * accepts, where its value goes in svc_query, and what a unit test holds
@@ -147,9 +126,6 @@ int svc_query_on(const svc_query *q, const svc_qparam *p);
  * dropped, a leap second taken as :59). 0 with *out, -1 when neither. */
 int svc_param_time(const char *s, long long *out);
 
-/* Edit distance of two short strings (at most 64 bytes are compared), case
- * and '_' / '-' folded: what "did you mean" suggestions are chosen by. */
-size_t svc_param_distance(const char *a, const char *b);
 
 /* The parameter of endpoint `ep` closest to a misspelled `name` (edit
  * distance after folding case and '_' to '-'), or NULL when none is within

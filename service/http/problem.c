@@ -345,6 +345,13 @@ int svc_problem_timeout(svc_problem *p)
     return 1;
 }
 
+int svc_bad_param(svc_req *r, const char *name, const char *why)
+{
+    svc_problem p;
+    svc_problem_param(&p, name, why);
+    return svc_req_error(r, &p.err, NULL, 0);
+}
+
 int svc_req_answer(svc_req *r, const svc_problem *p)
 {
     switch (p->how) {

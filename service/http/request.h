@@ -195,6 +195,10 @@ int svc_problem_type(svc_problem *p, svc_ptype t, const char *detail, const char
 int svc_problem_gate(svc_problem *p, const sb_gate *g, const char *detail, int unevaluated);
 int svc_problem_timeout(svc_problem *p);
 
+/* Answer 400 for a query parameter: "query parameter 'NAME' WHY" (for
+ * handlers; a stage fills a problem with svc_problem_param). */
+int svc_bad_param(svc_req *r, const char *name, const char *why);
+
 /* Give the answer a stage decided; what the handler returns. */
 int svc_req_answer(svc_req *r, const svc_problem *p);
 

@@ -37,7 +37,7 @@ const char *svc_router_closest(const svc_router *rt, const char *path)
     const char *best = NULL;
     size_t best_d = (size_t)-1, len = strnlen(path, 64);
     for (unsigned i = 0; i < rt->n; i++) {
-        size_t d = svc_param_distance(path, rt->routes[i].path);
+        size_t d = svc_distance(path, rt->routes[i].path);
         if (d < best_d) {
             best = rt->routes[i].path;
             best_d = d;

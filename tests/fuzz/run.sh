@@ -18,11 +18,11 @@ common="-g -O1 -fno-sanitize-recover=undefined -DSB_NO_MIMALLOC -D_GNU_SOURCE -s
 flags="-fsanitize=fuzzer,address,undefined $common"
 libs="$(pkg-config --libs yaml-0.1 jansson libzstd zlib) -lbz2"
 jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-# the core and the three service files some targets call, instrumented for
+# the core and the service files some targets call, instrumented for
 # the fuzzer but without its main: compiled once, not once per target
 objs="$out/obj"
 mkdir -p "$objs"
-srcs="$(make -s --no-print-directory print-core-src) service/params.c service/http/decode.c service/http/multipart.c"
+srcs="$(make -s --no-print-directory print-core-src) service/params.c service/distance.c service/http/negotiate.c service/http/decode.c service/http/multipart.c"
 t0=$SECONDS
 if ! printf '%s\n' $srcs | xargs -P "$jobs" -I{} sh -c \
      'o="$1/$(echo "$2" | tr / _ | sed "s/\.c$/.o/")"; [ "$o" -nt "$2" ] || exec '"$CC"' -fsanitize=fuzzer-no-link,address,undefined '"$common"' -c "$2" -o "$o"' _ "$objs" {} \
@@ -68,7 +68,7 @@ only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
   read -r t src def seeds <<< "$spec"
   [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
-  extra=""; case "$t" in params) extra="$objs/service_params.o" ;; decode|multipart) extra="$objs/service_http_$t.o" ;; esac
+  extra=""; case "$t" in params) extra="$objs/service_params.o $objs/service_distance.o $objs/service_http_negotiate.o" ;; decode|multipart) extra="$objs/service_http_$t.o" ;; esac
   if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra "$out/libcore.a" $libs 2> "$out/build-$t.log"; then
     cat "$out/build-$t.log"; fail=$((fail + 1)); continue
   fi
