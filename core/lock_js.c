@@ -314,7 +314,7 @@ sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope
     return sb_strv_push(&p->rec->depends, a, key);
 }
 
-/* Scopes as npm means them (issue 38, defect 7): a path from the root is
+/* Scopes as npm means them: a path from the root is
  * classed by whether it passes a development edge (D), an optional edge (O),
  * and whether it starts at a peer (P); a package records the classes of the
  * paths that reach it (a bit per class) and is
@@ -327,7 +327,7 @@ sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope
  * A dev dependency reached through dev edges only was devOptional before. */
 enum { PC_D = 1, PC_O = 2, PC_P = 4 };
 
-static unsigned path_class(sb_js_scope s)
+unsigned sb_js_path_class(sb_js_scope s)
 {
     switch (s) {
     case SB_JS_DEV: return PC_D;
@@ -338,7 +338,7 @@ static unsigned path_class(sb_js_scope s)
     }
 }
 
-static sb_js_scope scope_of_paths(uint8_t m)
+sb_js_scope sb_js_scope_of_paths(uint8_t m)
 {
     if (m & 1u << 0)
         return SB_JS_REQUIRED;
@@ -363,7 +363,7 @@ sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope 
     sb_js_pkg *p = key ? sb_jsl_find(l, key) : NULL;
     if (NULL == p)
         return SB_OK;
-    p->paths |= (uint8_t)(1u << path_class(s));
+    p->paths |= (uint8_t)(1u << sb_js_path_class(s));
     return sb_jsl_root(l, a, key);
 }
 
@@ -415,7 +415,7 @@ sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err)
     }
     for (size_t i = 0; i < l->n; i++)
         if (l->pkgs[i]->paths)
-            l->pkgs[i]->scope = scope_of_paths(l->pkgs[i]->paths);
+            l->pkgs[i]->scope = sb_js_scope_of_paths(l->pkgs[i]->paths);
     return SB_OK;
 }
 

@@ -133,6 +133,13 @@ sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope 
  * a development edge makes anything dev. */
 sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err);
 
+/* The class a path from the root gets from an edge of that scope (a bit set
+ * of sb_jsl_scopes' D = 1, O = 2, P = 4), and the scope of a package reached
+ * by the classes of mask `m` (bit 1 << class): for a reader that walks a
+ * graph finer than the components (pnpm's peer variants) and merges after. */
+unsigned sb_js_path_class(sb_js_scope s);
+sb_js_scope sb_js_scope_of_paths(uint8_t m);
+
 /* "@scope/name" or "name" as spelled in a `name@range` descriptor: the
  * length of the name part (the '@' after a scope's first character). */
 size_t sb_js_name_len(const char *desc);

@@ -8,6 +8,7 @@
 #include "jsreaders.h"
 #include "../../core/arena.h"
 #include "../../core/lock.h"
+#include "../../core/manifest.h"
 #include "../../core/model.h"
 
 #include <stdio.h>
@@ -700,7 +701,9 @@ TEST(core_pnpm__v6_scoped_peer_suffix_and_stated_scopes)
     CHECK_STR(prop(late, "pixi:scope"), "required");
     CHECK_STR(prop(tool, "pixi:scope"), "dev");
     CHECK_STR(prop(node, "pixi:scope"), "dev");
-    CHECK_STR(prop(fse, "pixi:scope"), "devOptional");
+    /* dev: true with optional: true is npm's dev (an optional dependency
+     * of a development tool), not devOptional */
+    CHECK_STR(prop(fse, "pixi:scope"), "dev");
     CHECK(late && late->scope == SB_SCOPE_REQUIRED && fse && fse->scope == SB_SCOPE_DEVELOPMENT);
     sb_arena_destroy(a);
 }
@@ -1433,5 +1436,103 @@ TEST(core_js__scopes_as_npm_means_them)
     CHECK_STR(prop(find(s, "d", NULL), "pixi:scope"), "devOptional");
     CHECK_STR(prop(find(s, "e", NULL), "pixi:scope"), "optional");
     CHECK_STR(prop(find(s, "o", NULL), "pixi:scope"), "optional");
+    sb_arena_destroy(a);
+}
+
+/* ---- the shared cases of JavaScript scopes (shared/cases/js-scopes) ---- */
+
+/* A case file read and selected as `kind` (the manifest, a package.json
+ * text, beside it when given); NULL with a message printed when it cannot be. */
+static sb_sbom *case_sel(sb_arena *a, const char *kind, const char *file, const char *manifest_file)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "cases/js-scopes/%s", file);
+    size_t len = 0;
+    char *text = sb_test_read(sb_test_shared(rel), &len);
+    if (NULL == text) {
+        printf("  cannot read %s\n", rel);
+        return NULL;
+    }
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts o = {0};
+    if (sb_lock_read(&l, a, kind, text, len, NULL, NULL, &err) != SB_OK) {
+        printf("  %s: %s\n", rel, err.msg);
+        free(text);
+        return NULL;
+    }
+    if (manifest_file) {
+        snprintf(rel, sizeof rel, "cases/js-scopes/%s", manifest_file);
+        size_t mlen = 0;
+        char *mtext = sb_test_read(sb_test_shared(rel), &mlen);
+        sb_manifest *m = NULL;
+        if (NULL == mtext || sb_manifest_read(&m, a, "package.json", mtext, mlen, NULL, &err) != SB_OK) {
+            printf("  cannot read the manifest %s\n", rel);
+            free(mtext);
+            free(text);
+            return NULL;
+        }
+        o.manifest = m;
+        free(mtext);
+    }
+    if (sb_select(&s, a, l, &o, &err) != SB_OK) {
+        printf("  %s: %s\n", file, err.msg);
+        s = NULL;
+    }
+    free(text);
+    return s;
+}
+
+TEST(core_js__case_pnpm6_dev_optional_is_dev)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "pnpm-lock.yaml", "pnpm6-dev-optional.yaml", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "esbuild", NULL), "pixi:scope"), "dev");
+    CHECK_STR(prop(find(s, "@esbuild/linux-x64", NULL), "pixi:scope"), "dev");
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_pnpm6_neither_flag_is_the_graphs)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "pnpm-lock.yaml", "pnpm6-dev-and-prod-optional.yaml", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "a", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "b", NULL), "pixi:scope"), "optional");
+    CHECK_STR(prop(find(s, "d", NULL), "pixi:scope"), "dev");
+    /* no flag: reached by a dev path and an optional production one */
+    CHECK_STR(prop(find(s, "shared", NULL), "pixi:scope"), "devOptional");
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_pnpm9_peer_variants_walked_per_key)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "pnpm-lock.yaml", "pnpm9-peer-variants.yaml", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "parser", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "types", "1.0.0"), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "tool", NULL), "pixi:scope"), "dev");
+    /* only the variant tool uses depends on it */
+    CHECK_STR(prop(find(s, "types", "2.0.0"), "pixi:scope"), "dev");
+    CHECK(s && s->npkgs == 4);
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_pnpm9_patch_hash_property)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "pnpm-lock.yaml", "pnpm9-patched.yaml", NULL);
+    CHECK(s != NULL);
+    const sb_pkg *lp = find(s, "left-pad", "1.3.0");
+    CHECK_STR(prop(lp, "pixi:pnpm-patch-hash"), "2ee4bf2ea5c6b3f1a7d0e5d1b9c0f4a6d3e2c1b0a9f8e7d6c5b4a3f2e1d0c9b8");
+    CHECK(lp && !strcmp(lp->purl, "pkg:npm/left-pad@1.3.0"));
+    CHECK(s && s->npkgs == 2);
+    s = case_sel(a, "pnpm-lock.yaml", "pnpm9-alias-catalog-tarball.yaml", NULL);
+    CHECK(s != NULL);
+    CHECK(prop(find(s, "left-pad", "1.3.0"), "pixi:pnpm-patch-hash") == NULL);
+    CHECK_STR(prop(find(s, "is-odd", NULL), "pixi:scope"), "required"); /* dev of ".", required of packages/lib */
     sb_arena_destroy(a);
 }
