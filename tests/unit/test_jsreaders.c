@@ -1266,7 +1266,7 @@ TEST(core_yarn__berry_bound_ranges_builtin_patches_sources)
     CHECK(!root_depends_on(s, lb) && !root_depends_on(s, lc));
     CHECK(prop(lb, "pixi:direct-url") &&
           strstr(prop(lb, "pixi:direct-url"), "../my-local-b::locator=my-local-a%40portal"));
-    CHECK_STR(lb->purl, "pkg:generic/my-local-b@0.0.0-use.local");
+    CHECK_STR(lb->purl, "pkg:generic/my-local-b"); /* berry's placeholder is no version */
     /* defect 5: one fsevents, the patched one, with every incoming edge */
     size_t nfse = 0;
     for (size_t i = 0; i < s->npkgs; i++)
@@ -1357,7 +1357,7 @@ TEST(core_yarn__berry)
     CHECK(s->npkgs == 4); /* lib, @s/x, resolve, g: not the root workspace */
     const sb_pkg *lib = find(s, "lib", NULL), *x = find(s, "@s/x", "1.0.1"), *res = find(s, "resolve", "1.22.8"),
                  *g = find(s, "g", "2.0.0");
-    CHECK(lib && !strcmp(lib->purl, "pkg:generic/lib@0.0.0-use.local"));
+    CHECK(lib && !strcmp(lib->purl, "pkg:generic/lib")); /* 0.0.0-use.local is no version */
     CHECK_STR(prop(lib, "pixi:direct-url"), "packages/lib");
     CHECK(x && !strcmp(x->purl, "pkg:npm/%40s/x@1.0.1"));
     /* checksum is yarn's cache zip: a property, never a hash */
@@ -1368,7 +1368,8 @@ TEST(core_yarn__berry)
     CHECK(g && !strcmp(g->purl, "pkg:npm/g@2.0.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fr.git%40abc"));
     CHECK(root_depends_on(s, lib) && root_depends_on(s, res) && !root_depends_on(s, x));
     CHECK(depends_on(s, lib, x) && depends_on(s, lib, g));
-    CHECK_STR(prop(x, "pixi:scope"), "required");
+    /* a berry lock folds devDependencies into dependencies: no scope from it alone */
+    CHECK(NULL == prop(x, "pixi:scope"));
     const char v3[] =
         "__metadata:\n  version: 3\n  cacheKey: 8\n\n\"a@npm:1\":\n  version: 1.0.0\n  resolution: \"a@npm:1.0.0\"\n";
     CHECK(NULL == sel(a, "yarn.lock", v3, &err));
@@ -1534,5 +1535,97 @@ TEST(core_js__case_pnpm9_patch_hash_property)
     CHECK(s != NULL);
     CHECK(prop(find(s, "left-pad", "1.3.0"), "pixi:pnpm-patch-hash") == NULL);
     CHECK_STR(prop(find(s, "is-odd", NULL), "pixi:scope"), "required"); /* dev of ".", required of packages/lib */
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_yarn_berry_optional_and_dev_by_manifest)
+{
+    sb_arena *a = sb_arena_new(0);
+    /* the lock alone: fsevents only through chokidar's dependenciesMeta
+     * optional edge; whether chokidar, mocha, left-pad are dev it cannot say */
+    sb_sbom *s = case_sel(a, "yarn.lock", "yarn-berry-optional-dev.lock", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "fsevents", NULL), "pixi:scope"), "optional");
+    CHECK(prop(find(s, "mocha", NULL), "pixi:scope") == NULL);
+    CHECK(prop(find(s, "chokidar", NULL), "pixi:scope") == NULL);
+    const sb_pkg *mocha = find(s, "mocha", NULL);
+    CHECK(mocha && mocha->scope == SB_SCOPE_NONE);
+    /* with the package.json: its devDependencies decide */
+    s = case_sel(a, "yarn.lock", "yarn-berry-optional-dev.lock", "package.json");
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "mocha", NULL), "pixi:scope"), "dev");
+    CHECK_STR(prop(find(s, "mocha", NULL), "pixi:declared-in"), "devDependencies");
+    CHECK_STR(prop(find(s, "chokidar", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "left-pad", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "fsevents", NULL), "pixi:scope"), "optional");
+    mocha = find(s, "mocha", NULL);
+    const sb_pkg *fse = find(s, "fsevents", NULL);
+    CHECK(mocha && mocha->scope == SB_SCOPE_DEVELOPMENT && fse && fse->scope == SB_SCOPE_OPTIONAL);
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_yarn_berry_user_patch_one_component)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "yarn.lock", "yarn-berry-user-patch.lock", NULL);
+    CHECK(s != NULL);
+    CHECK(s && s->npkgs == 1);
+    const sb_pkg *lp = find(s, "left-pad", "1.3.0");
+    CHECK(lp && !strcmp(lp->purl, "pkg:npm/left-pad@1.3.0"));
+    CHECK(lp && root_depends_on(s, lp));
+    CHECK_STR(prop(lp, "pixi:yarn-resolution"),
+              "left-pad@patch:left-pad@npm%3A1.3.0#~/.yarn/patches/"
+              "left-pad-npm-1.3.0-abc.patch::version=1.3.0&hash=1a2b3c");
+    CHECK_STR(prop(lp, "pixi:yarn-checksum"), "10c0/bbbb");
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_yarn_classic_optional_with_and_without_manifest)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "yarn.lock", "yarn-classic-optional.lock", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "fsevents", NULL), "pixi:scope"), "optional");
+    CHECK(prop(find(s, "chokidar", NULL), "pixi:scope") == NULL);
+    s = case_sel(a, "yarn.lock", "yarn-classic-optional.lock", "package.json");
+    CHECK(s != NULL);
+    const sb_pkg *fse = find(s, "fsevents", NULL);
+    CHECK_STR(prop(fse, "pixi:scope"), "optional");
+    CHECK(fse && fse->scope == SB_SCOPE_OPTIONAL);
+    CHECK_STR(prop(find(s, "chokidar", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "mocha", NULL), "pixi:scope"), "dev");
+    sb_arena_destroy(a);
+}
+
+/* berry's placeholder for a workspace's version is no version */
+static const char yarn_berry_use_local[] =
+    "__metadata:\n"
+    "  version: 8\n"
+    "  cacheKey: 10c0\n"
+    "\n"
+    "\"app@workspace:.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"app@workspace:.\"\n"
+    "  dependencies:\n"
+    "    lib: \"workspace:packages/lib\"\n"
+    "  languageName: unknown\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"lib@workspace:packages/lib\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"lib@workspace:packages/lib\"\n"
+    "  languageName: unknown\n"
+    "  linkType: soft\n";
+
+TEST(core_js__yarn_berry_use_local_is_no_version)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "yarn.lock", yarn_berry_use_local, &err);
+    CHECK(s != NULL);
+    const sb_pkg *lib = find(s, "lib", NULL);
+    CHECK(lib && NULL == lib->version);
+    CHECK(lib && lib->purl && !strstr(lib->purl, "0.0.0-use.local"));
+    CHECK(s && (NULL == s->root_version || strcmp(s->root_version, "0.0.0-use.local")));
     sb_arena_destroy(a);
 }
