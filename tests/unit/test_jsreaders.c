@@ -1629,3 +1629,16 @@ TEST(core_js__yarn_berry_use_local_is_no_version)
     CHECK(s && (NULL == s->root_version || strcmp(s->root_version, "0.0.0-use.local")));
     sb_arena_destroy(a);
 }
+
+TEST(core_js__case_npm1_url_as_version_under_another_name)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "package-lock.json", "npm1-url-alias.json", NULL);
+    CHECK(s != NULL);
+    CHECK(s && s->npkgs == 1);
+    const sb_pkg *ab = find(s, "abbrev", "1.1.1");
+    CHECK(ab && !strcmp(ab->purl, "pkg:npm/abbrev@1.1.1"));
+    CHECK_STR(prop(ab, "pixi:npm-alias"), "remote");
+    CHECK(NULL == find(s, "remote", NULL));
+    sb_arena_destroy(a);
+}
