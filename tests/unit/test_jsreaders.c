@@ -1630,6 +1630,47 @@ TEST(core_js__yarn_berry_use_local_is_no_version)
     sb_arena_destroy(a);
 }
 
+TEST(core_js__case_conflict_hint_names_the_package_manager)
+{
+    static const struct {
+        const char *file, *name, *cmd;
+    } cases[] = {
+        {"conflict-package-lock.json", "package-lock.json", "(npm install)"},
+        {"conflict-yarn.lock", "yarn.lock", "(yarn)"},
+        {"conflict-berry-yarn.lock", "yarn.lock", "(yarn)"},
+        {"conflict-pnpm-lock.yaml", "pnpm-lock.yaml", "(pnpm install)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "cases/js-scopes/%s", cases[i].file);
+        size_t len = 0;
+        char *text = sb_test_read(sb_test_shared(rel), &len);
+        CHECK(text != NULL);
+        if (NULL == text)
+            continue;
+        sb_arena *a = sb_arena_new(0);
+        sb_err err;
+        sb_lock *l = NULL;
+        CHECK(sb_lock_read(&l, a, "auto", text, len, cases[i].name, NULL, &err) != SB_OK);
+        CHECK(strstr(err.msg, "merge-conflict markers") && strstr(err.msg, cases[i].cmd));
+        CHECK(NULL == strstr(err.msg, "pixi install"));
+        if (!strstr(err.msg, cases[i].cmd))
+            printf("  %s: %s\n", cases[i].file, err.msg);
+        free(text);
+        sb_arena_destroy(a);
+    }
+    /* bun.lock: its own command */
+    static const char bun_conflict[] =
+        "{\n  \"lockfileVersion\": 1,\n<<<<<<< HEAD\n  \"workspaces\": {},\n=======\n"
+        "  \"workspaces\": {\"\": {}},\n>>>>>>> feature\n  \"packages\": {}\n}\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    CHECK(sb_lock_read(&l, a, "auto", bun_conflict, strlen(bun_conflict), "bun.lock", NULL, &err) != SB_OK);
+    CHECK(strstr(err.msg, "(bun install)") != NULL);
+    sb_arena_destroy(a);
+}
+
 TEST(core_js__case_npm1_url_as_version_under_another_name)
 {
     sb_arena *a = sb_arena_new(0);
