@@ -111,18 +111,32 @@ static const char *manifest_kind(const char *data, size_t len, const char **lock
 /* A failed read, told what to do: merge-conflict markers, a body whose
  * line breaks were stripped (curl -d), a manifest sent instead of its
  * lockfile. Looked for only once reading failed, so a good input pays nothing. */
-static void hint(const char *data, size_t len, sb_err *err)
+static void hint(const sb_reader *r, const char *data, size_t len, sb_err *err)
 {
     if (err->code == SB_ENOMEM || err->code == SB_ETIMEOUT || err->code == SB_ELIMIT)
         return;
     unsigned cl = conflict_line(data, len);
     if (cl) {
+        /* the command that locks again is the package manager's own: a
+         * JavaScript user has no pixi or uv to run */
+        static const struct {
+            const char *kind, *cmd;
+        } relock[] = {
+            {"package-lock.json", "npm install"},
+            {"yarn.lock", "yarn"},
+            {"pnpm-lock.yaml", "pnpm install"},
+            {"bun.lock", "bun install"},
+        };
+        const char *cmd = "pixi install, uv lock, ...";
+        for (size_t i = 0; r && i < sizeof relock / sizeof *relock; i++)
+            if (!strcmp(r->kind, relock[i].kind))
+                cmd = relock[i].cmd;
         char was[sizeof err->msg];
         snprintf(was, sizeof was, "%s", err->msg);
         sb_err_set_at(err, SB_EPARSE, cl, 1,
                       "the input holds git merge-conflict markers (<<<<<<< at line %u): resolve the conflict and "
-                      "lock again (pixi install, uv lock, ...), then send the lockfile (the reader said: %.600s)",
-                      cl, was);
+                      "lock again (%s), then send the lockfile (the reader said: %.600s)",
+                      cl, cmd, was);
         return;
     }
     const char *lock = NULL, *man = manifest_kind(data, len, &lock);
@@ -157,12 +171,12 @@ sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c,
         char kinds[256];
         sb_err_set(err, SB_EFORMAT, "the input is not a lockfile kind sbomd reads (%s)",
                    kinds_list(kinds, sizeof kinds));
-        hint(data, len, err);
+        hint(NULL, data, len, err);
         return err->code;
     }
     sb_code rc = r->read(out, a, data, len, lim, err);
     if (rc != SB_OK) {
-        hint(data, len, err);
+        hint(r, data, len, err);
         rc = err->code;
     }
     /* pixi.lock v1 and conda-lock.yml are one YAML shape: taken by content

@@ -314,7 +314,7 @@ sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope
     return sb_strv_push(&p->rec->depends, a, key);
 }
 
-/* Scopes as npm means them (issue 38, defect 7): a path from the root is
+/* Scopes as npm means them: a path from the root is
  * classed by whether it passes a development edge (D), an optional edge (O),
  * and whether it starts at a peer (P); a package records the classes of the
  * paths that reach it (a bit per class) and is
@@ -327,7 +327,7 @@ sb_code sb_js_dep_scoped(sb_js_pkg *p, sb_arena *a, const char *key, sb_js_scope
  * A dev dependency reached through dev edges only was devOptional before. */
 enum { PC_D = 1, PC_O = 2, PC_P = 4 };
 
-static unsigned path_class(sb_js_scope s)
+unsigned sb_js_path_class(sb_js_scope s)
 {
     switch (s) {
     case SB_JS_DEV: return PC_D;
@@ -338,7 +338,7 @@ static unsigned path_class(sb_js_scope s)
     }
 }
 
-static sb_js_scope scope_of_paths(uint8_t m)
+sb_js_scope sb_js_scope_of_paths(uint8_t m)
 {
     if (m & 1u << 0)
         return SB_JS_REQUIRED;
@@ -363,7 +363,7 @@ sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope 
     sb_js_pkg *p = key ? sb_jsl_find(l, key) : NULL;
     if (NULL == p)
         return SB_OK;
-    p->paths |= (uint8_t)(1u << path_class(s));
+    p->paths |= (uint8_t)(1u << sb_js_path_class(s));
     return sb_jsl_root(l, a, key);
 }
 
@@ -415,7 +415,7 @@ sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err)
     }
     for (size_t i = 0; i < l->n; i++)
         if (l->pkgs[i]->paths)
-            l->pkgs[i]->scope = scope_of_paths(l->pkgs[i]->paths);
+            l->pkgs[i]->scope = sb_js_scope_of_paths(l->pkgs[i]->paths);
     return SB_OK;
 }
 
@@ -455,7 +455,7 @@ size_t sb_js_name_len(const char *desc)
     return at ? (size_t)(at - desc) : strlen(desc);
 }
 
-static const char *scope_name(sb_js_scope s)
+const char *sb_js_scope_word(sb_js_scope s)
 {
     switch (s) {
     case SB_JS_DEV: return "dev";
@@ -506,7 +506,7 @@ static const char *join_paths(sb_arena *a, const sb_js_pkg *p)
 /* The model's scope (CycloneDX scope, SPDX DEV_/OPTIONAL_DEPENDENCY_OF):
  * dev and devOptional are development; optional and peer (the consumer
  * provides it, npm may skip it) optional; the npm word stays in pixi:scope. */
-static sb_scope model_scope(sb_js_scope s)
+sb_scope sb_js_model_scope(sb_js_scope s)
 {
     switch (s) {
     case SB_JS_DEV:
@@ -521,12 +521,12 @@ static sb_scope model_scope(sb_js_scope s)
 
 static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a, bool orphan)
 {
-    p->rec->scope = model_scope(p->scope);
+    p->rec->scope = sb_js_model_scope(p->scope);
     /* the reader's own properties (an alias, yarn's checksum) and those of
      * the four below it has, in one exactly sized array rather than a vector
      * grown twice */
-    size_t want = p->rec->reader_props.n +
-                  2 * ((NULL != scope_name(p->scope)) + (NULL != p->path1) + p->direct + (NULL != p->peers) + orphan);
+    size_t want = p->rec->reader_props.n + 2 * ((NULL != sb_js_scope_word(p->scope)) + (NULL != p->path1) + p->direct +
+                                                (NULL != p->peers) + orphan);
     if (want > p->rec->reader_props.cap) {
         const char **nv = sb_arena_alloc(a, want * sizeof *nv);
         if (NULL == nv)
@@ -536,7 +536,7 @@ static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a, bool orphan)
         p->rec->reader_props.v = nv;
         p->rec->reader_props.cap = want;
     }
-    sb_code rc = push_prop(p->rec, a, "pixi:scope", scope_name(p->scope));
+    sb_code rc = push_prop(p->rec, a, "pixi:scope", sb_js_scope_word(p->scope));
     if (rc == SB_OK && p->path1) {
         const char *j = join_paths(a, p);
         rc = j ? push_prop(p->rec, a, "pixi:install-paths", j) : SB_ENOMEM;
@@ -608,6 +608,14 @@ sb_code sb_jsl_build(sb_lock **out, sb_arena *a, sb_jsl *l, sb_err *err)
             return SB_ETIMEOUT;
         if (finish_pkg(p, a, reached && !reached[i]) != SB_OK || sb_lock_platform_add(lp, a, p->rec) != SB_OK)
             return sb_err_set(err, SB_ENOMEM, "out of memory");
+    }
+    lk->scopes_guessed = l->scopes_guessed;
+    for (size_t i = 0; l->scopes_guessed && i < l->n; i++) {
+        const sb_js_pkg *p = l->pkgs[i];
+        for (size_t d = 0; p->opt_deps && d < p->opt_deps->n; d++)
+            if (sb_strv_push(&lk->opt_edges, a, p->rec->key) != SB_OK ||
+                sb_strv_push(&lk->opt_edges, a, p->opt_deps->v[d]) != SB_OK)
+                return sb_err_set(err, SB_ENOMEM, "out of memory");
     }
     lp->recs = l->recs; /* pkgs[i] == &recs[i]: a consuming selection adopts them */
     sb_jsl_free(l);

@@ -65,7 +65,8 @@ typedef struct sb_jsl {
     bool orphans;     /* mark what no stated edge reaches with pixi:orphan (a reader whose lock states every
                        * edge, root's included: npm v2/v3) */
     size_t max_packages;
-    sb_deadline dl; /* the request's, from the limits (sb_jsl_tick) */
+    sb_deadline dl;      /* the request's, from the limits (sb_jsl_tick) */
+    bool scopes_guessed; /* the lock cannot tell dev from prod: sb_lock.scopes_guessed, opt_edges kept */
 } sb_jsl;
 
 sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *lim);
@@ -132,6 +133,19 @@ sb_code sb_jsl_root_scoped(sb_jsl *l, sb_arena *a, const char *key, sb_js_scope 
  * reaching it; an optional edge makes required optional and dev devOptional,
  * a development edge makes anything dev. */
 sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err);
+
+/* The class a path from the root gets from an edge of that scope (a bit set
+ * of sb_jsl_scopes' D = 1, O = 2, P = 4), and the scope of a package reached
+ * by the classes of mask `m` (bit 1 << class): for a reader that walks a
+ * graph finer than the components (pnpm's peer variants) and merges after. */
+unsigned sb_js_path_class(sb_js_scope s);
+sb_js_scope sb_js_scope_of_paths(uint8_t m);
+
+/* The npm word of a scope ("devOptional"; NULL when unset) and the model's
+ * scope it is written as (dev and devOptional development, peer and
+ * optional optional). */
+const char *sb_js_scope_word(sb_js_scope s);
+sb_scope sb_js_model_scope(sb_js_scope s);
 
 /* "@scope/name" or "name" as spelled in a `name@range` descriptor: the
  * length of the name part (the '@' after a scope's first character). */

@@ -33,6 +33,7 @@
 #include "lock_int.h"
 #include "lock_js.h"
 #include "json_stream.h"
+#include "purl.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -560,24 +561,51 @@ static sb_code read_v2(npm_ctx *c, size_t offset)
 /* ---- v1: nested `dependencies` ---- */
 
 /* npm 5 wrote some v1 versions as the registry tarball itself
- * (".../acorn/-/acorn-4.0.4.tgz"): the version its file name gives when
- * that file is the installed name's, as registry tarballs are named; NULL
- * otherwise (another package's tarball under this name stays a tarball of
- * unknown version). Without it two versions of one name were one
- * versionless component. */
-static const char *registry_version(npm_ctx *c, const char *name, const char *v)
+ * (".../acorn/-/acorn-4.0.4.tgz"), under the installed name or, for a
+ * tarball installed under another name ("remote": ".../abbrev/-/abbrev-1.1.1.tgz"),
+ * under that one: the package is the one the registry path names, at the
+ * version its file name gives (<last part of the name>-<version>.tgz), so
+ * abbrev 1.1.1 and not a versionless `remote`, an unrelated real package.
+ * *name is set to that name (the installed one when they agree); NULL when
+ * the URL is no registry tarball of that shape. */
+static const char *registry_version(npm_ctx *c, const char *iname, const char *v, const char **name)
 {
     if (!sb_model_npm_registry(v))
         return NULL;
-    const char *base = strrchr(name, '/');
-    base = base ? base + 1 : name;
-    size_t end = strcspn(v, "?#"), bl = strlen(base);
+    size_t end = strcspn(v, "?#");
+    const char *dash = NULL;
+    for (const char *p = v; p + 3 <= v + end && NULL == dash; p++)
+        if (!memcmp(p, "/-/", 3))
+            dash = p;
+    const char *host = strstr(v, "://");
+    if (NULL == dash || NULL == host || host > dash)
+        return NULL;
+    /* the name: the segment before "/-/", with its scope when the one
+     * before it starts with '@' (or "@s%2fname" in one segment) */
+    const char *ns = dash;
+    while (ns > host + 3 && ns[-1] != '/')
+        ns--;
+    if (ns > host + 4 && ns[-1] == '/') {
+        const char *sc = ns - 1;
+        while (sc > host + 3 && sc[-1] != '/')
+            sc--;
+        if (*sc == '@')
+            ns = sc;
+    }
+    if (ns == dash || ns <= host + 3)
+        return NULL;
+    char *real = sb_pct_decode(c->a, ns, (size_t)(dash - ns));
+    if (NULL == real)
+        return NULL;
+    const char *base = strrchr(real, '/');
+    base = base ? base + 1 : real;
     const char *file = v + end;
     while (file > v && file[-1] != '/')
         file--;
-    size_t fl = (size_t)(v + end - file);
-    if (fl <= bl + 1 + 4 || strncmp(file, base, bl) || file[bl] != '-')
+    size_t fl = (size_t)(v + end - file), bl = strlen(base);
+    if (fl <= bl + 1 + 4 || strncmp(file, base, bl) || file[bl] != '-' || strncmp(v + end - 4, ".tgz", 4))
         return NULL;
+    *name = strcmp(real, iname) ? real : iname;
     return sb_arena_strndup(c->a, file + bl + 1, fl - bl - 1 - 4);
 }
 
@@ -602,8 +630,9 @@ static sb_code v1_entry(npm_ctx *c, const char *path, uint32_t dir, const char *
         alias = iname;
         if (NULL == name)
             return oom(c);
-    } else if (NULL != (rv = registry_version(c, iname, v))) {
+    } else if (NULL != (rv = registry_version(c, iname, v, &name))) {
         version = rv;
+        alias = name != iname ? iname : NULL; /* installed under another name: kept as pixi:npm-alias */
         if (NULL == resolved)
             resolved = v;
     } else if (strchr(v, ':') || strchr(v, '/')) {

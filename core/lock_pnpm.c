@@ -16,8 +16,10 @@
  * built from the dependency's name), a whole key (aliases, git-hosted and
  * tarball packages) or link:<path> to another importer (workspace member).
  * The importer "." is the document root; the other importers are workspace
- * members (pkg:generic). Scopes come from the importers down the graph,
- * except where 5.x/6.x keys state them (dev, optional: note_flags).
+ * members (pkg:generic). Scopes come from the importers down the graph of
+ * lock keys, then merge per component (key_scopes), except where 5.x/6.x
+ * keys state them (dev, optional: note_flags). A patch (patchedDependencies)
+ * shows only as "(patch_hash=...)" in the keys: kept as pixi:pnpm-patch-hash.
  * When the file holds several YAML documents (pnpm 11 puts its own
  * packageManagerDependencies first) the last one is the project's lock.
  *
@@ -115,9 +117,26 @@ typedef struct pn_ctx {
     unsigned char *stated;
     size_t nstated;
     int flags_seen;
+    /* the graph of lock keys, each one peer variant of a component (its
+     * dependencies are its own): scopes are walked over it, then merged per
+     * component (see key_scopes) */
+    sb_strmap nodes;    /* lock key (a member importer: "\x01" path) -> node */
+    uint32_t *node_pkg; /* node -> index into l.pkgs */
+    uint8_t *node_paths;
+    size_t nnodes, cap_nodes, cap_paths;
+    struct pn_edge *ed;
+    size_t ned, cap_ed;
 } pn_ctx;
 
-enum { ST_KEY = 1, ST_NOT_DEV = 2, ST_NOT_OPTIONAL = 4 };
+/* One stated edge between lock keys; `from` PN_ROOT for the root importer. */
+typedef struct pn_edge {
+    uint32_t from, to;
+    uint8_t cls; /* the path class it adds (sb_js_path_class) */
+} pn_edge;
+
+#define PN_ROOT UINT32_MAX
+
+enum { ST_KEY = 1, ST_NOT_OPTIONAL = 2, ST_DEV = 4, ST_PROD = 8, ST_BOTH = 16 };
 
 static sb_code oom(pn_ctx *c)
 {
@@ -318,8 +337,25 @@ static sb_code add_peers(pn_ctx *c, sb_js_pkg *p, const char *peers)
     return SB_OK;
 }
 
+/* A patched package's keys end in "(patch_hash=<hex>)" (6.x, 9.x) or
+ * "_patch_hash=<hex>" (5.x): what pnpm applied, recorded on the component
+ * (a peer suffix alone read as a peer variant). */
+static sb_code patch_hash(pn_ctx *c, sb_js_pkg *p, const char *peers)
+{
+    const char *h = strstr(peers, "patch_hash=");
+    if (NULL == h)
+        return SB_OK;
+    h += 11;
+    size_t n = strcspn(h, ")_(");
+    const char *v = n ? sb_arena_strndup(c->t, h, n) : NULL;
+    if (0 == n)
+        return SB_OK;
+    return v && sb_js_prop_append(p->rec, c->a, "pixi:pnpm-patch-hash", v, " ") == SB_OK ? SB_OK : oom(c);
+}
+
 static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *peers)
 {
+    sb_code rc;
     size_t at;
     sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &at);
     int own = !strcmp(key, p->rec->key);
@@ -329,14 +365,19 @@ static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *p
     if (NULL == pkg_of(c, path) &&
         (own ? own_set(c, at) != SB_OK : sb_strmap_put(&c->by_key, path, strlen(path), at, NULL) < 0))
         return oom(c);
+    if (peers && (rc = patch_hash(c, p, peers)) != SB_OK)
+        return rc;
     return peers ? add_peers(c, p, peers) : SB_OK;
 }
 
 /* pnpm 5.x/6.x write on each package key whether only development reaches
  * it (dev: true), only production (dev: false) or both (no dev), and
- * optional: true when only optional edges do. A component is dev when every
- * key of it says so, optional likewise; read_lock puts that over the scope
- * the graph gives (issue 38: a lost edge made required packages optional). */
+ * optional: true when only optional edges do; each flag on its own. What a
+ * component's keys state together (ST_* bits) is put over the scope the graph
+ * gives (a lost edge once made required packages optional), except where
+ * the flags leave it open: a key with no dev flag and no optional: true may
+ * be reached by a dev path and an optional production one, which npm calls
+ * devOptional, so the graph decides there (stated_scopes). */
 static sb_code note_flags(pn_ctx *c, sb_js_pkg *p, const pn_ent *e)
 {
     size_t at;
@@ -355,21 +396,33 @@ static sb_code note_flags(pn_ctx *c, sb_js_pkg *p, const pn_ent *e)
         c->stated = v;
         c->nstated = n;
     }
-    c->stated[at] |= ST_KEY | (dev && !strcmp(dev, "true") ? 0 : ST_NOT_DEV) |
+    int dev_true = dev && !strcmp(dev, "true"), dev_false = dev && !strcmp(dev, "false");
+    c->stated[at] |= ST_KEY |
+                     (dev_true    ? ST_DEV
+                      : dev_false ? ST_PROD
+                                  : ST_BOTH) |
                      (opt && !strcmp(opt, "true") ? 0 : ST_NOT_OPTIONAL);
     return SB_OK;
 }
 
 /* The scopes the keys state, over those of the graph (see note_flags); a
- * lock that states none anywhere (hand-written) keeps the graph's. */
+ * lock that states none anywhere (hand-written) keeps the graph's. Every key
+ * dev: dev, whatever optional says (npm's word for an optional dependency of
+ * a development tool); every key production: optional when every key says
+ * optional, else required; every key optional while some key is reached from
+ * both sides: optional; anything else is what the graph gives. */
 static void stated_scopes(pn_ctx *c)
 {
     for (size_t i = 0; c->flags_seen && i < c->l.n && i < c->nstated; i++) {
         unsigned f = c->stated[i];
         if (!(f & ST_KEY))
             continue;
-        int dev = !(f & ST_NOT_DEV), opt = !(f & ST_NOT_OPTIONAL);
-        c->l.pkgs[i]->scope = dev ? (opt ? SB_JS_DEV_OPTIONAL : SB_JS_DEV) : (opt ? SB_JS_OPTIONAL : SB_JS_REQUIRED);
+        int opt = !(f & ST_NOT_OPTIONAL);
+        unsigned sides = f & (ST_DEV | ST_PROD | ST_BOTH);
+        if (sides == ST_DEV)
+            c->l.pkgs[i]->scope = SB_JS_DEV;
+        else if (sides == ST_PROD || opt)
+            c->l.pkgs[i]->scope = opt ? SB_JS_OPTIONAL : SB_JS_REQUIRED;
     }
 }
 
@@ -626,22 +679,62 @@ static const char *join_path(pn_ctx *c, const char *from, const char *rel)
     return k ? o : ".";
 }
 
-/* The component a dependency points at; NULL when the lock lacks it or it
- * is the root importer. */
-static sb_js_pkg *target(pn_ctx *c, const char *from, const char *name, const char *ref)
+/* The node of lock key [k, k+n), a key of component p; added when new. */
+static sb_code node_of(pn_ctx *c, const char *k, size_t n, const sb_js_pkg *p, uint32_t *out)
+{
+    size_t at;
+    if (sb_strmap_get(&c->nodes, k, n, &at)) {
+        *out = (uint32_t)at;
+        return SB_OK;
+    }
+    if (c->nnodes >= UINT32_MAX - 1)
+        return sb_err_set(c->err, SB_ELIMIT, "pnpm-lock.yaml: more than %u lock keys", UINT32_MAX - 1);
+    char *key = sb_arena_strndup(c->t, k, n);
+    uint32_t *np = sb_arena_grow(c->t, c->node_pkg, &c->cap_nodes, c->nnodes, sizeof *np, 256);
+    if (NULL == key || NULL == np)
+        return oom(c);
+    c->node_pkg = np;
+    size_t pi = 0;
+    sb_strmap_get(&c->l.by_key, p->rec->key, strlen(p->rec->key), &pi);
+    np[c->nnodes] = (uint32_t)pi;
+    if (sb_strmap_put(&c->nodes, key, n, c->nnodes, NULL) < 0)
+        return oom(c);
+    *out = (uint32_t)c->nnodes++;
+    return SB_OK;
+}
+
+static sb_code key_edge(pn_ctx *c, uint32_t from, uint32_t to, sb_js_scope how)
+{
+    pn_edge *v = sb_arena_grow(c->t, c->ed, &c->cap_ed, c->ned, sizeof *v, 256);
+    if (NULL == v)
+        return oom(c);
+    c->ed = v;
+    v[c->ned++] = (pn_edge){from, to, (uint8_t)sb_js_path_class(how)};
+    return SB_OK;
+}
+
+/* The component a dependency points at, *nk the lock key it names (a
+ * member importer's "\x01" path); NULL when the lock lacks it or it is the
+ * root importer. */
+static sb_js_pkg *target(pn_ctx *c, const char *from, const char *name, const char *ref, const char **nk)
 {
     if (!strncmp(ref, "link:", 5)) {
         const char *path = join_path(c, from, ref + 5);
         size_t at;
-        return path && sb_strmap_get(&c->importers, path, strlen(path), &at) && at ? c->l.pkgs[at - 1] : NULL;
+        if (NULL == path || !sb_strmap_get(&c->importers, path, strlen(path), &at) || 0 == at)
+            return NULL;
+        *nk = sb_arena_printf(c->t, "\x01%s", path);
+        return *nk ? c->l.pkgs[at - 1] : NULL;
     }
     const char *key = ref_key(c, name, ref);
+    *nk = key;
     return key ? pkg_of(c, key) : NULL;
 }
 
 /* One dependency list ("name\0ref\0" pairs) of a package or importer; `p`
- * NULL = the root. */
-static sb_code edges(pn_ctx *c, sb_js_pkg *p, const char *from, const char *d, size_t dlen, sb_js_scope how)
+ * NULL = the root. `node` is the dependent's lock key (PN_ROOT: the root). */
+static sb_code edges(pn_ctx *c, sb_js_pkg *p, uint32_t node, const char *from, const char *d, size_t dlen,
+                     sb_js_scope how)
 {
     if (NULL == d) /* an empty list */
         return SB_OK;
@@ -650,25 +743,85 @@ static sb_code edges(pn_ctx *c, sb_js_pkg *p, const char *from, const char *d, s
         s = ref + strlen(ref) + 1;
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
-        sb_js_pkg *t = target(c, from, name, ref);
+        const char *nk = NULL;
+        sb_js_pkg *t = target(c, from, name, ref, &nk);
         if (NULL == t || t == p)
             continue;
-        sb_code rc = p ? sb_js_dep_scoped(p, c->a, t->rec->key, how)
-                       : sb_jsl_root_scoped(&c->l, c->a, t->rec->key, how);
+        uint32_t to;
+        sb_code rc = node_of(c, nk, strlen(nk), t, &to);
+        if (rc != SB_OK || (rc = key_edge(c, node, to, how)) != SB_OK)
+            return rc;
+        rc = p ? sb_js_dep_scoped(p, c->a, t->rec->key, how) : sb_jsl_root_scoped(&c->l, c->a, t->rec->key, how);
         if (rc != SB_OK)
             return oom(c);
     }
     return SB_OK;
 }
 
-static sb_code deps_of(pn_ctx *c, sb_js_pkg *p, const char *from, const pn_imp *im, int with_dev)
+static sb_code deps_of(pn_ctx *c, sb_js_pkg *p, uint32_t node, const char *from, const pn_imp *im, int with_dev)
 {
-    sb_code rc = edges(c, p, from, im->deps[D_REQ], im->dlen[D_REQ], SB_JS_REQUIRED);
+    sb_code rc = edges(c, p, node, from, im->deps[D_REQ], im->dlen[D_REQ], SB_JS_REQUIRED);
     if (rc == SB_OK)
-        rc = edges(c, p, from, im->deps[D_OPT], im->dlen[D_OPT], SB_JS_OPTIONAL);
+        rc = edges(c, p, node, from, im->deps[D_OPT], im->dlen[D_OPT], SB_JS_OPTIONAL);
     if (rc == SB_OK && with_dev)
-        rc = edges(c, p, from, im->deps[D_DEV], im->dlen[D_DEV], SB_JS_DEV);
+        rc = edges(c, p, node, from, im->deps[D_DEV], im->dlen[D_DEV], SB_JS_DEV);
     return rc;
+}
+
+/* Scopes walked over the lock keys from the root's, then merged per
+ * component: one package at two peer variants has two sets of
+ * dependencies, and a variant only development tools reach must not make
+ * its own dependencies required because another variant is. A key
+ * goes back on the worklist only when a path class is new to it, at most
+ * once per class (8): linear in the edges. */
+static sb_code key_scopes(pn_ctx *c)
+{
+    size_t nn = c->nnodes, cap = nn * 8 + 1, head = 0, tail = 0;
+    uint8_t *paths = sb_arena_calloc(c->t, nn ? nn : 1, 1);
+    size_t *first = sb_arena_calloc(c->t, nn + 2, sizeof *first);
+    uint32_t *adj = sb_arena_alloc(c->t, (c->ned ? c->ned : 1) * sizeof *adj);
+    uint32_t *q = sb_arena_alloc(c->t, cap * sizeof *q);
+    if (NULL == paths || NULL == first || NULL == adj || NULL == q)
+        return oom(c);
+    for (size_t e = 0; e < c->ned; e++)
+        if (c->ed[e].from != PN_ROOT)
+            first[c->ed[e].from + 2]++;
+    for (size_t i = 2; i < nn + 2; i++)
+        first[i] += first[i - 1];
+    for (size_t e = 0; e < c->ned; e++) {
+        const pn_edge *x = &c->ed[e];
+        if (x->from != PN_ROOT) {
+            adj[first[x->from + 1]++] = (uint32_t)e;
+        } else if (!(paths[x->to] & 1u << x->cls)) {
+            paths[x->to] |= (uint8_t)(1u << x->cls);
+            if (tail < cap)
+                q[tail++] = x->to;
+        }
+    }
+    /* first[u] .. first[u + 1]: u's edges */
+    while (head < tail) {
+        uint32_t u = q[head++];
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
+        for (size_t k = first[u]; k < first[u + 1]; k++) {
+            const pn_edge *x = &c->ed[adj[k]];
+            uint8_t m = 0;
+            for (unsigned cl = 0; cl < 8; cl++)
+                if (paths[u] & 1u << cl)
+                    m |= (uint8_t)(1u << (cl | x->cls));
+            if (m & ~paths[x->to]) {
+                paths[x->to] |= m;
+                if (tail < cap)
+                    q[tail++] = x->to;
+            }
+        }
+    }
+    for (size_t i = 0; i < nn; i++)
+        c->l.pkgs[c->node_pkg[i]]->paths |= paths[i];
+    for (size_t i = 0; i < c->l.n; i++)
+        if (c->l.pkgs[i]->paths)
+            c->l.pkgs[i]->scope = sb_js_scope_of_paths(c->l.pkgs[i]->paths);
+    return SB_OK;
 }
 
 /* The entry's lists as a pn_imp (pointing into the entry's buffers, or
@@ -778,8 +931,9 @@ static sb_code package_edges(pn_ctx *c, sb_yp *y)
         pn_imp im;
         ent_lists(c, &im, 0);
         rc = sb_jsl_tick(&c->l, c->err);
-        if (rc == SB_OK && p)
-            rc = deps_of(c, p, ".", &im, 0);
+        uint32_t node = 0;
+        if (rc == SB_OK && p && (rc = node_of(c, c->kb.data, strlen(c->kb.data), p, &node)) == SB_OK)
+            rc = deps_of(c, p, node, ".", &im, 0);
         if (rc != SB_OK)
             return rc;
     }
@@ -898,15 +1052,22 @@ static sb_code read_importers(pn_ctx *c, const pn_doc *dc)
 static sb_code importer_edges(pn_ctx *c, const pn_doc *dc)
 {
     if (!dc->has_imps) /* 5.x, one project: its dependencies at the top */
-        return deps_of(c, NULL, ".", &dc->top, 1);
+        return deps_of(c, NULL, PN_ROOT, ".", &dc->top, 1);
     for (size_t i = 0; i < dc->nimps; i++) {
         const char *path = dc->imps[i].path;
         size_t at = 0;
         sb_strmap_get(&c->importers, path, strlen(path), &at);
         sb_js_pkg *p = at ? c->l.pkgs[at - 1] : NULL;
-        sb_code rc = deps_of(c, p, path, &dc->imps[i], 1);
+        uint32_t node = PN_ROOT;
+        sb_code rc = SB_OK;
+        if (p) {
+            const char *nk = sb_arena_printf(c->t, "\x01%s", path);
+            rc = nk ? node_of(c, nk, strlen(nk), p, &node) : oom(c);
+        }
+        if (rc == SB_OK)
+            rc = deps_of(c, p, node, path, &dc->imps[i], 1);
         /* members hang off the root; without a "." importer they are the roots */
-        if (rc == SB_OK && p)
+        if (rc == SB_OK && p && (rc = key_edge(c, PN_ROOT, node, SB_JS_REQUIRED)) == SB_OK)
             rc = sb_jsl_root_scoped(&c->l, c->a, p->rec->key, SB_JS_REQUIRED) == SB_OK ? SB_OK : oom(c);
         if (rc != SB_OK)
             return rc;
@@ -1081,10 +1242,12 @@ static sb_code read_lock(pn_ctx *c)
         return rc;
     if (dc->major == 9 && (dc->snap_pending || dc->pk_deferred) && (rc = pass_over(c, PASS_SNAPSHOTS)) != SB_OK)
         return rc;
+    if (sb_strmap_init(&c->nodes, c->t, c->l.n + dc->nimps + 16) != SB_OK)
+        return oom(c);
     if ((rc = read_importers(c, dc)) != SB_OK || (rc = pass_over(c, PASS_EDGES)) != SB_OK ||
         (rc = importer_edges(c, dc)) != SB_OK)
         return rc;
-    if ((rc = sb_jsl_scopes(&c->l, c->a, c->err)) != SB_OK)
+    if ((rc = key_scopes(c)) != SB_OK)
         return rc;
     stated_scopes(c);
     return SB_OK;

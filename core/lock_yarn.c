@@ -15,8 +15,15 @@
  * document root; other workspaces are local members (pkg:generic). Sources:
  * registry (npm:, registry tarballs, a classic offline mirror's file name)
  * adds nothing to the identity; git (#commit=), tarball URLs, patch: (the
- * patched package, its resolution kept as pixi:yarn-resolution; a built-in
- * patch is the package it patches: builtin_patch), file:/link:/portal: do.
+ * patched package, its resolution kept as pixi:yarn-resolution; a patch, yarn's
+ * own or the user's, is the package it patches: patched_locator),
+ * file:/link:/portal: do. Berry's `0.0.0-use.local` (a workspace's unknown
+ * version) is no version. Scopes: neither kind can tell development from
+ * production (berry folds a workspace's devDependencies into its
+ * dependencies, classic states no root), so the lock gives only `optional`,
+ * to what every path reaches through an optional edge (classic's
+ * optionalDependencies, berry's dependenciesMeta), and leaves the rest to a
+ * manifest (sb_lock.scopes_guessed: select.c manifest_scopes).
  * Berry's `checksum` is a
  * hash of yarn's cache zip, not of the registry tarball: kept as
  * pixi:yarn-checksum, never as a hash.
@@ -60,7 +67,7 @@ typedef struct yl_ent {
     uint32_t dep0, ndeps; /* its dependencies: yl_ctx.deps[dep0, dep0 + ndeps) */
     sb_js_pkg *pkg;
     bool root;
-    bool builtin; /* berry: a patch: of yarn's own (see builtin_patch) */
+    bool patched; /* berry: a patch: entry, one package with what it patches (patched_locator) */
 } yl_ent;
 
 /* What the edges need of an entry once its package is made: 32 bytes a
@@ -416,6 +423,28 @@ static sb_code berry_deps(yl_ctx *c, yl_ent *e, const sb_yn *deps, bool optional
     return SB_OK;
 }
 
+/* Berry has no optionalDependencies field: an optional dependency is
+ * written as dependenciesMeta: {name: {optional: true}} beside it (fsevents
+ * under chokidar); its edges are marked so. A key may be "name@range". */
+static sb_code berry_meta(yl_ctx *c, yl_ent *e, const sb_yn *meta)
+{
+    for (size_t i = 0; meta && meta->type == SB_YN_MAP && i < meta->n; i++) {
+        if (sb_jsl_tick(&c->l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
+        const char *opt = sb_yn_str(sb_yn_val(meta, i), "optional");
+        if (NULL == opt || strcmp(opt, "true"))
+            continue;
+        const char *k = sb_yn_key(meta, i);
+        size_t kl = sb_js_name_len(k);
+        for (uint32_t d = 0; d < e->ndeps; d++) {
+            yl_dep *x = &c->deps[e->dep0 + d];
+            if (x->nl == kl && !memcmp(dep_str(c, x->no, x->name_side), k, kl))
+                x->optional = 1;
+        }
+    }
+    return SB_OK;
+}
+
 static sb_code read_berry(yl_ctx *c, const sb_yn *doc)
 {
     for (size_t i = 0; i < doc->n; i++) {
@@ -443,7 +472,8 @@ static sb_code read_berry(yl_ctx *c, const sb_yn *doc)
             return sb_err_set_at(c->err, SB_EPARSE, v->line, v->col, "yarn.lock: entry '%.100s' has no resolution",
                                  key);
         if ((rc = berry_deps(c, e, sb_yn_get(v, "dependencies"), false)) != SB_OK ||
-            (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK || (rc = ent_done(c)) != SB_OK)
+            (rc = berry_deps(c, e, sb_yn_get(v, "optionalDependencies"), true)) != SB_OK ||
+            (rc = berry_meta(c, e, sb_yn_get(v, "dependenciesMeta"))) != SB_OK || (rc = ent_done(c)) != SB_OK)
             return rc;
     }
     return SB_OK;
@@ -633,27 +663,28 @@ static sb_code take_classic(yl_ctx *c, yl_ent *e, const char **name, const char 
     return resolved && !*source && !registry && !sb_model_npm_registry(resolved) ? oom(c) : SB_OK;
 }
 
-/* Yarn's built-in patches (optional!builtin<compat/fsevents>, resolve,
- * typescript) are applied to every dependency on the package, so the
- * patched entry is what yarn installs and the unpatched one it names
- * (fsevents@npm:2.3.3) is only its source: one package (issue 38, defect 5:
- * two components with one purl, the installed one without incoming
- * edges). The locator it patches, "npm:2.3.3" of
- * "patch:fsevents@npm%3A2.3.3#optional!builtin<compat/fsevents>::...",
+/* A patch: entry is what yarn installs for every dependency on the
+ * package it patches, whether the patch is one of yarn's own
+ * (optional!builtin<compat/fsevents>, resolve, typescript) or the user's
+ * (`yarn patch`, a file under .yarn/patches): the unpatched entry it names
+ * (left-pad@npm:1.3.0) is only its source. So both are one package, taking
+ * every incoming edge; two components with one purl, the installed one
+ * without incoming edges, told nothing true. The locator it patches,
+ * "npm:1.3.0" of "patch:left-pad@npm%3A1.3.0#~/.yarn/patches/...::...",
  * URI-decoded into the request's arena (berry_source may keep it); NULL
- * when the patch is no built-in one. */
-static const char *builtin_patch(yl_ctx *c, const char *proto)
+ * when the entry is no patch or its locator does not decode. */
+static const char *patched_locator(yl_ctx *c, const char *proto)
 {
     if (strncmp(proto, "patch:", 6))
         return NULL;
     const char *hash = strchr(proto, '#');
-    if (NULL == hash || (strncmp(hash + 1, "optional!builtin<", 17) && strncmp(hash + 1, "builtin<", 8)))
+    if (NULL == hash)
         return NULL;
     const char *inner = sb_pct_decode(c->a, proto + 6, (size_t)(hash - proto - 6));
     if (NULL == inner) /* a bad escape (or no memory): left its own package */
         return NULL;
     size_t nl = sb_js_name_len(inner);
-    return inner[nl] == '@' ? inner + nl + 1 : NULL;
+    return inner[nl] == '@' && inner[nl + 1] && strncmp(inner + nl + 1, "patch:", 6) ? inner + nl + 1 : NULL;
 }
 
 static sb_code take_berry(yl_ctx *c, yl_ent *e, const char **name, const char **source)
@@ -662,8 +693,8 @@ static sb_code take_berry(yl_ctx *c, yl_ent *e, const char **name, const char **
     *name = desc_name(c, e->resolution.s, &proto);
     if (NULL == *name)
         return oom(c);
-    const char *patched = builtin_patch(c, proto);
-    e->builtin = NULL != patched;
+    const char *patched = patched_locator(c, proto);
+    e->patched = NULL != patched;
     *source = berry_source(c, patched ? patched : proto);
     e->root = !strcmp(proto, "workspace:.");
     if (e->root) {
@@ -687,6 +718,10 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
     const char *version = c->berry ? e->version.s : yl_dup(c->a, e->version);
     if (e->version.s && NULL == version)
         return oom(c);
+    /* what berry writes for a workspace's version it does not know is no
+     * version of anything */
+    if (c->berry && version && !strcmp(version, "0.0.0-use.local"))
+        version = NULL;
     bool added;
     sb_js_pkg *p = sb_jsl_get(&c->l, c->a, name, version, source, &added, &rc);
     if (NULL == p)
@@ -697,12 +732,14 @@ static sb_code entry_pkg(yl_ctx *c, yl_ent *e)
         if (NULL == path || sb_js_path(p, c->a, path) != SB_OK)
             return oom(c);
     }
-    if (c->berry && e->builtin) {
+    if (c->berry && e->patched) {
+        if (added)
+            p->rec->location = source;
         /* the patch recorded; the checksum the installed, patched one's */
         rc = set_prop(c, p->rec, "pixi:yarn-resolution", e->resolution.s, true);
         return rc == SB_OK && e->checksum.s ? set_prop(c, p->rec, "pixi:yarn-checksum", e->checksum.s, true) : rc;
     }
-    if (!added) /* the unpatched source of a built-in patch: its checksum when the patched one has none */
+    if (!added) /* the unpatched source of a patch: its checksum when the patched one has none */
         return c->berry && e->checksum.s ? set_prop(c, p->rec, "pixi:yarn-checksum", e->checksum.s, false) : SB_OK;
     if (c->berry) {
         p->rec->location = source && strncmp(e->resolution.s + strlen(name) + 1, "patch:", 6) ? source : NULL;
@@ -824,6 +861,38 @@ static sb_code ent_done(yl_ctx *c)
     return rc;
 }
 
+/* What the lock alone can say of scopes (see the top of the file): a path
+ * from the root, or from a package nothing depends on (classic states no
+ * root: those are what the project asked for), taken as required; a
+ * package every such path reaches through an optional edge is optional,
+ * every other is left without a scope. */
+static sb_code guess_scopes(yl_ctx *c)
+{
+    sb_jsl *l = &c->l;
+    l->scopes_guessed = true;
+    unsigned char *reached = sb_arena_calloc(l->tmp, l->n ? l->n : 1, 1);
+    if (NULL == reached)
+        return oom(c);
+    for (size_t i = 0; i < l->n; i++) {
+        if (sb_jsl_tick(l, c->err) != SB_OK)
+            return SB_ETIMEOUT;
+        const sb_pkg *rec = l->pkgs[i]->rec;
+        for (size_t d = 0; d < rec->depends.n; d++) {
+            const sb_js_pkg *t = sb_jsl_find(l, rec->depends.v[d]);
+            if (t && t != l->pkgs[i])
+                reached[t->rec - l->recs] = 1; /* pkgs[i]->rec == &recs[i] */
+        }
+    }
+    for (size_t i = 0; i < l->n; i++)
+        if (!reached[i] && !l->pkgs[i]->paths)
+            l->pkgs[i]->paths = 1; /* class 0: a required path */
+    sb_code rc = sb_jsl_scopes(l, c->a, c->err);
+    for (size_t i = 0; rc == SB_OK && i < l->n; i++)
+        if (l->pkgs[i]->scope != SB_JS_OPTIONAL)
+            l->pkgs[i]->scope = SB_JS_UNSET;
+    return rc;
+}
+
 /* The edges, once every descriptor is known (entries name others read later). */
 static sb_code resolve_all(yl_ctx *c)
 {
@@ -834,7 +903,7 @@ static sb_code resolve_all(yl_ctx *c)
         if ((e->pkg || e->root) && entry_edges(c, e) != SB_OK)
             return oom(c);
     }
-    return c->l.has_roots ? sb_jsl_scopes(&c->l, c->a, c->err) : SB_OK;
+    return guess_scopes(c);
 }
 
 /* ---- reader ---- */

@@ -344,6 +344,14 @@ typedef struct sb_lock {
     const sb_lock_origin *origin;         /* an SBOM input: the document read, else NULL */
     const char *source_document;          /* pixi:source-document of the document: the origin's source,
                                     or a merge's parts' ("a, b"); NULL when none */
+    /* A lock that cannot tell development from production (yarn: a berry
+     * lock folds devDependencies into the workspace's dependencies, a classic
+     * one states no root at all): its scopes are only what its optional edges
+     * settle, a manifest's declarations decide over them, and its optional
+     * edges are kept as record key pairs [from, to, ...] for that walk
+     * (select.c manifest_scopes). */
+    bool scopes_guessed;
+    sb_strv opt_edges;
 } sb_lock;
 
 /* Find or add an environment / a platform of it. NULL on allocation failure. */

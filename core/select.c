@@ -29,6 +29,7 @@
 #include "graph.h"
 #include "health.h"
 #include "license.h"
+#include "lock_js.h"
 #include "manifest.h"
 #include "pypimap.h"
 #include "scorecard.h"
@@ -218,7 +219,88 @@ static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const 
  * itself (uv/poetry/pdm groups, conda-lock categories, npm/pnpm dev flags)
  * the locker's word stands - it knows which edges are a workspace member's
  * own development groups, which the resolved graph no longer shows. */
-static sb_code manifest_scopes(sb_sbom *s, const sb_lock *lock, const sb_manifest *m, sb_arena *scratch)
+/* pixi:scope set to `word` (the lock's replaced, else added). */
+static sb_code set_scope_prop(sb_pkg *p, sb_arena *a, const char *word)
+{
+    for (uint32_t k = 0; k < p->nprops; k++)
+        if (!strcmp(p->props[k].name, "pixi:scope")) {
+            p->props[k].value = word;
+            return SB_OK;
+        }
+    return sb_pkg_prop_insert(p, a, "pixi:scope", word);
+}
+
+/* A JavaScript lock that cannot tell development from production
+ * (sb_lock.scopes_guessed: yarn) with a package.json: scopes as npm means
+ * them, from what the manifest declares (dependencies a required path,
+ * devDependencies a development one, optional and peer ones an optional
+ * one) down the graph, an optional edge of the lock making a path optional,
+ * so that what only chokidar's optional fsevents edge reaches stays
+ * optional while chokidar is required. What nothing declared reaches keeps
+ * the lock's word. */
+static sb_code manifest_js_scopes(sb_sbom *s, const sb_lock *lock, sb_arena *a, sb_arena *scratch)
+{
+    size_t n = s->npkgs;
+    sb_strmap by_key, opt;
+    uint8_t *paths = sb_arena_calloc(scratch, n ? n : 1, 1);
+    size_t *q = sb_arena_alloc(scratch, (8 * n + 1) * sizeof *q), cap = 8 * n + 1, head = 0, tail = 0;
+    if (NULL == paths || NULL == q || sb_strmap_init(&by_key, scratch, n) != SB_OK ||
+        sb_strmap_init(&opt, scratch, lock->opt_edges.n / 2 + 1) != SB_OK)
+        return SB_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (s->pkgs[i].key && sb_strmap_put(&by_key, s->pkgs[i].key, strlen(s->pkgs[i].key), i, NULL) < 0)
+            return SB_ENOMEM;
+    for (size_t e = 0; e + 1 < lock->opt_edges.n; e += 2) {
+        size_t u, v;
+        const char *fk = lock->opt_edges.v[e], *tk = lock->opt_edges.v[e + 1];
+        if (!sb_strmap_get(&by_key, fk, strlen(fk), &u) || !sb_strmap_get(&by_key, tk, strlen(tk), &v))
+            continue;
+        uint32_t *pair = sb_arena_alloc(scratch, 2 * sizeof *pair);
+        if (NULL == pair)
+            return SB_ENOMEM;
+        pair[0] = (uint32_t)u, pair[1] = (uint32_t)v;
+        if (sb_strmap_put(&opt, (const char *)pair, 2 * sizeof *pair, 0, NULL) < 0)
+            return SB_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned dv = s->pkgs[i].declared_via;
+        paths[i] = (uint8_t)((dv & 1u << SB_SCOPE_REQUIRED ? 1u << 0 : 0) |
+                             (dv & 1u << SB_SCOPE_OPTIONAL ? 1u << sb_js_path_class(SB_JS_OPTIONAL) : 0) |
+                             (dv & 1u << SB_SCOPE_DEVELOPMENT ? 1u << sb_js_path_class(SB_JS_DEV) : 0));
+        if (paths[i])
+            q[tail++] = i;
+    }
+    while (head < tail) {
+        size_t u = q[head++];
+        for (uint32_t k = 0; k < s->pkgs[u].ndeps; k++) {
+            size_t v = s->pkgs[u].deps[k];
+            uint32_t pair[2] = {(uint32_t)u, (uint32_t)v};
+            size_t dummy;
+            unsigned e = sb_strmap_get(&opt, (const char *)pair, sizeof pair, &dummy) ? sb_js_path_class(SB_JS_OPTIONAL)
+                                                                                      : 0;
+            uint8_t m = 0;
+            for (unsigned c = 0; c < 8; c++)
+                if (paths[u] & 1u << c)
+                    m |= (uint8_t)(1u << (c | e));
+            if (m & ~paths[v]) {
+                paths[v] |= m;
+                if (tail < cap)
+                    q[tail++] = v;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!paths[i])
+            continue;
+        sb_js_scope js = sb_js_scope_of_paths(paths[i]);
+        s->pkgs[i].scope = sb_js_model_scope(js);
+        if (set_scope_prop(&s->pkgs[i], a, sb_js_scope_word(js)) != SB_OK)
+            return SB_ENOMEM;
+    }
+    return SB_OK;
+}
+
+static sb_code manifest_scopes(sb_sbom *s, const sb_lock *lock, const sb_manifest *m, sb_arena *a, sb_arena *scratch)
 {
     if (!strcmp(lock->kind, "pixi.lock") || !strcmp(lock->kind, "conda-lock.yml"))
         return SB_OK;
@@ -228,6 +310,8 @@ static sb_code manifest_scopes(sb_sbom *s, const sb_lock *lock, const sb_manifes
                          sb_manifest_in_env(m, s->environment, m->deps[d].feature);
     for (size_t i = 0; i < s->npkgs; i++)
         recorded |= s->pkgs[i].scope != SB_SCOPE_NONE;
+    if (lock->scopes_guessed)
+        return manifest_js_scopes(s, lock, a, scratch);
     if (!distinguishes || recorded)
         return SB_OK;
     unsigned char *reach = sb_arena_calloc(scratch, s->npkgs ? s->npkgs : 1, 1);
@@ -706,7 +790,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
                                    by_manifest && !strcmp(lock->kind, "pixi.lock"), &dl, err);
     if (grc != SB_OK)
         return step_failed(err, grc, "the dependency graph");
-    if (by_manifest && (rc = manifest_scopes(s, lock, opts->manifest, scratch)) != SB_OK)
+    if (by_manifest && (rc = manifest_scopes(s, lock, opts->manifest, a, scratch)) != SB_OK)
         return step_failed(err, rc, "the manifest's scopes");
     if (filtering) {
         size_t *kept = NULL;

@@ -11,7 +11,8 @@ Rules (the issue's "one component per name@version(+source)"):
     adds no source, anything else (git, file:, other URLs, workspace
     folders) is part of the identity.
   npm v1: every nested `dependencies` entry with a version; a version
-    that is a registry tarball URL (npm 5) is the version its file names.
+    that is a registry tarball URL (npm 5) is the package its path names
+    at the version its file names, under whatever name it is installed.
   pnpm: the last YAML document naming a lockfileVersion; every `packages`
     key (and in 9.x every `snapshots` key whose key without the peer part
     is no package) as name/version (the entry's `name`/`version` when it
@@ -26,8 +27,9 @@ Rules (the issue's "one component per name@version(+source)"):
     registry (a semver range or tag, npm:).
   yarn berry: every entry but __metadata and the `workspace:.` root, name
     and protocol from `resolution`, `version`, the resolution unless npm:;
-    a built-in patch (patch:<locator>#optional!builtin<...>) counts as the
-    locator it patches (yarn installs the patched one, never both).
+    a patch, yarn's built-in one (patch:<locator>#optional!builtin<...>) or
+    the user's (patch:<locator>#~/.yarn/patches/...), counts as the locator
+    it patches (yarn installs the patched one, never both).
   bun.lock (JSONC: comments and trailing commas dropped by its own scan):
     every workspace but "" (its folder is its source), and every `packages`
     entry: "name@spec" with spec a version (registry: no source), a
@@ -56,12 +58,21 @@ def registry(url):
 
 def v1_tarball_version(name, url):
     """npm 5's v1 version written as the registry tarball itself:
-    .../<name>/-/<basename>-<version>.tgz names the version when <basename>
-    is the installed name's last part; else None (unknown)."""
-    file = url.split("?")[0].split("#")[0].rsplit("/", 1)[-1]
-    base = name.rsplit("/", 1)[-1] + "-"
+    .../<pkg>/-/<last part of pkg>-<version>.tgz is <pkg> at <version>,
+    whatever name it is installed under (<pkg> is the path segment before
+    /-/, with the one before it when that is an @scope); (name, version), or
+    None when the URL has not that shape."""
+    path = unquote(url.split("?")[0].split("#")[0].split("://", 1)[-1])
+    if "/-/" not in path:
+        return None
+    head, file = path.split("/-/", 1)
+    segs = head.split("/")[1:]  # after the host
+    if not segs or "/" in file:
+        return None
+    pkg = "/".join(segs[-2:]) if len(segs) >= 2 and segs[-2].startswith("@") else segs[-1]
+    base = pkg.rsplit("/", 1)[-1] + "-"
     if file.startswith(base) and file.endswith(".tgz") and len(file) > len(base) + 4:
-        return file[len(base):-4]
+        return pkg, file[len(base):-4]
     return None
 
 
@@ -98,7 +109,7 @@ def npm(path):
                     at = spec.find("@", 1)
                     name, ver = (spec[:at], spec[at + 1:]) if at > 0 else (spec, None)
                 elif registry(ver) and v1_tarball_version(name, ver):
-                    res, ver = res or ver, v1_tarball_version(name, ver)
+                    res, (name, ver) = res or ver, v1_tarball_version(name, ver)
                 elif ":" in ver or "/" in ver:
                     res = res or ver
                     ver = ver.split("#", 1)[1] if "#" in ver else None
@@ -187,7 +198,7 @@ def yarn(path):
             name, proto = name_of(e["resolution"])
             if proto == "workspace:.":
                 continue
-            m = re.match(r"patch:(.*?)#(optional!)?builtin<", proto)
+            m = re.match(r"patch:(.*?)#", proto)
             if m:
                 proto = name_of(unquote(m.group(1)))[1]
             seen.add((name, e.get("version"), None if proto.startswith("npm:") else proto))
@@ -474,7 +485,9 @@ def compare(kind, lock, cdx):
         if not sri or ident is None:
             continue
         import base64
-        hexd = base64.b64decode(sri[0][7:]).hex()
+        hexd = base64.b64decode(sri[0][7:] + "==").hex()
+        if len(hexd) != 128:
+            continue  # no SHA-512 digest (a hand-made "sha512-AAAA"): no hash to compare
         c = comp.get(ref.get(ident))
         have = {h["alg"]: h["content"] for h in (c[0].get("hashes") or [])} if c else {}
         nh += 1

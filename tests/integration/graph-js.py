@@ -36,12 +36,14 @@ Edges the lockfile states:
     @pnpm/dependency-path 5, 6 and 9); link:<path> is the importer at that
     path relative to the dependent importer (a package's, to the lockfile's
     folder).
-  yarn: each entry's dependencies and optionalDependencies, a name: range
+  yarn: each entry's dependencies and optionalDependencies (berry: those
+    dependenciesMeta marks optional: true are optional edges), a name: range
     looked up as the descriptor name@range among the entries' keys (berry:
     npm: added to a range without a protocol; when that descriptor is not a
     key, the one bound to the dependent, name@range::locator=<its resolution,
     URI-encoded>, as yarn binds relative file:/link:/portal: ranges). Berry's
-    workspace:. entry is the root; classic states no root edges.
+    workspace:. entry is the root; classic states no root edges. Berry's
+    0.0.0-use.local is no version (a workspace's label is name@None).
 
 Differences (each one counted, none allowed):
   missing   an edge the lockfile states, absent from the document
@@ -59,10 +61,25 @@ Differences (each one counted, none allowed):
             that algorithm nor listed in pixi:other-integrity
   license   npm: copies state a license and the component has none, or
             they disagree and pixi:other-license is absent
-  scope     pnpm 5.x/6.x: a package whose every key says dev: true is not dev
-            or devOptional in pixi:scope (or is when some key says dev: false
-            or nothing); every key optional: true and not optional or
-            devOptional (or the reverse)
+  scope     pnpm, yarn: pixi:scope (or its absence) is not the word this
+            file's own walk gives. Every path from the root is classed by
+            the edges it passes (development, optional) and a package gets
+            npm's word for the classes reaching it (walk_classes,
+            scope_word): required when some path is plain, dev when every
+            path is a development one, optional when every path is
+            optional, devOptional otherwise.
+              pnpm: walked over the lock keys (each peer variant has its own
+            dependencies), merged per name@version; 5.x/6.x flags win where
+            they settle it: every key dev: true -> dev (optional or not),
+            every key dev: false or every key optional: true -> optional or
+            required by the optional flags; no dev flag on some key (both
+            sides reach it) and not every key optional -> the walk's word.
+              yarn: neither lock tells dev from prod (berry folds
+            devDependencies into the workspace's dependencies, classic
+            states no root), so paths start plain at the root (berry) or at
+            what nothing depends on, an optional edge (optionalDependencies,
+            berry's dependenciesMeta optional: true) making them optional;
+            optional is the only word expected, every other package none.
 Justified (counted apart, named):
   member    a root edge to a workspace member (a pnpm importer, a berry
             workspace, an npm workspace folder): sbomd's root is the workspace, which holds them
@@ -76,9 +93,49 @@ Justified (counted apart, named):
 """
 import json
 import sys
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import yaml
+
+
+D, O, P = 1, 2, 4  # the path classes: through a development edge, an optional edge, from a peer
+
+
+def walk_classes(roots, adj):
+    """npm's meaning of the scope words, on a graph of this file's own: every
+    path from the root is classed by the kinds of edge it passes (D, O; P
+    from a peer); roots: [(node, class)], adj: node -> [(node, class of the
+    edge)]. Returns node -> the set of classes of the paths reaching it."""
+    got, todo = {}, []
+    for n, c in roots:
+        if c not in got.setdefault(n, set()):
+            got[n].add(c)
+            todo.append((n, c))
+    while todo:
+        n, c = todo.pop()
+        for m, e in adj.get(n, ()):
+            k = c | e
+            if k not in got.setdefault(m, set()):
+                got[m].add(k)
+                todo.append((m, k))
+    return got
+
+
+def scope_word(classes):
+    """required when some path is plain; peer when some path is from a peer
+    and none only optional; dev when every path is a development one;
+    optional when every path is optional; devOptional otherwise"""
+    if not classes:
+        return None
+    if 0 in classes:
+        return "required"
+    if P in classes and not any(c & (D | O) == O for c in classes):
+        return "peer"
+    if all(c & D for c in classes):
+        return "dev"
+    if all(c & O for c in classes):
+        return "optional"
+    return "devOptional"
 
 
 def pnpm_ref_to_key(ref, name, major):
@@ -154,8 +211,12 @@ def pnpm(path):
         imps = {".": {k: doc[k] for k in ("dependencies", "devDependencies", "optionalDependencies") if k in doc}}
     node = lambda p: "<root>" if p == "." else "importer:" + p
     edges, why = set(), {"self": 0, "dangling": 0}
+    cls = {"dependencies": 0, "optionalDependencies": O, "devDependencies": D}
+    # the graph of lock keys (one peer variant each: its own dependencies)
+    # the scopes are walked over, then merged per name@version
+    adj, roots = {}, []
 
-    def add(src, name, ref, frm):
+    def add(src, name, ref, frm, skey, c):
         if ref is None:
             return
         if ref.startswith("link:"):
@@ -163,34 +224,55 @@ def pnpm(path):
             if p is None or p not in imps:
                 why["dangling"] += 1
                 return
-            dst = node(p)
+            dst = dkey = node(p)
         else:
             key = pnpm_ref_to_key(ref, name, major)
             if key not in label:
                 why["dangling"] += 1
                 return
-            dst = label[key]
+            dst, dkey = label[key], key
         if dst == src:
             why["self"] += 1
             return
         edges.add((src, dst))
+        if skey is None:
+            roots.append((dkey, c))
+        else:
+            adj.setdefault(skey, []).append((dkey, c))
 
     for p, imp in imps.items():
+        if p != ".":
+            roots.append((node(p), 0))  # a member hangs off the root
         for sec in ("dependencies", "devDependencies", "optionalDependencies"):
             for name, v in ((imp or {}).get(sec) or {}).items():
-                add(node(p), name, ref_of(v), p)
+                add(node(p), name, ref_of(v), p, None if p == "." else node(p), cls[sec])
     for key, e in (snaps if major == 9 else pk).items():
         for sec in ("dependencies", "optionalDependencies"):
             for name, v in ((e or {}).get(sec) or {}).items():
-                add(label[key], name, ref_of(v), ".")
-    flags = {}
+                add(label[key], name, ref_of(v), ".", key, cls[sec])
+    merged = {}
+    for key, c in walk_classes(roots, adj).items():
+        merged.setdefault(label.get(key, key), set()).update(c)
+    words = {lab: scope_word(c) for lab, c in merged.items()}
     if major in (5, 6):
+        # the flags pnpm writes on each key, each on its own: dev: true only
+        # dev paths, dev: false only production ones, no dev both; optional:
+        # true only optional paths. Every key dev: dev (an optional one too,
+        # npm's word); every key production, or every key optional: optional
+        # or required by the optional flags; else the graph's word.
+        keyflags = {}
         for key, e in pk.items():
             e = e or {}
-            dev, opt = flags.get(label[key], (True, True))
-            flags[label[key]] = (dev and e.get("dev") == "true", opt and e.get("optional") == "true")
+            side = {"true": "dev", "false": "prod"}.get(e.get("dev"), "both")
+            keyflags.setdefault(label[key], []).append((side, e.get("optional") == "true"))
+        for lab, fl in keyflags.items():
+            sides, opt = {s for s, _ in fl}, all(o for _, o in fl)
+            if sides == {"dev"}:
+                words[lab] = "dev"
+            elif sides == {"prod"} or opt:
+                words[lab] = "optional" if opt else "required"
     members = {node(p) for p in imps if p != "."}
-    return edges, flags, members, why, {p for p in imps if p != "."}
+    return edges, words, members, why, {p for p in imps if p != "."}
 
 
 def npm_v1_version(name, v):
@@ -199,10 +281,16 @@ def npm_v1_version(name, v):
         spec = v[4:]
         at = spec.find("@", 1)
         return (spec[:at], spec[at + 1:]) if at > 0 else (spec, None)
-    file = v.split("?")[0].split("#")[0].rsplit("/", 1)[-1]
-    base = name.rsplit("/", 1)[-1] + "-"
-    if "://" in v and "/-/" in v and file.startswith(base) and file.endswith(".tgz") and len(file) > len(base) + 4:
-        return name, file[len(base):-4]
+    # a registry tarball: the package its path names (before /-/, with an
+    # @scope), at the version its file names, whatever it is installed as
+    path = unquote(v.split("?")[0].split("#")[0].split("://", 1)[-1])
+    if "://" in v and "/-/" in path:
+        head, file = path.split("/-/", 1)
+        segs = head.split("/")[1:]
+        pkg = ("/".join(segs[-2:]) if len(segs) >= 2 and segs[-2].startswith("@") else segs[-1]) if segs else ""
+        base = pkg.rsplit("/", 1)[-1] + "-"
+        if pkg and "/" not in file and file.startswith(base) and file.endswith(".tgz") and len(file) > len(base) + 4:
+            return pkg, file[len(base):-4]
     if ":" in v or "/" in v:
         return name, (v.split("#", 1)[1] or None) if "#" in v else None
     return name, v
@@ -340,7 +428,9 @@ def yarn(path):
         for key, e in doc.items():
             if key == "__metadata":
                 continue
-            deps = {n: (r, False) for n, r in (e.get("dependencies") or {}).items()}
+            meta = {k[:k.find("@", 1)] if k.find("@", 1) > 0 else k for k, m in (e.get("dependenciesMeta") or {}).items()
+                    if isinstance(m, dict) and m.get("optional") == "true"}
+            deps = {n: (r, n in meta) for n, r in (e.get("dependencies") or {}).items()}
             deps.update({n: (r, True) for n, r in (e.get("optionalDependencies") or {}).items()})
             entries.append(([d.strip().strip('"') for d in key.split(",")], e, deps))
     else:
@@ -373,14 +463,18 @@ def yarn(path):
             if proto == "workspace:.":
                 label.append("<root>")
                 continue
+            # berry's placeholder for a workspace's unknown version is none
+            version = None if e.get("version") == "0.0.0-use.local" else e.get("version")
             if proto.startswith("workspace:"):
-                members.add("%s@%s" % (name, e.get("version")))
-        else:
-            name = yarn_name(descs[0])[0]
+                members.add("%s@%s" % (name, version))
+            label.append("%s@%s" % (name, version))
+            continue
+        name = yarn_name(descs[0])[0]
         label.append("%s@%s" % (name, e.get("version")))
     edges, why = set(), {"self": 0, "dangling": 0}
+    adj, roots, incoming = {}, [(m, 0) for m in members], set()
     for i, (descs, e, deps) in enumerate(entries):
-        for name, (rng, _opt) in deps.items():
+        for name, (rng, opt) in deps.items():
             desc = "%s@%s" % (name, rng if not berry or ":" in rng else "npm:" + rng)
             j = by_desc.get(desc)
             if j is None and berry:
@@ -393,7 +487,20 @@ def yarn(path):
                 why["self"] += 1
                 continue
             edges.add((label[i], label[j]))
-    return edges, {}, members, why, set()
+            if label[i] == "<root>":
+                roots.append((label[j], O if opt else 0))
+            else:
+                adj.setdefault(label[i], []).append((label[j], O if opt else 0))
+                incoming.add(label[j])
+    # neither lock tells dev from prod (berry folds devDependencies into the
+    # workspace's dependencies; classic states no root): a path from the root
+    # or from a package nothing depends on counts as plain, and the only
+    # word the lock can give is optional, to what every path reaches
+    # through an optional edge
+    rooted = {n for n, _ in roots}
+    roots += [(lab, 0) for lab in set(label) - incoming - rooted - {"<root>"}]
+    words = {lab: "optional" for lab, c in walk_classes(roots, adj).items() if scope_word(c) == "optional"}
+    return edges, words, members, why, set()
 
 
 def cdx_graph(path, importers):
@@ -484,12 +591,12 @@ def main():
         npm_copies_check(extra, comp, diffs, counts)
         flags = {k: v for k, v in flags.items() if v is not None}
     else:
-        for lab, (dev, opt) in sorted(flags.items()):
-            s = scope.get(lab)
-            if s is None:
-                continue
-            if dev != (s in ("dev", "devOptional")) or opt != (s in ("optional", "devOptional")):
-                diffs.append("scope %s: lock dev=%s optional=%s, pixi:scope %s" % (lab, dev, opt, s))
+        # every component's pixi:scope against this file's own reading (no
+        # word: none expected)
+        for lab, cs in sorted(comp.items()):
+            s, expect = scope.get(lab), flags.get(lab)
+            if len(cs) == 1 and s != expect:
+                diffs.append("scope %s: the lock gives %s, pixi:scope %s" % (lab, expect, s))
     j = ", ".join("%s %d" % kv for kv in sorted(justified.items()) if kv[1])
     multi = " copies=%d hashes=%d licenses=%d" % (
         sum(1 for n in extra["ncopies"].values() if n > 1), counts["hashes"], counts["licenses"]) if extra else ""

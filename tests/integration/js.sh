@@ -6,14 +6,17 @@
 # its component count equals count-js.py's independent count, bom-refs are
 # unique, every dependency ref resolves and the graph is closed (every
 # component reachable from the root); for npm, pnpm and yarn, graph-js.py's
-# independent reading of every edge the lockfile states (and npm's and pnpm
-# 5.x/6.x's dev/optional flags; npm's orphans, and the hashes and licenses
+# independent reading of every edge the lockfile states (and every
+# package's scope: npm's flags, pnpm's and yarn's walk; npm's orphans, and the hashes and licenses
 # of a package at several paths) matches the CycloneDX dependencies with no
 # difference (its docstring names the justified ones); bun.lock documents are compared
 # with count-js.py's reading edge by edge (scopes, SHA-512 hashes: zero
 # differences). The JavaScript traps under edge/ (and a fixture committed
 # with merge-conflict markers) give a 4xx problem naming where or why;
-# bun.lockb is a 422 saying how to get bun.lock. Ends with "N passed, N
+# bun.lockb is a 422 saying how to get bun.lock. The hand-made cases of
+# ../shared/cases/js-scopes are held to the same readings (scopes too), a
+# yarn.lock with its package.json to the manifest's scopes, their conflict
+# markers to the package manager's own command. Ends with "N passed, N
 # failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
@@ -90,6 +93,53 @@ for rel in edge/npm-cli-arborist-conflict-package-lock/package-lock.json \
 done
 check "conflict markers: the 400 names the line" sh -c "jq -r .detail '$work/edge.json' >/dev/null; \
   curl -sS --data-binary @'$shared/fixtures/edge/npm-cli-arborist-conflict-package-lock/package-lock.json' '$base/v1/sbom' | grep -q 'line'"
+# the shared cases of JavaScript scopes (shared/cases/js-scopes, README there):
+# each read by its file name and held to the independent readings (scopes
+# included); yarn with its package.json posted beside it; conflict markers
+# answered with the package manager's own command
+cases="$shared/cases/js-scopes"
+if [ -d "$cases" ]; then
+  for c in "$cases"/*; do
+    b="$(basename "$c")"
+    case "$b" in
+      conflict-*|package.json) continue ;;
+      yarn-*) k=yarn fn=yarn.lock ;; pnpm*) k=pnpm fn=pnpm-lock.yaml ;;
+      npm*) k=npm fn=package-lock.json ;; bun*) k=bun fn=bun.lock ;; *) continue ;;
+    esac
+    out="$work/case-$b.json"
+    res="$(post "$c" "?filename=$fn&format=cyclonedx-1.6" "$out")"
+    check "cases/$b: 200 ($res)" [ "${res%% *}" = 200 ]
+    if [ "$k" = bun ]; then
+      cmp="$(python3 "$here/count-js.py" compare bun "$c" "$out" 2>&1)"
+      check "cases/$b: the independent reading ($(echo "$cmp" | tail -1))" grep -q 'differences 0$' <<< "$cmp"
+    else
+      graph="$(python3 "$here/graph-js.py" "$k" "$c" "$out" 2>&1)"
+      check "cases/$b: every stated edge and scope, $(echo "$graph" | head -1)" \
+        sh -c 'case "$1" in *" differences=0 "*) ;; *) echo "$1"; exit 1 ;; esac' _ "$graph"
+    fi
+    check "cases/$b: $(jq '.components | length' "$out") components, count-js.py says $(python3 "$here/count-js.py" "$k" "$c")" \
+      [ "$(jq '.components | length' "$out")" = "$(python3 "$here/count-js.py" "$k" "$c")" ]
+  done
+  # yarn + package.json: its devDependencies make mocha dev, chokidar's
+  # optional edge keeps fsevents optional (berry and classic alike)
+  for y in yarn-berry-optional-dev.lock yarn-classic-optional.lock; do
+    out="$work/case-m-$y.json"
+    res="$(curl -sS -o "$out" -w '%{http_code}' -F "lockfile=@$cases/$y;filename=yarn.lock" \
+      -F "manifest=@$cases/package.json;filename=package.json" "$base/v1/sbom?format=cyclonedx-1.6")"
+    check "cases/$y + package.json: 200 ($res)" [ "$res" = 200 ]
+    check "cases/$y + package.json: mocha dev, chokidar and left-pad required, fsevents optional" \
+      jq -e '[.components[] | {key: .name, value: ([.properties[]? | select(.name == "pixi:scope") | .value][0])}]
+             | from_entries | .mocha == "dev" and .chokidar == "required" and .["left-pad"] == "required"
+               and .fsevents == "optional"' "$out" > /dev/null
+  done
+  for m in conflict-package-lock.json:package-lock.json:"npm install" conflict-yarn.lock:yarn.lock:"yarn" \
+           conflict-berry-yarn.lock:yarn.lock:"yarn" conflict-pnpm-lock.yaml:pnpm-lock.yaml:"pnpm install"; do
+    IFS=: read -r file fn cmd <<< "$m"
+    res="$(post "$cases/$file" "?filename=$fn" "$work/case-c.json")"
+    check "cases/$file: 400 naming $cmd ($res)" \
+      sh -c "[ '${res%% *}' = 400 ] && jq -e --arg c '($cmd)' '(.detail | contains(\$c)) and (.detail | contains(\"pixi install\") | not)' '$work/case-c.json' >/dev/null"
+  done
+fi
 if case "${JS_KINDS:-bun}" in *bun*) true ;; *) false ;; esac; then
   # bun.lockb, Bun's binary lockfile: a 422 saying how to get the text one
   printf '#!/usr/bin/env bun\nbun-lockfile-format-v0\n\x02\x00\x00\x00\xff\xfe' > "$work/bun.lockb"

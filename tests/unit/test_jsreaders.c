@@ -8,6 +8,7 @@
 #include "jsreaders.h"
 #include "../../core/arena.h"
 #include "../../core/lock.h"
+#include "../../core/manifest.h"
 #include "../../core/model.h"
 
 #include <stdio.h>
@@ -700,7 +701,9 @@ TEST(core_pnpm__v6_scoped_peer_suffix_and_stated_scopes)
     CHECK_STR(prop(late, "pixi:scope"), "required");
     CHECK_STR(prop(tool, "pixi:scope"), "dev");
     CHECK_STR(prop(node, "pixi:scope"), "dev");
-    CHECK_STR(prop(fse, "pixi:scope"), "devOptional");
+    /* dev: true with optional: true is npm's dev (an optional dependency
+     * of a development tool), not devOptional */
+    CHECK_STR(prop(fse, "pixi:scope"), "dev");
     CHECK(late && late->scope == SB_SCOPE_REQUIRED && fse && fse->scope == SB_SCOPE_DEVELOPMENT);
     sb_arena_destroy(a);
 }
@@ -1263,7 +1266,7 @@ TEST(core_yarn__berry_bound_ranges_builtin_patches_sources)
     CHECK(!root_depends_on(s, lb) && !root_depends_on(s, lc));
     CHECK(prop(lb, "pixi:direct-url") &&
           strstr(prop(lb, "pixi:direct-url"), "../my-local-b::locator=my-local-a%40portal"));
-    CHECK_STR(lb->purl, "pkg:generic/my-local-b@0.0.0-use.local");
+    CHECK_STR(lb->purl, "pkg:generic/my-local-b"); /* berry's placeholder is no version */
     /* defect 5: one fsevents, the patched one, with every incoming edge */
     size_t nfse = 0;
     for (size_t i = 0; i < s->npkgs; i++)
@@ -1354,7 +1357,7 @@ TEST(core_yarn__berry)
     CHECK(s->npkgs == 4); /* lib, @s/x, resolve, g: not the root workspace */
     const sb_pkg *lib = find(s, "lib", NULL), *x = find(s, "@s/x", "1.0.1"), *res = find(s, "resolve", "1.22.8"),
                  *g = find(s, "g", "2.0.0");
-    CHECK(lib && !strcmp(lib->purl, "pkg:generic/lib@0.0.0-use.local"));
+    CHECK(lib && !strcmp(lib->purl, "pkg:generic/lib")); /* 0.0.0-use.local is no version */
     CHECK_STR(prop(lib, "pixi:direct-url"), "packages/lib");
     CHECK(x && !strcmp(x->purl, "pkg:npm/%40s/x@1.0.1"));
     /* checksum is yarn's cache zip: a property, never a hash */
@@ -1365,7 +1368,8 @@ TEST(core_yarn__berry)
     CHECK(g && !strcmp(g->purl, "pkg:npm/g@2.0.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fo%2Fr.git%40abc"));
     CHECK(root_depends_on(s, lib) && root_depends_on(s, res) && !root_depends_on(s, x));
     CHECK(depends_on(s, lib, x) && depends_on(s, lib, g));
-    CHECK_STR(prop(x, "pixi:scope"), "required");
+    /* a berry lock folds devDependencies into dependencies: no scope from it alone */
+    CHECK(NULL == prop(x, "pixi:scope"));
     const char v3[] =
         "__metadata:\n  version: 3\n  cacheKey: 8\n\n\"a@npm:1\":\n  version: 1.0.0\n  resolution: \"a@npm:1.0.0\"\n";
     CHECK(NULL == sel(a, "yarn.lock", v3, &err));
@@ -1433,5 +1437,249 @@ TEST(core_js__scopes_as_npm_means_them)
     CHECK_STR(prop(find(s, "d", NULL), "pixi:scope"), "devOptional");
     CHECK_STR(prop(find(s, "e", NULL), "pixi:scope"), "optional");
     CHECK_STR(prop(find(s, "o", NULL), "pixi:scope"), "optional");
+    sb_arena_destroy(a);
+}
+
+/* ---- the shared cases of JavaScript scopes (shared/cases/js-scopes) ---- */
+
+/* A case file read and selected as `kind` (the manifest, a package.json
+ * text, beside it when given); NULL with a message printed when it cannot be. */
+static sb_sbom *case_sel(sb_arena *a, const char *kind, const char *file, const char *manifest_file)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "cases/js-scopes/%s", file);
+    size_t len = 0;
+    char *text = sb_test_read(sb_test_shared(rel), &len);
+    if (NULL == text) {
+        printf("  cannot read %s\n", rel);
+        return NULL;
+    }
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts o = {0};
+    if (sb_lock_read(&l, a, kind, text, len, NULL, NULL, &err) != SB_OK) {
+        printf("  %s: %s\n", rel, err.msg);
+        free(text);
+        return NULL;
+    }
+    if (manifest_file) {
+        snprintf(rel, sizeof rel, "cases/js-scopes/%s", manifest_file);
+        size_t mlen = 0;
+        char *mtext = sb_test_read(sb_test_shared(rel), &mlen);
+        sb_manifest *m = NULL;
+        if (NULL == mtext || sb_manifest_read(&m, a, "package.json", mtext, mlen, NULL, &err) != SB_OK) {
+            printf("  cannot read the manifest %s\n", rel);
+            free(mtext);
+            free(text);
+            return NULL;
+        }
+        o.manifest = m;
+        free(mtext);
+    }
+    if (sb_select(&s, a, l, &o, &err) != SB_OK) {
+        printf("  %s: %s\n", file, err.msg);
+        s = NULL;
+    }
+    free(text);
+    return s;
+}
+
+TEST(core_js__case_pnpm6_dev_optional_is_dev)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "pnpm-lock.yaml", "pnpm6-dev-optional.yaml", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "esbuild", NULL), "pixi:scope"), "dev");
+    CHECK_STR(prop(find(s, "@esbuild/linux-x64", NULL), "pixi:scope"), "dev");
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_pnpm6_neither_flag_is_the_graphs)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "pnpm-lock.yaml", "pnpm6-dev-and-prod-optional.yaml", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "a", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "b", NULL), "pixi:scope"), "optional");
+    CHECK_STR(prop(find(s, "d", NULL), "pixi:scope"), "dev");
+    /* no flag: reached by a dev path and an optional production one */
+    CHECK_STR(prop(find(s, "shared", NULL), "pixi:scope"), "devOptional");
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_pnpm9_peer_variants_walked_per_key)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "pnpm-lock.yaml", "pnpm9-peer-variants.yaml", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "parser", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "types", "1.0.0"), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "tool", NULL), "pixi:scope"), "dev");
+    /* only the variant tool uses depends on it */
+    CHECK_STR(prop(find(s, "types", "2.0.0"), "pixi:scope"), "dev");
+    CHECK(s && s->npkgs == 4);
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_pnpm9_patch_hash_property)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "pnpm-lock.yaml", "pnpm9-patched.yaml", NULL);
+    CHECK(s != NULL);
+    const sb_pkg *lp = find(s, "left-pad", "1.3.0");
+    CHECK_STR(prop(lp, "pixi:pnpm-patch-hash"), "2ee4bf2ea5c6b3f1a7d0e5d1b9c0f4a6d3e2c1b0a9f8e7d6c5b4a3f2e1d0c9b8");
+    CHECK(lp && !strcmp(lp->purl, "pkg:npm/left-pad@1.3.0"));
+    CHECK(s && s->npkgs == 2);
+    s = case_sel(a, "pnpm-lock.yaml", "pnpm9-alias-catalog-tarball.yaml", NULL);
+    CHECK(s != NULL);
+    CHECK(prop(find(s, "left-pad", "1.3.0"), "pixi:pnpm-patch-hash") == NULL);
+    CHECK_STR(prop(find(s, "is-odd", NULL), "pixi:scope"), "required"); /* dev of ".", required of packages/lib */
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_yarn_berry_optional_and_dev_by_manifest)
+{
+    sb_arena *a = sb_arena_new(0);
+    /* the lock alone: fsevents only through chokidar's dependenciesMeta
+     * optional edge; whether chokidar, mocha, left-pad are dev it cannot say */
+    sb_sbom *s = case_sel(a, "yarn.lock", "yarn-berry-optional-dev.lock", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "fsevents", NULL), "pixi:scope"), "optional");
+    CHECK(prop(find(s, "mocha", NULL), "pixi:scope") == NULL);
+    CHECK(prop(find(s, "chokidar", NULL), "pixi:scope") == NULL);
+    const sb_pkg *mocha = find(s, "mocha", NULL);
+    CHECK(mocha && mocha->scope == SB_SCOPE_NONE);
+    /* with the package.json: its devDependencies decide */
+    s = case_sel(a, "yarn.lock", "yarn-berry-optional-dev.lock", "package.json");
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "mocha", NULL), "pixi:scope"), "dev");
+    CHECK_STR(prop(find(s, "mocha", NULL), "pixi:declared-in"), "devDependencies");
+    CHECK_STR(prop(find(s, "chokidar", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "left-pad", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "fsevents", NULL), "pixi:scope"), "optional");
+    mocha = find(s, "mocha", NULL);
+    const sb_pkg *fse = find(s, "fsevents", NULL);
+    CHECK(mocha && mocha->scope == SB_SCOPE_DEVELOPMENT && fse && fse->scope == SB_SCOPE_OPTIONAL);
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_yarn_berry_user_patch_one_component)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "yarn.lock", "yarn-berry-user-patch.lock", NULL);
+    CHECK(s != NULL);
+    CHECK(s && s->npkgs == 1);
+    const sb_pkg *lp = find(s, "left-pad", "1.3.0");
+    CHECK(lp && !strcmp(lp->purl, "pkg:npm/left-pad@1.3.0"));
+    CHECK(lp && root_depends_on(s, lp));
+    CHECK_STR(prop(lp, "pixi:yarn-resolution"),
+              "left-pad@patch:left-pad@npm%3A1.3.0#~/.yarn/patches/"
+              "left-pad-npm-1.3.0-abc.patch::version=1.3.0&hash=1a2b3c");
+    CHECK_STR(prop(lp, "pixi:yarn-checksum"), "10c0/bbbb");
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_yarn_classic_optional_with_and_without_manifest)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "yarn.lock", "yarn-classic-optional.lock", NULL);
+    CHECK(s != NULL);
+    CHECK_STR(prop(find(s, "fsevents", NULL), "pixi:scope"), "optional");
+    CHECK(prop(find(s, "chokidar", NULL), "pixi:scope") == NULL);
+    s = case_sel(a, "yarn.lock", "yarn-classic-optional.lock", "package.json");
+    CHECK(s != NULL);
+    const sb_pkg *fse = find(s, "fsevents", NULL);
+    CHECK_STR(prop(fse, "pixi:scope"), "optional");
+    CHECK(fse && fse->scope == SB_SCOPE_OPTIONAL);
+    CHECK_STR(prop(find(s, "chokidar", NULL), "pixi:scope"), "required");
+    CHECK_STR(prop(find(s, "mocha", NULL), "pixi:scope"), "dev");
+    sb_arena_destroy(a);
+}
+
+/* berry's placeholder for a workspace's version is no version */
+static const char yarn_berry_use_local[] =
+    "__metadata:\n"
+    "  version: 8\n"
+    "  cacheKey: 10c0\n"
+    "\n"
+    "\"app@workspace:.\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"app@workspace:.\"\n"
+    "  dependencies:\n"
+    "    lib: \"workspace:packages/lib\"\n"
+    "  languageName: unknown\n"
+    "  linkType: soft\n"
+    "\n"
+    "\"lib@workspace:packages/lib\":\n"
+    "  version: 0.0.0-use.local\n"
+    "  resolution: \"lib@workspace:packages/lib\"\n"
+    "  languageName: unknown\n"
+    "  linkType: soft\n";
+
+TEST(core_js__yarn_berry_use_local_is_no_version)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "yarn.lock", yarn_berry_use_local, &err);
+    CHECK(s != NULL);
+    const sb_pkg *lib = find(s, "lib", NULL);
+    CHECK(lib && NULL == lib->version);
+    CHECK(lib && lib->purl && !strstr(lib->purl, "0.0.0-use.local"));
+    CHECK(s && (NULL == s->root_version || strcmp(s->root_version, "0.0.0-use.local")));
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_conflict_hint_names_the_package_manager)
+{
+    static const struct {
+        const char *file, *name, *cmd;
+    } cases[] = {
+        {"conflict-package-lock.json", "package-lock.json", "(npm install)"},
+        {"conflict-yarn.lock", "yarn.lock", "(yarn)"},
+        {"conflict-berry-yarn.lock", "yarn.lock", "(yarn)"},
+        {"conflict-pnpm-lock.yaml", "pnpm-lock.yaml", "(pnpm install)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "cases/js-scopes/%s", cases[i].file);
+        size_t len = 0;
+        char *text = sb_test_read(sb_test_shared(rel), &len);
+        CHECK(text != NULL);
+        if (NULL == text)
+            continue;
+        sb_arena *a = sb_arena_new(0);
+        sb_err err;
+        sb_lock *l = NULL;
+        CHECK(sb_lock_read(&l, a, "auto", text, len, cases[i].name, NULL, &err) != SB_OK);
+        CHECK(strstr(err.msg, "merge-conflict markers") && strstr(err.msg, cases[i].cmd));
+        CHECK(NULL == strstr(err.msg, "pixi install"));
+        if (!strstr(err.msg, cases[i].cmd))
+            printf("  %s: %s\n", cases[i].file, err.msg);
+        free(text);
+        sb_arena_destroy(a);
+    }
+    /* bun.lock: its own command */
+    static const char bun_conflict[] =
+        "{\n  \"lockfileVersion\": 1,\n<<<<<<< HEAD\n  \"workspaces\": {},\n=======\n"
+        "  \"workspaces\": {\"\": {}},\n>>>>>>> feature\n  \"packages\": {}\n}\n";
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    CHECK(sb_lock_read(&l, a, "auto", bun_conflict, strlen(bun_conflict), "bun.lock", NULL, &err) != SB_OK);
+    CHECK(strstr(err.msg, "(bun install)") != NULL);
+    sb_arena_destroy(a);
+}
+
+TEST(core_js__case_npm1_url_as_version_under_another_name)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_sbom *s = case_sel(a, "package-lock.json", "npm1-url-alias.json", NULL);
+    CHECK(s != NULL);
+    CHECK(s && s->npkgs == 1);
+    const sb_pkg *ab = find(s, "abbrev", "1.1.1");
+    CHECK(ab && !strcmp(ab->purl, "pkg:npm/abbrev@1.1.1"));
+    CHECK_STR(prop(ab, "pixi:npm-alias"), "remote");
+    CHECK(NULL == find(s, "remote", NULL));
     sb_arena_destroy(a);
 }
