@@ -197,7 +197,8 @@ static sb_code origin(cp_ctx *c, sb_pkg *p, const sb_yn *e)
             q[nq++] = (sb_prop){"repository_url", o};
     }
     p->location = loc;
-    p->purl = sb_eco_purl(c->a, SB_KIND_COMPOSER, p->name, p->version, registry ? NULL : loc, registry, q, nq);
+    /* vendor and name are case-insensitive: the purl spells them lower-cased */
+    p->purl = sb_eco_purl(c->a, SB_KIND_COMPOSER, p->key, p->version, registry ? NULL : loc, registry, q, nq);
     if (NULL == p->purl)
         return oom(c);
     return SB_OK;

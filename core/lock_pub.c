@@ -125,7 +125,7 @@ static sb_code source_of(pub_ctx *c, sb_pkg *p, const char *source, const sb_yn 
     if (NULL == loc && !registry)
         return oom(c);
     p->location = loc;
-    p->purl = sb_eco_purl(c->a, SB_KIND_PUB, p->name, p->version, loc, registry, q, nq);
+    p->purl = sb_eco_purl(c->a, SB_KIND_PUB, lower(c->a, p->name), p->version, loc, registry, q, nq);
     return p->purl ? SB_OK : oom(c);
 }
 
