@@ -398,7 +398,8 @@ static int composer_detect(const char *data, size_t len, const char *filename)
     if (i >= len || data[i] != '{')
         return 0;
     size_t n = len < 4096 ? len : 4096;
-    if (memmem(data, n, "\"content-hash\"", 14) || memmem(data, n, "getcomposer.org", 15))
+    if (memmem(data, n, "\"content-hash\"", 14) || memmem(data, n, "getcomposer.org", 15) ||
+        memmem(data, n, "\"plugin-api-version\"", 20))
         return 1;
     /* Composer 1 locks: a `hash` and a `packages` array of entries */
     return memmem(data, n, "\"hash\"", 6) && memmem(data, n, "\"packages\"", 10) &&
