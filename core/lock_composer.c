@@ -412,4 +412,4 @@ const sb_reader sb_reader_composer = {.kind = "composer.lock",
                                       .record_line = NULL,
                                       .record_char = 0,
                                       .per_record = 0,
-                                      .per_byte = 8};
+                                      .per_byte = 4};

@@ -418,4 +418,4 @@ const sb_reader sb_reader_nuget = {.kind = "packages.lock.json",
                                    .record_line = NULL,
                                    .record_char = 0,
                                    .per_record = 0,
-                                   .per_byte = 8};
+                                   .per_byte = 5};
