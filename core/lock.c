@@ -12,11 +12,15 @@
 extern const sb_reader sb_reader_pixi, sb_reader_condalock, sb_reader_explicit, sb_reader_uv, sb_reader_pylock,
     sb_reader_poetry, sb_reader_pdm, sb_reader_requirements, sb_reader_npm, sb_reader_pnpm, sb_reader_yarn,
     sb_reader_bun, sb_reader_cyclonedx, sb_reader_spdx;
+extern const sb_reader sb_reader_composer, sb_reader_nuget, sb_reader_pub;
 
 static const sb_reader *const readers[] = {
-    &sb_reader_explicit, &sb_reader_condalock,    &sb_reader_uv,        &sb_reader_pylock, &sb_reader_poetry,
-    &sb_reader_pdm,      &sb_reader_requirements, &sb_reader_bun,       &sb_reader_npm,    &sb_reader_pnpm,
-    &sb_reader_yarn,     &sb_reader_pixi,         &sb_reader_cyclonedx, &sb_reader_spdx,   NULL,
+    &sb_reader_explicit,     &sb_reader_condalock, &sb_reader_uv,
+    &sb_reader_pylock,       &sb_reader_poetry,    &sb_reader_pdm,
+    &sb_reader_requirements, &sb_reader_bun,       &sb_reader_npm,
+    &sb_reader_pnpm,         &sb_reader_yarn,      &sb_reader_pixi,
+    &sb_reader_cyclonedx,    &sb_reader_spdx,      &sb_reader_composer,
+    &sb_reader_nuget,        &sb_reader_pub,       NULL,
 };
 
 /* "pixi.lock, uv.lock, ..." for messages, into the caller's buffer: a
@@ -86,6 +90,18 @@ static unsigned conflict_line(const char *data, size_t len)
     return 0;
 }
 
+/* A package.json states its version as a string; a NuGet packages.lock.json,
+ * which also opens with "dependencies", states its format version as a number. */
+static int version_is_number(const char *head)
+{
+    const char *v = strstr(head, "\"version\"");
+    if (NULL == v)
+        return 0;
+    v += 9;
+    v += strspn(v, " \t\r\n:");
+    return *v >= '0' && *v <= '9';
+}
+
 /* A workspace manifest is what people send by mistake instead of its lockfile. */
 static const char *manifest_kind(const char *data, size_t len, const char **lock)
 {
@@ -100,7 +116,8 @@ static const char *manifest_kind(const char *data, size_t len, const char **lock
     if (strstr(head, "[tool.poetry]") || (strstr(head, "[project]") && !strstr(head, "[[package]]")) ||
         strstr(head, "[build-system]"))
         return *lock = "uv.lock, poetry.lock, pdm.lock or pylock.toml", "pyproject.toml";
-    if (head[strspn(head, " \t\r\n")] == '{' && strstr(head, "\"dependencies\"") && !strstr(head, "lockfileVersion"))
+    if (head[strspn(head, " \t\r\n")] == '{' && strstr(head, "\"dependencies\"") && !strstr(head, "lockfileVersion") &&
+        !version_is_number(head))
         return *lock = "package-lock.json, pnpm-lock.yaml or yarn.lock", "package.json";
     if (strstr(head, "dependencies:") && strstr(head, "channels:") && !strstr(head, "package:") &&
         !strstr(head, "packages:"))

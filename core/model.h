@@ -309,6 +309,10 @@ typedef struct sb_lock_env {
     sb_strv indexes;
     sb_lock_platform *platforms;
     size_t nplatforms, cap;
+    /* the platform a selection naming none takes when the environment
+     * locks neither linux-64 nor exactly one platform (a NuGet lock's
+     * newest target framework); NULL: none, such a selection is refused */
+    const char *default_platform;
 } sb_lock_env;
 
 /* An SBOM input (lock_sbom.c): what names the document read, and, when it

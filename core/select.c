@@ -387,8 +387,9 @@ static sb_code note_gaps(sb_sbom *s, sb_arena *a, const sb_select_opts *opts, si
 }
 
 /* The platform a selection means: the one named, else the documented
- * default (linux-64, else an environment's only platform, else "none" for
- * an environment that locks nothing). NULL when there is none. */
+ * default (linux-64, else an environment's only platform, else the one the
+ * reader names as its default, else "none" for an environment that locks
+ * nothing). NULL when there is none. */
 static const sb_lock_platform *pick_platform(const sb_lock_env *env, const char *platform)
 {
     static const sb_lock_platform none = {.name = "none"};
@@ -397,6 +398,8 @@ static const sb_lock_platform *pick_platform(const sb_lock_env *env, const char 
     const sb_lock_platform *plat = sb_lock_find_platform(env, SB_SELECT_DEFAULT_PLATFORM);
     if (NULL == plat && env->nplatforms == 1)
         plat = &env->platforms[0];
+    if (NULL == plat && env->default_platform)
+        plat = sb_lock_find_platform(env, env->default_platform);
     if (NULL == plat && env->nplatforms == 0)
         plat = &none; /* an empty document */
     return plat;

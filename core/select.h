@@ -116,7 +116,8 @@ const sb_lock_platform *sb_select_platform(const sb_lock *lock, const sb_select_
 /*
  * Select one environment x platform. The default platform, since a service
  * has no host platform: linux-64 when the environment locks it, else the
- * environment's only platform when it has exactly one; an environment that
+ * environment's only platform when it has exactly one, else the one the
+ * reader named (sb_lock_env.default_platform); an environment that
  * locks no platform at all gives an empty document for platform "none";
  * otherwise
  * SB_ENOTFOUND naming the choices. An unknown environment or platform is

@@ -472,3 +472,189 @@ int sb_vercmp_semver(const char *a, const char *b)
     }
     return semver_pre_cmp(x.pre, y.pre);
 }
+
+/* ---- Composer ------------------------------------------------------------------ */
+
+/* One piece of a version as PHP's version_compare cuts it: a run of digits
+ * or a run of anything else, separated by '.', '-', '_' or '+' or by the
+ * change between digits and the rest. */
+typedef struct php_piece {
+    const char *s;
+    size_t n;
+    int num;
+} php_piece;
+
+static int php_next(const char **p, php_piece *out)
+{
+    const char *s = *p;
+    while (*s == '.' || *s == '-' || *s == '_' || *s == '+')
+        s++;
+    if (!*s)
+        return 0;
+    out->s = s;
+    out->num = is_digit((unsigned char)*s);
+    while (*s && *s != '.' && *s != '-' && *s != '_' && *s != '+' && is_digit((unsigned char)*s) == out->num)
+        s++;
+    out->n = (size_t)(s - out->s);
+    *p = s;
+    return 1;
+}
+
+/* PHP's special forms, in order: dev < alpha = a < beta = b < RC = rc < a
+ * number < pl = p; anything else below dev. Matched by prefix as PHP does. */
+static int php_form(const char *s, size_t n)
+{
+    static const struct {
+        const char *w;
+        int rank;
+    } forms[] = {{"dev", 0}, {"alpha", 1}, {"a", 1}, {"beta", 2}, {"b", 2},
+                 {"RC", 3},  {"rc", 3},    {"#", 4}, {"pl", 5},   {"p", 5}};
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        size_t k = strlen(forms[i].w);
+        if (n >= k && !memcmp(s, forms[i].w, k))
+            return forms[i].rank;
+    }
+    return -6;
+}
+
+static int php_piece_cmp(const php_piece *x, const php_piece *y)
+{
+    if (x->num && y->num)
+        return num_cmp(x->s, x->n, y->s, y->n);
+    int fx = x->num ? 4 : php_form(x->s, x->n), fy = y->num ? 4 : php_form(y->s, y->n);
+    return fx < fy ? -1 : fx > fy;
+}
+
+int sb_vercmp_composer(const char *a, const char *b)
+{
+    if (NULL == a || NULL == b)
+        return (NULL != a) - (NULL != b);
+    /* a branch (dev-main) has no place among releases: Composer itself
+     * never orders one against a version; here they sort first, by name */
+    int ba = !strncmp(a, "dev-", 4), bb = !strncmp(b, "dev-", 4);
+    if (ba || bb) {
+        if (ba && bb) {
+            int c = strcmp(a, b);
+            return c < 0 ? -1 : c > 0;
+        }
+        return ba ? -1 : 1;
+    }
+    if (*a == 'v' || *a == 'V')
+        a++;
+    if (*b == 'v' || *b == 'V')
+        b++;
+    static const php_piece zero = {"0", 1, 1}, release = {"#", 1, 0};
+    for (;;) {
+        php_piece x, y;
+        int hx = php_next(&a, &x), hy = php_next(&b, &y);
+        if (!hx && !hy)
+            return 0;
+        /* a missing piece is 0 against a number (1.0 = 1.0.0, as Composer
+         * normalizes), a release against a suffix (1.0 > 1.0-beta) */
+        if (!hx)
+            x = y.num ? zero : release;
+        if (!hy)
+            y = x.num ? zero : release;
+        int c = php_piece_cmp(&x, &y);
+        if (c)
+            return c;
+    }
+}
+
+/* ---- NuGet ---------------------------------------------------------------------- */
+
+/* NuGet's SemVer 2 with up to four numbers (a missing one is 0, so 1.0 =
+ * 1.0.0.0), release labels compared case-insensitively (numeric labels as
+ * numbers, below alphanumeric ones), metadata after '+' ignored. */
+typedef struct nuget_ver {
+    run core[4];
+    const char *pre; /* NULL: a release */
+} nuget_ver;
+
+static int nuget_parse(const char *s, nuget_ver *v)
+{
+    static const char zero[] = "0";
+    while (*s == ' ')
+        s++;
+    int i = 0;
+    for (; i < 4; i++) {
+        v->core[i] = digits(&s);
+        if (0 == v->core[i].n)
+            return -1;
+        if (*s != '.')
+            break;
+        s++;
+    }
+    if (i == 4)
+        return -1;
+    for (int k = i + 1; k < 4; k++)
+        v->core[k] = (run){zero, 1};
+    v->pre = NULL;
+    if (*s == '-') {
+        v->pre = ++s;
+        if (!*s || *s == '+')
+            return -1;
+        while (*s && *s != '+') {
+            if (!is_digit((unsigned char)*s) && !is_alpha((unsigned char)*s) && *s != '-' && *s != '.')
+                return -1;
+            s++;
+        }
+    }
+    return *s && *s != '+' ? -1 : 0;
+}
+
+static int nuget_label_cmp(const char *a, const char *b)
+{
+    if (!a || !b)
+        return (NULL == a) - (NULL == b);
+    for (;;) {
+        size_t na = strcspn(a, ".+"), nb = strcspn(b, ".+");
+        int da = na > 0, db = nb > 0;
+        for (size_t i = 0; i < na; i++)
+            da &= is_digit((unsigned char)a[i]);
+        for (size_t i = 0; i < nb; i++)
+            db &= is_digit((unsigned char)b[i]);
+        int c = da && db ? num_cmp(a, na, b, nb) : da != db ? (da ? -1 : 1) : text_cmp(a, na, b, nb);
+        if (c)
+            return c;
+        int ea = a[na] != '.', eb = b[nb] != '.';
+        if (ea || eb)
+            return ea && eb ? 0 : ea ? -1 : 1;
+        a += na + 1;
+        b += nb + 1;
+    }
+}
+
+int sb_vercmp_nuget(const char *a, const char *b)
+{
+    if (NULL == a || NULL == b)
+        return (NULL != a) - (NULL != b);
+    nuget_ver x, y;
+    if (nuget_parse(a, &x) || nuget_parse(b, &y))
+        return sb_vercmp_conda(a, b);
+    for (int i = 0; i < 4; i++) {
+        int c = num_cmp(x.core[i].s, x.core[i].n, y.core[i].s, y.core[i].n);
+        if (c)
+            return c;
+    }
+    return nuget_label_cmp(x.pre, y.pre);
+}
+
+/* ---- Pub ------------------------------------------------------------------------ */
+
+/* Pub's semver: SemVer 2 precedence, and then, unlike SemVer, build
+ * metadata orders too (a version without it first; pub picks the higher
+ * build of one release). */
+int sb_vercmp_pub(const char *a, const char *b)
+{
+    int c = sb_vercmp_semver(a, b);
+    if (c || NULL == a || NULL == b)
+        return c;
+    semver x, y;
+    if (semver_parse(a, &x) || semver_parse(b, &y))
+        return c;
+    const char *ba = strchr(a, '+'), *bb = strchr(b, '+');
+    if (!ba || !bb)
+        return (NULL != ba) - (NULL != bb);
+    return semver_pre_cmp(ba + 1, bb + 1);
+}

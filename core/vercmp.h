@@ -18,6 +18,13 @@ int sb_vercmp_pep440(const char *a, const char *b);
 int sb_vercmp_conda(const char *a, const char *b);
 int sb_vercmp_semver(const char *a, const char *b);
 
+/* Composer (PHP's version_compare on Composer's normalized versions; dev-
+ * branches first), NuGet (four-part SemVer 2) and Pub (SemVer 2 with build
+ * metadata ordered). */
+int sb_vercmp_composer(const char *a, const char *b);
+int sb_vercmp_nuget(const char *a, const char *b);
+int sb_vercmp_pub(const char *a, const char *b);
+
 /* By a package kind's rules: sb_vercmp in ecosystem.h (each row names its order). */
 
 #endif

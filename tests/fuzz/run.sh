@@ -54,6 +54,9 @@ targets=(
   "bun fuzz_reader.c -DFUZZ_KIND_RAW=bun.lock bun"
   "cyclonedx fuzz_reader.c -DFUZZ_KIND_RAW=cyclonedx"
   "spdx fuzz_reader.c -DFUZZ_KIND_RAW=spdx"
+  "composer fuzz_reader.c -DFUZZ_KIND_RAW=composer.lock composer"
+  "nuget fuzz_reader.c -DFUZZ_KIND_RAW=packages.lock.json nuget"
+  "pub fuzz_reader.c -DFUZZ_KIND_RAW=pubspec.lock pub"
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
   "yaml-fast fuzz_yaml_fast.c -DFUZZ_YAML_FAST=1 pixi conda-lock pnpm"
   "license fuzz_license.c -DFUZZ_LICENSE=1"
@@ -62,7 +65,7 @@ targets=(
   "decode fuzz_decode.c -DFUZZ_DECODE=1"
   "manifest fuzz_manifest.c -DFUZZ_MANIFEST=1"
   "multipart fuzz_multipart.c -DFUZZ_MULTIPART=1"
-  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun"
+  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun composer nuget pub"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do

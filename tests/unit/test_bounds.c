@@ -167,6 +167,36 @@ TEST(bounds_deadline_every_reader_and_select)
             printf("  %s in time: %d %s\n", in[k].kind, rc, err.msg);
         CHECK(rc == SB_OK);
     }
+    /* the JSON and YAML readers of PHP, .NET and Dart: a head, 2,000 entries, a tail */
+    const struct {
+        const char *kind, *head, *fmt, *tail;
+    } more[] = {
+        {"composer.lock", "{\"packages\": [", "{\"name\": \"v/p%d\", \"version\": \"1.%d%.0d\"},\n",
+         "{\"name\": \"v/z\", \"version\": \"1.0\"}]}"},
+        {"packages.lock.json", "{\"version\": 1, \"dependencies\": {\"net8.0\": {",
+         "\"P%d\": {\"type\": \"Transitive\", \"resolved\": \"1.%d%.0d\"},\n",
+         "\"Z\": {\"type\": \"Direct\", \"resolved\": \"1.0\"}}}}"},
+        {"pubspec.lock", "packages:\n",
+         "  p%d:\n    dependency: transitive\n    source: hosted\n    version: \"1.%d.%d\"\n    description:\n"
+         "      name: p\n      url: \"https://pub.dev\"\n",
+         "sdks:\n  dart: any\n"},
+    };
+    for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {
+        const char *text = repeat(a, more[k].head, more[k].fmt, 2000, &len);
+        text = sb_arena_printf(a, "%s%s", text, more[k].tail);
+        len = strlen(text);
+        sb_lock *l = NULL;
+        sb_code rc = sb_lock_read(&l, a, more[k].kind, text, len, NULL, &lim, &err);
+        if (rc != SB_ETIMEOUT)
+            printf("  %s: %d %s\n", more[k].kind, rc, err.msg);
+        CHECK(rc == SB_ETIMEOUT && strstr(err.msg, "deadline"));
+        sb_limits ok = SB_LIMITS_DEFAULT;
+        ok.deadline_ns = sb_deadline_now_ns() + 60LL * 1000000000LL;
+        rc = sb_lock_read(&l, a, more[k].kind, text, len, NULL, &ok, &err);
+        if (rc != SB_OK)
+            printf("  %s in time: %d %s\n", more[k].kind, rc, err.msg);
+        CHECK(rc == SB_OK && l->nrecords == 2001 - (k == 2));
+    }
     /* selection: read in time, select after the deadline */
     {
         const char *text = repeat(a, "", "p%d==1.0%.0d%.0d\n", 10, &len);

@@ -502,6 +502,10 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
         {"poetry/poetry-tests-fixtures-up_to_date_lock/poetry.lock", "poetry.lock", "poetry.lock", "poetry.lock"},
         {"pdm/pdm--rev-1e5dc62/pdm.lock", "pdm.lock", "pdm.lock", "pdm.lock"},
         {"bun/elysia--rev-8c11a35/bun.lock", "bun.lock", "bun.lock", "bun.lock"},
+        {"composer/composer--rev-eba7baa/composer.lock", "composer.lock", "composer.lock", "composer.lock"},
+        {"nuget/collapse-taskscheduler--rev-36e469a/packages.lock.json", "packages.lock.json", "packages.lock.json",
+         "packages.lock.json"},
+        {"pub/gallery--rev-cfcb9db/pubspec.lock", "pubspec.lock", "pubspec.lock", "pubspec.lock"},
         /* this one is not taken for requirements by content alone, BOM or not */
         {"requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt", "requirements.txt",
          "requirements.txt", NULL},
