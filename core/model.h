@@ -344,6 +344,8 @@ typedef struct sb_lock {
     const sb_lock_origin *origin;         /* an SBOM input: the document read, else NULL */
     const char *source_document;          /* pixi:source-document of the document: the origin's source,
                                     or a merge's parts' ("a, b"); NULL when none */
+    const sb_incomplete *incomplete;      /* what reading left out (a repository's lockfiles that did not
+                                    read): every selection states it; NULL when nothing */
 } sb_lock;
 
 /* Find or add an environment / a platform of it. NULL on allocation failure. */

@@ -34,6 +34,7 @@ typedef struct svc_intake {
     bool fail_license; /* fail-on=license: a violation answers 422 */
     sb_gate gate;      /* the violations of every document of the request */
     int fail_quality;  /* fail-on-quality: an sb_quality_profile, -1 = none */
+    const struct sb_repo *repo; /* a repository sent whole (core/repo.h): its lockfiles; NULL otherwise */
 } svc_intake;
 
 /* Apply the request's license policy (if any) to one selected document:
