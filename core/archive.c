@@ -605,7 +605,8 @@ static sb_code tar_end(tar *t)
 static sb_code ratio_check(tar *t, unsigned long long consumed)
 {
     long long ratio = t->w->caps.ratio;
-    if (t->unpacked > (unsigned long long)RATIO_FROM && t->unpacked / (consumed ? consumed : 1) > (unsigned long long)ratio)
+    if (t->unpacked > (unsigned long long)RATIO_FROM &&
+        t->unpacked / (consumed ? consumed : 1) > (unsigned long long)ratio)
         return sb_err_set(t->err, SB_ELIMIT,
                           "the archive expands more than %lld times (the cap on the compression ratio): %llu bytes "
                           "from %llu",
@@ -729,8 +730,9 @@ static sb_code zip_member_bytes(const unsigned char *d, size_t len, const sb_zip
         out->len = got;
         *bytes = (const unsigned char *)out->data;
     } else {
-        return sb_err_set(err, SB_EUNSUPPORTED, "zip member '%.200s' is compressed with method %u (sbomd reads "
-                                                "stored and deflated members)",
+        return sb_err_set(err, SB_EUNSUPPORTED,
+                          "zip member '%.200s' is compressed with method %u (sbomd reads "
+                          "stored and deflated members)",
                           name, m->method);
     }
     if (crc32(0L, *bytes, (uInt)m->usize) != crc)
@@ -817,12 +819,12 @@ static sb_code walk_zip(const unsigned char *d, size_t len, const sb_archive_wal
         if (w->want(w->cls, &ent) && ent.type == SB_AE_FILE) {
             const unsigned char *bytes = NULL;
             if (m.usize > w->caps.member)
-                rc = sb_err_set(err, SB_ELIMIT, "member '%.200s' is %lld bytes, over the cap of %lld per member",
-                                name, m.usize, w->caps.member);
+                rc = sb_err_set(err, SB_ELIMIT, "member '%.200s' is %lld bytes, over the cap of %lld per member", name,
+                                m.usize, w->caps.member);
             else if (m.usize > RATIO_FROM / 16 && m.usize / (m.csize ? m.csize : 1) > w->caps.ratio)
                 rc = sb_err_set(err, SB_ELIMIT,
-                                "member '%.200s' expands more than %lld times (the cap on the compression ratio)",
-                                name, w->caps.ratio);
+                                "member '%.200s' expands more than %lld times (the cap on the compression ratio)", name,
+                                w->caps.ratio);
             else if (flags & 1)
                 rc = sb_err_set(err, SB_EUNSUPPORTED, "zip member '%.200s' is encrypted", name);
             else if (m.header_offset > (long long)len || m.csize > (long long)len - m.header_offset)
@@ -849,7 +851,7 @@ sb_code sb_archive_walk(const unsigned char *data, size_t len, const sb_archive_
     sb_buf_init(&t->data, (size_t)w->caps.member + 1);
     t->err = err;
     t->w = w;
-    sb_code rc = !strcmp(fmt, "tar.gz") ? walk_gz(t, data, len)
+    sb_code rc = !strcmp(fmt, "tar.gz")    ? walk_gz(t, data, len)
                  : !strcmp(fmt, "tar.zst") ? walk_zst(t, data, len)
                                            : walk_tar(t, data, len);
     sb_buf_free(&t->data);

@@ -321,7 +321,7 @@ static sb_code got(void *cls, const sb_archive_entry *e, const unsigned char *da
         return keep(w, path, data, len, w->claim, NULL, 0);
     if (w->claim) /* a pattern of names: the content must agree */
         return w->claim->detect((const char *)data, len, NULL) >= 1 ? keep(w, path, data, len, w->claim, NULL, 0)
-                                                                     : SB_OK;
+                                                                    : SB_OK;
     const sb_reader *r = content_claim((const char *)data, len);
     return r ? keep(w, path, data, len, r, NULL, 1) : SB_OK;
 }
@@ -331,7 +331,7 @@ static sb_code got(void *cls, const sb_archive_entry *e, const unsigned char *da
 typedef struct mpkg {
     sb_pkg *p;
     sb_strb lockfiles; /* appended: a package many lockfiles lock stays linear */
-    size_t last; /* the last lockfile that recorded it */
+    size_t last;       /* the last lockfile that recorded it */
 } mpkg;
 
 typedef struct merge {
@@ -470,8 +470,8 @@ static const sb_manifest *pick_manifest(sb_manifest *const *ms, const char *cons
 
 /* Select one lockfile as its own document would be: the asked environment
  * and platform where it has them, else its default, else its first. */
-static sb_code select_one(sb_sbom **out, sb_arena *a, const sb_lock *l, const sb_repo_opts *o,
-                          const sb_manifest *man, sb_err *err)
+static sb_code select_one(sb_sbom **out, sb_arena *a, const sb_lock *l, const sb_repo_opts *o, const sb_manifest *man,
+                          sb_err *err)
 {
     sb_select_opts so = {0};
     so.environment = o->environment;
@@ -705,9 +705,7 @@ static sb_code finish(sb_repo **out, sb_arena *a, walk *w, sb_err *err)
             L->root_name = ms[i]->name;
             L->root_version = ms[i]->version;
         }
-    const char *plat = o->platform                   ? o->platform
-                       : platforms_agree && platform ? platform
-                                                     : "linux-64";
+    const char *plat = o->platform ? o->platform : platforms_agree && platform ? platform : "linux-64";
     sb_lock_env *env = sb_lock_env_get(L, a, o->environment ? o->environment : "default");
     sb_lock_platform *pl = env ? sb_lock_platform_get(env, a, plat) : NULL;
     if (NULL == pl)
@@ -746,9 +744,8 @@ static void walk_init(walk *w, sb_arena *a, const sb_repo_opts *o, sb_err *err)
 static sb_code nothing_found(const sb_repo *R, sb_arena *a, sb_err *err)
 {
     const char *sk = sb_repo_skipped_list(R, a, 600);
-    return sb_err_set(err, SB_ENOTFOUND,
-                      "no lockfile a reader takes was found in the %zu member(s) of the input%s%s%s", R->entries,
-                      sk ? " (skipped: " : "", sk ? sk : "", sk ? ")" : "");
+    return sb_err_set(err, SB_ENOTFOUND, "no lockfile a reader takes was found in the %zu member(s) of the input%s%s%s",
+                      R->entries, sk ? " (skipped: " : "", sk ? sk : "", sk ? ")" : "");
 }
 
 sb_code sb_repo_read(sb_repo **out, sb_arena *a, const void *data, size_t len, const sb_repo_opts *o, sb_err *err)

@@ -12,24 +12,24 @@
 #include "manifest.h"
 
 /* The bounds a repository is read within when the caller sets none. */
-#define SB_REPO_ENTRIES_MAX 100000LL       /* members of the archive */
-#define SB_REPO_MEMBER_MAX (64LL << 20)    /* bytes of one lockfile or manifest */
-#define SB_REPO_TOTAL_MAX (1LL << 30)      /* uncompressed bytes of the whole archive */
-#define SB_REPO_RATIO_MAX 200LL            /* uncompressed : compressed */
-#define SB_REPO_SNIFF_MAX (256 * 1024)     /* a file of another name is looked into up to this size */
-#define SB_REPO_MANIFEST_MAX (1 << 20)     /* bytes of a manifest read beside a lockfile */
-#define SB_REPO_DEPTH_MAX 64               /* path components of a member's name */
-#define SB_REPO_LISTED_MAX 1000            /* skipped files listed one by one; the rest are counted */
+#define SB_REPO_ENTRIES_MAX 100000LL    /* members of the archive */
+#define SB_REPO_MEMBER_MAX (64LL << 20) /* bytes of one lockfile or manifest */
+#define SB_REPO_TOTAL_MAX (1LL << 30)   /* uncompressed bytes of the whole archive */
+#define SB_REPO_RATIO_MAX 200LL         /* uncompressed : compressed */
+#define SB_REPO_SNIFF_MAX (256 * 1024)  /* a file of another name is looked into up to this size */
+#define SB_REPO_MANIFEST_MAX (1 << 20)  /* bytes of a manifest read beside a lockfile */
+#define SB_REPO_DEPTH_MAX 64            /* path components of a member's name */
+#define SB_REPO_LISTED_MAX 1000         /* skipped files listed one by one; the rest are counted */
 
 typedef struct sb_repo_opts {
     const char *const *paths; /* globs: only paths matching one are read (NULL/0 = all) */
     size_t npaths;
     const char *const *skip_paths; /* globs: paths matching one are skipped */
     size_t nskip;
-    sb_archive_caps caps; /* zero fields: the SB_REPO_* defaults */
-    const sb_limits *lim; /* each lockfile's reading: package caps, platform, deadline */
+    sb_archive_caps caps;               /* zero fields: the SB_REPO_* defaults */
+    const sb_limits *lim;               /* each lockfile's reading: package caps, platform, deadline */
     const char *environment, *platform; /* what each lockfile's selection asks for (NULL = its default) */
-    bool strict; /* a lockfile that fails to read fails the whole repository */
+    bool strict;                        /* a lockfile that fails to read fails the whole repository */
     /* Charge `bytes` more to the caller's memory account before they are
      * held; nonzero refuses them (the walk stops with SB_ENOMEM; the caller
      * has said why). NULL: nothing is charged. */
@@ -44,18 +44,18 @@ typedef enum sb_repo_state {
 } sb_repo_state;
 
 typedef struct sb_repo_file {
-    const char *path; /* relative to the repository's top */
-    const char *kind; /* the reader's kind; NULL for a file that is no lockfile */
-    const char *why;  /* failed or skipped: the reason */
+    const char *path;     /* relative to the repository's top */
+    const char *kind;     /* the reader's kind; NULL for a file that is no lockfile */
+    const char *why;      /* failed or skipped: the reason */
     const char *manifest; /* read: the manifest beside it that was applied, NULL = none */
     sb_repo_state state;
-    sb_lock *lock;    /* read: the lockfile's own lock (one document per lockfile) */
+    sb_lock *lock; /* read: the lockfile's own lock (one document per lockfile) */
     unsigned line, column;
 } sb_repo_file;
 
 typedef struct sb_repo {
-    sb_lock *lock; /* the merged lock: NULL when no lockfile was read */
-    const char *top; /* the folder every member is under ("proj-1.0"), NULL when none */
+    sb_lock *lock;       /* the merged lock: NULL when no lockfile was read */
+    const char *top;     /* the folder every member is under ("proj-1.0"), NULL when none */
     sb_repo_file *files; /* lockfiles first (archive order), then skipped files */
     size_t nfiles, nread, nfailed, nskipped;
     size_t unlisted; /* skipped files past SB_REPO_LISTED_MAX, counted only */

@@ -351,8 +351,7 @@ static int charge_repo(void *cls, size_t bytes)
 /* A repository in one request: an archive body (or part), or several
  * `lockfile` parts. Every lockfile it holds is read and merged
  * (core/repo.c); the answer names what was read and skipped. */
-static int read_repo(svc_req *r, const svc_upload *up, const sb_limits *lim, const char *part, svc_intake *in,
-                     int *rc)
+static int read_repo(svc_req *r, const svc_upload *up, const sb_limits *lim, const char *part, svc_intake *in, int *rc)
 {
     sb_arena *a = svc_req_arena(r);
     const svc_query *q = svc_req_q(r);

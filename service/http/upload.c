@@ -73,7 +73,7 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
             up->sboms[up->nsboms++] = parts[i];
             continue;
         } else
-            continue; /* other form fields are not inputs */
+            continue;                         /* other form fields are not inputs */
         if (*have && slot == &up->lockfile) { /* several lockfiles: a repository's, read as one */
             if (up->nlocks == SVC_MAX_LOCK_PARTS) {
                 sb_err_set(err, SB_ELIMIT, "more than %d 'lockfile' parts: send the repository as an archive",
