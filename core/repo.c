@@ -501,7 +501,9 @@ static sb_code select_one(sb_sbom **out, sb_arena *a, const sb_lock *l, const sb
 
 static const char *rel_of(const walk *w, const char *path)
 {
-    return w->one_top && strlen(path) > w->toplen ? path + w->toplen + 1 : path;
+    return w->one_top && strlen(path) > w->toplen + 1 && path[w->toplen] == '/' && !memcmp(path, w->top, w->toplen)
+               ? path + w->toplen + 1
+               : path;
 }
 
 static const char *dir_of(sb_arena *a, const char *rel)
