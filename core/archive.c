@@ -231,6 +231,10 @@ typedef struct tar {
     sb_archive_file_fn fn;
     void *cls;
     sb_err *err;
+    /* a walk over every member (sb_archive_walk) rather than conda's info/ */
+    const sb_archive_walker *w;
+    sb_archive_entry entry;
+    unsigned long long entries;
 } tar;
 
 /* "info/..." kept? The path must be confined: no empty, "." or ".." parts. */
@@ -284,6 +288,8 @@ static int octal(const unsigned char *f, size_t n, unsigned long long *out)
     return 0;
 }
 
+static sb_code walk_member(tar *t, char type);
+
 static sb_code tar_header(tar *t)
 {
     const unsigned char *h = t->hdr;
@@ -314,6 +320,15 @@ static sb_code tar_header(tar *t)
         t->long_name[0] = '\0'; /* a meta header names the member after it */
         t->what = t->left <= MAX_META ? T_META : T_SKIP;
         t->meta_type = type;
+    } else if (t->w) {
+        t->long_name[0] = '\0';
+        if (type == 'g' || type == 'K') { /* global pax records and GNU long link names name no member */
+            t->what = T_SKIP;
+        } else {
+            sb_code rc = walk_member(t, type);
+            if (rc != SB_OK)
+                return rc;
+        }
     } else {
         t->long_name[0] = '\0';
         int regular = type == '0' || type == '\0' || type == '7';
@@ -354,6 +369,8 @@ static sb_code tar_member_done(tar *t)
     sb_code rc = SB_OK;
     if (t->what == T_META) {
         tar_meta(t);
+    } else if (t->what == T_KEEP && t->w) {
+        rc = t->w->got(t->w->cls, &t->entry, (const unsigned char *)(t->data.data ? t->data.data : ""), t->data.len);
     } else if (t->what == T_KEEP) {
         rc = t->fn(t->cls, t->name, (const unsigned char *)(t->data.data ? t->data.data : ""), t->data.len);
         t->kept++;
@@ -366,7 +383,14 @@ static sb_code tar_member_done(tar *t)
 static sb_code tar_feed(tar *t, const unsigned char *p, size_t n)
 {
     t->unpacked += n;
-    if (t->unpacked > (unsigned long long)SB_ARCHIVE_UNPACKED_MAX)
+    if (t->w) {
+        if (t->unpacked > (unsigned long long)t->w->caps.total)
+            return sb_err_set(t->err, SB_ELIMIT,
+                              "the archive unpacks to more than %lld bytes (the cap on uncompressed bytes)",
+                              t->w->caps.total);
+        if (t->w->dl && sb_deadline_work(t->w->dl, 1 + n / 4096, t->err) != SB_OK)
+            return SB_ETIMEOUT;
+    } else if (t->unpacked > (unsigned long long)SB_ARCHIVE_UNPACKED_MAX)
         return sb_err_set(t->err, SB_ELIMIT, "archive unpacks to more than %lld bytes", SB_ARCHIVE_UNPACKED_MAX);
     sb_code rc = SB_OK;
     while (rc == SB_OK && n > 0 && !t->ended) {
@@ -521,6 +545,315 @@ sb_code sb_archive_each(sb_archive_kind kind, const unsigned char *data, size_t 
     } else {
         rc = unzstd(t, data, len);
     }
+    sb_buf_free(&t->data);
+    free(t);
+    return rc;
+}
+
+/* ---- walking any archive's members ---------------------------------------- */
+
+const char *sb_archive_sniff(const unsigned char *d, size_t len)
+{
+    if (len >= 2 && d[0] == 0x1f && d[1] == 0x8b)
+        return "tar.gz";
+    if (len >= 4 && d[0] == 0x28 && d[1] == 0xb5 && d[2] == 0x2f && d[3] == 0xfd)
+        return "tar.zst";
+    if (len >= 4 && d[0] == 'P' && d[1] == 'K' && ((d[2] == 3 && d[3] == 4) || (d[2] == 5 && d[3] == 6)))
+        return "zip";
+    if (len >= 512 && !memcmp(d + 257, "ustar", 5))
+        return "tar";
+    return NULL;
+}
+
+#define RATIO_FROM (16LL << 20) /* below this much output a high ratio is ordinary (tar padding, text) */
+
+static sb_code walk_member(tar *t, char type)
+{
+    const sb_archive_walker *w = t->w;
+    if (t->entries >= (unsigned long long)w->caps.entries)
+        return sb_err_set(t->err, SB_ELIMIT, "the archive has more than %lld members (the cap on entries)",
+                          w->caps.entries);
+    if (w->dl && sb_deadline_tick(w->dl, t->err) != SB_OK)
+        return SB_ETIMEOUT;
+    sb_archive_entry *e = &t->entry;
+    e->name = t->name;
+    e->size = (long long)t->left;
+    e->index = (size_t)t->entries++;
+    e->type = (type == '0' || type == '\0' || type == '7') ? SB_AE_FILE
+              : type == '5'                                ? SB_AE_DIR
+              : (type == '1' || type == '2')               ? SB_AE_LINK
+                                                           : SB_AE_OTHER;
+    t->what = T_SKIP;
+    if (w->want(w->cls, e) && e->type == SB_AE_FILE) {
+        if (t->left > (unsigned long long)w->caps.member)
+            return sb_err_set(t->err, SB_ELIMIT, "member '%.200s' is %llu bytes, over the cap of %lld per member",
+                              t->name, t->left, w->caps.member);
+        t->what = T_KEEP;
+    }
+    return SB_OK;
+}
+
+/* The stream ran out: a tar without its end-of-archive blocks was cut short. */
+static sb_code tar_end(tar *t)
+{
+    if (t->ended)
+        return SB_OK;
+    return sb_err_set(t->err, SB_EPARSE, "the archive is truncated: its tar stream ends %s",
+                      t->phase == P_HEADER && 0 == t->hlen ? "without the end-of-archive blocks" : "inside a member");
+}
+
+static sb_code ratio_check(tar *t, unsigned long long consumed)
+{
+    long long ratio = t->w->caps.ratio;
+    if (t->unpacked > (unsigned long long)RATIO_FROM &&
+        t->unpacked / (consumed ? consumed : 1) > (unsigned long long)ratio)
+        return sb_err_set(t->err, SB_ELIMIT,
+                          "the archive expands more than %lld times (the cap on the compression ratio): %llu bytes "
+                          "from %llu",
+                          ratio, t->unpacked, consumed);
+    return SB_OK;
+}
+
+static sb_code walk_gz(tar *t, const unsigned char *data, size_t len)
+{
+    z_stream s;
+    memset(&s, 0, sizeof s);
+    if (inflateInit2(&s, 15 + 32) != Z_OK)
+        return sb_err_set(t->err, SB_ENOMEM, "out of memory");
+    unsigned char *out = malloc(CHUNK);
+    sb_code rc = out ? SB_OK : sb_err_set(t->err, SB_ENOMEM, "out of memory");
+    s.next_in = (unsigned char *)(uintptr_t)data;
+    s.avail_in = len > UINT_MAX ? UINT_MAX : (uInt)len;
+    int stream_end = 0;
+    while (rc == SB_OK && !t->ended) {
+        s.next_out = out;
+        s.avail_out = CHUNK;
+        int r = inflate(&s, Z_NO_FLUSH);
+        if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR) {
+            rc = sb_err_set(t->err, SB_EPARSE, "the gzip stream is corrupt: %s", s.msg ? s.msg : "inflate failed");
+            break;
+        }
+        size_t got = CHUNK - s.avail_out;
+        if ((rc = tar_feed(t, out, got)) != SB_OK || (rc = ratio_check(t, s.total_in)) != SB_OK)
+            break;
+        if (r == Z_STREAM_END) {
+            stream_end = 1;
+            if (0 == s.avail_in)
+                break;
+            inflateReset(&s); /* a concatenated gzip member */
+            continue;
+        }
+        stream_end = 0;
+        if (0 == got && 0 == s.avail_in)
+            break;
+    }
+    inflateEnd(&s);
+    free(out);
+    if (rc == SB_OK && !t->ended && !stream_end)
+        rc = sb_err_set(t->err, SB_EPARSE, "the archive is truncated: its gzip stream ends early");
+    return rc == SB_OK ? tar_end(t) : rc;
+}
+
+static sb_code walk_zst(tar *t, const unsigned char *data, size_t len)
+{
+    ZSTD_DStream *z = ZSTD_createDStream();
+    unsigned char *out = malloc(CHUNK);
+    sb_code rc = SB_OK;
+    size_t last = 1;
+    if (!z || !out) {
+        rc = sb_err_set(t->err, SB_ENOMEM, "out of memory");
+        goto done;
+    }
+    ZSTD_initDStream(z);
+    ZSTD_DCtx_setParameter(z, ZSTD_d_windowLogMax, 27); /* as for conda archives: no huge window */
+    ZSTD_inBuffer in = {data, len, 0};
+    while (rc == SB_OK && !t->ended && (in.pos < in.size || last != 0)) {
+        ZSTD_outBuffer o = {out, CHUNK, 0};
+        last = ZSTD_decompressStream(z, &o, &in);
+        if (ZSTD_isError(last)) {
+            rc = sb_err_set(t->err, SB_EPARSE, "the zstd stream is corrupt: %s", ZSTD_getErrorName(last));
+            break;
+        }
+        if ((rc = tar_feed(t, out, o.pos)) != SB_OK || (rc = ratio_check(t, in.pos)) != SB_OK)
+            break;
+        if (o.pos == 0 && in.pos == in.size)
+            break;
+    }
+    if (rc == SB_OK && !t->ended && last != 0)
+        rc = sb_err_set(t->err, SB_EPARSE, "the archive is truncated: its zstd stream ends early");
+done:
+    ZSTD_freeDStream(z);
+    free(out);
+    return rc == SB_OK ? tar_end(t) : rc;
+}
+
+static sb_code walk_tar(tar *t, const unsigned char *data, size_t len)
+{
+    sb_code rc = SB_OK;
+    for (size_t off = 0; rc == SB_OK && off < len && !t->ended; off += CHUNK)
+        rc = tar_feed(t, data + off, len - off < CHUNK ? len - off : CHUNK);
+    return rc == SB_OK ? tar_end(t) : rc;
+}
+
+/* One zip member's bytes, inflated when deflated, within its declared size,
+ * its CRC-32 checked. */
+static sb_code zip_member_bytes(const unsigned char *d, size_t len, const sb_zip_member *m, unsigned long crc,
+                                const char *name, sb_buf *out, const unsigned char **bytes, sb_err *err)
+{
+    const unsigned char *raw;
+    if (sb_zip_member_data(d, len, 0, m, &raw, err) != SB_OK)
+        return sb_err_set(err, SB_EPARSE, "zip member '%.200s' lies outside the archive (truncated?)", name);
+    if (m->method == 0) {
+        if (m->csize != m->usize)
+            return sb_err_set(err, SB_EPARSE, "stored zip member '%.200s' has two sizes", name);
+        *bytes = raw;
+    } else if (m->method == 8) {
+        z_stream s;
+        memset(&s, 0, sizeof s);
+        if (inflateInit2(&s, -15) != Z_OK)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        sb_buf_reset(out);
+        if (sb_buf_reserve(out, (size_t)m->usize + 1) != SB_OK) {
+            inflateEnd(&s);
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        }
+        s.next_in = (unsigned char *)(uintptr_t)raw;
+        s.avail_in = (uInt)m->csize;
+        s.next_out = (unsigned char *)out->data;
+        s.avail_out = (uInt)m->usize + 1; /* one byte more: a member that inflates past its size is caught */
+        int r = inflate(&s, Z_FINISH);
+        size_t got = (size_t)m->usize + 1 - s.avail_out;
+        inflateEnd(&s);
+        if (r != Z_STREAM_END || got != (size_t)m->usize)
+            return sb_err_set(err, SB_EPARSE, "zip member '%.200s' does not inflate to its declared %lld bytes", name,
+                              m->usize);
+        out->len = got;
+        *bytes = (const unsigned char *)out->data;
+    } else {
+        return sb_err_set(err, SB_EUNSUPPORTED,
+                          "zip member '%.200s' is compressed with method %u (sbomd reads "
+                          "stored and deflated members)",
+                          name, m->method);
+    }
+    if (crc32(0L, *bytes, (uInt)m->usize) != crc)
+        return sb_err_set(err, SB_EPARSE, "zip member '%.200s' fails its CRC-32 check", name);
+    return SB_OK;
+}
+
+static sb_code walk_zip(const unsigned char *d, size_t len, const sb_archive_walker *w, sb_err *err)
+{
+    if (len < 22)
+        return sb_err_set(err, SB_EPARSE, "the zip archive is truncated: no end-of-directory record");
+    size_t at = len - 22, stop = len - 22 > 0xFFFF ? len - 22 - 0xFFFF : 0;
+    for (;; at--) {
+        if (rd32(d + at) == 0x06054b50 && at + 22 + rd16(d + at + 20) == len)
+            break;
+        if (at == stop)
+            return sb_err_set(err, SB_EPARSE, "the zip archive is truncated: no end-of-directory record");
+    }
+    const unsigned char *e = d + at;
+    unsigned long long entries = rd16(e + 10), cd_size = rd32(e + 12), cd_off = rd32(e + 16);
+    if (entries == 0xFFFF || cd_size == 0xFFFFFFFFu || cd_off == 0xFFFFFFFFu) {
+        if (at < 20 || rd32(e - 20) != 0x07064b50)
+            return sb_err_set(err, SB_EPARSE, "zip64 directory without its locator");
+        unsigned long long z = rd64(e - 20 + 8);
+        if (z > at - 20 || at - 20 - z < 56 || rd32(d + z) != 0x06064b50)
+            return sb_err_set(err, SB_EPARSE, "zip64 directory record is malformed");
+        entries = rd64(d + z + 32);
+        cd_size = rd64(d + z + 40);
+        cd_off = rd64(d + z + 48);
+    }
+    if (entries > (unsigned long long)w->caps.entries)
+        return sb_err_set(err, SB_ELIMIT, "the archive has %llu members, more than %lld (the cap on entries)", entries,
+                          w->caps.entries);
+    if (cd_off > len || cd_size > len - cd_off)
+        return sb_err_set(err, SB_EPARSE, "the zip directory lies outside the archive (truncated?)");
+    const unsigned char *p = d + cd_off, *end = p + cd_size;
+    sb_buf buf;
+    sb_buf_init(&buf, (size_t)w->caps.member + 2);
+    char name[1024];
+    unsigned long long total = 0;
+    sb_code rc = SB_OK;
+    for (unsigned long long i = 0; rc == SB_OK && i < entries; i++) {
+        if (end - p < 46 || rd32(p) != 0x02014b50) {
+            rc = sb_err_set(err, SB_EPARSE, "zip directory entry %llu is malformed", i + 1);
+            break;
+        }
+        unsigned nlen = rd16(p + 28), xlen = rd16(p + 30), clen = rd16(p + 32), flags = rd16(p + 8);
+        if ((size_t)(end - p) < 46u + nlen + xlen + clen) {
+            rc = sb_err_set(err, SB_EPARSE, "zip directory entry %llu runs past the directory", i + 1);
+            break;
+        }
+        sb_zip_member m = {0};
+        unsigned long long cs = rd32(p + 20), us = rd32(p + 24), off = rd32(p + 42);
+        unsigned long crc = (unsigned long)rd32(p + 16);
+        m.method = rd16(p + 10);
+        m.name_len = nlen;
+        m.csize = (long long)cs;
+        m.usize = (long long)us;
+        m.header_offset = (long long)off;
+        if (zip64_fields(p + 46 + nlen, xlen, &m, us == 0xFFFFFFFFu, cs == 0xFFFFFFFFu, off == 0xFFFFFFFFu)) {
+            rc = sb_err_set(err, SB_EPARSE, "zip64 extra field of entry %llu is malformed", i + 1);
+            break;
+        }
+        size_t k = nlen < sizeof name - 1 ? nlen : sizeof name - 1;
+        memcpy(name, p + 46, k);
+        name[k] = '\0';
+        unsigned mode = (unsigned)(rd32(p + 38) >> 16);
+        sb_archive_entry ent = {name, SB_AE_FILE, m.usize, (size_t)i};
+        if (k && name[k - 1] == '/')
+            ent.type = SB_AE_DIR;
+        else if (p[5] == 3 && (mode & 0170000) == 0120000) /* made on Unix: the mode says symbolic link */
+            ent.type = SB_AE_LINK;
+        else if (p[5] == 3 && (mode & 0170000) && (mode & 0170000) != 0100000)
+            ent.type = SB_AE_OTHER;
+        total += (unsigned long long)m.usize;
+        if (total > (unsigned long long)w->caps.total) {
+            rc = sb_err_set(err, SB_ELIMIT,
+                            "the archive's members declare more than %lld bytes (the cap on uncompressed bytes)",
+                            w->caps.total);
+            break;
+        }
+        if (w->dl && (rc = sb_deadline_tick(w->dl, err)) != SB_OK)
+            break;
+        if (w->want(w->cls, &ent) && ent.type == SB_AE_FILE) {
+            const unsigned char *bytes = NULL;
+            if (m.usize > w->caps.member)
+                rc = sb_err_set(err, SB_ELIMIT, "member '%.200s' is %lld bytes, over the cap of %lld per member", name,
+                                m.usize, w->caps.member);
+            else if (m.usize > RATIO_FROM / 16 && m.usize / (m.csize ? m.csize : 1) > w->caps.ratio)
+                rc = sb_err_set(err, SB_ELIMIT,
+                                "member '%.200s' expands more than %lld times (the cap on the compression ratio)", name,
+                                w->caps.ratio);
+            else if (flags & 1)
+                rc = sb_err_set(err, SB_EUNSUPPORTED, "zip member '%.200s' is encrypted", name);
+            else if (m.header_offset > (long long)len || m.csize > (long long)len - m.header_offset)
+                rc = sb_err_set(err, SB_EPARSE, "zip member '%.200s' lies outside the archive (truncated?)", name);
+            else if ((rc = zip_member_bytes(d, len, &m, crc, name, &buf, &bytes, err)) == SB_OK)
+                rc = w->got(w->cls, &ent, bytes, (size_t)m.usize);
+        }
+        p += 46u + nlen + xlen + clen;
+    }
+    sb_buf_free(&buf);
+    return rc;
+}
+
+sb_code sb_archive_walk(const unsigned char *data, size_t len, const sb_archive_walker *w, sb_err *err)
+{
+    const char *fmt = sb_archive_sniff(data, len);
+    if (NULL == fmt)
+        return sb_err_set(err, SB_EFORMAT, "not an archive sbomd opens (tar, tar.gz, tar.zst or zip)");
+    if (!strcmp(fmt, "zip"))
+        return walk_zip(data, len, w, err);
+    tar *t = calloc(1, sizeof *t);
+    if (NULL == t)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    sb_buf_init(&t->data, (size_t)w->caps.member + 1);
+    t->err = err;
+    t->w = w;
+    sb_code rc = !strcmp(fmt, "tar.gz")    ? walk_gz(t, data, len)
+                 : !strcmp(fmt, "tar.zst") ? walk_zst(t, data, len)
+                                           : walk_tar(t, data, len);
     sb_buf_free(&t->data);
     free(t);
     return rc;

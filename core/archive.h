@@ -15,6 +15,7 @@
 #define SB_ARCHIVE_H
 
 #include "arena.h"
+#include "deadline.h"
 #include "err.h"
 
 #include <stddef.h>
@@ -68,5 +69,50 @@ sb_code sb_archive_each(sb_archive_kind kind, const unsigned char *data, size_t 
  * meanwhile (another writer won) is success. */
 sb_code sb_archive_store(const char *dir, sb_archive_kind kind, const unsigned char *data, size_t len, unsigned method,
                          sb_err *err);
+
+/* ---- walking any archive's members (a repository sent whole) ----------- */
+
+/* Which container a body is, by its first bytes: "tar.gz", "tar.zst",
+ * "zip", "tar", else NULL. A gzip or zstd stream is taken for a compressed
+ * tar: nothing else is opened. */
+const char *sb_archive_sniff(const unsigned char *data, size_t len);
+
+/* The bounds of a walk (all required, > 0): members, bytes of one member
+ * handed over, uncompressed bytes in all, and the ratio of uncompressed to
+ * compressed bytes a stream may reach once past 16 MiB. */
+typedef struct sb_archive_caps {
+    long long entries, member, total, ratio;
+} sb_archive_caps;
+
+typedef enum sb_archive_type {
+    SB_AE_FILE,
+    SB_AE_DIR,
+    SB_AE_LINK, /* symbolic or hard: never followed */
+    SB_AE_OTHER /* devices, fifos, sparse and unknown types */
+} sb_archive_type;
+
+typedef struct sb_archive_entry {
+    const char *name; /* as stored (NUL-terminated, unchecked: the walker's caller judges it) */
+    sb_archive_type type;
+    long long size; /* uncompressed bytes */
+    size_t index;   /* 0-based, in archive order */
+} sb_archive_entry;
+
+typedef struct sb_archive_walker {
+    sb_archive_caps caps;
+    sb_deadline *dl; /* ticked by unpacked bytes and members; NULL = none */
+    /* asked of every member (a refused or linked name can be listed); 1 for
+     * a regular file hands its bytes to got(), 0 skips them */
+    int (*want)(void *cls, const sb_archive_entry *e);
+    sb_code (*got)(void *cls, const sb_archive_entry *e, const unsigned char *data, size_t len);
+    void *cls;
+} sb_archive_walker;
+
+/* Walk every member of a tar, tar.gz or tar.zst (streamed in order: nothing
+ * is unpacked but the members wanted) or a zip (its central directory,
+ * members wanted inflated one at a time, their CRC-32 checked). SB_ELIMIT
+ * naming the cap passed, SB_EPARSE for a damaged or truncated archive,
+ * SB_ETIMEOUT past the deadline, or what got() returned. */
+sb_code sb_archive_walk(const unsigned char *data, size_t len, const sb_archive_walker *w, sb_err *err);
 
 #endif

@@ -126,7 +126,9 @@ sb_code sb_graph_resolve(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_st
     for (size_t i = 0; i < s->npkgs; i++) {
         sb_pkg *p = &s->pkgs[i];
         /* a Python distribution also depends on the interpreter */
-        int py = sb_eco_is(p->kind, SB_ECO_PYPI_INDEX) && python != (size_t)-1;
+        /* a keyed package's edges are all stated (a repository's merge keys
+         * every package): the interpreter is one of them where it applies */
+        int py = sb_eco_is(p->kind, SB_ECO_PYPI_INDEX) && python != (size_t)-1 && NULL == p->key;
         size_t cap = p->depends.n + (size_t)py;
         p->deps = cap ? sb_arena_alloc(a, cap * sizeof *p->deps) : none;
         if (NULL == p->deps)

@@ -806,6 +806,10 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     if (opts && opts->manifest_problem &&
         (rc = sb_incomplete_add(&s->incomplete, a, "manifest", "%s", opts->manifest_problem)) != SB_OK)
         return step_failed(err, rc, "noting the manifest");
+    for (size_t i = 0; lock->incomplete && i < lock->incomplete->n; i++)
+        if ((rc = sb_incomplete_add(&s->incomplete, a, lock->incomplete->step[i], "%s",
+                                    lock->incomplete->detail[i] + strlen(lock->incomplete->step[i]) + 2)) != SB_OK)
+            return step_failed(err, rc, "noting what the input lacks");
     if ((rc = note_gaps(s, a, opts, ncache_conda, ncache_found)) != SB_OK ||
         (rc = note_lookups(s, a, &looked)) != SB_OK)
         return step_failed(err, rc, "noting what is incomplete");

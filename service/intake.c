@@ -19,6 +19,7 @@
 #include "../core/vuln.h"
 #include "../core/pairs.h"
 #include "../core/select.h"
+#include "../core/repo.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -313,6 +314,105 @@ static int read_sboms(svc_req *r, const svc_upload *up, const sb_limits *lim, sv
     return 0;
 }
 
+/* A repository's lockfiles are charged as they are kept and read: the
+ * first refusal holds its answer (413 or 503). */
+typedef struct repo_charge {
+    svc_req *r;
+    svc_problem pb;
+    int refused;
+} repo_charge;
+
+static int charge_repo(void *cls, size_t bytes)
+{
+    repo_charge *c = cls;
+    if (c->refused || svc_req_admit(c->r, bytes, &c->pb))
+        return c->refused = 1;
+    return 0;
+}
+
+/* A repository in one request: an archive body (or part), or several
+ * `lockfile` parts. Every lockfile it holds is read and merged
+ * (core/repo.c); the answer names what was read and skipped. */
+static int read_repo(svc_req *r, const svc_upload *up, const sb_limits *lim, const char *part, svc_intake *in,
+                     svc_problem *pb)
+{
+    sb_arena *a = svc_req_arena(r);
+    const svc_query *q = svc_req_q(r);
+    sb_err err;
+    sb_err_clear(&err);
+    repo_charge ch = {.r = r};
+    sb_repo_opts o = {.paths = q->paths.v,
+                      .npaths = q->paths.n,
+                      .skip_paths = q->skip_paths.v,
+                      .nskip = q->skip_paths.n,
+                      .lim = lim,
+                      .environment = in->sel.environment,
+                      .platform = in->sel.platform,
+                      .strict = q->strict > 0,
+                      .charge = charge_repo,
+                      .charge_cls = &ch};
+    sb_repo *repo = NULL;
+    sb_code code;
+    if (up->nlocks) {
+        const char **names = sb_arena_alloc(a, up->nlocks * sizeof *names);
+        const char **data = sb_arena_alloc(a, up->nlocks * sizeof *data);
+        size_t *lens = sb_arena_alloc(a, up->nlocks * sizeof *lens);
+        if (NULL == names || NULL == data || NULL == lens) {
+            sb_err_set(&err, SB_ENOMEM, "out of memory");
+            return svc_problem_err(pb, &err, NULL, 0);
+        }
+        for (size_t i = 0; i < up->nlocks; i++) {
+            const char *n = up->locks[i].filename ? up->locks[i].filename : "lockfile";
+            int dup = 0;
+            for (size_t j = 0; j < i; j++)
+                dup |= !strcmp(names[j], n);
+            /* two parts of one name (two uv.lock): each its own folder */
+            names[i] = dup || !up->locks[i].filename ? sb_arena_printf(a, "part%zu/%s", i + 1, n) : n;
+            data[i] = up->locks[i].data;
+            lens[i] = up->locks[i].len;
+            if (NULL == names[i]) {
+                sb_err_set(&err, SB_ENOMEM, "out of memory");
+                return svc_problem_err(pb, &err, NULL, 0);
+            }
+        }
+        code = sb_repo_read_files(&repo, a, names, data, lens, up->nlocks, &o, &err);
+    } else {
+        code = sb_repo_read(&repo, a, in->body, in->len, &o, &err);
+    }
+    if (ch.refused) {
+        *pb = ch.pb;
+        return 1;
+    }
+    if (code != SB_OK) {
+        if (err.code == SB_ETIMEOUT)
+            return svc_problem_timeout(pb);
+        return svc_problem_err(pb, &err, NULL, 0);
+    }
+    /* the serial covers the archive's bytes: the same archive, the same document */
+    const unsigned char *known = svc_req_body_sha1(r, in->body, in->len);
+    if (known) {
+        memcpy(in->sha1, known, sizeof in->sha1);
+    } else {
+        digest_job job = {in->body, in->len, {0}};
+        digest_run(&job);
+        memcpy(in->sha1, job.sha1, sizeof in->sha1);
+    }
+    in->lock = repo->lock;
+    in->repo = repo;
+    if (NULL == q->filename)
+        in->sel.lockfile_name = NULL; /* the archive's name is no lockfile's */
+    const char *read = sb_repo_read_list(repo, a, 2048), *skipped = sb_repo_skipped_list(repo, a, 2048);
+    if (read && !part)
+        svc_req_add_header(r, "Sbomd-Repository-Read", read);
+    if (skipped && !part)
+        svc_req_add_header(r, "Sbomd-Repository-Skipped", skipped);
+    in->body = NULL;
+    svc_req_count(r, 0, in->lock->kind);
+    if (NULL == part)
+        svc_req_drop_body(r);
+    return 0;
+}
+
 /* The network the request asks for (license lookups, OSV with KEV/EPSS, PyPI
  * project pages for yanked/outdated, OpenSSF Scorecard), checked, and one
  * lookup context wired into the selection for all of them; *vctx is the
@@ -520,6 +620,15 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         return 1;
     if (up.has_vex && read_vex(r, &up.vex, vctx, in, pb))
         return 1;
+    /* a repository: an archive (by its magic bytes, unless kind= names a
+     * reader) or several lockfile parts */
+    if (up.nlocks || ((NULL == q->kind || !strcmp(q->kind, "auto")) && sb_repo_sniff(in->body, in->len))) {
+        if (up.nsboms) {
+            sb_err_set(&err, SB_EPARSE, "an archive or several 'lockfile' parts cannot be merged with 'sbom' parts");
+            return svc_problem_err(pb, &err, NULL, 0);
+        }
+        return read_repo(r, &up, &lim, part, in, pb);
+    }
     /* the model's memory, estimated from the input before anything is built
      * (issue 19): a request the budget cannot hold is refused here, not
      * halfway through taking the replica past its limit */

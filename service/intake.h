@@ -29,11 +29,12 @@ typedef struct svc_intake {
     bool ts_given; /* by timestamp=: it wins over an SBOM input's own (core/doc.c) */
     int pretty;
     int all_envs, all_plats;
-    sb_policy policy;  /* policy=NAME, then allow/deny/require/ignore-license */
-    bool policy_on;    /* any of them was given */
-    bool fail_license; /* fail-on=license: a violation answers 422 */
-    sb_gate gate;      /* the violations of every document of the request */
-    int fail_quality;  /* fail-on-quality: an sb_quality_profile, -1 = none */
+    sb_policy policy;           /* policy=NAME, then allow/deny/require/ignore-license */
+    bool policy_on;             /* any of them was given */
+    bool fail_license;          /* fail-on=license: a violation answers 422 */
+    sb_gate gate;               /* the violations of every document of the request */
+    int fail_quality;           /* fail-on-quality: an sb_quality_profile, -1 = none */
+    const struct sb_repo *repo; /* a repository sent whole (core/repo.h): its lockfiles; NULL otherwise */
 } svc_intake;
 
 /* Every stage below returns 0 when the request may go on, or 1 with the

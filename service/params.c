@@ -340,6 +340,10 @@ static const svc_qparam qparams[] = {
     {"job-id", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(job_id), check_nonempty},
     {"job-url", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(job_url), check_nonempty},
     {"path", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(path), check_nonempty},
+    /* a repository sent whole: which of its files are read */
+    {"paths", SVC_Q_LIST, 0, SB_RD, 1, 0, Q(paths), NULL},
+    {"skip-paths", SVC_Q_LIST, 0, SB_RD, 1, 0, Q(skip_paths), NULL},
+    {"strict", SVC_Q_BOOL, 0, SB_RD, 0, 0, Q(strict), NULL},
     {NULL, SVC_Q_STRING, 0, 0, 0, 0, 0, NULL},
 };
 
@@ -563,7 +567,7 @@ void svc_query_init(svc_query *q)
     q->timestamp = q->license_file_max = q->license_texts_max = q->depth = -1;
     q->require_license = q->fetch_licenses = q->fail_on_kev = q->kev = q->epss = -1;
     q->yanked = q->fail_on_yanked = q->scorecard = -1;
-    q->fail_on_quality = -1;
+    q->fail_on_quality = q->strict = -1;
     q->epss_min = q->scorecard_floor = q->scorecard_gate = -1;
 }
 

@@ -93,6 +93,11 @@ typedef struct svc_query {
     /* format=github-snapshot: the commit and job the snapshot is for (sha
      * checked as 40 or 64 hex digits, ref as refs/...), the lockfile's path */
     const char *sha, *ref, *correlator, *job_id, *job_url, *path;
+    /* a repository sent whole (an archive, or several lockfile parts):
+     * path globs read and skipped, and whether one lockfile that does not
+     * read fails the request */
+    svc_qlist paths, skip_paths;
+    int strict;
 } svc_query;
 
 /* A query with nothing given (what a route that takes no query sees). */

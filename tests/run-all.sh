@@ -111,6 +111,7 @@ for profile in $profiles; do
     suite "$profile: filters (include, exclude, kinds, scope, orphans)" "$b/filters.log" tests/integration/filters.sh "$b"
     suite "$profile: diff of lockfile revisions" "$b/diff.log" tests/integration/diff.sh "$b"
     suite "$profile: SBOMs as input (CycloneDX, SPDX 2.3)" "$b/sbomin.log" tests/integration/sbomin.sh "$b"
+    suite "$profile: a whole repository in one request (archives)" "$b/repo.log" tests/integration/repo.sh "$b"
     suite "$profile: repeat uploads (ETag, 304, result cache)" "$b/repeat.log" tests/integration/repeat.sh "$b"
     suite "$profile: gates fail closed, Sbomd-Incomplete" "$b/gates.log" tests/integration/gates.sh "$b"
     suite "$profile: errors that teach" "$b/errors.log" tests/integration/errors.sh "$b"

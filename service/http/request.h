@@ -66,7 +66,12 @@ typedef struct svc_upload {
     int has_vex;
     svc_part *sboms; /* the `sbom` parts, in body order: merged into one document */
     size_t nsboms;
+    svc_part *locks; /* several `lockfile` parts: a repository's lockfiles, in body order */
+    size_t nlocks;
 } svc_upload;
+
+/* At most this many `lockfile` parts in one request (more is a 413). */
+#define SVC_MAX_LOCK_PARTS 256
 
 /* At most this many `sbom` parts in one request (more is a 413). */
 #define SVC_MAX_SBOM_PARTS 16

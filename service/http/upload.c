@@ -1,8 +1,8 @@
 /*
  * upload.c - where the inputs are in a request: the raw body (the lockfile),
  * or the named parts of a multipart/form-data body (RFC 7578): `lockfile`
- * and the optional `manifest` and `vex`, or instead of the lockfile several
- * `sbom` parts (SBOMs to merge), with the file names their
+ * (several: a repository's lockfiles) and the optional `manifest` and `vex`,
+ * or instead of the lockfile several `sbom` parts (SBOMs to merge), with the file names their
  * Content-Disposition gives them.
  */
 #include "request_int.h"
@@ -73,7 +73,23 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
             up->sboms[up->nsboms++] = parts[i];
             continue;
         } else
-            continue; /* other form fields are not inputs */
+            continue;                         /* other form fields are not inputs */
+        if (*have && slot == &up->lockfile) { /* several lockfiles: a repository's, read as one */
+            if (up->nlocks == SVC_MAX_LOCK_PARTS) {
+                sb_err_set(err, SB_ELIMIT, "more than %d 'lockfile' parts: send the repository as an archive",
+                           SVC_MAX_LOCK_PARTS);
+                return -1;
+            }
+            if (NULL == up->locks) {
+                if (NULL == (up->locks = sb_arena_alloc(r->arena, SVC_MAX_LOCK_PARTS * sizeof *up->locks))) {
+                    sb_err_set(err, SB_ENOMEM, "out of memory");
+                    return -1;
+                }
+                up->locks[up->nlocks++] = up->lockfile;
+            }
+            up->locks[up->nlocks++] = parts[i];
+            continue;
+        }
         if (*have) {
             sb_err_set(err, SB_EPARSE, "multipart/form-data upload has more than one '%s' part: send one",
                        parts[i].name);

@@ -62,6 +62,7 @@ targets=(
   "license fuzz_license.c -DFUZZ_LICENSE=1"
   "params fuzz_params.c -DFUZZ_PARAMS=1"
   "archive fuzz_archive.c -DFUZZ_ARCHIVE=1"
+  "repo fuzz_repo.c -DFUZZ_REPO=1"
   "decode fuzz_decode.c -DFUZZ_DECODE=1"
   "manifest fuzz_manifest.c -DFUZZ_MANIFEST=1"
   "multipart fuzz_multipart.c -DFUZZ_MULTIPART=1"
@@ -113,6 +114,25 @@ for spec in "${targets[@]}"; do
     # sbomd's own documents and another tool's shapes (tests/data/sbom)
     for f in tests/data/sbom/*; do cp "$f" "$corpus/$(basename "$f")"; done
     [ "$t" = cyclonedx ] && long_lists "$corpus" cdx.json
+  elif [ "$t" = repo ]; then
+    # small repositories in every container the walker opens
+    python3 - "$corpus" "$shared/fixtures" <<'PY'
+import io, os, sys, tarfile, zipfile, gzip
+c, fx = sys.argv[1], sys.argv[2]
+files = {"a/requirements.txt": b"six==1.16.0\n", "b/node_modules/x/uv.lock": b"x",
+         "c/conda.lock": open(os.path.join(fx, "explicit/conda-lock-tests-zlib/conda-win-64.lock"), "rb").read()}
+b = io.BytesIO()
+with tarfile.open(fileobj=b, mode="w") as t:
+    for n, d in files.items():
+        i = tarfile.TarInfo(n); i.size = len(d); t.addfile(i, io.BytesIO(d))
+    i = tarfile.TarInfo("d/uv.lock"); i.type = tarfile.SYMTYPE; i.linkname = "../a"; t.addfile(i)
+open(os.path.join(c, "tar"), "wb").write(b.getvalue())
+open(os.path.join(c, "tgz"), "wb").write(gzip.compress(b.getvalue()))
+z = io.BytesIO()
+with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+    for n, d in files.items(): zf.writestr(n, d)
+open(os.path.join(c, "zip"), "wb").write(z.getvalue())
+PY
   elif [ "$t" = archive ]; then
     # the test channel's archives, tagged with the mode byte fuzz_archive.c reads
     python3 tests/make-conda.py "$out/archive-seeds" > /dev/null
