@@ -411,12 +411,13 @@ static sb_code add_sum(go_ctx *c, const go_line *l, unsigned line)
 
 /* ---- reading ---------------------------------------------------------------- */
 
-static sb_code parse(go_ctx *c, const char *data, size_t len)
+static sb_code parse(go_ctx *c, const char *data, size_t len, const char *kind)
 {
     go_verb block = V_NONE;
     unsigned block_line = 0;
     unsigned line = 0;
-    c->file = "go.mod";
+    /* a joined input starts with its go.mod; else lines are the kind's */
+    c->file = sb_lock__has_line(data, len, GO_JOIN) ? "go.mod" : kind;
     for (const char *p = data, *end = data + len; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -598,12 +599,13 @@ static sb_code build(go_ctx *c, sb_lock **out)
     if (!c->have_mod || !pruned) {
         for (size_t i = 0; i < c->nsum; i++) {
             const go_sum *s = &c->sums[i];
-            if (!is_win[i] || sb_strmap_get(&reqs, s->path, strlen(s->path), NULL))
+            size_t at;
+            if (!is_win[i] || sb_strmap_get(&reqs, s->path, strlen(s->path), &at))
                 continue;
             const char *k = sb_arena_printf(c->s, "%s@%s", s->path, s->version);
             if (NULL == k)
                 return oom(c);
-            if (sb_strmap_get(&excl, k, strlen(k), NULL))
+            if (sb_strmap_get(&excl, k, strlen(k), &at))
                 continue;
             if (nc >= c->lim->max_packages)
                 return sb_err_set(c->err, SB_ELIMIT, "more than %zu packages", c->lim->max_packages);
@@ -681,7 +683,7 @@ static sb_code go_read_as(sb_lock **out, sb_arena *a, const char *data, size_t l
     c.s = sb_arena_child(a);
     if (NULL == c.s)
         return oom(&c);
-    sb_code rc = parse(&c, data, len);
+    sb_code rc = parse(&c, data, len, kind);
     if (rc == SB_OK)
         rc = build(&c, out);
     if (rc == SB_OK)

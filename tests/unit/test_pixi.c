@@ -502,6 +502,11 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
         {"poetry/poetry-tests-fixtures-up_to_date_lock/poetry.lock", "poetry.lock", "poetry.lock", "poetry.lock"},
         {"pdm/pdm--rev-1e5dc62/pdm.lock", "pdm.lock", "pdm.lock", "pdm.lock"},
         {"bun/elysia--rev-8c11a35/bun.lock", "bun.lock", "bun.lock", "bun.lock"},
+        {"go/fzf--rev-b734f65/go.mod", "go.mod", "go.mod", "go.mod"},
+        {"go/fzf--rev-b734f65/go.sum", "go.sum", "go.sum", "go.sum"},
+        {"swiftpm/codeedit--rev-beafb17/Package.resolved", "Package.resolved", "Package.resolved", "Package.resolved"},
+        {"gradle/bitwarden-android--rev-d817f6b/gradle.lockfile", "gradle.lockfile", "gradle.lockfile",
+         "gradle.lockfile"},
         /* this one is not taken for requirements by content alone, BOM or not */
         {"requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt", "requirements.txt",
          "requirements.txt", NULL},
