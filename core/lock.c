@@ -15,10 +15,24 @@ extern const sb_reader sb_reader_pixi, sb_reader_condalock, sb_reader_explicit, 
 extern const sb_reader sb_reader_gomod, sb_reader_gosum, sb_reader_swift, sb_reader_gradle;
 
 static const sb_reader *const readers[] = {
-    &sb_reader_explicit, &sb_reader_condalock,    &sb_reader_uv,        &sb_reader_pylock, &sb_reader_poetry,
-    &sb_reader_pdm,      &sb_reader_requirements, &sb_reader_bun,       &sb_reader_npm,    &sb_reader_pnpm,
-    &sb_reader_yarn,     &sb_reader_pixi,         &sb_reader_cyclonedx, &sb_reader_spdx,
-    &sb_reader_gomod,    &sb_reader_gosum,        &sb_reader_swift,     &sb_reader_gradle,
+    &sb_reader_explicit,
+    &sb_reader_condalock,
+    &sb_reader_uv,
+    &sb_reader_pylock,
+    &sb_reader_poetry,
+    &sb_reader_pdm,
+    &sb_reader_requirements,
+    &sb_reader_bun,
+    &sb_reader_npm,
+    &sb_reader_pnpm,
+    &sb_reader_yarn,
+    &sb_reader_pixi,
+    &sb_reader_cyclonedx,
+    &sb_reader_spdx,
+    &sb_reader_gomod,
+    &sb_reader_gosum,
+    &sb_reader_swift,
+    &sb_reader_gradle,
     NULL,
 };
 

@@ -318,8 +318,8 @@ static sb_code go_line_version(go_ctx *c, const go_line *l, int at, unsigned lin
             minor = minor * 10 + (t->s[i] - '0');
     if (major != 1)
         return sb_err_set_at(c->err, SB_EUNSUPPORTED, line, 1,
-                             "%s line %u: go %.*s: sbomd reads the go.mod of Go 1 (go 1.N)", c->file,
-                             line - c->line0, (int)(t->n > 32 ? 32 : t->n), t->s);
+                             "%s line %u: go %.*s: sbomd reads the go.mod of Go 1 (go 1.N)", c->file, line - c->line0,
+                             (int)(t->n > 32 ? 32 : t->n), t->s);
     c->go_major = major;
     c->go_minor = minor;
     return SB_OK;
@@ -780,16 +780,8 @@ int sb_lock_join_parts(sb_arena *a, const char **data, size_t *len, const char *
     return 1;
 }
 
-const sb_reader sb_reader_gomod = {.kind = "go.mod",
-                                   .detect = gomod_detect,
-                                   .read = gomod_read,
-                                   .record_line = "",
-                                   .per_record = 1000,
-                                   .per_byte = 4};
+const sb_reader sb_reader_gomod = {
+    .kind = "go.mod", .detect = gomod_detect, .read = gomod_read, .record_line = "", .per_record = 1000, .per_byte = 4};
 
-const sb_reader sb_reader_gosum = {.kind = "go.sum",
-                                   .detect = gosum_detect,
-                                   .read = gosum_read,
-                                   .record_line = "",
-                                   .per_record = 1000,
-                                   .per_byte = 4};
+const sb_reader sb_reader_gosum = {
+    .kind = "go.sum", .detect = gosum_detect, .read = gosum_read, .record_line = "", .per_record = 1000, .per_byte = 4};

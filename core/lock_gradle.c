@@ -74,8 +74,7 @@ static sb_code bad(sb_err *err, unsigned line, const char *what)
     return sb_err_set_at(err, SB_EPARSE, line, 1, "gradle lockfile line %u: %s", line, what);
 }
 
-static sb_code gradle_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim,
-                           sb_err *err)
+static sb_code gradle_read(sb_lock **out, sb_arena *a, const char *data, size_t len, const sb_limits *lim, sb_err *err)
 {
     static const sb_limits defaults = SB_LIMITS_DEFAULT;
     if (NULL == lim)

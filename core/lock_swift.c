@@ -119,8 +119,8 @@ static sb_code add_pin(sb_arena *a, sb_lock_platform *lp, sb_pkg *p, json_t *pin
     json_t *state = json_object_get(pin, "state");
     if (NULL == ident || NULL == loc || NULL == kind || !json_is_object(state))
         return sb_err_set(err, SB_EPARSE, "Package.resolved: pin %zu lacks %s", i + 1,
-                          NULL == ident ? (version == 1 ? "package" : "identity")
-                          : NULL == loc ? (version == 1 ? "repositoryURL" : "location")
+                          NULL == ident  ? (version == 1 ? "package" : "identity")
+                          : NULL == loc  ? (version == 1 ? "repositoryURL" : "location")
                           : NULL == kind ? "kind"
                                          : "state");
     const char *ver = str_of(state, "version"), *rev = str_of(state, "revision"), *branch = str_of(state, "branch");
@@ -153,12 +153,14 @@ static sb_code add_pin(sb_arena *a, sb_lock_platform *lp, sb_pkg *p, json_t *pin
         /* a registry identity is scope.name */
         const char *dot = strchr(ident, '.');
         if (NULL == dot || dot == ident || !dot[1])
-            return sb_err_set(err, SB_EPARSE, "Package.resolved: pin %zu: a registry identity is scope.name, not '%.100s'",
-                              i + 1, ident);
+            return sb_err_set(err, SB_EPARSE,
+                              "Package.resolved: pin %zu: a registry identity is scope.name, not '%.100s'", i + 1,
+                              ident);
         p->name = sb_arena_printf(a, "%.*s/%s", (int)(dot - ident), ident, dot + 1);
         p->purl = p->name ? sb_eco_purl(a, SB_KIND_SWIFT, p->name, p->version, NULL, 1, NULL, 0) : NULL;
     } else {
-        return sb_err_set(err, SB_EUNSUPPORTED, "Package.resolved: pin %zu ('%.100s') is of kind '%.40s', which "
+        return sb_err_set(err, SB_EUNSUPPORTED,
+                          "Package.resolved: pin %zu ('%.100s') is of kind '%.40s', which "
                           "sbomd does not read (remoteSourceControl, localSourceControl, registry)",
                           i + 1, ident, kind);
     }
@@ -172,8 +174,8 @@ static sb_code add_pin(sb_arena *a, sb_lock_platform *lp, sb_pkg *p, json_t *pin
     return sb_lock_platform_add(lp, a, p) == SB_OK ? SB_OK : oom(err);
 }
 
-static sb_code read_root(sb_lock **out, sb_arena *a, json_t *root, const char *data, size_t len,
-                         const sb_limits *lim, sb_err *err)
+static sb_code read_root(sb_lock **out, sb_arena *a, json_t *root, const char *data, size_t len, const sb_limits *lim,
+                         sb_err *err)
 {
     json_t *jv = json_object_get(root, "version");
     if (!json_is_integer(jv))

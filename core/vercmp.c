@@ -744,8 +744,7 @@ static int mv_cmp(const mv_tree *x, int a, const mv_tree *y, int b)
 {
     const mv_item *p = &x->it[a], *q = &y->it[b];
     switch (p->type) {
-    case MV_INT:
-        return q->type == MV_INT ? num_cmp(p->s, p->n, q->s, q->n) : 1;
+    case MV_INT: return q->type == MV_INT ? num_cmp(p->s, p->n, q->s, q->n) : 1;
     case MV_STR:
         if (q->type == MV_INT || q->type == MV_LIST)
             return -1;

@@ -510,8 +510,8 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     /* a Go module's go.mod and go.sum are one input, whichever part holds
      * which: joined, the manifest part is no manifest of its own */
     if (up.has_manifest) {
-        int joined = sb_lock_join_parts(a, &up.lockfile.data, &up.lockfile.len, up.lockfile.filename,
-                                        up.manifest.data, up.manifest.len, up.manifest.filename);
+        int joined = sb_lock_join_parts(a, &up.lockfile.data, &up.lockfile.len, up.lockfile.filename, up.manifest.data,
+                                        up.manifest.len, up.manifest.filename);
         if (joined < 0) {
             sb_err_set(&err, SB_ENOMEM, "out of memory");
             return answered(rc, svc_req_error(r, &err, NULL, 0));

@@ -172,9 +172,10 @@ TEST(bounds_deadline_every_reader_and_select)
     }
     /* Package.resolved: JSON, so its pins are closed after the repetition */
     {
-        const char *pins = repeat(a, "{\"version\": 2, \"pins\": [{\"identity\": \"z\", \"kind\": "
-                                     "\"remoteSourceControl\", \"location\": \"https://h.example/o/z\", \"state\": "
-                                     "{\"revision\": \"r\"}}",
+        const char *pins = repeat(a,
+                                  "{\"version\": 2, \"pins\": [{\"identity\": \"z\", \"kind\": "
+                                  "\"remoteSourceControl\", \"location\": \"https://h.example/o/z\", \"state\": "
+                                  "{\"revision\": \"r\"}}",
                                   ", {\"identity\": \"p%d\", \"kind\": \"remoteSourceControl\", \"location\": "
                                   "\"https://h.example/o/p%d\", \"state\": {\"version\": \"1.%d.0\"}}",
                                   2000, &len);

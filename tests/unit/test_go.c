@@ -68,30 +68,31 @@ static sb_code read_err(const char *kind, const char *text, sb_err *err)
 
 /* ---- go.mod ------------------------------------------------------------------ */
 
-static const char gomod[] = "// a comment\n"
-                            "module example.com/Me/app\n"
-                            "\n"
-                            "go 1.22.5\n"
-                            "\n"
-                            "toolchain go1.22.6\n"
-                            "godebug default=go1.21\n"
-                            "\n"
-                            "require github.com/BurntSushi/toml v1.3.2\n"
-                            "require (\n"
-                            "\tgithub.com/a/b v0.0.0-20210220032951-036812b2e83c // indirect\n"
-                            "\tgithub.com/docker/docker v20.10.7+incompatible\n"
-                            "\t\"example.com/quoted\" v1.0.0 // indirect; a note\n"
-                            "\tgithub.com/rogpeppe/go-internal v1.12.0 // indirect\n"
-                            "\tsigs.k8s.io/kustomize/api v0.18.0\n"
-                            ")\n"
-                            "exclude github.com/a/b v0.0.1\n"
-                            "retract (\n"
-                            "\tv1.0.1 // a mistake\n"
-                            "\t[v1.1.0, v1.2.0]\n"
-                            ")\n"
-                            "replace github.com/rogpeppe/go-internal => github.com/cli/go-internal "
-                            "v0.0.0-20241024130215-fa3c22e38b9b\n"
-                            "replace sigs.k8s.io/kustomize/api => ../api\n";
+static const char gomod[] =
+    "// a comment\n"
+    "module example.com/Me/app\n"
+    "\n"
+    "go 1.22.5\n"
+    "\n"
+    "toolchain go1.22.6\n"
+    "godebug default=go1.21\n"
+    "\n"
+    "require github.com/BurntSushi/toml v1.3.2\n"
+    "require (\n"
+    "\tgithub.com/a/b v0.0.0-20210220032951-036812b2e83c // indirect\n"
+    "\tgithub.com/docker/docker v20.10.7+incompatible\n"
+    "\t\"example.com/quoted\" v1.0.0 // indirect; a note\n"
+    "\tgithub.com/rogpeppe/go-internal v1.12.0 // indirect\n"
+    "\tsigs.k8s.io/kustomize/api v0.18.0\n"
+    ")\n"
+    "exclude github.com/a/b v0.0.1\n"
+    "retract (\n"
+    "\tv1.0.1 // a mistake\n"
+    "\t[v1.1.0, v1.2.0]\n"
+    ")\n"
+    "replace github.com/rogpeppe/go-internal => github.com/cli/go-internal "
+    "v0.0.0-20241024130215-fa3c22e38b9b\n"
+    "replace sigs.k8s.io/kustomize/api => ../api\n";
 
 TEST(core_go__gomod_shapes_purls_direct_replace)
 {
@@ -134,11 +135,16 @@ TEST(core_go__gomod_shapes_purls_direct_replace)
 
 /* go.sum alone: each module with files, at its highest version; a module
  * with only a go.mod line is not built */
-static const char gosum[] = "github.com/a/b v1.0.0 " H1A "\n"
-                            "github.com/a/b v1.0.0/go.mod " H1B "\n"
-                            "github.com/a/b v1.10.0 " H1C "\n"
-                            "github.com/a/b v1.9.0 " H1A "\n"
-                            "github.com/only/gomod v1.0.0/go.mod " H1B "\n"
+static const char gosum[] = "github.com/a/b v1.0.0 " H1A
+                            "\n"
+                            "github.com/a/b v1.0.0/go.mod " H1B
+                            "\n"
+                            "github.com/a/b v1.10.0 " H1C
+                            "\n"
+                            "github.com/a/b v1.9.0 " H1A
+                            "\n"
+                            "github.com/only/gomod v1.0.0/go.mod " H1B
+                            "\n"
                             "golang.org/x/sys v0.0.0-20210630005230-0f9fa26af87c " H1B "\n";
 
 TEST(core_go__gosum_alone_highest_version_h1_property)
@@ -169,13 +175,16 @@ TEST(core_go__joined_pruned_and_unpruned)
     sb_arena *a = sb_arena_new(0);
     sb_err err;
     /* go 1.17 and later: go.mod's list is the build's; go.sum adds hashes */
-    static const char pruned[] = "module m\ngo 1.17\nrequire (\n\tgithub.com/a/b v1.0.0\n"
-                                 "\tgithub.com/r/old v1.0.0 // indirect\n)\n"
-                                 "replace github.com/r/old v1.0.0 => github.com/r/new v1.1.0\n" JOIN
-                                 "github.com/a/b v1.0.0 " H1A "\n"
-                                 "github.com/a/b v1.0.0/go.mod " H1B "\n"
-                                 "github.com/r/new v1.1.0 " H1C "\n"
-                                 "github.com/test/only v1.0.0 " H1A "\n";
+    static const char pruned[] =
+        "module m\ngo 1.17\nrequire (\n\tgithub.com/a/b v1.0.0\n"
+        "\tgithub.com/r/old v1.0.0 // indirect\n)\n"
+        "replace github.com/r/old v1.0.0 => github.com/r/new v1.1.0\n" JOIN "github.com/a/b v1.0.0 " H1A
+        "\n"
+        "github.com/a/b v1.0.0/go.mod " H1B
+        "\n"
+        "github.com/r/new v1.1.0 " H1C
+        "\n"
+        "github.com/test/only v1.0.0 " H1A "\n";
     sb_sbom *s = sel(a, "auto", pruned, "go.mod", &err);
     CHECK(s && s->npkgs == 2);
     const sb_pkg *ab = find(s, "github.com/a/b");
@@ -185,9 +194,12 @@ TEST(core_go__joined_pruned_and_unpruned)
     CHECK(NULL == find(s, "github.com/test/only"));
     /* before 1.17 (or without a go line) go.sum's other modules join as indirect */
     static const char old[] = "module m\nrequire github.com/a/b v1.0.0\nexclude github.com/x/ex v1.0.0\n" JOIN
-                              "github.com/a/b v1.0.0 " H1A "\n"
-                              "github.com/c/d v1.2.0 " H1B "\n"
-                              "github.com/c/d v1.1.0 " H1A "\n"
+                              "github.com/a/b v1.0.0 " H1A
+                              "\n"
+                              "github.com/c/d v1.2.0 " H1B
+                              "\n"
+                              "github.com/c/d v1.1.0 " H1A
+                              "\n"
                               "github.com/x/ex v1.0.0 " H1A "\n";
     s = sel(a, "auto", old, "go.sum", &err);
     CHECK(s && s->npkgs == 2);
@@ -238,8 +250,7 @@ TEST(core_go__errors_name_the_line)
     CHECK(read_err("go.mod", "module m\n" JOIN "a.b/c v1.0.0 " H1A "\nbroken\n", &err) == SB_EPARSE && err.line == 4 &&
           strstr(err.msg, "go.sum line 2"));
     /* merge-conflict markers: a 400 naming the line */
-    CHECK(read_err("go.mod", "module m\n<<<<<<< HEAD\nrequire a.b/c v1.0.0\n=======\n>>>>>>> x\n", &err) ==
-              SB_EPARSE &&
+    CHECK(read_err("go.mod", "module m\n<<<<<<< HEAD\nrequire a.b/c v1.0.0\n=======\n>>>>>>> x\n", &err) == SB_EPARSE &&
           err.line == 2 && strstr(err.msg, "merge-conflict"));
     CHECK(read_err("go.mod", "", &err) == SB_EPARSE);
 }
@@ -294,23 +305,24 @@ TEST(core_go__version_order)
 
 /* ---- Package.resolved ------------------------------------------------------- */
 
-static const char swift_v1[] = "{\n"
-                               "  \"object\": {\n"
-                               "    \"pins\": [\n"
-                               "      {\n"
-                               "        \"package\": \"Alamofire\",\n"
-                               "        \"repositoryURL\": \"https://github.com/Alamofire/Alamofire.git\",\n"
-                               "        \"state\": {\"branch\": null, \"revision\": \"abc123\", \"version\": \"5.4.3\"}\n"
-                               "      },\n"
-                               "      {\n"
-                               "        \"package\": \"llbuild\",\n"
-                               "        \"repositoryURL\": \"git@github.com:apple/swift-llbuild\",\n"
-                               "        \"state\": {\"branch\": \"master\", \"revision\": \"def456\", \"version\": null}\n"
-                               "      }\n"
-                               "    ]\n"
-                               "  },\n"
-                               "  \"version\": 1\n"
-                               "}\n";
+static const char swift_v1[] =
+    "{\n"
+    "  \"object\": {\n"
+    "    \"pins\": [\n"
+    "      {\n"
+    "        \"package\": \"Alamofire\",\n"
+    "        \"repositoryURL\": \"https://github.com/Alamofire/Alamofire.git\",\n"
+    "        \"state\": {\"branch\": null, \"revision\": \"abc123\", \"version\": \"5.4.3\"}\n"
+    "      },\n"
+    "      {\n"
+    "        \"package\": \"llbuild\",\n"
+    "        \"repositoryURL\": \"git@github.com:apple/swift-llbuild\",\n"
+    "        \"state\": {\"branch\": \"master\", \"revision\": \"def456\", \"version\": null}\n"
+    "      }\n"
+    "    ]\n"
+    "  },\n"
+    "  \"version\": 1\n"
+    "}\n";
 
 TEST(core_swift__v1_pins_purls_branch)
 {
@@ -359,9 +371,10 @@ TEST(core_swift__v2_v3_kinds)
     CHECK(lo && !strncmp(lo->purl, "pkg:generic/local@r2", 20));
     const sb_pkg *rg = find(s, "mona/linkedlist");
     CHECK(rg && !strcmp(rg->purl, "pkg:swift/mona/linkedlist@1.1.0"));
-    static const char v2[] = "{\"pins\":[{\"identity\":\"x\",\"kind\":\"remoteSourceControl\","
-                             "\"location\":\"https://gitlab.com/Group/Sub/x\",\"state\":{\"revision\":\"r\","
-                             "\"version\":\"1.0.0\"}}],\"version\":2}";
+    static const char v2[] =
+        "{\"pins\":[{\"identity\":\"x\",\"kind\":\"remoteSourceControl\","
+        "\"location\":\"https://gitlab.com/Group/Sub/x\",\"state\":{\"revision\":\"r\","
+        "\"version\":\"1.0.0\"}}],\"version\":2}";
     s = sel(a, "auto", v2, NULL, &err);
     CHECK(s && s->npkgs == 1 && !strcmp(s->pkgs[0].purl, "pkg:swift/gitlab.com/Group/Sub/x@1.0.0"));
     sb_arena_destroy(a);
@@ -386,17 +399,18 @@ TEST(core_swift__errors)
 
 /* ---- gradle.lockfile --------------------------------------------------------- */
 
-static const char gradle[] = "# This is a Gradle generated file for dependency locking.\n"
-                             "# Manual edits can break the build and are not advised.\n"
-                             "# This file is expected to be part of source control.\n"
-                             "com.google.guava:guava:33.0.0-jre=compileClasspath,runtimeClasspath,testRuntimeClasspath\n"
-                             "junit:junit:4.13.2=testCompileClasspath,testRuntimeClasspath\n"
-                             "com.pinterest:ktlint:1.0.0=ktlint\n"
-                             "androidx.core:core:1.12.0=releaseRuntimeClasspath\n"
-                             "org.mockito:mockito:5.0.0=debugUnitTestRuntimeClasspath\n"
-                             "com.x:clikt:5.0.3=compileClasspath\n"
-                             "com.x:clikt:5.1.0=apiDependenciesMetadata\n"
-                             "empty=annotationProcessor,testAnnotationProcessor\n";
+static const char gradle[] =
+    "# This is a Gradle generated file for dependency locking.\n"
+    "# Manual edits can break the build and are not advised.\n"
+    "# This file is expected to be part of source control.\n"
+    "com.google.guava:guava:33.0.0-jre=compileClasspath,runtimeClasspath,testRuntimeClasspath\n"
+    "junit:junit:4.13.2=testCompileClasspath,testRuntimeClasspath\n"
+    "com.pinterest:ktlint:1.0.0=ktlint\n"
+    "androidx.core:core:1.12.0=releaseRuntimeClasspath\n"
+    "org.mockito:mockito:5.0.0=debugUnitTestRuntimeClasspath\n"
+    "com.x:clikt:5.0.3=compileClasspath\n"
+    "com.x:clikt:5.1.0=apiDependenciesMetadata\n"
+    "empty=annotationProcessor,testAnnotationProcessor\n";
 
 TEST(core_gradle__lines_scopes_purls)
 {
@@ -423,8 +437,8 @@ TEST(core_gradle__lines_scopes_purls)
         clikt += !strcmp(s->pkgs[i].name, "com.x:clikt");
     CHECK(clikt == 2);
     /* the older per-configuration file: bare coordinates, scope not stated */
-    s = sel(a, "auto",
-            "# This is a Gradle generated file for dependency locking.\ncom.gradle:plugin:3.8.1\n", NULL, &err);
+    s = sel(a, "auto", "# This is a Gradle generated file for dependency locking.\ncom.gradle:plugin:3.8.1\n", NULL,
+            &err);
     CHECK(s && s->npkgs == 1 && s->pkgs[0].scope == SB_SCOPE_NONE &&
           !strcmp(s->pkgs[0].purl, "pkg:maven/com.gradle/plugin@3.8.1"));
     /* only empty= (a settings lockfile): nothing */
@@ -452,15 +466,32 @@ TEST(core_gradle__errors_and_detection)
 /* Maven's ComparableVersion: each older than the next */
 TEST(core_gradle__maven_version_order)
 {
-    static const char *const quals[] = {"1-alpha2snapshot", "1-alpha2", "1-alpha-123", "1-beta-2", "1-beta123",
-                                        "1-m2",             "1-m11",    "1-rc",        "1-cr2",    "1-rc123",
-                                        "1-SNAPSHOT",       "1",        "1-sp",        "1-sp2",    "1-sp123",
-                                        "1-abc",            "1-def",    "1-pom-1",     "1-1-snapshot", "1-1",
-                                        "1-2",              "1-123"};
-    static const char *const nums[] = {"2.0",    "2-1",   "2.0.a",  "2.0.0.a", "2.0.2",  "2.0.123", "2.1.0",
-                                       "2.1-a",  "2.1b",  "2.1-c",  "2.1-1",   "2.1.0.1", "2.2",    "2.123",
-                                       "11.a2",  "11.a11", "11.b2", "11.b11",  "11.m2",  "11.m11",  "11",
-                                       "11.a",   "11b",   "11c",    "11m"};
+    static const char *const quals[] = {"1-alpha2snapshot",
+                                        "1-alpha2",
+                                        "1-alpha-123",
+                                        "1-beta-2",
+                                        "1-beta123",
+                                        "1-m2",
+                                        "1-m11",
+                                        "1-rc",
+                                        "1-cr2",
+                                        "1-rc123",
+                                        "1-SNAPSHOT",
+                                        "1",
+                                        "1-sp",
+                                        "1-sp2",
+                                        "1-sp123",
+                                        "1-abc",
+                                        "1-def",
+                                        "1-pom-1",
+                                        "1-1-snapshot",
+                                        "1-1",
+                                        "1-2",
+                                        "1-123"};
+    static const char *const nums[] = {"2.0",   "2-1",    "2.0.a", "2.0.0.a", "2.0.2",   "2.0.123", "2.1.0",
+                                       "2.1-a", "2.1b",   "2.1-c", "2.1-1",   "2.1.0.1", "2.2",     "2.123",
+                                       "11.a2", "11.a11", "11.b2", "11.b11",  "11.m2",   "11.m11",  "11",
+                                       "11.a",  "11b",    "11c",   "11m"};
     const char *const *lists[] = {quals, nums};
     size_t ns[] = {sizeof quals / sizeof *quals, sizeof nums / sizeof *nums};
     for (int l = 0; l < 2; l++)
@@ -472,10 +503,12 @@ TEST(core_gradle__maven_version_order)
                 snprintf(why, sizeof why, "%s vs %s: %d", lists[l][i], lists[l][j], c);
                 sb_test_subcase("maven order", c == want, why);
             }
-    static const char *const same[][2] = {{"1", "1.0"},         {"1", "1.0.0"},      {"1.0", "1.0.0"},
-                                          {"1-ga", "1"},        {"1-final", "1"},    {"1-release", "1"},
-                                          {"1.0-cr1", "1-rc-1"}, {"1a1", "1-alpha-1"}, {"1b2", "1-beta-2"},
-                                          {"1m3", "1-milestone-3"}, {"1X", "1x"},     {"1-0", "1"}};
+    static const char *const same[][2] = {{"1", "1.0"},          {"1", "1.0.0"},
+                                          {"1.0", "1.0.0"},      {"1-ga", "1"},
+                                          {"1-final", "1"},      {"1-release", "1"},
+                                          {"1.0-cr1", "1-rc-1"}, {"1a1", "1-alpha-1"},
+                                          {"1b2", "1-beta-2"},   {"1m3", "1-milestone-3"},
+                                          {"1X", "1x"},          {"1-0", "1"}};
     for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
         char why[160];
         snprintf(why, sizeof why, "%s == %s: %d", same[i][0], same[i][1], sb_vercmp_maven(same[i][0], same[i][1]));
