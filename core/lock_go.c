@@ -781,7 +781,7 @@ int sb_lock_join_parts(sb_arena *a, const char **data, size_t *len, const char *
 }
 
 const sb_reader sb_reader_gomod = {
-    .kind = "go.mod", .detect = gomod_detect, .read = gomod_read, .record_line = "", .per_record = 1000, .per_byte = 4};
+    .kind = "go.mod", .detect = gomod_detect, .read = gomod_read, .record_line = "", .per_record = 800, .per_byte = 2};
 
 const sb_reader sb_reader_gosum = {
-    .kind = "go.sum", .detect = gosum_detect, .read = gosum_read, .record_line = "", .per_record = 1000, .per_byte = 4};
+    .kind = "go.sum", .detect = gosum_detect, .read = gosum_read, .record_line = "", .per_record = 800, .per_byte = 2};

@@ -216,5 +216,5 @@ const sb_reader sb_reader_gradle = {.kind = "gradle.lockfile",
                                     .detect = gradle_detect,
                                     .read = gradle_read,
                                     .record_line = "",
-                                    .per_record = 1000,
-                                    .per_byte = 4};
+                                    .per_record = 750,
+                                    .per_byte = 2};

@@ -258,5 +258,5 @@ const sb_reader sb_reader_swift = {.kind = "Package.resolved",
                                    .detect = swift_detect,
                                    .read = swift_read,
                                    .record_char = '{',
-                                   .per_record = 2000,
-                                   .per_byte = 4};
+                                   .per_record = 600,
+                                   .per_byte = 3};
