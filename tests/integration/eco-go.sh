@@ -28,7 +28,7 @@ req() {
 # one input, every check: TAG KIND CHECK_ARGS -- CURL BODY ARGS
 one() {
   local tag="$1" ck="$2" files="$3"; shift 3
-  local name="${tag//\//_}" fmt res
+  local name="${tag//[\/ +]/_}" fmt res
   for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3 spdx-3.0.1; do
     res="$(req "$work/$name.$fmt.json" "sbom?format=$fmt" "$@")"
     if [ "$res" != 200 ]; then bad "$tag $fmt: HTTP $res $(head -c 300 "$work/$name.$fmt.json")"; continue; fi
@@ -67,7 +67,8 @@ while IFS=$'\t' read -r rel _kind _rest; do
 done < "$fx/SOURCES.tsv"
 
 # --- every document schema-valid (one validator run for all) ----------------
-"$validate" --auto $(cat "$work/tovalidate") > "$work/validated" 2>&1
+mapfile -t docs < "$work/tovalidate"
+"$validate" --auto "${docs[@]}" > "$work/validated" 2>&1
 while read -r f; do
   check "$(basename "$f") validates" grep -qxF "$f: valid" "$work/validated"
 done < "$work/tovalidate"
@@ -112,7 +113,7 @@ for pair in "go/kind--rev-0e9d13c/go.mod go/kind--rev-fed2688/go.mod" \
   "swiftpm/spi-server--rev-2ff9524/Package.resolved swiftpm/spi-server--rev-5402eb1/Package.resolved"; do
   set -- $pair
   res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -F "base=@$fx/$1" -F "head=@$fx/$2" "$base/v1/diff")"
-  check "diff $1 -> $2: $res with changes" sh -c "[ $res = 200 ] && jq -e '(.changes // .rows // []) | length > 0' '$work/d.json' > /dev/null"
+  check "diff $1 -> $2: $res with changes" sh -c "[ $res = 200 ] && jq -e '(.diff | length > 0) and .summary.changes > 0' '$work/d.json' > /dev/null"
 done
 
 sb_done eco-go
