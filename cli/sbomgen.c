@@ -95,6 +95,31 @@ static int read_manifest(const char *path, sb_arena *a, const sb_limits *lim, ch
     return -1;
 }
 
+/* A manifest that is the other half of the input (go.sum beside go.mod,
+ * or the reverse): 1 and *data replaced by the two joined, 0 when it is
+ * not, -1 when it cannot be read (read_manifest says why). */
+static int join_manifest(const char *path, const char *mpath, char **data, size_t *len)
+{
+    char *m = NULL;
+    size_t mlen;
+    if (read_file(mpath, &m, &mlen) != 0)
+        return -1;
+    sb_arena *a = sb_arena_new(0);
+    const char *j = *data;
+    size_t jl = *len;
+    int rc = a ? sb_lock_join_parts(a, &j, &jl, path, m, mlen, mpath) : -1;
+    char *copy = rc > 0 ? malloc(jl + 1) : NULL;
+    if (copy) {
+        memcpy(copy, j, jl + 1);
+        free(*data);
+        *data = copy;
+        *len = jl;
+    }
+    free(m);
+    sb_arena_destroy(a);
+    return copy ? 1 : rc > 0 ? -1 : rc;
+}
+
 static void usage(void)
 {
     fprintf(stderr,
@@ -214,6 +239,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbomgen: cannot read %s: %s\n", argv[optind], strerror(errno));
         return 1;
     }
+    if (manifest_path && join_manifest(argv[optind], manifest_path, &data, &len) > 0)
+        manifest_path = NULL; /* go.mod and go.sum: one input, as the service joins them */
     const char *base = strrchr(argv[optind], '/');
     sel.lockfile_name = base ? base + 1 : argv[optind];
     sel.text_shape = ops->text_shape;

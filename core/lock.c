@@ -13,14 +13,32 @@ extern const sb_reader sb_reader_pixi, sb_reader_condalock, sb_reader_explicit, 
     sb_reader_poetry, sb_reader_pdm, sb_reader_requirements, sb_reader_npm, sb_reader_pnpm, sb_reader_yarn,
     sb_reader_bun, sb_reader_cyclonedx, sb_reader_spdx;
 extern const sb_reader sb_reader_composer, sb_reader_nuget, sb_reader_pub;
+extern const sb_reader sb_reader_gomod, sb_reader_gosum, sb_reader_swift, sb_reader_gradle;
 
+/* One reader a line: adding one is a line here and its extern above. */
 static const sb_reader *const readers[] = {
-    &sb_reader_explicit,     &sb_reader_condalock, &sb_reader_uv,
-    &sb_reader_pylock,       &sb_reader_poetry,    &sb_reader_pdm,
-    &sb_reader_requirements, &sb_reader_bun,       &sb_reader_npm,
-    &sb_reader_pnpm,         &sb_reader_yarn,      &sb_reader_pixi,
-    &sb_reader_cyclonedx,    &sb_reader_spdx,      &sb_reader_composer,
-    &sb_reader_nuget,        &sb_reader_pub,       NULL,
+    &sb_reader_explicit,
+    &sb_reader_condalock,
+    &sb_reader_uv,
+    &sb_reader_pylock,
+    &sb_reader_poetry,
+    &sb_reader_pdm,
+    &sb_reader_requirements,
+    &sb_reader_bun,
+    &sb_reader_npm,
+    &sb_reader_pnpm,
+    &sb_reader_yarn,
+    &sb_reader_pixi,
+    &sb_reader_cyclonedx,
+    &sb_reader_spdx,
+    &sb_reader_composer,
+    &sb_reader_nuget,
+    &sb_reader_pub,
+    &sb_reader_gomod,
+    &sb_reader_gosum,
+    &sb_reader_swift,
+    &sb_reader_gradle,
+    NULL,
 };
 
 /* "pixi.lock, uv.lock, ..." for messages, into the caller's buffer: a

@@ -88,4 +88,11 @@ size_t sb_lock_estimate_choice(const sb_lock_choice *c, const char *data, size_t
 sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c, const char *data, size_t len,
                             const sb_limits *lim, sb_err *err);
 
+/* Two files that are one input, posted as a request's lockfile and
+ * manifest parts (a Go module's go.mod and go.sum, either way round): 1 and
+ * *data, *len replaced by the one input joined in the arena; 0 when the
+ * two are not such a pair; -1 out of memory. */
+int sb_lock_join_parts(sb_arena *a, const char **data, size_t *len, const char *filename, const char *other,
+                       size_t olen, const char *ofilename);
+
 #endif

@@ -658,3 +658,310 @@ int sb_vercmp_pub(const char *a, const char *b)
         return (NULL != ba) - (NULL != bb);
     return semver_pre_cmp(ba + 1, bb + 1);
 }
+
+/* ---- Go modules ----------------------------------------------------------- */
+
+/* Go's module versions are SemVer with a leading 'v'. A pseudo-version
+ * (v0.0.0-20210220032951-036812b2e83c, vX.Y.(Z+1)-0.TIMESTAMP-HASH) is a
+ * pre-release whose fixed-width timestamp orders it, which the SemVer order
+ * already does; "+incompatible" is build metadata and does not order. A
+ * version without the 'v' or with fewer than three numbers ("v1.2", which
+ * go.mod never holds but users type) is completed with zeros first, as Go's
+ * own comparison does. */
+static const char *go_canon(const char *s, char *buf, size_t cap)
+{
+    const char *p = s;
+    if (*p == 'v')
+        p++;
+    size_t dots = 0, i = 0;
+    while (p[i] && p[i] != '-' && p[i] != '+') {
+        if (p[i] == '.')
+            dots++;
+        else if (!is_digit((unsigned char)p[i]))
+            return s;
+        i++;
+    }
+    if (0 == i || dots >= 2 || strlen(p) + 8 > cap)
+        return s;
+    size_t o = 0;
+    memcpy(buf, p, i);
+    o = i;
+    for (; dots < 2; dots++) {
+        memcpy(buf + o, ".0", 2);
+        o += 2;
+    }
+    strcpy(buf + o, p + i);
+    return buf;
+}
+
+int sb_vercmp_go(const char *a, const char *b)
+{
+    if (NULL == a || NULL == b)
+        return (NULL != a) - (NULL != b);
+    char ba[128], bb[128];
+    return sb_vercmp_semver(go_canon(a, ba, sizeof ba), go_canon(b, bb, sizeof bb));
+}
+
+/* ---- Maven (ComparableVersion) ---------------------------------------------- */
+
+/* Maven's order: the version, lower-cased, is cut into items at '.' and
+ * '-' and where digits meet letters; a '-' (or such a meeting) opens a
+ * sublist. Numbers compare as numbers and above any word; words are
+ * qualifiers, alpha < beta < milestone < rc (= cr) < snapshot < "" (= ga,
+ * final, release) < sp < any other word (those alphabetically); a single
+ * a, b or m followed by digits means alpha, beta, milestone. Trailing zeros
+ * and empty qualifiers of each list are dropped ("1.0" = "1"), and a list
+ * that ran out compares as a null item. The tree lives in a fixed array:
+ * a version with more items than it holds falls back to the conda order. */
+enum { MV_INT, MV_STR, MV_LIST, MV_MAX = 64 };
+
+typedef struct mv_item {
+    int type;
+    const char *s; /* number's digits (no leading zeros) or the qualifier's rank text */
+    size_t n;
+    int child, next; /* first child of a list, next sibling; -1 when none */
+} mv_item;
+
+typedef struct mv_tree {
+    mv_item it[MV_MAX];
+    int n;
+    char buf[512]; /* lower-cased copy the items point into */
+} mv_tree;
+
+static const char *const mv_quals[] = {"alpha", "beta", "milestone", "rc", "snapshot", "", "sp"};
+
+/* The qualifier's rank as text: "0".."6" for the known ones, "7-word" else. */
+static void mv_rank(const char *w, size_t n, const char **s, size_t *sn)
+{
+    static const char *const digits_[] = {"0", "1", "2", "3", "4", "5", "6"};
+    if ((n == 2 && !memcmp(w, "ga", 2)) || (n == 5 && !memcmp(w, "final", 5)) || (n == 7 && !memcmp(w, "release", 7)))
+        n = 0;
+    if (n == 2 && !memcmp(w, "cr", 2))
+        w = "rc";
+    for (size_t i = 0; i < sizeof mv_quals / sizeof *mv_quals; i++)
+        if (strlen(mv_quals[i]) == n && !memcmp(mv_quals[i], w, n)) {
+            *s = digits_[i];
+            *sn = 1;
+            return;
+        }
+    *s = w - 2; /* the caller left "7-" before every word */
+    *sn = n + 2;
+}
+
+static int mv_add(mv_tree *t, int list, int *last, int type, const char *s, size_t n)
+{
+    if (t->n >= MV_MAX)
+        return -1;
+    int k = t->n++;
+    t->it[k] = (mv_item){type, s, n, -1, -1};
+    if (type == MV_INT) {
+        while (t->it[k].n > 1 && t->it[k].s[0] == '0')
+            t->it[k].s++, t->it[k].n--;
+    }
+    if (last[list] < 0)
+        t->it[list].child = k;
+    else
+        t->it[last[list]].next = k;
+    last[list] = k;
+    last[k] = -1;
+    return k;
+}
+
+static int mv_is_null(const mv_tree *t, int k)
+{
+    const mv_item *i = &t->it[k];
+    if (i->type == MV_INT)
+        return i->n == 1 && i->s[0] == '0';
+    if (i->type == MV_STR)
+        return i->n == 1 && i->s[0] == '5';
+    return i->child < 0;
+}
+
+/* Drop a list's trailing null items, looking past sublists (Maven's normalize). */
+static void mv_normalize(mv_tree *t, int list)
+{
+    int kids[MV_MAX], nk = 0;
+    for (int c = t->it[list].child; c >= 0; c = t->it[c].next)
+        kids[nk++] = c;
+    int keep[MV_MAX];
+    for (int i = 0; i < nk; i++)
+        keep[i] = 1;
+    for (int i = nk - 1; i >= 0; i--) {
+        if (mv_is_null(t, kids[i]))
+            keep[i] = 0;
+        else if (t->it[kids[i]].type != MV_LIST)
+            break;
+    }
+    int prev = -1;
+    t->it[list].child = -1;
+    for (int i = 0; i < nk; i++) {
+        if (!keep[i])
+            continue;
+        if (prev < 0)
+            t->it[list].child = kids[i];
+        else
+            t->it[prev].next = kids[i];
+        prev = kids[i];
+    }
+    if (prev >= 0)
+        t->it[prev].next = -1;
+}
+
+/* Build the tree of `v`: 0, or -1 when it does not fit. */
+static int mv_parse(mv_tree *t, const char *v)
+{
+    /* each word gets "7-" before it in buf, for mv_rank's unknown words */
+    int last[MV_MAX], stack[MV_MAX], sp = 0;
+    size_t o = 0, vn = strlen(v);
+    if (vn * 4 + 8 > sizeof t->buf)
+        return -1;
+    t->n = 1;
+    t->it[0] = (mv_item){MV_LIST, NULL, 0, -1, -1};
+    last[0] = -1;
+    int list = 0;
+    stack[sp++] = 0;
+    size_t start = 0;
+    int digit = 0;
+#define MV_ITEM(isnum, from, to) \
+    do { \
+        size_t n_ = (to) - (from); \
+        if (isnum) { \
+            memcpy(t->buf + o, v + (from), n_); \
+            if (mv_add(t, list, last, MV_INT, t->buf + o, n_) < 0) \
+                return -1; \
+            o += n_; \
+        } else { \
+            t->buf[o++] = '7'; \
+            t->buf[o++] = '-'; \
+            char *w_ = t->buf + o; \
+            for (size_t j_ = 0; j_ < n_; j_++) \
+                w_[j_] = (char)lower((unsigned char)v[(from) + j_]); \
+            o += n_; \
+            const char *rs_; \
+            size_t rn_; \
+            mv_rank(w_, n_, &rs_, &rn_); \
+            if (mv_add(t, list, last, MV_STR, rs_, rn_) < 0) \
+                return -1; \
+        } \
+    } while (0)
+#define MV_SUBLIST() \
+    do { \
+        int k_ = mv_add(t, list, last, MV_LIST, NULL, 0); \
+        if (k_ < 0 || sp >= MV_MAX) \
+            return -1; \
+        list = k_; \
+        stack[sp++] = k_; \
+    } while (0)
+    for (size_t i = 0; i < vn; i++) {
+        char c = v[i];
+        if (c == '.' || c == '-') {
+            if (i == start) {
+                if (mv_add(t, list, last, MV_INT, "0", 1) < 0)
+                    return -1;
+            } else {
+                MV_ITEM(digit, start, i);
+            }
+            start = i + 1;
+            if (c == '-')
+                MV_SUBLIST();
+        } else if (is_digit((unsigned char)c)) {
+            if (!digit && i > start) {
+                /* "a1", "b2", "m3": a single letter before a number */
+                size_t n = i - start;
+                char l1 = (char)lower((unsigned char)v[start]);
+                if (n == 1 && (l1 == 'a' || l1 == 'b' || l1 == 'm')) {
+                    const char *full = l1 == 'a' ? "alpha" : l1 == 'b' ? "beta" : "milestone";
+                    size_t fn = strlen(full);
+                    t->buf[o++] = '7';
+                    t->buf[o++] = '-';
+                    memcpy(t->buf + o, full, fn);
+                    const char *rs;
+                    size_t rn;
+                    mv_rank(t->buf + o, fn, &rs, &rn);
+                    o += fn;
+                    if (mv_add(t, list, last, MV_STR, rs, rn) < 0)
+                        return -1;
+                } else {
+                    MV_ITEM(0, start, i);
+                }
+                start = i;
+                MV_SUBLIST();
+            }
+            digit = 1;
+        } else {
+            if (digit && i > start) {
+                MV_ITEM(1, start, i);
+                start = i;
+                MV_SUBLIST();
+            }
+            digit = 0;
+        }
+    }
+    if (vn > start)
+        MV_ITEM(digit, start, vn);
+#undef MV_ITEM
+#undef MV_SUBLIST
+    while (sp)
+        mv_normalize(t, stack[--sp]);
+    return 0;
+}
+
+static int mv_cmp(const mv_tree *x, int a, const mv_tree *y, int b);
+
+/* item a (never null) against nothing */
+static int mv_cmp_null(const mv_tree *t, int a)
+{
+    const mv_item *i = &t->it[a];
+    if (i->type == MV_INT)
+        return mv_is_null(t, a) ? 0 : 1;
+    if (i->type == MV_STR) {
+        int c = text_cmp(i->s, i->n, "5", 1);
+        return c;
+    }
+    for (int c = i->child; c >= 0; c = t->it[c].next) {
+        int r = mv_cmp_null(t, c);
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
+static int mv_cmp(const mv_tree *x, int a, const mv_tree *y, int b)
+{
+    const mv_item *p = &x->it[a], *q = &y->it[b];
+    switch (p->type) {
+    case MV_INT: return q->type == MV_INT ? num_cmp(p->s, p->n, q->s, q->n) : 1;
+    case MV_STR:
+        if (q->type == MV_INT || q->type == MV_LIST)
+            return -1;
+        {
+            size_t n = p->n < q->n ? p->n : q->n;
+            int c = memcmp(p->s, q->s, n);
+            return c ? (c < 0 ? -1 : 1) : p->n < q->n ? -1 : p->n > q->n;
+        }
+    default:
+        if (q->type == MV_INT)
+            return -1;
+        if (q->type == MV_STR)
+            return 1;
+        for (int l = p->child, r = q->child; l >= 0 || r >= 0;) {
+            int c = l < 0 ? -mv_cmp_null(y, r) : r < 0 ? mv_cmp_null(x, l) : mv_cmp(x, l, y, r);
+            if (c)
+                return c;
+            l = l < 0 ? -1 : x->it[l].next;
+            r = r < 0 ? -1 : y->it[r].next;
+        }
+        return 0;
+    }
+}
+
+int sb_vercmp_maven(const char *a, const char *b)
+{
+    if (NULL == a || NULL == b)
+        return (NULL != a) - (NULL != b);
+    mv_tree x, y;
+    if (mv_parse(&x, a) || mv_parse(&y, b))
+        return sb_vercmp_conda(a, b);
+    int c = mv_cmp(&x, 0, &y, 0);
+    return c < 0 ? -1 : c > 0;
+}

@@ -27,4 +27,10 @@ int sb_vercmp_pub(const char *a, const char *b);
 
 /* By a package kind's rules: sb_vercmp in ecosystem.h (each row names its order). */
 
+/* Go modules: SemVer with 'v', pseudo-versions as the pre-releases they
+ * are, "+incompatible" not ordering. */
+int sb_vercmp_go(const char *a, const char *b);
+/* Maven's ComparableVersion (Gradle's artifacts come from Maven repositories). */
+int sb_vercmp_maven(const char *a, const char *b);
+
 #endif

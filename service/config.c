@@ -11,6 +11,7 @@
 #include "../core/buf.h"
 #include "../core/policy.h"
 #include "../core/toml.h"
+#include "../core/lock.h"
 #include "../core/model.h"
 #include "../core/version.h"
 
@@ -297,6 +298,13 @@ static void help_man(void)
     printf(".SH DESCRIPTION\n");
     roff(doc_intro, 0);
     printf("\n.PP\nThe API is described in the OpenAPI document the service serves at\n.BR /openapi.yaml .\n");
+    /* the inputs from the readers' registry, so a new reader needs no line here */
+    printf(".PP\nInputs read (the\n.B kind\nparameter; auto detects):\n");
+    const sb_reader *const *rd = sb_lock_readers();
+    for (size_t i = 0; rd[i]; i++) {
+        roff(rd[i]->kind, 0);
+        printf("%s\n", rd[i + 1] ? "," : ".");
+    }
     printf(".SH OPTIONS\n");
     for (size_t i = 0; i < NOPTS; i++) {
         value_kind(&opts[i], kind, sizeof kind);

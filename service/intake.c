@@ -588,6 +588,18 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
     } else if (svc_upload_read(r, &up, &err) != 0) {
         return svc_problem_err(pb, &err, NULL, 0);
     }
+    /* a Go module's go.mod and go.sum are one input, whichever part holds
+     * which: joined, the manifest part is no manifest of its own */
+    if (up.has_manifest) {
+        int joined = sb_lock_join_parts(a, &up.lockfile.data, &up.lockfile.len, up.lockfile.filename, up.manifest.data,
+                                        up.manifest.len, up.manifest.filename);
+        if (joined < 0) {
+            sb_err_set(&err, SB_ENOMEM, "out of memory");
+            return svc_problem_err(pb, &err, NULL, 0);
+        }
+        if (joined > 0)
+            up.has_manifest = 0;
+    }
     in->body = up.lockfile.data;
     in->len = up.lockfile.len;
     const char *upload_name = up.lockfile.filename;

@@ -57,6 +57,9 @@ targets=(
   "composer fuzz_reader.c -DFUZZ_KIND_RAW=composer.lock composer"
   "nuget fuzz_reader.c -DFUZZ_KIND_RAW=packages.lock.json nuget"
   "pub fuzz_reader.c -DFUZZ_KIND_RAW=pubspec.lock pub"
+  "gomod fuzz_reader.c -DFUZZ_KIND_RAW=go.mod go"
+  "swift fuzz_reader.c -DFUZZ_KIND_RAW=Package.resolved swiftpm"
+  "gradle fuzz_reader.c -DFUZZ_KIND_RAW=gradle.lockfile gradle"
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
   "yaml-fast fuzz_yaml_fast.c -DFUZZ_YAML_FAST=1 pixi conda-lock pnpm"
   "license fuzz_license.c -DFUZZ_LICENSE=1"
@@ -67,6 +70,7 @@ targets=(
   "manifest fuzz_manifest.c -DFUZZ_MANIFEST=1"
   "multipart fuzz_multipart.c -DFUZZ_MULTIPART=1"
   "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun composer nuget pub"
+  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun go swiftpm gradle"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
@@ -153,6 +157,8 @@ sys.stdout.buffer.write(b"\x03" + b.getvalue())' > "$corpus/tar-0"
     for d in $seeds; do
       for f in $(find "$shared/fixtures/$d" -type f -size -64k); do cp "$f" "$corpus/seed-$d-$i"; i=$((i + 1)); done
     done
+    # shapes no fixture has (a joined go.mod and go.sum): tests/fuzz/seed-<target>/
+    if [ -d "tests/fuzz/seed-$t" ]; then cp tests/fuzz/seed-"$t"/* "$corpus/"; fi
     # issue 19's size and shape attacks, small enough for the harness (make-bounds.py at 1/1000, 1/10000)
     case "$t" in uv|toml) bext=uv.lock ;; requirements) bext=requirements.txt ;; *) bext= ;; esac
     # issue 43: one record holding a list of hundreds of items (make-lists.py),

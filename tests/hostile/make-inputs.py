@@ -41,6 +41,11 @@ put("422-unsupported-version.bun.lock", '{\n  "lockfileVersion": 7,\n  "workspac
 # NuGet's format version; a composer.lock written by a Composer with plugin API 3 (pubspec.lock has no format version)
 put("422-unsupported-version.packages.lock.json", '{\n  "version": 3,\n  "dependencies": {}\n}\n')
 put("422-unsupported-version.composer.lock", '{\n  "packages": [],\n  "plugin-api-version": "3.0.0"\n}\n')
+put("422-unsupported-version.go.mod", "module example.com/m\n\ngo 2.0\n")
+put("422-unsupported-hash.go.sum", "example.com/m v1.0.0 h2:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n")
+put("422-unsupported-version.Package.resolved", '{\n  "pins" : [],\n  "version" : 4\n}\n')
+put("400-deep-nesting.Package.resolved", '{"version": 2, "pins": ' + "[" * 100000 + "}\n")
+put("400-not-a-coordinate.gradle.lockfile", "# This is a Gradle generated file for dependency locking.\n" + "a" * 100000 + "=x\n")
 put("413-nested-arrays.bun.lock", '{"lockfileVersion": 1, "packages": {"a": ' + "[" * 1000000 + "}}\n")
 # Bun's binary lockfile, detected by its header whatever the bytes after: 422 with how to get bun.lock
 put("422-binary-lockfile.bun.lockb", b"#!/usr/bin/env bun\nbun-lockfile-format-v0\n" + bytes(range(256)) * 64)

@@ -149,6 +149,9 @@ TEST(bounds_deadline_every_reader_and_select)
          "- conda: https://conda.anaconda.org/conda-forge/linux-64/p%d-1.%d-h0_%d.conda\n"},
         {"conda explicit spec", "@EXPLICIT\n",
          "https://conda.anaconda.org/conda-forge/linux-64/p%d-1.%d-h0_%d.conda\n"},
+        {"go.mod", "module m\ngo 1.22\n", "require example.com/p%d v1.%d.%d\n"},
+        {"go.sum", "", "example.com/p%d v1.%d.%d h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"},
+        {"gradle.lockfile", "", "g:p%d:1.%d.%d=runtimeClasspath\n"},
     };
     for (size_t k = 0; k < sizeof in / sizeof in[0]; k++) {
         const char *text = repeat(a, in[k].head, in[k].fmt, 2000, &len);
@@ -196,6 +199,22 @@ TEST(bounds_deadline_every_reader_and_select)
         if (rc != SB_OK)
             printf("  %s in time: %d %s\n", more[k].kind, rc, err.msg);
         CHECK(rc == SB_OK && l->nrecords == 2001 - (k == 2));
+    }
+    /* Package.resolved: JSON, so its pins are closed after the repetition */
+    {
+        const char *pins = repeat(a,
+                                  "{\"version\": 2, \"pins\": [{\"identity\": \"z\", \"kind\": "
+                                  "\"remoteSourceControl\", \"location\": \"https://h.example/o/z\", \"state\": "
+                                  "{\"revision\": \"r\"}}",
+                                  ", {\"identity\": \"p%d\", \"kind\": \"remoteSourceControl\", \"location\": "
+                                  "\"https://h.example/o/p%d\", \"state\": {\"version\": \"1.%d.0\"}}",
+                                  2000, &len);
+        const char *text = sb_arena_printf(a, "%s]}", pins);
+        sb_lock *l = NULL;
+        CHECK(text && sb_lock_read(&l, a, "Package.resolved", text, len + 2, NULL, &lim, &err) == SB_ETIMEOUT);
+        sb_limits ok = SB_LIMITS_DEFAULT;
+        ok.deadline_ns = sb_deadline_now_ns() + 60LL * 1000000000LL;
+        CHECK(text && sb_lock_read(&l, a, "Package.resolved", text, len + 2, NULL, &ok, &err) == SB_OK);
     }
     /* selection: read in time, select after the deadline */
     {

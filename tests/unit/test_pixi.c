@@ -506,6 +506,11 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
         {"nuget/collapse-taskscheduler--rev-36e469a/packages.lock.json", "packages.lock.json", "packages.lock.json",
          "packages.lock.json"},
         {"pub/gallery--rev-cfcb9db/pubspec.lock", "pubspec.lock", "pubspec.lock", "pubspec.lock"},
+        {"go/fzf--rev-b734f65/go.mod", "go.mod", "go.mod", "go.mod"},
+        {"go/fzf--rev-b734f65/go.sum", "go.sum", "go.sum", "go.sum"},
+        {"swiftpm/codeedit--rev-beafb17/Package.resolved", "Package.resolved", "Package.resolved", "Package.resolved"},
+        {"gradle/bitwarden-android--rev-d817f6b/gradle.lockfile", "gradle.lockfile", "gradle.lockfile",
+         "gradle.lockfile"},
         /* this one is not taken for requirements by content alone, BOM or not */
         {"requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt", "requirements.txt",
          "requirements.txt", NULL},
