@@ -12,11 +12,27 @@
 extern const sb_reader sb_reader_pixi, sb_reader_condalock, sb_reader_explicit, sb_reader_uv, sb_reader_pylock,
     sb_reader_poetry, sb_reader_pdm, sb_reader_requirements, sb_reader_npm, sb_reader_pnpm, sb_reader_yarn,
     sb_reader_bun, sb_reader_cyclonedx, sb_reader_spdx;
+extern const sb_reader sb_reader_cargo;
+extern const sb_reader sb_reader_conan;
 
 static const sb_reader *const readers[] = {
-    &sb_reader_explicit, &sb_reader_condalock,    &sb_reader_uv,        &sb_reader_pylock, &sb_reader_poetry,
-    &sb_reader_pdm,      &sb_reader_requirements, &sb_reader_bun,       &sb_reader_npm,    &sb_reader_pnpm,
-    &sb_reader_yarn,     &sb_reader_pixi,         &sb_reader_cyclonedx, &sb_reader_spdx,   NULL,
+    &sb_reader_explicit,
+    &sb_reader_condalock,
+    &sb_reader_uv,
+    &sb_reader_pylock,
+    &sb_reader_poetry,
+    &sb_reader_pdm,
+    &sb_reader_requirements,
+    &sb_reader_bun,
+    &sb_reader_npm,
+    &sb_reader_pnpm,
+    &sb_reader_yarn,
+    &sb_reader_pixi,
+    &sb_reader_cyclonedx,
+    &sb_reader_spdx,
+    &sb_reader_cargo,
+    &sb_reader_conan,
+    NULL,
 };
 
 /* "pixi.lock, uv.lock, ..." for messages, into the caller's buffer: a

@@ -18,6 +18,10 @@ int sb_vercmp_pep440(const char *a, const char *b);
 int sb_vercmp_conda(const char *a, const char *b);
 int sb_vercmp_semver(const char *a, const char *b);
 
+/* Conan's: items compared as numbers or text, trailing zeros ignored, a
+ * pre-release ("-...") below its release, the build ("+...") above it. */
+int sb_vercmp_conan(const char *a, const char *b);
+
 /* By a package kind's rules: sb_vercmp in ecosystem.h (each row names its order). */
 
 #endif
