@@ -149,6 +149,7 @@ TEST(bounds_deadline_every_reader_and_select)
          "- conda: https://conda.anaconda.org/conda-forge/linux-64/p%d-1.%d-h0_%d.conda\n"},
         {"conda explicit spec", "@EXPLICIT\n",
          "https://conda.anaconda.org/conda-forge/linux-64/p%d-1.%d-h0_%d.conda\n"},
+        {"Cargo.lock", "version = 4\n", "[[package]]\nname = \"p%d\"\nversion = \"1.%d.%d\"\n"},
     };
     for (size_t k = 0; k < sizeof in / sizeof in[0]; k++) {
         const char *text = repeat(a, in[k].head, in[k].fmt, 2000, &len);
@@ -166,6 +167,16 @@ TEST(bounds_deadline_every_reader_and_select)
         if (rc != SB_OK)
             printf("  %s in time: %d %s\n", in[k].kind, rc, err.msg);
         CHECK(rc == SB_OK);
+    }
+    /* conan.lock: JSON, so the list is closed after the repeated lines */
+    {
+        const char *body = repeat(a, "{\"version\": \"0.5\", \"requires\": [\"p/0\"", ", \"p%d/1.%d#%d\"", 2000, &len);
+        const char *text = sb_arena_printf(a, "%s]}", body);
+        sb_lock *l = NULL;
+        CHECK(sb_lock_read(&l, a, "conan.lock", text, len + 2, NULL, &lim, &err) == SB_ETIMEOUT);
+        sb_limits ok = SB_LIMITS_DEFAULT;
+        ok.deadline_ns = sb_deadline_now_ns() + 60LL * 1000000000LL;
+        CHECK(sb_lock_read(&l, a, "conan.lock", text, len + 2, NULL, &ok, &err) == SB_OK);
     }
     /* selection: read in time, select after the deadline */
     {

@@ -502,6 +502,8 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
         {"poetry/poetry-tests-fixtures-up_to_date_lock/poetry.lock", "poetry.lock", "poetry.lock", "poetry.lock"},
         {"pdm/pdm--rev-1e5dc62/pdm.lock", "pdm.lock", "pdm.lock", "pdm.lock"},
         {"bun/elysia--rev-8c11a35/bun.lock", "bun.lock", "bun.lock", "bun.lock"},
+        {"cargo/ripgrep--rev-3fce3b5/Cargo.lock", "Cargo.lock", "Cargo.lock", "Cargo.lock"},
+        {"conan/openstudio--rev-09472be/conan.lock", "conan.lock", "conan.lock", "conan.lock"},
         /* this one is not taken for requirements by content alone, BOM or not */
         {"requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt", "requirements.txt",
          "requirements.txt", NULL},
