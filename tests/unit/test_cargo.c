@@ -181,7 +181,8 @@ TEST(core_cargo__v1_metadata_checksums_and_full_dependency_strings)
     CHECK(m && vte);
     CHECK_STR(m ? m->sha256 : NULL, SUM_A);
     CHECK(vte && NULL == vte->sha256);
-    CHECK_STR(vte ? vte->purl : NULL, "pkg:cargo/vte@0.10.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Falacritty%2Fvte%40" SHA);
+    CHECK_STR(vte ? vte->purl : NULL,
+              "pkg:cargo/vte@0.10.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Falacritty%2Fvte%40" SHA);
     CHECK(s && root_depends_on(s, m) && root_depends_on(s, vte));
     CHECK_STR(s ? s->root_name : NULL, "app");
     sb_arena_destroy(a);
