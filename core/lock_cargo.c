@@ -562,8 +562,13 @@ static sb_code build(sb_lock **out, cg_ctx *c, sb_err *err)
         for (size_t i = 0; i < n; i++)
             seen[i] = NULL == c->pkgs[i].source;
     }
+    /* what no stated edge reaches (its dependents named a version the file
+     * does not hold): the model hangs it off the root to keep the graph
+     * closed, and pixi:orphan tells that edge from the stated ones */
     for (size_t i = 0; i < n; i++)
-        if (seen[i] && push_prop(&recs[i], a, "pixi:direct", "true") != SB_OK)
+        if ((long)i != root &&
+            ((seen[i] && push_prop(&recs[i], a, "pixi:direct", "true") != SB_OK) ||
+             (!seen[i] && 0 == indeg[i] && push_prop(&recs[i], a, "pixi:orphan", "true") != SB_OK)))
             return oom(err);
     *out = lk;
     return SB_OK;
