@@ -79,9 +79,10 @@ static sb_code oom(sb_err *err)
 /* "name", "name version" or "name version (source)" into its parts. */
 static sb_code split_id(cg_ctx *c, const sb_toml_value *v, cg_dep *d, const char *what, sb_err *err)
 {
-    const char *s = v->str, *end = v->str + v->len;
     if (v->type != SB_TOML_STRING)
         return sb_err_set_at(err, SB_EPARSE, v->line, v->column, "%s must be a string", what);
+    /* the parser gives an empty string no buffer */
+    const char *s = v->str ? v->str : "", *end = s + v->len;
     if (memchr(s, '\0', v->len))
         return sb_err_set_at(err, SB_EPARSE, v->line, v->column, "%s holds a NUL character", what);
     const char *sp = memchr(s, ' ', v->len);
@@ -133,9 +134,9 @@ static sb_code str_field(const sb_toml_value *v, const char **dst, const char *w
 {
     if (v->type != SB_TOML_STRING)
         return sb_err_set_at(err, SB_EPARSE, v->line, v->column, "%s must be a string", what);
-    if (memchr(v->str, '\0', v->len))
+    if (v->len && memchr(v->str, '\0', v->len))
         return sb_err_set_at(err, SB_EPARSE, v->line, v->column, "%s holds a NUL character", what);
-    *dst = v->str;
+    *dst = v->str ? v->str : "";
     return SB_OK;
 }
 
@@ -566,9 +567,8 @@ static sb_code build(sb_lock **out, cg_ctx *c, sb_err *err)
      * does not hold): the model hangs it off the root to keep the graph
      * closed, and pixi:orphan tells that edge from the stated ones */
     for (size_t i = 0; i < n; i++)
-        if ((long)i != root &&
-            ((seen[i] && push_prop(&recs[i], a, "pixi:direct", "true") != SB_OK) ||
-             (!seen[i] && 0 == indeg[i] && push_prop(&recs[i], a, "pixi:orphan", "true") != SB_OK)))
+        if ((long)i != root && ((seen[i] && push_prop(&recs[i], a, "pixi:direct", "true") != SB_OK) ||
+                                (!seen[i] && 0 == indeg[i] && push_prop(&recs[i], a, "pixi:orphan", "true") != SB_OK)))
             return oom(err);
     *out = lk;
     return SB_OK;

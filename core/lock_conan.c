@@ -446,7 +446,8 @@ static sb_code read_v1(sb_lock **out, cn_ctx *c, json_t *gl, int version, sb_err
             return rc;
         if (nr + nb && NULL == (adj[i] = sb_arena_alloc(c->a, (nr + nb) * sizeof **adj)))
             return oom(err);
-        memcpy(adj[i], tg, (nr + nb) * sizeof *tg);
+        if (nr + nb)
+            memcpy(adj[i], tg, (nr + nb) * sizeof *tg);
         nadj[i] = nr + nb;
         first_build[i] = nr;
         /* record edges, merged per reference */

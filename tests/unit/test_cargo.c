@@ -289,6 +289,10 @@ TEST(core_cargo__errors_name_the_line)
         {"version = 4\n[[package]]\nname = \"a\"\n<<<<<<< HEAD\nversion = \"1\"\n=======\nversion = \"2\"\n>>>>>>> x\n",
          SB_EPARSE, 4, "merge-conflict"},
         {"version = 4\n[package]\nname = \"a\"\n", SB_EPARSE, 0, "array of tables"},
+        /* an empty string has no buffer behind it (found by the fuzzer) */
+        {"version = 4\n[[package]]\nname = \"\"\nversion = \"1\"\n", SB_EPARSE, 2, "empty name"},
+        {"version = 4\n[[package]]\nname = \"a\"\nversion = \"1\"\ndependencies = [\"\"]\n", SB_EPARSE, 5,
+         "no package name"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         sb_arena *a = sb_arena_new(0);
