@@ -608,6 +608,9 @@ static int cargo_detect(const char *data, size_t len, const char *filename)
                : 0;
 }
 
+/* Memory (loadtest/model-peak.sh): 2,533 B a package for a generated 5.2 MB
+ * lock of 20,000, 3,589 B for helix's 275 (9.8x and 14.5x the bytes):
+ * 2.5 KB a [[package]] plus 6x the bytes covers both. */
 const sb_reader sb_reader_cargo = {.kind = "Cargo.lock",
                                    .detect = cargo_detect,
                                    .read = cargo_read,
