@@ -301,7 +301,7 @@ TEST(core_cargo__errors_name_the_line)
         sb_lock *l = NULL;
         sb_code rc = sb_lock_read(&l, a, "Cargo.lock", cases[i].in, strlen(cases[i].in), NULL, NULL, &err);
         char why[700];
-        snprintf(why, sizeof why, "case %zu: rc %d line %u: %s", i, rc, err.line, err.msg);
+        snprintf(why, sizeof why, "case %zu: rc %d line %u: %.600s", i, rc, err.line, err.msg);
         sb_test_subcase("cargo error",
                         rc == cases[i].code && (0 == cases[i].line || err.line == cases[i].line) &&
                             strstr(err.msg, cases[i].says),
@@ -516,7 +516,7 @@ TEST(core_conan__errors_name_the_line)
         sb_lock *l = NULL;
         sb_code rc = sb_lock_read(&l, a, "conan.lock", cases[i].in, strlen(cases[i].in), NULL, NULL, &err);
         char why[700];
-        snprintf(why, sizeof why, "case %zu: rc %d line %u: %s", i, rc, err.line, err.msg);
+        snprintf(why, sizeof why, "case %zu: rc %d line %u: %.600s", i, rc, err.line, err.msg);
         sb_test_subcase("conan error",
                         rc == cases[i].code && (0 == cases[i].line || err.line == cases[i].line) &&
                             strstr(err.msg, cases[i].says),
