@@ -14,6 +14,8 @@ extern const sb_reader sb_reader_pixi, sb_reader_condalock, sb_reader_explicit, 
     sb_reader_bun, sb_reader_cyclonedx, sb_reader_spdx;
 extern const sb_reader sb_reader_composer, sb_reader_nuget, sb_reader_pub;
 extern const sb_reader sb_reader_gomod, sb_reader_gosum, sb_reader_swift, sb_reader_gradle;
+extern const sb_reader sb_reader_cargo;
+extern const sb_reader sb_reader_conan;
 
 /* One reader a line: adding one is a line here and its extern above. */
 static const sb_reader *const readers[] = {
@@ -38,6 +40,8 @@ static const sb_reader *const readers[] = {
     &sb_reader_gosum,
     &sb_reader_swift,
     &sb_reader_gradle,
+    &sb_reader_cargo,
+    &sb_reader_conan,
     NULL,
 };
 

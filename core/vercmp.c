@@ -965,3 +965,129 @@ int sb_vercmp_maven(const char *a, const char *b)
     int c = mv_cmp(&x, 0, &y, 0);
     return c < 0 ? -1 : c > 0;
 }
+
+/* ---- Conan ------------------------------------------------------------------ */
+
+/* Conan's version model: "<items>[-<pre>][+<build>]", the build split off
+ * at the last '+', then the pre-release at the last '-' of the rest; items
+ * are '.'-separated, compared as numbers when both are digits, else as
+ * text; trailing zero items do not count (1.2 == 1.2.0). A pre-release is
+ * older than its release only when the items are equal; pre-release and
+ * build are versions themselves and compare the same way. */
+
+typedef struct cv_part {
+    const char *s;
+    size_t n;
+} cv_part;
+
+static int cv_digits(const char *s, size_t n)
+{
+    if (0 == n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_digit((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+static int cv_item_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (cv_digits(a, na) && cv_digits(b, nb)) {
+        while (na > 1 && *a == '0')
+            a++, na--;
+        while (nb > 1 && *b == '0')
+            b++, nb--;
+        if (na != nb)
+            return na < nb ? -1 : 1;
+        int m = memcmp(a, b, na);
+        return m < 0 ? -1 : m > 0;
+    }
+    int m = memcmp(a, b, na < nb ? na : nb);
+    return m ? (m < 0 ? -1 : 1) : na < nb ? -1 : na > nb;
+}
+
+/* the items without trailing zero items */
+static size_t cv_nonzero_len(const char *s, size_t n)
+{
+    for (;;) {
+        size_t i = n;
+        while (i > 0 && s[i - 1] != '.')
+            i--;
+        int zero = n > i && cv_digits(s + i, n - i);
+        for (size_t k = i; zero && k < n; k++)
+            zero = s[k] == '0';
+        if (!zero || i == 0)
+            return zero && i == 0 ? 0 : n;
+        n = i - 1;
+    }
+}
+
+static int cv_items_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+    na = cv_nonzero_len(a, na);
+    nb = cv_nonzero_len(b, nb);
+    size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        size_t ea = i, eb = j;
+        while (ea < na && a[ea] != '.')
+            ea++;
+        while (eb < nb && b[eb] != '.')
+            eb++;
+        int c = cv_item_cmp(a + i, ea - i, b + j, eb - j);
+        if (c)
+            return c;
+        i = ea + 1;
+        j = eb + 1;
+    }
+    int ra = i < na, rb = j < nb;
+    return ra == rb ? 0 : ra ? 1 : -1;
+}
+
+static void cv_split(const char *s, size_t n, cv_part *items, cv_part *pre, cv_part *build)
+{
+    const char *plus = NULL, *dash = NULL;
+    for (size_t i = n; i > 0 && !plus; i--)
+        if (s[i - 1] == '+')
+            plus = s + i - 1;
+    size_t rest = plus ? (size_t)(plus - s) : n;
+    for (size_t i = rest; i > 0 && !dash; i--)
+        if (s[i - 1] == '-')
+            dash = s + i - 1;
+    *build = plus ? (cv_part){plus + 1, n - rest - 1} : (cv_part){NULL, 0};
+    *pre = dash ? (cv_part){dash + 1, rest - (size_t)(dash - s) - 1} : (cv_part){NULL, 0};
+    *items = (cv_part){s, dash ? (size_t)(dash - s) : rest};
+}
+
+static int cv_cmp(const char *a, size_t na, const char *b, size_t nb, unsigned depth);
+
+static int cv_opt_cmp(cv_part a, cv_part b, unsigned depth)
+{
+    if (!a.s || !b.s)
+        return (NULL != a.s) - (NULL != b.s);
+    return cv_cmp(a.s, a.n, b.s, b.n, depth + 1);
+}
+
+static int cv_cmp(const char *a, size_t na, const char *b, size_t nb, unsigned depth)
+{
+    cv_part ia, pa, ba, ib, pb, bb;
+    if (depth > 16) /* nested pre-releases of pre-releases: plain text order */
+        return cv_item_cmp(a, na, b, nb);
+    cv_split(a, na, &ia, &pa, &ba);
+    cv_split(b, nb, &ib, &pb, &bb);
+    int c = cv_items_cmp(ia.s, ia.n, ib.s, ib.n);
+    if (pa.s && pb.s) {
+        if (c || (c = cv_opt_cmp(pa, pb, depth)))
+            return c;
+        return cv_opt_cmp(ba, bb, depth);
+    }
+    if (pa.s || pb.s) /* one pre-release: older than its own release only */
+        return c ? c : pa.s ? -1 : 1;
+    return c ? c : cv_opt_cmp(ba, bb, depth);
+}
+
+int sb_vercmp_conan(const char *a, const char *b)
+{
+    if (NULL == a || NULL == b)
+        return (NULL != a) - (NULL != b);
+    return cv_cmp(a, strlen(a), b, strlen(b), 0);
+}

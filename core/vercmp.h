@@ -24,6 +24,9 @@ int sb_vercmp_semver(const char *a, const char *b);
 int sb_vercmp_composer(const char *a, const char *b);
 int sb_vercmp_nuget(const char *a, const char *b);
 int sb_vercmp_pub(const char *a, const char *b);
+/* Conan's: items compared as numbers or text, trailing zeros ignored, a
+ * pre-release ("-...") below its release, the build ("+...") above it. */
+int sb_vercmp_conan(const char *a, const char *b);
 
 /* By a package kind's rules: sb_vercmp in ecosystem.h (each row names its order). */
 

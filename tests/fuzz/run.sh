@@ -52,6 +52,8 @@ targets=(
   "pnpm fuzz_reader.c -DFUZZ_KIND_RAW=pnpm-lock.yaml pnpm"
   "yarn fuzz_reader.c -DFUZZ_KIND_RAW=yarn.lock yarn"
   "bun fuzz_reader.c -DFUZZ_KIND_RAW=bun.lock bun"
+  "cargo fuzz_reader.c -DFUZZ_KIND_RAW=Cargo.lock cargo"
+  "conan fuzz_reader.c -DFUZZ_KIND_RAW=conan.lock conan"
   "cyclonedx fuzz_reader.c -DFUZZ_KIND_RAW=cyclonedx"
   "spdx fuzz_reader.c -DFUZZ_KIND_RAW=spdx"
   "composer fuzz_reader.c -DFUZZ_KIND_RAW=composer.lock composer"
@@ -71,6 +73,7 @@ targets=(
   "multipart fuzz_multipart.c -DFUZZ_MULTIPART=1"
   "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun composer nuget pub"
   "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun go swiftpm gradle"
+  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun cargo conan"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do

@@ -46,6 +46,9 @@ put("422-unsupported-hash.go.sum", "example.com/m v1.0.0 h2:AAAAAAAAAAAAAAAAAAAA
 put("422-unsupported-version.Package.resolved", '{\n  "pins" : [],\n  "version" : 4\n}\n')
 put("400-deep-nesting.Package.resolved", '{"version": 2, "pins": ' + "[" * 100000 + "}\n")
 put("400-not-a-coordinate.gradle.lockfile", "# This is a Gradle generated file for dependency locking.\n" + "a" * 100000 + "=x\n")
+put("422-unsupported-version.Cargo.lock", 'version = 99\n\n[[package]]\nname = "a"\nversion = "1.0.0"\n')
+put("422-unsupported-version.conan.lock", '{\n  "version": "0.9",\n  "requires": ["zlib/1.3.1"]\n}\n')
+put("422-unsupported-version-graph.conan.lock", '{"graph_lock": {"nodes": {}}, "version": "0.9"}\n')
 put("413-nested-arrays.bun.lock", '{"lockfileVersion": 1, "packages": {"a": ' + "[" * 1000000 + "}}\n")
 # Bun's binary lockfile, detected by its header whatever the bytes after: 422 with how to get bun.lock
 put("422-binary-lockfile.bun.lockb", b"#!/usr/bin/env bun\nbun-lockfile-format-v0\n" + bytes(range(256)) * 64)

@@ -46,6 +46,7 @@ for f in "$work"/in/*; do
     *.packages.lock.json) kind=packages.lock.json ;; *.composer.lock) kind=composer.lock ;;
     *.go.mod) kind=go.mod ;; *.go.sum) kind=go.sum ;; *.Package.resolved) kind=Package.resolved ;;
     *.gradle.lockfile) kind=gradle.lockfile ;;
+    *.Cargo.lock) kind=Cargo.lock ;; *.conan.lock) kind=conan.lock ;;
   esac
   res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' --data-binary @"$f" "$base/v1/sbom${kind:+?kind=$kind}")"
   if [ "$res" = "$want application/problem+json" ] && jq -e ".status == $want and (.detail|length > 0)" "$work/p.json" >/dev/null; then ok

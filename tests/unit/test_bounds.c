@@ -152,6 +152,7 @@ TEST(bounds_deadline_every_reader_and_select)
         {"go.mod", "module m\ngo 1.22\n", "require example.com/p%d v1.%d.%d\n"},
         {"go.sum", "", "example.com/p%d v1.%d.%d h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"},
         {"gradle.lockfile", "", "g:p%d:1.%d.%d=runtimeClasspath\n"},
+        {"Cargo.lock", "version = 4\n", "[[package]]\nname = \"p%d\"\nversion = \"1.%d.%d\"\n"},
     };
     for (size_t k = 0; k < sizeof in / sizeof in[0]; k++) {
         const char *text = repeat(a, in[k].head, in[k].fmt, 2000, &len);
@@ -215,6 +216,16 @@ TEST(bounds_deadline_every_reader_and_select)
         sb_limits ok = SB_LIMITS_DEFAULT;
         ok.deadline_ns = sb_deadline_now_ns() + 60LL * 1000000000LL;
         CHECK(text && sb_lock_read(&l, a, "Package.resolved", text, len + 2, NULL, &ok, &err) == SB_OK);
+    }
+    /* conan.lock: JSON, so the list is closed after the repeated lines */
+    {
+        const char *body = repeat(a, "{\"version\": \"0.5\", \"requires\": [\"p/0\"", ", \"p%d/1.%d#%d\"", 2000, &len);
+        const char *text = sb_arena_printf(a, "%s]}", body);
+        sb_lock *l = NULL;
+        CHECK(sb_lock_read(&l, a, "conan.lock", text, len + 2, NULL, &lim, &err) == SB_ETIMEOUT);
+        sb_limits ok = SB_LIMITS_DEFAULT;
+        ok.deadline_ns = sb_deadline_now_ns() + 60LL * 1000000000LL;
+        CHECK(sb_lock_read(&l, a, "conan.lock", text, len + 2, NULL, &ok, &err) == SB_OK);
     }
     /* selection: read in time, select after the deadline */
     {

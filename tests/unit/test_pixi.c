@@ -511,6 +511,8 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
         {"swiftpm/codeedit--rev-beafb17/Package.resolved", "Package.resolved", "Package.resolved", "Package.resolved"},
         {"gradle/bitwarden-android--rev-d817f6b/gradle.lockfile", "gradle.lockfile", "gradle.lockfile",
          "gradle.lockfile"},
+        {"cargo/ripgrep--rev-3fce3b5/Cargo.lock", "Cargo.lock", "Cargo.lock", "Cargo.lock"},
+        {"conan/openstudio--rev-09472be/conan.lock", "conan.lock", "conan.lock", "conan.lock"},
         /* this one is not taken for requirements by content alone, BOM or not */
         {"requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt", "requirements.txt",
          "requirements.txt", NULL},
