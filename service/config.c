@@ -642,7 +642,20 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, sb_err *err)
     for (size_t i = 0; i < 6; i++) {
         FILE *f = files[i][0] ? fopen(files[i], "r") : NULL;
         if (files[i][0] && NULL == f) {
-            return sb_err_set(err, SB_EIO, "%s '%.200s' cannot be read: %s", names[i], files[i], strerror(errno));
+            int e = errno;
+            struct stat fst;
+            /* a Secret mounted root-owned and group-only is the usual cause
+             * in a container: say who we are and who owns the file, so the
+             * fix (fsGroup, or a wider defaultMode) is one read away */
+            if (EACCES == e && 0 == stat(files[i], &fst)) {
+                return sb_err_set(err, SB_EIO,
+                                  "%s '%.200s' cannot be read: %s (sbomd runs as uid %u gid %u, the file is %u:%u "
+                                  "mode %03o; in Kubernetes set the pod's securityContext.fsGroup to the group "
+                                  "sbomd runs as, or make the volume's defaultMode readable by it)",
+                                  names[i], files[i], strerror(e), (unsigned)geteuid(), (unsigned)getegid(),
+                                  (unsigned)fst.st_uid, (unsigned)fst.st_gid, (unsigned)(fst.st_mode & 0777));
+            }
+            return sb_err_set(err, SB_EIO, "%s '%.200s' cannot be read: %s", names[i], files[i], strerror(e));
         }
         if (f)
             fclose(f);

@@ -118,7 +118,7 @@ for profile in $profiles; do
     suite "the page in headless Chromium" "$b/browser.log" tests/browser/run.sh "$b"
     suite "hostile inputs" "$b/hostile.log" tests/hostile/run.sh "$b"
     suite "perf gate logic" "$b/perf-gate.log" python3 loadtest/test_perf.py
-    suite "Kubernetes manifests" "$b/deploy.log" tests/deploy/run.sh
+    suite "Kubernetes manifests" "$b/deploy.log" tests/deploy/run.sh "$b"
   fi
   if [ "$profile" != "$suites_on" ] && [ "$profile" != release ]; then
     suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"

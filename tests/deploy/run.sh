@@ -7,7 +7,9 @@
 # PodMonitor against prometheus-operator's CRD schema,
 # @kubernetes-models/prometheus-operator) and the deployment's own rules
 # (validate.mjs, told which components are in). Also checks that a changed
-# setting renames the generated ConfigMap (the pods roll). Ends with
+# setting renames the generated ConfigMap (the pods roll), and, as root,
+# that sbomd (BUILD_DIR, default build/release) started as the pod's user
+# reads the tokens Secret as the kubelet writes it. Ends with
 # "N passed, N failed".
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -62,6 +64,57 @@ for dir in "$root"/deploy/overlays/*/; do
   comps="$(sed -n 's|^ *- .*components/\([a-z]*\)/*$|\1|p' "$dir/kustomization.yaml" | paste -sd, -)"
   render "$dir" "overlay=$(basename "$dir")" "$comps"
 done
+# the tokens Secret as the kubelet writes it, read by the user the pod runs
+# as: no schema sees a file the process cannot open. The kubelet makes the
+# file root-owned with the volume's defaultMode; with a pod fsGroup it
+# gives the file that group (adding group read) and the process that
+# supplementary group. Needs root to chown and to change user; the binary
+# is BUILD_DIR's sbomd (default build/release).
+secret_start() { # secret_start LOG UID GID GROUPS FILE: sbomd as UID, 0 when it serves
+  local log="$1" u="$2" g="$3" grps="$4" f="$5" p=""
+  setpriv --reuid="$u" --regid="$g" --groups="$grps" --inh-caps=-all \
+    "$bin" --listen 127.0.0.1 --port 0 --tokens-file "$f" 2> "$log" &
+  spid=$!
+  for _ in $(seq 1 100); do
+    p="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' | head -1)"
+    [ -n "$p" ] && break; kill -0 "$spid" 2>/dev/null || break; sleep 0.1
+  done
+  sport="$p"
+  [ -n "$p" ]
+}
+bin="$(cd "$root" && realpath -m "${1:-build/release}")/sbomd"
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+  fail=$((fail + 1)); echo "  FAIL the tokens Secret as uid 10001 reads it: needs root and setpriv (run as root)"
+elif [ ! -x "$bin" ]; then
+  fail=$((fail + 1)); echo "  FAIL the tokens Secret as uid 10001 reads it: no $bin (make first)"
+else
+  for name in components=auth overlay=auth; do
+    read -r uid gid fsg mode mnt tf < <(node "$here/secret-file.mjs" "$work/$name.yaml")
+    sdir="$work/secret-$name"; mkdir -p "$sdir"; chmod 0755 "$work" "$sdir"
+    sf="$sdir/$(basename "$tf")"
+    printf 'ci-token-1\n' > "$sf"; chown 0:0 "$sf"; chmod "$mode" "$sf"
+    grps="$gid"
+    if [ "$fsg" != - ]; then chgrp "$fsg" "$sf"; chmod g+r "$sf"; grps="$gid,$fsg"; fi
+    what="$name: sbomd as uid $uid (groups $grps) starts on the tokens Secret written $(stat -c '%u:%g %a' "$sf")"
+    if secret_start "$work/secret-$name.log" "$uid" "$gid" "$grps" "$sf"; then
+      pass=$((pass + 1)); echo "deploy: $what"
+      code="$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer ci-token-1' "http://127.0.0.1:$sport/v1/version")"
+      check "$name: the Secret's token is accepted ($code)" test "$code" = 200
+      code="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$sport/v1/version")"
+      check "$name: no token is refused ($code)" test "$code" = 401
+    else
+      fail=$((fail + 1)); echo "  FAIL $what"; sed 's/^/    /' "$work/secret-$name.log" | tail -3
+    fi
+    kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+  done
+  # the failure the fix avoids, shown so that its message stays readable: a
+  # root:root 0440 file is unreadable to uid 10001 and sbomd says so
+  sf="$work/secret-rootonly"; printf 'x\n' > "$sf"; chown 0:0 "$sf"; chmod 0440 "$sf"
+  secret_start "$work/secret-rootonly.log" 10001 10001 10001 "$sf"; st=$?
+  kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+  check "a root:root 0440 tokens file as uid 10001: refused at start, naming the user, the owner and fsGroup" \
+    sh -c "[ $st != 0 ] && grep -q 'Permission denied (sbomd runs as uid 10001 gid 10001, the file is 0:0 mode 440; .*fsGroup' '$work/secret-rootonly.log'"
+fi
 # a changed setting is a new ConfigMap name in the pod template (the pods
 # roll); the same settings keep the name (nothing rolls for nothing)
 cm() { grep -A1 'configMapRef:' "$1" | sed -n 's/^ *name: //p'; }
