@@ -131,12 +131,11 @@ static sb_code set(svc_cfg *c, const cfg_opt *o, const char *v, const char *orig
         strcpy(base, v);
         return SB_OK;
     }
-    if (o->type == T_FLAG && (!strcmp(v, "true") || !strcmp(v, "yes"))) {
-        *(long *)base = 1;
-        return SB_OK;
-    }
-    if (o->type == T_FLAG && (!strcmp(v, "false") || !strcmp(v, "no"))) {
-        *(long *)base = 0;
+    if (o->type == T_FLAG) {
+        int w = svc_bool_word(v);
+        if (w < 0)
+            return sb_err_set(err, SB_EINVAL, "%s %s: '%s' is not a boolean: " SVC_BOOL_WORDS, origin, o->name, v);
+        *(long *)base = w;
         return SB_OK;
     }
     char *end;
@@ -226,7 +225,7 @@ static void help(void)
 static void value_kind(const cfg_opt *o, char *b, size_t n)
 {
     if (o->type == T_FLAG)
-        snprintf(b, n, "flag: true, false, yes, no (a bare --%s is true)", o->name);
+        snprintf(b, n, "flag: " SVC_BOOL_WORDS "; a bare --%s is true", o->name);
     else if (o->type == T_SIZE)
         snprintf(b, n, "bytes in [%ld, %ld], a unit allowed (64M, 300Mi, 1G)", o->min, o->max);
     else if (o->type == T_STR)

@@ -15,21 +15,29 @@
 #include <string.h>
 #include <strings.h>
 
+int svc_bool_word(const char *s)
+{
+    static const char *const yes[] = {"true", "on", "yes", "1"}, *const no[] = {"false", "off", "no", "0"};
+    for (size_t i = 0; s && i < sizeof yes / sizeof yes[0]; i++) {
+        if (!strcasecmp(s, yes[i]))
+            return 1;
+        if (!strcasecmp(s, no[i]))
+            return 0;
+    }
+    return -1;
+}
+
 int svc_param_bool(const char *s, int dflt, int *out)
 {
     if (NULL == s) {
         *out = dflt;
         return 0;
     }
-    if (!strcmp(s, "true") || !strcmp(s, "1") || !strcmp(s, "")) {
-        *out = 1;
-        return 0;
-    }
-    if (!strcmp(s, "false") || !strcmp(s, "0")) {
-        *out = 0;
-        return 0;
-    }
-    return -1;
+    int w = s[0] ? svc_bool_word(s) : 1;
+    if (w < 0)
+        return -1;
+    *out = w;
+    return 0;
 }
 
 int svc_param_count(const char *s, long long max, long long *out)
@@ -738,7 +746,7 @@ static int check_arg(const char *name, const char *value, unsigned ep, char *why
     switch (p->type) {
     case SVC_Q_BOOL:
         if (svc_param_bool(value ? value : "", 0, &b)) {
-            snprintf(why, n, "query parameter '%s' must be true or false", name);
+            snprintf(why, n, "query parameter '%s' must be a boolean: " SVC_BOOL_WORDS, name);
             return -1;
         }
         break;
