@@ -65,9 +65,10 @@ static int post_diff(svc_req *r)
         }
         /* text and Markdown: the diff itself, led by what fails, as the 422 */
         int as_doc = ops == sb_diff_kind.ops[SB_REPORT_TEXT] || ops == sb_diff_kind.ops[SB_REPORT_MARKDOWN];
-        if (sb_gate_fired(&g) && as_doc)
+        if (sb_gate_fired(&g) && as_doc) {
             status = 422;
-        else if (sb_gate_fired(&g)) {
+            svc_req_gate_fired(r, g.slug);
+        } else if (sb_gate_fired(&g)) {
             char detail[300];
             if (gated == SB_DIFF_ALL)
                 snprintf(detail, sizeof detail, "%zu change(s) between base and head, and fail-on=diff", diff->nrows);

@@ -622,6 +622,16 @@ int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, int *rc)
 }
 
 /* (intake.h) */
+/* The format label a report or diff answer is counted under in
+ * sbomd_documents_total (and logged with): report-<output>. */
+static const char *const report_labels[SB_REPORT_NOUTPUTS] = {"report-json", "report-text", "report-markdown",
+                                                              "report-csv", "report-sarif"};
+
+const char *svc_intake_report_label(int output)
+{
+    return output >= 0 && output < SB_REPORT_NOUTPUTS ? report_labels[output] : NULL;
+}
+
 int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **ops, int *rc)
 {
     const char *types[SB_REPORT_NOUTPUTS], *names[SB_REPORT_NOUTPUTS];
@@ -644,6 +654,7 @@ int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **op
             return -1;
         }
         *ops = k->ops[out];
+        svc_req_note(r, report_labels[out], -1);
         return 0;
     }
     /* negotiation compares bare media types */
@@ -659,5 +670,6 @@ int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **op
         return -1;
     }
     *ops = k->ops[outs[t]];
+    svc_req_note(r, report_labels[outs[t]], -1);
     return 0;
 }

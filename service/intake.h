@@ -73,6 +73,9 @@ int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const c
  * naming the outputs, 406) queued and *rc set. */
 struct sb_report_kind;
 int svc_intake_output(svc_req *r, const struct sb_report_kind *k, const sb_doc_ops **ops, int *rc);
+/* report-<output>: the format a report or diff answer is counted and logged
+ * under (output an sb_report_output); NULL out of range. */
+const char *svc_intake_report_label(int output);
 
 /* 400 for a query parameter: "query parameter 'NAME' WHY". */
 int svc_bad_param(svc_req *r, const char *name, const char *why);

@@ -110,6 +110,7 @@ for profile in $profiles; do
     suite "$profile: errors that teach" "$b/errors.log" tests/integration/errors.sh "$b"
     suite "$profile: GitHub dependency snapshot against a fake GitHub" "$b/github.log" tests/integration/github.sh "$b"
     suite "$profile: the README's CI recipes, as printed" "$b/recipes.log" tests/integration/recipes.sh "$b"
+    suite "$profile: metrics say what they mean" "$b/metrics.log" tests/integration/metrics.sh "$b"
   fi
   if [ "$profile" = release ]; then
     suite "release: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"

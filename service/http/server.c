@@ -527,6 +527,18 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
         atomic_fetch_add(&s->metrics.client_disconnects, 1);
     if (r->timed_out && r->status != 408)
         atomic_fetch_add(&s->metrics.timeouts, 1);
+    /* an upload that stopped sending altogether never reaches the rate
+     * check (it runs as bytes arrive): libmicrohttpd closes the idle
+     * connection after --conn-timeout with nothing answered. It is a
+     * timeout like a trickle, counted and logged with its reason. */
+    if (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED && !r->responded && !r->timed_out) {
+        r->timed_out = 1;
+        atomic_fetch_add(&s->metrics.timeouts, 1);
+        snprintf(r->reason, sizeof r->reason,
+                 "the upload stalled: no byte for %ld s (conn-timeout) after %llu byte(s) of the body; the connection "
+                 "was closed without an answer",
+                 s->cfg.conn_timeout, (unsigned long long)r->bytes_in);
+    }
     if (!s->cfg.quiet) {
         char client[64] = "";
         const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
