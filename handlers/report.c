@@ -50,6 +50,8 @@ static int post_report(svc_req *r)
     if (svc_intake_select(r, &in, &sbom, &rc))
         return rc;
     svc_req_mark(r, "model");
+    if (k->needs_package && svc_intake_explain_known(r, sbom, explain, &rc))
+        return rc;
     const sb_sbom *one[1] = {sbom};
     if (svc_gates_run(r, in.fail_quality, one, 1, &rc))
         return rc;

@@ -403,10 +403,30 @@ static int check_fail_on(svc_query *q, unsigned ep, const char *v, const char **
             if (n == 6 && !strncmp(p, "direct", 6)) {
                 q->diff_direct = true;
             } else if (n && !bits) {
-                *why =
+                static const char all[] =
                     "must be 'diff' (fail on any change) or kinds of change, comma-separated: added, removed, "
                     "upgraded, downgraded, license-changed, source-changed, hash-changed, scope-changed, "
                     "now-denied (under a license policy), and 'direct' for changes of direct dependencies only";
+                /* "downgrade" for "downgraded": name the kind meant first;
+                 * per thread, as requests are parsed on several */
+                static _Thread_local char meant[160];
+                char word[32];
+                snprintf(word, sizeof word, "%.*s", (int)(n < 31 ? n : 31), p);
+                const char *best = NULL;
+                size_t bd = 4;
+                for (int c = 0; set[c]; c++) {
+                    size_t d = svc_param_distance(word, set[c]);
+                    if (d < bd)
+                        bd = d, best = set[c];
+                }
+                if (best) {
+                    snprintf(meant, sizeof meant,
+                             "has '%s', not a kind of change: did you mean '%s'? (every kind is in choices)", word,
+                             best);
+                    *why = meant;
+                } else {
+                    *why = all;
+                }
                 *ch = set;
                 return -1;
             }
@@ -733,7 +753,14 @@ static int check_arg(const char *name, const char *value, unsigned ep, char *why
         for (const svc_qparam *q = qparams; q->name && !other; q++)
             if (!strcmp(q->name, name))
                 other = q;
-        if (other)
+        /* the one name people carry from documents to reports and back */
+        const svc_qparam *output = svc_qparam_find("output", ep);
+        if (other && !strcmp(name, "format") && output)
+            snprintf(why, n,
+                     "query parameter 'format' is not taken by this endpoint: a report or a diff is written as "
+                     "output= (json, text, markdown, csv, sarif where the report has it), e.g. output=%.16s",
+                     value && value[0] ? value : "csv");
+        else if (other)
             snprintf(why, n, "query parameter '%.64s' is not taken by this endpoint", name);
         else if (close)
             snprintf(why, n, "unknown query parameter '%.64s' (did you mean '%s'?)", name, close);

@@ -241,8 +241,22 @@ static int dispatch(svc_req *r)
     if (r->over_budget)
         return refuse_memory(r);
     if (r->too_large) {
-        char detail[128];
-        snprintf(detail, sizeof detail, "the request body is larger than %ld bytes", s->cfg.max_body);
+        /* in the unit the operator set it in, with the setting's name: a
+         * client cannot guess that 67108864 is the server's --max-body */
+        char detail[256], size[48];
+        long mb = s->cfg.max_body;
+        if (mb >= 1L << 20 && mb % (1L << 20) == 0)
+            snprintf(size, sizeof size, "%ld MiB (%ld bytes)", mb >> 20, mb);
+        else if (mb >= 1000000 && mb % 1000000 == 0)
+            snprintf(size, sizeof size, "%ld MB (%ld bytes)", mb / 1000000, mb);
+        else if (mb >= 1L << 10 && mb % (1L << 10) == 0)
+            snprintf(size, sizeof size, "%ld KiB (%ld bytes)", mb >> 10, mb);
+        else
+            snprintf(size, sizeof size, "%ld bytes", mb);
+        snprintf(detail, sizeof detail,
+                 "the request body is larger than the server's limit of %s, its max-body setting "
+                 "(--max-body, SBOMD_MAX_BODY): split the input, or ask the operator to raise it",
+                 size);
         return svc_req_problem(r, SVC_PT_BODY_TOO_LARGE, detail, NULL, 0);
     }
     if (NULL == r->route) {
