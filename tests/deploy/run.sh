@@ -115,6 +115,41 @@ else
   check "a root:root 0440 tokens file as uid 10001: refused at start, naming the user, the owner and fsGroup" \
     sh -c "[ $st != 0 ] && grep -q 'Permission denied (sbomd runs as uid 10001 gid 10001, the file is 0:0 mode 440; .*fsGroup' '$work/secret-rootonly.log'"
 fi
+# the monitoring component's alerts and dashboard: the PrometheusRule is
+# what `promtool check rules` accepts, and every metric the rules and the
+# dashboard's panels name is one a running sbomd exports (a renamed metric
+# would leave an alert that never fires and a panel that stays empty)
+mon="$work/overlay=monitoring.yaml" dash="$root/deploy/components/monitoring/sbomd-dashboard.json"
+if node "$here/rules.mjs" "$mon" "$work/rules.yaml" "$work/exprs.txt" "$dash" 2> "$work/rules.err"; then
+  check "the PrometheusRule passes promtool check rules ($(promtool check rules "$work/rules.yaml" 2>&1 | grep -o 'SUCCESS: [0-9]* rules found' || echo failed))" \
+    sh -c "promtool check rules '$work/rules.yaml' > '$work/promtool.txt' 2>&1"
+  check "the dashboard is JSON with panels, each with a query" \
+    sh -c "jq -e '(.panels | length) > 0 and all(.panels[]; (.targets | length) > 0 and all(.targets[]; .expr | length > 0))' '$dash' > /dev/null"
+  check "the dashboard has a panel for every alert (its title names the alert)" \
+    sh -c "for a in \$(sed -n 's/^ *- alert: //p' '$root/deploy/components/monitoring/prometheusrule.yaml'); do jq -e --arg a \"\$a\" 'any(.panels[]; .title | contains(\$a))' '$dash' > /dev/null || { echo \"no panel for \$a\"; exit 1; }; done"
+  if [ -x "$bin" ]; then
+    "$bin" --listen 127.0.0.1 --port 0 2> "$work/mon.log" & mpid=$!
+    mport=""
+    for _ in $(seq 1 50); do mport="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/mon.log" | grep -o '[0-9]*$' | head -1)"; [ -n "$mport" ] && break; sleep 0.1; done
+    # one document so the histogram's /v1/sbom series exist too
+    curl -sS -o /dev/null --data-binary @"$root/examples/pixi-pypi/pixi.lock" "http://127.0.0.1:$mport/v1/sbom?filename=pixi.lock"
+    curl -sS "http://127.0.0.1:$mport/metrics" > "$work/scrape.txt"
+    kill "$mpid" 2>/dev/null; wait "$mpid" 2>/dev/null
+    sed -n 's/^# TYPE \([a-z_]*\) .*/\1/p' "$work/scrape.txt" | sort -u > "$work/families.txt"
+    grep -o 'sbomd_[a-z_]*\|process_[a-z_]*' "$work/exprs.txt" | sort -u | while read -r name; do
+      fam="$(echo "$name" | sed 's/_\(bucket\|sum\|count\)$//')"
+      if grep -qx "$fam" "$work/families.txt"; then echo "ok $name"; else echo "MISSING $name"; fi
+    done > "$work/names.txt"
+    check "every metric the rules and dashboard name is exported ($(grep -c '^ok' "$work/names.txt") names; missing: $(grep '^MISSING' "$work/names.txt" | cut -d' ' -f2 | paste -sd, -))" \
+      sh -c "! grep -q '^MISSING' '$work/names.txt' && grep -q '^ok' '$work/names.txt'"
+    check "every label value the rules select on exists: route=\"/v1/sbom\",status=\"200\" in the histogram" \
+      grep -q '^sbomd_request_duration_seconds_bucket{route="/v1/sbom",status="200",le=' "$work/scrape.txt"
+  else
+    fail=$((fail + 1)); echo "  FAIL the metrics the rules name: no $bin (make first)"
+  fi
+else
+  fail=$((fail + 1)); echo "  FAIL overlay=monitoring renders no PrometheusRule: $(cat "$work/rules.err")"
+fi
 # a changed setting is a new ConfigMap name in the pod template (the pods
 # roll); the same settings keep the name (nothing rolls for nothing)
 cm() { grep -A1 'configMapRef:' "$1" | sed -n 's/^ *name: //p'; }

@@ -194,6 +194,11 @@ if (d) {
       && Object.keys(pm.spec.selector?.matchLabels || {}).length > 0, 'the PodMonitor selects the pods');
     say(ep.length > 0 && ep.every((e) => e.port === 'probe' && (e.path || '/metrics') === '/metrics'),
       `the PodMonitor scrapes /metrics on the port named probe (${probeNum})`);
+    // kube-prometheus-stack selects by `release:`; without it the objects
+    // are silently ignored there
+    const pr = named('PrometheusRule', 'sbomd');
+    say(pm?.metadata?.labels?.release && pr?.metadata?.labels?.release === pm.metadata.labels.release,
+      `the PodMonitor and the PrometheusRule carry one release label (${pm?.metadata?.labels?.release})`);
   } else {
     say(metricsRules.length === 0, `monitoring off: no rule opens the metrics port ${probeNum} (${metricsRules.map((r) => r.np).join(',') || 'none'})`);
   }
