@@ -102,12 +102,19 @@ void sb_lock_choose(sb_lock_choice *c, const char *kind, const char *data, size_
 /* The line (1-based) where a git merge-conflict marker starts a line, else 0. */
 static unsigned conflict_line(const char *data, size_t len)
 {
-    unsigned line = 1;
-    for (size_t i = 0; i < len; i++) {
-        if ((i == 0 || data[i - 1] == '\n') && len - i >= 8 && !memcmp(data + i, "<<<<<<< ", 8))
+    /* line by line with memchr: it runs after every good read too */
+    const char *p = data, *end = data + len;
+    while (p < end) {
+        if (p[0] == '<' && end - p >= 8 && !memcmp(p, "<<<<<<< ", 8)) {
+            unsigned line = 1;
+            for (const char *q = data; (q = memchr(q, '\n', (size_t)(p - q))) != NULL; q++)
+                line++;
             return line;
-        if (data[i] == '\n')
-            line++;
+        }
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (NULL == nl)
+            break;
+        p = nl + 1;
     }
     return 0;
 }
@@ -147,6 +154,50 @@ static const char *manifest_kind(const char *data, size_t len, const char **lock
     return NULL;
 }
 
+/* The command that writes a reader's lockfile again, for the conflict hint:
+ * naming pixi and uv to someone holding a package-lock.json sends them
+ * looking for tools they do not use. */
+static const char *relock_command(const sb_reader *r)
+{
+    static const struct {
+        const char *kind, *cmd;
+    } cmds[] = {
+        {"pixi.lock", "pixi install"},
+        {"uv.lock", "uv lock"},
+        {"poetry.lock", "poetry lock"},
+        {"pdm.lock", "pdm lock"},
+        {"pylock.toml", "pip lock or uv export --format pylock.toml"},
+        {"requirements.txt", "pip-compile or uv pip compile"},
+        {"conda-lock.yml", "conda-lock"},
+        {"conda explicit spec", "conda list --explicit"},
+        {"package-lock.json", "npm install"},
+        {"pnpm-lock.yaml", "pnpm install"},
+        {"yarn.lock", "yarn"},
+        {"bun.lock", "bun install"},
+    };
+    for (size_t i = 0; r && i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(r->kind, cmds[i].kind))
+            return cmds[i].cmd;
+    return NULL;
+}
+
+/* The input holds merge-conflict markers: err says where and what to run. */
+static void conflict_error(const sb_reader *r, unsigned cl, sb_err *err)
+{
+    char was[sizeof err->msg];
+    snprintf(was, sizeof was, "%s", err->code != SB_OK ? err->msg : "");
+    const char *cmd = relock_command(r);
+    char again[160];
+    if (cmd)
+        snprintf(again, sizeof again, "lock again (%s)", cmd);
+    else
+        snprintf(again, sizeof again, "lock again with the tool that wrote it");
+    sb_err_set_at(err, SB_EPARSE, cl, 1,
+                  "the input holds git merge-conflict markers (<<<<<<< at line %u): resolve the conflict and %s, "
+                  "then send the %s%s%.600s%s",
+                  cl, again, r ? r->kind : "lockfile", was[0] ? " (the reader said: " : "", was, was[0] ? ")" : "");
+}
+
 /* A failed read, told what to do: merge-conflict markers, a body whose
  * line breaks were stripped (curl -d), a manifest sent instead of its
  * lockfile. Looked for only once reading failed, so a good input pays nothing. */
@@ -156,26 +207,7 @@ static void hint(const sb_reader *r, const char *data, size_t len, sb_err *err)
         return;
     unsigned cl = conflict_line(data, len);
     if (cl) {
-        /* the command that locks again is the package manager's own: a
-         * JavaScript user has no pixi or uv to run */
-        static const struct {
-            const char *kind, *cmd;
-        } relock[] = {
-            {"package-lock.json", "npm install"},
-            {"yarn.lock", "yarn"},
-            {"pnpm-lock.yaml", "pnpm install"},
-            {"bun.lock", "bun install"},
-        };
-        const char *cmd = "pixi install, uv lock, ...";
-        for (size_t i = 0; r && i < sizeof relock / sizeof *relock; i++)
-            if (!strcmp(r->kind, relock[i].kind))
-                cmd = relock[i].cmd;
-        char was[sizeof err->msg];
-        snprintf(was, sizeof was, "%s", err->msg);
-        sb_err_set_at(err, SB_EPARSE, cl, 1,
-                      "the input holds git merge-conflict markers (<<<<<<< at line %u): resolve the conflict and "
-                      "lock again (%s), then send the lockfile (the reader said: %.600s)",
-                      cl, cmd, was);
+        conflict_error(r, cl, err);
         return;
     }
     const char *lock = NULL, *man = manifest_kind(data, len, &lock);
@@ -217,6 +249,17 @@ sb_code sb_lock_read_choice(sb_lock **out, sb_arena *a, const sb_lock_choice *c,
     if (rc != SB_OK) {
         hint(r, data, len, err);
         rc = err->code;
+    } else {
+        /* a reader that took the markers in its stride (a requirements.txt
+         * hash continuation swallows a line) would answer half of each
+         * side: a conflicted lockfile is never a document */
+        unsigned cl = conflict_line(data, len);
+        if (cl) {
+            sb_err_clear(err);
+            conflict_error(r, cl, err);
+            rc = err->code;
+            *out = NULL;
+        }
     }
     /* pixi.lock v1 and conda-lock.yml are one YAML shape: taken by content
      * alone, the input's kind (and so its file name) is not known */

@@ -99,7 +99,9 @@ static sb_code obegin(sb_doc *d)
             r->conda += sb_eco_is(s->pkgs[i].kind, SB_ECO_CHANNEL);
             continue;
         }
-        r->checked++;
+        /* checked: the index answered (a 404 too); a failed question
+         * checked nothing, so "checked 86, failed 86" cannot happen */
+        r->checked += h->state != SB_HEALTH_FAILED;
         if (h->state == SB_HEALTH_UNKNOWN)
             r->unknown++;
         else if (h->state == SB_HEALTH_FAILED)
@@ -221,8 +223,8 @@ static sb_code summary(sb_doc *d, oreport *r)
         return SB_OK;
     const char *line = sb_arena_printf(
         d->arena,
-        "\n%sSummary: %zu index package(s) checked: %zu outdated, %zu current, %zu not on the index, %zu not "
-        "answered; %zu conda package(s) not checked (no channel index is read)%s%s\n",
+        "\n%sSummary: %zu index package(s) checked: %zu outdated, %zu current, %zu not on the index; %zu asked "
+        "and not answered; %zu conda package(s) not checked (no channel index is read)%s%s\n",
         r->out == SB_REPORT_MARKDOWN ? "### " : "", r->checked, r->nrows, r->current, r->unknown, r->failed, r->conda,
         inc ? "\nIncomplete: " : "", inc ? inc : "");
     return line ? sb_buf_append(&d->stage, line, strlen(line)) : SB_ENOMEM;

@@ -7,6 +7,7 @@
  * A table report: the shared machinery is in report.c (report_int.h).
  */
 #include "report_int.h"
+#include "health.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -34,12 +35,25 @@ static const char *scope_name(sb_scope sc)
     return NULL;
 }
 
-/* The Yanked cell of a row (spec 10.1): "yes: <reason>", "yes", or "-"
- * (also when yanked flags were not asked for: yanked=true). */
+/* Whether package p is yanked: 1, 0 (its index answered: not yanked), or
+ * -1 when nobody looked (yanked=true not asked, not an index package, or
+ * the question failed): "false" there would claim a check never made. */
+static int yanked_of(const sb_doc *d, const sb_pkg *p)
+{
+    if (sb_report__prop(p, "pixi:yanked"))
+        return 1;
+    const sb_sbom *s = d->sbom;
+    size_t i = (size_t)(p - s->pkgs);
+    return s->yanked_asked && s->health && i < s->npkgs && s->health[i].state == SB_HEALTH_ANSWERED ? 0 : -1;
+}
+
+/* The Yanked cell of a row: "yes: <reason>", "yes", "no", or "-" when
+ * nobody looked. */
 static const char *yanked_cell(sb_doc *d, const sb_pkg *p)
 {
-    if (NULL == sb_report__prop(p, "pixi:yanked"))
-        return "-";
+    int y = yanked_of(d, p);
+    if (y <= 0)
+        return y ? "-" : "no";
     const char *why = sb_report__prop(p, "pixi:yanked-reason");
     const char *c = why ? sb_arena_printf(d->arena, "yes: %s", why) : "yes";
     return c ? c : "yes";
@@ -72,7 +86,8 @@ static size_t csv_cells(sb_doc *d, const sb_report__tab *r, size_t i, const char
     cv[n++] = sb_report__prop(p, "pixi:declared-in"), cv[n++] = scope_name(p->scope), cv[n++] = p->supplier_name;
     n += sb_report__csv_license(d, p, &r->lics[w->pkg], cv + n);
     cv[n++] = p->purl;
-    cv[n++] = sb_report__prop(p, "pixi:yanked") ? "true" : "false";
+    int y = yanked_of(d, p);
+    cv[n++] = y < 0 ? NULL : y ? "true" : "false";
     cv[n++] = sb_report__prop(p, "pixi:yanked-reason");
     return n;
 }
@@ -93,7 +108,11 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
     sb_report__json_license(jw, p, &r->lics[w->pkg]);
     sb_report__kopt(jw, "purl", p->purl);
     sb_jw_key(jw, "yanked");
-    sb_jw_bool(jw, sb_report__prop(p, "pixi:yanked") != NULL);
+    int y = yanked_of(d, p);
+    if (y < 0)
+        sb_jw_null(jw);
+    else
+        sb_jw_bool(jw, y);
     /* null when not yanked or no reason given: every row has every key */
     sb_report__kopt(jw, "yanked_reason", sb_report__prop(p, "pixi:yanked-reason"));
     sb_jw_obj_end(jw);

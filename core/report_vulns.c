@@ -164,7 +164,6 @@ static sb_code vbegin(sb_doc *d)
         return jw->status;
     case SB_REPORT_SARIF:
         sb_report__sarif_open(jw);
-        sb_jw_kstr(jw, "informationUri", "https://osv.dev");
         sb_jw_key(jw, "rules");
         sb_jw_arr_begin(jw);
         return jw->status;
@@ -411,6 +410,15 @@ static sb_code vpiece(sb_doc *d, size_t i)
         } else if (i == s->nvulns) {
             sb_jw_arr_end(jw);
             sb_jw_obj_end(jw); /* driver */
+            /* the tool is sbomd; OSV is where the advisories come from: an
+             * extension, so a viewer's "tool" link does not point at osv.dev */
+            sb_jw_key(jw, "extensions");
+            sb_jw_arr_begin(jw);
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "name", "OSV");
+            sb_jw_kstr(jw, "informationUri", "https://osv.dev");
+            sb_jw_obj_end(jw);
+            sb_jw_arr_end(jw);
             sb_jw_obj_end(jw); /* tool */
             sb_jw_key(jw, "results");
             sb_jw_arr_begin(jw);

@@ -52,6 +52,8 @@ static int post_diff(svc_req *r)
     unsigned status = 200;
     if (svc_gates_diff(svc_req_q(r), a, diff, head_in.policy_on, as_doc, &status, &pb))
         return svc_req_answer(r, &pb);
+    if (status == 422)
+        svc_req_gate_fired(r, "diff"); /* the diff itself is the 422: counted as the gate's */
     sb_doc_opts dopts = {.timestamp = head_in.ts, .pretty = head_in.pretty != 0};
     sb_doc *doc = NULL;
     if (sb_diff_doc_new(&doc, a, ops, diff, &dopts, &err) != SB_OK)

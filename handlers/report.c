@@ -46,6 +46,8 @@ static int post_report(svc_req *r)
     if (svc_intake_select(r, &in, &sbom, &pb))
         return svc_req_answer(r, &pb);
     svc_req_mark(r, "model");
+    if (k->needs_package && svc_intake_explain_known(r, sbom, explain, &pb))
+        return svc_req_answer(r, &pb);
     const sb_sbom *one[1] = {sbom};
     if (svc_gates_run(r, in.fail_quality, one, 1, &pb))
         return svc_req_answer(r, &pb);

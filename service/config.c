@@ -132,12 +132,11 @@ static sb_code set(svc_cfg *c, const cfg_opt *o, const char *v, const char *orig
         strcpy(base, v);
         return SB_OK;
     }
-    if (o->type == T_FLAG && (!strcmp(v, "true") || !strcmp(v, "yes"))) {
-        *(long *)base = 1;
-        return SB_OK;
-    }
-    if (o->type == T_FLAG && (!strcmp(v, "false") || !strcmp(v, "no"))) {
-        *(long *)base = 0;
+    if (o->type == T_FLAG) {
+        int w = svc_bool_word(v);
+        if (w < 0)
+            return sb_err_set(err, SB_EINVAL, "%s %s: '%s' is not a boolean: " SVC_BOOL_WORDS, origin, o->name, v);
+        *(long *)base = w;
         return SB_OK;
     }
     char *end;
@@ -227,7 +226,7 @@ static void help(void)
 static void value_kind(const cfg_opt *o, char *b, size_t n)
 {
     if (o->type == T_FLAG)
-        snprintf(b, n, "flag: true, false, yes, no (a bare --%s is true)", o->name);
+        snprintf(b, n, "flag: " SVC_BOOL_WORDS "; a bare --%s is true", o->name);
     else if (o->type == T_SIZE)
         snprintf(b, n, "bytes in [%ld, %ld], a unit allowed (64M, 300Mi, 1G)", o->min, o->max);
     else if (o->type == T_STR)
@@ -650,7 +649,20 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, sb_err *err)
     for (size_t i = 0; i < 6; i++) {
         FILE *f = files[i][0] ? fopen(files[i], "r") : NULL;
         if (files[i][0] && NULL == f) {
-            return sb_err_set(err, SB_EIO, "%s '%.200s' cannot be read: %s", names[i], files[i], strerror(errno));
+            int e = errno;
+            struct stat fst;
+            /* a Secret mounted root-owned and group-only is the usual cause
+             * in a container: say who we are and who owns the file, so the
+             * fix (fsGroup, or a wider defaultMode) is one read away */
+            if (EACCES == e && 0 == stat(files[i], &fst)) {
+                return sb_err_set(err, SB_EIO,
+                                  "%s '%.200s' cannot be read: %s (sbomd runs as uid %u gid %u, the file is %u:%u "
+                                  "mode %03o; in Kubernetes set the pod's securityContext.fsGroup to the group "
+                                  "sbomd runs as, or make the volume's defaultMode readable by it)",
+                                  names[i], files[i], strerror(e), (unsigned)geteuid(), (unsigned)getegid(),
+                                  (unsigned)fst.st_uid, (unsigned)fst.st_gid, (unsigned)(fst.st_mode & 0777));
+            }
+            return sb_err_set(err, SB_EIO, "%s '%.200s' cannot be read: %s", names[i], files[i], strerror(e));
         }
         if (f)
             fclose(f);

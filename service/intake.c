@@ -790,6 +790,62 @@ static const char *const *keep_list(sb_arena *a, const char *const *v, size_t n)
 }
 
 /* (intake.h) */
+int svc_intake_explain_known(svc_req *r, const sb_sbom *s, const char *want, svc_problem *pb)
+{
+    sb_arena *a = svc_req_arena(r);
+    const char *w = sb_model_pep503_or_same(a, want);
+    for (size_t i = 0; i < s->npkgs; i++)
+        if (!strcmp(want, s->pkgs[i].name) || (w && !strcmp(w, sb_model_pep503_or_same(a, s->pkgs[i].name))))
+            return 0;
+    for (size_t i = 0; i < s->nexcluded; i++)
+        if (!strcmp(want, s->excluded[i].name) || (w && !strcmp(w, sb_model_pep503_or_same(a, s->excluded[i].name))))
+            return 0;
+    /* an empty 200 reads as "nothing to say about it", which is wrong:
+     * the name is not there. Offer the closest names (one of a typo's
+     * edit distance first), at most 20. */
+    enum { NCHOICES = 20 };
+    const char *choices[NCHOICES];
+    size_t dist[NCHOICES], n = 0;
+    for (size_t i = 0; i < s->npkgs; i++) {
+        const char *name = s->pkgs[i].name;
+        size_t d = svc_distance(want, name);
+        int dup = 0;
+        for (size_t k = 0; k < n && !dup; k++)
+            dup = !strcmp(choices[k], name);
+        if (dup)
+            continue;
+        size_t at = n < NCHOICES ? n++ : NCHOICES;
+        if (at == NCHOICES) {
+            if (d >= dist[NCHOICES - 1])
+                continue;
+            at = NCHOICES - 1;
+        }
+        while (at > 0 && (dist[at - 1] > d || (dist[at - 1] == d && strcmp(choices[at - 1], name) > 0))) {
+            choices[at] = choices[at - 1], dist[at] = dist[at - 1];
+            at--;
+        }
+        choices[at] = name, dist[at] = d;
+    }
+    char detail[400];
+    size_t len = strlen(want);
+    int close = n && dist[0] <= (len > 6 ? 3u : len > 3 ? 2u : 1u);
+    snprintf(detail, sizeof detail,
+             "no package named '%.64s' in %s/%s (%zu packages)%s%s%s; choices lists the closest names", want,
+             s->environment ? s->environment : "-", s->platform ? s->platform : "-", s->npkgs,
+             close ? ": did you mean '" : "", close ? choices[0] : "", close ? "'?" : "");
+    return svc_problem_type(pb, SVC_PT_UNKNOWN_CHOICE, detail, keep_list(a, choices, n), n);
+}
+
+/* The format label a report or diff answer is counted under in
+ * sbomd_documents_total (and logged with): report-<output>. */
+static const char *const report_labels[SB_REPORT_NOUTPUTS] = {"report-json", "report-text", "report-markdown",
+                                                              "report-csv", "report-sarif"};
+
+const char *svc_intake_report_label(int output)
+{
+    return output >= 0 && output < SB_REPORT_NOUTPUTS ? report_labels[output] : NULL;
+}
+
 int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **ops, svc_problem *pb)
 {
     const char *types[SB_REPORT_NOUTPUTS], *names[SB_REPORT_NOUTPUTS];
@@ -811,6 +867,7 @@ int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **op
             return svc_problem_type(pb, SVC_PT_INVALID_PARAMETER, detail, keep_list(svc_req_arena(r), names, n), n);
         }
         *ops = k->ops[out];
+        svc_req_note(r, report_labels[out], -1);
         return 0;
     }
     /* negotiation compares bare media types */
@@ -826,5 +883,6 @@ int svc_intake_output(svc_req *r, const sb_report_kind *k, const sb_doc_ops **op
                                 keep_list(svc_req_arena(r), bares, n), n);
     }
     *ops = k->ops[outs[t]];
+    svc_req_note(r, report_labels[outs[t]], -1);
     return 0;
 }

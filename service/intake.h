@@ -79,5 +79,13 @@ int svc_intake_choices(svc_req *r, const sb_lock *lock, const char *env, const c
  * naming the outputs, 406). */
 struct sb_report_kind;
 int svc_intake_output(svc_req *r, const struct sb_report_kind *k, const sb_doc_ops **ops, svc_problem *pb);
+/* The explain report's package=: 0 when the selection holds it (or a
+ * filter left it out); else 1 with a 422 unknown-choice in *pb, naming the
+ * closest package names. */
+int svc_intake_explain_known(svc_req *r, const sb_sbom *s, const char *want, svc_problem *pb);
+
+/* report-<output>: the format a report or diff answer is counted and logged
+ * under (output an sb_report_output); NULL out of range. */
+const char *svc_intake_report_label(int output);
 
 #endif

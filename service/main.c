@@ -16,6 +16,7 @@
 #include "lookup/shared_cache.h"
 #include "log.h"
 #include "http/server.h"
+#include "intake.h"
 
 #include <curl/curl.h>
 #include <jansson.h>
@@ -132,6 +133,9 @@ static int init_server(svc_server *srv)
         if ((*f)->vex)
             svc_metrics_format(&srv->metrics, (*f)->vex->name);
     }
+    /* reports and diffs by their output (report-json, report-csv, ...) */
+    for (int o = 0; svc_intake_report_label(o); o++)
+        svc_metrics_format(&srv->metrics, svc_intake_report_label(o));
     if (srv->cfg.pypi_mapping_file[0] && load_mapping(srv, &err) != SB_OK) {
         fprintf(stderr, "sbomd: %s\n", err.msg);
         return 2;

@@ -20,8 +20,13 @@
 static const unsigned statuses[SVC_METRICS_STATUSES] = {200, 304, 400, 401, 403, 404, 405, 406, 408, 411,
                                                         413, 415, 422, 429, 500, 501, 502, 503, 504, 0};
 static const char *const upstream_names[SVC_UP_N] = {"pypi", "conda", "osv", "kev", "epss", "scorecard", "channel"};
-static const double bucket_le[SVC_METRICS_BUCKETS] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
-                                                      0.1,   0.25,   0.5,   1,    2.5,   10};
+/* up to 120 s: a request may run SBOMD_REQUEST_TIMEOUT (60 s deployed, 120
+ * s at most sensibly) and a histogram that stops at 10 s hides exactly the
+ * slow requests an operator looks for */
+static const double bucket_le[SVC_METRICS_BUCKETS] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                                      0.5,   1,      2.5,   5,    10,    30,   60,  120};
+static const char *const gate_names[SVC_GATE_N] = {"license", "quality",   "vulnerabilities",
+                                                   "yanked",  "scorecard", "diff"};
 
 unsigned svc_metrics_route(svc_metrics *m, const char *label)
 {
@@ -98,13 +103,46 @@ void svc_metrics_request(svc_metrics *m, unsigned route, unsigned status, const 
         if (packages > 0)
             atomic_fetch_add_explicit(&m->packages, (unsigned long long)packages, memory_order_relaxed);
     }
-    unsigned b = 0;
+    unsigned b = 0, st = status_slot(status);
     while (b < SVC_METRICS_BUCKETS && seconds > bucket_le[b])
         b++;
     if (b < SVC_METRICS_BUCKETS)
-        atomic_fetch_add_explicit(&m->duration_buckets[route][b], 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&m->duration_count[route], 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&m->duration_us_sum[route], (unsigned long long)(seconds * 1e6), memory_order_relaxed);
+        atomic_fetch_add_explicit(&m->duration_buckets[route][st][b], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->duration_count[route][st], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->duration_us_sum[route][st], (unsigned long long)(seconds * 1e6),
+                              memory_order_relaxed);
+}
+
+int svc_metrics_gate_label(const char *name)
+{
+    static const struct {
+        const char *name;
+        svc_gate_label label;
+    } map[] = {
+        {"policy-violation", SVC_GATE_LICENSE},
+        {"quality-failed", SVC_GATE_QUALITY},
+        {"vulnerable", SVC_GATE_VULNERABILITIES},
+        {"fail-on-severity", SVC_GATE_VULNERABILITIES},
+        {"fail-on-kev", SVC_GATE_VULNERABILITIES},
+        {"fail-on-epss", SVC_GATE_VULNERABILITIES},
+        {"yanked", SVC_GATE_YANKED},
+        {"fail-on-yanked", SVC_GATE_YANKED},
+        {"scorecard", SVC_GATE_SCORECARD},
+        {"fail-on-scorecard", SVC_GATE_SCORECARD},
+        {"diff", SVC_GATE_DIFF},
+    };
+    for (size_t i = 0; name && i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(name, map[i].name))
+            return (int)map[i].label;
+    return -1;
+}
+
+void svc_metrics_gate(svc_metrics *m, int label, int unevaluated)
+{
+    if (label < 0 || label >= SVC_GATE_N)
+        return;
+    atomic_fetch_add_explicit(unevaluated ? &m->gate_unevaluated[label] : &m->gate_failures[label], 1,
+                              memory_order_relaxed);
 }
 
 void svc_metrics_lookup(svc_metrics *m, svc_upstream up, int ok, double seconds)
@@ -217,7 +255,7 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
     }
     rc |= put(
         b,
-        "# HELP sbomd_documents_total Documents and reports answered, by format (an NDJSON answer counts each document it holds).\n"
+        "# HELP sbomd_documents_total Documents and reports answered 200, by format: the document's, or report-OUTPUT for a report or a diff (an NDJSON answer counts each document it holds).\n"
         "# TYPE sbomd_documents_total counter\n");
     for (unsigned i = 0; i < m->nformats; i++)
         rc |= put(b, "sbomd_documents_total{format=\"%s\"} %llu\n", m->format_names[i], LOAD(m->documents[i]));
@@ -231,24 +269,48 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
     if (LOAD(m->inputs[SVC_METRICS_KINDS - 1]))
         rc |= put(b, "sbomd_inputs_total{kind=\"other\"} %llu\n", LOAD(m->inputs[SVC_METRICS_KINDS - 1]));
     rc |= put(b,
-              "# HELP sbomd_request_duration_seconds Time from request start to completion, by route.\n"
+              "# HELP sbomd_request_duration_seconds Time from request start to completion, by route and status "
+              "(the labels of sbomd_requests_total).\n"
               "# TYPE sbomd_request_duration_seconds histogram\n");
     for (unsigned r = 0; r < SVC_METRICS_ROUTES; r++) {
         const char *name = r < m->nroutes ? m->route_names[r] : r == SVC_METRICS_ROUTES - 1 ? "unmatched" : NULL;
         if (NULL == name)
             continue;
-        unsigned long long cum = 0;
-        for (unsigned i = 0; i < SVC_METRICS_BUCKETS; i++) {
-            cum += LOAD(m->duration_buckets[r][i]);
-            rc |= put(b, "sbomd_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n", name, bucket_le[i],
-                      cum);
+        for (unsigned s = 0; s < SVC_METRICS_STATUSES; s++) {
+            unsigned long long count = LOAD(m->duration_count[r][s]);
+            if (!count) /* as sbomd_requests_total: a pair seen once is kept from then on */
+                continue;
+            char st[8];
+            if (s == SVC_METRICS_STATUSES - 1)
+                snprintf(st, sizeof st, "other");
+            else
+                snprintf(st, sizeof st, "%u", statuses[s]);
+            unsigned long long cum = 0;
+            for (unsigned i = 0; i < SVC_METRICS_BUCKETS; i++) {
+                cum += LOAD(m->duration_buckets[r][s][i]);
+                rc |= put(b, "sbomd_request_duration_seconds_bucket{route=\"%s\",status=\"%s\",le=\"%g\"} %llu\n", name,
+                          st, bucket_le[i], cum);
+            }
+            rc |= put(b, "sbomd_request_duration_seconds_bucket{route=\"%s\",status=\"%s\",le=\"+Inf\"} %llu\n", name,
+                      st, count);
+            rc |= put(b, "sbomd_request_duration_seconds_sum{route=\"%s\",status=\"%s\"} %.6f\n", name, st,
+                      (double)LOAD(m->duration_us_sum[r][s]) / 1e6);
+            rc |= put(b, "sbomd_request_duration_seconds_count{route=\"%s\",status=\"%s\"} %llu\n", name, st, count);
         }
-        unsigned long long count = LOAD(m->duration_count[r]);
-        rc |= put(b, "sbomd_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", name, count);
-        rc |= put(b, "sbomd_request_duration_seconds_sum{route=\"%s\"} %.6f\n", name,
-                  (double)LOAD(m->duration_us_sum[r]) / 1e6);
-        rc |= put(b, "sbomd_request_duration_seconds_count{route=\"%s\"} %llu\n", name, count);
     }
+    /* every gate always listed: a rule or panel on a gate that never fired
+     * reads 0, not an absent series */
+    rc |= put(b,
+              "# HELP sbomd_gate_failures_total Requests a gate failed (422), by gate.\n"
+              "# TYPE sbomd_gate_failures_total counter\n");
+    for (int g = 0; g < SVC_GATE_N; g++)
+        rc |= put(b, "sbomd_gate_failures_total{gate=\"%s\"} %llu\n", gate_names[g], LOAD(m->gate_failures[g]));
+    rc |= put(b,
+              "# HELP sbomd_gates_unevaluated_total Requests answered 503 gate-unevaluated because the data a gate "
+              "reads was incomplete (an upstream failed), by gate.\n"
+              "# TYPE sbomd_gates_unevaluated_total counter\n");
+    for (int g = 0; g < SVC_GATE_N; g++)
+        rc |= put(b, "sbomd_gates_unevaluated_total{gate=\"%s\"} %llu\n", gate_names[g], LOAD(m->gate_unevaluated[g]));
     /* lookups by upstream: which service failed or slowed is what an operator asks first */
     static const struct {
         const char *name, *help, *type;
@@ -291,7 +353,9 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
          "Requests stopped while reading or building: the memory they took outgrew what the budget could give "
          "(413 past the whole budget, 503 when others held the rest).",
          LOAD(m->stopped_memory)},
-        {"sbomd_timeouts_total", "Requests cut short by the request deadline or the minimum upload rate.",
+        {"sbomd_timeouts_total",
+         "Requests cut short by the request deadline or the minimum upload rate, or whose upload stalled past "
+         "--conn-timeout.",
          LOAD(m->timeouts)},
         {"sbomd_head_timeouts_total",
          "Connections closed because their request head was not complete within --head-timeout.",
@@ -322,7 +386,8 @@ int svc_metrics_render(const svc_metrics *cm, sb_buf *b, long in_flight, int rea
         rc |= put(b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", counters[i].name, counters[i].help, counters[i].name,
                   counters[i].name, counters[i].v);
     rc |= put(b,
-              "# HELP sbomd_in_flight Requests being served now.\n# TYPE sbomd_in_flight gauge\nsbomd_in_flight %ld\n",
+              "# HELP sbomd_in_flight Requests being served now (not counting this scrape).\n"
+              "# TYPE sbomd_in_flight gauge\nsbomd_in_flight %ld\n",
               in_flight);
     rc |= put(b,
               "# HELP sbomd_ready 1 when the replica takes requests (/readyz answers 200), 0 while draining.\n"

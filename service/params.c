@@ -16,21 +16,29 @@
 #include <string.h>
 #include <strings.h>
 
+int svc_bool_word(const char *s)
+{
+    static const char *const yes[] = {"true", "on", "yes", "1"}, *const no[] = {"false", "off", "no", "0"};
+    for (size_t i = 0; s && i < sizeof yes / sizeof yes[0]; i++) {
+        if (!strcasecmp(s, yes[i]))
+            return 1;
+        if (!strcasecmp(s, no[i]))
+            return 0;
+    }
+    return -1;
+}
+
 int svc_param_bool(const char *s, int dflt, int *out)
 {
     if (NULL == s) {
         *out = dflt;
         return 0;
     }
-    if (!strcmp(s, "true") || !strcmp(s, "1") || !strcmp(s, "")) {
-        *out = 1;
-        return 0;
-    }
-    if (!strcmp(s, "false") || !strcmp(s, "0")) {
-        *out = 0;
-        return 0;
-    }
-    return -1;
+    int w = s[0] ? svc_bool_word(s) : 1;
+    if (w < 0)
+        return -1;
+    *out = w;
+    return 0;
 }
 
 int svc_param_count(const char *s, long long max, long long *out)
@@ -208,10 +216,30 @@ static int check_fail_on(svc_query *q, unsigned ep, const char *v, const char **
             if (n == 6 && !strncmp(p, "direct", 6)) {
                 q->diff_direct = true;
             } else if (n && !bits) {
-                *why =
+                static const char all[] =
                     "must be 'diff' (fail on any change) or kinds of change, comma-separated: added, removed, "
                     "upgraded, downgraded, license-changed, source-changed, hash-changed, scope-changed, "
                     "now-denied (under a license policy), and 'direct' for changes of direct dependencies only";
+                /* "downgrade" for "downgraded": name the kind meant first;
+                 * per thread, as requests are parsed on several */
+                static _Thread_local char meant[160];
+                char word[32];
+                snprintf(word, sizeof word, "%.*s", (int)(n < 31 ? n : 31), p);
+                const char *best = NULL;
+                size_t bd = 4;
+                for (int c = 0; set[c]; c++) {
+                    size_t d = svc_distance(word, set[c]);
+                    if (d < bd)
+                        bd = d, best = set[c];
+                }
+                if (best) {
+                    snprintf(meant, sizeof meant,
+                             "has '%s', not a kind of change: did you mean '%s'? (every kind is in choices)", word,
+                             best);
+                    *why = meant;
+                } else {
+                    *why = all;
+                }
                 *ch = set;
                 return -1;
             }
@@ -512,7 +540,14 @@ static int check_arg(const char *name, const char *value, unsigned ep, char *why
         for (const svc_qparam *q = qparams; q->name && !other; q++)
             if (!strcmp(q->name, name))
                 other = q;
-        if (other)
+        /* the one name people carry from documents to reports and back */
+        const svc_qparam *output = svc_qparam_find("output", ep);
+        if (other && !strcmp(name, "format") && output)
+            snprintf(why, n,
+                     "query parameter 'format' is not taken by this endpoint: a report or a diff is written as "
+                     "output= (json, text, markdown, csv, sarif where the report has it), e.g. output=%.16s",
+                     value && value[0] ? value : "csv");
+        else if (other)
             snprintf(why, n, "query parameter '%.64s' is not taken by this endpoint", name);
         else if (close)
             snprintf(why, n, "unknown query parameter '%.64s' (did you mean '%s'?)", name, close);
@@ -525,7 +560,7 @@ static int check_arg(const char *name, const char *value, unsigned ep, char *why
     switch (p->type) {
     case SVC_Q_BOOL:
         if (svc_param_bool(value ? value : "", 0, &b)) {
-            snprintf(why, n, "query parameter '%s' must be true or false", name);
+            snprintf(why, n, "query parameter '%s' must be a boolean: " SVC_BOOL_WORDS, name);
             return -1;
         }
         break;

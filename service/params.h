@@ -16,7 +16,15 @@
 
 #include <stddef.h>
 
-/* true|1|"" -> 1, false|0 -> 0, NULL -> dflt. 0 on success, -1 otherwise. */
+/* The words a boolean takes, settings and query parameters alike, in any
+ * case: people write what their other tools take (True, on, yes). */
+#define SVC_BOOL_WORDS "true, false, on, off, yes, no, 1 or 0 (any case)"
+
+/* One of SVC_BOOL_WORDS: 1 or 0; anything else (the empty string too) -1. */
+int svc_bool_word(const char *s);
+
+/* A word of SVC_BOOL_WORDS or "" (a bare parameter: true); NULL -> dflt.
+ * 0 on success, -1 otherwise. */
 int svc_param_bool(const char *s, int dflt, int *out);
 
 /* A decimal count in [0, max]; NULL leaves *out alone. 0 ok, -1 bad. */
@@ -139,7 +147,7 @@ const char *svc_qparam_closest(const char *name, unsigned ep);
 
 /* Check one query argument against the table: 0 when fine; otherwise -1 and
  * a sentence for the problem detail in why[n] ("unknown query parameter
- * 'plaform' (did you mean 'platform'?)", "... must be true or false"). */
+ * 'plaform' (did you mean 'platform'?)", "... must be a boolean: ..."). */
 int svc_qparam_check(const char *name, const char *value, unsigned ep, char *why, size_t n);
 
 /* The one parse of a whole query (the server runs it at dispatch; pure, so

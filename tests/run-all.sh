@@ -119,6 +119,7 @@ for profile in $profiles; do
     suite "$profile: errors that teach" "$b/errors.log" tests/integration/errors.sh "$b"
     suite "$profile: GitHub dependency snapshot against a fake GitHub" "$b/github.log" tests/integration/github.sh "$b"
     suite "$profile: the README's CI recipes, as printed" "$b/recipes.log" tests/integration/recipes.sh "$b"
+    suite "$profile: metrics say what they mean" "$b/metrics.log" tests/integration/metrics.sh "$b"
   fi
   if [ "$profile" = release ]; then
     suite "release: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"
@@ -127,7 +128,7 @@ for profile in $profiles; do
     suite "the page in headless Chromium" "$b/browser.log" tests/browser/run.sh "$b"
     suite "hostile inputs" "$b/hostile.log" tests/hostile/run.sh "$b"
     suite "perf gate logic" "$b/perf-gate.log" python3 loadtest/test_perf.py
-    suite "Kubernetes manifests" "$b/deploy.log" tests/deploy/run.sh
+    suite "Kubernetes manifests" "$b/deploy.log" tests/deploy/run.sh "$b"
   fi
   if [ "$profile" != "$suites_on" ] && [ "$profile" != release ]; then
     suite "$profile: golden documents" "$b/goldens.log" tests/integration/goldens.sh "$b"

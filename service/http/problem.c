@@ -242,13 +242,28 @@ int svc_req_problem(svc_req *r, svc_ptype t, const char *detail, const char *con
     return problem(r, t, detail, NULL, choices, nchoices, NULL, 0);
 }
 
+void svc_req_gate_fired(svc_req *r, const char *slug)
+{
+    svc_metrics_gate(&r->srv->metrics, svc_metrics_gate_label(slug), 0);
+}
+
 int svc_req_gate(svc_req *r, const sb_gate *g, const char *detail)
 {
+    svc_req_gate_fired(r, g->slug);
     return problem(r, ptype_of_gate(g->slug), detail, NULL, NULL, 0, g, 0);
 }
 
 int svc_req_unevaluated(svc_req *r, const sb_gate *g, const char *detail)
 {
+    /* once per gate the request asked, however many steps it lacked */
+    unsigned seen = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        int l = svc_metrics_gate_label(g->items[i].rule);
+        if (l >= 0 && !(seen & 1u << l)) {
+            seen |= 1u << l;
+            svc_metrics_gate(&r->srv->metrics, l, 1);
+        }
+    }
     svc_req_add_header(r, "Retry-After", "60"); /* an upstream's failure is usually brief */
     return problem(r, SVC_PT_GATE_UNEVALUATED, detail, NULL, NULL, 0, g, 1);
 }

@@ -752,7 +752,9 @@ int svc_req_server_ready(const svc_req *r)
 int svc_req_metrics_text(svc_req *r, const char **out, size_t *len)
 {
     sb_buf b = SB_BUF_INIT(1 << 20);
-    int rc = svc_metrics_render(&r->srv->metrics, &b, atomic_load(&r->srv->in_flight), atomic_load(&r->srv->ready),
+    /* the scrape is itself in flight: an idle replica reads 0, not 1 */
+    long in_flight = atomic_load(&r->srv->in_flight) - 1;
+    int rc = svc_metrics_render(&r->srv->metrics, &b, in_flight > 0 ? in_flight : 0, atomic_load(&r->srv->ready),
                                 r->srv->budget.total, svc_budget_used(&r->srv->budget));
     if (rc == 0) {
         *out = sb_arena_strndup(r->arena, b.data ? b.data : "", b.len);

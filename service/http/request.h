@@ -157,6 +157,10 @@ int svc_req_problem(svc_req *r, svc_ptype t, const char *detail, const char *con
 struct sb_gate;
 int svc_req_gate(svc_req *r, const struct sb_gate *g, const char *detail);
 
+/* Count a gate that failed the request without svc_req_gate (the diff's
+ * text and Markdown 422 is the diff itself): sbomd_gate_failures_total. */
+void svc_req_gate_fired(svc_req *r, const char *slug);
+
 /* A gate that could not be evaluated (service/gates.c): 503 problem+json of
  * type urn:sbomd:problem:<g->slug> with Retry-After and an `unevaluated`
  * array ({gate, step, detail}: which data each gate lacked). */

@@ -242,8 +242,22 @@ static int dispatch(svc_req *r)
     if (r->over_budget)
         return refuse_memory(r);
     if (r->too_large) {
-        char detail[128];
-        snprintf(detail, sizeof detail, "the request body is larger than %ld bytes", s->cfg.max_body);
+        /* in the unit the operator set it in, with the setting's name: a
+         * client cannot guess that 67108864 is the server's --max-body */
+        char detail[256], size[48];
+        long mb = s->cfg.max_body;
+        if (mb >= 1L << 20 && mb % (1L << 20) == 0)
+            snprintf(size, sizeof size, "%ld MiB (%ld bytes)", mb >> 20, mb);
+        else if (mb >= 1000000 && mb % 1000000 == 0)
+            snprintf(size, sizeof size, "%ld MB (%ld bytes)", mb / 1000000, mb);
+        else if (mb >= 1L << 10 && mb % (1L << 10) == 0)
+            snprintf(size, sizeof size, "%ld KiB (%ld bytes)", mb >> 10, mb);
+        else
+            snprintf(size, sizeof size, "%ld bytes", mb);
+        snprintf(detail, sizeof detail,
+                 "the request body is larger than the server's limit of %s, its max-body setting "
+                 "(--max-body, SBOMD_MAX_BODY): split the input, or ask the operator to raise it",
+                 size);
         return svc_req_problem(r, SVC_PT_BODY_TOO_LARGE, detail, NULL, 0);
     }
     if (NULL == r->route) {
@@ -528,6 +542,18 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
         atomic_fetch_add(&s->metrics.client_disconnects, 1);
     if (r->timed_out && r->status != 408)
         atomic_fetch_add(&s->metrics.timeouts, 1);
+    /* an upload that stopped sending altogether never reaches the rate
+     * check (it runs as bytes arrive): libmicrohttpd closes the idle
+     * connection after --conn-timeout with nothing answered. It is a
+     * timeout like a trickle, counted and logged with its reason. */
+    if (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED && !r->responded && !r->timed_out) {
+        r->timed_out = 1;
+        atomic_fetch_add(&s->metrics.timeouts, 1);
+        snprintf(r->reason, sizeof r->reason,
+                 "the upload stalled: no byte for %ld s (conn-timeout) after %llu byte(s) of the body; the connection "
+                 "was closed without an answer",
+                 s->cfg.conn_timeout, (unsigned long long)r->bytes_in);
+    }
     if (!s->cfg.quiet) {
         char client[64] = "";
         const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);

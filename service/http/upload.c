@@ -106,7 +106,16 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
     if (up->nsboms)
         up->lockfile = up->sboms[0]; /* for the checks on the first input (empty, file name) */
     else if (!have_lock) {
-        sb_err_set(err, SB_EPARSE, "multipart/form-data upload has no 'lockfile' field (or 'sbom' parts)");
+        /* name what came instead: -F bom=@... or -F file=@... is the usual
+         * slip, and the fix is a part name */
+        char seen[160] = "";
+        size_t at = 0;
+        for (size_t i = 0; i < n && at < sizeof seen - 40; i++)
+            at += (size_t)snprintf(seen + at, sizeof seen - at, "%s'%.32s'", at ? ", " : "", parts[i].name);
+        sb_err_set(err, SB_EPARSE,
+                   "multipart/form-data upload has no 'lockfile' part (or 'sbom' parts)%s%s%s: send the lockfile "
+                   "as -F lockfile=@FILE, an SBOM to convert or merge as -F sbom=@FILE",
+                   n ? "; it had " : "", seen, n ? (n == 1 ? " only" : "") : "");
         return -1;
     }
     return 0;

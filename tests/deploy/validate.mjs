@@ -133,6 +133,14 @@ if (d) {
     ok(vol?.secret?.secretName, `SBOMD_TOKENS_FILE (${tf}) is in a Secret volume`);
     ok(mount && !mount.subPath && mount.readOnly, 'the Secret is mounted read-only as a directory (no subPath: the kubelet updates it in place)');
     ok(tf && tf.slice(mount?.mountPath.length + 1) && !tf.slice(mount?.mountPath.length + 1).includes('/'), 'the tokens file is a key of the Secret');
+    // the kubelet writes the file root-owned with defaultMode (0644 when
+    // unset), and with fsGroup as its group: the pod's user must read it
+    // through the group (fsGroup is a supplementary group of the process)
+    // or through "other"
+    const mode = vol?.secret?.defaultMode ?? 0o644, sc = pod.securityContext || {};
+    const user = c.securityContext?.runAsUser ?? sc.runAsUser;
+    say(user === 0 || (mode & 0o004) || (sc.fsGroup !== undefined && (mode & 0o040)),
+      `the tokens file (mode ${mode.toString(8)}, group ${sc.fsGroup ?? 'root'}) is readable by uid ${user}`);
   }
   // components combine freely: each listed one left its mark, each unlisted
   // one none (a component that patched another's part would show here)
@@ -186,6 +194,11 @@ if (d) {
       && Object.keys(pm.spec.selector?.matchLabels || {}).length > 0, 'the PodMonitor selects the pods');
     say(ep.length > 0 && ep.every((e) => e.port === 'probe' && (e.path || '/metrics') === '/metrics'),
       `the PodMonitor scrapes /metrics on the port named probe (${probeNum})`);
+    // kube-prometheus-stack selects by `release:`; without it the objects
+    // are silently ignored there
+    const pr = named('PrometheusRule', 'sbomd');
+    say(pm?.metadata?.labels?.release && pr?.metadata?.labels?.release === pm.metadata.labels.release,
+      `the PodMonitor and the PrometheusRule carry one release label (${pm?.metadata?.labels?.release})`);
   } else {
     say(metricsRules.length === 0, `monitoring off: no rule opens the metrics port ${probeNum} (${metricsRules.map((r) => r.np).join(',') || 'none'})`);
   }

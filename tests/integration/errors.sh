@@ -26,7 +26,45 @@ for f in pixi-pypi/pixi.lock uv-droid-semantic-search/uv.lock poetry-5484122/poe
   check "$name with conflict markers: 400 ($res)" [ "$res" = 400 ]
   check "$name: names the markers, the line and what to do" \
     jq -e '(.detail | test("merge-conflict markers \\(<<<<<<< at line 10\\): resolve the conflict and lock again")) and .line == 10' "$work/c.json" > /dev/null
+  # the command of the tool that wrote it, and no other's
+  case "$name" in
+    pixi.lock) cmd="pixi install" ;; uv.lock) cmd="uv lock" ;; poetry.lock) cmd="poetry lock" ;;
+    tests.txt) cmd="pip-compile" ;; package-lock.json) cmd="npm install" ;; conda-lock.yml) cmd="conda-lock" ;;
+  esac
+  check "$name: says to run $cmd, naming no other locker" \
+    jq -e --arg c "$cmd" '(.detail | split(" (the reader said")[0]) as $d | ($d | contains("lock again (" + $c)) and ([("pixi install", "uv lock", "npm install", "poetry lock", "pip-compile") | . as $o | select($o != $c and ($d | contains($o)))] | length == 0)' "$work/c.json" > /dev/null
 done
+# markers a requirements.txt hash continuation swallows are still markers:
+# a conflicted lockfile is never half of each side as a 200
+printf 'asttokens==3.0.2 \\\n    --hash=sha256:%s \\\n<<<<<<< HEAD\n    --hash=sha256:%s \\\n=======\n    --hash=sha256:%s \\\n>>>>>>> feature\nsix==1.16.0\n' \
+  "$(printf '3%.0s' $(seq 64))" "$(printf '9%.0s' $(seq 64))" "$(printf '0%.0s' $(seq 64))" > "$work/c-cont.txt"
+res="$(post "$work/c-cont.txt" "/v1/sbom?filename=requirements.txt" "$work/c.json")"
+check "requirements.txt with markers inside a hash continuation: 400 ($res), at line 3" \
+  sh -c "[ '$res' = 400 ] && jq -e '.line == 3 and (.detail | test(\"merge-conflict markers .*pip-compile\"))' '$work/c.json' > /dev/null"
+
+# --- parameters and parts from the other endpoint or tool ------------------------------
+res="$(post "$ex/pixi-pypi/pixi.lock" "/v1/report/licenses?format=csv" "$work/f.json")"
+check "format=csv on a report: 400 ($res) pointing to output=csv" \
+  sh -c "[ '$res' = 400 ] && jq -e '.detail | test(\"output=csv\")' '$work/f.json' > /dev/null"
+res="$(curl -sS -o "$work/b.json" -w '%{http_code}' -F bom=@"$ex/pixi-pypi/pixi.lock" "$base/v1/sbom")"
+check "-F bom=@...: 400 ($res) naming the part it had and -F lockfile=@FILE" \
+  sh -c "[ '$res' = 400 ] && jq -e '.detail | test(\"had .bom. only\") and test(\"-F lockfile=@FILE\")' '$work/b.json' > /dev/null"
+res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -F base=@"$ex/poetry-be09d9c/poetry.lock" -F head=@"$ex/poetry-5484122/poetry.lock" "$base/v1/diff?fail-on=downgrade")"
+check "fail-on=downgrade: 400 ($res), did you mean 'downgraded'?" \
+  sh -c "[ '$res' = 400 ] && jq -e '(.detail | test(\"did you mean .downgraded.\")) and (.choices | index(\"downgraded\"))' '$work/d.json' > /dev/null"
+res="$(post "$ex/pixi-pypi/pixi.lock" "/v1/report/explain?package=nump" "$work/x.json")"
+check "explain?package=nump: 422 unknown-choice ($res), did you mean 'numpy', numpy first in choices" \
+  sh -c "[ '$res' = 422 ] && jq -e '.type == \"urn:sbomd:problem:unknown-choice\" and (.detail | test(\"did you mean .numpy.\")) and .choices[0] == \"numpy\"' '$work/x.json' > /dev/null"
+res="$(post "$ex/pixi-pypi/pixi.lock" "/v1/report/explain?package=NumPy" "$work/x.json")"
+check "explain?package=NumPy (PEP 503 spelling): 200 ($res)" [ "$res" = 200 ]
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+sb_start "$work/small.log" --max-body 1Mi
+head -c 2000000 /dev/zero | tr '\0' a > "$work/big.txt"
+res="$(post "$work/big.txt" "/v1/sbom" "$work/t.json")"
+check "a body past max-body: 413 ($res) in the setting's unit and name" \
+  sh -c "[ '$res' = 413 ] && jq -e '.detail | contains(\"1 MiB (1048576 bytes), its max-body setting (--max-body, SBOMD_MAX_BODY)\")' '$work/t.json' > /dev/null"
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+sb_start "$work/s2.log" --source-date-epoch 1700000000
 
 # --- a manifest instead of its lockfile --------------------------------------------------
 pixi_toml="$(find "$root/tests/data/manifests" -name pixi.toml | head -1)"

@@ -98,6 +98,13 @@ check "Yanked cell: yes: <reason>" grep -q "yes: $why" "$work/p.txt"
 res="$(post "$work/r.txt" "/v1/report/packages?filename=requirements.txt&yanked=true" "$work/p.json")"
 check "packages report json: yanked and yanked_reason" \
   jq -e --arg w "$why" '[.packages[] | select(.yanked)] | length == 1 and .[0].name == "requests" and .[0].yanked_reason == $w' "$work/p.json" >/dev/null
+check "packages report json: false only where the index answered, null where nobody looked (failpkg's page failed)" \
+  jq -e '([.packages[] | select(.name == "certifi") | .yanked] == [false]) and ([.packages[] | select(.name == "failpkg") | .yanked] == [null])' "$work/p.json" >/dev/null
+res="$(post "$work/r.txt" "/v1/report/packages?filename=requirements.txt" "$work/pn.json")"
+check "packages report without yanked=true: yanked null on every row (never asked), not false" \
+  jq -e '[.packages[].yanked] | length > 0 and all(. == null)' "$work/pn.json" >/dev/null
+res="$(post "$work/r.txt" "/v1/report/packages?filename=requirements.txt&yanked=true&output=text" "$work/p.txt")"
+check "packages report text: 'no' where the index said so" grep -qE '^certifi .* no ' "$work/p.txt"
 res="$(post "$work/r.txt" "/v1/report/packages?filename=requirements.txt&yanked=true&output=csv" "$work/p.csv")"
 check "packages report csv: 200 ($res), yanked and yanked_reason as the JSON's (openapi/reports.schema.json)" \
   sh -c "[ '$res' = 200 ] && python3 '$here/check-schema.py' '$root/openapi/reports.schema.json' packages '$work/p.json' '$work/p.csv'"
@@ -110,8 +117,8 @@ check "outdated asks only what the cache lacks ($(count .requests))" [ "$(count 
 want='[{"name":"certifi","version":"2024.2.2","released":"2024-02-02","age_days":334,"latest":"2024.6.2","latest_released":"2024-06-02","behind":1,"step":"minor","yanked":false},{"name":"requests","version":"2.32.0","released":"2024-05-20","age_days":226,"latest":"2.32.3","latest_released":"2024-05-29","behind":3,"step":"patch","yanked":true},{"name":"urllib3","version":"1.26.5","released":"2021-05-26","age_days":1316,"latest":"2.2.2","latest_released":"2024-06-17","behind":3,"step":"major","yanked":false}]'
 got="$(jq -c '[.outdated[] | del(.purl, .environment, .platform)] | sort_by(.name)' "$work/o.json")"
 check "rows: certifi minor, requests patch (yanked), urllib3 major 3 behind (a yanked release and a pre-release past the newest not counted)" [ "$got" = "$want" ]
-check "summary: 6 checked, 3 outdated, 1 current, 1 not on the index, 1 failed" \
-  jq -e '.summary | .checked == 6 and .outdated == 3 and .current == 1 and .not_on_index == 1 and .failed == 1' "$work/o.json" >/dev/null
+check "summary: 5 checked (the failed question checked nothing), 3 outdated, 1 current, 1 not on the index, 1 failed" \
+  jq -e '.summary | .checked == 5 and .outdated == 3 and .current == 1 and .not_on_index == 1 and .failed == 1 and .checked == .outdated + .current + .not_on_index' "$work/o.json" >/dev/null
 check "summary names the gap" jq -e '.summary.incomplete | any(.step == "pypi-releases")' "$work/o.json" >/dev/null
 res="$(post "$work/r.txt" "/v1/report/outdated?filename=requirements.txt&output=text" "$work/o.txt")"
 check "text: 200 ($res), frozen header" sh -c "[ '$res' = 200 ] && head -1 '$work/o.txt' | grep -Eq '^Name +Version +Age +Latest +Released +Behind +Step$'"

@@ -25,7 +25,7 @@ refused "environment with all-environments" "/v1/sbom?environment=default&all-en
 refused "depth on the document" "/v1/sbom?depth=1" "'depth' is not taken by this endpoint"
 refused "depth on the packages report" "/v1/report/packages?depth=1" "'depth' is not taken by this endpoint"
 refused "format on a report" "/v1/report/licenses?format=spdx-2.3" "'format' is not taken"
-refused "mistyped boolean" "/v1/sbom?pretty=maybe" "'pretty' must be true or false"
+refused "mistyped boolean, the accepted words named" "/v1/sbom?pretty=maybe" "'pretty' must be a boolean: true, false, on, off, yes, no, 1 or 0 \\(any case\\)"
 refused "count out of bounds" "/v1/sbom?license-file-max=99999999999999" "'license-file-max' must be a whole number"
 refused "timestamp out of bounds" "/v1/sbom?timestamp=99999999999999" "'timestamp' must be Unix seconds from 0 to 253402300799 or an RFC 3339 date-time"
 # every known parameter of each endpoint is accepted
@@ -35,6 +35,17 @@ ok_st "all-* without a selection" "/v1/sbom?all-environments=true&all-platforms=
 ok_st "all-platforms=false beside platform" "/v1/sbom?platform=linux-64&all-platforms=false&filename=uv.lock"
 ok_st "tree report with depth and output" "/v1/report/tree?depth=0&output=text&filename=uv.lock"
 ok_st "bare flag" "/v1/sbom?pretty&filename=uv.lock"
+# the words other tools take, in any case, on a query boolean
+for w in True FALSE on Off yes NO 1 0; do ok_st "boolean pretty=$w" "/v1/sbom?pretty=$w&filename=uv.lock"; done
+pretty_lines() { curl -sS --data-binary @"$f" "$base/v1/sbom?filename=uv.lock&timestamp=1&pretty=$1" | wc -l; }
+check "pretty=On is pretty=true, pretty=oFF is pretty=false" sh -c "[ $(pretty_lines On) = $(pretty_lines true) ] && [ $(pretty_lines oFF) = $(pretty_lines false) ] && [ $(pretty_lines true) -gt $(pretty_lines false) ]"
+# and on a boolean setting: accepted at start, or refused naming the words
+for w in True on OFF Yes no 1 0; do
+  check "SBOMD_QUIET=$w is taken" env SBOMD_QUIET="$w" "$bin" --check-config > /dev/null 2>&1
+done
+SBOMD_QUIET=maybe "$bin" --check-config > /dev/null 2> "$work/cfg.err"; st=$?
+check "SBOMD_QUIET=maybe: exit 2 naming the accepted words ($st: $(head -c 160 "$work/cfg.err"))" \
+  sh -c "[ $st = 2 ] && grep -q \"quiet: 'maybe' is not a boolean: true, false, on, off, yes, no, 1 or 0 (any case)\" '$work/cfg.err'"
 # format names users type map to the defaults (the formats' descriptors)
 for a in cyclonedx:cyclonedx-1.6 cyclonedx-json:cyclonedx-1.6 cdx:cyclonedx-1.6 spdx:spdx-2.3 spdx-json:spdx-2.3 SPDX-3:spdx-3.0.1; do
   ct="$(curl -sS -o "$work/d.json" -w '%{content_type}' --data-binary @"$f" "$base/v1/sbom?format=${a%%:*}&filename=uv.lock")"

@@ -5,15 +5,33 @@
 # loopback (the vulnerability recipe's OSV and KEV are tests/integration/
 # fake_osv.py). Each must fail the way the README says it does (exit status,
 # the problem and its violations as printed), and pass once the cause is gone
-# (the same script with one value changed). Ends with "recipes: N passed, N failed".
+# (the same script with one value changed). A failing recipe must put the
+# problem in the job's log, not only in the file a later step would upload;
+# docs/gates.md's recipes (their `<!-- ci recipe: gates-* -->` markers) are
+# held to the same. Ends with "recipes: N passed, N failed".
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../lib.sh"
 data="$root/tests/data"
 
-# recipe NAME -> the script of the README's block
+# recipe NAME [FILE] -> the script of the block after the marker in FILE
+# (README.md by default)
 recipe() {
   awk -v m="<!-- ci recipe: $1 " 'index($0, m) == 1 { on = 1; next } on && /^```sh/ { run = 1; next }
-       run && /^```/ { exit } run { print }' "$root/README.md"
+       run && /^```/ { exit } run { print }' "$root/${2:-README.md}"
+}
+# told FILE TYPE: a failed recipe's log ($work/out) carries the problem of
+# TYPE with its detail, and FILE (the document the job would upload) holds
+# no problem in its place: a CI log that says only "curl: (22) ... 400"
+# hides why, and a later upload step would ship the problem as the SBOM
+told() {
+  logged --arg t "urn:sbomd:problem:$2" '.type == $t and (.detail | length > 0)' \
+    && ! grep -qs '"urn:sbomd:problem:' "$work/$1"
+}
+# logged JQ-ARGS...: the last JSON line of the recipe's log holds (jq -e
+# alone takes an empty input as true)
+logged() {
+  local body; body="$(grep -o '^{.*}$' "$work/out" | tail -1)"
+  [ -n "$body" ] && printf '%s' "$body" | jq -e "$@" > /dev/null
 }
 # the printed answer after a recipe's block: the next ``` block that is not sh
 printed() {
@@ -28,7 +46,8 @@ run_recipe() {
   mkdir -p "$dir" && ln -s "$root/examples" "$dir/examples"
   (cd "$dir" && SBOMD="$base" bash -o pipefail "$1" > "$work/out" 2>&1)
   local st=$?
-  cp "$dir"/*.json "$work/" 2>/dev/null
+  rm -f "$work"/*.json "$work"/*.md
+  cp "$dir"/*.json "$dir"/*.md "$work/" 2>/dev/null
   return $st
 }
 
@@ -40,6 +59,7 @@ run_recipe "$work/license.sh"; st=$?
 check "license recipe as printed: the job fails (exit $st)" [ "$st" = 1 ]
 body="$(grep -o '^{.*}$' "$work/out" | tail -1)"
 printf '%s' "$body" > "$work/license.problem"
+check "and sbom.cdx.json holds no problem for a later step to upload" told sbom.cdx.json policy-violation
 check "it prints a policy-violation problem (422)" jq -e '.type == "urn:sbomd:problem:policy-violation" and .status == 422' "$work/license.problem" > /dev/null
 want="$(printed license | grep -o '"package":"[^"]*","version":"[^"]*","rule":"[^"]*","value":"[^"]*"' | sort)"
 got="$(jq -r '.violations[] | "\"package\":\"\(.package)\",\"version\":\"\(.version)\",\"rule\":\"\(.rule)\",\"value\":\"\(.value)\""' "$work/license.problem" | sort)"
@@ -84,16 +104,31 @@ check "and writes the CycloneDX document; OSV and KEV answered (no incomplete st
 sed 's|@examples/poetry-5484122/poetry.lock|@'"$data"'/vulns/uv.lock|; s|filename=poetry.lock|filename=uv.lock|' "$work/qv.sh" > "$work/qv-fail.sh"
 rm -f "$work/sbom.cdx.json"
 run_recipe "$work/qv-fail.sh"; st=$?
-check "on a lockfile with jinja2 2.10: the job fails, exit 22 ($st)" [ "$st" = 22 ]
-check "with a vulnerable problem naming jinja2 2.10" jq -e '.type == "urn:sbomd:problem:vulnerable" and (.violations | any(.package == "jinja2" and .version == "2.10"))' "$work/sbom.cdx.json" > /dev/null
+check "on a lockfile with jinja2 2.10: the job fails ($st)" [ "$st" != 0 ]
+check "the vulnerable problem reaches the log, naming jinja2 2.10" logged '.type == "urn:sbomd:problem:vulnerable" and (.violations | any(.package == "jinja2" and .version == "2.10"))'
+check "and sbom.cdx.json holds no problem for a later step to upload" told sbom.cdx.json vulnerable
 sed 's/author=Organization:%20ACME%20(sbom@acme.example)&//' "$work/qv.sh" > "$work/qv-noauthor.sh"
 run_recipe "$work/qv-noauthor.sh"; st=$?
-check "without author=: NTIA's SBOM author lacking fails the job (exit $st)" [ "$st" = 22 ]
-check "the quality-failed problem names sbom-author and its remedy author=" jq -e '.type == "urn:sbomd:problem:quality-failed" and (.violations | any(.rule == "ntia-2021:sbom-author" and (.remedy | test("author="))))' "$work/sbom.cdx.json" > /dev/null
+check "without author=: NTIA's SBOM author lacking fails the job (exit $st)" [ "$st" != 0 ]
+check "the quality-failed problem in the log names sbom-author and its remedy author=" logged '.type == "urn:sbomd:problem:quality-failed" and (.violations | any(.rule == "ntia-2021:sbom-author" and (.remedy | test("author="))))'
+check "and sbom.cdx.json holds no problem" told sbom.cdx.json quality-failed
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 # the same recipe on a server without --vulnerabilities: the README's 400 feature-disabled
 sb_start "$work/n.log" --source-date-epoch 1700000000
 run_recipe "$work/qv.sh"; st=$?
-check "on a server without --vulnerabilities: the job fails, exit 22 ($st)" [ "$st" = 22 ]
-check "with 400 feature-disabled, as the README says" jq -e '.type == "urn:sbomd:problem:feature-disabled" and .status == 400' "$work/sbom.cdx.json" > /dev/null
+check "on a server without --vulnerabilities: the job fails ($st)" [ "$st" != 0 ]
+check "with 400 feature-disabled in the log, as the README says" told sbom.cdx.json feature-disabled
+# docs/gates.md's recipes on the same server (no --vulnerabilities, no
+# --lookups): each fails, and the reason reaches the log
+for r in gates-license:policy-violation gates-quality:quality-failed gates-vulns:feature-disabled \
+         gates-yanked:feature-disabled gates-scorecard:feature-disabled; do
+  name="${r%%:*}" type="${r#*:}"
+  recipe "$name" docs/gates.md > "$work/$name.sh"
+  # the quality recipe passes as printed (it gives author=): without it, it fails
+  [ "$name" = gates-quality ] && sed -i 's/author=Organization:%20ACME%20(sbom@acme.example)&//' "$work/$name.sh"
+  if [ ! -s "$work/$name.sh" ]; then bad "docs/gates.md holds the recipe $name"; continue; fi
+  run_recipe "$work/$name.sh"; st=$?
+  check "docs/gates.md $name: the job fails ($st)" [ "$st" != 0 ]
+  check "docs/gates.md $name: its log says $type, sbom.cdx.json holds no problem" told sbom.cdx.json "$type"
+done
 sb_done recipes

@@ -252,6 +252,8 @@ res="$(rep output=sarif "$work/r.sarif")"
 check "report sarif: 200 ($res)" [ "$res" = 200 ]
 check "report sarif: 2.1.0, one rule per finding, one result per row" [ "$(jq -c '[.version, (.runs | length), (.runs[0].tool.driver.rules | length), (.runs[0].results | length)]' "$work/r.sarif")" = '["2.1.0",1,2,2]' ]
 check "report sarif: levels and security-severity" [ "$(jq -c '[.runs[0].results[].level, .runs[0].tool.driver.rules[].properties."security-severity"]' "$work/r.sarif")" = '["error","warning","8.6","5.4"]' ]
+check "report sarif: the tool is sbomd, OSV an extension (the driver does not claim osv.dev)" \
+  jq -e '.runs[0].tool | .driver.name == "sbomd" and (.driver | has("informationUri") | not) and .extensions == [{"name": "OSV", "informationUri": "https://osv.dev"}]' "$work/r.sarif" > /dev/null
 check "report sarif: every result's rule exists" [ "$(jq '[.runs[0].tool.driver.rules[].id] as $r | [.runs[0].results[].ruleId | select(. as $x | $r | index($x) | not)] | length' "$work/r.sarif")" = 0 ]
 check "report sarif: location and fingerprint" [ "$(jq -c '.runs[0].results[0] | [.locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.artifactLocation.uriBaseId, .partialFingerprints["pixi-sbom/purl|environment|platform"]]' "$work/r.sarif")" = '["uv.lock","%SRCROOT%","pkg:pypi/jinja2@2.10|default|linux-64"]' ]
 res="$(rep "output=sarif&fail-on-severity=high" "$work/r422.json")"

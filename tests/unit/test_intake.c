@@ -81,7 +81,7 @@ TEST(intake_query_bounds)
     CHECK(RUN(SVC_EP_TREE, {"depth", "100001"}) == 1);
     CHECK(RUN(SVC_EP_SBOM, {"pretty", NULL}) == 0); /* a bare boolean is true */
     CHECK(RUN(SVC_EP_SBOM, {"pretty", "maybe"}) == 1);
-    CHECK_STR(why, "query parameter 'pretty' must be true or false");
+    CHECK_STR(why, "query parameter 'pretty' must be a boolean: true, false, on, off, yes, no, 1 or 0 (any case)");
 }
 
 TEST(intake_query_repeats)

@@ -14,7 +14,17 @@ TEST(params_bool_and_count)
     CHECK(svc_param_bool(NULL, 1, &b) == 0 && b == 1);
     CHECK(svc_param_bool("false", 1, &b) == 0 && b == 0);
     CHECK(svc_param_bool("", 0, &b) == 0 && b == 1);
-    CHECK(svc_param_bool("yes", 0, &b) == -1);
+    /* the words other tools take, in any case; nothing else */
+    const char *t[] = {"true", "True", "TRUE", "on", "On", "yes", "YES", "1"};
+    const char *f[] = {"false", "False", "off", "OFF", "no", "No", "0"};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        CHECK(svc_param_bool(t[i], 0, &b) == 0 && b == 1 && svc_bool_word(t[i]) == 1);
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        CHECK(svc_param_bool(f[i], 1, &b) == 0 && b == 0 && svc_bool_word(f[i]) == 0);
+    const char *bad[] = {"maybe", "y", "n", "t", "2", "01", "onn", " true"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(svc_param_bool(bad[i], 0, &b) == -1 && svc_bool_word(bad[i]) == -1);
+    CHECK(svc_bool_word("") == -1); /* a bare query parameter is true; an empty setting is unset */
     long long n = 42;
     CHECK(svc_param_count(NULL, 10, &n) == 0 && n == 42);
     CHECK(svc_param_count("10", 10, &n) == 0 && n == 10);

@@ -177,6 +177,17 @@ TEST(svc_cfg__flags_env_bounds)
     CHECK(svc_cfg_load(&c, 2, argv5, &err) < 0 && strstr(err.msg, "no-such-option"));
     char *argv6[] = {"sbomd", "--max-body", "lots", NULL};
     CHECK(svc_cfg_load(&c, 3, argv6, &err) < 0 && strstr(err.msg, "max-body"));
+    /* a boolean setting takes the words other tools write, in any case */
+    char *argv7[] = {"sbomd", "--quiet=On", NULL};
+    CHECK(svc_cfg_load(&c, 2, argv7, &err) == 0 && c.quiet == 1);
+    char *argv8[] = {"sbomd", "--quiet=OFF", NULL};
+    CHECK(svc_cfg_load(&c, 2, argv8, &err) == 0 && c.quiet == 0);
+    setenv("SBOMD_QUIET", "True", 1);
+    CHECK(svc_cfg_load(&c, 1, argv2, &err) == 0 && c.quiet == 1);
+    setenv("SBOMD_QUIET", "maybe", 1);
+    CHECK(svc_cfg_load(&c, 1, argv2, &err) < 0 &&
+          strstr(err.msg, "quiet: 'maybe' is not a boolean: true, false, on, off, yes, no, 1 or 0 (any case)"));
+    unsetenv("SBOMD_QUIET");
 }
 
 TEST(svc_filewatch__replaced_file_reported_once_settled)
