@@ -12,12 +12,18 @@
 extern const sb_reader sb_reader_pixi, sb_reader_condalock, sb_reader_explicit, sb_reader_uv, sb_reader_pylock,
     sb_reader_poetry, sb_reader_pdm, sb_reader_requirements, sb_reader_npm, sb_reader_pnpm, sb_reader_yarn,
     sb_reader_bun, sb_reader_cyclonedx, sb_reader_spdx;
+extern const sb_reader sb_reader_gem, sb_reader_cocoapods, sb_reader_mix;
 
+/* one line per family of readers, so families added side by side merge */
+/* clang-format off */
 static const sb_reader *const readers[] = {
     &sb_reader_explicit, &sb_reader_condalock,    &sb_reader_uv,        &sb_reader_pylock, &sb_reader_poetry,
     &sb_reader_pdm,      &sb_reader_requirements, &sb_reader_bun,       &sb_reader_npm,    &sb_reader_pnpm,
-    &sb_reader_yarn,     &sb_reader_pixi,         &sb_reader_cyclonedx, &sb_reader_spdx,   NULL,
+    &sb_reader_yarn,     &sb_reader_pixi,         &sb_reader_cyclonedx, &sb_reader_spdx,
+    &sb_reader_gem, &sb_reader_cocoapods, &sb_reader_mix,
+    NULL,
 };
+/* clang-format on */
 
 /* "pixi.lock, uv.lock, ..." for messages, into the caller's buffer: a
  * static one filled on first use was a data race between request threads. */

@@ -20,4 +20,7 @@ int sb_vercmp_semver(const char *a, const char *b);
 
 /* By a package kind's rules: sb_vercmp in ecosystem.h (each row names its order). */
 
+/* RubyGems' Gem::Version (gems; CocoaPods' Pod::Version is built on it). */
+int sb_vercmp_gem(const char *a, const char *b);
+
 #endif

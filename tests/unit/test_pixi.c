@@ -502,6 +502,9 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
         {"poetry/poetry-tests-fixtures-up_to_date_lock/poetry.lock", "poetry.lock", "poetry.lock", "poetry.lock"},
         {"pdm/pdm--rev-1e5dc62/pdm.lock", "pdm.lock", "pdm.lock", "pdm.lock"},
         {"bun/elysia--rev-8c11a35/bun.lock", "bun.lock", "bun.lock", "bun.lock"},
+        {"bundler/rails--rev-ee68786/Gemfile.lock", "Gemfile.lock", "Gemfile.lock", "Gemfile.lock"},
+        {"cocoapods/spotube-ios--rev-826c8e4/Podfile.lock", "Podfile.lock", "Podfile.lock", "Podfile.lock"},
+        {"mix/phoenix-installer--rev-167c469/mix.lock", "mix.lock", "mix.lock", "mix.lock"},
         /* this one is not taken for requirements by content alone, BOM or not */
         {"requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt", "requirements.txt",
          "requirements.txt", NULL},
