@@ -133,7 +133,7 @@ TEST(bounds_deadline_every_reader_and_select)
     lim.deadline_ns = 1; /* long past */
     size_t len;
     const struct {
-        const char *kind, *head, *fmt, *tail;
+        const char *kind, *head, *fmt;
     } in[] = {
         {"requirements.txt", "", "p%d==1.0%.0d%.0d\n"},
         {"uv.lock", "version = 1\n",
@@ -149,15 +149,15 @@ TEST(bounds_deadline_every_reader_and_select)
          "- conda: https://conda.anaconda.org/conda-forge/linux-64/p%d-1.%d-h0_%d.conda\n"},
         {"conda explicit spec", "@EXPLICIT\n",
          "https://conda.anaconda.org/conda-forge/linux-64/p%d-1.%d-h0_%d.conda\n"},
-        {"Gemfile.lock", "GEM\n  remote: https://rubygems.org/\n  specs:\n", "    p%d (1.%d%.0d)\n", NULL},
-        {"Podfile.lock", "PODS:\n", "  - P%d (1.%d%.0d)\n", "\nCOCOAPODS: 1.15.2\n"},
-        {"mix.lock", "%{\n", "  \"p%d\": {:hex, :p%d, \"1.%d\"},\n", "}\n"},
+        {"Gemfile.lock", "GEM\n  remote: https://rubygems.org/\n  specs:\n", "    p%d (1.%d%.0d)\n"},
+        {"Podfile.lock", "PODS:\n", "  - P%d (1.%d%.0d)\n"},
+        {"mix.lock", "%{\n", "  \"p%d\": {:hex, :p%d, \"1.%d\"},\n"},
     };
     for (size_t k = 0; k < sizeof in / sizeof in[0]; k++) {
         const char *text = repeat(a, in[k].head, in[k].fmt, 2000, &len);
-        if (in[k].tail) {
-            text = sb_arena_printf(a, "%s%s", text, in[k].tail);
-            len += strlen(in[k].tail);
+        if (!strcmp(in[k].kind, "mix.lock")) { /* the map closes after its entries */
+            text = sb_arena_printf(a, "%s}\n", text);
+            len += 2;
         }
         sb_lock *l = NULL;
         sb_code rc = sb_lock_read(&l, a, !strcmp(in[k].kind, "conda explicit spec") ? "auto" : in[k].kind, text, len,
