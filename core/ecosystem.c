@@ -165,6 +165,7 @@ static const sb_ecosystem rows[SB_KIND_N] = {
      .vercmp = sb_vercmp_semver,
      .purl = SB_PURL_READER,
      .mdep = -1,
+     .ns_sep = '/', /* a Hex organization's package: org/name */
      .registry = "hex.pm",
      .registry_url = "https://hex.pm",
      .explain_purl = "derived from name, version and the repository",

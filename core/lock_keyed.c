@@ -100,6 +100,13 @@ static sb_code index_names(names *nm, sb_kl *l, sb_arena *tmp, sb_err *err)
 static sb_code resolve(sb_kl *l, names *nm, const char *name, size_t self, size_t who, sb_strv *out, sb_err *err)
 {
     size_t head;
+    if (l->names_are_keys) {
+        if (!sb_strmap_get(&l->by_key, name, strlen(name), &head) || head == self || nm->stamp[head] == who + 1)
+            return SB_OK;
+        nm->stamp[head] = who + 1;
+        return sb_strv_push(out, l->a, l->pkgs[head]->key) == SB_OK ? SB_OK
+                                                                    : sb_err_set(err, SB_ENOMEM, "out of memory");
+    }
     if (!sb_strmap_get(&nm->first, name, strlen(name), &head) || nm->stamp[head] == who + 1)
         return SB_OK;
     nm->stamp[head] = who + 1;

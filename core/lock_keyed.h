@@ -22,8 +22,9 @@ typedef struct sb_kl {
     sb_pkg **pkgs; /* records in input order; each pkg->depends holds names until sb_kl_build */
     size_t n, cap;
     sb_strmap by_key;
-    sb_strv roots;  /* names the project depends on directly */
-    bool has_roots; /* the input states them */
+    sb_strv roots;       /* names the project depends on directly */
+    bool has_roots;      /* the input states them */
+    bool names_are_keys; /* dependencies and roots name keys, not names (an entry's key is what others name it by) */
     size_t max_packages;
     sb_deadline dl;
 } sb_kl;
