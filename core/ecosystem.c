@@ -179,6 +179,7 @@ static const sb_ecosystem rows[SB_KIND_N] = {
      .subpath_sep = '/',
      .registry = "CocoaPods trunk",
      .registry_url = "https://cdn.cocoapods.org",
+     .flags = SB_ECO_NO_OSV,
      .explain_purl = "derived from pod name, version and subspec",
      .explain_supplier = "the spec repository"},
 };
