@@ -52,6 +52,9 @@ targets=(
   "pnpm fuzz_reader.c -DFUZZ_KIND_RAW=pnpm-lock.yaml pnpm"
   "yarn fuzz_reader.c -DFUZZ_KIND_RAW=yarn.lock yarn"
   "bun fuzz_reader.c -DFUZZ_KIND_RAW=bun.lock bun"
+  "gem fuzz_reader.c -DFUZZ_KIND_RAW=Gemfile.lock bundler"
+  "cocoapods fuzz_reader.c -DFUZZ_KIND_RAW=Podfile.lock cocoapods"
+  "mix fuzz_reader.c -DFUZZ_KIND_RAW=mix.lock mix"
   "cyclonedx fuzz_reader.c -DFUZZ_KIND_RAW=cyclonedx"
   "spdx fuzz_reader.c -DFUZZ_KIND_RAW=spdx"
   "toml fuzz_toml.c -DFUZZ_TOML=1 uv pylock poetry pdm"
@@ -62,7 +65,7 @@ targets=(
   "decode fuzz_decode.c -DFUZZ_DECODE=1"
   "manifest fuzz_manifest.c -DFUZZ_MANIFEST=1"
   "multipart fuzz_multipart.c -DFUZZ_MULTIPART=1"
-  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun"
+  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun bundler cocoapods mix"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do

@@ -43,6 +43,7 @@ for f in "$work"/in/*; do
     *.pixi.lock) kind=pixi.lock ;; *.uv.lock) kind=uv.lock ;; *.poetry.lock) kind=poetry.lock ;;
     *.pdm.lock) kind=pdm.lock ;; *.pylock.toml) kind=pylock.toml ;; *.requirements.txt) kind=requirements.txt ;;
     *.bun.lock) kind=bun.lock ;;
+    *.Gemfile.lock) kind=Gemfile.lock ;; *.Podfile.lock) kind=Podfile.lock ;; *.mix.lock) kind=mix.lock ;;
   esac
   res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' --data-binary @"$f" "$base/v1/sbom${kind:+?kind=$kind}")"
   if [ "$res" = "$want application/problem+json" ] && jq -e ".status == $want and (.detail|length > 0)" "$work/p.json" >/dev/null; then ok
