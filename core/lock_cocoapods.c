@@ -421,7 +421,7 @@ static sb_code pods_read(sb_lock **out, sb_arena *a, const char *data, size_t le
 const sb_reader sb_reader_cocoapods = {.kind = "Podfile.lock",
                                        .detect = pods_detect,
                                        .read = pods_read,
-                                       .record_line = "",
+                                       .record_line = "  - ",
                                        .record_char = 0,
                                        .per_record = 600,
-                                       .per_byte = 4};
+                                       .per_byte = 9};

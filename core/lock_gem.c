@@ -449,5 +449,5 @@ const sb_reader sb_reader_gem = {.kind = "Gemfile.lock",
                                  .read = gem_read,
                                  .record_line = "",
                                  .record_char = 0,
-                                 .per_record = 400,
-                                 .per_byte = 2};
+                                 .per_record = 60,
+                                 .per_byte = 5};

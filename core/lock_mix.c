@@ -544,7 +544,7 @@ static sb_code mix_read(sb_lock **out, sb_arena *a, const char *data, size_t len
 const sb_reader sb_reader_mix = {.kind = "mix.lock",
                                  .detect = mix_detect,
                                  .read = mix_read,
-                                 .record_line = "",
+                                 .record_line = NULL,
                                  .record_char = 0,
-                                 .per_record = 1500,
-                                 .per_byte = 4};
+                                 .per_record = 0,
+                                 .per_byte = 12};

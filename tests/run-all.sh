@@ -98,6 +98,7 @@ for profile in $profiles; do
     suite "$profile: one schema for every report (JSON and CSV)" "$b/report-schema.log" tests/integration/report-schema.sh "$b"
     suite "$profile: quality report and gate" "$b/quality.log" tests/integration/quality.sh "$b"
     suite "$profile: JavaScript lockfiles" "$b/js.log" tests/integration/js.sh "$b"
+    suite "$profile: Gemfile.lock, Podfile.lock, mix.lock" "$b/eco-ruby.log" tests/integration/eco-ruby.sh "$b"
     suite "$profile: manifest part (root, direct, scopes)" "$b/manifest.log" tests/integration/manifest.sh "$b"
     suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
     suite "$profile: probe listener under a trickle" "$b/probe.log" tests/integration/probe.sh "$b"
