@@ -57,6 +57,9 @@ enum {
     SB_ECO_CHANNEL = 1u << 2,
     /* not looked up in OSV at all (a source build has no published identity) */
     SB_ECO_NO_VULNS = 1u << 3,
+    /* OSV names no ecosystem for it: a vulnerability lookup cannot ask about
+     * its packages and says so in the document (pixi:incomplete osv) */
+    SB_ECO_NO_OSV = 1u << 4,
 };
 
 typedef struct sb_ecosystem {

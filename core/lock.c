@@ -16,6 +16,7 @@ extern const sb_reader sb_reader_composer, sb_reader_nuget, sb_reader_pub;
 extern const sb_reader sb_reader_gomod, sb_reader_gosum, sb_reader_swift, sb_reader_gradle;
 extern const sb_reader sb_reader_cargo;
 extern const sb_reader sb_reader_conan;
+extern const sb_reader sb_reader_gem, sb_reader_cocoapods, sb_reader_mix;
 
 /* One reader a line: adding one is a line here and its extern above. */
 static const sb_reader *const readers[] = {
@@ -42,6 +43,9 @@ static const sb_reader *const readers[] = {
     &sb_reader_gradle,
     &sb_reader_cargo,
     &sb_reader_conan,
+    &sb_reader_gem,
+    &sb_reader_cocoapods,
+    &sb_reader_mix,
     NULL,
 };
 

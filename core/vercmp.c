@@ -1091,3 +1091,93 @@ int sb_vercmp_conan(const char *a, const char *b)
         return (NULL != a) - (NULL != b);
     return cv_cmp(a, strlen(a), b, strlen(b), 0);
 }
+
+/*
+ * RubyGems' Gem::Version order. A version is its runs of digits (numbers)
+ * and of letters (strings), anything else separating them; a '-' reads as
+ * ".pre.", as Gem::Version does. The canonical segments drop the zeros
+ * that end the leading numbers and the zeros that end the rest, so 1.0.a
+ * equals 1.a and 1.0 equals 1. Then segment by segment, a missing one being
+ * 0: a string sorts before a number (a string marks a prerelease), numbers
+ * by value, strings by bytes.
+ */
+#define GEMV_SEGS 64
+
+typedef struct gemv_seg {
+    const char *s;
+    size_t n;
+    int num;
+} gemv_seg;
+
+static int gemv_zero(const gemv_seg *g)
+{
+    if (!g->num)
+        return 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->s[i] != '0')
+            return 0;
+    return 1;
+}
+
+/* The canonical segments of v (at most GEMV_SEGS: the rest of a longer
+ * version is not compared). */
+static size_t gemv_split(const char *v, gemv_seg *out)
+{
+    static const char pre[] = "pre";
+    size_t n = 0;
+    for (const char *c = v; *c && n < GEMV_SEGS;) {
+        if (*c == '-') {
+            out[n++] = (gemv_seg){pre, 3, 0};
+            c++;
+        } else if (*c >= '0' && *c <= '9') {
+            const char *s = c;
+            while (*c >= '0' && *c <= '9')
+                c++;
+            out[n++] = (gemv_seg){s, (size_t)(c - s), 1};
+        } else if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')) {
+            const char *s = c;
+            while ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
+                c++;
+            out[n++] = (gemv_seg){s, (size_t)(c - s), 0};
+        } else {
+            c++;
+        }
+    }
+    /* the leading numbers, then the rest, each without its trailing zeros */
+    size_t lead = 0;
+    while (lead < n && out[lead].num)
+        lead++;
+    size_t m = lead;
+    while (m && gemv_zero(&out[m - 1]))
+        m--;
+    size_t end = n;
+    while (end > lead && gemv_zero(&out[end - 1]))
+        end--;
+    if (m < lead)
+        memmove(&out[m], &out[lead], (end - lead) * sizeof *out);
+    return m + (end - lead);
+}
+
+int sb_vercmp_gem(const char *a, const char *b)
+{
+    if (NULL == a || NULL == b)
+        return (NULL != a) - (NULL != b);
+    gemv_seg x[GEMV_SEGS], y[GEMV_SEGS];
+    size_t nx = gemv_split(a, x), ny = gemv_split(b, y);
+    static const gemv_seg zero = {"0", 1, 1};
+    for (size_t i = 0; i < nx || i < ny; i++) {
+        const gemv_seg *l = i < nx ? &x[i] : &zero, *r = i < ny ? &y[i] : &zero;
+        if (l->num != r->num)
+            return l->num ? 1 : -1;
+        int c;
+        if (l->num) {
+            c = num_cmp(l->s, l->n, r->s, r->n);
+        } else {
+            c = memcmp(l->s, r->s, l->n < r->n ? l->n : r->n);
+            c = c ? c : (l->n > r->n) - (l->n < r->n);
+        }
+        if (c)
+            return c < 0 ? -1 : 1;
+    }
+    return 0;
+}

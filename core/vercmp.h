@@ -35,5 +35,7 @@ int sb_vercmp_conan(const char *a, const char *b);
 int sb_vercmp_go(const char *a, const char *b);
 /* Maven's ComparableVersion (Gradle's artifacts come from Maven repositories). */
 int sb_vercmp_maven(const char *a, const char *b);
+/* RubyGems' Gem::Version (gems; CocoaPods' Pod::Version is built on it). */
+int sb_vercmp_gem(const char *a, const char *b);
 
 #endif

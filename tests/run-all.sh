@@ -106,6 +106,7 @@ for profile in $profiles; do
     suite "$profile: PHP, .NET and Dart lockfiles" "$b/eco-php.log" tests/integration/eco-php.sh "$b"
     suite "$profile: Go, Swift and Gradle lockfiles" "$b/eco-go.log" tests/integration/eco-go.sh "$b"
     suite "$profile: Cargo.lock and conan.lock" "$b/eco-cargo.log" tests/integration/eco-cargo.sh "$b"
+    suite "$profile: Gemfile.lock, Podfile.lock, mix.lock" "$b/eco-ruby.log" tests/integration/eco-ruby.sh "$b"
     suite "$profile: manifest part (root, direct, scopes)" "$b/manifest.log" tests/integration/manifest.sh "$b"
     suite "$profile: auth, TLS and drain" "$b/auth-tls.log" tests/integration/auth-tls.sh "$b"
     suite "$profile: probe listener under a trickle" "$b/probe.log" tests/integration/probe.sh "$b"

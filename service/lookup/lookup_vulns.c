@@ -7,6 +7,7 @@
  */
 #include "lookup_int.h"
 #include "../../core/buf.h"
+#include "../../core/ecosystem.h"
 #include "../../core/exploit.h"
 #include "../../core/uuid.h"
 #include "../../core/vex.h"
@@ -275,6 +276,22 @@ static sb_code osv_pages(svc_lookup *L, svc_lookup_ctx *ctx, sb_arena *a, const 
     return SB_OK;
 }
 
+/* Packages of an ecosystem OSV has no name for cannot be asked about: the
+ * document says how many, and of which ecosystem. */
+static sb_code note_unnamed(sb_sbom *s, sb_arena *a)
+{
+    size_t n = 0;
+    const char *eco = NULL;
+    for (size_t i = 0; i < s->npkgs; i++)
+        if (sb_eco_is(s->pkgs[i].kind, SB_ECO_NO_OSV)) {
+            n++;
+            eco = sb_eco(s->pkgs[i].kind)->name;
+        }
+    return n ? sb_incomplete_add(&s->incomplete, a, "osv", "%zu package(s) not asked: OSV has no ecosystem for %s", n,
+                                 eco)
+             : SB_OK;
+}
+
 static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
 {
     svc_lookup_ctx *ctx = cls;
@@ -282,7 +299,7 @@ static sb_code vulns(void *cls, sb_sbom *s, sb_arena *a)
     s->vulns_asked = true;
     sb_vuln_query *q = NULL;
     size_t nq = 0;
-    if (sb_vuln_queries(s, a, &q, &nq) != SB_OK)
+    if (sb_vuln_queries(s, a, &q, &nq) != SB_OK || note_unnamed(s, a) != SB_OK)
         return SB_ENOMEM;
     if (0 == nq)
         return sb_incomplete_add(&s->incomplete, a, "osv", "nothing queryable (no PyPI or npm purl with a version)");

@@ -54,6 +54,9 @@ targets=(
   "bun fuzz_reader.c -DFUZZ_KIND_RAW=bun.lock bun"
   "cargo fuzz_reader.c -DFUZZ_KIND_RAW=Cargo.lock cargo"
   "conan fuzz_reader.c -DFUZZ_KIND_RAW=conan.lock conan"
+  "gem fuzz_reader.c -DFUZZ_KIND_RAW=Gemfile.lock bundler"
+  "cocoapods fuzz_reader.c -DFUZZ_KIND_RAW=Podfile.lock cocoapods"
+  "mix fuzz_reader.c -DFUZZ_KIND_RAW=mix.lock mix"
   "cyclonedx fuzz_reader.c -DFUZZ_KIND_RAW=cyclonedx"
   "spdx fuzz_reader.c -DFUZZ_KIND_RAW=spdx"
   "composer fuzz_reader.c -DFUZZ_KIND_RAW=composer.lock composer"
@@ -74,6 +77,7 @@ targets=(
   "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun composer nuget pub"
   "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun go swiftpm gradle"
   "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun cargo conan"
+  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun bundler cocoapods mix"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do

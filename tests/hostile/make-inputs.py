@@ -50,6 +50,11 @@ put("422-unsupported-version.Cargo.lock", 'version = 99\n\n[[package]]\nname = "
 put("422-unsupported-version.conan.lock", '{\n  "version": "0.9",\n  "requires": ["zlib/1.3.1"]\n}\n')
 put("422-unsupported-version-graph.conan.lock", '{"graph_lock": {"nodes": {}}, "version": "0.9"}\n')
 put("413-nested-arrays.bun.lock", '{"lockfileVersion": 1, "packages": {"a": ' + "[" * 1000000 + "}}\n")
+put("422-unsupported-version.Gemfile.lock",
+    "GEM\n  remote: https://rubygems.org/\n  specs:\n    a (1.0)\n\nBUNDLED WITH\n   9.0.0\n")
+put("422-unsupported-version.Podfile.lock", "PODS:\n  - A (1.0)\n\nCOCOAPODS: 3.0.0\n")
+put("422-unsupported-version.mix.lock", '%{\n  "a": {:hex, :a, "1.0.0", "", [], [], "hexpm", "", "x"}\n}\n')
+put("413-nested-tuples.mix.lock", '%{"a": ' + "{" * 1000000 + "\n")
 # Bun's binary lockfile, detected by its header whatever the bytes after: 422 with how to get bun.lock
 put("422-binary-lockfile.bun.lockb", b"#!/usr/bin/env bun\nbun-lockfile-format-v0\n" + bytes(range(256)) * 64)
 put("415-binary-garbage.bin", bytes((i * 7919 + 13) % 256 for i in range(65536)))

@@ -47,6 +47,7 @@ for f in "$work"/in/*; do
     *.go.mod) kind=go.mod ;; *.go.sum) kind=go.sum ;; *.Package.resolved) kind=Package.resolved ;;
     *.gradle.lockfile) kind=gradle.lockfile ;;
     *.Cargo.lock) kind=Cargo.lock ;; *.conan.lock) kind=conan.lock ;;
+    *.Gemfile.lock) kind=Gemfile.lock ;; *.Podfile.lock) kind=Podfile.lock ;; *.mix.lock) kind=mix.lock ;;
   esac
   res="$(curl -sS -o "$work/p.json" -w '%{http_code} %{content_type}' --data-binary @"$f" "$base/v1/sbom${kind:+?kind=$kind}")"
   if [ "$res" = "$want application/problem+json" ] && jq -e ".status == $want and (.detail|length > 0)" "$work/p.json" >/dev/null; then ok

@@ -153,9 +153,16 @@ TEST(bounds_deadline_every_reader_and_select)
         {"go.sum", "", "example.com/p%d v1.%d.%d h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"},
         {"gradle.lockfile", "", "g:p%d:1.%d.%d=runtimeClasspath\n"},
         {"Cargo.lock", "version = 4\n", "[[package]]\nname = \"p%d\"\nversion = \"1.%d.%d\"\n"},
+        {"Gemfile.lock", "GEM\n  remote: https://rubygems.org/\n  specs:\n", "    p%d (1.%d%.0d)\n"},
+        {"Podfile.lock", "PODS:\n", "  - P%d (1.%d%.0d)\n"},
+        {"mix.lock", "%{\n", "  \"p%d\": {:hex, :p%d, \"1.%d\"},\n"},
     };
     for (size_t k = 0; k < sizeof in / sizeof in[0]; k++) {
         const char *text = repeat(a, in[k].head, in[k].fmt, 2000, &len);
+        if (!strcmp(in[k].kind, "mix.lock")) { /* the map closes after its entries */
+            text = sb_arena_printf(a, "%s}\n", text);
+            len += 2;
+        }
         sb_lock *l = NULL;
         sb_code rc = sb_lock_read(&l, a, !strcmp(in[k].kind, "conda explicit spec") ? "auto" : in[k].kind, text, len,
                                   NULL, &lim, &err);

@@ -513,6 +513,9 @@ TEST(core_lock__utf8_bom_is_skipped_for_every_kind)
          "gradle.lockfile"},
         {"cargo/ripgrep--rev-3fce3b5/Cargo.lock", "Cargo.lock", "Cargo.lock", "Cargo.lock"},
         {"conan/openstudio--rev-09472be/conan.lock", "conan.lock", "conan.lock", "conan.lock"},
+        {"bundler/rails--rev-ee68786/Gemfile.lock", "Gemfile.lock", "Gemfile.lock", "Gemfile.lock"},
+        {"cocoapods/spotube-ios--rev-826c8e4/Podfile.lock", "Podfile.lock", "Podfile.lock", "Podfile.lock"},
+        {"mix/phoenix-installer--rev-167c469/mix.lock", "mix.lock", "mix.lock", "mix.lock"},
         /* this one is not taken for requirements by content alone, BOM or not */
         {"requirements/pdm-tests-fixtures-projects-demo-package/requirements.txt", "requirements.txt",
          "requirements.txt", NULL},
