@@ -19,6 +19,7 @@ extern const sb_reader sb_reader_conan;
 extern const sb_reader sb_reader_gem, sb_reader_cocoapods, sb_reader_mix;
 
 /* One reader a line: adding one is a line here and its extern above. */
+/* clang-format off */
 static const sb_reader *const readers[] = {
     &sb_reader_explicit,
     &sb_reader_condalock,
@@ -48,6 +49,7 @@ static const sb_reader *const readers[] = {
     &sb_reader_mix,
     NULL,
 };
+/* clang-format on */
 
 /* "pixi.lock, uv.lock, ..." for messages, into the caller's buffer: a
  * static one filled on first use was a data race between request threads. */

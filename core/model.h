@@ -356,7 +356,7 @@ typedef struct sb_lock {
      * (select.c manifest_scopes). */
     bool scopes_guessed;
     sb_strv opt_edges;
-    const sb_incomplete *incomplete;      /* what reading left out (a repository's lockfiles that did not
+    const sb_incomplete *incomplete; /* what reading left out (a repository's lockfiles that did not
                                     read): every selection states it; NULL when nothing */
 } sb_lock;
 
