@@ -43,6 +43,13 @@ for f in README.md CONTRIBUTING.md tests/README.md examples/README.md docs/*.md 
     check "$f: link $link resolves" [ -e "$(dirname "$f")/$target" ]
   done < <(grep -oE '\]\([^)]+\)' "$f" | sed 's/^](//; s/)$//' | grep -vE '^(https?|mailto):|^#')
 done
+# and the other way: every source file the docs name exists (a renamed or
+# removed file leaves no statement behind about it)
+for doc in docs/internals/ARCHITECTURE.md CONTRIBUTING.md tests/README.md; do
+  while read -r path; do
+    check "$doc names $path, which exists" [ -e "$path" ]
+  done < <(grep -oE '`(core|service|handlers|cli)/[A-Za-z0-9_./-]+\.(c|h)`' "$doc" | tr -d '`' | sort -u)
+done
 for f in core/*.c service/*.c service/http/*.c service/lookup/*.c handlers/*.c; do
   check "ARCHITECTURE.md names $f" grep -qF "$(case "$f" in service/*/*) echo "$f" ;; *) basename "$f" ;; esac)" docs/internals/ARCHITECTURE.md
 done
