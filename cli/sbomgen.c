@@ -4,7 +4,7 @@
  *   sbomgen [-f FORMAT] [-e ENV] [-p PLATFORM] [-t EPOCH] [-b BUFSIZE] [-c] LOCKFILE
  *   sbomgen -r packages|licenses|python|tree [-o json|text] ... LOCKFILE   (a report)
  *   sbomgen -m MANIFEST [-i GLOB].. [-x GLOB].. [-k KIND].. [-S] [-O] ... LOCKFILE
- *          (a workspace manifest beside the lockfile, and the filters of spec 3:
+ *          (a workspace manifest beside the lockfile, and the filters:
  *           include, exclude, exclude-kind, scope=required, keep-orphans)
  *
  * Writes the document to stdout through the same producer the server uses,

@@ -13,7 +13,7 @@
 
 /* sb_alloc_release(): give what this thread freed back to the system.
  * Called after a request that held many megabytes, so one large upload does
- * not keep a replica's RSS up for the rest of its life (issue 19). */
+ * not keep a replica's RSS up for the rest of its life. */
 #ifdef SB_NO_MIMALLOC
 #include <malloc.h>
 #include <stdlib.h>

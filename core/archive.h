@@ -1,6 +1,6 @@
 /*
  * archive.h - a conda package's metadata read out of its channel archive
- * from as few bytes as possible (spec 9.2).
+ * from as few bytes as possible.
  *
  * A .conda file is a zip whose info-*.tar.zst member holds info/. The zip's
  * central directory sits at the end, so the archive's tail (one HTTP range)

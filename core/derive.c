@@ -124,8 +124,8 @@ const char *sb_derive_no_userinfo(sb_arena *a, const char *url)
 static sb_code derive_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_lock_env *env)
 {
     const char *loc = p->location ? p->location : "";
-    /* a pkg:pypi purl carries a version (spec 4); a record without one gets
-     * "0", as pixi-sbom substitutes (spec 2.2). The component keeps none. */
+    /* a pkg:pypi purl carries a version; a record without one gets
+     * "0", as pixi-sbom substitutes. The component keeps none. */
     const char *pv = p->version ? p->version : "0";
     sb_code rc = SB_OK;
     if (!strncmp(loc, "git+", 4)) {
@@ -198,7 +198,7 @@ static const char *npm_purl(sb_arena *a, const char *type, const char *name, con
     return build(a, type, ns, slash ? slash + 1 : name, version, q, q ? 1 : 0);
 }
 
-/* npm purls (spec 5 table, the purl spec's npm type): a registry package is
+/* npm purls (the purl spec's npm type): a registry package is
  * pkg:npm; git sources carry vcs_url, other tarballs download_url; local
  * folders and workspace members are pkg:generic, never a registry name. */
 static sb_code derive_npm(sb_pkg *p, sb_arena *a, props_b *pb)
@@ -274,7 +274,7 @@ static int conda_forge(const sb_pkg *p)
 }
 
 /* A conda-forge binary without a lockfile `purls:` key takes its PyPI
- * identities from the mapping, at the conda version (spec 4). */
+ * identities from the mapping, at the conda version. */
 static sb_code map_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_derive_opts *opts)
 {
     if (NULL == opts || NULL == opts->pypi_map || !sb_eco_is(p->kind, SB_ECO_CHANNEL) || p->has_purls_key ||
@@ -300,7 +300,7 @@ static sb_code map_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_derive_opt
 }
 
 /* primary-purl=pypi: the first PyPI identity becomes the purl, the
- * package's own moves to the extra purls in its place (spec 4). */
+ * package's own moves to the extra purls in its place. */
 static void swap_primary(sb_pkg *p)
 {
     if (sb_eco_is(p->kind, SB_ECO_PYPI_INDEX))

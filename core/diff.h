@@ -1,7 +1,7 @@
 /*
  * diff.h - what changed between two selected models (a base and a head
  * revision of a lockfile), as rows a pull request can show and a CI gate
- * can refuse (spec 10 `diff`).
+ * can refuse.
  *
  * Packages are matched by (kind, name), the name PEP 503-normalized for
  * PyPI and case-folded for conda. A name present several times on one side

@@ -91,8 +91,8 @@ static void serial_num(sb_sha1 *c, const char *key, long long v)
  * timestamp, indentation, the license-text request and its budget, and
  * whether a package cache and index lookups filled the records. Identical
  * requests get identical serials; two documents that differ anywhere do
- * not share one. (Spec 11 lets CycloneDX 1.6 and 1.7 of one input share an
- * identifier; issue 18 item 10 asks that they do not.)
+ * not share one: CycloneDX 1.6 and 1.7 of one input do not share an
+ * identifier either.
  */
 /* Every filter option, in a fixed order; patterns in the order given (the
  * first exclude pattern that matches names the reason, so order shows). */
@@ -176,7 +176,7 @@ static void make_serial(sb_doc *d, const char *format, bool vex, char out[37])
 }
 
 /*
- * Identity carried over (issue 23 part 5). A document sbomd wrote, read back
+ * Identity carried over. A document sbomd wrote, read back
  * and written again in its own format with nothing that changes it, is that
  * document: it keeps the source's serial, so the answer is the source byte
  * for byte. CycloneDX lets one BOM keep its serialNumber while its content

@@ -169,7 +169,7 @@ const char *sb_doc__uri(sb_doc *d, const char *s); /* percent-encode what a URI 
 void sb_doc__file_text(sb_doc *d, const sb_licfile *f);
 
 /* The first 8 hex digits of UUIDv5(OID namespace, the file's embedded bytes),
- * naming an SPDX element for that text (spec 7.2); "00000000" if unreadable. */
+ * naming an SPDX element for that text; "00000000" if unreadable. */
 const char *sb_doc__text_h8(sb_doc *d, const sb_licfile *f);
 
 /* How a format writes a package's hashes: the array's key, each entry's
@@ -187,7 +187,7 @@ void sb_doc__hashes(sb_jw *jw, const sb_pkg *p, const sb_doc_hash_shape *shape);
 extern const sb_doc_ops sb_doc_cyclonedx_16;
 extern const sb_doc_ops sb_doc_cyclonedx_17;
 /* output=vex: component-less CycloneDX VEX documents whose affects refs are
- * BOM-Links into the cyclonedx-1.6 / 1.7 SBOM of the same request (spec 6.9);
+ * BOM-Links into the cyclonedx-1.6 / 1.7 SBOM of the same request;
  * not in sb_doc_formats(): format= and Accept never pick them. */
 extern const sb_doc_ops sb_doc_cyclonedx_vex_16;
 extern const sb_doc_ops sb_doc_cyclonedx_vex_17;

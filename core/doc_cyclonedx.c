@@ -227,7 +227,7 @@ static sb_code begin(sb_doc *d)
     /* the kind of lockfile the data came from (SPDX says it in its creation
      * comment, 1.7 in its citation): read back, a 1.6 document can say it again */
     prop(jw, "pixi:input-kind", sb_doc__made_from(d));
-    if (d->source_doc) /* converted from another document (spec 2.11) */
+    if (d->source_doc) /* converted from another document */
         prop(jw, "pixi:source-document", d->source_doc);
     const char *excluded = sb_filter_excluded_text(s, d->arena);
     if (excluded)
@@ -259,7 +259,7 @@ static sb_code component(sb_doc *d, size_t i)
     sb_jw_kstr_opt(jw, "version", p->version);
     sb_jw_kstr_opt(jw, "description", x->summary);
     /* CycloneDX has no development scope: what a project only develops with
-     * is not needed to run it, which is what "optional" says (spec 6.3) */
+     * is not needed to run it, which is what "optional" says */
     if (p->scope != SB_SCOPE_NONE)
         sb_jw_kstr(jw, "scope", p->scope == SB_SCOPE_REQUIRED ? "required" : "optional");
     if (p->supplier_name) {
@@ -398,7 +398,7 @@ static int fragment_char(unsigned char c)
 
 /* "ref": the component's bom-ref; in a VEX a BOM-Link to it in the SBOM
  * (urn:cdx:<serial>/1#<bom-ref, percent-encoded>), since the VEX holds no
- * components of its own (spec 6.9). Streamed: no copy of the ref is made. */
+ * components of its own. Streamed: no copy of the ref is made. */
 static void affects_ref(sb_doc *d, const char *id)
 {
     sb_jw *jw = &d->jw;
@@ -438,7 +438,7 @@ static void osv_source(sb_doc *d, const char *id)
     sb_jw_obj_end(jw);
 }
 
-/* One finding (spec 6.9), a piece of its own: the stage holds one at a time. */
+/* One finding, a piece of its own: the stage holds one at a time. */
 static void vulnerability(sb_doc *d, const sb_vuln *v)
 {
     sb_jw *jw = &d->jw;
@@ -518,7 +518,7 @@ static void vulnerability(sb_doc *d, const sb_vuln *v)
         sb_jw_kstr_opt(jw, "detail", v->vex_detail);
         sb_jw_obj_end(jw);
     }
-    if (v->kev || v->epss >= 0 || v->vex_source) { /* spec 6.6: pixi:kev*, pixi:epss*, pixi:vex-source */
+    if (v->kev || v->epss >= 0 || v->vex_source) { /* pixi:kev*, pixi:epss*, pixi:vex-source */
         sb_jw_key(jw, "properties");
         sb_jw_arr_begin(jw);
         if (v->kev) {

@@ -252,7 +252,7 @@ static void rel(sb_doc *d, const char *from_prefix, const char *from, const char
 /* One dependency edge of `from` (whose scope is `from_scope`; the root's is
  * required). An edge crossing into a development group or an extra is
  * written reversed, as the dependency's DEV_DEPENDENCY_OF /
- * OPTIONAL_DEPENDENCY_OF (spec 7.3 item 4); every other edge DEPENDS_ON. */
+ * OPTIONAL_DEPENDENCY_OF; every other edge DEPENDS_ON. */
 static void depends(sb_doc *d, const char *from_prefix, const char *from, sb_scope from_scope, size_t to)
 {
     const spdx23 *f = d->fmt;
@@ -342,7 +342,7 @@ const sb_doc_ops sb_doc_spdx_23 = {
     .family_default = true,
     .title = "SPDX 2.3",
     .spec_version = "2.3",
-    .drops_findings = true, /* spec 6.9: no vulnerability element */
+    .drops_findings = true, /* no vulnerability element */
     .begin = begin,
     .component = component,
     .middle = middle,

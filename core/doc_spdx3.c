@@ -430,7 +430,7 @@ static const char *vex_type(const sb_vuln *v)
     return NULL;
 }
 
-/* Spec 8: CycloneDX justifications mapped to SPDX's five where one fits. */
+/* CycloneDX justifications mapped to SPDX's five where one fits. */
 static const char *spdx_justification(const char *j)
 {
     static const char *const map[][2] = {
@@ -450,7 +450,7 @@ static const char *spdx_justification(const char *j)
     return NULL;
 }
 
-/* A finding (spec 8, security profile): the security_Vulnerability, each
+/* A finding: the security_Vulnerability, each
  * affected package's hasAssociatedVulnerability, and a CVSS v3 assessment
  * for each rating that has a score, a severity and a vector. */
 static void vulnerability3(sb_doc *d, const sb_vuln *v)
@@ -605,7 +605,7 @@ static void collection_open(sb_doc *d, const char *type, const char *frag, const
 
 /* Whether the edge from a package of scope `from` to package `to` crosses
  * into a development group: such edges are LifecycleScopedRelationships with
- * scope development (spec 8); every other edge a plain dependsOn. */
+ * scope development; every other edge a plain dependsOn. */
 static int dev_edge(const sb_sbom *s, sb_scope from, size_t to)
 {
     return sb_scope_crossing(from, s->pkgs[to].scope) == SB_SCOPE_DEVELOPMENT;

@@ -1,5 +1,5 @@
 /*
- * filter.h - leaving packages out of a document (spec 3, "Filters").
+ * filter.h - leaving packages out of a document ("Filters").
  *
  * A request may drop packages by name (include / exclude globs), by kind and
  * by scope. The filter runs on a selected sb_sbom whose graph is resolved,

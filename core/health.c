@@ -37,7 +37,7 @@ static sb_code add(sb_arena *a, char **o, size_t *n, size_t *cap, const char *s)
 
 /* The GitHub repository a project page names: a project_urls entry whose
  * label says source code ("Source", "Source Code", "Repository", "Code",
- * "GitHub"), else any project_urls entry, else home_page (spec 9.4). */
+ * "GitHub"), else any project_urls entry, else home_page. */
 static const char *project_repo(sb_arena *a, json_t *info)
 {
     static const char *const labels[] = {"source", "repo", "code", "github"};

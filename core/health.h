@@ -1,6 +1,6 @@
 /*
- * health.h - supply-chain health of the packages in a selection (issue 29
- * part 3, spec 6.6, 9.4, 10): PEP 592 yanked flags and how far each PyPI
+ * health.h - supply-chain health of the packages in a selection: PEP 592
+ * yanked flags and how far each PyPI
  * index package is behind its project's newest release.
  *
  * Both come from one PyPI JSON API answer per project
@@ -54,7 +54,7 @@ sb_code sb_health_pypi_digest(sb_arena *a, const char *json, size_t len, const c
 sb_code sb_health_from_digest(sb_health *h, sb_arena *a, const char *digest, const char *version);
 
 /* 1 when p is a PyPI index release (pkg:pypi purl of its own, no
- * qualifiers, a version): only those are asked (spec 4: a VCS, archive or
+ * qualifiers, a version): only those are asked (a VCS, archive or
  * local package's name may belong to someone else on the index). */
 int sb_health_queryable(const sb_pkg *p);
 

@@ -1,6 +1,6 @@
 /*
  * lock_merge.c - several SBOMs (each read by an SBOM reader into a lock of one
- * environment x platform) merged into one lock (spec 2.11, several
+ * environment x platform) merged into one lock (several
  * --from-sbom): one package per purl (a package without one has
  * pkg:generic/name@version from its reader, so name@version is the
  * identity then), each carrying `pixi:source-document` (the labels of the
@@ -36,7 +36,7 @@ typedef struct merge {
     size_t *last;       /* per package: the last part that had it */
     sb_strv root_deps;  /* the merged root's edges (purls) */
     sb_strmap seen;     /* "<list>\x01<item>" of the lists past LIST_LINEAR items (push_unique) */
-    sb_deadline dl;     /* the request's: checked per component and per edge (issue 43) */
+    sb_deadline dl;     /* the request's: checked per component and per edge */
 } merge;
 
 static sb_code oom(merge *m)
@@ -353,7 +353,7 @@ sb_code sb_lock_merge(sb_lock **out, sb_arena *a, sb_lock *const *locks, const c
             sb_lock_platform_add(pl, a, m.pkgs[i]) != SB_OK)
             return oom(&m);
     }
-    /* the document names its sources (spec 2.11): each part's serial number
+    /* the document names its sources: each part's serial number
      * or namespace, else its label; no part's identity is the merge's own */
     const char *srcdoc = NULL;
     for (size_t i = 0; i < n; i++) {

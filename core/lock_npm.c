@@ -420,7 +420,7 @@ static const char *entry_source(npm_ctx *c, npm_ent *e, const char *resolved)
 }
 
 /* What one more copy of a known package says, added to what the first
- * said (issue 38: a bundled copy has a license and no integrity, the
+ * said (a bundled copy has a license and no integrity, the
  * registry copy the reverse): a field the package lacks is taken; a
  * different value is kept beside the first as pixi:other-integrity /
  * pixi:other-license / pixi:other-resolved, the first copy's (lock order)

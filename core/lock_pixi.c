@@ -869,7 +869,7 @@ static sb_code link_v4(sb_pixi_ctx *c)
     return SB_OK;
 }
 
-/* conda-lock: what a category says the package is for (spec 2.7): `main`
+/* conda-lock: what a category says the package is for: `main`
  * (the default) required, `dev` development, any other optional. */
 static sb_scope category_scope(const sb_pixi_rec *r)
 {

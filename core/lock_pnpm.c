@@ -24,7 +24,7 @@
  * packageManagerDependencies first) the last one is the project's lock.
  *
  * Read from libyaml events (yaml_ev.h), never as a whole tree: a tree of a
- * 100,000-entry lock held ~150 MB against a 26 MB input (issue 30 bounds).
+ * 100,000-entry lock held ~150 MB against a 26 MB input.
  * The sections come in any order and an edge may name a package listed
  * further down, so the input is pulled more than once, each pass keeping
  * only what the records need:
@@ -969,7 +969,7 @@ static sb_code store_importers(pn_ctx *c, sb_yp *y)
 
 /* ---- importers ---- */
 
-/* The names workspace members are linked under (issue 38, defect 6: the
+/* The names workspace members are linked under (defect 6: the
  * folder's last segment made dedupe/types, hooks/types and packages/types
  * one pkg:generic/types). pnpm links a workspace: dependency by the
  * member's package.json name, so the name a dependent importer gives a

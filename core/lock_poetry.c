@@ -190,7 +190,7 @@ static sb_code on_event(void *ud, const sb_toml_seg *path, size_t depth, const s
  * required (optional when only an extra installs it), in other groups only
  * development (optional when an extra installs it too). A lock that records
  * no groups (lock-version 2.0) cannot tell main from development: no scope,
- * whatever `optional` says (spec 2.5, 3). */
+ * whatever `optional` says. */
 static sb_scope scope_of(const po_src *s)
 {
     if (!s->main && !s->other)

@@ -10,7 +10,7 @@
  * artifact the platform installs, and emit sb_pkg records into one
  * environment of an sb_lock.
  *
- * Scopes (spec 3): a walk claims packages in three rounds, from the members'
+ * Scopes: a walk claims packages in three rounds, from the members'
  * base dependencies (required), then their extras (optional), then their
  * development groups (development), each round only what the ones before
  * left; without a walk each package keeps the scope its reader read. A

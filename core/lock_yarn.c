@@ -592,7 +592,7 @@ static bool registry_entry(const yl_ent *e)
  * arena string: `resolved` may be the scratch buffer). An offline mirror
  * (yarn-offline-mirror) writes the tarball's bare file name,
  * "helpers-3.0.16.tgz#<sha1>": for an entry the registry resolved that is
- * the registry package all the same (issue 38, defect 3), not a local one. */
+ * the registry package all the same, not a local one. */
 static const char *classic_source(yl_ctx *c, const char *resolved, bool registry)
 {
     if (NULL == resolved || sb_model_npm_registry(resolved))
@@ -778,7 +778,7 @@ static bool uri_plain(unsigned char ch)
 /* The entry of a dependency's descriptor "name@range". Berry binds a
  * relative range (portal:../b, link:../b, file:../b, a patch file) to the
  * dependent's locator: when "name@range" is no key, the key is
- * "name@range::locator=<the dependent's resolution, URI-encoded>" (issue 38,
+ * "name@range::locator=<the dependent's resolution, URI-encoded>" (
  * defect 4: a portal: between two non-workspace packages lost its edge). */
 static yl_done *lookup(yl_ctx *c, const yl_dep *d, const char *locator)
 {

@@ -699,7 +699,7 @@ static sb_code read_package_json(sb_manifest *m, sb_arena *a, const char *data, 
     m->repository = json_is_string(repo) ? sb_arena_strdup(a, json_string_value(repo)) : jstr(a, repo, "url");
     json_t *au = json_object_get(root, "author");
     if (json_is_string(au)) {
-        /* "Name <email> (url)": the url is not part of the spec 2.13 rule */
+        /* "Name <email> (url)": the url is not part of the rule */
         char *s = sb_arena_strdup(a, json_string_value(au));
         char *paren = s ? strrchr(s, '(') : NULL;
         if (paren && strchr(paren, ')') && paren > s)

@@ -1,9 +1,9 @@
 /*
- * manifest.h - what a project declares (spec 2.13): the workspace manifest
+ * manifest.h - what a project declares: the workspace manifest
  * sent beside a lockfile (pixi.toml, pyproject.toml, environment.yml,
  * package.json) read into one small model: the document root's metadata
  * and the dependencies the project asked for, each with the feature, group
- * or extra that declares it and the scope that gives it (spec 3).
+ * or extra that declares it and the scope that gives it.
  *
  * The model knows nothing of lockfiles; sb_select() matches it
  * against the selected packages (sb_select_opts.manifest).
@@ -68,7 +68,7 @@ const char *sb_manifest_kind(const char *filename);
 sb_code sb_manifest_read(sb_manifest **out, sb_arena *a, const char *filename, const char *data, size_t len,
                          const sb_limits *lim, sb_err *err);
 
-/* spec 2.13 author rule: split on the last '<'; when the rest ends with '>'
+/* author rule: split on the last '<'; when the rest ends with '>'
  * the inside is the email; an empty name falls back to the email; no
  * brackets: the whole string is the name. 0 for a blank string. */
 int sb_manifest_author(sb_arena *a, const char *s, sb_author *out);

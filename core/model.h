@@ -52,7 +52,7 @@ typedef enum sb_kind {
  * core/ecosystem.h; the kind's name is the pixi:kind value. */
 const char *sb_kind_name(sb_kind k);
 
-/* What a package is in the document for (spec 3, "Scopes"): only inputs that
+/* What a package is in the document for ("Scopes"): only inputs that
  * tell them apart set one (uv/poetry/pdm groups and extras, conda-lock
  * categories); pixi.lock and the rest leave SB_SCOPE_NONE. The order is the
  * precedence: a package reachable in several ways takes the smallest. */
@@ -70,10 +70,10 @@ sb_scope sb_scope_merge(sb_scope a, sb_scope b);
  * into `to` crosses into: `to`'s scope when it leaves what `from` is there
  * for and leads into something not required; SB_SCOPE_NONE when the edge
  * stays inside one scope, leads into what is required anyway, or either end
- * has no scope (spec 7.3 item 4). */
+ * has no scope. */
 sb_scope sb_scope_crossing(sb_scope from, sb_scope to);
 
-/* A person a manifest names (spec 2.13). */
+/* A person a manifest names. */
 /* A person or organization: the project's authors (a manifest) and the
  * SBOM's author (query `author`, --sbom-author). */
 typedef struct sb_author {
@@ -187,8 +187,8 @@ typedef struct sb_pkgx {
  * selection's copy of it where the selection cannot take the record itself,
  * so its size is paid per package once or twice: counts are 32-bit, the
  * small fields share one word and what few records have is in sb_pkgx
- * (issue 19: ~130 bytes of model per byte of a pin-dense requirements.txt;
- * issue 41: <= 250 bytes a package). */
+ * (~130 bytes of model per byte of a pin-dense requirements.txt;
+ * <= 250 bytes a package). */
 typedef struct sb_pkg {
     sb_kind kind;
     sb_scope scope; /* set by readers that distinguish scopes */
@@ -245,7 +245,7 @@ sb_code sb_pkg_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char 
 
 /* Why p's license is not known, when it is not (NULL when it is stated,
  * or stated as absent): the lockfile does not record one and no lookup told
- * it, which is not "no license" (issue 37). The remedy is part of it. */
+ * it, which is not "no license". The remedy is part of it. */
 const char *sb_pkg_license_unknown(const sb_pkg *p);
 
 /* The digests a package can carry, in the order documents list them. */
@@ -370,7 +370,7 @@ const sb_lock_env *sb_lock_find_env(const sb_lock *l, const char *name);
 const sb_lock_platform *sb_lock_find_platform(const sb_lock_env *e, const char *name);
 
 /* Which license files a format can embed a text for. CycloneDX: every file
- * of a package with a single id, a free text or no license (spec 6.4).
+ * of a package with a single id, a free text or no license.
  * SPDX: only the first file of a package whose license is free text (the
  * extracted-licensing / SimpleLicensingText element); the rest by name. */
 typedef enum sb_text_shape { SB_TEXTS_CYCLONEDX, SB_TEXTS_SPDX } sb_text_shape;
@@ -404,7 +404,7 @@ typedef struct sb_sbom {
     long long license_file_max, license_texts_max; /* the text budget applied (bytes) */
     bool package_cache;                            /* records were enriched from a package cache */
     bool lookups;                                  /* missing licenses were looked up in the indexes */
-    /* from the manifest (spec 2.13); all absent without one */
+    /* from the manifest; all absent without one */
     const sb_author *root_authors;
     size_t nroot_authors;
     const char *root_license, *root_homepage, *root_repository, *root_documentation;

@@ -1,5 +1,5 @@
 /*
- * policy.h - license policy (spec 5): allow / deny lists of SPDX ids,
+ * policy.h - license policy: allow / deny lists of SPDX ids,
  * require-license, per-package exemptions, and the expression-aware
  * evaluation of one package's normalized license against them.
  *

@@ -1,5 +1,5 @@
 /*
- * pypimap.h - the conda -> PyPI name mapping (spec 4, "PyPI identities for
+ * pypimap.h - the conda -> PyPI name mapping ("PyPI identities for
  * conda packages"): the prefix.dev compressed mapping's JSON shape, an
  * object {conda_name: pypi_name | [pypi_name, ...] | null}, read once from
  * a file the server is given (--pypi-mapping-file) and then read-only, so

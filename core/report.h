@@ -72,10 +72,10 @@ typedef struct sb_report_kind {
 } sb_report_kind;
 
 /* The report kinds, each in its own file. */
-extern const sb_report_kind sb_report_packages;        /* report_packages.c: spec 10.1 */
-extern const sb_report_kind sb_report_licenses;        /* report_licenses.c: spec 10.2, SARIF under a policy */
-extern const sb_report_kind sb_report_python;          /* report_python.c: spec 10.3, requires-python */
-extern const sb_report_kind sb_report_tree;            /* report_tree.c: spec 10.4, the dependency tree */
+extern const sb_report_kind sb_report_packages;        /* report_packages.c: */
+extern const sb_report_kind sb_report_licenses;        /* report_licenses.c: SARIF under a policy */
+extern const sb_report_kind sb_report_python;          /* report_python.c: requires-python */
+extern const sb_report_kind sb_report_tree;            /* report_tree.c: the dependency tree */
 extern const sb_report_kind sb_report_quality;         /* report_quality.c: minimum-element profiles */
 extern const sb_report_kind sb_report_vulnerabilities; /* report_vulns.c */
 extern const sb_report_kind sb_report_outdated;        /* report_outdated.c: PyPI releases behind the newest */

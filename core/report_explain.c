@@ -1,5 +1,5 @@
 /*
- * report_explain.c - the explain report (issue 23 part 4, spec 10
+ * report_explain.c - the explain report (sbomgen
  * `--explain`): every fact the document holds about one package (sb_doc_opts
  * .explain_package) and where it came from, for "why does the dashboard say
  * GPL?". One row per fact: {environment, platform, name, version, kind,
@@ -25,7 +25,7 @@ enum { NCOLS = 7 };
 static const char *const header[NCOLS] = {"Package", "Version", "Kind", "Fact", "Value", "Source", "Considered"};
 
 /* A row's JSON keys after environment and platform; with those two, the CSV
- * header (issue 40: `name` as in every report, openapi/reports.schema.json). */
+ * header (`name` as in every report, openapi/reports.schema.json). */
 static const char *const keys[NCOLS] = {"name", "version", "kind", "fact", "value", "source", "considered"};
 static const char *const csv_header[NCOLS + 2] = {"environment", "platform", "name",   "version",   "kind",
                                                   "fact",        "value",    "source", "considered"};

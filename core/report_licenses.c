@@ -1,5 +1,5 @@
 /*
- * report_licenses.c - the licenses report (spec 10.2): one row per package
+ * report_licenses.c - the licenses report: one row per package
  * with its license, family, where the license came from and how many
  * license files, as JSON, an aligned text table, Markdown and CSV (the
  * JSON row's keys); the summary groups packages by license (most packages first) and

@@ -1,5 +1,5 @@
 /*
- * report_outdated.c - the outdated report (spec 10, issue 29 part 3): one
+ * report_outdated.c - the outdated report: one
  * row per PyPI index package whose locked release is older than its
  * project's newest (info.version of the PyPI project page), with Version,
  * Age (days from the locked release's first upload to the document's
@@ -34,7 +34,7 @@ typedef struct oreport {
 
 static const char *const header[NCOLS] = {"Name", "Version", "Age", "Latest", "Released", "Behind", "Step"};
 
-/* The JSON row's keys, in its order: the CSV header (issue 40, one schema
+/* The JSON row's keys, in its order: the CSV header (one schema
  * for every report, openapi/reports.schema.json). */
 static const char *const csv_header[] = {"environment", "platform", "name",   "version",         "purl",
                                          "released",    "age_days", "latest", "latest_released", "behind",

@@ -1,5 +1,5 @@
 /*
- * report_packages.c - the packages report (spec 10.1): one row per package
+ * report_packages.c - the packages report: one row per package
  * of the model with its version, kind, where the manifest declares it, its
  * source, license, yanked flag and purl, as JSON, an aligned text table,
  * Markdown and CSV (its columns are the JSON row's keys). The summary counts the packages and,
@@ -14,7 +14,7 @@
 
 static const char *const headers[] = {"Name", "Version", "Kind", "Declared", "Source", "License", "Yanked", "Purl"};
 
-/* The JSON row's keys, in its order (issue 40: one schema, openapi/reports.schema.json). */
+/* The JSON row's keys, in its order (one schema, openapi/reports.schema.json). */
 static const char *const csv_headers[] = {"environment",    "platform",      "name",
                                           "version",        "kind",          "license",
                                           "declared",       "scope",         "source",
@@ -127,7 +127,7 @@ static void text_summary(sb_doc *d, const sb_report__tab *r, size_t k)
     sb_report__puts(d, t ? t : "\n");
     /* the License column's "-" may be not known rather than absent: say so, as the page does */
     sb_report__unknown_line(d, r);
-    if (!s->manifest) /* spec 10.1: only when a manifest was read */
+    if (!s->manifest) /* only when a manifest was read */
         return;
     const char *dl = sb_arena_printf(d->arena, "Declared by the manifest: %zu present, %zu missing%s", s->ndeclared,
                                      (size_t)s->declared_missing.n, s->declared_missing.n ? ": " : "\n");

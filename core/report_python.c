@@ -1,5 +1,5 @@
 /*
- * report_python.c - the python report (spec 10.3): one row per PyPI package
+ * report_python.c - the python report: one row per PyPI package
  * with its requires-python, whether the locked interpreter (the conda
  * `python` package) satisfies it, and the highest Python MAJOR.MINOR it
  * allows (its ceiling); rows lowest ceiling first. The summary names the
@@ -26,7 +26,7 @@ typedef struct preport {
 
 static const char *const headers[] = {"Package", "Version", "Requires-Python", "Satisfied", "Ceiling", NULL};
 
-/* The JSON row's keys, in its order (issue 40: `name` as in every report). */
+/* The JSON row's keys, in its order (`name` as in every report). */
 static const char *const csv_headers[] = {"environment",     "platform",  "name",    "version",
                                           "requires_python", "satisfied", "ceiling", NULL};
 
@@ -76,7 +76,7 @@ static sb_code prepare(sb_doc *d, sb_report__tab *r)
         sb_report__row w = SB_REPORT__ROW(i);
         if (!sb_eco_is(p->kind, SB_ECO_PYPI_INDEX))
             continue;
-        if (p->requires_python && p->requires_python[0]) { /* read at MAJOR.MINOR (spec 10.3) */
+        if (p->requires_python && p->requires_python[0]) { /* read at MAJOR.MINOR */
             w.satisfied = sb_marker_spec_match(p->requires_python, py->interp);
             sb_marker_python_ceiling(p->requires_python, &w.ceil_major, &w.ceil_minor);
         } else {

@@ -21,7 +21,7 @@ enum { NCOLS = 8 };
 static const char *const header[NCOLS] = {"Profile", "Element", "Section", "Have",
                                           "Total",   "Lacking", "Why",     "First lacking"};
 
-/* The JSON row's keys, in its order: the CSV header (issue 40, one schema
+/* The JSON row's keys, in its order: the CSV header (one schema
  * for every report, openapi/reports.schema.json). */
 static const char *const csv_header[] = {"environment", "platform", "profile",       "element", "title",
                                          "section",     "rule",     "scope",         "have",    "total",

@@ -1,5 +1,5 @@
 /*
- * report_tree.c - the tree report (spec 10.4): the dependency graph walked
+ * report_tree.c - the tree report: the dependency graph walked
  * depth-first from the workspace's direct dependencies, one row per edge
  * with its depth and parent; a package already expanded is listed again as
  * a repeat ("(*)"), not walked again; `levels=` bounds the depth. As JSON,

@@ -1,5 +1,5 @@
 /*
- * report_vulns.c - the vulnerabilities report (spec 10, 10.4): one row per
+ * report_vulns.c - the vulnerabilities report: one row per
  * finding and affected package, worst first (the findings' order), as JSON,
  * an aligned text table, Markdown, CSV, and SARIF 2.1.0 for code-scanning
  * uploads (one rule per finding, one result per row).
@@ -39,7 +39,7 @@ typedef struct vreport {
 static const char *const header[NCOLS] = {"Package", "Version", "Severity", "Score",  "KEV",    "EPSS",
                                           "ID",      "Aliases", "Fixed",    "Status", "Summary"};
 
-/* The JSON row's keys, in its order: the CSV header (issue 40, one schema
+/* The JSON row's keys, in its order: the CSV header (one schema
  * for every report, openapi/reports.schema.json). */
 static const char *const csv_header[] = {
     "environment",     "platform", "name",   "version",       "purl",           "ref",          "id",
@@ -195,7 +195,7 @@ static size_t vcount(const sb_doc *d)
     return r->nrows + 1; /* the rows, then the summary */
 }
 
-/* SARIF's security-severity: 10 when known exploited, the CVSS score, else one per severity (spec 10.4) */
+/* SARIF's security-severity: 10 when known exploited, the CVSS score, else one per severity */
 static double sarif_severity(const sb_vuln *v)
 {
     if (v->kev)
@@ -279,7 +279,7 @@ static void sarif_result(sb_doc *d, const vrow *w)
     const char *fp = sb_arena_printf(d->arena, "%s|%s|%s", p->purl, s->environment, s->platform);
     sb_jw_kstr(jw, "pixi-sbom/purl|environment|platform", fp ? fp : p->purl);
     sb_jw_obj_end(jw);
-    if (settled) { /* spec 10.4: accepted findings as suppressions */
+    if (settled) { /* accepted findings as suppressions */
         sb_jw_key(jw, "suppressions");
         sb_jw_arr_begin(jw);
         sb_jw_obj_begin(jw);

@@ -1,6 +1,6 @@
 /*
  * scorecard.h - OpenSSF Scorecard results for the packages of a selection
- * (issue 29 part 3, spec 6.6, 6.7, 9.6): which GitHub repository a package
+ *: which GitHub repository a package
  * comes from (its URLs read by github.h), the API URL that scores it, the answer read into a short
  * digest, and the pixi:scorecard* properties. No I/O here: the service
  * fetches <scorecard-url>/projects/github.com/<owner>/<repo> through its
@@ -59,7 +59,7 @@ sb_code sb_scorecard_from_digest(sb_scorecard *sc, sb_arena *a, const char *dige
 
 /* Give the selection's scored packages pixi:scorecard and
  * pixi:scorecard-date, and, when min >= 0, pixi:scorecard-check-<Check> for
- * each conclusive check scoring below min (spec 6.6). */
+ * each conclusive check scoring below min. */
 sb_code sb_scorecard_props(sb_sbom *s, sb_arena *a, double min);
 
 /* Parse a score threshold "N" or "N.N" between 0 and 10; 0 or -1. */

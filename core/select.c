@@ -94,7 +94,7 @@ static int pkg_cmp(const void *x, const void *y)
 }
 
 
-/* ---- the manifest (spec 2.13, 3) ---------------------------------------- */
+/* ---- the manifest ---------------------------------------- */
 
 /* name -> first package index, `next` chaining the others with that key */
 typedef struct name_idx {
@@ -212,7 +212,7 @@ static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const 
     return SB_OK;
 }
 
-/* Scopes from the manifest's groups and extras (spec 3): reachable from
+/* Scopes from the manifest's groups and extras: reachable from
  * what is required = required; else only via an extra = optional; else only
  * via a group = development. Only beside lockfiles that do not record them:
  * pixi.lock documents carry none, and where the lockfile scoped its packages

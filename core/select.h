@@ -46,7 +46,7 @@ typedef sb_code (*sb_lookup_fn)(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, 
  * lookups where the document is made); fills nothing, asks nobody. */
 sb_code sb_lookup_probe(void *ctx, sb_pkg *pkgs, size_t n, sb_arena *a, sb_lookup_stats *st, sb_err *err);
 
-/* Find the advisories that affect a selection's packages (spec 6.9): called
+/* Find the advisories that affect a selection's packages: called
  * once the packages have their purls and ids; fills s->vulns and records
  * what could not be asked in s->incomplete. The network lives in the
  * service; core only calls this. On failure it returns its code with err

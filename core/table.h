@@ -3,7 +3,7 @@
  * an aligned terminal table, a Markdown table (pull-request comments) and
  * CSV (spreadsheets). Every report (packages, licenses, vulnerabilities,
  * diff, quality, ...) builds its rows as arrays of cells and writes them
- * through these, so the quoting rules live in one place (spec 10.4):
+ * through these, so the quoting rules live in one place:
  *
  * - text: cells separated by two spaces, padded to the column widths the
  *   caller measured with sb_table_width (the last column unpadded), control

@@ -1,5 +1,5 @@
 /*
- * vex.h - VEX statements applied to findings (spec 6.9, issue 22 part 4):
+ * vex.h - VEX statements applied to findings:
  * a CycloneDX VEX document (vulnerabilities[] with analysis and affects) or
  * an OpenVEX document (statements[] with status and products) says of an
  * advisory that a product is not affected, fixed, affected or under

@@ -291,7 +291,7 @@ static const char *str_or_null(sb_arena *a, json_t *v)
     return s && s[0] ? sb_arena_strdup(a, s) : NULL;
 }
 
-/* Spec 8: timestamps as YYYY-MM-DDThh:mm:ssZ, fractions and offsets gone
+/* timestamps as YYYY-MM-DDThh:mm:ssZ, fractions and offsets gone
  * (an offset other than Z/+00:00 is applied); NULL when unparsable. */
 static const char *norm_time(sb_arena *a, const char *s)
 {

@@ -1,5 +1,5 @@
 /*
- * vuln.h - vulnerability findings in the model (spec 6.9, 8, 10.4): OSV's
+ * vuln.h - vulnerability findings in the model: OSV's
  * answers turned into merged findings each writer and report streams.
  *
  * Core has no HTTP: the service fetches (service/lookup/lookup.c) and hands the

@@ -16,7 +16,7 @@
  * and goes on. So a reader sees one stream either way.
  *
  * Why: libyaml spends ~2,600 instructions an event (a pixi.lock of 20
- * packages costs 1.3M of its 3.2M a request, issue 41); this costs a few per
+ * packages costs 1.3M of its 3.2M a request,); this costs a few per
  * byte.
  */
 #ifndef SB_YAML_FAST_H

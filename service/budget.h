@@ -20,7 +20,7 @@
  * allows, and otherwise that allocation fails like an out-of-memory and
  * the account says why (413: the request alone could never fit; 503:
  * others hold the rest). No input shape, however crafted, takes the
- * process past the budget this way (issue 43).
+ * process past the budget this way.
  */
 #ifndef SVC_BUDGET_H
 #define SVC_BUDGET_H

@@ -110,7 +110,7 @@ long long svc_intake_deadline(const svc_req *r)
     return sb_deadline_now_ns() + (long long)(svc_req_time_left(r) * 1e9);
 }
 
-/* The `manifest` part (spec 2.13): malformed text is a 400 naming the part
+/* The `manifest` part: malformed text is a 400 naming the part
  * and where; one that cannot be read as a manifest at all is a Warning and a
  * pixi:incomplete entry, and the documents are made without it. */
 static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim, svc_intake *in, svc_problem *pb)
@@ -144,7 +144,7 @@ static int read_manifest(svc_req *r, const svc_part *part, const sb_limits *lim,
     return svc_problem_err(pb, &named, NULL, 0);
 }
 
-/* ---- license policy (spec 5) ---------------------------------------- */
+/* ---- license policy ------------------------------------------------- */
 
 /* One policy list (allow, deny or ignore), each value perhaps a comma-separated list. */
 static sb_code policy_list(svc_intake *in, sb_arena *a, const svc_qlist *l, int which, sb_err *err)
@@ -212,7 +212,7 @@ int svc_intake_policy(svc_req *r, svc_intake *in, sb_sbom *s, svc_problem *pb)
 }
 
 
-/* The `vex` part (issue 22 part 4): a CycloneDX VEX or OpenVEX document
+/* The `vex` part: a CycloneDX VEX or OpenVEX document
  * applied to the findings; it needs vulnerabilities=osv, and one that cannot
  * be read is a 400 naming the part (a VEX silently ignored would let a gate
  * pass or fail on statements nobody checked). */
@@ -249,7 +249,7 @@ static int read_vex(svc_req *r, const svc_part *part, svc_lookup_ctx *lc, svc_in
 
 /* The lockfile is the body or its `lockfile` part (part NULL), or the
  * named part of a multipart body, which then stays for the other parts. */
-/* Several `sbom` parts (issue 23 part 5): each read as a CycloneDX or SPDX
+/* Several `sbom` parts: each read as a CycloneDX or SPDX
  * document, labelled by its file name (else its index, from 1), and merged
  * into one lock (core/lock_merge.c). The serial covers every part's label
  * and bytes. */
@@ -642,7 +642,7 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         return read_repo(r, &up, &lim, part, in, pb);
     }
     /* the model's memory, estimated from the input before anything is built
-     * (issue 19): a request the budget cannot hold is refused here, not
+     * a request the budget cannot hold is refused here, not
      * halfway through taking the replica past its limit */
     sb_lock_choice choice; /* detection scans the whole input: once for the estimate and the read */
     sb_lock_choose(&choice, q->kind, in->body, in->len, filename);

@@ -518,7 +518,7 @@ int svc_req_stream_status(svc_req *r, unsigned status, const char *content_type,
     r->doc = doc;
     r->ctype = content_type;
     if (r->keyed && r->srv->rcache && status == 200) {
-        /* a request's peak stays within 2 x its input + 16 MiB (issue 25):
+        /* a request's peak stays within 2 x its input + 16 MiB:
          * the copy kept for the cache gets half of what the request leaves of
          * that (half: the buffer doubles, old and new held for a moment), so
          * an answer far larger than its input (a 10,000-package document) is

@@ -59,7 +59,7 @@ int svc_upload_read(svc_req *r, svc_upload *up, sb_err *err)
             have = &up->has_manifest, slot = &up->manifest;
         else if (!strcmp(parts[i].name, "vex"))
             have = &up->has_vex, slot = &up->vex;
-        else if (!strcmp(parts[i].name, "sbom")) { /* several: merged (issue 23 part 5) */
+        else if (!strcmp(parts[i].name, "sbom")) { /* several: merged */
             if (up->nsboms == SVC_MAX_SBOM_PARTS) {
                 sb_err_set(err, SB_ELIMIT, "more than %d 'sbom' parts: merge at most %d documents in one request",
                            SVC_MAX_SBOM_PARTS, SVC_MAX_SBOM_PARTS);

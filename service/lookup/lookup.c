@@ -179,7 +179,7 @@ int svc_lk_await(svc_lookup *L, svc_lookup_ctx *ctx, svc_lk_entry *const *es, si
     }
 }
 
-/* --- OSV (spec 6.9, 9.6) --------------------------------------------------- */
+/* --- OSV --------------------------------------------------- */
 
 /* Fetch n OSV answers for one request through the same claims, queue and
  * cache as the license lookups: keys[i] names the cache entry, targets[i]

@@ -77,7 +77,7 @@ void svc_lookup_prefetch(void *ctx, const sb_lock_platform *plat, const char *pa
 /* The same for packages already selected (and filtered: a request with
  * filters queues only what its documents keep). */
 void svc_lookup_prefetch_pkgs(void *ctx, const sb_pkg *pkgs, size_t n, sb_arena *a);
-/* An sb_vuln_fn (spec 6.9): the selection's PyPI and npm purls asked of
+/* An sb_vuln_fn: the selection's PyPI and npm purls asked of
  * OSV (--osv-url) in querybatch chunks, then each advisory's record, all
  * through the engine above (claims, cap, single flight, cache for
  * --osv-ttl, deadline, client gone). What fails is recorded as pixi:incomplete
@@ -93,7 +93,7 @@ sb_code svc_lookup_vulns(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err);
 sb_code svc_lookup_pypi_projects(void *ctx, sb_arena *a, size_t n, const char *const *names, const char **digests,
                                  size_t *capped, int *offline);
 
-/* An sb_vuln_fn (issue 29 part 3; lookup_health.c): the selection's PyPI
+/* An sb_vuln_fn (lookup_health.c): the selection's PyPI
  * index packages' project pages read into s->health (yanked flags, how far
  * behind); gaps are pixi:incomplete step pypi-releases. */
 sb_code svc_lookup_health(void *ctx, sb_sbom *s, sb_arena *a, sb_err *err);

@@ -3,7 +3,7 @@
  * health (core/health.h): one PyPI project page per distinct index project,
  * through the shared lookup engine (svc_lookup_pypi_projects), read into
  * s->health. What is not answered is recorded as pixi:incomplete step
- * pypi-releases (spec 6.7), never a failed document. For the outdated
+ * pypi-releases, never a failed document. For the outdated
  * report, conda packages are read from their channel's index
  * (--channel-index-url, one per channel and subdir; gaps are step
  * conda-index); without one they stay unchecked.

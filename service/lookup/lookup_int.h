@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#define MAX_BODY (8u << 20)         /* spec 9.4: response cap */
+#define MAX_BODY (8u << 20)         /* a response is capped */
 #define MAX_MEMBER_BODY (32u << 20) /* a conda info member fetched by range */
 
 enum { E_QUEUED, E_RUNNING, E_ANSWERED, E_FAILED };

@@ -1,6 +1,6 @@
 /*
  * lookup_projects.c - per-project health answers through the lookup engine
- * (issue 29 part 3): PyPI project pages (yanked, outdated), OpenSSF Scorecard
+ * PyPI project pages (yanked, outdated), OpenSSF Scorecard
  * results and conda channel indexes (outdated), and the engine's
  * descriptors of those kinds (svc_lk_project, svc_lk_scorecard,
  * svc_lk_channel; lookup_int.h): each answer is digested on the engine's
@@ -141,7 +141,7 @@ sb_code svc_lookup_pypi_projects(void *cls, sb_arena *a, size_t n, const char *c
     return fetch_at(L, cls, a, K_PROJECT, m, keys, at, digests, capped);
 }
 
-/* --- OpenSSF Scorecard (issue 29 part 3; the mapping is lookup_scorecard.c) -- */
+/* --- OpenSSF Scorecard (the mapping is lookup_scorecard.c) ------------------ */
 
 sb_code svc_lookup_scorecards(void *cls, sb_arena *a, size_t n, const char *const *repos, const char **digests,
                               size_t *capped, int *offline)

@@ -6,7 +6,7 @@
  * their record carries, e.g. a conda package's about.json dev_url), one
  * question per distinct repository through the shared lookup engine
  * (svc_lookup_scorecards), read into s->scorecard. What is not answered is
- * pixi:incomplete step scorecard (spec 6.7), never a failed document.
+ * pixi:incomplete step scorecard, never a failed document.
  */
 #include "lookup.h"
 #include "../../core/health.h"

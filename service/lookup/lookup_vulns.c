@@ -1,7 +1,7 @@
 /*
  * lookup_vulns.c - vulnerabilities through the lookup engine (see lookup.c):
  * OSV querybatch and advisory records, then KEV and EPSS for the findings
- * (spec 6.6, 6.9, 9.6), and VEX applied last; and the engine's descriptors
+ *, and VEX applied last; and the engine's descriptors
  * of those kinds (svc_lk_osv_batch, svc_lk_osv_vuln, svc_lk_kev,
  * svc_lk_epss; lookup_int.h).
  */
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OSV_CHUNK 1000   /* spec 9.6: purls per querybatch */
+#define OSV_CHUNK 1000   /* purls per querybatch */
 #define OSV_MAX_PAGES 10 /* result pages one query may take (next_page_token), the first included */
 
 /* --- the engine's descriptors of these kinds (lookup_int.h) ----------------- */
@@ -114,7 +114,7 @@ static const char *sha1_hex(sb_arena *a, const char *p, size_t n)
     return o;
 }
 
-/* --- KEV and EPSS (spec 6.6, 9.6) ------------------------------------------ */
+/* --- KEV and EPSS ------------------------------------------ */
 
 #define EXPLOIT_FILE_MAX (64u << 20) /* the KEV catalog is about 1.5 MB */
 

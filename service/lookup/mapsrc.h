@@ -1,6 +1,6 @@
 /*
  * mapsrc.h - the conda -> PyPI mapping fetched from a URL
- * (--pypi-mapping-url, spec 4 / 9.6 cache "mapping", 1 day).
+ * (--pypi-mapping-url, / 9.6 cache "mapping", 1 day).
  *
  * The mapping is fetched when the server starts and again every
  * --pypi-mapping-ttl seconds by one thread; a new map replaces the current
