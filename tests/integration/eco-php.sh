@@ -91,4 +91,12 @@ check "pub merge conflict: 400 ($code)" [ "$code" = 400 ]
 check "pub merge conflict: names line 2" grep -q 'line 2' "$work/conflict.out"
 # the server still serves
 check "still serving" [ "$(post "$fx/pub/gallery--rev-cfcb9db/pubspec.lock" "/v1/sbom" "$work/last.json")" = 200 ]
+# --- the diff on revision pairs ----------------------------------------------
+for pair in "composer/composer--rev-8825ed9/composer.lock composer/composer--rev-eba7baa/composer.lock" \
+  "pub/gallery--rev-62b117f/pubspec.lock pub/gallery--rev-cfcb9db/pubspec.lock" \
+  "nuget/qowaiv-specs--rev-e4603af/packages.lock.json nuget/qowaiv-data-sqlclient--rev-e4603af/packages.lock.json"; do
+  set -- $pair
+  res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -F "base=@$shared/fixtures/$1" -F "head=@$shared/fixtures/$2" "$base/v1/diff")"
+  check "diff $1 -> $2: $res with changes" sh -c "[ $res = 200 ] && jq -e '(.diff | length > 0) and .summary.changes > 0' '$work/d.json' > /dev/null"
+done
 sb_done eco-php

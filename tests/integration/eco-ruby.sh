@@ -86,4 +86,12 @@ for k in Gemfile.lock:bundler/rubygems-bundler-realworld-warbler/Gemfile.lock Po
   check "kind=${k%%:*}: 200 ($res)" jq -e --arg k "${k%%:*}" \
     '[.metadata.properties[] | select(.name == "pixi:input-kind") | .value] == [$k]' "$work/k.json" > /dev/null
 done
+# --- the diff on revision pairs ----------------------------------------------
+for pair in "bundler/rails--rev-ee68786/Gemfile.lock bundler/rails--rev-5a9ef5c/Gemfile.lock" \
+  "cocoapods/gallery-ios--rev-cfcb9db/Podfile.lock cocoapods/spotube-ios--rev-826c8e4/Podfile.lock" \
+  "mix/hexpm--rev-26c063a/mix.lock mix/hexpm--rev-dee4f9b/mix.lock"; do
+  set -- $pair
+  res="$(curl -sS -o "$work/d.json" -w '%{http_code}' -F "base=@$shared/fixtures/$1" -F "head=@$shared/fixtures/$2" "$base/v1/diff")"
+  check "diff $1 -> $2: $res with changes" sh -c "[ $res = 200 ] && jq -e '(.diff | length > 0) and .summary.changes > 0' '$work/d.json' > /dev/null"
+done
 sb_done "eco-ruby"
