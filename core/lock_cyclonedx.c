@@ -157,7 +157,7 @@ static sb_code cdx_component(sb_sbomin *c, json_t *o, const char *where, size_t 
             }
         }
     json_t *sup = json_object_get(o, "supplier");
-    if (p->kind == SB_KIND_EXTERNAL && json_is_object(sup))
+    if (sb_sbomin__supplier_as_stated(p) && json_is_object(sup))
         p->supplier_name = sb_sbomin__jstr(c, sup, "name");
     return cdx_components(c, json_object_get(o, "components"), "components");
 }

@@ -241,6 +241,12 @@ sb_code sb_sbomin__add_prop(sb_sbomin *c, sb_pkg *p, const char *name, const cha
     return SB_OK;
 }
 
+int sb_sbomin__supplier_as_stated(const sb_pkg *p)
+{
+    sb_eco_purl_style how = sb_eco(p->kind)->purl;
+    return how == SB_PURL_GIVEN || how == SB_PURL_READER;
+}
+
 /* Kind from the purl's type when no pixi:kind said it. */
 void sb_sbomin__kind_from_purl(sb_sbomin *c, sb_pkg *p, int kind_given)
 {

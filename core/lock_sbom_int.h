@@ -112,4 +112,9 @@ sb_code sb_sbomin__spdx_comment(sb_sbomin *c, sb_pkg *p, const char *s, int *kin
 /* lock_spdx3.c: an SPDX 3.0.1 JSON-LD document (one with an @graph). */
 sb_code sb_sbomin__spdx3_body(sb_sbomin *c, json_t *root);
 
+/* Whether a package's supplier is taken as the document states it: kinds
+ * whose derivation makes no supplier of its own for a stated purl (the
+ * conda, PyPI and npm ones derive it from channel, index or registry). */
+int sb_sbomin__supplier_as_stated(const sb_pkg *p);
+
 #endif

@@ -118,7 +118,7 @@ static sb_code spdx_package(sb_sbomin *c, json_t *o, size_t idx, json_t *extract
             return rc;
     p->license = spdx_license(c, o, extracted);
     const char *sup = sb_sbomin__jstr(c, o, "supplier");
-    if (p->kind == SB_KIND_EXTERNAL && sup && !strncmp(sup, "Organization: ", 14))
+    if (sb_sbomin__supplier_as_stated(p) && sup && !strncmp(sup, "Organization: ", 14))
         p->supplier_name = sup + 14;
     return SB_OK;
 }

@@ -113,7 +113,7 @@ static sb_code spdx3_package(sb_sbomin *c, json_t *o, size_t idx, const sb_strma
             SB_OK)
             return rc;
     json_t *sup = spdx3_elem(ids, graph, sb_sbomin__jstr(c, o, "suppliedBy"));
-    if (p->kind == SB_KIND_EXTERNAL && json_is_object(sup))
+    if (sb_sbomin__supplier_as_stated(p) && json_is_object(sup))
         p->supplier_name = sb_sbomin__jstr(c, sup, "name");
     return SB_OK;
 }
