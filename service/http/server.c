@@ -244,7 +244,7 @@ static int dispatch(svc_req *r)
     if (r->too_large) {
         /* in the unit the operator set it in, with the setting's name: a
          * client cannot guess that 67108864 is the server's --max-body */
-        char detail[256], size[48];
+        char detail[320], size[64]; /* two longs in digits fit */
         long mb = s->cfg.max_body;
         if (mb >= 1L << 20 && mb % (1L << 20) == 0)
             snprintf(size, sizeof size, "%ld MiB (%ld bytes)", mb >> 20, mb);
