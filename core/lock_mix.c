@@ -163,6 +163,8 @@ static sb_code value(parser *ps, term **out);
 static sb_code keyword_key(parser *ps, term **key)
 {
     *key = NULL;
+    if (ps->p >= ps->end) /* the input is not NUL-terminated: nothing past its end is read */
+        return SB_OK;
     const char *at = ps->p, *ls = ps->line_start;
     unsigned line = ps->line;
     if (*ps->p == '"') {
