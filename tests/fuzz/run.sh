@@ -97,6 +97,7 @@ for spec in "${targets[@]}"; do
     printf 'application/spdx+json;version=3.0.1;q=0.9, application/vnd.cyclonedx+json; version="1.7"' > "$corpus/a1"
     printf 'text/plain;q=0.5, */*;q=0.1' > "$corpus/a2"; printf '67108864' > "$corpus/n1"; printf 'true' > "$corpus/b1"
     printf 'format=spdx-2.3&include=a&include=b&scope=required&fail-on=license&deny-license=MIT' > "$corpus/q1"
+    printf 'paths=a/**&paths=b&skip-paths=c/*&strict=true&allow-license=MIT&ignore-license=x' > "$corpus/q2"
   elif [ "$t" = decode ]; then
     # one body per coding (mode byte 0 gzip, 1 deflate, 2 zstd), and a small bomb
     f="$shared/fixtures/uv/pydantic-pydantic-core/uv.lock"
