@@ -50,6 +50,18 @@ for doc in docs/internals/ARCHITECTURE.md CONTRIBUTING.md tests/README.md; do
     check "$doc names $path, which exists" [ -e "$path" ]
   done < <(grep -oE '`(core|service|handlers|cli)/[A-Za-z0-9_./-]+\.(c|h)`' "$doc" | tr -d '`' | sort -u)
 done
+# every function, type or field the docs name in code spans exists in the
+# source (a name with an underscore; a prefix such as `sb_jr_` is a family)
+for doc in docs/internals/ARCHITECTURE.md CONTRIBUTING.md tests/README.md; do
+  while read -r id; do
+    check "$doc names $id, which the source has" \
+      grep -rqw --include='*.[ch]' --include='*.sh' --include='*.py' -e "$id" core service handlers cli tests scripts
+  done < <(grep -oE '`[A-Za-z_][A-Za-z0-9_]*(\(\))?`' "$doc" | tr -d '`' | sed 's/()$//' | grep '_' | grep -v '_$' | sort -u)
+done
+# every test file is named in tests/README.md, which says what it covers
+for f in tests/unit/test_*.c tests/integration/*.sh tests/integration/*.py tests/hostile/*.py tests/hostile/*.sh tests/fuzz/*.c; do
+  check "tests/README.md names $(basename "$f")" grep -qF "\`$(basename "$f")\`" tests/README.md
+done
 for f in core/*.c service/*.c service/http/*.c service/lookup/*.c handlers/*.c; do
   check "ARCHITECTURE.md names $f" grep -qF "$(case "$f" in service/*/*) echo "$f" ;; *) basename "$f" ;; esac)" docs/internals/ARCHITECTURE.md
 done
