@@ -176,6 +176,15 @@ char *sb_arena_strdup(sb_arena *a, const char *s)
     return s ? sb_arena_strndup(a, s, strlen(s)) : NULL;
 }
 
+char *sb_arena_strdup_lower(sb_arena *a, const char *s)
+{
+    char *o = sb_arena_strdup(a, s);
+    for (char *q = o; q && *q; q++)
+        if (*q >= 'A' && *q <= 'Z')
+            *q = (char)(*q - 'A' + 'a');
+    return o;
+}
+
 char *sb_arena_printf(sb_arena *a, const char *fmt, ...)
 {
     va_list ap;

@@ -38,6 +38,10 @@ char *sb_arena_strndup(sb_arena *a, const char *s, size_t len);
 /* Copy of a NUL-terminated string; NULL in gives NULL out. */
 char *sb_arena_strdup(sb_arena *a, const char *s);
 
+/* The same copy with ASCII letters lower-cased (names and hex digests that
+ * compare without case); NULL in, or no memory, gives NULL out. */
+char *sb_arena_strdup_lower(sb_arena *a, const char *s);
+
 /* printf into the arena. */
 char *sb_arena_printf(sb_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

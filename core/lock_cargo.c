@@ -312,20 +312,13 @@ static long resolve(cg_ctx *c, const sb_strmap *by_name, const sb_strmap *by_nv,
     return -1;
 }
 
-static sb_code push_prop(sb_pkg *p, sb_arena *a, const char *name, const char *value)
-{
-    if (sb_strv_push(&p->reader_props, a, name) != SB_OK || sb_strv_push(&p->reader_props, a, value) != SB_OK)
-        return SB_ENOMEM;
-    return SB_OK;
-}
-
 /* The purl and location of a record from its source. */
 static sb_code identity(cg_ctx *c, sb_pkg *r, const cg_pkg *p)
 {
     const char *src = p->source;
     if (NULL == src) {
         r->purl = sb_eco_purl(c->a, SB_KIND_CARGO, r->name, r->version, ".", 0, NULL, 0);
-        return r->purl && push_prop(r, c->a, "pixi:cargo-source", "path") == SB_OK ? SB_OK : SB_ENOMEM;
+        return r->purl && sb_pkg_reader_prop(r, c->a, "pixi:cargo-source", "path", NULL) == SB_OK ? SB_OK : SB_ENOMEM;
     }
     if (crates_io(src)) {
         r->purl = sb_eco_purl(c->a, SB_KIND_CARGO, r->name, r->version, NULL, 1, NULL, 0);
@@ -335,7 +328,7 @@ static sb_code identity(cg_ctx *c, sb_pkg *r, const cg_pkg *p)
     if (!strncmp(src, "registry+", 9) || !strncmp(src, "sparse+", 7)) {
         sb_prop q = {"repository_url", src[0] == 'r' ? src + 9 : src + 7};
         r->purl = sb_eco_purl(c->a, SB_KIND_CARGO, r->name, r->version, NULL, 1, &q, 1);
-        return r->purl && push_prop(r, c->a, "pixi:cargo-source", src) == SB_OK ? SB_OK : SB_ENOMEM;
+        return r->purl && sb_pkg_reader_prop(r, c->a, "pixi:cargo-source", src, NULL) == SB_OK ? SB_OK : SB_ENOMEM;
     }
     if (!strncmp(src, "git+", 4)) {
         /* the ?rev=/?branch=/?tag= asked for is not part of the commit's identity */
@@ -344,7 +337,7 @@ static sb_code identity(cg_ctx *c, sb_pkg *r, const cg_pkg *p)
             const char *qe = h ? h : src + strlen(src);
             const char *loc = sb_arena_printf(c->a, "%.*s%s", (int)(q - src), src, h ? h : "");
             const char *ref = sb_arena_strndup(c->a, q + 1, (size_t)(qe - q - 1));
-            if (NULL == loc || NULL == ref || push_prop(r, c->a, "pixi:cargo-git-ref", ref) != SB_OK)
+            if (NULL == loc || NULL == ref || sb_pkg_reader_prop(r, c->a, "pixi:cargo-git-ref", ref, NULL) != SB_OK)
                 return SB_ENOMEM;
             r->location = loc;
         }
@@ -353,7 +346,7 @@ static sb_code identity(cg_ctx *c, sb_pkg *r, const cg_pkg *p)
     }
     /* path+, directory or local registries: not the crates.io identity */
     r->purl = sb_eco_purl(c->a, SB_KIND_CARGO, r->name, r->version, src, 0, NULL, 0);
-    return r->purl && push_prop(r, c->a, "pixi:cargo-source", src) == SB_OK ? SB_OK : SB_ENOMEM;
+    return r->purl && sb_pkg_reader_prop(r, c->a, "pixi:cargo-source", src, NULL) == SB_OK ? SB_OK : SB_ENOMEM;
 }
 
 static sb_code build(sb_lock **out, cg_ctx *c, sb_err *err)
@@ -457,7 +450,7 @@ static sb_code build(sb_lock **out, cg_ctx *c, sb_err *err)
             return oom(err);
         if (identity(c, r, p) != SB_OK)
             return oom(err);
-        if (p->replace && push_prop(r, a, "pixi:cargo-replace", p->replace) != SB_OK)
+        if (p->replace && sb_pkg_reader_prop(r, a, "pixi:cargo-replace", p->replace, NULL) != SB_OK)
             return oom(err);
     }
     /* checksums: inline (2+), or [metadata] (1); both is a bad merge, and
@@ -473,7 +466,8 @@ static sb_code build(sb_lock **out, cg_ctx *c, sb_err *err)
         const char *h = sha256_hex(c, p->checksum, p->line, p->col, err, &rc);
         if (NULL == h)
             return rc;
-        if (discard ? push_prop(&recs[i], a, "pixi:cargo-checksum-discarded", h) != SB_OK : (recs[i].sha256 = h, 0))
+        if (discard ? sb_pkg_reader_prop(&recs[i], a, "pixi:cargo-checksum-discarded", h, NULL) != SB_OK
+                    : (recs[i].sha256 = h, 0))
             return oom(err);
     }
     for (size_t s = 0; s < c->nsums; s++) {
@@ -487,7 +481,8 @@ static sb_code build(sb_lock **out, cg_ctx *c, sb_err *err)
         const char *h = sha256_hex(c, cs->value, cs->id.line, cs->id.col, err, &rc);
         if (NULL == h)
             return rc;
-        if (discard ? push_prop(&recs[i], a, "pixi:cargo-checksum-discarded", h) != SB_OK : (recs[i].sha256 = h, 0))
+        if (discard ? sb_pkg_reader_prop(&recs[i], a, "pixi:cargo-checksum-discarded", h, NULL) != SB_OK
+                    : (recs[i].sha256 = h, 0))
             return oom(err);
     }
     /* edges */
@@ -519,7 +514,8 @@ static sb_code build(sb_lock **out, cg_ctx *c, sb_err *err)
                     indeg[t]++;
             }
         }
-        if (dropped.s && push_prop(&recs[i], a, "pixi:cargo-unresolved-dependencies", dropped.s) != SB_OK)
+        if (dropped.s &&
+            sb_pkg_reader_prop(&recs[i], a, "pixi:cargo-unresolved-dependencies", dropped.s, NULL) != SB_OK)
             return oom(err);
     }
     /* the root: [root], else the one path package nothing depends on */
@@ -567,8 +563,9 @@ static sb_code build(sb_lock **out, cg_ctx *c, sb_err *err)
      * does not hold): the model hangs it off the root to keep the graph
      * closed, and pixi:orphan tells that edge from the stated ones */
     for (size_t i = 0; i < n; i++)
-        if ((long)i != root && ((seen[i] && push_prop(&recs[i], a, "pixi:direct", "true") != SB_OK) ||
-                                (!seen[i] && 0 == indeg[i] && push_prop(&recs[i], a, "pixi:orphan", "true") != SB_OK)))
+        if ((long)i != root &&
+            ((seen[i] && sb_pkg_reader_prop(&recs[i], a, "pixi:direct", "true", NULL) != SB_OK) ||
+             (!seen[i] && 0 == indeg[i] && sb_pkg_reader_prop(&recs[i], a, "pixi:orphan", "true", NULL) != SB_OK)))
             return oom(err);
     *out = lk;
     return SB_OK;

@@ -57,23 +57,6 @@ static sb_code oom(cp_ctx *c)
     return sb_err_set(c->err, SB_ENOMEM, "out of memory");
 }
 
-static char *lower(sb_arena *a, const char *s)
-{
-    char *o = sb_arena_strdup(a, s);
-    for (char *q = o; q && *q; q++)
-        *q = (char)tolower((unsigned char)*q);
-    return o;
-}
-
-static sb_code prop(cp_ctx *c, sb_pkg *p, const char *name, const char *value)
-{
-    if (NULL == value)
-        return SB_OK;
-    if (sb_strv_push(&p->reader_props, c->a, name) != SB_OK || sb_strv_push(&p->reader_props, c->a, value) != SB_OK)
-        return oom(c);
-    return SB_OK;
-}
-
 /* A member that must be a string when present. */
 static sb_code opt_str(cp_ctx *c, const sb_yn *m, const char *key, const char **out)
 {
@@ -169,12 +152,12 @@ static sb_code origin(cp_ctx *c, sb_pkg *p, const sb_yn *e)
         return c->err->code;
     if (shasum && shasum[0]) {
         if (is_hex(shasum, 40)) /* the SHA-1 of the dist archive */
-            p->sha1 = lower(c->a, shasum);
-        else if (prop(c, p, "pixi:dist-shasum", shasum) != SB_OK)
+            p->sha1 = sb_arena_strdup_lower(c->a, shasum);
+        else if (sb_pkg_reader_prop(p, c->a, "pixi:dist-shasum", shasum, c->err) != SB_OK)
             return SB_ENOMEM;
     }
     const char *ref = sref && sref[0] ? sref : dref && dref[0] ? dref : oldref;
-    if (prop(c, p, "pixi:source-reference", ref) != SB_OK)
+    if (sb_pkg_reader_prop(p, c->a, "pixi:source-reference", ref, c->err) != SB_OK)
         return SB_ENOMEM;
     sb_prop q[1];
     size_t nq = 0;
@@ -223,7 +206,7 @@ static sb_code read_entry(cp_ctx *c, const sb_yn *e, sb_scope scope)
     p->scope = scope;
     p->name = name;
     p->version = version;
-    p->key = lower(c->a, name);
+    p->key = sb_arena_strdup_lower(c->a, name);
     if (NULL == p->key)
         return oom(c);
     size_t was;
@@ -242,7 +225,7 @@ static sb_code read_entry(cp_ctx *c, const sb_yn *e, sb_scope scope)
     if (rc == SB_OK)
         rc = opt_str(c, e, "type", &type);
     if (rc == SB_OK)
-        rc = prop(c, p, "pixi:composer-type", type);
+        rc = sb_pkg_reader_prop(p, c->a, "pixi:composer-type", type, c->err);
     if (rc != SB_OK)
         return rc;
     /* what it provides or replaces stands for it in other packages' requires */
@@ -252,7 +235,7 @@ static sb_code read_entry(cp_ctx *c, const sb_yn *e, sb_scope scope)
         for (size_t i = 0; m && m->type == SB_YN_MAP && i < m->n; i++) {
             if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
                 return SB_ETIMEOUT;
-            const char *pn = lower(c->a, sb_yn_key(m, i));
+            const char *pn = sb_arena_strdup_lower(c->a, sb_yn_key(m, i));
             if (NULL == pn || sb_strmap_put(&c->provided, pn, strlen(pn), c->n, NULL) < 0)
                 return oom(c);
         }
@@ -275,7 +258,7 @@ static sb_code edges(cp_ctx *c, size_t i)
     for (size_t d = 0; d < req->n; d++) {
         if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
             return SB_ETIMEOUT;
-        const char *dn = lower(c->a, sb_yn_key(req, d));
+        const char *dn = sb_arena_strdup_lower(c->a, sb_yn_key(req, d));
         if (NULL == dn)
             return oom(c);
         if (is_platform(dn)) {
@@ -292,7 +275,7 @@ static sb_code edges(cp_ctx *c, size_t i)
         if (t != i && sb_strv_push(&p->depends, c->a, c->recs[t].key) != SB_OK)
             return oom(c);
     }
-    return prop(c, p, "pixi:platform-requires", plat.s);
+    return sb_pkg_reader_prop(p, c->a, "pixi:platform-requires", plat.s, c->err);
 }
 
 /* aliases[]: {package, version, alias}: the branch alias a package is also known by. */
@@ -304,9 +287,9 @@ static sb_code aliases(cp_ctx *c, const sb_yn *al)
         const sb_yn *e = al->kids[i];
         const char *pkg = sb_yn_str(e, "package"), *alias = sb_yn_str(e, "alias");
         size_t t;
-        const char *k = pkg ? lower(c->a, pkg) : NULL;
+        const char *k = pkg ? sb_arena_strdup_lower(c->a, pkg) : NULL;
         if (k && alias && sb_strmap_get(&c->by_key, k, strlen(k), &t) &&
-            prop(c, &c->recs[t], "pixi:composer-alias", alias) != SB_OK)
+            sb_pkg_reader_prop(&c->recs[t], c->a, "pixi:composer-alias", alias, c->err) != SB_OK)
             return SB_ENOMEM;
     }
     return SB_OK;

@@ -148,15 +148,6 @@ static sb_code parse_ref(cn_ctx *c, const char *s, cn_ref *r, sb_err *err)
     return SB_OK;
 }
 
-static sb_code push_prop(sb_pkg *p, sb_arena *a, const char *name, const char *value)
-{
-    if (NULL == value)
-        return SB_OK;
-    if (sb_strv_push(&p->reader_props, a, name) != SB_OK || sb_strv_push(&p->reader_props, a, value) != SB_OK)
-        return SB_ENOMEM;
-    return SB_OK;
-}
-
 /* The record of a reference, added when new; its index in *at. */
 static sb_code get_pkg(cn_ctx *c, const cn_ref *r, size_t *at, bool *added, sb_err *err)
 {
@@ -195,8 +186,8 @@ static sb_code get_pkg(cn_ctx *c, const cn_ref *r, size_t *at, bool *added, sb_e
     if (r->rrev)
         q[nq++] = (sb_prop){"rrev", r->rrev};
     if (NULL == (p->purl = sb_eco_purl(c->a, SB_KIND_CONAN, p->name, p->version, NULL, 1, q, nq)) ||
-        push_prop(p, c->a, "pixi:conan-recipe-revision", r->rrev) != SB_OK ||
-        push_prop(p, c->a, "pixi:conan-recipe-revision-time", r->rtime) != SB_OK)
+        sb_pkg_reader_prop(p, c->a, "pixi:conan-recipe-revision", r->rrev, NULL) != SB_OK ||
+        sb_pkg_reader_prop(p, c->a, "pixi:conan-recipe-revision-time", r->rtime, NULL) != SB_OK)
         return oom(err);
     *at = c->n++;
     return SB_OK;
@@ -293,7 +284,7 @@ static sb_code read_v2(sb_lock **out, cn_ctx *c, json_t *root, sb_err *err)
             if ((in[i] & (1u << l)) && sb_strb_add(&words, c->a, ", ", lists[l].word) != SB_OK)
                 return oom(err);
         p->scope = (in[i] & 1u) ? SB_SCOPE_REQUIRED : SB_SCOPE_DEVELOPMENT;
-        if (push_prop(p, c->a, "pixi:scope", words.s) != SB_OK)
+        if (sb_pkg_reader_prop(p, c->a, "pixi:scope", words.s, NULL) != SB_OK)
             return oom(err);
     }
     lk->nrecords = c->n;
@@ -424,8 +415,8 @@ static sb_code read_v1(sb_lock **out, cn_ctx *c, json_t *gl, int version, sb_err
         if ((rc = get_pkg(c, &r, &at, &added, err)) != SB_OK)
             return rc;
         nodes[i].rec = at;
-        if (added && (push_prop(&c->recs[at], c->a, "pixi:conan-package-id", r.package_id) != SB_OK ||
-                      push_prop(&c->recs[at], c->a, "pixi:conan-package-revision", r.prev) != SB_OK))
+        if (added && (sb_pkg_reader_prop(&c->recs[at], c->a, "pixi:conan-package-id", r.package_id, NULL) != SB_OK ||
+                      sb_pkg_reader_prop(&c->recs[at], c->a, "pixi:conan-package-revision", r.prev, NULL) != SB_OK))
             return oom(err);
     }
     /* edges; `reqs` of a node are its requires, then its build requires */
@@ -459,7 +450,7 @@ static sb_code read_v1(sb_lock **out, cn_ctx *c, json_t *gl, int version, sb_err
                 if (!direct[t]) {
                     direct[t] = 1;
                     if (sb_strv_push(&lp->root_names, c->a, c->recs[t].key) != SB_OK ||
-                        push_prop(&c->recs[t], c->a, "pixi:direct", "true") != SB_OK)
+                        sb_pkg_reader_prop(&c->recs[t], c->a, "pixi:direct", "true", NULL) != SB_OK)
                         return oom(err);
                 }
                 continue;
@@ -489,7 +480,7 @@ static sb_code read_v1(sb_lock **out, cn_ctx *c, json_t *gl, int version, sb_err
             if ((rc = parse_ref(c, json_string_value(pv), &r, err)) != SB_OK ||
                 (rc = get_pkg(c, &r, &at, &added, err)) != SB_OK)
                 return rc;
-            if (added && push_prop(&c->recs[at], c->a, "pixi:scope", "python") != SB_OK)
+            if (added && sb_pkg_reader_prop(&c->recs[at], c->a, "pixi:scope", "python", NULL) != SB_OK)
                 return oom(err);
             c->recs[at].scope = SB_SCOPE_DEVELOPMENT;
             sb_strv *dv = i == root                  ? &lp->root_names
@@ -563,7 +554,7 @@ static sb_code read_v1(sb_lock **out, cn_ctx *c, json_t *gl, int version, sb_err
         for (size_t k2 = 0; k2 + 1 < p->reader_props.n; k2 += 2)
             has_scope |= !strcmp(p->reader_props.v[k2], "pixi:scope");
         if (!has_scope && p->scope != SB_SCOPE_NONE &&
-            push_prop(p, c->a, "pixi:scope", p->scope == SB_SCOPE_REQUIRED ? "host" : "build") != SB_OK)
+            sb_pkg_reader_prop(p, c->a, "pixi:scope", p->scope == SB_SCOPE_REQUIRED ? "host" : "build", NULL) != SB_OK)
             return oom(err);
     }
     lk->nrecords = c->n;

@@ -488,23 +488,14 @@ static sb_code parse(go_ctx *c, const char *data, size_t len, const char *kind)
 
 /* ---- the lock ---------------------------------------------------------------- */
 
-static sb_code push(sb_pkg *p, sb_arena *a, const char *name, const char *value)
-{
-    if (sb_strv_push(&p->reader_props, a, name) != SB_OK || sb_strv_push(&p->reader_props, a, value) != SB_OK)
-        return SB_ENOMEM;
-    return SB_OK;
-}
-
 /* A Go purl: the module path split at its last '/', lower-cased as the
  * purl type says (Go's own paths are case-sensitive: the component's name
  * keeps them). */
 static const char *go_purl(sb_arena *a, const char *path, const char *version)
 {
-    char *low = sb_arena_strdup(a, path);
+    char *low = sb_arena_strdup_lower(a, path);
     if (NULL == low)
         return NULL;
-    for (char *q = low; *q; q++)
-        *q = (char)tolower((unsigned char)*q);
     return sb_eco_purl(a, SB_KIND_GOLANG, low, version, NULL, 1, NULL, 0);
 }
 
@@ -632,14 +623,15 @@ static sb_code build(go_ctx *c, sb_lock **out)
         if (rep && NULL == rep->newv) {
             p->location = sb_lock__location(a, rep->neu);
             p->purl = sb_eco_purl(a, SB_KIND_GOLANG, p->name, p->version, rep->neu, 0, NULL, 0);
-            if (NULL == p->location || push(p, a, "pixi:go-replaced-by", sb_arena_strdup(a, rep->neu)) != SB_OK)
+            if (NULL == p->location ||
+                sb_pkg_reader_prop(p, a, "pixi:go-replaced-by", sb_arena_strdup(a, rep->neu), NULL) != SB_OK)
                 return oom(c);
             fpath = NULL;
         } else if (rep) {
             fpath = rep->neu;
             fver = rep->newv;
             const char *by = sb_arena_printf(a, "%s %s", fpath, fver);
-            if (NULL == by || push(p, a, "pixi:go-replaced-by", by) != SB_OK)
+            if (NULL == by || sb_pkg_reader_prop(p, a, "pixi:go-replaced-by", by, NULL) != SB_OK)
                 return oom(c);
         }
         if (fpath) {
@@ -649,14 +641,17 @@ static sb_code build(go_ctx *c, sb_lock **out)
             const char *km = sb_arena_printf(c->s, "%s@%s/go.mod", fpath, fver);
             if (NULL == k || NULL == km)
                 return oom(c);
-            if (sb_strmap_get(&sums, k, strlen(k), &at) && push(p, a, "pixi:go-h1", c->sums[at].h1) != SB_OK)
+            if (sb_strmap_get(&sums, k, strlen(k), &at) &&
+                sb_pkg_reader_prop(p, a, "pixi:go-h1", c->sums[at].h1, NULL) != SB_OK)
                 return oom(c);
-            if (sb_strmap_get(&sums, km, strlen(km), &at) && push(p, a, "pixi:go-mod-h1", c->sums[at].h1) != SB_OK)
+            if (sb_strmap_get(&sums, km, strlen(km), &at) &&
+                sb_pkg_reader_prop(p, a, "pixi:go-mod-h1", c->sums[at].h1, NULL) != SB_OK)
                 return oom(c);
         }
         if (NULL == p->purl)
             return oom(c);
-        if (cs[i].direct >= 0 && push(p, a, "pixi:direct", cs[i].direct ? "true" : "false") != SB_OK)
+        if (cs[i].direct >= 0 &&
+            sb_pkg_reader_prop(p, a, "pixi:direct", cs[i].direct ? "true" : "false", NULL) != SB_OK)
             return oom(c);
         if (cs[i].direct == 1 && sb_strv_push(&lp->root_names, a, p->key) != SB_OK)
             return oom(c);

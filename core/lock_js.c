@@ -468,15 +468,6 @@ const char *sb_js_scope_word(sb_js_scope s)
     return NULL;
 }
 
-static sb_code push_prop(sb_pkg *p, sb_arena *a, const char *name, const char *value)
-{
-    if (NULL == value)
-        return SB_OK;
-    if (sb_strv_push(&p->reader_props, a, name) != SB_OK)
-        return SB_ENOMEM;
-    return sb_strv_push(&p->reader_props, a, value);
-}
-
 /* "a, b, c" of a package's install paths; the one path itself when it has
  * no other */
 static const char *join_paths(sb_arena *a, const sb_js_pkg *p)
@@ -536,17 +527,17 @@ static sb_code finish_pkg(sb_js_pkg *p, sb_arena *a, bool orphan)
         p->rec->reader_props.v = nv;
         p->rec->reader_props.cap = want;
     }
-    sb_code rc = push_prop(p->rec, a, "pixi:scope", sb_js_scope_word(p->scope));
+    sb_code rc = sb_pkg_reader_prop(p->rec, a, "pixi:scope", sb_js_scope_word(p->scope), NULL);
     if (rc == SB_OK && p->path1) {
         const char *j = join_paths(a, p);
-        rc = j ? push_prop(p->rec, a, "pixi:install-paths", j) : SB_ENOMEM;
+        rc = j ? sb_pkg_reader_prop(p->rec, a, "pixi:install-paths", j, NULL) : SB_ENOMEM;
     }
     if (rc == SB_OK && p->direct)
-        rc = push_prop(p->rec, a, "pixi:direct", "true");
+        rc = sb_pkg_reader_prop(p->rec, a, "pixi:direct", "true", NULL);
     if (rc == SB_OK)
-        rc = push_prop(p->rec, a, "pixi:peer-suffixes", p->peers);
+        rc = sb_pkg_reader_prop(p->rec, a, "pixi:peer-suffixes", p->peers, NULL);
     if (rc == SB_OK && orphan)
-        rc = push_prop(p->rec, a, "pixi:orphan", "true");
+        rc = sb_pkg_reader_prop(p->rec, a, "pixi:orphan", "true", NULL);
     return rc;
 }
 

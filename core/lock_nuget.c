@@ -51,23 +51,6 @@ static sb_code oom(ng_ctx *c)
     return sb_err_set(c->err, SB_ENOMEM, "out of memory");
 }
 
-static char *lower(sb_arena *a, const char *s)
-{
-    char *o = sb_arena_strdup(a, s);
-    for (char *q = o; q && *q; q++)
-        *q = (char)tolower((unsigned char)*q);
-    return o;
-}
-
-static sb_code prop(ng_ctx *c, sb_pkg *p, const char *name, const char *value)
-{
-    if (NULL == value)
-        return SB_OK;
-    if (sb_strv_push(&p->reader_props, c->a, name) != SB_OK || sb_strv_push(&p->reader_props, c->a, value) != SB_OK)
-        return oom(c);
-    return SB_OK;
-}
-
 /* Standard base64 (with its padding) into out[cap]; the byte count, or -1
  * when it is not base64 or longer than cap. */
 static long b64(const char *s, unsigned char *out, size_t cap)
@@ -144,7 +127,7 @@ static sb_code read_entry(ng_ctx *c, const char *name, const sb_yn *e, sb_pkg **
     p->kind = SB_KIND_NUGET;
     p->name = name;
     p->version = project ? NULL : resolved;
-    p->key = lower(c->a, name);
+    p->key = sb_arena_strdup_lower(c->a, name);
     if (NULL == p->key)
         return oom(c);
     /* a project of the solution is built from source beside this one */
@@ -157,13 +140,14 @@ static sb_code read_entry(ng_ctx *c, const char *name, const sb_yn *e, sb_pkg **
         if (b64(hash, d, sizeof d) == 64) {
             if (NULL == (p->sha512b = sb_hash_keep(c->a, d, 64)))
                 return oom(c);
-        } else if (prop(c, p, "pixi:nuget-content-hash", hash) != SB_OK) {
+        } else if (sb_pkg_reader_prop(p, c->a, "pixi:nuget-content-hash", hash, c->err) != SB_OK) {
             return SB_ENOMEM;
         }
     }
-    if (prop(c, p, "pixi:nuget-type", type) != SB_OK || prop(c, p, "pixi:nuget-requested", requested) != SB_OK)
+    if (sb_pkg_reader_prop(p, c->a, "pixi:nuget-type", type, c->err) != SB_OK ||
+        sb_pkg_reader_prop(p, c->a, "pixi:nuget-requested", requested, c->err) != SB_OK)
         return SB_ENOMEM;
-    if (!strcmp(type, "Direct") && prop(c, p, "pixi:direct", "true") != SB_OK)
+    if (!strcmp(type, "Direct") && sb_pkg_reader_prop(p, c->a, "pixi:direct", "true", c->err) != SB_OK)
         return SB_ENOMEM;
     const sb_yn *deps = sb_yn_get(e, "dependencies");
     if (deps && deps->type != SB_YN_MAP)
@@ -172,7 +156,7 @@ static sb_code read_entry(ng_ctx *c, const char *name, const sb_yn *e, sb_pkg **
     for (size_t i = 0; deps && i < deps->n; i++) {
         if (sb_deadline_tick(&c->dl, c->err) != SB_OK)
             return SB_ETIMEOUT;
-        const char *dk = lower(c->a, sb_yn_key(deps, i));
+        const char *dk = sb_arena_strdup_lower(c->a, sb_yn_key(deps, i));
         if (NULL == dk || sb_strv_push(&p->depends, c->a, dk) != SB_OK)
             return oom(c);
     }

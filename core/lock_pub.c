@@ -38,15 +38,6 @@ static sb_code oom(pub_ctx *c)
     return sb_err_set(c->err, SB_ENOMEM, "out of memory");
 }
 
-static sb_code prop(pub_ctx *c, sb_pkg *p, const char *name, const char *value)
-{
-    if (NULL == value)
-        return SB_OK;
-    if (sb_strv_push(&p->reader_props, c->a, name) != SB_OK || sb_strv_push(&p->reader_props, c->a, value) != SB_OK)
-        return oom(c);
-    return SB_OK;
-}
-
 static int is_hex(const char *s, size_t n)
 {
     if (strlen(s) != n)
@@ -55,14 +46,6 @@ static int is_hex(const char *s, size_t n)
         if (!isxdigit((unsigned char)s[i]))
             return 0;
     return 1;
-}
-
-static char *lower(sb_arena *a, const char *s)
-{
-    char *o = sb_arena_strdup(a, s);
-    for (char *q = o; q && *q; q++)
-        *q = (char)tolower((unsigned char)*q);
-    return o;
 }
 
 /* The string under `key` of a map; an error when present and not a string. */
@@ -89,7 +72,7 @@ static sb_code source_of(pub_ctx *c, sb_pkg *p, const char *source, const sb_yn 
         if (!is_hex(sha, 64))
             return sb_err_set_at(c->err, SB_EPARSE, desc->line, desc->col,
                                  "pubspec.lock: package '%.64s': sha256 is not 64 hex digits", p->name);
-        p->sha256 = lower(c->a, sha);
+        p->sha256 = sb_arena_strdup_lower(c->a, sha);
     }
     sb_prop q[1];
     size_t nq = 0;
@@ -105,8 +88,8 @@ static sb_code source_of(pub_ctx *c, sb_pkg *p, const char *source, const sb_yn 
         loc = resolved && resolved[0] ? sb_arena_printf(c->a, "git+%s#%s", url, resolved)
                                       : sb_arena_printf(c->a, "git+%s", url);
         registry = 0;
-        if (prop(c, p, "pixi:git-ref", ref) != SB_OK ||
-            prop(c, p, "pixi:git-path", path && strcmp(path, ".") ? path : NULL) != SB_OK)
+        if (sb_pkg_reader_prop(p, c->a, "pixi:git-ref", ref, c->err) != SB_OK ||
+            sb_pkg_reader_prop(p, c->a, "pixi:git-path", path && strcmp(path, ".") ? path : NULL, c->err) != SB_OK)
             return SB_ENOMEM;
     } else if (!strcmp(source, "path")) {
         loc = sb_lock__location(c->a, path && path[0] ? path : p->name);
@@ -114,7 +97,7 @@ static sb_code source_of(pub_ctx *c, sb_pkg *p, const char *source, const sb_yn 
     } else if (!strcmp(source, "sdk")) {
         /* from the SDK itself: no repository has it */
         const char *sdk = desc && desc->type == SB_YN_SCALAR ? desc->s : NULL;
-        if (prop(c, p, "pixi:pub-sdk", sdk ? sdk : "unknown") != SB_OK)
+        if (sb_pkg_reader_prop(p, c->a, "pixi:pub-sdk", sdk ? sdk : "unknown", c->err) != SB_OK)
             return SB_ENOMEM;
         p->purl = sb_eco_purl(c->a, SB_KIND_PUB, p->name, p->version, p->name, 0, NULL, 0);
         return p->purl ? SB_OK : oom(c);
@@ -125,7 +108,7 @@ static sb_code source_of(pub_ctx *c, sb_pkg *p, const char *source, const sb_yn 
     if (NULL == loc && !registry)
         return oom(c);
     p->location = loc;
-    p->purl = sb_eco_purl(c->a, SB_KIND_PUB, lower(c->a, p->name), p->version, loc, registry, q, nq);
+    p->purl = sb_eco_purl(c->a, SB_KIND_PUB, sb_arena_strdup_lower(c->a, p->name), p->version, loc, registry, q, nq);
     return p->purl ? SB_OK : oom(c);
 }
 
@@ -194,11 +177,12 @@ static sb_code pub_read(sb_lock **out, sb_arena *a, const char *data, size_t len
         p->key = name;
         if ((rc = source_of(&c, p, source, sb_yn_get(e, "description"))) != SB_OK)
             return rc;
-        if (prop(&c, p, "pixi:pub-dependency", dep) != SB_OK)
+        if (sb_pkg_reader_prop(p, c.a, "pixi:pub-dependency", dep, c.err) != SB_OK)
             return SB_ENOMEM;
         if (dep && !strncmp(dep, "direct ", 7)) {
             p->scope = !strcmp(dep, "direct dev") ? SB_SCOPE_DEVELOPMENT : SB_SCOPE_REQUIRED;
-            if (prop(&c, p, "pixi:direct", "true") != SB_OK || sb_strv_push(&lp->root_names, a, p->key) != SB_OK)
+            if (sb_pkg_reader_prop(p, c.a, "pixi:direct", "true", c.err) != SB_OK ||
+                sb_strv_push(&lp->root_names, a, p->key) != SB_OK)
                 return oom(&c);
         }
         if (sb_lock_platform_add(lp, a, p) != SB_OK)

@@ -128,6 +128,15 @@ sb_code sb_pkg_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char 
     return SB_OK;
 }
 
+sb_code sb_pkg_reader_prop(sb_pkg *p, sb_arena *a, const char *name, const char *value, sb_err *err)
+{
+    if (NULL == value)
+        return SB_OK;
+    if (sb_strv_push(&p->reader_props, a, name) == SB_OK && sb_strv_push(&p->reader_props, a, value) == SB_OK)
+        return SB_OK;
+    return sb_err_set(err, SB_ENOMEM, "out of memory");
+}
+
 sb_code sb_strv_push(sb_strv *sv, sb_arena *a, const char *s)
 {
     if (sv->n == sv->cap) {

@@ -243,6 +243,11 @@ const sb_pkgx *sb_pkg_xr(const sb_pkg *p);
  * the selection (pixi:yanked, pixi:scorecard...). */
 sb_code sb_pkg_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value);
 
+/* A reader's name=value pair for p (reader_props; the strings are not
+ * copied); a NULL value adds nothing. SB_ENOMEM when the pair cannot be
+ * kept, also set in err when err is not NULL. */
+sb_code sb_pkg_reader_prop(sb_pkg *p, sb_arena *a, const char *name, const char *value, sb_err *err);
+
 /* Why p's license is not known, when it is not (NULL when it is stated,
  * or stated as absent): the lockfile does not record one and no lookup told
  * it, which is not "no license". The remedy is part of it. */
