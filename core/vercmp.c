@@ -400,6 +400,26 @@ int sb_vercmp_pep440(const char *a, const char *b)
 
 /* ---- SemVer 2.0 -------------------------------------------------------------- */
 
+/* A pre-release label after '-' (SemVer's identifiers: letters, digits,
+ * '-', '.'), up to build metadata; *pre is left as it was when there is
+ * none. -1 when a '-' starts an empty or malformed label. */
+static int pre_label(const char **sp, const char **pre)
+{
+    const char *s = *sp;
+    if (*s == '-') {
+        *pre = ++s;
+        if (!*s || *s == '+')
+            return -1;
+        while (*s && *s != '+') {
+            if (!is_digit((unsigned char)*s) && !is_alpha((unsigned char)*s) && *s != '-' && *s != '.')
+                return -1;
+            s++;
+        }
+    }
+    *sp = s;
+    return 0;
+}
+
 typedef struct semver {
     run core[3];
     const char *pre; /* NULL when none; ends at '+' or NUL */
@@ -417,22 +437,18 @@ static int semver_parse(const char *s, semver *v)
             return -1;
     }
     v->pre = NULL;
-    if (*s == '-') {
-        v->pre = ++s;
-        if (!*s || *s == '+')
-            return -1;
-        while (*s && *s != '+') {
-            if (!is_digit((unsigned char)*s) && !is_alpha((unsigned char)*s) && *s != '-' && *s != '.')
-                return -1;
-            s++;
-        }
-    }
+    if (pre_label(&s, &v->pre))
+        return -1;
     if (*s == '+')
         return s[1] ? 0 : -1; /* build metadata does not order */
     return *s ? -1 : 0;
 }
 
-static int semver_pre_cmp(const char *a, const char *b)
+/* Two pre-release labels by SemVer's precedence: dot-separated identifiers,
+ * numeric ones by value and below text ones, a release above its
+ * pre-releases. Text compares byte for byte, or without case when fold
+ * (NuGet's rule). */
+static int label_cmp(const char *a, const char *b, int fold)
 {
     if (!a || !b)
         return (NULL == a) - (NULL == b); /* a release is above its pre-releases */
@@ -445,8 +461,12 @@ static int semver_pre_cmp(const char *a, const char *b)
             db &= is_digit((unsigned char)b[i]);
         int c = da && db ? num_cmp(a, na, b, nb) : da != db ? (da ? -1 : 1) : 0;
         if (!c && !(da && db)) {
-            int m = memcmp(a, b, na < nb ? na : nb);
-            c = m ? (m < 0 ? -1 : 1) : na < nb ? -1 : na > nb;
+            if (fold) {
+                c = text_cmp(a, na, b, nb);
+            } else {
+                int m = memcmp(a, b, na < nb ? na : nb);
+                c = m ? (m < 0 ? -1 : 1) : na < nb ? -1 : na > nb;
+            }
         }
         if (c)
             return c;
@@ -470,7 +490,7 @@ int sb_vercmp_semver(const char *a, const char *b)
         if (c)
             return c;
     }
-    return semver_pre_cmp(x.pre, y.pre);
+    return label_cmp(x.pre, y.pre, 0);
 }
 
 /* ---- Composer ------------------------------------------------------------------ */
@@ -590,39 +610,9 @@ static int nuget_parse(const char *s, nuget_ver *v)
     for (int k = i + 1; k < 4; k++)
         v->core[k] = (run){zero, 1};
     v->pre = NULL;
-    if (*s == '-') {
-        v->pre = ++s;
-        if (!*s || *s == '+')
-            return -1;
-        while (*s && *s != '+') {
-            if (!is_digit((unsigned char)*s) && !is_alpha((unsigned char)*s) && *s != '-' && *s != '.')
-                return -1;
-            s++;
-        }
-    }
+    if (pre_label(&s, &v->pre))
+        return -1;
     return *s && *s != '+' ? -1 : 0;
-}
-
-static int nuget_label_cmp(const char *a, const char *b)
-{
-    if (!a || !b)
-        return (NULL == a) - (NULL == b);
-    for (;;) {
-        size_t na = strcspn(a, ".+"), nb = strcspn(b, ".+");
-        int da = na > 0, db = nb > 0;
-        for (size_t i = 0; i < na; i++)
-            da &= is_digit((unsigned char)a[i]);
-        for (size_t i = 0; i < nb; i++)
-            db &= is_digit((unsigned char)b[i]);
-        int c = da && db ? num_cmp(a, na, b, nb) : da != db ? (da ? -1 : 1) : text_cmp(a, na, b, nb);
-        if (c)
-            return c;
-        int ea = a[na] != '.', eb = b[nb] != '.';
-        if (ea || eb)
-            return ea && eb ? 0 : ea ? -1 : 1;
-        a += na + 1;
-        b += nb + 1;
-    }
 }
 
 int sb_vercmp_nuget(const char *a, const char *b)
@@ -637,7 +627,7 @@ int sb_vercmp_nuget(const char *a, const char *b)
         if (c)
             return c;
     }
-    return nuget_label_cmp(x.pre, y.pre);
+    return label_cmp(x.pre, y.pre, 1);
 }
 
 /* ---- Pub ------------------------------------------------------------------------ */
@@ -656,7 +646,7 @@ int sb_vercmp_pub(const char *a, const char *b)
     const char *ba = strchr(a, '+'), *bb = strchr(b, '+');
     if (!ba || !bb)
         return (NULL != ba) - (NULL != bb);
-    return semver_pre_cmp(ba + 1, bb + 1);
+    return label_cmp(ba + 1, bb + 1, 0);
 }
 
 /* ---- Go modules ----------------------------------------------------------- */
