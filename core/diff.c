@@ -378,6 +378,108 @@ sb_code sb_diff_compute(sb_diff **out, sb_arena *a, const sb_sbom *base, const s
     return SB_OK;
 }
 
+/* The component a repository's merged selection has for lockfile `path`. */
+static const sb_pkg *lockfile_component(const sb_sbom *all, const char *path)
+{
+    for (size_t i = 0; all && i < all->npkgs; i++)
+        if (all->pkgs[i].kind == SB_KIND_EXTERNAL && !strcmp(all->pkgs[i].name, path) &&
+            prop_of(&all->pkgs[i], "pixi:lockfile-kind"))
+            return &all->pkgs[i];
+    return NULL;
+}
+
+/* One lockfile's rows into `into`, each naming it; a lockfile on one side
+ * only (`b` or `h` NULL) leads with its own row. */
+static sb_code repo_part(sb_diff *into, size_t *cap, sb_arena *a, const sb_sbom *all_b, const sb_sbom *all_h,
+                         const sb_sbom *b, const sb_sbom *h, sb_err *err)
+{
+    const char *path = h ? h->lockfile_name : b->lockfile_name;
+    sb_sbom *none = sb_arena_calloc(a, 1, sizeof *none);
+    if (NULL == none)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    *none = (sb_sbom){.environment = (h ? h : b)->environment, .platform = (h ? h : b)->platform};
+    sb_diff *one = NULL;
+    sb_code rc = sb_diff_compute(&one, a, b ? b : none, h ? h : none, err);
+    if (rc != SB_OK)
+        return rc;
+    size_t need = into->nrows + one->nrows + 1;
+    if (need > *cap) {
+        sb_diff_row *n = sb_arena_reserve(a, into->rows, cap, into->nrows, need, sizeof *n, 64);
+        if (NULL == n)
+            return sb_err_set(err, SB_ENOMEM, "out of memory");
+        into->rows = n;
+    }
+    const sb_pkg *comp = b && h ? NULL : lockfile_component(h ? all_h : all_b, path);
+    if (comp) {
+        sb_diff_row *r = &into->rows[into->nrows++];
+        sb_diff_change c = h ? SB_DIFF_ADDED : SB_DIFF_REMOVED;
+        *r = (sb_diff_row){.change = c, .kind = comp->kind, .name = comp->name, .purl = comp->purl};
+        *(h ? &r->head_version : &r->base_version) = comp->version;
+        into->count[c]++;
+    }
+    for (size_t i = 0; i < one->nrows; i++)
+        into->rows[into->nrows++] = one->rows[i];
+    for (int c = 0; c < SB_DIFF_NCHANGES; c++)
+        into->count[c] += one->count[c];
+    into->unchanged += one->unchanged;
+    return SB_OK;
+}
+
+sb_code sb_diff_compute_repo(sb_diff **out, sb_arena *a, const sb_sbom *base_all, const sb_sbom *head_all,
+                             const sb_sbom *const *base, size_t nb, const sb_sbom *const *head, size_t nh, sb_err *err)
+{
+    sb_diff *d = sb_arena_calloc(a, 1, sizeof *d);
+    unsigned char *paired = sb_arena_calloc(a, nb ? nb : 1, 1);
+    if (NULL == d || NULL == paired)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    d->base = base_all;
+    d->head = head_all;
+    d->by_lockfile = true;
+    size_t cap = 0, from = 0;
+    sb_code rc = SB_OK;
+    for (size_t j = 0; rc == SB_OK && j <= nh; j++) {
+        const sb_sbom *b = NULL, *h = j < nh ? head[j] : NULL;
+        if (NULL == h) { /* then what only the base has */
+            for (size_t i = 0; rc == SB_OK && i < nb; i++)
+                if (!paired[i]) {
+                    from = d->nrows;
+                    rc = repo_part(d, &cap, a, base_all, head_all, base[i], NULL, err);
+                    for (size_t k = from; k < d->nrows; k++)
+                        d->rows[k].lockfile = base[i]->lockfile_name;
+                }
+            break;
+        }
+        for (size_t i = 0; i < nb && NULL == b; i++)
+            if (!paired[i] && base[i]->lockfile_name && h->lockfile_name &&
+                !strcmp(base[i]->lockfile_name, h->lockfile_name))
+                paired[i] = 1, b = base[i];
+        from = d->nrows;
+        rc = repo_part(d, &cap, a, base_all, head_all, b, h, err);
+        for (size_t k = from; rc == SB_OK && k < d->nrows; k++)
+            d->rows[k].lockfile = h->lockfile_name;
+    }
+    if (rc != SB_OK)
+        return rc;
+    /* grouped by change, lockfile order kept inside each */
+    sb_diff_row *sorted = sb_arena_alloc(a, (d->nrows ? d->nrows : 1) * sizeof *sorted);
+    if (NULL == sorted)
+        return sb_err_set(err, SB_ENOMEM, "out of memory");
+    size_t k = 0;
+    for (int c = 0; c < SB_DIFF_NCHANGES; c++)
+        for (size_t r = 0; r < d->nrows; r++)
+            if (d->rows[r].change == (sb_diff_change)c) {
+                sorted[k] = d->rows[r];
+                sorted[k].label = !strcmp(sorted[k].name, sorted[k].lockfile)
+                                      ? sorted[k].name
+                                      : sb_arena_printf(a, "%s: %s", sorted[k].lockfile, sorted[k].name);
+                if (NULL == sorted[k++].label)
+                    return sb_err_set(err, SB_ENOMEM, "out of memory");
+            }
+    d->rows = sorted;
+    *out = d;
+    return SB_OK;
+}
+
 bool sb_diff_gated(const sb_diff_row *r, unsigned kinds, bool direct_only)
 {
     int kind = (kinds & (1u << r->change)) || ((kinds & SB_DIFF_NOW_DENIED) && r->now_denied);
@@ -458,16 +560,16 @@ static void before_after(const sb_diff_row *r, const char **before, const char *
 
 static const char *const text_header[5] = {"Change", "Kind", "Name", "Before", "After"};
 static const char *const md_header[4] = {"Kind", "Name", "Before", "After"};
-static const char *const csv_header[15] = {"change",       "kind",         "name",         "base_version",
+static const char *const csv_header[16] = {"change",       "kind",         "name",         "base_version",
                                            "head_version", "base_license", "head_license", "base_source",
                                            "head_source",  "purl",         "base_hash",    "head_hash",
-                                           "base_scope",   "head_scope",   "direct"};
+                                           "base_scope",   "head_scope",   "direct",       "lockfile"};
 
 static void text_cells(const sb_diff_row *r, const char *cv[5])
 {
     cv[0] = change_names[r->change];
     cv[1] = sb_kind_name(r->kind);
-    cv[2] = r->name;
+    cv[2] = r->label ? r->label : r->name;
     before_after(r, &cv[3], &cv[4]);
 }
 
@@ -547,7 +649,7 @@ static sb_code begin(sb_doc *d)
         }
         return rc == SB_OK ? put(d, "\n\n") : rc; /* a blank line before the first <details> */
     }
-    case SB_REPORT_CSV: return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, 15, NULL);
+    case SB_REPORT_CSV: return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, df->by_lockfile ? 16 : 15, NULL);
     default: return SB_EMISUSE;
     }
 }
@@ -639,6 +741,8 @@ static void json_row(sb_doc *d, const sb_diff_row *r)
     sb_jw_kstr(jw, "head_scope", scope_word(r->head_scope));
     sb_jw_key(jw, "direct");
     sb_jw_bool(jw, r->direct);
+    if (d->fmt && ((const writer *)d->fmt)->diff->by_lockfile)
+        sb_jw_kstr(jw, "lockfile", r->lockfile);
     if (d->fmt && ((const writer *)d->fmt)->diff->head->policy) {
         sb_jw_key(jw, "now_denied"); /* only under a license policy: null when not denied anew */
         if (r->now_denied)
@@ -681,7 +785,7 @@ static sb_code piece(sb_doc *d, size_t i)
     i -= w->ngated;
     if (i < df->nrows) {
         const sb_diff_row *r = &df->rows[i];
-        const char *cv[15];
+        const char *cv[16];
         switch (w->out) {
         case SB_REPORT_JSON: json_row(d, r); return d->jw.status;
         case SB_REPORT_TEXT: text_cells(r, cv); return sb_table_row(&d->stage, SB_TABLE_TEXT, cv, 5, w->width);
@@ -691,8 +795,8 @@ static sb_code piece(sb_doc *d, size_t i)
             cv[3] = r->base_version, cv[4] = r->head_version, cv[5] = r->base_license, cv[6] = r->head_license;
             cv[7] = r->base_source, cv[8] = r->head_source, cv[9] = r->purl;
             cv[10] = r->base_hash, cv[11] = r->head_hash, cv[12] = scope_word(r->base_scope);
-            cv[13] = scope_word(r->head_scope), cv[14] = r->direct ? "true" : "false";
-            return sb_table_row(&d->stage, SB_TABLE_CSV, cv, 15, NULL);
+            cv[13] = scope_word(r->head_scope), cv[14] = r->direct ? "true" : "false", cv[15] = r->lockfile;
+            return sb_table_row(&d->stage, SB_TABLE_CSV, cv, df->by_lockfile ? 16 : 15, NULL);
         }
     }
     /* the one summary piece */

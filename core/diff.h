@@ -75,6 +75,10 @@ typedef struct sb_diff_row {
      * package violates it when the base's did not (or was absent); NULL
      * otherwise, and without a policy */
     const char *now_denied;
+    /* a repository's diff (sb_diff_compute_repo): the path of the lockfile
+     * the change is in, and the name as text and Markdown show it
+     * ("path: name"); NULL otherwise */
+    const char *lockfile, *label;
 } sb_diff_row;
 
 typedef struct sb_diff {
@@ -87,10 +91,24 @@ typedef struct sb_diff {
      * text outputs lead with these rows */
     unsigned gated;    /* bits 1 << sb_diff_change; 0 = no gate */
     bool gated_direct; /* only rows of direct dependencies */
+    bool by_lockfile;  /* rows carry their lockfile (sb_diff_compute_repo) */
 } sb_diff;
 
 /* Compare two models. SB_ENOMEM is the only failure. */
 sb_code sb_diff_compute(sb_diff **out, sb_arena *a, const sb_sbom *base, const sb_sbom *head, sb_err *err);
+
+/*
+ * Compare two repositories lockfile by lockfile: base[0..nb) and
+ * head[0..nh) are each lockfile's own selection, named by its path
+ * (lockfile_name). A path on both sides is compared as two revisions of
+ * one lockfile; a path on one side only is a lockfile added or removed: a
+ * row of its own (its component in base_all / head_all, the repositories'
+ * merged selections, which the summary describes) beside a row for each of
+ * its packages. Rows are ordered by change, then head's lockfile order
+ * (base's for removed lockfiles), then kind and name.
+ */
+sb_code sb_diff_compute_repo(sb_diff **out, sb_arena *a, const sb_sbom *base_all, const sb_sbom *head_all,
+                             const sb_sbom *const *base, size_t nb, const sb_sbom *const *head, size_t nh, sb_err *err);
 
 /* Where a package comes from, as the diff compares it (see above); NULL
  * when the model does not say. A host is copied into `a`. */
@@ -102,7 +120,8 @@ const char *sb_diff_source(sb_arena *a, const sb_pkg *p);
  * then a collapsible table per change kind, for a pull-request comment) or
  * csv (header change,kind,name,base_version,head_version,
  * base_license,head_license,base_source,head_source,purl, then the columns
- * added since: base_hash,head_hash,base_scope,head_scope,direct). With a
+ * added since: base_hash,head_hash,base_scope,head_scope,direct; and for a
+ * repository's diff, lockfile). With a
  * gate set (diff->gated), text and Markdown first list the rows it fails on. NULL for an
  * output the diff has not (sarif). */
 extern const sb_report_kind sb_diff_kind;

@@ -5,8 +5,10 @@
  *
  * DESIGN: a snapshot is one submission for one commit. Its manifests are the
  * lockfile's selections: one for a single selection, named after the
- * lockfile; with all-environments / all-platforms one per environment x
- * platform in the same document ("pixi.lock:default:linux-64"), since two
+ * lockfile; a repository's, one per lockfile named by its path (which is
+ * what GitHub shows); with all-environments / all-platforms one per
+ * environment x platform in the same document ("pixi.lock:default:linux-64",
+ * "web/package-lock.json:default:linux-64"), since two
  * snapshots sharing a correlator replace each other and an NDJSON sequence
  * would keep only the last (doc.c joins the selections: components, middle
  * and relations run once per selection, begin and end once). The manifest
@@ -121,12 +123,16 @@ static sb_code open_manifest(sb_doc *d)
     sb_jw *jw = &d->jw;
     const char *file = s->lockfile_name ? s->lockfile_name : sb_doc__made_from(d);
     const char *name = file;
-    if (d->joined) { /* all-*: one manifest per selection, each named apart */
+    if (d->joined && !d->opts.by_lockfile) { /* all-*: one manifest per selection, each named apart */
         name = sb_arena_printf(d->tmp, "%s:%s:%s", file, s->environment, s->platform);
         if (NULL == name)
             return SB_ENOMEM;
     }
     const char *loc = snap(d)->source_location ? snap(d)->source_location : s->lockfile_name;
+    /* a repository's lockfile: its path, under the folder path= names */
+    if (d->opts.by_lockfile && snap(d)->source_location && s->lockfile_name &&
+        NULL == (loc = sb_arena_printf(d->tmp, "%s/%s", snap(d)->source_location, s->lockfile_name)))
+        return SB_ENOMEM;
     sb_jw_key(jw, name);
     sb_jw_obj_begin(jw);
     sb_jw_kstr(jw, "name", name);

@@ -656,6 +656,9 @@ static sb_code finish(sb_repo **out, sb_arena *a, walk *w, sb_err *err)
         f->state = SB_REPO_READ;
         f->lock = l;
         f->manifest = mpath;
+        f->man = man;
+        f->environment = s->environment;
+        f->platform = s->platform;
         no_dep_data &= l->no_dep_data;
         if (NULL == platform)
             platform = s->platform;

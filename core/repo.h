@@ -49,7 +49,9 @@ typedef struct sb_repo_file {
     const char *why;      /* failed or skipped: the reason */
     const char *manifest; /* read: the manifest beside it that was applied, NULL = none */
     sb_repo_state state;
-    sb_lock *lock; /* read: the lockfile's own lock (one document per lockfile) */
+    sb_lock *lock;                      /* read: the lockfile's own lock (one document per lockfile) */
+    const sb_manifest *man;             /* read: that manifest, as applied; NULL = none */
+    const char *environment, *platform; /* read: what its own selection settled on */
     unsigned line, column;
 } sb_repo_file;
 

@@ -123,21 +123,62 @@ void sb_report__summary_selection(sb_jw *jw, const sb_sbom *s)
     sb_jw_int(jw, (long long)s->npkgs);
 }
 
-void sb_report__json_row_open(sb_jw *jw, const sb_sbom *s)
+bool sb_report__by_lockfile(const sb_sbom *s)
+{
+    return s->input_kind && !strcmp(s->input_kind, "repository");
+}
+
+static const char *prop_value(const sb_pkg *p, const char *name)
+{
+    for (uint32_t i = 0; i < p->nprops; i++)
+        if (!strcmp(p->props[i].name, name))
+            return p->props[i].value;
+    return NULL;
+}
+
+const char *sb_report__lockfile_of(const sb_sbom *s, const sb_pkg *p)
+{
+    if (NULL == p || !sb_report__by_lockfile(s))
+        return NULL;
+    /* a lockfile's own component is its own row's lockfile */
+    if (prop_value(p, "pixi:lockfile-kind"))
+        return p->name;
+    return prop_value(p, "pixi:lockfiles");
+}
+
+void sb_report__json_row_open(sb_jw *jw, const sb_sbom *s, const sb_pkg *p)
 {
     sb_jw_obj_begin(jw);
     sb_report__kopt(jw, "environment", s->environment);
     sb_report__kopt(jw, "platform", s->platform);
+    if (sb_report__by_lockfile(s))
+        sb_report__kopt(jw, "lockfile", sb_report__lockfile_of(s, p));
 }
 
-sb_code sb_report__csv_line(sb_buf *b, const sb_sbom *s, const char *const *cells, size_t n)
+sb_code sb_report__csv_line(sb_buf *b, const sb_sbom *s, const sb_pkg *p, const char *const *cells, size_t n)
 {
-    const char *cv[SB_REPORT__MAXCSV + 2];
+    const char *cv[SB_REPORT__MAXCSV + 3];
     size_t m = 0;
     cv[m++] = s->environment ? s->environment : "";
     cv[m++] = s->platform ? s->platform : "";
+    if (sb_report__by_lockfile(s)) {
+        const char *l = sb_report__lockfile_of(s, p);
+        cv[m++] = l ? l : "";
+    }
     for (size_t c = 0; c < n && m < sizeof cv / sizeof cv[0]; c++)
         cv[m++] = cells[c] ? cells[c] : "";
+    return sb_table_row(b, SB_TABLE_CSV, cv, m, NULL);
+}
+
+sb_code sb_report__csv_header(sb_buf *b, const sb_sbom *s, const char *const *hdr, size_t n)
+{
+    const char *cv[SB_REPORT__MAXCSV + 3];
+    size_t m = 0;
+    for (size_t c = 0; c < n && m + 1 < sizeof cv / sizeof cv[0]; c++) {
+        if (2 == c && sb_report__by_lockfile(s))
+            cv[m++] = "lockfile";
+        cv[m++] = hdr[c];
+    }
     return sb_table_row(b, SB_TABLE_CSV, cv, m, NULL);
 }
 
@@ -437,7 +478,9 @@ sb_code sb_report__tab_begin(sb_doc *d, const sb_report__tab_kind *k)
         return d->jw.status;
     }
     if (r->csv) {
-        sb_report__put_line(d, r, r->csv_hdr, NULL, count_cells(r->csv_hdr, SB_REPORT__MAXCSV));
+        if (d->jw.status == SB_OK &&
+            sb_report__csv_header(&d->stage, d->sbom, r->csv_hdr, count_cells(r->csv_hdr, SB_REPORT__MAXCSV)) != SB_OK)
+            d->jw.status = SB_ENOMEM;
         return d->jw.status;
     }
     if (r->sarif) {
@@ -469,12 +512,11 @@ size_t sb_report__tab_count(const sb_doc *d)
 
 static void csv_row(sb_doc *d, const sb_report__tab *r, size_t i)
 {
-    const sb_sbom *s = d->sbom;
-    const char *cv[SB_REPORT__MAXCSV] = {s->environment, s->platform};
-    size_t n = 2 + r->k->csv_cells(d, r, i, cv + 2);
-    for (size_t c = 0; c < n; c++)
-        cv[c] = cv[c] ? cv[c] : "";
-    sb_report__put_line(d, r, cv, NULL, n);
+    const char *cv[SB_REPORT__MAXCSV] = {0};
+    size_t n = r->k->csv_cells(d, r, i, cv);
+    if (d->jw.status == SB_OK &&
+        sb_report__csv_line(&d->stage, d->sbom, &d->sbom->pkgs[r->rows[i].pkg], cv, n) != SB_OK)
+        d->jw.status = SB_ENOMEM;
 }
 
 static void text_row(sb_doc *d, const sb_report__tab *r, size_t i)

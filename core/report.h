@@ -121,11 +121,22 @@ void sb_report__incomplete_json(sb_jw *jw, const sb_sbom *s);
 /* The one row convention of every report (openapi/reports.schema.json):
  * a JSON row opens with `environment` and `platform` (the selection the
  * report was made from), and the CSV header is the JSON row's keys in the
- * same order. sb_report__json_row_open() begins such a row object. */
-void sb_report__json_row_open(sb_jw *jw, const sb_sbom *s);
-/* A CSV line: the selection's environment and platform, then n cells (a
- * NULL cell is empty, as JSON null is). */
-sb_code sb_report__csv_line(sb_buf *b, const sb_sbom *s, const char *const *cells, size_t n);
+ * same order. sb_report__json_row_open() begins such a row object. A
+ * repository's report (several lockfiles merged) has a third column,
+ * `lockfile`: the paths of the lockfiles that lock the row's package `p`
+ * (null for a row about no one package); a single lockfile's report has no
+ * such column, so its rows stay what they were. */
+void sb_report__json_row_open(sb_jw *jw, const sb_sbom *s, const sb_pkg *p);
+/* A CSV line: the selection's environment and platform (and lockfile, as
+ * above), then n cells (a NULL cell is empty, as JSON null is). */
+sb_code sb_report__csv_line(sb_buf *b, const sb_sbom *s, const sb_pkg *p, const char *const *cells, size_t n);
+/* The CSV header: `hdr` (environment and platform first), with the
+ * lockfile column after them when the selection is a repository's. */
+sb_code sb_report__csv_header(sb_buf *b, const sb_sbom *s, const char *const *hdr, size_t n);
+/* Whether the selection is a repository's (the lockfile column), and the
+ * column's value for package p (NULL: none). */
+bool sb_report__by_lockfile(const sb_sbom *s);
+const char *sb_report__lockfile_of(const sb_sbom *s, const sb_pkg *p);
 /* A JSON array as one CSV cell: its items joined with ';' (README, "CSV"). */
 #define SB_REPORT__CSV_SEP ";"
 

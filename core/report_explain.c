@@ -32,6 +32,7 @@ static const char *const csv_header[NCOLS + 2] = {"environment", "platform", "na
 
 typedef struct xrow {
     const char *cell[NCOLS];
+    const sb_pkg *p; /* the package the fact is about */
 } xrow;
 
 typedef struct xreport {
@@ -54,7 +55,7 @@ static sb_code fact(sb_doc *d, xreport *r, const sb_pkg *p, const char *kind, co
     if (NULL == nr)
         return SB_ENOMEM;
     r->rows = nr;
-    r->rows[r->n++] = (xrow){{p->name, p->version, kind, name, value, source, considered}};
+    r->rows[r->n++] = (xrow){{p->name, p->version, kind, name, value, source, considered}, p};
     return SB_OK;
 }
 
@@ -240,7 +241,7 @@ static sb_code begin(sb_doc *d)
                     r->width[c] = w;
             }
     if (r->out == SB_REPORT_CSV)
-        return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, NCOLS + 2, NULL);
+        return sb_report__csv_header(&d->stage, d->sbom, csv_header, NCOLS + 2);
     return sb_table_head(&d->stage, sb_report_table_out(r->out), header, NCOLS, r->width);
 }
 
@@ -267,7 +268,7 @@ static sb_code piece(sb_doc *d, size_t i)
     const xrow *w = &r->rows[i];
     if (r->out == SB_REPORT_JSON) {
         sb_jw *jw = &d->jw;
-        sb_report__json_row_open(jw, d->sbom);
+        sb_report__json_row_open(jw, d->sbom, w->p);
         for (size_t c = 0; c < NCOLS; c++) {
             sb_jw_key(jw, keys[c]);
             if (w->cell[c])
@@ -279,7 +280,7 @@ static sb_code piece(sb_doc *d, size_t i)
         return jw->status;
     }
     if (r->out == SB_REPORT_CSV)
-        return sb_report__csv_line(&d->stage, d->sbom, w->cell, NCOLS);
+        return sb_report__csv_line(&d->stage, d->sbom, w->p, w->cell, NCOLS);
     const char *cv[NCOLS];
     for (size_t c = 0; c < NCOLS; c++)
         cv[c] = w->cell[c] ? w->cell[c] : "-";

@@ -129,7 +129,7 @@ static sb_code obegin(sb_doc *d)
         sb_code rc = sb_table_heading(b, "outdated", s->root_name, s->environment, s->platform);
         return rc == SB_OK ? sb_table_head(b, SB_TABLE_MARKDOWN, header, NCOLS, NULL) : rc;
     }
-    case SB_REPORT_CSV: return sb_table_row(b, SB_TABLE_CSV, csv_header, NCSV, NULL);
+    case SB_REPORT_CSV: return sb_report__csv_header(b, s, csv_header, NCSV);
     default: return sb_table_head(b, sb_report_table_out(r->out), header, NCOLS, r->width);
     }
 }
@@ -171,7 +171,7 @@ static void json_row(sb_doc *d, size_t i)
     const sb_pkg *p = &d->sbom->pkgs[i];
     const sb_health *h = &d->sbom->health[i];
     long long age = age_of(d, h);
-    sb_report__json_row_open(jw, d->sbom);
+    sb_report__json_row_open(jw, d->sbom, p);
     sb_jw_kstr(jw, "name", p->name);
     sb_jw_kstr(jw, "version", p->version);
     sb_jw_kstr(jw, "purl", p->purl);
@@ -241,7 +241,7 @@ static sb_code opiece(sb_doc *d, size_t i)
     }
     if (r->out == SB_REPORT_CSV) {
         const char *cv[NCSV];
-        return sb_report__csv_line(&d->stage, d->sbom, cv, csv_cells(d, r->rows[i], cv));
+        return sb_report__csv_line(&d->stage, d->sbom, &d->sbom->pkgs[r->rows[i]], cv, csv_cells(d, r->rows[i], cv));
     }
     const char *c[NCOLS];
     cells(d, r->rows[i], c);

@@ -97,7 +97,7 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
     sb_jw *jw = &d->jw;
     const sb_report__row *w = &r->rows[i];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
-    sb_report__json_row_open(jw, d->sbom);
+    sb_report__json_row_open(jw, d->sbom, p);
     sb_report__kopt(jw, "name", p->name);
     sb_report__kopt(jw, "version", p->version);
     sb_jw_kstr(jw, "kind", sb_kind_name(p->kind));

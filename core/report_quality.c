@@ -181,7 +181,7 @@ static sb_code begin(sb_doc *d)
         return jw->status;
     }
     if (r->out == SB_REPORT_CSV)
-        return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, NCSV, NULL);
+        return sb_report__csv_header(&d->stage, d->sbom, csv_header, NCSV);
     sb_table_fit(r->width, header, NCOLS);
     if (r->out == SB_REPORT_TEXT)
         for (size_t i = 0; i < r->nrows; i++) {
@@ -217,7 +217,7 @@ static void json_row(sb_doc *d, const qreport *r, size_t i)
     sb_jw *jw = &d->jw;
     const qrow *w = &r->rows[i];
     const sb_quality_result *res = &r->q.res[w->res];
-    sb_report__json_row_open(jw, d->sbom);
+    sb_report__json_row_open(jw, d->sbom, NULL);
     sb_jw_kstr(jw, "profile", sb_quality_profile_name(w->profile));
     sb_jw_kstr(jw, "element", res->el->id);
     sb_jw_kstr(jw, "title", res->el->title);
@@ -337,7 +337,7 @@ static sb_code piece(sb_doc *d, size_t i)
     }
     if (i < r->nrows && r->out == SB_REPORT_CSV) {
         const char *cv[NCSV];
-        return sb_report__csv_line(&d->stage, d->sbom, cv, csv_cells(d, r, i, cv));
+        return sb_report__csv_line(&d->stage, d->sbom, NULL, cv, csv_cells(d, r, i, cv));
     }
     if (i < r->nrows) {
         const char *cv[NCOLS];

@@ -185,7 +185,7 @@ static void json_row(sb_doc *d, const sb_report__tab *r, size_t i)
     sb_jw *jw = &d->jw;
     const sb_report__row *w = &r->rows[i];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
-    sb_report__json_row_open(jw, d->sbom);
+    sb_report__json_row_open(jw, d->sbom, p);
     sb_jw_key(jw, "depth");
     sb_jw_int(jw, w->depth);
     sb_report__kopt(jw, "name", p->name);

@@ -171,7 +171,7 @@ static sb_code vbegin(sb_doc *d)
         sb_code rc = sb_table_heading(b, "vulnerabilities", s->root_name, s->environment, s->platform);
         return rc == SB_OK ? sb_table_head(b, SB_TABLE_MARKDOWN, r->head, (size_t)r->ncols, NULL) : rc;
     }
-    case SB_REPORT_CSV: return sb_table_row(b, SB_TABLE_CSV, csv_header, NCSV, NULL);
+    case SB_REPORT_CSV: return sb_report__csv_header(b, s, csv_header, NCSV);
     default: return sb_table_head(b, sb_report_table_out(r->out), r->head, (size_t)r->ncols, r->width);
     }
 }
@@ -320,7 +320,7 @@ static void json_row(sb_doc *d, const vrow *w)
     sb_jw *jw = &d->jw;
     const sb_vuln *v = &d->sbom->vulns[w->v];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
-    sb_report__json_row_open(jw, d->sbom);
+    sb_report__json_row_open(jw, d->sbom, p);
     sb_jw_kstr(jw, "name", p->name);
     sb_jw_key(jw, "version");
     sb_jw_str(jw, p->version);
@@ -435,7 +435,7 @@ static sb_code vpiece(sb_doc *d, size_t i)
     }
     if (r->out == SB_REPORT_CSV) {
         const char *cv[NCSV];
-        return sb_report__csv_line(&d->stage, s, cv, csv_cells(d, &r->rows[i], cv));
+        return sb_report__csv_line(&d->stage, s, &s->pkgs[r->rows[i].pkg], cv, csv_cells(d, &r->rows[i], cv));
     }
     const char *c[NCOLS];
     cells(d, &r->rows[i], c);

@@ -62,10 +62,11 @@ static void warn_vulns(svc_req *r, const sb_doc_ops *ops, const sb_sbom *s)
 }
 
 /* The documents of the request, selected and past their gates: one, or
- * with all-* one per selection. 0, or 1 with the answer in *pb. */
-static int select_docs(svc_req *r, svc_intake *in, sb_sbom ***docs, size_t *nd, svc_problem *pb)
+ * one per selection (`many`: all-*, or a repository's lockfiles). 0, or 1
+ * with the answer in *pb. */
+static int select_docs(svc_req *r, svc_intake *in, int many, sb_sbom ***docs, size_t *nd, svc_problem *pb)
 {
-    if (in->all_envs || in->all_plats) {
+    if (many) {
         if (svc_intake_select_all(r, in, docs, nd, pb))
             return 1;
     } else {
@@ -103,7 +104,11 @@ static int post_sbom(svc_req *r)
     svc_req_mark(r, "parse");
     sb_sbom **docs = NULL;
     size_t nd = 0;
-    if (select_docs(r, &in, &docs, &nd, &pb))
+    /* a repository's NDJSON lines and snapshot manifests are its lockfiles'
+     * own documents; one document is the merged repository */
+    int all = in.all_envs || in.all_plats;
+    int many = all || (in.repo && ops->joins_selections);
+    if (select_docs(r, &in, many, &docs, &nd, &pb))
         return svc_req_answer(r, &pb);
     for (size_t i = 0; i < nd; i++) {
         warn_incomplete(r, docs[i]);
@@ -111,12 +116,12 @@ static int post_sbom(svc_req *r)
     }
 
     const sb_sbom *const *cdocs = (const sb_sbom *const *)docs;
-    int many = in.all_envs || in.all_plats;
     sb_doc_opts dopts = {.timestamp = in.ts,
                          .pretty = in.pretty != 0 && (!many || ops->joins_selections),
                          .input_sha1 = in.sha1,
                          .timestamp_given = in.ts_given,
-                         .snapshot = plan.snap};
+                         .snapshot = plan.snap,
+                         .by_lockfile = in.repo && !all};
     sb_err err;
     sb_err_clear(&err);
     sb_doc *doc = NULL;

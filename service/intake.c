@@ -719,17 +719,19 @@ int svc_intake_select(svc_req *r, svc_intake *in, sb_sbom **out, svc_problem *pb
     return 0;
 }
 
-int svc_intake_select_all(svc_req *r, svc_intake *in, sb_sbom ***out, size_t *nout, svc_problem *pb)
+/* Every pair of one lock selected with `base` (the request's selection, or
+ * one lockfile's of a repository), its lookups queued before any is
+ * selected; at most `room` documents. 0 with *out, *nout set, or 1 with the
+ * answer. */
+static int select_pairs(svc_req *r, svc_intake *in, const sb_lock *lock, const sb_select_opts *base, size_t room,
+                        sb_sbom ***out, size_t *nout, svc_problem *pb)
 {
     sb_arena *a = svc_req_arena(r);
-    const sb_select_opts *base = &in->sel;
-    const sb_lock *lock = in->lock;
     sb_err err;
     sb_err_clear(&err);
     sb_select_pair *pairs = NULL;
     size_t np = 0;
-    if (sb_model_pairs(&pairs, &np, a, lock, base, in->all_envs, in->all_plats, (size_t)svc_req_cfg(r)->max_documents,
-                       &err) != SB_OK) {
+    if (sb_model_pairs(&pairs, &np, a, lock, base, in->all_envs, in->all_plats, room, &err) != SB_OK) {
         const char **choices = NULL;
         int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, base->environment, &choices) : 0;
         return svc_problem_err(pb, &err, choices, (size_t)n);
@@ -764,6 +766,54 @@ int svc_intake_select_all(svc_req *r, svc_intake *in, sb_sbom ***out, size_t *no
         int n = err.code == SB_ENOTFOUND ? svc_intake_choices(r, lock, pairs[at].environment, &choices) : 0;
         return svc_problem_err(pb, &err, choices, (size_t)n);
     }
+    *out = docs;
+    *nout = np;
+    return 0;
+}
+
+/* A repository's documents: each lockfile's own, as its single upload
+ * would give them (its manifest, its path as the lockfile's name), in the
+ * archive's order; what all-* does not vary stays what the lockfile's own
+ * selection settled on when the archive was read. */
+static int select_repo(svc_req *r, svc_intake *in, sb_sbom ***out, size_t *nout, svc_problem *pb)
+{
+    sb_arena *a = svc_req_arena(r);
+    const struct sb_repo *R = in->repo;
+    size_t max = (size_t)svc_req_cfg(r)->max_documents, nd = 0;
+    sb_sbom **docs = sb_arena_alloc(a, (max + 1) * sizeof *docs);
+    if (NULL == docs)
+        return svc_problem_code(pb, SB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < R->nfiles; i++) {
+        const sb_repo_file *f = &R->files[i];
+        if (f->state != SB_REPO_READ)
+            continue;
+        sb_select_opts base = in->sel;
+        base.lockfile_name = f->path;
+        if (f->man)
+            base.manifest = f->man;
+        if (!in->all_envs)
+            base.environment = f->environment;
+        if (!in->all_plats && !in->all_envs)
+            base.platform = f->platform;
+        sb_sbom **some = NULL;
+        size_t n = 0;
+        if (select_pairs(r, in, f->lock, &base, max - nd, &some, &n, pb))
+            return 1;
+        memcpy(docs + nd, some, n * sizeof *some);
+        nd += n;
+    }
+    *out = docs;
+    *nout = nd;
+    return 0;
+}
+
+int svc_intake_select_all(svc_req *r, svc_intake *in, sb_sbom ***out, size_t *nout, svc_problem *pb)
+{
+    sb_sbom **docs = NULL;
+    size_t np = 0;
+    if (in->repo ? select_repo(r, in, &docs, &np, pb)
+                 : select_pairs(r, in, in->lock, &in->sel, (size_t)svc_req_cfg(r)->max_documents, &docs, &np, pb))
+        return 1;
     long total = 0;
     for (size_t i = 0; i < np; i++) { /* at least one: every environment has its document */
         if (svc_intake_policy(r, in, docs[i], pb))
@@ -771,7 +821,7 @@ int svc_intake_select_all(svc_req *r, svc_intake *in, sb_sbom ***out, size_t *no
         total += (long)docs[i]->npkgs;
     }
     svc_req_note(r, NULL, total);
-    if (svc_gates_license(&in->gate, in->fail_license, in->policy.name, a, pb))
+    if (svc_gates_license(&in->gate, in->fail_license, in->policy.name, svc_req_arena(r), pb))
         return 1;
     *out = docs;
     *nout = np;

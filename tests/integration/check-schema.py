@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check-schema.py SCHEMA KIND JSON CSV - hold one report's JSON and CSV
+"""check-schema.py SCHEMA KIND JSON CSV [repository] - hold one report's JSON and CSV
 answers (the same request) to openapi/reports.schema.json, the one schema a
 dashboard maps every report with (issue 40): the JSON validates against
 $defs/KIND_report; every JSON row's keys, in order, are the schema's columns
@@ -8,7 +8,9 @@ CSV header is those columns; one CSV line per JSON row whose cells are the
 JSON values as the schema's description says (null empty, true/false,
 arrays joined with ';', quality's reasons as key=count, first_lacking as
 name[ version]); environment and platform on every row, the summary's;
-summary.incomplete present. Prints one line per failed expectation (at most
+summary.incomplete present. `repository`: the report of an archive, whose
+rows have the lockfile column after platform (a single lockfile's have
+none). Prints one line per failed expectation (at most
 a few per kind) and exits 1 when any failed."""
 import csv
 import io
@@ -18,6 +20,7 @@ import sys
 import jsonschema
 
 spath, kind, jpath, cpath = sys.argv[1:5]
+repository = sys.argv[5:6] == ["repository"]
 schema = json.load(open(spath, encoding="utf-8"))
 doc = json.load(open(jpath, encoding="utf-8"))
 raw = open(cpath, "rb").read().decode("utf-8")
@@ -39,8 +42,12 @@ expect(isinstance(summary.get("incomplete"), list), "summary.incomplete missing"
 policy = kind == "licenses" and "policy_violations" in summary
 cols = schema["$defs"]["licenses_policy_row" if policy else f"{kind}_row"]["required"]
 table = list(csv.reader(io.StringIO(raw, newline="")))
-expect(bool(table) and table[0] == cols, f"CSV header {table[0] if table else None} != schema columns {cols}")
 expect(cols[:2] == ["environment", "platform"], "schema columns start with environment, platform")
+# a repository's report: the lockfile column after environment and platform
+# (a property of every row schema, required of none)
+if repository:
+    cols = cols[:2] + ["lockfile"] + cols[2:]
+expect(bool(table) and table[0] == cols, f"CSV header {table[0] if table else None} != schema columns {cols}")
 body = table[1:]
 expect(len(body) == len(rows), f"CSV has {len(body)} rows, JSON {len(rows)}")
 

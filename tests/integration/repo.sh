@@ -44,7 +44,9 @@ purls() {
 for f in backend/uv.lock tools/pixi.lock web/package-lock.json docs/poetry.lock env/conda-win-64.lock; do
   code=$(curl -sS -o "$work/one.json" -w '%{http_code}' --data-binary @"$m/$f" "$base/v1/sbom?filename=$(basename "$f")")
   check "per-lockfile $f: 200" [ "$code" = 200 ]
-  purls "$work/one.json" >> "$work/union.txt"
+  purls "$work/one.json" > "$work/one-${f%%/*}.txt"
+  cp "$work/one.json" "$work/one-${f%%/*}.json"
+  cat "$work/one-${f%%/*}.txt" >> "$work/union.txt"
 done
 sort -u "$work/union.txt" -o "$work/union.txt"
 
@@ -107,6 +109,82 @@ code=$(post "$work/mono.tgz" "/v1/sbom?format=github-snapshot&sha=0123456789abcd
 check "GitHub snapshot of an archive: 200 ($code)" [ "$code" = 200 ]
 code=$(post "$work/mono.tgz" "/v1/sbom" "$work/again.json")
 check "repeat of the archive: the same bytes (result cache)" cmp -s "$work/again.json" "$work/r-cyclonedx-1.6.json"
+
+# NDJSON: one document per lockfile (x environment), each naming its path,
+# each the lockfile's own document
+code=$(post "$work/mono.tgz" "/v1/sbom?all-environments=true" "$work/nd.ndjson")
+check "all-environments on an archive: 200 ($code)" [ "$code" = 200 ]
+lf() { jq -r '.metadata.properties[] | select(.name == "pixi:lockfile") | .value' "$1"; }
+envof() { jq -r '.metadata.properties[] | select(.name == "pixi:environment") | .value' "$1"; }
+n=0; : > "$work/nd-names.txt"
+while IFS= read -r line; do
+  n=$((n + 1)); printf '%s\n' "$line" > "$work/nd-$n.json"; lf "$work/nd-$n.json" >> "$work/nd-names.txt"
+done < "$work/nd.ndjson"
+check "NDJSON: each read lockfile has its documents ($(sort -u "$work/nd-names.txt" | tr '\n' ' '))" \
+  [ "$(sort -u "$work/nd-names.txt" | tr '\n' ' ')" = "backend/uv.lock docs/poetry.lock env/conda-win-64.lock tools/pixi.lock web/package-lock.json " ]
+check "NDJSON: tools/pixi.lock one document per environment (5)" [ "$(grep -c '^tools/pixi.lock$' "$work/nd-names.txt")" = 5 ]
+for k in $(seq 1 "$n"); do
+  f="$(lf "$work/nd-$k.json")"
+  [ "$(envof "$work/nd-$k.json")" = default ] || continue
+  purls "$work/nd-$k.json" > "$work/nd-$k.txt"
+  check "NDJSON line $k ($f): the packages of its own document" cmp -s "$work/nd-$k.txt" "$work/one-${f%%/*}.txt"
+  check "NDJSON line $k ($f): no lockfile as a component" jq -e '[.components[] | select(.properties // [] | any(.name == "pixi:lockfile-kind"))] | length == 0' "$work/nd-$k.json"
+done
+check "NDJSON line 1 validates" "$validate" -q --format cyclonedx-1.6 "$work/nd-1.json"
+code=$(post "$work/mono.tgz" "/v1/sbom?all-environments=true&format=spdx-2.3" "$work/nds.ndjson")
+check "NDJSON as SPDX 2.3: a document per lockfile x environment ($(wc -l < "$work/nds.ndjson"))" [ "$(wc -l < "$work/nds.ndjson")" = "$n" ]
+head -1 "$work/nds.ndjson" > "$work/nds-1.json"
+check "NDJSON SPDX line 1 validates" "$validate" -q --format spdx-2.3 "$work/nds-1.json"
+code=$(post "$work/mono.tgz" "/v1/sbom?all-environments=true&deny-license=MIT&fail-on=license" "$work/ndg.json")
+check "license gate over an archive's NDJSON: 422 ($code)" [ "$code" = 422 ]
+
+# the GitHub snapshot: one manifest per lockfile, named by its path
+gh="sha=0123456789abcdef0123456789abcdef01234567&ref=refs/heads/main&correlator=ci&job-id=1"
+check "snapshot: manifests are the lockfiles' paths" jq -e '.manifests | keys == ["backend/uv.lock", "docs/poetry.lock", "env/conda-win-64.lock", "tools/pixi.lock", "web/package-lock.json"]' "$work/gh.json"
+check "snapshot: each manifest's name and source_location are its path" jq -e '[.manifests | to_entries[] | .key == .value.name and .key == .value.file.source_location] | all' "$work/gh.json"
+jq -r '.manifests["backend/uv.lock"].resolved[].package_url' "$work/gh.json" | grep -v '^pkg:generic/' | sort -u > "$work/gh-backend.txt"
+check "snapshot: backend/uv.lock resolves its own packages" cmp -s "$work/gh-backend.txt" "$work/one-backend.txt"
+code=$(post "$work/mono.tgz" "/v1/sbom?format=github-snapshot&$gh&path=repo" "$work/ghp.json")
+check "snapshot path=: the folder of the lockfiles' paths" jq -e '.manifests["web/package-lock.json"].file.source_location == "repo/web/package-lock.json"' "$work/ghp.json"
+code=$(post "$work/mono.tgz" "/v1/sbom?format=github-snapshot&$gh&all-environments=true" "$work/gha.json")
+check "snapshot with all-environments: a manifest per lockfile x environment" jq -e '(.manifests | length) == '"$n"' and (.manifests | has("tools/pixi.lock:docs:linux-64"))' "$work/gha.json"
+
+# SPDX holds what CycloneDX holds: each lockfile a package, what it locks
+# related to it, and which lockfiles lock each package
+cdx_lf=$(jq '[.components[] | select(.properties // [] | any(.name == "pixi:lockfiles"))] | length' "$work/r-cyclonedx-1.6.json")
+check "SPDX 2.3: each lockfile a package" jq -e '[.packages[] | select(.name | test("^(backend/uv.lock|tools/pixi.lock|web/package-lock.json|docs/poetry.lock|env/conda-win-64.lock)$"))] | length == 5' "$work/r-spdx-2.3.json"
+check "SPDX 2.3: each lockfile DEPENDS_ON what it locks" jq -e '[.packages[] | select(.comment // "" | test("pixi:lockfile-kind=")) | .SPDXID] as $l | [$l[] as $id | [.relationships[] | select(.spdxElementId == $id and .relationshipType == "DEPENDS_ON")] | length > 0] | (length == 5 and all)' "$work/r-spdx-2.3.json"
+check "SPDX 2.3: which lockfiles lock each package, as CycloneDX says ($cdx_lf)" jq -e "[.packages[] | select(.comment // \"\" | test(\"pixi:lockfiles=\"))] | length == $cdx_lf" "$work/r-spdx-2.3.json"
+check "SPDX 3.0.1: each lockfile a package depending on what it locks" jq -e '[."@graph"[] | select(.type == "software_Package" and (.comment // "" | test("pixi:lockfile-kind="))) | .spdxId] as $l | [$l[] as $id | [."@graph"[] | select(.type == "Relationship" and .from == $id and .relationshipType == "dependsOn")] | length > 0] | (length == 5 and all)' "$work/r-spdx-3.0.1.json"
+check "SPDX 3.0.1: which lockfiles lock each package ($cdx_lf)" jq -e "[.\"@graph\"[] | select(.type == \"software_Package\" and (.comment // \"\" | test(\"pixi:lockfiles=\")))] | length == $cdx_lf" "$work/r-spdx-3.0.1.json"
+
+# reports: the lockfile column, each package's lockfiles
+code=$(post "$work/mono.tgz" "/v1/report/packages" "$work/rep.json")
+check "packages report: every row names its lockfiles" jq -e '[.packages[] | .lockfile != null] | all' "$work/rep.json"
+check "packages CSV: lockfile after environment and platform" bash -c "head -1 '$work/rep.csv' | grep -q '^environment,platform,lockfile,name,'"
+for f in backend web tools; do
+  jq -r --arg f "$f/" '.packages[] | select(.lockfile | split(", ") | any(startswith($f))) | .purl' "$work/rep.json" | grep -v '^pkg:generic/' | sort -u > "$work/rep-$f.txt"
+  check "packages report: the rows naming $f/ are its lockfile's packages" cmp -s "$work/rep-$f.txt" "$work/one-$f.txt"
+done
+code=$(post "$work/mono.tgz" "/v1/report/quality" "$work/q.json")
+check "quality report on an archive: its rows are about no one lockfile" jq -e '[.quality[] | has("lockfile") and .lockfile == null] | all' "$work/q.json"
+code=$(curl -sS -o "$work/one-rep.json" -w '%{http_code}' --data-binary @"$m/backend/uv.lock" "$base/v1/report/packages?filename=uv.lock")
+check "a single lockfile's report has no lockfile column" jq -e '.packages[0] | has("lockfile") | not' "$work/one-rep.json"
+
+# diff of two archives: lockfile by lockfile, a lockfile removed or added a change
+check "diff of an archive against itself as zip: no change" jq -e '.summary.changes == 0' "$work/d.json"
+nweb=$(jq '[.components[] | select(.purl | startswith("pkg:generic/") | not)] | length' "$work/one-web.json")
+check "diff: the removed lockfile is a row of its own" jq -e '[.diff[] | select(.change == "removed" and .kind == "external" and .name == "web/package-lock.json")] | length == 1' "$work/d2.json"
+check "diff: every change names its lockfile" jq -e '[.diff[] | .lockfile == "web/package-lock.json"] | all' "$work/d2.json"
+check "diff: its packages removed with it ($nweb + 1)" jq -e "([.diff[] | select(.kind == \"npm\")] | length) == $nweb and .summary.removed == $nweb + 1" "$work/d2.json"
+code=$(curl -sS -o "$work/d3.json" -w '%{http_code}' -F base=@"$work/mono2.tgz" -F head=@"$work/mono.tgz" "$base/v1/diff")
+check "diff: a lockfile added is a change ($code)" jq -e '([.diff[] | select(.change == "added" and .name == "web/package-lock.json")] | length) == 1 and .summary.added == '"$((nweb + 1))" "$work/d3.json"
+code=$(curl -sS -o "$work/d3.csv" -w '%{http_code}' -F base=@"$work/mono2.tgz" -F head=@"$work/mono.tgz" "$base/v1/diff?output=csv")
+check "diff CSV of archives: the lockfile column last" bash -c "tr -d '\r' < '$work/d3.csv' > '$work/d3u.csv' && head -1 '$work/d3u.csv' | grep -q ',direct,lockfile\$' && grep -c ',web/package-lock.json\$' '$work/d3u.csv' | grep -qx $((nweb + 1))"
+code=$(curl -sS -o "$work/d3.txt" -w '%{http_code}' -F base=@"$work/mono2.tgz" -F head=@"$work/mono.tgz" "$base/v1/diff?output=text")
+check "diff text of archives: names as path: name" grep -q 'web/package-lock.json: ' "$work/d3.txt"
+code=$(curl -sS -o "$work/d4.json" -w '%{http_code}' -F base=@"$work/mono2.tgz" -F head=@"$work/mono.tgz" "$base/v1/diff?fail-on=added")
+check "diff gate on archives: a lockfile added fails fail-on=added ($code)" [ "$code" = 422 ]
 
 # this repository's own git archive, when it is a git checkout with lockfiles
 if git -C "$root" rev-parse HEAD > /dev/null 2>&1; then

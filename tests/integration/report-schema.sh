@@ -58,6 +58,27 @@ while IFS=$'\t' read -r rel kind; do
   done
 done < "$work/kinds"
 
+# a repository's reports (an archive of two lockfiles in folders): the same
+# schema, with the lockfile column after environment and platform
+mkdir -p "$work/repo/proj/a" "$work/repo/proj/b"
+cp "$shared/fixtures/uv/pydantic/uv.lock" "$work/repo/proj/a/"
+cp "$shared/fixtures/poetry/cyclonedx-python-tests-_data-infiles-poetry-with-extras-lock21/poetry.lock" "$work/repo/proj/b/"
+chmod -R u+w "$work/repo"
+(cd "$work/repo" && tar czf "$work/repo.tgz" proj)
+first="$(curl -sS --data-binary @"$work/repo.tgz" "$base/v1/report/packages" | jq -r '.packages[0].name // empty')"
+for rep in packages licenses licenses-policy python tree quality outdated vulnerabilities explain; do
+  q="" k="$rep"
+  case $rep in
+    licenses-policy) q="$POLICY&" k=licenses ;;
+    explain) q="package=$first&" ;;
+  esac
+  a="$(get "$work/r.json" "${q}output=json" "$work/repo.tgz" "$k")"
+  b="$(get "$work/r.csv" "${q}output=csv" "$work/repo.tgz" "$k")"
+  if [ "$a:$b" != 200:200 ]; then bad "archive $rep: json $a, csv $b"; continue; fi
+  out="$(python3 "$here/check-schema.py" "$schema" "$k" "$work/r.json" "$work/r.csv" repository 2>&1)"
+  check "archive $rep: JSON and CSV hold to the schema, lockfile column after platform${out:+: $out}" [ -z "$out" ]
+done
+
 # licenses not known (not absent): the page's sentence in the text and
 # Markdown of every report that shows a license (pypi packages of a pixi.lock
 # on a server without lookups)

@@ -384,3 +384,74 @@ TEST(diff_hash_scope_direct_and_gated_first)
     free(csv);
     sb_arena_destroy(a);
 }
+
+/* A repository's lockfile as its merged selection has it: a component named
+ * by its path. */
+static sb_pkg lockfile_comp(const char *path)
+{
+    static sb_prop kind = {"pixi:lockfile-kind", "uv.lock"};
+    sb_pkg p = pkg(SB_KIND_EXTERNAL, path, "1.0", NULL, NULL, NULL);
+    p.props = &kind;
+    p.nprops = 1;
+    return p;
+}
+
+TEST(diff_repo_lockfile_by_lockfile)
+{
+    sb_arena *a = sb_arena_new(0);
+    /* x is locked at 1.0 by a/ and 2.0 by b/: merged, a/'s 1.0 -> 1.1 could
+     * pair with either; lockfile by lockfile it is a/'s upgrade */
+    sb_pkg ba[] = {pkg(SB_KIND_PYPI, "x", "1.0", "MIT", "pypi.org", NULL)};
+    sb_pkg bb[] = {pkg(SB_KIND_PYPI, "x", "2.0", "MIT", "pypi.org", NULL),
+                   pkg(SB_KIND_PYPI, "y", "1.0", "MIT", "pypi.org", NULL)};
+    sb_pkg ha[] = {pkg(SB_KIND_PYPI, "x", "1.1", "MIT", "pypi.org", NULL)};
+    sb_pkg hc[] = {pkg(SB_KIND_PYPI, "z", "1.0", "MIT", "pypi.org", NULL)};
+    sb_pkg ball[] = {lockfile_comp("a/uv.lock"), lockfile_comp("b/uv.lock")};
+    sb_pkg hall[] = {lockfile_comp("a/uv.lock"), lockfile_comp("c/uv.lock")};
+    sb_sbom sba = model(ba, 1), sbb = model(bb, 2), sha = model(ha, 1), shc = model(hc, 1);
+    sb_sbom sball = model(ball, 2), shall = model(hall, 2);
+    sba.lockfile_name = sha.lockfile_name = "a/uv.lock";
+    sbb.lockfile_name = "b/uv.lock";
+    shc.lockfile_name = "c/uv.lock";
+    sball.lockfile_name = shall.lockfile_name = NULL;
+    const sb_sbom *base[] = {&sba, &sbb}, *head[] = {&sha, &shc};
+    sb_diff *d = NULL;
+    sb_err err;
+    CHECK(sb_diff_compute_repo(&d, a, &sball, &shall, base, 2, head, 2, &err) == SB_OK);
+    CHECK(d && d->by_lockfile);
+    if (NULL == d) {
+        sb_arena_destroy(a);
+        return;
+    }
+    CHECK(d->count[SB_DIFF_UPGRADED] == 1 && d->count[SB_DIFF_ADDED] == 2 && d->count[SB_DIFF_REMOVED] == 3);
+    CHECK(d->nrows == 6 && d->count[SB_DIFF_DOWNGRADED] == 0);
+    const sb_diff_row *up = row(d, SB_DIFF_UPGRADED, "x");
+    CHECK(up && !strcmp(up->lockfile, "a/uv.lock") && !strcmp(up->base_version, "1.0") &&
+          !strcmp(up->head_version, "1.1") && !strcmp(up->label, "a/uv.lock: x"));
+    const sb_diff_row *gone = row(d, SB_DIFF_REMOVED, "b/uv.lock"), *new = row(d, SB_DIFF_ADDED, "c/uv.lock");
+    CHECK(gone && gone->kind == SB_KIND_EXTERNAL && !strcmp(gone->lockfile, "b/uv.lock") && gone->base_version);
+    CHECK(new &&new->kind == SB_KIND_EXTERNAL && !strcmp(new->label, "c/uv.lock") && new->head_version);
+    const sb_diff_row *x2 = row(d, SB_DIFF_REMOVED, "x"), *z = row(d, SB_DIFF_ADDED, "z");
+    CHECK(x2 && !strcmp(x2->base_version, "2.0") && !strcmp(x2->lockfile, "b/uv.lock"));
+    CHECK(z && !strcmp(z->lockfile, "c/uv.lock"));
+    /* rows by change, the lockfile's own row before its packages' */
+    CHECK(d->rows[0].change == SB_DIFF_ADDED && !strcmp(d->rows[0].name, "c/uv.lock"));
+    char *json = produce(d, SB_REPORT_JSON, 7), *csv = produce(d, SB_REPORT_CSV, 65536);
+    json_error_t je;
+    json_t *j = json ? json_loads(json, 0, &je) : NULL;
+    json_t *rows = j ? json_object_get(j, "diff") : NULL;
+    CHECK(json_array_size(rows) == 6);
+    for (size_t i = 0; i < json_array_size(rows); i++)
+        CHECK(json_is_string(json_object_get(json_array_get(rows, i), "lockfile")));
+    CHECK(csv && strstr(csv, ",direct,lockfile\r\n") && strstr(csv, ",c/uv.lock\r\n"));
+    json_decref(j);
+    free(json);
+    free(csv);
+    /* one lockfile's diff keeps its columns */
+    sb_diff *one = NULL;
+    CHECK(sb_diff_compute(&one, a, &sba, &sha, &err) == SB_OK && one && !one->by_lockfile && !one->rows[0].lockfile);
+    char *csv1 = one ? produce(one, SB_REPORT_CSV, 65536) : NULL;
+    CHECK(csv1 && strstr(csv1, ",direct\r\n") && !strstr(csv1, "lockfile"));
+    free(csv1);
+    sb_arena_destroy(a);
+}
