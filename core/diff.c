@@ -602,6 +602,19 @@ static const char *side_text(sb_doc *d, const char *label, const sb_sbom *s)
                            s->npkgs, s->environment ? s->environment : "-", s->platform ? s->platform : "-");
 }
 
+/* side_text in Markdown: the file name (the client's), environment and
+ * platform (the lockfile's) each rendered as itself, never as markup */
+static sb_code md_side(sb_doc *d, const char *label, const sb_sbom *s)
+{
+    const char *file = s->lockfile_name ? s->lockfile_name : s->input_kind ? s->input_kind : "lockfile";
+    const char *count = sb_arena_printf(d->arena, " (%zu packages, environment ", s->npkgs);
+    const char *parts[] = {label, " ", file, count, dash(s->environment), ", platform ", dash(s->platform), ")"};
+    sb_code rc = count ? SB_OK : SB_ENOMEM;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SB_OK; i++)
+        rc = i == 2 || i == 4 || i == 6 ? sb_table_md(&d->stage, parts[i], 0) : put(d, parts[i]);
+    return rc;
+}
+
 static sb_code begin(sb_doc *d)
 {
     writer *w = d->fmt;
@@ -640,12 +653,9 @@ static sb_code begin(sb_doc *d)
         if (rc == SB_OK)
             rc = t ? put(d, t) : SB_ENOMEM;
         for (int s = 0; rc == SB_OK && s < 2; s++) {
-            const char *side = side_text(d, s ? "Head:" : "Base:", s ? df->head : df->base);
-            if (NULL == side)
-                return SB_ENOMEM;
             rc = put(d, s ? "  \n" : "");
             if (rc == SB_OK)
-                rc = sb_table_text(&d->stage, side, 0);
+                rc = md_side(d, s ? "Head:" : "Base:", s ? df->head : df->base);
         }
         return rc == SB_OK ? put(d, "\n\n") : rc; /* a blank line before the first <details> */
     }

@@ -168,6 +168,37 @@ sb_code sb_strb_add(sb_strb *b, sb_arena *a, const char *sep, const char *piece)
     return SB_OK;
 }
 
+/* the length of the control character at p, 0 when there is none */
+static size_t control_len(const unsigned char *p)
+{
+    if (*p < 0x20 || *p == 0x7f)
+        return 1;
+    return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+}
+
+sb_code sb_str_no_controls(sb_arena *a, const char *s, const char **out)
+{
+    *out = s;
+    const unsigned char *p = (const unsigned char *)s;
+    while (p && *p && !control_len(p))
+        p++;
+    if (NULL == p || !*p)
+        return SB_OK;
+    char *copy = sb_arena_strdup(a, s), *w = copy;
+    if (NULL == copy)
+        return SB_ENOMEM;
+    for (const unsigned char *r = (const unsigned char *)s; *r;) {
+        size_t n = control_len(r);
+        if (n)
+            r += n;
+        else
+            *w++ = (char)*r++;
+    }
+    *w = '\0';
+    *out = copy;
+    return SB_OK;
+}
+
 const char *sb_strv_join(const sb_strv *sv, sb_arena *a, const char *sep)
 {
     size_t ns = strlen(sep), total = 1;

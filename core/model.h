@@ -113,6 +113,14 @@ typedef struct sb_strb {
 /* Append `sep` (unless the string is empty) and `piece`. SB_OK or SB_ENOMEM. */
 sb_code sb_strb_add(sb_strb *b, sb_arena *a, const char *sep, const char *piece);
 
+/* A name someone else chose (an upload's file name, an SBOM input's
+ * lockfile name) without its control characters: C0, DEL and the C1 range
+ * (as UTF-8), so that echoed into a document comment, a header, a report
+ * line or a log it cannot start a line or move the cursor. `*out` is `s`
+ * itself when it holds none (NULL stays NULL), else an arena copy.
+ * SB_OK or SB_ENOMEM. */
+sb_code sb_str_no_controls(sb_arena *a, const char *s, const char **out);
+
 /* A license file of a package (from the package cache). */
 typedef struct sb_licfile {
     const char *name;   /* relative to info/licenses/, '/' separators */

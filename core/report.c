@@ -251,7 +251,9 @@ void sb_report__puts(sb_doc *d, const char *s)
 
 void sb_report__put_cell(sb_doc *d, const char *s, size_t pad)
 {
-    if (d->jw.status == SB_OK && sb_table_text(&d->stage, s, pad) != SB_OK)
+    sb_code rc = sb_report_output_of(d->ops) == SB_REPORT_MARKDOWN ? sb_table_md(&d->stage, s ? s : "", 0)
+                                                                   : sb_table_text(&d->stage, s ? s : "", pad);
+    if (d->jw.status == SB_OK && rc != SB_OK)
         d->jw.status = SB_ENOMEM;
 }
 
@@ -337,7 +339,10 @@ void sb_report__unknown_line(sb_doc *d, const sb_report__tab *r)
         sb_report__put_cell(d, s->pkgs[i].name, 0);
     }
     sb_report__puts(d, " - ");
-    sb_report__put_cell(d, why, 0);
+    /* sbomd's own sentence (sb_pkg_license_unknown), no input in it: plain
+     * text in every output */
+    if (d->jw.status == SB_OK && sb_table_text(&d->stage, why, 0) != SB_OK)
+        d->jw.status = SB_ENOMEM;
     sb_report__puts(d, "\n");
 }
 

@@ -294,11 +294,15 @@ static sb_code end(sb_doc *d)
     if (r->out == SB_REPORT_CSV)
         return SB_OK;
     if (r->out != SB_REPORT_JSON) {
-        char line[160];
-        snprintf(line, sizeof line, "\n%s%zu package(s) named '%.64s' in the document\n",
-                 r->out == SB_REPORT_MARKDOWN ? "- " : "", r->matched,
-                 d->opts.explain_package ? d->opts.explain_package : "");
-        return sb_buf_append(&d->stage, line, strlen(line));
+        /* the name is the request's: in Markdown it must render as the name */
+        int md = r->out == SB_REPORT_MARKDOWN;
+        char line[64];
+        snprintf(line, sizeof line, "\n%s%zu package(s) named '", md ? "- " : "", r->matched);
+        const char *want = d->opts.explain_package ? d->opts.explain_package : "";
+        sb_code rc = sb_buf_append(&d->stage, line, strlen(line));
+        if (rc == SB_OK)
+            rc = md ? sb_table_md(&d->stage, want, 0) : sb_table_text(&d->stage, want, 0);
+        return rc == SB_OK ? sb_buf_append(&d->stage, "' in the document\n", 18) : rc;
     }
     sb_jw *jw = &d->jw;
     sb_jw_arr_end(jw);

@@ -116,7 +116,9 @@ sb_code sb_report__all_rows(sb_doc *d, sb_report__tab *r);
 /* Writers into d->stage; a failure is kept in d->jw.status. */
 void sb_report__put(sb_doc *d, const char *s, size_t n);
 void sb_report__puts(sb_doc *d, const char *s);
-/* A cell's text, control characters shown as '?', padded to `pad` columns. */
+/* A value inside a line of text (a name, a reason): control characters
+ * shown as '?', padded to `pad` columns; in a Markdown report through
+ * sb_table_md instead, unpadded, so it renders as the value and nothing else. */
 void sb_report__put_cell(sb_doc *d, const char *s, size_t pad);
 /* A line of cells in the report's table style (width NULL: unpadded). */
 void sb_report__put_line(sb_doc *d, const sb_report__tab *r, const char *const *cv, const size_t *width, size_t nc);

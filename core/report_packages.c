@@ -122,9 +122,14 @@ static void text_summary(sb_doc *d, const sb_report__tab *r, size_t k)
 {
     (void)k;
     const sb_sbom *s = d->sbom;
-    const char *t = sb_arena_printf(d->arena, "%sSummary: %zu packages (environment %s, platform %s)\n",
-                                    r->md ? "\n### " : "\n", s->npkgs, s->environment, s->platform);
+    const char *t = sb_arena_printf(d->arena, "%sSummary: %zu packages (environment ", r->md ? "\n### " : "\n",
+                                    s->npkgs);
     sb_report__puts(d, t ? t : "\n");
+    /* the lockfile names both: written as any other value of it */
+    sb_report__put_cell(d, s->environment, 0);
+    sb_report__puts(d, ", platform ");
+    sb_report__put_cell(d, s->platform, 0);
+    sb_report__puts(d, ")\n");
     /* the License column's "-" may be not known rather than absent: say so, as the page does */
     sb_report__unknown_line(d, r);
     if (!s->manifest) /* only when a manifest was read */

@@ -141,19 +141,16 @@ static void text_row(sb_doc *d, const sb_report__tab *r, size_t i)
     const char *cv[SB_REPORT__MAXCOLS] = {0};
     cells(d, r, i, cv);
     if (r->md) {
-        /* the first cell: drawing, name, repeat mark (escaped like any cell) */
-        size_t mark = d->stage.len;
+        /* the first cell: drawing, name, repeat mark; only the name is the
+         * input's, so only it goes through the Markdown escaping (the other
+         * cells follow as a row of their own, which opens with the `|` that
+         * closes this one) */
+        sb_report__puts(d, "| ");
         put_branches(d, r, i);
-        size_t blen = d->stage.len - mark;
-        const char *pre = blen ? sb_arena_strndup(d->arena, d->stage.data + mark, blen) : "";
-        d->stage.len = mark;
-        const char *first = sb_arena_printf(d->arena, "%s%s%s", pre ? pre : "", cv[0], r->rows[i].repeat ? " (*)" : "");
-        if (NULL == first) {
+        if (d->jw.status == SB_OK && sb_table_md(&d->stage, cv[0] ? cv[0] : "", 1) != SB_OK)
             d->jw.status = SB_ENOMEM;
-            return;
-        }
-        cv[0] = first;
-        sb_report__put_line(d, r, cv, NULL, r->ncols);
+        sb_report__puts(d, r->rows[i].repeat ? " (*) " : " ");
+        sb_report__put_line(d, r, cv + 1, NULL, r->ncols - 1);
         return;
     }
     put_branches(d, r, i);

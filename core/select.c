@@ -637,6 +637,9 @@ static sb_code doc_fields(sb_sbom *s, sb_arena *a, const sb_lock *lock, const sb
                        : lock->lockfile_name       ? lock->lockfile_name
                        : lock->kind_unsure         ? NULL
                                                    : lock->kind;
+    /* the client's or the input document's name, echoed by every writer */
+    if (sb_str_no_controls(a, s->lockfile_name, &s->lockfile_name) != SB_OK)
+        return SB_ENOMEM;
     s->input_kind = lock->kind;
     s->origin = lock->origin;
     s->source_document = lock->source_document;

@@ -4,6 +4,7 @@
 #include "table.h"
 
 #include <string.h>
+#include <strings.h>
 
 size_t sb_table_width(const char *s)
 {
@@ -37,13 +38,77 @@ sb_code sb_table_text(sb_buf *b, const char *s, size_t pad)
     return rc;
 }
 
-/* markdown: `|` escaped, a line break or other control character as a space */
-static sb_code md_cell(sb_buf *b, const char *s)
+/* Markdown gives no meaning to these anywhere inside a line, and GitHub
+ * links nothing made of them alone: letters, digits, space, bytes of
+ * non-ASCII characters and the punctuation below. Left out: `\` `` ` ``
+ * `*` `~` `[` `]` `<` `>` `&` (escapes, code, emphasis, links, HTML,
+ * entities), `|` (cells), `@` `#` `:` `$` (GitHub's mentions, issue
+ * references, e-mail and URL autolinks, emoji and math). `_` emphasizes
+ * only where it is not between two letters or digits. */
+static int ascii_alnum(unsigned char c)
 {
-    sb_code rc = sb_buf_append(b, " ", 1);
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+static int md_plain_byte(const char *s, const char *p)
+{
+    unsigned char c = (unsigned char)*p;
+    if (ascii_alnum(c) || c >= 0x80 || c == ' ' || is_control(c))
+        return 1;
+    if (c == '_')
+        return p > s && ascii_alnum((unsigned char)p[-1]) && ascii_alnum((unsigned char)p[1]);
+    return NULL != strchr(".,-+=/;()'\"%!?^{}", c);
+}
+
+/* Text that renders as itself with no escaping: only plain bytes, and no
+ * "www." a GFM renderer would make a link of. */
+static int md_plain(const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        if (!md_plain_byte(s, p))
+            return 0;
+        if ((*p == 'w' || *p == 'W') && !strncasecmp(p, "www.", 4))
+            return 0;
+    }
+    return 1;
+}
+
+sb_code sb_table_md(sb_buf *b, const char *s, int in_table)
+{
+    if (md_plain(s)) {
+        sb_code rc = SB_OK;
+        const char *run = s;
+        for (const char *p = s; *p && rc == SB_OK; p++)
+            if (is_control((unsigned char)*p)) {
+                rc = sb_buf_append(b, run, (size_t)(p - run));
+                if (rc == SB_OK)
+                    rc = sb_buf_append(b, " ", 1);
+                run = p + 1;
+            }
+        return rc == SB_OK ? sb_buf_append(b, run, strlen(run)) : rc;
+    }
+    /* A code span: nothing inside one is markup, a tag, a link or a mention.
+     * Its fence is one backtick longer than the longest run in the text, and
+     * a space pads the text when it starts or ends with a backtick or a
+     * space (the renderer strips one space from each side again). */
+    size_t longest = 0, run_len = 0, len = strlen(s);
+    for (const char *p = s; *p; p++) {
+        run_len = *p == '`' ? run_len + 1 : 0;
+        longest = run_len > longest ? run_len : longest;
+    }
+    int pad = s[0] == '`' || s[0] == ' ' || s[len - 1] == '`' || s[len - 1] == ' ' || is_control((unsigned char)s[0]) ||
+              is_control((unsigned char)s[len - 1]);
+    sb_code rc = SB_OK;
+    for (size_t k = 0; k <= longest && rc == SB_OK; k++)
+        rc = sb_buf_append(b, "`", 1);
+    if (rc == SB_OK && pad)
+        rc = sb_buf_append(b, " ", 1);
     const char *run = s;
     for (const char *p = s; *p && rc == SB_OK; p++) {
-        const char *subst = *p == '|' ? "\\|" : is_control((unsigned char)*p) ? " " : NULL;
+        /* a table splits its row at every `|` before any span is read, so
+         * even inside the span it is written `\|`, which the table turns
+         * back into `|` */
+        const char *subst = *p == '|' && in_table ? "\\|" : is_control((unsigned char)*p) ? " " : NULL;
         if (NULL == subst)
             continue;
         rc = sb_buf_append(b, run, (size_t)(p - run));
@@ -53,6 +118,18 @@ static sb_code md_cell(sb_buf *b, const char *s)
     }
     if (rc == SB_OK)
         rc = sb_buf_append(b, run, strlen(run));
+    if (rc == SB_OK && pad)
+        rc = sb_buf_append(b, " ", 1);
+    for (size_t k = 0; k <= longest && rc == SB_OK; k++)
+        rc = sb_buf_append(b, "`", 1);
+    return rc;
+}
+
+static sb_code md_cell(sb_buf *b, const char *s)
+{
+    sb_code rc = sb_buf_append(b, " ", 1);
+    if (rc == SB_OK)
+        rc = sb_table_md(b, s, 1);
     return rc == SB_OK ? sb_buf_append(b, " |", 2) : rc;
 }
 
@@ -62,8 +139,10 @@ static sb_code csv_cell(sb_buf *b, const char *s)
      * empty cell (quoted as a formula it would show as '-) */
     if (s[0] == '-' && s[1] == '\0')
         return SB_OK;
-    int formula = strchr("=+-@\t\r", s[0]) != NULL && s[0];
-    if (!formula && NULL == strpbrk(s, ",\"\r\n"))
+    int formula = s[0] == '\t' || s[0] == '\r';
+    const char *lead = s + strspn(s, " \t\r\n");
+    formula = formula || (lead[0] && strchr("=+-@", lead[0]));
+    if (!formula && NULL == strpbrk(s, ",;\"\r\n"))
         return sb_buf_append(b, s, strlen(s));
     sb_code rc = sb_buf_append(b, formula ? "\"'" : "\"", formula ? 2 : 1);
     const char *run = s;
@@ -145,6 +224,6 @@ sb_code sb_table_heading(sb_buf *b, const char *kind, const char *workspace, con
     const char *parts[] = {"## ", kind, " (", workspace, ", environment ", env, ", platform ", platform, ")\n\n"};
     sb_code rc = SB_OK;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && rc == SB_OK; i++)
-        rc = i % 2 ? sb_table_text(b, parts[i] ? parts[i] : "-", 0) : sb_buf_append(b, parts[i], strlen(parts[i]));
+        rc = i % 2 ? sb_table_md(b, parts[i] ? parts[i] : "-", 0) : sb_buf_append(b, parts[i], strlen(parts[i]));
     return rc;
 }

@@ -8,12 +8,16 @@
  * - text: cells separated by two spaces, padded to the column widths the
  *   caller measured with sb_table_width (the last column unpadded), control
  *   characters shown as '?';
- * - markdown: `| a | b |`, `|` escaped as `\|`, line breaks as spaces, a
- *   `|---|` rule after the header;
+ * - markdown: `| a | b |`, each cell through sb_table_md (below), line
+ *   breaks as spaces, a `|---|` rule after the header;
  * - csv: RFC 4180 (CRLF line ends, a cell holding `,` `"` CR or LF quoted
- *   with `"` doubled) and safe to open in a spreadsheet: a cell starting
- *   with `=` `+` `-` `@` TAB or CR is prefixed with `'` and quoted, so it is
- *   never read as a formula.
+ *   with `"` doubled) and safe to open in a spreadsheet: a cell whose first
+ *   character is TAB or CR, or whose first character after leading
+ *   whitespace (space, TAB, CR, LF) is `=` `+` `-` or `@`, is prefixed with
+ *   `'` and quoted, so it is never read as a formula (spreadsheets trim
+ *   leading spaces before they look for one); a cell holding `;` is quoted
+ *   too, since a spreadsheet whose locale separates fields with `;` would
+ *   otherwise start a new cell, perhaps a formula, after it.
  *
  * NULL cells are empty. Rows append to an sb_buf (a report's staging
  * buffer); errors are the buffer's (SB_ENOMEM / SB_ELIMIT).
@@ -49,9 +53,22 @@ sb_code sb_table_head(sb_buf *b, sb_table_out out, const char *const *head, size
 /* Widen width[0..n) to fit a row's cells (NULL cells are empty). */
 void sb_table_fit(size_t *width, const char *const *cells, size_t n);
 
+/* One piece of text written in Markdown so that it renders as itself and as
+ * nothing else: no tag, link, image, emphasis, mention, issue reference or
+ * extra table cell, whatever a package name, version or license holds.
+ * Text made only of characters Markdown and GitHub give no meaning to
+ * (letters, digits, non-ASCII, space and some punctuation) is written as
+ * is, so ordinary names stay plain; anything else becomes a code span
+ * fenced by more backticks than the text holds (HTML-escaping would show
+ * as `&lt;` inside a span, and backslash escapes cannot stop GitHub
+ * linking `@scope` or `#123`, which it does to text, never to code).
+ * `in_table`: a `|` is written `\|`, which a table row needs even inside a
+ * span. Control characters become spaces. */
+sb_code sb_table_md(sb_buf *b, const char *s, int in_table);
+
 /* A markdown report's heading line and blank line:
- * `## <kind> (<workspace>, environment <env>, platform <platform>)`, control
- * characters of the names as '?' (NULL names as "-"). */
+ * `## <kind> (<workspace>, environment <env>, platform <platform>)`, the names
+ * through sb_table_md (NULL names as "-"). */
 sb_code sb_table_heading(sb_buf *b, const char *kind, const char *workspace, const char *env, const char *platform);
 
 #endif

@@ -281,21 +281,84 @@ static int check_sha(svc_query *q, unsigned ep, const char *v, const char **why,
     return 0;
 }
 
+/* The bytes no snapshot parameter holds: control characters would reach
+ * GitHub, logs and documents as line breaks and escapes. */
+static int has_control(const char *v)
+{
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return 1;
+    return 0;
+}
+
+/* A full ref as git-check-ref-format accepts it: refs/ and at least one more
+ * component; no component empty, starting with '.' or ending with ".lock";
+ * no "..", "@{", control character, space, ~ ^ : ? * [ or \; not ending in
+ * '/' or '.'. Bounded like a path. */
 static int check_ref(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
 {
+    size_t n = strlen(v);
     if (strncmp(v, "refs/", 5) || !v[5]) {
         *why = "must be a full Git ref starting with refs/ (refs/heads/main), e.g. $GITHUB_REF";
+        return -1;
+    }
+    int bad = n > 1024 || has_control(v) || strpbrk(v, " ~^:?*[\\") || strstr(v, "..") || strstr(v, "@{") ||
+              v[n - 1] == '/' || v[n - 1] == '.';
+    for (const char *c = v; !bad && *c;) {
+        size_t k = strcspn(c, "/");
+        bad = 0 == k || c[0] == '.' || (k >= 5 && !strncmp(c + k - 5, ".lock", 5));
+        c += k + (c[k] == '/');
+    }
+    if (bad) {
+        *why =
+            "must be a valid Git ref name (git check-ref-format: no '..', '@{', space, control character, "
+            "~ ^ : ? * [ or backslash, no empty component or one starting with '.' or ending with .lock, "
+            "at most 1024 bytes), e.g. $GITHUB_REF";
         return -1;
     }
     return 0;
 }
 
-/* correlator, job-id, job-url, path: free text, but never empty (GitHub
- * keys snapshots by the correlator; an empty one would merge unrelated jobs) */
-static int check_nonempty(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+/* correlator, job-id: free text, but never empty (GitHub keys snapshots by
+ * the correlator; an empty one would merge unrelated jobs), one line, and
+ * bounded */
+static int check_text(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
 {
-    if (!v[0]) {
-        *why = "must not be empty";
+    if (!v[0] || strlen(v) > 256 || has_control(v)) {
+        *why = "must be 1 to 256 bytes without control characters";
+        return -1;
+    }
+    return 0;
+}
+
+/* job-url: where GitHub links the job, so an http(s) URL and nothing else
+ * (no javascript: or data: link on the dependency graph page) */
+static int check_job_url(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    size_t scheme = !strncasecmp(v, "https://", 8) ? 8 : !strncasecmp(v, "http://", 7) ? 7 : 0;
+    if (0 == scheme || strchr("/?#", v[scheme]) || strlen(v) > 2048 || has_control(v) || strpbrk(v, " \"<>\\")) {
+        *why =
+            "must be an http:// or https:// URL with a host, at most 2048 bytes, without spaces or control "
+            "characters, e.g. $GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID";
+        return -1;
+    }
+    return 0;
+}
+
+/* path: the lockfile's place in the repository, as GitHub shows it: relative,
+ * no "." or ".." component, no empty one, no control character, bounded */
+static int check_path(svc_query *q, unsigned ep, const char *v, const char **why, const char *const **ch)
+{
+    int bad = !v[0] || strlen(v) > 1024 || has_control(v) || strchr(v, '\\');
+    for (const char *c = v; !bad && *c;) {
+        size_t k = strcspn(c, "/");
+        bad = 0 == k || (k == 1 && c[0] == '.') || (k == 2 && c[0] == '.' && c[1] == '.') || (c[k] == '/' && !c[k + 1]);
+        c += k + (c[k] == '/');
+    }
+    if (bad) {
+        *why =
+            "must be a relative path in the repository (python/uv.lock): no leading or doubled '/', no '.' or "
+            "'..' component, no backslash or control character, at most 1024 bytes";
         return -1;
     }
     return 0;
@@ -364,10 +427,10 @@ static const svc_qparam qparams[] = {
     /* format=github-snapshot only (handlers/sbom.c refuses them beside another format) */
     {"sha", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(sha), check_sha},
     {"ref", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(ref), check_ref},
-    {"correlator", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(correlator), check_nonempty},
-    {"job-id", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(job_id), check_nonempty},
-    {"job-url", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(job_url), check_nonempty},
-    {"path", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(path), check_nonempty},
+    {"correlator", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(correlator), check_text},
+    {"job-id", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(job_id), check_text},
+    {"job-url", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(job_url), check_job_url},
+    {"path", SVC_Q_STRING, 0, SVC_EP_SBOM, 0, 0, Q(path), check_path},
     /* a repository sent whole: which of its files are read */
     {"paths", SVC_Q_LIST, 0, SB_RD, 1, 0, Q(paths), NULL},
     {"skip-paths", SVC_Q_LIST, 0, SB_RD, 1, 0, Q(skip_paths), NULL},

@@ -100,6 +100,7 @@ for profile in $profiles; do
     suite "$profile: conda archive lookups against a fake channel" "$b/archives.log" tests/integration/archives.sh "$b"
     suite "$profile: shared lookup cache on a real redis-server" "$b/redis.log" tests/integration/redis.sh "$b"
     suite "$profile: reports, page and CORS" "$b/reports.log" tests/integration/reports.sh "$b"
+    suite "$profile: Markdown and CSV that cannot be spoofed (cmark-gfm)" "$b/markdown.log" tests/integration/markdown.sh "$b"
     suite "$profile: one schema for every report (JSON and CSV)" "$b/report-schema.log" tests/integration/report-schema.sh "$b"
     suite "$profile: quality report and gate" "$b/quality.log" tests/integration/quality.sh "$b"
     suite "$profile: JavaScript lockfiles" "$b/js.log" tests/integration/js.sh "$b"

@@ -7,16 +7,25 @@
  */
 #include "request_int.h"
 #include "multipart.h"
+#include "../../core/model.h"
 
 #include <stdio.h>
 
 #include <string.h>
 #include <strings.h>
 
+/* File names are echoed (documents, reports, logs): without control
+ * characters from here on. NULL when out of memory: no name then. */
+static const char *printable(svc_req *r, const char *name)
+{
+    const char *out;
+    return sb_str_no_controls(r->arena, name, &out) == SB_OK ? out : NULL;
+}
+
 static const char *svc_upload_filename_hint(svc_req *r)
 {
     const char *cd = svc_req_header(r, "Content-Disposition");
-    return cd ? svc_multipart_safe_name(svc_multipart_param(svc_req_arena(r), cd, "filename")) : NULL;
+    return cd ? printable(r, svc_multipart_safe_name(svc_multipart_param(svc_req_arena(r), cd, "filename"))) : NULL;
 }
 
 /* The parts of the request's multipart body, parsed once per request
@@ -27,6 +36,8 @@ static int parts_of(svc_req *r, const char *ct, svc_part **parts, size_t *n, sb_
         if (svc_multipart_parse(r->arena, ct, r->body.data, r->body.len, &r->parts, &r->nparts, err))
             return -1;
         r->parts_read = 1;
+        for (size_t i = 0; i < r->nparts; i++)
+            r->parts[i].filename = printable(r, r->parts[i].filename);
     }
     *parts = r->parts;
     *n = r->nparts;

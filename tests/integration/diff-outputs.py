@@ -7,7 +7,7 @@ answer of the same request. Prints "ok" or every difference (exit 1).
 Markdown: a first line `**sbomd diff:** <counts> (<n> unchanged)` or
 `**sbomd diff:** no changes (<n> unchanged)`, then per change kind present
 `<details><summary>Title (N)</summary>`, a blank line, a table
-`| Kind | Name | Before | After |` with N rows (`\\|` is an escaped bar),
+`| Kind | Name | Before | After |` with N rows (`\\|` is an escaped bar, a value holding markup characters a code span),
 and `</details>`.
 """
 import csv
@@ -32,7 +32,17 @@ def before_after(r):
 def md_cells(line):
     assert line.startswith("| ") and line.endswith(" |"), line
     cells = re.split(r"(?<!\\) \| ", line[2:-2])
-    return [c.replace("\\|", "|") for c in cells]
+    return [md_text(c.replace("\\|", "|")) for c in cells]
+
+
+def md_text(cell):
+    """A whole-cell code span (a value holding markup characters) unwrapped,
+    one padding space each side dropped."""
+    m = re.fullmatch(r"(`+)(.*?)\1", cell)
+    if not m or "`" * len(m.group(1)) in m.group(2):
+        return cell
+    body = m.group(2)
+    return body[1:-1] if len(body) > 1 and body[0] == " " and body[-1] == " " and body.strip() else body
 
 
 def check_md(doc, text, errs):

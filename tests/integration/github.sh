@@ -100,6 +100,12 @@ res="$(post "$uvf" "${q/$sha/abc123}&filename=uv.lock" "$work/p.json")"
 check "sha of 6 digits: 400 ($res)" jq -e '.status == 400 and (.detail | test("sha"))' "$work/p.json" > /dev/null
 res="$(post "$uvf" "${q/refs\/heads\/main/main}&filename=uv.lock" "$work/p.json")"
 check "ref without refs/: 400 ($res)" jq -e '.status == 400 and (.detail | test("refs/"))' "$work/p.json" > /dev/null
+# values GitHub would take as given: refused by name, each for its rule
+for bad in "ref=refs/heads/a..b" "job-url=javascript:alert(1)" "path=../etc/passwd" "correlator=ci%0D%0Ajob"; do
+  param="${bad%%=*}"
+  res="$(post "$uvf" "$(echo "$q" | sed "s/&$param=[^&]*//")&$bad&filename=uv.lock" "$work/p.json")"
+  check "$bad: 400 naming $param ($res)" jq -e --arg p "$param" '.status == 400 and (.detail | contains("'"'"'" + $p + "'"'"'") or contains($p))' "$work/p.json" > /dev/null
+done
 res="$(post "$uvf" "${q/$sha/${sha}${sha:0:24}}&filename=uv.lock" "$work/p.json")"
 check "a SHA-256 commit id (64 hex digits): 200 ($res)" [ "$res" = 200 ]
 res="$(post "$uvf" "format=cyclonedx-1.6&sha=$sha&filename=uv.lock" "$work/p.json")"

@@ -302,7 +302,7 @@ TEST(diff_outputs)
                            "0 source changed, 0 hash changed, 0 scope changed (0 unchanged)\n",
                            145));
             CHECK(strstr(big, "<details><summary>Removed (1)</summary>\n\n| Kind | Name | Before | After |\n"));
-            CHECK(strstr(big, "| conda | a\\|b | 1.0 | 1.1 |\n")); /* the bar escaped */
+            CHECK(strstr(big, "| conda | `a\\|b` | 1.0 | 1.1 |\n")); /* a span, the bar escaped */
             CHECK(strstr(big, "\n</details>\n"));
         }
         if (o == SB_REPORT_CSV && big) {
@@ -372,7 +372,7 @@ TEST(diff_hash_scope_direct_and_gated_first)
     d->gated = 1u << SB_DIFF_HASH;
     char *md = produce(d, SB_REPORT_MARKDOWN, 7), *txt = produce(d, SB_REPORT_TEXT, 65536);
     CHECK(md && strstr(md, "**Failing the gate (1 of 3 changes):**\n\n| Change | Kind | Name | Before | After |\n"));
-    CHECK(md && strstr(md, "| hash-changed | pypi | tampered | sha256:aaaa"));
+    CHECK(md && strstr(md, "| hash-changed | pypi | tampered | `sha256:aaaa"));
     CHECK(md && strstr(md, "**Failing the gate") < strstr(md, "<details>"));
     CHECK(txt && !strncmp(txt, "Failing the gate (1 of 3 changes):\n", 35) && strstr(txt, "\nAll changes:\n"));
     char *csv = produce(d, SB_REPORT_CSV, 65536);

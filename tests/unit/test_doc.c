@@ -379,3 +379,34 @@ TEST(core_doc__github_snapshot_joins_selections)
     sb_arena_destroy(a);
     free(in);
 }
+
+/* A file name is the client's: CR, LF, other C0, DEL and C1 characters never
+ * reach a document (the SPDX creation comment, CycloneDX's pixi:lockfile),
+ * and a clean name is not copied. */
+TEST(core_doc__file_name_without_control_characters)
+{
+    const char *clean = "uv.lock", *out = NULL;
+    sb_arena *a = sb_arena_new(0);
+    CHECK(sb_str_no_controls(a, clean, &out) == SB_OK && out == clean);
+    CHECK(sb_str_no_controls(a, NULL, &out) == SB_OK && out == NULL);
+    CHECK(sb_str_no_controls(a, "a\r\nb\x01\x7f\xc2\x85\xc3\xa9.lock", &out) == SB_OK);
+    CHECK_STR(out, "ab\xc3\xa9.lock");
+    static const char req[] = "idna==3.7\n";
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_select_opts sel = {.lockfile_name = "req\r\nPackageName: evil\xc2\x85.txt"};
+    CHECK(sb_lock_read(&l, a, "requirements.txt", req, sizeof req - 1, "requirements.txt", NULL, &err) == SB_OK);
+    CHECK(l && sb_select(&s, a, l, &sel, &err) == SB_OK);
+    CHECK(s && s->lockfile_name && !strpbrk(s->lockfile_name, "\r\n") && !strstr(s->lockfile_name, "\xc2\x85"));
+    const sb_doc_ops *ops[] = {&sb_doc_spdx_23, &sb_doc_spdx_301, &sb_doc_cyclonedx_16};
+    for (size_t k = 0; s && k < sizeof ops / sizeof ops[0]; k++) {
+        size_t n = 0;
+        char *doc = produce_all(ops[k], s, req, sizeof req - 1, 4096, &n);
+        /* the name as one line: no escaped line break or C1 control where it was */
+        CHECK(doc && strstr(doc, "reqPackageName: evil.txt") && !strstr(doc, "req\\r") && !strstr(doc, "req\\n") &&
+              !strstr(doc, "\\u0085"));
+        free(doc);
+    }
+    sb_arena_destroy(a);
+}

@@ -191,9 +191,10 @@ TEST(intake_query_every_row_lands)
                         : !strcmp(p->name, "profile")                                                ? "ntia-2021"
                         : !strcmp(p->name, "gate-incomplete")                                        ? "pass"
                         : !strcmp(p->name, "timestamp")                                              ? "1700000000"
-                        : !strcmp(p->name, "sha") ? "0123456789abcdef0123456789abcdef01234567"
-                        : !strcmp(p->name, "ref") ? "refs/heads/main"
-                                                  : "x";
+                        : !strcmp(p->name, "sha")     ? "0123456789abcdef0123456789abcdef01234567"
+                        : !strcmp(p->name, "ref")     ? "refs/heads/main"
+                        : !strcmp(p->name, "job-url") ? "https://ci.example/run/1"
+                                                      : "x";
         svc_query q;
         kv one[1] = {{p->name, v}};
         int bad = parse(ep, one, 1, why, sizeof why, &q);

@@ -99,6 +99,60 @@ TEST(params_table_strict_check)
     CHECK(svc_qparam_closest("", SVC_EP_SBOM) == NULL || strlen(svc_qparam_closest("", SVC_EP_SBOM)) <= 3);
 }
 
+/* The snapshot's parameters reach GitHub: a ref git would refuse, a job
+ * link other than http(s), a path leaving the repository, control
+ * characters or unbounded text are refused, each by its own name. */
+TEST(params_github_snapshot_values)
+{
+    char why[512];
+    static const char *const good_refs[] = {"refs/heads/main", "refs/pull/42/merge", "refs/tags/v1.2.3",
+                                            "refs/heads/feature/x-y_z", "refs/heads/@"};
+    for (size_t i = 0; i < sizeof good_refs / sizeof good_refs[0]; i++)
+        CHECK(svc_qparam_check("ref", good_refs[i], SVC_EP_SBOM, why, sizeof why) == 0);
+    static const char *const bad_refs[] = {
+        "main",           "refs/",          "refs/heads/a..b", "refs/heads/.hidden", "refs/heads/x.lock",
+        "refs/heads/a b", "refs/heads/a~1", "refs/heads/a^",   "refs/heads/a:b",     "refs/heads/a?",
+        "refs/heads/a*",  "refs/heads/a[",  "refs/heads/a\\b", "refs/heads/a@{1}",   "refs/heads//a",
+        "refs/heads/a/",  "refs/heads/a.",  "refs/heads/a\nb", "refs/heads/a\x7f"};
+    for (size_t i = 0; i < sizeof bad_refs / sizeof bad_refs[0]; i++) {
+        CHECK(svc_qparam_check("ref", bad_refs[i], SVC_EP_SBOM, why, sizeof why) == -1);
+        CHECK(strstr(why, "ref") != NULL);
+    }
+    static char long_ref[1100];
+    memcpy(long_ref, "refs/heads/", 11);
+    memset(long_ref + 11, 'a', sizeof long_ref - 12);
+    CHECK(svc_qparam_check("ref", long_ref, SVC_EP_SBOM, why, sizeof why) == -1);
+
+    CHECK(svc_qparam_check("job-url", "https://ci.example/run/42", SVC_EP_SBOM, why, sizeof why) == 0);
+    CHECK(svc_qparam_check("job-url", "HTTP://ci.example:8080/x?y=1", SVC_EP_SBOM, why, sizeof why) == 0);
+    static const char *const bad_urls[] = {
+        "javascript:alert(1)", "data:text/html,x", "ftp://x/",           "https://",       "https:///x",
+        "//ci.example/x",      "https://a b/",     "https://a/\r\nX: y", "ci.example/run", ""};
+    for (size_t i = 0; i < sizeof bad_urls / sizeof bad_urls[0]; i++) {
+        CHECK(svc_qparam_check("job-url", bad_urls[i], SVC_EP_SBOM, why, sizeof why) == -1);
+        CHECK(strstr(why, "job-url") != NULL);
+    }
+
+    CHECK(svc_qparam_check("path", "python/uv.lock", SVC_EP_SBOM, why, sizeof why) == 0);
+    CHECK(svc_qparam_check("path", ".github/deps/pixi.lock", SVC_EP_SBOM, why, sizeof why) == 0);
+    static const char *const bad_paths[] = {"",      "/etc/passwd", "../x", "a/../b", "a//b",
+                                            "a/./b", "a/",          "a\\b", "a\nb",   "."};
+    for (size_t i = 0; i < sizeof bad_paths / sizeof bad_paths[0]; i++) {
+        CHECK(svc_qparam_check("path", bad_paths[i], SVC_EP_SBOM, why, sizeof why) == -1);
+        CHECK(strstr(why, "path") != NULL);
+    }
+
+    CHECK(svc_qparam_check("correlator", "deps submit pixi.lock", SVC_EP_SBOM, why, sizeof why) == 0);
+    CHECK(svc_qparam_check("correlator", "", SVC_EP_SBOM, why, sizeof why) == -1);
+    CHECK(svc_qparam_check("correlator", "a\r\nb", SVC_EP_SBOM, why, sizeof why) == -1);
+    CHECK(strstr(why, "correlator") != NULL);
+    static char long_text[300];
+    memset(long_text, 'c', sizeof long_text - 1);
+    CHECK(svc_qparam_check("correlator", long_text, SVC_EP_SBOM, why, sizeof why) == -1);
+    CHECK(svc_qparam_check("job-id", "4242", SVC_EP_SBOM, why, sizeof why) == 0);
+    CHECK(svc_qparam_check("job-id", "42\t", SVC_EP_SBOM, why, sizeof why) == -1);
+}
+
 /* The table and openapi/openapi.yaml name the same query parameters (run
  * from the repository root, as tests/run-all.sh does). */
 TEST(params_table_matches_openapi)

@@ -225,7 +225,7 @@ TEST(core_table__text_markdown_csv_rows)
     const char *cells[] = {"a|b", "x\ny", NULL, "MIT OR Apache-2.0"};
     size_t w[] = {5, 4, 2, 0};
     CHECK_STR(row_of(&b, SB_TABLE_TEXT, cells, 4, w), "a|b    x?y       MIT OR Apache-2.0\n");
-    CHECK_STR(row_of(&b, SB_TABLE_MARKDOWN, cells, 4, NULL), "| a\\|b | x y |  | MIT OR Apache-2.0 |\n");
+    CHECK_STR(row_of(&b, SB_TABLE_MARKDOWN, cells, 4, NULL), "| `a\\|b` | x y |  | MIT OR Apache-2.0 |\n");
     CHECK_STR(row_of(&b, SB_TABLE_CSV, cells, 4, NULL), "a|b,\"x\ny\",,MIT OR Apache-2.0\r\n");
     /* RFC 4180 quoting, and never a spreadsheet formula */
     const char *q[] = {"say \"hi\"", "a,b", "=HYPERLINK(\"x\")", "-1", "@SUM(A1)", "+1", "plain"};
@@ -242,6 +242,56 @@ TEST(core_table__text_markdown_csv_rows)
     b.len = 0;
     CHECK(sb_table_rule(&b, SB_TABLE_CSV, 2, w) == SB_OK && b.len == 0);
     CHECK(sb_table_width("p\xc3\xa2t\xc3\xa9") == 4 && sb_table_width(NULL) == 0);
+    sb_buf_free(&b);
+}
+
+static const char *md_of(sb_buf *b, const char *s, int in_table)
+{
+    b->len = 0;
+    if (sb_table_md(b, s, in_table) != SB_OK || sb_buf_append(b, "", 1) != SB_OK)
+        return NULL;
+    return b->data;
+}
+
+TEST(core_table__markdown_text_is_never_markup)
+{
+    sb_buf b = SB_BUF_INIT(1 << 16);
+    /* ordinary names, versions and expressions stay as they are */
+    CHECK_STR(md_of(&b, "typing_extensions", 1), "typing_extensions");
+    CHECK_STR(md_of(&b, "MIT OR (Apache-2.0 WITH LLVM-exception)", 1), "MIT OR (Apache-2.0 WITH LLVM-exception)");
+    CHECK_STR(md_of(&b, "1.2.3+local.4", 1), "1.2.3+local.4");
+    CHECK_STR(md_of(&b, "p\xc3\xa2t\xc3\xa9 a\tb", 1), "p\xc3\xa2t\xc3\xa9 a b");
+    /* everything else is a code span: tags, links, mentions, issue numbers */
+    CHECK_STR(md_of(&b, "<img src=x onerror=alert(1)>", 1), "`<img src=x onerror=alert(1)>`");
+    CHECK_STR(md_of(&b, "[x](javascript:alert(1))", 1), "`[x](javascript:alert(1))`");
+    CHECK_STR(md_of(&b, "@scope/name", 1), "`@scope/name`");
+    CHECK_STR(md_of(&b, "#123", 0), "`#123`");
+    CHECK_STR(md_of(&b, "_x_", 1), "`_x_`");
+    CHECK_STR(md_of(&b, "www.example.com", 1), "`www.example.com`");
+    CHECK_STR(md_of(&b, "a:b", 1), "`a:b`");
+    /* a `|` splits a table row even inside a span; outside a table it is text */
+    CHECK_STR(md_of(&b, "a|b", 1), "`a\\|b`");
+    CHECK_STR(md_of(&b, "a\\|b", 1), "`a\\\\|b`");
+    CHECK_STR(md_of(&b, "a|b", 0), "`a|b`");
+    /* the fence outgrows the text's backticks; an edge backtick or space is padded */
+    CHECK_STR(md_of(&b, "a`b", 1), "``a`b``");
+    CHECK_STR(md_of(&b, "`x``", 1), "``` `x`` ```");
+    CHECK_STR(md_of(&b, " @a", 1), "`  @a `");
+    CHECK_STR(md_of(&b, "<a>\r\n", 1), "` <a>   `");
+    CHECK_STR(md_of(&b, "", 1), "");
+    sb_buf_free(&b);
+}
+
+TEST(core_table__csv_formula_guard)
+{
+    sb_buf b = SB_BUF_INIT(1 << 16);
+    /* after leading whitespace, which spreadsheets trim, and TAB / CR first */
+    const char *f[] = {" =1+1", "\t=1", "\r@x", "\n-2", "  +3", "\tplain"};
+    CHECK_STR(row_of(&b, SB_TABLE_CSV, f, 6, NULL),
+              "\"' =1+1\",\"'\t=1\",\"'\r@x\",\"'\n-2\",\"'  +3\",\"'\tplain\"\r\n");
+    /* `;`: the field separator of some locales, so quoted like `,` */
+    const char *semi[] = {"a;=HYPERLINK(1)", "a;b", "a b"};
+    CHECK_STR(row_of(&b, SB_TABLE_CSV, semi, 3, NULL), "\"a;=HYPERLINK(1)\",\"a;b\",a b\r\n");
     sb_buf_free(&b);
 }
 
