@@ -44,9 +44,8 @@ static void parse_query(char *s, unsigned ep)
         __builtin_trap(); /* a refusal always says why */
     if (!bad && ((q.pretty < -1 || q.pretty > 1) || q.timestamp < -1 || q.include.n > SVC_QLIST_MAX))
         __builtin_trap();
-    const svc_qlist *lists[] = {&q.include,       &q.exclude,      &q.exclude_kind,
-                                &q.allow_license, &q.deny_license, &q.ignore_license,
-                                &q.paths,         &q.skip_paths};
+    const svc_qlist *lists[] = {&q.include,      &q.exclude,        &q.exclude_kind, &q.allow_license,
+                                &q.deny_license, &q.ignore_license, &q.paths,        &q.skip_paths};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         free((void *)lists[i]->v);
 }
