@@ -797,7 +797,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         return step_failed(err, rc, "the manifest's scopes");
     if (filtering) {
         size_t *kept = NULL;
-        if ((rc = sb_filter_apply(s, a, opts->filter, raw ? &kept : NULL)) != SB_OK)
+        if ((rc = sb_filter_apply(s, a, opts->filter, raw ? &kept : NULL, &dl, err)) != SB_OK)
             return step_failed(err, rc, "the filter");
         if (raw && (frc = enrich_kept(s, raw, kept, a, scratch, opts, env, &ncache_conda, &ncache_found, &looked, &dl,
                                       err)) != SB_OK)
