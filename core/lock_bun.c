@@ -20,7 +20,10 @@
  * An install path is the package names from the root down joined by '/'
  * ("a/@s/b" is node_modules/a/node_modules/@s/b): a dependency resolves to
  * the nearest <path>/<name> walking up from the dependent's path, the
- * node_modules lookup bun's hoisting is made for. A workspace member is
+ * node_modules lookup bun's hoisting is made for; the install paths are
+ * kept as a tree of names (a node is its parent and its last name), so that
+ * walking up costs one lookup of the dependency's name per level, never a
+ * hash of a whole candidate path. A workspace member is
  * installed under the key of its `workspace:` entry (its name, or an
  * alias); its dependencies, listed in `workspaces`, resolve from there.
  * Registry packages are name@version; workspace members, folders, tarballs
