@@ -414,7 +414,7 @@ TEST(core_bun__memory_estimate)
 TEST(core_bun__deep_long_key_resolves_per_name)
 {
     enum { DEPTH = 128, SEG = 4000, NDEPS = 3000 };
-    size_t cap = (size_t)DEPTH * (SEG + 8) + (size_t)NDEPS * 16 + 4096;
+    size_t cap = (size_t)(DEPTH + 4) * (SEG + 8) + (size_t)NDEPS * 24 + 4096;
     char *t = malloc(cap), *w = t;
     w += sprintf(w, "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {\"name\": \"app\", \"dependencies\": {\"s0");
     memset(w, 'x', SEG), w += SEG;
