@@ -33,6 +33,10 @@ typedef struct glob_seg {
     const char *s;
     size_t n;
     size_t *fail; /* KMP: the longest proper border of s[0, i]; NULL when s has '?' */
+    /* with '?' and at most 64 long: shift-and, one bit per position; a
+     * character's mask is mask[idx[c]] (mask[0]: the '?' positions alone) */
+    unsigned char *idx;
+    uint64_t *mask;
 } glob_seg;
 
 struct sb_glob {
@@ -70,8 +74,29 @@ sb_glob *sb_glob_compile(sb_arena *a, const char *pattern)
             wild |= pattern[i] == '?';
         }
         g->min += sg->n;
-        if (wild)
+        if (wild) {
+            if (sg->n > 64)
+                continue; /* compared at each start (seg_find) */
+            sg->idx = sb_arena_calloc(a, 256, 1);
+            sg->mask = sb_arena_calloc(a, sg->n + 1, sizeof *sg->mask);
+            if (NULL == sg->idx || NULL == sg->mask)
+                return NULL;
+            size_t slots = 1;
+            for (size_t k = 0; k < sg->n; k++)
+                if (sg->s[k] == '?')
+                    sg->mask[0] |= (uint64_t)1 << k;
+            for (size_t k = 0; k < sg->n; k++) {
+                unsigned char c = (unsigned char)sg->s[k];
+                if (c == '?')
+                    continue;
+                if (0 == sg->idx[c]) {
+                    sg->idx[c] = (unsigned char)slots;
+                    sg->mask[slots++] = sg->mask[0];
+                }
+                sg->mask[sg->idx[c]] |= (uint64_t)1 << k;
+            }
             continue;
+        }
         if (NULL == (sg->fail = sb_arena_alloc(a, sg->n * sizeof *sg->fail)))
             return NULL;
         sg->fail[0] = 0;
@@ -112,6 +137,16 @@ static size_t seg_find(const glob_seg *sg, const char *name, size_t from, size_t
         }
         return SIZE_MAX;
     }
+    if (sg->idx) { /* shift-and: bit k set while s[0, k] matches ending here */
+        uint64_t d = 0, hit = (uint64_t)1 << (sg->n - 1);
+        for (size_t i = from; i < end; i++) {
+            d = ((d << 1) | 1) & sg->mask[sg->idx[(unsigned char)fold(name[i])]];
+            if (d & hit)
+                return i + 1 - sg->n;
+        }
+        return SIZE_MAX;
+    }
+    /* '?' in a run longer than 64: each start compared, the work counted */
     for (size_t at = from; at + sg->n <= end; at++) {
         if (seg_at(sg, name, at))
             return at;

@@ -41,17 +41,20 @@ struct sb_filter {
  * ASCII case folded and '-' equal to '_'. */
 bool sb_glob_match(const char *pattern, const char *name);
 
-/* A pattern split once at its stars into segments, each a literal with a
- * KMP table or one with '?' in it. */
+/* A pattern split once at its stars into segments: a literal with a KMP
+ * table, one with '?' of up to 64 characters with shift-and masks, or a
+ * longer one with '?'. */
 typedef struct sb_glob sb_glob;
 
 /* `pattern` compiled into `a`; NULL when out of memory. */
 sb_glob *sb_glob_compile(sb_arena *a, const char *pattern);
 
 /* 1 when `name` matches, 0 when not, -1 (err set, SB_ETIMEOUT) when the
- * deadline (may be NULL) passed. A segment without '?' is found by KMP, so
- * a match costs the name's length plus the pattern's; a segment with '?'
- * is compared at each start (its length times the name's at worst), and
+ * deadline (may be NULL) passed. Each segment is placed at its leftmost
+ * match and never revisited; a literal one is found by KMP and one with
+ * '?' of up to 64 characters by a bit-parallel scan, so a match costs the
+ * name's length plus the pattern's. Only a segment longer than 64 with '?'
+ * in it is compared at each start (its length times the name's at worst):
  * that work is counted against the deadline as it goes. */
 int sb_glob_run(const sb_glob *g, const char *name, sb_deadline *dl, sb_err *err);
 

@@ -84,6 +84,55 @@ TEST(filter_glob__agrees_with_backtracking)
     CHECK(n == 20000 && bad == 0);
 }
 
+/* The match by dynamic programming (pattern prefix x name prefix), the
+ * oracle for long runs where backtracking would take too long. */
+static bool ref_dp(const char *p, const char *t)
+{
+    size_t pl = strlen(p), tl = strlen(t);
+    unsigned char *m = calloc((pl + 1) * (tl + 1), 1);
+    m[0] = 1;
+    for (size_t i = 1; i <= pl; i++)
+        for (size_t j = 0; j <= tl; j++) {
+            unsigned char v = 0;
+            if (p[i - 1] == '*')
+                v = m[(i - 1) * (tl + 1) + j] || (j && m[i * (tl + 1) + j - 1]);
+            else if (j && (p[i - 1] == '?' || fold_c(p[i - 1]) == fold_c(t[j - 1])))
+                v = m[(i - 1) * (tl + 1) + j - 1];
+            m[i * (tl + 1) + j] = v;
+        }
+    bool r = m[pl * (tl + 1) + tl];
+    free(m);
+    return r;
+}
+
+/* Runs with '?' either side of 64 characters (shift-and up to 64, each
+ * start compared past it), against names of a's and b's: as the oracle. */
+TEST(filter_glob__long_wild_runs_agree)
+{
+    unsigned seed = 777, bad = 0;
+    for (int k = 0; k < 3000; k++) {
+        char pat[80], name[150];
+        size_t pl = 0, tl = 40 + ((seed = seed * 1103515245u + 12345u) >> 16) % 100;
+        size_t run = 56 + ((seed = seed * 1103515245u + 12345u) >> 16) % 14; /* 56 .. 69 */
+        if ((seed = seed * 1103515245u + 12345u) >> 16 & 1)
+            pat[pl++] = '*';
+        for (size_t i = 0; i < run; i++) {
+            unsigned r = ((seed = seed * 1103515245u + 12345u) >> 16) % 16;
+            pat[pl++] = r == 0 ? '?' : r == 1 ? 'b' : 'a';
+        }
+        if ((seed = seed * 1103515245u + 12345u) >> 16 & 1)
+            pat[pl++] = '*';
+        pat[pl] = '\0';
+        for (size_t i = 0; i < tl; i++)
+            name[i] = ((seed = seed * 1103515245u + 12345u) >> 16) % 12 ? 'a' : 'B';
+        name[tl] = '\0';
+        if (sb_glob_match(pat, name) != ref_dp(pat, name) && bad++ < 3)
+            printf("  glob '%s' on '%s': %d\n", pat, name, sb_glob_match(pat, name));
+    }
+    CHECK(bad == 0);
+    CHECK(sb_glob_match("*a?c*", "xxABCxx") && !sb_glob_match("*a?c*", "xxACxx"));
+}
+
 /* A 15 KB pattern against 15 KB names costs their lengths, not their
  * product: 200 names in well under the deadline a backtracking matcher
  * (n x m = 225M steps a name) would pass; a '?' segment past the deadline
