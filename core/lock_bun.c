@@ -63,10 +63,9 @@ typedef struct bun_node {
 } bun_node;
 
 typedef struct bun_ent {
-    const char *path; /* the packages key, in the request's arena (install paths) */
-    uint32_t node;    /* its node */
-    sb_js_pkg *pkg;   /* NULL: the root's own entry */
-    uint32_t info;    /* offset + 1 of its info object; 0 = none */
+    uint32_t node;  /* its install path's node */
+    sb_js_pkg *pkg; /* NULL: the root's own entry */
+    uint32_t info;  /* offset + 1 of its info object; 0 = none */
 } bun_ent;
 
 typedef struct bun_ws {
@@ -648,7 +647,6 @@ static sb_code one_entry(bun_ctx *c, sb_jr *r, const char *key, const bun_items 
     c->ents = nv;
     bun_ent *e = &c->ents[c->n];
     memset(e, 0, sizeof *e);
-    e->path = key;
     e->info = it->info;
     if (node_of(c, key, &e->node) != SB_OK)
         return c->err->code;
