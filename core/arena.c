@@ -305,3 +305,28 @@ void sb_arena_reset(sb_arena *a)
     a->head = keep;
     a->used = 0;
 }
+
+char *sb_arena_join(sb_arena *a, const char *const *v, size_t n, const char *sep)
+{
+    size_t sl = strlen(sep), len = 0, k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i])
+            len += (k++ ? sl : 0) + strlen(v[i]);
+    char *out = sb_arena_alloc(a, len + 1), *w = out;
+    if (NULL == out)
+        return NULL;
+    k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (NULL == v[i])
+            continue;
+        if (k++) {
+            memcpy(w, sep, sl);
+            w += sl;
+        }
+        size_t il = strlen(v[i]);
+        memcpy(w, v[i], il);
+        w += il;
+    }
+    *w = '\0';
+    return out;
+}

@@ -45,6 +45,11 @@ char *sb_arena_strdup_lower(sb_arena *a, const char *s);
 /* printf into the arena. */
 char *sb_arena_printf(sb_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* v[0..n) joined with sep into one string of the arena (NULL items
+ * skipped): measured, then copied once - a list re-printed per item is
+ * quadratic in its items. NULL when out of memory; "" when n is 0. */
+char *sb_arena_join(sb_arena *a, const char *const *v, size_t n, const char *sep);
+
 /* Room for element n of an arena array of `size`-byte elements: p itself
  * while n < *cap, else a copy of twice the capacity (`first` for an empty
  * array) holding the n elements, *cap updated; NULL on failure (p and *cap

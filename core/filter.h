@@ -13,6 +13,7 @@
 #define SB_FILTER_H
 
 #include "arena.h"
+#include "deadline.h"
 #include "err.h"
 #include "model.h"
 
@@ -31,12 +32,35 @@ struct sb_filter {
     unsigned kinds;     /* bit (1u << sb_kind) per dropped kind, and 1u << SB_FILTER_PYPI_SOURCE */
     bool required_only; /* drop development and optional packages (sb_scope) */
     bool keep_orphans;  /* keep what only dropped packages reached */
+    /* include then exclude compiled (sb_filter_compile), once per request
+     * rather than per document; NULL: sb_filter_apply compiles them */
+    const struct sb_glob *const *globs;
 };
 
 /* Shell-style match of a package name: '*' any run, '?' one character,
- * ASCII case folded and '-' equal to '_'. Linear in practice (backtracks to
- * the last '*' only). */
+ * ASCII case folded and '-' equal to '_'. */
 bool sb_glob_match(const char *pattern, const char *name);
+
+/* A pattern split once at its stars into segments: a literal with a KMP
+ * table, one with '?' of up to 64 characters with shift-and masks, or a
+ * longer one with '?'. */
+typedef struct sb_glob sb_glob;
+
+/* `pattern` compiled into `a`; NULL when out of memory. */
+sb_glob *sb_glob_compile(sb_arena *a, const char *pattern);
+
+/* 1 when `name` matches, 0 when not, -1 (err set, SB_ETIMEOUT) when the
+ * deadline (may be NULL) passed. Each segment is placed at its leftmost
+ * match and never revisited; a literal one is found by KMP and one with
+ * '?' of up to 64 characters by a bit-parallel scan, so a match costs the
+ * name's length plus the pattern's. Only a segment longer than 64 with '?'
+ * in it is compared at each start (its length times the name's at worst):
+ * that work is counted against the deadline as it goes. */
+int sb_glob_run(const sb_glob *g, const char *name, sb_deadline *dl, sb_err *err);
+
+/* f->globs filled from f->include and f->exclude, in `a` (which outlives
+ * every use of f). */
+sb_code sb_filter_compile(sb_filter *f, sb_arena *a);
 
 /* The exclude-kind value `name` ("conda", "conda-source", "pypi",
  * "pypi-source", "npm", ...) as its bit in sb_filter.kinds; 0 when unknown. */
@@ -53,9 +77,10 @@ bool sb_filter_active(const sb_filter *f);
  * keep their order, dependency lists their order, root edges model order.
  * When `kept` is not NULL it receives (in `a`) for every package left the
  * index it had before, so a caller can carry parallel arrays along.
- * s->excluded lists what was left out, in the model's order.
+ * s->excluded lists what was left out, in the model's order. Name
+ * matching reads the deadline `dl` (may be NULL): SB_ETIMEOUT, err set.
  */
-sb_code sb_filter_apply(sb_sbom *s, sb_arena *a, const sb_filter *f, size_t **kept);
+sb_code sb_filter_apply(sb_sbom *s, sb_arena *a, const sb_filter *f, size_t **kept, sb_deadline *dl, sb_err *err);
 
 /* "name@version (reason), ..." for pixi:excluded, or NULL when nothing was left out. */
 const char *sb_filter_excluded_text(const sb_sbom *s, sb_arena *a);

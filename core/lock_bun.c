@@ -20,7 +20,10 @@
  * An install path is the package names from the root down joined by '/'
  * ("a/@s/b" is node_modules/a/node_modules/@s/b): a dependency resolves to
  * the nearest <path>/<name> walking up from the dependent's path, the
- * node_modules lookup bun's hoisting is made for. A workspace member is
+ * node_modules lookup bun's hoisting is made for; the install paths are
+ * kept as a tree of names (a node is its parent and its last name), so that
+ * walking up costs one lookup of the dependency's name per level, never a
+ * hash of a whole candidate path. A workspace member is
  * installed under the key of its `workspace:` entry (its name, or an
  * alias); its dependencies, listed in `workspaces`, resolve from there.
  * Registry packages are name@version; workspace members, folders, tarballs
@@ -52,10 +55,17 @@
 /* dependency objects of a workspace or an info object */
 enum { BD_DEPS, BD_OPTIONAL, BD_PEER, BD_DEV, BD_N };
 
+/* An install path's node: its parent's and its last name's ids first (the
+ * kids map's key), then the entry installed there, if any. */
+typedef struct bun_node {
+    uint32_t parent, name;
+    uint32_t ent; /* index + 1 in ents; 0 = no entry (a path only passed through) */
+} bun_node;
+
 typedef struct bun_ent {
-    const char *path; /* the packages key, in the request's arena (install paths) */
-    sb_js_pkg *pkg;   /* NULL: the root's own entry */
-    uint32_t info;    /* offset + 1 of its info object; 0 = none */
+    uint32_t node;  /* its install path's node */
+    sb_js_pkg *pkg; /* NULL: the root's own entry */
+    uint32_t info;  /* offset + 1 of its info object; 0 = none */
 } bun_ent;
 
 typedef struct bun_ws {
@@ -81,10 +91,14 @@ typedef struct bun_ctx {
     size_t nws, wscap;
     sb_strmap by_folder;
     unsigned max_depth; /* the limits' nesting bound: install paths deeper are refused */
-    size_t maxkey;      /* the longest packages key */
-    char *scratch;      /* candidate paths while resolving */
-    size_t scratch_cap;
-    char *tmp; /* a decoded string used and dropped */
+    /* install paths as a tree of names: a node is (parent node, name id),
+     * so that resolving looks up one name per level, never a whole path */
+    sb_strmap names; /* a name -> its id */
+    sb_strmap kids;  /* a node's 8-byte (parent, name) -> its index in nodes */
+    struct bun_node **nodes;
+    size_t nnodes, nodecap;
+    size_t *segs; /* a path's names (start, length pairs), deepest first */
+    char *tmp;    /* a decoded string used and dropped */
     size_t tmp_cap;
 } bun_ctx;
 
@@ -541,6 +555,90 @@ static const char *git_commit(bun_ctx *c, const bun_items *it, const char *pinne
     return pinned && pinned[0] ? pinned : NULL;
 }
 
+/* ---- install paths ---- */
+
+/* The names of path[0, n) as last_name() peels them, deepest first, into
+ * c->segs as (start, length) pairs; how many, SIZE_MAX past the nesting
+ * bound (no key is that deep: read_packages refuses them). */
+static size_t split_names(bun_ctx *c, const char *path, size_t n)
+{
+    size_t k = 0, max = 2 * (size_t)c->max_depth + 1;
+    for (size_t dl = n;;) {
+        if (k == max)
+            return SIZE_MAX;
+        size_t up;
+        const char *nm = last_name(path, dl, &up);
+        c->segs[2 * k] = (size_t)(nm - path);
+        c->segs[2 * k + 1] = dl - (size_t)(nm - path);
+        k++;
+        if (0 == up)
+            return k;
+        dl = up;
+    }
+}
+
+/* The child of node `parent` by name id; UINT32_MAX when none. */
+static uint32_t child(const bun_ctx *c, uint32_t parent, uint32_t name)
+{
+    uint32_t key[2] = {parent, name};
+    size_t at;
+    return sb_strmap_get(&c->kids, (const char *)key, sizeof key, &at) ? (uint32_t)at : UINT32_MAX;
+}
+
+/* The node of install path `path` (in the request's arena, which outlives
+ * the maps: its names are keys), made with every node above it. Each name
+ * is hashed once here, so a key costs its length, whatever its depth. */
+static sb_code node_of(bun_ctx *c, const char *path, uint32_t *out)
+{
+    size_t k = split_names(c, path, strlen(path));
+    if (k == SIZE_MAX)
+        return sb_err_set(c->err, SB_ELIMIT, "bun.lock: packages[\"%.100s\"] nests too deep", path);
+    uint32_t cur = 0;
+    for (size_t j = k; j-- > 0;) {
+        const char *nm = path + c->segs[2 * j];
+        size_t nl = c->segs[2 * j + 1], id;
+        int dup = sb_strmap_put(&c->names, nm, nl, c->names.count, &id);
+        if (dup < 0)
+            return oom(c);
+        if (!dup)
+            id = c->names.count - 1;
+        uint32_t next = child(c, cur, (uint32_t)id);
+        if (next == UINT32_MAX) {
+            bun_node **nv = sb_arena_grow(c->scr, c->nodes, &c->nodecap, c->nnodes, sizeof *nv, 256);
+            bun_node *nd = sb_arena_alloc(c->scr, sizeof *nd);
+            if (NULL == nv || NULL == nd)
+                return oom(c);
+            c->nodes = nv;
+            *nd = (bun_node){cur, (uint32_t)id, 0};
+            next = (uint32_t)c->nnodes;
+            /* the node's first 8 bytes are its key: nodes never move */
+            if (sb_strmap_put(&c->kids, (const char *)nd, 2 * sizeof(uint32_t), next, NULL) < 0)
+                return oom(c);
+            c->nodes[c->nnodes++] = nd;
+        }
+        cur = next;
+    }
+    *out = cur;
+    return SB_OK;
+}
+
+/* The deepest node on `path` that exists (a workspace member's folder need
+ * not be an install path); 0, the top, when none. */
+static uint32_t deepest_node(bun_ctx *c, const char *path)
+{
+    size_t k = split_names(c, path, strlen(path)), id;
+    uint32_t cur = 0;
+    for (size_t j = k == SIZE_MAX ? 0 : k; j-- > 0;) {
+        if (!sb_strmap_get(&c->names, path + c->segs[2 * j], c->segs[2 * j + 1], &id))
+            break;
+        uint32_t next = child(c, cur, (uint32_t)id);
+        if (next == UINT32_MAX)
+            break;
+        cur = next;
+    }
+    return cur;
+}
+
 static sb_code one_entry(bun_ctx *c, sb_jr *r, const char *key, const bun_items *it)
 {
     bun_ent *nv = sb_arena_grow(c->scr, c->ents, &c->cap, c->n, sizeof *nv, 256);
@@ -549,8 +647,10 @@ static sb_code one_entry(bun_ctx *c, sb_jr *r, const char *key, const bun_items 
     c->ents = nv;
     bun_ent *e = &c->ents[c->n];
     memset(e, 0, sizeof *e);
-    e->path = key;
     e->info = it->info;
+    if (node_of(c, key, &e->node) != SB_OK)
+        return c->err->code;
+    c->nodes[e->node]->ent = (uint32_t)c->n + 1;
     size_t dl;
     const char *iname = last_name(key, strlen(key), &dl);
     const char *id = it->ident;
@@ -685,8 +785,6 @@ static sb_code read_packages(bun_ctx *c, uint32_t off)
             return sb_err_set_at(c->err, SB_ELIMIT, line, col,
                                  "bun.lock: packages[\"%.100s\"] nests deeper than %u packages", key, c->max_depth);
         }
-        if (kl > c->maxkey)
-            c->maxkey = kl;
         t = sb_jr_next(&r);
         if (t != SB_JT_ARR)
             return t == SB_JT_ERROR ? jerr(c, &r)
@@ -776,46 +874,39 @@ static sb_code read_props(bun_ctx *c, const bun_top *top)
 
 /* ---- edges ---- */
 
-static bun_ent *find(bun_ctx *c, const char *path, size_t n)
+/* The nearest <dir>/<name> from node `from` up to the top; NULL when
+ * nothing provides it (an optional or platform package not installed). The
+ * name is hashed once (a name no key holds ends it there); each level up
+ * is then one lookup per name in it, counted against the deadline, so a
+ * resolution costs the depth, never the depth times the path's length. */
+static bun_ent *resolve(bun_ctx *c, uint32_t from, const char *name, size_t nl, sb_code *rc)
 {
-    size_t at;
-    return sb_strmap_get(&c->by_path, path, n, &at) ? &c->ents[at] : NULL;
-}
-
-/* The nearest <dir>/<name> from `from` up to the top; NULL when nothing
- * provides it (an optional or platform package not installed). `from` is
- * copied once: each level up writes "/<name>" over its tail. Candidates
- * longer than the longest key are not looked up; the levels are bounded by
- * the nesting cap on keys (read_packages). */
-static bun_ent *resolve(bun_ctx *c, const char *from, const char *name, size_t nl, sb_code *rc)
-{
-    size_t fl = strlen(from);
-    if (fl + nl + 2 > c->scratch_cap) {
-        char *nb = realloc(c->scratch, fl + nl + 64);
-        if (NULL == nb) {
-            *rc = SB_ENOMEM;
+    size_t k = split_names(c, name, nl), id;
+    if (k == SIZE_MAX)
+        return NULL;
+    for (size_t j = 0; j < k; j++) {
+        if (!sb_strmap_get(&c->names, name + c->segs[2 * j], c->segs[2 * j + 1], &id))
             return NULL;
-        }
-        c->scratch = nb;
-        c->scratch_cap = fl + nl + 64;
+        c->segs[2 * j] = id; /* the start is done with */
     }
-    memcpy(c->scratch, from, fl);
-    for (size_t dl = fl;;) {
-        size_t k = 0;
-        if (dl) {
-            c->scratch[dl] = '/';
-            k = dl + 1;
+    size_t levels = 0;
+    bun_ent *found = NULL;
+    for (uint32_t at = from;;) {
+        levels++;
+        uint32_t cur = at;
+        for (size_t j = k; j-- > 0 && cur != UINT32_MAX;)
+            cur = child(c, cur, (uint32_t)c->segs[2 * j]);
+        if (cur != UINT32_MAX && c->nodes[cur]->ent) {
+            found = &c->ents[c->nodes[cur]->ent - 1];
+            break;
         }
-        memcpy(c->scratch + k, name, nl);
-        bun_ent *e = k + nl <= c->maxkey ? find(c, c->scratch, k + nl) : NULL;
-        if (e)
-            return e;
-        if (0 == dl)
-            return NULL;
-        size_t up;
-        last_name(from, dl, &up);
-        dl = up;
+        if (0 == at)
+            break;
+        at = c->nodes[at]->parent;
     }
+    if (sb_jsl_work(&c->l, levels * k, c->err) != SB_OK)
+        *rc = SB_ETIMEOUT;
+    return found;
 }
 
 /* The names of the array at off into the set m (c->per). */
@@ -827,7 +918,7 @@ static sb_code name_set(bun_ctx *c, uint32_t off, sb_strmap *m)
 /* What one dependency object gives: edges from `p` (NULL: the root) to the
  * packages its names resolve to from `from`. `skip` (may be NULL) holds names
  * a peer list must not restate; `opt` the optional peers. */
-static sb_code edges_of(bun_ctx *c, sb_js_pkg *p, const char *from, uint32_t off, int dk, sb_strmap *seen,
+static sb_code edges_of(bun_ctx *c, sb_js_pkg *p, uint32_t from, uint32_t off, int dk, sb_strmap *seen,
                         const sb_strmap *opt)
 {
     sb_jr r;
@@ -861,7 +952,7 @@ static sb_code edges_of(bun_ctx *c, sb_js_pkg *p, const char *from, uint32_t off
         bool opt_peer = dk == BD_PEER && opt && sb_strmap_get(opt, name, nl, &at);
         bun_ent *t_ent = restated ? NULL : resolve(c, from, name, nl, &rc);
         if (rc != SB_OK)
-            return oom(c);
+            return rc == SB_ETIMEOUT ? rc : oom(c);
         if (sb_jr_next(&r) == SB_JT_ERROR || !sb_jr_skip(&r, NULL))
             return jerr(c, &r);
         if (NULL == t_ent || NULL == t_ent->pkg || t_ent->pkg == p)
@@ -910,7 +1001,7 @@ static sb_code info_of(bun_ctx *c, uint32_t off, uint32_t deps[BD_N], uint32_t *
 
 /* The edges of p (NULL: the root) from its dependency objects, peers last
  * so that a name also listed as a dependency keeps that list's scope. */
-static sb_code deps_edges(bun_ctx *c, sb_js_pkg *p, const char *from, const uint32_t deps[BD_N], uint32_t opt_peers)
+static sb_code deps_edges(bun_ctx *c, sb_js_pkg *p, uint32_t from, const uint32_t deps[BD_N], uint32_t opt_peers)
 {
     static const int order[] = {BD_DEPS, BD_OPTIONAL, BD_DEV, BD_PEER};
     sb_strmap seen, opt;
@@ -945,7 +1036,7 @@ static sb_code all_edges(bun_ctx *c)
         uint32_t deps[BD_N], opt_peers;
         sb_code rc = info_of(c, e->info, deps, &opt_peers);
         if (rc == SB_OK)
-            rc = deps_edges(c, e->pkg, e->path, deps, opt_peers);
+            rc = deps_edges(c, e->pkg, e->node, deps, opt_peers);
         if (rc != SB_OK)
             return rc;
     }
@@ -953,7 +1044,7 @@ static sb_code all_edges(bun_ctx *c)
         bun_ws *w = &c->ws[i];
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
-        sb_code rc = deps_edges(c, w->pkg, w->from ? w->from : "", w->deps, 0);
+        sb_code rc = deps_edges(c, w->pkg, w->from ? deepest_node(c, w->from) : 0, w->deps, 0);
         /* a workspace member hangs off the root */
         if (rc == SB_OK && w->pkg && sb_jsl_root_scoped(&c->l, c->a, w->pkg->rec->key, SB_JS_REQUIRED) != SB_OK)
             rc = oom(c);
@@ -984,8 +1075,18 @@ static sb_code read_lock(bun_ctx *c)
     c->cap = np;
     c->wscap = nw;
     if (NULL == c->ents || NULL == c->ws || sb_strmap_init(&c->by_path, c->scr, np) != SB_OK ||
-        sb_strmap_init(&c->by_folder, c->scr, nw) != SB_OK || sb_jsl_expect(&c->l, c->a, np + nw) != SB_OK)
+        sb_strmap_init(&c->by_folder, c->scr, nw) != SB_OK || sb_jsl_expect(&c->l, c->a, np + nw) != SB_OK ||
+        sb_strmap_init(&c->names, c->scr, np) != SB_OK || sb_strmap_init(&c->kids, c->scr, np) != SB_OK ||
+        NULL == (c->segs = malloc((4 * (size_t)c->max_depth + 4) * sizeof *c->segs)))
         return oom(c);
+    /* node 0: the top, no name, no entry until the root's own */
+    bun_node *top_node = sb_arena_alloc(c->scr, sizeof *top_node);
+    c->nodes = sb_arena_alloc(c->scr, 256 * sizeof *c->nodes);
+    if (NULL == top_node || NULL == c->nodes)
+        return oom(c);
+    *top_node = (bun_node){UINT32_MAX, UINT32_MAX, 0};
+    c->nodecap = 256;
+    c->nodes[c->nnodes++] = top_node;
     if (top.workspaces && (rc = read_workspaces(c, top.workspaces)) != SB_OK)
         return rc;
     if (top.packages && (rc = read_packages(c, top.packages)) != SB_OK)
@@ -1036,7 +1137,7 @@ static sb_code bun_read(sb_lock **out, sb_arena *a, const char *data, size_t len
     sb_arena_destroy(c.scr);
     sb_arena_destroy(c.per);
     free(copy);
-    free(c.scratch);
+    free(c.segs);
     free(c.tmp);
     if (rc == SB_OK)
         rc = sb_jsl_build(out, a, &c.l, err);

@@ -251,35 +251,127 @@ sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri)
     return SB_OK;
 }
 
-sb_code sb_js_prop_append(sb_pkg *p, sb_arena *a, const char *name, const char *value, const char *sep)
+/* A property value being joined: where it is, its room. */
+typedef struct sb_js_app {
+    sb_pkg *p;
+    size_t slot; /* its value's index in p->reader_props */
+    char *buf;   /* in the request's arena; reader_props.v[slot] is buf */
+    size_t len, cap;
+} sb_js_app;
+
+/* A map key in l->tmp: the record's address, then `a`, a NUL and `b` (NULL:
+ * none); *n its length. */
+static char *app_key(sb_jsl *l, const sb_pkg *p, const char *a, const char *b, size_t *n)
 {
-    size_t vl = strlen(value), sl = strlen(sep);
-    for (size_t i = 0; i + 1 < p->reader_props.n; i += 2) {
-        if (strcmp(p->reader_props.v[i], name))
-            continue;
-        const char *cur = p->reader_props.v[i + 1];
-        for (const char *c = cur;;) { /* listed already: a value between separators */
-            const char *e = strstr(c, sep);
-            size_t k = e ? (size_t)(e - c) : strlen(c);
-            if (k == vl && !memcmp(c, value, vl))
-                return SB_OK;
-            if (NULL == e)
-                break;
-            c = e + sl;
-        }
-        const char *j = sb_arena_printf(a, "%s%s%s", cur, sep, value);
-        if (NULL == j)
-            return SB_ENOMEM;
-        p->reader_props.v[i + 1] = j;
-        return SB_OK;
+    size_t al = strlen(a), bl = b ? strlen(b) + 1 : 0;
+    char *k = sb_arena_alloc(l->tmp, sizeof p + al + bl);
+    if (NULL == k)
+        return NULL;
+    memcpy(k, &p, sizeof p);
+    memcpy(k + sizeof p, a, al);
+    if (b) {
+        k[sizeof p + al] = '\0';
+        memcpy(k + sizeof p + al + 1, b, bl - 1);
     }
-    const char *v = sb_arena_strdup(a, value);
-    if (NULL == v || sb_strv_push(&p->reader_props, a, name) != SB_OK)
-        return SB_ENOMEM;
-    return sb_strv_push(&p->reader_props, a, v);
+    *n = sizeof p + al + bl;
+    return k;
 }
 
-sb_code sb_js_integrity_union(sb_arena *a, sb_pkg *p, const char *sri)
+/* Whether (p, name, value) was listed; marks it. -1: out of memory. */
+static int app_seen(sb_jsl *l, const sb_pkg *p, const char *name, const char *value, size_t vl)
+{
+    char *v = sb_arena_strndup(l->tmp, value, vl);
+    size_t kn;
+    char *k = v ? app_key(l, p, name, v, &kn) : NULL;
+    if (NULL == k)
+        return -1;
+    int dup = sb_strmap_put(&l->app_seen, k, kn, 0, NULL);
+    return dup < 0 ? -1 : dup;
+}
+
+/* Every piece of `s` between separators marked listed. */
+static sb_code app_pieces(sb_jsl *l, const sb_pkg *p, const char *name, const char *s, const char *sep)
+{
+    size_t sl = strlen(sep);
+    for (const char *c = s;;) {
+        const char *e = sl ? strstr(c, sep) : NULL;
+        size_t n = e ? (size_t)(e - c) : strlen(c);
+        if (app_seen(l, p, name, c, n) < 0)
+            return SB_ENOMEM;
+        if (NULL == e)
+            return SB_OK;
+        c = e + sl;
+    }
+}
+
+/* Room for `more` bytes after the value's end, doubling. */
+static sb_code app_room(sb_js_app *ap, sb_arena *a, size_t more)
+{
+    if (ap->len + more + 1 <= ap->cap)
+        return SB_OK;
+    size_t cap = 2 * (ap->len + more + 1);
+    char *nb = sb_arena_alloc(a, cap);
+    if (NULL == nb)
+        return SB_ENOMEM;
+    memcpy(nb, ap->buf, ap->len + 1);
+    ap->buf = nb;
+    ap->cap = cap;
+    ap->p->reader_props.v[ap->slot] = nb;
+    return SB_OK;
+}
+
+sb_code sb_js_prop_append(sb_jsl *l, sb_pkg *p, sb_arena *a, const char *name, const char *value, const char *sep)
+{
+    size_t vl = strlen(value), sl = strlen(sep), kn, at;
+    if ((NULL == l->app_by.slots && sb_strmap_init(&l->app_by, l->tmp, 16) != SB_OK) ||
+        (NULL == l->app_seen.slots && sb_strmap_init(&l->app_seen, l->tmp, 16) != SB_OK))
+        return SB_ENOMEM;
+    char *k = app_key(l, p, name, NULL, &kn);
+    if (NULL == k)
+        return SB_ENOMEM;
+    if (sb_strmap_get(&l->app_by, k, kn, &at)) {
+        /* listed means equal to a piece between separators: a value with a
+         * separator in it never is, and its pieces are listed after it */
+        bool split = NULL != strstr(value, sep);
+        int seen = split ? 0 : app_seen(l, p, name, value, vl);
+        if (seen)
+            return seen < 0 ? SB_ENOMEM : SB_OK;
+        sb_js_app *ap = &l->apps[at];
+        if (app_room(ap, a, sl + vl) != SB_OK)
+            return SB_ENOMEM;
+        memcpy(ap->buf + ap->len, sep, sl);
+        memcpy(ap->buf + ap->len + sl, value, vl + 1);
+        ap->len += sl + vl;
+        return split ? app_pieces(l, p, name, value, sep) : SB_OK;
+    }
+    /* new here: the property as the record has it, or made */
+    size_t slot = SIZE_MAX;
+    for (size_t i = 0; i + 1 < p->reader_props.n && slot == SIZE_MAX; i += 2)
+        if (!strcmp(p->reader_props.v[i], name))
+            slot = i + 1;
+    if (slot == SIZE_MAX) {
+        const char *v = sb_arena_strdup(a, value);
+        if (NULL == v || sb_strv_push(&p->reader_props, a, name) != SB_OK ||
+            sb_strv_push(&p->reader_props, a, v) != SB_OK)
+            return SB_ENOMEM;
+        slot = p->reader_props.n - 1;
+    }
+    sb_js_app *nv = sb_arena_grow(l->tmp, l->apps, &l->appcap, l->napps, sizeof *nv, 16);
+    if (NULL == nv)
+        return SB_ENOMEM;
+    l->apps = nv;
+    const char *cur = p->reader_props.v[slot];
+    sb_js_app *ap = &nv[l->napps];
+    *ap = (sb_js_app){p, slot, (char *)cur, strlen(cur), 0};
+    if (app_pieces(l, p, name, cur, sep) != SB_OK)
+        return SB_ENOMEM;
+    if (sb_strmap_put(&l->app_by, k, kn, l->napps++, NULL) < 0)
+        return SB_ENOMEM;
+    /* owned from here on (room 0: the first append copies it) */
+    return strcmp(cur, value) ? sb_js_prop_append(l, p, a, name, value, sep) : SB_OK;
+}
+
+sb_code sb_js_integrity_union(sb_jsl *l, sb_arena *a, sb_pkg *p, const char *sri)
 {
     if (NULL == sri)
         return SB_OK;
@@ -288,7 +380,7 @@ sb_code sb_js_integrity_union(sb_arena *a, sb_pkg *p, const char *sri)
         size_t n = strcspn(c, " \t\r\n");
         if (n && one_digest(a, p, c, n)) {
             const char *tok = sb_arena_strndup(a, c, n);
-            if (NULL == tok || sb_js_prop_append(p, a, "pixi:other-integrity", tok, " ") != SB_OK)
+            if (NULL == tok || sb_js_prop_append(l, p, a, "pixi:other-integrity", tok, " ") != SB_OK)
                 return SB_ENOMEM;
         }
         c += n;

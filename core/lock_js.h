@@ -67,6 +67,11 @@ typedef struct sb_jsl {
     size_t max_packages;
     sb_deadline dl;      /* the request's, from the limits (sb_jsl_tick) */
     bool scopes_guessed; /* the lock cannot tell dev from prod: sb_lock.scopes_guessed, opt_edges kept */
+    /* sb_jsl_prop_append's state, in tmp: each (record, property) being
+     * built and each (record, property, value) listed */
+    sb_strmap app_by, app_seen;
+    struct sb_js_app *apps;
+    size_t napps, appcap;
 } sb_jsl;
 
 sb_code sb_jsl_init(sb_jsl *l, sb_arena *a, const char *kind, const sb_limits *lim);
@@ -112,11 +117,15 @@ sb_code sb_js_integrity(sb_arena *a, sb_pkg *p, const char *sri);
  * disagrees with the record's is kept in the record's pixi:other-integrity
  * property (space-separated, itself an SRI list), never dropped nor
  * replacing the first. */
-sb_code sb_js_integrity_union(sb_arena *a, sb_pkg *p, const char *sri);
+sb_code sb_js_integrity_union(sb_jsl *l, sb_arena *a, sb_pkg *p, const char *sri);
 
 /* Append `value` to the record's reader property `name` (created when
- * absent), `sep` between values; a value already listed is not repeated. */
-sb_code sb_js_prop_append(sb_pkg *p, sb_arena *a, const char *name, const char *value, const char *sep);
+ * absent), `sep` between values; a value already listed is not repeated.
+ * Amortised in the value's length: a set of what is listed (in l->tmp),
+ * and the joined value grown by doubling in place, never re-scanned or
+ * re-printed per value (8,000 copies of one package each with a license of
+ * its own were quadratic). */
+sb_code sb_js_prop_append(sb_jsl *l, sb_pkg *p, sb_arena *a, const char *name, const char *value, const char *sep);
 
 /* Add a dependency edge (a key) to `p`, and a root edge to the lock. */
 sb_code sb_js_dep(sb_js_pkg *p, sb_arena *a, const char *key);

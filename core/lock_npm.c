@@ -437,20 +437,20 @@ static sb_code union_copy(npm_ctx *c, sb_js_pkg *p, const npm_fields *f, const c
         if (NULL == r->license)
             r->license = sb_arena_strdup(c->a, lic);
         else if (strcmp(r->license, lic))
-            rc = sb_js_prop_append(r, c->a, "pixi:other-license", lic, "; ");
+            rc = sb_js_prop_append(&c->l, r, c->a, "pixi:other-license", lic, "; ");
         if (rc != SB_OK || NULL == r->license)
             return oom(c);
     }
     if (resolved && NULL == r->location)
         r->location = resolved;
     else if (resolved && strcmp(r->location, resolved) &&
-             sb_js_prop_append(r, c->a, "pixi:other-resolved", resolved, " ") != SB_OK)
+             sb_js_prop_append(&c->l, r, c->a, "pixi:other-resolved", resolved, " ") != SB_OK)
         return oom(c);
     if (!f->integrity.set)
         return SB_OK;
     sb_code rc = SB_OK;
     const char *sri = temp(c, f->integrity.s, f->integrity.n, f->integrity.esc, &rc);
-    return sri && sb_js_integrity_union(c->a, r, sri) == SB_OK ? SB_OK : oom(c);
+    return sri && sb_js_integrity_union(&c->l, c->a, r, sri) == SB_OK ? SB_OK : oom(c);
 }
 
 /* name, version and resolved are arena strings (or NULL for the last two) */

@@ -350,7 +350,7 @@ static sb_code patch_hash(pn_ctx *c, sb_js_pkg *p, const char *peers)
     const char *v = n ? sb_arena_strndup(c->t, h, n) : NULL;
     if (0 == n)
         return SB_OK;
-    return v && sb_js_prop_append(p->rec, c->a, "pixi:pnpm-patch-hash", v, " ") == SB_OK ? SB_OK : oom(c);
+    return v && sb_js_prop_append(&c->l, p->rec, c->a, "pixi:pnpm-patch-hash", v, " ") == SB_OK ? SB_OK : oom(c);
 }
 
 static sb_code alias_key(pn_ctx *c, const char *key, sb_js_pkg *p, const char *peers)

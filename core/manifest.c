@@ -160,20 +160,6 @@ static sb_code add_dep(sb_manifest *m, sb_arena *a, const char *spec, const char
     return SB_OK;
 }
 
-static sb_menv *env_get(sb_manifest *m, sb_arena *a, const char *name)
-{
-    for (size_t i = 0; i < m->nenvs; i++)
-        if (!strcmp(m->envs[i].name, name))
-            return &m->envs[i];
-    sb_menv *v = sb_arena_grow(a, m->envs, &m->ecap, m->nenvs + 1, sizeof *v, 4);
-    if (NULL == v)
-        return NULL;
-    m->envs = v;
-    memset(&v[m->nenvs], 0, sizeof v[m->nenvs]);
-    v[m->nenvs].name = name;
-    return &v[m->nenvs++];
-}
-
 bool sb_manifest_in_env(const sb_manifest *m, const char *env, const char *f)
 {
     if (!m->pixi)
@@ -196,6 +182,39 @@ bool sb_manifest_in_env(const sb_manifest *m, const char *env, const char *f)
     return !strcmp(f, "default") || !strcmp(f, env);
 }
 
+sb_code sb_manifest_env_index(sb_menv_index *x, const sb_manifest *m, const char *env, sb_arena *scratch)
+{
+    memset(x, 0, sizeof *x);
+    x->all = !m->pixi;
+    x->env = env ? env : "default";
+    for (size_t i = 0; !x->all && i < m->nenvs; i++) {
+        const sb_menv *e = &m->envs[i];
+        if (strcmp(e->name, x->env))
+            continue;
+        x->defined = true;
+        x->no_default = e->no_default;
+        if (sb_strmap_init(&x->features, scratch, e->features.n) != SB_OK)
+            return SB_ENOMEM;
+        for (size_t k = 0; k < e->features.n; k++)
+            if (sb_strmap_put(&x->features, e->features.v[k], strlen(e->features.v[k]), k, NULL) < 0)
+                return SB_ENOMEM;
+        break;
+    }
+    return SB_OK;
+}
+
+bool sb_manifest_env_has(const sb_menv_index *x, const char *f)
+{
+    size_t at;
+    if (x->all)
+        return true;
+    if (!x->defined)
+        return !strcmp(f, "default") || !strcmp(f, x->env);
+    if (!strcmp(f, "default"))
+        return !x->no_default;
+    return sb_strmap_get(&x->features, f, strlen(f), &at);
+}
+
 /* ---- PEP 735 include-group ---- */
 
 typedef struct incl {
@@ -215,12 +234,33 @@ typedef struct toml_ctx {
     bool have_authors[3];
     sb_author *auth[3];
     size_t nauth[3];
+    sb_strmap env_by_name; /* pixi environments -> their index in m->envs */
     /* poetry: names marked optional = true (declared through extras only) */
     sb_strv poetry_optional;
     const char *pending_name, *pending_email; /* PEP 621 author table being read */
     size_t pending_idx;
     int pending_src;
 } toml_ctx;
+
+/* The environment `name` (kept: a key of the document), made when new;
+ * found by a map, as each feature listed under it asks again. */
+static sb_menv *env_get(toml_ctx *c, const char *name)
+{
+    sb_manifest *m = c->m;
+    size_t at;
+    if (NULL == c->env_by_name.slots && sb_strmap_init(&c->env_by_name, c->a, 8) != SB_OK)
+        return NULL;
+    if (sb_strmap_get(&c->env_by_name, name, strlen(name), &at))
+        return &m->envs[at];
+    sb_menv *v = sb_arena_grow(c->a, m->envs, &m->ecap, m->nenvs + 1, sizeof *v, 4);
+    if (NULL == v || sb_strmap_put(&c->env_by_name, name, strlen(name), m->nenvs, NULL) < 0)
+        return NULL;
+    m->envs = v;
+    memset(&v[m->nenvs], 0, sizeof v[m->nenvs]);
+    v[m->nenvs].name = name;
+    return &v[m->nenvs++];
+}
+
 
 enum { SRC_PIXI = 0, SRC_PEP621 = 1, SRC_POETRY = 2 };
 
@@ -303,7 +343,7 @@ static sb_code on_pixi(toml_ctx *c, const sb_toml_seg *p, size_t depth, size_t o
             return SB_ENOMEM;
     }
     if (!strcmp(top, "environments") && depth >= o + 2 && p[o + 1].key) {
-        sb_menv *e = env_get(c->m, c->a, p[o + 1].key);
+        sb_menv *e = env_get(c, p[o + 1].key);
         if (NULL == e)
             return SB_ENOMEM;
         /* environments.x = ["f", ...] or {features = [...], no-default-feature = true} */

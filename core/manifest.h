@@ -15,6 +15,7 @@
 #include "err.h"
 #include "lock.h"
 #include "model.h"
+#include "strmap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -76,5 +77,19 @@ int sb_manifest_author(sb_arena *a, const char *s, sb_author *out);
 /* Whether feature `f` is part of environment `env` (pixi manifests; any
  * other manifest declares for every environment). */
 bool sb_manifest_in_env(const sb_manifest *m, const char *env, const char *f);
+
+/* The answer of sb_manifest_in_env for one environment, its features
+ * indexed once (sb_manifest_env_index) so that each dependency's check is
+ * one lookup, not a scan of the environment's feature list. */
+typedef struct sb_menv_index {
+    bool all;        /* not a pixi manifest: every feature counts */
+    bool defined;    /* the manifest defines the environment */
+    bool no_default; /* ... with no-default-feature */
+    const char *env;
+    sb_strmap features; /* defined: its features */
+} sb_menv_index;
+
+sb_code sb_manifest_env_index(sb_menv_index *x, const sb_manifest *m, const char *env, sb_arena *scratch);
+bool sb_manifest_env_has(const sb_menv_index *x, const char *f);
 
 #endif

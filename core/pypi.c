@@ -75,6 +75,12 @@ sb_code sb_pypi_license(sb_arena *a, const char *json, size_t len, const char **
             int all_mapped = 1;
             size_t n = 0, i;
             json_t *c;
+            /* the names, joined once at the end */
+            const char **parts = sb_arena_alloc(a, (json_array_size(cl) + 1) * sizeof *parts);
+            if (NULL == parts) {
+                json_decref(root);
+                return SB_ENOMEM;
+            }
             json_array_foreach(cl, i, c) {
                 const char *s = json_string_value(c);
                 if (NULL == s || strncmp(s, "License :: ", 11))
@@ -88,10 +94,12 @@ sb_code sb_pypi_license(sb_arena *a, const char *json, size_t len, const char **
                 all_mapped &= id != NULL;
                 if (NULL == first)
                     first = s;
-                joined = 0 == n ? (id ? id : s) : sb_arena_printf(a, "%s OR %s", joined, id ? id : s);
-                n++;
+                parts[n++] = id ? id : s;
             }
-            if (1 == n)
+            joined = n ? sb_arena_join(a, parts, n, " OR ") : NULL;
+            if (n && NULL == joined)
+                rc = SB_ENOMEM;
+            else if (1 == n)
                 *license = sb_arena_strdup(a, joined);
             else if (n > 1)
                 *license = sb_arena_strdup(a, all_mapped ? joined : first);

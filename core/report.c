@@ -362,9 +362,11 @@ static const char *spdx_reason(const sb_lic *l)
 
 size_t sb_report__csv_license(sb_doc *d, const sb_pkg *p, const sb_lic *l, const char **cv)
 {
-    const char *files = "";
-    for (size_t k = 0; k < sb_pkg_xr(p)->nlicfiles && files; k++)
-        files = sb_arena_printf(d->arena, "%s%s%s", files, k ? SB_REPORT__CSV_SEP : "", p->x->licfiles[k].name);
+    size_t nf = sb_pkg_xr(p)->nlicfiles;
+    const char **names = sb_arena_alloc(d->arena, (nf ? nf : 1) * sizeof *names);
+    for (size_t k = 0; names && k < nf; k++)
+        names[k] = p->x->licfiles[k].name;
+    const char *files = names ? sb_arena_join(d->arena, names, nf, SB_REPORT__CSV_SEP) : NULL;
     cv[0] = l->kind == SB_LIC_EXPR ? "true" : "false";
     cv[1] = spdx_reason(l);
     cv[2] = sb_pkg_xr(p)->license_family;

@@ -103,25 +103,27 @@ static const char *num(sb_doc *d, size_t n)
  * SB_REPORT__CSV_SEP ("not-in-lockfile=2;lookup-failed=1"), NULL when none */
 static const char *reasons_csv(sb_doc *d, const sb_quality_result *res)
 {
-    const char *s = NULL;
+    const char *v[SB_QR_N];
+    size_t n = 0;
     for (int k = 1; k < SB_QR_N; k++)
-        if (res->by_reason[k])
-            s = sb_arena_printf(d->arena, "%s%s%s=%zu", s ? s : "", s ? SB_REPORT__CSV_SEP : "",
-                                sb_quality_reason_name(k), res->by_reason[k]);
-    return s;
+        if (res->by_reason[k] &&
+            NULL == (v[n++] = sb_arena_printf(d->arena, "%s=%zu", sb_quality_reason_name(k), res->by_reason[k])))
+            return NULL;
+    return n ? sb_arena_join(d->arena, v, n, SB_REPORT__CSV_SEP) : NULL;
 }
 
 /* CSV's `first_lacking`: each JSON item as its name (and " version" when it
  * has one), joined with SB_REPORT__CSV_SEP; NULL when none lacks it */
 static const char *first_csv(sb_doc *d, const sb_quality_result *res)
 {
-    const char *s = NULL;
-    for (size_t k = 0; k < res->nfirst; k++) {
+    const char **v = sb_arena_alloc(d->arena, (res->nfirst ? res->nfirst : 1) * sizeof *v);
+    for (size_t k = 0; v && k < res->nfirst; k++) {
         const sb_pkg *p = res->el->document ? NULL : &d->sbom->pkgs[res->first[k]];
-        s = sb_arena_printf(d->arena, "%s%s%s%s%s", s ? s : "", s ? SB_REPORT__CSV_SEP : "", p ? p->name : "(document)",
-                            p && p->version ? " " : "", p && p->version ? p->version : "");
+        if (NULL == (v[k] = sb_arena_printf(d->arena, "%s%s%s", p ? p->name : "(document)", p && p->version ? " " : "",
+                                            p && p->version ? p->version : "")))
+            return NULL;
     }
-    return s;
+    return v && res->nfirst ? sb_arena_join(d->arena, v, res->nfirst, SB_REPORT__CSV_SEP) : NULL;
 }
 
 static size_t csv_cells(sb_doc *d, const qreport *r, size_t i, const char **c)

@@ -6,6 +6,15 @@
  * text (drawn with box characters under one rule across the table),
  * Markdown and CSV. A table report: the shared machinery is in report.c
  * (report_int.h).
+ *
+ * DESIGN: a row's drawing is a column of 4 per level above it, so a text
+ * tree costs depth x rows: a chain 5,000 deep drew 400 MB for a 758 KB
+ * lockfile (every row is also padded to the widest). Text and Markdown
+ * therefore draw at most TREE_DRAWN levels and say how many packages'
+ * dependencies they left out; JSON and CSV rows state their depth as a
+ * number, cost the same at any depth, and list every row. Markdown's first
+ * cell (drawing, escaped name, repeat mark) is written straight into the
+ * stage, never copied into the arena per row.
  */
 #include "report_int.h"
 
@@ -25,6 +34,15 @@ static int idx_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Levels text and Markdown draw (rows of depth 0 .. TREE_DRAWN - 1): a
+ * drawing of at most 4 x 64 columns per row. */
+#define TREE_DRAWN 64
+
+/* The tree's own state (r->own). */
+typedef struct tree_own {
+    size_t cut; /* text, Markdown: packages whose dependencies TREE_DRAWN left out */
+} tree_own;
+
 typedef struct frame {
     size_t row, next, n;
     size_t *kids;
@@ -32,7 +50,7 @@ typedef struct frame {
 
 /* Depth-first from the root edges, without recursion (a chain may be deep);
  * a package already expanded is listed again as a repeat, not re-walked. */
-static sb_code walk_tree(sb_doc *d, sb_report__tab *r)
+static sb_code walk_tree(sb_doc *d, sb_report__tab *r, tree_own *own)
 {
     const sb_sbom *s = d->sbom;
     sb_arena *a = d->arena;
@@ -71,6 +89,10 @@ static sb_code walk_tree(sb_doc *d, sb_report__tab *r)
         const sb_pkg *p = &s->pkgs[pkg];
         if (0 == p->ndeps || (d->opts.tree_levels && w->depth + 1 >= d->opts.tree_levels))
             continue; /* a leaf, or as deep as the request asked */
+        if (r->text && w->depth + 1 >= TREE_DRAWN) {
+            own->cut++; /* as deep as a drawing goes */
+            continue;
+        }
         size_t *kids = sb_arena_alloc(a, p->ndeps * sizeof *kids);
         if (NULL == kids)
             return SB_ENOMEM;
@@ -85,9 +107,17 @@ static sb_code prepare(sb_doc *d, sb_report__tab *r)
 {
     r->hdr = headers;
     r->csv_hdr = csv_headers;
-    /* text: one piece, the licenses not known (when some are) */
-    r->nsummary = r->text ? (sb_report__unknown_count(d, r) ? 1 : 0) : 1;
-    return walk_tree(d, r);
+    tree_own *own = sb_arena_calloc(d->arena, 1, sizeof *own);
+    if (NULL == own)
+        return SB_ENOMEM;
+    r->own = own;
+    sb_code rc = walk_tree(d, r, own);
+    if (rc != SB_OK)
+        return rc;
+    /* text: one piece, what the drawing left out and the licenses not
+     * known (when there is either) */
+    r->nsummary = r->text ? (own->cut || sb_report__unknown_count(d, r) ? 1 : 0) : 1;
+    return SB_OK;
 }
 
 /* The text cells of row i; the first without its drawing. */
@@ -108,32 +138,34 @@ static size_t first_width(const sb_report__tab *r, size_t i, const char *cell)
 
 /* The drawing before a row's name: one column of 4 per ancestor below the
  * roots ("│   " while that ancestor has siblings to come), then the row's
- * own branch. */
+ * own branch. Rows are at most TREE_DRAWN deep here (walk_tree). */
 static void put_branches(sb_doc *d, const sb_report__tab *r, size_t i)
 {
     const sb_report__row *w = &r->rows[i];
     if (0 == w->depth)
         return;
-    unsigned char small[64];
-    unsigned char *last = w->depth <= sizeof small ? small : sb_arena_alloc(d->arena, w->depth);
-    if (NULL == last) {
-        d->jw.status = SB_ENOMEM;
-        return;
-    }
-    if (r->md) { /* in a cell: indentation would be collapsed, the branches are kept */
-        for (unsigned lvl = 1; lvl < w->depth; lvl++)
-            sb_report__puts(d, "\xe2\x80\x83"); /* em space per level */
-        sb_report__puts(d, w->last ? "\xe2\x94\x94\xe2\x94\x80 " : "\xe2\x94\x9c\xe2\x94\x80 ");
-        return;
-    }
+    unsigned char last[TREE_DRAWN];
+    unsigned depth = w->depth <= TREE_DRAWN ? w->depth : TREE_DRAWN;
     size_t k = i;
-    for (unsigned lvl = w->depth; lvl >= 1 && k != SIZE_MAX; lvl--) {
+    for (unsigned lvl = depth; lvl >= 1 && k != SIZE_MAX; lvl--) {
         last[lvl - 1] = r->rows[k].last;
         k = r->rows[k].parent;
     }
-    for (unsigned lvl = 1; lvl < w->depth; lvl++)
+    for (unsigned lvl = 1; lvl < depth; lvl++)
         sb_report__puts(d, last[lvl - 1] ? "    " : "\xe2\x94\x82   ");
     sb_report__puts(d, w->last ? "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 " : "\xe2\x94\x9c\xe2\x94\x80\xe2\x94\x80 ");
+}
+
+/* Markdown's drawing before a name: an em space per level (indentation in
+ * a cell would be collapsed), then the branch. */
+static void md_branches(sb_doc *d, const sb_report__tab *r, size_t i)
+{
+    const sb_report__row *w = &r->rows[i];
+    if (0 == w->depth)
+        return;
+    for (unsigned lvl = 1; lvl < w->depth; lvl++)
+        sb_report__puts(d, "\xe2\x80\x83");
+    sb_report__puts(d, w->last ? "\xe2\x94\x94\xe2\x94\x80 " : "\xe2\x94\x9c\xe2\x94\x80 ");
 }
 
 static void text_row(sb_doc *d, const sb_report__tab *r, size_t i)
@@ -146,7 +178,7 @@ static void text_row(sb_doc *d, const sb_report__tab *r, size_t i)
          * cells follow as a row of their own, which opens with the `|` that
          * closes this one) */
         sb_report__puts(d, "| ");
-        put_branches(d, r, i);
+        md_branches(d, r, i);
         if (d->jw.status == SB_OK && sb_table_md(&d->stage, cv[0] ? cv[0] : "", 1) != SB_OK)
             d->jw.status = SB_ENOMEM;
         sb_report__puts(d, r->rows[i].repeat ? " (*) " : " ");
@@ -211,7 +243,15 @@ static void json_summary(sb_doc *d, const sb_report__tab *r, size_t k)
 static void text_summary(sb_doc *d, const sb_report__tab *r, size_t k)
 {
     (void)k;
+    size_t cut = ((const tree_own *)r->own)->cut;
     sb_report__puts(d, "\n");
+    if (cut) {
+        const char *line = sb_arena_printf(d->arena,
+                                           "%sDrawn to %d levels: the dependencies of %zu packages at the last level "
+                                           "are left out (the JSON and CSV outputs list every row)\n",
+                                           r->md ? "### " : "", TREE_DRAWN, cut);
+        sb_report__puts(d, line ? line : "");
+    }
     sb_report__unknown_line(d, r);
 }
 

@@ -302,9 +302,7 @@ static size_t csv_cells(sb_doc *d, const vrow *w, const char **c)
 {
     const sb_vuln *v = &d->sbom->vulns[w->v];
     const sb_pkg *p = &d->sbom->pkgs[w->pkg];
-    const char *aliases = "";
-    for (size_t k = 0; k < v->aliases.n && aliases; k++)
-        aliases = sb_arena_printf(d->arena, "%s%s%s", aliases, k ? SB_REPORT__CSV_SEP : "", v->aliases.v[k]);
+    const char *aliases = sb_arena_join(d->arena, (const char *const *)v->aliases.v, v->aliases.n, SB_REPORT__CSV_SEP);
     size_t n = 0;
     c[n++] = p->name, c[n++] = p->version, c[n++] = p->purl, c[n++] = p->id, c[n++] = v->id;
     c[n++] = aliases, c[n++] = sb_sev_name(v->severity), c[n++] = score_text(d->arena, v->score);

@@ -127,27 +127,87 @@ static sb_code idx_init(name_idx *x, sb_arena *scratch, size_t n)
     return SB_OK;
 }
 
-/* append `f` to a comma-separated list unless it is there */
-static const char *list_add(sb_arena *a, const char *list, const char *f)
-{
-    if (NULL == list)
-        return f;
-    size_t fl = strlen(f);
-    for (const char *p = list; *p;) {
-        const char *e = strchr(p, ',');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n == fl && !memcmp(p, f, n))
-            return list;
-        p = e ? e + 1 : p + n;
-    }
-    return sb_arena_printf(a, "%s,%s", list, f);
-}
-
 /* Mark what the manifest declares for this environment (before properties
  * are derived), and list declared names the environment lacks. */
-static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_manifest *m)
+/* A package's features, in the order first declared: declared_in is
+ * written once from them (re-printing the list per feature was quadratic in
+ * the features naming one package). */
+typedef struct feat_link {
+    const char *feature;
+    size_t next; /* SIZE_MAX: the last */
+} feat_link;
+
+typedef struct feat_lists {
+    sb_strmap ids;  /* a feature -> its id */
+    sb_strmap seen; /* 8 bytes (package, feature id): listed already */
+    size_t *head, *tail;
+    feat_link *links;
+    size_t n, cap;
+} feat_lists;
+
+static sb_code feat_add(feat_lists *fl, sb_arena *scratch, size_t pkg, const char *f)
+{
+    size_t fid;
+    int dup = sb_strmap_put(&fl->ids, f, strlen(f), fl->ids.count, &fid);
+    if (dup < 0)
+        return SB_ENOMEM;
+    if (!dup)
+        fid = fl->ids.count - 1;
+    uint32_t *key = sb_arena_alloc(scratch, 2 * sizeof *key);
+    if (NULL == key)
+        return SB_ENOMEM;
+    key[0] = (uint32_t)pkg, key[1] = (uint32_t)fid;
+    if ((dup = sb_strmap_put(&fl->seen, (const char *)key, 2 * sizeof *key, 0, NULL)) != 0)
+        return dup < 0 ? SB_ENOMEM : SB_OK;
+    feat_link *v = sb_arena_grow(scratch, fl->links, &fl->cap, fl->n, sizeof *v, 64);
+    if (NULL == v)
+        return SB_ENOMEM;
+    fl->links = v;
+    v[fl->n] = (feat_link){f, SIZE_MAX};
+    if (fl->head[pkg] == SIZE_MAX)
+        fl->head[pkg] = fl->n;
+    else
+        v[fl->tail[pkg]].next = fl->n;
+    fl->tail[pkg] = fl->n++;
+    return SB_OK;
+}
+
+/* The comma-separated list of package pkg's features, once. */
+static const char *feat_join(const feat_lists *fl, sb_arena *a, size_t pkg)
+{
+    size_t len = 0, i = fl->head[pkg];
+    if (fl->links[i].next == SIZE_MAX)
+        return fl->links[i].feature;
+    for (; i != SIZE_MAX; i = fl->links[i].next)
+        len += strlen(fl->links[i].feature) + 1;
+    char *out = sb_arena_alloc(a, len), *w = out;
+    if (NULL == out)
+        return NULL;
+    for (i = fl->head[pkg]; i != SIZE_MAX; i = fl->links[i].next) {
+        size_t n = strlen(fl->links[i].feature);
+        if (w != out)
+            *w++ = ',';
+        memcpy(w, fl->links[i].feature, n);
+        w += n;
+    }
+    *w = '\0';
+    return out;
+}
+
+static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const sb_manifest *m, sb_deadline *dl,
+                              sb_err *err)
 {
     name_idx conda, conda503, pypi, npm;
+    sb_menv_index in_env;
+    feat_lists fl = {0};
+    size_t one = s->npkgs ? s->npkgs : 1;
+    fl.head = sb_arena_alloc(scratch, one * sizeof *fl.head);
+    fl.tail = sb_arena_alloc(scratch, one * sizeof *fl.tail);
+    if (NULL == fl.head || NULL == fl.tail || sb_strmap_init(&fl.ids, scratch, 16) != SB_OK ||
+        sb_strmap_init(&fl.seen, scratch, s->npkgs) != SB_OK ||
+        sb_manifest_env_index(&in_env, m, s->environment, scratch) != SB_OK)
+        return SB_ENOMEM;
+    memset(fl.head, 0xff, one * sizeof *fl.head);
     if (idx_init(&conda, scratch, s->npkgs) || idx_init(&conda503, scratch, s->npkgs) ||
         idx_init(&pypi, scratch, s->npkgs) || idx_init(&npm, scratch, s->npkgs))
         return SB_ENOMEM;
@@ -177,7 +237,9 @@ static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const 
         return SB_ENOMEM;
     for (size_t d = 0; d < m->ndeps; d++) {
         const sb_mdep *dep = &m->deps[d];
-        if (!sb_manifest_in_env(m, s->environment, dep->feature))
+        if (sb_deadline_tick(dl, err) != SB_OK)
+            return SB_ETIMEOUT;
+        if (!sb_manifest_env_has(&in_env, dep->feature))
             continue;
         const name_idx *tries[2] = {NULL, NULL};
         if (dep->eco == SB_MDEP_CONDA)
@@ -204,10 +266,16 @@ static sb_code apply_manifest(sb_sbom *s, sb_arena *a, sb_arena *scratch, const 
             if (0 == p->declared_via)
                 s->ndeclared++;
             p->declared_via |= (unsigned char)(1u << dep->scope);
-            sb_pkgx *px = sb_pkg_x(p, a); /* the selection's own: copied from the record's, or new */
-            if (NULL == px || NULL == (px->declared_in = list_add(a, px->declared_in, dep->feature)))
-                return SB_ENOMEM;
+            if (feat_add(&fl, scratch, at, dep->feature) != SB_OK || sb_deadline_tick(dl, err) != SB_OK)
+                return err && err->code == SB_ETIMEOUT ? SB_ETIMEOUT : SB_ENOMEM;
         }
+    }
+    for (size_t i = 0; i < s->npkgs; i++) {
+        if (fl.head[i] == SIZE_MAX)
+            continue;
+        sb_pkgx *px = sb_pkg_x(&s->pkgs[i], a); /* the selection's own: copied from the record's, or new */
+        if (NULL == px || NULL == (px->declared_in = feat_join(&fl, a, i)))
+            return SB_ENOMEM;
     }
     return SB_OK;
 }
@@ -305,9 +373,11 @@ static sb_code manifest_scopes(sb_sbom *s, const sb_lock *lock, const sb_manifes
     if (!strcmp(lock->kind, "pixi.lock") || !strcmp(lock->kind, "conda-lock.yml"))
         return SB_OK;
     int distinguishes = 0, recorded = 0;
-    for (size_t d = 0; d < m->ndeps; d++)
-        distinguishes |= m->deps[d].scope != SB_SCOPE_REQUIRED &&
-                         sb_manifest_in_env(m, s->environment, m->deps[d].feature);
+    sb_menv_index in_env;
+    if (sb_manifest_env_index(&in_env, m, s->environment, scratch) != SB_OK)
+        return SB_ENOMEM;
+    for (size_t d = 0; d < m->ndeps && !distinguishes; d++)
+        distinguishes |= m->deps[d].scope != SB_SCOPE_REQUIRED && sb_manifest_env_has(&in_env, m->deps[d].feature);
     for (size_t i = 0; i < s->npkgs; i++)
         recorded |= s->pkgs[i].scope != SB_SCOPE_NONE;
     if (lock->scopes_guessed)
@@ -765,7 +835,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
     /* what the manifest declares, before properties are derived (and before
      * the filter's copy of the records, which must carry it) */
     sb_code rc;
-    if (opts && opts->manifest && (rc = apply_manifest(s, a, scratch, opts->manifest)) != SB_OK)
+    if (opts && opts->manifest && (rc = apply_manifest(s, a, scratch, opts->manifest, &dl, err)) != SB_OK)
         return step_failed(err, rc, "applying the manifest");
     /* with a filter, enrichment (package cache, lookups) waits until the
      * filter has run: it then only touches what the document keeps */
@@ -800,7 +870,7 @@ static sb_code select_into(sb_sbom **out, sb_arena *a, sb_arena *scratch, sb_are
         return step_failed(err, rc, "the manifest's scopes");
     if (filtering) {
         size_t *kept = NULL;
-        if ((rc = sb_filter_apply(s, a, opts->filter, raw ? &kept : NULL)) != SB_OK)
+        if ((rc = sb_filter_apply(s, a, opts->filter, raw ? &kept : NULL, &dl, err)) != SB_OK)
             return step_failed(err, rc, "the filter");
         if (raw && (frc = enrich_kept(s, raw, kept, a, scratch, opts, env, &ncache_conda, &ncache_found, &looked, &dl,
                                       err)) != SB_OK)

@@ -62,6 +62,11 @@ static int read_filter(svc_req *r, const svc_query *q, sb_select_opts *sel, svc_
     f->kinds = q->kinds;
     f->required_only = q->required_only;
     f->keep_orphans = q->keep_orphans > 0;
+    if (sb_filter_compile(f, svc_req_arena(r)) != SB_OK) {
+        sb_err e;
+        sb_err_set(&e, SB_ENOMEM, "out of memory");
+        return svc_problem_err(pb, &e, NULL, 0);
+    }
     sel->filter = f;
     return 0;
 }

@@ -3,7 +3,8 @@
  * (core/manifest.c). The first byte picks the kind the file name says
  * (pixi.toml, pyproject.toml, environment.yml, package.json); the rest is
  * the file. Every field of the result is read so ASan sees it, and every
- * environment is asked for every feature (sb_manifest_in_env). Must never
+ * environment is asked for every feature (sb_manifest_in_env), and its
+ * index (sb_manifest_env_index) must answer the same. Must never
  * crash, leak or loop.
  */
 #include "../../core/arena.h"
@@ -39,10 +40,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sum += touch(m->homepage) + touch(m->repository) + touch(m->documentation);
         for (size_t i = 0; i < m->nauthors; i++)
             sum += touch(m->authors[i].name) + touch(m->authors[i].email);
+        /* the indexed environment (what selection uses) agrees with the scan */
+        sb_menv_index x[16];
+        size_t nx = m->nenvs < 16 ? m->nenvs : 16;
+        int ok = 1;
+        for (size_t e = 0; e < nx && ok; e++)
+            ok = sb_manifest_env_index(&x[e], m, m->envs[e].name, a) == SB_OK;
+        if (!ok)
+            nx = 0; /* out of memory: nothing to compare */
         for (size_t i = 0; i < m->ndeps; i++) {
             sum += touch(m->deps[i].name) + touch(m->deps[i].feature) + (size_t)m->deps[i].scope;
-            for (size_t e = 0; e < m->nenvs && e < 16; e++)
-                sum += sb_manifest_in_env(m, m->envs[e].name, m->deps[i].feature);
+            for (size_t e = 0; e < nx; e++) {
+                bool in = sb_manifest_in_env(m, m->envs[e].name, m->deps[i].feature);
+                if (in != sb_manifest_env_has(&x[e], m->deps[i].feature))
+                    __builtin_trap();
+                sum += in;
+            }
         }
         sum += sb_manifest_in_env(m, "default", "default");
     }

@@ -92,3 +92,72 @@ for part in range(16):
         "components": [{"type": "library", "name": "m%d" % i, "version": "1.%d" % part,
                         "bom-ref": "m%d@%d" % (i, part), "purl": "pkg:pypi/m%d@1.%d" % (i, part)}
                        for i in range(2000 * s)]}))
+
+# ---- loops: shapes whose work an input or a query sets (bun resolution,
+# include globs, manifest features, npm copies, the tree report). Each goes
+# to shapes.sh's loops block, under a short --request-timeout; in OUTDIR/loops so that
+# the globs above do not take them. ----
+os.makedirs(os.path.join(out, "loops"), exist_ok=True)
+
+
+def wl(name, text):
+    w(os.path.join("loops", name), text)
+
+
+
+# a bun.lock key of 128 segments of 4,000 characters (the nesting bound's
+# limit) whose 2,000 x S dependencies are installed nowhere: each one is
+# looked up at every level of the key
+segs = ["s%d%s" % (i, "x" * 4000) for i in range(128)]
+bun = {"lockfileVersion": 1,
+       "workspaces": {"": {"name": "x", "dependencies": {"s0" + "x" * 4000: "1.0.0"}}},
+       "packages": {"/".join(segs): ["s127@1.0.0", "", {"dependencies": {"nq%d" % i: "1" for i in range(2000 * s)}},
+                                     "sha512-" + "A" * 86 + "=="]}}
+wl("bunpath.bun.lock", json.dumps(bun))
+
+# 260 x S npm packages with 15,000-character names, for an include pattern
+# of 15 KB (shapes.sh): a backtracking matcher walks name x pattern per package
+glob = {"": {"name": "x", "version": "1.0.0"}}
+glob.update(("node_modules/%s-%d" % ("a" * 15000, i), {"version": "1.0.0"}) for i in range(260 * s))
+wl("glob.package-lock.json", json.dumps({"name": "x", "lockfileVersion": 3, "packages": glob}))
+wl("glob.pattern", "*" + "a" * 15000 + "b*")
+
+# a pixi.toml of 20,000 x S features, each declaring the shared d0 and a
+# dependency of its own, all in the default environment, with a pixi.lock
+# locking d0..d99: each dependency once checked against every feature, d0's
+# declared_in re-printed per feature
+nf = 20000 * s
+toml = ['[workspace]', 'name = "x"', 'channels = ["conda-forge"]', 'platforms = ["linux-64"]', '',
+        '[dependencies]', 'd1 = "*"', '']
+for i in range(nf):
+    toml += ['[feature.f%d.dependencies]' % i, 'd0 = "*"', 'u%d = "*"' % i]
+toml += ['', '[environments]', 'default = [%s]' % ", ".join('"f%d"' % i for i in range(nf))]
+wl("features.pixi.toml", "\n".join(toml) + "\n")
+url = "https://conda.anaconda.org/conda-forge/linux-64/d%d-1.0-h0_0.conda"
+lk = ["version: 6", "environments:", "  default:", "    channels:", "    - url: https://conda.anaconda.org/conda-forge/",
+      "    packages:", "      linux-64:"]
+lk += ["      - conda: " + url % i for i in range(100)]
+lk.append("packages:")
+for i in range(100):
+    lk += ["- conda: " + url % i, "  sha256: " + "%064x" % i, "  md5: " + "%032x" % i, "  license: MIT",
+           "  size: 1000", "  timestamp: 1700000000000"]
+wl("features.pixi.lock", "\n".join(lk) + "\n")
+
+# 8,000 x S copies of x@1.0.0, each with a license of its own: the other
+# licenses were re-scanned and re-printed per copy
+cp = {"": {"name": "r", "version": "1.0.0", "dependencies": {"p0": "1"}}}
+for i in range(8000 * s):
+    cp["node_modules/p%d" % i] = {"version": "1.0.0"}
+    cp["node_modules/p%d/node_modules/x" % i] = {"version": "1.0.0", "license": "LicenseRef-copy-%d" % i}
+wl("copies.package-lock.json", json.dumps({"name": "r", "lockfileVersion": 3, "packages": cp}))
+
+# a chain 5,000 x S deep, all hoisted: the tree report draws depth x rows
+ch = {"": {"name": "r", "version": "1.0.0", "dependencies": {"c0": "1"}}}
+n = 5000 * s
+for i in range(n):
+    e = {"version": "1.0.0"}
+    if i + 1 < n:
+        e["dependencies"] = {"c%d" % (i + 1): "1"}
+    ch["node_modules/c%d" % i] = e
+wl("chain.package-lock.json", json.dumps({"name": "r", "lockfileVersion": 3, "packages": ch}))
+# ---- end of loops ----

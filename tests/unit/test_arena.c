@@ -243,3 +243,13 @@ TEST(core_arena__meter_refuses_what_is_held)
     sb_arena_destroy(a);
     CHECK(tm.given == 0);
 }
+
+TEST(core_arena__join_once)
+{
+    sb_arena *a = sb_arena_new(0);
+    const char *v[] = {"a", NULL, "bc", "", "d"};
+    CHECK_STR(sb_arena_join(a, v, 5, "; "), "a; bc; ; d");
+    CHECK_STR(sb_arena_join(a, v, 0, ","), "");
+    CHECK_STR(sb_arena_join(a, v + 1, 1, ","), "");
+    sb_arena_destroy(a);
+}

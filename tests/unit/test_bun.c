@@ -12,6 +12,10 @@
 #include "../../core/arena.h"
 #include "../../core/lock.h"
 #include "../../core/model.h"
+#include "../../core/deadline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #define SHA512_0_63 "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0+Pw=="
 #define SHA1_FF "//////////////////////////8="
@@ -400,4 +404,49 @@ TEST(core_bun__memory_estimate)
     size_t n = strlen(one_line);
     CHECK(sb_lock_estimate(NULL, one_line, n, NULL) == 2 * 1000 + 3 * n);
     CHECK(sb_lock_estimate(NULL, bun_paths, strlen(bun_paths), "bun.lock") == 17 * 1000 + 3 * strlen(bun_paths));
+}
+
+/* A key 128 names deep of 4,000 characters each, whose 3,000 dependencies
+ * are installed nowhere but one at the top and one under the key's first
+ * name: each resolution looks up names per level, never the path, so the
+ * whole read fits a 5 s deadline many times over (hashing each candidate
+ * path took seconds a dependency); the two installed ones are found. */
+TEST(core_bun__deep_long_key_resolves_per_name)
+{
+    enum { DEPTH = 128, SEG = 4000, NDEPS = 3000 };
+    size_t cap = (size_t)(DEPTH + 4) * (SEG + 8) + (size_t)NDEPS * 24 + 4096;
+    char *t = malloc(cap), *w = t;
+    w += sprintf(w, "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {\"name\": \"app\", \"dependencies\": {\"s0");
+    memset(w, 'x', SEG), w += SEG;
+    w += sprintf(w, "\": \"1\"}}}, \"packages\": {\"top\": [\"top@1.0.0\", \"\", {}, \"\"], \"s0");
+    memset(w, 'x', SEG), w += SEG;
+    w += sprintf(w, "\": [\"s0@1.0.0\", \"\", {}, \"\"], \"s0");
+    memset(w, 'x', SEG), w += SEG;
+    w += sprintf(w, "/near\": [\"near@1.0.0\", \"\", {}, \"\"], \"");
+    for (int i = 0; i < DEPTH; i++) {
+        w += sprintf(w, "%ss%d", i ? "/" : "", i);
+        memset(w, 'x', SEG), w += SEG;
+    }
+    w += sprintf(w, "\": [\"deep@1.0.0\", \"\", {\"dependencies\": {\"top\": \"1\", \"near\": \"1\"");
+    for (int i = 0; i < NDEPS; i++)
+        w += sprintf(w, ", \"nq%d\": \"1\"", i);
+    w += sprintf(w, "}}, \"\"]}}");
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_err_clear(&err);
+    sb_limits lim = SB_LIMITS_DEFAULT;
+    lim.deadline_ns = sb_deadline_now_ns() + 5000000000LL;
+    sb_lock *l = NULL;
+    sb_code rc = sb_lock_read(&l, a, "bun.lock", t, (size_t)(w - t), NULL, &lim, &err);
+    CHECK(rc == SB_OK);
+    if (rc != SB_OK)
+        printf("  %s\n", err.msg);
+    sb_select_opts o = {0};
+    sb_sbom *s = NULL;
+    CHECK(l && sb_select(&s, a, l, &o, &err) == SB_OK);
+    const sb_pkg *deep = find(s, "deep", NULL), *top = find(s, "top", NULL), *near = find(s, "near", NULL);
+    CHECK(deep && top && near && depends_on(s, deep, top) && depends_on(s, deep, near));
+    CHECK(deep && deep->ndeps == 2);
+    sb_arena_destroy(a);
+    free(t);
 }

@@ -47,6 +47,128 @@ TEST(filter_glob_rules)
     CHECK(!sb_glob_match("*a*a*a*a*a*a*a*a*b", name));
 }
 
+/* The backtracking definition of a match, the oracle for the compiled one. */
+static int fold_c(char c)
+{
+    return c == '_' ? '-' : (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+static bool ref_match(const char *p, const char *t)
+{
+    if (!*p)
+        return !*t;
+    if (*p == '*')
+        return ref_match(p + 1, t) || (*t && ref_match(p, t + 1));
+    return *t && (*p == '?' || fold_c(*p) == fold_c(*t)) && ref_match(p + 1, t + 1);
+}
+
+/* Every pattern of up to 6 characters over a small alphabet, against
+ * names of up to 7: the greedy segment matcher agrees with backtracking. */
+TEST(filter_glob__agrees_with_backtracking)
+{
+    static const char pa[] = "ab*?_", ta[] = "abA-";
+    unsigned seed = 12345, bad = 0, n = 0;
+    for (int k = 0; k < 20000; k++) {
+        char pat[8], name[9];
+        size_t pl = (seed = seed * 1103515245u + 12345u) >> 16 & 7, tl = (seed = seed * 1103515245u + 12345u) >> 16 & 7;
+        for (size_t i = 0; i < pl % 7; i++)
+            pat[i] = pa[((seed = seed * 1103515245u + 12345u) >> 16) % 5];
+        pat[pl % 7] = '\0';
+        for (size_t i = 0; i < tl; i++)
+            name[i] = ta[((seed = seed * 1103515245u + 12345u) >> 16) % 4];
+        name[tl] = '\0';
+        n++;
+        if (sb_glob_match(pat, name) != ref_match(pat, name) && bad++ < 5)
+            printf("  glob '%s' on '%s': %d\n", pat, name, sb_glob_match(pat, name));
+    }
+    CHECK(n == 20000 && bad == 0);
+}
+
+/* The match by dynamic programming (pattern prefix x name prefix), the
+ * oracle for long runs where backtracking would take too long. */
+static bool ref_dp(const char *p, const char *t)
+{
+    size_t pl = strlen(p), tl = strlen(t);
+    unsigned char *m = calloc((pl + 1) * (tl + 1), 1);
+    m[0] = 1;
+    for (size_t i = 1; i <= pl; i++)
+        for (size_t j = 0; j <= tl; j++) {
+            unsigned char v = 0;
+            if (p[i - 1] == '*')
+                v = m[(i - 1) * (tl + 1) + j] || (j && m[i * (tl + 1) + j - 1]);
+            else if (j && (p[i - 1] == '?' || fold_c(p[i - 1]) == fold_c(t[j - 1])))
+                v = m[(i - 1) * (tl + 1) + j - 1];
+            m[i * (tl + 1) + j] = v;
+        }
+    bool r = m[pl * (tl + 1) + tl];
+    free(m);
+    return r;
+}
+
+/* Runs with '?' either side of 64 characters (shift-and up to 64, each
+ * start compared past it), against names of a's and b's: as the oracle. */
+TEST(filter_glob__long_wild_runs_agree)
+{
+    unsigned seed = 777, bad = 0;
+    for (int k = 0; k < 3000; k++) {
+        char pat[80], name[150];
+        size_t pl = 0, tl = 40 + ((seed = seed * 1103515245u + 12345u) >> 16) % 100;
+        size_t run = 56 + ((seed = seed * 1103515245u + 12345u) >> 16) % 14; /* 56 .. 69 */
+        if ((seed = seed * 1103515245u + 12345u) >> 16 & 1)
+            pat[pl++] = '*';
+        for (size_t i = 0; i < run; i++) {
+            unsigned r = ((seed = seed * 1103515245u + 12345u) >> 16) % 16;
+            pat[pl++] = r == 0 ? '?' : r == 1 ? 'b' : 'a';
+        }
+        if ((seed = seed * 1103515245u + 12345u) >> 16 & 1)
+            pat[pl++] = '*';
+        pat[pl] = '\0';
+        for (size_t i = 0; i < tl; i++)
+            name[i] = ((seed = seed * 1103515245u + 12345u) >> 16) % 12 ? 'a' : 'B';
+        name[tl] = '\0';
+        if (sb_glob_match(pat, name) != ref_dp(pat, name) && bad++ < 3)
+            printf("  glob '%s' on '%s': %d\n", pat, name, sb_glob_match(pat, name));
+    }
+    CHECK(bad == 0);
+    CHECK(sb_glob_match("*a?c*", "xxABCxx") && !sb_glob_match("*a?c*", "xxACxx"));
+}
+
+/* A 15 KB pattern against 15 KB names costs their lengths, not their
+ * product: 200 names in well under the deadline a backtracking matcher
+ * (n x m = 225M steps a name) would pass; a '?' segment past the deadline
+ * stops with SB_ETIMEOUT. */
+TEST(filter_glob__long_pattern_linear_and_deadline)
+{
+    enum { L = 15000 };
+    char *pat = malloc(L + 4), *name = malloc(L + 8);
+    pat[0] = '*';
+    memset(pat + 1, 'a', L);
+    memcpy(pat + 1 + L, "b*", 3);
+    memset(name, 'a', L + 4);
+    memcpy(name + L + 4, "-1", 3);
+    sb_arena *a = sb_arena_new(0);
+    sb_glob *g = sb_glob_compile(a, pat);
+    CHECK(g != NULL);
+    sb_err err;
+    sb_err_clear(&err);
+    sb_deadline dl = {sb_deadline_now_ns() + 5000000000LL, 0, "filtering"};
+    int all = 0;
+    for (int i = 0; g && i < 200; i++)
+        all += sb_glob_run(g, name, &dl, &err);
+    CHECK(all == 0 && err.code == SB_OK);
+    name[L + 4] = 'b';
+    CHECK(g && sb_glob_run(g, name, &dl, &err) == 1);
+    /* a '?' segment: compared at each start, counted against the deadline */
+    pat[1 + L / 2] = '?';
+    sb_glob *q = sb_glob_compile(a, pat);
+    name[L + 4] = '-';
+    sb_deadline past = {sb_deadline_now_ns() - 1, 0, "filtering"};
+    CHECK(q && sb_glob_run(q, name, &past, &err) == -1 && err.code == SB_ETIMEOUT);
+    sb_arena_destroy(a);
+    free(pat);
+    free(name);
+}
+
 TEST(filter_kind_names)
 {
     CHECK(sb_filter_kind_bit("conda") == 1u << SB_KIND_CONDA);
@@ -139,7 +261,7 @@ TEST(filter_scope_required)
     sb_sbom *s = GRAPH;
     sb_filter f = {.required_only = true};
     size_t *kept = NULL;
-    CHECK(sb_filter_apply(s, a, &f, &kept) == SB_OK);
+    CHECK(sb_filter_apply(s, a, &f, &kept, NULL, NULL) == SB_OK);
     CHECK_STR(names(a, s), "app lib zlib six shared");
     CHECK_STR(edges(a, s), "root>app,six app>lib lib>zlib,shared"); /* shared stays: lib needs it */
     CHECK(kept && kept[0] == 0 && kept[3] == 3 && kept[4] == 6);
@@ -154,7 +276,7 @@ TEST(filter_orphans_dropped)
     sb_sbom *s = GRAPH;
     const char *pat[] = {"LIB"};
     sb_filter f = {.exclude = pat, .nexclude = 1};
-    CHECK(sb_filter_apply(s, a, &f, NULL) == SB_OK);
+    CHECK(sb_filter_apply(s, a, &f, NULL, NULL, NULL) == SB_OK);
     /* zlib was only lib's; shared is still tool's */
     CHECK_STR(names(a, s), "app six tool helper shared");
     CHECK_STR(edges(a, s), "root>app,six,tool tool>helper,shared");
@@ -162,7 +284,7 @@ TEST(filter_orphans_dropped)
     /* excluding every root empties the document */
     s = GRAPH;
     sb_filter k = {.kinds = 1u << SB_KIND_PYPI};
-    CHECK(sb_filter_apply(s, a, &k, NULL) == SB_OK);
+    CHECK(sb_filter_apply(s, a, &k, NULL, NULL, NULL) == SB_OK);
     CHECK(s->npkgs == 0 && s->nroot == 0 && s->nexcluded == 7);
     CHECK_STR(s->excluded[2].reason, "orphan");
     CHECK_STR(s->excluded[0].reason, "exclude-kind=pypi");
@@ -175,7 +297,7 @@ TEST(filter_orphans_kept)
     sb_sbom *s = GRAPH;
     const char *pat[] = {"app", "t??l"};
     sb_filter f = {.exclude = pat, .nexclude = 2, .keep_orphans = true};
-    CHECK(sb_filter_apply(s, a, &f, NULL) == SB_OK);
+    CHECK(sb_filter_apply(s, a, &f, NULL, NULL, NULL) == SB_OK);
     /* lib and helper lost their only dependents: they become root edges */
     CHECK_STR(names(a, s), "lib zlib six helper shared");
     CHECK_STR(edges(a, s), "root>lib,six,helper lib>zlib,shared");
@@ -183,7 +305,7 @@ TEST(filter_orphans_kept)
     /* the same kinds as before with orphans kept: the conda packages stay, as roots */
     s = GRAPH;
     sb_filter k = {.kinds = 1u << SB_KIND_PYPI, .keep_orphans = true};
-    CHECK(sb_filter_apply(s, a, &k, NULL) == SB_OK);
+    CHECK(sb_filter_apply(s, a, &k, NULL, NULL, NULL) == SB_OK);
     CHECK_STR(edges(a, s), "root>zlib,shared");
     sb_arena_destroy(a);
 }
@@ -201,23 +323,25 @@ TEST(filter_include_and_cycles)
     sb_sbom *s = build(a, cyc, 3, r0, 1);
     const char *inc[] = {"x", "Y"};
     sb_filter f = {.include = inc, .ninclude = 2, .keep_orphans = true};
-    CHECK(sb_filter_apply(s, a, &f, NULL) == SB_OK);
+    CHECK(sb_filter_apply(s, a, &f, NULL, NULL, NULL) == SB_OK);
     CHECK_STR(edges(a, s), "root>x x>y y>x"); /* one of the cycle becomes the root edge */
     CHECK_STR(sb_filter_excluded_text(s, a), "r@1.0 (include)");
     s = build(a, cyc, 3, r0, 1);
     f.keep_orphans = false;
-    CHECK(sb_filter_apply(s, a, &f, NULL) == SB_OK);
+    CHECK(sb_filter_apply(s, a, &f, NULL, NULL, NULL) == SB_OK);
     CHECK(s->npkgs == 0);
     CHECK_STR(sb_filter_excluded_text(s, a), "r@1.0 (include), x@1.0 (orphan), y@1.0 (orphan)");
     /* scope NONE is never dropped by scope=required; an inactive filter changes nothing */
     s = build(a, cyc, 3, r0, 1);
     sb_filter req = {.required_only = true};
     size_t *kept = NULL;
-    CHECK(sb_filter_apply(s, a, &req, &kept) == SB_OK && s->npkgs == 3 && s->nexcluded == 0 && kept && kept[2] == 2);
+    CHECK(sb_filter_apply(s, a, &req, &kept, NULL, NULL) == SB_OK && s->npkgs == 3 && s->nexcluded == 0 && kept &&
+          kept[2] == 2);
     CHECK(sb_filter_excluded_text(s, a) == NULL);
     sb_filter none = {.keep_orphans = true};
     s = build(a, cyc, 3, r0, 1);
-    CHECK(sb_filter_apply(s, a, &none, &kept) == SB_OK && s->npkgs == 3 && s->filter == NULL && kept == NULL);
+    CHECK(sb_filter_apply(s, a, &none, &kept, NULL, NULL) == SB_OK && s->npkgs == 3 && s->filter == NULL &&
+          kept == NULL);
     sb_arena_destroy(a);
 }
 
@@ -234,7 +358,7 @@ TEST(filter_pypi_source_kind)
     s->pkgs[0].props = &src;
     s->pkgs[0].nprops = 1;
     sb_filter f = {.kinds = sb_filter_kind_bit("pypi-source")};
-    CHECK(sb_filter_apply(s, a, &f, NULL) == SB_OK);
+    CHECK(sb_filter_apply(s, a, &f, NULL, NULL, NULL) == SB_OK);
     CHECK_STR(names(a, s), "wheel-pkg");
     CHECK_STR(sb_filter_excluded_text(s, a), "sdist-pkg@1.0 (exclude-kind=pypi-source)");
     sb_arena_destroy(a);

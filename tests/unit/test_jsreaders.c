@@ -1683,3 +1683,40 @@ TEST(core_js__case_npm1_url_as_version_under_another_name)
     CHECK(NULL == find(s, "remote", NULL));
     sb_arena_destroy(a);
 }
+
+/* 8,000 copies of x@1.0.0 each with a license of its own, and values a
+ * separator splits: the first copy's license stays the component's, the
+ * others are listed once each in lock order in pixi:other-license (joined
+ * in place, not re-printed per copy), a value equal to a listed piece is
+ * not repeated, one holding the separator always is. */
+TEST(core_npm__copies_other_licenses_once_each)
+{
+    enum { N = 8000 };
+    size_t cap = (size_t)N * 160 + 1024;
+    char *t = malloc(cap), *w = t;
+    w += sprintf(w,
+                 "{\"lockfileVersion\": 3, \"packages\": {\"\": {\"name\": \"r\", \"dependencies\": {\"p0\": \"1\"}}");
+    for (int i = 0; i < N; i++)
+        w += sprintf(w,
+                     ", \"node_modules/p%d\": {\"version\": \"1.0.0\"}, \"node_modules/p%d/node_modules/x\": "
+                     "{\"version\": \"1.0.0\", \"license\": \"L%d\"}",
+                     i, i, i % 3 == 2 ? i - 1 : i);
+    w += sprintf(w,
+                 ", \"node_modules/q/node_modules/x\": {\"version\": \"1.0.0\", \"license\": \"L1; L4\"}"
+                 ", \"node_modules/q2/node_modules/x\": {\"version\": \"1.0.0\", \"license\": \"L4\"}}}");
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_sbom *s = sel(a, "package-lock.json", t, &err);
+    const sb_pkg *x = s ? find(s, "x", "1.0.0") : NULL;
+    CHECK(x && !strcmp(x->license, "L0"));
+    const char *o = x ? prop(x, "pixi:other-license") : NULL;
+    CHECK(o && !strncmp(o, "L1; L3; L4; L6; L7; L9; L10; ", 29));
+    /* 5,334 distinct values less L0, then "L1; L4" as two pieces */
+    size_t pieces = 1;
+    for (const char *c = o; c && (c = strstr(c, "; ")); c += 2)
+        pieces++;
+    CHECK(pieces == 5333 + 2);
+    CHECK(o && strlen(o) > 8 && !strcmp(o + strlen(o) - 8, "; L1; L4"));
+    sb_arena_destroy(a);
+    free(t);
+}

@@ -7,10 +7,13 @@
  */
 #include "test.h"
 #include "../../core/arena.h"
+#include "../../core/deadline.h"
 #include "../../core/lock.h"
 #include "../../core/manifest.h"
 #include "../../core/model.h"
 #include "../../core/select.h"
+
+#include <stdlib.h>
 
 static sb_manifest *read_m(sb_arena *a, const char *fname, const char *text, sb_err *err)
 {
@@ -357,4 +360,48 @@ TEST(core_manifest__array_where_a_table_is_expected)
     CHECK(m != NULL);
     CHECK(m && m->ndeps == 0);
     sb_arena_destroy(a);
+}
+
+/* 3,000 pixi features all declaring one package, in one environment, and
+ * one outside it: each declaration checked with one lookup (the indexed
+ * environment agrees with sb_manifest_in_env), declared-in written once in
+ * declaration order, the whole selection well inside a 5 s deadline. */
+TEST(manifest_many_features_indexed_once)
+{
+    enum { NF = 3000 };
+    size_t cap = (size_t)NF * 64 + 256;
+    char *t = malloc(cap), *w = t;
+    w += sprintf(w, "[workspace]\nname = 'app'\nchannels = []\nplatforms = ['linux-64']\n");
+    for (int i = 0; i < NF; i++)
+        w += sprintf(w, "[feature.f%d.pypi-dependencies]\nrequests = '*'\n", i);
+    w += sprintf(w, "[feature.off.pypi-dependencies]\nrequests = '*'\n[environments]\ndefault = [");
+    for (int i = 0; i < NF; i++)
+        w += sprintf(w, "%s'f%d'", i ? ", " : "", i);
+    w += sprintf(w, "]\n");
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_manifest *m = read_m(a, "pixi.toml", t, &err);
+    CHECK(m != NULL && m->ndeps == NF + 1);
+    sb_menv_index x;
+    CHECK(m && sb_manifest_env_index(&x, m, NULL, a) == SB_OK);
+    size_t agree = 0;
+    for (size_t d = 0; m && d < m->ndeps; d++)
+        agree += sb_manifest_env_has(&x, m->deps[d].feature) == sb_manifest_in_env(m, NULL, m->deps[d].feature);
+    CHECK(m && agree == m->ndeps);
+    CHECK(m && !sb_manifest_env_has(&x, "off") && sb_manifest_env_has(&x, "f17") && sb_manifest_env_has(&x, "default"));
+    const char *req = "requests==2.31.0\n";
+    sb_limits lim = SB_LIMITS_DEFAULT;
+    sb_lock *lock = NULL;
+    CHECK(sb_lock_read(&lock, a, "requirements.txt", req, strlen(req), "requirements.txt", &lim, &err) == SB_OK);
+    sb_select_opts o = {0};
+    o.manifest = m;
+    o.deadline_ns = sb_deadline_now_ns() + 5000000000LL;
+    sb_sbom *s = NULL;
+    CHECK(m && lock && sb_select(&s, a, lock, &o, &err) == SB_OK);
+    const sb_pkg *rq = s ? pkg_named(s, "requests") : NULL;
+    const char *din = rq ? prop_of(rq, "pixi:declared-in") : NULL;
+    CHECK(din && !strncmp(din, "f0,f1,f2,", 9) && strstr(din, ",f2999") && !strstr(din, "off"));
+    CHECK(din && strlen(din) == 20 + 270 + 3600 + 10000 + 2999);
+    sb_arena_destroy(a);
+    free(t);
 }

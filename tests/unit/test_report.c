@@ -374,3 +374,55 @@ TEST(report_text_license_not_known)
     CHECK(t && !strstr(t, "License not known"));
     free(t);
 }
+
+/* A chain 200 deep: text and Markdown draw 64 levels and say how many
+ * packages' dependencies they left out; JSON lists every row. */
+TEST(report_tree__deep_chain_drawn_to_a_bound)
+{
+    enum { N = 200 };
+    static sb_pkg p[N];
+    static size_t deps[N];
+    static char names[N][8];
+    size_t roots[] = {0};
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "c%zu", i);
+        p[i] = pkg(SB_KIND_NPM, names[i], "1.0.0", "MIT", 0);
+        deps[i] = i + 1;
+        if (i + 1 < N)
+            p[i].deps = &deps[i], p[i].ndeps = 1;
+    }
+    sb_sbom s = {.root_name = "r",
+                 .environment = "default",
+                 .platform = "linux-64",
+                 .pkgs = p,
+                 .npkgs = N,
+                 .root_deps = roots,
+                 .nroot = 1};
+    char *t = run(sb_report_find("tree", SB_REPORT_TEXT), &s, 4096);
+    CHECK(t != NULL);
+    CHECK(t && strstr(t, " c63 ") != NULL);
+    CHECK(t && strstr(t, " c64 ") == NULL);
+    CHECK(t && strstr(t, "Drawn to 64 levels: the dependencies of 1 packages at the last level are left out") != NULL);
+    /* the widest row is 64 levels of drawing, not 200 */
+    size_t widest = 0;
+    for (const char *l = t; l && *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        widest = n > widest ? n : widest;
+        l = e ? e + 1 : l + n;
+    }
+    CHECK(widest < 64 * 4 * 3 + 100);
+    free(t);
+    char *m = run(sb_report_find("tree", SB_REPORT_MARKDOWN), &s, 4096);
+    CHECK(m && strstr(m, "c63") != NULL && strstr(m, "c64") == NULL);
+    CHECK(m && strstr(m, "### Drawn to 64 levels") != NULL);
+    /* a row's first cell: an em space per level above it, then the branch */
+    CHECK(m && strstr(m, "| \xe2\x80\x83\xe2\x94\x94\xe2\x94\x80 c2 |") != NULL);
+    free(m);
+    char *j = run(sb_report_find("tree", SB_REPORT_JSON), &s, 4096);
+    json_t *doc = j ? json_loads(j, 0, NULL) : NULL;
+    CHECK(json_array_size(json_object_get(doc, "tree")) == N);
+    CHECK(json_integer_value(json_object_get(json_array_get(json_object_get(doc, "tree"), N - 1), "depth")) == N - 1);
+    json_decref(doc);
+    free(j);
+}
