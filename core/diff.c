@@ -458,10 +458,21 @@ static void before_after(const sb_diff_row *r, const char **before, const char *
 
 static const char *const text_header[5] = {"Change", "Kind", "Name", "Before", "After"};
 static const char *const md_header[4] = {"Kind", "Name", "Before", "After"};
-static const char *const csv_header[15] = {"change",       "kind",         "name",         "base_version",
-                                           "head_version", "base_license", "head_license", "base_source",
-                                           "head_source",  "purl",         "base_hash",    "head_hash",
-                                           "base_scope",   "head_scope",   "direct"};
+/* The CSV header is the JSON row's keys (openapi/reports.schema.json,
+ * diff_row): environment and platform first as in every report, now_denied
+ * last and only under a license policy (diff_policy_row). */
+#define CSV_COLS 18
+static const char *const csv_header[CSV_COLS] = {"environment",  "platform",     "change",       "kind",
+                                                 "name",         "base_version", "head_version", "base_license",
+                                                 "head_license", "base_source",  "head_source",  "purl",
+                                                 "base_hash",    "head_hash",    "base_scope",   "head_scope",
+                                                 "direct",       "now_denied"};
+
+/* the CSV's columns: now_denied only when the head was selected under a policy */
+static size_t csv_ncols(const sb_diff *df)
+{
+    return df->head->policy ? CSV_COLS : CSV_COLS - 1;
+}
 
 static void text_cells(const sb_diff_row *r, const char *cv[5])
 {
@@ -547,7 +558,7 @@ static sb_code begin(sb_doc *d)
         }
         return rc == SB_OK ? put(d, "\n\n") : rc; /* a blank line before the first <details> */
     }
-    case SB_REPORT_CSV: return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, 15, NULL);
+    case SB_REPORT_CSV: return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, csv_ncols(df), NULL);
     default: return SB_EMISUSE;
     }
 }
@@ -619,10 +630,43 @@ static void json_side(sb_jw *jw, const char *key, const sb_sbom *s)
     sb_jw_obj_end(jw);
 }
 
+static int same(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* summary.incomplete as every report writes it: what either side's
+ * document lacks (the Sbomd-Incomplete header names both), head first, an
+ * entry both sides share once */
+static void incomplete_json(sb_jw *jw, const sb_diff *df)
+{
+    const sb_incomplete *in[2] = {&df->head->incomplete, &df->base->incomplete};
+    sb_jw_key(jw, "incomplete");
+    sb_jw_arr_begin(jw);
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < in[s]->n; i++) {
+            int seen = 0;
+            for (size_t j = 0; s == 1 && !seen && j < in[0]->n; j++)
+                seen = same(in[0]->step[j], in[1]->step[i]) && same(in[0]->detail[j], in[1]->detail[i]);
+            if (seen)
+                continue;
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "step", in[s]->step[i]);
+            sb_jw_kstr(jw, "detail", in[s]->detail[i]);
+            sb_jw_obj_end(jw);
+        }
+    sb_jw_arr_end(jw);
+}
+
 static void json_row(sb_doc *d, const sb_diff_row *r)
 {
     sb_jw *jw = &d->jw;
+    const sb_sbom *head = ((const writer *)d->fmt)->diff->head;
     sb_jw_obj_begin(jw);
+    /* every report row says which selection it is of: here the head's (the
+     * base's, selected with the same parameters, is in summary.base) */
+    sb_jw_kstr(jw, "environment", head->environment);
+    sb_jw_kstr(jw, "platform", head->platform);
     sb_jw_kstr(jw, "change", change_names[r->change]);
     sb_jw_kstr(jw, "kind", sb_kind_name(r->kind));
     sb_jw_kstr(jw, "name", r->name);
@@ -639,7 +683,7 @@ static void json_row(sb_doc *d, const sb_diff_row *r)
     sb_jw_kstr(jw, "head_scope", scope_word(r->head_scope));
     sb_jw_key(jw, "direct");
     sb_jw_bool(jw, r->direct);
-    if (d->fmt && ((const writer *)d->fmt)->diff->head->policy) {
+    if (head->policy) {
         sb_jw_key(jw, "now_denied"); /* only under a license policy: null when not denied anew */
         if (r->now_denied)
             sb_jw_str(jw, r->now_denied);
@@ -681,18 +725,20 @@ static sb_code piece(sb_doc *d, size_t i)
     i -= w->ngated;
     if (i < df->nrows) {
         const sb_diff_row *r = &df->rows[i];
-        const char *cv[15];
+        const char *cv[CSV_COLS];
         switch (w->out) {
         case SB_REPORT_JSON: json_row(d, r); return d->jw.status;
         case SB_REPORT_TEXT: text_cells(r, cv); return sb_table_row(&d->stage, SB_TABLE_TEXT, cv, 5, w->width);
         case SB_REPORT_MARKDOWN: return md_row(d, df, i);
         default:
-            cv[0] = change_names[r->change], cv[1] = sb_kind_name(r->kind), cv[2] = r->name;
-            cv[3] = r->base_version, cv[4] = r->head_version, cv[5] = r->base_license, cv[6] = r->head_license;
-            cv[7] = r->base_source, cv[8] = r->head_source, cv[9] = r->purl;
-            cv[10] = r->base_hash, cv[11] = r->head_hash, cv[12] = scope_word(r->base_scope);
-            cv[13] = scope_word(r->head_scope), cv[14] = r->direct ? "true" : "false";
-            return sb_table_row(&d->stage, SB_TABLE_CSV, cv, 15, NULL);
+            cv[0] = df->head->environment, cv[1] = df->head->platform;
+            cv[2] = change_names[r->change], cv[3] = sb_kind_name(r->kind), cv[4] = r->name;
+            cv[5] = r->base_version, cv[6] = r->head_version, cv[7] = r->base_license, cv[8] = r->head_license;
+            cv[9] = r->base_source, cv[10] = r->head_source, cv[11] = r->purl;
+            cv[12] = r->base_hash, cv[13] = r->head_hash, cv[14] = scope_word(r->base_scope);
+            cv[15] = scope_word(r->head_scope), cv[16] = r->direct ? "true" : "false";
+            cv[17] = r->now_denied;
+            return sb_table_row(&d->stage, SB_TABLE_CSV, cv, csv_ncols(df), NULL);
         }
     }
     /* the one summary piece */
@@ -712,6 +758,7 @@ static sb_code piece(sb_doc *d, size_t i)
         sb_jw_int(jw, (long long)df->unchanged);
         sb_jw_key(jw, "changes");
         sb_jw_int(jw, (long long)df->nrows);
+        incomplete_json(jw, df);
         sb_jw_obj_end(jw);
         return d->jw.status;
     }
