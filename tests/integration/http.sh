@@ -348,6 +348,16 @@ check "conda-lock.yml without a name: no pixi:lockfile (got $(lockname "$work/cl
 check "conda-lock.yml without a name: validates" "$validate" -q --format cyclonedx-1.6 "$work/cl.json"
 post "$f" "?platform=linux-64&filename=conda-lock.yml" "$work/cl2.json" > /dev/null
 check "conda-lock.yml named: its name recorded" [ "$(lockname "$work/cl2.json")" = '["conda-lock.yml"]' ]
+# read as pixi.lock v1 (the one shape both share), the answer says how to
+# have it read as conda-lock.yml; a named one needs no such notice
+curl -sS -D "$work/cl.h" -o /dev/null --data-binary @"$f" "$base/v1/sbom?platform=linux-64"
+check "conda-lock.yml without a name: Sbomd-Notice says it was read as pixi.lock v1 and how to name it" \
+  grep -qi '^Sbomd-Notice: read as pixi.lock version 1, .*send filename=conda-lock.yml (or kind=conda-lock.yml)' "$work/cl.h"
+check "conda-lock.yml without a name: the same in a Warning 299" grep -qi '^Warning: 299 sbomd "read as pixi.lock version 1' "$work/cl.h"
+curl -sS -D "$work/cl2.h" -o /dev/null --data-binary @"$f" "$base/v1/sbom?platform=linux-64&filename=conda-lock.yml"
+check "conda-lock.yml named: no notice" sh -c "! grep -qi '^Sbomd-Notice' '$work/cl2.h'"
+curl -sS -D "$work/pn.h" -o /dev/null --data-binary @"$shared/fixtures/pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock" "$base/v1/sbom"
+check "pixi.lock v6 without a name: no notice (its shape is its own)" sh -c "! grep -qi '^Sbomd-Notice' '$work/pn.h'"
 f="$shared/fixtures/pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock"
 post "$f" "" "$work/pn.json" > /dev/null
 check "pixi.lock v6 without a name: the kind's own name" [ "$(lockname "$work/pn.json")" = '["pixi.lock"]' ]
