@@ -474,7 +474,7 @@ check "metrics: build_info with version and revision" grep -qE '^sbomd_build_inf
 # relinked in a copy with the Makefile's own rule for gen/revision.c, and
 # the binary reports the value it was given (what is not a C string's or a
 # label's character dropped)
-bdir="$(realpath "${1:-$root/build/release}")"
+bdir="$(realpath "$(dirname "$bin")")" # ($1 was reset by the validation loop's set --)
 rb="$work/revbuild"
 mkdir -p "$rb"
 cp -a "$bdir/." "$rb/" && rm -f "$rb/gen/revision.c" "$rb/gen/revision.o" "$rb/sbomd"
