@@ -17,7 +17,10 @@ COPY cli cli
 COPY scripts scripts
 COPY openapi openapi
 COPY tests/unit tests/unit
-RUN make PROFILE=release build/release/sbomd \
+# the context has no .git: the commit reaches the binary (sbomd_build_info,
+# --version) through the Makefile's SBOMD_REVISION, as git's short form
+ARG REVISION=unknown
+RUN SBOMD_REVISION="$(printf '%.12s' "$REVISION")" make PROFILE=release build/release/sbomd \
  && strip build/release/sbomd
 
 FROM debian:bookworm-slim

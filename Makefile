@@ -88,11 +88,15 @@ $(B)/gen/page_html.c: handlers/page.html scripts/embed
 	@mkdir -p $(dir $@)
 	scripts/embed $< sb_page_html > $@
 
-# the commit built (sbomd_build_info, /v1/version): rewritten only when it
-# changes, so a build of the same commit compiles nothing again
+# the commit built (sbomd_build_info, --version): rewritten only when it
+# changes, so a build of the same commit compiles nothing again.
+# SBOMD_REVISION, when set, is taken instead of git's: an image's build
+# context has no .git, so the Dockerfile passes the revision in; only
+# characters a C string and a Prometheus label take as they are are kept.
 $(B)/gen/revision.c: FORCE
 	@mkdir -p $(dir $@)
-	@r="$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"; \
+	@r="$$(printf '%s' "$$SBOMD_REVISION" | tr -cd 'A-Za-z0-9._+-')"; \
+	  [ -n "$$r" ] || r="$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"; \
 	  printf 'const char svc_revision[] = "%s";\n' "$$r" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(B)/gen/revision.o: $(B)/gen/revision.c

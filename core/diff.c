@@ -560,10 +560,29 @@ static void before_after(const sb_diff_row *r, const char **before, const char *
 
 static const char *const text_header[5] = {"Change", "Kind", "Name", "Before", "After"};
 static const char *const md_header[4] = {"Kind", "Name", "Before", "After"};
-static const char *const csv_header[16] = {"change",       "kind",         "name",         "base_version",
-                                           "head_version", "base_license", "head_license", "base_source",
-                                           "head_source",  "purl",         "base_hash",    "head_hash",
-                                           "base_scope",   "head_scope",   "direct",       "lockfile"};
+/* The CSV header is the JSON row's keys (openapi/reports.schema.json,
+ * diff_row): environment and platform first as in every report, then the
+ * lockfile for two repositories (as every report of a repository has it),
+ * now_denied last and only under a license policy (diff_policy_row). */
+#define CSV_COLS 19
+#define CSV_LOCKFILE 2
+static const char *const csv_header[CSV_COLS] = {"environment",  "platform",     "lockfile",     "change",
+                                                 "kind",         "name",         "base_version", "head_version",
+                                                 "base_license", "head_license", "base_source",  "head_source",
+                                                 "purl",         "base_hash",    "head_hash",    "base_scope",
+                                                 "head_scope",   "direct",       "now_denied"};
+
+/* The columns this diff has, from all CSV_COLS of them (row or header):
+ * the lockfile only for repositories, now_denied only when the head was
+ * selected under a policy. Their count. */
+static size_t csv_pick(const sb_diff *df, const char *const all[CSV_COLS], const char *out[CSV_COLS])
+{
+    size_t n = 0;
+    for (size_t c = 0; c < CSV_COLS; c++)
+        if ((c != CSV_LOCKFILE || df->by_lockfile) && (c != CSV_COLS - 1 || df->head->policy))
+            out[n++] = all[c];
+    return n;
+}
 
 static void text_cells(const sb_diff_row *r, const char *cv[5])
 {
@@ -659,7 +678,10 @@ static sb_code begin(sb_doc *d)
         }
         return rc == SB_OK ? put(d, "\n\n") : rc; /* a blank line before the first <details> */
     }
-    case SB_REPORT_CSV: return sb_table_row(&d->stage, SB_TABLE_CSV, csv_header, df->by_lockfile ? 16 : 15, NULL);
+    case SB_REPORT_CSV: {
+        const char *cols[CSV_COLS];
+        return sb_table_row(&d->stage, SB_TABLE_CSV, cols, csv_pick(df, csv_header, cols), NULL);
+    }
     default: return SB_EMISUSE;
     }
 }
@@ -731,10 +753,45 @@ static void json_side(sb_jw *jw, const char *key, const sb_sbom *s)
     sb_jw_obj_end(jw);
 }
 
+static int same(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* summary.incomplete as every report writes it: what either side's
+ * document lacks (the Sbomd-Incomplete header names both), head first, an
+ * entry both sides share once */
+static void incomplete_json(sb_jw *jw, const sb_diff *df)
+{
+    const sb_incomplete *in[2] = {&df->head->incomplete, &df->base->incomplete};
+    sb_jw_key(jw, "incomplete");
+    sb_jw_arr_begin(jw);
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < in[s]->n; i++) {
+            int seen = 0;
+            for (size_t j = 0; s == 1 && !seen && j < in[0]->n; j++)
+                seen = same(in[0]->step[j], in[1]->step[i]) && same(in[0]->detail[j], in[1]->detail[i]);
+            if (seen)
+                continue;
+            sb_jw_obj_begin(jw);
+            sb_jw_kstr(jw, "step", in[s]->step[i]);
+            sb_jw_kstr(jw, "detail", in[s]->detail[i]);
+            sb_jw_obj_end(jw);
+        }
+    sb_jw_arr_end(jw);
+}
+
 static void json_row(sb_doc *d, const sb_diff_row *r)
 {
     sb_jw *jw = &d->jw;
+    const sb_sbom *head = ((const writer *)d->fmt)->diff->head;
     sb_jw_obj_begin(jw);
+    /* every report row says which selection it is of: here the head's (the
+     * base's, selected with the same parameters, is in summary.base) */
+    sb_jw_kstr(jw, "environment", head->environment);
+    sb_jw_kstr(jw, "platform", head->platform);
+    if (((const writer *)d->fmt)->diff->by_lockfile)
+        sb_jw_kstr(jw, "lockfile", r->lockfile);
     sb_jw_kstr(jw, "change", change_names[r->change]);
     sb_jw_kstr(jw, "kind", sb_kind_name(r->kind));
     sb_jw_kstr(jw, "name", r->name);
@@ -751,9 +808,7 @@ static void json_row(sb_doc *d, const sb_diff_row *r)
     sb_jw_kstr(jw, "head_scope", scope_word(r->head_scope));
     sb_jw_key(jw, "direct");
     sb_jw_bool(jw, r->direct);
-    if (d->fmt && ((const writer *)d->fmt)->diff->by_lockfile)
-        sb_jw_kstr(jw, "lockfile", r->lockfile);
-    if (d->fmt && ((const writer *)d->fmt)->diff->head->policy) {
+    if (head->policy) {
         sb_jw_key(jw, "now_denied"); /* only under a license policy: null when not denied anew */
         if (r->now_denied)
             sb_jw_str(jw, r->now_denied);
@@ -795,18 +850,20 @@ static sb_code piece(sb_doc *d, size_t i)
     i -= w->ngated;
     if (i < df->nrows) {
         const sb_diff_row *r = &df->rows[i];
-        const char *cv[16];
+        const char *all[CSV_COLS], *cv[CSV_COLS];
         switch (w->out) {
         case SB_REPORT_JSON: json_row(d, r); return d->jw.status;
         case SB_REPORT_TEXT: text_cells(r, cv); return sb_table_row(&d->stage, SB_TABLE_TEXT, cv, 5, w->width);
         case SB_REPORT_MARKDOWN: return md_row(d, df, i);
         default:
-            cv[0] = change_names[r->change], cv[1] = sb_kind_name(r->kind), cv[2] = r->name;
-            cv[3] = r->base_version, cv[4] = r->head_version, cv[5] = r->base_license, cv[6] = r->head_license;
-            cv[7] = r->base_source, cv[8] = r->head_source, cv[9] = r->purl;
-            cv[10] = r->base_hash, cv[11] = r->head_hash, cv[12] = scope_word(r->base_scope);
-            cv[13] = scope_word(r->head_scope), cv[14] = r->direct ? "true" : "false", cv[15] = r->lockfile;
-            return sb_table_row(&d->stage, SB_TABLE_CSV, cv, df->by_lockfile ? 16 : 15, NULL);
+            all[0] = df->head->environment, all[1] = df->head->platform, all[2] = r->lockfile;
+            all[3] = change_names[r->change], all[4] = sb_kind_name(r->kind), all[5] = r->name;
+            all[6] = r->base_version, all[7] = r->head_version, all[8] = r->base_license, all[9] = r->head_license;
+            all[10] = r->base_source, all[11] = r->head_source, all[12] = r->purl;
+            all[13] = r->base_hash, all[14] = r->head_hash, all[15] = scope_word(r->base_scope);
+            all[16] = scope_word(r->head_scope), all[17] = r->direct ? "true" : "false";
+            all[18] = r->now_denied;
+            return sb_table_row(&d->stage, SB_TABLE_CSV, cv, csv_pick(df, all, cv), NULL);
         }
     }
     /* the one summary piece */
@@ -826,6 +883,7 @@ static sb_code piece(sb_doc *d, size_t i)
         sb_jw_int(jw, (long long)df->unchanged);
         sb_jw_key(jw, "changes");
         sb_jw_int(jw, (long long)df->nrows);
+        incomplete_json(jw, df);
         sb_jw_obj_end(jw);
         return d->jw.status;
     }

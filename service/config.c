@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "log.h"
+#include "metrics.h"
 #include "params.h"
 #include "budget.h"
 #include "cgroup.h"
@@ -170,7 +171,7 @@ static const struct {
     {"help", "print this text and exit"},
     {"help-markdown", "print the configuration reference (docs/configuration.md) and exit"},
     {"help-man", "print the manual page sbomd(8) (docs/sbomd.8) and exit"},
-    {"version", "print the version and exit"},
+    {"version", "print the version and the revision built (git, or SBOMD_REVISION at build time), and exit"},
 };
 #define NACTIONS (sizeof actions / sizeof actions[0])
 
@@ -577,7 +578,7 @@ int svc_cfg_load(svc_cfg *c, int argc, char **argv, sb_err *err)
             return 1;
         }
         if (!strcmp(a, "--version")) {
-            printf("%s %s\n", SB_TOOL_NAME, SB_VERSION);
+            printf("%s %s (revision %s)\n", SB_TOOL_NAME, SB_VERSION, svc_revision);
             return 1;
         }
         if (strncmp(a, "--", 2)) {

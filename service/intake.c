@@ -685,6 +685,13 @@ static int intake_read(svc_req *r, sb_text_shape shape, int digest, const char *
         }
         return svc_problem_err(pb, &err, NULL, 0);
     }
+    /* pixi.lock v1 and conda-lock.yml v1 are one shape, so content alone
+     * reads it as pixi.lock: a conda-lock user sent no name and is told how
+     * to have it read (and recorded) as conda-lock.yml */
+    if (in->lock->kind_unsure && !strcmp(in->lock->kind, "pixi.lock"))
+        svc_req_add_header(r, "Warning",
+                           "299 sbomd \"read as pixi.lock version 1, the shape conda-lock.yml version 1 shares: "
+                           "for a conda-lock.yml send filename=conda-lock.yml (or kind=conda-lock.yml)\"");
     /* the lock holds copies of all it needs: keep only the digest */
     in->body = NULL;
     svc_req_count(r, 0, in->lock->kind);

@@ -716,7 +716,10 @@ static sb_code start_probe(svc_server *s, sb_err *err)
         where(w, sizeof w, addr_s, s->cfg.probe_port);
         svc_guard_stop(s->probe_l.guard);
         s->probe_l.guard = NULL;
-        return sb_err_set(err, SB_EIO, "cannot listen for probes on %s%s%s", w, e ? ": " : "", e ? strerror(e) : "");
+        return sb_err_set(err, SB_EIO, "cannot listen for probes on %s%s%s%s", w, e ? ": " : "", e ? strerror(e) : "",
+                          e == EADDRINUSE ? " (another process holds it: choose another with --probe-port or "
+                                            "SBOMD_PROBE_PORT)"
+                                          : "");
     }
     return SB_OK;
 }
@@ -757,7 +760,12 @@ sb_code svc_server_start(svc_server *s, sb_err *err)
         int e = errno;
         char w[128];
         where(w, sizeof w, s->cfg.listen, s->cfg.port);
-        sb_err_set(err, SB_EIO, "cannot listen on %s%s%s", w, e ? ": " : "", e ? strerror(e) : "");
+        /* the first run of a newcomer often meets another server on 8080:
+         * name the ways to pick another port, make run's included */
+        sb_err_set(err, SB_EIO, "cannot listen on %s%s%s%s", w, e ? ": " : "", e ? strerror(e) : "",
+                   e == EADDRINUSE ? " (another process holds it: choose another port with --port or "
+                                     "SBOMD_PORT, or PORT= with make run, e.g. PORT=9000 make run)"
+                                   : "");
         svc_server_stop(s);
         return err->code;
     }

@@ -84,6 +84,14 @@ try {
   const err = await page.textContent('#status');
   // notes.txt reads as a requirements file: the located refusal is shown
   ok(/^Unsupported input: line 1: 'hello' is not pinned/.test(err), `a file that is not a lockfile shows the server's problem (${err.slice(0, 80)})`);
+  // a manifest chosen as the lockfile: the page's own advice (its two file fields), not curl's
+  await page.setInputFiles('#file', path.join(here, '../data/manifests/pixi-solve-groups/pixi.toml'));
+  await page.waitForFunction(() => document.getElementById('chosen').textContent.startsWith('pixi.toml'));
+  await page.click('#reports');
+  await page.waitForFunction(() => /manifest, not a lockfile/.test(document.getElementById('status').textContent));
+  const manErr = await page.textContent('#status');
+  ok(manErr.includes('choose its lockfile (pixi.lock) above, and pixi.toml under Manifest (optional)') && !manErr.includes('curl'),
+     `a manifest as the lockfile: the page says which fields to use, no curl (${manErr.slice(0, 120)})`);
 
   // the fixture: reports as tables
   await page.setInputFiles('#file', fixture);
@@ -118,6 +126,15 @@ try {
   const qNote = await page.textContent('#quality-notes');
   ok(q.length === 3 && q.every((p) => qNote.includes(`${p.profile} ${p.verdict}`)),
      `the quality verdict of each profile (${qNote.slice(0, 90)})`);
+  ok(/sbom-author/.test(qNote), 'without an SBOM author, the quality note lists sbom-author as failing');
+  // the SBOM author field: sent as author=, the quality report's sbom-author element is met
+  await page.fill('#author', 'Organization: ACME (sbom@acme.example)');
+  await page.click('#reports');
+  await page.waitForFunction(() => document.getElementById('quality-section').dataset.state === 'done' &&
+                                   /Verdicts:/.test(document.getElementById('quality-notes').textContent) &&
+                                   !/sbom-author/.test(document.getElementById('quality-notes').textContent));
+  ok(!/sbom-author/.test(await page.textContent('#quality-notes')), 'with the SBOM author field filled, sbom-author is met');
+  await page.fill('#author', '');
   ok((await page.$$eval('#tree tbody tr', (trs) => trs.filter((tr) => tr.cells[0].textContent === '0').length)) === report('tree', fixture).summary.roots,
      'the tree shows its roots at depth 0');
   // without --lookups / --vulnerabilities: offered, and the page says why they hold nothing

@@ -64,6 +64,16 @@ for dir in "$root"/deploy/overlays/*/; do
   comps="$(sed -n 's|^ *- .*components/\([a-z]*\)/*$|\1|p' "$dir/kustomization.yaml" | paste -sd, -)"
   render "$dir" "overlay=$(basename "$dir")" "$comps"
 done
+# the registry overlay points the Deployment at what docs/deploy.md pushes:
+# the push line's destination is the overlay's newName:newTag, and nothing
+# of the local build's tag is left in the rendered objects
+reg="$(sed -n 's/^ *newName: //p' "$root/deploy/overlays/registry/kustomization.yaml"):$(sed -n 's/^ *newTag: "*\([^"]*\)"*$/\1/p' "$root/deploy/overlays/registry/kustomization.yaml")"
+check "overlay=registry renders the Deployment's image as $reg" grep -q "^ *image: $reg\$" "$work/overlay=registry.yaml"
+check "overlay=registry leaves no localhost/ image" sh -c "! grep -q 'image: localhost/' '$work/overlay=registry.yaml'"
+check "docs/deploy.md pushes localhost/sbomd:dev to the overlay's image ($reg)" \
+  grep -qF "buildah push localhost/sbomd:dev docker://$reg" "$root/docs/deploy.md"
+check "docs/deploy.md applies the overlay with kubectl alone (no kustomize binary)" \
+  sh -c "grep -q 'kubectl apply -k deploy/overlays/registry' '$root/docs/deploy.md' && ! grep -q 'kustomize edit' '$root/docs/deploy.md' '$root/deploy/overlays/pinned/kustomization.yaml'"
 # the tokens Secret as the kubelet writes it, read by the user the pod runs
 # as: no schema sees a file the process cannot open. The kubelet makes the
 # file root-owned with the volume's defaultMode; with a pod fsGroup it

@@ -5,7 +5,8 @@
 // operator's CRD schema), plus the rules our deployment promises. COMPONENTS
 // (comma-separated: auth, lookups, vulns, redis, monitoring from
 // deploy/components) adds each listed component's rules and checks that
-// the ones not listed left no trace; NAME "pinned" adds the digest rule.
+// the ones not listed left no trace; NAME "pinned" adds the digest rule,
+// "registry" the pushed image's.
 // Closes with "deploy: N passed, N failed".
 import fs from 'node:fs';
 import YAML from 'yaml';
@@ -124,6 +125,8 @@ if (d) {
     ok(cm && pod.volumes?.find((v) => v.name === cm.name)?.emptyDir, `SBOMD_CACHE_DIR (${cmd.SBOMD_CACHE_DIR}) is an emptyDir volume`);
   }
   const image = c.image || '';
+  // the registry overlay: a pushed image by name and tag, none of the local build's
+  if (variant === 'registry') ok(/^[a-z0-9.-]+\.[a-z]{2,}(:[0-9]+)?\/sbomd:[A-Za-z0-9._-]+$/.test(image), `image from a registry, by tag (${image})`);
   if (variant === 'pinned') ok(/@sha256:[0-9a-f]{64}$/.test(image) && !/:[^/@]+@/.test(image), `image pinned by digest (${image})`);
   if (has('lookups')) ok(lookups && ports.includes(443), 'the lookups component turns lookups on and opens 443');
   if (has('auth')) {

@@ -112,6 +112,8 @@ if python3 -c 'import socket; s=socket.socket(socket.AF_INET6); s.bind(("::1", 0
   "$bin" --listen '::1' --port "$v6port" > /dev/null 2> "$work/inuse.out"; st=$?
   check "a port in use names address, port and reason (exit $st)" \
     sh -c "[ $st != 0 ] && grep -q 'cannot listen on \[::1\] port $v6port: Address already in use' '$work/inuse.out'"
+  check "and says how to choose another port: --port, SBOMD_PORT, PORT= make run" \
+    sh -c "grep -q 'choose another port with --port or SBOMD_PORT, or PORT= with make run' '$work/inuse.out'"
   kill -TERM "$v6pid"; wait "$v6pid"
 else
   # no IPv6 on this machine: the IPv4 port-in-use message still holds
@@ -119,6 +121,8 @@ else
   "$bin" --listen 127.0.0.1 --port "$port" > /dev/null 2> "$work/inuse.out"; st=$?
   check "a port in use names address, port and reason (exit $st)" \
     sh -c "[ $st != 0 ] && grep -q 'cannot listen on 127.0.0.1 port $port: Address already in use' '$work/inuse.out'"
+  check "and says how to choose another port: --port, SBOMD_PORT, PORT= make run" \
+    sh -c "grep -q 'choose another port with --port or SBOMD_PORT, or PORT= with make run' '$work/inuse.out'"
   kill -TERM "$pid"; wait "$pid"
 fi
 

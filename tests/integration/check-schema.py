@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check-schema.py SCHEMA KIND JSON CSV [repository] - hold one report's JSON and CSV
+"""check-schema.py SCHEMA KIND JSON CSV [repository] [policy] - hold one report's JSON and CSV
 answers (the same request) to openapi/reports.schema.json, the one schema a
 dashboard maps every report with (issue 40): the JSON validates against
 $defs/KIND_report; every JSON row's keys, in order, are the schema's columns
@@ -10,7 +10,10 @@ arrays joined with ';', quality's reasons as key=count, first_lacking as
 name[ version]); environment and platform on every row, the summary's;
 summary.incomplete present. `repository`: the report of an archive, whose
 rows have the lockfile column after platform (a single lockfile's have
-none). Prints one line per failed expectation (at most
+none). KIND diff is /v1/diff's answer: its rows' environment and platform
+are the head's (summary.head), and with `policy` (the request had a
+license policy) its rows are diff_policy_row. Prints one line per failed
+expectation (at most
 a few per kind) and exits 1 when any failed."""
 import csv
 import io
@@ -20,7 +23,8 @@ import sys
 import jsonschema
 
 spath, kind, jpath, cpath = sys.argv[1:5]
-repository = sys.argv[5:6] == ["repository"]
+repository = "repository" in sys.argv[5:]
+asked_policy = "policy" in sys.argv[5:]
 schema = json.load(open(spath, encoding="utf-8"))
 doc = json.load(open(jpath, encoding="utf-8"))
 raw = open(cpath, "rb").read().decode("utf-8")
@@ -39,8 +43,10 @@ for e in errs[:3]:
 rows = doc.get(kind, [])
 summary = doc.get("summary", {})
 expect(isinstance(summary.get("incomplete"), list), "summary.incomplete missing")
-policy = kind == "licenses" and "policy_violations" in summary
-cols = schema["$defs"]["licenses_policy_row" if policy else f"{kind}_row"]["required"]
+policy = (kind == "licenses" and "policy_violations" in summary) or (kind == "diff" and asked_policy)
+cols = schema["$defs"][f"{kind}_policy_row" if policy else f"{kind}_row"]["required"]
+# the selection the rows are of: the summary's, the head's for a diff
+sel = summary.get("head", {}) if kind == "diff" else summary
 table = list(csv.reader(io.StringIO(raw, newline="")))
 expect(cols[:2] == ["environment", "platform"], "schema columns start with environment, platform")
 # a repository's report: the lockfile column after environment and platform
@@ -68,8 +74,8 @@ def cell(v):
 
 for i, j in enumerate(rows):
     expect(list(j.keys()) == cols, f"JSON row {i} keys {list(j.keys())} != {cols}")
-    expect(j.get("environment") and j.get("environment") == summary.get("environment")
-           and j.get("platform") and j.get("platform") == summary.get("platform"), f"JSON row {i}: environment/platform")
+    expect(j.get("environment") and j.get("environment") == sel.get("environment")
+           and j.get("platform") and j.get("platform") == sel.get("platform"), f"JSON row {i}: environment/platform")
     if i >= len(body):
         continue
     c = body[i]

@@ -18,7 +18,7 @@ import sys
 TITLES = {"added": "Added", "removed": "Removed", "upgraded": "Upgraded", "downgraded": "Downgraded",
           "license-changed": "License changed", "source-changed": "Source changed",
           "hash-changed": "Hash changed", "scope-changed": "Scope changed"}
-HEADER = ["change", "kind", "name", "base_version", "head_version", "base_license", "head_license",
+HEADER = ["environment", "platform", "change", "kind", "name", "base_version", "head_version", "base_license", "head_license",
           "base_source", "head_source", "purl", "base_hash", "head_hash", "base_scope", "head_scope", "direct"]
 
 

@@ -348,6 +348,16 @@ check "conda-lock.yml without a name: no pixi:lockfile (got $(lockname "$work/cl
 check "conda-lock.yml without a name: validates" "$validate" -q --format cyclonedx-1.6 "$work/cl.json"
 post "$f" "?platform=linux-64&filename=conda-lock.yml" "$work/cl2.json" > /dev/null
 check "conda-lock.yml named: its name recorded" [ "$(lockname "$work/cl2.json")" = '["conda-lock.yml"]' ]
+# read as pixi.lock v1 (the one shape both share), the answer says how to
+# have it read as conda-lock.yml; a named one needs no such notice
+curl -sS -D "$work/cl.h" -o /dev/null --data-binary @"$f" "$base/v1/sbom?platform=linux-64"
+check "conda-lock.yml without a name: Sbomd-Notice says it was read as pixi.lock v1 and how to name it" \
+  grep -qi '^Sbomd-Notice: read as pixi.lock version 1, .*send filename=conda-lock.yml (or kind=conda-lock.yml)' "$work/cl.h"
+check "conda-lock.yml without a name: the same in a Warning 299" grep -qi '^Warning: 299 sbomd "read as pixi.lock version 1' "$work/cl.h"
+curl -sS -D "$work/cl2.h" -o /dev/null --data-binary @"$f" "$base/v1/sbom?platform=linux-64&filename=conda-lock.yml"
+check "conda-lock.yml named: no notice" sh -c "! grep -qi '^Sbomd-Notice' '$work/cl2.h'"
+curl -sS -D "$work/pn.h" -o /dev/null --data-binary @"$shared/fixtures/pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock" "$base/v1/sbom"
+check "pixi.lock v6 without a name: no notice (its shape is its own)" sh -c "! grep -qi '^Sbomd-Notice' '$work/pn.h'"
 f="$shared/fixtures/pixi/rattler-test-data-conda-lock-v6-derived-channel-lock.yml/pixi.lock"
 post "$f" "" "$work/pn.json" > /dev/null
 check "pixi.lock v6 without a name: the kind's own name" [ "$(lockname "$work/pn.json")" = '["pixi.lock"]' ]
@@ -458,7 +468,28 @@ for fam in $(awk '/^# TYPE /{print $3}' "$work/metrics.txt"); do
   grep -q "^# HELP $fam " "$work/metrics.txt" || bad "metrics: $fam has no HELP"
 done
 check "metrics: every family has HELP and TYPE" sh -c "[ \$(grep -c '^# HELP ' '$work/metrics.txt') = \$(grep -c '^# TYPE ' '$work/metrics.txt') ]"
-check "metrics: build_info with version and revision" grep -qE '^sbomd_build_info\{version="[0-9.]+",revision="[0-9a-f]{12}|unknown"\} 1$' "$work/metrics.txt"
+check "metrics: build_info with version and revision" grep -qE '^sbomd_build_info\{version="[0-9.]+",revision="([0-9a-f]{12}|unknown)"\} 1$' "$work/metrics.txt"
+# the revision a build is told: an image's build context has no .git, so its
+# Dockerfile passes SBOMD_REVISION to the Makefile. This build's objects are
+# relinked in a copy with the Makefile's own rule for gen/revision.c, and
+# the binary reports the value it was given (what is not a C string's or a
+# label's character dropped)
+bdir="$(realpath "$(dirname "$bin")")" # ($1 was reset by the validation loop's set --)
+rb="$work/revbuild"
+mkdir -p "$rb"
+cp -a "$bdir/." "$rb/" && rm -f "$rb/gen/revision.c" "$rb/gen/revision.o" "$rb/sbomd"
+(cd "$root" && SBOMD_REVISION='0123abcd"ef99' make -s --no-print-directory PROFILE="$(basename "$bdir")" B="$rb" "$rb/sbomd") > "$work/revbuild.log" 2>&1
+check "SBOMD_REVISION: a build given it links" test -x "$rb/sbomd"
+[ -x "$rb/sbomd" ] || tail -5 "$work/revbuild.log" >&2
+check "SBOMD_REVISION: --version names the revision given" sh -c "'$rb/sbomd' --version | grep -qx 'sbomd [0-9.]* (revision 0123abcdef99)'"
+check "SBOMD_REVISION: this build's --version names its git revision or unknown" sh -c "'$bin' --version | grep -qE '^sbomd [0-9.]+ \(revision ([0-9a-f]{12}|unknown)\)$'"
+if [ -x "$rb/sbomd" ]; then
+  "$rb/sbomd" --listen 127.0.0.1 --port 0 2> "$work/rev.log" & rpid=$!; pids="$pids $rpid"
+  rport=""
+  for _ in $(seq 1 100); do rport="$(grep -o '"detail":"http://127.0.0.1:[0-9]*' "$work/rev.log" | grep -o '[0-9]*$' | head -1)"; [ -n "$rport" ] && break; sleep 0.1; done
+  check "SBOMD_REVISION: sbomd_build_info carries it" sh -c "curl -sS 'http://127.0.0.1:$rport/metrics' | grep -q '^sbomd_build_info{version=\"[0-9.]*\",revision=\"0123abcdef99\"} 1$'"
+  kill "$rpid" 2>/dev/null; wait "$rpid" 2>/dev/null
+fi
 for fam in process_cpu_seconds_total process_resident_memory_bytes process_start_time_seconds process_open_fds; do
   check "metrics: $fam" grep -qE "^$fam [0-9]" "$work/metrics.txt"
 done

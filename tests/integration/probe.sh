@@ -124,6 +124,8 @@ used="$pp"
 "$bin" --listen 127.0.0.1 --port 0 --probe-port "$used" > /dev/null 2> "$work/inuse.out"; st=$?
 check "a probe port in use names it, address and port (exit $st)" \
   sh -c "[ $st != 0 ] && grep -q 'cannot listen for probes on 127.0.0.1 port $used: Address already in use' '$work/inuse.out'"
+check "and says how to choose another: --probe-port, SBOMD_PROBE_PORT" \
+  grep -q 'choose another with --probe-port or SBOMD_PROBE_PORT' "$work/inuse.out"
 kill -TERM "$pid"; wait "$pid"
 "$bin" --check-config --port 8080 --probe-port 8080 > "$work/cc1.out" 2>&1; st=$?
 check "probe-port equal to port is a config error (exit $st)" sh -c "[ $st = 2 ] && grep -q 'probe-port 8080' '$work/cc1.out'"

@@ -131,4 +131,77 @@ for r in gates-license:policy-violation gates-quality:quality-failed gates-vulns
   check "docs/gates.md $name: the job fails ($st)" [ "$st" != 0 ]
   check "docs/gates.md $name: its log says $type, sbom.cdx.json holds no problem" told sbom.cdx.json "$type"
 done
+
+# --- CI setup (docs/gates.md): the services' shape, and their jobs' shell ----------
+# ci_job MARKER JOB DIR -> the job's shell (tests/integration/ci-yaml.py) run
+# in DIR with SBOMD this server; its output in $work/out
+ci_job() {
+  SB_CI_KEEP="SBOMD ${CI_KEEP:-}" python3 "$here/ci-yaml.py" "$root/docs/gates.md" "$1" "$2" > "$work/$1-$2.sh" || return 99
+  (cd "$3" && SBOMD="$base" bash "$work/$1-$2.sh" > "$work/out" 2>&1)
+}
+expose="$(sed -n 's/^EXPOSE \([0-9]*\).*/\1/p' "$root/Dockerfile")"
+gh="$(python3 "$here/ci-yaml.py" "$root/docs/gates.md" github-services)"
+check "GitHub services: the sbomd service publishes the image's port ($expose) where SBOMD points" \
+  jq -e --arg p "$expose" '.jobs.sbom as $j | ($j.services.sbomd.ports | index("\($p):\($p)")) != null and $j.env.SBOMD == "http://127.0.0.1:\($p)"' <<< "$gh" > /dev/null
+check "GitHub services: the image is a registry's, not the local build's tag" \
+  jq -e '.jobs.sbom.services.sbomd.image | test("^[a-z0-9.-]+\\.[a-z]+/sbomd:") and (startswith("localhost/") | not)' <<< "$gh" > /dev/null
+d="$work/gh-job"; mkdir -p "$d"; cp "$root/examples/pixi-pypi/pixi.lock" "$d/"
+ci_job github-services sbom "$d"; st=$?
+check "GitHub services job: its steps' shell passes (exit $st)" [ "$st" = 0 ]
+upath="$(jq -r '.jobs.sbom.steps[-1].with.path' <<< "$gh")"
+check "GitHub services job: it writes the CycloneDX document its upload step names ($upath)" \
+  jq -e '.bomFormat == "CycloneDX"' "$d/$upath" > /dev/null
+
+gl="$(python3 "$here/ci-yaml.py" "$root/docs/gates.md" gitlab)"
+check "GitLab: the service's alias is SBOMD's host, on the image's port ($expose)" \
+  jq -e --arg p "$expose" '.default.services[0] as $s | .variables.SBOMD == "http://\($s.alias):\($p)"' <<< "$gl" > /dev/null
+check "GitLab: the sbom job hands GitLab the file it writes as its cyclonedx report" \
+  jq -e '.sbom.artifacts.reports.cyclonedx == "sbom.cdx.json" and (.sbom.script | any(test("-o sbom.cdx.json")))' <<< "$gl" > /dev/null
+check "GitLab: the diff job runs on merge requests only" \
+  jq -e '.["lockfile-diff"].rules[0].if | test("merge_request_event")' <<< "$gl" > /dev/null
+d="$work/gl-sbom"; mkdir -p "$d"; cp "$root/examples/pixi-pypi/pixi.lock" "$d/"
+ci_job gitlab sbom "$d"; st=$?
+check "GitLab sbom job as printed: the license gate fails it (exit $st)" [ "$st" = 1 ]
+check "GitLab sbom job: the policy-violation problem in its log, no problem left as the report" \
+  sh -c "grep -o '^{.*}\$' '$work/out' | tail -1 | jq -e '.type == \"urn:sbomd:problem:policy-violation\"' > /dev/null && [ ! -e '$d/sbom.cdx.json' ]"
+sed 's/deny-license=GPL-3.0-only/deny-license=AGPL-3.0-only/' "$work/gitlab-sbom.sh" > "$work/gitlab-sbom-pass.sh"
+(cd "$d" && SBOMD="$base" bash "$work/gitlab-sbom-pass.sh" > "$work/out" 2>&1); st=$?
+check "GitLab sbom job, nothing denied present: passes (exit $st)" [ "$st" = 0 ]
+check "GitLab sbom job: its cyclonedx report is CycloneDX 1.6 JSON" jq -e '.bomFormat == "CycloneDX" and .specVersion == "1.6"' "$d/sbom.cdx.json" > /dev/null
+# the merge-request note: a checkout whose origin's target branch holds the
+# base pixi.lock, the head's pixi.lock in the work tree, GitLab a loopback fake
+python3 "$here/fake_gitlab.py" "$work/gl.port" "$work/gl.log" glpat-note-token 2> "$work/gl.err" &
+pids="$pids $!"
+for _ in $(seq 50); do glport="$(head -1 "$work/gl.port" 2>/dev/null)"; [ -n "$glport" ] && break; sleep 0.1; done
+pb="$shared/fixtures/pixi/pixi-examples-pypi-rev-bd4e26d/pixi.lock" ph="$shared/fixtures/pixi/pixi-examples-pypi-rev-eddac34/pixi.lock"
+g="$work/gl-git"
+git init -q --bare -b main "$g/origin.git" && git init -q -b main "$g/seed" && cp "$pb" "$g/seed/pixi.lock" &&
+  git -C "$g/seed" add pixi.lock && git -C "$g/seed" -c user.name=t -c user.email=t@example.org commit -qm base &&
+  git -C "$g/seed" push -q "$g/origin.git" main && git clone -q "$g/origin.git" "$g/job" 2> /dev/null && cp "$ph" "$g/job/pixi.lock"
+note_job() { # note_job TOKEN -> the diff job's exit status
+  CI_KEEP="CI_MERGE_REQUEST_TARGET_BRANCH_NAME NOTE_TOKEN CI_API_V4_URL CI_PROJECT_ID CI_MERGE_REQUEST_IID" \
+  CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main NOTE_TOKEN="$1" CI_API_V4_URL="http://127.0.0.1:$glport/api/v4" \
+  CI_PROJECT_ID=42 CI_MERGE_REQUEST_IID=7 ci_job gitlab lockfile-diff "$g/job"
+}
+note_job glpat-note-token; st=$?
+check "GitLab diff job: runs and the note is posted (exit $st)" [ "$st" = 0 ]
+curl -sS -F "base=@$pb;filename=pixi.lock" -F "head=@$ph;filename=pixi.lock" "$base/v1/diff?output=markdown" > "$work/want.md"
+check "GitLab diff job: the note on merge request 7 of project 42 is the Markdown diff of base and head" \
+  sh -c "tail -1 '$work/gl.log' 2>/dev/null | jq -e --rawfile want '$work/want.md' '.path == \"/api/v4/projects/42/merge_requests/7/notes\" and .type == \"application/json\" and .body == \$want and (.body | startswith(\"**sbomd diff:**\"))' > /dev/null"
+note_job glpat-wrong; st=$?
+check "GitLab diff job, a wrong note token: GitLab's 401 fails the job (exit $st)" sh -c "[ $st != 0 ] && grep -q '401' '$work/out'"
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+
+# the token recipe against a server started with --tokens-file
+printf 'ci-secret-1\n' > "$work/tokens"
+sb_start "$work/t.log" --source-date-epoch 1700000000 --tokens-file "$work/tokens"
+recipe gates-token docs/gates.md > "$work/token.sh"
+check "docs/gates.md holds the token recipe" grep -q 'Authorization: Bearer \$SBOMD_TOKEN' "$work/token.sh"
+SBOMD_TOKEN=ci-secret-1 run_recipe "$work/token.sh"; st=$?
+check "token recipe with the server's token: passes (exit $st) and writes the document" \
+  sh -c "[ $st = 0 ] && jq -e '.bomFormat == \"CycloneDX\"' '$work/sbom.cdx.json' > /dev/null"
+SBOMD_TOKEN=not-a-token run_recipe "$work/token.sh"; st=$?
+check "token recipe with a wrong token: the job fails ($st)" [ "$st" != 0 ]
+check "and the 401 unauthorized problem is in its log, not in sbom.cdx.json" told sbom.cdx.json unauthorized
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 sb_done recipes

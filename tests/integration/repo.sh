@@ -180,7 +180,15 @@ check "diff: its packages removed with it ($nweb + 1)" jq -e "([.diff[] | select
 code=$(curl -sS -o "$work/d3.json" -w '%{http_code}' -F base=@"$work/mono2.tgz" -F head=@"$work/mono.tgz" "$base/v1/diff")
 check "diff: a lockfile added is a change ($code)" jq -e '([.diff[] | select(.change == "added" and .name == "web/package-lock.json")] | length) == 1 and .summary.added == '"$((nweb + 1))" "$work/d3.json"
 code=$(curl -sS -o "$work/d3.csv" -w '%{http_code}' -F base=@"$work/mono2.tgz" -F head=@"$work/mono.tgz" "$base/v1/diff?output=csv")
-check "diff CSV of archives: the lockfile column last" bash -c "tr -d '\r' < '$work/d3.csv' > '$work/d3u.csv' && head -1 '$work/d3u.csv' | grep -q ',direct,lockfile\$' && grep -c ',web/package-lock.json\$' '$work/d3u.csv' | grep -qx $((nweb + 1))"
+check "diff CSV of archives: the lockfile column after environment and platform" python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[0][:4] == ["environment", "platform", "lockfile", "change"], rows[0]
+assert sum(1 for r in rows[1:] if r[2] == "web/package-lock.json") == int(sys.argv[2])
+' "$work/d3.csv" $((nweb + 1))
+code=$(curl -sS -o "$work/d3.json" -w '%{http_code}' -F base=@"$work/mono2.tgz" -F head=@"$work/mono.tgz" "$base/v1/diff?output=json")
+out="$(python3 "$here/check-schema.py" "$root/openapi/reports.schema.json" diff "$work/d3.json" "$work/d3.csv" repository 2>&1)"
+check "diff of archives: JSON and CSV hold to the one schema ($code)${out:+: $out}" [ -z "$out" ]
 code=$(curl -sS -o "$work/d3.txt" -w '%{http_code}' -F base=@"$work/mono2.tgz" -F head=@"$work/mono.tgz" "$base/v1/diff?output=text")
 check "diff text of archives: names as path: name" grep -q 'web/package-lock.json: ' "$work/d3.txt"
 code=$(curl -sS -o "$work/d4.json" -w '%{http_code}' -F base=@"$work/mono2.tgz" -F head=@"$work/mono.tgz" "$base/v1/diff?fail-on=added")

@@ -79,6 +79,35 @@ for rep in packages licenses licenses-policy python tree quality outdated vulner
   check "archive $rep: JSON and CSV hold to the schema, lockfile column after platform${out:+: $out}" [ -z "$out" ]
 done
 
+# /v1/diff in the same schema: rows led by environment and platform (the
+# head's selection), summary.incomplete (either side's), the CSV header the
+# schema's columns (now_denied last under a license policy); and docs/api.md's
+# columns table lists the diff's columns as the schema does
+check "the schema has the diff's report in its oneOf" jq -e '.oneOf | any(."$ref" == "#/$defs/diff_report")' "$schema" > /dev/null
+px="$shared/fixtures/pixi/pixi-examples-pypi-rev-bd4e26d/pixi.lock" px4="$shared/fixtures/pixi/pixi-examples-pypi-rev-eddac34/pixi.lock"
+while read -r name b h q pol; do
+  a="$(curl -sS -o "$work/d.json" -w '%{http_code}' -F "base=@$b" -F "head=@$h" "$base/v1/diff?$q&output=json")"
+  c="$(curl -sS -o "$work/d.csv" -w '%{http_code}' -F "base=@$b" -F "head=@$h" "$base/v1/diff?$q&output=csv")"
+  if [ "$a:$c" != 200:200 ]; then bad "diff $name: json $a, csv $c"; continue; fi
+  out="$(python3 "$here/check-schema.py" "$schema" diff "$work/d.json" "$work/d.csv" $pol 2>&1)"
+  check "diff $name: JSON and CSV hold to the schema ($(jq '.diff | length' "$work/d.json") rows)${out:+: $out}" [ -z "$out" ]
+done <<EOF2
+poetry-examples $root/examples/poetry-be09d9c/poetry.lock $root/examples/poetry-5484122/poetry.lock pretty=true -
+pixi-pypi-v3-v4 $px $px4 pretty=false -
+pixi-pypi-v3-v4-win-64 $px $px4 platform=win-64 -
+pixi-pypi-policy $px $px4 deny-license=LGPL-2.1-only policy
+same-lockfile $px4 $px4 pretty=false -
+EOF2
+# the pypi packages of a pixi.lock on a server without lookups: their
+# licenses not known, which the diff's summary says as every report does
+curl -sS -F "base=@$px" -F "head=@$px4" "$base/v1/diff" | jq -c .summary.incomplete > "$work/di.json"
+curl -sS --data-binary @"$px4" "$base/v1/report/packages?filename=pixi.lock" | jq -c .summary.incomplete > "$work/ri.json"
+check "diff: summary.incomplete holds every entry the head's report says ($(jq length "$work/ri.json") of $(jq length "$work/di.json"))" \
+  jq -en --slurpfile d "$work/di.json" --slurpfile r "$work/ri.json" '($r[0] | length > 0) and ($r[0] - $d[0] | length == 0)' > /dev/null
+doc_cols="$(grep '^| `diff` (`POST /v1/diff`) |' "$root/docs/api.md" | cut -d'|' -f3 | sed 's/(.*//; s/ //g')"
+schema_cols="$(jq -r '[."$defs".diff_row.required[]] | join(",")' "$schema")"
+check "docs/api.md's columns table lists the diff's columns as the schema ($doc_cols)" [ "$doc_cols" = "$schema_cols" ]
+
 # licenses not known (not absent): the page's sentence in the text and
 # Markdown of every report that shows a license (pypi packages of a pixi.lock
 # on a server without lookups)

@@ -307,15 +307,53 @@ TEST(diff_outputs)
         }
         if (o == SB_REPORT_CSV && big) {
             CHECK(!strncmp(big,
-                           "change,kind,name,base_version,head_version,base_license,head_license,base_source,"
-                           "head_source,purl,base_hash,head_hash,base_scope,head_scope,direct\r\n",
-                           148));
-            CHECK(
-                strstr(big, "removed,pypi,\"'=cmd\",1.0,,,,pypi.org,,pkg:generic/x,,,,,false\r\n")); /* formula-safe */
+                           "environment,platform,change,kind,name,base_version,head_version,base_license,"
+                           "head_license,base_source,head_source,purl,base_hash,head_hash,base_scope,head_scope,"
+                           "direct\r\n",
+                           169));
+            CHECK(strstr(big, "default,linux-64,removed,pypi,\"'=cmd\",1.0,,,,pypi.org,,pkg:generic/x,,,,,false\r\n"));
+            CHECK(!strstr(big, "now_denied")); /* a column only under a license policy */
         }
         free(small);
         free(big);
     }
+    sb_arena_destroy(a);
+}
+
+/* The diff in the reports' one schema: every JSON row opens with the
+ * head's environment and platform, and the summary's incomplete is what
+ * either side's document lacks, an entry both share once, head first. */
+TEST(diff_rows_carry_the_selection_and_summary_the_incomplete)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_pkg base[] = {pkg(SB_KIND_PYPI, "old", "1.0", NULL, "pypi.org", NULL)};
+    sb_pkg head[] = {pkg(SB_KIND_PYPI, "old", "2.0", NULL, "pypi.org", NULL)};
+    sb_sbom b = model(base, 1), h = model(head, 1);
+    b.platform = h.platform = "win-64";
+    b.environment = h.environment = "test";
+    CHECK(sb_incomplete_add(&h.incomplete, a, "licenses", "%s", "1 package without a license") == SB_OK);
+    CHECK(sb_incomplete_add(&b.incomplete, a, "licenses", "%s", "1 package without a license") == SB_OK);
+    CHECK(sb_incomplete_add(&b.incomplete, a, "osv", "%s", "OSV did not answer") == SB_OK);
+    sb_diff *d = NULL;
+    sb_err err;
+    CHECK(sb_diff_compute(&d, a, &b, &h, &err) == SB_OK);
+    char *js = d ? produce(d, SB_REPORT_JSON, 65536) : NULL;
+    json_error_t je;
+    json_t *j = js ? json_loads(js, 0, &je) : NULL;
+    json_t *r0 = json_array_get(json_object_get(j, "diff"), 0);
+    CHECK(r0 && !strcmp(json_object_iter_key(json_object_iter(r0)), "environment"));
+    CHECK_STR(json_string_value(json_object_get(r0, "environment")), "test");
+    CHECK_STR(json_string_value(json_object_get(r0, "platform")), "win-64");
+    json_t *inc = json_object_get(json_object_get(j, "summary"), "incomplete");
+    CHECK(json_array_size(inc) == 2);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(inc, 0), "step")), "licenses");
+    CHECK_STR(json_string_value(json_object_get(json_array_get(inc, 1), "step")), "osv");
+    CHECK_STR(json_string_value(json_object_get(json_array_get(inc, 1), "detail")), "osv: OSV did not answer");
+    json_decref(j);
+    free(js);
+    char *csv = d ? produce(d, SB_REPORT_CSV, 65536) : NULL;
+    CHECK(csv && strstr(csv, "\r\ntest,win-64,upgraded,pypi,old,1.0,2.0,"));
+    free(csv);
     sb_arena_destroy(a);
 }
 
@@ -376,9 +414,11 @@ TEST(diff_hash_scope_direct_and_gated_first)
     CHECK(md && strstr(md, "**Failing the gate") < strstr(md, "<details>"));
     CHECK(txt && !strncmp(txt, "Failing the gate (1 of 3 changes):\n", 35) && strstr(txt, "\nAll changes:\n"));
     char *csv = produce(d, SB_REPORT_CSV, 65536);
-    CHECK(csv && strstr(csv,
-                        "scope-changed,pypi,moved-to-dev,2.0,2.0,,,pypi.org,pypi.org,pkg:generic/x,,,required,"
-                        "development,true\r\n"));
+    CHECK(
+        csv &&
+        strstr(csv,
+               "default,linux-64,scope-changed,pypi,moved-to-dev,2.0,2.0,,,pypi.org,pypi.org,pkg:generic/x,,,required,"
+               "development,true\r\n"));
     free(md);
     free(txt);
     free(csv);
@@ -443,7 +483,9 @@ TEST(diff_repo_lockfile_by_lockfile)
     CHECK(json_array_size(rows) == 6);
     for (size_t i = 0; i < json_array_size(rows); i++)
         CHECK(json_is_string(json_object_get(json_array_get(rows, i), "lockfile")));
-    CHECK(csv && strstr(csv, ",direct,lockfile\r\n") && strstr(csv, ",c/uv.lock\r\n"));
+    /* the lockfile third, after environment and platform, as in every
+     * report of a repository */
+    CHECK(csv && !strncmp(csv, "environment,platform,lockfile,change,", 37) && strstr(csv, ",c/uv.lock,added,"));
     json_decref(j);
     free(json);
     free(csv);
