@@ -12,6 +12,7 @@
  * body, document), whatever way the request ended.
  */
 #include "server.h"
+#include "admission.h"
 #include "decode.h"
 #include "../cgroup.h"
 #include "guard.h"
@@ -127,71 +128,10 @@ static int upload_too_slow(svc_req *r, char *detail, size_t cap)
     return 1;
 }
 
-/* 503 for a request the memory budget cannot hold now: another is
- * being parsed; retrying shortly will likely succeed. */
-#define MEMORY_BUSY "sbomd's memory budget is taken by requests in flight; retry shortly"
-
-static int refuse_memory(svc_req *r)
-{
-    atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
-    svc_req_add_header(r, "Retry-After", "2");
-    return svc_req_problem(r, SVC_PT_MEMORY_BUSY, MEMORY_BUSY, NULL, 0);
-}
-
-/* Charge the request for a body of `len` bytes (its arena estimate
- * included), in whole MiB so a growing body is charged rarely. 0, or -1
- * when the budget cannot hold it (nothing more charged). */
-static int charge_body(svc_req *r, uint64_t len)
-{
-    uint64_t mib = 1u << 20;
-    unsigned long long want = svc_budget_cost((len + mib - 1) / mib * mib);
-    unsigned long long cap = svc_budget_cost((uint64_t)r->srv->cfg.max_body);
-    if (want > cap)
-        want = cap; /* never more than a max-body request, which the budget holds */
-    if (want <= r->charged)
-        return 0;
-    if (!svc_budget_charge(&r->srv->budget, want - r->charged))
-        return -1;
-    r->charged = want;
-    return 0;
-}
-
-int svc_req_admit(svc_req *r, unsigned long long model, svc_problem *pb)
-{
-    svc_budget *b = &r->srv->budget;
-    /* every input of the request is charged: the two sides of a diff, each
-     * part of a merge (one charge replacing the other let a request hold
-     * many models while paying for one) */
-    unsigned long long need = (unsigned long long)r->body.alloc + r->admitted + model;
-    if (need > b->total) {
-        atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
-        char detail[256];
-        snprintf(detail, sizeof detail,
-                 "reading %s would take about %llu MiB, more than the server's whole memory budget (%llu MiB); "
-                 "split the lockfile or ask for a larger --memory-budget",
-                 r->admitted ? "this request's inputs together" : "this input", (need + (1u << 20) - 1) >> 20,
-                 b->total >> 20);
-        return svc_problem_type(pb, SVC_PT_MEMORY_EXCEEDED, detail, NULL, 0);
-    }
-    if (need > r->charged) {
-        if (!svc_budget_charge(b, need - r->charged)) {
-            atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
-            svc_req_add_header(r, "Retry-After", "2");
-            return svc_problem_type(pb, SVC_PT_MEMORY_BUSY, MEMORY_BUSY, NULL, 0);
-        }
-    } else {
-        svc_budget_release(b, r->charged - need); /* the upload's guess was high: give the rest back */
-    }
-    r->charged = need;
-    r->admitted += model;
-    svc_account_prepay(&r->acct, model);
-    return 0;
-}
-
 static int charge_inflated(void *ctx, size_t len)
 {
     svc_req *r = ctx;
-    return charge_body(r, (uint64_t)r->body.len + len);
+    return svc_admit_body(r, (uint64_t)r->body.len + len);
 }
 
 /* Replace a coded body by its inflated bytes. 0 when the body is ready,
@@ -223,7 +163,7 @@ static int decode_body(svc_req *r)
         snprintf(detail, sizeof detail, "the request body inflates past %ld bytes (max-body)", r->srv->cfg.max_body);
         sent = svc_req_problem(r, SVC_PT_BODY_TOO_LARGE, detail, NULL, 0);
         break;
-    case SVC_DECODE_REFUSED: sent = refuse_memory(r); break;
+    case SVC_DECODE_REFUSED: sent = svc_admit_refuse(r); break;
     default:
         sent = svc_req_problem(r, SVC_PT_OUT_OF_MEMORY, "out of memory inflating the request body", NULL, 0);
         break;
@@ -240,7 +180,7 @@ static int dispatch(svc_req *r)
         return svc_req_problem(r, SVC_PT_UPLOAD_STALLED, why, NULL, 0);
     }
     if (r->over_budget)
-        return refuse_memory(r);
+        return svc_admit_refuse(r);
     if (r->too_large) {
         /* in the unit the operator set it in, with the setting's name: a
          * client cannot guess that 67108864 is the server's --max-body */
@@ -465,8 +405,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                 return dispatch(r) == 0 ? MHD_YES : MHD_NO;
             }
             /* the whole declared body at once, before a byte of it is read */
-            if (*end == '\0' && n > 0 && r->route && r->route->wants_body && charge_body(r, n) != 0)
-                return refuse_memory(r) == 0 ? MHD_YES : MHD_NO;
+            if (*end == '\0' && n > 0 && r->route && r->route->wants_body && svc_admit_body(r, n) != 0)
+                return svc_admit_refuse(r) == 0 ? MHD_YES : MHD_NO;
             /* the declared size at once: growing by doubling would copy the
              * body repeatedly and leave up to twice its size allocated. Not
              * past 32 MiB on a client's word alone: beyond, it grows as it arrives. */
@@ -489,7 +429,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (!r->too_large && !r->responded) {
             if (r->over_budget) {
                 /* drained: the 503 goes out once the body is over */
-            } else if (r->route && r->route->wants_body && charge_body(r, r->body.len + *upload_data_size) != 0) {
+            } else if (r->route && r->route->wants_body && svc_admit_body(r, r->body.len + *upload_data_size) != 0) {
                 /* a chunked body grew past what the budget holds: drop it */
                 r->over_budget = 1;
                 sb_buf_free(&r->body);
