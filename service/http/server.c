@@ -66,12 +66,16 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
     }
     atomic_init(&r->charged, 0);
     svc_account_init(&r->acct, &s->budget, &r->charged, atomic_fetch_add(&s->next_scope, 1) + 1);
-    sb_arena_meter(r->arena, &r->acct.meter); /* holds nothing yet: cannot be refused */
+    /* the arena is metered once the route is known to take a body
+     * (svc_admit_meter): probes, metrics and the other small answers never
+     * depend on the budget */
     r->conn = conn;
     r->srv = s;
     r->packages = -1;
     svc_query_init(&r->query);
     clock_gettime(CLOCK_MONOTONIC, &r->start);
+    r->acct.deadline_ns = (long long)r->start.tv_sec * 1000000000LL + r->start.tv_nsec +
+                          (long long)s->cfg.request_timeout * 1000000000LL;
     r->wall = time(NULL);
     r->method = sb_arena_strdup(r->arena, method);
     r->path = sb_arena_strdup(r->arena, url);
@@ -104,6 +108,7 @@ static void req_free(svc_req *r)
      * request given its charge would put the process past the budget (the
      * allocator's decommit delay; four stopped requests at once measured
      * 193 MB against a 150 MiB budget before) */
+    svc_account_done(&r->acct);
     svc_budget_release(&r->srv->budget, r->charged + atomic_load(&r->acct.granted));
     free(r);
 }
@@ -396,6 +401,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                        ? MHD_YES
                        : MHD_NO;
         }
+        if (r->route && r->route->wants_body && svc_admit_meter(r) != 0)
+            return svc_admit_refuse(r) == 0 ? MHD_YES : MHD_NO;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl) {
             char *end;
@@ -581,6 +588,15 @@ static long worker_threads(const svc_server *s)
     return threads;
 }
 
+/* Each connection's pool in libmicrohttpd: the request head, and one
+ * record per query argument (some 60 bytes each, for as few as 2 bytes of
+ * URL). At the default 32 KiB about 400 arguments filled it, and a head
+ * that does not fit is never answered: the connection waited for the head
+ * deadline. 128 KiB holds the head buffer's own limit in arguments of a
+ * realistic size (every list at its 256 values); its pages are touched
+ * only as a head needs them. */
+#define SVC_CONN_POOL ((size_t)128 << 10)
+
 /* The main daemon: on a fresh socket bound to `addr` (listen_fd < 0), or on
  * an already listening one (a TLS reload). NULL with errno as MHD left it. */
 static struct MHD_Daemon *start_main(svc_server *s, const struct sockaddr_storage *addr, int family, int listen_fd,
@@ -611,9 +627,9 @@ static struct MHD_Daemon *start_main(svc_server *s, const struct sockaddr_storag
     errno = 0;
     return MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->main_l, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_THREAD_POOL_SIZE, (unsigned)worker_threads(s), MHD_OPTION_CONNECTION_LIMIT,
-                            (unsigned)s->cfg.max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
-                            (unsigned)s->cfg.conn_timeout, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s->main_l,
-                            MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->main_l.guard,
+                            (unsigned)s->cfg.max_connections, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SVC_CONN_POOL,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout, MHD_OPTION_NOTIFY_COMPLETED,
+                            on_completed, &s->main_l, MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->main_l.guard,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections_per_ip,
                             MHD_OPTION_ARRAY, extra, MHD_OPTION_END);
 }

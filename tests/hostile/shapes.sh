@@ -20,7 +20,8 @@ one() { # one NAME BYTES CURL-ARGS... - four at once against a fresh server
   # a log of its own: a reused one could still show the last server's port
   # to the grep below before this server's shell truncated it (a 000 answer)
   rm -f "$work/log"
-  "$bin" --listen 127.0.0.1 --port 0 --quiet --memory-budget "$budget" --max-body 32Mi > /dev/null 2> "$work/log" &
+  # sargs, when set, adds server options for one shape (adm block below)
+  "$bin" --listen 127.0.0.1 --port 0 --quiet --memory-budget "$budget" --max-body 32Mi ${sargs:-} > /dev/null 2> "$work/log" &
   spid=$!
   local port=
   for _ in $(seq 100); do
@@ -52,3 +53,12 @@ url="/v1/diff" one diff.requirements.txt "$(size "$work"/s/diff-*.txt)" -F "base
 parts=()
 for f in "$work"/s/part-*.cdx.json; do parts+=(-F "sbom=@$f"); done
 url="/v1/sbom" one merge16.cdx.json "$(size "$work"/s/part-*.cdx.json)" "${parts[@]}"
+# ---- adm: priced queries, requests that stop each other ----
+# 7,000 allow-license terms (28 KB of query) beside a 27-byte body: the policy
+# and its key are priced and built in linear memory
+terms="$(python3 -c "print(','.join(['MIT'] * 7000))")"
+url="/v1/sbom?filename=requirements.txt&allow-license=$terms" one allow7000.requirements.txt "$(size "$work"/s/tiny-body.txt)" --data-binary @"$work/s/tiny-body.txt"
+# four requests each needing about half the budget, on four threads so all
+# four build at once: one is served
+sargs="--threads 4" url="/v1/sbom?filename=cdx.json" one half.cdx.json "$(size "$work"/s/half.cdx.json)" --data-binary @"$work/s/half.cdx.json"
+# ---- end adm ----
