@@ -504,8 +504,9 @@ hwm1="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
 [ $((hwm1 - hwm0)) -lt 98304 ] && ok || bad "peak RSS grew by $((hwm1 - hwm0)) kB, past the 80 MiB budget + 16 MiB"
 echo "hostile: 50k pins (0.57 MB) against an 80 MiB budget: $got; peak RSS +$((hwm1 - hwm0)) kB"
 kill "$pid3"; wait "$pid3" 2>/dev/null
-# the budget must hold one max-body request (5x the body): else a config error
-"$bin" --check-config --memory-budget 1000000 > /dev/null 2> "$work/cc.err"; st=$?
+# the budget must hold one max-body request (5x the body) the operator chose:
+# else a config error; a max-body left at its default is lowered to fit
+"$bin" --check-config --memory-budget 1000000 --max-body 8Mi > /dev/null 2> "$work/cc.err"; st=$?
 [ "$st" = 2 ] && grep -q 'memory-budget 1000000 cannot hold one request of max-body' "$work/cc.err" && ok || bad "a budget below 5 x max-body: exit $st"
 mb="$(SBOMD_MEMORY_BUDGET=41943040 "$bin" --check-config --max-body 8388608 | awk -F= '/^memory-budget=/{print $2}')"
 [ "$mb" = 41943040 ] && ok || bad "SBOMD_MEMORY_BUDGET is the budget ($mb)"
@@ -531,7 +532,7 @@ st="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$work/half.cdx.jso
 sleep 1
 rssh="$(awk '/VmRSS/{print $2}' /proc/$pidh/status)"
 for k in 1 2 3 4; do
-  curl -sS -o "$work/h$k.out" -w '%{http_code} %{content_type} %{time_total}\n' --max-time 60 \
+  curl -sS -o "$work/h$k.out" -w '%{http_code} %{time_total} %{content_type}\n' --max-time 60 \
     --data-binary @"$work/half.cdx.json" "$hu/v1/sbom?filename=cdx.json" > "$work/h$k" 2>/dev/null &
 done
 # the probes while the four hold the budget: never refused, never unanswered
@@ -548,7 +549,7 @@ wait $(jobs -p | grep -v "^$pid\$" | grep -v "^$pidh\$") 2>/dev/null
 hwmh="$(awk '/VmHWM/{print $2}' /proc/$pidh/status)"
 codes="" n200=0
 for k in 1 2 3 4; do
-  read -r code ctype secs < "$work/h$k"
+  read -r code secs ctype < "$work/h$k"
   codes="$codes${codes:+,}$code"
   [ "$code" = 200 ] && n200=$((n200 + 1))
   case "$code" in
@@ -565,13 +566,17 @@ nprobe="$(grep -c . "$work/probes")"; nprobe_ok="$(grep -c '^200$' "$work/probes
 [ "$maxc" -ge $((200 << 20)) ] && ok || bad "the budget never looked full during the probes (at most $maxc bytes charged)"
 echo "hostile: 4 x half.cdx.json against 300 MiB: $codes, peak +$((hwmh - rssh)) kB; probes $nprobe_ok/$nprobe 200 with up to $((maxc >> 20)) MiB charged"
 q500="$(python3 -c "print('&'.join('x%d=1' % i for i in range(500)))")"
-res="$(curl -sS -o "$work/q500.out" -w '%{http_code} %{content_type} %{time_total}' --max-time 15 --data-binary 'p==1.0' "$hu/v1/sbom?filename=requirements.txt&$q500")"
-read -r code ctype secs <<< "$res"
+res="$(curl -sS -o "$work/q500.out" -w '%{http_code} %{time_total} %{content_type}' --max-time 15 --data-binary 'p==1.0' "$hu/v1/sbom?filename=requirements.txt&$q500")"
+read -r code secs ctype <<< "$res"
 case "$code" in 4[0-9][0-9]) ok ;; *) bad "500 query parameters: $res" ;; esac
 [ "$ctype" = application/problem+json ] && ok || bad "500 query parameters: no problem ($res)"
 awk -v t="$secs" 'BEGIN { exit !(t < 2) }' && ok || bad "500 query parameters answered after ${secs}s"
 echo "hostile: 500 query parameters: $res"
 kill "$pidh"; wait "$pidh" 2>/dev/null
+# ---- end adm ----
+# ---- adm: a set budget lowers a default max-body ----
+mbody="$("$bin" --check-config --memory-budget 300Mi 2> /dev/null | awk -F= '/^max-body=/{print $2}')"
+[ "$mbody" = $((300 * 1048576 / 5)) ] && ok || bad "--memory-budget 300Mi with the default max-body: max-body '$mbody', not lowered to 60 MiB"
 # ---- end adm ----
 # still serving, and memory back near where it started
 res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "$base/v1/sbom")"
