@@ -38,14 +38,26 @@ unsigned long long svc_budget_cost(unsigned long long body)
     return body + body * SVC_BUDGET_ARENA_FACTOR;
 }
 
-int svc_budget_charge(svc_budget *b, unsigned long long n)
+int svc_budget_charge_within(svc_budget *b, unsigned long long n, unsigned long long ceiling)
 {
+    if (ceiling > b->total)
+        ceiling = b->total;
     unsigned long long used = atomic_load(&b->used);
     do {
-        if (n > b->total || used > b->total - n)
+        if (n > ceiling || used > ceiling - n)
             return 0;
     } while (!atomic_compare_exchange_weak(&b->used, &used, used + n));
     return 1;
+}
+
+int svc_budget_charge(svc_budget *b, unsigned long long n)
+{
+    return svc_budget_charge_within(b, n, b->total);
+}
+
+unsigned long long svc_budget_growth_ceiling(const svc_budget *b, unsigned long long others)
+{
+    return others ? b->total - b->total / SVC_BUDGET_RESERVE_DIV : b->total;
 }
 
 void svc_budget_release(svc_budget *b, unsigned long long n)
@@ -71,12 +83,15 @@ int svc_budget_claim_growth(svc_budget *b, unsigned long long scope)
 /* The grower waits for `n` bytes to be given back, until its deadline: 1
  * when they are now charged. The wait wakes on every release, and every
  * 100 ms in case one came between the check and the wait. */
-static int wait_for(svc_budget *b, unsigned long long n, long long deadline_ns)
+static int wait_for(svc_budget *b, unsigned long long n, unsigned long long mine, long long deadline_ns)
 {
     int got = 0;
     pthread_mutex_lock(&b->mu);
     atomic_store(&b->waiting, 1);
-    while (!(got = svc_budget_charge(b, n))) {
+    for (;;) {
+        unsigned long long used = atomic_load(&b->used);
+        if ((got = svc_budget_charge_within(b, n, svc_budget_growth_ceiling(b, used > mine ? used - mine : 0))))
+            break;
         long long now = sb_deadline_now_ns();
         if (now >= deadline_ns)
             break;
@@ -176,13 +191,16 @@ int svc_account_take(svc_account *a, unsigned long long n)
             step = need;
         if (step > b->total - mine)
             step = b->total - mine;
-        if (!svc_budget_charge(b, step)) {
+        /* what this request holds of the budget: the rest is others' */
+        unsigned long long own = mine, used = atomic_load(&b->used);
+        unsigned long long ceiling = svc_budget_growth_ceiling(b, used > own ? used - own : 0);
+        if (!svc_budget_charge_within(b, step, ceiling)) {
             /* the rest of the budget may still hold what is needed; else
              * the grower (the first refused) waits for it, and the others
              * stop and give theirs back */
-            if ((step == need || !svc_budget_charge(b, step = need)) &&
+            if ((step == need || !svc_budget_charge_within(b, step = need, ceiling)) &&
                 (0 == a->deadline_ns || !svc_budget_claim_growth(b, a->scope) ||
-                 !wait_for(b, step = need, a->deadline_ns)))
+                 !wait_for(b, step = need, own, a->deadline_ns)))
                 return refuse(a, 503, mine + need, n);
         }
         if (atomic_compare_exchange_strong(&a->paid, &paid, paid + step)) {

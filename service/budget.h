@@ -44,6 +44,12 @@
  * twice that covers the allocator's rounding of small objects */
 #define SVC_BUDGET_QUERY_FACTOR 16ULL
 
+/* The share of the budget growth leaves free while other requests are in
+ * flight (1/16): what the process holds outside every account (allocator
+ * slack, connection pools, answers being sent) lives there, so the peak
+ * stays within the budget; a request alone may still grow to all of it. */
+#define SVC_BUDGET_RESERVE_DIV 16ULL
+
 /* When requests stop each other (each grows past what it prepaid and the
  * budget holds not all of them), one is served: the first refused becomes
  * the grower and waits, until its deadline, for the memory the others give
@@ -70,6 +76,15 @@ unsigned long long svc_budget_query_cost(unsigned long long query_bytes);
 
 /* Take n bytes: 1 when they fit (and are now charged), 0 when not. */
 int svc_budget_charge(svc_budget *b, unsigned long long n);
+
+/* Take n bytes only if the budget's use stays within `ceiling` (at most
+ * the total): 1 when charged, 0 when not. */
+int svc_budget_charge_within(svc_budget *b, unsigned long long n, unsigned long long ceiling);
+
+/* Where growth past a prepaid estimate stops when `others` bytes of the
+ * budget are held by other requests: the total less the reserve, or the
+ * whole total for a request alone. */
+unsigned long long svc_budget_growth_ceiling(const svc_budget *b, unsigned long long others);
 
 /* Give back n bytes charged earlier. */
 void svc_budget_release(svc_budget *b, unsigned long long n);

@@ -325,3 +325,35 @@ TEST(budget_retry_after_spread)
     for (unsigned s = SVC_ADMIT_RETRY_MIN; s <= SVC_ADMIT_RETRY_MAX; s++)
         CHECK(seen[s] >= 50);
 }
+
+/* Growth leaves 1/16 of the budget free while others are in flight (what
+ * the process holds outside the accounts lives there); a request alone may
+ * grow to the whole budget */
+TEST(budget_growth_reserve)
+{
+    svc_budget b;
+    svc_budget_init(&b, 160ULL << 20);
+    CHECK(svc_budget_growth_ceiling(&b, 0) == 160ULL << 20);
+    CHECK(svc_budget_growth_ceiling(&b, 1) == 150ULL << 20);
+    CHECK(svc_budget_charge_within(&b, 150ULL << 20, svc_budget_growth_ceiling(&b, 1)) == 1);
+    CHECK(svc_budget_charge_within(&b, 1, svc_budget_growth_ceiling(&b, 1)) == 0);
+    CHECK(svc_budget_charge_within(&b, 10ULL << 20, 1ULL << 40) == 1); /* never past the total */
+    CHECK(svc_budget_charge_within(&b, 1, 1ULL << 40) == 0);
+    CHECK(svc_budget_used(&b) == 160ULL << 20);
+    svc_budget_release(&b, 160ULL << 20);
+    /* an account alone grows to all of it; beside another's charge, to the reserve */
+    atomic_ullong base;
+    atomic_init(&base, 0);
+    svc_account a;
+    svc_account_init(&a, &b, &base, 9);
+    CHECK(svc_account_take(&a, 160ULL << 20) == 1);
+    svc_account b2;
+    svc_account_init(&b2, &b, &base, 10);
+    svc_budget_release(&b, 160ULL << 20); /* as if a ended */
+    atomic_store(&a.granted, 0);
+    CHECK(svc_budget_charge(&b, 100ULL << 20) == 1); /* another request's */
+    CHECK(svc_account_take(&b2, 55ULL << 20) == 0 && atomic_load(&b2.refused) == 503);
+    CHECK(svc_account_take(&b2, 50ULL << 20) == 1); /* up to the ceiling: 100 + 50 of 160 MiB */
+    CHECK(svc_budget_used(&b) == 150ULL << 20);
+    svc_budget_release(&b, 150ULL << 20);
+}
