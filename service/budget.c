@@ -5,7 +5,6 @@
  */
 #include "budget.h"
 #include "../core/alloc.h"
-
 #include "../core/deadline.h"
 
 #include <errno.h>
@@ -191,16 +190,16 @@ int svc_account_take(svc_account *a, unsigned long long n)
             step = need;
         if (step > b->total - mine)
             step = b->total - mine;
-        /* what this request holds of the budget: the rest is others' */
-        unsigned long long own = mine, used = atomic_load(&b->used);
-        unsigned long long ceiling = svc_budget_growth_ceiling(b, used > own ? used - own : 0);
+        /* mine is what this request holds of the budget: the rest is others' */
+        unsigned long long used = atomic_load(&b->used);
+        unsigned long long ceiling = svc_budget_growth_ceiling(b, used > mine ? used - mine : 0);
         if (!svc_budget_charge_within(b, step, ceiling)) {
             /* the rest of the budget may still hold what is needed; else
              * the grower (the first refused) waits for it, and the others
              * stop and give theirs back */
             if ((step == need || !svc_budget_charge_within(b, step = need, ceiling)) &&
                 (0 == a->deadline_ns || !svc_budget_claim_growth(b, a->scope) ||
-                 !wait_for(b, step = need, own, a->deadline_ns)))
+                 !wait_for(b, step = need, mine, a->deadline_ns)))
                 return refuse(a, 503, mine + need, n);
         }
         if (atomic_compare_exchange_strong(&a->paid, &paid, paid + step)) {

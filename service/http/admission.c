@@ -82,11 +82,13 @@ int svc_req_admit(svc_req *r, unsigned long long model, svc_problem *pb)
     svc_budget *b = &r->srv->budget;
     /* every input of the request is charged: the two sides of a diff, each
      * part of a merge (one charge replacing the other let a request hold
-     * many models while paying for one) */
-    /* the first input also pays for what the query builds (a policy of
-     * thousands of terms), which no reader's estimate counts */
-    if (0 == r->admitted)
+     * many models while paying for one); the first also pays for what the
+     * query builds (a policy of thousands of terms), which no reader's
+     * estimate counts */
+    if (!r->query_priced) {
         model += svc_budget_query_cost(svc_admit_query_bytes(r));
+        r->query_priced = 1;
+    }
     unsigned long long need = (unsigned long long)r->body.alloc + r->admitted + model;
     if (need > b->total) {
         atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);

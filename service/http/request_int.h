@@ -67,6 +67,7 @@ struct svc_req {
     atomic_ullong charged;       /* bytes of the memory budget this request holds for body, capture, estimates */
     svc_account acct;            /* what its arenas and JSON trees take, charged as taken (budget.h) */
     unsigned long long admitted; /* the models of the inputs admitted so far (svc_req_admit adds each) */
+    int query_priced;            /* the query's cost is in admitted (svc_req_admit, once) */
     const char *cors_origin;     /* Access-Control-Allow-Origin to send, or NULL */
     time_t wall;                 /* arrival, Unix seconds: the default document timestamp */
     unsigned char rkey[20];      /* result key (svc_req_repeat); valid when keyed */
