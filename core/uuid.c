@@ -71,7 +71,7 @@ static void compress(sb_sha1 *ctx, const unsigned char *p)
 
 /* The x86 SHA extensions (Goldmont, Zen and later) run the 80 rounds four at
  * a time: ~4x the portable code on a body-sized input, which is what the
- * result cache's key costs per request (service/http/request.c). Used when cpuid
+ * result cache's key costs per request (service/http/repeat.c). Used when cpuid
  * says the CPU has them; the portable compress() otherwise. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>

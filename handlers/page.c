@@ -2,7 +2,8 @@
  * page.c - GET /: one static page (handlers/page.html, embedded at build
  * time) to upload a lockfile from a browser, download its SBOM and see the
  * licenses and packages reports. No framework, no external requests: its
- * Content-Security-Policy lets it talk to this server only.
+ * Content-Security-Policy lets it talk to this server only, and no other
+ * site frame it (a framed upload form could be clickjacked).
  */
 #include "handlers.h"
 
@@ -14,7 +15,8 @@ static int get_page(svc_req *r)
 {
     svc_req_add_header(r, "Content-Security-Policy",
                        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                       "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'");
+                       "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+                       "frame-ancestors 'none'");
     svc_req_add_header(r, "X-Content-Type-Options", "nosniff");
     return svc_req_send_asset(r, "text/html; charset=utf-8", sb_page_html, (size_t)sb_page_html_len, sb_page_html_etag);
 }

@@ -5,15 +5,31 @@
  */
 #include "budget.h"
 #include "../core/alloc.h"
+#include "../core/deadline.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 void svc_budget_init(svc_budget *b, unsigned long long total)
 {
     b->total = total;
     atomic_store(&b->used, 0);
+    pthread_mutex_init(&b->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&b->freed, &ca);
+    pthread_condattr_destroy(&ca);
+    b->grower = 0;
+    atomic_store(&b->waiting, 0);
+}
+
+unsigned long long svc_budget_query_cost(unsigned long long query_bytes)
+{
+    return query_bytes * SVC_BUDGET_QUERY_FACTOR;
 }
 
 unsigned long long svc_budget_cost(unsigned long long body)
@@ -21,19 +37,72 @@ unsigned long long svc_budget_cost(unsigned long long body)
     return body + body * SVC_BUDGET_ARENA_FACTOR;
 }
 
-int svc_budget_charge(svc_budget *b, unsigned long long n)
+int svc_budget_charge_within(svc_budget *b, unsigned long long n, unsigned long long ceiling)
 {
+    if (ceiling > b->total)
+        ceiling = b->total;
     unsigned long long used = atomic_load(&b->used);
     do {
-        if (n > b->total || used > b->total - n)
+        if (n > ceiling || used > ceiling - n)
             return 0;
     } while (!atomic_compare_exchange_weak(&b->used, &used, used + n));
     return 1;
 }
 
+int svc_budget_charge(svc_budget *b, unsigned long long n)
+{
+    return svc_budget_charge_within(b, n, b->total);
+}
+
+unsigned long long svc_budget_growth_ceiling(const svc_budget *b, unsigned long long others)
+{
+    return others ? b->total - b->total / SVC_BUDGET_RESERVE_DIV : b->total;
+}
+
 void svc_budget_release(svc_budget *b, unsigned long long n)
 {
     atomic_fetch_sub(&b->used, n);
+    if (atomic_load(&b->waiting)) {
+        pthread_mutex_lock(&b->mu);
+        pthread_cond_broadcast(&b->freed);
+        pthread_mutex_unlock(&b->mu);
+    }
+}
+
+int svc_budget_claim_growth(svc_budget *b, unsigned long long scope)
+{
+    pthread_mutex_lock(&b->mu);
+    int mine = 0 == b->grower || scope == b->grower;
+    if (mine)
+        b->grower = scope;
+    pthread_mutex_unlock(&b->mu);
+    return mine;
+}
+
+/* The grower waits for `n` bytes to be given back, until its deadline: 1
+ * when they are now charged. The wait wakes on every release, and every
+ * 100 ms in case one came between the check and the wait. */
+static int wait_for(svc_budget *b, unsigned long long n, unsigned long long mine, long long deadline_ns)
+{
+    int got = 0;
+    pthread_mutex_lock(&b->mu);
+    atomic_store(&b->waiting, 1);
+    for (;;) {
+        unsigned long long used = atomic_load(&b->used);
+        if ((got = svc_budget_charge_within(b, n, svc_budget_growth_ceiling(b, used > mine ? used - mine : 0))))
+            break;
+        long long now = sb_deadline_now_ns();
+        if (now >= deadline_ns)
+            break;
+        long long until = now + 100000000LL < deadline_ns ? now + 100000000LL : deadline_ns;
+        struct timespec ts = {(time_t)(until / 1000000000LL), (long)(until % 1000000000LL)};
+        int rc = pthread_cond_timedwait(&b->freed, &b->mu, &ts);
+        if (rc != 0 && rc != ETIMEDOUT)
+            break;
+    }
+    atomic_store(&b->waiting, 0);
+    pthread_mutex_unlock(&b->mu);
+    return got;
 }
 
 unsigned long long svc_budget_used(svc_budget *b)
@@ -81,9 +150,19 @@ void svc_account_init(svc_account *a, svc_budget *b, const atomic_ullong *base, 
     atomic_store(&a->peak, 0);
     atomic_store(&a->wanted, 0);
     a->scope = scope;
+    a->deadline_ns = 0;
     a->meter.take = meter_take;
     a->meter.give = meter_give;
     a->meter.ctx = a;
+}
+
+void svc_account_done(svc_account *a)
+{
+    svc_budget *b = a->budget;
+    pthread_mutex_lock(&b->mu);
+    if (b->grower == a->scope)
+        b->grower = 0;
+    pthread_mutex_unlock(&b->mu);
 }
 
 void svc_account_prepay(svc_account *a, unsigned long long n)
@@ -111,9 +190,16 @@ int svc_account_take(svc_account *a, unsigned long long n)
             step = need;
         if (step > b->total - mine)
             step = b->total - mine;
-        if (!svc_budget_charge(b, step)) {
-            /* the rest of the budget may still hold what is needed */
-            if (step == need || !svc_budget_charge(b, step = need))
+        /* mine is what this request holds of the budget: the rest is others' */
+        unsigned long long used = atomic_load(&b->used);
+        unsigned long long ceiling = svc_budget_growth_ceiling(b, used > mine ? used - mine : 0);
+        if (!svc_budget_charge_within(b, step, ceiling)) {
+            /* the rest of the budget may still hold what is needed; else
+             * the grower (the first refused) waits for it, and the others
+             * stop and give theirs back */
+            if ((step == need || !svc_budget_charge_within(b, step = need, ceiling)) &&
+                (0 == a->deadline_ns || !svc_budget_claim_growth(b, a->scope) ||
+                 !wait_for(b, step = need, mine, a->deadline_ns)))
                 return refuse(a, 503, mine + need, n);
         }
         if (atomic_compare_exchange_strong(&a->paid, &paid, paid + step)) {

@@ -25,6 +25,7 @@
 #ifndef SVC_BUDGET_H
 #define SVC_BUDGET_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "../core/arena.h"
@@ -38,9 +39,30 @@
 /* the share of a cgroup memory limit the budget takes when derived, in % */
 #define SVC_BUDGET_CGROUP_PERCENT 70ULL
 
+/* arena bytes priced per byte of query: what a query builds (a policy's
+ * terms, their copies, the key over them, list arrays) is some 8x its text;
+ * twice that covers the allocator's rounding of small objects */
+#define SVC_BUDGET_QUERY_FACTOR 16ULL
+
+/* The share of the budget growth leaves free while other requests are in
+ * flight (1/16): what the process holds outside every account (allocator
+ * slack, connection pools, answers being sent) lives there, so the peak
+ * stays within the budget; a request alone may still grow to all of it. */
+#define SVC_BUDGET_RESERVE_DIV 16ULL
+
+/* When requests stop each other (each grows past what it prepaid and the
+ * budget holds not all of them), one is served: the first refused becomes
+ * the grower and waits, until its deadline, for the memory the others give
+ * back; while it holds that role every other request's growth past its
+ * prepaid estimate is refused at once, so they end and free what they hold
+ * instead of all waiting on each other. */
 typedef struct svc_budget {
     unsigned long long total;
     atomic_ullong used;
+    pthread_mutex_t mu;        /* guards grower; waited on with freed */
+    pthread_cond_t freed;      /* broadcast when bytes are given back while a grower waits */
+    unsigned long long grower; /* the scope of the account that may wait for memory, 0 = none */
+    atomic_int waiting;        /* 1 while the grower waits: releases broadcast */
 } svc_budget;
 
 void svc_budget_init(svc_budget *b, unsigned long long total);
@@ -48,8 +70,21 @@ void svc_budget_init(svc_budget *b, unsigned long long total);
 /* What a request with a body of `body` bytes is charged. */
 unsigned long long svc_budget_cost(unsigned long long body);
 
+/* What a request's query is priced at admission, for `query_bytes` bytes of
+ * keys and values. */
+unsigned long long svc_budget_query_cost(unsigned long long query_bytes);
+
 /* Take n bytes: 1 when they fit (and are now charged), 0 when not. */
 int svc_budget_charge(svc_budget *b, unsigned long long n);
+
+/* Take n bytes only if the budget's use stays within `ceiling` (at most
+ * the total): 1 when charged, 0 when not. */
+int svc_budget_charge_within(svc_budget *b, unsigned long long n, unsigned long long ceiling);
+
+/* Where growth past a prepaid estimate stops when `others` bytes of the
+ * budget are held by other requests: the total less the reserve, or the
+ * whole total for a request alone. */
+unsigned long long svc_budget_growth_ceiling(const svc_budget *b, unsigned long long others);
 
 /* Give back n bytes charged earlier. */
 void svc_budget_release(svc_budget *b, unsigned long long n);
@@ -72,10 +107,18 @@ typedef struct svc_account {
     atomic_ullong wanted;     /* what the request's whole charge would have been at the refused take */
     atomic_uint refused;      /* 0, or the status a refused take answers: 413 or 503 */
     unsigned long long scope; /* nonzero, unique per request: tags its JSON allocations */
+    long long deadline_ns;    /* CLOCK_MONOTONIC; the grower waits no longer (0: does not wait) */
     sb_meter meter;           /* what the request's arenas are metered by */
 } svc_account;
 
 void svc_account_init(svc_account *a, svc_budget *b, const atomic_ullong *base, unsigned long long scope);
+
+/* The request ends: its account gives up the grower's role if it held it. */
+void svc_account_done(svc_account *a);
+
+/* Whether the grower's role may go to `scope` now (no other holds it); it is
+ * taken when so. Pure of the clock: the rule svc_account_take follows. */
+int svc_budget_claim_growth(svc_budget *b, unsigned long long scope);
 
 /* `n` bytes of what the request will take are already paid for (the
  * estimate svc_req_admit charged). */

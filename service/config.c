@@ -51,7 +51,7 @@ static const cfg_opt opts[] = {
     {"listen", "SBOMD_LISTEN", T_STR, OFF(listen), 0, 64, "127.0.0.1", "IPv4 or IPv6 address to bind (:: is dual stack, [::1] accepted; 0.0.0.0 in containers)"},
     {"port", "SBOMD_PORT", T_LONG, OFF(port), 0, 65535, "8080", "TCP port (0 = any free port, printed at start)"},
     {"threads", "SBOMD_THREADS", T_LONG, OFF(threads), 0, 256, "0", "worker threads (0 = one per core the cgroup CPU quota allows, else per core)"},
-    {"max-body", "SBOMD_MAX_BODY", T_SIZE, OFF(max_body), 1024, 1L << 32, "67108864", "largest accepted request body in bytes"},
+    {"max-body", "SBOMD_MAX_BODY", T_SIZE, OFF(max_body), 1024, 1L << 32, "67108864", "largest accepted request body in bytes (at the default, lowered to what a smaller memory-budget holds)"},
     {"max-connections", "SBOMD_MAX_CONNECTIONS", T_LONG, OFF(max_connections), 1, 100000, "1024", "concurrent connections"},
     {"conn-timeout", "SBOMD_CONN_TIMEOUT", T_LONG, OFF(conn_timeout), 1, 3600, "30", "idle seconds before a connection is dropped"},
     {"source-date-epoch", "SOURCE_DATE_EPOCH", T_LONG, OFF(source_date_epoch), -1, 253402300799L, "-1", "fixed document timestamp (Unix seconds; -1 = now)"},
@@ -107,7 +107,7 @@ static const cfg_opt opts[] = {
     {"cors-origins", "SBOMD_CORS_ORIGINS", T_STR, OFF(cors_origins), 0, 512, "", "comma-separated origins (scheme://host[:port]) a browser may call the API from, * for any; empty = no CORS"},
     {"shutdown-delay", "SBOMD_SHUTDOWN_DELAY", T_LONG, OFF(shutdown_delay), 0, 300, "0", "seconds /readyz answers 503 before the listener closes on SIGTERM"},
     {"head-timeout", "SBOMD_HEAD_TIMEOUT", T_LONG, OFF(head_timeout), 1, 3600, "10", "seconds a whole request head may take to arrive, from the connection's start or the previous answer's end, however it trickles; past it the connection is closed"},
-    {"memory-budget", "SBOMD_MEMORY_BUDGET", T_SIZE, OFF(memory_budget), 0, 1L << 42, "0", "bytes request bodies and their parsing (5x the body, estimated) may hold at once; a request past it gets 503 + Retry-After before its body is read (0 = 70% of the cgroup memory limit, else 1 GiB); must hold one max-body request"},
+    {"memory-budget", "SBOMD_MEMORY_BUDGET", T_SIZE, OFF(memory_budget), 0, 1L << 42, "0", "bytes all requests together may hold at once: each is admitted on an estimate (its body, what its reader will build, what its query builds) and then charged every block it takes; one the rest cannot hold gets 503 + Retry-After (spread over 2-5 s), one that alone exceeds it 413; when requests stop each other the first stopped waits for the others' memory and is served (0 = 70% of the cgroup memory limit, else 1 GiB); must hold one max-body request (a max-body left at its default is lowered to fit)"},
     {"cache-url", "SBOMD_CACHE_URL", T_STR, OFF(cache_url), 0, 512, "", "shared cache for lookup answers across replicas: redis://[[user]:password@]host[:port][/db] (rediss:// is not available: Debian's hiredis 0.14 has no TLS); Redis down or slow is a cache miss with a Warning header; empty = the embedded caches only"},
     {"cache-prefix", "SBOMD_CACHE_PREFIX", T_STR, OFF(cache_prefix), 0, 128, "sbomd:", "prefix of every shared-cache key (several deployments on one Redis)"},
     {"cache-timeout-ms", "SBOMD_CACHE_TIMEOUT_MS", T_LONG, OFF(cache_timeout_ms), 1, 10000, "100", "milliseconds a shared-cache connect or command may take before it counts as a miss"},
@@ -345,7 +345,10 @@ sb_code svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, sb_err *
     if (derived)
         c->memory_budget = (long)svc_budget_default(cgroup_limit);
     unsigned long long need = svc_budget_cost((unsigned long long)c->max_body);
-    if (need > (unsigned long long)c->memory_budget && derived) {
+    /* a max-body left at its default is no choice of the operator's: the
+     * budget they did set lowers it (main logs that it did) */
+    int default_body = c->max_body == SVC_CFG_MAX_BODY_DEFAULT;
+    if (need > (unsigned long long)c->memory_budget && (derived || default_body)) {
         c->max_body = c->memory_budget / (long)svc_budget_cost(1);
         c->max_body_lowered = 1;
     } else if (need > (unsigned long long)c->memory_budget) {

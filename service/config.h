@@ -71,7 +71,7 @@ typedef struct svc_cfg {
     long channel_index_ttl;       /* seconds a channel index digest is reused */
     char cors_origins[512];       /* comma-separated origins allowed cross-origin, "*" any; "" = off */
     long memory_budget;           /* bytes bodies and their parsing may hold; 0 = derived at load */
-    long max_body_lowered;        /* 1: max_body was lowered to fit a derived memory_budget */
+    long max_body_lowered;        /* 1: max_body was lowered to fit the memory_budget */
     long head_timeout;            /* seconds a request head may take to arrive, trickle or not */
     long max_connections_per_ip;  /* open connections per client address; 0 = no cap */
     char policy_file[1024];       /* TOML file of named license policies; "" = none */
@@ -117,7 +117,9 @@ int svc_cfg_unknown_env(char *out, size_t n);
 
 /* Resolve memory_budget (0: derived from `cgroup_limit`, 0 = none) and fit
  * it to max_body: SB_EINVAL with *err when a set budget cannot hold one
- * max-body request; a derived one lowers max_body (max_body_lowered). */
+ * max-body request the operator chose; a derived budget, or a max-body left
+ * at its default, lowers max_body instead (max_body_lowered). */
+#define SVC_CFG_MAX_BODY_DEFAULT 67108864L
 sb_code svc_cfg_fit_budget(svc_cfg *c, unsigned long long cgroup_limit, sb_err *err);
 
 /* --listen as a socket address: an IPv4 address, or an IPv6 one bare or

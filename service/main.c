@@ -174,7 +174,7 @@ static void log_started(svc_server *srv)
     if (srv->cfg.max_body_lowered) {
         snprintf(detail, sizeof detail, "max-body %ld: the most that the memory budget of %ld bytes holds",
                  srv->cfg.max_body, srv->cfg.memory_budget);
-        svc_log_event("max-body lowered to fit the memory budget derived from the cgroup memory limit", detail);
+        svc_log_event("max-body lowered to fit the memory budget", detail);
     }
 }
 

@@ -8,6 +8,7 @@
  * known "line"/"column" (where in the input) and "choices" (acceptable values),
  * and for a failed CI gate "violations" (one object per finding)}.
  */
+#include "admission.h"
 #include "request_int.h"
 #include "../../core/gate.h"
 #include "../../core/jsonw.h"
@@ -230,8 +231,10 @@ static int problem(svc_req *r, svc_ptype t, const char *detail, const sb_err *er
             "memory\",\"status\":503}\n";
         rc = svc_req_send(r, 503, "application/problem+json", fallback, sizeof fallback - 1);
     } else {
-        char *body = sb_arena_strndup(r->arena, b.data, b.len);
-        rc = body ? svc_req_send(r, row->status, "application/problem+json", body, b.len) : -1;
+        /* straight from the buffer (libmicrohttpd copies it): never through
+         * the request's arena, whose meter refuses a request stopped for
+         * memory, which would then go unanswered */
+        rc = svc_req_send(r, row->status, "application/problem+json", b.data, b.len);
     }
     sb_buf_free(&b);
     return rc;
@@ -295,7 +298,7 @@ static int stopped_for_memory(svc_req *r, unsigned why)
              "building this request needed more memory than sbomd's budget had free (it asked for about %llu MiB "
              "of %llu MiB when stopped; requests in flight hold the rest); retry shortly",
              took, s->budget.total / mib);
-    svc_req_add_header(r, "Retry-After", "2");
+    svc_admit_retry_after(r);
     return svc_req_problem(r, SVC_PT_MEMORY_BUSY, detail, NULL, 0);
 }
 

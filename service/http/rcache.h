@@ -1,7 +1,7 @@
 /*
  * rcache.h - the result cache: finished response bodies (documents and
  * reports) with the headers that go with them, keyed by a digest of
- * everything that shapes their bytes (svc_rkey in request.c), so that the
+ * everything that shapes their bytes (svc_req_repeat in repeat.c), so that the
  * same lockfile uploaded again with the same options is answered without
  * reading it.
  *

@@ -1,5 +1,6 @@
 /*
- * request_int.h - svc_req's fields, shared by server.c and request.c only.
+ * request_int.h - svc_req's fields, shared by the request's own files only:
+ * server.c, request.c, stream.c, repeat.c and admission.c.
  */
 #ifndef SVC_REQUEST_INT_H
 #define SVC_REQUEST_INT_H
@@ -66,6 +67,7 @@ struct svc_req {
     atomic_ullong charged;       /* bytes of the memory budget this request holds for body, capture, estimates */
     svc_account acct;            /* what its arenas and JSON trees take, charged as taken (budget.h) */
     unsigned long long admitted; /* the models of the inputs admitted so far (svc_req_admit adds each) */
+    int query_priced;            /* the query's cost is in admitted (svc_req_admit, once) */
     const char *cors_origin;     /* Access-Control-Allow-Origin to send, or NULL */
     time_t wall;                 /* arrival, Unix seconds: the default document timestamp */
     unsigned char rkey[20];      /* result key (svc_req_repeat); valid when keyed */
@@ -93,5 +95,15 @@ void svc_req__release_now(void);
 
 /* Queue a finished MHD response with the request's extra headers. */
 int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp);
+
+/* Queue the streamed answer (stream.c): r->doc's bytes, or r->hit's, gzip
+ * when Accept-Encoding allows it. */
+int svc_req__stream_answer(svc_req *r, unsigned status, const char *content_type);
+
+/* Conditional requests (repeat.c): whether If-None-Match lists etag; the
+ * 304 for etag; a gzip answer's ETag of the identity answer's etag. */
+int svc_req__none_match(const char *inm, const char *etag);
+int svc_req__not_modified(svc_req *r, const char *etag);
+void svc_req__gzip_etag(char *out, size_t cap, const char *etag);
 
 #endif

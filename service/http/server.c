@@ -12,6 +12,7 @@
  * body, document), whatever way the request ended.
  */
 #include "server.h"
+#include "admission.h"
 #include "decode.h"
 #include "../cgroup.h"
 #include "guard.h"
@@ -65,12 +66,16 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
     }
     atomic_init(&r->charged, 0);
     svc_account_init(&r->acct, &s->budget, &r->charged, atomic_fetch_add(&s->next_scope, 1) + 1);
-    sb_arena_meter(r->arena, &r->acct.meter); /* holds nothing yet: cannot be refused */
+    /* the arena is metered once the route is known to take a body
+     * (svc_admit_meter): probes, metrics and the other small answers never
+     * depend on the budget */
     r->conn = conn;
     r->srv = s;
     r->packages = -1;
     svc_query_init(&r->query);
     clock_gettime(CLOCK_MONOTONIC, &r->start);
+    r->acct.deadline_ns = (long long)r->start.tv_sec * 1000000000LL + r->start.tv_nsec +
+                          (long long)s->cfg.request_timeout * 1000000000LL;
     r->wall = time(NULL);
     r->method = sb_arena_strdup(r->arena, method);
     r->path = sb_arena_strdup(r->arena, url);
@@ -103,6 +108,7 @@ static void req_free(svc_req *r)
      * request given its charge would put the process past the budget (the
      * allocator's decommit delay; four stopped requests at once measured
      * 193 MB against a 150 MiB budget before) */
+    svc_account_done(&r->acct);
     svc_budget_release(&r->srv->budget, r->charged + atomic_load(&r->acct.granted));
     free(r);
 }
@@ -127,71 +133,10 @@ static int upload_too_slow(svc_req *r, char *detail, size_t cap)
     return 1;
 }
 
-/* 503 for a request the memory budget cannot hold now: another is
- * being parsed; retrying shortly will likely succeed. */
-#define MEMORY_BUSY "sbomd's memory budget is taken by requests in flight; retry shortly"
-
-static int refuse_memory(svc_req *r)
-{
-    atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
-    svc_req_add_header(r, "Retry-After", "2");
-    return svc_req_problem(r, SVC_PT_MEMORY_BUSY, MEMORY_BUSY, NULL, 0);
-}
-
-/* Charge the request for a body of `len` bytes (its arena estimate
- * included), in whole MiB so a growing body is charged rarely. 0, or -1
- * when the budget cannot hold it (nothing more charged). */
-static int charge_body(svc_req *r, uint64_t len)
-{
-    uint64_t mib = 1u << 20;
-    unsigned long long want = svc_budget_cost((len + mib - 1) / mib * mib);
-    unsigned long long cap = svc_budget_cost((uint64_t)r->srv->cfg.max_body);
-    if (want > cap)
-        want = cap; /* never more than a max-body request, which the budget holds */
-    if (want <= r->charged)
-        return 0;
-    if (!svc_budget_charge(&r->srv->budget, want - r->charged))
-        return -1;
-    r->charged = want;
-    return 0;
-}
-
-int svc_req_admit(svc_req *r, unsigned long long model, svc_problem *pb)
-{
-    svc_budget *b = &r->srv->budget;
-    /* every input of the request is charged: the two sides of a diff, each
-     * part of a merge (one charge replacing the other let a request hold
-     * many models while paying for one) */
-    unsigned long long need = (unsigned long long)r->body.alloc + r->admitted + model;
-    if (need > b->total) {
-        atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
-        char detail[256];
-        snprintf(detail, sizeof detail,
-                 "reading %s would take about %llu MiB, more than the server's whole memory budget (%llu MiB); "
-                 "split the lockfile or ask for a larger --memory-budget",
-                 r->admitted ? "this request's inputs together" : "this input", (need + (1u << 20) - 1) >> 20,
-                 b->total >> 20);
-        return svc_problem_type(pb, SVC_PT_MEMORY_EXCEEDED, detail, NULL, 0);
-    }
-    if (need > r->charged) {
-        if (!svc_budget_charge(b, need - r->charged)) {
-            atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
-            svc_req_add_header(r, "Retry-After", "2");
-            return svc_problem_type(pb, SVC_PT_MEMORY_BUSY, MEMORY_BUSY, NULL, 0);
-        }
-    } else {
-        svc_budget_release(b, r->charged - need); /* the upload's guess was high: give the rest back */
-    }
-    r->charged = need;
-    r->admitted += model;
-    svc_account_prepay(&r->acct, model);
-    return 0;
-}
-
 static int charge_inflated(void *ctx, size_t len)
 {
     svc_req *r = ctx;
-    return charge_body(r, (uint64_t)r->body.len + len);
+    return svc_admit_body(r, (uint64_t)r->body.len + len);
 }
 
 /* Replace a coded body by its inflated bytes. 0 when the body is ready,
@@ -223,7 +168,7 @@ static int decode_body(svc_req *r)
         snprintf(detail, sizeof detail, "the request body inflates past %ld bytes (max-body)", r->srv->cfg.max_body);
         sent = svc_req_problem(r, SVC_PT_BODY_TOO_LARGE, detail, NULL, 0);
         break;
-    case SVC_DECODE_REFUSED: sent = refuse_memory(r); break;
+    case SVC_DECODE_REFUSED: sent = svc_admit_refuse(r); break;
     default:
         sent = svc_req_problem(r, SVC_PT_OUT_OF_MEMORY, "out of memory inflating the request body", NULL, 0);
         break;
@@ -240,7 +185,7 @@ static int dispatch(svc_req *r)
         return svc_req_problem(r, SVC_PT_UPLOAD_STALLED, why, NULL, 0);
     }
     if (r->over_budget)
-        return refuse_memory(r);
+        return svc_admit_refuse(r);
     if (r->too_large) {
         /* in the unit the operator set it in, with the setting's name: a
          * client cannot guess that 67108864 is the server's --max-body */
@@ -456,6 +401,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                        ? MHD_YES
                        : MHD_NO;
         }
+        if (r->route && r->route->wants_body && svc_admit_meter(r) != 0)
+            return svc_admit_refuse(r) == 0 ? MHD_YES : MHD_NO;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl) {
             char *end;
@@ -465,8 +412,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                 return dispatch(r) == 0 ? MHD_YES : MHD_NO;
             }
             /* the whole declared body at once, before a byte of it is read */
-            if (*end == '\0' && n > 0 && r->route && r->route->wants_body && charge_body(r, n) != 0)
-                return refuse_memory(r) == 0 ? MHD_YES : MHD_NO;
+            if (*end == '\0' && n > 0 && r->route && r->route->wants_body && svc_admit_body(r, n) != 0)
+                return svc_admit_refuse(r) == 0 ? MHD_YES : MHD_NO;
             /* the declared size at once: growing by doubling would copy the
              * body repeatedly and leave up to twice its size allocated. Not
              * past 32 MiB on a client's word alone: beyond, it grows as it arrives. */
@@ -489,7 +436,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (!r->too_large && !r->responded) {
             if (r->over_budget) {
                 /* drained: the 503 goes out once the body is over */
-            } else if (r->route && r->route->wants_body && charge_body(r, r->body.len + *upload_data_size) != 0) {
+            } else if (r->route && r->route->wants_body && svc_admit_body(r, r->body.len + *upload_data_size) != 0) {
                 /* a chunked body grew past what the budget holds: drop it */
                 r->over_budget = 1;
                 sb_buf_free(&r->body);
@@ -641,6 +588,15 @@ static long worker_threads(const svc_server *s)
     return threads;
 }
 
+/* Each connection's pool in libmicrohttpd: the request head, and one
+ * record per query argument (some 60 bytes each, for as few as 2 bytes of
+ * URL). At the default 32 KiB about 400 arguments filled it, and a head
+ * that does not fit is never answered: the connection waited for the head
+ * deadline. 128 KiB holds the head buffer's own limit in arguments of a
+ * realistic size (every list at its 256 values); its pages are touched
+ * only as a head needs them. */
+#define SVC_CONN_POOL ((size_t)128 << 10)
+
 /* The main daemon: on a fresh socket bound to `addr` (listen_fd < 0), or on
  * an already listening one (a TLS reload). NULL with errno as MHD left it. */
 static struct MHD_Daemon *start_main(svc_server *s, const struct sockaddr_storage *addr, int family, int listen_fd,
@@ -671,9 +627,9 @@ static struct MHD_Daemon *start_main(svc_server *s, const struct sockaddr_storag
     errno = 0;
     return MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s->main_l, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
                             MHD_OPTION_THREAD_POOL_SIZE, (unsigned)worker_threads(s), MHD_OPTION_CONNECTION_LIMIT,
-                            (unsigned)s->cfg.max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
-                            (unsigned)s->cfg.conn_timeout, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s->main_l,
-                            MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->main_l.guard,
+                            (unsigned)s->cfg.max_connections, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SVC_CONN_POOL,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout, MHD_OPTION_NOTIFY_COMPLETED,
+                            on_completed, &s->main_l, MHD_OPTION_NOTIFY_CONNECTION, svc_guard_notify, s->main_l.guard,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections_per_ip,
                             MHD_OPTION_ARRAY, extra, MHD_OPTION_END);
 }

@@ -32,7 +32,7 @@ void svc_mapsrc_release(void *ref);
 
 /* The SHA-1 of the current mapping's bytes into out: 1, or 0 when there is
  * no map yet. A refresh that brings other bytes changes it, so the result
- * cache (request.c) never answers from a document the old mapping made. */
+ * cache (repeat.c) never answers from a document the old mapping made. */
 int svc_mapsrc_digest(svc_mapsrc *m, unsigned char out[20]);
 
 /* Stop the thread and free the map (requests are over). */

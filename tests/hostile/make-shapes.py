@@ -161,3 +161,13 @@ for i in range(n):
     ch["node_modules/c%d" % i] = e
 wl("chain.package-lock.json", json.dumps({"name": "r", "lockfileVersion": 3, "packages": ch}))
 # ---- end of loops ----
+# ---- adm: priced queries, requests that stop each other ----
+# tiny-body.txt  27 bytes: the body beside a query of 7,000 policy terms
+#                        (shapes.sh builds the query)
+# half.cdx.json          120,000 x S minimal CycloneDX components: alone about
+#                        half of a 300 MiB budget (133 MB peak measured), so
+#                        four at once stop each other unless one is served
+w("tiny-body.txt", "requests==2.31.0\nidna==3.4\n")
+w("half.cdx.json", json.dumps({"bomFormat": "CycloneDX", "specVersion": "1.6", "version": 1,
+                               "components": [{"type": "library", "name": "c%d" % i} for i in range(120000 * s)]}))
+# ---- end adm ----

@@ -54,6 +54,17 @@ url="/v1/diff" one diff.requirements.txt "$(size "$work"/s/diff-*.txt)" -F "base
 parts=()
 for f in "$work"/s/part-*.cdx.json; do parts+=(-F "sbom=@$f"); done
 url="/v1/sbom" one merge16.cdx.json "$(size "$work"/s/part-*.cdx.json)" "${parts[@]}"
+# ---- adm: priced queries, requests that stop each other ----
+# 7,000 allow-license terms (28 KB of query) beside a 27-byte body: the policy
+# and its key are priced and built in linear memory
+terms="$(python3 -c "print(','.join(['MIT'] * 7000))")"
+url="/v1/sbom?filename=requirements.txt&allow-license=$terms" one allow7000.requirements.txt "$(size "$work"/s/tiny-body.txt)" --data-binary @"$work/s/tiny-body.txt"
+# four requests each needing about half the budget, on four threads so all
+# four build at once: one is served
+sargs=(--threads 4)
+url="/v1/sbom?filename=cdx.json" one half.cdx.json "$(size "$work"/s/half.cdx.json)" --data-binary @"$work/s/half.cdx.json"
+sargs=()
+# ---- end adm ----
 fi
 # ---- loops: every loop an input or a query sets stays inside the deadline.
 # Under --request-timeout 5; SB_SHAPES_ONLY=loops runs only these (run.sh's

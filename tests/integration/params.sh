@@ -160,4 +160,16 @@ curl -sS -o /dev/null "$base/healthz"
 sleep 0.2
 check "--log-level debug logs the probes" sh -c "grep '\"path\":\"/healthz\"' '$work/debug.log' | grep -q '\"level\":\"debug\"'"
 
+# ---- adm: the page may not be framed; many query parameters answered at once ----
+curl -sS -D "$work/page.h" -o /dev/null "$base/"
+check "the page's CSP forbids framing (frame-ancestors 'none')" grep -qi "^content-security-policy:.*frame-ancestors 'none'" "$work/page.h"
+for n in 500 1000; do
+  q="$(python3 -c "print('&'.join('x%d=1' % i for i in range($n)))")"
+  res="$(curl -sS -o "$work/q$n.json" -w '%{http_code} %{content_type} %{time_total}' --max-time 15 --data-binary 'p==1.0' "$base/v1/sbom?filename=requirements.txt&$q")"
+  check "$n query parameters: 400 problem+json ($res)" sh -c "[ '${res% *}' = '400 application/problem+json' ]"
+  check "$n query parameters: answered within 2 s ($res)" awk -v t="${res##* }" 'BEGIN { exit !(t < 2) }'
+  check "$n query parameters: the first unknown one named" jq -e '.detail == "unknown query parameter '"'"'x0'"'"'"' "$work/q$n.json"
+done
+# ---- end adm ----
+
 sb_done params

@@ -9,6 +9,8 @@
 #include "../../service/budget.h"
 #include "../../service/cgroup.h"
 #include "../../service/config.h"
+#include "../../service/http/admission.h"
+#include "../../core/deadline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,8 +194,8 @@ TEST(budget_fits_max_body)
     CHECK(c.max_body_lowered && c.max_body == c.memory_budget / 5 &&
           svc_budget_cost((unsigned long long)c.max_body) <= (unsigned long long)c.memory_budget);
     memset(&c, 0, sizeof c);
-    c.max_body = 64L << 20;
-    c.memory_budget = 1000000; /* set too small: an error naming both */
+    c.max_body = 32L << 20; /* a max-body the operator chose, a budget set too small: an error naming both */
+    c.memory_budget = 1000000;
     CHECK(svc_cfg_fit_budget(&c, 0, &err) < 0 && strstr(err.msg, "memory-budget 1000000") &&
           strstr(err.msg, "max-body"));
 }
@@ -242,4 +244,116 @@ TEST(config_sizes_take_units)
     CHECK(svc_cfg_load(&c, 3, bad, &err) < 0 && strstr(err.msg, "units k, M, G, T, Ki, Mi, Gi, Ti") != NULL);
     char *port[] = {"sbomd", "--port", "8Ki", NULL}; /* a port is no size */
     CHECK(svc_cfg_load(&c, 3, port, &err) < 0);
+}
+
+/* --memory-budget 300Mi with max-body at its default: max-body is lowered to
+ * what the budget holds (main logs it), not refused */
+TEST(budget_set_lowers_default_max_body)
+{
+    sb_err err;
+    svc_cfg c;
+    memset(&c, 0, sizeof c);
+    c.max_body = SVC_CFG_MAX_BODY_DEFAULT;
+    c.memory_budget = 300L << 20;
+    CHECK(svc_cfg_fit_budget(&c, 0, &err) == 0);
+    CHECK(c.max_body_lowered && c.max_body == (300L << 20) / 5 && c.memory_budget == 300L << 20);
+    memset(&c, 0, sizeof c);
+    c.max_body = SVC_CFG_MAX_BODY_DEFAULT;
+    c.memory_budget = 1L << 30; /* holds it: nothing lowered */
+    CHECK(svc_cfg_fit_budget(&c, 0, &err) == 0 && !c.max_body_lowered && c.max_body == SVC_CFG_MAX_BODY_DEFAULT);
+}
+
+/* What a query is priced at: linear in its bytes (a policy of 7,000 terms in
+ * 28 KB of query is some 450 KB, never the quadratic 245 MiB) */
+TEST(budget_query_cost_linear)
+{
+    CHECK(svc_budget_query_cost(0) == 0);
+    CHECK(svc_budget_query_cost(28000) == 28000 * SVC_BUDGET_QUERY_FACTOR);
+    CHECK(svc_budget_query_cost(56000) == 2 * svc_budget_query_cost(28000));
+    CHECK(svc_budget_query_cost(28000) < 1ULL << 20);
+}
+
+/* The rule when requests stop each other: the first refused becomes the
+ * grower and waits for memory; another is refused at once while it holds
+ * the role; the role is free again when the grower's request ends */
+TEST(budget_one_grower_waits_others_stop)
+{
+    svc_budget b;
+    svc_budget_init(&b, 10ULL << 20);
+    atomic_ullong base;
+    atomic_init(&base, 0);
+    svc_account a1, a2;
+    svc_account_init(&a1, &b, &base, 1);
+    svc_account_init(&a2, &b, &base, 2);
+    CHECK(svc_budget_claim_growth(&b, 1) == 1);
+    CHECK(svc_budget_claim_growth(&b, 1) == 1); /* its own again */
+    CHECK(svc_budget_claim_growth(&b, 2) == 0);
+    svc_account_done(&a2); /* not the grower: changes nothing */
+    CHECK(svc_budget_claim_growth(&b, 2) == 0);
+    svc_account_done(&a1);
+    CHECK(svc_budget_claim_growth(&b, 2) == 1);
+    svc_account_done(&a2);
+    /* the budget full: a2, not the grower, is refused 503 at once; a1 (the
+     * grower) waits until its deadline and, nothing given back, is refused */
+    CHECK(svc_budget_charge(&b, 10ULL << 20) == 1);
+    a1.deadline_ns = sb_deadline_now_ns() + 200000000LL;
+    a2.deadline_ns = sb_deadline_now_ns() + 5000000000LL;
+    CHECK(svc_budget_claim_growth(&b, 1) == 1);
+    long long t0 = sb_deadline_now_ns();
+    CHECK(svc_account_take(&a2, 1000) == 0 && atomic_load(&a2.refused) == 503);
+    CHECK(sb_deadline_now_ns() - t0 < 100000000LL); /* at once: not waiting */
+    svc_account_done(&a1);
+    t0 = sb_deadline_now_ns();
+    CHECK(svc_account_take(&a1, 1000) == 0 && atomic_load(&a1.refused) == 503);
+    CHECK(sb_deadline_now_ns() - t0 >= 150000000LL); /* it waited, until its deadline */
+    svc_account_done(&a1);
+    svc_budget_release(&b, 10ULL << 20);
+}
+
+/* Retry-After for a refused request: 2 to 5 s, the same for the same salt,
+ * and consecutive requests spread over all four */
+TEST(budget_retry_after_spread)
+{
+    unsigned seen[SVC_ADMIT_RETRY_MAX + 1] = {0};
+    for (unsigned long long i = 1; i <= 400; i++) {
+        unsigned s = svc_admit_retry_secs(i);
+        CHECK(s >= SVC_ADMIT_RETRY_MIN && s <= SVC_ADMIT_RETRY_MAX);
+        CHECK(s == svc_admit_retry_secs(i));
+        if (s <= SVC_ADMIT_RETRY_MAX)
+            seen[s]++;
+    }
+    for (unsigned s = SVC_ADMIT_RETRY_MIN; s <= SVC_ADMIT_RETRY_MAX; s++)
+        CHECK(seen[s] >= 50);
+}
+
+/* Growth leaves 1/16 of the budget free while others are in flight (what
+ * the process holds outside the accounts lives there); a request alone may
+ * grow to the whole budget */
+TEST(budget_growth_reserve)
+{
+    svc_budget b;
+    svc_budget_init(&b, 160ULL << 20);
+    CHECK(svc_budget_growth_ceiling(&b, 0) == 160ULL << 20);
+    CHECK(svc_budget_growth_ceiling(&b, 1) == 150ULL << 20);
+    CHECK(svc_budget_charge_within(&b, 150ULL << 20, svc_budget_growth_ceiling(&b, 1)) == 1);
+    CHECK(svc_budget_charge_within(&b, 1, svc_budget_growth_ceiling(&b, 1)) == 0);
+    CHECK(svc_budget_charge_within(&b, 10ULL << 20, 1ULL << 40) == 1); /* never past the total */
+    CHECK(svc_budget_charge_within(&b, 1, 1ULL << 40) == 0);
+    CHECK(svc_budget_used(&b) == 160ULL << 20);
+    svc_budget_release(&b, 160ULL << 20);
+    /* an account alone grows to all of it; beside another's charge, to the reserve */
+    atomic_ullong base;
+    atomic_init(&base, 0);
+    svc_account a;
+    svc_account_init(&a, &b, &base, 9);
+    CHECK(svc_account_take(&a, 160ULL << 20) == 1);
+    svc_account b2;
+    svc_account_init(&b2, &b, &base, 10);
+    svc_budget_release(&b, 160ULL << 20); /* as if a ended */
+    atomic_store(&a.granted, 0);
+    CHECK(svc_budget_charge(&b, 100ULL << 20) == 1); /* another request's */
+    CHECK(svc_account_take(&b2, 55ULL << 20) == 0 && atomic_load(&b2.refused) == 503);
+    CHECK(svc_account_take(&b2, 50ULL << 20) == 1); /* up to the ceiling: 100 + 50 of 160 MiB */
+    CHECK(svc_budget_used(&b) == 150ULL << 20);
+    svc_budget_release(&b, 150ULL << 20);
 }

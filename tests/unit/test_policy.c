@@ -9,6 +9,7 @@
 #include "../../core/policy.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct pcase {
     const char *allow, *deny; /* comma lists, NULL for none */
@@ -273,5 +274,35 @@ TEST(policy_hostile_expressions)
     lic.value = "(MIT";
     CHECK(sb_policy_eval(&p, a, &lic, &why) != SB_POL_PASS);
     free(deep);
+    sb_arena_destroy(a);
+}
+
+/* 7,000 allow terms in one query value: the key is written once, so the
+ * arena holds about the terms and one key, not 7,000 partial copies */
+TEST(policy_key_linear_in_terms)
+{
+    sb_arena *a = sb_arena_new(0);
+    sb_policy p = {0};
+    sb_err err;
+    sb_err_clear(&err);
+    size_t n = 7000;
+    char *list = malloc(n * 4 + 1);
+    CHECK(list != NULL);
+    if (NULL == list)
+        return;
+    for (size_t i = 0; i < n; i++)
+        memcpy(list + i * 4, i + 1 < n ? "MIT," : "MIT", 4);
+    CHECK(sb_policy_add_ids(&p, a, false, list, &err) == SB_OK);
+    CHECK(sb_policy_add_ignores(&p, a, "x:y", &err) == SB_OK);
+    size_t before = sb_arena_used(a);
+    const char *k = sb_policy_key(&p, a);
+    size_t key_bytes = sb_arena_used(a) - before;
+    CHECK(k != NULL);
+    /* "require=0" + 7,000 x ";allow=MIT" + ";ignore=x:y" */
+    CHECK(k && strlen(k) == 9 + n * 10 + 11);
+    CHECK(k && !strncmp(k, "require=0;allow=MIT;allow=MIT", 29));
+    CHECK(k && !strcmp(k + strlen(k) - 21, ";allow=MIT;ignore=x:y"));
+    CHECK(key_bytes < 2 * (9 + n * 10 + 11 + 1) + 64);
+    free(list);
     sb_arena_destroy(a);
 }
