@@ -378,12 +378,13 @@ sb_code sb_diff_compute(sb_diff **out, sb_arena *a, const sb_sbom *base, const s
     return SB_OK;
 }
 
-/* The component a repository's merged selection has for lockfile `path`. */
+/* The component a repository's merged selection has for lockfile `path`:
+ * the one named by the path that carries pixi:lockfile-kind (only the
+ * repository reader writes it, and only on a lockfile's own component). */
 static const sb_pkg *lockfile_component(const sb_sbom *all, const char *path)
 {
     for (size_t i = 0; all && i < all->npkgs; i++)
-        if (all->pkgs[i].kind == SB_KIND_EXTERNAL && !strcmp(all->pkgs[i].name, path) &&
-            prop_of(&all->pkgs[i], "pixi:lockfile-kind"))
+        if (!strcmp(all->pkgs[i].name, path) && prop_of(&all->pkgs[i], "pixi:lockfile-kind"))
             return &all->pkgs[i];
     return NULL;
 }

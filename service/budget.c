@@ -268,3 +268,13 @@ void svc_account_json_install(void)
 {
     json_set_alloc_funcs(json_alloc, json_release);
 }
+
+unsigned svc_budget_retry_secs(unsigned long long salt)
+{
+    /* splitmix64's finalizer: consecutive request numbers spread evenly */
+    unsigned long long z = salt + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return SVC_BUDGET_RETRY_MIN + (unsigned)(z % (SVC_BUDGET_RETRY_MAX - SVC_BUDGET_RETRY_MIN + 1));
+}

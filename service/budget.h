@@ -95,6 +95,14 @@ unsigned long long svc_budget_used(svc_budget *b);
  * (non-zero), else SVC_BUDGET_DEFAULT. */
 unsigned long long svc_budget_default(unsigned long long cgroup_limit);
 
+/* Retry-After's seconds for a request the budget refused, spread over
+ * [SVC_BUDGET_RETRY_MIN, SVC_BUDGET_RETRY_MAX] by `salt` (the same salt, the
+ * same delay), so clients refused together do not all come back in the
+ * same instant and stop each other again. */
+#define SVC_BUDGET_RETRY_MIN 2u
+#define SVC_BUDGET_RETRY_MAX 5u
+unsigned svc_budget_retry_secs(unsigned long long salt);
+
 /* A request's account (see above). `base` is the request's other charge
  * (body, capture, admitted estimates), read for the 413 test. */
 typedef struct svc_account {

@@ -14,29 +14,10 @@
  * being parsed; retrying shortly will likely succeed. */
 #define MEMORY_BUSY "sbomd's memory budget is taken by requests in flight; retry shortly"
 
-unsigned svc_admit_retry_secs(unsigned long long salt)
-{
-    /* splitmix64's finalizer: consecutive request numbers spread evenly */
-    unsigned long long z = salt + 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return SVC_ADMIT_RETRY_MIN + (unsigned)(z % (SVC_ADMIT_RETRY_MAX - SVC_ADMIT_RETRY_MIN + 1));
-}
-
-/* Spread over a few seconds, so clients refused together do not all come
- * back in the same instant and stop each other again. */
-void svc_admit_retry_after(svc_req *r)
-{
-    static const char *const secs[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
-    _Static_assert(SVC_ADMIT_RETRY_MAX < sizeof secs / sizeof secs[0], "every delay has its text");
-    svc_req_add_header(r, "Retry-After", secs[svc_admit_retry_secs(r->acct.scope ^ r->srv->id_salt)]);
-}
-
 int svc_admit_refuse(svc_req *r)
 {
     atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
-    svc_admit_retry_after(r);
+    svc_req_retry_after(r);
     return svc_req_problem(r, SVC_PT_MEMORY_BUSY, MEMORY_BUSY, NULL, 0);
 }
 
@@ -103,7 +84,7 @@ int svc_req_admit(svc_req *r, unsigned long long model, svc_problem *pb)
     if (need > r->charged) {
         if (!svc_budget_charge(b, need - r->charged)) {
             atomic_fetch_add(&r->srv->metrics.rejected_memory, 1);
-            svc_admit_retry_after(r);
+            svc_req_retry_after(r);
             return svc_problem_type(pb, SVC_PT_MEMORY_BUSY, MEMORY_BUSY, NULL, 0);
         }
     } else {

@@ -27,14 +27,4 @@ int svc_admit_meter(svc_req *r);
  * svc_budget_query_cost prices at the first admission. */
 unsigned long long svc_admit_query_bytes(svc_req *r);
 
-/* Retry-After's seconds for a refused request, spread over
- * [SVC_ADMIT_RETRY_MIN, SVC_ADMIT_RETRY_MAX] by `salt` (the same salt, the
- * same delay). */
-/* Add Retry-After to a request the budget refused. */
-void svc_admit_retry_after(svc_req *r);
-
-#define SVC_ADMIT_RETRY_MIN 2u
-#define SVC_ADMIT_RETRY_MAX 5u
-unsigned svc_admit_retry_secs(unsigned long long salt);
-
 #endif

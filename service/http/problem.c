@@ -8,8 +8,8 @@
  * known "line"/"column" (where in the input) and "choices" (acceptable values),
  * and for a failed CI gate "violations" (one object per finding)}.
  */
-#include "admission.h"
 #include "request_int.h"
+#include "../budget.h"
 #include "../../core/gate.h"
 #include "../../core/jsonw.h"
 
@@ -276,6 +276,13 @@ int svc_req_disabled(svc_req *r, const char *detail)
     return problem(r, SVC_PT_FEATURE_DISABLED, detail, NULL, NULL, 0, NULL, 0);
 }
 
+void svc_req_retry_after(svc_req *r)
+{
+    static const char *const secs[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+    _Static_assert(SVC_BUDGET_RETRY_MAX < sizeof secs / sizeof secs[0], "every delay has its text");
+    svc_req_add_header(r, "Retry-After", secs[svc_budget_retry_secs(r->acct.scope ^ r->srv->id_salt)]);
+}
+
 /* A request whose account refused memory (budget.h): whatever error that
  * surfaced as (an out-of-memory, a parser that could not grow), the answer
  * is the budget's, and the memory is returned when the request ends. */
@@ -298,7 +305,7 @@ static int stopped_for_memory(svc_req *r, unsigned why)
              "building this request needed more memory than sbomd's budget had free (it asked for about %llu MiB "
              "of %llu MiB when stopped; requests in flight hold the rest); retry shortly",
              took, s->budget.total / mib);
-    svc_admit_retry_after(r);
+    svc_req_retry_after(r);
     return svc_req_problem(r, SVC_PT_MEMORY_BUSY, detail, NULL, 0);
 }
 

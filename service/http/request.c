@@ -10,7 +10,6 @@
  * (server.c), so this file never calls the problem writer.
  */
 #include "request_int.h"
-#include "gzip.h"
 #include "../params.h"
 #include "../../core/report.h"
 #include "../lookup/mapsrc.h"
@@ -234,36 +233,6 @@ int svc_req_send(svc_req *r, unsigned status, const char *content_type, const ch
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
     r->bytes_out += len;
     return svc_req__queue(r, status, resp);
-}
-
-
-int svc_req_send_asset(svc_req *r, const char *content_type, const char *body, size_t len, const char *etag)
-{
-    int gz = len >= 1024 && svc_gzip_wanted(svc_req_header(r, "Accept-Encoding"));
-    const char *tag = etag;
-    char zt[64];
-    if (etag && gz && strlen(etag) + 6 <= sizeof zt) {
-        svc_req__gzip_etag(zt, sizeof zt, etag);
-        tag = zt;
-    }
-    if (tag && svc_req__none_match(svc_req_header(r, "If-None-Match"), tag))
-        return svc_req__not_modified(r, tag);
-    char *z = NULL;
-    size_t zn = 0;
-    if (gz && svc_gzip_buffer(r->arena, body, len, SVC_GZIP_LEVEL, &z, &zn) != 0)
-        gz = 0, tag = etag;
-    struct MHD_Response *resp = MHD_create_response_from_buffer(gz ? zn : len, (void *)(gz ? z : body),
-                                                                MHD_RESPMEM_MUST_COPY);
-    if (NULL == resp)
-        return -1;
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
-    if (gz)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-    if (tag)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, tag);
-    r->bytes_out += gz ? zn : len;
-    return svc_req__queue(r, 200, resp);
 }
 
 double svc_req__elapsed(const svc_req *r)

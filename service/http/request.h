@@ -166,6 +166,10 @@ void svc_req_gate_fired(svc_req *r, const char *slug);
  * array ({gate, step, detail}: which data each gate lacked). */
 int svc_req_unevaluated(svc_req *r, const struct sb_gate *g, const char *detail);
 
+/* Add Retry-After to a request the memory budget refused or stopped: a
+ * few seconds, spread per request (svc_budget_retry_secs). */
+void svc_req_retry_after(svc_req *r);
+
 /* A gate this server cannot evaluate at all: 400 problem+json of type
  * urn:sbomd:problem:feature-disabled (detail names the server option). */
 int svc_req_disabled(svc_req *r, const char *detail);

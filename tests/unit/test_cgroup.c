@@ -314,15 +314,15 @@ TEST(budget_one_grower_waits_others_stop)
  * and consecutive requests spread over all four */
 TEST(budget_retry_after_spread)
 {
-    unsigned seen[SVC_ADMIT_RETRY_MAX + 1] = {0};
+    unsigned seen[SVC_BUDGET_RETRY_MAX + 1] = {0};
     for (unsigned long long i = 1; i <= 400; i++) {
-        unsigned s = svc_admit_retry_secs(i);
-        CHECK(s >= SVC_ADMIT_RETRY_MIN && s <= SVC_ADMIT_RETRY_MAX);
-        CHECK(s == svc_admit_retry_secs(i));
-        if (s <= SVC_ADMIT_RETRY_MAX)
+        unsigned s = svc_budget_retry_secs(i);
+        CHECK(s >= SVC_BUDGET_RETRY_MIN && s <= SVC_BUDGET_RETRY_MAX);
+        CHECK(s == svc_budget_retry_secs(i));
+        if (s <= SVC_BUDGET_RETRY_MAX)
             seen[s]++;
     }
-    for (unsigned s = SVC_ADMIT_RETRY_MIN; s <= SVC_ADMIT_RETRY_MAX; s++)
+    for (unsigned s = SVC_BUDGET_RETRY_MIN; s <= SVC_BUDGET_RETRY_MAX; s++)
         CHECK(seen[s] >= 50);
 }
 
