@@ -8,6 +8,11 @@
 #   make asan       sanitizer build in build/asan
 #   make valgrind   debug build: unit tests, a slice of the HTTP suite, lookups under valgrind
 #   make docs       regenerate docs/configuration.md and docs/sbomd.8
+#   make fuzz       the libFuzzer targets, FUZZ_SECONDS each (clang)
+#   make bench      core micro-benchmarks (figures, never pass/fail)
+#   make image      the container image, as root (image-test also runs it)
+#   make deps       install the Debian packages build and tests need
+#   make counts     raise tests/counts.tsv's floors to the last runs' counts
 
 CC      ?= cc
 PKGS    := libmicrohttpd yaml-0.1 jansson libcurl libzstd zlib
@@ -170,8 +175,8 @@ valgrind:
 	@$(MAKE) --no-print-directory PROFILE=debug build
 	@SB_PROFILES=debug SB_VALGRIND=1 tests/run-all.sh
 
-# libFuzzer targets (clang), each run FUZZ_SECONDS (default 60).
-# container image (root; buildah/podman/debootstrap): build, or build and run
+# container image (as root: apt-get, debootstrap, buildah/podman): build,
+# or build and run
 image:
 	deploy/build-image
 
@@ -194,6 +199,7 @@ docs:
 	build/release/sbomd --help-markdown > docs/configuration.md
 	build/release/sbomd --help-man > docs/sbomd.8
 
+# libFuzzer targets (clang), each run FUZZ_SECONDS (default 60; CI sets 30)
 fuzz:
 	@tests/fuzz/run.sh $${FUZZ_SECONDS:-60}
 
