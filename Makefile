@@ -136,8 +136,9 @@ $(B)/libsbsvc.a: $(SVCLIB_OBJ)
 $(B)/unit-tests: $(TEST_OBJ) $(B)/libsbsvc.a $(B)/libsbcore.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(REDIS_LIBS) $($(PROFILE)_LIBS) -lpthread
 
+# what building and running need (the tests' tools come with test/check)
 check-deps:
-	@scripts/install-deps --check-or-install
+	@scripts/install-deps --check-or-install --build-only
 
 deps:
 	@scripts/install-deps
@@ -155,7 +156,8 @@ test:
 
 # The fast tier (minutes, not the full suite's half hour): release build, unit
 # tests, the golden documents and the reports against a real server.
-check: check-deps
+check:
+	@scripts/install-deps --check-or-install
 	@$(MAKE) --no-print-directory PROFILE=release build
 	@SB_PROFILES=release SB_FAST=1 tests/run-all.sh
 
@@ -172,6 +174,7 @@ asan:
 	@$(MAKE) --no-print-directory PROFILE=asan build
 
 valgrind:
+	@scripts/install-deps --check-or-install
 	@$(MAKE) --no-print-directory PROFILE=debug build
 	@SB_PROFILES=debug SB_VALGRIND=1 tests/run-all.sh
 
@@ -201,6 +204,7 @@ docs:
 
 # libFuzzer targets (clang), each run FUZZ_SECONDS (default 60; CI sets 30)
 fuzz:
+	@scripts/install-deps --check-or-install
 	@tests/fuzz/run.sh $${FUZZ_SECONDS:-60}
 
 print-core-src:
