@@ -31,6 +31,7 @@ static inline void sb_alloc_release_now(void)
     malloc_trim(0);
 }
 #else
+#include <malloc.h>
 #include <mimalloc.h>
 #define sb_malloc(n) mi_malloc(n)
 #define sb_calloc(c, n) mi_calloc((c), (n))
@@ -40,6 +41,7 @@ static inline void sb_alloc_release_now(void)
 static inline void sb_alloc_release(void)
 {
     mi_collect(true);
+    malloc_trim(0);
 }
 /* sb_alloc_release_now(): the same, without the allocator's decommit delay
  * (pages freed a moment ago are returned too, not kept for reuse). It sets
@@ -51,6 +53,7 @@ static inline void sb_alloc_release_now(void)
     mi_option_set(mi_option_decommit_delay, 0);
     mi_collect(true);
     mi_option_set(mi_option_decommit_delay, delay);
+    malloc_trim(0);
 }
 #endif
 

@@ -92,6 +92,8 @@ double svc_req__elapsed(const svc_req *r);
 /* Give freed memory back to the system now, the allocator's delay skipped
  * (one thread at a time: it flips a process-wide option). */
 void svc_req__release_now(void);
+/* The same when the server has fallen idle, at most once a second. */
+void svc_req__release_idle(void);
 
 /* Queue a finished MHD response with the request's extra headers. */
 int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp);

@@ -87,6 +87,9 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
 /* A request that held this much gives it back to the system when it ends;
  * smaller ones leave it to the allocator's caches. */
 #define RELEASE_AFTER ((size_t)16 << 20)
+/* ... and one that held this much when it leaves the server idle
+ * (svc_req__release_idle) */
+#define RELEASE_IDLE ((size_t)1 << 20)
 
 static void req_free(svc_req *r)
 {
@@ -104,6 +107,8 @@ static void req_free(svc_req *r)
     svc_req_drop_body(r); /* a large body's release takes what was freed above too */
     if (!released && held >= RELEASE_AFTER)
         svc_req__release_now();
+    else if (!released && held >= RELEASE_IDLE && 0 == atomic_load(&r->srv->in_flight))
+        svc_req__release_idle();
     /* last: while the allocator still kept this request's pages, another
      * request given its charge would put the process past the budget (the
      * allocator's decommit delay; four stopped requests at once measured
