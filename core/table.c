@@ -20,7 +20,9 @@ static int is_control(unsigned char c)
     return c < 0x20 || c == 0x7f;
 }
 
-sb_code sb_table_text(sb_buf *b, const char *s, size_t pad)
+/* s with each control character written as `with`: a name cannot start a
+ * line or move the cursor in a text table, nor break a Markdown line. */
+static sb_code append_no_controls(sb_buf *b, const char *s, char with)
 {
     sb_code rc = SB_OK;
     const char *run = s;
@@ -28,11 +30,15 @@ sb_code sb_table_text(sb_buf *b, const char *s, size_t pad)
         if (is_control((unsigned char)*p)) {
             rc = sb_buf_append(b, run, (size_t)(p - run));
             if (rc == SB_OK)
-                rc = sb_buf_append(b, "?", 1);
+                rc = sb_buf_append(b, &with, 1);
             run = p + 1;
         }
-    if (rc == SB_OK)
-        rc = sb_buf_append(b, run, strlen(run));
+    return rc == SB_OK ? sb_buf_append(b, run, strlen(run)) : rc;
+}
+
+sb_code sb_table_text(sb_buf *b, const char *s, size_t pad)
+{
+    sb_code rc = append_no_controls(b, s, '?');
     for (size_t w = sb_table_width(s); rc == SB_OK && w < pad; w++)
         rc = sb_buf_append(b, " ", 1);
     return rc;
@@ -75,18 +81,8 @@ static int md_plain(const char *s)
 
 sb_code sb_table_md(sb_buf *b, const char *s, int in_table)
 {
-    if (md_plain(s)) {
-        sb_code rc = SB_OK;
-        const char *run = s;
-        for (const char *p = s; *p && rc == SB_OK; p++)
-            if (is_control((unsigned char)*p)) {
-                rc = sb_buf_append(b, run, (size_t)(p - run));
-                if (rc == SB_OK)
-                    rc = sb_buf_append(b, " ", 1);
-                run = p + 1;
-            }
-        return rc == SB_OK ? sb_buf_append(b, run, strlen(run)) : rc;
-    }
+    if (md_plain(s))
+        return append_no_controls(b, s, ' ');
     /* A code span: nothing inside one is markup, a tag, a link or a mention.
      * Its fence is one backtick longer than the longest run in the text, and
      * a space pads the text when it starts or ends with a backtick or a
