@@ -287,12 +287,14 @@ static sb_code map_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_derive_opt
         const char *pp = build(a, "pypi", NULL, sb_model_pep503(a, names[i]), p->version, NULL, 0);
         if (NULL == pp)
             return SB_ENOMEM;
+        const sb_strv *more = &sb_pkg_xr(p)->extra_purls;
         int dup = !strcmp(pp, p->purl);
-        for (size_t k = 0; k < p->extra_purls.n && !dup; k++)
-            dup = !strcmp(pp, p->extra_purls.v[k]);
+        for (size_t k = 0; k < more->n && !dup; k++)
+            dup = !strcmp(pp, more->v[k]);
         if (dup)
             continue;
-        if (sb_strv_push(&p->extra_purls, a, pp) != SB_OK)
+        sb_pkgx *x = sb_pkg_x(p, a);
+        if (NULL == x || sb_strv_push(&x->extra_purls, a, pp) != SB_OK)
             return SB_ENOMEM;
         added = 1;
     }
@@ -303,13 +305,15 @@ static sb_code map_pypi(sb_pkg *p, sb_arena *a, props_b *pb, const sb_derive_opt
  * package's own moves to the extra purls in its place. */
 static void swap_primary(sb_pkg *p)
 {
-    if (sb_eco_is(p->kind, SB_ECO_PYPI_INDEX))
+    if (sb_eco_is(p->kind, SB_ECO_PYPI_INDEX) || NULL == p->x)
         return;
-    for (size_t k = 0; k < p->extra_purls.n; k++)
-        if (!strncmp(p->extra_purls.v[k], "pkg:pypi/", 9)) {
+    sb_pkgx *x = p->x;
+    for (size_t k = 0; k < x->extra_purls.n; k++)
+        if (!strncmp(x->extra_purls.v[k], "pkg:pypi/", 9)) {
             const char *own = p->purl;
-            p->purl = p->extra_purls.v[k];
-            p->extra_purls.v[k] = own;
+            p->purl = x->extra_purls.v[k];
+            x->extra_purls.v[k] = own;
+            x->ref_purl = own;
             return;
         }
 }
@@ -390,15 +394,17 @@ static sb_code derive(sb_pkg *p, sb_arena *a, props_b *pbuf, const sb_lock_env *
         p->purl = x->given_purl;
     if (NULL == p->purl)
         return SB_EINVAL;
-    memset(&p->extra_purls, 0, sizeof p->extra_purls);
+    if (p->x) { /* derived again after a filter: from nothing */
+        memset(&p->x->extra_purls, 0, sizeof p->x->extra_purls);
+        p->x->ref_purl = NULL;
+    }
     for (size_t i = 0; i < x->lock_purls.n; i++) {
         const char *ep = complete_purl(a, x->lock_purls.v[i], p->version);
-        if (strcmp(ep, p->purl) && sb_strv_push(&p->extra_purls, a, ep) != SB_OK)
+        if (strcmp(ep, p->purl) && sb_strv_push(&p->x->extra_purls, a, ep) != SB_OK)
             return SB_ENOMEM;
     }
     if ((rc = map_pypi(p, a, &pb, opts)) != SB_OK)
         return rc;
-    p->ref_purl = p->purl;
     if (opts && opts->primary_pypi)
         swap_primary(p);
     if (pb.n)

@@ -26,7 +26,8 @@ typedef struct sb_derive_opts {
 /*
  * For each of the n packages (the selection's own copies, in any order):
  * p->lic (equal license strings share one sb_lic, its memory from licmem),
- * p->purl, p->ref_purl (what the id derives from), p->extra_purls,
+ * p->purl, x->ref_purl (what the id derives from, when not the purl),
+ * x->extra_purls,
  * p->supplier_*, and p->props sorted by name, repeated names dropped (a
  * reader's property before a derived one). `env` gives the PyPI index a
  * package without one was resolved from; `opts` may be NULL. Memory that

@@ -293,8 +293,8 @@ static sb_code component(sb_doc *d, size_t i)
     for (size_t k = 0; k < p->nprops; k++)
         prop(jw, p->props[k].name, p->props[k].value);
     prop(jw, "pixi:kind", sb_kind_name(p->kind));
-    for (size_t k = 0; k < p->extra_purls.n; k++)
-        prop(jw, "pixi:purl", p->extra_purls.v[k]);
+    for (size_t k = 0; k < sb_pkg_xr(p)->extra_purls.n; k++)
+        prop(jw, "pixi:purl", sb_pkg_xr(p)->extra_purls.v[k]);
     for (size_t k = 0; k < x->nlicfiles; k++)
         prop(jw, "pixi:license-file", x->licfiles[k].name);
     sb_jw_arr_end(jw);

@@ -48,9 +48,9 @@ static const char *pypi_identity(const sb_pkg *p)
         return NULL;
     if (!strncmp(p->purl, "pkg:pypi/", 9))
         return p->purl;
-    for (size_t k = 0; k < p->extra_purls.n; k++)
-        if (!strncmp(p->extra_purls.v[k], "pkg:pypi/", 9))
-            return p->extra_purls.v[k];
+    for (size_t k = 0; k < sb_pkg_xr(p)->extra_purls.n; k++)
+        if (!strncmp(sb_pkg_xr(p)->extra_purls.v[k], "pkg:pypi/", 9))
+            return sb_pkg_xr(p)->extra_purls.v[k];
     return NULL;
 }
 
@@ -172,7 +172,7 @@ static sb_code component(sb_doc *d, size_t i)
     if (pypi_identity(p)) {
         sb_jw_key(jw, "metadata");
         sb_jw_obj_begin(jw);
-        sb_jw_kstr(jw, "conda-purl", p->ref_purl);
+        sb_jw_kstr(jw, "conda-purl", sb_pkg_ref_purl(p));
         sb_jw_obj_end(jw);
     }
     if (!s->deps_unknown)

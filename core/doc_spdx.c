@@ -199,11 +199,11 @@ static sb_code component(sb_doc *d, size_t i)
     sb_doc__hashes(jw, p, &spdx_checksums);
     sb_jw_key(jw, "externalRefs");
     sb_jw_arr_begin(jw);
-    for (size_t k = 0; k <= p->extra_purls.n; k++) {
+    for (size_t k = 0; k <= sb_pkg_xr(p)->extra_purls.n; k++) {
         sb_jw_obj_begin(jw);
         str_field(jw, "referenceCategory", "PACKAGE-MANAGER");
         str_field(jw, "referenceType", "purl");
-        str_field(jw, "referenceLocator", k == 0 ? p->purl : p->extra_purls.v[k - 1]);
+        str_field(jw, "referenceLocator", k == 0 ? p->purl : sb_pkg_xr(p)->extra_purls.v[k - 1]);
         sb_jw_obj_end(jw);
     }
     sb_jw_arr_end(jw);

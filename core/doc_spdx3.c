@@ -332,14 +332,14 @@ static sb_code component(sb_doc *d, size_t i)
     sb_jw_kstr(jw, "software_primaryPurpose", "library");
     if (s3->sup_iri[i])
         sb_jw_kstr(jw, "suppliedBy", s3->sup_iri[i]);
-    if (p->extra_purls.n) {
+    if (sb_pkg_xr(p)->extra_purls.n) {
         sb_jw_key(jw, "externalIdentifier");
         sb_jw_arr_begin(jw);
-        for (size_t k = 0; k < p->extra_purls.n; k++) {
+        for (size_t k = 0; k < sb_pkg_xr(p)->extra_purls.n; k++) {
             sb_jw_obj_begin(jw);
             sb_jw_kstr(jw, "type", "ExternalIdentifier");
             sb_jw_kstr(jw, "externalIdentifierType", "packageUrl");
-            sb_jw_kstr(jw, "identifier", p->extra_purls.v[k]);
+            sb_jw_kstr(jw, "identifier", sb_pkg_xr(p)->extra_purls.v[k]);
             sb_jw_obj_end(jw);
         }
         sb_jw_arr_end(jw);

@@ -101,8 +101,8 @@ const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p)
     size_t n = strlen("pixi:kind=") + strlen(sb_kind_name(p->kind)) + 1;
     for (size_t i = 0; i < p->nprops; i++)
         n += strlen(p->props[i].name) + strlen(p->props[i].value) + 2;
-    for (size_t i = 0; i < p->extra_purls.n; i++)
-        n += strlen("pixi:purl=") + strlen(p->extra_purls.v[i]) + 1;
+    for (size_t i = 0; i < sb_pkg_xr(p)->extra_purls.n; i++)
+        n += strlen("pixi:purl=") + strlen(sb_pkg_xr(p)->extra_purls.v[i]) + 1;
     char *out = sb_arena_alloc(d->tmp, n + 1);
     if (NULL == out)
         return NULL;
@@ -110,8 +110,8 @@ const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p)
     for (size_t i = 0; i < p->nprops; i++)
         o += (size_t)sprintf(out + o, "%s=%s\n", p->props[i].name, p->props[i].value);
     o += (size_t)sprintf(out + o, "pixi:kind=%s", sb_kind_name(p->kind));
-    for (size_t i = 0; i < p->extra_purls.n; i++)
-        o += (size_t)sprintf(out + o, "\npixi:purl=%s", p->extra_purls.v[i]);
+    for (size_t i = 0; i < sb_pkg_xr(p)->extra_purls.n; i++)
+        o += (size_t)sprintf(out + o, "\npixi:purl=%s", sb_pkg_xr(p)->extra_purls.v[i]);
     out[o] = '\0';
     return out;
 }

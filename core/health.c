@@ -171,7 +171,7 @@ const char *sb_health_step(const char *from, const char *to)
 
 int sb_health_queryable(const sb_pkg *p)
 {
-    const char *u = p->ref_purl;
+    const char *u = sb_pkg_ref_purl(p);
     return sb_eco_is(p->kind, SB_ECO_PYPI_INDEX) && p->version && u && !strncmp(u, "pkg:pypi/", 9) && !strchr(u, '?') &&
            !strchr(u, '#');
 }

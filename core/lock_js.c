@@ -185,7 +185,7 @@ static int b64_bytes(unsigned char *o, const char *s, size_t n, size_t want)
     return k == want;
 }
 
-/* SHA-512 and SHA-384 are kept in binary (sb_pkg.sha512b), SHA-256 and
+/* SHA-512 and SHA-384 are kept in binary (sb_pkg.sha512b, x->sha384b), SHA-256 and
  * SHA-1 in hex as every other reader keeps them. A digest fills an empty
  * slot; one that disagrees with the slot's returns 1 (the caller decides
  * what a second opinion means), anything else 0. */
@@ -219,9 +219,12 @@ static int one_digest(sb_arena *a, sb_pkg *p, const char *tok, size_t n)
             p->sha512b = sb_hash_keep(a, bytes, want);
             return 0;
         case SB_HASH_SHA384:
-            if (p->sha384b)
-                return 0 != memcmp(p->sha384b, bytes, want);
-            p->sha384b = sb_hash_keep(a, bytes, want);
+            if (sb_pkg_xr(p)->sha384b)
+                return 0 != memcmp(sb_pkg_xr(p)->sha384b, bytes, want);
+            sb_pkgx *x = sb_pkg_x(p, a);
+            if (NULL == x) /* out of memory: dropped, as when it cannot be kept */
+                return 0;
+            x->sha384b = sb_hash_keep(a, bytes, want);
             return 0;
         default: {
             sb_hash_hex hx;

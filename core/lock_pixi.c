@@ -408,7 +408,10 @@ static sb_code read_record_value(sb_pixi_ctx *c, sb_pixi_rec *r, rec_fields *f, 
     }
     if (key_is(key, "optional") || key_is(key, "editable")) {
         bool yes = sb_yp_truthy(y);
-        *(key[0] == 'o' ? &r->optional : &p->editable) = yes;
+        if (key[0] == 'o')
+            r->optional = yes;
+        else
+            p->editable = yes;
         return sb_yp_skip(y);
     }
     if (key_is(key, "build_number"))

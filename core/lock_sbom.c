@@ -120,11 +120,17 @@ sb_code sb_sbomin__set_hash(sb_sbomin *c, sb_pkg *p, const char *alg, const char
             return sb_err_set(c->err, SB_EPARSE, "package '%.64s': %s digest is not %zu hex digits", p->name, alg,
                               algs[i].hexlen);
         if (algs[i].slot == 2 || algs[i].slot == 3) {
-            /* kept in binary (sb_pkg.sha512b), written in lower case */
+            /* kept in binary (sb_pkg.sha512b, x->sha384b), written in lower case */
             const unsigned char *b = sb_hash_from_hex(c->a, hex, algs[i].hexlen / 2);
             if (NULL == b)
                 return sb_sbomin__oom(c);
-            *(algs[i].slot == 2 ? &p->sha512b : &p->sha384b) = b;
+            sb_pkgx *x = algs[i].slot == 2 ? NULL : sb_pkg_x(p, c->a);
+            if (algs[i].slot == 2)
+                p->sha512b = b;
+            else if (x)
+                x->sha384b = b;
+            else
+                return sb_sbomin__oom(c);
             continue;
         }
         char *h = sb_arena_strdup(c->a, hex);

@@ -57,7 +57,7 @@ const char *sb_pkg_hash(const sb_pkg *p, sb_hash_alg alg, sb_hash_hex *buf)
     case SB_HASH_SHA256: return p->sha256;
     case SB_HASH_MD5: return sb_pkg_xr(p)->md5;
     case SB_HASH_SHA512: return p->sha512b ? sb_hash_to_hex(buf, p->sha512b, 64) : NULL;
-    case SB_HASH_SHA384: return p->sha384b ? sb_hash_to_hex(buf, p->sha384b, 48) : NULL;
+    case SB_HASH_SHA384: return sb_pkg_xr(p)->sha384b ? sb_hash_to_hex(buf, sb_pkg_xr(p)->sha384b, 48) : NULL;
     case SB_HASH_SHA1: return p->sha1;
     case SB_HASH_N: break;
     }
@@ -107,6 +107,11 @@ sb_pkgx *sb_pkg_x(sb_pkg *p, sb_arena *a)
 const sb_pkgx *sb_pkg_xr(const sb_pkg *p)
 {
     return p->x ? p->x : &no_x;
+}
+
+const char *sb_pkg_ref_purl(const sb_pkg *p)
+{
+    return p->x && p->x->ref_purl ? p->x->ref_purl : p->purl;
 }
 
 sb_code sb_pkg_prop_insert(sb_pkg *p, sb_arena *a, const char *name, const char *value)

@@ -182,7 +182,12 @@ typedef struct sb_pkgx {
     const char *identifier_hash;       /* conda source [hash] */
     long long build_number, size;      /* -1 when unknown */
     sb_strv lock_purls;                /* purls the input listed */
-    const char *given_purl;            /* an SBOM input's own purl for it: kept as the primary purl */
+    const unsigned char *sha384b;      /* SHA-384 in binary (48 bytes; rare: read it with sb_pkg_hash) */
+    /* assigned by sb_select(): */
+    sb_strv extra_purls;    /* the package's other purls (the lockfile's, a PyPI mapping's) */
+    const char *ref_purl;   /* the package's own purl when primary-purl=pypi made a PyPI
+                           * identity primary; NULL: the purl (read with sb_pkg_ref_purl) */
+    const char *given_purl; /* an SBOM input's own purl for it: kept as the primary purl */
     /* enrichment (package cache, an SBOM input): */
     const char *summary, *homepage, *repository, *documentation;
     sb_licfile *licfiles; /* nlicfiles of them */
@@ -198,21 +203,26 @@ typedef struct sb_pkgx {
  * (~130 bytes of model per byte of a pin-dense requirements.txt;
  * <= 250 bytes a package). */
 typedef struct sb_pkg {
-    sb_kind kind;
-    sb_scope scope; /* set by readers that distinguish scopes */
-    bool noarch, sdist, editable;
-    bool has_purls_key;     /* the input stated `purls:` at all */
-    sb_lookup_state lookup; /* what a license lookup did for it (set by the lookup function) */
-    const char *name;       /* as spelled in the input */
-    const char *version;    /* NULL for partial source packages */
-    sb_pkgx *x;             /* NULL: none of those set (sb_pkg_xr reads either way) */
-    const char *location;   /* URL, path or git+...; NULL when unknown */
-    const char *file_name;  /* archive file name */
-    const char *sha256;     /* lower-case hex, validated */
-    /* SHA-512 and SHA-384 in binary (64 and 48 bytes, NULL when absent): every
-     * npm package has a SHA-512, and its 129 bytes of hex were a fifth of a
-     * JavaScript record; read them in hex with sb_pkg_hash */
-    const unsigned char *sha512b, *sha384b;
+    /* one word of small fields, and the selection's two counts beside it */
+    sb_kind kind : 8;
+    sb_scope scope : 2; /* set by readers that distinguish scopes */
+    bool noarch : 1, sdist : 1, editable : 1;
+    bool has_purls_key : 1;     /* the input stated `purls:` at all */
+    sb_lookup_state lookup : 3; /* what a license lookup did for it (set by the lookup function) */
+    /* set by sb_select() from a manifest (sb_select_opts.manifest; where,
+     * x->declared_in): */
+    unsigned declared_via : 4; /* bits 1 << sb_scope of the declarations */
+    uint32_t nprops, ndeps;    /* assigned by sb_select(): see props, deps */
+    const char *name;          /* as spelled in the input */
+    const char *version;       /* NULL for partial source packages */
+    sb_pkgx *x;                /* NULL: none of those set (sb_pkg_xr reads either way) */
+    const char *location;      /* URL, path or git+...; NULL when unknown */
+    const char *file_name;     /* archive file name */
+    const char *sha256;        /* lower-case hex, validated */
+    /* SHA-512 in binary (64 bytes, NULL when absent): every npm package has
+     * one, and its 129 bytes of hex were a fifth of a JavaScript record; read
+     * it in hex with sb_pkg_hash (SHA-384 is x->sha384b) */
+    const unsigned char *sha512b;
     const char *sha1;    /* lower-case hex */
     const char *license; /* raw as found */
     const char *requires_python;
@@ -224,19 +234,12 @@ typedef struct sb_pkg {
     sb_strv reader_props;  /* extra pixi:* name/value pairs, flattened */
 
     /* assigned by sb_select(): */
-    const char *purl;     /* primary purl */
-    const char *ref_purl; /* what the id derives from: the package's own purl even
-                              * when primary-purl=pypi made a PyPI identity primary */
-    const char *id;       /* unique in the document (bom-ref) */
-    sb_strv extra_purls;
+    const char *purl; /* primary purl; the others are x->extra_purls */
+    const char *id;   /* unique in the document (bom-ref), from sb_pkg_ref_purl */
     const char *supplier_name, *supplier_url;
-    sb_prop *props; /* sorted by name; pixi:kind is not in here */
-    size_t *deps;   /* indices into sb_sbom.pkgs, sorted by id */
-    uint32_t nprops, ndeps;
+    sb_prop *props;    /* nprops, sorted by name; pixi:kind is not in here */
+    size_t *deps;      /* ndeps indices into sb_sbom.pkgs, sorted by id */
     const sb_lic *lic; /* `license` normalized once per selection (shared by equal strings) */
-    /* set by sb_select() from a manifest (sb_select_opts.manifest; where,
-     * x->declared_in): */
-    unsigned char declared_via; /* bits 1 << sb_scope of the declarations */
 } sb_pkg;
 
 /* p's out-of-line fields, allocated (build number and size -1) when it has
@@ -245,6 +248,10 @@ sb_pkgx *sb_pkg_x(sb_pkg *p, sb_arena *a);
 
 /* p's out-of-line fields for reading: all unset when it has none. */
 const sb_pkgx *sb_pkg_xr(const sb_pkg *p);
+
+/* What p's id derives from: its own purl, which is not its purl when
+ * primary-purl=pypi made a PyPI identity primary. */
+const char *sb_pkg_ref_purl(const sb_pkg *p);
 
 /* Insert name=value into the properties of a selected package, which stay
  * sorted by name (the strings are not copied): for what is learnt after

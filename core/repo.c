@@ -385,8 +385,7 @@ static sb_code take(merge *m, const sb_pkg *p, size_t li, const char *path, size
     *k = *p;
     k->key = id;
     k->depends = (sb_strv){0};
-    k->purl = k->ref_purl = k->id = NULL;
-    k->extra_purls = (sb_strv){0};
+    k->purl = k->id = NULL; /* and the x fields sb_select derives again */
     k->props = NULL;
     k->deps = NULL;
     k->nprops = k->ndeps = 0;

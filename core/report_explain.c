@@ -124,11 +124,11 @@ static sb_code explain_pkg(sb_doc *d, xreport *r, size_t idx)
     F("kind", kind, input, NULL);
     const sb_ecosystem *eco = sb_eco(p->kind);
     const char *derived = eco->explain_purl ? eco->explain_purl : "derived from name and version";
-    const char *other = join(a, p->extra_purls.v, p->extra_purls.n);
+    const char *other = join(a, sb_pkg_xr(p)->extra_purls.v, sb_pkg_xr(p)->extra_purls.n);
     F("purl", p->purl, x->given_purl ? sb_arena_printf(a, "%s (as the document states it)", input) : derived,
       other ? sb_arena_printf(a, "other identities: %s", other) : NULL);
-    if (p->ref_purl && p->purl && strcmp(p->ref_purl, p->purl))
-        F("own-purl", p->ref_purl, "primary-purl=pypi made a PyPI identity primary", NULL);
+    if (p->x && p->x->ref_purl && p->purl && strcmp(p->x->ref_purl, p->purl))
+        F("own-purl", p->x->ref_purl, "primary-purl=pypi made a PyPI identity primary", NULL);
     sb_lic lic = sb_pkg_lic(p, a);
     const char *lsrc = prop_of(p, "pixi:license-source");
     const char *why = lic.kind == SB_LIC_TEXT

@@ -88,7 +88,7 @@ static int pkg_cmp(const void *x, const void *y)
         return a->version ? 1 : -1;
     if (a->version && (c = strcmp(a->version, b->version)))
         return c;
-    if ((c = strcmp(a->ref_purl, b->ref_purl)))
+    if ((c = strcmp(sb_pkg_ref_purl(a), sb_pkg_ref_purl(b))))
         return c;
     return strcmp(a->location ? a->location : "", b->location ? b->location : "");
 }
@@ -736,11 +736,11 @@ static sb_code assign_ids(sb_sbom *s, sb_arena *a, sb_arena *scratch)
      * rather than trying #dup-2, #dup-3, ... again for each */
     unsigned next = 2;
     for (size_t i = 0; i < s->npkgs; i++) {
-        const char *id = s->pkgs[i].ref_purl;
-        if (0 == i || strcmp(id, s->pkgs[i - 1].ref_purl))
+        const char *id = sb_pkg_ref_purl(&s->pkgs[i]);
+        if (0 == i || strcmp(id, sb_pkg_ref_purl(&s->pkgs[i - 1])))
             next = 2;
         for (unsigned n = next; sb_strmap_put(&ids, id, strlen(id), i, NULL) == 1; n++) {
-            id = sb_arena_printf(a, "%s#dup-%u", s->pkgs[i].ref_purl, n);
+            id = sb_arena_printf(a, "%s#dup-%u", sb_pkg_ref_purl(&s->pkgs[i]), n);
             if (NULL == id)
                 return SB_ENOMEM;
             next = n + 1;

@@ -242,8 +242,8 @@ static int names_pkg(const sb_pkg *p, const char *ref)
     if (strncmp(ref, "pkg:", 4))
         return 0;
     int bare = strcspn(ref, "?#") == strlen(ref);
-    for (size_t k = 0; k <= p->extra_purls.n; k++) {
-        const char *u = k ? p->extra_purls.v[k - 1] : p->purl;
+    for (size_t k = 0; k <= sb_pkg_xr(p)->extra_purls.n; k++) {
+        const char *u = k ? sb_pkg_xr(p)->extra_purls.v[k - 1] : p->purl;
         if (NULL == u)
             continue;
         if (!strcmp(u, ref) || (bare && purl_core(u) == strlen(ref) && !strncmp(u, ref, strlen(ref))))

@@ -166,7 +166,7 @@ sb_code sb_vuln_queries(const sb_sbom *s, sb_arena *a, sb_vuln_query **out, size
 {
     size_t cap = 0;
     for (size_t i = 0; i < s->npkgs; i++)
-        cap += 1 + s->pkgs[i].extra_purls.n;
+        cap += 1 + sb_pkg_xr(&s->pkgs[i])->extra_purls.n;
     sb_vuln_query *q = sb_arena_alloc(a, (cap ? cap : 1) * sizeof *q);
     if (NULL == q)
         return SB_ENOMEM;
@@ -175,8 +175,8 @@ sb_code sb_vuln_queries(const sb_sbom *s, sb_arena *a, sb_vuln_query **out, size
         const sb_pkg *p = &s->pkgs[i];
         if (sb_eco_is(p->kind, SB_ECO_NO_VULNS))
             continue;
-        for (size_t k = 0; k <= p->extra_purls.n; k++) {
-            const char *u = k ? p->extra_purls.v[k - 1] : p->purl;
+        for (size_t k = 0; k <= sb_pkg_xr(p)->extra_purls.n; k++) {
+            const char *u = k ? sb_pkg_xr(p)->extra_purls.v[k - 1] : p->purl;
             int seen = 0;
             for (size_t j = 0; j < m && !seen; j++)
                 seen = q[j].pkg == i && !strcmp(q[j].purl, u);

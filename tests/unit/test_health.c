@@ -94,11 +94,10 @@ TEST(health_queryable_and_props)
     sb_arena *a = sb_arena_new(0);
     sb_pkg p[4];
     memset(p, 0, sizeof p);
-    p[0] = (sb_pkg){.kind = SB_KIND_PYPI, .name = "a", .version = "1", .ref_purl = "pkg:pypi/a@1"};
-    p[1] =
-        (sb_pkg){.kind = SB_KIND_PYPI, .name = "b", .version = "1", .ref_purl = "pkg:pypi/b@1?vcs_url=git%2Bhttps://x"};
-    p[2] = (sb_pkg){.kind = SB_KIND_PYPI, .name = "c", .version = "1", .ref_purl = "pkg:generic/c@1"};
-    p[3] = (sb_pkg){.kind = SB_KIND_CONDA, .name = "d", .version = "1", .ref_purl = "pkg:conda/d@1"};
+    p[0] = (sb_pkg){.kind = SB_KIND_PYPI, .name = "a", .version = "1", .purl = "pkg:pypi/a@1"};
+    p[1] = (sb_pkg){.kind = SB_KIND_PYPI, .name = "b", .version = "1", .purl = "pkg:pypi/b@1?vcs_url=git%2Bhttps://x"};
+    p[2] = (sb_pkg){.kind = SB_KIND_PYPI, .name = "c", .version = "1", .purl = "pkg:generic/c@1"};
+    p[3] = (sb_pkg){.kind = SB_KIND_CONDA, .name = "d", .version = "1", .purl = "pkg:conda/d@1"};
     CHECK(sb_health_queryable(&p[0]));
     CHECK(!sb_health_queryable(&p[1])); /* VCS: the name may be someone else's on the index */
     CHECK(!sb_health_queryable(&p[2]));

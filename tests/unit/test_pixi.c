@@ -116,8 +116,8 @@ TEST(core_pixi__v6_fields_purls_graph)
     const sb_pkg *py = find(s, "python");
     CHECK_STR(py->purl, "pkg:conda/python@3.12.0?build=h1_0&channel=conda-forge&subdir=noarch&type=tar.bz2");
     CHECK_STR(prop(py, "pixi:noarch"), "true");
-    CHECK(py->extra_purls.n == 1);
-    CHECK_STR(py->extra_purls.v[0], "pkg:pypi/cpython@3.12.0");
+    CHECK(sb_pkg_xr(py)->extra_purls.n == 1);
+    CHECK_STR(sb_pkg_xr(py)->extra_purls.v[0], "pkg:pypi/cpython@3.12.0");
     const sb_pkg *six = find(s, "Six");
     CHECK_STR(six->purl, "pkg:pypi/six@1.17.0");
     CHECK_STR(six->supplier_name, "pypi.org");
