@@ -5,9 +5,19 @@
  * the staging buffer is drained, the next piece is generated into it; then
  * as much as fits is copied out. A piece is one component or relation, so
  * the stage holds one small piece at a time whatever the document's size.
+ *
+ * Two cores: a long run of pieces a format marks as independent (its
+ * components, CycloneDX's dependency objects) is written in batches by two
+ * jobs at once (par.h), each into its own buffer through its own copy of
+ * the producer, whose JSON emitter starts in the state every element of the
+ * array is written in. The buffers are handed out in order, so the bytes
+ * are those one thread writes. A job stops past PAR_BUF_CAP bytes and the
+ * producer writes the rest of its batch itself, piece by piece, before the
+ * next buffer: memory stays a few batches whatever the document's size.
  */
 #include "doc.h"
 #include "filter.h"
+#include "par.h"
 #include "uuid.h"
 #include "version.h"
 
@@ -16,6 +26,28 @@
 #include <strings.h>
 
 enum { PH_BEGIN, PH_COMPONENTS, PH_MIDDLE, PH_RELATIONS, PH_END, PH_DONE };
+
+/* Fewer pieces than this are written on one thread: a small request pays
+ * nothing for the pool. */
+#define PAR_MIN_PIECES 256
+#define PAR_BATCH 128                   /* pieces one job writes */
+#define PAR_BUF_CAP ((size_t)256 << 10) /* a job stops past this many bytes */
+#define PAR_JOBS 2
+
+typedef struct par_slot {
+    sb_doc sh; /* the job's own copy of the producer: its jw writes into out */
+    sb_buf out;
+    sb_arena *tmp;
+    size_t from, to, stop; /* its batch, and where it stopped */
+    int phase;
+    sb_code rc;
+} par_slot;
+
+struct sb_doc_par {
+    par_slot slot[PAR_JOBS];
+    size_t n, cur; /* slots the last run filled; the one being handed out */
+    bool handed;   /* cur's buffer is in the stage */
+};
 
 static const sb_doc_ops *const formats[] = {
     &sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23, &sb_doc_spdx_301, &sb_doc_github_snapshot, NULL,
@@ -362,17 +394,106 @@ static sb_code next_in_seq(sb_doc *d)
 void sb_doc_free(sb_doc *d)
 {
     if (d) {
+        for (size_t k = 0; d->par && k < PAR_JOBS; k++) {
+            sb_buf_free(&d->par->slot[k].out);
+            sb_arena_destroy(d->par->slot[k].tmp);
+            d->par->slot[k].tmp = NULL;
+        }
         sb_buf_free(&d->stage);
         sb_arena_destroy(d->tmp);
         d->tmp = NULL;
     }
 }
 
-/* Generate the next piece into the stage. 0 ok, -1 error. */
-static int next_piece(sb_doc *d)
+static sb_code piece(sb_doc *d, int phase, size_t i)
+{
+    sb_code rc = phase == PH_COMPONENTS ? d->ops->component(d, i) : d->ops->relation(d, i);
+    return rc == SB_OK ? d->jw.status : rc;
+}
+
+static void par_job(void *arg)
+{
+    par_slot *s = arg;
+    for (size_t i = s->from; i < s->to; i++) {
+        sb_arena_reset(s->tmp);
+        if ((s->rc = piece(&s->sh, s->phase, i)) != SB_OK)
+            return;
+        s->stop = i + 1;
+        if (s->out.len >= PAR_BUF_CAP)
+            return;
+    }
+}
+
+/* Whether `left` pieces of a run are worth two threads. */
+static bool par_wanted(const sb_doc *d, size_t left)
+{
+    return d->sbom->npkgs >= PAR_MIN_PIECES && left >= PAR_JOBS * PAR_BATCH && !d->sbom->license_texts &&
+           sb_par_width() >= 2;
+}
+
+/* Write the next batches of the run [d->index, end) on two threads. */
+static sb_code par_run(sb_doc *d, int phase, size_t end)
+{
+    if (NULL == d->par && NULL == (d->par = sb_arena_calloc(d->arena, 1, sizeof *d->par)))
+        return SB_ENOMEM;
+    struct sb_doc_par *P = d->par;
+    sb_par_job jobs[PAR_JOBS];
+    size_t n = 0;
+    for (; n < PAR_JOBS && d->index < end; n++) {
+        par_slot *s = &P->slot[n];
+        if (NULL == s->tmp && NULL == (s->tmp = sb_arena_child(d->arena)))
+            return SB_ENOMEM;
+        sb_buf_reset(&s->out);
+        s->sh = *d; /* the emitter's state between two elements of the array */
+        s->sh.par = NULL;
+        s->sh.tmp = s->tmp;
+        s->sh.jw.buf = &s->out;
+        sb_err_clear(&s->sh.err);
+        s->from = s->stop = d->index;
+        s->to = end - d->index < PAR_BATCH ? end : d->index + PAR_BATCH;
+        s->phase = phase;
+        s->rc = SB_OK;
+        d->index = s->to;
+        jobs[n] = (sb_par_job){.fn = par_job, .arg = s};
+    }
+    sb_par_run(jobs, n);
+    P->n = n;
+    P->cur = 0;
+    P->handed = false;
+    return SB_OK;
+}
+
+/* The next of what the last run wrote: a job's buffer, then the rest of its
+ * batch it left, one piece at a time. */
+static sb_code par_next(sb_doc *d)
+{
+    struct sb_doc_par *P = d->par;
+    par_slot *s = &P->slot[P->cur];
+    if (!P->handed) {
+        P->handed = true;
+        if (s->rc != SB_OK) {
+            if (s->sh.err.code != SB_OK)
+                d->err = s->sh.err;
+            return s->rc;
+        }
+        sb_buf t = d->stage; /* drained: the job's bytes take its place */
+        d->stage = s->out;
+        s->out = t;
+        return SB_OK;
+    }
+    if (s->stop < s->to)
+        return piece(d, s->phase, s->stop++);
+    P->handed = false;
+    if (++P->cur == P->n)
+        P->n = 0;
+    return SB_OK;
+}
+
+/* The next piece of the phase the producer is in. */
+static sb_code phase_piece(sb_doc *d)
 {
     sb_code rc = SB_OK;
-    sb_arena_reset(d->tmp);
+    size_t run;
     switch (d->phase) {
     case PH_BEGIN:
         rc = d->ops->begin(d);
@@ -380,7 +501,9 @@ static int next_piece(sb_doc *d)
         d->index = 0;
         break;
     case PH_COMPONENTS:
-        if (d->index < d->sbom->npkgs) {
+        if (d->index > 0 && d->ops->parallel && par_wanted(d, d->sbom->npkgs - d->index)) {
+            rc = par_run(d, PH_COMPONENTS, d->sbom->npkgs);
+        } else if (d->index < d->sbom->npkgs) {
             rc = d->ops->component(d, d->index++);
         } else {
             d->phase = PH_MIDDLE;
@@ -392,7 +515,10 @@ static int next_piece(sb_doc *d)
         d->index = 0;
         break;
     case PH_RELATIONS:
-        if (d->index < d->ops->relation_count(d)) {
+        if (d->ops->relation_run && (run = d->ops->relation_run(d, d->index)) > d->index &&
+            par_wanted(d, run - d->index)) {
+            rc = par_run(d, PH_RELATIONS, run);
+        } else if (d->index < d->ops->relation_count(d)) {
             rc = d->ops->relation(d, d->index++);
         } else if (d->joined && d->iseq + 1 < d->nseq) {
             d->sbom = d->seq[++d->iseq]; /* the next selection's part of the same document */
@@ -412,6 +538,14 @@ static int next_piece(sb_doc *d)
         break;
     default: break;
     }
+    return rc;
+}
+
+/* Generate the next piece into the stage. 0 ok, -1 error. */
+static int next_piece(sb_doc *d)
+{
+    sb_arena_reset(d->tmp);
+    sb_code rc = d->par && d->par->n ? par_next(d) : phase_piece(d);
     if (rc == SB_OK)
         rc = d->jw.status;
     if (rc != SB_OK) {

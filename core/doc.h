@@ -67,6 +67,15 @@ typedef struct sb_doc_ops {
     size_t (*relation_count)(const sb_doc *d);
     sb_code (*relation)(sb_doc *d, size_t i); /* relation piece i */
     sb_code (*end)(sb_doc *d);                /* to the end of the document */
+    /* Pieces that may be written on two threads at once (doc.c, "Two
+     * cores"): `component` writes only through d->jw and d->tmp, reading
+     * nothing any other piece writes, and every component after the first
+     * is one element of one array. relation_run, when set, says the same of
+     * relation pieces: the end of the run of such pieces starting at i, each
+     * one element of one array that already holds one (i itself when i
+     * starts none). */
+    bool parallel;
+    size_t (*relation_run)(const sb_doc *d, size_t i);
 } sb_doc_ops;
 
 typedef struct sb_doc_opts {
@@ -119,7 +128,8 @@ struct sb_doc {
     size_t cur_a, cur_b;       /* a format's own cursor within a phase */
     const sb_sbom *const *seq; /* NDJSON: the documents after this one */
     size_t nseq, iseq;
-    bool joined; /* seq is one document's parts (sb_doc_new_joined), not NDJSON lines */
+    bool joined;            /* seq is one document's parts (sb_doc_new_joined), not NDJSON lines */
+    struct sb_doc_par *par; /* pieces written on two threads (doc.c); NULL until used */
 };
 
 /* Formats, NULL-terminated; the first is the default (format= and Accept

@@ -349,4 +349,5 @@ const sb_doc_ops sb_doc_spdx_23 = {
     .relation_count = relation_count,
     .relation = relation,
     .end = end,
+    .parallel = true, /* packages: see component; relationships follow a cursor */
 };

@@ -39,4 +39,24 @@ s = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator(s, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER).validate(json.load(open(sys.argv[2])))
 ' "$root/tests/github/snapshot.schema.json" "$want"
 done < "$docs/GITHUB"
+# Two cores write what one writes (core/doc.c, "Two cores"): a lockfile long
+# enough for the components and the dependency objects to go out in batches
+# written by two jobs, and the largest pixi.lock fixture, in each CycloneDX
+# version and SPDX 2.3, pretty and compact, read through a 7-byte and a 64 KiB buffer,
+# equal the document sbomgen writes on one thread.
+gen="$(dirname "$bin")/sbomgen"
+"$root/loadtest/gen-lockfile" 3000 > "$work/par.pixi.lock"
+for f in "$work/par.pixi.lock" "$(ls -S "$shared"/fixtures/pixi/*/pixi.lock | head -1)"; do
+  for fmt in cyclonedx-1.6 cyclonedx-1.7 spdx-2.3; do
+    for c in "" -c; do
+      "$gen" -P 1 -f "$fmt" -t 1700000000 $c "$f" > "$work/one.json"
+      for bs in 7 65536; do
+        "$gen" -P 2 -f "$fmt" -t 1700000000 -b "$bs" $c "$f" > "$work/two.json"
+        check "two threads: $(basename "$(dirname "$f")")/$(basename "$f") $fmt${c:+ compact}, $bs-byte reads: the one-thread bytes" cmp -s "$work/one.json" "$work/two.json"
+      done
+    done
+  done
+  check "two threads: $(basename "$f") has at least 256 components, so the jobs ran" \
+    [ "$(jq '.packages | length' "$work/one.json")" -ge 256 ]
+done
 sb_done goldens
