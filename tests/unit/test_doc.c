@@ -8,6 +8,7 @@
 #include "../../core/buf.h"
 #include "../../core/doc.h"
 #include "../../core/lock.h"
+#include "../../core/par.h"
 #include "../../core/select.h"
 
 #include <jansson.h>
@@ -409,4 +410,60 @@ TEST(core_doc__file_name_without_control_characters)
         free(doc);
     }
     sb_arena_destroy(a);
+}
+
+/* Two threads write the bytes one writes (doc.c, "Two cores"): the
+ * platform of the largest pixi.lock fixture with the most packages, long
+ * enough for batches, in each format that marks its pieces parallel, read
+ * through small and large buffers. */
+TEST(core_doc__two_threads_write_one_threads_bytes)
+{
+    const char *fx = "fixtures/pixi/rerun--rev-c5e2c66/pixi.lock";
+    size_t len;
+    char *in = sb_test_read(sb_test_shared(fx), &len);
+    if (!in) {
+        sb_test_subcase(fx, 0, "cannot read fixture");
+        return;
+    }
+    sb_arena *a = sb_arena_new(0);
+    sb_err err;
+    sb_lock *l = NULL;
+    sb_sbom *s = NULL;
+    sb_code rc = sb_lock_read(&l, a, NULL, in, len, "pixi.lock", NULL, &err);
+    const sb_lock_platform *most = NULL;
+    for (size_t e = 0; rc == SB_OK && e < l->nenvs; e++)
+        for (size_t p = 0; p < l->envs[e].nplatforms; p++)
+            if (!most || l->envs[e].platforms[p].npkgs > most->npkgs)
+                most = &l->envs[e].platforms[p];
+    if (rc == SB_OK && most) {
+        const char *env = NULL;
+        for (size_t e = 0; e < l->nenvs && !env; e++)
+            for (size_t p = 0; p < l->envs[e].nplatforms; p++)
+                if (&l->envs[e].platforms[p] == most)
+                    env = l->envs[e].name;
+        sb_select_opts o = {.platform = most->name, .environment = env};
+        rc = sb_select(&s, a, l, &o, &err);
+    }
+    sb_test_subcase(fx, rc == SB_OK, err.msg);
+    sb_test_subcase(fx, rc == SB_OK && s->npkgs >= 256, "at least 256 packages, so the jobs run");
+    const sb_doc_ops *formats[] = {&sb_doc_cyclonedx_16, &sb_doc_cyclonedx_17, &sb_doc_spdx_23};
+    for (int k = 0; rc == SB_OK && k < 3; k++) {
+        sb_par_configure(1, 0);
+        size_t one_len = 0;
+        char *one = produce_all(formats[k], s, in, len, 65536, &one_len);
+        sb_par_configure(SIZE_MAX, 0);
+        static const size_t sizes[] = {7, 65536};
+        for (size_t z = 0; one && z < sizeof sizes / sizeof sizes[0]; z++) {
+            size_t n = 0;
+            char *two = produce_all(formats[k], s, in, len, sizes[z], &n);
+            char name[200];
+            snprintf(name, sizeof name, "%s two threads, buf=%zu", formats[k]->name, sizes[z]);
+            sb_test_subcase(name, two && n == one_len && !memcmp(one, two, n), "bytes differ");
+            free(two);
+        }
+        sb_test_subcase(formats[k]->name, one != NULL, "produce failed");
+        free(one);
+    }
+    sb_arena_destroy(a);
+    free(in);
 }
