@@ -419,7 +419,7 @@ static void par_job(void *arg)
         if ((s->rc = piece(&s->sh, s->phase, i)) != SB_OK)
             return;
         s->stop = i + 1;
-        if (s->out.len >= PAR_BUF_CAP)
+        if (s->out.len >= (s->sh.opts.par_buf_cap ? s->sh.opts.par_buf_cap : PAR_BUF_CAP))
             return;
     }
 }

@@ -89,7 +89,8 @@ typedef struct sb_doc_opts {
     const char *explain_package;            /* explain report: the package name asked about */
     bool timestamp_given;                   /* the request named the timestamp: it wins over a source's (doc.c) */
     const struct sb_doc_snapshot *snapshot; /* github-snapshot: what the client states; NULL elsewhere */
-    bool by_lockfile; /* joined selections are a repository's lockfiles, one each: each is named by its path */
+    bool by_lockfile;   /* joined selections are a repository's lockfiles, one each: each is named by its path */
+    size_t par_buf_cap; /* bytes a job writes before it stops (doc.c, "Two cores"); 0: the default. For tests */
 } sb_doc_opts;
 
 /* What a GitHub dependency snapshot states that no lockfile holds: the

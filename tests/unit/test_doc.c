@@ -14,12 +14,13 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-static char *produce_all(const sb_doc_ops *ops, const sb_sbom *s, const char *in, size_t inlen, size_t bufsize,
-                         size_t *outlen)
+/* par_cap: sb_doc_opts.par_buf_cap (0: the default) */
+static char *produce_capped(const sb_doc_ops *ops, const sb_sbom *s, const char *in, size_t inlen, size_t bufsize,
+                            size_t par_cap, size_t *outlen)
 {
     sb_arena *a = sb_arena_new(0);
     sb_doc *d = NULL;
-    sb_doc_opts o = {.timestamp = 1700000000, .pretty = true, .input = in, .input_len = inlen};
+    sb_doc_opts o = {.timestamp = 1700000000, .pretty = true, .input = in, .input_len = inlen, .par_buf_cap = par_cap};
     sb_err err;
     sb_buf out = SB_BUF_INIT(0);
     char *buf = malloc(bufsize);
@@ -44,6 +45,12 @@ static char *produce_all(const sb_doc_ops *ops, const sb_sbom *s, const char *in
     free(buf);
     sb_arena_destroy(a);
     return result;
+}
+
+static char *produce_all(const sb_doc_ops *ops, const sb_sbom *s, const char *in, size_t inlen, size_t bufsize,
+                         size_t *outlen)
+{
+    return produce_capped(ops, s, in, inlen, bufsize, 0, outlen);
 }
 
 static const char *fixtures[] = {
@@ -415,7 +422,8 @@ TEST(core_doc__file_name_without_control_characters)
 /* Two threads write the bytes one writes (doc.c, "Two cores"): the
  * platform of the largest pixi.lock fixture with the most packages, long
  * enough for batches, in each format that marks its pieces parallel, read
- * through small and large buffers. */
+ * through small and large buffers; and with jobs that stop after 1 KiB, so
+ * the producer writes the rest of every batch itself. */
 TEST(core_doc__two_threads_write_one_threads_bytes)
 {
     const char *fx = "fixtures/pixi/rerun--rev-c5e2c66/pixi.lock";
@@ -452,12 +460,12 @@ TEST(core_doc__two_threads_write_one_threads_bytes)
         size_t one_len = 0;
         char *one = produce_all(formats[k], s, in, len, 65536, &one_len);
         sb_par_configure(SIZE_MAX, 0);
-        static const size_t sizes[] = {7, 65536};
+        static const size_t sizes[] = {7, 65536, 65536};
         for (size_t z = 0; one && z < sizeof sizes / sizeof sizes[0]; z++) {
-            size_t n = 0;
-            char *two = produce_all(formats[k], s, in, len, sizes[z], &n);
+            size_t n = 0, cap = z == 2 ? 1024 : 0;
+            char *two = produce_capped(formats[k], s, in, len, sizes[z], cap, &n);
             char name[200];
-            snprintf(name, sizeof name, "%s two threads, buf=%zu", formats[k]->name, sizes[z]);
+            snprintf(name, sizeof name, "%s two threads, buf=%zu, job cap=%zu", formats[k]->name, sizes[z], cap);
             sb_test_subcase(name, two && n == one_len && !memcmp(one, two, n), "bytes differ");
             free(two);
         }
