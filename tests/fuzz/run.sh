@@ -74,10 +74,10 @@ targets=(
   "decode fuzz_decode.c -DFUZZ_DECODE=1"
   "manifest fuzz_manifest.c -DFUZZ_MANIFEST=1"
   "multipart fuzz_multipart.c -DFUZZ_MULTIPART=1"
-  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun composer nuget pub"
-  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun go swiftpm gradle"
-  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun cargo conan"
-  "all fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun bundler cocoapods mix"
+  "all-1 fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun composer nuget pub"
+  "all-2 fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun go swiftpm gradle"
+  "all-3 fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun cargo conan"
+  "all-4 fuzz_reader.c -DFUZZ_KIND_RAW=auto pixi conda-lock uv pylock poetry pdm requirements explicit npm pnpm yarn bun bundler cocoapods mix"
 )
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
@@ -174,7 +174,7 @@ sys.stdout.buffer.write(b"\x03" + b.getvalue())' > "$corpus/tar-0"
     case "$t" in uv) long_lists "$corpus" uv.lock ;; toml) long_lists "$corpus" uv.lock pdm.lock ;;
       pdm) long_lists "$corpus" pdm.lock ;; pixi) long_lists "$corpus" pixi.lock ;;
       yaml-fast) long_lists "$corpus" pixi.lock pnpm-lock.yaml ;;
-      pnpm) long_lists "$corpus" pnpm-lock.yaml ;; all) long_lists "$corpus" uv.lock pdm.lock pixi.lock pnpm-lock.yaml ;; esac
+      pnpm) long_lists "$corpus" pnpm-lock.yaml ;; all-*) long_lists "$corpus" uv.lock pdm.lock pixi.lock pnpm-lock.yaml ;; esac
     if [ -n "$bext" ]; then
       for sc in 1000 10000; do
         python3 tests/hostile/make-bounds.py "$out/bounds-$sc" "$sc"
@@ -200,8 +200,10 @@ for t in ${ran:-}; do
   if [ "$(cat "$out/result-$t" 2>/dev/null)" = pass ]; then
     pass=$((pass + 1)); echo "fuzz: $t: $(grep -E '^#[0-9]+.*DONE|Done [0-9]+ runs' "$out/run-$t.log" | tail -1)"
   else
-    fail=$((fail + 1)); echo "fuzz: $t FAILED"; tail -40 "$out/run-$t.log"
+    fail=$((fail + 1)); failed="${failed:-} $t"; echo "fuzz: $t FAILED"; tail -40 "$out/run-$t.log"
   fi
 done
+# named again last, where a CI log's tail shows it
+[ -n "${failed:-}" ] && echo "fuzz: failed:$failed (logs build/fuzz/run-<target>.log, inputs build/fuzz/crashes-<target>/)"
 echo "fuzz: $pass passed, $fail failed"
 [ "$fail" = 0 ]
