@@ -5,6 +5,16 @@
 
 #include <time.h>
 
+void sb_deadline_after(int clock, long ns, struct timespec *ts)
+{
+    clock_gettime((clockid_t)clock, ts);
+    ts->tv_nsec += ns;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
 long long sb_deadline_now_ns(void)
 {
     struct timespec t;

@@ -25,6 +25,11 @@ typedef struct sb_deadline {
 /* Now, on the clock deadlines are measured with. */
 long long sb_deadline_now_ns(void);
 
+struct timespec;
+/* *ts = now on `clock` plus `ns` (< 1 s), normalized: the absolute time a
+ * timed condition wait takes (each wait names its own condvar's clock). */
+void sb_deadline_after(int clock, long ns, struct timespec *ts);
+
 /* SB_OK, or SB_ETIMEOUT (message set) when the deadline has passed: reads
  * the clock every SB_DEADLINE_EVERY calls. */
 sb_code sb_deadline_tick(sb_deadline *d, sb_err *err);

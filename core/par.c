@@ -9,6 +9,7 @@
 #include "par.h"
 
 #include "alloc.h"
+#include "deadline.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -76,12 +77,7 @@ static void *worker(void *arg)
                 continue;
             }
             struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += PAR_IDLE_RELEASE_NS;
-            if (until.tv_nsec >= 1000000000L) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000L;
-            }
+            sb_deadline_after(CLOCK_REALTIME, PAR_IDLE_RELEASE_NS, &until);
             if (pthread_cond_timedwait(&work, &mu, &until) == ETIMEDOUT && NULL == head) {
                 pthread_mutex_unlock(&mu);
                 sb_alloc_release();

@@ -44,6 +44,7 @@
  * calls back up into one that calls it.
  */
 #include "lookup_int.h"
+#include "../../core/deadline.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -166,12 +167,7 @@ int svc_lk_await(svc_lookup *L, svc_lookup_ctx *ctx, svc_lk_entry *const *es, si
             return 1;
         /* wake now and then to look at the client, never past the deadline */
         struct timespec t;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        t.tv_nsec += GONE_CHECK_NS;
-        if (t.tv_nsec >= 1000000000L) {
-            t.tv_sec++;
-            t.tv_nsec -= 1000000000L;
-        }
+        sb_deadline_after(CLOCK_MONOTONIC, GONE_CHECK_NS, &t);
         int last = t.tv_sec > ctx->deadline.tv_sec ||
                    (t.tv_sec == ctx->deadline.tv_sec && t.tv_nsec >= ctx->deadline.tv_nsec);
         if (pthread_cond_timedwait(&L->answered, &L->mu, last ? &ctx->deadline : &t) == ETIMEDOUT && last)
