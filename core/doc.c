@@ -431,6 +431,17 @@ static bool par_wanted(const sb_doc *d, size_t left)
            sb_par_width() >= 2;
 }
 
+/* The end of the run of pieces from d->index worth writing on two
+ * threads; d->index when there is none. */
+static size_t par_end(const sb_doc *d)
+{
+    if (NULL == d->ops->par_run_end)
+        return d->index;
+    sb_doc_section sec = d->phase == PH_COMPONENTS ? SB_DOC_COMPONENTS : SB_DOC_RELATIONS;
+    size_t end = d->ops->par_run_end(d, sec, d->index);
+    return end > d->index && par_wanted(d, end - d->index) ? end : d->index;
+}
+
 /* Write the next batches of the run [d->index, end) on two threads. */
 static sb_code par_run(sb_doc *d, int phase, size_t end)
 {
@@ -493,7 +504,6 @@ static sb_code par_next(sb_doc *d)
 static sb_code phase_piece(sb_doc *d)
 {
     sb_code rc = SB_OK;
-    size_t run;
     switch (d->phase) {
     case PH_BEGIN:
         rc = d->ops->begin(d);
@@ -501,25 +511,15 @@ static sb_code phase_piece(sb_doc *d)
         d->index = 0;
         break;
     case PH_COMPONENTS:
-        if (d->index > 0 && d->ops->parallel && par_wanted(d, d->sbom->npkgs - d->index)) {
-            rc = par_run(d, PH_COMPONENTS, d->sbom->npkgs);
-        } else if (d->index < d->sbom->npkgs) {
-            rc = d->ops->component(d, d->index++);
-        } else {
+    case PH_RELATIONS: {
+        size_t end = par_end(d),
+               count = d->phase == PH_COMPONENTS ? d->sbom->npkgs : d->ops->relation_count(d);
+        if (end > d->index) {
+            rc = par_run(d, d->phase, end);
+        } else if (d->index < count) {
+            rc = piece(d, d->phase, d->index++);
+        } else if (d->phase == PH_COMPONENTS) {
             d->phase = PH_MIDDLE;
-        }
-        break;
-    case PH_MIDDLE:
-        rc = d->ops->middle(d);
-        d->phase = PH_RELATIONS;
-        d->index = 0;
-        break;
-    case PH_RELATIONS:
-        if (d->ops->relation_run && (run = d->ops->relation_run(d, d->index)) > d->index &&
-            par_wanted(d, run - d->index)) {
-            rc = par_run(d, PH_RELATIONS, run);
-        } else if (d->index < d->ops->relation_count(d)) {
-            rc = d->ops->relation(d, d->index++);
         } else if (d->joined && d->iseq + 1 < d->nseq) {
             d->sbom = d->seq[++d->iseq]; /* the next selection's part of the same document */
             d->phase = PH_COMPONENTS;
@@ -527,6 +527,12 @@ static sb_code phase_piece(sb_doc *d)
         } else {
             d->phase = PH_END;
         }
+        break;
+    }
+    case PH_MIDDLE:
+        rc = d->ops->middle(d);
+        d->phase = PH_RELATIONS;
+        d->index = 0;
         break;
     case PH_END:
         rc = d->ops->end(d);

@@ -28,6 +28,10 @@
 
 typedef struct sb_doc sb_doc;
 
+/* The two sections written piece by piece: one per package, then the
+ * relations (sb_doc_ops.component, .relation). */
+typedef enum { SB_DOC_COMPONENTS, SB_DOC_RELATIONS } sb_doc_section;
+
 /* One output: its descriptor (what clients call it, how it is negotiated,
  * what it can hold) beside the writer's phases. Defined next to each writer
  * with designated initializers; sb_doc_formats() lists the documents. */
@@ -68,14 +72,11 @@ typedef struct sb_doc_ops {
     sb_code (*relation)(sb_doc *d, size_t i); /* relation piece i */
     sb_code (*end)(sb_doc *d);                /* to the end of the document */
     /* Pieces that may be written on two threads at once (doc.c, "Two
-     * cores"): `component` writes only through d->jw and d->tmp, reading
-     * nothing any other piece writes, and every component after the first
-     * is one element of one array. relation_run, when set, says the same of
-     * relation pieces: the end of the run of such pieces starting at i, each
-     * one element of one array that already holds one (i itself when i
-     * starts none). */
-    bool parallel;
-    size_t (*relation_run)(const sb_doc *d, size_t i);
+     * cores"): the end of the run of `section`'s pieces starting at i that
+     * each write only through d->jw and d->tmp, read nothing any other
+     * piece writes, and are each one element of one array that already
+     * holds one; i itself when i starts no such run. NULL: none. */
+    size_t (*par_run_end)(const sb_doc *d, sb_doc_section section, size_t i);
 } sb_doc_ops;
 
 typedef struct sb_doc_opts {

@@ -669,13 +669,15 @@ static sb_code vex_end(sb_doc *d)
     return d->jw.status;
 }
 
-/* Runs of relation pieces, each one element of an array that holds one
- * already and written from the model alone: the dependency objects after
- * the root's, and the package refs of composition-dependencies after
- * "root" (see relation and composition). */
-static size_t relation_run(const sb_doc *d, size_t i)
+/* Runs of pieces, each one element of an array that holds one already and
+ * written from the model alone: the components after the first, the
+ * dependency objects after the root's, and the package refs of
+ * composition-dependencies after "root" (see relation and composition). */
+static size_t par_run_end(const sb_doc *d, sb_doc_section section, size_t i)
 {
     const sb_sbom *s = d->sbom;
+    if (section == SB_DOC_COMPONENTS)
+        return i > 0 ? s->npkgs : i;
     size_t deps = s->nroot + 2, comps = deps + s->npkgs;
     if (i >= deps && i < comps)
         return comps;
@@ -686,7 +688,7 @@ static size_t relation_run(const sb_doc *d, size_t i)
 
 #define CDX_PHASES \
     .begin = begin, .component = component, .middle = middle, .relation_count = relation_count, .relation = relation, \
-    .end = end, .parallel = true, .relation_run = relation_run
+    .end = end, .par_run_end = par_run_end
 
 const sb_doc_ops sb_doc_cyclonedx_16 = {
     .name = "cyclonedx-1.6",

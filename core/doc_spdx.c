@@ -331,6 +331,13 @@ static sb_code end(sb_doc *d)
     return d->jw.status;
 }
 
+/* The packages after the first (see component); the relationships follow
+ * a cursor through the graph, so they stay on one thread. */
+static size_t par_run_end(const sb_doc *d, sb_doc_section section, size_t i)
+{
+    return section == SB_DOC_COMPONENTS && i > 0 ? d->sbom->npkgs : i;
+}
+
 const sb_doc_ops sb_doc_spdx_23 = {
     .name = "spdx-2.3",
     .media_type = "application/spdx+json; version=2.3",
@@ -349,5 +356,5 @@ const sb_doc_ops sb_doc_spdx_23 = {
     .relation_count = relation_count,
     .relation = relation,
     .end = end,
-    .parallel = true, /* packages: see component; relationships follow a cursor */
+    .par_run_end = par_run_end,
 };
