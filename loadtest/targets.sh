@@ -58,7 +58,7 @@ if want 2; then
 echo; echo "## target 2: first request <= 0.75x the libyaml scan (synthetic, every package selected), <= 0.5x (real); 10,000 packages <= 0.75x"
 loadtest/first-request.sh "$b" | tee "$work/t1.txt"
 while read -r name _ _ _ _ x; do
-  [ "$name" = input ] || [ "$name" = target ] && continue
+  case "$name" in input | target*) continue ;; esac
   lim=0.75; case "$name" in synthetic*|*/synthetic*) ;; *) lim=0.5 ;; esac
   echo "target 2, $name: ${x} ($(verdict "${x%x}" $lim) against ${lim}x)"
 done < "$work/t1.txt"

@@ -53,6 +53,19 @@ static char *produce_all(const sb_doc_ops *ops, const sb_sbom *s, const char *in
     return produce_capped(ops, s, in, inlen, bufsize, 0, outlen);
 }
 
+/* The fixture's bytes (*in, freed by the caller) read as a pixi.lock into
+ * *l; SB_EIO (a subcase failed) when the fixture cannot be read. */
+static sb_code read_fixture(const char *fx, sb_arena *a, char **in, size_t *len, sb_lock **l, sb_err *err)
+{
+    *l = NULL;
+    *in = sb_test_read(sb_test_shared(fx), len);
+    if (!*in) {
+        sb_test_subcase(fx, 0, "cannot read fixture");
+        return SB_EIO;
+    }
+    return sb_lock_read(l, a, NULL, *in, *len, "pixi.lock", NULL, err);
+}
+
 static const char *fixtures[] = {
     "fixtures/pixi/pixi-examples-pypi-source-deps/pixi.lock",
     "fixtures/pixi/setup-pixi-test-default-rev-b41bd44/pixi.lock",
@@ -113,16 +126,16 @@ TEST(core_doc__identical_for_any_buffer_size)
                                    &sb_doc_github_snapshot};
     for (int f = 0; fixtures[f]; f++) {
         size_t len;
-        char *in = sb_test_read(sb_test_shared(fixtures[f]), &len);
+        char *in;
+        sb_lock *l;
+        sb_err err;
+        sb_arena *a = sb_arena_new(0);
+        sb_code rc = read_fixture(fixtures[f], a, &in, &len, &l, &err);
         if (!in) {
-            sb_test_subcase(fixtures[f], 0, "cannot read fixture");
+            sb_arena_destroy(a);
             continue;
         }
-        sb_arena *a = sb_arena_new(0);
-        sb_err err;
-        sb_lock *l = NULL;
         sb_sbom *s = NULL;
-        sb_code rc = sb_lock_read(&l, a, NULL, in, len, "pixi.lock", NULL, &err);
         if (rc == SB_OK) {
             sb_select_opts o = {.platform = l->envs[0].nplatforms ? l->envs[0].platforms[0].name : NULL,
                                 .environment = l->envs[0].name};
@@ -428,16 +441,16 @@ TEST(core_doc__two_threads_write_one_threads_bytes)
 {
     const char *fx = "fixtures/pixi/rerun--rev-c5e2c66/pixi.lock";
     size_t len;
-    char *in = sb_test_read(sb_test_shared(fx), &len);
+    char *in;
+    sb_lock *l;
+    sb_err err;
+    sb_arena *a = sb_arena_new(0);
+    sb_code rc = read_fixture(fx, a, &in, &len, &l, &err);
     if (!in) {
-        sb_test_subcase(fx, 0, "cannot read fixture");
+        sb_arena_destroy(a);
         return;
     }
-    sb_arena *a = sb_arena_new(0);
-    sb_err err;
-    sb_lock *l = NULL;
     sb_sbom *s = NULL;
-    sb_code rc = sb_lock_read(&l, a, NULL, in, len, "pixi.lock", NULL, &err);
     const sb_lock_platform *most = NULL;
     for (size_t e = 0; rc == SB_OK && e < l->nenvs; e++)
         for (size_t p = 0; p < l->envs[e].nplatforms; p++)
