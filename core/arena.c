@@ -224,6 +224,11 @@ int sb_arena_meter(sb_arena *a, const sb_meter *m)
     return 0;
 }
 
+const sb_meter *sb_arena_meter_of(const sb_arena *a)
+{
+    return a->meter;
+}
+
 size_t sb_arena_held(const sb_arena *a)
 {
     return a->held;

@@ -93,6 +93,10 @@ typedef struct sb_meter {
  * the arena keeps its old meter). 0 on success. */
 int sb_arena_meter(sb_arena *a, const sb_meter *m);
 
+/* The meter in charge of `a` (NULL: none), for what is taken beside it on
+ * the same account (sb_buf_meter). */
+const sb_meter *sb_arena_meter_of(const sb_arena *a);
+
 /* Bytes the arena holds from the allocator (blocks with their headers and
  * free tails): what its meter was charged. */
 size_t sb_arena_held(const sb_arena *a);

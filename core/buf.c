@@ -18,6 +18,7 @@
 #endif
 #include "buf.h"
 #include "alloc.h"
+#include "arena.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -27,7 +28,7 @@
 #define SB_BUF_MAP_MIN ((size_t)4 << 20)
 
 /* Give b room for `na` bytes in all, keeping its contents (len + NUL). */
-static sb_code resize(sb_buf *b, size_t na)
+static sb_code resize_raw(sb_buf *b, size_t na)
 {
 #ifndef SB_NO_MIMALLOC
     if (na >= SB_BUF_MAP_MIN) {
@@ -63,16 +64,40 @@ static sb_code resize(sb_buf *b, size_t na)
     return SB_OK;
 }
 
+/* resize_raw, charged first to the meter for what it adds (the mapping
+ * rounds up to a page: charged for, given back if the growth fails). */
+static sb_code resize(sb_buf *b, size_t na)
+{
+    const sb_meter *m = b->meter;
+    if (NULL == m || na <= b->alloc)
+        return resize_raw(b, na);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), was = b->alloc;
+    size_t charge = (na + page - 1) / page * page - was;
+    if (!m->take(m->ctx, charge))
+        return SB_ENOMEM;
+    sb_code rc = resize_raw(b, na);
+    m->give(m->ctx, rc == SB_OK ? charge - (b->alloc - was) : charge);
+    return rc;
+}
+
 void sb_buf_init(sb_buf *b, size_t cap)
 {
     b->data = NULL;
     b->len = b->alloc = 0;
     b->cap = cap;
     b->mapped = 0;
+    b->meter = NULL;
+}
+
+void sb_buf_meter(sb_buf *b, const sb_meter *m)
+{
+    b->meter = m;
 }
 
 void sb_buf_free(sb_buf *b)
 {
+    if (b->meter && b->alloc)
+        b->meter->give(b->meter->ctx, b->alloc);
     if (b->mapped)
         munmap(b->data, b->mapped);
     else

@@ -14,20 +14,29 @@
 
 #include <stddef.h>
 
+struct sb_meter;
+
 typedef struct sb_buf {
     char *data; /* NULL until the first append */
     size_t len;
     size_t alloc;
-    size_t cap;    /* most bytes it may hold; 0 = unlimited */
-    size_t mapped; /* length of data's own mapping (large buffers, buf.c); 0 = heap */
+    size_t cap;                    /* most bytes it may hold; 0 = unlimited */
+    size_t mapped;                 /* length of data's own mapping (large buffers, buf.c); 0 = heap */
+    const struct sb_meter *meter;  /* charged for `alloc` as it grows (arena.h); NULL = nobody */
 } sb_buf;
 
 #define SB_BUF_INIT(capacity) \
     { \
-        NULL, 0, 0, (capacity), 0 \
+        NULL, 0, 0, (capacity), 0, NULL \
     }
 
 void sb_buf_init(sb_buf *b, size_t cap);
+
+/* Put `m` (NULL: none) in charge of what the empty buffer `b` takes from
+ * now on, as an arena's meter is (arena.h): a growth it refuses fails as
+ * SB_ENOMEM. Buffers a request's writer fills as it goes (the stage, the
+ * two threads' batches) are paid from the request's own budget this way. */
+void sb_buf_meter(sb_buf *b, const struct sb_meter *m);
 
 /* Release the storage; the buffer is empty and reusable afterwards. */
 void sb_buf_free(sb_buf *b);

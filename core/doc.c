@@ -248,6 +248,7 @@ static int reproduces_source(sb_doc *d, const sb_doc_ops *ops)
     t->is_source = true;
     t->source_doc = o->stated_source;
     sb_buf_init(&t->stage, 0);
+    sb_buf_meter(&t->stage, sb_arena_meter_of(d->arena));
     sb_jw_init_buf(&t->jw, &t->stage, t->opts.pretty);
     sb_sha1 c;
     sb_sha1_init(&c);
@@ -321,6 +322,7 @@ sb_code sb_doc_new(sb_doc **out, sb_arena *a, const sb_doc_ops *ops, const sb_sb
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     d->opts = *opts;
     sb_buf_init(&d->stage, 0);
+    sb_buf_meter(&d->stage, sb_arena_meter_of(a)); /* the request pays for what a piece stages */
     sb_jw_init_buf(&d->jw, &d->stage, opts->pretty);
     struct tm tm;
     time_t t = opts->timestamp;
@@ -454,6 +456,7 @@ static sb_code par_run(sb_doc *d, int phase, size_t end)
         par_slot *s = &P->slot[n];
         if (NULL == s->tmp && NULL == (s->tmp = sb_arena_child(d->arena)))
             return SB_ENOMEM;
+        sb_buf_meter(&s->out, sb_arena_meter_of(d->arena));
         sb_buf_reset(&s->out);
         s->sh = *d; /* the emitter's state between two elements of the array */
         s->sh.par = NULL;

@@ -231,6 +231,32 @@ TEST(core_arena__meter_charges_blocks_as_taken)
     CHECK(tm.taken == tm.given);
 }
 
+/* A metered buffer is charged for what it allocates as it grows (small and
+ * mapped sizes alike), refuses a growth past the meter's limit as
+ * SB_ENOMEM with its contents kept, and gives everything back when freed. */
+TEST(core_buf__meter_charges_growth)
+{
+    test_meter tm = {0, 0, (size_t)9 << 20, 0};
+    sb_meter m = {tm_take, tm_give, &tm};
+    sb_buf b = SB_BUF_INIT(0);
+    sb_buf_meter(&b, &m);
+    static char chunk[65536];
+    int ok = 1;
+    for (int i = 0; i < 80; i++) /* 5 MiB: past the size a buffer is mapped at */
+        ok &= sb_buf_append(&b, chunk, sizeof chunk) == SB_OK;
+    CHECK(ok && b.len == ((size_t)5 << 20));
+    CHECK(tm.taken - tm.given == b.alloc);
+    size_t len = b.len, alloc = b.alloc;
+    CHECK(sb_buf_reserve(&b, (size_t)4 << 20) == SB_ENOMEM);
+    CHECK(tm.refusals == 1 && b.len == len && b.alloc == alloc && tm.taken - tm.given == alloc);
+    sb_buf_free(&b);
+    CHECK(tm.taken == tm.given);
+    CHECK(sb_buf_append(&b, "x", 1) == SB_OK); /* still metered after a free */
+    CHECK(tm.taken - tm.given == b.alloc);
+    sb_buf_free(&b);
+    CHECK(tm.taken == tm.given);
+}
+
 TEST(core_arena__meter_refuses_what_is_held)
 {
     test_meter tm = {0, 0, 10, 0};

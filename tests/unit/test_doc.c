@@ -12,13 +12,17 @@
 #include "../../core/select.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 
-/* par_cap: sb_doc_opts.par_buf_cap (0: the default) */
-static char *produce_capped(const sb_doc_ops *ops, const sb_sbom *s, const char *in, size_t inlen, size_t bufsize,
-                            size_t par_cap, size_t *outlen)
+/* par_cap: sb_doc_opts.par_buf_cap (0: the default); m: the meter of the
+ * document's arena (NULL: none) */
+static char *produce_metered(const sb_doc_ops *ops, const sb_sbom *s, const char *in, size_t inlen, size_t bufsize,
+                             size_t par_cap, const sb_meter *m, size_t *outlen)
 {
     sb_arena *a = sb_arena_new(0);
+    if (m)
+        sb_arena_meter(a, m);
     sb_doc *d = NULL;
     sb_doc_opts o = {.timestamp = 1700000000, .pretty = true, .input = in, .input_len = inlen, .par_buf_cap = par_cap};
     sb_err err;
@@ -50,7 +54,39 @@ static char *produce_capped(const sb_doc_ops *ops, const sb_sbom *s, const char 
 static char *produce_all(const sb_doc_ops *ops, const sb_sbom *s, const char *in, size_t inlen, size_t bufsize,
                          size_t *outlen)
 {
-    return produce_capped(ops, s, in, inlen, bufsize, 0, outlen);
+    return produce_metered(ops, s, in, inlen, bufsize, 0, NULL, outlen);
+}
+
+/* A meter that keeps the books (thread-safe: the writer's jobs charge it)
+ * and refuses past a limit. */
+typedef struct doc_meter {
+    pthread_mutex_t mu;
+    size_t taken, given, peak, limit;
+    int refusals;
+} doc_meter;
+
+static int dm_take(void *ctx, size_t n)
+{
+    doc_meter *m = ctx;
+    pthread_mutex_lock(&m->mu);
+    int ok = m->taken - m->given + n <= m->limit;
+    if (ok) {
+        m->taken += n;
+        if (m->taken - m->given > m->peak)
+            m->peak = m->taken - m->given;
+    } else {
+        m->refusals++;
+    }
+    pthread_mutex_unlock(&m->mu);
+    return ok;
+}
+
+static void dm_give(void *ctx, size_t n)
+{
+    doc_meter *m = ctx;
+    pthread_mutex_lock(&m->mu);
+    m->given += n;
+    pthread_mutex_unlock(&m->mu);
 }
 
 /* The fixture's bytes (*in, freed by the caller) read as a pixi.lock into
@@ -476,7 +512,7 @@ TEST(core_doc__two_threads_write_one_threads_bytes)
         static const size_t sizes[] = {7, 65536, 65536};
         for (size_t z = 0; one && z < sizeof sizes / sizeof sizes[0]; z++) {
             size_t n = 0, cap = z == 2 ? 1024 : 0;
-            char *two = produce_capped(formats[k], s, in, len, sizes[z], cap, &n);
+            char *two = produce_metered(formats[k], s, in, len, sizes[z], cap, NULL, &n);
             char name[200];
             snprintf(name, sizeof name, "%s two threads, buf=%zu, job cap=%zu", formats[k]->name, sizes[z], cap);
             sb_test_subcase(name, two && n == one_len && !memcmp(one, two, n), "bytes differ");
@@ -484,6 +520,25 @@ TEST(core_doc__two_threads_write_one_threads_bytes)
         }
         sb_test_subcase(formats[k]->name, one != NULL, "produce failed");
         free(one);
+    }
+    /* the stage and the jobs' buffers are paid from the document arena's
+     * meter: charged as they grow, all given back when the document goes,
+     * and a meter that cannot pay for a batch stops the document */
+    for (int lim = 0; rc == SB_OK && lim < 2; lim++) {
+        doc_meter dm = {.mu = PTHREAD_MUTEX_INITIALIZER, .limit = lim ? (size_t)96 << 10 : SIZE_MAX};
+        sb_meter m = {dm_take, dm_give, &dm};
+        sb_par_configure(SIZE_MAX, 0);
+        size_t n = 0;
+        char *two = produce_metered(&sb_doc_cyclonedx_16, s, in, len, 65536, 0, &m, &n);
+        char name[100];
+        snprintf(name, sizeof name, "metered, limit %zu", dm.limit);
+        sb_test_subcase(name, dm.taken == dm.given, "the meter's books balance once the document is freed");
+        if (lim)
+            sb_test_subcase(name, two == NULL && dm.refusals > 0, "a batch the meter refuses stops the document");
+        else
+            sb_test_subcase(name, two != NULL && dm.peak >= (size_t)256 << 10,
+                            "the jobs' buffers (256 KiB each) are charged");
+        free(two);
     }
     sb_arena_destroy(a);
     free(in);
