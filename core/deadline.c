@@ -5,10 +5,11 @@
 
 #include <time.h>
 
-void sb_deadline_after(int clock, long ns, struct timespec *ts)
+void sb_deadline_after(int clock, long long ns, struct timespec *ts)
 {
     clock_gettime((clockid_t)clock, ts);
-    ts->tv_nsec += ns;
+    ts->tv_sec += (time_t)(ns / 1000000000LL);
+    ts->tv_nsec += (long)(ns % 1000000000LL);
     if (ts->tv_nsec >= 1000000000L) {
         ts->tv_sec++;
         ts->tv_nsec -= 1000000000L;

@@ -26,9 +26,9 @@ typedef struct sb_deadline {
 long long sb_deadline_now_ns(void);
 
 struct timespec;
-/* *ts = now on `clock` plus `ns` (< 1 s), normalized: the absolute time a
+/* *ts = now on `clock` plus `ns` (>= 0), normalized: the absolute time a
  * timed condition wait takes (each wait names its own condvar's clock). */
-void sb_deadline_after(int clock, long ns, struct timespec *ts);
+void sb_deadline_after(int clock, long long ns, struct timespec *ts);
 
 /* SB_OK, or SB_ETIMEOUT (message set) when the deadline has passed: reads
  * the clock every SB_DEADLINE_EVERY calls. */

@@ -459,13 +459,7 @@ static int read_lookups(svc_req *r, const svc_query *q, sb_select_opts *sel, svc
         double wait = (double)cfg->lookup_deadline, left = svc_req_time_left(r) - 1.0;
         if (left < wait)
             wait = left > 0 ? left : 0;
-        clock_gettime(CLOCK_MONOTONIC, &lc->deadline);
-        lc->deadline.tv_sec += (time_t)wait;
-        lc->deadline.tv_nsec += (long)((wait - (double)(time_t)wait) * 1e9);
-        if (lc->deadline.tv_nsec >= 1000000000L) {
-            lc->deadline.tv_sec++;
-            lc->deadline.tv_nsec -= 1000000000L;
-        }
+        sb_deadline_after(CLOCK_MONOTONIC, (long long)(wait * 1e9), &lc->deadline);
         lc->engine = svc_req_lookups(r); /* it answers for licenses only with --lookups */
         lc->gone = client_gone;
         lc->gone_cls = r;

@@ -9,6 +9,7 @@
  * entry's descriptor is still that connection's, never a reused number.
  */
 #include "guard.h"
+#include "../../core/deadline.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -66,12 +67,7 @@ static void *sweeper_run(void *cls)
     pthread_mutex_lock(&g->mu);
     while (!g->stopping) {
         struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += SWEEP_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        sb_deadline_after(CLOCK_REALTIME, SWEEP_MS * 1000000L, &until);
         int rc = pthread_cond_timedwait(&g->wake, &g->mu, &until);
         if (rc == ETIMEDOUT && !g->stopping) {
             pthread_mutex_unlock(&g->mu);

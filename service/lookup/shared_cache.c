@@ -14,6 +14,7 @@
  */
 #include "shared_cache.h"
 #include "../log.h"
+#include "../../core/deadline.h"
 
 #include <hiredis/hiredis.h>
 
@@ -564,13 +565,7 @@ int svc_shared_flush(long ms)
     if (!S.on)
         return 1;
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    t.tv_sec += ms / 1000;
-    t.tv_nsec += (ms % 1000) * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
-    }
+    sb_deadline_after(CLOCK_MONOTONIC, (long long)ms * 1000000LL, &t);
     pthread_mutex_lock(&S.qmu);
     while ((S.head || S.inflight) && pthread_cond_timedwait(&S.qempty, &S.qmu, &t) == 0)
         ;

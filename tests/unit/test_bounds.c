@@ -12,6 +12,8 @@
 #include "../../core/model.h"
 #include "../../core/select.h"
 
+#include <time.h>
+
 static const sb_pkg *find_version(const sb_sbom *s, const char *name, const char *version)
 {
     for (size_t i = 0; s && i < s->npkgs; i++)
@@ -306,6 +308,26 @@ static char *js_lock(sb_arena *a, const char *kind, int n, size_t *len)
     *len = b.len;
     sb_buf_free(&b);
     return out;
+}
+
+/* A condvar's absolute wake time: now plus any span, normalized (the
+ * nanoseconds stay under a second), on the clock asked for. */
+TEST(core_deadline__after_normalizes)
+{
+    static const long long spans[] = {0, 999999999LL, 1000000000LL, 1900000000LL, 30LL * 1000000000LL + 5};
+    for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++) {
+        struct timespec before, at;
+        clock_gettime(CLOCK_MONOTONIC, &before);
+        sb_deadline_after(CLOCK_MONOTONIC, spans[i], &at);
+        long long b = (long long)before.tv_sec * 1000000000LL + before.tv_nsec;
+        long long t = (long long)at.tv_sec * 1000000000LL + at.tv_nsec;
+        CHECK(at.tv_nsec >= 0 && at.tv_nsec < 1000000000L);
+        CHECK(t - b >= spans[i] && t - b < spans[i] + 1000000000LL);
+    }
+    struct timespec rt, at;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    sb_deadline_after(CLOCK_REALTIME, 500000000LL, &at);
+    CHECK(at.tv_sec >= rt.tv_sec && at.tv_sec <= rt.tv_sec + 2);
 }
 
 TEST(bounds_deadline_javascript_readers)
