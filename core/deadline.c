@@ -8,6 +8,8 @@
 void sb_deadline_after(int clock, long long ns, struct timespec *ts)
 {
     clock_gettime((clockid_t)clock, ts);
+    if (ns < 0)
+        ns = 0;
     ts->tv_sec += (time_t)(ns / 1000000000LL);
     ts->tv_nsec += (long)(ns % 1000000000LL);
     if (ts->tv_nsec >= 1000000000L) {

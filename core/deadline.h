@@ -26,7 +26,7 @@ typedef struct sb_deadline {
 long long sb_deadline_now_ns(void);
 
 struct timespec;
-/* *ts = now on `clock` plus `ns` (>= 0), normalized: the absolute time a
+/* *ts = now on `clock` plus `ns` (a negative span counts as 0), normalized: the absolute time a
  * timed condition wait takes (each wait names its own condvar's clock). */
 void sb_deadline_after(int clock, long long ns, struct timespec *ts);
 

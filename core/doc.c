@@ -247,8 +247,7 @@ static int reproduces_source(sb_doc *d, const sb_doc_ops *ops)
     memcpy(t->serial, o->serial, sizeof t->serial);
     t->is_source = true;
     t->source_doc = o->stated_source;
-    sb_buf_init(&t->stage, 0);
-    sb_buf_meter(&t->stage, sb_arena_meter_of(d->arena));
+    sb_buf_init(&t->stage, 0); /* unmetered: a refusal here would change the serial, not stop the request */
     sb_jw_init_buf(&t->jw, &t->stage, t->opts.pretty);
     sb_sha1 c;
     sb_sha1_init(&c);
@@ -454,9 +453,11 @@ static sb_code par_run(sb_doc *d, int phase, size_t end)
     size_t n = 0;
     for (; n < PAR_JOBS && d->index < end; n++) {
         par_slot *s = &P->slot[n];
-        if (NULL == s->tmp && NULL == (s->tmp = sb_arena_child(d->arena)))
-            return SB_ENOMEM;
-        sb_buf_meter(&s->out, sb_arena_meter_of(d->arena));
+        if (NULL == s->tmp) {
+            if (NULL == (s->tmp = sb_arena_child(d->arena)))
+                return SB_ENOMEM;
+            sb_buf_meter(&s->out, d->stage.meter); /* the stage's payer: par_next swaps the two */
+        }
         sb_buf_reset(&s->out);
         s->sh = *d; /* the emitter's state between two elements of the array */
         s->sh.par = NULL;

@@ -82,10 +82,11 @@ targets=(
 only="${FUZZ_ONLY:-}"
 for spec in "${targets[@]}"; do
   read -r t src def seeds <<< "$spec"
-  [ -n "$only" ] && [[ " $only " != *" $t "* ]] && continue
+  # FUZZ_ONLY names targets; "all" names all-1..all-4
+  [ -n "$only" ] && [[ " $only " != *" $t "* && " $only " != *" ${t%-[0-9]} "* ]] && continue
   extra=""; case "$t" in params) extra="$objs/service_params.o $objs/service_distance.o $objs/service_http_negotiate.o" ;; decode|multipart) extra="$objs/service_http_$t.o" ;; esac
   if ! eval $CC $flags "$def" -o "$out/fuzz_$t" "tests/fuzz/$src" $extra "$out/libcore.a" $libs 2> "$out/build-$t.log"; then
-    cat "$out/build-$t.log"; fail=$((fail + 1)); continue
+    cat "$out/build-$t.log"; fail=$((fail + 1)); failed="${failed:-} $t"; continue
   fi
   corpus="$out/corpus-$t"; crashes="$out/crashes-$t"
   mkdir -p "$corpus" "$crashes"
@@ -204,6 +205,6 @@ for t in ${ran:-}; do
   fi
 done
 # named again last, where a CI log's tail shows it
-[ -n "${failed:-}" ] && echo "fuzz: failed:$failed (logs build/fuzz/run-<target>.log, inputs build/fuzz/crashes-<target>/)"
+[ -n "${failed:-}" ] && echo "fuzz: failed:$failed (logs $out/run-<target>.log, inputs $out/crashes-<target>/)"
 echo "fuzz: $pass passed, $fail failed"
 [ "$fail" = 0 ]
