@@ -37,6 +37,8 @@ struct svc_guard {
     atomic_ullong *cut_count;
     guard_conn *head; /* the open connections */
     size_t n;
+    void (*on_sweep)(void *); /* svc_guard_on_sweep */
+    void *on_sweep_cls;
 };
 
 static double seconds_since(const struct timespec *t, const struct timespec *now)
@@ -72,6 +74,8 @@ static void *sweeper_run(void *cls)
         if (rc == ETIMEDOUT && !g->stopping) {
             pthread_mutex_unlock(&g->mu);
             sweep(g);
+            if (g->on_sweep)
+                g->on_sweep(g->on_sweep_cls);
             pthread_mutex_lock(&g->mu);
         }
     }
@@ -98,6 +102,14 @@ svc_guard *svc_guard_start(long head_timeout, atomic_ullong *cut_count, sb_err *
         return NULL;
     }
     return g;
+}
+
+void svc_guard_on_sweep(svc_guard *g, void (*fn)(void *), void *cls)
+{
+    pthread_mutex_lock(&g->mu);
+    g->on_sweep = fn;
+    g->on_sweep_cls = cls;
+    pthread_mutex_unlock(&g->mu);
 }
 
 void svc_guard_stop(svc_guard *g)

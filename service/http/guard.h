@@ -28,6 +28,11 @@ typedef struct svc_guard svc_guard;
  * counted in *cut_count. NULL with *err set on failure. */
 svc_guard *svc_guard_start(long head_timeout, atomic_ullong *cut_count, sb_err *err);
 
+/* Have the sweeper call fn(cls) after each pass (every quarter second),
+ * on its own thread: the server's errands that must happen while no
+ * request comes to trigger them. Set once, before any connection. */
+void svc_guard_on_sweep(svc_guard *g, void (*fn)(void *), void *cls);
+
 /* Stop the sweeper and free the guard (after the daemon stopped). */
 void svc_guard_stop(svc_guard *g);
 

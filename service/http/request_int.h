@@ -92,8 +92,15 @@ double svc_req__elapsed(const svc_req *r);
 /* Give freed memory back to the system now, the allocator's delay skipped
  * (one thread at a time: it flips a process-wide option). */
 void svc_req__release_now(void);
-/* The same when the server has fallen idle, at most once a second. */
+/* The same when the server has fallen idle, at most once a second; a
+ * release the once-a-second rule put off is owed... */
 void svc_req__release_idle(void);
+/* ... and made by this, called now and then while the server is idle (the
+ * guard's sweeper): the last request of a burst that ends within a second
+ * of the previous release no longer leaves the burst's pages resident. */
+void svc_req__release_owed(void);
+/* 1 while a release is owed (tests). */
+int svc_req__release_pending(void);
 
 /* Queue a finished MHD response with the request's extra headers. */
 int svc_req__queue(svc_req *r, unsigned status, struct MHD_Response *resp);

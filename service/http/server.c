@@ -91,6 +91,19 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
  * (svc_req__release_idle) */
 #define RELEASE_IDLE ((size_t)1 << 20)
 
+/* The guard's sweeper, every quarter second: a release req_free put off
+ * (svc_req__release_idle's once-a-second rule) is made once the server is
+ * idle, so the end of a burst never keeps its pages. It runs on the
+ * sweeper's thread, so it returns what the allocator holds process-wide
+ * (the freed-segment cache, every malloc arena) but not the free pages of
+ * the pool threads' own heaps - those go when their threads next run. */
+static void release_owed(void *cls)
+{
+    svc_server *s = cls;
+    if (0 == atomic_load(&s->in_flight))
+        svc_req__release_owed();
+}
+
 static void req_free(svc_req *r)
 {
     for (size_t i = 0; i < sizeof r->on_done / sizeof r->on_done[0]; i++)
@@ -716,6 +729,7 @@ sb_code svc_server_start(svc_server *s, sb_err *err)
     s->main_l.guard = svc_guard_start(s->cfg.head_timeout, &s->metrics.head_timeouts, err);
     if (NULL == s->main_l.guard)
         return err->code;
+    svc_guard_on_sweep(s->main_l.guard, release_owed, s);
     s->mhd = start_main(s, &addr, family, -1, s->tls_cert_pem, s->tls_key_pem);
     if (NULL == s->mhd) {
         int e = errno;

@@ -3,13 +3,15 @@
  * bearer tokens (load, check, reload keeping the old set, open paths),
  * coded request bodies (gzip, deflate, zstd, bombs, truncation, the budget
  * refusing growth), file replacement noticed by polling, --listen addresses and the configuration loader
- * (flags over environment, bounds, unknown options).
+ * (flags over environment, bounds, unknown options), the idle release put
+ * off and made later.
  */
 #include "test.h"
 #include "../../service/http/auth.h"
 #include "../../service/config.h"
 #include "../../service/http/decode.h"
 #include "../../service/filewatch.h"
+#include "../../service/http/request_int.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -232,4 +234,21 @@ TEST(svc_cfg__probe_listener)
     CHECK(svc_cfg_load(&c, 5, argv4, &err) == 0);
     char *argv5[] = {"sbomd", "--probe-port", "-2", NULL};
     CHECK(svc_cfg_load(&c, 3, argv5, &err) < 0 && strstr(err.msg, "probe-port"));
+}
+
+/* An idle release within a second of the last one is put off, owed, and
+ * made by the first call to svc_req__release_owed (the guard's sweeper,
+ * every quarter second) once the second has passed. */
+TEST(svc_release__put_off_then_owed)
+{
+    svc_req__release_idle();
+    svc_req__release_idle(); /* within the second of the one before */
+    CHECK(svc_req__release_pending());
+    svc_req__release_owed(); /* still within it: stays owed */
+    CHECK(svc_req__release_pending());
+    usleep(1100000);
+    svc_req__release_owed();
+    CHECK(!svc_req__release_pending());
+    svc_req__release_owed(); /* nothing owed: nothing done */
+    CHECK(!svc_req__release_pending());
 }
