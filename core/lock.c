@@ -288,7 +288,8 @@ sb_code sb_lock_read(sb_lock **out, sb_arena *a, const char *kind, const char *d
  * selecting one platform, were measured (sbomgen-style: VmHWM less the start, which already
  * holds the input) on generated inputs and the largest fixtures, rounded
  * up (loadtest/README.md, "Memory per input"):
- *   requirements.txt: 927 B a pin at 490k pins, 977 at 100k;
+ *   requirements.txt: 362 B a pin at 490k pins, 373 at 100k since the
+ *     record shrank (927 and 977 before): 500 B a pin plus 2x the bytes;
  *   uv.lock: 7.1x an ordinary 18.5 MB lock, 16x one of 32,000 short records
  *     (~2.3 KB a package): 2.5 KB a [[package]] plus 6x the bytes covers both;
  *   package-lock.json 7.0x, pnpm-lock.yaml 11.5x, yarn.lock 7.9x (20,000

@@ -491,5 +491,5 @@ const sb_reader sb_reader_requirements = {.kind = "requirements.txt",
                                           .read = requirements_read,
                                           .record_line = "",
                                           .record_char = 0,
-                                          .per_record = 1000,
+                                          .per_record = 500,
                                           .per_byte = 2};

@@ -233,19 +233,20 @@ h="$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port7/healthz")"
 kill "$pid7"; wait "$pid7" 2>/dev/null
 # every input of a request is charged: two sides of a diff that each fit the
 # budget alone but not together are a 413 (each side's charge once replaced
-# the other's, so a diff held two models while paying for one)
+# the other's, so a diff held two models while paying for one); 70,000 pins
+# are charged ~35 MiB (500 B a pin), two of them past 60 MiB
 python3 -c "
 for k in (1, 2):
     with open('$work/pins%d.txt' % k, 'w') as f:
-        f.writelines('p%d-%d==1.%d\n' % (k, i, i % 7) for i in range(40000))"
+        f.writelines('p%d-%d==1.%d\n' % (k, i, i % 7) for i in range(70000))"
 start_server "$work/log5" --quiet --memory-budget 60Mi --max-body 8Mi
 pid5=$spid port5=$sport
 st="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$work/pins1.txt" "http://127.0.0.1:$port5/v1/sbom?filename=requirements.txt")"
-[ "$st" = 200 ] && ok || bad "40,000 pins alone against 60 MiB: $st"
+[ "$st" = 200 ] && ok || bad "70,000 pins alone against 60 MiB: $st"
 st="$(curl -sS -o "$work/d.json" -w '%{http_code}' -F "base=@$work/pins1.txt;filename=requirements.txt" \
   -F "head=@$work/pins2.txt;filename=requirements.txt" "http://127.0.0.1:$port5/v1/diff")"
 [ "$st" = 413 ] && jq -e '.detail | test("this request.s inputs together")' "$work/d.json" > /dev/null && ok || bad "a diff of two such: $st $(head -c 200 "$work/d.json")"
-echo "hostile: a diff of two 40,000-pin files against 60 MiB: $st ($(jq -r .detail "$work/d.json" | head -c 90))"
+echo "hostile: a diff of two 70,000-pin files against 60 MiB: $st ($(jq -r .detail "$work/d.json" | head -c 90))"
 kill "$pid5"; wait "$pid5" 2>/dev/null
 # a merge of a 100,000-component part: each edge was once pushed after a
 # scan of the list so far (57-68 s); now linear, well inside a 20 s deadline
@@ -271,7 +272,7 @@ kill "$pid6"; wait "$pid6" 2>/dev/null
 # them 0.7 s), and its upload is held to ~0.5 s (--limit-rate), so the second
 # falls about half-way into the read, with half a second of slack either way
 # (before it, the answer would be a 408 for the upload; after it, a document).
-/usr/bin/python3 "$here/make-bounds.py" "$work/bounds1" 1 req-490k.requirements.txt root150k.uv.lock
+/usr/bin/python3 "$here/make-bounds.py" "$work/bounds1" 1 req-490k.requirements.txt root150k.uv.lock req-100k.requirements.txt
 start_server "$work/log3" --quiet --request-timeout 1
 pid3=$spid port3=$sport
 res="$(curl -sS --limit-rate 100M -o "$work/p.json" -w '%{http_code} %{content_type}' --data-binary @"$work/bounds1/root150k.uv.lock" "http://127.0.0.1:$port3/v1/report/packages?filename=uv.lock")"
@@ -490,10 +491,11 @@ res="$(curl -sS -o /dev/null -w '%{http_code}' --data-binary @"$good" "http://12
 kill "$pid3"; wait "$pid3" 2>/dev/null
 # the budget charges the model an input will build, estimated from the body
 # once read (records counted x the reader's cost, sb_lock_estimate), before
-# anything is built: a 490k-pin requirements.txt (~500 MB of model) against an
-# 80 MiB budget is 413 without the peak RSS moving past the body; a 50k-pin
-# one (~50 MB) is served alone, 503 + Retry-After while another holds its
-# share, served again once that one is gone; the peak stays near the budget
+# anything is built: a 490k-pin requirements.txt (~250 MB charged) against an
+# 80 MiB budget is 413 without the peak RSS moving past the body; a 100k-pin
+# one (~51 MB charged, 500 B a pin) is served alone, 503 + Retry-After while
+# another holds its share, served again once that one is gone; the peak
+# stays near the budget
 start_server "$work/log5" --max-body 16777216 --memory-budget 83886080 --quiet
 pid3=$spid port5=$sport
 hwm0="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
@@ -503,7 +505,7 @@ else bad "490k pins against an 80 MiB budget: $res $(head -c 200 "$work/p.json")
 hwm1="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
 [ $((hwm1 - hwm0)) -lt 20480 ] && ok || bad "the refused 490k pins still moved the peak RSS by $((hwm1 - hwm0)) kB"
 echo "hostile: 490k pins (6.26 MB) against an 80 MiB budget: $res, peak RSS +$((hwm1 - hwm0)) kB"
-got="$(/usr/bin/python3 - "$port5" "$work/bounds/req-100k.requirements.txt" <<'PY'
+got="$(/usr/bin/python3 - "$port5" "$work/bounds1/req-100k.requirements.txt" <<'PY'
 import socket, subprocess, sys, time, urllib.request
 port, path = int(sys.argv[1]), sys.argv[2]
 body = open(path, "rb").read()
@@ -540,12 +542,12 @@ after = post()
 print("alone %s, A holds %d MiB, during %s, after %s" % (alone, held >> 20, during, after))
 PY
 )"
-case "$got" in "alone 200, A holds "[4-7]?" MiB, during 503 Retry-After: "[2-5]", after 200") ok ;; *) bad "50k pins against an 80 MiB budget: $got" ;; esac
+case "$got" in "alone 200, A holds "[4-7]?" MiB, during 503 Retry-After: "[2-5]", after 200") ok ;; *) bad "100k pins against an 80 MiB budget: $got" ;; esac
 hwm1="$(awk '/VmHWM/{print $2}' /proc/$pid3/status)"
 # the budget plus 16 MiB: what the allocator keeps of a finished request while
 # the next one (on another thread) builds its model (+46 to +71 MB measured)
 [ $((hwm1 - hwm0)) -lt 98304 ] && ok || bad "peak RSS grew by $((hwm1 - hwm0)) kB, past the 80 MiB budget + 16 MiB"
-echo "hostile: 50k pins (0.57 MB) against an 80 MiB budget: $got; peak RSS +$((hwm1 - hwm0)) kB"
+echo "hostile: 100k pins (1.19 MB) against an 80 MiB budget: $got; peak RSS +$((hwm1 - hwm0)) kB"
 kill "$pid3"; wait "$pid3" 2>/dev/null
 # the budget must hold one max-body request (5x the body) the operator chose:
 # else a config error; a max-body left at its default is lowered to fit
