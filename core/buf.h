@@ -20,9 +20,9 @@ typedef struct sb_buf {
     char *data; /* NULL until the first append */
     size_t len;
     size_t alloc;
-    size_t cap;                    /* most bytes it may hold; 0 = unlimited */
-    size_t mapped;                 /* length of data's own mapping (large buffers, buf.c); 0 = heap */
-    const struct sb_meter *meter;  /* charged for `alloc` as it grows (arena.h); NULL = nobody */
+    size_t cap;                   /* most bytes it may hold; 0 = unlimited */
+    size_t mapped;                /* length of data's own mapping (large buffers, buf.c); 0 = heap */
+    const struct sb_meter *meter; /* charged for `alloc` as it grows (arena.h); NULL = nobody */
 } sb_buf;
 
 #define SB_BUF_INIT(capacity) \

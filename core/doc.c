@@ -516,8 +516,7 @@ static sb_code phase_piece(sb_doc *d)
         break;
     case PH_COMPONENTS:
     case PH_RELATIONS: {
-        size_t end = par_end(d),
-               count = d->phase == PH_COMPONENTS ? d->sbom->npkgs : d->ops->relation_count(d);
+        size_t end = par_end(d), count = d->phase == PH_COMPONENTS ? d->sbom->npkgs : d->ops->relation_count(d);
         if (end > d->index) {
             rc = par_run(d, d->phase, end);
         } else if (d->index < count) {

@@ -59,7 +59,7 @@ void svc_req__release_now(void)
 #define RELEASE_IDLE_EVERY_NS 1000000000LL
 
 static _Atomic long long release_last; /* when the last idle release began */
-static atomic_int release_owed;         /* one was put off */
+static atomic_int release_owed;        /* one was put off */
 
 void svc_req__release_idle(void)
 {
