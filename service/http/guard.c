@@ -72,10 +72,12 @@ static void *sweeper_run(void *cls)
         sb_deadline_after(CLOCK_REALTIME, SWEEP_MS * 1000000L, &until);
         int rc = pthread_cond_timedwait(&g->wake, &g->mu, &until);
         if (rc == ETIMEDOUT && !g->stopping) {
+            void (*fn)(void *) = g->on_sweep; /* read under the mutex svc_guard_on_sweep sets it under */
+            void *fn_cls = g->on_sweep_cls;
             pthread_mutex_unlock(&g->mu);
             sweep(g);
-            if (g->on_sweep)
-                g->on_sweep(g->on_sweep_cls);
+            if (fn)
+                fn(fn_cls);
             pthread_mutex_lock(&g->mu);
         }
     }

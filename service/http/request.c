@@ -61,9 +61,9 @@ void svc_req__release_now(void)
 static _Atomic long long release_last; /* when the last idle release began */
 static atomic_int release_owed;        /* one was put off */
 
-void svc_req__release_idle(void)
+void svc_req__release_idle_at(long long now)
 {
-    long long now = sb_deadline_now_ns(), was = atomic_load(&release_last);
+    long long was = atomic_load(&release_last);
     if (now - was >= RELEASE_IDLE_EVERY_NS && atomic_compare_exchange_strong(&release_last, &was, now)) {
         atomic_store(&release_owed, 0);
         svc_req__release_now();
@@ -72,10 +72,20 @@ void svc_req__release_idle(void)
     }
 }
 
-void svc_req__release_owed(void)
+void svc_req__release_idle(void)
+{
+    svc_req__release_idle_at(sb_deadline_now_ns());
+}
+
+void svc_req__release_owed_at(long long now)
 {
     if (atomic_load(&release_owed))
-        svc_req__release_idle();
+        svc_req__release_idle_at(now);
+}
+
+void svc_req__release_owed(void)
+{
+    svc_req__release_owed_at(sb_deadline_now_ns());
 }
 
 int svc_req__release_pending(void)

@@ -97,9 +97,13 @@ void svc_req__release_now(void);
 void svc_req__release_idle(void);
 /* ... and made by this, called now and then while the server is idle (the
  * guard's sweeper): the last request of a burst that ends within a second
- * of the previous release no longer leaves the burst's pages resident. */
+ * of the previous release still has the malloc arenas trimmed (server.c
+ * release_owed says what that thread can and cannot return). */
 void svc_req__release_owed(void);
-/* 1 while a release is owed (tests). */
+/* The two above at a given time (CLOCK_MONOTONIC ns), and 1 while a
+ * release is owed: for tests, which pass the time instead of waiting. */
+void svc_req__release_idle_at(long long now);
+void svc_req__release_owed_at(long long now);
 int svc_req__release_pending(void);
 
 /* Queue a finished MHD response with the request's extra headers. */

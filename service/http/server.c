@@ -93,10 +93,11 @@ static svc_req *req_new(svc_server *s, struct MHD_Connection *conn, const char *
 
 /* The guard's sweeper, every quarter second: a release req_free put off
  * (svc_req__release_idle's once-a-second rule) is made once the server is
- * idle, so the end of a burst never keeps its pages. It runs on the
- * sweeper's thread, so it returns what the allocator holds process-wide
- * (the freed-segment cache, every malloc arena) but not the free pages of
- * the pool threads' own heaps - those go when their threads next run. */
+ * idle. On the sweeper's thread, which has no mimalloc heap of its own,
+ * only malloc_trim does work there: it returns the free pages of every
+ * glibc malloc arena (where libyaml, jansson and libcurl allocate), not
+ * mimalloc's, which stay with the pool threads' heaps until those threads
+ * next run. */
 static void release_owed(void *cls)
 {
     svc_server *s = cls;

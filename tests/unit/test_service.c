@@ -12,6 +12,7 @@
 #include "../../service/http/decode.h"
 #include "../../service/filewatch.h"
 #include "../../service/http/request_int.h"
+#include "../../core/deadline.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -238,17 +239,22 @@ TEST(svc_cfg__probe_listener)
 
 /* An idle release within a second of the last one is put off, owed, and
  * made by the first call to svc_req__release_owed (the guard's sweeper,
- * every quarter second) once the second has passed. */
+ * every quarter second) once the second has passed. The times are given,
+ * not waited for: a slow release (valgrind) cannot move them. */
 TEST(svc_release__put_off_then_owed)
 {
-    svc_req__release_idle();
-    svc_req__release_idle(); /* within the second of the one before */
-    CHECK(svc_req__release_pending());
-    svc_req__release_owed(); /* still within it: stays owed */
-    CHECK(svc_req__release_pending());
-    usleep(1100000);
-    svc_req__release_owed();
+    const long long s = 1000000000LL;
+    long long t = sb_deadline_now_ns() + 10 * s; /* past any release made before */
+    svc_req__release_idle_at(t);
     CHECK(!svc_req__release_pending());
-    svc_req__release_owed(); /* nothing owed: nothing done */
+    svc_req__release_idle_at(t + s / 2); /* within the second of the one before */
+    CHECK(svc_req__release_pending());
+    svc_req__release_owed_at(t + s - 1); /* still within it: stays owed */
+    CHECK(svc_req__release_pending());
+    svc_req__release_owed_at(t + s + s / 4);
+    CHECK(!svc_req__release_pending());
+    svc_req__release_owed_at(t + 3 * s); /* nothing owed: nothing done */
+    CHECK(!svc_req__release_pending());
+    svc_req__release_idle_at(t + 3 * s); /* a second after the owed one: made at once */
     CHECK(!svc_req__release_pending());
 }
