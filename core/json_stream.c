@@ -48,10 +48,34 @@ static sb_jt fail(sb_jr *r, const char *at, const char *what)
     return SB_JT_ERROR;
 }
 
+void sb_jr_jsonc(sb_jr *r)
+{
+    r->jsonc = true;
+}
+
+/* Past a comment at r->p, if one starts there; false when none does. */
+static bool skip_comment(sb_jr *r)
+{
+    if (r->end - r->p < 2 || r->p[0] != '/' || (r->p[1] != '/' && r->p[1] != '*'))
+        return false;
+    if (r->p[1] == '/') {
+        const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+        r->p = nl ? nl : r->end;
+    } else {
+        const char *e = r->end - r->p > 2 ? memmem(r->p + 2, (size_t)(r->end - r->p - 2), "*/", 2) : NULL;
+        r->p = e ? e + 2 : r->end;
+    }
+    return true;
+}
+
 static void skip_ws(sb_jr *r)
 {
-    while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
-        r->p++;
+    for (;;) {
+        while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
+            r->p++;
+        if (!r->jsonc || !skip_comment(r))
+            return;
+    }
 }
 
 static bool in_object(const sb_jr *r)
@@ -339,7 +363,13 @@ sb_jt sb_jr_next(sb_jr *r)
                                          : "unexpected end of input: ',' or ']' must follow");
             if (*r->p == ',') {
                 r->p++;
-                r->state = in_object(r) ? ST_KEY : ST_VALUE;
+                /* JSONC's trailing comma: the container may end here; these
+                 * states never outlive this call, so sb_jr_skip's reading of
+                 * them as "just opened" still holds */
+                if (r->jsonc)
+                    r->state = in_object(r) ? ST_KEY_OR_CLOSE : ST_VALUE_OR_CLOSE;
+                else
+                    r->state = in_object(r) ? ST_KEY : ST_VALUE;
                 continue;
             }
             if (*r->p == (in_object(r) ? '}' : ']'))

@@ -54,6 +54,7 @@ typedef struct sb_jr {
     unsigned char stack[SB_JR_MAX_DEPTH / 8]; /* one bit per level: 1 = object */
     size_t errpos;
     bool too_deep; /* the error is the depth bound (SB_ELIMIT) */
+    bool jsonc;    /* comments count as space, a ',' may precede ']' or '}' */
     char msg[96];
 } sb_jr;
 
@@ -65,6 +66,13 @@ void sb_jr_init(sb_jr *r, const char *data, size_t len, unsigned max_depth);
  * from an earlier pass); positions in errors stay those of the whole text.
  * After that value's last token it must not be asked for more. */
 void sb_jr_init_at(sb_jr *r, const char *data, size_t len, size_t offset, unsigned max_depth);
+
+/* Read JSONC from here on (bun.lock, tsconfig-style text): `//` line and
+ * slash-star block comments are space, and a ',' may close an array or an
+ * object's list (`[1,]`, `{"a":1,}`). Offsets stay those of the text, so a
+ * caller needs no blanked copy of it. An unterminated block comment runs to
+ * the end, where the value is then found incomplete. */
+void sb_jr_jsonc(sb_jr *r);
 
 /* The next token. Once SB_JT_ERROR or SB_JT_END is returned it is returned again. */
 sb_jt sb_jr_next(sb_jr *r);

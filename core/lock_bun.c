@@ -78,7 +78,7 @@ typedef struct bun_ws {
 typedef struct bun_ctx {
     sb_arena *a;
     sb_err *err;
-    const char *data; /* the JSONC-blanked copy of the input */
+    const char *data; /* the input (JSONC, read in place) */
     size_t len;
     unsigned jdepth;
     sb_jsl l;
@@ -134,8 +134,8 @@ static bool is_space(char ch)
     return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
 }
 
-/* Past the whitespace and comments from i (comments as the blanking pass
- * reads them); n when the text ends. */
+/* Past the whitespace and comments from i (comments as the tokenizer's
+ * JSONC mode reads them); n when the text ends. */
 static size_t skip_gap(const char *s, size_t n, size_t i)
 {
     while (i < n) {
@@ -154,52 +154,13 @@ static size_t skip_gap(const char *s, size_t n, size_t i)
     return i;
 }
 
-/* `in` into `out` (same length) with comments and trailing commas blanked:
- * every byte of a comment but its line breaks, and a ',' that follows a
- * value and precedes only space or comments before a ']' or '}', become
- * spaces. Strings are copied as they are; anything else is left for the
- * tokenizer to judge. Linear: each gap is looked across once. */
-static void blank_jsonc(const char *in, size_t n, char *out)
+/* A tokenizer over the JSONC text from offset `at` (0: the whole text);
+ * the tokenizer takes comments and trailing commas itself, so the input is
+ * read in place, not from a blanked copy as large as it. */
+static void jr_at(const bun_ctx *c, sb_jr *r, size_t at)
 {
-    char last = 0; /* the last byte of the text that is not space or comment */
-    memcpy(out, in, n);
-    for (size_t i = 0; i < n;) {
-        char ch = in[i];
-        if (ch == '"') {
-            for (i++; i < n && in[i] != '"'; i++)
-                if (in[i] == '\\' && i + 1 < n)
-                    i++;
-            i++;
-            last = '"';
-            continue;
-        }
-        if (ch == '/' && i + 1 < n && (in[i + 1] == '/' || in[i + 1] == '*')) {
-            size_t k = i;
-            if (in[i + 1] == '/') {
-                while (k < n && in[k] != '\n')
-                    k++;
-            } else {
-                const char *t = i + 2 < n ? memmem(in + i + 2, n - i - 2, "*/", 2) : NULL;
-                k = t ? (size_t)(t - in) + 2 : n;
-            }
-            for (size_t j = i; j < k; j++)
-                if (out[j] != '\n' && out[j] != '\r')
-                    out[j] = ' ';
-            i = k;
-            continue;
-        }
-        if (ch == ',' && last != '[' && last != '{' && last != ',' && last != ':' && last != 0) {
-            size_t e = skip_gap(in, n, i + 1);
-            if (e < n && (in[e] == ']' || in[e] == '}')) {
-                out[i] = ' ';
-                i++;
-                continue; /* `last` stays the value's */
-            }
-        }
-        if (!is_space(ch))
-            last = ch;
-        i++;
-    }
+    sb_jr_init_at(r, c->data, c->len, at, c->jdepth);
+    sb_jr_jsonc(r);
 }
 
 /* ---- small helpers ---- */
@@ -267,7 +228,7 @@ static sb_js_pkg *get_pkg(bun_ctx *c, const char *name, const char *version, con
 static sb_code read_top(bun_ctx *c, bun_top *top)
 {
     sb_jr r;
-    sb_jr_init(&r, c->data, c->len, c->jdepth);
+    jr_at(c, &r, 0);
     memset(top, 0, sizeof *top);
     sb_jt t = sb_jr_next(&r);
     if (t == SB_JT_ERROR)
@@ -394,7 +355,7 @@ static sb_code one_workspace(bun_ctx *c, sb_jr *r, const char *folder)
 static sb_code read_workspaces(bun_ctx *c, uint32_t off)
 {
     sb_jr r;
-    sb_jr_init_at(&r, c->data, c->len, off - 1, c->jdepth);
+    jr_at(c, &r, off - 1);
     if (sb_jr_next(&r) != SB_JT_OBJ)
         return jerr(c, &r);
     for (;;) {
@@ -753,7 +714,7 @@ static sb_code one_entry(bun_ctx *c, sb_jr *r, const char *key, const bun_items 
 static sb_code read_packages(bun_ctx *c, uint32_t off)
 {
     sb_jr r;
-    sb_jr_init_at(&r, c->data, c->len, off - 1, c->jdepth);
+    jr_at(c, &r, off - 1);
     if (sb_jr_next(&r) != SB_JT_OBJ)
         return jerr(c, &r);
     for (;;) {
@@ -806,7 +767,7 @@ static sb_code read_packages(bun_ctx *c, uint32_t off)
 static sb_code string_map(bun_ctx *c, uint32_t off, sb_strmap *m, bool array)
 {
     sb_jr r;
-    sb_jr_init_at(&r, c->data, c->len, off - 1, c->jdepth);
+    jr_at(c, &r, off - 1);
     if (sb_jr_next(&r) != (array ? SB_JT_ARR : SB_JT_OBJ) || sb_strmap_init(m, c->per, 16) != SB_OK)
         return array ? oom(c) : jerr(c, &r);
     for (;;) {
@@ -836,7 +797,7 @@ static sb_code string_map(bun_ctx *c, uint32_t off, sb_strmap *m, bool array)
 static const char *string_at(bun_ctx *c, size_t at)
 {
     sb_jr r;
-    sb_jr_init_at(&r, c->data, c->len, at, c->jdepth);
+    jr_at(c, &r, at);
     return sb_jr_next(&r) == SB_JT_STR ? sb_jr_str(&r, c->a) : NULL;
 }
 
@@ -922,7 +883,7 @@ static sb_code edges_of(bun_ctx *c, sb_js_pkg *p, uint32_t from, uint32_t off, i
                         const sb_strmap *opt)
 {
     sb_jr r;
-    sb_jr_init_at(&r, c->data, c->len, off - 1, c->jdepth);
+    jr_at(c, &r, off - 1);
     if (sb_jr_next(&r) != SB_JT_OBJ)
         return jerr(c, &r);
     for (;;) {
@@ -972,7 +933,7 @@ static sb_code edges_of(bun_ctx *c, sb_js_pkg *p, uint32_t from, uint32_t off, i
 static sb_code info_of(bun_ctx *c, uint32_t off, uint32_t deps[BD_N], uint32_t *opt_peers)
 {
     sb_jr r;
-    sb_jr_init_at(&r, c->data, c->len, off - 1, c->jdepth);
+    jr_at(c, &r, off - 1);
     memset(deps, 0, BD_N * sizeof *deps);
     *opt_peers = 0;
     if (sb_jr_next(&r) != SB_JT_OBJ)
@@ -1123,20 +1084,17 @@ static sb_code bun_read(sb_lock **out, sb_arena *a, const char *data, size_t len
                  .len = len,
                  .jdepth = jdepth < SB_JR_MAX_DEPTH ? jdepth : SB_JR_MAX_DEPTH,
                  .max_depth = lim->max_depth};
-    char *copy = malloc(len ? len : 1);
     sb_code rc = SB_OK;
-    if (NULL == copy || sb_jsl_init(&c.l, a, "bun.lock", lim) != SB_OK || NULL == (c.scr = sb_arena_new(0)) ||
+    if (sb_jsl_init(&c.l, a, "bun.lock", lim) != SB_OK || NULL == (c.scr = sb_arena_new(0)) ||
         NULL == (c.per = sb_arena_new(0)))
         rc = oom(&c);
     if (rc == SB_OK) {
-        blank_jsonc(data, len, copy);
-        c.data = copy;
+        c.data = data;
         rc = read_lock(&c);
     }
-    /* the tables and the copy are done with: nothing kept points into them */
+    /* the tables are done with: nothing kept points into them */
     sb_arena_destroy(c.scr);
     sb_arena_destroy(c.per);
-    free(copy);
     free(c.segs);
     free(c.tmp);
     if (rc == SB_OK)
@@ -1179,4 +1137,4 @@ const sb_reader sb_reader_bun = {.kind = "bun.lock",
                                  .record_line = NULL,
                                  .record_char = '[',
                                  .per_record = 1000,
-                                 .per_byte = 3};
+                                 .per_byte = 2};

@@ -705,10 +705,16 @@ static sb_code node_of(pn_ctx *c, const char *k, size_t n, const sb_js_pkg *p, u
 
 static sb_code key_edge(pn_ctx *c, uint32_t from, uint32_t to, sb_js_scope how)
 {
-    pn_edge *v = sb_arena_grow(c->t, c->ed, &c->cap_ed, c->ned, sizeof *v, 256);
-    if (NULL == v)
-        return oom(c);
-    c->ed = v;
+    /* malloc'd, not in the arena: each doubling there would leave the old
+     * copy behind, as much again as the list, until the read ends */
+    pn_edge *v = c->ed;
+    if (c->ned == c->cap_ed) {
+        size_t nc = c->cap_ed ? 2 * c->cap_ed : 256;
+        if (nc > SIZE_MAX / sizeof *v || NULL == (v = realloc(c->ed, nc * sizeof *v)))
+            return oom(c);
+        c->ed = v;
+        c->cap_ed = nc;
+    }
     v[c->ned++] = (pn_edge){from, to, (uint8_t)sb_js_path_class(how)};
     return SB_OK;
 }
@@ -1247,7 +1253,11 @@ static sb_code read_lock(pn_ctx *c)
     if ((rc = read_importers(c, dc)) != SB_OK || (rc = pass_over(c, PASS_EDGES)) != SB_OK ||
         (rc = importer_edges(c, dc)) != SB_OK)
         return rc;
-    if ((rc = key_scopes(c)) != SB_OK)
+    rc = key_scopes(c);
+    free(c->ed); /* the walk was its only reader */
+    c->ed = NULL;
+    c->ned = c->cap_ed = 0;
+    if (rc != SB_OK)
         return rc;
     stated_scopes(c);
     return SB_OK;
@@ -1274,6 +1284,7 @@ static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     sb_buf_free(&c.lk);
     free(c.own);
     free(c.stated);
+    free(c.ed);
     return rc;
 }
 

@@ -2,7 +2,8 @@
  * test_json_stream.c - the streaming JSON tokenizer (core/json_stream.c):
  * token sequence, escapes and surrogate pairs decoded, numbers checked,
  * depth bound, truncation, skipping with member counts, re-reading at an
- * offset, and errors with their line and column.
+ * offset, errors with their line and column, and JSONC (comments, trailing
+ * commas) when asked for.
  */
 #include "test.h"
 #include "../../core/arena.h"
@@ -192,4 +193,59 @@ TEST(core_json_stream__skip_counts_and_offsets)
     unsigned line, col;
     sb_jr_pos(&r, r.errpos, &line, &col);
     CHECK(line == 1 && col == 12);
+}
+
+/* the token kinds of a JSONC text (kinds' letters) */
+static const char *kinds_jsonc(const char *text, sb_jr *r)
+{
+    static char out[256];
+    size_t k = 0;
+    sb_jr_init(r, text, strlen(text), 0);
+    sb_jr_jsonc(r);
+    for (;;) {
+        sb_jt t = sb_jr_next(r);
+        static const char letters[] = "E.{}[]ksntf0";
+        out[k++] = letters[t + 1];
+        if (t == SB_JT_ERROR || t == SB_JT_END || k + 1 >= sizeof out)
+            break;
+    }
+    out[k] = '\0';
+    return out;
+}
+
+TEST(core_json_stream__jsonc_comments_and_trailing_commas)
+{
+    sb_jr r;
+    /* comments wherever space may be, holding what would end a value */
+    CHECK_STR(kinds_jsonc("// head, ]\n{ /* } */ \"a\" /*x*/ : // y\n [1, /* 2, */ 3,], \"b\": {\"c\": 1,},}\n// tail",
+                          &r),
+              "{k[nn]k{kn}}.");
+    CHECK_STR(kinds_jsonc("{\"s\": \"// not a comment, ]\",}", &r), "{ks}.");
+    /* a comma closes nothing on its own, and two are never one */
+    CHECK_STR(kinds_jsonc("[,]", &r), "[E");
+    CHECK_STR(kinds_jsonc("[1,,]", &r), "[nE");
+    CHECK_STR(kinds_jsonc("{,}", &r), "{E");
+    CHECK_STR(kinds_jsonc("[1 /* never closed ]", &r), "[nE");
+    CHECK_STR(kinds_jsonc("[1, / 2]", &r), "[nE");
+    /* plain JSON keeps refusing both */
+    CHECK_STR(kinds("[1, /* c */ 2]", 0, &r), "[nE");
+    CHECK_STR(kinds("{\"a\": 1,}", 0, &r), "{knE");
+    /* positions are the text's own: the error after a comment */
+    const char *text = "/* one\n two */ [1,\n  x]";
+    sb_jr_init(&r, text, strlen(text), 0);
+    sb_jr_jsonc(&r);
+    while (sb_jr_next(&r) > SB_JT_END)
+        ;
+    unsigned line, col;
+    sb_jr_pos(&r, r.errpos, &line, &col);
+    CHECK(line == 3 && col == 3);
+    /* skipping counts members, not the trailing comma */
+    const char *arr = "{\"a\": [1, [2,], {},], \"b\": {\"x\": 1, \"y\": 2,}}";
+    size_t n = 9;
+    sb_jr_init(&r, arr, strlen(arr), 0);
+    sb_jr_jsonc(&r);
+    CHECK(sb_jr_next(&r) == SB_JT_OBJ && sb_jr_next(&r) == SB_JT_KEY);
+    CHECK(sb_jr_next(&r) == SB_JT_ARR && sb_jr_skip(&r, &n) && n == 3);
+    CHECK(sb_jr_next(&r) == SB_JT_KEY && sb_jr_next(&r) == SB_JT_OBJ && sb_jr_skip(&r, &n) && n == 2);
+    CHECK(sb_jr_next(&r) == SB_JT_OBJ_END && sb_jr_next(&r) == SB_JT_END);
 }
