@@ -150,6 +150,11 @@ void *sb_arena_alloc(sb_arena *a, size_t n)
     return bump(a, n, ALIGN_TO);
 }
 
+char *sb_arena_stralloc(sb_arena *a, size_t n)
+{
+    return bump(a, n, 1);
+}
+
 void *sb_arena_calloc(sb_arena *a, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
@@ -317,7 +322,7 @@ char *sb_arena_join(sb_arena *a, const char *const *v, size_t n, const char *sep
     for (size_t i = 0; i < n; i++)
         if (v[i])
             len += (k++ ? sl : 0) + strlen(v[i]);
-    char *out = sb_arena_alloc(a, len + 1), *w = out;
+    char *out = sb_arena_stralloc(a, len + 1), *w = out;
     if (NULL == out)
         return NULL;
     k = 0;

@@ -29,6 +29,10 @@ void sb_arena_destroy(sb_arena *a);
 /* `n` bytes aligned for any type, or NULL (out of memory or over the cap). */
 void *sb_arena_alloc(sb_arena *a, size_t n);
 
+/* Room for a string of `n` bytes (its NUL counted), not aligned: strings
+ * padded to 16 bytes each cost a reader ~8 bytes apiece, several a package. */
+char *sb_arena_stralloc(sb_arena *a, size_t n);
+
 /* As sb_arena_alloc, zero-filled; checks `count * size` for overflow. */
 void *sb_arena_calloc(sb_arena *a, size_t count, size_t size);
 

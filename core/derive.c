@@ -112,7 +112,7 @@ const char *sb_derive_no_userinfo(sb_arena *a, const char *url)
     const char *last;
     while ((last = memchr(at + 1, '@', span - (size_t)(at + 1 - auth))))
         at = last; /* the host follows the last '@' of the authority */
-    char *o = sb_arena_alloc(a, strlen(url) + 1);
+    char *o = sb_arena_stralloc(a, strlen(url) + 1);
     if (NULL == o)
         return url;
     size_t k = (size_t)(auth - url);

@@ -617,7 +617,7 @@ const char *sb_doc__uri(sb_doc *d, const char *s)
     }
     if (need == strlen(s))
         return s;
-    char *o = sb_arena_alloc(d->tmp, need + 1);
+    char *o = sb_arena_stralloc(d->tmp, need + 1);
     if (NULL == o)
         return s;
     size_t k = 0;

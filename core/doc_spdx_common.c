@@ -103,7 +103,7 @@ const char *sb_spdx__comment(sb_doc *d, const sb_pkg *p)
         n += strlen(p->props[i].name) + strlen(p->props[i].value) + 2;
     for (size_t i = 0; i < sb_pkg_xr(p)->extra_purls.n; i++)
         n += strlen("pixi:purl=") + strlen(sb_pkg_xr(p)->extra_purls.v[i]) + 1;
-    char *out = sb_arena_alloc(d->tmp, n + 1);
+    char *out = sb_arena_stralloc(d->tmp, n + 1);
     if (NULL == out)
         return NULL;
     size_t o = 0;

@@ -253,7 +253,7 @@ const char *sb_eco_match_name(sb_arena *a, sb_kind k, const char *name)
     if (how == SB_NAMES_PEP503 && pep503_same(name))
         return name;
     size_t n = strlen(name);
-    char *o = sb_arena_alloc(a, n + 1);
+    char *o = sb_arena_stralloc(a, n + 1);
     if (NULL == o)
         return NULL;
     size_t j = 0;

@@ -50,7 +50,7 @@ sb_glob *sb_glob_compile(sb_arena *a, const char *pattern)
 {
     size_t pl = strlen(pattern), nseg = 0;
     sb_glob *g = sb_arena_calloc(a, 1, sizeof *g);
-    char *f = sb_arena_alloc(a, pl + 1);
+    char *f = sb_arena_stralloc(a, pl + 1);
     g = f ? g : NULL;
     if (NULL == g)
         return NULL;

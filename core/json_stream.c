@@ -473,7 +473,7 @@ char *sb_jr_str(const sb_jr *r, sb_arena *a)
 {
     if (!r->escaped)
         return sb_arena_strndup(a, r->tok, r->tlen);
-    char *o = sb_arena_alloc(a, r->tlen + 1);
+    char *o = sb_arena_stralloc(a, r->tlen + 1);
     if (o)
         sb_jr_decode(r, o);
     return o;

@@ -73,7 +73,7 @@ static const char *text(jt_ctx *c, const sb_jr *r, const sb_limits *lim, const s
                       c->what, r->tlen, lim->max_scalar);
         return NULL;
     }
-    char *o = sb_arena_alloc(c->a, r->tlen + 1);
+    char *o = sb_arena_stralloc(c->a, r->tlen + 1);
     if (NULL == o) {
         sb_err_set(c->err, SB_ENOMEM, "out of memory");
         return NULL;

@@ -288,7 +288,7 @@ static const char *map_parts(parser *ps, const char *core)
 /* `lower` without fill words ("the", "license", "version"), single spaces. */
 static char *drop_fill(sb_arena *a, const char *lower)
 {
-    char *out = sb_arena_alloc(a, strlen(lower) + 1);
+    char *out = sb_arena_stralloc(a, strlen(lower) + 1);
     if (NULL == out)
         return NULL;
     size_t o = 0;
@@ -452,7 +452,7 @@ static node *parse_atom(parser *ps)
     const tok *last = &ps->t[ps->pos - 1];
     size_t len = (size_t)(last->s + last->n - s);
     /* collapse inner whitespace runs to one space */
-    char *phrase = sb_arena_alloc(ps->a, len + 1);
+    char *phrase = sb_arena_stralloc(ps->a, len + 1);
     if (NULL == phrase)
         return NULL;
     size_t o = 0;
@@ -590,7 +590,7 @@ static size_t emit(const node *n, char *out, int paren_or)
 static const char *canonical(sb_arena *a, const node *n)
 {
     size_t len = emit(n, NULL, 0);
-    char *s = sb_arena_alloc(a, len + 1);
+    char *s = sb_arena_stralloc(a, len + 1);
     if (NULL == s)
         return NULL;
     emit(n, s, 0);
@@ -604,7 +604,7 @@ static char *rewrite_exceptions(sb_arena *a, const char *s, int *changed)
     size_t n = strlen(s);
     /* every rewrite adds 12 bytes and needs a "with " keyword (5 bytes) before it,
      * and "with with with ..." rewrites each one: at most n/5 + 1 rewrites */
-    char *out = sb_arena_alloc(a, n + 12 * (n / 5 + 1) + 16);
+    char *out = sb_arena_stralloc(a, n + 12 * (n / 5 + 1) + 16);
     if (NULL == out)
         return NULL;
     size_t o = 0;

@@ -165,7 +165,7 @@ static int tok_is(const go_tok *t, const char *w)
 /* A token as a string: a quoted one unescaped (\" and \\). */
 static const char *tok_str(go_ctx *c, const go_tok *t)
 {
-    char *d = sb_arena_alloc(c->s, t->n + 1);
+    char *d = sb_arena_stralloc(c->s, t->n + 1);
     if (NULL == d)
         return NULL;
     size_t o = 0;
@@ -757,7 +757,7 @@ int sb_lock_join_parts(sb_arena *a, const char **data, size_t *len, const char *
         return 0;
     }
     size_t n = mlen + slen + sizeof GO_JOIN + 2;
-    char *j = sb_arena_alloc(a, n + 1);
+    char *j = sb_arena_stralloc(a, n + 1);
     if (NULL == j)
         return -1;
     size_t o = 0;

@@ -141,7 +141,7 @@ static sb_code string(parser *ps, term **out, ttype t)
     if (raw > ps->max_scalar)
         return sb_err_set_at(ps->err, SB_ELIMIT, x->line, x->col, "mix.lock: a string of more than %zu bytes",
                              ps->max_scalar);
-    if (NULL == (buf = sb_arena_alloc(ps->a, raw + 1)))
+    if (NULL == (buf = sb_arena_stralloc(ps->a, raw + 1)))
         return sb_err_set(ps->err, SB_ENOMEM, "out of memory");
     for (const char *c = s; c < ps->p; c++) {
         if (*c == '\\' && c + 1 < ps->p)

@@ -118,7 +118,7 @@ static const char *keep(npm_ctx *c, const npm_str *v)
 {
     if (!v->set)
         return NULL;
-    char *o = sb_arena_alloc(c->a, v->n + 1);
+    char *o = sb_arena_stralloc(c->a, v->n + 1);
     if (o)
         sb_json_decode(v->s, v->n, v->esc, o);
     return o;

@@ -234,7 +234,7 @@ static const char *tfm_version(sb_arena *a, const char *v)
     size_t n = strspn(v, "0123456789.");
     if (memchr(v, '.', n))
         return sb_arena_strndup(a, v, n);
-    char *o = sb_arena_alloc(a, 2 * n + 1);
+    char *o = sb_arena_stralloc(a, 2 * n + 1);
     size_t j = 0;
     for (size_t i = 0; o && i < n; i++) {
         if (j)

@@ -337,7 +337,7 @@ static const char *version_key(sb_arena *a, const char *name, const char *versio
 {
     size_t n = strlen(name), v = strlen(version);
     *klen = n + 1 + v;
-    char *k = *klen < cap ? buf : sb_arena_alloc(a, *klen + 1);
+    char *k = *klen < cap ? buf : sb_arena_stralloc(a, *klen + 1);
     if (NULL == k)
         return NULL;
     memcpy(k, name, n + 1);

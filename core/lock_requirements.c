@@ -155,7 +155,7 @@ static sb_code collect_hashes(rq_ctx *c, const char *opts, const char **sha256, 
     *rest = NULL;
     /* the joined values never outgrow the options they came from; in the
      * line arena, like each value as read: the record copies what it keeps */
-    char *out = sb_arena_alloc(c->line, strlen(opts) + 1);
+    char *out = sb_arena_stralloc(c->line, strlen(opts) + 1);
     if (NULL == out)
         return oom(c->err);
     size_t o = 0;

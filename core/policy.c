@@ -648,7 +648,7 @@ const char *sb_policy_key(const sb_policy *p, sb_arena *a)
             break;
         }
         n = at;
-        k = sb_arena_alloc(a, n + 1);
+        k = sb_arena_stralloc(a, n + 1);
         if (NULL == k)
             return NULL;
     }

@@ -226,7 +226,7 @@ static int hexv(int c)
 
 char *sb_pct_decode(sb_arena *a, const char *s, size_t n)
 {
-    char *d = sb_arena_alloc(a, n + 1);
+    char *d = sb_arena_stralloc(a, n + 1);
     if (NULL == d)
         return NULL;
     size_t o = 0;
@@ -251,7 +251,7 @@ char *sb_pct_decode(sb_arena *a, const char *s, size_t n)
  * empty, '.' and '..' segments dropped (so no leading or trailing '/'). */
 static char *clean_subpath(sb_arena *a, const char *s, size_t n)
 {
-    char *o = sb_arena_alloc(a, n + 1);
+    char *o = sb_arena_stralloc(a, n + 1);
     if (NULL == o)
         return NULL;
     size_t k = 0;

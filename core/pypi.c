@@ -113,7 +113,7 @@ sb_code sb_pypi_license(sb_arena *a, const char *json, size_t len, const char **
 static char *pep503(sb_arena *a, const char *name)
 {
     size_t n = strlen(name);
-    char *o = sb_arena_alloc(a, n + 1);
+    char *o = sb_arena_stralloc(a, n + 1);
     if (NULL == o)
         return NULL;
     size_t k = 0;
@@ -159,7 +159,7 @@ const char *sb_index_url(sb_arena *a, const char *base, const char *const *segs,
             return NULL; /* a dot segment would climb the index's own paths */
         need += 1 + 3 * strlen(segs[i]);
     }
-    char *o = sb_arena_alloc(a, bl + need + strlen(suffix) + 1);
+    char *o = sb_arena_stralloc(a, bl + need + strlen(suffix) + 1);
     if (NULL == o)
         return NULL;
     memcpy(o, base, bl);

@@ -291,7 +291,7 @@ static sb_code keep(walk *w, const char *path, const unsigned char *data, size_t
         w->c = n;
         w->cc = nc;
     }
-    char *d = sb_arena_alloc(w->a, len + 1);
+    char *d = sb_arena_stralloc(w->a, len + 1);
     const char *p = sb_arena_strdup(w->a, path);
     if (NULL == d || NULL == p)
         return oom(w->err);

@@ -86,7 +86,7 @@ const svc_lk_kind svc_lk_epss = {
 static const char *id_segment(sb_arena *a, const char *id)
 {
     size_t n = strlen(id);
-    char *o = sb_arena_alloc(a, 3 * n + 1);
+    char *o = sb_arena_stralloc(a, 3 * n + 1);
     if (NULL == o)
         return NULL;
     size_t k = 0;

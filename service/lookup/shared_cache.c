@@ -332,7 +332,7 @@ static slot *take_slot(void)
 static const char *full_key(const char *key, sb_arena *a, size_t *len)
 {
     size_t kl = strlen(key);
-    char *k = sb_arena_alloc(a, S.plen + kl + 1);
+    char *k = sb_arena_stralloc(a, S.plen + kl + 1);
     if (k) {
         memcpy(k, S.prefix, S.plen);
         memcpy(k + S.plen, key, kl + 1);
