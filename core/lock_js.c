@@ -484,17 +484,24 @@ static uint8_t through(const sb_js_pkg *u, const char *key)
 sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err)
 {
     /* a worklist: a package goes back on it only when a path class is new
-     * to it, at most once per class (8): linear in the edges */
-    size_t cap = l->n * 9 + 1, head = 0, tail = 0;
+     * to it, at most once per class (8): linear in the edges. It is never
+     * on it twice at once (its classes so far are read when it is taken),
+     * so a ring of one slot a package holds it: 8 bytes a package, not the
+     * 72 of every visit */
+    size_t cap = l->n + 1, head = 0, tail = 0;
     (void)a; /* the queue is the reader's scratch, gone with it */
     sb_js_pkg **q = sb_arena_alloc(l->tmp, cap * sizeof *q);
     if (NULL == q)
         return sb_err_set(err, SB_ENOMEM, "out of memory");
     for (size_t i = 0; i < l->n; i++)
-        if (l->pkgs[i]->paths)
+        if (l->pkgs[i]->paths) {
+            l->pkgs[i]->queued = true;
             q[tail++] = l->pkgs[i];
-    while (head < tail) {
-        sb_js_pkg *u = q[head++];
+        }
+    while (head != tail) {
+        sb_js_pkg *u = q[head];
+        head = head + 1 == cap ? 0 : head + 1;
+        u->queued = false;
         if (sb_jsl_tick(l, err) != SB_OK)
             return SB_ETIMEOUT;
         for (size_t d = 0; d < u->rec->depends.n; d++) {
@@ -502,9 +509,13 @@ sb_code sb_jsl_scopes(sb_jsl *l, sb_arena *a, sb_err *err)
             if (NULL == v)
                 continue;
             uint8_t m = through(u, u->rec->depends.v[d]);
-            if ((m & ~v->paths) && tail < cap) {
+            if (m & ~v->paths) {
                 v->paths |= m;
-                q[tail++] = v;
+                if (!v->queued) {
+                    v->queued = true;
+                    q[tail] = v;
+                    tail = tail + 1 == cap ? 0 : tail + 1;
+                }
             }
         }
     }

@@ -48,6 +48,7 @@ typedef struct sb_js_pkg {
     uint8_t paths; /* the kinds of path from the root that reach it (lock_js.c sb_jsl_scopes) */
     bool direct;   /* the document root depends on it */
     uint8_t omits; /* npm: the --omit sets that remove every instance (lock_npm.c), 0xff: none read */
+    bool queued;   /* on sb_jsl_scopes' worklist now */
 } sb_js_pkg;
 
 typedef struct sb_jsl {

@@ -779,15 +779,18 @@ static sb_code deps_of(pn_ctx *c, sb_js_pkg *p, uint32_t node, const char *from,
  * dependencies, and a variant only development tools reach must not make
  * its own dependencies required because another variant is. A key
  * goes back on the worklist only when a path class is new to it, at most
- * once per class (8): linear in the edges. */
+ * once per class (8): linear in the edges. A key is never on it twice at
+ * once (its classes so far are read when it is taken), so a ring of one
+ * slot a key holds it. */
 static sb_code key_scopes(pn_ctx *c)
 {
-    size_t nn = c->nnodes, cap = nn * 8 + 1, head = 0, tail = 0;
+    size_t nn = c->nnodes, cap = nn + 1, head = 0, tail = 0;
     uint8_t *paths = sb_arena_calloc(c->t, nn ? nn : 1, 1);
+    uint8_t *queued = sb_arena_calloc(c->t, nn ? nn : 1, 1);
     size_t *first = sb_arena_calloc(c->t, nn + 2, sizeof *first);
     uint32_t *adj = sb_arena_alloc(c->t, (c->ned ? c->ned : 1) * sizeof *adj);
     uint32_t *q = sb_arena_alloc(c->t, cap * sizeof *q);
-    if (NULL == paths || NULL == first || NULL == adj || NULL == q)
+    if (NULL == paths || NULL == queued || NULL == first || NULL == adj || NULL == q)
         return oom(c);
     for (size_t e = 0; e < c->ned; e++)
         if (c->ed[e].from != PN_ROOT)
@@ -800,13 +803,17 @@ static sb_code key_scopes(pn_ctx *c)
             adj[first[x->from + 1]++] = (uint32_t)e;
         } else if (!(paths[x->to] & 1u << x->cls)) {
             paths[x->to] |= (uint8_t)(1u << x->cls);
-            if (tail < cap)
-                q[tail++] = x->to;
+            if (!queued[x->to]) {
+                queued[x->to] = 1;
+                q[tail++] = x->to; /* each key once: no wrap yet */
+            }
         }
     }
     /* first[u] .. first[u + 1]: u's edges */
-    while (head < tail) {
-        uint32_t u = q[head++];
+    while (head != tail) {
+        uint32_t u = q[head];
+        head = head + 1 == cap ? 0 : head + 1;
+        queued[u] = 0;
         if (sb_jsl_tick(&c->l, c->err) != SB_OK)
             return SB_ETIMEOUT;
         for (size_t k = first[u]; k < first[u + 1]; k++) {
@@ -817,8 +824,11 @@ static sb_code key_scopes(pn_ctx *c)
                     m |= (uint8_t)(1u << (cl | x->cls));
             if (m & ~paths[x->to]) {
                 paths[x->to] |= m;
-                if (tail < cap)
-                    q[tail++] = x->to;
+                if (!queued[x->to]) {
+                    queued[x->to] = 1;
+                    q[tail] = x->to;
+                    tail = tail + 1 == cap ? 0 : tail + 1;
+                }
             }
         }
     }

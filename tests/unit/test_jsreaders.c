@@ -1720,3 +1720,69 @@ TEST(core_npm__copies_other_licenses_once_each)
     sb_arena_destroy(a);
     free(t);
 }
+
+/* The scope walk's worklist on a long chain reached three ways: dev at p0,
+ * optional at p100, required at p150 of p0 -> p1 -> ... -> p199. Classes
+ * arrive in waves, so packages go back on the list (more visits than
+ * packages: its ring wraps) and every package ends with the union of what
+ * reaches it: p0-p99 dev, p100-p149 dev and optional, p150-p199 required.
+ * pnpm walks lock keys (its own list), bun the one yarn shares. */
+static char *chain_lock(const char *kind, int n)
+{
+    size_t cap = (size_t)n * 256 + 1024, at = 0;
+    char *t = malloc(cap);
+    if (NULL == t)
+        return NULL;
+#define PUT(...) at += (size_t)snprintf(t + at, cap - at, __VA_ARGS__)
+    if (!strcmp(kind, "pnpm-lock.yaml")) {
+        PUT("lockfileVersion: '9.0'\nimporters:\n  .:\n    devDependencies:\n      p0: {specifier: ^1, version: "
+            "1.0.0}\n    optionalDependencies:\n      p100: {specifier: ^1, version: 1.0.0}\n    dependencies:\n"
+            "      p150: {specifier: ^1, version: 1.0.0}\npackages:\n");
+        for (int i = 0; i < n; i++)
+            PUT("  p%d@1.0.0: {resolution: {integrity: sha512-AAAA}}\n", i);
+        PUT("snapshots:\n");
+        for (int i = 0; i < n; i++)
+            if (i + 1 < n)
+                PUT("  p%d@1.0.0:\n    dependencies: {p%d: 1.0.0}\n", i, i + 1);
+            else
+                PUT("  p%d@1.0.0: {}\n", i);
+    } else { /* bun.lock */
+        PUT("{\"lockfileVersion\": 1, \"workspaces\": {\"\": {\"name\": \"app\", \"devDependencies\": {\"p0\": \"^1\"}, "
+            "\"optionalDependencies\": {\"p100\": \"^1\"}, \"dependencies\": {\"p150\": \"^1\"}}}, \"packages\": {\n");
+        for (int i = 0; i < n; i++)
+            if (i + 1 < n)
+                PUT("\"p%d\": [\"p%d@1.0.0\", \"\", {\"dependencies\": {\"p%d\": \"^1\"}}, \"\"],\n", i, i, i + 1);
+            else
+                PUT("\"p%d\": [\"p%d@1.0.0\", \"\", {}, \"\"]\n}}\n", i, i);
+    }
+#undef PUT
+    return t;
+}
+
+TEST(core_js__scope_worklist_waves_on_a_chain)
+{
+    static const char *kinds[] = {"pnpm-lock.yaml", "bun.lock"};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        sb_arena *a = sb_arena_new(0);
+        char *text = chain_lock(kinds[k], 200);
+        sb_err err;
+        sb_sbom *s = text ? sel(a, kinds[k], text, &err) : NULL;
+        if (NULL == s)
+            printf("  %s: %s\n", kinds[k], text ? err.msg : "out of memory");
+        int bad = s ? 0 : 1;
+        for (int i = 0; s && i < 200; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d", i);
+            const char *want = i < 100 ? "dev" : i < 150 ? "devOptional" : "required";
+            const char *got = prop(find(s, name, "1.0.0"), "pixi:scope");
+            if (NULL == got || strcmp(got, want)) {
+                if (!bad)
+                    printf("  %s: %s is %s, not %s\n", kinds[k], name, got ? got : "(none)", want);
+                bad++;
+            }
+        }
+        sb_test_subcase(kinds[k], 0 == bad, "every package's scope is the union of what reaches it");
+        free(text);
+        sb_arena_destroy(a);
+    }
+}
