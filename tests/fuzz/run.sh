@@ -22,6 +22,11 @@ jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 # the fuzzer but without its main: compiled once, not once per target
 objs="$out/obj"
 mkdir -p "$objs"
+# an object is rebuilt when its source is newer; a header changed since the
+# last build (a struct's layout) makes every object stale, so all go
+if [ -n "$(find core service -name '*.h' -newer "$objs/.built" 2>/dev/null | head -1)" ] || [ ! -e "$objs/.built" ]; then
+  rm -f "$objs"/*.o
+fi
 srcs="$(make -s --no-print-directory print-core-src) service/params.c service/distance.c service/http/negotiate.c service/http/decode.c service/http/multipart.c"
 t0=$SECONDS
 if ! printf '%s\n' $srcs | xargs -P "$jobs" -I{} sh -c \
@@ -29,6 +34,7 @@ if ! printf '%s\n' $srcs | xargs -P "$jobs" -I{} sh -c \
      2> "$out/build-core.log"; then
   cat "$out/build-core.log"; echo "fuzz: 0 passed, 1 failed"; exit 1
 fi
+touch "$objs/.built"
 rm -f "$out/libcore.a"
 ar rcs "$out/libcore.a" $(for f in $srcs; do case "$f" in core/*) echo "$objs/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')" ;; esac; done)
 echo "fuzz: core built in $((SECONDS - t0)) s"
