@@ -905,7 +905,7 @@ static sb_code edges_of(bun_ctx *c, sb_js_pkg *p, uint32_t from, uint32_t off, i
         size_t at;
         bool restated = dk == BD_PEER && seen && sb_strmap_get(seen, name, nl, &at);
         if (dk != BD_PEER && seen) {
-            /* r.tok is a slice of the copy, which outlives the set */
+            /* r.tok is a slice of the input, which outlives the set */
             const char *k = r.escaped ? sb_arena_strndup(c->per, name, nl) : r.tok;
             if (NULL == k || sb_strmap_put(seen, k, nl, 0, NULL) < 0)
                 return oom(c);

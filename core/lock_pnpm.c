@@ -125,6 +125,8 @@ typedef struct pn_ctx {
     uint8_t *node_paths;
     size_t nnodes, cap_nodes, cap_paths;
     struct pn_edge *ed;
+    const sb_meter *ed_meter; /* what the edges are charged to (the scratch arena's), kept
+                               * past that arena, which sb_jsl_build destroys */
     size_t ned, cap_ed;
 } pn_ctx;
 
@@ -703,15 +705,32 @@ static sb_code node_of(pn_ctx *c, const char *k, size_t n, const sb_js_pkg *p, u
     return SB_OK;
 }
 
+/* The lock-key edges given back, to the heap and to the meter. */
+static void edges_free(pn_ctx *c)
+{
+    if (c->ed_meter && c->cap_ed)
+        c->ed_meter->give(c->ed_meter->ctx, c->cap_ed * sizeof *c->ed);
+    free(c->ed);
+    c->ed = NULL;
+    c->ned = c->cap_ed = 0;
+}
+
 static sb_code key_edge(pn_ctx *c, uint32_t from, uint32_t to, sb_js_scope how)
 {
     /* malloc'd, not in the arena: each doubling there would leave the old
-     * copy behind, as much again as the list, until the read ends */
+     * copy behind, as much again as the list, until the read ends. The
+     * request's meter (the arena's) is still charged for it as it grows. */
     pn_edge *v = c->ed;
     if (c->ned == c->cap_ed) {
         size_t nc = c->cap_ed ? 2 * c->cap_ed : 256;
-        if (nc > SIZE_MAX / sizeof *v || NULL == (v = realloc(c->ed, nc * sizeof *v)))
+        const sb_meter *m = c->ed ? c->ed_meter : (c->ed_meter = sb_arena_meter_of(c->t));
+        if (nc > SIZE_MAX / sizeof *v || (m && !m->take(m->ctx, (nc - c->cap_ed) * sizeof *v)))
             return oom(c);
+        if (NULL == (v = realloc(c->ed, nc * sizeof *v))) {
+            if (m)
+                m->give(m->ctx, (nc - c->cap_ed) * sizeof *v);
+            return oom(c);
+        }
         c->ed = v;
         c->cap_ed = nc;
     }
@@ -1264,9 +1283,7 @@ static sb_code read_lock(pn_ctx *c)
         (rc = importer_edges(c, dc)) != SB_OK)
         return rc;
     rc = key_scopes(c);
-    free(c->ed); /* the walk was its only reader */
-    c->ed = NULL;
-    c->ned = c->cap_ed = 0;
+    edges_free(c); /* the walk was its only reader */
     if (rc != SB_OK)
         return rc;
     stated_scopes(c);
@@ -1294,7 +1311,7 @@ static sb_code pnpm_read(sb_lock **out, sb_arena *a, const char *data, size_t le
     sb_buf_free(&c.lk);
     free(c.own);
     free(c.stated);
-    free(c.ed);
+    edges_free(&c);
     return rc;
 }
 

@@ -1786,3 +1786,66 @@ TEST(core_js__scope_worklist_waves_on_a_chain)
         sb_arena_destroy(a);
     }
 }
+
+/* A meter that keeps the books: what is out now and at most, and a limit. */
+typedef struct js_meter {
+    size_t out, peak, limit;
+    size_t taken, given;
+} js_meter;
+
+static int jm_take(void *ctx, size_t n)
+{
+    js_meter *m = ctx;
+    if (m->limit && m->out + n > m->limit)
+        return 0;
+    m->out += n;
+    m->taken += n;
+    if (m->out > m->peak)
+        m->peak = m->out;
+    return 1;
+}
+
+static void jm_give(void *ctx, size_t n)
+{
+    js_meter *m = ctx;
+    m->out -= n;
+    m->given += n;
+}
+
+/* pnpm's lock-key edges live outside the arena but on its meter: a read
+ * balances the books (every byte taken is given back), and a meter that
+ * refuses anywhere along the way fails the read as out of memory, books
+ * balanced still. */
+TEST(core_pnpm__edges_on_the_meter)
+{
+    char *text = chain_lock("pnpm-lock.yaml", 3000);
+    CHECK(text != NULL);
+    if (NULL == text)
+        return;
+    js_meter jm = {0};
+    sb_meter m = {jm_take, jm_give, &jm};
+    sb_arena *a = sb_arena_new(0);
+    sb_lock *l = NULL;
+    sb_err err;
+    CHECK(sb_arena_meter(a, &m) == 0);
+    CHECK(sb_lock_read(&l, a, "pnpm-lock.yaml", text, strlen(text), NULL, NULL, &err) == SB_OK);
+    sb_arena_destroy(a);
+    CHECK(jm.taken == jm.given && jm.out == 0);
+    size_t peak = jm.peak;
+    /* refused at a few points below the peak: an error, nothing left charged */
+    int refused = 0, balanced = 1;
+    for (size_t cut = peak / 8; cut < peak; cut += peak / 8) {
+        js_meter lm = {0, 0, cut, 0, 0};
+        sb_meter lmm = {jm_take, jm_give, &lm};
+        a = sb_arena_new(0);
+        sb_arena_meter(a, &lmm);
+        l = NULL;
+        sb_code rc = sb_lock_read(&l, a, "pnpm-lock.yaml", text, strlen(text), NULL, NULL, &err);
+        refused += rc == SB_ENOMEM;
+        sb_arena_destroy(a);
+        balanced &= lm.taken == lm.given && lm.out == 0;
+    }
+    CHECK(refused >= 6);
+    CHECK(balanced);
+    free(text);
+}
