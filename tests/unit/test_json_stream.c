@@ -11,12 +11,15 @@
 
 #include <string.h>
 
-/* the token kinds of a whole text, as letters: { } [ ] k s n t f 0, E at an error, . at the end */
-static const char *kinds(const char *text, unsigned depth, sb_jr *r)
+/* the token kinds of a whole text, as letters: { } [ ] k s n t f 0, E at an error, . at the end;
+ * JSONC when asked */
+static const char *tokens(const char *text, unsigned depth, bool jsonc, sb_jr *r)
 {
     static char out[256];
     size_t k = 0;
     sb_jr_init(r, text, strlen(text), depth);
+    if (jsonc)
+        sb_jr_jsonc(r);
     for (;;) {
         sb_jt t = sb_jr_next(r);
         static const char letters[] = "E.{}[]ksntf0";
@@ -26,6 +29,11 @@ static const char *kinds(const char *text, unsigned depth, sb_jr *r)
     }
     out[k] = '\0';
     return out;
+}
+
+static const char *kinds(const char *text, unsigned depth, sb_jr *r)
+{
+    return tokens(text, depth, false, r);
 }
 
 TEST(core_json_stream__tokens)
@@ -198,19 +206,7 @@ TEST(core_json_stream__skip_counts_and_offsets)
 /* the token kinds of a JSONC text (kinds' letters) */
 static const char *kinds_jsonc(const char *text, sb_jr *r)
 {
-    static char out[256];
-    size_t k = 0;
-    sb_jr_init(r, text, strlen(text), 0);
-    sb_jr_jsonc(r);
-    for (;;) {
-        sb_jt t = sb_jr_next(r);
-        static const char letters[] = "E.{}[]ksntf0";
-        out[k++] = letters[t + 1];
-        if (t == SB_JT_ERROR || t == SB_JT_END || k + 1 >= sizeof out)
-            break;
-    }
-    out[k] = '\0';
-    return out;
+    return tokens(text, 0, true, r);
 }
 
 TEST(core_json_stream__jsonc_comments_and_trailing_commas)
